@@ -1,0 +1,36 @@
+// The visible screen as flat typed arrays: what screen.ts hands to the renderer.
+// Plain data only: this file must not import xterm (the renderer never sees the emulator).
+
+/** Colour of a cell, packed: `mode << 24 | value`. */
+export const ColourMode = { default: 0, palette: 1, rgb: 2 } as const;
+export const packColour = (mode: number, value: number): number => ((mode << 24) | value) >>> 0;
+export const colourMode = (packed: number): number => packed >>> 24;
+export const colourValue = (packed: number): number => packed & 0xffffff;
+
+/** Attribute bits in `CellGrid.flags`. */
+export const CellFlag = {
+  bold: 1 << 0,
+  dim: 1 << 1,
+  italic: 1 << 2,
+  underline: 1 << 3,
+  inverse: 1 << 4,
+  invisible: 1 << 5,
+  strikethrough: 1 << 6,
+  blink: 1 << 7,
+  overline: 1 << 8,
+} as const;
+
+export type CursorStyle = "block" | "underline" | "bar";
+
+export interface CellGrid {
+  cols: number;
+  rows: number;
+  /** Row-major, `cols * rows` entries. First code point of the cell's text; 0 = blank. */
+  codepoints: Uint32Array;
+  /** 1 = normal, 2 = first half of a wide character, 0 = the right half it covers. */
+  widths: Uint8Array;
+  fg: Uint32Array;
+  bg: Uint32Array;
+  flags: Uint16Array;
+  cursor: { row: number; col: number; visible: boolean; style: CursorStyle };
+}

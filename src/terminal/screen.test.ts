@@ -1,0 +1,70 @@
+import { afterEach, expect, test } from "bun:test";
+import { CellFlag, colourMode, colourValue } from "./cell-grid.ts";
+import { Screen } from "./screen.ts";
+
+let screen: Screen;
+afterEach(() => screen?.dispose());
+
+test("rows are counted from the bottom and returned top to bottom", () => {
+  screen = new Screen({ cols: 20, rows: 4, scrollback: 100 });
+  screen.write("a\r\nb\r\nc\r\nd\r\ne\r\nf");
+  expect(screen.lines("viewport", 0, 4, true)).toEqual(["c", "d", "e", "f"]);
+  expect(screen.lines("viewport", 0, 2, true)).toEqual(["e", "f"]);
+  expect(screen.lines("scrollback", 0, 2, true)).toEqual(["a", "b"]);
+  expect(screen.regionLength("all")).toBe(6);
+  expect(screen.lines("all", 4, 6, true)).toEqual(["a", "b"]);
+});
+
+test("trim removes trailing blanks only when asked", () => {
+  screen = new Screen({ cols: 6, rows: 1, scrollback: 0 });
+  screen.write("hi  ");
+  expect(screen.lines("viewport", 0, 1, false)).toEqual(["hi    "]);
+  expect(screen.lines("viewport", 0, 1, true)).toEqual(["hi"]);
+});
+
+test("scrollback is bounded", () => {
+  screen = new Screen({ cols: 10, rows: 2, scrollback: 5 });
+  for (let i = 0; i < 50; i++) screen.write(`${i}\r\n`);
+  expect(screen.regionLength("scrollback")).toBe(5);
+});
+
+test("wide characters take two cells and the text reads naturally", () => {
+  screen = new Screen({ cols: 10, rows: 1, scrollback: 0 });
+  screen.write("中😀x");
+  expect(screen.lines("viewport", 0, 1, true)).toEqual(["中😀x"]);
+  expect(screen.cursor().col).toBe(5);
+  const grid = screen.cellGrid();
+  expect([...grid.widths.slice(0, 5)]).toEqual([2, 0, 2, 0, 1]);
+});
+
+test("title, bell and terminal replies reach their callbacks", () => {
+  const seen: string[] = [];
+  screen = new Screen(
+    { cols: 10, rows: 2, scrollback: 0 },
+    { title: (t) => seen.push(`title:${t}`), bell: () => seen.push("bell"), reply: (d) => seen.push(`reply:${JSON.stringify(d)}`) },
+  );
+  screen.write("\x1b]2;hello\x07\x07\x1b[6n");
+  expect(seen).toEqual(["title:hello", "bell", 'reply:"\\u001b[1;1R"']);
+  expect(screen.title).toBe("hello");
+});
+
+test("cell grid carries colours, attributes and cursor state", () => {
+  screen = new Screen({ cols: 10, rows: 2, scrollback: 0 });
+  screen.write("\x1b[1;31mA\x1b[0;38;5;200;48;2;1;2;3;4;7mB\x1b[0m\x1b[?25l\x1b[4 q");
+  const grid = screen.cellGrid();
+  expect(grid.codepoints[0]).toBe(65);
+  expect(grid.flags[0]).toBe(CellFlag.bold);
+  expect([colourMode(grid.fg[0]), colourValue(grid.fg[0])]).toEqual([1, 1]);
+  expect([colourMode(grid.fg[1]), colourValue(grid.fg[1])]).toEqual([1, 200]);
+  expect([colourMode(grid.bg[1]), colourValue(grid.bg[1])]).toEqual([2, 0x010203]);
+  expect(grid.flags[1]).toBe(CellFlag.underline | CellFlag.inverse);
+  expect(grid.cursor).toEqual({ row: 0, col: 2, visible: false, style: "underline" });
+});
+
+test("synchronized output frames are visible to readers", () => {
+  screen = new Screen({ cols: 10, rows: 2, scrollback: 0 });
+  screen.write("\x1b[?2026h");
+  expect(screen.inSyncFrame).toBe(true);
+  screen.write("\x1b[?2026l");
+  expect(screen.inSyncFrame).toBe(false);
+});

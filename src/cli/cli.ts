@@ -1,0 +1,137 @@
+// The t4a command line, generated from the command table: parse with cac, send one request,
+// print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
+// 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
+import { cac } from "cac";
+import type { CliOptions, CliSpec, Reply } from "../commands/command.ts";
+import { commands } from "../commands/index.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { DaemonUnreachable, connectDaemon } from "../client/connect.ts";
+import { socketPath } from "../client/socket-path.ts";
+
+declare const T4A_VERSION: string;
+export const version = typeof T4A_VERSION === "string" ? T4A_VERSION : "0.0.0-dev";
+
+export const ExitCode = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+
+export async function runCli(argv: string[]): Promise<number> {
+  const cli = cac("t4a");
+  let outcome: Promise<number> = Promise.resolve(ExitCode.ok);
+
+  cli.option("--socket <path>", "daemon socket (default: $T4A_SOCKET, $XDG_RUNTIME_DIR/t4a/t4a.sock or /tmp/t4a-$UID/t4a.sock)");
+  cli.option("--json", "print the daemon's JSON reply instead of the short form");
+
+  cli
+    .command("daemon [idle_timeout_ms]", "Run the daemon in the foreground (clients start it on demand)")
+    .action((idleTimeoutMs: string | undefined, options: CliOptions) => {
+      outcome = (async () => {
+        const { runDaemon } = await import("../daemon/daemon.ts");
+        const idle = idleTimeoutMs === undefined ? undefined : Number(idleTimeoutMs);
+        if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) {
+          throw new T4aError("invalid_params", `idle_timeout_ms must be a positive integer, got "${idleTimeoutMs}"`);
+        }
+        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle });
+      })();
+    });
+
+  for (const command of commands) {
+    const spec = command.cli;
+    if (!spec) continue;
+    const entry = cli.command(spec.usage, spec.summary);
+    for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
+    for (const example of spec.examples ?? []) entry.example(example);
+    entry.action((...args: unknown[]) => {
+      const options = args.pop() as CliOptions;
+      outcome = runCommand(command.name, spec, positional(args, options), options);
+    });
+  }
+
+  cli.help();
+  cli.option("-v, --version", "print the version");
+
+  try {
+    cli.parse(["t4a", "t4a", ...argv], { run: false });
+    if (cli.options.version) {
+      console.log(`t4a ${version}`);
+      return ExitCode.ok;
+    }
+    if (!cli.matchedCommand) {
+      if (cli.options.help) return ExitCode.ok;
+      if (cli.args.length) throw usage(`unknown command "${cli.args[0]}"; see t4a --help`);
+      cli.outputHelp();
+      return ExitCode.usage;
+    }
+    if (cli.options.help) return ExitCode.ok;
+    await cli.runMatchedCommand();
+    return await outcome;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** cac hands positional args (variadic ones as arrays) and puts what follows `--` in options. */
+function positional(args: unknown[], options: CliOptions): string[] {
+  const flat = args.flat().filter((arg) => arg !== undefined).map(String);
+  const afterDashes = (options["--"] as string[] | undefined) ?? [];
+  return [...flat, ...afterDashes];
+}
+
+async function runCommand(name: string, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
+  const fields = await spec.request(args, options);
+  const request = { cmd: name, ...withoutUndefined(fields) };
+  const connection = await connectDaemon(resolveSocket(options), spec.startsDaemon !== false);
+  try {
+    const { reply, bytes } = await connection.request(request);
+    if (reply.ok !== true) {
+      if (options.json) console.log(JSON.stringify(reply));
+      else console.error(`t4a: ${reply.error}`);
+      return ExitCode.refused;
+    }
+    if (name === "events") return await streamEvents(connection);
+    if (options.json) {
+      console.log(JSON.stringify(reply));
+      return ExitCode.ok;
+    }
+    return spec.print?.(reply, options, bytes) ?? ExitCode.ok;
+  } finally {
+    connection.close();
+  }
+}
+
+/** After the ack, copy every event line to stdout until the daemon closes the stream. */
+async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>>): Promise<number> {
+  for (;;) {
+    const line = await connection.readLine();
+    if (line === undefined) return ExitCode.ok;
+    console.log(JSON.stringify(line));
+  }
+}
+
+function resolveSocket(options: CliOptions): string {
+  return typeof options.socket === "string" ? options.socket : socketPath();
+}
+
+function withoutUndefined(fields: Reply): Reply {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+function usage(message: string): Error & { usage: true } {
+  return Object.assign(new Error(message), { usage: true as const });
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof DaemonUnreachable) {
+    console.error(`t4a: ${error.message}`);
+    return ExitCode.unreachable;
+  }
+  if (error instanceof T4aError) {
+    console.error(`t4a: ${error.message}`);
+    // Refusals found before the daemon was asked (bad socket dir, bad option value) are usage errors.
+    if (error.code === "bad_request") return ExitCode.unreachable;
+    return error.code === "exists" ? ExitCode.refused : ExitCode.usage;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`t4a: ${message}`);
+  // cac's own errors (missing argument, unknown option) are usage errors.
+  const isUsage = (error as { usage?: boolean }).usage || (error as Error)?.name === "CACError";
+  return isUsage ? ExitCode.usage : ExitCode.unreachable;
+}

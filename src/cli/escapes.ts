@@ -1,0 +1,15 @@
+// C-style escapes in a `t4a send` argument: \n \r \t \e \a \b \f \v \0 \\ \xHH \uHHHH \u{H…}.
+// Shells make raw control bytes awkward to type; agents and scripts write them this way.
+
+const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", e: "\x1b", a: "\x07", b: "\b", f: "\f", v: "\v", "0": "\0", "\\": "\\" };
+
+export function unescapeInput(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|.)/gs, (match, escape: string) => {
+    if (escape[0] === "x" && escape.length === 3) return String.fromCharCode(parseInt(escape.slice(1), 16));
+    if (escape[0] === "u" && escape.length > 1) {
+      const code = parseInt(escape.replace(/[u{}]/g, ""), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : match;
+    }
+    return simple[escape] ?? match;
+  });
+}

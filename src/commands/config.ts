@@ -1,0 +1,43 @@
+// config: read or change daemon settings; answers the whole configuration after the change.
+import * as v from "valibot";
+import { MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
+import { Milliseconds } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
+import { defineCommand } from "./command.ts";
+
+export const ConfigParams = v.object({
+  idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
+  scrollback_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+  kill_grace_ms: v.optional(v.pipe(Milliseconds, v.maxValue(60_000))),
+  max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4096))),
+});
+
+export const config = defineCommand({
+  name: "config",
+  params: ConfigParams,
+  handle(params, ctx) {
+    for (const [key, value] of Object.entries(params)) {
+      if (value !== undefined) ctx.config[key as keyof typeof ctx.config] = value;
+    }
+    return { config: { ...ctx.config } };
+  },
+  cli: {
+    usage: "config",
+    summary: "Show or change daemon settings (new terminals use the new values)",
+    options: [
+      ["--idle-timeout-ms <ms>", "quiet time before an idle event"],
+      ["--scrollback-lines <n>", "scrollback kept by new terminals"],
+      ["--kill-grace-ms <ms>", "time between SIGHUP and SIGKILL on kill"],
+      ["--max-sessions <n>", "most terminals at once"],
+    ],
+    request: (_args, options) => ({
+      idle_timeout_ms: intOption(options.idleTimeoutMs),
+      scrollback_lines: intOption(options.scrollbackLines),
+      kill_grace_ms: intOption(options.killGraceMs),
+      max_sessions: intOption(options.maxSessions),
+    }),
+    print(response) {
+      for (const [key, value] of Object.entries(response.config as object)) console.log(`${key}=${value}`);
+    },
+  },
+});

@@ -1,0 +1,95 @@
+// create: spawn a program on a new PTY. Answers {id, cols, rows, pid}.
+import { statSync } from "node:fs";
+import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
+import { Dimension, TerminalName } from "../protocol/fields.ts";
+import { DEFAULT_COLS, DEFAULT_ROWS, MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
+import { defineCommand } from "./command.ts";
+import { intOption, listOption } from "./cli-helpers.ts";
+
+export const CreateParams = v.object({
+  cols: v.optional(Dimension, DEFAULT_COLS),
+  rows: v.optional(Dimension, DEFAULT_ROWS),
+  cmd_args: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "cmd_args must not be empty"))),
+  cwd: v.optional(v.pipe(v.string(), v.minLength(1))),
+  env: v.optional(v.record(v.string(), v.string())),
+  name: v.optional(TerminalName),
+  scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+});
+
+export const create = defineCommand({
+  name: "create",
+  params: CreateParams,
+  handle(params, ctx) {
+    const cwd = params.cwd ?? process.env.HOME ?? "/";
+    if (!isDirectory(cwd)) throw new T4aError("invalid_params", `cwd "${cwd}" is not a directory`);
+    const terminal = ctx.pool.create(
+      {
+        argv: params.cmd_args ?? defaultShell(),
+        cwd,
+        // TERM is set explicitly: the daemon may have been started from anywhere (or nowhere).
+        env: { ...stringEnv(process.env), TERM: "xterm-256color", COLORTERM: "truecolor", T4A_SOCKET: ctx.socketPath, ...params.env },
+        cols: params.cols,
+        rows: params.rows,
+        scrollback: params.scrollback ?? ctx.config.scrollback_lines,
+      },
+      params.name,
+      ctx.config.max_sessions,
+    );
+    return { id: terminal.id, cols: terminal.screen.cols, rows: terminal.screen.rows, pid: terminal.pid };
+  },
+  cli: {
+    usage: "create [...cmd]",
+    summary: "Start a program (default: $SHELL) on a new terminal; prints its id",
+    options: [
+      ["--cols <n>", "columns (default 80)"],
+      ["--rows <n>", "rows (default 24)"],
+      ["-n, --name <name>", "use this name as the id"],
+      ["--cwd <dir>", "working directory (default: the current one)"],
+      ["-e, --env <KEY=VALUE>", "set an environment variable (repeatable)"],
+      ["--scrollback <lines>", "scrollback lines to keep"],
+    ],
+    examples: ["id=$(t4a create -- bash)", "t4a create --cols 120 --rows 40 --name build -- make -j4"],
+    request(args, options) {
+      const env: Record<string, string> = {};
+      for (const pair of listOption(options.env)) {
+        const eq = pair.indexOf("=");
+        if (eq <= 0) throw new T4aError("invalid_params", `--env expects KEY=VALUE, got "${pair}"`);
+        env[pair.slice(0, eq)] = pair.slice(eq + 1);
+      }
+      return {
+        cols: intOption(options.cols),
+        rows: intOption(options.rows),
+        name: options.name === undefined ? undefined : String(options.name),
+        cwd: options.cwd === undefined ? process.cwd() : String(options.cwd),
+        cmd_args: args.length ? args : undefined,
+        env: Object.keys(env).length ? env : undefined,
+        scrollback: intOption(options.scrollback),
+      };
+    },
+    print(response) {
+      console.log(response.id);
+    },
+  },
+});
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** $SHELL, else bash, else sh (DESIGN.md "Sessions"). */
+function defaultShell(): string[] {
+  const shell = process.env.SHELL;
+  if (shell && Bun.which(shell)) return [shell];
+  return [Bun.which("bash") ? "bash" : "sh"];
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

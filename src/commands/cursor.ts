@@ -1,0 +1,25 @@
+// cursor: where the cursor is (row from the top of the viewport, col from the left) and whether it shows.
+import * as v from "valibot";
+import { TerminalId } from "../protocol/fields.ts";
+import { defineCommand } from "./command.ts";
+
+export const CursorParams = v.object({ id: TerminalId });
+
+export const cursor = defineCommand({
+  name: "cursor",
+  params: CursorParams,
+  async handle(params, ctx) {
+    const terminal = ctx.pool.get(params.id);
+    await terminal.settled();
+    const { row, col, visible, style } = terminal.screen.cursor();
+    return { row, col, visible, style };
+  },
+  cli: {
+    usage: "cursor <id>",
+    summary: "Print the cursor position as 'row col' (0-based, from the top left) and its visibility",
+    request: ([id]) => ({ id }),
+    print(response) {
+      console.log(`${response.row} ${response.col} ${response.visible ? "visible" : "hidden"}`);
+    },
+  },
+});

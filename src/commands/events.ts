@@ -1,0 +1,21 @@
+// events: after an {"ok":true} line, stream one JSON line per event (exit, title, bell, …) until
+// the client disconnects; optionally for one terminal only.
+import * as v from "valibot";
+import { TerminalId } from "../protocol/fields.ts";
+import { StreamReply, defineCommand } from "./command.ts";
+
+export const EventsParams = v.object({ terminal: v.optional(TerminalId) });
+
+export const events = defineCommand({
+  name: "events",
+  params: EventsParams,
+  handle(params, ctx) {
+    if (params.terminal !== undefined) ctx.pool.get(params.terminal);
+    return new StreamReply({}, (sink) => ctx.bus.subscribe(params.terminal, sink));
+  },
+  cli: {
+    usage: "events [id]",
+    summary: "Stream events (exit, title, bell, …) as JSON lines until interrupted",
+    request: ([terminal]) => ({ terminal }),
+  },
+});

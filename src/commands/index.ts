@@ -1,0 +1,18 @@
+// The command table: every protocol command, in the order the CLI help lists them.
+// Adding a command = one file + one line here. CLI (and later MCP/HTTP) are generated from it.
+import type { Command } from "./command.ts";
+import { config } from "./config.ts";
+import { create } from "./create.ts";
+import { cursor } from "./cursor.ts";
+import { events } from "./events.ts";
+import { info } from "./info.ts";
+import { kill } from "./kill.ts";
+import { list } from "./list.ts";
+import { resize } from "./resize.ts";
+import { send } from "./send.ts";
+import { shutdown } from "./shutdown.ts";
+import { text } from "./text.ts";
+
+export const commands: Command[] = [create, list, send, text, cursor, resize, events, kill, config, info, shutdown] as Command[];
+
+export const commandsByName = new Map(commands.map((command) => [command.name, command]));

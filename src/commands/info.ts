@@ -1,0 +1,29 @@
+// info: facts about the running daemon: version, pid, uptime, sessions, memory.
+import * as v from "valibot";
+import { defineCommand } from "./command.ts";
+
+export const InfoParams = v.object({});
+
+export const info = defineCommand({
+  name: "info",
+  params: InfoParams,
+  handle(_params, ctx) {
+    return {
+      version: ctx.version,
+      pid: process.pid,
+      uptime_ms: Math.round(performance.now() - ctx.startedAt),
+      sessions: ctx.pool.size,
+      subscribers: ctx.bus.size,
+      rss_bytes: process.memoryUsage.rss(),
+      socket: ctx.socketPath,
+    };
+  },
+  cli: {
+    usage: "info",
+    summary: "Show the daemon's version, pid, uptime, session count and memory",
+    request: () => ({}),
+    print(response) {
+      for (const [key, value] of Object.entries(response)) if (key !== "ok") console.log(`${key}=${value}`);
+    },
+  },
+});

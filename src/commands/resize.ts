@@ -1,0 +1,24 @@
+// resize: change a terminal's size; the program gets SIGWINCH.
+import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
+import { Dimension, TerminalId } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
+import { defineCommand } from "./command.ts";
+
+export const ResizeParams = v.object({ id: TerminalId, cols: Dimension, rows: Dimension });
+
+export const resize = defineCommand({
+  name: "resize",
+  params: ResizeParams,
+  handle(params, ctx) {
+    const terminal = ctx.pool.get(params.id);
+    if (!terminal.alive) throw new T4aError("exited", `terminal "${params.id}" has exited`);
+    terminal.resize(params.cols, params.rows);
+    return { cols: params.cols, rows: params.rows };
+  },
+  cli: {
+    usage: "resize <id> <cols> <rows>",
+    summary: "Resize a terminal (1..1000 each way)",
+    request: ([id, cols, rows]) => ({ id, cols: intOption(cols), rows: intOption(rows) }),
+  },
+});

@@ -1,0 +1,22 @@
+// What every command handler receives: the terminal pool, the live config, daemon facts.
+// Types only at run time; the daemon builds the value in daemon.ts.
+import type { EventBus } from "../terminal/event-bus.ts";
+import type { Pool } from "../terminal/pool.ts";
+
+export interface DaemonConfig {
+  idle_timeout_ms: number;
+  scrollback_lines: number;
+  kill_grace_ms: number;
+  max_sessions: number;
+}
+
+export interface DaemonContext {
+  pool: Pool;
+  bus: EventBus;
+  config: DaemonConfig;
+  version: string;
+  startedAt: number;
+  socketPath: string;
+  /** Begin a clean shutdown after the current reply has been written. */
+  requestShutdown(): void;
+}

@@ -1,0 +1,96 @@
+// The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
+// and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
+import { chmodSync, statSync, unlinkSync } from "node:fs";
+import { ensureSocketDir } from "../client/socket-path.ts";
+import { T4aError } from "../protocol/errors.ts";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SCROLLBACK_LINES,
+} from "../protocol/limits.ts";
+import { EventBus } from "../terminal/event-bus.ts";
+import { Pool } from "../terminal/pool.ts";
+import type { DaemonContext } from "./context.ts";
+import { listen } from "./server.ts";
+
+export interface DaemonOptions {
+  socketPath: string;
+  version: string;
+  idleTimeoutMs?: number;
+}
+
+/** Runs until shutdown; resolves with the process exit code. */
+export async function runDaemon(options: DaemonOptions): Promise<number> {
+  const { socketPath } = options;
+  ensureSocketDir(socketPath);
+  if (await socketAnswers(socketPath)) {
+    throw new T4aError("exists", `a daemon is already listening on ${socketPath}`);
+  }
+  removeIfPresent(socketPath); // stale: nobody answers on it
+
+  const bus = new EventBus();
+  const pool = new Pool(bus);
+  let finish!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let stopping = false;
+
+  const ctx: DaemonContext = {
+    pool,
+    bus,
+    config: {
+      idle_timeout_ms: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      scrollback_lines: DEFAULT_SCROLLBACK_LINES,
+      kill_grace_ms: DEFAULT_KILL_GRACE_MS,
+      max_sessions: DEFAULT_MAX_SESSIONS,
+    },
+    version: options.version,
+    startedAt: performance.now(),
+    socketPath,
+    requestShutdown: () => setTimeout(() => void stop(), 0),
+  };
+
+  const listener = listen(socketPath, ctx);
+  chmodSync(socketPath, 0o600);
+  const ours = statSync(socketPath).ino;
+
+  async function stop(): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    listener.stop(true);
+    await pool.killAll(ctx.config.kill_grace_ms);
+    // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
+    try {
+      if (statSync(socketPath).ino === ours) unlinkSync(socketPath);
+    } catch {
+      // Already gone.
+    }
+    finish(0);
+  }
+
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
+  process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
+  process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
+  console.error(`t4a daemon ${options.version} pid ${process.pid} listening on ${socketPath}`);
+  return finished;
+}
+
+async function socketAnswers(path: string): Promise<boolean> {
+  try {
+    const socket = await Bun.connect({ unix: path, socket: { data() {} } });
+    socket.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function removeIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Not there.
+  }
+}

@@ -1,0 +1,75 @@
+// Request → reply, as plain data: parse and validate, run the command, and turn any failure
+// into the wire error. The only place errors become `{"ok":false,…}`. Knows nothing of sockets.
+import * as v from "valibot";
+import { BinaryReply, StreamReply, type Reply, type StreamSink } from "../commands/command.ts";
+import { commandsByName } from "../commands/index.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { Envelope } from "../protocol/fields.ts";
+import type { DaemonContext } from "./context.ts";
+
+export interface Outcome {
+  /** The JSON line to write (ok/error, tag echoed). */
+  reply: Reply;
+  /** Raw bytes that follow the line (screenshot). */
+  bytes?: Uint8Array;
+  /** For streaming commands: begins the stream after the line; returns its stop function. */
+  stream?: (sink: StreamSink) => () => void;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** One request line (without its newline), as bytes off the wire. */
+export function dispatchLine(line: Uint8Array, ctx: DaemonContext): Promise<Outcome> {
+  let request: unknown;
+  try {
+    request = JSON.parse(utf8.decode(line));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? "request is not valid JSON" : "request is not valid UTF-8";
+    return Promise.resolve(failure(new T4aError("bad_request", reason), undefined));
+  }
+  return dispatch(request, ctx);
+}
+
+export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Outcome> {
+  const envelope = v.safeParse(Envelope, request);
+  const tag = envelope.success ? envelope.output.tag : undefined;
+  try {
+    if (!envelope.success) {
+      throw new T4aError("bad_request", 'a request is a JSON object with a string "cmd" (and an optional string or number "tag")');
+    }
+    const command = commandsByName.get(envelope.output.cmd);
+    if (!command) throw new T4aError("unknown_cmd", `unknown cmd "${envelope.output.cmd}"`);
+    const parsed = v.safeParse(command.params, request);
+    if (!parsed.success) {
+      throw new T4aError("invalid_params", `invalid ${command.name} request: ${describeIssues(parsed.issues)}`);
+    }
+    const result = await command.handle(parsed.output, ctx);
+    if (result instanceof BinaryReply) return { reply: success(result.fields, tag), bytes: result.bytes };
+    if (result instanceof StreamReply) return { reply: success(result.fields, tag), stream: result.start };
+    return { reply: success(result, tag) };
+  } catch (error) {
+    return failure(error, tag);
+  }
+}
+
+function success(fields: Reply, tag: string | number | undefined): Reply {
+  return tag === undefined ? { ok: true, ...fields } : { ok: true, ...fields, tag };
+}
+
+function failure(error: unknown, tag: string | number | undefined): Outcome {
+  const known = error instanceof T4aError ? error : new T4aError("internal", `internal error: ${String((error as Error)?.message ?? error)}`);
+  if (!(error instanceof T4aError)) console.error("t4a: internal error:", error);
+  const reply: Reply = { ok: false, error: known.message, code: known.code };
+  if (tag !== undefined) reply.tag = tag;
+  return { reply };
+}
+
+function describeIssues(issues: v.GenericIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.path?.map((item) => String(item.key)).join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}

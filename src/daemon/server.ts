@@ -1,0 +1,210 @@
+// The Unix-socket transport: splits NDJSON request lines, runs them through dispatch one at a
+// time per connection (so replies keep request order), and writes replies with backpressure.
+// Knows nothing of commands; dispatch knows nothing of sockets.
+import type { Socket, UnixSocketListener } from "bun";
+import type { Reply } from "../commands/command.ts";
+import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
+import type { DaemonContext } from "./context.ts";
+import { dispatchLine, type Outcome } from "./dispatch.ts";
+
+/** Stop reading a client's requests while this many reply bytes wait for it to read. */
+const MAX_OUTBOX_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+interface Connection {
+  /** Bytes of the request line being received (before its newline). */
+  partial: Uint8Array[];
+  partialBytes: number;
+  /** Skipping the rest of an over-long line until its newline. */
+  discarding: boolean;
+  /** Complete request lines not yet dispatched. */
+  lines: Uint8Array[];
+  busy: boolean;
+  outbox: Uint8Array[];
+  outboxBytes: number;
+  paused: boolean;
+  closed: boolean;
+  /** Set once an events stream started: the connection only streams from then on. */
+  stopStream?: () => void;
+  droppedEvents: number;
+}
+
+export type Listener = UnixSocketListener<Connection>;
+
+export function listen(path: string, ctx: DaemonContext): Listener {
+  return Bun.listen<Connection>({
+    unix: path,
+    socket: {
+      open(socket) {
+        socket.data = {
+          partial: [],
+          partialBytes: 0,
+          discarding: false,
+          lines: [],
+          busy: false,
+          outbox: [],
+          outboxBytes: 0,
+          paused: false,
+          closed: false,
+          droppedEvents: 0,
+        };
+      },
+      data(socket, chunk) {
+        receive(socket, chunk);
+        void pump(socket, ctx);
+      },
+      drain(socket) {
+        flush(socket);
+        void pump(socket, ctx);
+      },
+      close(socket) {
+        closeConnection(socket.data);
+      },
+      error(socket) {
+        closeConnection(socket.data);
+      },
+    },
+  });
+}
+
+function closeConnection(connection: Connection): void {
+  connection.closed = true;
+  connection.lines = [];
+  connection.outbox = [];
+  connection.outboxBytes = 0;
+  connection.stopStream?.();
+}
+
+/** Split incoming bytes into lines; an over-long line becomes an error reply, not a buffer. */
+function receive(socket: Socket<Connection>, chunk: Uint8Array): void {
+  const connection = socket.data;
+  if (connection.stopStream) return; // a streaming connection sends nothing more we act on
+  let from = 0;
+  while (from < chunk.length) {
+    const newline = chunk.indexOf(NEWLINE, from);
+    const end = newline === -1 ? chunk.length : newline;
+    if (!connection.discarding) {
+      connection.partial.push(chunk.subarray(from, end));
+      connection.partialBytes += end - from;
+      if (connection.partialBytes > MAX_REQUEST_LINE_BYTES) {
+        connection.partial = [];
+        connection.partialBytes = 0;
+        connection.discarding = true;
+        connection.lines.push(TOO_LONG);
+      }
+    }
+    if (newline === -1) break;
+    if (connection.discarding) connection.discarding = false;
+    else if (connection.partialBytes > 0 || connection.partial.length > 1) connection.lines.push(joinPartial(connection));
+    else connection.partial = [];
+    from = newline + 1;
+  }
+  // Bun reuses the chunk's memory after this callback: keep our own copy of a partial line.
+  if (connection.partial.length) {
+    const kept = joinPartial(connection);
+    connection.partial = [kept];
+    connection.partialBytes = kept.length;
+  }
+}
+
+/** A sentinel line: dispatching it would be wasted work, so pump answers it directly. */
+const TOO_LONG = new Uint8Array(0);
+
+function joinPartial(connection: Connection): Uint8Array {
+  const joined = new Uint8Array(connection.partialBytes);
+  let offset = 0;
+  for (const piece of connection.partial) {
+    joined.set(piece, offset);
+    offset += piece.length;
+  }
+  connection.partial = [];
+  connection.partialBytes = 0;
+  return joined;
+}
+
+/** Dispatch queued lines one at a time, in order, writing each reply before starting the next. */
+async function pump(socket: Socket<Connection>, ctx: DaemonContext): Promise<void> {
+  const connection = socket.data;
+  if (connection.busy) return;
+  connection.busy = true;
+  try {
+    while (connection.lines.length && !connection.closed && !connection.stopStream) {
+      if (connection.outboxBytes > MAX_OUTBOX_BYTES) {
+        pause(socket);
+        return; // drain() resumes
+      }
+      const line = connection.lines.shift()!;
+      const outcome: Outcome =
+        line === TOO_LONG
+          ? { reply: { ok: false, error: `request line exceeds ${MAX_REQUEST_LINE_BYTES} bytes`, code: "bad_request" } }
+          : await dispatchLine(line, ctx);
+      if (connection.closed) return;
+      send(socket, encodeLine(outcome.reply));
+      if (outcome.bytes) send(socket, outcome.bytes);
+      if (outcome.stream) startStream(socket, outcome.stream);
+    }
+  } finally {
+    connection.busy = false;
+  }
+}
+
+function startStream(socket: Socket<Connection>, start: NonNullable<Outcome["stream"]>): void {
+  const connection = socket.data;
+  connection.lines = [];
+  connection.stopStream = start((event) => {
+    if (connection.closed) return;
+    // A reader that falls behind loses events (and is told how many), never slows a terminal.
+    if (connection.outboxBytes > SUBSCRIBER_QUEUE_BYTES) {
+      connection.droppedEvents++;
+      return;
+    }
+    send(socket, encodeLine(event));
+  });
+}
+
+const encoder = new TextEncoder();
+function encodeLine(reply: Reply): Uint8Array {
+  return encoder.encode(`${JSON.stringify(reply)}\n`);
+}
+
+function send(socket: Socket<Connection>, bytes: Uint8Array): void {
+  const connection = socket.data;
+  if (connection.closed) return;
+  if (connection.outboxBytes === 0) {
+    const written = socket.write(bytes);
+    if (written === bytes.length) return;
+    bytes = bytes.subarray(Math.max(0, written));
+  }
+  // Copy: the caller may reuse its buffer, and we hold this until the client reads.
+  connection.outbox.push(bytes.slice());
+  connection.outboxBytes += bytes.length;
+}
+
+function flush(socket: Socket<Connection>): void {
+  const connection = socket.data;
+  while (connection.outbox.length) {
+    const bytes = connection.outbox[0]!;
+    const written = socket.write(bytes);
+    if (written < bytes.length) {
+      connection.outbox[0] = bytes.subarray(Math.max(0, written));
+      connection.outboxBytes -= Math.max(0, written);
+      return;
+    }
+    connection.outbox.shift();
+    connection.outboxBytes -= bytes.length;
+  }
+  if (connection.droppedEvents > 0) {
+    const dropped = connection.droppedEvents;
+    connection.droppedEvents = 0;
+    send(socket, encodeLine({ event: "lagged", dropped }));
+  }
+  if (connection.paused) {
+    connection.paused = false;
+    socket.resume();
+  }
+}
+
+function pause(socket: Socket<Connection>): void {
+  socket.data.paused = true;
+  socket.pause();
+}

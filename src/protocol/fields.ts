@@ -1,0 +1,30 @@
+// Valibot schemas shared by several commands: terminal ids, names, sizes.
+// Every wire field is parsed through these, never cast.
+import * as v from "valibot";
+import { MAX_DIMENSION } from "./limits.ts";
+
+export const TerminalId = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+
+/** A name given at create: becomes the terminal's id. */
+export const TerminalName = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(64),
+  v.regex(/^[^/\x00-\x1f\x7f]+$/, "name must not contain '/' or control characters"),
+  v.check((name) => !name.startsWith("-"), "name must not start with '-'"),
+);
+
+export const Dimension = v.pipe(
+  v.number(),
+  v.integer("must be an integer"),
+  v.minValue(1, "must be at least 1"),
+  v.maxValue(MAX_DIMENSION, `must be at most ${MAX_DIMENSION}`),
+);
+
+export const Milliseconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000));
+
+/** Request envelope: every request has `cmd`; `tag` is echoed back. */
+export const Envelope = v.object({
+  cmd: v.string(),
+  tag: v.optional(v.union([v.string(), v.number()])),
+});

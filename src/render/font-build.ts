@@ -1,0 +1,199 @@
+// Build-time font conversion: reads the bitmap fonts in fonts/ and writes the compact glyph table
+// that font.ts embeds. Runs under build.ts and the render tests only; never imported at run time.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { isProcedural } from "./box-drawing.ts";
+import { CELL_H, CELL_W, FONT_MAGIC, FONT_VERSION } from "./font-format.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+export const FONT_ASSET = join(ROOT, "dist/font.bin");
+const SOURCES = {
+  regular: join(ROOT, "fonts/ter-u20n_unicode.pcf.gz"),
+  bold: join(ROOT, "fonts/ter-u20b_unicode.pcf.gz"),
+  fallback: join(ROOT, "fonts/unifont-15.0.01.hex.gz"),
+};
+
+/** One glyph already placed in its 1- or 2-cell box: bit x of rows[y] is pixel (x, y). */
+interface Glyph {
+  codepoint: number;
+  wide: boolean;
+  rows: Uint32Array;
+}
+
+/** Writes dist/font.bin unless it is newer than every source (and this converter). */
+export function buildFontAsset(out = FONT_ASSET): void {
+  const inputs = [...Object.values(SOURCES), import.meta.path, join(import.meta.dir, "font-format.ts")];
+  if (existsSync(out) && inputs.every((file) => statSync(file).mtimeMs <= statSync(out).mtimeMs)) return;
+  const regular = parsePcf(gunzipSync(readFileSync(SOURCES.regular)));
+  const bold = parsePcf(gunzipSync(readFileSync(SOURCES.bold)));
+  const primary = new Set(regular.map((glyph) => glyph.codepoint));
+  const fallback = parseUnifontHex(gunzipSync(readFileSync(SOURCES.fallback)).toString("latin1")).filter(
+    (glyph) => !primary.has(glyph.codepoint),
+  );
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, gzipSync(encodeFaces([regular, bold, fallback]), { level: 9 }));
+}
+
+/**
+ * Layout (little-endian u32 words): magic, version, cellW | cellH << 16, face count, the count of
+ * each face, then per face its sorted keys (code point | wide << 31) and cellH rows per glyph.
+ */
+function encodeFaces(faces: Glyph[][]): Uint8Array {
+  const sorted = faces.map((face) => face.filter((glyph) => !isProcedural(glyph.codepoint)).sort((a, b) => a.codepoint - b.codepoint));
+  const header = 4 + sorted.length;
+  const total = header + sorted.reduce((sum, face) => sum + face.length * (1 + CELL_H), 0);
+  const words = new Uint32Array(total);
+  words.set([FONT_MAGIC, FONT_VERSION, CELL_W | (CELL_H << 16), sorted.length, ...sorted.map((face) => face.length)]);
+  let at = header;
+  for (const face of sorted) {
+    for (const glyph of face) words[at++] = (glyph.codepoint | (glyph.wide ? 0x80000000 : 0)) >>> 0;
+    for (const glyph of face) {
+      words.set(glyph.rows, at);
+      at += CELL_H;
+    }
+  }
+  return new Uint8Array(words.buffer);
+}
+
+// PCF (X11 portable compiled font), as documented in the X.Org fontfile sources.
+const PCF_ACCELERATORS = 1 << 1;
+const PCF_METRICS = 1 << 2;
+const PCF_BITMAPS = 1 << 3;
+const PCF_BDF_ENCODINGS = 1 << 5;
+const PCF_BDF_ACCELERATORS = 1 << 8;
+const PCF_COMPRESSED_METRICS = 0x100;
+
+interface Metrics {
+  left: number;
+  right: number;
+  ascent: number;
+  descent: number;
+}
+
+export function parsePcf(bytes: Uint8Array): Glyph[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== 0x70636601) throw new Error("not a PCF font");
+  const tables = new Map<number, { format: number; offset: number }>();
+  const tableCount = view.getUint32(4, true);
+  for (let i = 0; i < tableCount; i++) {
+    const at = 8 + i * 16;
+    tables.set(view.getUint32(at, true), { format: view.getUint32(at + 4, true), offset: view.getUint32(at + 12, true) });
+  }
+  const table = (type: number) => {
+    const found = tables.get(type);
+    if (!found) throw new Error(`PCF table ${type} missing`);
+    // Each table repeats its format; bit 2 says big-endian.
+    const little = (found.format & 4) === 0;
+    return {
+      format: found.format,
+      at: found.offset + 4,
+      u8: (at: number) => view.getUint8(at),
+      i16: (at: number) => view.getInt16(at, little),
+      u16: (at: number) => view.getUint16(at, little),
+      u32: (at: number) => view.getUint32(at, little),
+    };
+  };
+
+  const accel = table(tables.has(PCF_BDF_ACCELERATORS) ? PCF_BDF_ACCELERATORS : PCF_ACCELERATORS);
+  const fontAscent = accel.u32(accel.at + 8) | 0;
+  const fontDescent = accel.u32(accel.at + 12) | 0;
+  if (fontAscent + fontDescent !== CELL_H) throw new Error(`font is ${fontAscent + fontDescent} px tall, want ${CELL_H}`);
+
+  const metricsTable = table(PCF_METRICS);
+  const metrics: Metrics[] = [];
+  if (metricsTable.format & PCF_COMPRESSED_METRICS) {
+    const count = metricsTable.u16(metricsTable.at);
+    for (let i = 0, at = metricsTable.at + 2; i < count; i++, at += 5) {
+      metrics.push({
+        left: metricsTable.u8(at) - 0x80,
+        right: metricsTable.u8(at + 1) - 0x80,
+        ascent: metricsTable.u8(at + 3) - 0x80,
+        descent: metricsTable.u8(at + 4) - 0x80,
+      });
+    }
+  } else {
+    const count = metricsTable.u32(metricsTable.at);
+    for (let i = 0, at = metricsTable.at + 4; i < count; i++, at += 12) {
+      metrics.push({
+        left: metricsTable.i16(at),
+        right: metricsTable.i16(at + 2),
+        ascent: metricsTable.i16(at + 6),
+        descent: metricsTable.i16(at + 8),
+      });
+    }
+  }
+
+  const bitmaps = table(PCF_BITMAPS);
+  const glyphCount = bitmaps.u32(bitmaps.at);
+  const offsetsAt = bitmaps.at + 4;
+  const dataAt = offsetsAt + glyphCount * 4 + 16;
+  const pad = 1 << (bitmaps.format & 3);
+  const msbFirst = (bitmaps.format & 8) !== 0;
+  if ((bitmaps.format >> 4) & 3) throw new Error("PCF scan units other than bytes are not supported");
+
+  const glyphRows = (index: number): Uint32Array => {
+    const m = metrics[index];
+    const width = m.right - m.left;
+    const stride = Math.ceil(Math.ceil(width / 8) / pad) * pad;
+    const top = fontAscent - m.ascent;
+    const rows = new Uint32Array(CELL_H);
+    const start = dataAt + bitmaps.u32(offsetsAt + index * 4);
+    for (let y = 0; y < m.ascent + m.descent; y++) {
+      for (let x = 0; x < width; x++) {
+        const byte = bytes[start + y * stride + (x >> 3)];
+        const bit = msbFirst ? 0x80 >> (x & 7) : 1 << (x & 7);
+        if (!(byte & bit)) continue;
+        const px = m.left + x;
+        const py = top + y;
+        if (px < 0 || px >= CELL_W || py < 0 || py >= CELL_H) throw new Error(`glyph ${index} leaves the cell`);
+        rows[py] |= 1 << px;
+      }
+    }
+    return rows;
+  };
+
+  const encodings = table(PCF_BDF_ENCODINGS);
+  const minByte2 = encodings.u16(encodings.at);
+  const maxByte2 = encodings.u16(encodings.at + 2);
+  const minByte1 = encodings.u16(encodings.at + 4);
+  const maxByte1 = encodings.u16(encodings.at + 6);
+  const span = maxByte2 - minByte2 + 1;
+  const glyphs: Glyph[] = [];
+  for (let byte1 = minByte1; byte1 <= maxByte1; byte1++) {
+    for (let byte2 = minByte2; byte2 <= maxByte2; byte2++) {
+      const index = encodings.u16(encodings.at + 10 + ((byte1 - minByte1) * span + (byte2 - minByte2)) * 2);
+      if (index === 0xffff) continue;
+      glyphs.push({ codepoint: (byte1 << 8) | byte2, wide: false, rows: glyphRows(index) });
+    }
+  }
+  return glyphs;
+}
+
+/**
+ * Unifont .hex: `XXXX:` then 32 hex digits (8x16) or 64 (16x16). Its baseline sits 14 px down;
+ * the primary font's sits 16 px down in a 20 px cell, so glyphs move down 2 px and centre across.
+ */
+export function parseUnifontHex(text: string): Glyph[] {
+  const glyphs: Glyph[] = [];
+  for (const line of text.split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon < 0) continue;
+    const codepoint = parseInt(line.slice(0, colon), 16);
+    const hex = line.slice(colon + 1).trim();
+    const wide = hex.length === 64;
+    const width = wide ? 16 : 8;
+    const left = wide ? (2 * CELL_W - width) >> 1 : (CELL_W - width) >> 1;
+    const top = (CELL_H - 16) >> 1;
+    const rows = new Uint32Array(CELL_H);
+    const digits = width / 4;
+    for (let y = 0; y < 16; y++) {
+      const bits = parseInt(hex.slice(y * digits, (y + 1) * digits), 16);
+      let row = 0;
+      for (let x = 0; x < width; x++) if (bits & (1 << (width - 1 - x))) row |= 1 << (left + x);
+      rows[top + y] = row;
+    }
+    glyphs.push({ codepoint, wide, rows });
+  }
+  return glyphs;
+}

@@ -1,0 +1,66 @@
+// All sessions of the daemon by id: creation (ids t1, t2, … or a given name), lookup, removal.
+// Decides ids and limits; the terminals themselves do the work.
+import { T4aError, terminalNotFound } from "../protocol/errors.ts";
+import type { EventBus } from "./event-bus.ts";
+import { Terminal, type TerminalSpec } from "./terminal.ts";
+
+export class Pool {
+  readonly #terminals = new Map<string, Terminal>();
+  readonly #bus: EventBus;
+  #nextNumber = 1;
+
+  constructor(bus: EventBus) {
+    this.#bus = bus;
+  }
+
+  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number): Terminal {
+    if (this.#terminals.size >= maxSessions) {
+      throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
+    }
+    if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
+    const id = name ?? this.#freshId();
+    let terminal: Terminal;
+    try {
+      terminal = new Terminal({ ...spec, id }, (event) => this.#bus.publish(event));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new T4aError("spawn_failed", `cannot start ${JSON.stringify(spec.argv[0])}: ${reason}`);
+    }
+    this.#terminals.set(id, terminal);
+    return terminal;
+  }
+
+  get(id: string): Terminal {
+    const terminal = this.#terminals.get(id);
+    if (!terminal) throw terminalNotFound(id);
+    return terminal;
+  }
+
+  list(): Terminal[] {
+    return [...this.#terminals.values()];
+  }
+
+  get size(): number {
+    return this.#terminals.size;
+  }
+
+  /** Ends a terminal's processes and forgets it. */
+  async kill(id: string, graceMs: number): Promise<void> {
+    const terminal = this.get(id);
+    this.#terminals.delete(id);
+    try {
+      await terminal.kill(graceMs);
+    } finally {
+      terminal.dispose();
+    }
+  }
+
+  async killAll(graceMs: number): Promise<void> {
+    await Promise.all([...this.#terminals.keys()].map((id) => this.kill(id, graceMs)));
+  }
+
+  #freshId(): string {
+    while (this.#terminals.has(`t${this.#nextNumber}`)) this.#nextNumber++;
+    return `t${this.#nextNumber++}`;
+  }
+}

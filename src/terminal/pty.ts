@@ -1,0 +1,182 @@
+// A child process on a pseudo-terminal: the only file that touches Bun's terminal API.
+// It spawns, writes, resizes and ends processes and reports bytes and the exit; it never parses output.
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface PtyExit {
+  /** Exit status when the process exited normally, else null. */
+  code: number | null;
+  /** Signal name (e.g. "SIGKILL") when a signal ended the process, else null. */
+  signal: string | null;
+}
+
+export interface PtyOptions {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  /** Called with every byte the program writes; the next read waits until this returns. */
+  onData: (chunk: Uint8Array) => void;
+  /** Called once, after the last byte has been delivered to onData. */
+  onExit: (exit: PtyExit) => void;
+}
+
+/** After the process exits, output still buffered in the kernel is drained until EOF or this much quiet. */
+const DRAIN_QUIET_MS = 100;
+
+export class Pty {
+  readonly pid: number;
+  readonly #terminal: Bun.Terminal;
+  readonly #process: Bun.Subprocess;
+  #eof = false;
+  #exited: PtyExit | null = null;
+  #reported = false;
+  #lastDataAt = 0;
+  #drainTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #onExit: (exit: PtyExit) => void;
+  readonly #done: Promise<PtyExit>;
+  #resolveDone!: (exit: PtyExit) => void;
+
+  /** Throws when the program cannot be started (missing binary, bad cwd). */
+  constructor(options: PtyOptions) {
+    this.#onExit = options.onExit;
+    this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
+    this.#terminal = new Bun.Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      data: (_terminal, chunk) => {
+        this.#lastDataAt = performance.now();
+        options.onData(chunk);
+      },
+      exit: () => {
+        this.#eof = true;
+        this.#maybeReport();
+      },
+    });
+    try {
+      // detached = setsid(): the child leads its own session with the PTY as controlling
+      // terminal, so job control, Ctrl-C and SIGWINCH reach it, and kill() can find its whole tree.
+      this.#process = Bun.spawn(options.argv, {
+        terminal: this.#terminal,
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+      });
+    } catch (error) {
+      this.#terminal.close();
+      throw error;
+    }
+    this.pid = this.#process.pid;
+    this.#process.exited.then(() => {
+      this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode ?? null };
+      this.#maybeReport();
+    });
+  }
+
+  get alive(): boolean {
+    return this.#exited === null;
+  }
+
+  /** Resolves once the exit has been reported (all output delivered). */
+  get done(): Promise<PtyExit> {
+    return this.#done;
+  }
+
+  write(data: string | Uint8Array): void {
+    if (!this.#terminal.closed) this.#terminal.write(data);
+  }
+
+  /** The kernel delivers SIGWINCH to the foreground process group. */
+  resize(cols: number, rows: number): void {
+    if (!this.#terminal.closed) this.#terminal.resize(cols, rows);
+  }
+
+  /**
+   * End the program and everything it started: SIGHUP to its process group (what a closing
+   * terminal sends), then after the grace period SIGKILL to every process still in its session,
+   * which also catches background jobs that a shell moved into their own process groups.
+   */
+  async kill(graceMs: number): Promise<PtyExit> {
+    if (this.alive) {
+      signalGroup(this.pid, "SIGHUP");
+      const exitedInTime = await Promise.race([
+        this.#process.exited.then(() => true),
+        Bun.sleep(graceMs).then(() => false),
+      ]);
+      if (!exitedInTime) signalGroup(this.pid, "SIGKILL");
+    }
+    await Bun.sleep(0);
+    for (const pid of sessionMembers(this.pid)) signalPid(pid, "SIGKILL");
+    await this.#process.exited;
+    // Nobody will read what is left: stop waiting for EOF from stragglers holding the slave.
+    this.#eof = true;
+    this.#maybeReport();
+    return this.#done;
+  }
+
+  #maybeReport(): void {
+    if (this.#reported || !this.#exited) return;
+    if (!this.#eof) {
+      // A background child may hold the PTY open forever; report once output has gone quiet.
+      clearTimeout(this.#drainTimer);
+      const quietFor = performance.now() - this.#lastDataAt;
+      this.#drainTimer = setTimeout(() => this.#maybeReportAfterQuiet(), Math.max(0, DRAIN_QUIET_MS - quietFor));
+      return;
+    }
+    this.#report();
+  }
+
+  #maybeReportAfterQuiet(): void {
+    if (performance.now() - this.#lastDataAt < DRAIN_QUIET_MS) return this.#maybeReport();
+    this.#report();
+  }
+
+  #report(): void {
+    if (this.#reported || !this.#exited) return;
+    this.#reported = true;
+    clearTimeout(this.#drainTimer);
+    this.#terminal.close();
+    this.#onExit(this.#exited);
+    this.#resolveDone(this.#exited);
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** Live processes whose session id is `sid` (Linux /proc; empty elsewhere). */
+function sessionMembers(sid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      // Fields after the parenthesised command name: state ppid pgrp session …
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[3]) === sid && fields[0] !== "Z") members.push(pid);
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return members;
+}

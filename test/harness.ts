@@ -1,0 +1,131 @@
+// Test harness: run the compiled dist/t4a in a private temp dir with its own socket,
+// wait on conditions with backoff, and clean up every process a test started.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DaemonConnection, type Reply, type Response } from "../src/client/connection.ts";
+
+export const BIN = resolve(import.meta.dir, "../dist/t4a");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class Sandbox {
+  readonly dir: string;
+  readonly socket: string;
+
+  constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), "t4a-test-"));
+    this.socket = join(this.dir, "run", "t4a.sock");
+  }
+
+  get env(): Record<string, string> {
+    return { ...(process.env as Record<string, string>), T4A_SOCKET: this.socket, SHELL: "/bin/bash" };
+  }
+
+  /** Run `t4a args…` to completion. */
+  async run(args: string[], stdin?: string): Promise<RunResult> {
+    const child = Bun.spawn([BIN, ...args], {
+      env: this.env,
+      cwd: this.dir,
+      stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { code, stdout, stderr };
+  }
+
+  /** Run and expect success; returns stdout without its final newline. */
+  async ok(args: string[], stdin?: string): Promise<string> {
+    const result = await this.run(args, stdin);
+    if (result.code !== 0) throw new Error(`t4a ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+    return result.stdout.replace(/\n$/, "");
+  }
+
+  async connect(): Promise<DaemonConnection> {
+    await this.ok(["info"]); // auto-starts the daemon
+    return DaemonConnection.open(this.socket);
+  }
+
+  /** One request on a fresh connection. */
+  async request(request: Reply): Promise<Response> {
+    const connection = await this.connect();
+    try {
+      return await connection.request(request);
+    } finally {
+      connection.close();
+    }
+  }
+
+  async daemonPid(): Promise<number> {
+    return Number((await this.request({ cmd: "info" })).reply.pid);
+  }
+
+  /** Screen rows of a terminal as one string (viewport by default). */
+  async screen(id: string, region = "viewport"): Promise<string> {
+    const { reply } = await this.request({ cmd: "text", id, region });
+    return (reply.lines as string[]).join("\n");
+  }
+
+  async cleanup(): Promise<void> {
+    const pid = await this.daemonPid().catch(() => undefined);
+    await this.run(["shutdown"]);
+    if (pid) await waitFor(() => !isAlive(pid), 5000).catch(() => process.kill(pid, "SIGKILL"));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Poll `condition` with backoff until it holds (returns its value) or the timeout passes. */
+export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  let delayMs = 5;
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(delayMs);
+    delayMs = Math.min(delayMs * 2, 100);
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0];
+    return state !== undefined && state !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+export function fdCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "latin1");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+}
+
+/** Pids of live processes whose session id is `sid`. */
+export function sessionMembers(sid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[3]) === sid && fields[0] !== "Z") pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}

@@ -1,0 +1,154 @@
+// The seed's commands round-trip with the seed's fields, and bad input gets a clear error
+// while the daemon keeps serving.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { DaemonConnection } from "../src/client/connection.ts";
+import { Sandbox, waitFor } from "./harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = new Sandbox();
+});
+afterAll(() => sandbox.cleanup());
+
+test("every seed command round-trips with the seed's field names", async () => {
+  const t = await sandbox.connect();
+  const created = (await t.request({ cmd: "create", cols: 90, rows: 20, cmd_args: ["bash", "--norc"], cwd: sandbox.dir, env: { GREETING: "hi" } })).reply;
+  expect(created).toMatchObject({ ok: true, cols: 90, rows: 20 });
+  expect(created.id).toMatch(/^t\d+$/);
+  expect(created.pid).toBeGreaterThan(0);
+  const id = created.id as string;
+
+  const listed = (await t.request({ cmd: "list" })).reply;
+  expect(listed.terminals).toContainEqual(expect.objectContaining({ id, cols: 90, rows: 20, pid: created.pid, alive: true, title: expect.any(String) }));
+
+  expect((await t.request({ cmd: "send", id, input: "echo $GREETING-$((40+2)); pwd\n" })).reply).toEqual({ ok: true });
+  await waitFor(async () => (await sandbox.screen(id)).includes("hi-42"), 5000, "command output");
+  expect(await sandbox.screen(id)).toContain(sandbox.dir);
+
+  const lastRows = (await t.request({ cmd: "text", id, start: 0, end: 5, trim: true })).reply;
+  expect(lastRows).toMatchObject({ ok: true, region: "viewport", start: 0, end: 5, total_lines: 20 });
+  expect(lastRows.lines).toHaveLength(5);
+
+  const cursor = (await t.request({ cmd: "cursor", id })).reply;
+  expect(cursor).toMatchObject({ ok: true, visible: true });
+  expect(cursor.row).toBe(3);
+  expect(cursor.col).toBeGreaterThan(0);
+
+  expect((await t.request({ cmd: "resize", id, cols: 100, rows: 30 })).reply).toMatchObject({ ok: true });
+  expect((await t.request({ cmd: "config", idle_timeout_ms: 1500 })).reply).toMatchObject({ ok: true, config: { idle_timeout_ms: 1500 } });
+  expect((await t.request({ cmd: "info" })).reply).toMatchObject({ ok: true, version: expect.any(String), sessions: 1, rss_bytes: expect.any(Number) });
+
+  // events: ack first, then the title and exit of this terminal.
+  const events = await DaemonConnection.open(sandbox.socket);
+  expect((await events.request({ cmd: "events", terminal: id })).reply).toEqual({ ok: true });
+  await t.request({ cmd: "send", id, input: "printf '\\033]2;my title\\007'; exit 3\n" });
+  expect(await events.readLine()).toEqual({ event: "title", terminal: id, title: "my title" });
+  expect(await events.readLine()).toEqual({ event: "exit", terminal: id, code: 3 });
+  events.close();
+
+  const dead = (await t.request({ cmd: "list" })).reply.terminals as Array<Record<string, unknown>>;
+  expect(dead.find((x) => x.id === id)).toMatchObject({ alive: false, exit_code: 3, title: "my title" });
+  expect((await t.request({ cmd: "kill", id })).reply).toEqual({ ok: true });
+  expect((await t.request({ cmd: "list" })).reply.terminals).toEqual([]);
+  t.close();
+});
+
+test("tags are echoed and replies keep request order on one connection", async () => {
+  const t = await sandbox.connect();
+  for (let i = 0; i < 20; i++) t.send({ cmd: i % 2 ? "list" : "info", tag: i });
+  for (let i = 0; i < 20; i++) expect((await t.readLine())?.tag).toBe(i);
+  t.send({ cmd: "nope", tag: "x" });
+  expect(await t.readLine()).toEqual({ ok: false, error: 'unknown cmd "nope"', code: "unknown_cmd", tag: "x" });
+  t.close();
+});
+
+test("malformed requests each get an error and the daemon keeps serving", async () => {
+  const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["cat"] })).reply as { id: string };
+  const raw = await rawConnection(sandbox.socket);
+  const cases: Array<[Uint8Array | string, string]> = [
+    ["{not json", "bad_request"],
+    ['"just a string"', "bad_request"],
+    ['{"cmd": 5}', "bad_request"],
+    ['{"cmd": "explode"}', "unknown_cmd"],
+    ['{"cmd": "create", "cols": "wide"}', "invalid_params"],
+    ['{"cmd": "create", "cols": 0}', "invalid_params"],
+    ['{"cmd": "resize", "id": "t1", "cols": 1001, "rows": 10}', "invalid_params"],
+    ['{"cmd": "text", "id": "nope"}', "not_found"],
+    ['{"cmd": "send", "id": 7, "input": "x"}', "invalid_params"],
+    ['{"cmd": "send", "keys": ["Enter"]}', "invalid_params"],
+    [`{"cmd": "send", "id": "${id}", "keys": ["NoSuchKey"]}`, "invalid_params"],
+    ['{"cmd": "create", "cmd_args": ["/no/such/program"]}', "spawn_failed"],
+    ['{"cmd": "create", "cwd": "/no/such/dir"}', "invalid_params"],
+    ['{"cmd": "create", "name": "-bad"}', "invalid_params"],
+    [new Uint8Array([0x7b, 0x22, 0x63, 0x6d, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), "bad_request"], // invalid UTF-8
+    ['{"cmd": "li\u0000st"}', "bad_request"], // raw NUL inside a JSON string
+    ["x".repeat(10 * 1024 * 1024), "bad_request"], // a 10 MB line
+    ["[".repeat(100000), "bad_request"], // deep nesting
+  ];
+  for (const [line, code] of cases) {
+    raw.write(line);
+    raw.write("\n");
+    const reply = JSON.parse(await raw.nextLine());
+    expect({ line: String(line).slice(0, 60), ok: reply.ok, code: reply.code }).toEqual({ line: String(line).slice(0, 60), ok: false, code });
+    expect(reply.error).toEqual(expect.any(String));
+  }
+  raw.write('{"cmd":"list"}\n');
+  expect(JSON.parse(await raw.nextLine())).toMatchObject({ ok: true });
+  raw.close();
+  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
+  await sandbox.request({ cmd: "kill", id });
+});
+
+/** A socket that writes arbitrary bytes, for input no well-behaved client would send. */
+async function rawConnection(path: string) {
+  let buffer = "";
+  let wake: (() => void) | undefined;
+  const socket = await Bun.connect({
+    unix: path,
+    socket: {
+      data(_s, chunk) {
+        buffer += new TextDecoder().decode(chunk);
+        wake?.();
+      },
+      drain() {
+        wake?.();
+      },
+    },
+  });
+  const pending: Uint8Array[] = [];
+  return {
+    write(data: Uint8Array | string) {
+      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+      pending.push(bytes);
+      flush();
+    },
+    async nextLine(): Promise<string> {
+      for (;;) {
+        flush();
+        const newline = buffer.indexOf("\n");
+        if (newline !== -1) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          return line;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 20);
+        });
+      }
+    },
+    close() {
+      socket.end();
+    },
+  };
+  function flush() {
+    while (pending.length) {
+      const written = socket.write(pending[0]!);
+      if (written < pending[0]!.length) {
+        pending[0] = pending[0]!.subarray(Math.max(0, written));
+        return;
+      }
+      pending.shift();
+    }
+  }
+}

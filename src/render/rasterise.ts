@@ -24,6 +24,13 @@ function italicShift(y: number): number {
   return Math.floor((BASELINE - y) / 5);
 }
 
+/** Merges each pair of columns into one: a 2-cell glyph drawn in a 1-cell space. */
+function halveColumns(row: number): number {
+  let out = 0;
+  for (let x = 0; x < CELL_W; x++) if (row & (3 << (2 * x))) out |= 1 << x;
+  return out;
+}
+
 export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: number }): Frame {
   const { cols, rows, codepoints, widths, flags } = grid;
   const { pad } = options;
@@ -37,11 +44,12 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
   };
 
   const drawGlyph = (glyph: Glyph, span: number, italic: boolean, x0: number, y0: number, colour: number) => {
-    // A narrow glyph in a wide cell is centred; a wide glyph in a narrow cell is cut at the edge.
+    // A narrow glyph in a wide cell is centred; a wide glyph in a narrow cell is squeezed to fit.
     const shift = span === 2 && !glyph.wide ? CELL_W >> 1 : 0;
+    const squeeze = span === 1 && glyph.wide;
     const mask = (1 << (span * CELL_W)) - 1;
     for (let y = 0; y < CELL_H; y++) {
-      let bits = glyph.rows[y] << shift;
+      let bits = squeeze ? halveColumns(glyph.rows[y]) : glyph.rows[y] << shift;
       if (italic) {
         const slant = italicShift(y);
         bits = slant >= 0 ? bits << slant : bits >>> -slant;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job in one minute: auto-start the daemon, run a real shell, type a command,
+# read the screen, list, kill. Uses a private socket so it never touches another daemon.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+t4a=./dist/t4a
+export T4A_SOCKET="${T4A_SOCKET:-$(mktemp -d)/t4a.sock}"
+trap '$t4a shutdown >/dev/null 2>&1 || true' EXIT
+
+echo "\$ id=\$(t4a create -- bash --norc)      # auto-starts the daemon"
+id=$($t4a create --cols 80 --rows 12 -- bash --norc --noprofile)
+echo "$id"
+echo "\$ t4a send $id 'echo \"hello from \$(uname -s)\"; seq 1 3\\n'"
+$t4a send "$id" 'echo "hello from $(uname -s)"; seq 1 3\n'
+for _ in $(seq 1 50); do $t4a text "$id" | grep -q '^3$' && break; sleep 0.05; done
+echo "\$ t4a text $id"
+$t4a text "$id"
+echo "\$ t4a list"
+$t4a list
+echo "\$ t4a kill $id"
+$t4a kill "$id"
+$t4a list
+echo "demo done (daemon socket: $T4A_SOCKET)"

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
-import { Dimension, TerminalName } from "../protocol/fields.ts";
+import { Dimension, Milliseconds, TerminalName } from "../protocol/fields.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
 import { defineCommand } from "./command.ts";
 import { intOption, listOption } from "./cli-helpers.ts";
@@ -15,6 +15,10 @@ export const CreateParams = v.object({
   env: v.optional(v.record(v.string(), v.string())),
   name: v.optional(TerminalName),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+  /** Quiet time before this terminal's idle event (default: the daemon's idle_timeout_ms). */
+  idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
+  /** Inject t4a's hooks into bash, zsh or fish (command_done events, run). Default true. */
+  shell_integration: v.optional(v.boolean(), true),
 });
 
 export const create = defineCommand({
@@ -32,6 +36,8 @@ export const create = defineCommand({
         cols: params.cols,
         rows: params.rows,
         scrollback: params.scrollback ?? ctx.config.scrollback_lines,
+        idleMs: () => params.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
+        integrationDir: params.shell_integration ? ctx.integrationDir : undefined,
       },
       params.name,
       ctx.config.max_sessions,
@@ -48,6 +54,8 @@ export const create = defineCommand({
       ["--cwd <dir>", "working directory (default: the current one)"],
       ["-e, --env <KEY=VALUE>", "set an environment variable (repeatable)"],
       ["--scrollback <lines>", "scrollback lines to keep"],
+      ["--idle <ms>", "quiet time before this terminal's idle event"],
+      ["--no-integration", "do not inject shell integration into bash/zsh/fish"],
     ],
     examples: ["id=$(t4a create -- bash)", "t4a create --cols 120 --rows 40 --name build -- make -j4"],
     request(args, options) {
@@ -65,6 +73,8 @@ export const create = defineCommand({
         cmd_args: args.length ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
         scrollback: intOption(options.scrollback),
+        idle_timeout_ms: intOption(options.idle),
+        shell_integration: options.integration === false ? false : undefined,
       };
     },
     print(response) {

@@ -17,6 +17,8 @@ export interface DaemonContext {
   version: string;
   startedAt: number;
   socketPath: string;
+  /** Private directory holding the shell-integration hook files. */
+  integrationDir: string;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }

@@ -1,6 +1,7 @@
 // The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
 import { chmodSync, statSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ensureSocketDir } from "../client/socket-path.ts";
 import { T4aError } from "../protocol/errors.ts";
 import {
@@ -11,6 +12,7 @@ import {
 } from "../protocol/limits.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { Pool } from "../terminal/pool.ts";
+import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { DaemonContext } from "./context.ts";
 import { listen } from "./server.ts";
 
@@ -47,9 +49,11 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     version: options.version,
     startedAt: performance.now(),
     socketPath,
+    integrationDir: join(dirname(socketPath), "shell-integration"),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 
+  installShellIntegration(ctx.integrationDir);
   const listener = listen(socketPath, ctx);
   chmodSync(socketPath, 0o600);
   const ours = statSync(socketPath).ino;

@@ -17,6 +17,7 @@ const ctx: DaemonContext = {
   version: "test",
   startedAt: performance.now(),
   socketPath: "/nowhere",
+  integrationDir: "/nowhere/shell-integration",
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

@@ -2,7 +2,11 @@
 // Clients must ignore event types they do not know.
 
 export type TerminalEvent =
+  | { event: "idle"; terminal: string; after_ms: number }
+  | { event: "activity"; terminal: string }
+  | { event: "bell"; terminal: string }
+  | { event: "command_start"; terminal: string }
+  | { event: "command_done"; terminal: string; code: number | null }
   | { event: "exit"; terminal: string; code: number | null; signal?: string }
   | { event: "title"; terminal: string; title: string }
-  | { event: "bell"; terminal: string }
   | { event: "lagged"; dropped: number };

@@ -14,44 +14,80 @@ const SOURCES = {
   fallback: join(ROOT, "fonts/unifont-15.0.01.hex.gz"),
 };
 
-/** One glyph already placed in its 1- or 2-cell box: bit x of rows[y] is pixel (x, y). */
+/** One glyph: bit x of rows[y] is pixel (x, y) of its own box, before placement in the cell. */
 interface Glyph {
   codepoint: number;
   wide: boolean;
   rows: Uint32Array;
 }
 
+/** Glyphs of one font and where their boxes sit in a cell (wide glyphs: in two cells). */
+interface Face {
+  glyphs: Glyph[];
+  rowsPerGlyph: number;
+  top: number;
+  leftNarrow: number;
+  leftWide: number;
+}
+
 /** Writes dist/font.bin unless it is newer than every source (and this converter). */
 export function buildFontAsset(out = FONT_ASSET): void {
   const inputs = [...Object.values(SOURCES), import.meta.path, join(import.meta.dir, "font-format.ts")];
   if (existsSync(out) && inputs.every((file) => statSync(file).mtimeMs <= statSync(out).mtimeMs)) return;
-  const regular = parsePcf(gunzipSync(readFileSync(SOURCES.regular)));
-  const bold = parsePcf(gunzipSync(readFileSync(SOURCES.bold)));
-  const primary = new Set(regular.map((glyph) => glyph.codepoint));
-  const fallback = parseUnifontHex(gunzipSync(readFileSync(SOURCES.fallback)).toString("latin1")).filter(
-    (glyph) => !primary.has(glyph.codepoint),
-  );
+  const terminus = (file: string): Face => ({
+    glyphs: parsePcf(gunzipSync(readFileSync(file))),
+    rowsPerGlyph: CELL_H,
+    top: 0,
+    leftNarrow: 0,
+    leftWide: 0,
+  });
+  const regular = terminus(SOURCES.regular);
+  const bold = terminus(SOURCES.bold);
+  const primary = new Set(regular.glyphs.map((glyph) => glyph.codepoint));
+  // Unifont's baseline sits 14 px down its 16 px box, Terminus's 16 px down its 20 px cell.
+  const fallback: Face = {
+    glyphs: parseUnifontHex(gunzipSync(readFileSync(SOURCES.fallback)).toString("latin1")).filter(
+      (glyph) => !primary.has(glyph.codepoint),
+    ),
+    rowsPerGlyph: 16,
+    top: 2,
+    leftNarrow: (CELL_W - 8) >> 1,
+    leftWide: (2 * CELL_W - 16) >> 1,
+  };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, gzipSync(encodeFaces([regular, bold, fallback]), { level: 9 }));
 }
 
 /**
- * Layout (little-endian u32 words): magic, version, cellW | cellH << 16, face count, the count of
- * each face, then per face its sorted keys (code point | wide << 31) and cellH rows per glyph.
+ * Layout, little-endian: u32 magic, version, cellW | cellH << 16, face count; per face u32 glyph
+ * count, rows per glyph, top, leftNarrow | leftWide << 8; then per face its sorted u32 keys
+ * (code point | wide << 31) and u16 rows (glyph boxes are at most 16 px wide).
  */
-function encodeFaces(faces: Glyph[][]): Uint8Array {
-  const sorted = faces.map((face) => face.filter((glyph) => !isProcedural(glyph.codepoint)).sort((a, b) => a.codepoint - b.codepoint));
-  const header = 4 + sorted.length;
-  const total = header + sorted.reduce((sum, face) => sum + face.length * (1 + CELL_H), 0);
-  const words = new Uint32Array(total);
-  words.set([FONT_MAGIC, FONT_VERSION, CELL_W | (CELL_H << 16), sorted.length, ...sorted.map((face) => face.length)]);
-  let at = header;
+function encodeFaces(faces: Face[]): Uint8Array {
+  const sorted = faces.map((face) => ({
+    ...face,
+    glyphs: face.glyphs.filter((glyph) => !isProcedural(glyph.codepoint)).sort((a, b) => a.codepoint - b.codepoint),
+  }));
+  const headerWords = 4 + 4 * sorted.length;
+  // Row counts are even (16, 20), so every face's u16 rows end on a u32 boundary.
+  const totalWords = sorted.reduce((sum, face) => sum + face.glyphs.length * (1 + face.rowsPerGlyph / 2), headerWords);
+  const words = new Uint32Array(totalWords);
+  const halves = new Uint16Array(words.buffer);
+  words.set([FONT_MAGIC, FONT_VERSION, CELL_W | (CELL_H << 16), sorted.length]);
+  sorted.forEach((face, i) =>
+    words.set([face.glyphs.length, face.rowsPerGlyph, face.top, face.leftNarrow | (face.leftWide << 8)], 4 + i * 4),
+  );
+  let at = headerWords;
   for (const face of sorted) {
-    for (const glyph of face) words[at++] = (glyph.codepoint | (glyph.wide ? 0x80000000 : 0)) >>> 0;
-    for (const glyph of face) {
-      words.set(glyph.rows, at);
-      at += CELL_H;
+    for (const glyph of face.glyphs) words[at++] = (glyph.codepoint | (glyph.wide ? 0x80000000 : 0)) >>> 0;
+    let half = at * 2;
+    for (const glyph of face.glyphs) {
+      for (const row of glyph.rows) {
+        if (row > 0xffff) throw new Error(`glyph U+${glyph.codepoint.toString(16)} is wider than 16 px`);
+        halves[half++] = row;
+      }
     }
+    at = half / 2;
   }
   return new Uint8Array(words.buffer);
 }
@@ -170,30 +206,22 @@ export function parsePcf(bytes: Uint8Array): Glyph[] {
   return glyphs;
 }
 
-/**
- * Unifont .hex: `XXXX:` then 32 hex digits (8x16) or 64 (16x16). Its baseline sits 14 px down;
- * the primary font's sits 16 px down in a 20 px cell, so glyphs move down 2 px and centre across.
- */
+/** Unifont .hex: `XXXX:` then 32 hex digits (8x16) or 64 (16x16), one row per 2 or 4 digits. */
 export function parseUnifontHex(text: string): Glyph[] {
   const glyphs: Glyph[] = [];
   for (const line of text.split("\n")) {
     const colon = line.indexOf(":");
     if (colon < 0) continue;
-    const codepoint = parseInt(line.slice(0, colon), 16);
     const hex = line.slice(colon + 1).trim();
-    const wide = hex.length === 64;
-    const width = wide ? 16 : 8;
-    const left = wide ? (2 * CELL_W - width) >> 1 : (CELL_W - width) >> 1;
-    const top = (CELL_H - 16) >> 1;
-    const rows = new Uint32Array(CELL_H);
+    const width = hex.length === 64 ? 16 : 8;
     const digits = width / 4;
+    const rows = new Uint32Array(16);
     for (let y = 0; y < 16; y++) {
       const bits = parseInt(hex.slice(y * digits, (y + 1) * digits), 16);
-      let row = 0;
-      for (let x = 0; x < width; x++) if (bits & (1 << (width - 1 - x))) row |= 1 << (left + x);
-      rows[top + y] = row;
+      // .hex puts the leftmost pixel in the most significant bit; rows here put it in bit 0.
+      for (let x = 0; x < width; x++) if (bits & (1 << (width - 1 - x))) rows[y] |= 1 << x;
     }
-    glyphs.push({ codepoint, wide, rows });
+    glyphs.push({ codepoint: parseInt(line.slice(0, colon), 16), wide: width === 16, rows });
   }
   return glyphs;
 }

@@ -1,28 +1,33 @@
-// Draws a CellGrid at full cell size into 0xRRGGBB pixels: backgrounds, glyphs, attributes, cursor.
-// Knows nothing of the emulator, scaling or PNG.
+// Draws a CellGrid into 0xRRGGBB pixels at the requested scale: backgrounds, glyphs, attributes,
+// cursor. Each cell becomes a 1-bit mask at 10x20, then coverage in its output box (scale.ts).
+// Knows nothing of the emulator or PNG.
 import { CellFlag, type CellGrid } from "../terminal/cell-grid.ts";
 import { font, type Glyph } from "./font.ts";
 import { CELL_H, CELL_W } from "./font-format.ts";
 import { DEFAULT_BG, DEFAULT_FG, mix, resolveColour } from "./palette.ts";
+import { cellEdges, coverage, LEVELS } from "./scale.ts";
 
+/** An image as palette indices: colours are few, so the PNG encoder needs no colour search. */
 export interface Frame {
   width: number;
   height: number;
-  /** Row-major 0xRRGGBB. */
+  /** 0xRRGGBB, each colour once, in order of first use. */
+  palette: number[];
+  /** Row-major indices into `palette`. */
   pixels: Uint32Array;
 }
 
-// Decoration rows inside a cell. The font's baseline is row 16 and its x-height spans rows 7–15.
+// Rows inside a cell. The font's baseline is row 16 and its x-height spans rows 7–15.
+const BASELINE = 16;
 const UNDERLINE_Y = 17;
 const STRIKE_Y = 11;
 const OVERLINE_Y = 0;
 const CURSOR_THICKNESS = 2;
-const BASELINE = 16;
 
-/** Italic as a shear of one pixel per five rows, pivoting on the baseline. */
-function italicShift(y: number): number {
-  return Math.floor((BASELINE - y) / 5);
-}
+/** Mask parts beyond the glyph, as bits of the coverage cache key. */
+const Mark = { italic: 1, underline: 2, strike: 4, overline: 8, cursorUnderline: 16, cursorBar: 32 } as const;
+
+const NO_GLYPH: Glyph = { rows: new Uint32Array(CELL_H), wide: false };
 
 /** Merges each pair of columns into one: a 2-cell glyph drawn in a 1-cell space. */
 function halveColumns(row: number): number {
@@ -31,41 +36,92 @@ function halveColumns(row: number): number {
   return out;
 }
 
-export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: number }): Frame {
-  const { cols, rows, codepoints, widths, flags } = grid;
-  const { pad } = options;
-  const width = (cols + 2 * pad) * CELL_W;
-  const height = (rows + 2 * pad) * CELL_H;
-  const pixels = new Uint32Array(width * height).fill(DEFAULT_BG);
+/** The cell's full-size 1-bit mask: glyph (fitted to the span, sheared if italic) plus lines. */
+function cellMask(glyph: Glyph, span: number, marks: number): Uint32Array {
+  const width = span * CELL_W;
+  const all = width >= 32 ? -1 : (1 << width) - 1;
+  // A narrow glyph in a wide cell is centred; a wide glyph in a narrow cell is squeezed to fit.
+  const shift = span === 2 && !glyph.wide ? CELL_W >> 1 : 0;
+  const squeeze = span === 1 && glyph.wide;
+  const rows = new Uint32Array(CELL_H);
+  for (let y = 0; y < CELL_H; y++) {
+    let bits = squeeze ? halveColumns(glyph.rows[y]) : glyph.rows[y] << shift;
+    if (marks & Mark.italic) {
+      // A shear of one pixel per five rows, pivoting on the baseline.
+      const slant = Math.floor((BASELINE - y) / 5);
+      bits = slant >= 0 ? bits << slant : bits >>> -slant;
+    }
+    rows[y] = bits & all;
+  }
+  if (marks & Mark.underline) rows[UNDERLINE_Y] = all;
+  if (marks & Mark.strike) rows[STRIKE_Y] = all;
+  if (marks & Mark.overline) rows[OVERLINE_Y] = all;
+  if (marks & Mark.cursorUnderline) rows.fill(all, CELL_H - CURSOR_THICKNESS);
+  if (marks & Mark.cursorBar) for (let y = 0; y < CELL_H; y++) rows[y] |= (1 << CURSOR_THICKNESS) - 1;
+  return rows;
+}
+
+/** Coverage per glyph and variant (marks, span, output box). Cleared when large, never stale. */
+const coverageCache = new Map<Glyph, Map<number, Uint8Array>>();
+const COVERAGE_CACHE_LIMIT = 20_000;
+let coverageEntries = 0;
+
+function cellCoverage(glyph: Glyph, span: number, marks: number, width: number, height: number): Uint8Array {
+  let variants = coverageCache.get(glyph);
+  if (!variants) {
+    if (coverageEntries > COVERAGE_CACHE_LIMIT) {
+      coverageCache.clear();
+      coverageEntries = 0;
+    }
+    variants = new Map();
+    coverageCache.set(glyph, variants);
+  }
+  const key = marks | (span << 6) | (width << 8) | (height << 18);
+  let found = variants.get(key);
+  if (!found) {
+    found = coverage(cellMask(glyph, span, marks), span * CELL_W, width, height);
+    variants.set(key, found);
+    coverageEntries++;
+  }
+  return found;
+}
+
+export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: number; scale: number }): Frame {
+  const { cols, rows, codepoints, widths, flags, cursor } = grid;
+  const { pad, scale } = options;
+  const xs = cellEdges(cols + 2 * pad, CELL_W, scale);
+  const ys = cellEdges(rows + 2 * pad, CELL_H, scale);
+  const width = xs[cols + 2 * pad];
+  const height = ys[rows + 2 * pad];
   const glyphs = font();
 
-  const fillRect = (x: number, y: number, w: number, h: number, colour: number) => {
-    for (let row = y; row < y + h; row++) pixels.fill(colour, row * width + x, row * width + x + w);
-  };
-
-  const drawGlyph = (glyph: Glyph, span: number, italic: boolean, x0: number, y0: number, colour: number) => {
-    // A narrow glyph in a wide cell is centred; a wide glyph in a narrow cell is squeezed to fit.
-    const shift = span === 2 && !glyph.wide ? CELL_W >> 1 : 0;
-    const squeeze = span === 1 && glyph.wide;
-    const mask = (1 << (span * CELL_W)) - 1;
-    for (let y = 0; y < CELL_H; y++) {
-      let bits = squeeze ? halveColumns(glyph.rows[y]) : glyph.rows[y] << shift;
-      if (italic) {
-        const slant = italicShift(y);
-        bits = slant >= 0 ? bits << slant : bits >>> -slant;
-      }
-      bits &= mask;
-      const line = (y0 + y) * width + x0;
-      while (bits) {
-        const lowest = bits & -bits;
-        pixels[line + 31 - Math.clz32(lowest)] = colour;
-        bits ^= lowest;
-      }
+  const palette: number[] = [];
+  const paletteIndex = new Map<number, number>();
+  const indexOf = (colour: number): number => {
+    let index = paletteIndex.get(colour);
+    if (index === undefined) {
+      index = palette.push(colour) - 1;
+      paletteIndex.set(colour, index);
     }
+    return index;
+  };
+  const pixels = new Uint32Array(width * height).fill(indexOf(DEFAULT_BG));
+
+  // fg/bg pair → palette index at each coverage level, filled on first use so unused shades
+  // never reach the palette.
+  const UNSET = 0xffffffff;
+  const ramps = new Map<number, Uint32Array>();
+  const ramp = (fg: number, bg: number): Uint32Array => {
+    const key = fg * 0x1000000 + bg;
+    let found = ramps.get(key);
+    if (!found) {
+      found = new Uint32Array(LEVELS + 1).fill(UNSET);
+      ramps.set(key, found);
+    }
+    return found;
   };
 
   let cursorIndex = -1;
-  const { cursor } = grid;
   if (options.cursor && cursor.visible && cursor.row >= 0 && cursor.row < rows && cursor.col >= 0 && cursor.col < cols) {
     cursorIndex = cursor.row * cols + cursor.col;
     // On the right half of a wide character the cursor covers the whole character.
@@ -73,11 +129,15 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
   }
 
   for (let row = 0; row < rows; row++) {
+    const y0 = ys[pad + row];
+    const cellHeight = ys[pad + row + 1] - y0;
     for (let col = 0; col < cols; col++) {
       const i = row * cols + col;
       // The right half of a wide character was drawn with its left half.
       if (widths[i] === 0 && col > 0 && widths[i - 1] === 2) continue;
       const span = widths[i] === 2 && col + 1 < cols ? 2 : 1;
+      const x0 = xs[pad + col];
+      const cellWidth = xs[pad + col + span] - x0;
       const cellFlags = flags[i];
       const bold = (cellFlags & CellFlag.bold) !== 0;
       let fg = resolveColour(grid.fg[i], DEFAULT_FG, bold);
@@ -86,26 +146,39 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       const isCursor = i === cursorIndex;
       // A block cursor shows the cell inverted, as xterm does; on an inverse cell that undoes it.
       if ((cellFlags & CellFlag.inverse) !== 0 !== (isCursor && cursor.style === "block")) [fg, bg] = [bg, fg];
-
-      const x0 = (pad + col) * CELL_W;
-      const y0 = (pad + row) * CELL_H;
-      const cellWidth = span * CELL_W;
-      if (bg !== DEFAULT_BG) fillRect(x0, y0, cellWidth, CELL_H, bg);
-
-      if (!(cellFlags & CellFlag.invisible)) {
-        const codepoint = codepoints[i];
-        if (codepoint > 0x20) {
-          const glyph = glyphs.glyph(codepoint, bold) ?? glyphs.placeholder[span === 2 ? "wide" : "narrow"];
-          drawGlyph(glyph, span, (cellFlags & CellFlag.italic) !== 0, x0, y0, fg);
-        }
-        if (cellFlags & CellFlag.underline) fillRect(x0, y0 + UNDERLINE_Y, cellWidth, 1, fg);
-        if (cellFlags & CellFlag.strikethrough) fillRect(x0, y0 + STRIKE_Y, cellWidth, 1, fg);
-        if (cellFlags & CellFlag.overline) fillRect(x0, y0 + OVERLINE_Y, cellWidth, 1, fg);
+      if (bg !== DEFAULT_BG) {
+        const index = indexOf(bg);
+        for (let y = y0; y < y0 + cellHeight; y++) pixels.fill(index, y * width + x0, y * width + x0 + cellWidth);
       }
 
-      if (isCursor && cursor.style === "underline") fillRect(x0, y0 + CELL_H - CURSOR_THICKNESS, cellWidth, CURSOR_THICKNESS, fg);
-      if (isCursor && cursor.style === "bar") fillRect(x0, y0, CURSOR_THICKNESS, CELL_H, fg);
+      let glyph = NO_GLYPH;
+      let marks = 0;
+      if (!(cellFlags & CellFlag.invisible)) {
+        const codepoint = codepoints[i];
+        if (codepoint > 0x20) glyph = glyphs.glyph(codepoint, bold) ?? glyphs.placeholder[span === 2 ? "wide" : "narrow"];
+        if (cellFlags & CellFlag.italic) marks |= Mark.italic;
+        if (cellFlags & CellFlag.underline) marks |= Mark.underline;
+        if (cellFlags & CellFlag.strikethrough) marks |= Mark.strike;
+        if (cellFlags & CellFlag.overline) marks |= Mark.overline;
+      }
+      if (isCursor && cursor.style === "underline") marks |= Mark.cursorUnderline;
+      if (isCursor && cursor.style === "bar") marks |= Mark.cursorBar;
+      if (glyph === NO_GLYPH && (marks & ~Mark.italic) === 0) continue;
+
+      const levels = cellCoverage(glyph, span, marks, cellWidth, cellHeight);
+      const shades = ramp(fg, bg);
+      for (let y = 0; y < cellHeight; y++) {
+        const line = (y0 + y) * width + x0;
+        const from = y * cellWidth;
+        for (let x = 0; x < cellWidth; x++) {
+          const level = levels[from + x];
+          if (level === 0) continue;
+          let index = shades[level];
+          if (index === UNSET) index = shades[level] = indexOf(mix(bg, fg, Math.round((level * 256) / LEVELS)));
+          pixels[line + x] = index;
+        }
+      }
     }
   }
-  return { width, height, pixels };
+  return { width, height, palette, pixels };
 }

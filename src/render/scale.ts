@@ -1,24 +1,37 @@
-// Resizes a frame by area averaging: each output pixel is the exact area-weighted mean of the
-// source pixels it covers, so 1 px strokes survive a 66% shrink as grey instead of vanishing
-// (nearest neighbour drops whole rows and columns of the font). Integer maths only, so same bytes.
-import type { Frame } from "./rasterise.ts";
+// Scaling by area averaging, cell by cell: each cell's 1-bit mask becomes coverage levels for the
+// cell's box in the output, so 1 px strokes survive a 66% shrink as grey instead of vanishing (as
+// nearest neighbour would drop them). Integer maths only: same input, same bytes. No colours here.
 
-/** Per output pixel: the first source pixel it covers and 8-bit weights that sum to 256. */
+/** Coverage is quantised to 0..LEVELS: few enough shades that a screen fits a 256-colour PNG. */
+export const LEVELS = 8;
+
+/** Output pixel edges of `count` cells of `size` px at `scale` percent: cell i spans [e[i], e[i+1]). */
+export function cellEdges(count: number, size: number, scale: number): Int32Array {
+  const edges = new Int32Array(count + 1);
+  for (let i = 0; i <= count; i++) edges[i] = Math.round((i * size * scale) / 100);
+  return edges;
+}
+
+/** Per output pixel: the first source pixel it covers, how many, and weights summing to 256. */
 interface Taps {
   first: Int32Array;
   count: Uint8Array;
-  weights: Uint16Array;
-  /** Index of each output pixel's first weight in `weights`. */
   offset: Int32Array;
+  weights: Uint16Array;
 }
 
+const tapsCache = new Map<number, Taps>();
+
 function taps(source: number, target: number): Taps {
+  const key = source * 4096 + target;
+  const cached = tapsCache.get(key);
+  if (cached) return cached;
   const first = new Int32Array(target);
   const count = new Uint8Array(target);
   const offset = new Int32Array(target);
   const weights: number[] = [];
   for (let i = 0; i < target; i++) {
-    // Work in units of 1/target source pixels: output i covers [i*source, (i+1)*source).
+    // In units of 1/target source pixels, output i covers [i*source, (i+1)*source).
     const lo = i * source;
     const hi = lo + source;
     first[i] = Math.floor(lo / target);
@@ -28,67 +41,46 @@ function taps(source: number, target: number): Taps {
     for (let j = first[i]; j * target < hi; j++) {
       const overlap = Math.min(hi, (j + 1) * target) - Math.max(lo, j * target);
       const weight = Math.floor((overlap * 256) / source);
-      if (weight > weights[biggest]) biggest = weights.length;
+      if (weights.length === offset[i] || weight > weights[biggest]) biggest = weights.length;
       weights.push(weight);
       remaining -= weight;
     }
-    // Rounding leftovers go to the biggest share, so a flat colour stays exactly that colour.
+    // Rounding leftovers go to the biggest share, so a full area stays exactly full.
     weights[biggest] += remaining;
     count[i] = weights.length - offset[i];
   }
-  return { first, count, weights: Uint16Array.from(weights), offset };
+  const result = { first, count, offset, weights: Uint16Array.from(weights) };
+  tapsCache.set(key, result);
+  return result;
 }
 
-export function resize(frame: Frame, width: number, height: number): Frame {
-  if (width === frame.width && height === frame.height) return frame;
-  const across = taps(frame.width, width);
-  const down = taps(frame.height, height);
-  const source = frame.pixels;
-
-  // Horizontal pass into 16-bit channels (value × 256), then vertical pass back to 8 bits.
-  const red = new Uint16Array(width * frame.height);
-  const green = new Uint16Array(width * frame.height);
-  const blue = new Uint16Array(width * frame.height);
-  for (let y = 0; y < frame.height; y++) {
-    const line = y * frame.width;
-    const out = y * width;
+/**
+ * Coverage levels (0..LEVELS) of a `sourceWidth` x rows.length mask (bit x of rows[y]) shrunk
+ * or grown to `width` x `height` by area averaging.
+ */
+export function coverage(rows: Uint32Array, sourceWidth: number, width: number, height: number): Uint8Array {
+  const across = taps(sourceWidth, width);
+  const down = taps(rows.length, height);
+  // Horizontal pass: per source row, each output column's covered area out of 256.
+  const partial = new Uint16Array(rows.length * width);
+  for (let y = 0; y < rows.length; y++) {
+    const bits = rows[y];
+    if (bits === 0) continue;
     for (let x = 0; x < width; x++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      const from = line + across.first[x];
-      const at = across.offset[x];
+      let sum = 0;
       for (let k = 0; k < across.count[x]; k++) {
-        const pixel = source[from + k];
-        const weight = across.weights[at + k];
-        r += (pixel >>> 16) * weight;
-        g += ((pixel >>> 8) & 0xff) * weight;
-        b += (pixel & 0xff) * weight;
+        if (bits & (1 << (across.first[x] + k))) sum += across.weights[across.offset[x] + k];
       }
-      red[out + x] = r;
-      green[out + x] = g;
-      blue[out + x] = b;
+      partial[y * width + x] = sum;
     }
   }
-
-  const pixels = new Uint32Array(width * height);
+  const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
-    const out = y * width;
-    const at = down.offset[y];
-    const rowsUsed = down.count[y];
     for (let x = 0; x < width; x++) {
-      let r = 0x8000;
-      let g = 0x8000;
-      let b = 0x8000;
-      for (let k = 0; k < rowsUsed; k++) {
-        const from = (down.first[y] + k) * width + x;
-        const weight = down.weights[at + k];
-        r += red[from] * weight;
-        g += green[from] * weight;
-        b += blue[from] * weight;
-      }
-      pixels[out + x] = ((r >>> 16) << 16) | ((g >>> 16) << 8) | (b >>> 16);
+      let sum = 0;
+      for (let k = 0; k < down.count[y]; k++) sum += partial[(down.first[y] + k) * width + x] * down.weights[down.offset[y] + k];
+      out[y * width + x] = (sum * LEVELS + 32768) >>> 16;
     }
   }
-  return { width, height, pixels };
+  return out;
 }

@@ -3,7 +3,6 @@
 import type { CellGrid } from "../terminal/cell-grid.ts";
 import { encodePng } from "./png.ts";
 import { rasterise } from "./rasterise.ts";
-import { resize } from "./scale.ts";
 
 export interface ScreenshotOptions {
   /** Draw the cursor (when the program has not hidden it). Default true. */
@@ -29,9 +28,6 @@ export function renderScreenshot(grid: CellGrid, options: ScreenshotOptions = {}
   const cursor = options.cursor ?? SCREENSHOT_DEFAULTS.cursor;
   const pad = checkRange("pad", options.pad ?? SCREENSHOT_DEFAULTS.pad);
   const scale = checkRange("scale", options.scale ?? SCREENSHOT_DEFAULTS.scale);
-  const frame = rasterise(grid, { cursor, pad });
-  const width = Math.max(1, Math.round((frame.width * scale) / 100));
-  const height = Math.max(1, Math.round((frame.height * scale) / 100));
-  return encodePng(resize(frame, width, height));
+  return encodePng(rasterise(grid, { cursor, pad, scale }));
 }
 

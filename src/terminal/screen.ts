@@ -24,12 +24,40 @@ export interface ScreenCallbacks {
 interface XTermCore {
   _writeBuffer: { writeSync(data: string | Uint8Array): void };
   coreService: { isCursorHidden: boolean; decPrivateModes: { cursorStyle?: CursorStyle } };
+  /** Viewport rows a parse touched (undefined = all), fired at the end of each parse. */
+  _inputHandler: { onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): void };
+  _bufferService: { buffers: { normal: { lines: { onTrim(listener: (count: number) => void): void } } } };
 }
+
+/**
+ * Rows get stable numbers that survive scrolling: `trimmed + buffer index`, where `trimmed`
+ * counts rows dropped off the top of the scrollback. A change token names a moment:
+ * `epoch.seq.bottom` = layout generation (bumped by resize and alternate-screen switches,
+ * which move every row), write count, and the stable number of the viewport's last row.
+ */
+export interface ChangedRows {
+  /** False when the layout changed since the token: every row counts as changed. */
+  partial: boolean;
+  /** Stable row numbers, top to bottom. */
+  rows: number[];
+}
+
+/** Largest number of rows whose last change is remembered (per session, 8 bytes each). */
+const MAX_TRACKED_ROWS = 131_072;
 
 export class Screen {
   readonly #xterm: XTerm;
   readonly #core: XTermCore;
   #title = "";
+  #trimmed = 0;
+  #epoch = 0;
+  #seq = 0;
+  /** Ring indexed by stable row % size: which row the slot holds and the write that last changed it. */
+  #slotRow: Int32Array;
+  #slotSeq: Int32Array;
+  /** Stable rows touched by the last write(), inclusive; empty when first > last. */
+  #lastWrite = { first: 0, last: -1 };
+  #pendingRefresh: { start: number; end: number } | "all" | null = null;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
     this.#xterm = new XTerm({
@@ -48,6 +76,26 @@ export class Screen {
     });
     if (callbacks.bell) this.#xterm.onBell(callbacks.bell);
     if (callbacks.reply) this.#xterm.onData(callbacks.reply);
+    const tracked = Math.min(options.scrollback + options.rows + 64, MAX_TRACKED_ROWS);
+    this.#slotRow = new Int32Array(tracked).fill(-1);
+    this.#slotSeq = new Int32Array(tracked);
+    this.#core._bufferService.buffers.normal.lines.onTrim((count) => {
+      if (!this.alternateScreen) this.#trimmed += count;
+    });
+    this.#core._inputHandler.onRequestRefreshRows((range) => {
+      const pending = this.#pendingRefresh;
+      if (!range || pending === "all") this.#pendingRefresh = "all";
+      else this.#pendingRefresh = pending ? { start: Math.min(pending.start, range.start), end: Math.max(pending.end, range.end) } : range;
+    });
+    this.#xterm.buffer.onBufferChange(() => this.#epoch++);
+  }
+
+  /** Call `handler` with the payload of every OSC `ident` sequence, at its exact place in the output. */
+  onOsc(ident: number, handler: (data: string) => void): void {
+    this.#xterm.parser.registerOscHandler(ident, (data) => {
+      handler(data);
+      return false; // let xterm's own handler (if any) see it too
+    });
   }
 
   /**
@@ -56,7 +104,103 @@ export class Screen {
    * Parsing inside the PTY's data callback keeps the kernel buffer full instead: the producer blocks.
    */
   write(data: string | Uint8Array): void {
+    const cursorBefore = this.cursorStableRow();
+    const epochBefore = this.#epoch;
+    this.#pendingRefresh = null;
     this.#core._writeBuffer.writeSync(data);
+    this.#seq++;
+    // Rows between the cursor's old and new place took line-oriented output; the refresh range
+    // covers in-place redraws (TUIs). Together: every row this write may have changed.
+    const buffer = this.#xterm.buffer.active;
+    const top = this.#trimmed + buffer.baseY;
+    const cursorAfter = this.cursorStableRow();
+    let first = epochBefore === this.#epoch ? Math.min(cursorBefore, cursorAfter) : top;
+    let last = Math.max(cursorBefore, cursorAfter);
+    const refresh = this.#pendingRefresh as { start: number; end: number } | "all" | null;
+    if (refresh === "all" || epochBefore !== this.#epoch) {
+      first = Math.min(first, top);
+      last = Math.max(last, top + this.#xterm.rows - 1);
+    } else if (refresh) {
+      first = Math.min(first, top + refresh.start);
+      last = Math.max(last, top + refresh.end);
+    }
+    first = Math.max(first, this.#trimmed, last - this.#slotRow.length + 1);
+    for (let row = first; row <= last; row++) {
+      const slot = row % this.#slotRow.length;
+      this.#slotRow[slot] = row;
+      this.#slotSeq[slot] = this.#seq;
+    }
+    this.#lastWrite = { first, last };
+  }
+
+  /** Stable number of the row the cursor is on. */
+  cursorStableRow(): number {
+    const buffer = this.#xterm.buffer.active;
+    return this.#trimmed + buffer.baseY + buffer.cursorY;
+  }
+
+  /** Stable rows the last write() may have changed (first > last when none). */
+  get lastWrite(): { first: number; last: number } {
+    return this.#lastWrite;
+  }
+
+  /** Stable number of the top row still in the buffer (scrollback top). */
+  get firstStableRow(): number {
+    return this.#trimmed;
+  }
+
+  /** Stable number of the viewport's bottom row. */
+  get bottomStableRow(): number {
+    return this.#trimmed + this.#xterm.buffer.active.baseY + this.#xterm.rows - 1;
+  }
+
+  changeToken(): string {
+    return `${this.#epoch}.${this.#seq}.${this.bottomStableRow}`;
+  }
+
+  /** Rows of a region that changed, or scrolled into the viewport, after `token` was taken. */
+  changedSince(token: string, region: Region): ChangedRows {
+    const [epoch, seq, bottom] = token.split(".").map(Number);
+    const last = this.bottomStableRow;
+    const first = region === "viewport" ? last - this.#xterm.rows + 1 : this.#trimmed;
+    const end = region === "scrollback" ? last - this.#xterm.rows : last;
+    const rows: number[] = [];
+    const partial = epoch === this.#epoch && Number.isInteger(seq) && Number.isInteger(bottom);
+    for (let row = first; row <= end; row++) {
+      const slot = row % this.#slotRow.length;
+      const changed = this.#slotRow[slot] === row && this.#slotSeq[slot]! > seq!;
+      const scrolledIn = region !== "scrollback" && row > bottom! && row >= last - this.#xterm.rows + 1;
+      if (!partial || changed || scrolledIn) rows.push(row);
+    }
+    return { partial, rows };
+  }
+
+  /** One stable row: its text up to `endCol` (trailing blanks trimmed) and whether it continues a soft wrap. */
+  row(row: number, endCol?: number): { text: string; wrapped: boolean } | undefined {
+    const line = this.#xterm.buffer.active.getLine(row - this.#trimmed);
+    if (!line) return undefined;
+    return { text: line.translateToString(true, 0, endCol).replace(/ +$/, ""), wrapped: line.isWrapped };
+  }
+
+  /**
+   * The logical line holding a stable row: soft-wrapped rows joined, so a match is found even
+   * where the terminal width split it. Returns its text and its first and last stable rows.
+   */
+  logicalLine(row: number): { text: string; first: number; last: number } | undefined {
+    const buffer = this.#xterm.buffer.active;
+    let index = row - this.#trimmed;
+    if (!buffer.getLine(index)) return undefined;
+    while (index > 0 && buffer.getLine(index)!.isWrapped) index--;
+    const first = index;
+    let text = buffer.getLine(index)!.translateToString(true);
+    while (buffer.getLine(index + 1)?.isWrapped) text += buffer.getLine(++index)!.translateToString(true);
+    return { text: text.replace(/ +$/, ""), first: first + this.#trimmed, last: index + this.#trimmed };
+  }
+
+  /** Stable row → index from the bottom of a region (0 = its last row). */
+  fromBottom(row: number, region: Region): number {
+    const last = region === "scrollback" ? this.bottomStableRow - this.#xterm.rows : this.bottomStableRow;
+    return last - row;
   }
 
   get cols(): number {
@@ -90,6 +234,7 @@ export class Screen {
 
   resize(cols: number, rows: number): void {
     this.#xterm.resize(cols, rows);
+    this.#epoch++; // reflow moves rows
   }
 
   /** Number of rows in a region (the alternate screen has no scrollback). */

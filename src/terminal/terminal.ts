@@ -1,9 +1,15 @@
-// One session: a PTY, the screen it feeds, and the events it raises. Owns all three and tears
-// them down in dispose(). Knows nothing of the wire protocol beyond the event shapes.
+// One session: a PTY, the screen it feeds, its events, shell-integration state, waits and runs.
+// Owns all of them and tears them down in dispose(). Knows nothing of the wire beyond event shapes.
+import { randomBytes } from "node:crypto";
+import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
+import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import { Screen } from "./screen.ts";
+import { integrate, type ShellKind } from "./shell-integration.ts";
+import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
+import { Waiter, type WaitConditions, type WaitOutcome } from "./waits.ts";
 
 export interface TerminalSpec {
   id: string;
@@ -13,6 +19,10 @@ export interface TerminalSpec {
   cols: number;
   rows: number;
   scrollback: number;
+  /** Quiet time before an idle event; read on every use so config changes apply. */
+  idleMs: () => number;
+  /** Where the shell-integration files live; undefined = never inject. */
+  integrationDir?: string;
 }
 
 export interface TerminalInfo {
@@ -23,22 +33,57 @@ export interface TerminalInfo {
   alive: boolean;
   title: string;
   cmd_args: string[];
+  shell_integration: ShellKind | null;
   exit_code?: number | null;
   signal?: string | null;
 }
+
+export interface RunOutcome {
+  code: number | null;
+  lines: string[];
+  /** Output lines the command printed, including any left out of `lines`. */
+  total_lines: number;
+  /** True when `lines` holds only the last lines (over the cap, or scrolled out of the scrollback). */
+  truncated: boolean;
+  elapsed_ms: number;
+}
+
+type ShellState = "starting" | "prompt" | "running";
+
+/** Where a finished command's output lies: stable rows from its C mark to its D mark (and the D's column). */
+interface CommandOutput {
+  first: number;
+  last: number;
+  lastCol: number;
+}
+
+/** How many recently typed lines are remembered to tell their echo from real output. */
+const TYPED_LINES_KEPT = 32;
 
 export class Terminal {
   readonly id: string;
   readonly argv: string[];
   readonly screen: Screen;
+  readonly shell: ShellKind | null;
   readonly #pty: Pty;
+  readonly #activity: ActivityTracker;
+  readonly #emit: (event: TerminalEvent) => void;
+  readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
   #syncWaiters: Array<() => void> = [];
+  #waiters = new Set<Waiter>();
+  #typedLines: string[] = [];
+  #shellState: ShellState = "starting";
+  #sawCommandStart = false;
+  /** Stable row of the running command's C mark: its output starts there. */
+  #commandStart = { row: 0 };
+  #commandListeners = new Set<(code: number | null, output: CommandOutput) => void>();
 
   /** Throws when the program cannot be spawned. */
   constructor(spec: TerminalSpec, emit: (event: TerminalEvent) => void) {
     this.id = spec.id;
     this.argv = spec.argv;
+    this.#emit = emit;
     this.screen = new Screen(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback },
       {
@@ -47,24 +92,28 @@ export class Terminal {
         bell: () => emit({ event: "bell", terminal: this.id }),
       },
     );
+    const env = { ...spec.env, T4A_TERMINAL: spec.id };
+    const integrated = spec.integrationDir ? integrate({ argv: spec.argv, env }, spec.integrationDir, this.#nonce) : undefined;
+    this.shell = integrated?.shell ?? null;
+    this.screen.onOsc(133, (payload) => this.#mark(parseOsc133(payload)));
+    this.screen.onOsc(7777, (payload) => this.#mark(parseOsc7777(payload)));
+    this.#activity = new ActivityTracker(
+      spec.idleMs,
+      (afterMs) => emit({ event: "idle", terminal: this.id, after_ms: afterMs }),
+      () => emit({ event: "activity", terminal: this.id }),
+    );
     try {
       this.#pty = new Pty({
-        argv: spec.argv,
+        argv: integrated?.spawn.argv ?? spec.argv,
         cwd: spec.cwd,
-        env: spec.env,
+        env: integrated?.spawn.env ?? env,
         cols: spec.cols,
         rows: spec.rows,
-        onData: (chunk) => {
-          this.screen.write(chunk);
-          if (this.#syncWaiters.length && !this.screen.inSyncFrame) this.#releaseSyncWaiters();
-        },
-        onExit: (exit) => {
-          this.#exit = exit;
-          this.#releaseSyncWaiters();
-          emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}) });
-        },
+        onData: (chunk) => this.#output(chunk),
+        onExit: (exit) => this.#exited(exit),
       });
     } catch (error) {
+      this.#activity.dispose();
       this.screen.dispose();
       throw error;
     }
@@ -87,6 +136,7 @@ export class Terminal {
       alive: this.alive,
       title: this.screen.title,
       cmd_args: this.argv,
+      shell_integration: this.shell,
     };
     if (this.#exit) {
       info.exit_code = this.#exit.code;
@@ -95,7 +145,12 @@ export class Terminal {
     return info;
   }
 
+  /** Input as typed; lines of text input are remembered so waits can ignore their echo. */
   write(data: string | Uint8Array): void {
+    if (typeof data === "string") {
+      for (const line of data.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
+      if (this.#typedLines.length > TYPED_LINES_KEPT) this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
+    }
     this.#pty.write(data);
   }
 
@@ -113,10 +168,69 @@ export class Terminal {
     await Promise.race([new Promise<void>((resolve) => this.#syncWaiters.push(resolve)), Bun.sleep(SYNC_FRAME_WAIT_MS)]);
   }
 
-  #releaseSyncWaiters(): void {
-    const waiters = this.#syncWaiters;
-    this.#syncWaiters = [];
-    for (const resolve of waiters) resolve();
+  wait(conditions: WaitConditions, timeoutMs: number): Promise<WaitOutcome> {
+    if (!this.alive) {
+      if (conditions.exit) return Promise.resolve({ condition: "exit", elapsed_ms: 0, code: this.#exit!.code, signal: this.#exit!.signal });
+      throw new T4aError("exited", `terminal "${this.id}" has exited`);
+    }
+    const terminal = this;
+    const waiter = new Waiter(
+      {
+        screen: this.screen,
+        get lastOutputAt() {
+          return terminal.#activity.lastOutputAt;
+        },
+        get typedLines() {
+          return terminal.#typedLines;
+        },
+      },
+      conditions,
+      timeoutMs,
+    );
+    if (!waiter.settled) {
+      this.#waiters.add(waiter);
+      waiter.onSettled = () => this.#waiters.delete(waiter);
+    }
+    return waiter.done;
+  }
+
+  /**
+   * Type a command into the integrated shell and wait for it to finish: its exit code and
+   * the lines it printed (between the C and D marks, from the scrollback if they scrolled).
+   */
+  async run(command: string, timeoutMs: number, maxLines: number): Promise<RunOutcome> {
+    if (!this.shell) {
+      throw new T4aError("unsupported", `terminal "${this.id}" has no shell integration; run needs bash, zsh or fish started by t4a`);
+    }
+    if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
+    const started = performance.now();
+    if (this.#shellState !== "prompt") {
+      if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
+      await this.#untilPrompt(timeoutMs);
+    }
+    const done = new Promise<{ code: number | null; output: CommandOutput }>((resolve) => {
+      const listener = (code: number | null, output: CommandOutput) => {
+        this.#commandListeners.delete(listener);
+        resolve({ code, output });
+      };
+      this.#commandListeners.add(listener);
+    });
+    const text = command.replace(/\n+$/, "");
+    // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
+    this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
+    const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finished = await Promise.race([
+      done,
+      new Promise<undefined>((resolve) => (timer = setTimeout(resolve, remaining))),
+      this.#pty.done.then(() => undefined),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
+      throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
+    }
+    return { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
   }
 
   /** Ends the process tree; resolves after the exit has been reported. */
@@ -126,6 +240,94 @@ export class Terminal {
 
   dispose(): void {
     this.#releaseSyncWaiters();
+    this.#activity.dispose();
+    for (const waiter of this.#waiters) waiter.fail(new T4aError("not_found", `terminal "${this.id}" was killed`));
     this.screen.dispose();
+  }
+
+  #output(chunk: Uint8Array): void {
+    this.screen.write(chunk);
+    this.#activity.output();
+    if (this.#syncWaiters.length && !this.screen.inSyncFrame) this.#releaseSyncWaiters();
+    for (const waiter of this.#waiters) waiter.output();
+  }
+
+  #exited(exit: PtyExit): void {
+    this.#exit = exit;
+    this.#activity.dispose();
+    this.#releaseSyncWaiters();
+    for (const waiter of this.#waiters) waiter.exited(exit.code, exit.signal);
+    this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}) });
+  }
+
+  /**
+   * A shell-integration mark, at its exact place in the output (the parse is synchronous).
+   * With injected integration only marks carrying this session's nonce count, so a program
+   * printing `\e]133;D;0\a` cannot end a command; without it, native OSC 133 is trusted.
+   */
+  #mark(mark: Mark | undefined): void {
+    if (!mark) return;
+    if (this.shell && mark.nonce !== this.#nonce) return;
+    const cursor = this.screen.cursor();
+    const row = this.screen.cursorStableRow();
+    if (mark.kind === "prompt" || mark.kind === "input") {
+      if (this.#shellState !== "running") this.#shellState = "prompt";
+      return;
+    }
+    if (mark.kind === "command_start") {
+      this.#shellState = "running";
+      this.#sawCommandStart = true;
+      this.#commandStart = { row };
+      this.#emit({ event: "command_start", terminal: this.id });
+      return;
+    }
+    // A done mark ends a command we saw start; shells that only send done marks (the seed's
+    // OSC 7777 hook) count too. A done without a start (an empty command line) is no command.
+    if (this.#shellState !== "running" && this.#sawCommandStart) return;
+    const wasRunning = this.#shellState === "running";
+    this.#shellState = "prompt";
+    const code = mark.code ?? null;
+    this.#emit({ event: "command_done", terminal: this.id, code });
+    for (const waiter of this.#waiters) waiter.commandDone(code);
+    if (wasRunning) {
+      const output: CommandOutput = { first: this.#commandStart.row, last: row, lastCol: cursor.col };
+      for (const listener of [...this.#commandListeners]) listener(code, output);
+    }
+  }
+
+  #untilPrompt(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const deadline = performance.now() + timeoutMs;
+      const check = () => {
+        if (this.#shellState === "prompt") return resolve();
+        if (!this.alive) return reject(new T4aError("exited", `terminal "${this.id}" has exited`));
+        if (performance.now() > deadline) return reject(new T4aError("timeout", `the shell showed no prompt within ${timeoutMs} ms`));
+        setTimeout(check, 5);
+      };
+      check();
+    });
+  }
+
+  /** The command's output rows as logical lines (soft wraps joined), capped to the last `maxLines`. */
+  #outputLines(output: CommandOutput, maxLines: number): Omit<RunOutcome, "code" | "elapsed_ms"> {
+    // The D mark sits where the prompt begins: its row holds output only left of the cursor.
+    const lastRow = output.lastCol > 0 ? output.last : output.last - 1;
+    const lines: string[] = [];
+    let lost = 0;
+    for (let stable = output.first; stable <= lastRow; stable++) {
+      const row = this.screen.row(stable, stable === output.last ? output.lastCol : undefined);
+      if (!row) lost++;
+      else if (row.wrapped && lines.length && stable > output.first) lines[lines.length - 1] += row.text;
+      else lines.push(row.text);
+    }
+    const total = lines.length + lost;
+    const kept = lines.length > maxLines ? lines.slice(lines.length - maxLines) : lines;
+    return { lines: kept, total_lines: total, truncated: kept.length < total };
+  }
+
+  #releaseSyncWaiters(): void {
+    const waiters = this.#syncWaiters;
+    this.#syncWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

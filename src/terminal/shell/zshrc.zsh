@@ -1,0 +1,28 @@
+# t4a shell integration for zsh (interactive stage): the user's .zshrc, then OSC 133 marks and the
+# seed's OSC 7777;done;code, carrying this session's nonce. ZDOTDIR stays the user's from here on.
+ZDOTDIR=$T4A_USER_ZDOTDIR
+[[ -r $ZDOTDIR/.zshrc ]] && source $ZDOTDIR/.zshrc
+[[ $ZDOTDIR == $HOME ]] && unset ZDOTDIR
+unset T4A_USER_ZDOTDIR __t4a_zdotdir
+
+typeset -g __t4a_nonce=$T4A_NONCE __t4a_running=
+unset T4A_NONCE
+
+__t4a_precmd() {
+  local code=$?
+  if [[ -n $__t4a_running ]]; then
+    printf '\033]133;D;%s;t4a=%s\007\033]7777;done;%s;t4a=%s\007' $code $__t4a_nonce $code $__t4a_nonce
+    __t4a_running=
+  fi
+  printf '\033]133;A;t4a=%s\007' $__t4a_nonce
+  [[ $PS1 == *"133;B;t4a="* ]] || PS1="$PS1%{"$'\033'"]133;B;t4a=$__t4a_nonce"$'\007'"%}"
+}
+
+__t4a_preexec() {
+  __t4a_running=1
+  printf '\033]133;C;t4a=%s\007' $__t4a_nonce
+}
+
+# First in line, so $? is still the command's status.
+precmd_functions=(__t4a_precmd $precmd_functions)
+preexec_functions+=(__t4a_preexec)

@@ -1,0 +1,151 @@
+// Blocking waits on one terminal: until idle, until text/regex appears in output that arrived
+// after the wait began (never the echo of typed input), until text is gone, until a command is
+// done, until exit; always bounded by a timeout. The terminal feeds it events; it decides.
+import { T4aError } from "../protocol/errors.ts";
+import type { Screen } from "./screen.ts";
+
+export interface WaitConditions {
+  idle_ms?: number;
+  text?: string;
+  regex?: RegExp;
+  gone?: string;
+  command_done?: boolean;
+  exit?: boolean;
+}
+
+export type WaitCondition = "idle" | "text" | "regex" | "gone" | "command_done" | "exit";
+
+export interface WaitOutcome {
+  condition: WaitCondition;
+  elapsed_ms: number;
+  /** The matching line (text, regex) with soft wraps joined. */
+  line?: string;
+  /** Its first row, counted from the bottom of the viewport (negative = in the scrollback… above it). */
+  row?: number;
+  /** The regex match itself. */
+  match?: string;
+  code?: number | null;
+  signal?: string | null;
+}
+
+export interface WaitSource {
+  readonly screen: Screen;
+  readonly lastOutputAt: number;
+  /** Lines recently typed into the terminal: their echo is not output. */
+  readonly typedLines: readonly string[];
+}
+
+export class Waiter {
+  readonly startedAt = performance.now();
+  readonly #source: WaitSource;
+  readonly #conditions: WaitConditions;
+  readonly #resolve: (outcome: WaitOutcome) => void;
+  readonly #reject: (error: T4aError) => void;
+  readonly #timeout: ReturnType<typeof setTimeout>;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #settled = false;
+  /** Called once settled, so the terminal can forget this waiter. */
+  onSettled: () => void = () => {};
+
+  constructor(source: WaitSource, conditions: WaitConditions, timeoutMs: number) {
+    this.#source = source;
+    this.#conditions = conditions;
+    let resolve!: (outcome: WaitOutcome) => void;
+    let reject!: (error: T4aError) => void;
+    this.done = new Promise<WaitOutcome>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#timeout = setTimeout(() => this.fail(new T4aError("timeout", `nothing matched within ${timeoutMs} ms`)), timeoutMs);
+    if (conditions.idle_ms !== undefined) this.#armIdle();
+    if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone)) this.#finish({ condition: "gone" });
+  }
+
+  readonly done: Promise<WaitOutcome>;
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  /** After every write to the screen: look at the rows it changed. */
+  output(): void {
+    if (this.#settled) return;
+    const { text, regex, gone } = this.#conditions;
+    if (text !== undefined || regex !== undefined) this.#matchChangedRows(text, regex);
+    if (!this.#settled && gone !== undefined && !viewportHas(this.#source.screen, gone)) this.#finish({ condition: "gone" });
+  }
+
+  commandDone(code: number | null): void {
+    if (this.#conditions.command_done) this.#finish({ condition: "command_done", code });
+  }
+
+  exited(code: number | null, signal: string | null): void {
+    if (this.#conditions.exit) this.#finish({ condition: "exit", code, signal });
+    else this.fail(new T4aError("exited", "the terminal's program exited before the wait was satisfied"));
+  }
+
+  fail(error: T4aError): void {
+    if (this.#settled) return;
+    this.#settle();
+    this.#reject(error);
+  }
+
+  #matchChangedRows(text: string | undefined, regex: RegExp | undefined): void {
+    const screen = this.#source.screen;
+    const { first, last } = screen.lastWrite;
+    for (let row = first; row <= last; row++) {
+      const line = screen.logicalLine(row);
+      if (!line) continue;
+      row = line.last; // a wrapped line is looked at once
+      const output = withoutEcho(line.text, this.#source.typedLines);
+      if (text !== undefined && output.includes(text)) {
+        return this.#finish({ condition: "text", line: line.text, row: screen.fromBottom(line.first, "viewport") });
+      }
+      const found = regex?.exec(output);
+      if (found) {
+        return this.#finish({ condition: "regex", line: line.text, match: found[0], row: screen.fromBottom(line.first, "viewport") });
+      }
+    }
+  }
+
+  /** Idle means no output for idle_ms, counted from the later of the last output and the wait's start. */
+  #armIdle(): void {
+    const idleMs = this.#conditions.idle_ms!;
+    const quietSince = Math.max(this.#source.lastOutputAt, this.startedAt);
+    const remaining = quietSince + idleMs - performance.now();
+    if (remaining <= 0) return this.#finish({ condition: "idle" });
+    this.#idleTimer = setTimeout(() => this.#armIdle(), remaining);
+  }
+
+  #finish(outcome: Omit<WaitOutcome, "elapsed_ms">): void {
+    if (this.#settled) return;
+    this.#settle();
+    this.#resolve({ ...outcome, elapsed_ms: Math.round(performance.now() - this.startedAt) } as WaitOutcome);
+  }
+
+  #settle(): void {
+    this.#settled = true;
+    clearTimeout(this.#timeout);
+    clearTimeout(this.#idleTimer);
+    this.onSettled();
+  }
+}
+
+/** A line with every typed line removed: `$ echo READY` minus the typed `echo READY` is `$ `. */
+export function withoutEcho(line: string, typed: readonly string[]): string {
+  let rest = line;
+  for (const input of typed) if (input && rest.includes(input)) rest = rest.split(input).join("");
+  return rest;
+}
+
+function viewportHas(screen: Screen, text: string): boolean {
+  for (let row = screen.bottomStableRow - screen.rows + 1; row <= screen.bottomStableRow; row++) {
+    const line = screen.logicalLine(row);
+    if (!line) continue;
+    if (line.text.includes(text)) return true;
+    row = line.last;
+  }
+  return false;
+}

@@ -2,8 +2,10 @@
 // Run with `bun build.ts` (npm run build). Generated assets go to dist/, never into src/.
 import { mkdirSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
+import { buildFontAsset } from "./src/render/font-build.ts";
 
 mkdirSync("dist", { recursive: true });
+buildFontAsset();
 
 const outfile = process.env.T4A_OUTFILE ?? "dist/t4a";
 const started = performance.now();

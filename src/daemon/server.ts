@@ -158,6 +158,7 @@ function startStream(socket: Socket<Connection>, start: NonNullable<Outcome["str
       connection.droppedEvents++;
       return;
     }
+    sendLagged(socket);
     send(socket, encodeLine(event));
   });
 }
@@ -193,15 +194,20 @@ function flush(socket: Socket<Connection>): void {
     connection.outbox.shift();
     connection.outboxBytes -= bytes.length;
   }
-  if (connection.droppedEvents > 0) {
-    const dropped = connection.droppedEvents;
-    connection.droppedEvents = 0;
-    send(socket, encodeLine({ event: "lagged", dropped }));
-  }
+  sendLagged(socket);
   if (connection.paused) {
     connection.paused = false;
     socket.resume();
   }
+}
+
+/** Tell a subscriber how many events it missed, before the next one it gets. */
+function sendLagged(socket: Socket<Connection>): void {
+  const connection = socket.data;
+  if (connection.droppedEvents === 0) return;
+  const dropped = connection.droppedEvents;
+  connection.droppedEvents = 0;
+  send(socket, encodeLine({ event: "lagged", dropped }));
 }
 
 function pause(socket: Socket<Connection>): void {

@@ -1,17 +1,20 @@
 // Build-time font conversion: reads the bitmap fonts in fonts/ and writes the compact glyph table
 // that font.ts embeds. Runs under build.ts and the render tests only; never imported at run time.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { isProcedural } from "./box-drawing.ts";
 import { CELL_H, CELL_W, FONT_MAGIC, FONT_VERSION } from "./font-format.ts";
+import { otfBitmaps } from "./otf-bitmaps.ts";
 
 const ROOT = join(import.meta.dir, "../..");
-export const FONT_ASSET = join(ROOT, "dist/font.bin");
+const FONT_ASSET = join(ROOT, "dist/font.bin");
 const SOURCES = {
   regular: join(ROOT, "fonts/ter-u20n_unicode.pcf.gz"),
   bold: join(ROOT, "fonts/ter-u20b_unicode.pcf.gz"),
   fallback: join(ROOT, "fonts/unifont-15.0.01.hex.gz"),
+  /** Planes 1+ (emoji, symbols, historic scripts): Unifont ships these only as OpenType. */
+  fallbackUpper: join(ROOT, "fonts/unifont_upper-15.0.01.otf.gz"),
 };
 
 /** One glyph: bit x of rows[y] is pixel (x, y) of its own box, before placement in the cell. */
@@ -30,10 +33,11 @@ interface Face {
   leftWide: number;
 }
 
-/** Writes dist/font.bin unless it is newer than every source (and this converter). */
-export function buildFontAsset(out = FONT_ASSET): void {
-  const inputs = [...Object.values(SOURCES), import.meta.path, join(import.meta.dir, "font-format.ts")];
-  if (existsSync(out) && inputs.every((file) => statSync(file).mtimeMs <= statSync(out).mtimeMs)) return;
+/** Writes dist/font.bin unless it is newer than every source and every file of this converter. */
+export function buildFontAsset(): void {
+  const converter = ["font-build.ts", "font-format.ts", "otf-bitmaps.ts", "box-drawing.ts"].map((file) => join(import.meta.dir, file));
+  const inputs = [...Object.values(SOURCES), ...converter];
+  if (existsSync(FONT_ASSET) && inputs.every((file) => statSync(file).mtimeMs <= statSync(FONT_ASSET).mtimeMs)) return;
   const terminus = (file: string): Face => ({
     glyphs: parsePcf(gunzipSync(readFileSync(file))),
     rowsPerGlyph: CELL_H,
@@ -44,18 +48,25 @@ export function buildFontAsset(out = FONT_ASSET): void {
   const regular = terminus(SOURCES.regular);
   const bold = terminus(SOURCES.bold);
   const primary = new Set(regular.glyphs.map((glyph) => glyph.codepoint));
-  // Unifont's baseline sits 14 px down its 16 px box, Terminus's 16 px down its 20 px cell.
+  const plane0 = parseUnifontHex(gunzipSync(readFileSync(SOURCES.fallback)).toString("latin1"));
+  // Zero-width glyphs are combining marks drawn left of their origin; a cell holds only its
+  // first code point, so they would never be asked for.
+  const upper = otfBitmaps(gunzipSync(readFileSync(SOURCES.fallbackUpper)), 16, 14)
+    .filter((glyph) => glyph.codepoint > 0xffff && (glyph.width === 8 || glyph.width === 16))
+    .map(({ codepoint, width, rows }) => ({ codepoint, wide: width === 16, rows }));
   const fallback: Face = {
-    glyphs: parseUnifontHex(gunzipSync(readFileSync(SOURCES.fallback)).toString("latin1")).filter(
-      (glyph) => !primary.has(glyph.codepoint),
-    ),
+    glyphs: [...plane0, ...upper].filter((glyph) => !primary.has(glyph.codepoint)),
     rowsPerGlyph: 16,
+    // Unifont's baseline sits 14 px down its 16 px box, Terminus's 16 px down the 20 px cell.
     top: 2,
     leftNarrow: (CELL_W - 8) >> 1,
     leftWide: (2 * CELL_W - 16) >> 1,
   };
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, gzipSync(encodeFaces([regular, bold, fallback]), { level: 9 }));
+  mkdirSync(dirname(FONT_ASSET), { recursive: true });
+  // Write then rename, so a build and a test run racing never read half a file.
+  const partial = `${FONT_ASSET}.${process.pid}.tmp`;
+  writeFileSync(partial, gzipSync(encodeFaces([regular, bold, fallback]), { level: 9 }));
+  renameSync(partial, FONT_ASSET);
 }
 
 /**

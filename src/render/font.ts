@@ -74,7 +74,7 @@ function hollowBox(wide: boolean): Glyph {
   return { rows, wide };
 }
 
-export class Font {
+class Font {
   readonly #regular: Face;
   readonly #bold: Face;
   readonly #fallback: Face;

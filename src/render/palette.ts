@@ -48,7 +48,7 @@ export function mix(a: number, b: number, weight: number): number {
   const channel = (shift: number) => {
     const x = (a >> shift) & 0xff;
     const y = (b >> shift) & 0xff;
-    return (x + (((y - x) * weight) >> 8)) & 0xff;
+    return (x + (((y - x) * weight + 128) >> 8)) & 0xff;
   };
   return (channel(16) << 16) | (channel(8) << 8) | channel(0);
 }

@@ -1,6 +1,6 @@
-// Draws a CellGrid into 0xRRGGBB pixels at the requested scale: backgrounds, glyphs, attributes,
-// cursor. Each cell becomes a 1-bit mask at 10x20, then coverage in its output box (scale.ts).
-// Knows nothing of the emulator or PNG.
+// Draws a CellGrid as a palette image at the requested scale: backgrounds, glyphs, attributes,
+// cursor. Each cell becomes a 1-bit mask at 10x20, then coverage levels in its output box
+// (scale.ts), then shades between its colours. Knows nothing of the emulator or PNG.
 import { CellFlag, type CellGrid } from "../terminal/cell-grid.ts";
 import { font, type Glyph } from "./font.ts";
 import { CELL_H, CELL_W } from "./font-format.ts";
@@ -61,12 +61,18 @@ function cellMask(glyph: Glyph, span: number, marks: number): Uint32Array {
   return rows;
 }
 
+/** A cell's coverage levels in its output box, and which levels occur (bit n = level n). */
+interface CellCoverage {
+  levels: Uint8Array;
+  used: number;
+}
+
 /** Coverage per glyph and variant (marks, span, output box). Cleared when large, never stale. */
-const coverageCache = new Map<Glyph, Map<number, Uint8Array>>();
+const coverageCache = new Map<Glyph, Map<number, CellCoverage>>();
 const COVERAGE_CACHE_LIMIT = 20_000;
 let coverageEntries = 0;
 
-function cellCoverage(glyph: Glyph, span: number, marks: number, width: number, height: number): Uint8Array {
+function cellCoverage(glyph: Glyph, span: number, marks: number, width: number, height: number): CellCoverage {
   let variants = coverageCache.get(glyph);
   if (!variants) {
     if (coverageEntries > COVERAGE_CACHE_LIMIT) {
@@ -79,7 +85,8 @@ function cellCoverage(glyph: Glyph, span: number, marks: number, width: number, 
   const key = marks | (span << 6) | (width << 8) | (height << 18);
   let found = variants.get(key);
   if (!found) {
-    found = coverage(cellMask(glyph, span, marks), span * CELL_W, width, height);
+    const levels = coverage(cellMask(glyph, span, marks), span * CELL_W, width, height);
+    found = { levels, used: levels.reduce((used, level) => used | (1 << level), 0) };
     variants.set(key, found);
     coverageEntries++;
   }
@@ -105,7 +112,9 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
     }
     return index;
   };
-  const pixels = new Uint32Array(width * height).fill(indexOf(DEFAULT_BG));
+  // Index 0 is the default background, so a fresh (zeroed) array is already cleared to it.
+  indexOf(DEFAULT_BG);
+  const pixels = new Uint32Array(width * height);
 
   // fg/bg pair → palette index at each coverage level, filled on first use so unused shades
   // never reach the palette.
@@ -142,10 +151,11 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       const bold = (cellFlags & CellFlag.bold) !== 0;
       let fg = resolveColour(grid.fg[i], DEFAULT_FG, bold);
       let bg = resolveColour(grid.bg[i], DEFAULT_BG);
-      if (cellFlags & CellFlag.dim) fg = mix(fg, bg, 128);
       const isCursor = i === cursorIndex;
       // A block cursor shows the cell inverted, as xterm does; on an inverse cell that undoes it.
       if ((cellFlags & CellFlag.inverse) !== 0 !== (isCursor && cursor.style === "block")) [fg, bg] = [bg, fg];
+      // Dim fades whatever colour the glyph is drawn in, after inversion, as xterm.js does.
+      if (cellFlags & CellFlag.dim) fg = mix(fg, bg, 128);
       if (bg !== DEFAULT_BG) {
         const index = indexOf(bg);
         for (let y = y0; y < y0 + cellHeight; y++) pixels.fill(index, y * width + x0, y * width + x0 + cellWidth);
@@ -165,17 +175,17 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       if (isCursor && cursor.style === "bar") marks |= Mark.cursorBar;
       if (glyph === NO_GLYPH && (marks & ~Mark.italic) === 0) continue;
 
-      const levels = cellCoverage(glyph, span, marks, cellWidth, cellHeight);
+      const { levels, used } = cellCoverage(glyph, span, marks, cellWidth, cellHeight);
       const shades = ramp(fg, bg);
+      for (let level = 1; level <= LEVELS; level++) {
+        if (used & (1 << level) && shades[level] === UNSET) shades[level] = indexOf(mix(bg, fg, Math.round((level * 256) / LEVELS)));
+      }
       for (let y = 0; y < cellHeight; y++) {
         const line = (y0 + y) * width + x0;
         const from = y * cellWidth;
         for (let x = 0; x < cellWidth; x++) {
           const level = levels[from + x];
-          if (level === 0) continue;
-          let index = shades[level];
-          if (index === UNSET) index = shades[level] = indexOf(mix(bg, fg, Math.round((level * 256) / LEVELS)));
-          pixels[line + x] = index;
+          if (level) pixels[line + x] = shades[level];
         }
       }
     }

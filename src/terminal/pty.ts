@@ -24,6 +24,14 @@ export interface PtyOptions {
 /** After the process exits, output still buffered in the kernel is drained until EOF or this much quiet. */
 const DRAIN_QUIET_MS = 100;
 
+/**
+ * Bun's `detached` spawn calls setsid() but never TIOCSCTTY, so the PTY would not be the child's
+ * controlling terminal: no SIGINT from Ctrl-C, no SIGWINCH on resize, and shells like fish refuse
+ * to start. A session leader acquires its controlling terminal by opening a tty, so this shim
+ * (the same pid, exec'd away at once) re-opens its stdin's PTY and then execs the real program.
+ */
+const ACQUIRE_CONTROLLING_TTY = ["/bin/sh", "-c", 'exec 3<>/proc/self/fd/0 3>&-; exec "$@"', "t4a"];
+
 export class Pty {
   readonly pid: number;
   readonly #terminal: Bun.Terminal;
@@ -39,6 +47,10 @@ export class Pty {
 
   /** Throws when the program cannot be started (missing binary, bad cwd). */
   constructor(options: PtyOptions) {
+    const program = options.argv[0] ?? "";
+    if (!Bun.which(program, { PATH: options.env.PATH ?? "/usr/bin:/bin", cwd: options.cwd })) {
+      throw new Error(`${program}: command not found or not executable`);
+    }
     this.#onExit = options.onExit;
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#terminal = new Bun.Terminal({
@@ -56,7 +68,7 @@ export class Pty {
     try {
       // detached = setsid(): the child leads its own session with the PTY as controlling
       // terminal, so job control, Ctrl-C and SIGWINCH reach it, and kill() can find its whole tree.
-      this.#process = Bun.spawn(options.argv, {
+      this.#process = Bun.spawn([...ACQUIRE_CONTROLLING_TTY, ...options.argv], {
         terminal: this.#terminal,
         cwd: options.cwd,
         env: options.env,

@@ -5,6 +5,10 @@ ZDOTDIR=$T4A_USER_ZDOTDIR
 [[ $ZDOTDIR == $HOME ]] && unset ZDOTDIR
 unset T4A_USER_ZDOTDIR __t4a_zdotdir
 
+# zsh marks a last line without a newline with PROMPT_EOL_MARK ("%" or "#") before precmd runs,
+# which would end up inside the command's captured output.
+PROMPT_EOL_MARK=''
+
 typeset -g __t4a_nonce=$T4A_NONCE __t4a_running=
 unset T4A_NONCE
 

@@ -15,6 +15,10 @@ $t4a send "$id" 'echo "hello from $(uname -s)"; seq 1 3\n'
 for _ in $(seq 1 50); do $t4a text "$id" | grep -q '^3$' && break; sleep 0.05; done
 echo "\$ t4a text $id"
 $t4a text "$id"
+shot="$PWD/demo-screenshot.png"
+echo "\$ t4a screenshot $id -o demo-screenshot.png"
+$t4a screenshot "$id" -o "$shot"
+echo "wrote $shot ($(wc -c < "$shot") bytes): the screen above as a PNG, for a vision model"
 echo "\$ t4a list"
 $t4a list
 echo "\$ t4a kill $id"

@@ -91,7 +91,7 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
       console.log(JSON.stringify(reply));
       return ExitCode.ok;
     }
-    return spec.print?.(reply, options, bytes) ?? ExitCode.ok;
+    return (await spec.print?.(reply, options, bytes)) ?? ExitCode.ok;
   } finally {
     connection.close();
   }

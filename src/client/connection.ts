@@ -48,7 +48,8 @@ export class DaemonConnection {
     this.send(request);
     const reply = await this.readLine();
     if (reply === undefined) throw new Error("the daemon closed the connection");
-    const expectsBytes = BINARY_REPLIES.has(String(request.cmd)) && reply.ok === true && typeof reply.len === "number";
+    const expectsBytes =
+      BINARY_REPLIES.has(String(request.cmd)) && request.encoding !== "base64" && reply.ok === true && typeof reply.len === "number";
     return expectsBytes ? { reply, bytes: await this.#readBytes(reply.len as number) } : { reply };
   }
 
@@ -75,7 +76,7 @@ export class DaemonConnection {
       if (this.#closed) throw new Error(`the daemon closed the connection after ${this.#buffer.length} of ${length} bytes`);
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
-    const bytes = this.#buffer.slice(0, length);
+    const bytes = new Uint8Array(this.#buffer.subarray(0, length));
     this.#buffer = this.#buffer.subarray(length);
     return bytes;
   }
@@ -85,7 +86,8 @@ export class DaemonConnection {
   }
 
   #receive(chunk: Uint8Array): void {
-    if (this.#buffer.length === 0) this.#buffer = chunk.slice();
+    // Copy: Bun reuses the chunk's memory after this callback (and Buffer#slice would only be a view).
+    if (this.#buffer.length === 0) this.#buffer = new Uint8Array(chunk);
     else {
       const joined = new Uint8Array(this.#buffer.length + chunk.length);
       joined.set(this.#buffer);

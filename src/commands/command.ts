@@ -39,7 +39,7 @@ export interface CliSpec {
   /** Build the request fields (without `cmd`) from positional args and options. */
   request(args: string[], options: CliOptions): Reply | Promise<Reply>;
   /** Print a successful response for people and shell loops; `--json` bypasses it. Returns an exit code. */
-  print?(response: Reply, options: CliOptions, payload?: Uint8Array): number | void;
+  print?(response: Reply, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
   /** Commands that make no sense to auto-start a daemon for (e.g. shutdown). */
   startsDaemon?: boolean;
 }

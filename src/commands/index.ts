@@ -10,11 +10,12 @@ import { kill } from "./kill.ts";
 import { list } from "./list.ts";
 import { resize } from "./resize.ts";
 import { run } from "./run.ts";
+import { screenshot } from "./screenshot.ts";
 import { send } from "./send.ts";
 import { shutdown } from "./shutdown.ts";
 import { text } from "./text.ts";
 import { wait } from "./wait.ts";
 
-export const commands: Command[] = [create, list, send, text, cursor, wait, run, resize, events, kill, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -1,0 +1,51 @@
+// screenshot: the screen as a PNG drawn from the embedded bitmap font. Answers a header line with
+// `len`, then exactly that many PNG bytes; or, with encoding "base64", the PNG inside the JSON line.
+import * as v from "valibot";
+import { TerminalId } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
+import { BinaryReply, defineCommand } from "./command.ts";
+
+export const ScreenshotParams = v.object({
+  id: TerminalId,
+  cursor: v.optional(v.boolean(), true),
+  pad: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)), 0),
+  scale: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(400)), 66),
+  encoding: v.optional(v.picklist(["binary", "base64"]), "binary"),
+});
+
+export const screenshot = defineCommand({
+  name: "screenshot",
+  params: ScreenshotParams,
+  async handle(params, ctx) {
+    const terminal = ctx.pool.get(params.id);
+    await terminal.settled();
+    const grid = terminal.screen.cellGrid();
+    // The renderer (font, rasteriser, PNG) loads on the first screenshot: CLI calls never pay for it.
+    const { renderScreenshot } = await import("../render/screenshot.ts");
+    const png = renderScreenshot(grid, { cursor: params.cursor, pad: params.pad, scale: params.scale });
+    if (params.encoding === "base64") return { len: png.length, png: Buffer.from(png).toString("base64") };
+    return new BinaryReply({ len: png.length }, png);
+  },
+  cli: {
+    usage: "screenshot <id>",
+    summary: "Render the screen as PNG (to stdout, or -o file)",
+    options: [
+      ["-o, --output <file>", "write the PNG here instead of stdout"],
+      ["--scale <percent>", "size in percent of 10x20 px per cell (default 66)"],
+      ["--pad <cells>", "border around the screen, in cells (default 0)"],
+      ["--no-cursor", "do not draw the cursor"],
+    ],
+    examples: ["t4a screenshot t1 -o screen.png", "t4a screenshot t1 --scale 100 > big.png"],
+    request: ([id], options) => ({
+      id,
+      scale: intOption(options.scale),
+      pad: intOption(options.pad),
+      cursor: options.cursor === false ? false : undefined,
+    }),
+    async print(_response, options, payload) {
+      const { writeFileSync, writeSync } = await import("node:fs");
+      if (typeof options.output === "string") writeFileSync(options.output, payload!);
+      else writeSync(1, payload!);
+    },
+  },
+});

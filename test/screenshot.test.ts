@@ -34,7 +34,8 @@ test("vim through the daemon matches its golden image pixel for pixel", async ()
   await waitFor(async () => (await sandbox.screen(id)).includes("sample.txt"), 5000, "vim's status line");
   await sandbox.request({ cmd: "wait", id, idle_ms: 300 });
   const png = (await sandbox.request({ cmd: "screenshot", id, scale: 100 })).bytes!;
-  if (process.env.UPDATE_GOLDEN === "1" || !existsSync(GOLDEN)) writeFileSync(GOLDEN, png);
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(GOLDEN, png);
+  expect(existsSync(GOLDEN)).toBe(true);
   const actual = decodePng(png);
   const expected = decodePng(readFileSync(GOLDEN));
   expect([actual.width, actual.height]).toEqual([expected.width, expected.height]);

@@ -17,6 +17,8 @@ const build = Bun.spawnSync(
     "--minify",
     "--bytecode",
     "--format=esm",
+    // Chunks load on first import: the daemon's node builtins (fs, crypto) and xterm stay off the CLI path.
+    "--splitting",
     `--define=T4A_VERSION=${JSON.stringify(pkg.version)}`,
     "src/main.ts",
     "--outfile",

@@ -1,116 +1,22 @@
-// Reach the daemon, starting it when nobody answers: take a lock beside the socket, try to
-// connect once more (someone may have just started it), only then clear a stale socket and
-// spawn `t4a daemon` detached. Fifty simultaneous first calls start exactly one daemon.
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+// Reach the daemon: check the socket directory, connect; only when nobody answers, load the
+// auto-start path (lock, retry, spawn). The common case imports nothing heavy.
 import { DaemonConnection } from "./connection.ts";
-import { checkSocketDir, ensureSocketDir } from "./socket-path.ts";
+import { checkSocketDirQuickly, parentDir } from "./socket-path.ts";
 
 /** The daemon could not be reached (or started): CLI exit code 3. */
 export class DaemonUnreachable extends Error {}
 
-const START_TIMEOUT_MS = 10_000;
-
 export async function connectDaemon(path: string, autoStart: boolean): Promise<DaemonConnection> {
-  if (existsSync(dirname(path))) checkSocketDir(dirname(path));
-  try {
-    return await DaemonConnection.open(path);
-  } catch (error) {
-    if (!autoStart) throw new DaemonUnreachable(`no daemon answers on ${path} (${(error as Error).message})`);
-  }
-  ensureSocketDir(path);
-  const lockPath = `${path}.lock`;
-  const deadline = performance.now() + START_TIMEOUT_MS;
-  let delayMs = 2;
-  while (performance.now() < deadline) {
-    if (takeLock(lockPath)) {
-      try {
-        const connection = await tryOpen(path);
-        if (connection) return connection;
-        removeStale(path);
-        spawnDaemon(path);
-        const started = await waitForDaemon(path, deadline);
-        if (started) return started;
-        break;
-      } finally {
-        releaseLock(lockPath);
-      }
+  const dirExists = await checkSocketDirQuickly(parentDir(path));
+  let reason = "its directory does not exist";
+  if (dirExists) {
+    try {
+      return await DaemonConnection.open(path);
+    } catch (error) {
+      reason = (error as Error).message;
     }
-    // Another client is starting the daemon: wait for it to answer.
-    const connection = await tryOpen(path);
-    if (connection) return connection;
-    if (lockIsStale(lockPath)) removeStale(lockPath);
-    await Bun.sleep(delayMs);
-    delayMs = Math.min(delayMs * 2, 50);
   }
-  throw new DaemonUnreachable(`the daemon did not start on ${path}; see ${join(dirname(path), "t4a.log")}`);
-}
-
-async function tryOpen(path: string): Promise<DaemonConnection | undefined> {
-  try {
-    return await DaemonConnection.open(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitForDaemon(path: string, deadline: number): Promise<DaemonConnection | undefined> {
-  let delayMs = 1;
-  while (performance.now() < deadline) {
-    const connection = await tryOpen(path);
-    if (connection) return connection;
-    await Bun.sleep(delayMs);
-    delayMs = Math.min(delayMs * 2, 20);
-  }
-  return undefined;
-}
-
-/** The daemon runs the same executable: the compiled binary, or bun with this entry in development. */
-function spawnDaemon(path: string): void {
-  const compiled = Bun.main.startsWith("/$bunfs/");
-  const argv = compiled ? [process.execPath, "daemon"] : [process.execPath, Bun.main, "daemon"];
-  const log = openSync(join(dirname(path), "t4a.log"), "a", 0o600);
-  const child = Bun.spawn(argv, {
-    cwd: "/",
-    env: { ...process.env, T4A_SOCKET: path },
-    stdio: ["ignore", log, log],
-    detached: true,
-  });
-  child.unref();
-  closeSync(log);
-}
-
-function takeLock(lockPath: string): boolean {
-  try {
-    const fd = openSync(lockPath, "wx", 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function releaseLock(lockPath: string): void {
-  removeStale(lockPath);
-}
-
-/** A lock whose holder has died (or never wrote its pid) would block every start forever. */
-function lockIsStale(lockPath: string): boolean {
-  try {
-    const pid = Number(readFileSync(lockPath, "utf8"));
-    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
-
-function removeStale(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already gone.
-  }
+  if (!autoStart) throw new DaemonUnreachable(`no daemon answers on ${path} (${reason})`);
+  const { startDaemon } = await import("./autostart.ts");
+  return startDaemon(path);
 }

@@ -1,39 +1,45 @@
-// Where the daemon's socket lives, and the safety checks on its directory (DESIGN.md "Socket").
-// Used by both the client and the daemon; light imports only.
-import { lstatSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+// Where the daemon's socket lives, and the quick safety check a client makes before connecting.
+// On every CLI call's path: no node:fs or node:path (each costs milliseconds to load in a
+// compiled binary); the full checks that create the directory live in socket-dir.ts.
 import { T4aError } from "../protocol/errors.ts";
 
 export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.T4A_SOCKET) return env.T4A_SOCKET;
-  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "t4a", "t4a.sock");
-  return join("/tmp", `t4a-${process.getuid?.() ?? "user"}`, "t4a.sock");
+  if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR.replace(/\/+$/, "")}/t4a/t4a.sock`;
+  return `/tmp/t4a-${process.getuid?.() ?? "user"}/t4a.sock`;
+}
+
+export function parentDir(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
 }
 
 /**
- * Create the socket's directory (0700) if missing, then refuse it unless it is a real directory
- * owned by us with no group/other access: otherwise another user could bind the socket first
- * and receive everything we type, or swap the directory for a symlink.
+ * Refuse a socket directory another user could control (their own daemon would receive
+ * everything we type). Resolves false when the directory does not exist yet.
+ * Follows symlinks: a link to a directory of ours with mode 700 is as safe as that directory;
+ * creating the directory (socket-dir.ts) refuses links outright.
  */
-export function ensureSocketDir(path: string): void {
-  const dir = dirname(path);
+export async function checkSocketDirQuickly(dir: string): Promise<boolean> {
+  let stat: Awaited<ReturnType<ReturnType<typeof Bun.file>["stat"]>>;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw new T4aError("bad_request", `cannot create socket directory ${dir}: ${(error as Error).message}`);
+    stat = await Bun.file(dir).stat();
+  } catch {
+    return false;
   }
-  checkSocketDir(dir);
+  const problem = socketDirProblem(stat);
+  if (problem) throw unsafeSocketDir(dir, problem);
+  return true;
 }
 
-export function checkSocketDir(dir: string): void {
-  const stat = lstatSync(dir);
-  if (stat.isSymbolicLink()) throw unsafe(dir, "it is a symlink");
-  if (!stat.isDirectory()) throw unsafe(dir, "it is not a directory");
+export function socketDirProblem(stat: { isDirectory(): boolean; uid: number; mode: number }): string | undefined {
+  if (!stat.isDirectory()) return "it is not a directory";
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw unsafe(dir, `it is owned by uid ${stat.uid}, not ${uid}`);
-  if (stat.mode & 0o077) throw unsafe(dir, `its mode is ${(stat.mode & 0o777).toString(8)}; it must be 700`);
+  if (uid !== undefined && stat.uid !== uid) return `it is owned by uid ${stat.uid}, not ${uid}`;
+  if (stat.mode & 0o077) return `its mode is ${(stat.mode & 0o777).toString(8)}; it must be 700`;
+  return undefined;
 }
 
-function unsafe(dir: string, reason: string): T4aError {
+export function unsafeSocketDir(dir: string, reason: string): T4aError {
   return new T4aError("bad_request", `refusing socket directory ${dir}: ${reason} (fix it, or set T4A_SOCKET elsewhere)`);
 }

@@ -1,5 +1,4 @@
 // create: spawn a program on a new PTY. Answers {id, cols, rows, pid}.
-import { statSync } from "node:fs";
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { Dimension, Milliseconds, TerminalName } from "../protocol/fields.ts";
@@ -8,17 +7,30 @@ import { defineCommand } from "./command.ts";
 import { intOption, listOption } from "./cli-helpers.ts";
 
 export const CreateParams = v.object({
-  cols: v.optional(Dimension, DEFAULT_COLS),
-  rows: v.optional(Dimension, DEFAULT_ROWS),
-  cmd_args: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "cmd_args must not be empty"))),
-  cwd: v.optional(v.pipe(v.string(), v.minLength(1))),
-  env: v.optional(v.record(v.string(), v.string())),
-  name: v.optional(TerminalName),
-  scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+  cols: v.optional(v.pipe(Dimension, v.description("columns, 1..1000")), DEFAULT_COLS),
+  rows: v.optional(v.pipe(Dimension, v.description("rows, 1..1000")), DEFAULT_ROWS),
+  cmd_args: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.minLength(1, "cmd_args must not be empty"),
+      v.description('the program and its arguments, e.g. ["python3", "-q"]; never a shell string (default: the user\'s shell)'),
+    ),
+  ),
+  cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("working directory (default: the client's current directory)"))),
+  env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("extra environment variables for the program"))),
+  name: v.optional(v.pipe(TerminalName, v.description("a readable id to use instead of t1, t2, …"))),
+  scrollback: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES), v.description("scrollback lines to keep (default 10000)")),
+  ),
   /** Quiet time before this terminal's idle event (default: the daemon's idle_timeout_ms). */
   idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
-  /** Inject t4a's hooks into bash, zsh or fish (command_done events, run). Default true. */
-  shell_integration: v.optional(v.boolean(), true),
+  shell_integration: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("inject t4a's hooks into bash, zsh or fish so it knows when a command finishes and its exit code (run, wait command_done)"),
+    ),
+    true,
+  ),
 });
 
 export const create = defineCommand({
@@ -26,7 +38,6 @@ export const create = defineCommand({
   params: CreateParams,
   handle(params, ctx) {
     const cwd = params.cwd ?? process.env.HOME ?? "/";
-    if (!isDirectory(cwd)) throw new T4aError("invalid_params", `cwd "${cwd}" is not a directory`);
     const terminal = ctx.pool.create(
       {
         argv: params.cmd_args ?? defaultShell(),
@@ -81,15 +92,18 @@ export const create = defineCommand({
       console.log(response.id);
     },
   },
+  mcp: {
+    tool: "terminal_create",
+    description:
+      "Start a program on a new terminal (a real PTY, 80x24 unless told) and return its id (t1, t2, …), size and pid as short JSON. " +
+      "Without cmd_args it starts the user's shell with shell integration, which terminal_run and terminal_wait's command_done need. " +
+      "The terminal lives until terminal_kill, even after its program exits, so its last screen can still be read.",
+    // Idle events are not offered over MCP; terminal_wait takes its own idle_ms.
+    hide: ["idle_timeout_ms"],
+    // Like the CLI: terminals start where the agent works, not in the daemon's home.
+    request: (args) => ({ cwd: process.cwd(), ...args }),
+  },
 });
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** $SHELL, else bash, else sh (DESIGN.md "Sessions"). */
 function defaultShell(): string[] {

@@ -2,7 +2,7 @@
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
 import { chmodSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ensureSocketDir } from "../client/socket-path.ts";
+import { ensureSocketDir } from "../client/socket-dir.ts";
 import { T4aError } from "../protocol/errors.ts";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,

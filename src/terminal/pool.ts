@@ -1,5 +1,6 @@
 // All sessions of the daemon by id: creation (ids t1, t2, … or a given name), lookup, removal.
 // Decides ids and limits; the terminals themselves do the work.
+import { statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { EventBus } from "./event-bus.ts";
 import { Terminal, type TerminalSpec } from "./terminal.ts";
@@ -18,6 +19,7 @@ export class Pool {
       throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
     }
     if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
+    if (!isDirectory(spec.cwd)) throw new T4aError("invalid_params", `cwd "${spec.cwd}" is not a directory`);
     const id = name ?? this.#freshId();
     let terminal: Terminal;
     try {
@@ -62,5 +64,13 @@ export class Pool {
   #freshId(): string {
     while (this.#terminals.has(`t${this.#nextNumber}`)) this.#nextNumber++;
     return `t${this.#nextNumber++}`;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,113 @@
+// Shared pieces of the benchmarks: a private t4a daemon and a private tmux server, timing helpers,
+// process memory and CPU from /proc. Benchmarks measure; they never assert.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DaemonConnection, type Reply } from "../src/client/connection.ts";
+
+export const BIN = resolve(import.meta.dir, "../dist/t4a");
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Wall time of a whole process, `runs` times; returns the samples in ms. */
+export function timeProcess(argv: string[], runs: number, env?: Record<string, string>): number[] {
+  const samples: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const started = Bun.nanoseconds();
+    const result = Bun.spawnSync(argv, { env, stdout: "ignore", stderr: "ignore" });
+    const elapsed = (Bun.nanoseconds() - started) / 1e6;
+    if (result.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${result.exitCode}`);
+    if (i >= 3) samples.push(elapsed); // the first runs warm the page cache
+  }
+  return samples;
+}
+
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "latin1");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+}
+
+/** CPU seconds (user + system) a process has used. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** A t4a daemon with its own socket. */
+export class T4a {
+  readonly dir = mkdtempSync(join(tmpdir(), "t4a-bench-"));
+  readonly socket = join(this.dir, "run", "t4a.sock");
+  readonly env = { ...(process.env as Record<string, string>), T4A_SOCKET: this.socket };
+  connection!: DaemonConnection;
+  pid = 0;
+
+  async start(): Promise<this> {
+    Bun.spawnSync([BIN, "info"], { env: this.env });
+    this.connection = await DaemonConnection.open(this.socket);
+    this.pid = Number((await this.request({ cmd: "info" })).pid);
+    return this;
+  }
+
+  async request(request: Reply): Promise<Reply> {
+    const { reply } = await this.connection.request(request);
+    if (reply.ok !== true) throw new Error(`${request.cmd}: ${reply.error}`);
+    return reply;
+  }
+
+  /** A second connection for blocking requests (replies keep order per connection). */
+  open(): Promise<DaemonConnection> {
+    return DaemonConnection.open(this.socket);
+  }
+
+  cli(args: string[]): string[] {
+    return [BIN, "--socket", this.socket, ...args];
+  }
+
+  stop(): void {
+    Bun.spawnSync([BIN, "shutdown"], { env: this.env });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A tmux server with its own socket and no user config. */
+export class Tmux {
+  readonly dir = mkdtempSync(join(tmpdir(), "tmux-bench-"));
+  readonly socket = join(this.dir, "tmux.sock");
+
+  cmd(...args: string[]): string[] {
+    return ["tmux", "-f", "/dev/null", "-S", this.socket, ...args];
+  }
+
+  run(...args: string[]): string {
+    const result = Bun.spawnSync(this.cmd(...args), { stderr: "pipe" });
+    if (result.exitCode !== 0) throw new Error(`tmux ${args.join(" ")}: ${result.stderr.toString()}`);
+    return result.stdout.toString();
+  }
+
+  serverPid(): number {
+    return Number(this.run("display-message", "-p", "#{pid}").trim());
+  }
+
+  stop(): void {
+    Bun.spawnSync(this.cmd("kill-server"), { stderr: "ignore" });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export function hasTmux(): boolean {
+  return Bun.which("tmux") !== null;
+}
+
+export function tmuxVersion(): string {
+  return Bun.spawnSync(["tmux", "-V"]).stdout.toString().trim();
+}

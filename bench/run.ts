@@ -1,0 +1,294 @@
+// npm run bench: t4a against tmux (and the kernel-PTY floor), side by side in one run on this
+// machine, as medians and ratios. Prints a table and writes bench/results/latest.json.
+// Sections: ingest, CLI round trip, screenshot, memory, event latency, scale.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { T4a, Tmux, cpuSeconds, hasTmux, median, percentile, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
+
+interface Row {
+  section: string;
+  metric: string;
+  t4a: number;
+  tmux?: number;
+  floor?: number;
+  unit: string;
+  target?: string;
+}
+
+const rows: Row[] = [];
+const only = process.argv[2]; // run one section: bun bench/run.ts ingest
+const RESULTS = join(import.meta.dir, "results");
+
+if (!hasTmux()) {
+  console.error("tmux is not installed: apt-get install tmux (the benchmark compares against it)");
+  process.exit(1);
+}
+
+const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, scale };
+for (const [name, section] of Object.entries(sections)) {
+  if (only && only !== name) continue;
+  console.error(`bench: ${name}…`);
+  await section();
+}
+report();
+
+async function ingest(): Promise<void> {
+  const colourFile = join(RESULTS, "..", ".colour-stream.txt");
+  writeColourStream(colourFile);
+  const programs: Array<[string, string]> = [
+    ["seq 1 2000000 (15 MB)", "seq 1 2000000"],
+    ["colour stream (16 MB of SGR)", `cat ${colourFile}`],
+  ];
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
+  tmux.run("set", "-g", "history-limit", "10000");
+  try {
+    for (const [label, command] of programs) {
+      const t4aSamples: number[] = [];
+      const tmuxSamples: number[] = [];
+      const floorSamples: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        // t4a: create → the exit event, which comes only after every byte reached the screen.
+        const waiter = await t4a.open();
+        const started = Bun.nanoseconds();
+        const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] });
+        await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 120_000 });
+        t4aSamples.push((Bun.nanoseconds() - started) / 1e6);
+        waiter.close();
+        await t4a.request({ cmd: "kill", id });
+
+        // tmux: new-session → the program signals a wait-for channel as it exits.
+        const channel = `done${i}`;
+        const tmuxStarted = Bun.nanoseconds();
+        tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `ingest${i}`, `${command}; tmux -S ${tmux.socket} wait-for -S ${channel}`);
+        tmux.run("wait-for", channel);
+        tmuxSamples.push((Bun.nanoseconds() - tmuxStarted) / 1e6);
+        Bun.spawnSync(tmux.cmd("kill-session", "-t", `ingest${i}`), { stderr: "ignore" });
+
+        floorSamples.push(median(timeProcess(["script", "-qc", command, "/dev/null"], 1)));
+      }
+      rows.push({ section: "ingest", metric: label, t4a: median(t4aSamples), tmux: median(tmuxSamples), floor: median(floorSamples), unit: "ms", target: "≤ 1.0x tmux, ≤ 1.2x floor" });
+    }
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+async function cli(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "t1", "bash --norc --noprofile");
+  const { id } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
+  const runs = 60;
+  try {
+    const pairs: Array<[string, string[], string[]]> = [
+      ["list", t4a.cli(["list"]), tmux.cmd("list-sessions")],
+      ["text (capture-pane -p)", t4a.cli(["text", String(id)]), tmux.cmd("capture-pane", "-p", "-t", "t1")],
+      ["send (send-keys)", t4a.cli(["send", String(id), "x"]), tmux.cmd("send-keys", "-t", "t1", "x")],
+    ];
+    for (const [label, ours, theirs] of pairs) {
+      rows.push({ section: "cli", metric: `round trip: ${label}`, t4a: median(timeProcess(ours, runs)), tmux: median(timeProcess(theirs, runs)), unit: "ms", target: "≤ 2.5x tmux" });
+    }
+    rows.push({ section: "cli", metric: "t4a --version (no daemon contact)", t4a: median(timeProcess([t4a.cli([])[0]!, "--version"], runs)), unit: "ms" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+async function screenshot(): Promise<void> {
+  const t4a = await new T4a().start();
+  try {
+    for (const [cols, rows_] of [[80, 24], [200, 50]] as const) {
+      const { id } = await t4a.request({ cmd: "create", cols, rows: rows_, cmd_args: ["sh", "-c", `ls -la --color=always /usr/bin | head -${rows_ - 1}; sleep 600`] });
+      await t4a.request({ cmd: "wait", id, idle_ms: 300 });
+      for (const scale of [66, 100]) {
+        const samples: number[] = [];
+        let size = 0;
+        for (let i = 0; i < 40; i++) {
+          const started = Bun.nanoseconds();
+          const { bytes } = await t4a.connection.request({ cmd: "screenshot", id, scale });
+          samples.push((Bun.nanoseconds() - started) / 1e6);
+          size = bytes!.length;
+        }
+        const target = cols === 80 && scale === 66 ? "≤ 5 ms, ≤ 20 KB" : cols === 200 ? "≤ 20 ms" : undefined;
+        rows.push({ section: "screenshot", metric: `${cols}x${rows_} @${scale}%: request round trip`, t4a: median(samples), unit: "ms", target });
+        rows.push({ section: "screenshot", metric: `${cols}x${rows_} @${scale}%: PNG size`, t4a: size / 1024, unit: "KB" });
+      }
+    }
+  } finally {
+    t4a.stop();
+  }
+  // The renderer alone, in process, on a worst-case screen (bench/screenshot.ts).
+  Bun.spawnSync([process.execPath, join(import.meta.dir, "screenshot.ts")], { stdout: "ignore", stderr: "inherit" });
+  const rendered = JSON.parse(readFileSync(join(RESULTS, "screenshot.json"), "utf8")) as { results: Record<string, Record<string, number>> };
+  for (const result of Object.values(rendered.results)) {
+    rows.push({ section: "screenshot", metric: `render only, busy ${result.cols}x${result.rows} @${result.scale}%`, t4a: result.median_ms!, unit: "ms" });
+    rows.push({ section: "screenshot", metric: `  … PNG size`, t4a: result.png_bytes! / 1024, unit: "KB" });
+  }
+}
+
+async function memory(): Promise<void> {
+  const sessions = 50;
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
+  tmux.run("set", "-g", "history-limit", "10000");
+  try {
+    const t4aBefore = rssBytes(t4a.pid);
+    const ids: string[] = [];
+    for (let i = 0; i < sessions; i++) ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).id));
+    for (const id of ids) await t4a.request({ cmd: "wait", id, idle_ms: 200, timeout_ms: 30_000 });
+    const t4aIdle = (rssBytes(t4a.pid) - t4aBefore) / sessions;
+
+    const tmuxBefore = rssBytes(tmux.serverPid());
+    for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `idle${i}`, "bash --norc --noprofile");
+    await Bun.sleep(1000); // let every shell draw its prompt
+    const tmuxIdle = (rssBytes(tmux.serverPid()) - tmuxBefore) / sessions;
+    rows.push({ section: "memory", metric: `per idle bash session (${sessions} sessions)`, t4a: t4aIdle / 1e6, tmux: tmuxIdle / 1e6, unit: "MB", target: "≤ 1 MB" });
+
+    const full = 10;
+    const fill = "python3 -c \"import sys; sys.stdout.write(('x' * 80 + '\\n') * 10000)\"; sleep 600";
+    const t4aBase = rssBytes(t4a.pid);
+    for (let i = 0; i < full; i++) {
+      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", fill] });
+      await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 30_000 });
+    }
+    const t4aFull = (rssBytes(t4a.pid) - t4aBase) / full;
+    const tmuxBase = rssBytes(tmux.serverPid());
+    for (let i = 0; i < full; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `full${i}`, fill);
+    await Bun.sleep(2000);
+    const tmuxFull = (rssBytes(tmux.serverPid()) - tmuxBase) / full;
+    rows.push({ section: "memory", metric: "per session with 10 000 lines of 80 columns", t4a: t4aFull / 1e6, tmux: tmuxFull / 1e6, unit: "MB" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+async function latency(): Promise<void> {
+  const t4a = await new T4a().start();
+  try {
+    const { id } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
+    await t4a.request({ cmd: "run", id, command: "true" });
+    const runs: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const started = Bun.nanoseconds();
+      await t4a.request({ cmd: "run", id, command: "true" });
+      runs.push((Bun.nanoseconds() - started) / 1e6);
+    }
+    const spawn = timeProcess(["bash", "--norc", "--noprofile", "-c", "true"], 30);
+    rows.push({ section: "latency", metric: "run `true`: request → exit code back (client-side)", t4a: median(runs), unit: "ms", target: "≤ 20 ms after the prompt" });
+    rows.push({ section: "latency", metric: "(for scale: spawning `bash -c true`)", t4a: median(spawn), unit: "ms" });
+
+    // wait --text: the shell prints the marker at a known moment; how late does the wait return?
+    const late: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const waiter = await t4a.open();
+      const waiting = waiter.request({ cmd: "wait", id, text: `MARK${i}`, timeout_ms: 10_000 });
+      await t4a.request({ cmd: "send", id, input: `sleep 0.05; echo MARK${i}\n` });
+      const { reply } = await waiting;
+      late.push(Number(reply.elapsed_ms) - 50);
+      waiter.close();
+    }
+    rows.push({ section: "latency", metric: "wait --text: returned after `sleep 0.05` (beyond 50 ms)", t4a: median(late), unit: "ms" });
+
+    // idle precision: the idle event should come idle_ms after the last byte, no later.
+    const idleMs = 300;
+    const errors: number[] = [];
+    const events = await t4a.open();
+    await events.request({ cmd: "events" });
+    for (let i = 0; i < 10; i++) {
+      const { id: quiet } = await t4a.request({ cmd: "create", idle_timeout_ms: idleMs, cmd_args: ["sh", "-c", "sleep 0.1; echo last-byte; sleep 600"] });
+      const waiter = await t4a.open();
+      await waiter.request({ cmd: "wait", id: quiet, text: "last-byte", timeout_ms: 10_000 });
+      const lastByteAt = Bun.nanoseconds();
+      waiter.close();
+      for (;;) {
+        const event = await events.readLine();
+        if (event?.event === "idle" && event.terminal === quiet) break;
+      }
+      errors.push((Bun.nanoseconds() - lastByteAt) / 1e6 - idleMs);
+      await t4a.request({ cmd: "kill", id: quiet });
+    }
+    events.close();
+    rows.push({ section: "latency", metric: `idle event after the last byte, beyond idle_ms=${idleMs}`, t4a: median(errors), unit: "ms" });
+  } finally {
+    t4a.stop();
+  }
+}
+
+async function scale(): Promise<void> {
+  const sessions = 100;
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  const ticker = join(tmux.dir, "ticker.py");
+  writeFileSync(ticker, "import time\nwhile True:\n  print('tick', time.time(), flush=True)\n  time.sleep(0.01)\n");
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "quiet", "bash --norc --noprofile");
+  try {
+    const { id: quiet } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
+    const ids: string[] = [];
+    for (let i = 0; i < sessions; i++) ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["python3", ticker] })).id));
+    for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `tick${i}`, `python3 ${ticker}`);
+    await Bun.sleep(2000);
+
+    const measure = async (pid: number, textArgv: string[]) => {
+      const cpuBefore = cpuSeconds(pid);
+      const started = Bun.nanoseconds();
+      const latencies: number[] = [];
+      while ((Bun.nanoseconds() - started) / 1e9 < 10) {
+        latencies.push(timeProcess(textArgv, 1)[0]!);
+        await Bun.sleep(50);
+      }
+      const seconds = (Bun.nanoseconds() - started) / 1e9;
+      return { cpu: ((cpuSeconds(pid) - cpuBefore) / seconds) * 100, latencies, rss: rssBytes(pid) };
+    };
+    const ours = await measure(t4a.pid, t4a.cli(["text", quiet as string]));
+    const theirs = await measure(tmux.serverPid(), tmux.cmd("capture-pane", "-p", "-t", "quiet"));
+    rows.push({ section: "scale", metric: `${sessions} sessions printing every 10 ms: server CPU`, t4a: ours.cpu, tmux: theirs.cpu, unit: "%" });
+    rows.push({ section: "scale", metric: "  … text / capture-pane of another session, median", t4a: median(ours.latencies), tmux: median(theirs.latencies), unit: "ms" });
+    rows.push({ section: "scale", metric: "  … text / capture-pane, p95", t4a: percentile(ours.latencies, 95), tmux: percentile(theirs.latencies, 95), unit: "ms" });
+    rows.push({ section: "scale", metric: "  … server RSS", t4a: ours.rss / 1e6, tmux: theirs.rss / 1e6, unit: "MB", target: "t4a < 200 MB" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+function writeColourStream(path: string): void {
+  const lines: string[] = [];
+  for (let i = 0; lines.join("").length < 200_000; i++) {
+    lines.push(`\x1b[38;5;${i % 256}m${"word ".repeat(3)}\x1b[1;38;2;${i % 256};${(i * 7) % 256};${(i * 13) % 256}m${String(i).padStart(6)}\x1b[0m \x1b[4mlink\x1b[24m ok\r\n`);
+  }
+  const block = lines.join("");
+  writeFileSync(path, block.repeat(Math.ceil(16_000_000 / block.length)));
+}
+
+function report(): void {
+  const format = (n: number | undefined) => (n === undefined ? "" : n >= 100 ? n.toFixed(0) : n.toFixed(1));
+  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "unit", "target"];
+  const table = rows.map((row) => [
+    row.section,
+    row.metric,
+    format(row.t4a),
+    format(row.tmux),
+    row.tmux ? `${(row.t4a / row.tmux).toFixed(2)}x` : "",
+    format(row.floor),
+    row.floor ? `${(row.t4a / row.floor).toFixed(2)}x` : "",
+    row.unit,
+    row.target ?? "",
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  console.log(line(header));
+  for (const cells of table) console.log(line(cells));
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${tmuxVersion()}, bun ${Bun.version}`;
+  console.log(`\nmachine: ${machine}`);
+  mkdirSync(RESULTS, { recursive: true });
+  const file = join(RESULTS, only ? `${only}.json` : "latest.json");
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);
+  console.log(`results: ${file}`);
+}

@@ -33,9 +33,22 @@ export async function runCli(argv: string[]): Promise<number> {
       })();
     });
 
+  cli
+    .command("mcp", "Serve the terminal tools to an MCP client (Claude Code, Codex, Cursor…) over stdio")
+    .action((options: CliOptions) => {
+      outcome = (async () => {
+        const { runMcpServer } = await import("../mcp/server.ts");
+        return runMcpServer({ socketPath: resolveSocket(options), version });
+      })();
+    });
+
+  // Each registered command costs cac time on every call: register only the one asked for
+  // (all of them for plain --help or an unknown name, so help and errors stay complete).
+  const asked = requestedCommand(argv);
+  const only = commands.some((command) => command.name === asked) ? asked : undefined;
   for (const command of commands) {
     const spec = command.cli;
-    if (!spec) continue;
+    if (!spec || (only && command.name !== only)) continue;
     const entry = cli.command(spec.usage, spec.summary);
     for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
     for (const example of spec.examples ?? []) entry.example(example);
@@ -66,6 +79,15 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return reportError(error);
   }
+}
+
+/** The subcommand name: the first argument that is neither an option nor --socket's value. */
+function requestedCommand(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--socket") i++;
+    else if (!argv[i]!.startsWith("-")) return argv[i];
+  }
+  return undefined;
 }
 
 /** cac hands positional args (variadic ones as arrays) and puts what follows `--` in options. */

@@ -1,6 +1,6 @@
-// What a protocol command is: its params schema, its handler, and how the CLI spells it.
-// Handlers reach terminals only through the context, so this file and the command files
-// import no daemon code at run time (the CLI client loads them too).
+// What a protocol command is: its params schema, its handler, how the CLI spells it and how an
+// MCP client sees it. Handlers reach terminals only through the context, so this file and the
+// command files import no daemon or MCP code at run time (the CLI client loads them too).
 import type * as v from "valibot";
 import type { DaemonContext } from "../daemon/context.ts";
 
@@ -44,11 +44,33 @@ export interface CliSpec {
   startsDaemon?: boolean;
 }
 
+/** One piece of an MCP tool result; our own shape so command files need not import the MCP SDK. */
+export type ToolContent = { type: "text"; text: string } | { type: "image"; data: string; mimeType: "image/png" };
+
+export const textContent = (text: string): ToolContent[] => [{ type: "text", text }];
+
+export interface McpSpec {
+  /** The tool's name as the model sees it, e.g. `terminal_send`. */
+  tool: string;
+  /** Written for the model: what the tool does, when to use it, what it returns and its token cost. */
+  description: string;
+  /** Wire fields the tool does not offer (screenshot's `encoding`: the image always comes inline). */
+  hide?: string[];
+  /** Fill in what the tool's caller leaves to its surroundings (create's cwd), as the CLI does. */
+  request?(args: Reply): Reply;
+  /** Blocks until something happens (wait, run): gets its own daemon connection so other calls go on. */
+  blocking?: boolean;
+  /** A successful reply as tool content; without it, the reply's fields as compact JSON. */
+  result?(response: Reply, payload?: Uint8Array): ToolContent[];
+}
+
 export interface Command<S extends v.GenericSchema = v.GenericSchema> {
   name: string;
   params: S;
   handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult | Promise<HandlerResult>;
   cli?: CliSpec;
+  /** Offered as an MCP tool by `t4a mcp` when present. */
+  mcp?: McpSpec;
 }
 
 export const defineCommand = <S extends v.GenericSchema>(command: Command<S>): Command<S> => command;

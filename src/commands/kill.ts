@@ -17,4 +17,10 @@ export const kill = defineCommand({
     summary: "End a terminal and everything it started",
     request: ([id]) => ({ id }),
   },
+  mcp: {
+    tool: "terminal_kill",
+    description:
+      "End a terminal: hang up its program and everything it started (SIGHUP, then SIGKILL after a grace period) and forget the terminal. " +
+      'Answers "ok" once the processes are gone. Terminals run until killed, so kill the ones you no longer need.',
+  },
 });

@@ -1,6 +1,6 @@
 // list: every terminal with its size, pid, liveness and title.
 import * as v from "valibot";
-import { defineCommand } from "./command.ts";
+import { defineCommand, type Reply, textContent } from "./command.ts";
 
 export const ListParams = v.object({});
 
@@ -15,11 +15,21 @@ export const list = defineCommand({
     summary: "List terminals: id, size, pid, state, title",
     request: () => ({}),
     print(response) {
-      const terminals = response.terminals as Array<Record<string, unknown>>;
-      for (const t of terminals) {
-        const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
-        console.log(`${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${t.title}`);
-      }
+      for (const line of terminalLines(response)) console.log(line);
     },
   },
+  mcp: {
+    tool: "terminal_list",
+    description:
+      "List every terminal, one per line: id, size (cols x rows), pid, alive or exited(code), and window title; " +
+      "about 15 tokens each. Use it to find terminals created earlier, or to check whether a program is still running.",
+    result: (response) => textContent(terminalLines(response).join("\n") || "no terminals"),
+  },
 });
+
+function terminalLines(response: Reply): string[] {
+  return (response.terminals as Reply[]).map((t) => {
+    const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
+    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${t.title}`;
+  });
+}

@@ -5,7 +5,11 @@ import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-export const ResizeParams = v.object({ id: TerminalId, cols: Dimension, rows: Dimension });
+export const ResizeParams = v.object({
+  id: TerminalId,
+  cols: v.pipe(Dimension, v.description("columns, 1..1000")),
+  rows: v.pipe(Dimension, v.description("rows, 1..1000")),
+});
 
 export const resize = defineCommand({
   name: "resize",
@@ -20,5 +24,11 @@ export const resize = defineCommand({
     usage: "resize <id> <cols> <rows>",
     summary: "Resize a terminal (1..1000 each way)",
     request: ([id, cols, rows]) => ({ id, cols: intOption(cols), rows: intOption(rows) }),
+  },
+  mcp: {
+    tool: "terminal_resize",
+    description:
+      "Change a terminal's size; the program is told (SIGWINCH) and redraws. Use it to give a wide table or a TUI more room " +
+      "(screenshots and reads grow with it). Answers the new size as short JSON.",
   },
 });

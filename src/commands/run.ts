@@ -3,15 +3,21 @@
 import * as v from "valibot";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
-import { defineCommand } from "./command.ts";
+import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
 
 export const RunParams = v.object({
   id: TerminalId,
-  command: v.pipe(v.string(), v.minLength(1, "command must not be empty")),
-  timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS)), 600_000),
-  max_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)), 1000),
+  command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("a shell command line, as you would type it")),
+  timeout_ms: v.optional(
+    v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms; the command keeps running")),
+    600_000,
+  ),
+  max_lines: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("answer at most the last this many output lines")),
+    1000,
+  ),
 });
 
 export const run = defineCommand({
@@ -43,6 +49,21 @@ export const run = defineCommand({
       if (response.truncated) console.error(`t4a: showing the last ${lines.length} of ${response.total_lines} output lines`);
       const code = response.code as number | null;
       return code === null ? 1 : code;
+    },
+  },
+  mcp: {
+    tool: "terminal_run",
+    description:
+      "Run one shell command in a terminal's shell and get its exit code and output lines in one call, like `ssh host cmd`: " +
+      "it types the command, waits until it finishes and answers what it printed. The way to run builds, tests, git and other non-interactive commands. " +
+      "Needs a shell with integration (terminal_create's default shell: bash, zsh or fish). Output costs about a token per 4 characters: " +
+      "keep it small with max_lines, or pipe through tail/grep. A timeout (default 10 min) is a tool error and the command keeps running: " +
+      'look with terminal_screenshot, stop it with terminal_send keys ["C-c"].',
+    blocking: true,
+    result(response) {
+      const lines = response.lines as string[];
+      const shown = response.truncated ? `the last ${lines.length} of ${response.total_lines}` : `${lines.length}`;
+      return textContent([`[exit code ${response.code}; ${shown} output lines; ${response.elapsed_ms} ms]`, ...lines].join("\n"));
     },
   },
 });

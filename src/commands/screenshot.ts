@@ -7,9 +7,12 @@ import { BinaryReply, defineCommand } from "./command.ts";
 
 export const ScreenshotParams = v.object({
   id: TerminalId,
-  cursor: v.optional(v.boolean(), true),
-  pad: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)), 0),
-  scale: v.optional(v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(400)), 66),
+  cursor: v.optional(v.pipe(v.boolean(), v.description("draw the cursor (a hidden cursor is never drawn)")), true),
+  pad: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10), v.description("border around the screen, in cells")), 0),
+  scale: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(10), v.maxValue(400), v.description("size in percent of 10x20 px per cell: 66 draws 80x24 as 528x317 px")),
+    66,
+  ),
   encoding: v.optional(v.picklist(["binary", "base64"]), "binary"),
 });
 
@@ -47,5 +50,16 @@ export const screenshot = defineCommand({
       if (typeof options.output === "string") writeFileSync(options.output, payload!);
       else writeSync(1, payload!);
     },
+  },
+  mcp: {
+    tool: "terminal_screenshot",
+    description:
+      "Look at a terminal as a person would: a PNG of the screen with its colours, bold and inverse text, and the cursor. " +
+      "The best first look after something happened, and the way to work full-screen programs (vim, less, htop, menus, TUIs). " +
+      "About 225 image tokens at the default size (80x24 → 528x317 px), far fewer than the same screen as text when it is busy; " +
+      "scale 100 (800x480 px) costs ~510. For exact characters to copy (an error line, a path), use terminal_read.",
+    // The image always travels inline in the tool result.
+    hide: ["encoding"],
+    result: (_response, payload) => [{ type: "image", data: Buffer.from(payload!).toString("base64"), mimeType: "image/png" }],
   },
 });

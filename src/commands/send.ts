@@ -9,9 +9,11 @@ import { unescapeInput } from "../cli/escapes.ts";
 
 export const SendParams = v.object({
   id: TerminalId,
-  input: v.optional(v.string()),
+  input: v.optional(v.pipe(v.string(), v.description("text to type, written as-is: a newline presses Enter"))),
   input_base64: v.optional(v.pipe(v.string(), v.base64("input_base64 is not valid base64"))),
-  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  keys: v.optional(
+    v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description('named keys to press after the input, in order, e.g. ["C-c"] or ["Down", "Enter"]')),
+  ),
 });
 
 export const send = defineCommand({
@@ -39,5 +41,16 @@ export const send = defineCommand({
       const bytes = new Uint8Array(await Bun.stdin.arrayBuffer());
       return { id, input_base64: Buffer.from(bytes).toString("base64") };
     },
+  },
+  mcp: {
+    tool: "terminal_send",
+    description:
+      "Type into a terminal: first `input` as text (a newline presses Enter; control characters go as they are: \\u0003 is Ctrl-C), " +
+      "then `keys` pressed in order: Enter Tab Escape Space BSpace Up Down Left Right Home End PageUp PageDown Insert Delete F1…F12, " +
+      "single characters, and the prefixes C- (ctrl), M- (alt), S- (shift): C-c, M-x, S-Tab, C-Left. " +
+      "Answers \"ok\" at once, without waiting for the program to react: follow with terminal_wait (idle_ms for interactive programs), " +
+      "then terminal_screenshot or terminal_read. For a whole shell command and its output, terminal_run is one call instead of three.",
+    // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
+    hide: ["input_base64"],
   },
 });

@@ -2,18 +2,26 @@
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
-import { defineCommand } from "./command.ts";
+import { defineCommand, textContent } from "./command.ts";
 
 const RowIndex = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"));
 
 export const TextParams = v.object({
   id: TerminalId,
-  start: v.optional(RowIndex),
-  end: v.optional(RowIndex),
-  trim: v.optional(v.boolean(), true),
-  region: v.optional(v.picklist(["viewport", "scrollback", "all"]), "viewport"),
-  /** A token from an earlier text reply: answer only rows changed or scrolled in since then. */
-  since: v.optional(v.pipe(v.string(), v.regex(/^\d+\.\d+\.-?\d+$/, "since must be a token from an earlier text reply"))),
+  start: v.optional(v.pipe(RowIndex, v.description("first row to read, counted from the bottom (0 = last row); inclusive"))),
+  end: v.optional(v.pipe(RowIndex, v.description("row to stop before, counted from the bottom; omit start and end to read the whole region"))),
+  trim: v.optional(v.pipe(v.boolean(), v.description("drop trailing blanks of each row")), true),
+  region: v.optional(
+    v.pipe(v.picklist(["viewport", "scrollback", "all"]), v.description("viewport (the screen), scrollback (rows that scrolled off above it) or all")),
+    "viewport",
+  ),
+  since: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+\.\d+\.-?\d+$/, "since must be a token from an earlier text reply"),
+      v.description("a token from an earlier read: answer only the rows changed or scrolled in since then"),
+    ),
+  ),
 });
 
 export const text = defineCommand({
@@ -61,6 +69,26 @@ export const text = defineCommand({
     print(response) {
       const lines = response.lines as string[];
       if (lines.length) console.log(lines.join("\n"));
+    },
+  },
+  mcp: {
+    tool: "terminal_read",
+    description:
+      "Read a terminal's screen as plain text, one line per row, top to bottom: the exact characters, for copying an error message, a path or a number. " +
+      "Rows count from the bottom: 0 is the last row, so start 0, end 5 reads the last five. region scrollback reads what scrolled off the top, all reads both. " +
+      "The first line of the result is a header with the line counts and a token; pass the token back as `since` to get only the rows changed since, " +
+      'each as "row: text" (the cheapest way to follow output). Costs about a token per 4 characters: a full 80x24 screen up to ~500, ' +
+      "blank rows next to nothing; read a range when you know where to look (after a screenshot).",
+    result(response) {
+      const lines = response.lines as string[];
+      const { region, total_lines: total, token } = response;
+      if (response.rows === undefined) {
+        const span = lines.length ? `, rows ${(response.end as number) - 1}..${response.start} from the bottom` : "";
+        return textContent([`[${lines.length} of ${total} ${region} lines${span}; token ${token}]`, ...lines].join("\n"));
+      }
+      const rows = response.rows as number[];
+      const what = response.full ? `layout changed: all ${total} ${region} lines` : `${lines.length} of ${total} ${region} lines changed`;
+      return textContent([`[${what}, as "row: text", 0 = bottom; token ${token}]`, ...lines.map((line, i) => `${rows[i]}: ${line}`)].join("\n"));
     },
   },
 });

@@ -11,13 +11,13 @@ export const DEFAULT_WAIT_MS = 30_000;
 
 export const WaitParams = v.object({
   id: TerminalId,
-  idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1))),
-  text: v.optional(v.pipe(v.string(), v.minLength(1))),
-  regex: v.optional(v.pipe(v.string(), v.minLength(1))),
-  gone: v.optional(v.pipe(v.string(), v.minLength(1))),
-  command_done: v.optional(v.boolean()),
-  exit: v.optional(v.boolean()),
-  timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS)), DEFAULT_WAIT_MS),
+  idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
+  text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text appears in output that arrives after the wait began"))),
+  regex: v.optional(v.pipe(v.string(), v.minLength(1), v.description("a line of new output matches this JavaScript regular expression"))),
+  gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen"))),
+  command_done: v.optional(v.pipe(v.boolean(), v.description("the running shell command finishes; answers its exit code (needs shell integration)"))),
+  exit: v.optional(v.pipe(v.boolean(), v.description("the program exits; answers its exit code or signal"))),
+  timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
 });
 
 export const wait = defineCommand({
@@ -66,5 +66,16 @@ export const wait = defineCommand({
       if (response.line !== undefined) console.log(response.line);
       else if (response.code !== undefined) console.log(response.code ?? response.signal);
     },
+  },
+  mcp: {
+    tool: "terminal_wait",
+    description:
+      "Block until something happens on a terminal, instead of polling; the first condition given that holds wins. " +
+      "idle_ms: no output for that long (after typing into an interactive program, 300–1000). text / regex: appears in output arriving after this call starts " +
+      "(never what is already on screen, never the echo of typed input, so it can miss output that came before the call). gone: text left the screen. " +
+      "command_done: the shell command finished (gives its exit code). exit: the program ended. " +
+      "Answers short JSON (~30 tokens): the condition, elapsed_ms, and the matching line and its row from the bottom, or the exit code. " +
+      "A timeout (default 30 s) is a tool error with code timeout. Other tool calls go on while it waits.",
+    blocking: true,
   },
 });

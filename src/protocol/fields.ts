@@ -3,7 +3,12 @@
 import * as v from "valibot";
 import { MAX_DIMENSION } from "./limits.ts";
 
-export const TerminalId = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
+export const TerminalId = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(64),
+  v.description("the terminal's id, as create answered it: t1, t2, … or the name given"),
+);
 
 /** A name given at create: becomes the terminal's id. */
 export const TerminalName = v.pipe(

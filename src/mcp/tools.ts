@@ -1,0 +1,49 @@
+// The MCP tools, generated from the command table: each command's `mcp` spec gives the name and
+// description, its valibot params the JSON Schema; daemon replies become tool results here.
+// The only importer of @valibot/to-json-schema. No MCP SDK, no sockets.
+import { toJsonSchema } from "@valibot/to-json-schema";
+import { type Command, type McpSpec, type Reply, textContent, type ToolContent } from "../commands/command.ts";
+import { commands } from "../commands/index.ts";
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; properties?: Record<string, object>; required?: string[] };
+  command: Command;
+  spec: McpSpec;
+}
+
+export interface ToolResult {
+  content: ToolContent[];
+  isError?: boolean;
+}
+
+export const tools: Tool[] = commands.flatMap((command) => (command.mcp ? [toTool(command, command.mcp)] : []));
+
+export const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+
+function toTool(command: Command, spec: McpSpec): Tool {
+  // "ignore": refinements JSON Schema cannot say (v.check on names) stay the daemon's to enforce.
+  const schema = toJsonSchema(command.params, { errorMode: "ignore" }) as Tool["inputSchema"];
+  for (const field of spec.hide ?? []) delete schema.properties?.[field];
+  schema.required = schema.required?.filter((field) => !spec.hide?.includes(field));
+  return { name: spec.tool, description: spec.description, inputSchema: schema, command, spec };
+}
+
+/** The daemon request for a tool call. The daemon validates the arguments; hidden fields never pass. */
+export function toolRequest(tool: Tool, args: Reply): Reply {
+  const fields = { ...(tool.spec.request?.(args) ?? args) };
+  for (const field of tool.spec.hide ?? []) delete fields[field];
+  return { ...fields, cmd: tool.command.name };
+}
+
+export function toolResult(tool: Tool, reply: Reply, payload?: Uint8Array): ToolResult {
+  if (reply.ok !== true) return toolError(`${reply.code}: ${reply.error}`);
+  if (tool.spec.result) return { content: tool.spec.result(reply, payload) };
+  const { ok: _ok, tag: _tag, ...fields } = reply;
+  return { content: textContent(Object.keys(fields).length ? JSON.stringify(fields) : "ok") };
+}
+
+export function toolError(message: string): ToolResult {
+  return { content: textContent(message), isError: true };
+}

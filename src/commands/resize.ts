@@ -1,6 +1,5 @@
 // resize: change a terminal's size; the program gets SIGWINCH.
 import * as v from "valibot";
-import { T4aError } from "../protocol/errors.ts";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
@@ -15,8 +14,7 @@ export const resize = defineCommand({
   name: "resize",
   params: ResizeParams,
   handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
-    if (!terminal.alive) throw new T4aError("exited", `terminal "${params.id}" has exited`);
+    const terminal = ctx.pool.getAlive(params.id);
     terminal.resize(params.cols, params.rows);
     return { cols: params.cols, rows: params.rows };
   },

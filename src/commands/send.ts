@@ -1,6 +1,5 @@
 // send: write input to a terminal: text, raw bytes (base64) and/or named keys, in that order.
 import * as v from "valibot";
-import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { listOption } from "./cli-helpers.ts";
@@ -20,8 +19,7 @@ export const send = defineCommand({
   name: "send",
   params: SendParams,
   handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
-    if (!terminal.alive) throw new T4aError("exited", `terminal "${params.id}" has exited`);
+    const terminal = ctx.pool.getAlive(params.id);
     // Resolve every key before writing anything: a bad name must not leave half the input sent.
     const keys = (params.keys ?? []).map((name) => keyBytes(name, terminal.screen));
     if (params.input_base64 !== undefined) terminal.write(Buffer.from(params.input_base64, "base64"));

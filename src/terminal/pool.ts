@@ -38,6 +38,13 @@ export class Pool {
     return terminal;
   }
 
+  /** A terminal whose program still runs: input and resizes need one. */
+  getAlive(id: string): Terminal {
+    const terminal = this.get(id);
+    if (!terminal.alive) throw new T4aError("exited", `terminal "${id}" has exited`);
+    return terminal;
+  }
+
   list(): Terminal[] {
     return [...this.#terminals.values()];
   }

@@ -18,6 +18,7 @@ export class DaemonConnection {
   #buffer: Uint8Array = new Uint8Array(0);
   #wake: (() => void) | undefined;
   #closed = false;
+  #lastRequest: Promise<unknown> = Promise.resolve();
 
   private constructor(socket: Socket<undefined>) {
     this.#socket = socket;
@@ -44,7 +45,14 @@ export class DaemonConnection {
     return connection;
   }
 
-  async request(request: Reply): Promise<Response> {
+  /** Requests on one connection take turns: replies come back in order, one reader at a time. */
+  request(request: Reply): Promise<Response> {
+    const turn = this.#lastRequest.then(() => this.#exchange(request));
+    this.#lastRequest = turn.catch(() => {});
+    return turn;
+  }
+
+  async #exchange(request: Reply): Promise<Response> {
     this.send(request);
     const reply = await this.readLine();
     if (reply === undefined) throw new Error("the daemon closed the connection");

@@ -1,9 +1,13 @@
 // screenshot: the screen as a PNG drawn from the embedded bitmap font. Answers a header line with
 // `len`, then exactly that many PNG bytes; or, with encoding "base64", the PNG inside the JSON line.
 import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { BinaryReply, defineCommand } from "./command.ts";
+
+/** Larger images take seconds and gigabytes, stalling every session: 1000x1000 cells at 100% is 200 Mpx. */
+const MAX_PIXELS = 40_000_000;
 
 export const ScreenshotParams = v.object({
   id: TerminalId,
@@ -21,6 +25,10 @@ export const screenshot = defineCommand({
   params: ScreenshotParams,
   async handle(params, ctx) {
     const terminal = ctx.pool.get(params.id);
+    const pixels = (((terminal.screen.cols + 2 * params.pad) * 10 * params.scale) / 100) * (((terminal.screen.rows + 2 * params.pad) * 20 * params.scale) / 100);
+    if (pixels > MAX_PIXELS) {
+      throw new T4aError("invalid_params", `a ${terminal.screen.cols}x${terminal.screen.rows} screen at ${params.scale}% is ${Math.round(pixels / 1e6)} Mpx, over ${MAX_PIXELS / 1e6}; lower the scale`);
+    }
     await terminal.settled();
     const grid = terminal.screen.cellGrid();
     // The renderer (font, rasteriser, PNG) loads on the first screenshot: CLI calls never pay for it.

@@ -31,5 +31,5 @@ export const Milliseconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.max
 /** Request envelope: every request has `cmd`; `tag` is echoed back. */
 export const Envelope = v.object({
   cmd: v.string(),
-  tag: v.optional(v.union([v.string(), v.number()])),
+  tag: v.optional(v.union([v.string(), v.pipe(v.number(), v.finite())])),
 });

@@ -68,3 +68,47 @@ test("synchronized output frames are visible to readers", () => {
   screen.write("\x1b[?2026l");
   expect(screen.inSyncFrame).toBe(false);
 });
+
+test("huge CSI counts are clamped to the screen: fast, same screen as the count that fits", () => {
+  // Unclamped, these take seconds (one unit per loop turn) or throw; 2^31-1 would take half an hour.
+  const counts: Record<string, number> = { S: 5e6, T: 5e6, L: 5e6, M: 5e6, I: 1e8, Z: 1e8, b: 2147483647 };
+  for (const [final, count] of Object.entries(counts)) {
+    const reference = new Screen({ cols: 20, rows: 5, scrollback: 0 });
+    reference.write(`a\r\nb\r\nxy\x1b[100${final}after`);
+    screen = new Screen({ cols: 20, rows: 5, scrollback: 0 });
+    const started = performance.now();
+    screen.write(`a\r\nb\r\nxy\x1b[${count}${final}after`);
+    expect({ final, ms: performance.now() - started < 1000 }).toEqual({ final, ms: true });
+    expect({ final, lines: screen.lines("viewport", 0, 5, true) }).toEqual({ final, lines: reference.lines("viewport", 0, 5, true) });
+    reference.dispose();
+    screen.dispose();
+  }
+  screen = new Screen({ cols: 20, rows: 5, scrollback: 0 });
+});
+
+test("a parser exception loses the rest of its chunk, never the session", () => {
+  screen = new Screen({ cols: 20, rows: 3, scrollback: 0 });
+  screen.onOsc(4242, () => {
+    throw new Error("boom");
+  });
+  const logged = console.error;
+  console.error = () => {};
+  try {
+    screen.write("before\r\n\x1b]4242;x\x07lost");
+  } finally {
+    console.error = logged;
+  }
+  screen.write("after\r\n");
+  screen.write("more");
+  expect(screen.lines("viewport", 0, 3, true)).toEqual(["before", "after", "more"]);
+});
+
+test("output inside a hyperlink left open is as fast as any other", () => {
+  screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
+  screen.write("\x1b]8;;http://example.com/\x1b\\");
+  const started = performance.now();
+  // xterm.js gave every row in an open link a marker updated on each scroll: ~10 s for these.
+  for (let i = 0; i < 20; i++) screen.write(`${i} linked\r\n`.repeat(1000));
+  expect(performance.now() - started).toBeLessThan(2000);
+  expect(screen.lines("viewport", 1, 2, true)).toEqual(["19 linked"]);
+});

@@ -22,10 +22,23 @@ export interface ScreenCallbacks {
 
 /** Private xterm state we need and the public API does not expose. Kept in one place. */
 interface XTermCore {
-  _writeBuffer: { writeSync(data: string | Uint8Array): void };
+  _writeBuffer: {
+    writeSync(data: string | Uint8Array): void;
+    /** Set during writeSync; left true by a throw, after which every later write is only queued. */
+    _isSyncWriting: boolean;
+    _syncCalls: number;
+    _writeBuffer: unknown[];
+    _callbacks: unknown[];
+    _pendingData: number;
+  };
+  /** Unlike the public parser API, handlers here get xterm's mutable params, before its own handler. */
+  registerCsiHandler(id: { final: string }, handler: (params: { params: Int32Array; length: number }) => boolean): void;
   coreService: { isCursorHidden: boolean; decPrivateModes: { cursorStyle?: CursorStyle } };
   /** Viewport rows a parse touched (undefined = all), fired at the end of each parse. */
-  _inputHandler: { onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): void };
+  _inputHandler: {
+    onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): void;
+    _parser: { reset(): void };
+  };
   _bufferService: { buffers: { normal: { lines: { onTrim(listener: (count: number) => void): void } } } };
 }
 
@@ -41,6 +54,25 @@ export interface ChangedRows {
   /** Stable row numbers, top to bottom. */
   rows: number[];
 }
+
+/**
+ * CSI counts that xterm.js acts on one unit at a time, and the bound past which more change
+ * nothing: scroll up/down and insert/delete lines by at most a screen's rows, tab forward/back by
+ * at most its columns, repeat a character at most a screenful. Parameters go up to 2^31-1, so
+ * unclamped, one `\e[2147483647S` holds the daemon (every session) for half an hour and
+ * `\e[2147483647b` throws allocating 8 GB. tmux bounds these counts too.
+ */
+const COUNT_LIMITS: Record<string, (cols: number, rows: number) => number> = {
+  S: (_cols, rows) => rows,
+  T: (_cols, rows) => rows,
+  L: (_cols, rows) => rows,
+  M: (_cols, rows) => rows,
+  I: (cols) => cols,
+  Z: (cols) => cols,
+  b: (cols, rows) => cols * rows,
+};
+
+const MAX_TITLE_LENGTH = 1024;
 
 /** Largest number of rows whose last change is remembered (per session, 8 bytes each). */
 const MAX_TRACKED_ROWS = 131_072;
@@ -71,8 +103,9 @@ export class Screen {
     this.#xterm.unicode.activeVersion = currentUnicode.version;
     this.#core = (this.#xterm as unknown as { _core: XTermCore })._core;
     this.#xterm.onTitleChange((title) => {
-      this.#title = title;
-      callbacks.title?.(title);
+      // Programs may set megabyte titles; list and events carry the title in every line.
+      this.#title = title.slice(0, MAX_TITLE_LENGTH);
+      callbacks.title?.(this.#title);
     });
     if (callbacks.bell) this.#xterm.onBell(callbacks.bell);
     if (callbacks.reply) this.#xterm.onData(callbacks.reply);
@@ -88,6 +121,17 @@ export class Screen {
       else this.#pendingRefresh = pending ? { start: Math.min(pending.start, range.start), end: Math.max(pending.end, range.end) } : range;
     });
     this.#xterm.buffer.onBufferChange(() => this.#epoch++);
+    // OSC 8 hyperlinks are swallowed: nothing here shows them, and xterm.js tracks every row
+    // printed inside an open link with a buffer marker, updated on every scroll, so a link left
+    // open before a flood made output 300x slower (1 700 lines/s at 10 000 rows of scrollback).
+    this.#xterm.parser.registerOscHandler(8, () => true);
+    for (const [final, limit] of Object.entries(COUNT_LIMITS)) {
+      this.#core.registerCsiHandler({ final }, (params) => {
+        const max = limit(this.#xterm.cols, this.#xterm.rows);
+        if (params.length > 0 && params.params[0]! > max) params.params[0] = max;
+        return false; // xterm's own handler runs next, with the clamped count
+      });
+    }
   }
 
   /** Call `handler` with the payload of every OSC `ident` sequence, at its exact place in the output. */
@@ -107,7 +151,11 @@ export class Screen {
     const cursorBefore = this.cursorStableRow();
     const epochBefore = this.#epoch;
     this.#pendingRefresh = null;
-    this.#core._writeBuffer.writeSync(data);
+    try {
+      this.#core._writeBuffer.writeSync(data);
+    } catch (error) {
+      this.#recoverFromParseError(error);
+    }
     this.#seq++;
     // Rows between the cursor's old and new place took line-oriented output; the refresh range
     // covers in-place redraws (TUIs). Together: every row this write may have changed.
@@ -131,6 +179,22 @@ export class Screen {
       this.#slotSeq[slot] = this.#seq;
     }
     this.#lastWrite = { first, last };
+  }
+
+  /**
+   * A throw inside xterm's parser would leave its write buffer marked busy: every later write
+   * queued, never parsed, the screen frozen while memory grows. Reset the buffer and the parser
+   * (the rest of this chunk is lost) so the session keeps working, and say so in the log.
+   */
+  #recoverFromParseError(error: unknown): void {
+    const writeBuffer = this.#core._writeBuffer;
+    writeBuffer._isSyncWriting = false;
+    writeBuffer._syncCalls = 0;
+    writeBuffer._writeBuffer.length = 0;
+    writeBuffer._callbacks.length = 0;
+    writeBuffer._pendingData = 0;
+    this.#core._inputHandler._parser.reset();
+    console.error("t4a: internal error: the screen parser threw; the rest of this output chunk was dropped:", error);
   }
 
   /** Stable number of the row the cursor is on. */

@@ -208,11 +208,6 @@ export class Screen {
     return this.#lastWrite;
   }
 
-  /** Stable number of the top row still in the buffer (scrollback top). */
-  get firstStableRow(): number {
-    return this.#trimmed;
-  }
-
   /** Stable number of the viewport's bottom row. */
   get bottomStableRow(): number {
     return this.#trimmed + this.#xterm.buffer.active.baseY + this.#xterm.rows - 1;

@@ -1,6 +1,7 @@
 // A child process on a pseudo-terminal: the only file that touches Bun's terminal API.
 // It spawns, writes, resizes and ends processes and reports bytes and the exit; it never parses output.
 import { readdirSync, readFileSync } from "node:fs";
+import { FairFeed } from "./fair-feed.ts";
 
 export interface PtyExit {
   /** Exit status when the process exited normally, else null. */
@@ -15,7 +16,7 @@ export interface PtyOptions {
   env: Record<string, string>;
   cols: number;
   rows: number;
-  /** Called with every byte the program writes; the next read waits until this returns. */
+  /** Called with every byte the program writes, in order, in fair shares per event-loop turn (fair-feed.ts). */
   onData: (chunk: Uint8Array) => void;
   /** Called once, after the last byte has been delivered to onData. */
   onExit: (exit: PtyExit) => void;
@@ -23,6 +24,11 @@ export interface PtyOptions {
 
 /** After the process exits, output still buffered in the kernel is drained until EOF or this much quiet. */
 const DRAIN_QUIET_MS = 100;
+
+/** termios c_iflag bit: XON/XOFF output flow control (Linux value). Raw-mode programs clear it. */
+const IXON = 0o2000;
+const XOFF = "\x13";
+const XON = "\x11";
 
 /**
  * Bun's `detached` spawn calls setsid() but never TIOCSCTTY, so the PTY would not be the child's
@@ -41,6 +47,7 @@ export class Pty {
   #reported = false;
   #lastDataAt = 0;
   #drainTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #feed: FairFeed;
   readonly #onExit: (exit: PtyExit) => void;
   readonly #done: Promise<PtyExit>;
   #resolveDone!: (exit: PtyExit) => void;
@@ -53,12 +60,18 @@ export class Pty {
     }
     this.#onExit = options.onExit;
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
+    this.#feed = new FairFeed(options.onData, {
+      enabled: () => !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0,
+      stop: () => this.#terminal.write(XOFF),
+      start: () => this.#terminal.write(XON),
+    });
+    this.#feed.onDrained = () => this.#maybeReport();
     this.#terminal = new Bun.Terminal({
       cols: options.cols,
       rows: options.rows,
       data: (_terminal, chunk) => {
         this.#lastDataAt = performance.now();
-        options.onData(chunk);
+        this.#feed.push(chunk);
       },
       exit: () => {
         this.#eof = true;
@@ -122,12 +135,13 @@ export class Pty {
     await this.#process.exited;
     // Nobody will read what is left: stop waiting for EOF from stragglers holding the slave.
     this.#eof = true;
+    this.#feed.flush();
     this.#maybeReport();
     return this.#done;
   }
 
   #maybeReport(): void {
-    if (this.#reported || !this.#exited) return;
+    if (this.#reported || !this.#exited || this.#feed.pending) return; // the backlog drains first
     if (!this.#eof) {
       // A background child may hold the PTY open forever; report once output has gone quiet.
       clearTimeout(this.#drainTimer);
@@ -144,7 +158,7 @@ export class Pty {
   }
 
   #report(): void {
-    if (this.#reported || !this.#exited) return;
+    if (this.#reported || !this.#exited || this.#feed.pending) return;
     this.#reported = true;
     clearTimeout(this.#drainTimer);
     this.#terminal.close();

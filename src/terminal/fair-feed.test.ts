@@ -1,0 +1,34 @@
+import { expect, test } from "bun:test";
+import { FairFeed } from "./fair-feed.ts";
+
+/** A consumer that takes `msPerByte` per byte, like a parser. */
+function slowConsumer(msPerKiB: number, into: number[]) {
+  return (bytes: Uint8Array) => {
+    const until = performance.now() + (bytes.length / 1024) * msPerKiB;
+    while (performance.now() < until) {}
+    into.push(...bytes);
+  };
+}
+
+test("past its share of a turn, the feed holds the program and finishes on later turns, in order", async () => {
+  const received: number[] = [];
+  const flow: string[] = [];
+  const feed = new FairFeed(slowConsumer(1, received), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") });
+  const chunk = Uint8Array.from({ length: 64 * 1024 }, (_, i) => i & 0xff);
+  feed.push(chunk); // 64 ms of work at 1 ms/KiB: far over one 15 ms share
+  expect(flow).toEqual(["XOFF"]);
+  expect(received.length).toBeLessThan(chunk.length);
+  expect(feed.pending).toBe(true);
+  feed.push(Uint8Array.of(1, 2, 3)); // read while held: queued behind, never ahead
+  while (feed.pending) await new Promise((resolve) => setImmediate(resolve));
+  expect(flow).toEqual(["XOFF", "XON"]);
+  expect(received).toEqual([...chunk, 1, 2, 3]);
+});
+
+test("without flow control (a raw-mode program) everything is delivered at once", () => {
+  const received: number[] = [];
+  const feed = new FairFeed(slowConsumer(1, received), { enabled: () => false, stop: () => {}, start: () => {} });
+  feed.push(new Uint8Array(40 * 1024));
+  expect(received.length).toBe(40 * 1024);
+  expect(feed.pending).toBe(false);
+});

@@ -1,0 +1,123 @@
+// Feeds a PTY's output to its consumer in fair shares: at most FAIR_SHARE_MS of parsing per
+// event-loop turn, so one flooding program cannot keep every other session waiting.
+// Bun reads a flooding PTY chunk after chunk (up to ~0.5 s of parsing per turn) and its terminal
+// cannot be paused; past the share, output is stopped the way a person stops a terminal, with
+// XOFF, the rest waits for the next turn, and XON restarts the program once it is all parsed.
+// Nothing is dropped, and the backlog stays bounded: without flow control (a raw-mode program
+// cleared IXON) or past MAX_BACKLOG_BYTES, everything is parsed at once as it arrives.
+
+const FAIR_SHARE_MS = 15;
+/** Parse in slices this big so a share can end inside one large read. */
+const SLICE_BYTES = 16 * 1024;
+const MAX_BACKLOG_BYTES = 1024 * 1024;
+
+export interface FlowControl {
+  /** Whether the program's terminal honours XON/XOFF (IXON); raw-mode programs turn it off. */
+  enabled(): boolean;
+  /** Stop the program's output (XOFF). */
+  stop(): void;
+  /** Restart it (XON). */
+  start(): void;
+}
+
+export class FairFeed {
+  readonly #deliver: (bytes: Uint8Array) => void;
+  readonly #flow: FlowControl;
+  #backlog: Uint8Array[] = [];
+  #backlogBytes = 0;
+  #busyMs = 0;
+  #turnEnding = false;
+  #holding = false;
+  /** Called each time the backlog has been fully delivered. */
+  onDrained: () => void = () => {};
+
+  constructor(deliver: (bytes: Uint8Array) => void, flow: FlowControl) {
+    this.#deliver = deliver;
+    this.#flow = flow;
+  }
+
+  get pending(): boolean {
+    return this.#backlog.length > 0;
+  }
+
+  /** Bytes as read from the PTY (the buffer may be reused after this returns). */
+  push(chunk: Uint8Array): void {
+    if (this.#backlog.length) {
+      this.#queue(chunk);
+      // A program that cleared IXON is no longer held back: keep up with it rather than queue.
+      if (this.#backlogBytes > MAX_BACKLOG_BYTES || !this.#flow.enabled()) this.flush();
+      return;
+    }
+    const rest = this.#feed(chunk);
+    if (rest) this.#queue(rest);
+  }
+
+  /** Deliver everything now (the program is gone, or memory says so). */
+  flush(): void {
+    const backlog = this.#backlog;
+    this.#backlog = [];
+    this.#backlogBytes = 0;
+    for (const bytes of backlog) this.#timed(bytes);
+    this.#drained();
+  }
+
+  /** Deliver within the share; returns what is left once the share is used up and output is held. */
+  #feed(bytes: Uint8Array): Uint8Array | undefined {
+    this.#endTurnSoon();
+    for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
+      if (this.#busyMs >= FAIR_SHARE_MS && (this.#holding || this.#hold())) return bytes.subarray(offset);
+      this.#timed(bytes.subarray(offset, offset + SLICE_BYTES));
+    }
+    return undefined;
+  }
+
+  #timed(bytes: Uint8Array): void {
+    const started = performance.now();
+    this.#deliver(bytes);
+    this.#busyMs += performance.now() - started;
+  }
+
+  #hold(): boolean {
+    if (!this.#flow.enabled()) return false;
+    this.#flow.stop();
+    this.#holding = true;
+    return true;
+  }
+
+  #queue(bytes: Uint8Array): void {
+    this.#backlog.push(bytes.slice());
+    this.#backlogBytes += bytes.length;
+  }
+
+  #endTurnSoon(): void {
+    if (this.#turnEnding) return;
+    this.#turnEnding = true;
+    setImmediate(() => this.#nextTurn());
+  }
+
+  /** A new turn, a new share: continue with the backlog, and restart the program once it is empty. */
+  #nextTurn(): void {
+    this.#turnEnding = false;
+    this.#busyMs = 0;
+    while (this.#backlog.length) {
+      const head = this.#backlog.shift()!;
+      this.#backlogBytes -= head.length;
+      const rest = this.#feed(head);
+      if (rest) {
+        this.#backlog.unshift(rest);
+        this.#backlogBytes += rest.length;
+        return;
+      }
+    }
+    this.#drained();
+  }
+
+  #drained(): void {
+    if (this.#holding) {
+      this.#holding = false;
+      // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
+      if (this.#flow.enabled()) this.#flow.start();
+    }
+    this.onDrained();
+  }
+}

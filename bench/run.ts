@@ -25,7 +25,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, scale };
+const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, flood, scale };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -218,6 +218,33 @@ async function latency(): Promise<void> {
     rows.push({ section: "latency", metric: `idle event after the last byte, beyond idle_ms=${idleMs}`, t4a: median(errors), unit: "ms" });
   } finally {
     t4a.stop();
+  }
+}
+
+/** One session floods (`yes`): how long does reading another session take, as a whole CLI call? */
+async function flood(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "quiet", "bash --norc --noprofile");
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "flood", "yes");
+  try {
+    const { id: quiet } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
+    await t4a.request({ cmd: "create", cmd_args: ["yes"] });
+    const sample = async (argv: string[]) => {
+      const latencies: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        latencies.push(timeProcess(argv, 1)[0]!);
+        await Bun.sleep(20);
+      }
+      return latencies;
+    };
+    const ours = await sample(t4a.cli(["text", String(quiet)]));
+    const theirs = await sample(tmux.cmd("capture-pane", "-p", "-t", "quiet"));
+    rows.push({ section: "flood", metric: "`yes` in another session: text / capture-pane, median", t4a: median(ours), tmux: median(theirs), unit: "ms", target: "≤ 100 ms" });
+    rows.push({ section: "flood", metric: "  … p95", t4a: percentile(ours, 95), tmux: percentile(theirs, 95), unit: "ms" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
   }
 }
 

@@ -15,7 +15,7 @@ test("past its share of a turn, the feed holds the program and finishes on later
   const flow: string[] = [];
   const feed = new FairFeed(slowConsumer(1, received), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") });
   const chunk = Uint8Array.from({ length: 64 * 1024 }, (_, i) => i & 0xff);
-  feed.push(chunk); // 64 ms of work at 1 ms/KiB: far over one 15 ms share
+  feed.push(chunk); // 64 ms of work at 1 ms/KiB: far over one share
   expect(flow).toEqual(["XOFF"]);
   expect(received.length).toBeLessThan(chunk.length);
   expect(feed.pending).toBe(true);

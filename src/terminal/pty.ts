@@ -79,8 +79,8 @@ export class Pty {
       },
     });
     try {
-      // detached = setsid(): the child leads its own session with the PTY as controlling
-      // terminal, so job control, Ctrl-C and SIGWINCH reach it, and kill() can find its whole tree.
+      // detached = setsid(): the child leads its own session (the shim makes the PTY its
+      // controlling terminal), so job control, Ctrl-C and SIGWINCH reach it, and kill() finds its whole tree.
       this.#process = Bun.spawn([...ACQUIRE_CONTROLLING_TTY, ...options.argv], {
         terminal: this.#terminal,
         cwd: options.cwd,
@@ -140,25 +140,16 @@ export class Pty {
     return this.#done;
   }
 
+  /** Report the exit once the process is gone and its output delivered: at EOF, or after quiet. */
   #maybeReport(): void {
     if (this.#reported || !this.#exited || this.#feed.pending) return; // the backlog drains first
-    if (!this.#eof) {
-      // A background child may hold the PTY open forever; report once output has gone quiet.
+    const quietFor = performance.now() - this.#lastDataAt;
+    if (!this.#eof && quietFor < DRAIN_QUIET_MS) {
+      // A background child may hold the PTY open forever: EOF may never come.
       clearTimeout(this.#drainTimer);
-      const quietFor = performance.now() - this.#lastDataAt;
-      this.#drainTimer = setTimeout(() => this.#maybeReportAfterQuiet(), Math.max(0, DRAIN_QUIET_MS - quietFor));
+      this.#drainTimer = setTimeout(() => this.#maybeReport(), DRAIN_QUIET_MS - quietFor);
       return;
     }
-    this.#report();
-  }
-
-  #maybeReportAfterQuiet(): void {
-    if (performance.now() - this.#lastDataAt < DRAIN_QUIET_MS) return this.#maybeReport();
-    this.#report();
-  }
-
-  #report(): void {
-    if (this.#reported || !this.#exited || this.#feed.pending) return;
     this.#reported = true;
     clearTimeout(this.#drainTimer);
     this.#terminal.close();

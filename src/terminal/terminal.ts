@@ -77,6 +77,7 @@ export class Terminal {
   #sawCommandStart = false;
   /** Stable row of the running command's C mark: its output starts there. */
   #commandStart = { row: 0 };
+  #promptWaiters: Array<() => void> = [];
   #commandListeners = new Set<(code: number | null, output: CommandOutput) => void>();
 
   /** Throws when the program cannot be spawned. */
@@ -256,6 +257,7 @@ export class Terminal {
     this.#exit = exit;
     this.#activity.dispose();
     this.#releaseSyncWaiters();
+    this.#releasePromptWaiters();
     for (const waiter of this.#waiters) waiter.exited(exit.code, exit.signal);
     this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}) });
   }
@@ -271,7 +273,10 @@ export class Terminal {
     const cursor = this.screen.cursor();
     const row = this.screen.cursorStableRow();
     if (mark.kind === "prompt" || mark.kind === "input") {
-      if (this.#shellState !== "running") this.#shellState = "prompt";
+      if (this.#shellState !== "running") {
+        this.#shellState = "prompt";
+        this.#releasePromptWaiters();
+      }
       return;
     }
     if (mark.kind === "command_start") {
@@ -286,6 +291,7 @@ export class Terminal {
     if (this.#shellState !== "running" && this.#sawCommandStart) return;
     const wasRunning = this.#shellState === "running";
     this.#shellState = "prompt";
+    this.#releasePromptWaiters();
     const code = mark.code ?? null;
     this.#emit({ event: "command_done", terminal: this.id, code });
     for (const waiter of this.#waiters) waiter.commandDone(code);
@@ -295,17 +301,22 @@ export class Terminal {
     }
   }
 
-  #untilPrompt(timeoutMs: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const deadline = performance.now() + timeoutMs;
-      const check = () => {
-        if (this.#shellState === "prompt") return resolve();
-        if (!this.alive) return reject(new T4aError("exited", `terminal "${this.id}" has exited`));
-        if (performance.now() > deadline) return reject(new T4aError("timeout", `the shell showed no prompt within ${timeoutMs} ms`));
-        setTimeout(check, 5);
-      };
-      check();
-    });
+  /** A shell still starting: wait for its first prompt mark (or its exit, or the timeout). */
+  async #untilPrompt(timeoutMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const prompted = await Promise.race([
+      new Promise<boolean>((resolve) => this.#promptWaiters.push(() => resolve(true))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
+    if (!prompted) throw new T4aError("timeout", `the shell showed no prompt within ${timeoutMs} ms`);
+  }
+
+  #releasePromptWaiters(): void {
+    const waiters = this.#promptWaiters;
+    this.#promptWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   /** The command's output rows as logical lines (soft wraps joined), capped to the last `maxLines`. */

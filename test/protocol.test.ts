@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { Sandbox, waitFor } from "./harness.ts";
+import { RawClient } from "./torture-kit.ts";
 
 let sandbox: Sandbox;
 beforeAll(() => {
@@ -73,7 +74,7 @@ test("tags are echoed and replies keep request order on one connection", async (
 
 test("malformed requests each get an error and the daemon keeps serving", async () => {
   const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["cat"] })).reply as { id: string };
-  const raw = await rawConnection(sandbox.socket);
+  const raw = await RawClient.open(sandbox.socket);
   const cases: Array<[Uint8Array | string, string]> = [
     ["{not json", "bad_request"],
     ['"just a string"', "bad_request"],
@@ -97,67 +98,13 @@ test("malformed requests each get an error and the daemon keeps serving", async 
   for (const [line, code] of cases) {
     raw.write(line);
     raw.write("\n");
-    const reply = JSON.parse(await raw.nextLine());
+    const reply = JSON.parse(await raw.readLine());
     expect({ line: String(line).slice(0, 60), ok: reply.ok, code: reply.code }).toEqual({ line: String(line).slice(0, 60), ok: false, code });
     expect(reply.error).toEqual(expect.any(String));
   }
   raw.write('{"cmd":"list"}\n');
-  expect(JSON.parse(await raw.nextLine())).toMatchObject({ ok: true });
+  expect(JSON.parse(await raw.readLine())).toMatchObject({ ok: true });
   raw.close();
   expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
   await sandbox.request({ cmd: "kill", id });
 });
-
-/** A socket that writes arbitrary bytes, for input no well-behaved client would send. */
-async function rawConnection(path: string) {
-  let buffer = "";
-  let wake: (() => void) | undefined;
-  const socket = await Bun.connect({
-    unix: path,
-    socket: {
-      data(_s, chunk) {
-        buffer += new TextDecoder().decode(chunk);
-        wake?.();
-      },
-      drain() {
-        wake?.();
-      },
-    },
-  });
-  const pending: Uint8Array[] = [];
-  return {
-    write(data: Uint8Array | string) {
-      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-      pending.push(bytes);
-      flush();
-    },
-    async nextLine(): Promise<string> {
-      for (;;) {
-        flush();
-        const newline = buffer.indexOf("\n");
-        if (newline !== -1) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          return line;
-        }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 20);
-        });
-      }
-    },
-    close() {
-      socket.end();
-    },
-  };
-  function flush() {
-    while (pending.length) {
-      const written = socket.write(pending[0]!);
-      if (written < pending[0]!.length) {
-        pending[0] = pending[0]!.subarray(Math.max(0, written));
-        return;
-      }
-      pending.shift();
-    }
-  }
-}

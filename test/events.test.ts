@@ -33,27 +33,18 @@ async function create(cmdArgs: string[], extra: Reply = {}): Promise<string> {
   return reply.id as string;
 }
 
-/** Events of one terminal on their own connection, collected as they come. */
-async function subscribe(id: string) {
+/** Events of one terminal (or all) on their own connection, collected as they come. */
+async function subscribe(id?: string) {
   const connection = await DaemonConnection.open(sandbox.socket);
   expect((await connection.request({ cmd: "events", terminal: id })).reply.ok).toBe(true);
   const events: Reply[] = [];
-  let closed = false;
   void (async () => {
-    for (;;) {
-      const event = await connection.readLine();
-      if (!event) break;
-      events.push(event);
-    }
-    closed = true;
+    for (let event = await connection.readLine(); event; event = await connection.readLine()) events.push(event);
   })();
   return {
     events,
     next: (kind: string) => waitFor(() => events.find((event) => event.event === kind), 15_000, `a ${kind} event`),
     close: () => connection.close(),
-    get closed() {
-      return closed;
-    },
   };
 }
 
@@ -271,15 +262,5 @@ test("a subscriber that never reads does not grow the daemon; it is told it lagg
 }, 60_000);
 
 async function subscribeAll(): Promise<Reply[]> {
-  const connection = await DaemonConnection.open(sandbox.socket);
-  expect((await connection.request({ cmd: "events" })).reply.ok).toBe(true);
-  const events: Reply[] = [];
-  void (async () => {
-    for (;;) {
-      const event = await connection.readLine();
-      if (!event) break;
-      events.push(event);
-    }
-  })();
-  return events;
+  return (await subscribe()).events;
 }

@@ -24,7 +24,7 @@ export const run = defineCommand({
   name: "run",
   params: RunParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
+    const terminal = ctx.pool.getAlive(params.id);
     return { ...(await terminal.run(params.command, params.timeout_ms, params.max_lines)) };
   },
   cli: {

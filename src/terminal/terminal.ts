@@ -203,7 +203,6 @@ export class Terminal {
     if (!this.shell) {
       throw new T4aError("unsupported", `terminal "${this.id}" has no shell integration; run needs bash, zsh or fish started by t4a`);
     }
-    if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
     const started = performance.now();
     if (this.#shellState !== "prompt") {
       if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);

@@ -52,7 +52,12 @@ export class T4a {
   pid = 0;
 
   async start(): Promise<this> {
-    Bun.spawnSync([BIN, "info"], { env: this.env });
+    // Only create auto-starts a daemon; start one of our own in the background instead.
+    Bun.spawn([BIN, "daemon"], { env: this.env, cwd: "/", stdio: ["ignore", "ignore", "ignore"], detached: true }).unref();
+    for (let delayMs = 2; ; delayMs = Math.min(delayMs * 2, 50)) {
+      if (Bun.spawnSync([BIN, "info"], { env: this.env }).exitCode === 0) break;
+      await Bun.sleep(delayMs);
+    }
     this.connection = await DaemonConnection.open(this.socket);
     this.pid = Number((await this.request({ cmd: "info" })).pid);
     return this;

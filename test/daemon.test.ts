@@ -15,15 +15,44 @@ afterEach(async () => {
   await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.cleanup()));
 });
 
-test("50 simultaneous first calls start exactly one daemon", async () => {
+test("50 simultaneous first creates start exactly one daemon", async () => {
   const sandbox = fresh();
-  const results = await Promise.all(Array.from({ length: 50 }, () => sandbox.run(["info", "--json"])));
+  const results = await Promise.all(Array.from({ length: 50 }, () => sandbox.run(["create", "--json", "--", "sleep", "30"])));
   const failures = results.filter((result) => result.code !== 0);
   expect(failures).toEqual([]);
-  const pids = new Set(results.map((result) => JSON.parse(result.stdout).pid));
-  expect(pids.size).toBe(1);
+  const { reply } = await sandbox.request({ cmd: "list" });
+  expect((reply.terminals as unknown[]).length).toBe(50);
+  const started = (await Bun.file(join(dirname(sandbox.socket), "t4a.log")).text()).match(/listening on/g) ?? [];
+  expect(started.length).toBe(1);
   expect(existsSync(`${sandbox.socket}.lock`)).toBe(false);
 }, 60_000);
+
+test("item 5: read-only commands never start a daemon; list says nothing, info says no daemon", async () => {
+  const sandbox = fresh();
+  expect(await sandbox.run(["list"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  expect(JSON.parse((await sandbox.run(["list", "--json"])).stdout)).toEqual({ ok: true, terminals: [] });
+  expect(await sandbox.run(["info"])).toMatchObject({ code: 3, stderr: "t4a: no daemon\n" });
+  for (const args of [["text", "t1"], ["send", "t1", "x"], ["kill", "t1"], ["config"], ["events"]]) {
+    const result = await sandbox.run(args);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("no daemon answers");
+  }
+  expect(existsSync(sandbox.socket)).toBe(false);
+  await sandbox.ok(["create", "--", "true"]); // creating something does start one
+  expect(existsSync(sandbox.socket)).toBe(true);
+});
+
+test("item 6: shutdown returns only once the daemon has exited, so shutdown && create is safe", async () => {
+  const sandbox = fresh();
+  // A session that ignores SIGHUP keeps the old daemon busy for the whole kill grace period.
+  await sandbox.ok(["create", "--", "bash", "-c", "trap '' HUP; sleep 1000"]);
+  const first = await sandbox.daemonPid();
+  await sandbox.ok(["shutdown"]);
+  expect(isAlive(first)).toBe(false);
+  expect(existsSync(sandbox.socket)).toBe(false);
+  await sandbox.ok(["create", "--", "true"]);
+  expect(await sandbox.daemonPid()).not.toBe(first);
+});
 
 test("a stale socket left by a killed daemon is recovered on the next call", async () => {
   const sandbox = fresh();
@@ -31,6 +60,7 @@ test("a stale socket left by a killed daemon is recovered on the next call", asy
   process.kill(first, "SIGKILL");
   await waitFor(() => !isAlive(first), 5000, "the daemon to die");
   expect(existsSync(sandbox.socket)).toBe(true);
+  await sandbox.ok(["create", "--", "true"]);
   const second = await sandbox.daemonPid();
   expect(second).not.toBe(first);
 });
@@ -51,6 +81,7 @@ test("the shutdown command stops the daemon; later calls start a new one", async
   const first = await sandbox.daemonPid();
   await sandbox.ok(["shutdown"]);
   await waitFor(() => !isAlive(first), 10_000, "the daemon to exit");
+  await sandbox.ok(["create", "--", "true"]);
   expect(await sandbox.daemonPid()).not.toBe(first);
 });
 
@@ -74,7 +105,9 @@ test("hostile socket directories are refused with a clear message", async () => 
   mkdirSync(linked, { mode: 0o700 });
   const viaLink = join(sandbox.dir, "link");
   symlinkSync(linked, viaLink);
-  result = await sandbox.run(["--socket", join(viaLink, "t4a.sock"), "list"]);
+  // Reading through a link to a private directory is safe; starting a daemon there is refused.
+  expect((await sandbox.run(["--socket", join(viaLink, "t4a.sock"), "list"])).code).toBe(0);
+  result = await sandbox.run(["--socket", join(viaLink, "t4a.sock"), "create"]);
   expect(result.code).toBe(3);
   expect(result.stderr).toContain("it is a symlink");
 
@@ -88,6 +121,7 @@ test("hostile socket directories are refused with a clear message", async () => 
 test("CLI exit codes: 0 ok, 1 refused, 2 usage, 3 unreachable", async () => {
   const sandbox = fresh();
   expect((await sandbox.run(["list"])).code).toBe(0);
+  await sandbox.start();
   const refused = await sandbox.run(["text", "t404"]);
   expect(refused).toMatchObject({ code: 1, stderr: 't4a: terminal "t404" not found\n' });
   expect((await sandbox.run(["frobnicate"])).code).toBe(2);

@@ -50,14 +50,22 @@ export class Sandbox {
     return result.stdout.replace(/\n$/, "");
   }
 
+  /** Start the daemon unless one answers (only `create` auto-starts it from the CLI). */
+  async start(): Promise<void> {
+    if ((await this.run(["info"])).code === 0) return;
+    const daemon = Bun.spawn([BIN, "daemon"], { env: this.env, cwd: "/", stdio: ["ignore", "ignore", "ignore"], detached: true });
+    daemon.unref();
+    await waitFor(async () => (await this.run(["info"])).code === 0 || daemon.exitCode !== null, 10_000, "the daemon to start");
+  }
+
   async connect(): Promise<DaemonConnection> {
-    await this.ok(["info"]); // auto-starts the daemon
+    await this.start();
     return DaemonConnection.open(this.socket);
   }
 
   /** One request on a fresh connection. */
   async request(request: Reply): Promise<Response> {
-    const connection = await this.connect();
+    const connection = await DaemonConnection.open(this.socket).catch(() => this.connect());
     try {
       return await connection.request(request);
     } finally {
@@ -76,7 +84,8 @@ export class Sandbox {
   }
 
   async cleanup(): Promise<void> {
-    const pid = await this.daemonPid().catch(() => undefined);
+    const info = await this.run(["info", "--json"]);
+    const pid = info.code === 0 ? (JSON.parse(info.stdout).pid as number) : undefined;
     await this.run(["shutdown"]);
     if (pid) await waitFor(() => !isAlive(pid), 5000).catch(() => process.kill(pid, "SIGKILL"));
     rmSync(this.dir, { recursive: true, force: true });

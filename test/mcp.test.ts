@@ -10,6 +10,7 @@ import { BIN, fdCount, isAlive, Sandbox, waitFor } from "./harness.ts";
 
 const TOOLS = [
   "terminal_create",
+  "terminal_cursor",
   "terminal_kill",
   "terminal_list",
   "terminal_read",
@@ -98,9 +99,16 @@ test("an agent's turn: create, send, wait, screenshot, read, run, resize, list, 
     return text.includes("\nhello-42") && text;
   }, 10_000, "hello-42 on the screen");
   const [header, ...lines] = screen.split("\n");
-  expect(header).toMatch(/^\[24 of 24 viewport lines, rows 23\.\.0 from the bottom; token \S+\]$/);
-  expect(lines).toHaveLength(24);
+  // Item 14: the blank rows below the prompt are left out, and the header says how many.
+  const [, shown, lowest, trimmed] = /^\[(\d+) of 24 viewport lines, rows 23\.\.(\d+) from the bottom, (\d+) blank rows below left out; token \S+\]$/.exec(header)!.map(Number);
+  expect(lines).toHaveLength(shown!);
+  expect(shown! + trimmed!).toBe(24);
+  expect(lowest).toBe(trimmed);
   expect(lines).toContain("hello-42");
+  expect(lines.at(-1)).toMatch(/[$#] ?$/); // the prompt on the cursor row is kept
+  const whole = (await ok("terminal_read", { id, trim_rows: false })).split("\n");
+  expect(whole[0]).toMatch(/^\[24 of 24 viewport lines, rows 23\.\.0 from the bottom; token/);
+  expect(whole).toHaveLength(25);
   const token = /token (\S+)\]/.exec(header)![1];
   expect((await ok("terminal_read", { id, start: 0, end: 2 })).split("\n")[0]).toMatch(/^\[2 of 24 viewport lines, rows 1\.\.0 from the bottom;/);
 
@@ -152,16 +160,38 @@ test("a blocking wait holds up no other call, and answers once its text arrives"
   await ok("terminal_kill", { id });
 });
 
-test("a cancelled wait lets go of its daemon connection", async () => {
+test("item 9: blocking and quick calls share one tagged connection; a cancelled wait lets go at once", async () => {
   const id = await createBash();
   await ok("terminal_list"); // the shared connection is open before counting
   const before = fdCount(transport.pid!);
   const cancel = new AbortController();
   const waiting = client.callTool({ name: "terminal_wait", arguments: { id, text: "never-printed", timeout_ms: 60_000 } }, undefined, { signal: cancel.signal });
-  await waitFor(() => fdCount(transport.pid!) > before, 5000, "the wait's own connection");
+  for (let i = 0; i < 5; i++) expect(await ok("terminal_list")).toContain(`${id}\t`);
+  expect(fdCount(transport.pid!)).toBe(before);
   cancel.abort();
   await expect(waiting).rejects.toThrow();
-  await waitFor(() => fdCount(transport.pid!) === before, 5000, "the wait's connection to close");
+  expect(await ok("terminal_list")).toContain(`${id}\t`);
+  await ok("terminal_kill", { id });
+});
+
+test("item 15: terminal_cursor tells where the cursor is", async () => {
+  const id = JSON.parse(await ok("terminal_create", { cmd_args: ["sh", "-c", "printf 'ab\\ncdef'; exec sleep 100"] })).id;
+  await waitFor(async () => (await ok("terminal_read", { id })).includes("cdef"), 10_000, "the text");
+  expect(JSON.parse(await ok("terminal_cursor", { id }))).toEqual({ row: 1, col: 4, visible: true, style: "block" });
+  await ok("terminal_kill", { id });
+});
+
+test("item 16: a long wait sends progress notifications with the elapsed time and the last line", async () => {
+  const id = await createBash();
+  await ok("terminal_send", { id, input: "echo progress-line; sleep 2.5; echo finished-$((1+1))\n" });
+  const progress: Array<{ progress: number; message?: string }> = [];
+  const result = await client.callTool({ name: "terminal_wait", arguments: { id, text: "finished-2", timeout_ms: 20_000 } }, undefined, {
+    onprogress: (notification) => progress.push(notification),
+  });
+  expect(textOf(result as CallToolResult)).toContain("finished-2");
+  expect(progress.length).toBeGreaterThanOrEqual(1);
+  expect(progress[0]!.progress).toBeGreaterThan(0.5);
+  expect(progress.some((p) => /^waiting [\d.]+ s; last line: /.test(p.message ?? ""))).toBe(true);
   await ok("terminal_kill", { id });
 });
 

@@ -72,6 +72,56 @@ test("tags are echoed and replies keep request order on one connection", async (
   t.close();
 });
 
+test("item 9: a tagged request is answered when done; untagged ones keep request order", async () => {
+  const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["cat"] })).reply as { id: string };
+  const t = await sandbox.connect();
+  // Tagged: the slow wait does not hold up the text sent after it on the same connection.
+  t.send({ cmd: "wait", id, text: "never", timeout_ms: 1500, tag: "slow" });
+  t.send({ cmd: "text", id, tag: "quick" });
+  expect((await t.readLine())?.tag).toBe("quick");
+  expect(await t.readLine()).toMatchObject({ ok: false, code: "timeout", tag: "slow" });
+  // Untagged: the text waits for the wait before it, as seed clients expect.
+  t.send({ cmd: "wait", id, idle_ms: 300, timeout_ms: 5000 });
+  t.send({ cmd: "text", id });
+  expect(await t.readLine()).toMatchObject({ ok: true, condition: "idle" });
+  expect(await t.readLine()).toMatchObject({ ok: true, region: "viewport" });
+  // The client library matches tagged replies by tag while others are pending.
+  const [slow, quick] = [t.request({ cmd: "wait", id, idle_ms: 400, tag: 1 }), t.request({ cmd: "list", tag: 2 })];
+  const first = await Promise.race([slow.then(() => "wait"), quick.then(() => "list")]);
+  expect(first).toBe("list");
+  expect((await slow).reply).toMatchObject({ ok: true, tag: 1 });
+  t.close();
+  await sandbox.request({ cmd: "kill", id });
+});
+
+test("item 4: a raw create without cwd starts in the daemon user's home, and the schema says so", async () => {
+  const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["sh", "-c", "pwd; exec sleep 100"] })).reply as { id: string };
+  await waitFor(async () => (await sandbox.screen(id)).trim() !== "", 5000, "pwd");
+  expect((await sandbox.screen(id)).split("\n")[0]).toBe(process.env.HOME!);
+  await sandbox.request({ cmd: "kill", id });
+  const created = await sandbox.ok(["create", "--", "sh", "-c", "pwd; exec sleep 100"]); // the CLI sends its own cwd
+  await waitFor(async () => (await sandbox.screen(created)).trim() !== "", 5000, "pwd");
+  expect((await sandbox.screen(created)).split("\n")[0]).toBe(sandbox.dir);
+  await sandbox.request({ cmd: "kill", id: created });
+  const { CreateParams } = await import("../src/commands/create.ts");
+  expect(JSON.stringify(CreateParams)).toContain("daemon user's home directory");
+});
+
+test("item 8: text --tail N reads the last N rows that hold something, and the wire's tail does the same", async () => {
+  const id = await sandbox.ok(["create", "--", "sh", "-c", "printf 'one\\ntwo\\nthree\\n> '; exec sleep 100"]);
+  await waitFor(async () => (await sandbox.screen(id)).includes("three\n>"), 5000, "the prompt");
+  expect(await sandbox.ok(["text", id, "0:3"])).toBe("\n\n"); // rows from the bottom: blank on a fresh screen
+  expect(await sandbox.ok(["text", id, "--tail", "3"])).toBe("two\nthree\n>");
+  expect((await sandbox.request({ cmd: "text", id, tail: 2 })).reply).toMatchObject({ lines: ["three", ">"], start: 20, end: 22 });
+  // The cursor's row counts even when blank: a program waiting on an empty line.
+  const blank = await sandbox.ok(["create", "--", "sh", "-c", "printf 'a\\nb\\n\\n'; exec sleep 100"]);
+  await waitFor(async () => (await sandbox.screen(blank)).startsWith("a\nb"), 5000, "a b");
+  expect((await sandbox.request({ cmd: "text", id: blank, tail: 3 })).reply.lines).toEqual(["b", "", ""]);
+  expect((await sandbox.request({ cmd: "text", id: blank, trim_rows: true })).reply).toMatchObject({ lines: ["a", "b", "", ""], trimmed_rows: 20 });
+  await sandbox.request({ cmd: "kill", id });
+  await sandbox.request({ cmd: "kill", id: blank });
+});
+
 test("malformed requests each get an error and the daemon keeps serving", async () => {
   const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["cat"] })).reply as { id: string };
   const raw = await RawClient.open(sandbox.socket);

@@ -142,6 +142,21 @@ function harmless(line: Uint8Array): boolean {
   }
 }
 
+/** The tag the daemon echoes for a line (JSON text), as its envelope check reads it; undefined for none. */
+function wireTag(line: Uint8Array): string | undefined {
+  let request: unknown;
+  try {
+    request = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(line));
+  } catch {
+    return undefined;
+  }
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return undefined;
+  const { cmd, tag } = request as Json;
+  if (typeof cmd !== "string") return undefined;
+  if (typeof tag === "string" || (typeof tag === "number" && Number.isFinite(tag))) return JSON.stringify(tag);
+  return undefined;
+}
+
 /** JSON text of an object, sometimes with a number spelled in a way JSON.stringify never would. */
 function serialise(request: Json, r: Prng): string {
   let text = JSON.stringify(request);
@@ -359,8 +374,15 @@ test(`fuzz: ${pick(2000, 10_000)} generated malformed and random requests, one w
     for (let from = 0; from < stream.length; from += batch) {
       const chunk = stream.slice(from, from + batch);
       writeFragmented(client, chunk, rs);
+      // Tagged requests are answered as each is done, untagged ones in order: pair them up so.
+      const replies: Json[] = [];
+      for (let n = 0; n < chunk.length; n++) replies.push((await client.reply(60_000)).reply);
+      const byTag = new Map<string, Json[]>();
+      for (const reply of replies) if (reply.tag !== undefined) byTag.set(JSON.stringify(reply.tag), [...(byTag.get(JSON.stringify(reply.tag)) ?? []), reply]);
+      const untagged = replies.filter((reply) => reply.tag === undefined);
       for (const line of chunk) {
-        const { reply } = await client.reply(60_000);
+        const tag = wireTag(line);
+        const reply = (tag === undefined ? untagged.shift() : byTag.get(tag)?.shift()) ?? { missing: true };
         const key = reply.ok ? "ok" : String(reply.code);
         codes.set(key, (codes.get(key) ?? 0) + 1);
         const wrong = mustSucceed.has(line) && reply.ok !== true ? `valid send failed: ${JSON.stringify(reply)}` : verdict(line, reply);

@@ -5,7 +5,7 @@ import { cac } from "cac";
 import type { CliOptions, CliSpec, Reply } from "../commands/command.ts";
 import { commands } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { DaemonUnreachable, connectDaemon } from "../client/connect.ts";
+import { DaemonUnreachable, NoDaemon, connectDaemon } from "../client/connect.ts";
 import { socketPath } from "../client/socket-path.ts";
 
 declare const T4A_VERSION: string;
@@ -51,6 +51,9 @@ export async function runCli(argv: string[]): Promise<number> {
     if (!spec || (only && command.name !== only)) continue;
     const entry = cli.command(spec.usage, spec.summary);
     for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
+    // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
+    // which reads as the opposite of what it does; the command files treat absent as "not given".
+    for (const option of entry.options) if (option.negated) option.config.default = undefined;
     for (const example of spec.examples ?? []) entry.example(example);
     entry.action((...args: unknown[]) => {
       const options = args.pop() as CliOptions;
@@ -100,7 +103,14 @@ function positional(args: unknown[], options: CliOptions): string[] {
 async function runCommand(name: string, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
   const fields = await spec.request(args, options);
   const request = { cmd: name, ...withoutUndefined(fields) };
-  const connection = await connectDaemon(resolveSocket(options), spec.startsDaemon !== false);
+  const path = resolveSocket(options);
+  let connection: Awaited<ReturnType<typeof connectDaemon>>;
+  try {
+    connection = await connectDaemon(path, spec.startsDaemon === true);
+  } catch (error) {
+    if (error instanceof NoDaemon && spec.withoutDaemon) return spec.withoutDaemon(options);
+    throw error;
+  }
   try {
     const { reply, bytes } = await connection.request(request);
     if (reply.ok !== true) {
@@ -109,6 +119,7 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
+    await spec.after?.(reply);
     if (options.json) {
       console.log(JSON.stringify(reply));
       return ExitCode.ok;

@@ -6,6 +6,9 @@ import { checkSocketDirQuickly, parentDir } from "./socket-path.ts";
 /** The daemon could not be reached (or started): CLI exit code 3. */
 export class DaemonUnreachable extends Error {}
 
+/** Nobody listens and the command does not start a daemon: read-only commands answer "nothing". */
+export class NoDaemon extends DaemonUnreachable {}
+
 export async function connectDaemon(path: string, autoStart: boolean): Promise<DaemonConnection> {
   const dirExists = await checkSocketDirQuickly(parentDir(path));
   let reason = "its directory does not exist";
@@ -16,7 +19,7 @@ export async function connectDaemon(path: string, autoStart: boolean): Promise<D
       reason = (error as Error).message;
     }
   }
-  if (!autoStart) throw new DaemonUnreachable(`no daemon answers on ${path} (${reason})`);
+  if (!autoStart) throw new NoDaemon(`no daemon answers on ${path} (${reason})`);
   const { startDaemon } = await import("./autostart.ts");
   return startDaemon(path);
 }

@@ -10,6 +10,12 @@ export interface Response {
   bytes?: Uint8Array;
 }
 
+interface Pending {
+  request: Reply;
+  resolve: (response: Response) => void;
+  reject: (error: unknown) => void;
+}
+
 /** Commands whose successful reply line is followed by `len` raw bytes. */
 const BINARY_REPLIES = new Set(["screenshot"]);
 
@@ -18,7 +24,11 @@ export class DaemonConnection {
   #buffer: Uint8Array = new Uint8Array(0);
   #wake: (() => void) | undefined;
   #closed = false;
-  #lastRequest: Promise<unknown> = Promise.resolve();
+  /** Untagged requests in the order sent: the daemon answers them in that order. */
+  readonly #untagged: Pending[] = [];
+  /** Tagged requests by tag: the daemon answers each as soon as it is done. */
+  readonly #tagged = new Map<string, Pending>();
+  #routing = false;
 
   private constructor(socket: Socket<undefined>) {
     this.#socket = socket;
@@ -45,20 +55,54 @@ export class DaemonConnection {
     return connection;
   }
 
-  /** Requests on one connection take turns: replies come back in order, one reader at a time. */
+  /**
+   * Send a request and resolve with its reply. Requests may be sent while others are pending:
+   * untagged replies come back in request order, tagged ones whenever each is done (protocol.md).
+   */
   request(request: Reply): Promise<Response> {
-    const turn = this.#lastRequest.then(() => this.#exchange(request));
-    this.#lastRequest = turn.catch(() => {});
-    return turn;
+    if (this.#closed) return Promise.reject(new Error("the daemon closed the connection"));
+    return new Promise<Response>((resolve, reject) => {
+      const pending: Pending = { request, resolve, reject };
+      if (request.tag === undefined) this.#untagged.push(pending);
+      else {
+        const key = JSON.stringify(request.tag);
+        if (this.#tagged.has(key)) throw new Error(`tag ${key} is already waiting for its reply on this connection`);
+        this.#tagged.set(key, pending);
+      }
+      this.send(request);
+      void this.#route();
+    });
   }
 
-  async #exchange(request: Reply): Promise<Response> {
-    this.send(request);
-    const reply = await this.readLine();
-    if (reply === undefined) throw new Error("the daemon closed the connection");
-    const expectsBytes =
-      BINARY_REPLIES.has(String(request.cmd)) && request.encoding !== "base64" && reply.ok === true && typeof reply.len === "number";
-    return expectsBytes ? { reply, bytes: await this.#readBytes(reply.len as number) } : { reply };
+  /** Read reply lines while requests wait for them, handing each to its request. */
+  async #route(): Promise<void> {
+    if (this.#routing) return;
+    this.#routing = true;
+    try {
+      while (this.#untagged.length || this.#tagged.size) {
+        const reply = await this.readLine();
+        if (reply === undefined) {
+          const error = new Error("the daemon closed the connection");
+          for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
+          this.#tagged.clear();
+          return;
+        }
+        const key = reply.tag === undefined ? undefined : JSON.stringify(reply.tag);
+        const pending = key !== undefined && this.#tagged.has(key) ? this.#tagged.get(key)! : this.#untagged.shift();
+        if (key !== undefined) this.#tagged.delete(key);
+        if (!pending) continue; // an answer nobody waits for (its tag was never ours)
+        const { request } = pending;
+        const expectsBytes =
+          BINARY_REPLIES.has(String(request.cmd)) && request.encoding !== "base64" && reply.ok === true && typeof reply.len === "number";
+        try {
+          pending.resolve(expectsBytes ? { reply, bytes: await this.#readBytes(reply.len as number) } : { reply });
+        } catch (error) {
+          pending.reject(error);
+        }
+      }
+    } finally {
+      this.#routing = false;
+    }
   }
 
   send(request: Reply): void {

@@ -40,8 +40,12 @@ export interface CliSpec {
   request(args: string[], options: CliOptions): Reply | Promise<Reply>;
   /** Print a successful response for people and shell loops; `--json` bypasses it. Returns an exit code. */
   print?(response: Reply, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
-  /** Commands that make no sense to auto-start a daemon for (e.g. shutdown). */
+  /** Only commands that make something start a daemon when none runs (tmux: only new-session does). */
   startsDaemon?: boolean;
+  /** What a read-only command answers when no daemon runs; without it: "no daemon", exit 3. */
+  withoutDaemon?(options: CliOptions): number;
+  /** After a successful reply, before printing (shutdown waits for the daemon to be gone). */
+  after?(response: Reply): Promise<void>;
 }
 
 /** One piece of an MCP tool result; our own shape so command files need not import the MCP SDK. */
@@ -58,7 +62,7 @@ export interface McpSpec {
   hide?: string[];
   /** Fill in what the tool's caller leaves to its surroundings (create's cwd), as the CLI does. */
   request?(args: Reply): Reply;
-  /** Blocks until something happens (wait, run): gets its own daemon connection so other calls go on. */
+  /** Blocks until something happens (wait, run): the server reports progress while it waits. */
   blocking?: boolean;
   /** A successful reply as tool content; without it, the reply's fields as compact JSON. */
   result?(response: Reply, payload?: Uint8Array): ToolContent[];

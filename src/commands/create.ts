@@ -16,7 +16,7 @@ export const CreateParams = v.object({
       v.description('the program and its arguments, e.g. ["python3", "-q"]; never a shell string (default: the user\'s shell)'),
     ),
   ),
-  cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("working directory (default: the client's current directory)"))),
+  cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("working directory (default: the daemon user's home directory; the CLI and MCP send their own current directory)"))),
   env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("extra environment variables for the program"))),
   name: v.optional(v.pipe(TerminalName, v.description("a readable id to use instead of t1, t2, …"))),
   scrollback: v.optional(
@@ -91,6 +91,7 @@ export const create = defineCommand({
     print(response) {
       console.log(response.id);
     },
+    startsDaemon: true,
   },
   mcp: {
     tool: "terminal_create",

@@ -25,5 +25,10 @@ export const info = defineCommand({
     print(response) {
       for (const [key, value] of Object.entries(response)) if (key !== "ok") console.log(`${key}=${value}`);
     },
+    withoutDaemon(options) {
+      if (options.json) console.log(JSON.stringify({ ok: false, error: "no daemon", code: "not_found" }));
+      else console.error("t4a: no daemon");
+      return 3;
+    },
   },
 });

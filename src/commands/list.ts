@@ -17,6 +17,11 @@ export const list = defineCommand({
     print(response) {
       for (const line of terminalLines(response)) console.log(line);
     },
+    // No daemon, no terminals: a script's `t4a list` must not start one just to learn that.
+    withoutDaemon(options) {
+      if (options.json) console.log(JSON.stringify({ ok: true, terminals: [] }));
+      return 0;
+    },
   },
   mcp: {
     tool: "terminal_list",

@@ -2,6 +2,9 @@
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
 
+/** Sessions get kill_grace_ms (default 1 s, at most 60 s) to end; this covers the default with room. */
+const SHUTDOWN_WAIT_MS = 15_000;
+
 export const ShutdownParams = v.object({});
 
 export const shutdown = defineCommand({
@@ -9,12 +12,31 @@ export const shutdown = defineCommand({
   params: ShutdownParams,
   handle(_params, ctx) {
     ctx.requestShutdown();
-    return {};
+    return { pid: process.pid };
   },
   cli: {
     usage: "shutdown",
     summary: "Stop the daemon, ending every terminal",
     request: () => ({}),
-    startsDaemon: false,
+    // `t4a shutdown && t4a create` must not race the old daemon: return once it has exited (it
+    // removes its socket last). Waiting on the socket file instead would also wait for a new daemon.
+    async after(response) {
+      const deadline = performance.now() + SHUTDOWN_WAIT_MS;
+      while (processExists(response.pid)) {
+        if (performance.now() > deadline) throw new Error(`the daemon did not exit within ${SHUTDOWN_WAIT_MS / 1000} s`);
+        await Bun.sleep(10);
+      }
+    },
   },
 });
+
+function processExists(pid: unknown): boolean {
+  if (typeof pid !== "number") return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+

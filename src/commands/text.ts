@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 
 const RowIndex = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"));
@@ -14,6 +15,21 @@ export const TextParams = v.object({
   region: v.optional(
     v.pipe(v.picklist(["viewport", "scrollback", "all"]), v.description("viewport (the screen), scrollback (rows that scrolled off above it) or all")),
     "viewport",
+  ),
+  tail: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer("must be an integer"),
+      v.minValue(1, "must be at least 1"),
+      v.description("the last N rows that hold something: ending at the last non-blank row or the cursor row, whichever is lower; overrides start/end"),
+    ),
+  ),
+  trim_rows: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("drop the blank rows below the last non-blank row and the cursor row; the reply says how many in trimmed_rows"),
+    ),
+    false,
   ),
   since: v.optional(
     v.pipe(
@@ -46,10 +62,21 @@ export const text = defineCommand({
         token,
       };
     }
-    const start = Math.min(params.start ?? 0, total);
-    const end = Math.min(params.end ?? total, total);
+    // Rows count from the bottom (seed 004), but a fresh screen's text sits at the top: "the last
+    // few lines" a script means are the last few above the blank rows.
+    const blank = params.tail !== undefined || params.trim_rows ? screen.blankRowsBelow(params.region) : 0;
+    let start = Math.min(params.start ?? 0, total);
+    let end = Math.min(params.end ?? total, total);
+    if (params.tail !== undefined) {
+      start = Math.min(blank, total);
+      end = Math.min(blank + params.tail, total);
+    } else if (params.trim_rows && params.start === undefined) {
+      start = Math.min(blank, end);
+    }
     if (start > end) throw new T4aError("invalid_params", `start (${start}) is past end (${end})`);
-    return { lines: screen.lines(params.region, start, end, params.trim), region: params.region, start, end, total_lines: total, token };
+    const lines = screen.lines(params.region, start, end, params.trim);
+    const trimmed = params.trim_rows ? { trimmed_rows: start - (params.start ?? 0) } : {};
+    return { lines, region: params.region, start, end, total_lines: total, token, ...trimmed };
   },
   cli: {
     usage: "text <id> [range]",
@@ -57,14 +84,15 @@ export const text = defineCommand({
     options: [
       ["--scrollback", "read the scrollback instead of the viewport"],
       ["--all", "read scrollback and viewport together"],
-      ["--no-trim", "keep trailing blanks"],
+      ["--tail <n>", "the last n rows that hold something (blank rows below the text and the cursor skipped)"],
+      ["--no-trim", "keep trailing blanks of each row"],
       ["--since <token>", "only rows changed since an earlier read (its token: see --json)"],
     ],
-    examples: ["t4a text t1", "t4a text t1 0:5      # the last five rows", "t4a text t1 --all"],
+    examples: ["t4a text t1", "t4a text t1 --tail 5  # the last five rows with text in them", "t4a text t1 0:5      # the bottom five rows of the screen, blank or not", "t4a text t1 --all"],
     request([id, range], options) {
       const region = options.all ? "all" : options.scrollback ? "scrollback" : "viewport";
       const since = options.since === undefined ? undefined : String(options.since);
-      return { id, region, trim: options.trim !== false, since, ...parseRange(range) };
+      return { id, region, trim: options.trim !== false, since, tail: intOption(options.tail), ...parseRange(range) };
     },
     print(response) {
       const lines = response.lines as string[];
@@ -75,16 +103,21 @@ export const text = defineCommand({
     tool: "terminal_read",
     description:
       "Read a terminal's screen as plain text, one line per row, top to bottom: the exact characters, for copying an error message, a path or a number. " +
-      "Rows count from the bottom: 0 is the last row, so start 0, end 5 reads the last five. region scrollback reads what scrolled off the top, all reads both. " +
+      "Rows count from the bottom: 0 is the last row, so start 0, end 5 reads the bottom five, blank or not; tail 5 reads the last five rows that hold text " +
+      "(blank rows below the text and the cursor skipped). Blank rows at the bottom are left out unless trim_rows is false; the header says how many. " +
+      "region scrollback reads what scrolled off the top, all reads both. " +
       "The first line of the result is a header with the line counts and a token; pass the token back as `since` to get only the rows changed since, " +
       'each as "row: text" (the cheapest way to follow output). Costs about a token per 4 characters: a full 80x24 screen up to ~500, ' +
       "blank rows next to nothing; read a range when you know where to look (after a screenshot).",
+    // An agent pays tokens for every blank row of an empty screen: leave them out unless asked.
+    request: (args) => ({ trim_rows: true, ...args }),
     result(response) {
       const lines = response.lines as string[];
       const { region, total_lines: total, token } = response;
       if (response.rows === undefined) {
         const span = lines.length ? `, rows ${(response.end as number) - 1}..${response.start} from the bottom` : "";
-        return textContent([`[${lines.length} of ${total} ${region} lines${span}; token ${token}]`, ...lines].join("\n"));
+        const trimmed = response.trimmed_rows ? `, ${response.trimmed_rows} blank rows below left out` : "";
+        return textContent([`[${lines.length} of ${total} ${region} lines${span}${trimmed}; token ${token}]`, ...lines].join("\n"));
       }
       const rows = response.rows as number[];
       const what = response.full ? `layout changed: all ${total} ${region} lines` : `${lines.length} of ${total} ${region} lines changed`;

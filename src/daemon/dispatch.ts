@@ -20,14 +20,21 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** One request line (without its newline), as bytes off the wire. */
 export function dispatchLine(line: Uint8Array, ctx: DaemonContext): Promise<Outcome> {
+  const parsed = parseLine(line);
+  return "reply" in parsed ? Promise.resolve(parsed) : dispatch(parsed.request, ctx);
+}
+
+/** A request line as JSON and its tag (the transport answers tagged requests out of order), or the error reply. */
+export function parseLine(line: Uint8Array): Outcome | { request: unknown; tag: unknown } {
   let request: unknown;
   try {
     request = JSON.parse(utf8.decode(line));
   } catch (error) {
     const reason = error instanceof SyntaxError ? "request is not valid JSON" : "request is not valid UTF-8";
-    return Promise.resolve(failure(new T4aError("bad_request", reason), undefined));
+    return failure(new T4aError("bad_request", reason), undefined);
   }
-  return dispatch(request, ctx);
+  const envelope = v.safeParse(Envelope, request);
+  return { request, tag: envelope.success ? envelope.output.tag : undefined };
 }
 
 export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Outcome> {

@@ -1,14 +1,17 @@
-// The Unix-socket transport: splits NDJSON request lines, runs them through dispatch one at a
-// time per connection (so replies keep request order), and writes replies with backpressure.
-// Knows nothing of commands; dispatch knows nothing of sockets.
+// The Unix-socket transport: splits NDJSON request lines, runs them through dispatch and writes
+// replies with backpressure. Untagged requests run one after another, so their replies keep
+// request order (seed clients rely on it); a request with a `tag` starts at once and is answered
+// as soon as it is done, so a slow `wait` holds up nothing. Knows nothing of commands.
 import type { Socket, UnixSocketListener } from "bun";
 import type { Reply } from "../commands/command.ts";
 import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
 import type { DaemonContext } from "./context.ts";
-import { dispatchLine, type Outcome } from "./dispatch.ts";
+import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
 
 /** Stop reading a client's requests while this many reply bytes wait for it to read. */
 const MAX_OUTBOX_BYTES = 16 * 1024 * 1024;
+/** Requests of one connection started but not answered; past it, reading waits (bounded memory). */
+const MAX_IN_FLIGHT = 64;
 const NEWLINE = 0x0a;
 
 interface Connection {
@@ -19,7 +22,10 @@ interface Connection {
   discarding: boolean;
   /** Complete request lines not yet dispatched. */
   lines: Uint8Array[];
-  busy: boolean;
+  /** Requests started and not yet answered. */
+  inFlight: number;
+  /** The last untagged request's reply: the next untagged one starts after it. */
+  untaggedTail: Promise<void>;
   outbox: Uint8Array[];
   outboxBytes: number;
   paused: boolean;
@@ -41,7 +47,8 @@ export function listen(path: string, ctx: DaemonContext): Listener {
           partialBytes: 0,
           discarding: false,
           lines: [],
-          busy: false,
+          inFlight: 0,
+          untaggedTail: Promise.resolve(),
           outbox: [],
           outboxBytes: 0,
           paused: false,
@@ -51,11 +58,11 @@ export function listen(path: string, ctx: DaemonContext): Listener {
       },
       data(socket, chunk) {
         receive(socket, chunk);
-        void pump(socket, ctx);
+        pump(socket, ctx);
       },
       drain(socket) {
         flush(socket);
-        void pump(socket, ctx);
+        pump(socket, ctx);
       },
       close(socket) {
         closeConnection(socket.data);
@@ -122,29 +129,42 @@ function joinPartial(connection: Connection): Uint8Array {
   return joined;
 }
 
-/** Dispatch queued lines one at a time, in order, writing each reply before starting the next. */
-async function pump(socket: Socket<Connection>, ctx: DaemonContext): Promise<void> {
+/**
+ * Start queued requests: tagged ones at once, untagged ones each after the untagged one before it
+ * has been answered. Never awaits, so a blocked request never stops the next tagged one.
+ */
+function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
   const connection = socket.data;
-  if (connection.busy) return;
-  connection.busy = true;
-  try {
-    while (connection.lines.length && !connection.closed && !connection.stopStream) {
-      if (connection.outboxBytes > MAX_OUTBOX_BYTES) {
-        pause(socket);
-        return; // drain() resumes
-      }
-      const line = connection.lines.shift()!;
-      const outcome: Outcome =
-        line === TOO_LONG
-          ? { reply: { ok: false, error: `request line exceeds ${MAX_REQUEST_LINE_BYTES} bytes`, code: "bad_request" } }
-          : await dispatchLine(line, ctx);
+  while (connection.lines.length && !connection.closed && !connection.stopStream) {
+    if (connection.outboxBytes > MAX_OUTBOX_BYTES || connection.inFlight >= MAX_IN_FLIGHT) {
+      pause(socket);
+      return; // drain() or a finished request resumes
+    }
+    const line = connection.lines.shift()!;
+    const parsed: Outcome | { request: unknown; tag: unknown } =
+      line === TOO_LONG
+        ? { reply: { ok: false, error: `request line exceeds ${MAX_REQUEST_LINE_BYTES} bytes`, code: "bad_request" } }
+        : parseLine(line);
+    connection.inFlight++;
+    const answer = (outcome: Outcome) => {
+      connection.inFlight--;
       if (connection.closed) return;
       send(socket, encodeLine(outcome.reply));
       if (outcome.bytes) send(socket, outcome.bytes);
       if (outcome.stream) startStream(socket, outcome.stream);
+      if (connection.paused && connection.outboxBytes <= MAX_OUTBOX_BYTES) resume(socket);
+      pump(socket, ctx);
+    };
+    if ("reply" in parsed) {
+      // Unparseable: nothing to tag it with, so it keeps its place among the untagged.
+      connection.untaggedTail = connection.untaggedTail.then(() => answer(parsed));
+    } else if (parsed.tag !== undefined) {
+      void dispatch(parsed.request, ctx).then(answer);
+    } else {
+      // A client gone meanwhile has its queued requests dropped, not run for nobody.
+      const run = (): Promise<Outcome> => (connection.closed ? Promise.resolve({ reply: {} }) : dispatch(parsed.request, ctx));
+      connection.untaggedTail = connection.untaggedTail.then(run).then(answer);
     }
-  } finally {
-    connection.busy = false;
   }
 }
 
@@ -195,10 +215,12 @@ function flush(socket: Socket<Connection>): void {
     connection.outboxBytes -= bytes.length;
   }
   sendLagged(socket);
-  if (connection.paused) {
-    connection.paused = false;
-    socket.resume();
-  }
+  if (connection.paused && connection.inFlight < MAX_IN_FLIGHT) resume(socket);
+}
+
+function resume(socket: Socket<Connection>): void {
+  socket.data.paused = false;
+  socket.resume();
 }
 
 /** Tell a subscriber how many events it missed, before the next one it gets. */

@@ -1,55 +1,62 @@
-// The MCP server's way to the daemon: one shared connection for quick calls, a connection of its
-// own for each blocking call (wait, run) so it holds no other call up, and a fresh connection
-// (auto-starting the daemon) when the daemon went away. No MCP code here.
+// The MCP server's way to the daemon: one connection, every request tagged, so the daemon answers
+// each as soon as it is done and a blocking call (wait, run) holds no other call up. A fresh
+// connection (auto-starting the daemon) replaces one the daemon closed. No MCP code here.
 import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection, Reply, Response } from "../client/connection.ts";
 
 export class DaemonLink {
   readonly #socketPath: string;
-  #shared: DaemonConnection | undefined;
-  /** The daemon answers a connection's requests in order, and a connection reads one reply at a time. */
-  #queue: Promise<unknown> = Promise.resolve();
+  #connection: Promise<DaemonConnection> | undefined;
+  #nextTag = 1;
 
   constructor(socketPath: string) {
     this.#socketPath = socketPath;
   }
 
-  /** A quick request on the shared connection, after those before it. */
-  request(request: Reply): Promise<Response> {
-    const turn = this.#queue.then(() => this.#onShared(request));
-    this.#queue = turn.catch(() => {});
-    return turn;
-  }
-
-  /** A request that may take long, on its own connection; closing it is how a cancelled call lets go. */
-  async blocking(request: Reply, signal: AbortSignal): Promise<Response> {
-    const connection = await connectDaemon(this.#socketPath, true);
-    const close = () => connection.close();
-    signal.addEventListener("abort", close);
+  /**
+   * One request. A cancelled call stops waiting at once; the daemon finishes it on its own
+   * (a wait or run ends by its timeout) and its late answer is dropped.
+   */
+  async request(request: Reply, signal?: AbortSignal): Promise<Response> {
+    const tagged = { ...request, tag: this.#nextTag++ };
+    let connection = await this.#open();
+    let answer: Promise<Response>;
     try {
-      return await connection.request(request);
-    } finally {
-      signal.removeEventListener("abort", close);
+      answer = connection.request(tagged);
+      return await untilAborted(answer, signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      // The daemon went away since the last call (shut down, restarted, crashed). Asking a new
+      // one again is what the CLI would do; a request that itself killed the daemon fails twice.
+      if (this.#connection && (await this.#connection) === connection) this.#connection = undefined;
       connection.close();
+      connection = await this.#open();
+      return untilAborted(connection.request({ ...tagged, tag: this.#nextTag++ }), signal);
     }
   }
 
   close(): void {
-    this.#shared?.close();
+    void this.#connection?.then((connection) => connection.close());
   }
 
-  async #onShared(request: Reply): Promise<Response> {
-    if (this.#shared) {
-      try {
-        return await this.#shared.request(request);
-      } catch {
-        // The daemon went away since the last call (shut down, restarted, crashed). Asking a new
-        // one again is what the CLI would do; a request that itself killed the daemon fails twice.
-        this.#shared.close();
-        this.#shared = undefined;
-      }
+  #open(): Promise<DaemonConnection> {
+    if (!this.#connection) {
+      const opening = connectDaemon(this.#socketPath, true);
+      this.#connection = opening;
+      opening.catch(() => {
+        if (this.#connection === opening) this.#connection = undefined;
+      });
     }
-    this.#shared = await connectDaemon(this.#socketPath, true);
-    return this.#shared.request(request);
+    return this.#connection;
   }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new Error("cancelled"));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new Error("cancelled"));
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

@@ -38,7 +38,16 @@ export async function runMcpServer(options: { socketPath: string; version: strin
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = toolsByName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
-    const call = callTool(link, tool, request.params.arguments ?? {}, extra.signal);
+    const args = request.params.arguments ?? {};
+    const progressToken = request.params._meta?.progressToken;
+    const stopProgress =
+      tool.spec.blocking && progressToken !== undefined
+        ? reportProgress(link, typeof args.id === "string" ? args.id : undefined, (progress, message) =>
+            extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } }),
+          )
+        : undefined;
+    const call = callTool(link, tool, args, extra.signal);
+    void call.finally(() => stopProgress?.());
     inFlight.add(call);
     void call.finally(() => inFlight.delete(call));
     return call;
@@ -61,11 +70,38 @@ export async function runMcpServer(options: { socketPath: string; version: strin
 async function callTool(link: DaemonLink, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
     const daemonRequest = toolRequest(tool, args);
-    const { reply, bytes } = tool.spec.blocking ? await link.blocking(daemonRequest, signal) : await link.request(daemonRequest);
+    const { reply, bytes } = await link.request(daemonRequest, signal);
     return toolResult(tool, reply, bytes);
   } catch (error) {
     // Not the daemon's refusal (that is a reply) but no daemon at all, or one gone mid-call.
     const message = error instanceof Error ? error.message : String(error);
     return toolError(error instanceof T4aError ? `${error.code}: ${message}` : `daemon unreachable: ${message}`);
   }
+}
+
+/** How often a blocking call tells the client it is still waiting (and what the screen shows). */
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * While a wait or run blocks: every second, the elapsed time and the terminal's last line, so the
+ * client (and its user) sees it is alive and may reset its request timeout. Returns the stop.
+ */
+function reportProgress(link: DaemonLink, id: string | undefined, notify: (progress: number, message: string) => Promise<void>): () => void {
+  const started = performance.now();
+  let stopped = false;
+  const timer = setInterval(async () => {
+    const elapsedS = Math.round((performance.now() - started) / 100) / 10;
+    let last = "";
+    if (id !== undefined) {
+      // The cursor often sits on a blank row below the output: show the last row with text.
+      const { reply } = await link.request({ cmd: "text", id, tail: 3 }).catch(() => ({ reply: {} as Record<string, unknown> }));
+      const lines = Array.isArray(reply.lines) ? (reply.lines as string[]) : [];
+      last = lines.findLast((line) => line.trim() !== "") ?? "";
+    }
+    if (!stopped) await notify(elapsedS, `waiting ${elapsedS} s${last ? `; last line: ${last}` : ""}`).catch(() => {});
+  }, PROGRESS_EVERY_MS);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

@@ -323,6 +323,22 @@ export class Screen {
     return out;
   }
 
+  /**
+   * Blank rows at the bottom of a region, stopping at the cursor's row (a prompt waiting on an
+   * empty line is content): what a "last few lines" read skips to reach the text.
+   */
+  blankRowsBelow(region: Region): number {
+    const buffer = this.#xterm.buffer.active;
+    const bottom = region === "scrollback" ? buffer.baseY - 1 : buffer.baseY + this.#xterm.rows - 1;
+    const stop = region === "scrollback" ? 0 : buffer.baseY + buffer.cursorY;
+    let blank = 0;
+    for (let index = bottom; index > stop; index--) {
+      if (buffer.getLine(index)?.translateToString(true).trim()) break;
+      blank++;
+    }
+    return blank;
+  }
+
   cursor(): { row: number; col: number; visible: boolean; style: CursorStyle } {
     const buffer = this.#xterm.buffer.active;
     return {

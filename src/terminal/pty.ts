@@ -1,7 +1,8 @@
 // A child process on a pseudo-terminal: the only file that touches Bun's terminal API.
 // It spawns, writes, resizes and ends processes and reports bytes and the exit; it never parses output.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { FairFeed } from "./fair-feed.ts";
+import { unreadInput } from "./libc.ts";
 
 export interface PtyExit {
   /** Exit status when the process exited normally, else null. */
@@ -21,6 +22,13 @@ export interface PtyOptions {
   /** Called once, after the last byte has been delivered to onData. */
   onExit: (exit: PtyExit) => void;
 }
+
+/**
+ * The emulator's answers to device queries (DA, DSR, CPR…) go unwritten while the program has
+ * left this much of its input unread: Bun's terminal writer queues without bound, so a program
+ * that floods queries and never reads would grow the daemon. A program that reads gets them all.
+ */
+const UNREAD_ANSWER_LIMIT_BYTES = 1024;
 
 /** After the process exits, output still buffered in the kernel is drained until EOF or this much quiet. */
 const DRAIN_QUIET_MS = 100;
@@ -51,6 +59,10 @@ export class Pty {
   readonly #onExit: (exit: PtyExit) => void;
   readonly #done: Promise<PtyExit>;
   #resolveDone!: (exit: PtyExit) => void;
+  /** The slave side's path (/dev/pts/N), to ask how much input the program left unread. */
+  readonly #tty: string | undefined;
+  /** Answers not written because the program was not reading. */
+  droppedAnswers = 0;
 
   /** Throws when the program cannot be started (missing binary, bad cwd). */
   constructor(options: PtyOptions) {
@@ -92,6 +104,7 @@ export class Pty {
       throw error;
     }
     this.pid = this.#process.pid;
+    this.#tty = ttyOf(this.pid);
     this.#process.exited.then(() => {
       this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode ?? null };
       this.#maybeReport();
@@ -109,6 +122,17 @@ export class Pty {
 
   write(data: string | Uint8Array): void {
     if (!this.#terminal.closed) this.#terminal.write(data);
+  }
+
+  /** An answer of the emulator to a device query: written only while the program reads its input. */
+  answer(data: string): void {
+    if (this.#terminal.closed) return;
+    const unread = this.#tty ? unreadInput(this.#tty) : undefined;
+    if (unread !== undefined && unread >= UNREAD_ANSWER_LIMIT_BYTES) {
+      this.droppedAnswers++;
+      return;
+    }
+    this.#terminal.write(data);
   }
 
   /** The kernel delivers SIGWINCH to the foreground process group. */
@@ -155,6 +179,16 @@ export class Pty {
     this.#terminal.close();
     this.#onExit(this.#exited);
     this.#resolveDone(this.#exited);
+  }
+}
+
+/** The PTY slave the child got as its stdin, e.g. /dev/pts/3 (Linux /proc; undefined elsewhere). */
+function ttyOf(pid: number): string | undefined {
+  try {
+    const path = readlinkSync(`/proc/${pid}/fd/0`);
+    return path.startsWith("/dev/") ? path : undefined;
+  } catch {
+    return undefined;
   }
 }
 

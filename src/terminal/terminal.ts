@@ -88,7 +88,7 @@ export class Terminal {
     this.screen = new Screen(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback },
       {
-        reply: (data) => this.#pty?.write(data),
+        reply: (data) => this.#pty?.answer(data),
         title: (title) => emit({ event: "title", terminal: this.id, title }),
         bell: () => emit({ event: "bell", terminal: this.id }),
       },

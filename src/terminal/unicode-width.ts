@@ -1,6 +1,10 @@
-// Character widths from current Unicode (Bun.stringWidth), as an xterm Unicode version provider.
-// xterm's built-in table is Unicode 6: emoji that vim, tmux and modern shells draw two cells wide
-// would take one, and every later column of that row would be off by one. No xterm import here.
+// Character widths as the programs in the terminal count them, as an xterm Unicode provider.
+// vim, nano and readline place the cursor by libc's wcwidth, so that is asked first (cached per
+// code point); where libc has no answer (another OS, or a code point newer than its tables)
+// Bun.stringWidth's current Unicode decides. xterm's own table is Unicode 6 and would put emoji
+// at one cell; Bun.stringWidth alone measures strings, not code points (U+20E3 keycap: 2, libc 0).
+// No xterm import here.
+import { libcWcwidth } from "./libc.ts";
 
 const UNKNOWN = 3;
 /** One byte per code point, computed on first use: 1.1 MB at most, filled lazily. */
@@ -10,10 +14,16 @@ export function codepointWidth(codepoint: number): 0 | 1 | 2 {
   if (codepoint >= 0x20 && codepoint < 0x7f) return 1;
   let width = widths[codepoint];
   if (width === UNKNOWN) {
-    width = codepoint < 0x20 || (codepoint >= 0x7f && codepoint < 0xa0) ? 0 : Bun.stringWidth(String.fromCodePoint(codepoint));
-    widths[codepoint] = width > 2 ? 2 : width;
+    width = codepoint < 0x20 || (codepoint >= 0x7f && codepoint < 0xa0) ? 0 : measure(codepoint);
+    widths[codepoint] = width;
   }
   return width as 0 | 1 | 2;
+}
+
+function measure(codepoint: number): number {
+  const libc = libcWcwidth(codepoint);
+  if (libc !== undefined && libc >= 0) return Math.min(libc, 2);
+  return Math.min(Bun.stringWidth(String.fromCodePoint(codepoint)), 2);
 }
 
 /**

@@ -3,6 +3,7 @@
 // stale-socket and one-session SIGTERM cases are in daemon.test.ts.)
 import { afterEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";
 import { Sandbox, isAlive, waitFor } from "./harness.ts";
 import { RawClient, leftInSessions, type ProcessEntry } from "./torture-kit.ts";
@@ -66,7 +67,7 @@ async function closedWithin(connection: DaemonConnection, ms: number): Promise<b
 
 const describe = (processes: ProcessEntry[]) => processes.map((p) => `${p.pid} ${p.comm} (${p.state}, ppid ${p.ppid})`);
 
-test("SIGKILL mid-flood: the PTY hangup ends every session but those ignoring SIGHUP; the next call recovers", async () => {
+test("item 17: SIGKILL mid-flood: the PTY hangup ends every session but those ignoring SIGHUP; the next daemon ends those", async () => {
   const { sandbox, daemon, sessions, subscriber, waiter, waiting } = await busyDaemon();
   process.kill(daemon, "SIGKILL");
   await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
@@ -82,18 +83,25 @@ test("SIGKILL mid-flood: the PTY hangup ends every session but those ignoring SI
   const ordinarySids = Object.values(ordinary).map((s) => s.pid);
   await waitFor(() => leftInSessions(ordinarySids).length === 0, 10_000, "the hung-up sessions to end").catch(() => undefined);
   expect(describe(leftInSessions(ordinarySids))).toEqual([]);
-  // Nothing is left to send SIGKILL after a grace period: a program ignoring SIGHUP survives,
-  // reparented to init. It is reported, and cleaned up here.
+  // Nothing was left to send SIGKILL after a grace period: a program ignoring SIGHUP survives,
+  // reparented to init...
   const survivors = leftInSessions([ignoring!.pid]);
   strays.push(...survivors.map((p) => p.pid));
-  console.log(`after SIGKILL of the daemon: ${survivors.length ? describe(survivors).join(", ") : "nothing"} left of the session that ignores SIGHUP`);
+  expect(survivors.length).toBeGreaterThan(0);
 
-  // The stale socket is still there; the next CLI call replaces it with a fresh, empty daemon.
+  // The stale socket is still there; a read-only call starts nothing and sees no terminals.
   expect(existsSync(sandbox.socket)).toBe(true);
   const listed = await sandbox.run(["list", "--json"]);
   expect(listed.code).toBe(0);
   expect(JSON.parse(listed.stdout)).toMatchObject({ ok: true, terminals: [] });
+  expect(describe(leftInSessions([ignoring!.pid]))).toEqual(describe(survivors));
+  // ...until the next daemon starts (item 17): it finds the recorded session and ends what is left.
+  await sandbox.ok(["create", "--", "true"]);
   expect(await sandbox.daemonPid()).not.toBe(daemon);
+  // Dead, at most a zombie until init reaps it.
+  expect(describe(leftInSessions([ignoring!.pid]).filter((p) => p.state !== "Z"))).toEqual([]);
+  const log = await Bun.file(join(dirname(sandbox.socket), "t4a.log")).text();
+  expect(log).toContain(`left of session ${ignoring!.id} by a previous daemon`);
 }, 60_000);
 
 test("SIGTERM mid-flood with clients attached: every process ends, clients are closed, the socket is removed", async () => {

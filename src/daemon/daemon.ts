@@ -11,6 +11,7 @@ import {
   DEFAULT_SCROLLBACK_LINES,
 } from "../protocol/limits.ts";
 import { EventBus } from "../terminal/event-bus.ts";
+import { SessionRecords } from "../terminal/leftovers.ts";
 import { Pool } from "../terminal/pool.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { DaemonContext } from "./context.ts";
@@ -31,8 +32,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }
   removeIfPresent(socketPath); // stale: nobody answers on it
 
+  // A daemon SIGKILLed on this socket left its sessions' HUP-ignoring processes running: end them
+  // before serving, so nothing of the old daemon runs beside what this one starts.
+  const records = new SessionRecords(`${socketPath}.sessions`);
+  for (const leftover of records.endLeftovers()) {
+    console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
+  }
   const bus = new EventBus();
-  const pool = new Pool(bus);
+  const pool = new Pool(bus, records);
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;

@@ -3,15 +3,19 @@
 import { statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { EventBus } from "./event-bus.ts";
+import type { SessionRecords } from "./leftovers.ts";
 import { Terminal, type TerminalSpec } from "./terminal.ts";
 
 export class Pool {
   readonly #terminals = new Map<string, Terminal>();
   readonly #bus: EventBus;
+  readonly #records: SessionRecords | undefined;
   #nextNumber = 1;
 
-  constructor(bus: EventBus) {
+  /** `records`: where live sessions are noted so a daemon after a SIGKILL can end what is left. */
+  constructor(bus: EventBus, records?: SessionRecords) {
     this.#bus = bus;
+    this.#records = records;
   }
 
   create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number): Terminal {
@@ -29,6 +33,7 @@ export class Pool {
       throw new T4aError("spawn_failed", `cannot start ${JSON.stringify(spec.argv[0])}: ${reason}`);
     }
     this.#terminals.set(id, terminal);
+    this.#records?.add(id, terminal.pid);
     return terminal;
   }
 
@@ -61,6 +66,7 @@ export class Pool {
       await terminal.kill(graceMs);
     } finally {
       terminal.dispose();
+      this.#records?.remove(terminal.pid);
     }
   }
 

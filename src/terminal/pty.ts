@@ -209,7 +209,7 @@ function signalPid(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Live processes whose session id is `sid` (Linux /proc; empty elsewhere). */
-function sessionMembers(sid: number): number[] {
+export function sessionMembers(sid: number): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");

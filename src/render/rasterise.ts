@@ -2,6 +2,7 @@
 // cursor. Each cell becomes a 1-bit mask at 10x20, then coverage levels in its output box
 // (scale.ts), then shades between its colours. Knows nothing of the emulator or PNG.
 import { CellFlag, type CellGrid } from "../terminal/cell-grid.ts";
+import { emojiColour } from "./emoji-colours.ts";
 import { font, type Glyph } from "./font.ts";
 import { CELL_H, CELL_W } from "./font-format.ts";
 import { DEFAULT_BG, DEFAULT_FG, mix, resolveColour } from "./palette.ts";
@@ -34,6 +35,37 @@ function halveColumns(row: number): number {
   let out = 0;
   for (let x = 0; x < CELL_W; x++) if (row & (3 << (2 * x))) out |= 1 << x;
   return out;
+}
+
+/** Code points that join a cell but draw nothing themselves: variation selectors, ZWJ, ZWNJ. */
+const INVISIBLE_JOINERS = new Set([0xfe0e, 0xfe0f, 0x200d, 0x200c]);
+
+/** Base glyphs with their combining marks drawn over them, by base, marks and weight. */
+const composed = new Map<string, Glyph>();
+
+/**
+ * A base glyph with combining marks over it (e + U+0301 = é, 1 + U+20E3 = a keycap): the font
+ * places each mark within the cell where it belongs (above, below, around), so the marks' bits
+ * are ORed onto the base, fitted to the base's width.
+ */
+function withMarks(base: Glyph, baseCodepoint: number, marks: number[], bold: boolean, glyphs: ReturnType<typeof font>): Glyph {
+  const key = `${baseCodepoint},${marks.join(",")},${bold ? 1 : 0}`;
+  let glyph = composed.get(key);
+  if (glyph) return glyph;
+  const rows = Uint32Array.from(base.rows);
+  for (const mark of marks) {
+    if (INVISIBLE_JOINERS.has(mark)) continue;
+    const markGlyph = glyphs.glyph(mark, bold);
+    if (!markGlyph) continue;
+    for (let y = 0; y < CELL_H; y++) {
+      const bits = markGlyph.rows[y]!;
+      rows[y]! |= base.wide === markGlyph.wide ? bits : base.wide ? bits << (CELL_W >> 1) : halveColumns(bits);
+    }
+  }
+  glyph = { rows, wide: base.wide };
+  if (composed.size > 4096) composed.clear();
+  composed.set(key, glyph);
+  return glyph;
 }
 
 /** The cell's full-size 1-bit mask: glyph (fitted to the span, sheared if italic) plus lines. */
@@ -165,7 +197,11 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       let marks = 0;
       if (!(cellFlags & CellFlag.invisible)) {
         const codepoint = codepoints[i];
+        const following = grid.combining.get(i);
         if (codepoint > 0x20) glyph = glyphs.glyph(codepoint, bold) ?? glyphs.placeholder[span === 2 ? "wide" : "narrow"];
+        if (following && glyph !== NO_GLYPH) glyph = withMarks(glyph, codepoint, following, bold, glyphs);
+        const emoji = emojiColour(codepoint, following);
+        if (emoji !== undefined) fg = emoji;
         if (cellFlags & CellFlag.italic) marks |= Mark.italic;
         if (cellFlags & CellFlag.underline) marks |= Mark.underline;
         if (cellFlags & CellFlag.strikethrough) marks |= Mark.strike;

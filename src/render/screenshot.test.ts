@@ -339,3 +339,30 @@ describe("golden images", () => {
     });
   }
 });
+
+describe("combining marks and emoji", () => {
+  test("item 10: a combining mark is drawn over its base cell (e + U+0301)", () => {
+    const plain = shot(gridOf(4, 1, "e"), FULL).cell(0, 0);
+    const accented = shot(gridOf(4, 1, "e\u0301"), FULL).cell(0, 0);
+    const acute = font().glyph(0x301, false)!;
+    const e = font().glyph(0x65, false)!;
+    // Exactly the OR of the two glyphs: the e is kept, the accent added above it.
+    expect(accented).toEqual(expectedCell(e.rows.map((row, y) => row | acute.rows[y]!), 1, DEFAULT_FG, DEFAULT_BG));
+    expect(accented).not.toEqual(plain);
+    // Marks of other scripts too: a Devanagari sign over its consonant, a cedilla under c.
+    expect(shot(gridOf(4, 1, "c\u0327"), FULL).cell(0, 0)).not.toEqual(shot(gridOf(4, 1, "c"), FULL).cell(0, 0));
+    expect(shot(gridOf(4, 1, "\u0915\u0941"), FULL).cell(0, 0, 2)).not.toEqual(shot(gridOf(4, 1, "\u0915"), FULL).cell(0, 0, 2));
+  });
+
+  test("item 11: emoji are drawn in colour, 😀 yellow and ✅ green; text keeps its colour", () => {
+    const image = shot(gridOf(8, 1, "😀✅ab"), FULL);
+    const colours = (col: number) => new Set(image.cell(col, 0, 2));
+    expect(colours(0)).toContain(0xf7c744);
+    expect(colours(2)).toContain(0x3fb950);
+    expect(colours(0)).not.toContain(DEFAULT_FG);
+    expect(new Set(image.cell(4, 0))).toContain(DEFAULT_FG); // "a"
+    // VS16 turns a text-default symbol into an emoji: ❤️ red, ❤ alone in the text colour.
+    expect(new Set(shot(gridOf(4, 1, "\u2764\ufe0f"), FULL).cell(0, 0))).toContain(0xe5534b);
+    expect(new Set(shot(gridOf(4, 1, "\u2764"), FULL).cell(0, 0))).not.toContain(0xe5534b);
+  });
+});

@@ -27,6 +27,8 @@ export interface CellGrid {
   rows: number;
   /** Row-major, `cols * rows` entries. First code point of the cell's text; 0 = blank. */
   codepoints: Uint32Array;
+  /** The code points after the first, for the few cells that have them (combining marks, VS16, ZWJ). */
+  combining: Map<number, number[]>;
   /** 1 = normal, 2 = first half of a wide character, 0 = the right half it covers. */
   widths: Uint8Array;
   fg: Uint32Array;

@@ -357,6 +357,7 @@ export class Screen {
       cols,
       rows,
       codepoints: new Uint32Array(size),
+      combining: new Map(),
       widths: new Uint8Array(size),
       fg: new Uint32Array(size),
       bg: new Uint32Array(size),
@@ -374,6 +375,9 @@ export class Screen {
         const i = row * cols + col;
         const chars = cell.getChars();
         grid.codepoints[i] = chars ? chars.codePointAt(0)! : 0;
+        if (chars.length > 1 && chars.length > (grid.codepoints[i]! > 0xffff ? 2 : 1)) {
+          grid.combining.set(i, [...chars].slice(1).map((char) => char.codePointAt(0)!));
+        }
         grid.widths[i] = cell.getWidth();
         grid.fg[i] = cellColour(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor());
         grid.bg[i] = cellColour(cell.isBgDefault(), cell.isBgRGB(), cell.getBgColor());

@@ -42,6 +42,17 @@ export async function runCli(argv: string[]): Promise<number> {
       })();
     });
 
+  cli
+    .command("schema <what>", "Print a JSON Schema: `spec` = connector.json (the session spec), for editors")
+    .action((what: string) => {
+      outcome = (async () => {
+        if (what !== "spec") throw usage(`unknown schema "${what}"; the one there is: spec`);
+        const [{ jsonSchema }, { ConnectorFile }] = await Promise.all([import("../mcp/tools.ts"), import("../protocol/session-spec.ts")]);
+        console.log(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "t4a connector.json", ...jsonSchema(ConnectorFile) }, null, 2));
+        return ExitCode.ok;
+      })();
+    });
+
   // Each registered command costs cac time on every call: register only the one asked for
   // (all of them for plain --help or an unknown name, so help and errors stay complete).
   const asked = requestedCommand(argv);

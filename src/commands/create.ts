@@ -1,60 +1,62 @@
-// create: spawn a program on a new PTY. Answers {id, cols, rows, pid}.
+// create: spawn a program on a new PTY, through the session plugins (worktree, scratchpad, env,
+// sandbox, timeout). Answers {id, cols, rows, pid} and what the plugins made.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
-import { Dimension, Milliseconds, TerminalName } from "../protocol/fields.ts";
-import { DEFAULT_COLS, DEFAULT_ROWS, MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
-import { defineCommand } from "./command.ts";
+import { SessionSpec } from "../protocol/session-spec.ts";
+import type { DaemonContext } from "../daemon/context.ts";
+import { parseDotenv } from "../spawn/dotenv.ts";
+import { policyEnv } from "../spawn/env-keys.ts";
 import { intOption, listOption } from "./cli-helpers.ts";
+import { defineCommand, type CliOptions, type Reply } from "./command.ts";
+import { durationOption } from "./durations.ts";
 
-export const CreateParams = v.object({
-  cols: v.optional(v.pipe(Dimension, v.description("columns, 1..1000")), DEFAULT_COLS),
-  rows: v.optional(v.pipe(Dimension, v.description("rows, 1..1000")), DEFAULT_ROWS),
-  cmd_args: v.optional(
-    v.pipe(
-      v.array(v.string()),
-      v.minLength(1, "cmd_args must not be empty"),
-      v.description('the program and its arguments, e.g. ["python3", "-q"]; never a shell string (default: the user\'s shell)'),
-    ),
-  ),
-  cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("working directory (default: the daemon user's home directory; the CLI and MCP send their own current directory)"))),
-  env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("extra environment variables for the program"))),
-  name: v.optional(v.pipe(TerminalName, v.description("a readable id to use instead of t1, t2, …"))),
-  scrollback: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES), v.description("scrollback lines to keep (default 10000)")),
-  ),
-  /** Quiet time before this terminal's idle event (default: the daemon's idle_timeout_ms). */
-  idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
-  shell_integration: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description("inject t4a's hooks into bash, zsh or fish so it knows when a command finishes and its exit code (run, wait command_done)"),
-    ),
-    true,
-  ),
-});
+export const CreateParams = SessionSpec;
+
+/** One session from a spec: the plugin chain, the terminal, the timeout. Used by create and up. */
+export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext): Promise<Reply> {
+  ctx.pool.assertRoom(spec.name, ctx.config.max_sessions);
+  const { prepareSession } = await import("../spawn/spawn.ts");
+  const { runCleanups } = await import("../spawn/plan.ts");
+  const plan = await prepareSession(spec, ctx.spawn);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let terminal: ReturnType<typeof ctx.pool.create>;
+  try {
+    terminal = ctx.pool.create(
+      {
+        argv: plan.argv,
+        cwd: plan.cwd,
+        env: plan.env,
+        wrap: plan.wrap,
+        facts: plan.facts,
+        cols: spec.cols,
+        rows: spec.rows,
+        scrollback: spec.scrollback ?? ctx.config.scrollback_lines,
+        idleMs: () => spec.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
+        integrationDir: spec.shell_integration ? ctx.integrationDir : undefined,
+        onEnd: async () => {
+          clearTimeout(timer);
+          const kept = await runCleanups(plan.cleanups);
+          return kept.length ? { kept } : {};
+        },
+      },
+      spec.name,
+      ctx.config.max_sessions,
+    );
+  } catch (error) {
+    await runCleanups(plan.cleanups);
+    throw error;
+  }
+  const id = terminal.id;
+  if (plan.timeoutMs !== undefined) {
+    timer = setTimeout(() => void ctx.pool.kill(id, ctx.config.kill_grace_ms, "timeout").catch(() => {}), plan.timeoutMs);
+  }
+  return { id, cols: terminal.screen.cols, rows: terminal.screen.rows, pid: terminal.pid, ...plan.facts };
+}
 
 export const create = defineCommand({
   name: "create",
   params: CreateParams,
-  handle(params, ctx) {
-    const cwd = params.cwd ?? process.env.HOME ?? "/";
-    const terminal = ctx.pool.create(
-      {
-        argv: params.cmd_args ?? defaultShell(),
-        cwd,
-        // TERM is set explicitly: the daemon may have been started from anywhere (or nowhere).
-        env: { ...stringEnv(process.env), TERM: "xterm-256color", COLORTERM: "truecolor", T4A_SOCKET: ctx.socketPath, ...params.env },
-        cols: params.cols,
-        rows: params.rows,
-        scrollback: params.scrollback ?? ctx.config.scrollback_lines,
-        idleMs: () => params.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
-        integrationDir: params.shell_integration ? ctx.integrationDir : undefined,
-      },
-      params.name,
-      ctx.config.max_sessions,
-    );
-    return { id: terminal.id, cols: terminal.screen.cols, rows: terminal.screen.rows, pid: terminal.pid };
-  },
+  handle: (params, ctx) => createSession(params, ctx),
   cli: {
     usage: "create [...cmd]",
     summary: "Start a program (default: $SHELL) on a new terminal; prints its id",
@@ -64,18 +66,26 @@ export const create = defineCommand({
       ["-n, --name <name>", "use this name as the id"],
       ["--cwd <dir>", "working directory (default: the current one)"],
       ["-e, --env <KEY=VALUE>", "set an environment variable (repeatable)"],
+      ["--env-file <file>", "set the variables of a dotenv file (-e wins)"],
+      ["--inherit-env", "pass this shell's whole environment, not only the policy's variables"],
+      ["--worktree <name>", "run in git worktree t4a/NAME of the repo here (made or reused; removed at the end if clean)"],
+      ["--base <ref>", "the commit a new worktree starts from (default HEAD)"],
+      ["--scratchpad <name>", "share $T4A_SCRATCHPAD with every session naming it"],
+      ["--sandbox", "run in a bubblewrap sandbox: read-only but cwd and /tmp, no network, no way to t4a"],
+      ["--sandbox-net", "let the sandbox use the network"],
+      ["--sandbox-allow <path>", "let the sandbox write this path too (repeatable)"],
+      ["--timeout <duration>", "end the session after this long: 90s, 30m, 2h"],
       ["--scrollback <lines>", "scrollback lines to keep"],
       ["--idle <ms>", "quiet time before this terminal's idle event"],
       ["--no-integration", "do not inject shell integration into bash/zsh/fish"],
     ],
-    examples: ["id=$(t4a create -- bash)", "t4a create --cols 120 --rows 40 --name build -- make -j4"],
-    request(args, options) {
-      const env: Record<string, string> = {};
-      for (const pair of listOption(options.env)) {
-        const eq = pair.indexOf("=");
-        if (eq <= 0) throw new T4aError("invalid_params", `--env expects KEY=VALUE, got "${pair}"`);
-        env[pair.slice(0, eq)] = pair.slice(eq + 1);
-      }
+    examples: [
+      "id=$(t4a create -- bash)",
+      "t4a create --cols 120 --rows 40 --name build -- make -j4",
+      "t4a create --worktree fix-42 --sandbox --timeout 30m -- bash",
+    ],
+    async request(args, options) {
+      const env = await envOptions(options);
       return {
         cols: intOption(options.cols),
         rows: intOption(options.rows),
@@ -83,6 +93,15 @@ export const create = defineCommand({
         cwd: options.cwd === undefined ? process.cwd() : String(options.cwd),
         cmd_args: args.length ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
+        client_env: clientEnv(options.inheritEnv === true),
+        inherit_env: options.inheritEnv === true ? true : undefined,
+        worktree: stringOption(options.worktree),
+        base: stringOption(options.base),
+        scratchpad: stringOption(options.scratchpad),
+        sandbox: options.sandbox === true ? true : undefined,
+        sandbox_net: options.sandboxNet === true ? true : undefined,
+        sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
+        timeout_ms: durationOption(options.timeout, "--timeout"),
         scrollback: intOption(options.scrollback),
         idle_timeout_ms: intOption(options.idle),
         shell_integration: options.integration === false ? false : undefined,
@@ -98,23 +117,42 @@ export const create = defineCommand({
     description:
       "Start a program on a new terminal (a real PTY, 80x24 unless told) and return its id (t1, t2, …), size and pid as short JSON. " +
       "Without cmd_args it starts the user's shell with shell integration, which terminal_run and terminal_wait's command_done need. " +
+      "worktree gives it its own git worktree and branch (parallel work without conflicts; removed at the end only if clean), " +
+      "sandbox confines it (read-only filesystem but its directory and /tmp, no network unless sandbox_net), timeout_ms ends it. " +
       "The terminal lives until terminal_kill, even after its program exits, so its last screen can still be read.",
-    // Idle events are not offered over MCP; terminal_wait takes its own idle_ms.
-    hide: ["idle_timeout_ms"],
-    // Like the CLI: terminals start where the agent works, not in the daemon's home.
-    request: (args) => ({ cwd: process.cwd(), ...args }),
+    // Idle events are not offered over MCP; the environment comes from the server's own.
+    hide: ["idle_timeout_ms", "client_env"],
+    // Like the CLI: terminals start where the agent works, with the agent's environment.
+    request: (args) => ({ cwd: process.cwd(), ...args, client_env: clientEnv(args.inherit_env === true) }),
   },
 });
 
-/** $SHELL, else bash, else sh (DESIGN.md "Sessions"). */
-function defaultShell(): string[] {
-  const shell = process.env.SHELL;
-  if (shell && Bun.which(shell)) return [shell];
-  return [Bun.which("bash") ? "bash" : "sh"];
+function stringOption(value: unknown): string | undefined {
+  return value === undefined ? undefined : String(value);
 }
 
-function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
-  return out;
+/** `--env-file` then `-e` (the flag wins over the file). */
+async function envOptions(options: CliOptions): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  if (options.envFile !== undefined) {
+    const path = String(options.envFile);
+    const file = Bun.file(path);
+    if (!(await file.exists())) throw new T4aError("invalid_params", `--env-file ${path}: no such file`);
+    Object.assign(env, parseDotenv(await file.text(), path));
+  }
+  for (const pair of listOption(options.env)) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new T4aError("invalid_params", `--env expects KEY=VALUE, got "${pair}"`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+/** The caller's environment for the policy (seed 003): its own values, not the daemon's stale ones. */
+function clientEnv(inherit: boolean): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  if (inherit) return env;
+  // Only the policy's variables cross the socket: the rest would be dropped by the daemon anyway.
+  return policyEnv(env);
 }

@@ -14,8 +14,10 @@ import { screenshot } from "./screenshot.ts";
 import { send } from "./send.ts";
 import { shutdown } from "./shutdown.ts";
 import { text } from "./text.ts";
+import { down } from "./down.ts";
+import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, up, down, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

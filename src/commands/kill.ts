@@ -9,18 +9,25 @@ export const kill = defineCommand({
   name: "kill",
   params: KillParams,
   async handle(params, ctx) {
-    await ctx.pool.kill(params.id, ctx.config.kill_grace_ms);
-    return {};
+    // What the session's end kept so no work was lost (a dirty worktree, a branch with commits).
+    const report = await ctx.pool.kill(params.id, ctx.config.kill_grace_ms);
+    return report.kept ? { kept: report.kept } : {};
   },
   cli: {
     usage: "kill <id>",
     summary: "End a terminal and everything it started",
     request: ([id]) => ({ id }),
+    print(response) {
+      for (const kept of (response.kept as Array<{ what: string; path: string; reason: string }> | undefined) ?? []) {
+        console.error(`t4a: kept ${kept.what} ${kept.path}: ${kept.reason}`);
+      }
+    },
   },
   mcp: {
     tool: "terminal_kill",
     description:
       "End a terminal: hang up its program and everything it started (SIGHUP, then SIGKILL after a grace period) and forget the terminal. " +
-      'Answers "ok" once the processes are gone. Terminals run until killed, so kill the ones you no longer need.',
+      'Answers "ok" once the processes are gone (or, for a worktree session, what was kept so no work is lost). ' +
+      "Terminals run until killed, so kill the ones you no longer need.",
   },
 });

@@ -14,6 +14,7 @@ import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Pool } from "../terminal/pool.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
+import type { SpawnContext } from "../spawn/plan.ts";
 import type { DaemonContext } from "./context.ts";
 import { listen } from "./server.ts";
 
@@ -57,6 +58,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     startedAt: performance.now(),
     socketPath,
     integrationDir: join(dirname(socketPath), "shell-integration"),
+    spawn: spawnContext(socketPath, join(dirname(socketPath), "shell-integration")),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 
@@ -86,6 +88,15 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
   console.error(`t4a daemon ${options.version} pid ${process.pid} listening on ${socketPath}`);
   return finished;
+}
+
+/** Paths and environment for the session plugins; the state dir follows the XDG base spec. */
+function spawnContext(socketPath: string, integrationDir: string): SpawnContext {
+  const daemonEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) daemonEnv[key] = value;
+  const stateDir = join(process.env.XDG_STATE_HOME || join(process.env.HOME || "/", ".local", "state"), "t4a");
+  const worktreesDir = process.env.T4A_WORKTREES_DIR || join(stateDir, "worktrees");
+  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

@@ -18,6 +18,13 @@ const ctx: DaemonContext = {
   startedAt: performance.now(),
   socketPath: "/nowhere",
   integrationDir: "/nowhere/shell-integration",
+  spawn: {
+    socketPath: "/nowhere",
+    stateDir: "/nowhere/state",
+    worktreesDir: "/nowhere/state/worktrees",
+    integrationDir: "/nowhere/shell-integration",
+    daemonEnv: process.env as Record<string, string>,
+  },
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

@@ -75,7 +75,8 @@ function describeIssues(issues: v.GenericIssue[]): string {
   return issues
     .slice(0, 3)
     .map((issue) => {
-      const path = issue.path?.map((item) => String(item.key)).join(".");
+      // sessions[2].worktree, as a person would write the JSON path.
+      const path = issue.path?.map((item, i) => (typeof item.key === "number" ? `[${item.key}]` : `${i ? "." : ""}${String(item.key)}`)).join("");
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");

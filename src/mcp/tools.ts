@@ -20,6 +20,11 @@ export interface ToolResult {
 
 export const tools: Tool[] = commands.flatMap((command) => (command.mcp ? [toTool(command, command.mcp)] : []));
 
+/** A valibot schema as JSON Schema (refinements JSON Schema cannot say are left to the daemon). */
+export function jsonSchema(schema: Parameters<typeof toJsonSchema>[0]): object {
+  return toJsonSchema(schema, { errorMode: "ignore" });
+}
+
 export const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
 
 function toTool(command: Command, spec: McpSpec): Tool {

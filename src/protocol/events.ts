@@ -7,6 +7,6 @@ export type TerminalEvent =
   | { event: "bell"; terminal: string }
   | { event: "command_start"; terminal: string }
   | { event: "command_done"; terminal: string; code: number | null }
-  | { event: "exit"; terminal: string; code: number | null; signal?: string }
+  | { event: "exit"; terminal: string; code: number | null; signal?: string; reason?: string; kept?: unknown[] }
   | { event: "title"; terminal: string; title: string }
   | { event: "lagged"; dropped: number };

@@ -18,11 +18,16 @@ export class Pool {
     this.#records = records;
   }
 
-  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number): Terminal {
+  /** Refuses a create that would fail on the limit or the name, before anything is made for it. */
+  assertRoom(name: string | undefined, maxSessions: number): void {
     if (this.#terminals.size >= maxSessions) {
       throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
     }
     if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
+  }
+
+  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number): Terminal {
+    this.assertRoom(name, maxSessions);
     if (!isDirectory(spec.cwd)) throw new T4aError("invalid_params", `cwd "${spec.cwd}" is not a directory`);
     const id = name ?? this.#freshId();
     let terminal: Terminal;
@@ -35,6 +40,10 @@ export class Pool {
     this.#terminals.set(id, terminal);
     this.#records?.add(id, terminal.pid);
     return terminal;
+  }
+
+  has(id: string): boolean {
+    return this.#terminals.has(id);
   }
 
   get(id: string): Terminal {
@@ -58,12 +67,12 @@ export class Pool {
     return this.#terminals.size;
   }
 
-  /** Ends a terminal's processes and forgets it. */
-  async kill(id: string, graceMs: number): Promise<void> {
+  /** Ends a terminal's processes and forgets it; answers what its end reported (what was kept). */
+  async kill(id: string, graceMs: number, reason?: string): Promise<Record<string, unknown>> {
     const terminal = this.get(id);
     this.#terminals.delete(id);
     try {
-      await terminal.kill(graceMs);
+      return await terminal.kill(graceMs, reason);
     } finally {
       terminal.dispose();
       this.#records?.remove(terminal.pid);
@@ -71,7 +80,7 @@ export class Pool {
   }
 
   async killAll(graceMs: number): Promise<void> {
-    await Promise.all([...this.#terminals.keys()].map((id) => this.kill(id, graceMs)));
+    await Promise.all([...this.#terminals.keys()].map((id) => this.kill(id, graceMs, "shutdown")));
   }
 
   #freshId(): string {

@@ -23,6 +23,12 @@ export interface TerminalSpec {
   idleMs: () => number;
   /** Where the shell-integration files live; undefined = never inject. */
   integrationDir?: string;
+  /** Put before the program's argv once shell integration has been set up (a sandbox's bwrap). */
+  wrap?: string[];
+  /** Facts about the session shown by info() (its worktree, sandbox…): opaque to the terminal. */
+  facts?: Record<string, unknown>;
+  /** Runs once the program has ended; its fields join the exit event and info() (what was kept…). */
+  onEnd?: () => Promise<Record<string, unknown>>;
 }
 
 export interface TerminalInfo {
@@ -36,6 +42,7 @@ export interface TerminalInfo {
   shell_integration: ShellKind | null;
   exit_code?: number | null;
   signal?: string | null;
+  [fact: string]: unknown;
 }
 
 export interface RunOutcome {
@@ -70,6 +77,13 @@ export class Terminal {
   readonly #emit: (event: TerminalEvent) => void;
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
+  readonly #facts: Record<string, unknown>;
+  readonly #onEnd: (() => Promise<Record<string, unknown>>) | undefined;
+  /** What onEnd reported, once the exit event has gone out. */
+  #endReport: Record<string, unknown> = {};
+  #killReason: string | undefined;
+  readonly #ended: Promise<void>;
+  #resolveEnded!: () => void;
   #syncWaiters: Array<() => void> = [];
   #waiters = new Set<Waiter>();
   #typedLines: string[] = [];
@@ -85,6 +99,9 @@ export class Terminal {
     this.id = spec.id;
     this.argv = spec.argv;
     this.#emit = emit;
+    this.#facts = spec.facts ?? {};
+    this.#onEnd = spec.onEnd;
+    this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
     this.screen = new Screen(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback },
       {
@@ -105,7 +122,7 @@ export class Terminal {
     );
     try {
       this.#pty = new Pty({
-        argv: integrated?.spawn.argv ?? spec.argv,
+        argv: [...(spec.wrap ?? []), ...(integrated?.spawn.argv ?? spec.argv)],
         cwd: spec.cwd,
         env: integrated?.spawn.env ?? env,
         cols: spec.cols,
@@ -138,10 +155,12 @@ export class Terminal {
       title: this.screen.title,
       cmd_args: this.argv,
       shell_integration: this.shell,
+      ...this.#facts,
     };
     if (this.#exit) {
       info.exit_code = this.#exit.code;
       info.signal = this.#exit.signal;
+      Object.assign(info, this.#endReport);
     }
     return info;
   }
@@ -233,9 +252,12 @@ export class Terminal {
     return { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
   }
 
-  /** Ends the process tree; resolves after the exit has been reported. */
-  kill(graceMs: number): Promise<PtyExit> {
-    return this.#pty.kill(graceMs);
+  /** Ends the process tree; resolves after the exit event (and what the session's end reported). */
+  async kill(graceMs: number, reason?: string): Promise<Record<string, unknown>> {
+    if (this.alive) this.#killReason = reason;
+    await this.#pty.kill(graceMs);
+    await this.#ended;
+    return this.#endReport;
   }
 
   dispose(): void {
@@ -258,7 +280,20 @@ export class Terminal {
     this.#releaseSyncWaiters();
     this.#releasePromptWaiters();
     for (const waiter of this.#waiters) waiter.exited(exit.code, exit.signal);
-    this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}) });
+    void this.#report(exit);
+  }
+
+  /** The exit event, after the session's end hook (a worktree cleanup) says what it kept. */
+  async #report(exit: PtyExit): Promise<void> {
+    let report: Record<string, unknown> = {};
+    try {
+      report = (await this.#onEnd?.()) ?? {};
+    } catch (error) {
+      console.error(`t4a daemon: ending terminal "${this.id}" failed:`, error);
+    }
+    this.#endReport = { ...(this.#killReason ? { reason: this.#killReason } : {}), ...report };
+    this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), ...this.#endReport });
+    this.#resolveEnded();
   }
 
   /**

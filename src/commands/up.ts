@@ -1,0 +1,52 @@
+// up: create every session of a connector.json file (seed 001), all or none. A live session of
+// the same name is left alone and reported, so running `up` again is harmless; when one create
+// fails, the sessions this call made are ended again and the error names the entry.
+import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
+import { SessionSpec } from "../protocol/session-spec.ts";
+import { defineCommand, type Reply } from "./command.ts";
+import { createSession } from "./create.ts";
+import { readConnectorFile } from "./connector-file.ts";
+
+export const UpParams = v.object({
+  sessions: v.pipe(v.array(SessionSpec), v.minLength(1), v.maxLength(256), v.description("the sessions to create, as create takes them")),
+});
+
+export const up = defineCommand({
+  name: "up",
+  params: UpParams,
+  async handle(params, ctx) {
+    const report: Reply[] = [];
+    const made: string[] = [];
+    for (const [index, spec] of params.sessions.entries()) {
+      if (spec.name !== undefined && ctx.pool.has(spec.name)) {
+        const existing = ctx.pool.get(spec.name);
+        if (existing.alive) {
+          report.push({ id: spec.name, state: "exists" });
+          continue;
+        }
+        await ctx.pool.kill(spec.name, ctx.config.kill_grace_ms); // exited: replaced by a fresh one
+      }
+      try {
+        const created = await createSession(spec, ctx);
+        made.push(created.id as string);
+        report.push({ ...created, state: "created" });
+      } catch (error) {
+        for (const id of made.reverse()) await ctx.pool.kill(id, ctx.config.kill_grace_ms).catch(() => {});
+        const known = error instanceof T4aError ? error : new T4aError("internal", String(error));
+        throw new T4aError(known.code, `sessions[${index}]: ${known.message}${made.length ? ` (the ${made.length} created before it were ended)` : ""}`);
+      }
+    }
+    return { sessions: report };
+  },
+  cli: {
+    usage: "up <file>",
+    summary: "Create every session a connector.json file describes (again: existing ones are left alone)",
+    examples: ["t4a up connector.json", "t4a schema spec > connector.schema.json   # for editors"],
+    request: async ([file]) => ({ sessions: await readConnectorFile(file!) }),
+    print(response) {
+      for (const session of response.sessions as Reply[]) console.log(`${session.id}\t${session.state}`);
+    },
+    startsDaemon: true,
+  },
+});

@@ -1,0 +1,96 @@
+// What to run and how: the one session spec that `create`, `up` (connector.json), the CLI flags
+// and MCP's terminal_create all produce. src/spawn/ turns it into a plain {argv, cwd, env}.
+// Schemas only; no spawning here.
+import * as v from "valibot";
+import { Dimension, Milliseconds, TerminalName } from "./fields.ts";
+import { DEFAULT_COLS, DEFAULT_ROWS, MAX_SCROLLBACK_LINES } from "./limits.ts";
+
+/** A worktree or scratchpad name: becomes a path component and a branch name. */
+export const PluginName = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(64),
+  v.regex(/^[^/\\\x00-\x20\x7f~^:?*[]+$/, "must not contain '/', '\\', spaces, control characters or any of ~^:?*["),
+  v.check((name) => !name.startsWith("-") && !name.startsWith(".") && !name.includes("..") && !name.endsWith(".lock"), "must not start with '-' or '.', contain '..' or end in '.lock'"),
+);
+
+const AbsolutePath = v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path"));
+
+/** Longest a session may be given to run: 30 days. */
+export const MAX_SESSION_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
+
+export const SessionSpec = v.object({
+  cols: v.optional(v.pipe(Dimension, v.description("columns, 1..1000")), DEFAULT_COLS),
+  rows: v.optional(v.pipe(Dimension, v.description("rows, 1..1000")), DEFAULT_ROWS),
+  cmd_args: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.minLength(1, "cmd_args must not be empty"),
+      v.description('the program and its arguments, e.g. ["python3", "-q"]; never a shell string (default: the user\'s shell)'),
+    ),
+  ),
+  cwd: v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.description("working directory (default: the daemon user's home directory; the CLI and MCP send their own current directory)"),
+    ),
+  ),
+  env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("environment variables to set for the program, over the environment policy's"))),
+  name: v.optional(v.pipe(TerminalName, v.description("a readable id to use instead of t1, t2, …"))),
+  scrollback: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES), v.description("scrollback lines to keep (default 10000)")),
+  ),
+  /** Quiet time before this terminal's idle event (default: the daemon's idle_timeout_ms). */
+  idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
+  shell_integration: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("inject t4a's hooks into bash, zsh or fish so it knows when a command finishes and its exit code (run, wait command_done)"),
+    ),
+    true,
+  ),
+  worktree: v.optional(
+    v.pipe(
+      PluginName,
+      v.description("run in a git worktree of the repo holding cwd, on branch t4a/NAME (made, or reused when it exists); removed at the end only when it holds no uncommitted work"),
+    ),
+  ),
+  base: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.check((ref) => !ref.startsWith("-"), "must not start with '-'"), v.description("the commit or branch a new worktree starts from (default HEAD)")),
+  ),
+  scratchpad: v.optional(
+    v.pipe(PluginName, v.description("a directory shared by every session naming it, in $T4A_SCRATCHPAD (and scratchpad/ in a worktree)")),
+  ),
+  sandbox: v.optional(
+    v.pipe(v.boolean(), v.description("run inside a sandbox (bubblewrap): the filesystem read-only but cwd, /tmp and sandbox_allow; no network; t4a itself out of reach")),
+  ),
+  sandbox_net: v.optional(v.pipe(v.boolean(), v.description("let the sandboxed program use the network"))),
+  sandbox_allow: v.optional(v.pipe(v.array(AbsolutePath), v.description("more paths the sandboxed program may write (each must exist)"))),
+  timeout_ms: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSION_TIMEOUT_MS), v.description("end the session (as kill does) after it has run this long")),
+  ),
+  client_env: v.optional(
+    v.pipe(v.record(v.string(), v.string()), v.description("the creating client's environment: the policy's variables are taken from here instead of the daemon's")),
+  ),
+  inherit_env: v.optional(v.pipe(v.boolean(), v.description("give the program all of client_env (or the daemon's environment), not only the policy's variables"))),
+});
+export type SessionSpec = v.InferOutput<typeof SessionSpec>;
+export type SessionSpecInput = v.InferInput<typeof SessionSpec>;
+
+const { client_env: _clientEnv, ...fileFields } = SessionSpec.entries;
+
+/** One session as a connector.json file writes it: `cmd` for the argv, `env_file` beside `env`. */
+export const ConnectorSession = v.strictObject({
+  ...fileFields,
+  cmd: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "cmd must not be empty"), v.description('the program and its arguments, e.g. ["npm", "test"]'))),
+  env_file: v.optional(v.pipe(v.string(), v.minLength(1), v.description("a dotenv file (relative to this file) whose variables are set; env wins"))),
+});
+export type ConnectorSession = v.InferOutput<typeof ConnectorSession>;
+
+/** connector.json: one session, a list of them, or {"sessions": [...]}. */
+export const ConnectorFile = v.union([
+  v.strictObject({ sessions: v.pipe(v.array(ConnectorSession), v.minLength(1), v.description("the sessions `t4a up` creates and `t4a down` ends")) }),
+  v.pipe(v.array(ConnectorSession), v.minLength(1)),
+  ConnectorSession,
+]);

@@ -1,0 +1,74 @@
+// The environment policy's variable names (seed 003): a minimal base a terminal program needs,
+// plus the keys coding agents read. Plain data: the CLI loads it to send its own values.
+
+/** What a program in a terminal needs to find its home, its tools, its locale and its display. */
+export const BASE_KEYS = [
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "PATH",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "DISPLAY",
+  "XAUTHORITY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+  "XDG_CURRENT_DESKTOP",
+  "XDG_SESSION_TYPE",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+] as const;
+
+/** API keys, cloud credentials and proxies the agent CLIs read (seed 003's AGENT_ENV_VARS). */
+export const PASSTHROUGH_KEYS = [
+  "AMP_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "AUTOHAND_API_KEY",
+  "AUGMENT_SESSION_AUTH",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_DEFAULT_REGION",
+  "AWS_PROFILE",
+  "AWS_REGION",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AZURE_OPENAI_API_ENDPOINT",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_OPENAI_KEY",
+  "CODEBUFF_API_KEY",
+  "COPILOT_CLI_TOKEN",
+  "CURSOR_API_KEY",
+  "DASHSCOPE_API_KEY",
+  "FACTORY_API_KEY",
+  "GEMINI_API_KEY",
+  "GH_TOKEN",
+  "GITHUB_TOKEN",
+  "GOOGLE_API_KEY",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "GOOGLE_CLOUD_LOCATION",
+  "GOOGLE_CLOUD_PROJECT",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "KIMI_API_KEY",
+  "MISTRAL_API_KEY",
+  "MOONSHOT_API_KEY",
+  "NO_PROXY",
+  "OPENAI_API_KEY",
+  "OPENAI_BASE_URL",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+] as const;
+
+const POLICY_KEYS = new Set<string>([...BASE_KEYS, ...PASSTHROUGH_KEYS]);
+
+/** The policy's variables out of an environment: the base, LC_*, and the passthrough list. */
+export function policyEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && (POLICY_KEYS.has(key) || key.startsWith("LC_"))) out[key] = value;
+  }
+  return out;
+}

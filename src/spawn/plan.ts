@@ -1,0 +1,54 @@
+// What the plugin chain builds: the plain {argv, cwd, env} the terminal layer spawns, plus what
+// the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
+// Types and the cleanup runner only.
+
+/** Something a cleanup did not remove, so no work is lost: reported in the exit event, list and kill. */
+export interface Kept {
+  what: "worktree" | "branch";
+  /** The worktree's directory, or the branch name. */
+  path: string;
+  reason: string;
+}
+
+/** Runs at the session's end (exit, kill, timeout, daemon shutdown); reports what it kept. */
+export type Cleanup = () => Promise<Kept[] | void>;
+
+export interface SpawnPlan {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Prepended to the program's argv after shell integration is set up (the sandbox's bwrap). */
+  wrap: string[];
+  /** Paths a sandbox must let the program write, besides its cwd and /tmp. */
+  writable: string[];
+  /** End the session after this long. */
+  timeoutMs?: number;
+  /** Undone in reverse order. */
+  cleanups: Cleanup[];
+  /** Shown by list and info: worktree, branch, scratchpad, sandbox. */
+  facts: Record<string, unknown>;
+}
+
+/** What the plugins need from the daemon, as plain values. */
+export interface SpawnContext {
+  socketPath: string;
+  /** $XDG_STATE_HOME/t4a (or ~/.local/state/t4a): worktrees and scratchpads live under it. */
+  stateDir: string;
+  worktreesDir: string;
+  /** Where shell-integration files live: a sandbox must let the shell read them. */
+  integrationDir: string;
+  daemonEnv: Record<string, string>;
+}
+
+/** Runs every cleanup (the last added first), even when one fails, and collects what was kept. */
+export async function runCleanups(cleanups: Cleanup[]): Promise<Kept[]> {
+  const kept: Kept[] = [];
+  for (const cleanup of [...cleanups].reverse()) {
+    try {
+      kept.push(...((await cleanup()) ?? []));
+    } catch (error) {
+      console.error("t4a daemon: a session cleanup failed:", error);
+    }
+  }
+  return kept;
+}

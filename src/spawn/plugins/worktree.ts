@@ -1,0 +1,114 @@
+// worktree: the session works in its own git worktree of the repo holding its cwd, on branch
+// t4a/NAME, so agents in parallel never touch each other's files (seed 001). The same NAME again
+// reuses the worktree. At the session's end the worktree is removed only when it holds no
+// uncommitted or untracked work, and the branch deleted only when it has no commits beyond its
+// base: never lose work; what is kept is reported.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { T4aError } from "../../protocol/errors.ts";
+import { git, gitOk } from "../git.ts";
+import type { Kept } from "../plan.ts";
+import type { Plugin } from "../spawn.ts";
+
+/** Live sessions per worktree directory: the last one to end decides whether it goes. */
+const users = new Map<string, number>();
+
+/** Git-ignored directories too big to copy: linked from the main checkout instead. */
+const SHARED_DIRS = ["node_modules", ".venv", "venv", "target", "vendor/bundle", ".gradle", ".tox", "elm-stuff", "Pods"];
+
+export const worktree: Plugin = async (spec, plan, ctx) => {
+  const name = spec.worktree;
+  if (name === undefined) {
+    if (spec.base !== undefined) throw new T4aError("invalid_params", "base needs worktree");
+    return;
+  }
+  const top = await git(plan.cwd, ["rev-parse", "--show-toplevel"]);
+  if (top.code !== 0) throw new T4aError("invalid_params", `worktree: ${plan.cwd} is not in a git repository`);
+  // A cwd inside another worktree belongs to the same repository: start from its main checkout.
+  const common = await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree");
+  const main = common.endsWith("/.git") ? common.slice(0, -5) : top.stdout;
+  const subdir = relative(top.stdout, plan.cwd);
+  const branch = `t4a/${name}`;
+  if ((await git(main, ["check-ref-format", "--branch", branch])).code !== 0) {
+    throw new T4aError("invalid_params", `worktree: "${name}" is not a valid branch name`);
+  }
+  const dir = join(ctx.worktreesDir, `${basename(main)}-${name}`);
+  mkdirSync(ctx.worktreesDir, { recursive: true, mode: 0o700 });
+
+  let made = false;
+  if (existsSync(dir)) {
+    const owner = await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+    if (owner.code !== 0 || owner.stdout !== common) {
+      throw new T4aError("exists", `worktree: ${dir} exists and is not a worktree of ${main}`);
+    }
+  } else {
+    const base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
+    const branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
+    // An existing branch is checked out as it is, never reset (`-B` would drop its commits).
+    const add = branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, base];
+    await gitOk(main, add, "worktree");
+    made = true;
+    const gitDir = await gitOk(dir, ["rev-parse", "--path-format=absolute", "--git-dir"], "worktree");
+    if (!branchExists) writeFileSync(join(gitDir, "t4a-base"), `${base}\n`);
+    for (const shared of SHARED_DIRS) await linkShared(main, dir, shared);
+  }
+  users.set(dir, (users.get(dir) ?? 0) + 1);
+  plan.cleanups.push(async () => {
+    const left = (users.get(dir) ?? 1) - 1;
+    if (left > 0) {
+      users.set(dir, left);
+      return [{ what: "worktree", path: dir, reason: `still used by ${left} other session${left === 1 ? "" : "s"}` }];
+    }
+    users.delete(dir);
+    return removeIfClean(main, dir, branch);
+  });
+  plan.cwd = join(dir, subdir);
+  if (!existsSync(plan.cwd)) mkdirSync(plan.cwd, { recursive: true });
+  plan.facts.worktree = dir;
+  plan.facts.branch = branch;
+  if (made) plan.facts.worktree_created = true;
+};
+
+/** node_modules and friends: a symlink to the main checkout's, when it has one git ignores. */
+async function linkShared(main: string, dir: string, shared: string): Promise<void> {
+  const source = join(main, shared);
+  const target = join(dir, shared);
+  if (!existsSync(source) || existsSync(target)) return;
+  if ((await git(main, ["check-ignore", "-q", "--", shared])).code !== 0) return; // tracked or not ignored: not ours to share
+  mkdirSync(join(target, ".."), { recursive: true });
+  symlinkSync(source, target);
+  // `node_modules/` in .gitignore matches directories only, not a symlink: exclude the link itself.
+  await excludeFromGit(dir, `/${shared}`);
+}
+
+/** Adds a pattern to the repository's info/exclude (shared by its worktrees) unless it is there. */
+export async function excludeFromGit(tree: string, pattern: string): Promise<void> {
+  const path = await gitOk(tree, ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"], "worktree");
+  const current = existsSync(path) ? readFileSync(path, "utf8") : "";
+  if (current.split("\n").includes(pattern)) return;
+  mkdirSync(join(path, ".."), { recursive: true });
+  appendFileSync(path, `${current && !current.endsWith("\n") ? "\n" : ""}${pattern}\n`);
+}
+
+async function removeIfClean(main: string, dir: string, branch: string): Promise<Kept[]> {
+  if (!existsSync(dir)) return [];
+  const status = await git(dir, ["status", "--porcelain", "--untracked-files=all"]);
+  if (status.code !== 0) return [{ what: "worktree", path: dir, reason: `git status failed: ${status.stderr}` }];
+  if (status.stdout !== "") {
+    const files = status.stdout.split("\n").length;
+    return [{ what: "worktree", path: dir, reason: `${files} uncommitted or untracked file${files === 1 ? "" : "s"}` }];
+  }
+  const gitDir = (await git(dir, ["rev-parse", "--path-format=absolute", "--git-dir"])).stdout;
+  const base = existsSync(join(gitDir, "t4a-base")) ? readFileSync(join(gitDir, "t4a-base"), "utf8").trim() : undefined;
+  const removed = await git(main, ["worktree", "remove", dir]);
+  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
+  // Commits beyond the base are work: the branch stays. Without a recorded base (a branch that
+  // existed before), every commit not on another branch counts.
+  const ahead = base
+    ? await git(main, ["rev-list", "--count", `${base}..refs/heads/${branch}`])
+    : await git(main, ["rev-list", "--count", `refs/heads/${branch}`, "--not", "--exclude", `refs/heads/${branch}`, "--branches"]);
+  if (ahead.code !== 0) return [{ what: "branch", path: branch, reason: `could not count its commits: ${ahead.stderr}` }];
+  if (Number(ahead.stdout) > 0) return [{ what: "branch", path: branch, reason: `${ahead.stdout} commit${ahead.stdout === "1" ? "" : "s"} beyond its base` }];
+  const deleted = await git(main, ["branch", "-D", branch]);
+  return deleted.code === 0 ? [] : [{ what: "branch", path: branch, reason: `git branch -D failed: ${deleted.stderr}` }];
+}

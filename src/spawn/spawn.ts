@@ -1,0 +1,42 @@
+// A session spec becomes what src/terminal/ spawns: the plugin chain worktree → scratchpad →
+// env → sandbox → timeout (the sandbox reads the final cwd; seed 001). A plugin that cannot do
+// its job fails the create and the chain undoes what it did: no half-made worktree, never an
+// unsandboxed program. The terminal layer never learns what a plugin is.
+import type { SessionSpec } from "../protocol/session-spec.ts";
+import type { SpawnContext, SpawnPlan } from "./plan.ts";
+import { runCleanups } from "./plan.ts";
+import { environment } from "./plugins/env.ts";
+import { sandbox } from "./plugins/sandbox.ts";
+import { scratchpad } from "./plugins/scratchpad.ts";
+import { timeout } from "./plugins/timeout.ts";
+import { worktree } from "./plugins/worktree.ts";
+
+export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext) => void | Promise<void>;
+
+const CHAIN: Plugin[] = [worktree, scratchpad, environment, sandbox, timeout];
+
+export async function prepareSession(spec: SessionSpec, ctx: SpawnContext): Promise<SpawnPlan> {
+  const source = spec.client_env ?? ctx.daemonEnv;
+  const plan: SpawnPlan = {
+    argv: spec.cmd_args ?? defaultShell(source.SHELL),
+    cwd: spec.cwd ?? source.HOME ?? ctx.daemonEnv.HOME ?? "/",
+    env: {},
+    wrap: [],
+    writable: [],
+    cleanups: [],
+    facts: {},
+  };
+  try {
+    for (const plugin of CHAIN) await plugin(spec, plan, ctx);
+  } catch (error) {
+    await runCleanups(plan.cleanups);
+    throw error;
+  }
+  return plan;
+}
+
+/** $SHELL, else bash, else sh (DESIGN.md "Sessions"). */
+function defaultShell(shell: string | undefined): string[] {
+  if (shell && Bun.which(shell)) return [shell];
+  return [Bun.which("bash") ? "bash" : "sh"];
+}

@@ -25,7 +25,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, flood, scale };
+const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, flood, scale, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -292,6 +292,53 @@ function writeColourStream(path: string): void {
   }
   const block = lines.join("");
   writeFileSync(path, block.repeat(Math.ceil(16_000_000 / block.length)));
+}
+
+/** What the session plugins add to a create: plain, a fresh git worktree, a bwrap sandbox (median of 10). */
+async function spawn(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
+  const repo = join(t4a.dir, "repo");
+  mkdirSync(repo);
+  Bun.spawnSync(["bash", "-c", "git init -q && git -c user.name=b -c user.email=b@b commit -q --allow-empty -m init"], { cwd: repo });
+  const time = async (request: Record<string, unknown>): Promise<number> => {
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = Bun.nanoseconds();
+      const { id } = await t4a.request({ cmd: "create", cmd_args: ["sleep", "100"], cwd: repo, ...request, ...(request.worktree ? { worktree: `w${i}` } : {}) });
+      samples.push((Bun.nanoseconds() - started) / 1e6);
+      await t4a.request({ cmd: "kill", id });
+    }
+    return median(samples);
+  };
+  try {
+    const tmuxSamples: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = Bun.nanoseconds();
+      tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `spawn${i}`, "sleep 100");
+      tmuxSamples.push((Bun.nanoseconds() - started) / 1e6);
+      Bun.spawnSync(tmux.cmd("kill-session", "-t", `spawn${i}`), { stderr: "ignore" });
+    }
+    // The chain alone, in process: what it adds to every create without worktree or sandbox.
+    const { prepareSession } = await import("../src/spawn/spawn.ts");
+    const env = process.env as Record<string, string>;
+    const context = { socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, worktreesDir: t4a.dir, integrationDir: t4a.dir, daemonEnv: env };
+    const chain: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const started = Bun.nanoseconds();
+      await prepareSession({ cols: 80, rows: 24, shell_integration: true, cmd_args: ["sleep", "1"], client_env: env }, context);
+      chain.push((Bun.nanoseconds() - started) / 1e6);
+    }
+    rows.push({ section: "spawn", metric: "plugin chain, no worktree/sandbox", t4a: median(chain), unit: "ms", target: "< 1 ms" });
+    const plain = await time({});
+    rows.push({ section: "spawn", metric: "create (env policy only)", t4a: plain, tmux: median(tmuxSamples), unit: "ms", target: "chain < 1 ms" });
+    rows.push({ section: "spawn", metric: "create --worktree (new)", t4a: await time({ worktree: true }), unit: "ms" });
+    if (Bun.which("bwrap")) rows.push({ section: "spawn", metric: "create --sandbox", t4a: await time({ sandbox: true }), unit: "ms" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
 }
 
 function report(): void {

@@ -60,13 +60,14 @@ export function libcWcwidth(codepoint: number): number | undefined {
  * side); undefined when it cannot be asked. Opens and closes the tty each time: holding it
  * open would keep the PTY from reporting EOF when the program ends.
  */
+const count = new Int32Array(1);
+
 export function unreadInput(ttyPath: string): number | undefined {
   const c = open();
   if (!c) return undefined;
   const fd = c.open(ptr(Buffer.from(`${ttyPath}\0`)), O_RDONLY_NOCTTY_NONBLOCK);
   if (fd < 0) return undefined;
   try {
-    const count = new Int32Array(1);
     return c.ioctl(fd, FIONREAD, ptr(count)) === 0 ? count[0] : undefined;
   } finally {
     c.close(fd);

@@ -29,6 +29,7 @@ export interface PtyOptions {
  * that floods queries and never reads would grow the daemon. A program that reads gets them all.
  */
 const UNREAD_ANSWER_LIMIT_BYTES = 1024;
+const ANSWER_RECHECK_MS = 50;
 
 /** After the process exits, output still buffered in the kernel is drained until EOF or this much quiet. */
 const DRAIN_QUIET_MS = 100;
@@ -60,9 +61,11 @@ export class Pty {
   readonly #done: Promise<PtyExit>;
   #resolveDone!: (exit: PtyExit) => void;
   /** The slave side's path (/dev/pts/N), to ask how much input the program left unread. */
-  readonly #tty: string | undefined;
+  #tty: string | undefined;
   /** Answers not written because the program was not reading. */
   droppedAnswers = 0;
+  /** Until then answers are dropped without asking the tty again (a query flood asks thousands a second). */
+  #answersHeldUntil = 0;
 
   /** Throws when the program cannot be started (missing binary, bad cwd). */
   constructor(options: PtyOptions) {
@@ -104,7 +107,6 @@ export class Pty {
       throw error;
     }
     this.pid = this.#process.pid;
-    this.#tty = ttyOf(this.pid);
     this.#process.exited.then(() => {
       this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode ?? null };
       this.#maybeReport();
@@ -127,8 +129,17 @@ export class Pty {
   /** An answer of the emulator to a device query: written only while the program reads its input. */
   answer(data: string): void {
     if (this.#terminal.closed) return;
+    // Looked up on the first answer, not at spawn: right after fork the child's fd 0 may not be
+    // the PTY yet. By the time it asks a query, it is.
+    this.#tty ??= ttyOf(this.pid);
+    const now = performance.now();
+    if (now < this.#answersHeldUntil) {
+      this.droppedAnswers++;
+      return;
+    }
     const unread = this.#tty ? unreadInput(this.#tty) : undefined;
     if (unread !== undefined && unread >= UNREAD_ANSWER_LIMIT_BYTES) {
+      this.#answersHeldUntil = now + ANSWER_RECHECK_MS;
       this.droppedAnswers++;
       return;
     }
@@ -186,7 +197,7 @@ export class Pty {
 function ttyOf(pid: number): string | undefined {
   try {
     const path = readlinkSync(`/proc/${pid}/fd/0`);
-    return path.startsWith("/dev/") ? path : undefined;
+    return /^\/dev\/(pts\/\d+|tty)/.test(path) ? path : undefined;
   } catch {
     return undefined;
   }

@@ -157,6 +157,8 @@ export class Terminal {
       shell_integration: this.shell,
       ...this.#facts,
     };
+    // Answers to device queries the program asked but never read: a sign it floods queries.
+    if (this.#pty.droppedAnswers) info.answers_dropped = this.#pty.droppedAnswers;
     if (this.#exit) {
       info.exit_code = this.#exit.code;
       info.signal = this.#exit.signal;

@@ -106,7 +106,7 @@ async function removeIfClean(main: string, dir: string, branch: string): Promise
   // existed before), every commit not on another branch counts.
   const ahead = base
     ? await git(main, ["rev-list", "--count", `${base}..refs/heads/${branch}`])
-    : await git(main, ["rev-list", "--count", `refs/heads/${branch}`, "--not", "--exclude", `refs/heads/${branch}`, "--branches"]);
+    : await git(main, ["rev-list", "--count", `refs/heads/${branch}`, "--not", `--exclude=${branch}`, "--branches"]);
   if (ahead.code !== 0) return [{ what: "branch", path: branch, reason: `could not count its commits: ${ahead.stderr}` }];
   if (Number(ahead.stdout) > 0) return [{ what: "branch", path: branch, reason: `${ahead.stdout} commit${ahead.stdout === "1" ? "" : "s"} beyond its base` }];
   const deleted = await git(main, ["branch", "-D", branch]);

@@ -114,6 +114,12 @@ function positional(args: unknown[], options: CliOptions): string[] {
 async function runCommand(name: string, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
   const fields = await spec.request(args, options);
   const request = { cmd: name, ...withoutUndefined(fields) };
+  const direct = await spec.transport?.(request);
+  if (direct) {
+    if (direct.ok === true) return ExitCode.ok;
+    console.error(`t4a: ${direct.error}`);
+    return ExitCode.refused;
+  }
   const path = resolveSocket(options);
   let connection: Awaited<ReturnType<typeof connectDaemon>>;
   try {

@@ -44,6 +44,8 @@ export interface CliSpec {
   startsDaemon?: boolean;
   /** What a read-only command answers when no daemon runs; without it: "no daemon", exit 3. */
   withoutDaemon?(options: CliOptions): number;
+  /** Another way to the daemon for this request (notify's per-session socket); undefined = the usual. */
+  transport?(request: Reply): Promise<Reply | undefined>;
   /** After a successful reply, before printing (shutdown waits for the daemon to be gone). */
   after?(response: Reply): Promise<void>;
 }

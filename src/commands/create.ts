@@ -12,13 +12,25 @@ import { durationOption } from "./durations.ts";
 
 export const CreateParams = SessionSpec;
 
-/** One session from a spec: the plugin chain, the terminal, the timeout. Used by create and up. */
+/** One session from a spec: the plugin chain, the terminal, the timeout, the agent's watch. Used by create and up. */
 export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext): Promise<Reply> {
-  ctx.pool.assertRoom(spec.name, ctx.config.max_sessions);
-  const { prepareSession } = await import("../spawn/spawn.ts");
-  const { runCleanups } = await import("../spawn/plan.ts");
-  const plan = await prepareSession(spec, ctx.spawn);
+  const id = ctx.pool.reserve(spec.name, ctx.config.max_sessions);
+  try {
+    return await createReserved(id, spec, ctx);
+  } finally {
+    ctx.pool.release(id);
+  }
+}
+
+async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext): Promise<Reply> {
+  const [{ prepareSession }, { runCleanups }, { AgentWatch }] = await Promise.all([
+    import("../spawn/spawn.ts"),
+    import("../spawn/plan.ts"),
+    import("../spawn/agents/watch.ts"),
+  ]);
+  const plan = await prepareSession(spec, ctx.spawn, id);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let watch: InstanceType<typeof AgentWatch> | undefined = undefined;
   let terminal: ReturnType<typeof ctx.pool.create>;
   try {
     terminal = ctx.pool.create(
@@ -41,12 +53,36 @@ export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx
       },
       spec.name,
       ctx.config.max_sessions,
+      id,
     );
   } catch (error) {
     await runCleanups(plan.cleanups);
     throw error;
   }
-  const id = terminal.id;
+  if (plan.agent) {
+    const screen = terminal.screen;
+    watch = new AgentWatch(
+      id,
+      plan.agent.agent,
+      {
+        subscribe: (sink) => ctx.bus.subscribe(id, sink),
+        publish: (event) => ctx.bus.publish(event),
+        screen: () => screen.lines("viewport", 0, screen.rows, true),
+        bracketedPaste: () => screen.bracketedPaste,
+        write: (data) => {
+          if (terminal.alive) terminal.write(data);
+        },
+      },
+      plan.facts,
+      plan.agent.typedPrompt,
+      // Its last word is "exited", on the terminal's exit event: then it lets go.
+      () => {
+        if (ctx.agents.get(id) === watch) ctx.agents.delete(id);
+      },
+    );
+    watch.listen(plan.agent.notifyPath);
+    ctx.agents.set(id, watch);
+  }
   if (plan.timeoutMs !== undefined) {
     timer = setTimeout(() => void ctx.pool.kill(id, ctx.config.kill_grace_ms, "timeout").catch(() => {}), plan.timeoutMs);
   }
@@ -75,6 +111,14 @@ export const create = defineCommand({
       ["--sandbox-net", "let the sandbox use the network"],
       ["--sandbox-allow <path>", "let the sandbox write this path too (repeatable)"],
       ["--timeout <duration>", "end the session after this long: 90s, 30m, 2h"],
+      ["--agent <name>", "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it"],
+      ["--prompt <text>", "the agent's first prompt (verbatim)"],
+      ["--yolo", "start the agent with its auto-approve flag"],
+      ["--resume", "resume this session name's earlier conversation"],
+      ["--direct", "exec the agent CLI without a login shell (faster start); a shell follows when it exits"],
+      ["--ssh <target>", "run the agent on [user@]host over ssh -tt"],
+      ["--ssh-arg <arg>", "one more ssh argument (repeatable)"],
+      ["--sandbox-no-net", "no network for a sandboxed agent (it gets it by default)"],
       ["--scrollback <lines>", "scrollback lines to keep"],
       ["--idle <ms>", "quiet time before this terminal's idle event"],
       ["--no-integration", "do not inject shell integration into bash/zsh/fish"],
@@ -83,15 +127,28 @@ export const create = defineCommand({
       "id=$(t4a create -- bash)",
       "t4a create --cols 120 --rows 40 --name build -- make -j4",
       "t4a create --worktree fix-42 --sandbox --timeout 30m -- bash",
+      "id=$(t4a create --name fix-42 --agent claude --worktree fix-42 --prompt 'Fix the failing test') && t4a wait $id --agent idle --timeout 30m",
     ],
     async request(args, options) {
       const env = await envOptions(options);
+      const agent = stringOption(options.agent);
+      if (options.direct && options.ssh !== undefined) throw new T4aError("invalid_params", "--direct and --ssh: choose one");
       return {
+        agent,
+        prompt: stringOption(options.prompt),
+        yolo: options.yolo === true ? true : undefined,
+        resume: options.resume === true ? true : undefined,
+        spawn_mode: options.direct ? "direct" : options.ssh !== undefined ? "ssh" : undefined,
+        ssh_target: stringOption(options.ssh),
+        ssh_args: options.sshArg === undefined ? undefined : listOption(options.sshArg),
+        sandbox_no_net: options.sandboxNoNet === true ? true : undefined,
         cols: intOption(options.cols),
         rows: intOption(options.rows),
         name: options.name === undefined ? undefined : String(options.name),
         cwd: options.cwd === undefined ? process.cwd() : String(options.cwd),
-        cmd_args: args.length ? args : undefined,
+        // With --agent, what follows -- is for the agent CLI.
+        cmd_args: args.length && !agent ? args : undefined,
+        agent_args: args.length && agent ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
         client_env: clientEnv(options.inheritEnv === true),
         inherit_env: options.inheritEnv === true ? true : undefined,
@@ -118,6 +175,7 @@ export const create = defineCommand({
       "Start a program on a new terminal (a real PTY, 80x24 unless told) and return its id (t1, t2, …), size and pid as short JSON. " +
       "Without cmd_args it starts the user's shell with shell integration, which terminal_run and terminal_wait's command_done need. " +
       "worktree gives it its own git worktree and branch (parallel work without conflicts; removed at the end only if clean), " +
+      "agent runs a coding-agent CLI (claude, codex, gemini, qwen, opencode) with prompt, yolo and resume; then terminal_wait with agent waiting/idle tells when it needs the user or is done, " +
       "sandbox confines it (read-only filesystem but its directory and /tmp, no network unless sandbox_net), timeout_ms ends it. " +
       "The terminal lives until terminal_kill, even after its program exits, so its last screen can still be read.",
     // Idle events are not offered over MCP; the environment comes from the server's own.

@@ -1,5 +1,6 @@
 // The command table: every protocol command, in the order the CLI help lists them.
 // Adding a command = one file + one line here. CLI (and later MCP/HTTP) are generated from it.
+import { agents } from "./agents.ts";
 import type { Command } from "./command.ts";
 import { config } from "./config.ts";
 import { create } from "./create.ts";
@@ -8,6 +9,7 @@ import { events } from "./events.ts";
 import { info } from "./info.ts";
 import { kill } from "./kill.ts";
 import { list } from "./list.ts";
+import { notify } from "./notify.ts";
 import { resize } from "./resize.ts";
 import { run } from "./run.ts";
 import { screenshot } from "./screenshot.ts";
@@ -18,6 +20,6 @@ import { down } from "./down.ts";
 import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, up, down, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, up, down, agents, notify, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

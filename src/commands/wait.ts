@@ -17,6 +17,12 @@ export const WaitParams = v.object({
   gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen"))),
   command_done: v.optional(v.pipe(v.boolean(), v.description("the running shell command finishes; answers its exit code (needs shell integration)"))),
   exit: v.optional(v.pipe(v.boolean(), v.description("the program exits; answers its exit code or signal"))),
+  agent: v.optional(
+    v.pipe(
+      v.picklist(["working", "waiting", "idle", "exited"]),
+      v.description("an agent session reaches this state: waiting (for the user, e.g. an approval question), idle (its turn is done), working, exited"),
+    ),
+  ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
 });
 
@@ -26,8 +32,21 @@ export const wait = defineCommand({
   async handle(params, ctx) {
     const terminal = ctx.pool.get(params.id);
     const { idle_ms, text, gone, command_done, exit } = params;
-    if (idle_ms === undefined && text === undefined && params.regex === undefined && gone === undefined && !command_done && !exit) {
-      throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done or exit");
+    const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit;
+    if (params.agent !== undefined) {
+      if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
+      const watch = ctx.agents.get(params.id);
+      if (!watch) {
+        if (!terminal.alive && terminal.info().agent !== undefined) {
+          if (params.agent === "exited") return { condition: "agent", state: "exited", line: "", elapsed_ms: 0 };
+          throw new T4aError("exited", `agent "${params.id}" has exited`);
+        }
+        throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
+      }
+      return { condition: "agent", ...(await watch.until(params.agent, params.timeout_ms)) };
+    }
+    if (!others) {
+      throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit or agent");
     }
     let regex: RegExp | undefined;
     try {
@@ -39,7 +58,7 @@ export const wait = defineCommand({
   },
   cli: {
     usage: "wait <id>",
-    summary: "Wait until idle, text appears (in new output), text is gone, a command is done, or exit",
+    summary: "Wait until idle, text appears (in new output), text is gone, a command is done, exit, or an agent's state",
     options: [
       ["--idle [duration]", "no output for this long (default 2s)"],
       ["--text <text>", "this text appears in output that arrives after the wait began"],
@@ -47,6 +66,7 @@ export const wait = defineCommand({
       ["--gone <text>", "this text is no longer on the screen"],
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
+      ["--agent <state>", "an agent session is waiting (for you), idle (turn done), working or exited"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
     examples: ['t4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m', "t4a wait t1 --text 'Listening on' --timeout 1m", "t4a wait t1 --idle 1s"],
@@ -59,11 +79,13 @@ export const wait = defineCommand({
         gone: options.gone === undefined ? undefined : String(options.gone),
         command_done: options.done ? true : undefined,
         exit: options.exit ? true : undefined,
+        agent: options.agent === undefined ? undefined : String(options.agent),
         timeout_ms: durationOption(options.timeout, "--timeout"),
       };
     },
     print(response) {
-      if (response.line !== undefined) console.log(response.line);
+      if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
+      else if (response.line !== undefined) console.log(response.line);
       else if (response.code !== undefined) console.log(response.code ?? response.signal);
     },
   },
@@ -74,6 +96,7 @@ export const wait = defineCommand({
       "idle_ms: no output for that long (after typing into an interactive program, 300–1000). text / regex: appears in output arriving after this call starts " +
       "(never what is already on screen, never the echo of typed input, so it can miss output that came before the call). gone: text left the screen. " +
       "command_done: the shell command finished (gives its exit code). exit: the program ended. " +
+      "agent (for a terminal made with agent): waiting = the coding agent asks the user something, idle = its turn is done; answers the state and the screen line that shows it. " +
       "Answers short JSON (~30 tokens): the condition, elapsed_ms, and the matching line and its row from the bottom, or the exit code. " +
       "A timeout (default 30 s) is a tool error with code timeout. Other tool calls go on while it waits.",
     blocking: true,

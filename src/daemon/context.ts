@@ -1,5 +1,6 @@
 // What every command handler receives: the terminal pool, the live config, daemon facts.
 // Types only at run time; the daemon builds the value in daemon.ts.
+import type { AgentWatch } from "../spawn/agents/watch.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
 import type { Pool } from "../terminal/pool.ts";
@@ -22,6 +23,8 @@ export interface DaemonContext {
   integrationDir: string;
   /** What the session plugins need (paths, the daemon's environment). */
   spawn: SpawnContext;
+  /** The state watch of each agent session, by terminal id. */
+  agents: Map<string, AgentWatch>;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }

@@ -59,6 +59,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     socketPath,
     integrationDir: join(dirname(socketPath), "shell-integration"),
     spawn: spawnContext(socketPath, join(dirname(socketPath), "shell-integration")),
+    agents: new Map(),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 
@@ -96,7 +97,9 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) daemonEnv[key] = value;
   const stateDir = join(process.env.XDG_STATE_HOME || join(process.env.HOME || "/", ".local", "state"), "t4a");
   const worktreesDir = process.env.T4A_WORKTREES_DIR || join(stateDir, "worktrees");
-  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv };
+  // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
+  const t4aPath = Bun.main.startsWith("/$bunfs/") ? process.execPath : "t4a";
+  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

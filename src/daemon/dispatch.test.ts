@@ -24,7 +24,9 @@ const ctx: DaemonContext = {
     worktreesDir: "/nowhere/state/worktrees",
     integrationDir: "/nowhere/shell-integration",
     daemonEnv: process.env as Record<string, string>,
+    t4aPath: "t4a",
   },
+  agents: new Map(),
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

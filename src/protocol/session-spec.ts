@@ -70,6 +70,26 @@ export const SessionSpec = v.object({
   timeout_ms: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSION_TIMEOUT_MS), v.description("end the session (as kill does) after it has run this long")),
   ),
+  agent: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -"),
+      v.description("run a coding-agent CLI by its preset: claude, codex, gemini, qwen, opencode (or one from agents.json); see `t4a agents`"),
+    ),
+  ),
+  prompt: v.optional(v.pipe(v.string(), v.description("the agent's first prompt, passed verbatim (quotes, newlines and $(…) included)"))),
+  yolo: v.optional(v.pipe(v.boolean(), v.description("start the agent with its auto-approve flag (no permission questions)"))),
+  resume: v.optional(v.pipe(v.boolean(), v.description("resume this session name's earlier conversation when the agent has it, else start it fresh with the same id"))),
+  agent_args: v.optional(v.pipe(v.array(v.string()), v.description("more arguments for the agent CLI, after t4a's"))),
+  spawn_mode: v.optional(
+    v.pipe(
+      v.picklist(["login", "direct", "ssh"]),
+      v.description("login: through $SHELL -lic, so the user's PATH and version managers load (default); direct: exec the CLI (faster start); ssh: on ssh_target"),
+    ),
+  ),
+  ssh_target: v.optional(v.pipe(v.string(), v.minLength(1), v.check((target) => !target.startsWith("-"), "must not start with '-'"), v.description("where spawn_mode ssh runs the agent: [user@]host or an ~/.ssh/config alias"))),
+  ssh_args: v.optional(v.pipe(v.array(v.string()), v.description("more ssh arguments, e.g. [\"-p\", \"2222\"]"))),
+  sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox gets the network (its API) unless this is set"))),
   client_env: v.optional(
     v.pipe(v.record(v.string(), v.string()), v.description("the creating client's environment: the policy's variables are taken from here instead of the daemon's")),
   ),

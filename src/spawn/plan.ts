@@ -1,6 +1,7 @@
 // What the plugin chain builds: the plain {argv, cwd, env} the terminal layer spawns, plus what
 // the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
 // Types and the cleanup runner only.
+import type { Agent } from "./agents/agents.ts";
 
 /** Something a cleanup did not remove, so no work is lost: reported in the exit event, list and kill. */
 export interface Kept {
@@ -21,6 +22,10 @@ export interface SpawnPlan {
   wrap: string[];
   /** Paths a sandbox must let the program write, besides its cwd and /tmp. */
   writable: string[];
+  /** Host paths a sandbox shows at another path inside: [host, inside] (the agent's notify socket). */
+  binds: Array<[string, string]>;
+  /** The agent this session runs, when it runs one: its watch is set up once the terminal exists. */
+  agent?: AgentPlan;
   /** End the session after this long. */
   timeoutMs?: number;
   /** Undone in reverse order. */
@@ -29,8 +34,17 @@ export interface SpawnPlan {
   facts: Record<string, unknown>;
 }
 
+export interface AgentPlan {
+  agent: Agent;
+  typedPrompt?: string;
+  /** Where the session's notify socket is to listen (the env's T4A_NOTIFY outside a sandbox). */
+  notifyPath: string;
+}
+
 /** What the plugins need from the daemon, as plain values. */
 export interface SpawnContext {
+  /** This executable, as hooks and wrappers call it back (`t4a notify`). */
+  t4aPath: string;
   socketPath: string;
   /** $XDG_STATE_HOME/t4a (or ~/.local/state/t4a): worktrees and scratchpads live under it. */
   stateDir: string;

@@ -5,17 +5,20 @@
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { SpawnContext, SpawnPlan } from "./plan.ts";
 import { runCleanups } from "./plan.ts";
+import { agent } from "./plugins/agent.ts";
 import { environment } from "./plugins/env.ts";
 import { sandbox } from "./plugins/sandbox.ts";
 import { scratchpad } from "./plugins/scratchpad.ts";
 import { timeout } from "./plugins/timeout.ts";
 import { worktree } from "./plugins/worktree.ts";
 
-export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext) => void | Promise<void>;
+/** `id`: the session's id, reserved before the chain runs (agents' hooks and ids need it). */
+export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext, id: string) => void | Promise<void>;
 
-const CHAIN: Plugin[] = [worktree, scratchpad, environment, sandbox, timeout];
+/** The agent plugin builds the command once cwd and env are final, before the sandbox wraps it. */
+const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, sandbox, timeout];
 
-export async function prepareSession(spec: SessionSpec, ctx: SpawnContext): Promise<SpawnPlan> {
+export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: string): Promise<SpawnPlan> {
   const source = spec.client_env ?? ctx.daemonEnv;
   const plan: SpawnPlan = {
     argv: spec.cmd_args ?? defaultShell(source.SHELL),
@@ -23,11 +26,12 @@ export async function prepareSession(spec: SessionSpec, ctx: SpawnContext): Prom
     env: {},
     wrap: [],
     writable: [],
+    binds: [],
     cleanups: [],
     facts: {},
   };
   try {
-    for (const plugin of CHAIN) await plugin(spec, plan, ctx);
+    for (const plugin of CHAIN) await plugin(spec, plan, ctx, id);
   } catch (error) {
     await runCleanups(plan.cleanups);
     throw error;

@@ -10,6 +10,8 @@ export class Pool {
   readonly #terminals = new Map<string, Terminal>();
   readonly #bus: EventBus;
   readonly #records: SessionRecords | undefined;
+  /** Ids handed out for creates still being prepared (their plugins run before the spawn). */
+  readonly #reserved = new Set<string>();
   #nextNumber = 1;
 
   /** `records`: where live sessions are noted so a daemon after a SIGKILL can end what is left. */
@@ -18,18 +20,32 @@ export class Pool {
     this.#records = records;
   }
 
-  /** Refuses a create that would fail on the limit or the name, before anything is made for it. */
-  assertRoom(name: string | undefined, maxSessions: number): void {
-    if (this.#terminals.size >= maxSessions) {
+  /**
+   * Holds an id (the name, or the next t<N>) for a create whose plugins run before its spawn,
+   * refusing at once what would fail on the limit or the name. Release it when done.
+   */
+  reserve(name: string | undefined, maxSessions: number): string {
+    if (this.#terminals.size + this.#reserved.size >= maxSessions) {
       throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
     }
-    if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
+    if (name !== undefined && (this.#terminals.has(name) || this.#reserved.has(name))) throw new T4aError("exists", `terminal "${name}" already exists`);
+    const id = name ?? this.#freshId();
+    this.#reserved.add(id);
+    return id;
   }
 
-  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number): Terminal {
-    this.assertRoom(name, maxSessions);
+  release(id: string): void {
+    this.#reserved.delete(id);
+  }
+
+  /** `id`: one from reserve(), or a name (undefined: the next t<N>). */
+  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number, reserved?: string): Terminal {
+    if (reserved === undefined) {
+      if (this.#terminals.size >= maxSessions) throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
+      if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
+    }
     if (!isDirectory(spec.cwd)) throw new T4aError("invalid_params", `cwd "${spec.cwd}" is not a directory`);
-    const id = name ?? this.#freshId();
+    const id = reserved ?? name ?? this.#freshId();
     let terminal: Terminal;
     try {
       terminal = new Terminal({ ...spec, id }, (event) => this.#bus.publish(event));
@@ -84,7 +100,7 @@ export class Pool {
   }
 
   #freshId(): string {
-    while (this.#terminals.has(`t${this.#nextNumber}`)) this.#nextNumber++;
+    while (this.#terminals.has(`t${this.#nextNumber}`) || this.#reserved.has(`t${this.#nextNumber}`)) this.#nextNumber++;
     return `t${this.#nextNumber++}`;
   }
 }

@@ -42,7 +42,7 @@ export const sandbox: Plugin = async (spec, plan, ctx) => {
     if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);
   }
 
-  plan.wrap = bwrapArgs(bwrap, { cwd: plan.cwd, writable: allowed, net: spec.sandbox_net === true, hide: hidden, readable: [ctx.integrationDir] });
+  plan.wrap = bwrapArgs(bwrap, { cwd: plan.cwd, writable: allowed, net: spec.sandbox_net === true, hide: hidden, readable: [ctx.integrationDir], binds: plan.binds });
   delete plan.env.T4A_SOCKET;
   plan.facts.sandbox = spec.sandbox_net ? "bwrap, network" : "bwrap, no network";
 };
@@ -55,6 +55,8 @@ export interface SandboxRules {
   hide: string[];
   /** Bound back read-only over what `hide` covers (shell-integration scripts). */
   readable: string[];
+  /** [host path, path inside]: shown last, so nothing covers them (an agent's notify socket). */
+  binds?: Array<[string, string]>;
 }
 
 /** The bwrap command line for the rules. Mount order matters: later mounts cover earlier ones. */
@@ -64,6 +66,7 @@ export function bwrapArgs(bwrap: string, rules: SandboxRules): string[] {
   for (const path of [rules.cwd, ...rules.writable]) args.push("--bind", path, path);
   for (const path of rules.hide) args.push("--tmpfs", path);
   for (const path of rules.readable) if (rules.hide.some((hidden) => inside(path, hidden))) args.push("--ro-bind", path, path);
+  for (const [host, inner] of rules.binds ?? []) args.push("--bind", host, inner);
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!rules.net) args.push("--unshare-net");
   // No --new-session: the program must keep the PTY as its controlling terminal (job control,

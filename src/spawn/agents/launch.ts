@@ -1,0 +1,155 @@
+// An agent's command line: arguments in seed 003's order (resume, default args, auto-approve,
+// prompt, extra args), t4a's state hooks, the deterministic conversation id, and the three spawn
+// modes (login shell, direct, ssh). Every argument is shell-quoted where a shell will read it:
+// a prompt holding quotes, newlines, $(…), backticks or ; reaches the agent byte for byte.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Agent } from "./agents.ts";
+
+export type SpawnMode = "login" | "direct" | "ssh";
+
+export interface LaunchOptions {
+  agent: Agent;
+  mode: SpawnMode;
+  /** The session's name or id: the conversation id derives from it. */
+  sessionName: string;
+  cwd: string;
+  home: string;
+  shell: string;
+  prompt?: string;
+  yolo: boolean;
+  resume: boolean;
+  extraArgs: string[];
+  /** `t4a notify` as the hooks call it (absolute path of this binary, session id). */
+  notify: { t4a: string; id: string };
+  ssh?: { target: string; args: string[] };
+  /** Resolved executable for direct mode. */
+  cliPath?: string;
+}
+
+export interface Launch {
+  argv: string[];
+  /** The conversation's UUID, when the CLI takes one. */
+  conversationId?: string;
+  /** True when the arguments resume an earlier conversation. */
+  resumed: boolean;
+  /** A prompt to type once the TUI is ready (prompt via "type"). */
+  typedPrompt?: string;
+}
+
+/** sha256 of the name, version-4 and variant bits set (seed 003's deterministicUuid). */
+export function deterministicUuid(input: string): string {
+  const hash = createHash("sha256").update(input).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x40;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** POSIX shell single quoting: safe for every byte but NUL. */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_\-+=/.,:@%]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** fish does not take '\'' inside single quotes the POSIX way: it escapes \ and ' instead. */
+function fishQuote(arg: string): string {
+  if (/^[A-Za-z0-9_\-+=/.,:@%]+$/.test(arg)) return arg;
+  return `'${arg.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+/** The CLI's arguments, in seed 003's order. */
+export function agentArgs(options: LaunchOptions): Omit<Launch, "argv"> & { args: string[] } {
+  const { agent } = options;
+  const args: string[] = [];
+  const id = deterministicUuid(options.sessionName);
+  let conversationId: string | undefined;
+  let resumed = false;
+  // 1. resume
+  if (options.resume && agent.resume.byId && canResume(agent.name, id, options)) {
+    args.push(...agent.resume.byId.map((arg) => arg.replaceAll("{id}", id)));
+    conversationId = id;
+    resumed = true;
+  } else if (options.resume && agent.resume.latest) {
+    args.push(...agent.resume.latest);
+    resumed = true;
+  } else if (agent.resume.sessionIdFlag) {
+    args.push(agent.resume.sessionIdFlag, id);
+    conversationId = id;
+  }
+  // 2. default args, and the hooks that report the agent's state to t4a
+  args.push(...agent.defaultArgs, ...hookArgs(agent, options.notify));
+  // 3. auto-approve
+  if (options.yolo) args.push(...agent.autoApprove);
+  // 4. the prompt
+  let typedPrompt: string | undefined;
+  if (options.prompt !== undefined) {
+    if (agent.prompt.via === "flag") args.push(agent.prompt.flag, options.prompt);
+    else if (agent.prompt.via === "positional") args.push(options.prompt);
+    else typedPrompt = options.prompt;
+  }
+  // 5. extra args: the user's agents.json, then this session's
+  args.push(...agent.extraArgs, ...options.extraArgs);
+  return { args, conversationId, resumed, typedPrompt };
+}
+
+/**
+ * claude resumes a conversation only in the directory it started in, and only when its file
+ * exists (~/.claude/projects/<cwd with every non-alphanumeric as ->/<uuid>.jsonl); otherwise
+ * the same id starts fresh. Other CLIs keep their sessions where t4a cannot check: trust the flag.
+ */
+function canResume(name: string, id: string, options: LaunchOptions): boolean {
+  if (name !== "claude") return true;
+  const file = join(options.home, ".claude", "projects", options.cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
+  if (!existsSync(file)) return false;
+  // Its records carry the cwd they ran in; a file for another directory is not this conversation.
+  const text = readFileSync(file, "utf8");
+  const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  return cwd === undefined || JSON.parse(`"${cwd}"`) === options.cwd;
+}
+
+function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
+  const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
+  if (agent.hooks === "claude-settings") {
+    const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
+    const settings = {
+      hooks: { UserPromptSubmit: hook("working"), PreToolUse: hook("working"), Notification: hook("waiting"), Stop: hook("idle") },
+    };
+    return ["--settings", JSON.stringify(settings)];
+  }
+  if (agent.hooks === "codex-notify") {
+    // codex runs the notify program with its event as one more argument, after each turn.
+    return ["-c", `notify=${JSON.stringify([notify.t4a, "notify", notify.id, "idle"])}`];
+  }
+  return [];
+}
+
+/** The argv the PTY runs, for the spawn mode. */
+export function launch(options: LaunchOptions): Launch {
+  const built = agentArgs(options);
+  const { args } = built;
+  const cli = options.agent.cli;
+  const isFish = /(^|\/)fish$/.test(options.shell);
+  const quote = isFish ? fishQuote : shellQuote;
+  const status = isFish ? "$status" : "$?";
+  const exited = `${quote(options.notify.t4a)} notify ${quote(options.notify.id)} exited ${status} >/dev/null 2>&1`;
+  if (options.mode === "ssh") {
+    const remote = `cd ${shellQuote(options.cwd)} && ${[cli, ...args].map(shellQuote).join(" ")}`;
+    return { ...built, argv: ["ssh", "-tt", ...(options.ssh?.args ?? []), options.ssh!.target, remote] };
+  }
+  if (options.mode === "direct") {
+    // No login shell to start first; when the agent exits, a shell in the same terminal.
+    const script = `"$@"; ${exited.replace(status, "$?")}; exec "\${SHELL:-/bin/sh}" -il`;
+    return { ...built, argv: ["/bin/sh", "-c", script, "t4a-agent", options.cliPath ?? cli, ...args] };
+  }
+  const line = `${[cli, ...args].map(quote).join(" ")}; ${exited}; exec ${quote(options.shell)} -il`;
+  return { ...built, argv: [options.shell, ...loginFlags(options.shell), line] };
+}
+
+/** zsh and bash: -lic; fish: -l -i -c; sh and the rest: -lc (POSIX sh has no -i with -c). */
+export function loginFlags(shell: string): string[] {
+  if (/(^|\/)(bash|zsh)$/.test(shell)) return ["-lic"];
+  if (/(^|\/)fish$/.test(shell)) return ["-l", "-i", "-c"];
+  return ["-lc"];
+}

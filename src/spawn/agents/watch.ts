@@ -1,0 +1,204 @@
+// An agent session's state — starting, working, waiting (for the user), idle, exited — from the
+// best source there is: the CLI's own hooks calling `t4a notify` (claude's settings hooks,
+// codex's notify), else the preset's screen patterns when output pauses, else activity and idle.
+// Each change goes out as an `agent_state` event with the screen line that shows it; scripts and
+// orchestrators wait on it (`t4a wait ID --agent waiting`). Types a prompt into TUIs that take it
+// no other way, once their input is ready. Reads the screen through the host; no xterm here.
+import { unlinkSync } from "node:fs";
+import type { UnixSocketListener } from "bun";
+import { T4aError } from "../../protocol/errors.ts";
+import type { TerminalEvent } from "../../protocol/events.ts";
+import type { Agent } from "./agents.ts";
+
+export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
+export type AgentState = (typeof AGENT_STATES)[number];
+
+/** What the watch needs of its terminal and the daemon: events in and out, the screen, input. */
+export interface AgentHost {
+  subscribe(sink: (event: TerminalEvent) => void): () => void;
+  publish(event: TerminalEvent): void;
+  /** The viewport's rows, top to bottom. */
+  screen(): string[];
+  bracketedPaste(): boolean;
+  write(data: string): void;
+}
+
+export interface AgentStateReply {
+  state: AgentState;
+  line: string;
+}
+
+export class AgentWatch {
+  readonly id: string;
+  state: AgentState = "starting";
+  line = "";
+  readonly #agent: Agent;
+  readonly #host: AgentHost;
+  readonly #facts: Record<string, unknown>;
+  readonly #unsubscribe: () => void;
+  readonly #waiting: RegExp[];
+  readonly #ready: RegExp[];
+  /** Once the CLI's own hooks have spoken, activity and idle no longer decide. */
+  #hooked = false;
+  #typedPrompt: string | undefined;
+  #listener: UnixSocketListener<undefined> | undefined;
+  #notifyPath: string | undefined;
+  readonly #waiters = new Set<{ state: AgentState; resolve: (reply: AgentStateReply) => void; reject: (error: Error) => void }>();
+
+  readonly #onGone: () => void;
+
+  constructor(id: string, agent: Agent, host: AgentHost, facts: Record<string, unknown>, typedPrompt: string | undefined, onGone: () => void) {
+    this.#onGone = onGone;
+    this.id = id;
+    this.#agent = agent;
+    this.#host = host;
+    this.#facts = facts;
+    this.#typedPrompt = typedPrompt;
+    this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
+    facts.agent_state = this.state;
+    this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
+  }
+
+  /**
+   * The narrow channel of this one session: a socket that takes `STATE [message]` lines and
+   * nothing else. A sandboxed agent reaches it (bound into its sandbox) while the daemon's own
+   * socket stays hidden: it can report its state, and do nothing more.
+   */
+  listen(path: string): void {
+    this.#notifyPath = path;
+    const watch = this;
+    this.#listener = Bun.listen({
+      unix: path,
+      socket: {
+        data(socket, chunk) {
+          for (const line of new TextDecoder().decode(chunk).split("\n")) {
+            if (!line.trim()) continue;
+            try {
+              const [state, ...message] = line.trim().split(/\s+/);
+              watch.notify(state!, message.join(" "));
+              socket.write("ok\n");
+            } catch (error) {
+              socket.write(`error ${(error as Error).message}\n`);
+            }
+          }
+        },
+      },
+    });
+  }
+
+  /** A report from the agent's hooks (or any client's `notify`). */
+  notify(state: string, message = ""): void {
+    if (!(AGENT_STATES as readonly string[]).includes(state) || state === "starting") {
+      throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
+    }
+    this.#hooked = true;
+    // The hook's own text is rarely what a person sees; the screen's last words are.
+    // The wrapper reports the CLI's exit status as the message.
+    if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
+    const line = state === "waiting" ? (this.#waitingLine() ?? (message || this.#lastLine())) : message || this.#lastLine();
+    this.#set(state as AgentState, line);
+    if (state === "exited") this.#failWaiters();
+  }
+
+  /** Resolves when the agent is in `state` (at once if it is), or fails after the timeout. */
+  until(state: AgentState, timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
+    const started = performance.now();
+    if (this.state === state) return Promise.resolve({ state, line: this.line, elapsed_ms: 0 });
+    if (this.state === "exited") return Promise.reject(new T4aError("exited", `agent "${this.id}" has exited`));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        state,
+        resolve: (reply: AgentStateReply) => {
+          clearTimeout(timer);
+          resolve({ ...reply, elapsed_ms: Math.round(performance.now() - started) });
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(waiter);
+        reject(new T4aError("timeout", `agent "${this.id}" was not ${state} within ${timeoutMs} ms (it is ${this.state})`));
+      }, timeoutMs);
+      this.#waiters.add(waiter);
+    });
+  }
+
+  dispose(): void {
+    this.#unsubscribe();
+    this.#listener?.stop(true);
+    if (this.#notifyPath) {
+      try {
+        unlinkSync(this.#notifyPath);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  #onEvent(event: TerminalEvent): void {
+    if (event.event === "exit") {
+      this.#set("exited", this.#lastLine());
+      this.#failWaiters();
+      this.dispose();
+      this.#onGone();
+      return;
+    }
+    if (this.state === "exited") return;
+    if (event.event === "activity" && !this.#hooked) this.#set("working", this.#lastLine());
+    if (event.event === "idle") {
+      const question = this.#waitingLine();
+      if (question !== undefined) this.#set("waiting", question);
+      else if (!this.#hooked) this.#set("idle", this.#lastLine());
+      this.#maybeType();
+    }
+  }
+
+  /** Waiters for a state the agent can no longer reach. */
+  #failWaiters(): void {
+    for (const waiter of this.#waiters) waiter.reject(new T4aError("exited", `agent "${this.id}" has exited`));
+    this.#waiters.clear();
+  }
+
+  #set(state: AgentState, line: string): void {
+    if (state === this.state && line === this.line) return;
+    this.state = state;
+    this.line = line;
+    this.#facts.agent_state = state;
+    this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
+    for (const waiter of [...this.#waiters]) {
+      if (waiter.state !== state) continue;
+      this.#waiters.delete(waiter);
+      waiter.resolve({ state, line });
+    }
+  }
+
+  /** The last screen line that matches a waiting pattern (an approval question), if any. */
+  #waitingLine(): string | undefined {
+    const lines = this.#host.screen();
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (this.#waiting.some((pattern) => pattern.test(lines[i]!))) return lines[i]!.trim();
+    }
+    return undefined;
+  }
+
+  #lastLine(): string {
+    return (this.#host.screen().findLast((line) => line.trim() !== "") ?? "").trim();
+  }
+
+  /** A prompt for a TUI that takes none on its command line: typed once its input is ready. */
+  #maybeType(): void {
+    const prompt = this.#typedPrompt;
+    if (prompt === undefined || this.state === "waiting") return;
+    const text = this.#host.screen().join("\n");
+    if (this.#ready.length && !this.#ready.some((pattern) => pattern.test(text))) return;
+    this.#typedPrompt = undefined;
+    // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
+    // as a person's would, so the TUI sees the paste end before the key.
+    this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
+    setTimeout(() => this.#host.write("\r"), 50);
+    this.#set("working", this.#lastLine());
+  }
+}

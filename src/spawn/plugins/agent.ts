@@ -1,0 +1,88 @@
+// agent: the session runs a coding-agent CLI from its preset (seed 003): the command line in
+// the chosen spawn mode, the deterministic conversation id, the state hooks and their narrow
+// notify channel, and what a sandbox must allow it (its network, its config directories).
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { T4aError } from "../../protocol/errors.ts";
+import { findAgent } from "../agents/agents.ts";
+import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
+import type { Plugin } from "../spawn.ts";
+
+/** Where a sandboxed agent finds its notify socket (bound there from the daemon's directory). */
+export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify.sock";
+
+export const agent: Plugin = async (spec, plan, ctx, id) => {
+  if (spec.agent === undefined) {
+    for (const field of ["prompt", "yolo", "resume", "agent_args", "spawn_mode", "ssh_target", "ssh_args", "sandbox_no_net"] as const) {
+      if (spec[field] !== undefined) throw new T4aError("invalid_params", `${field} needs agent`);
+    }
+    return;
+  }
+  if (spec.cmd_args) throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
+  const source = spec.client_env ?? ctx.daemonEnv;
+  const preset = findAgent(spec.agent, source);
+  const mode: SpawnMode = spec.spawn_mode ?? (spec.ssh_target ? "ssh" : "login");
+  if (mode === "ssh" && !spec.ssh_target) throw new T4aError("invalid_params", "spawn_mode ssh needs ssh_target");
+  if (mode !== "ssh" && spec.ssh_target) throw new T4aError("invalid_params", `ssh_target needs spawn_mode ssh, not ${mode}`);
+  const shell = plan.env.SHELL && Bun.which(plan.env.SHELL) ? plan.env.SHELL : Bun.which("bash") ? "/bin/bash" : "/bin/sh";
+  let cliPath: string | undefined;
+  if (mode === "ssh") {
+    if (!Bun.which("ssh", { PATH: plan.env.PATH })) throw new T4aError("spawn_failed", "ssh not found on PATH");
+  } else {
+    cliPath = Bun.which(preset.cli, { PATH: plan.env.PATH, cwd: plan.cwd }) ?? undefined;
+    // A login shell may find it where the bare PATH does not (nvm, asdf, ~/.local/bin added in .profile).
+    if (!cliPath && (mode === "direct" || !(await foundByLoginShell(shell, preset.cli, plan)))) {
+      throw new T4aError("spawn_failed", `${preset.cli} not found on PATH${mode === "login" ? ` (nor by ${shell}'s login startup files)` : ""}`);
+    }
+  }
+  const notifyPath = join(dirname(ctx.socketPath), "notify", `${id}-${randomBytes(4).toString("hex")}.sock`);
+  mkdirSync(dirname(notifyPath), { recursive: true, mode: 0o700 });
+  const built = launch({
+    agent: preset,
+    mode,
+    sessionName: spec.name ?? id,
+    cwd: plan.cwd,
+    home: plan.env.HOME ?? "/",
+    shell,
+    prompt: spec.prompt,
+    yolo: spec.yolo === true,
+    resume: spec.resume === true,
+    extraArgs: spec.agent_args ?? [],
+    notify: { t4a: ctx.t4aPath, id },
+    ssh: spec.ssh_target ? { target: spec.ssh_target, args: spec.ssh_args ?? [] } : undefined,
+    cliPath,
+  });
+  plan.argv = built.argv;
+  plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
+  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, notifyPath };
+  plan.facts.agent = preset.name;
+  plan.facts.spawn_mode = mode;
+  if (built.conversationId) plan.facts.conversation_id = built.conversationId;
+  if (built.resumed) plan.facts.resumed = true;
+  if (spec.sandbox) {
+    // An agent needs its API host, and to write its own config and session files.
+    if (!spec.sandbox_no_net && spec.sandbox_net === undefined) spec.sandbox_net = true;
+    for (const relative of preset.configPaths) {
+      const path = join(plan.env.HOME ?? "/", relative);
+      if (!existsSync(path) && !/\.[a-z]+$/.test(relative)) mkdirSync(path, { recursive: true, mode: 0o700 });
+      if (existsSync(path)) plan.writable.push(path);
+    }
+    plan.binds.push([notifyPath, SANDBOX_NOTIFY_PATH]);
+    plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
+  }
+};
+
+async function foundByLoginShell(shell: string, cli: string, plan: { env: Record<string, string>; cwd: string }): Promise<boolean> {
+  const child = Bun.spawn([shell, ...loginFlags(shell).map((flag) => flag.replace("i", "")).filter((flag) => flag !== "-"), `command -v ${cli}`], {
+    cwd: plan.cwd,
+    env: plan.env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const timer = setTimeout(() => child.kill(), 5000);
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  clearTimeout(timer);
+  return code === 0 && out.trim() !== "";
+}

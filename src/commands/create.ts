@@ -45,6 +45,7 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
         scrollback: spec.scrollback ?? ctx.config.scrollback_lines,
         idleMs: () => spec.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
         integrationDir: spec.shell_integration ? ctx.integrationDir : undefined,
+        onInput: () => watch?.input(),
         onEnd: async () => {
           clearTimeout(timer);
           const kept = await runCleanups(plan.cleanups);
@@ -68,6 +69,8 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
         subscribe: (sink) => ctx.bus.subscribe(id, sink),
         publish: (event) => ctx.bus.publish(event),
         screen: () => screen.lines("viewport", 0, screen.rows, true),
+        screenToken: () => screen.changeToken(),
+        changedSince: (token) => screen.changedSince(token, "viewport").rows.map((row) => screen.row(row)?.text ?? ""),
         bracketedPaste: () => screen.bracketedPaste,
         write: (data) => {
           if (terminal.alive) terminal.write(data);

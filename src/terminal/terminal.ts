@@ -29,6 +29,8 @@ export interface TerminalSpec {
   facts?: Record<string, unknown>;
   /** Runs once the program has ended; its fields join the exit event and info() (what was kept…). */
   onEnd?: () => Promise<Record<string, unknown>>;
+  /** Told when input is written to the program (an agent's watch: the user answered). */
+  onInput?: () => void;
 }
 
 export interface TerminalInfo {
@@ -79,6 +81,7 @@ export class Terminal {
   #exit: PtyExit | null = null;
   readonly #facts: Record<string, unknown>;
   readonly #onEnd: (() => Promise<Record<string, unknown>>) | undefined;
+  readonly #onInput: (() => void) | undefined;
   /** What onEnd reported, once the exit event has gone out. */
   #endReport: Record<string, unknown> = {};
   #killReason: string | undefined;
@@ -101,6 +104,7 @@ export class Terminal {
     this.#emit = emit;
     this.#facts = spec.facts ?? {};
     this.#onEnd = spec.onEnd;
+    this.#onInput = spec.onInput;
     this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
     this.screen = new Screen(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback },
@@ -174,6 +178,7 @@ export class Terminal {
       if (this.#typedLines.length > TYPED_LINES_KEPT) this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
     this.#pty.write(data);
+    this.#onInput?.();
   }
 
   resize(cols: number, rows: number): void {

@@ -41,7 +41,7 @@ export interface AgentPreset {
   hooks?: "claude-settings" | "codex-notify";
   /** Screen text that means the agent waits for the user (an approval question). Heuristics, tested with fake CLIs. */
   waitingPatterns: string[];
-  /** Screen text that means the agent's input box is ready for a typed prompt. */
+  /** Screen text that means the agent's input box is ready for a typed prompt (rows come right-trimmed). */
   readyPatterns: string[];
 }
 
@@ -91,7 +91,7 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
     configPaths: [".gemini"],
     waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>\\s", "Type your message"],
+    readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
   },
   {
     name: "qwen",
@@ -104,7 +104,7 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"],
     configPaths: [".qwen"],
     waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>\\s", "Type your message"],
+    readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
   },
   {
     name: "opencode",
@@ -117,6 +117,6 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"],
     configPaths: [".config/opencode", ".local/share/opencode", ".local/state/opencode"],
     waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>\\s", "┃\\s*$"],
+    readyPatterns: ["^\\s*>(\\s|$)", "┃\\s*$"],
   },
 ];

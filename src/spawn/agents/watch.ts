@@ -19,6 +19,9 @@ export interface AgentHost {
   publish(event: TerminalEvent): void;
   /** The viewport's rows, top to bottom. */
   screen(): string[];
+  /** A token for the screen as it is now, and the rows changed since an earlier one. */
+  screenToken(): string;
+  changedSince(token: string): string[];
   bracketedPaste(): boolean;
   write(data: string): void;
 }
@@ -41,6 +44,8 @@ export class AgentWatch {
   /** Once the CLI's own hooks have spoken, activity and idle no longer decide. */
   #hooked = false;
   #typedPrompt: string | undefined;
+  /** The screen when input last went in: a question still shown from before was answered. */
+  #sinceInput: string | undefined;
   #listener: UnixSocketListener<undefined> | undefined;
   #notifyPath: string | undefined;
   readonly #waiters = new Set<{ state: AgentState; resolve: (reply: AgentStateReply) => void; reject: (error: Error) => void }>();
@@ -85,6 +90,11 @@ export class AgentWatch {
         },
       },
     });
+  }
+
+  /** Input went to the agent (a person answered, or typed a prompt). */
+  input(): void {
+    this.#sinceInput = this.#host.screenToken();
   }
 
   /** A report from the agent's hooks (or any client's `notify`). */
@@ -162,8 +172,12 @@ export class AgentWatch {
     this.#waiters.clear();
   }
 
+  /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
   #set(state: AgentState, line: string): void {
-    if (state === this.state && line === this.line) return;
+    if (state === this.state && (state !== "waiting" || line === this.line)) {
+      this.line = line;
+      return;
+    }
     this.state = state;
     this.line = line;
     this.#facts.agent_state = state;
@@ -175,9 +189,9 @@ export class AgentWatch {
     }
   }
 
-  /** The last screen line that matches a waiting pattern (an approval question), if any. */
+  /** The last screen line that matches a waiting pattern (an approval question), if any, among rows drawn since the last input. */
   #waitingLine(): string | undefined {
-    const lines = this.#host.screen();
+    const lines = this.#sinceInput === undefined ? this.#host.screen() : this.#host.changedSince(this.#sinceInput);
     for (let i = lines.length - 1; i >= 0; i--) {
       if (this.#waiting.some((pattern) => pattern.test(lines[i]!))) return lines[i]!.trim();
     }

@@ -1,0 +1,272 @@
+// Agent sessions end to end with fake agent CLIs (test/fixtures/fake-agent.py, first on PATH under
+// each preset's name): argv exact per preset and spawn mode, a hostile prompt verbatim, the shell
+// left behind, resume ids, agent_state from hooks and from screen patterns, typed prompts, and a
+// sandboxed agent that can report its state and nothing more. Real CLIs get a smoke test each.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { deterministicUuid } from "../src/spawn/agents/launch.ts";
+import { PRESETS } from "../src/spawn/agents/registry.ts";
+import { Sandbox, waitFor } from "./harness.ts";
+
+const FAKE = resolve(import.meta.dir, "fixtures/fake-agent.py");
+const BIN = resolve(import.meta.dir, "../dist/t4a");
+const HOSTILE = `it's "quoted" $(touch /tmp/t4a-pwned) \`touch /tmp/t4a-pwned2\`; echo injected\nsecond line\t\\ end`;
+
+let sandbox: Sandbox;
+let home: string;
+let fakeBin: string;
+let log: string;
+let work: string;
+
+beforeAll(() => {
+  sandbox = new Sandbox();
+  home = join(sandbox.dir, "home");
+  fakeBin = join(sandbox.dir, "fake-bin");
+  work = join(sandbox.dir, "work");
+  log = join(sandbox.dir, "logs", "agents.jsonl");
+  for (const dir of [home, fakeBin, work, join(sandbox.dir, "logs")]) mkdirSync(dir, { recursive: true });
+  for (const preset of PRESETS) symlinkSync(FAKE, join(fakeBin, preset.cli));
+  // As a user's own startup files do: the login shell puts the agents' directory on PATH.
+  writeFileSync(join(home, ".bash_profile"), `export PATH=${fakeBin}:$PATH\n`);
+  writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
+  writeFileSync(log, "");
+});
+afterAll(() => sandbox.cleanup());
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...sandbox.env, HOME: home, SHELL: "/bin/bash", PATH: `${fakeBin}:${process.env.PATH}`, XDG_CONFIG_HOME: join(home, ".config"), ...extra };
+}
+
+async function t4a(args: string[], extraEnv: Record<string, string> = {}) {
+  const child = Bun.spawn([BIN, ...args], { cwd: work, env: env(extraEnv), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+
+async function ok(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
+  const result = await t4a(args, extraEnv);
+  if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: exit ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Create an agent session; the fake records to the log (its variable passed with -e). */
+async function agent(name: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
+  return ok(["create", "--name", name, "-e", `FAKE_AGENT_LOG=${log}`, ...args], extraEnv);
+}
+
+function records(): Array<Record<string, unknown>> {
+  return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+/** The argv the fake `name` was last started with, after `after` records were written. */
+async function argvOf(cli: string, after: number): Promise<string[]> {
+  return waitFor(() => records().slice(after).find((record) => record.name === cli && record.argv)?.argv as string[] | undefined, 15_000, `${cli} to start`);
+}
+
+test("argv per preset and mode, in seed 003's order; the hostile prompt arrives byte for byte", async () => {
+  const expectations: Record<string, (id: string) => string[]> = {
+    claude: (id) => ["--session-id", deterministicUuid(id), "--settings", expect.any(String) as unknown as string, "--dangerously-skip-permissions", HOSTILE, "--verbose"],
+    codex: () => ["-c", `notify=${JSON.stringify([BIN, "notify", "p-codex", "idle"])}`, "--dangerously-bypass-approvals-and-sandbox", HOSTILE, "--verbose"],
+    gemini: (id) => ["--session-id", deterministicUuid(id), "--yolo", "--prompt-interactive", HOSTILE, "--verbose"],
+    qwen: (id) => ["--session-id", deterministicUuid(id), "--yolo", "--prompt-interactive", HOSTILE, "--verbose"],
+    opencode: () => ["--auto", "--prompt", HOSTILE, "--verbose"],
+  };
+  for (const mode of ["login", "direct"]) {
+    for (const [cli, expected] of Object.entries(expectations)) {
+      const id = `p-${cli}${mode === "direct" ? "-d" : ""}`;
+      const before = records().length;
+      await agent(id, ["--agent", cli, "--prompt", HOSTILE, "--yolo", ...(mode === "direct" ? ["--direct"] : []), "--", "--verbose"]);
+      const argv = await argvOf(cli, before);
+      const want = expected(id).map((arg) => (arg === `notify=${JSON.stringify([BIN, "notify", "p-codex", "idle"])}` ? `notify=${JSON.stringify([BIN, "notify", id, "idle"])}` : arg));
+      expect({ cli, mode, argv }).toEqual({ cli, mode, argv: want });
+      await ok(["kill", id]);
+    }
+  }
+  expect(await Bun.file("/tmp/t4a-pwned").exists()).toBe(false);
+  expect(await Bun.file("/tmp/t4a-pwned2").exists()).toBe(false);
+}, 120_000);
+
+test("ssh mode: ssh -tt TARGET 'cd DIR && <cli args>', quoted so the remote shell gives the prompt back verbatim", async () => {
+  // A fake ssh: records its argv, then runs the remote command with a shell, as sshd would.
+  const sshBin = join(sandbox.dir, "ssh-bin");
+  mkdirSync(sshBin, { recursive: true });
+  writeFileSync(join(sshBin, "ssh"), `#!/bin/sh\necho "$@" > ${join(sandbox.dir, "ssh-argv")}\nfor last; do :; done\nexec /bin/sh -c "$last"\n`, { mode: 0o755 });
+  const before = records().length;
+  await ok(["create", "--name", "remote", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--ssh", "devbox", "--ssh-arg=-p", "--ssh-arg", "2222", "--prompt", HOSTILE], {
+    PATH: `${sshBin}:${fakeBin}:${process.env.PATH}`,
+  });
+  const argv = await argvOf("claude", before);
+  expect(argv.at(-1)).toBe(HOSTILE);
+  expect(argv.slice(0, 2)).toEqual(["--session-id", deterministicUuid("remote")]);
+  const ssh = readFileSync(join(sandbox.dir, "ssh-argv"), "utf8");
+  expect(ssh).toStartWith(`-tt -p 2222 devbox cd ${work} && claude --session-id`);
+  await ok(["kill", "remote"]);
+});
+
+test("login mode leaves a login shell when the agent exits; direct mode a shell in the same terminal, screen kept", async () => {
+  for (const mode of [[], ["--direct"]]) {
+    const id = `shell-after${mode.length ? "-d" : ""}`;
+    await agent(id, ["--agent", "gemini", ...mode]);
+    await waitFor(async () => (await ok(["text", id])).includes("gemini (fake) ready"), 10_000, "the agent");
+    await ok(["send", id, "exit\\r"]);
+    expect(await ok(["wait", id, "--agent", "exited", "--timeout", "10s"])).toBe("exited\texit code 0");
+    await waitFor(async () => /[$#] ?$/.test(await ok(["text", id, "--tail", "1"])), 10_000, "the shell's prompt");
+    await ok(["send", id, "echo still-here-$((40+2))\\r"]);
+    await waitFor(async () => (await ok(["text", id])).includes("still-here-42"), 10_000, "the shell to answer");
+    const screen = await ok(["text", id]);
+    expect(screen).toContain("gemini (fake) ready"); // the agent's screen is still there above
+    const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+    expect(listed).toMatchObject({ alive: true, agent: "gemini", agent_state: "exited", spawn_mode: mode.length ? "direct" : "login" });
+    await ok(["kill", id]);
+  }
+});
+
+test("direct mode starts the agent sooner than a login shell (measured: create to the CLI's first instruction)", async () => {
+  // A login profile that does what real ones do (nvm, pyenv…) in about the time they take.
+  writeFileSync(join(home, ".bash_profile"), `export PATH=${fakeBin}:$PATH\nsleep 0.3\n`);
+  const times: Record<string, number[]> = { login: [], direct: [], bare: [] };
+  // The system's python3 first: a version manager's shim on PATH would time itself, not t4a.
+  const path = { PATH: `${fakeBin}:/usr/local/bin:/usr/bin:/bin` };
+  for (let i = 0; i < 5; i++) {
+    for (const mode of ["login", "direct"] as const) {
+      const id = `speed-${mode}-${i}`;
+      const before = records().length;
+      const started = Date.now();
+      await agent(id, ["--agent", "qwen", ...(mode === "direct" ? ["--direct"] : [])], path);
+      await argvOf("qwen", before);
+      const record = records().slice(before).find((r) => r.name === "qwen" && r.started_ms)!;
+      times[mode]!.push((record.started_ms as number) - started);
+      await ok(["kill", id]);
+    }
+  }
+  // And with an empty profile, what the shell itself costs.
+  writeFileSync(join(home, ".bash_profile"), `export PATH=${fakeBin}:$PATH\n`);
+  for (let i = 0; i < 5; i++) {
+    const before = records().length;
+    const started = Date.now();
+    await agent(`speed-bare-${i}`, ["--agent", "qwen"], path);
+    await argvOf("qwen", before);
+    times.bare!.push((records().slice(before).find((r) => r.name === "qwen" && r.started_ms)!.started_ms as number) - started);
+    await ok(["kill", `speed-bare-${i}`]);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(
+    `agent CLI started after create, median of 5: login shell ${median(times.login!).toFixed(0)} ms (profile sleeping 0.3 s), ` +
+      `login shell with an empty profile ${median(times.bare!).toFixed(0)} ms, direct ${median(times.direct!).toFixed(0)} ms`,
+  );
+  expect(median(times.direct!)).toBeLessThan(median(times.login!));
+}, 120_000);
+
+test("resume: claude gets --resume <same uuid> when its conversation file exists for this cwd, else a fresh --session-id", async () => {
+  const uuid = deterministicUuid("fix-7");
+  let before = records().length;
+  await agent("fix-7", ["--agent", "claude", "--resume"]);
+  expect((await argvOf("claude", before)).slice(0, 2)).toEqual(["--session-id", uuid]); // nothing to resume yet
+  await ok(["kill", "fix-7"]);
+  const project = join(home, ".claude", "projects", work.replace(/[^a-zA-Z0-9]/g, "-"));
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, `${uuid}.jsonl`), `${JSON.stringify({ type: "user", cwd: work, sessionId: uuid })}\n`);
+  before = records().length;
+  const created = JSON.parse(await ok(["create", "--json", "--name", "fix-7", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--resume"]));
+  expect(created).toMatchObject({ conversation_id: uuid, resumed: true });
+  expect((await argvOf("claude", before)).slice(0, 2)).toEqual(["--resume", uuid]);
+  await ok(["kill", "fix-7"]);
+  // codex has no id of ours: resume takes its latest conversation here.
+  before = records().length;
+  await agent("cx", ["--agent", "codex", "--resume"]);
+  expect((await argvOf("codex", before)).slice(0, 2)).toEqual(["resume", "--last"]);
+  await ok(["kill", "cx"]);
+});
+
+test("agent_state from claude's hooks: working, waiting with the question, idle; wait --agent instead of sleeping", async () => {
+  const events = await sandbox.connect();
+  expect((await events.request({ cmd: "events" })).reply.ok).toBe(true);
+  await agent("hooked", ["--agent", "claude", "--prompt", "first task"]);
+  expect(await ok(["wait", "hooked", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: first task");
+  await ok(["send", "hooked", "please approve this\\r"]);
+  expect(await ok(["wait", "hooked", "--agent", "waiting", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "hooked")).toMatchObject({ agent_state: "waiting" });
+  await ok(["send", "hooked", "y"]);
+  expect(await ok(["wait", "hooked", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
+  const states: string[] = [];
+  for (let line = await events.readLine(); line; line = await events.readLine()) {
+    if (line.event === "agent_state" && line.terminal === "hooked") states.push(line.state as string);
+    if (states.length >= 5) break;
+  }
+  expect(states).toEqual(["working", "idle", "working", "waiting", "idle"].slice(0, states.length));
+  expect(states).toContain("waiting");
+  events.close();
+  await ok(["kill", "hooked"]);
+});
+
+test("agent_state from screen patterns when the CLI has no hooks (gemini), and typed prompts for a TUI that takes none", async () => {
+  await agent("patterned", ["--agent", "gemini", "--idle", "400"]);
+  await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "patterned", "approve the change\\r"]);
+  expect(await ok(["wait", "patterned", "--agent", "waiting", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  await ok(["send", "patterned", "y"]);
+  expect(await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"])).toBe("idle\t>");
+  await ok(["kill", "patterned"]);
+
+  // An agent of the user's own (agents.json) whose prompt is typed once its input is ready.
+  mkdirSync(join(home, ".config", "t4a"), { recursive: true });
+  writeFileSync(join(home, ".config", "t4a", "agents.json"), JSON.stringify({ typer: { cli: join(fakeBin, "opencode"), prompt: { via: "type" }, readyPatterns: ["^>$"] } }));
+  const before = records().length;
+  await agent("typed", ["--agent", "typer", "--idle", "300", "--prompt", HOSTILE]);
+  const typed = await waitFor(() => records().slice(before).find((record) => record.typed !== undefined)?.typed, 15_000, "the typed prompt");
+  expect(typed).toBe(HOSTILE);
+  await ok(["kill", "typed"]);
+});
+
+test("a missing CLI: spawn_failed naming it; wait --agent on a plain terminal: unsupported", async () => {
+  const missing = await t4a(["create", "--agent", "codex"], { PATH: "/usr/bin:/bin", HOME: join(sandbox.dir, "nohome") });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toStartWith("t4a: codex not found on PATH");
+  const direct = await t4a(["create", "--agent", "codex", "--direct"], { PATH: "/usr/bin:/bin" });
+  expect(direct.stderr).toBe("t4a: codex not found on PATH");
+  const plain = await ok(["create", "--", "sleep", "100"]);
+  expect((await t4a(["wait", plain, "--agent", "idle"])).stderr).toContain("runs no agent");
+  await ok(["kill", plain]);
+  const unknown = await t4a(["create", "--agent", "nope"]);
+  expect(unknown.stderr).toContain('unknown agent "nope"');
+});
+
+test("t4a agents lists every preset, installed or missing, with path and version", async () => {
+  const listed = (await ok(["agents"])).split("\n").map((line) => line.split("\t"));
+  expect(listed.map((row) => row[0])).toEqual(expect.arrayContaining(["claude", "codex", "gemini", "qwen", "opencode"]));
+  for (const row of listed.filter((row) => ["claude", "codex", "gemini", "qwen", "opencode"].includes(row[0]!))) expect(row.slice(1, 3)).toEqual(["installed", join(fakeBin, row[0]!)]);
+  const bare = (await ok(["agents"], { PATH: "/usr/bin:/bin" })).split("\n");
+  expect(bare).toContain("claude\tmissing\tclaude");
+});
+
+test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports its state through its own channel, and cannot reach t4a", async () => {
+  const created = JSON.parse(await ok(["create", "--json", "--name", "boxed", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--sandbox", "--sandbox-allow", join(sandbox.dir, "logs"),
+      // Under /tmp here, so behind the sandbox's private /tmp unless shown: the home (its login files) and the fake CLIs.
+      "--sandbox-allow", home, "--sandbox-allow", fakeBin, "--prompt", "boxed task"]));
+  expect(created).toMatchObject({ sandbox: "bwrap, network" });
+  expect(await ok(["wait", "boxed", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: boxed task");
+  const record = records().findLast((r) => r.name === "claude" && r.env)!;
+  const agentEnv = record.env as Record<string, string>;
+  expect(agentEnv.T4A_NOTIFY).toBe("/tmp/.t4a-notify.sock");
+  expect(agentEnv.T4A_SOCKET).toBeUndefined();
+  // The channel takes states for this session and nothing else: a create is refused.
+  await ok(["send", "boxed", "exit\\r"]);
+  await ok(["wait", "boxed", "--agent", "exited", "--timeout", "10s"]);
+  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "boxed", "--tail", "1"])), 10_000, "the shell after the agent");
+  await ok(["send", "boxed", `printf '{"cmd":"create"}\\n' | python3 -c "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect('/tmp/.t4a-notify.sock'); s.sendall(sys.stdin.buffer.read()); print('channel says:', s.recv(100).decode().strip())"\\r`]);
+  await waitFor(async () => (await ok(["text", "boxed"])).includes("channel says:"), 10_000, "the channel's answer");
+  expect((await ok(["text", "boxed"])).replace(/\n/g, "")).toContain('channel says: error state must be working, waiting, idle or exited, got "{"cmd":"create"}"');
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).not.toContain("t1");
+  await ok(["kill", "boxed"]);
+});
+
+for (const preset of PRESETS) {
+  const real = Bun.which(preset.cli, { PATH: process.env.PATH ?? "" });
+  if (!real) console.log(`skipped: real ${preset.cli} is not installed (smoke test)`);
+  test.if(real !== null)(`smoke: the real ${preset.cli} starts and shows its first screen`, async () => {
+    const id = await ok(["create", "--agent", preset.name, "--direct"], { PATH: process.env.PATH ?? "" });
+    await waitFor(async () => (await ok(["text", id])).trim() !== "", 30_000, "a first screen");
+    await ok(["kill", id]);
+  });
+}

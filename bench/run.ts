@@ -25,7 +25,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, cli, screenshot, memory, latency, flood, scale, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, streams, cli, screenshot, memory, latency, flood, scale, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -74,6 +74,41 @@ async function ingest(): Promise<void> {
   } finally {
     t4a.stop();
     tmux.stop();
+  }
+}
+
+/** What following a session costs its ingest: nobody, one attached viewer, a recording (median of 5). */
+async function streams(): Promise<void> {
+  const t4a = await new T4a().start();
+  const run = async (follow: "none" | "attached" | "recorded"): Promise<number> => {
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // The program waits for a line, so the viewer or the recording is in place before the flood.
+      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", "read x; seq 1 2000000"] });
+      const viewer = await t4a.open();
+      if (follow === "attached") {
+        await viewer.request({ cmd: "attach", id, read_only: true });
+        viewer.takeRaw(() => {}, () => {});
+      }
+      if (follow === "recorded") await t4a.request({ cmd: "record", id, path: join(t4a.dir, `bench-${i}.cast`) });
+      const waiter = await t4a.open();
+      const started = Bun.nanoseconds();
+      await t4a.request({ cmd: "send", id, input: "\n" });
+      await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 120_000 });
+      samples.push((Bun.nanoseconds() - started) / 1e6);
+      waiter.close();
+      viewer.close();
+      await t4a.request({ cmd: "kill", id });
+    }
+    return median(samples);
+  };
+  try {
+    const none = await run("none");
+    rows.push({ section: "streams", metric: "seq 2M, nobody following", t4a: none, unit: "ms" });
+    rows.push({ section: "streams", metric: "seq 2M, one attached viewer", t4a: await run("attached"), floor: none, unit: "ms", target: "≤ 1.1x nobody" });
+    rows.push({ section: "streams", metric: "seq 2M, recording", t4a: await run("recorded"), floor: none, unit: "ms", target: "≤ 1.1x nobody" });
+  } finally {
+    t4a.stop();
   }
 }
 

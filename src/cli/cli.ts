@@ -136,6 +136,7 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
+    if (spec.takeOver) return await spec.takeOver(connection, reply, options);
     await spec.after?.(reply);
     if (options.json) {
       console.log(JSON.stringify(reply));

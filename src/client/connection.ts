@@ -29,6 +29,7 @@ export class DaemonConnection {
   /** Tagged requests by tag: the daemon answers each as soon as it is done. */
   readonly #tagged = new Map<string, Pending>();
   #routing = false;
+  #raw: { onData(bytes: Uint8Array): void; onClose(): void } | undefined;
 
   private constructor(socket: Socket<undefined>) {
     this.#socket = socket;
@@ -137,7 +138,23 @@ export class DaemonConnection {
     this.#socket.end();
   }
 
+  /**
+   * The connection's bytes from here on, unparsed (after an attach reply: frames). Bytes already
+   * received are handed over first. `onClose` runs once the daemon closes the connection.
+   */
+  takeRaw(onData: (bytes: Uint8Array) => void, onClose: () => void): { write(bytes: Uint8Array): void } {
+    this.#raw = { onData, onClose };
+    if (this.#buffer.length) onData(this.#buffer);
+    this.#buffer = new Uint8Array(0);
+    if (this.#closed) onClose();
+    return { write: (bytes) => void this.#socket.write(bytes) };
+  }
+
   #receive(chunk: Uint8Array): void {
+    if (this.#raw) {
+      this.#raw.onData(new Uint8Array(chunk));
+      return;
+    }
     // Copy: Bun reuses the chunk's memory after this callback (and Buffer#slice would only be a view).
     if (this.#buffer.length === 0) this.#buffer = new Uint8Array(chunk);
     else {
@@ -150,6 +167,7 @@ export class DaemonConnection {
   }
 
   #onClose(): void {
+    if (this.#raw && !this.#closed) this.#raw.onClose();
     this.#closed = true;
     this.#wakeReader();
   }

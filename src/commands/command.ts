@@ -2,6 +2,7 @@
 // MCP client sees it. Handlers reach terminals only through the context, so this file and the
 // command files import no daemon or MCP code at run time (the CLI client loads them too).
 import type * as v from "valibot";
+import type { DaemonConnection } from "../client/connection.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 
 export type Reply = Record<string, unknown>;
@@ -26,7 +27,28 @@ export class StreamReply {
   ) {}
 }
 
-export type HandlerResult = Reply | BinaryReply | StreamReply;
+/** The connection's end of a two-way stream: bytes go out through it, and it can be closed. */
+export interface DuplexTransport {
+  /** Queue bytes for the client; answers how many bytes wait for it to read. */
+  send(bytes: Uint8Array): number;
+  close(): void;
+}
+
+/** What a two-way stream does with the client's bytes, and when the client goes. */
+export interface DuplexPeer {
+  receive(bytes: Uint8Array): void;
+  closed(): void;
+}
+
+/** A reply after which the connection carries frames both ways (attach: output out, keys in). */
+export class DuplexReply {
+  constructor(
+    readonly fields: Reply,
+    readonly start: (transport: DuplexTransport) => DuplexPeer,
+  ) {}
+}
+
+export type HandlerResult = Reply | BinaryReply | StreamReply | DuplexReply;
 
 export type CliOptions = Record<string, unknown>;
 
@@ -44,6 +66,8 @@ export interface CliSpec {
   startsDaemon?: boolean;
   /** What a read-only command answers when no daemon runs; without it: "no daemon", exit 3. */
   withoutDaemon?(options: CliOptions): number;
+  /** After a successful reply, the command takes the connection over (attach); answers the exit code. */
+  takeOver?(connection: DaemonConnection, response: Reply, options: CliOptions): Promise<number>;
   /** Another way to the daemon for this request (notify's per-session socket); undefined = the usual. */
   transport?(request: Reply): Promise<Reply | undefined>;
   /** After a successful reply, before printing (shutdown waits for the daemon to be gone). */

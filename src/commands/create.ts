@@ -86,6 +86,16 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
     watch.listen(plan.agent.notifyPath);
     ctx.agents.set(id, watch);
   }
+  if (spec.record !== undefined) {
+    const { startRecording } = await import("./record.ts");
+    try {
+      await startRecording(ctx, terminal, spec.record, spec.record_input === true, spec.cast_format ?? "v2");
+    } catch (error) {
+      await ctx.pool.kill(id, ctx.config.kill_grace_ms);
+      throw error;
+    }
+    plan.facts.recording = spec.record;
+  }
   if (plan.timeoutMs !== undefined) {
     timer = setTimeout(() => void ctx.pool.kill(id, ctx.config.kill_grace_ms, "timeout").catch(() => {}), plan.timeoutMs);
   }
@@ -122,6 +132,7 @@ export const create = defineCommand({
       ["--ssh <target>", "run the agent on [user@]host over ssh -tt"],
       ["--ssh-arg <arg>", "one more ssh argument (repeatable)"],
       ["--sandbox-no-net", "no network for a sandboxed agent (it gets it by default)"],
+      ["--record <file>", "record the session to an asciicast file from its first byte"],
       ["--scrollback <lines>", "scrollback lines to keep"],
       ["--idle <ms>", "quiet time before this terminal's idle event"],
       ["--no-integration", "do not inject shell integration into bash/zsh/fish"],
@@ -162,6 +173,7 @@ export const create = defineCommand({
         sandbox_net: options.sandboxNet === true ? true : undefined,
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
         timeout_ms: durationOption(options.timeout, "--timeout"),
+        record: options.record === undefined ? undefined : String(options.record).startsWith("/") ? String(options.record) : `${process.cwd()}/${options.record}`,
         scrollback: intOption(options.scrollback),
         idle_timeout_ms: intOption(options.idle),
         shell_integration: options.integration === false ? false : undefined,

@@ -1,6 +1,7 @@
 // The command table: every protocol command, in the order the CLI help lists them.
 // Adding a command = one file + one line here. CLI (and later MCP/HTTP) are generated from it.
 import { agents } from "./agents.ts";
+import { attach } from "./attach.ts";
 import type { Command } from "./command.ts";
 import { config } from "./config.ts";
 import { create } from "./create.ts";
@@ -10,6 +11,7 @@ import { info } from "./info.ts";
 import { kill } from "./kill.ts";
 import { list } from "./list.ts";
 import { notify } from "./notify.ts";
+import { record } from "./record.ts";
 import { resize } from "./resize.ts";
 import { run } from "./run.ts";
 import { screenshot } from "./screenshot.ts";
@@ -20,6 +22,6 @@ import { down } from "./down.ts";
 import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, kill, up, down, agents, notify, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, attach, record, kill, up, down, agents, notify, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -2,6 +2,7 @@
 // Types only at run time; the daemon builds the value in daemon.ts.
 import type { AgentWatch } from "../spawn/agents/watch.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
+import type { Recorder } from "../stream/recorder.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
 import type { Pool } from "../terminal/pool.ts";
 
@@ -25,6 +26,8 @@ export interface DaemonContext {
   spawn: SpawnContext;
   /** The state watch of each agent session, by terminal id. */
   agents: Map<string, AgentWatch>;
+  /** The running recording of each terminal that has one. */
+  recordings: Map<string, Recorder>;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }

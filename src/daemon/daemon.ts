@@ -60,6 +60,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     integrationDir: join(dirname(socketPath), "shell-integration"),
     spawn: spawnContext(socketPath, join(dirname(socketPath), "shell-integration")),
     agents: new Map(),
+    recordings: new Map(),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 

@@ -27,6 +27,7 @@ const ctx: DaemonContext = {
     t4aPath: "t4a",
   },
   agents: new Map(),
+  recordings: new Map(),
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

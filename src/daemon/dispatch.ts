@@ -1,7 +1,7 @@
 // Request → reply, as plain data: parse and validate, run the command, and turn any failure
 // into the wire error. The only place errors become `{"ok":false,…}`. Knows nothing of sockets.
 import * as v from "valibot";
-import { BinaryReply, StreamReply, type Reply, type StreamSink } from "../commands/command.ts";
+import { BinaryReply, DuplexReply, StreamReply, type Reply, type StreamSink } from "../commands/command.ts";
 import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Envelope } from "../protocol/fields.ts";
@@ -14,6 +14,8 @@ export interface Outcome {
   bytes?: Uint8Array;
   /** For streaming commands: begins the stream after the line; returns its stop function. */
   stream?: (sink: StreamSink) => () => void;
+  /** For two-way streams (attach): begins it after the line. */
+  duplex?: DuplexReply["start"];
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -53,6 +55,7 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
     const result = await command.handle(parsed.output, ctx);
     if (result instanceof BinaryReply) return { reply: success(result.fields, tag), bytes: result.bytes };
     if (result instanceof StreamReply) return { reply: success(result.fields, tag), stream: result.start };
+    if (result instanceof DuplexReply) return { reply: success(result.fields, tag), duplex: result.start };
     return { reply: success(result, tag) };
   } catch (error) {
     return failure(error, tag);

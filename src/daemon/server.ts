@@ -3,7 +3,7 @@
 // request order (seed clients rely on it); a request with a `tag` starts at once and is answered
 // as soon as it is done, so a slow `wait` holds up nothing. Knows nothing of commands.
 import type { Socket, UnixSocketListener } from "bun";
-import type { Reply } from "../commands/command.ts";
+import type { DuplexPeer, Reply } from "../commands/command.ts";
 import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
 import type { DaemonContext } from "./context.ts";
 import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
@@ -32,6 +32,8 @@ interface Connection {
   closed: boolean;
   /** Set once an events stream started: the connection only streams from then on. */
   stopStream?: () => void;
+  /** Set once a two-way stream (attach) started: the client's bytes go to it. */
+  duplex?: DuplexPeer;
   droppedEvents: number;
 }
 
@@ -80,11 +82,16 @@ function closeConnection(connection: Connection): void {
   connection.outbox = [];
   connection.outboxBytes = 0;
   connection.stopStream?.();
+  connection.duplex?.closed();
 }
 
 /** Split incoming bytes into lines; an over-long line becomes an error reply, not a buffer. */
 function receive(socket: Socket<Connection>, chunk: Uint8Array): void {
   const connection = socket.data;
+  if (connection.duplex) {
+    connection.duplex.receive(chunk);
+    return;
+  }
   if (connection.stopStream) return; // a streaming connection sends nothing more we act on
   let from = 0;
   while (from < chunk.length) {
@@ -135,7 +142,7 @@ function joinPartial(connection: Connection): Uint8Array {
  */
 function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
   const connection = socket.data;
-  while (connection.lines.length && !connection.closed && !connection.stopStream) {
+  while (connection.lines.length && !connection.closed && !connection.stopStream && !connection.duplex) {
     if (connection.outboxBytes > MAX_OUTBOX_BYTES || connection.inFlight >= MAX_IN_FLIGHT) {
       pause(socket);
       return; // drain() or a finished request resumes
@@ -148,10 +155,13 @@ function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
     connection.inFlight++;
     const answer = (outcome: Outcome) => {
       connection.inFlight--;
-      if (connection.closed) return;
+      // Once a connection carries frames, a line written into it would corrupt them: clients
+      // send frames only after the attach reply (protocol.md), so nothing is lost here.
+      if (connection.closed || connection.duplex) return;
       send(socket, encodeLine(outcome.reply));
       if (outcome.bytes) send(socket, outcome.bytes);
       if (outcome.stream) startStream(socket, outcome.stream);
+      if (outcome.duplex) startDuplex(socket, outcome.duplex);
       if (connection.paused && connection.outboxBytes <= MAX_OUTBOX_BYTES) resume(socket);
       pump(socket, ctx);
     };
@@ -166,6 +176,28 @@ function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
       connection.untaggedTail = connection.untaggedTail.then(run).then(answer);
     }
   }
+}
+
+/** The rest of the connection is frames both ways; bytes the client sent after its request go to it too. */
+function startDuplex(socket: Socket<Connection>, start: NonNullable<Outcome["duplex"]>): void {
+  const connection = socket.data;
+  const early = connection.lines.splice(0);
+  connection.duplex = start({
+    send: (bytes) => {
+      send(socket, bytes);
+      return connection.outboxBytes;
+    },
+    close: () => {
+      flush(socket);
+      socket.end();
+    },
+  });
+  const newline = new Uint8Array([NEWLINE]);
+  for (const line of early) {
+    connection.duplex.receive(line);
+    connection.duplex.receive(newline);
+  }
+  if (connection.partial.length) connection.duplex.receive(joinPartial(connection));
 }
 
 function startStream(socket: Socket<Connection>, start: NonNullable<Outcome["stream"]>): void {

@@ -1,6 +1,7 @@
 // The emulated screen of one session: the only file that touches @xterm/headless.
 // It parses bytes synchronously and answers questions about rows, cells, cursor and title;
 // it knows nothing of PTYs, sockets or the protocol.
+import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
 import { currentUnicode } from "./unicode-width.ts";
@@ -33,13 +34,17 @@ interface XTermCore {
   };
   /** Unlike the public parser API, handlers here get xterm's mutable params, before its own handler. */
   registerCsiHandler(id: { final: string }, handler: (params: { params: Int32Array; length: number }) => boolean): void;
-  coreService: { isCursorHidden: boolean; decPrivateModes: { cursorStyle?: CursorStyle } };
+  coreService: { isCursorHidden: boolean; decPrivateModes: { cursorStyle?: CursorStyle; cursorBlink?: boolean } };
+  coreMouseService: { activeEncoding: string };
   /** Viewport rows a parse touched (undefined = all), fired at the end of each parse. */
   _inputHandler: {
     onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): void;
     _parser: { reset(): void };
   };
-  _bufferService: { buffers: { normal: { lines: { onTrim(listener: (count: number) => void): void } } } };
+  _bufferService: {
+    buffers: { normal: { lines: { onTrim(listener: (count: number) => void): void } } };
+    buffer: { scrollTop: number; scrollBottom: number; x: number; y: number };
+  };
 }
 
 /**
@@ -90,6 +95,7 @@ export class Screen {
   /** Stable rows touched by the last write(), inclusive; empty when first > last. */
   #lastWrite = { first: 0, last: -1 };
   #pendingRefresh: { start: number; end: number } | "all" | null = null;
+  #serializer: SerializeAddon | undefined;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
     this.#xterm = new XTerm({
@@ -321,6 +327,33 @@ export class Screen {
       out.push(trim ? text.replace(/ +$/, "") : text);
     }
     return out;
+  }
+
+  /**
+   * The screen as escape sequences that redraw it in a fresh terminal of the same size: contents
+   * (and `scrollback` rows above), the alternate screen, modes, cursor and title. A viewer replays
+   * this, then every output byte after it (stream/). What the serialize addon leaves out — title,
+   * cursor visibility and style, SGR mouse encoding, a scroll region — is added here.
+   */
+  serialize(scrollback: number): string {
+    if (!this.#serializer) {
+      this.#serializer = new SerializeAddon();
+      this.#xterm.loadAddon(this.#serializer as unknown as Parameters<XTerm["loadAddon"]>[0]);
+    }
+    const body = this.#serializer.serialize({ scrollback });
+    const core = this.#core;
+    const buffer = core._bufferService.buffer;
+    let tail = "";
+    if (buffer.scrollTop !== 0 || buffer.scrollBottom !== this.#xterm.rows - 1) {
+      // DECSTBM homes the cursor: put it back where the program left it.
+      tail += `\x1b[${buffer.scrollTop + 1};${buffer.scrollBottom + 1}r\x1b[${buffer.y + 1};${buffer.x + 1}H`;
+    }
+    if (core.coreMouseService.activeEncoding === "SGR") tail += "\x1b[?1006h";
+    const style = core.coreService.decPrivateModes.cursorStyle;
+    if (style) tail += `\x1b[${{ block: 2, underline: 4, bar: 6 }[style] - (core.coreService.decPrivateModes.cursorBlink ? 1 : 0)} q`;
+    if (core.coreService.isCursorHidden) tail += "\x1b[?25l";
+    const title = this.#title ? `\x1b]2;${this.#title.replace(/[\x00-\x1f\x7f]/g, "")}\x07` : "";
+    return `${title}${body}${tail}`;
   }
 
   /**

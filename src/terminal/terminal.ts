@@ -47,6 +47,17 @@ export interface TerminalInfo {
   [fact: string]: unknown;
 }
 
+/** Who follows a terminal's bytes as they happen: attach, the browser, a recording. */
+export interface Tap {
+  /** Every byte the program wrote, right after the screen took it, in order. */
+  output?(chunk: Uint8Array): void;
+  /** Every byte written to the program. */
+  input?(data: string | Uint8Array): void;
+  resize?(cols: number, rows: number): void;
+  /** The terminal ended (exit reported) or was killed; no more calls follow. */
+  end?(): void;
+}
+
 export interface RunOutcome {
   code: number | null;
   lines: string[];
@@ -72,6 +83,8 @@ const TYPED_LINES_KEPT = 32;
 export class Terminal {
   readonly id: string;
   readonly argv: string[];
+  /** The program's environment as given (recordings name its TERM and SHELL). */
+  readonly env: Record<string, string>;
   readonly screen: Screen;
   readonly shell: ShellKind | null;
   readonly #pty: Pty;
@@ -82,6 +95,9 @@ export class Terminal {
   readonly #facts: Record<string, unknown>;
   readonly #onEnd: (() => Promise<Record<string, unknown>>) | undefined;
   readonly #onInput: (() => void) | undefined;
+  readonly #taps = new Set<Tap>();
+  /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
+  #bytesOut = 0;
   /** What onEnd reported, once the exit event has gone out. */
   #endReport: Record<string, unknown> = {};
   #killReason: string | undefined;
@@ -101,6 +117,7 @@ export class Terminal {
   constructor(spec: TerminalSpec, emit: (event: TerminalEvent) => void) {
     this.id = spec.id;
     this.argv = spec.argv;
+    this.env = spec.env;
     this.#emit = emit;
     this.#facts = spec.facts ?? {};
     this.#onEnd = spec.onEnd;
@@ -179,11 +196,28 @@ export class Terminal {
     }
     this.#pty.write(data);
     this.#onInput?.();
+    for (const tap of this.#taps) tap.input?.(data);
   }
 
   resize(cols: number, rows: number): void {
+    if (cols === this.screen.cols && rows === this.screen.rows) return;
     this.screen.resize(cols, rows);
     this.#pty.resize(cols, rows);
+    for (const tap of this.#taps) tap.resize?.(cols, rows);
+  }
+
+  /**
+   * Follow the terminal from this exact byte on. Parsing is synchronous, so the screen read in the
+   * same turn as the tap starts is the screen at `bytesOut`: a replay of it plus the tapped bytes
+   * is the whole output, with no gap and no byte twice.
+   */
+  tap(tap: Tap): () => void {
+    this.#taps.add(tap);
+    return () => this.#taps.delete(tap);
+  }
+
+  get bytesOut(): number {
+    return this.#bytesOut;
   }
 
   /**
@@ -268,6 +302,8 @@ export class Terminal {
   }
 
   dispose(): void {
+    for (const tap of [...this.#taps]) tap.end?.();
+    this.#taps.clear();
     this.#releaseSyncWaiters();
     this.#activity.dispose();
     for (const waiter of this.#waiters) waiter.fail(new T4aError("not_found", `terminal "${this.id}" was killed`));
@@ -276,6 +312,8 @@ export class Terminal {
 
   #output(chunk: Uint8Array): void {
     this.screen.write(chunk);
+    this.#bytesOut += chunk.length;
+    for (const tap of this.#taps) tap.output?.(chunk);
     this.#activity.output();
     if (this.#syncWaiters.length && !this.screen.inSyncFrame) this.#releaseSyncWaiters();
     for (const waiter of this.#waiters) waiter.output();
@@ -301,6 +339,8 @@ export class Terminal {
     this.#endReport = { ...(this.#killReason ? { reason: this.#killReason } : {}), ...report };
     this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), ...this.#endReport });
     this.#resolveEnded();
+    for (const tap of [...this.#taps]) tap.end?.();
+    this.#taps.clear();
   }
 
   /**

@@ -1,0 +1,180 @@
+// Streams end to end: the attach seam under a flood (replayed screen + stream = the screen),
+// `t4a attach` driven through a real PTY (itself inside a t4a session), several viewers, the
+// daemon going away mid-attach, and asciicast recordings played back by the real asciinema.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DaemonConnection } from "../src/client/connection.ts";
+import { encodeFrame, Frame, FrameReader } from "../src/stream/frames.ts";
+import { Screen } from "../src/terminal/screen.ts";
+import { BIN, Sandbox, waitFor } from "./harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = new Sandbox();
+});
+afterAll(() => sandbox.cleanup());
+
+/** A raw attach: the reply, then every frame, fed into a screen of our own. */
+async function viewer(id: string, cols = 80, rows = 24) {
+  const connection = await DaemonConnection.open(sandbox.socket);
+  const { reply } = await connection.request({ cmd: "attach", id, read_only: true });
+  const screen = new Screen({ cols: (reply.cols as number) ?? cols, rows: (reply.rows as number) ?? rows, scrollback: 0 });
+  const reader = new FrameReader();
+  const events: Array<Record<string, unknown>> = [];
+  let bytes = 0;
+  connection.takeRaw(
+    (chunk) => {
+      for (const frame of reader.push(chunk)) {
+        if (frame.type === Frame.screen || frame.type === Frame.output) {
+          screen.write(frame.payload);
+          bytes += frame.payload.length;
+        } else events.push(JSON.parse(new TextDecoder().decode(frame.payload)));
+      }
+    },
+    () => events.push({ event: "closed" }),
+  );
+  return { connection, screen, events, get bytes() { return bytes; } };
+}
+
+test("the seam: 100 attaches during a flood each rebuild exactly the screen text shows", async () => {
+  // Numbered, coloured lines, some wrapping, then quiet.
+  const script = "import sys\nfor i in range(30000):\n    sys.stdout.write(f'\\x1b[3{i%8}m{i:06d}\\x1b[0m ' + 'x' * (i % 97) + '\\n')\nsys.stdout.flush()\nimport time; time.sleep(1000)";
+  const { reply } = await sandbox.request({ cmd: "create", name: "flood", cmd_args: ["python3", "-c", script] });
+  expect(reply.ok).toBe(true);
+  const viewers = [];
+  for (let i = 0; i < 100; i++) viewers.push(await viewer("flood"));
+  await sandbox.request({ cmd: "wait", id: "flood", idle_ms: 500, timeout_ms: 60_000 });
+  const expected = await sandbox.screen("flood");
+  expect(expected).toContain("029999");
+  // Let the last bytes reach every viewer.
+  await waitFor(() => viewers.every((v) => v.screen.lines("viewport", 0, 24, true).join("\n") === expected), 20_000, "every viewer to show the screen");
+  for (const v of viewers) {
+    expect(v.screen.lines("viewport", 0, 24, true).join("\n")).toBe(expected);
+    v.connection.close();
+    v.screen.dispose();
+  }
+  await sandbox.request({ cmd: "kill", id: "flood" });
+}, 120_000);
+
+test("several viewers see the same; the last to resize sets the size; read-only viewers change nothing", async () => {
+  await sandbox.request({ cmd: "create", name: "shared", cmd_args: ["bash", "--norc", "--noprofile"] });
+  const a = await DaemonConnection.open(sandbox.socket);
+  await a.request({ cmd: "attach", id: "shared", cols: 100, rows: 30 });
+  const aLink = a.takeRaw(() => {}, () => {});
+  const watcher = await viewer("shared");
+  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id: "shared", cols: 100, rows: 30 }));
+  aLink.write(encodeFrame(Frame.input, "echo from-viewer-a\r"));
+  await waitFor(() => watcher.screen.lines("viewport", 0, 30, true).some((line) => line === "from-viewer-a"), 10_000, "the watcher to see a's command");
+  aLink.write(encodeFrame(Frame.resize, JSON.stringify({ cols: 90, rows: 20 })));
+  await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; cols: number }>).find((t) => t.id === "shared")?.cols === 90, 5000, "the resize");
+  expect(watcher.events).toContainEqual({ event: "resize", cols: 90, rows: 20 });
+  // The read-only viewer's keys and size go nowhere.
+  const ro = await DaemonConnection.open(sandbox.socket);
+  await ro.request({ cmd: "attach", id: "shared", read_only: true, cols: 40, rows: 10 });
+  const roLink = ro.takeRaw(() => {}, () => {});
+  roLink.write(encodeFrame(Frame.input, "echo from-read-only\r"));
+  roLink.write(encodeFrame(Frame.resize, JSON.stringify({ cols: 40, rows: 10 })));
+  await Bun.sleep(300);
+  expect(await sandbox.screen("shared")).not.toContain("from-read-only");
+  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id: "shared", cols: 90, rows: 20 }));
+  for (const c of [a, watcher.connection, ro]) c.close();
+  await sandbox.request({ cmd: "kill", id: "shared" });
+});
+
+test("t4a attach in a real PTY: type into vim, detach, reattach with the screen intact; read-only ignores keys", async () => {
+  const file = join(sandbox.dir, "attached.txt");
+  await sandbox.request({ cmd: "create", name: "editor", cmd_args: ["vim", "-u", "NONE", "-N", "-n", "-i", "NONE", file] });
+  await waitFor(async () => (await sandbox.screen("editor")).includes("attached.txt"), 10_000, "vim");
+  // The client runs in a terminal of its own: a t4a session (80x24 like the one it attaches to).
+  const attachArgv = [BIN, "attach", "editor"];
+  await sandbox.request({ cmd: "create", name: "client", cmd_args: attachArgv, env: { T4A_SOCKET: sandbox.socket } });
+  await waitFor(async () => (await sandbox.screen("client")).includes("attached.txt"), 10_000, "the replayed vim screen in the client");
+  await sandbox.ok(["send", "client", "ihello through attach"]);
+  await sandbox.ok(["send", "client", "-k", "Escape"]);
+  await waitFor(async () => (await sandbox.screen("editor")).includes("hello through attach"), 10_000, "the keys to reach vim");
+  await waitFor(async () => (await sandbox.screen("client")).includes("hello through attach"), 10_000, "the client to show it");
+  await sandbox.ok(["send", "client", "\\x1c"]); // C-\ detaches
+  await waitFor(async () => (await sandbox.screen("client")).includes("[t4a: detached from editor; it goes on]"), 10_000, "the detach");
+  await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; alive: boolean }>).some((t) => t.id === "client" && !t.alive), 5000, "the client to exit");
+  const afterDetach = (await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; alive: boolean; exit_code?: number }>;
+  expect(afterDetach.find((t) => t.id === "client")).toMatchObject({ alive: false, exit_code: 0 });
+  expect(afterDetach.find((t) => t.id === "editor")).toMatchObject({ alive: true });
+  // The client's terminal was given back: no alternate screen, cursor shown, modes off.
+  const clientCursor = (await sandbox.request({ cmd: "cursor", id: "client" })).reply;
+  expect(clientCursor.visible).toBe(true);
+  // Reattach (with another detach key): the screen is whole.
+  await sandbox.request({ cmd: "create", name: "client2", cmd_args: [...attachArgv, "--detach-key", "C-]"], env: { T4A_SOCKET: sandbox.socket } });
+  await waitFor(async () => (await sandbox.screen("client2")).includes("hello through attach"), 10_000, "the screen after reattach");
+  await sandbox.ok(["send", "client2", "\\x1d"]);
+  await waitFor(async () => (await sandbox.screen("client2")).includes("[t4a: detached from editor"), 10_000, "C-] detaches");
+  // Read-only: the keys go nowhere.
+  await sandbox.request({ cmd: "create", name: "ro", cmd_args: [...attachArgv, "--read-only"], env: { T4A_SOCKET: sandbox.socket } });
+  await waitFor(async () => (await sandbox.screen("ro")).includes("hello through attach"), 10_000, "the read-only view");
+  await sandbox.ok(["send", "ro", "ddiREAD-ONLY-KEYS"]);
+  await Bun.sleep(300);
+  expect(await sandbox.screen("editor")).not.toContain("READ-ONLY-KEYS");
+  for (const id of ["editor", "client", "client2", "ro"]) await sandbox.request({ cmd: "kill", id });
+});
+
+test("the daemon going away mid-attach: the terminal is given back, a clear message, exit code 3", async () => {
+  const other = new Sandbox();
+  try {
+    await other.ok(["create", "--name", "victim", "--", "bash", "--norc", "--noprofile"]);
+    const pid = await other.daemonPid();
+    // The attach client runs in a PTY of the first daemon, talking to the second.
+    await sandbox.request({ cmd: "create", name: "orphaned", cmd_args: [BIN, "attach", "victim"], env: { T4A_SOCKET: other.socket } });
+    await waitFor(async () => /[$#] ?$/m.test(await sandbox.screen("orphaned")), 10_000, "the attached prompt");
+    process.kill(pid, "SIGKILL");
+    await waitFor(async () => (await sandbox.screen("orphaned")).includes("t4a: the daemon went away"), 10_000, "the message");
+    const info = await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; alive: boolean; exit_code?: number }>).find((t) => t.id === "orphaned" && !t.alive), 5000, "the client to exit");
+    expect(info?.exit_code).toBe(3);
+    await sandbox.request({ cmd: "kill", id: "orphaned" });
+  } finally {
+    await other.cleanup();
+  }
+});
+
+test.if(Bun.which("asciinema") !== null)("a recording of vim and commands plays back in asciinema to the same screen; markers carry the exit codes", async () => {
+  const cast = join(sandbox.dir, "session.cast");
+  const id = await sandbox.ok(["create", "--name", "recorded", "--record", cast, "--", "bash", "--norc", "--noprofile"]);
+  await sandbox.ok(["run", id, "--", "echo one; (exit 3)"]).catch(() => undefined);
+  await sandbox.ok(["run", id, "--", "printf '\\033[1;32mgreen\\033[0m\\n'"]);
+  await sandbox.ok(["send", id, `vim -u NONE -N -n -i NONE ${join(sandbox.dir, "rec.txt")}\\n`]);
+  await waitFor(async () => (await sandbox.screen(id)).includes("rec.txt"), 10_000, "vim");
+  await sandbox.ok(["send", id, "irecorded text"]);
+  await sandbox.ok(["send", id, "-k", "Escape"]);
+  await sandbox.ok(["send", id, ":wq\\n"]);
+  await waitFor(async () => (await sandbox.screen(id)).includes("written"), 10_000, "vim to write");
+  await sandbox.request({ cmd: "wait", id, idle_ms: 300 });
+  const expected = await sandbox.screen(id);
+  expect((await sandbox.run(["record", id, "--stop"])).stderr).toContain("stopped recording");
+  const lines = readFileSync(cast, "utf8").trim().split("\n");
+  expect(JSON.parse(lines[0]!)).toMatchObject({ version: 2, width: 80, height: 24, env: { TERM: "xterm-256color" } });
+  const markers = lines.slice(1).map((line) => JSON.parse(line)).filter((event) => event[1] === "m").map((event) => event[2]);
+  expect(markers).toContain("command_done exit=3");
+  expect(markers).toContain("command_done exit=0");
+  const player = await sandbox.ok(["create", "--name", "player", "--", "asciinema", "cat", cast]);
+  await waitFor(async () => (await sandbox.screen(player)) === expected, 10_000, "the played-back screen to match");
+  for (const t of [id, player]) await sandbox.request({ cmd: "kill", id: t });
+});
+
+test("recording mid-session opens with the screen; v3 times events from the one before; input when asked", async () => {
+  const id = await sandbox.ok(["create", "--", "bash", "--norc", "--noprofile"]);
+  await sandbox.ok(["run", id, "--", "echo already-there"]);
+  const cast = join(sandbox.dir, "late.cast");
+  await sandbox.ok(["record", id, "-o", cast, "--cast-format", "v3", "--input"]);
+  await sandbox.ok(["send", id, "echo later\\n"]);
+  await waitFor(async () => (await sandbox.screen(id)).includes("\nlater"), 5000, "later");
+  await sandbox.ok(["resize", id, "100", "30"]);
+  await sandbox.ok(["record", id, "--stop"]);
+  const events = readFileSync(cast, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  expect(events[0]).toMatchObject({ version: 3, term: { cols: 80, rows: 24, type: "xterm-256color" } });
+  expect(events[1][1]).toBe("o");
+  expect(events[1][2]).toContain("already-there"); // the screen as it was
+  expect(events.some((e) => e[1] === "i" && e[2] === "echo later\n")).toBe(true);
+  expect(events.some((e) => e[1] === "r" && e[2] === "100x30")).toBe(true);
+  const intervals = events.slice(1).map((e) => e[0] as number);
+  expect(intervals.every((t) => t >= 0 && t < 5)).toBe(true);
+  await sandbox.request({ cmd: "kill", id });
+});

@@ -203,6 +203,9 @@ test("connector.json: up creates three sessions (again: left alone), down ends t
 });
 
 test.if(hasBwrap)("sandbox: writes only in cwd, /tmp and allowed paths; no network; no way to the t4a socket", async () => {
+  // A web token, as `t4a web` leaves it: the sandbox must not read it.
+  mkdirSync(join(state, "t4a", "web"), { recursive: true, mode: 0o700 });
+  writeFileSync(join(state, "t4a", "web", "token"), "secret-web-token\n", { mode: 0o600 });
   const allowed = join(sandbox.dir, "allowed");
   mkdirSync(allowed, { recursive: true });
   const work = join(sandbox.dir, "work");
@@ -226,11 +229,13 @@ test.if(hasBwrap)("sandbox: writes only in cwd, /tmp and allowed paths; no netwo
       `ls -A ${join(sandbox.dir, "run")} | tr '\\n' ' '; echo`,
       `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sandbox.socket}')" 2>/dev/null && echo socket:reached || echo socket:unreachable`,
       `ls /proc | grep -c '^[0-9]'`,
+      `cat ${join(state, "t4a", "web", "token")} 2>/dev/null || echo token:hidden`,
     ].join("; ");
     const lines = await run(id, probe);
     expect(lines.slice(0, 8)).toEqual(["cwd:ok", "tmp:ok", "allowed:ok", "outside:denied", "home:denied", "net:denied", "socket-env:unset", "shell-integration"]);
     expect(lines[8]).toBe("socket:unreachable");
     expect(Number(lines[9])).toBeLessThan(10); // its own PID namespace: no daemon to see
+    expect(lines[10]).toBe("token:hidden");
     expect(existsSync(join(sandbox.dir, "outside"))).toBe(false);
     await t4a(["kill", id]);
 

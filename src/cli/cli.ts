@@ -22,6 +22,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   cli
     .command("daemon [idle_timeout_ms]", "Run the daemon in the foreground (clients start it on demand)")
+    .option("--web <addr>", "also serve the web page and API on host:port (t4a web prints a login URL)")
     .action((idleTimeoutMs: string | undefined, options: CliOptions) => {
       outcome = (async () => {
         const { runDaemon } = await import("../daemon/daemon.ts");
@@ -29,7 +30,7 @@ export async function runCli(argv: string[]): Promise<number> {
         if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) {
           throw new T4aError("invalid_params", `idle_timeout_ms must be a positive integer, got "${idleTimeoutMs}"`);
         }
-        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle });
+        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle, web: options.web === undefined ? undefined : String(options.web) });
       })();
     });
 

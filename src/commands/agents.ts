@@ -36,6 +36,7 @@ export const agents = defineCommand({
     },
     startsDaemon: true,
   },
+  http: [{ method: "GET", path: "/api/agents" }],
 });
 
 async function version(path: string): Promise<string | null> {

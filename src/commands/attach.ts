@@ -18,11 +18,15 @@ export const attach = defineCommand({
   params: AttachParams,
   async handle(params, ctx) {
     const terminal = ctx.pool.get(params.id);
-    const [{ Attachment }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../stream/frames.ts")]);
+    const [{ Attachment, frameViewer }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../stream/frames.ts")]);
     if (!params.read_only && terminal.alive && params.cols !== undefined && params.rows !== undefined) terminal.resize(params.cols, params.rows);
     const fields = { id: params.id, cols: terminal.screen.cols, rows: terminal.screen.rows, alive: terminal.alive, framing: "t4a-frames-1" };
     return new DuplexReply(fields, (transport) => {
-      const attachment = new Attachment(terminal, transport, { readOnly: params.read_only, scrollback: params.scrollback });
+      const attachment = new Attachment(terminal, frameViewer(transport), {
+        readOnly: params.read_only,
+        scrollback: params.scrollback,
+        onViewers: (delta) => ctx.viewers.set(params.id, (ctx.viewers.get(params.id) ?? 0) + delta),
+      });
       const reader = new FrameReader();
       return {
         receive(bytes) {

@@ -94,6 +94,15 @@ export interface McpSpec {
   result?(response: Reply, payload?: Uint8Array): ToolContent[];
 }
 
+/** How the command appears in the REST API (src/web/rest.ts generates the routes). */
+export interface HttpSpec {
+  method: "GET" | "POST" | "DELETE";
+  /** e.g. `/api/sessions/:id/text`: each `:name` segment becomes that request field. */
+  path: string;
+  /** The status of a success (201 for a create). */
+  status?: number;
+}
+
 export interface Command<S extends v.GenericSchema = v.GenericSchema> {
   name: string;
   params: S;
@@ -101,6 +110,8 @@ export interface Command<S extends v.GenericSchema = v.GenericSchema> {
   cli?: CliSpec;
   /** Offered as an MCP tool by `t4a mcp` when present. */
   mcp?: McpSpec;
+  /** Offered as REST routes by `t4a web` when present. */
+  http?: HttpSpec[];
 }
 
 export const defineCommand = <S extends v.GenericSchema>(command: Command<S>): Command<S> => command;

@@ -198,6 +198,7 @@ export const create = defineCommand({
     // Like the CLI: terminals start where the agent works, with the agent's environment.
     request: (args) => ({ cwd: process.cwd(), ...args, client_env: clientEnv(args.inherit_env === true) }),
   },
+  http: [{ method: "POST", path: "/api/sessions", status: 201 }],
 });
 
 function stringOption(value: unknown): string | undefined {

@@ -29,4 +29,5 @@ export const cursor = defineCommand({
       'and its style, as short JSON ({"row":5,"col":32,"visible":true,"style":"block"}, ~20 tokens). ' +
       "Use it to know which field of a form or which line of an editor has the focus.",
   },
+  http: [{ method: "GET", path: "/api/sessions/:id/cursor" }],
 });

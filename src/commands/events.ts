@@ -18,4 +18,5 @@ export const events = defineCommand({
     summary: "Stream events (exit, title, bell, …) as JSON lines until interrupted",
     request: ([terminal]) => ({ terminal }),
   },
+  http: [{ method: "GET", path: "/api/events" }, { method: "GET", path: "/api/sessions/:terminal/events" }],
 });

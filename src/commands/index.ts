@@ -21,7 +21,8 @@ import { text } from "./text.ts";
 import { down } from "./down.ts";
 import { up } from "./up.ts";
 import { wait } from "./wait.ts";
+import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, attach, record, kill, up, down, agents, notify, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, attach, record, kill, up, down, agents, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -31,4 +31,5 @@ export const info = defineCommand({
       return 3;
     },
   },
+  http: [{ method: "GET", path: "/api/info" }],
 });

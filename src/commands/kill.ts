@@ -30,4 +30,5 @@ export const kill = defineCommand({
       'Answers "ok" once the processes are gone (or, for a worktree session, what was kept so no work is lost). ' +
       "Terminals run until killed, so kill the ones you no longer need.",
   },
+  http: [{ method: "DELETE", path: "/api/sessions/:id" }],
 });

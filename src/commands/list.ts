@@ -8,7 +8,12 @@ export const list = defineCommand({
   name: "list",
   params: ListParams,
   handle(_params, ctx) {
-    return { terminals: ctx.pool.list().map((terminal) => terminal.info()) };
+    return {
+      terminals: ctx.pool.list().map((terminal) => {
+        const viewers = ctx.viewers.get(terminal.id);
+        return viewers ? { ...terminal.info(), viewers } : terminal.info();
+      }),
+    };
   },
   cli: {
     usage: "list",
@@ -30,6 +35,7 @@ export const list = defineCommand({
       "about 15 tokens each. Use it to find terminals created earlier, or to check whether a program is still running.",
     result: (response) => textContent(terminalLines(response).join("\n") || "no terminals"),
   },
+  http: [{ method: "GET", path: "/api/sessions" }],
 });
 
 function terminalLines(response: Reply): string[] {

@@ -74,4 +74,5 @@ export const record = defineCommand({
       if (response.stopped) console.error(`t4a: stopped recording ${response.stopped}`);
     },
   },
+  http: [{ method: "POST", path: "/api/sessions/:id/record" }],
 });

@@ -29,4 +29,5 @@ export const resize = defineCommand({
       "Change a terminal's size; the program is told (SIGWINCH) and redraws. Use it to give a wide table or a TUI more room " +
       "(screenshots and reads grow with it). Answers the new size as short JSON.",
   },
+  http: [{ method: "POST", path: "/api/sessions/:id/resize" }],
 });

@@ -66,4 +66,5 @@ export const run = defineCommand({
       return textContent([`[exit code ${response.code}; ${shown} output lines; ${response.elapsed_ms} ms]`, ...lines].join("\n"));
     },
   },
+  http: [{ method: "POST", path: "/api/sessions/:id/run" }],
 });

@@ -70,4 +70,5 @@ export const screenshot = defineCommand({
     hide: ["encoding"],
     result: (_response, payload) => [{ type: "image", data: Buffer.from(payload!).toString("base64"), mimeType: "image/png" }],
   },
+  http: [{ method: "GET", path: "/api/sessions/:id/screenshot.png" }],
 });

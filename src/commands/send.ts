@@ -51,4 +51,5 @@ export const send = defineCommand({
     // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
     hide: ["input_base64"],
   },
+  http: [{ method: "POST", path: "/api/sessions/:id/send" }],
 });

@@ -124,6 +124,7 @@ export const text = defineCommand({
       return textContent([`[${what}, as "row: text", 0 = bottom; token ${token}]`, ...lines.map((line, i) => `${rows[i]}: ${line}`)].join("\n"));
     },
   },
+  http: [{ method: "GET", path: "/api/sessions/:id/text" }],
 });
 
 /** `start:end`, `:end`, `start:` or a single row `n`. */

@@ -101,4 +101,5 @@ export const wait = defineCommand({
       "A timeout (default 30 s) is a tool error with code timeout. Other tool calls go on while it waits.",
     blocking: true,
   },
+  http: [{ method: "POST", path: "/api/sessions/:id/wait" }],
 });

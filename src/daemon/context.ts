@@ -26,6 +26,10 @@ export interface DaemonContext {
   spawn: SpawnContext;
   /** The state watch of each agent session, by terminal id. */
   agents: Map<string, AgentWatch>;
+  /** How many viewers (attach, browsers) each terminal has now. */
+  viewers: Map<string, number>;
+  /** The web server, while one runs. */
+  web?: { url: string; stop(): void; listen: string };
   /** The running recording of each terminal that has one. */
   recordings: Map<string, Recorder>;
   /** Begin a clean shutdown after the current reply has been written. */

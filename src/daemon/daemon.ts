@@ -22,6 +22,8 @@ export interface DaemonOptions {
   socketPath: string;
   version: string;
   idleTimeoutMs?: number;
+  /** Serve the web page and API on this host:port from the start. */
+  web?: string;
 }
 
 /** Runs until shutdown; resolves with the process exit code. */
@@ -61,6 +63,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     spawn: spawnContext(socketPath, join(dirname(socketPath), "shell-integration")),
     agents: new Map(),
     recordings: new Map(),
+    viewers: new Map(),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 
@@ -73,6 +76,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (stopping) return;
     stopping = true;
     listener.stop(true);
+    ctx.web?.stop();
     await pool.killAll(ctx.config.kill_grace_ms);
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
     try {
@@ -81,6 +85,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       // Already gone.
     }
     finish(0);
+  }
+
+  if (options.web !== undefined) {
+    const { startWebServer } = await import("../commands/web.ts");
+    const started = await startWebServer(ctx, { listen: options.web });
+    console.error(`t4a daemon: web server on ${started.url} (run \`t4a web\` for a login URL)`);
   }
 
   process.on("SIGTERM", () => void stop());

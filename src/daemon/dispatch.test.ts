@@ -28,6 +28,7 @@ const ctx: DaemonContext = {
   },
   agents: new Map(),
   recordings: new Map(),
+  viewers: new Map(),
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

@@ -59,6 +59,12 @@ export const SessionSpec = v.object({
   base: v.optional(
     v.pipe(v.string(), v.minLength(1), v.check((ref) => !ref.startsWith("-"), "must not start with '-'"), v.description("the commit or branch a new worktree starts from (default HEAD)")),
   ),
+  worktree_path: v.optional(
+    v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("where the worktree goes, instead of $XDG_STATE_HOME/t4a/worktrees/<repo>-NAME")),
+  ),
+  branch: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.check((ref) => !ref.startsWith("-"), "must not start with '-'"), v.description("the worktree's branch, instead of t4a/NAME")),
+  ),
   scratchpad: v.optional(
     v.pipe(PluginName, v.description("a directory shared by every session naming it, in $T4A_SCRATCHPAD (and scratchpad/ in a worktree)")),
   ),

@@ -5,10 +5,22 @@
 import type { Terminal } from "../terminal/terminal.ts";
 import { encodeFrame, Frame } from "./frames.ts";
 
-export interface Transport {
-  /** Queue bytes for the viewer; answers how many bytes wait for it to read. */
-  send(bytes: Uint8Array): number;
+/** How a viewer is reached: each call queues and answers how many bytes wait for it to read. */
+export interface Viewer {
+  screen(text: string): number;
+  output(bytes: Uint8Array): number;
+  event(event: Record<string, unknown>): number;
   close(): void;
+}
+
+/** A viewer on a socket: frames (frames.ts). */
+export function frameViewer(transport: { send(bytes: Uint8Array): number; close(): void }): Viewer {
+  return {
+    screen: (text) => transport.send(encodeFrame(Frame.screen, text)),
+    output: (bytes) => transport.send(encodeFrame(Frame.output, bytes)),
+    event: (event) => transport.send(encodeFrame(Frame.event, JSON.stringify(event))),
+    close: () => transport.close(),
+  };
 }
 
 /** Bytes waiting for a viewer before it is dropped as lagging. */
@@ -18,62 +30,73 @@ export interface AttachOptions {
   readOnly: boolean;
   /** Rows of scrollback to replay above the screen (0 = the screen alone). */
   scrollback: number;
+  /** Told when the viewer comes and goes (the web's "attached" state). */
+  onViewers?(delta: 1 | -1): void;
 }
 
 export class Attachment {
   readonly #terminal: Terminal;
-  readonly #transport: Transport;
+  readonly #viewer: Viewer;
+  readonly #onViewers: ((delta: 1 | -1) => void) | undefined;
   readonly #readOnly: boolean;
   #stop: (() => void) | undefined;
   #closed = false;
 
-  constructor(terminal: Terminal, transport: Transport, options: AttachOptions) {
+  constructor(terminal: Terminal, viewer: Viewer, options: AttachOptions) {
     this.#terminal = terminal;
-    this.#transport = transport;
+    this.#viewer = viewer;
     this.#readOnly = options.readOnly;
+    this.#onViewers = options.onViewers;
+    this.#onViewers?.(1);
     // In one turn: the screen at this byte, then a tap from the next byte on (terminal.tap).
     const screen = terminal.screen.serialize(options.scrollback);
     this.#stop = terminal.tap({
-      output: (chunk) => this.#send(encodeFrame(Frame.output, chunk)),
-      resize: (cols, rows) => this.#send(encodeFrame(Frame.event, JSON.stringify({ event: "resize", cols, rows }))),
-      end: () => {
-        const info = terminal.info();
-        this.#send(encodeFrame(Frame.event, JSON.stringify({ event: "exit", code: info.exit_code ?? null, signal: info.signal ?? null })));
-        this.close();
-      },
+      output: (chunk) => this.#check(this.#viewer.output(chunk)),
+      resize: (cols, rows) => this.#check(this.#viewer.event({ event: "resize", cols, rows })),
+      end: () => this.#ended(),
     });
-    this.#send(encodeFrame(Frame.screen, screen));
-    if (!terminal.alive) {
-      // A program that has ended sends nothing more: its last screen, then its exit.
-      const info = terminal.info();
-      this.#send(encodeFrame(Frame.event, JSON.stringify({ event: "exit", code: info.exit_code ?? null, signal: info.signal ?? null })));
-      this.close();
-    }
+    this.#check(this.#viewer.screen(screen));
+    // A program that has ended sends nothing more: its last screen, then its exit.
+    if (!terminal.alive) this.#ended();
+  }
+
+  #ended(): void {
+    if (this.#closed) return;
+    const info = this.#terminal.info();
+    this.#viewer.event({ event: "exit", code: info.exit_code ?? null, signal: info.signal ?? null });
+    this.close();
   }
 
   /** A frame from the viewer. */
   receive(type: number, payload: Uint8Array): void {
-    if (this.#closed || this.#readOnly || !this.#terminal.alive) return;
-    if (type === Frame.input) this.#terminal.write(payload);
+    if (type === Frame.input) this.input(payload);
     else if (type === Frame.resize) {
       const size = parseSize(payload);
-      if (size) this.#terminal.resize(size.cols, size.rows);
+      if (size) this.resize(size.cols, size.rows);
     }
+  }
+
+  input(bytes: Uint8Array | string): void {
+    if (!this.#closed && !this.#readOnly && this.#terminal.alive) this.#terminal.write(bytes);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.#closed && !this.#readOnly && this.#terminal.alive) this.#terminal.resize(cols, rows);
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#stop?.();
-    this.#transport.close();
+    this.#viewer.close();
+    this.#onViewers?.(-1);
   }
 
-  #send(frame: Uint8Array): void {
-    if (this.#closed) return;
-    if (this.#transport.send(frame) > VIEWER_QUEUE_BYTES) {
-      this.#transport.send(encodeFrame(Frame.event, JSON.stringify({ event: "lagged" })));
-      this.close();
-    }
+  /** A viewer this far behind is dropped: it never holds the program or the others up. */
+  #check(queued: number): void {
+    if (this.#closed || queued <= VIEWER_QUEUE_BYTES) return;
+    this.#viewer.event({ event: "lagged" });
+    this.close();
   }
 }
 

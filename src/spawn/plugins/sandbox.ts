@@ -2,11 +2,12 @@
 // only its cwd, a private /tmp and the allowed paths; no network unless asked; its own PID
 // namespace; killed with the daemon. It fails closed: no bwrap, no user namespaces, a missing
 // path → the create fails naming the cause; never an unsandboxed spawn. t4a itself is out of
-// reach: the socket directory (socket, lock, session records) is covered by an empty tmpfs and
-// T4A_SOCKET is unset, so the program cannot ask the daemon for an unsandboxed session.
+// reach: the socket directory (socket, lock, session records) and the web token's directory are
+// covered by empty tmpfs mounts and T4A_SOCKET is unset, so the program can neither ask the
+// daemon for an unsandboxed session nor borrow the web server's token.
 // macOS: the same rules as a sandbox-exec profile (sandboxExecProfile; not run here).
-import { existsSync, realpathSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import type { Plugin } from "../spawn.ts";
 
@@ -35,8 +36,11 @@ export const sandbox: Plugin = async (spec, plan, ctx) => {
   }
   const allowed = [...(spec.sandbox_allow ?? []), ...plan.writable];
   for (const path of allowed) if (!existsSync(path)) throw new T4aError("invalid_params", `sandbox: allowed path ${path} does not exist`);
-  // This daemon's directory, and the default one of the user's own daemon when that is elsewhere.
-  const hidden = [...new Set([privateDir(ctx.socketPath), ...(ctx.daemonEnv.XDG_RUNTIME_DIR ? [real(`${ctx.daemonEnv.XDG_RUNTIME_DIR}/t4a`)] : [])])];
+  // This daemon's directory, the default one of the user's own daemon when that is elsewhere,
+  // and the web server's token (made now if need be, so it is hidden once it exists).
+  const webDir = join(ctx.stateDir, "web");
+  mkdirSync(webDir, { recursive: true, mode: 0o700 });
+  const hidden = [...new Set([privateDir(ctx.socketPath), real(webDir), ...(ctx.daemonEnv.XDG_RUNTIME_DIR ? [real(`${ctx.daemonEnv.XDG_RUNTIME_DIR}/t4a`)] : [])])];
   for (const path of [plan.cwd, ...allowed]) {
     const dir = hidden.find((hide) => inside(real(path), hide));
     if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);

@@ -19,7 +19,9 @@ const SHARED_DIRS = ["node_modules", ".venv", "venv", "target", "vendor/bundle",
 export const worktree: Plugin = async (spec, plan, ctx) => {
   const name = spec.worktree;
   if (name === undefined) {
-    if (spec.base !== undefined) throw new T4aError("invalid_params", "base needs worktree");
+    for (const field of ["base", "worktree_path", "branch"] as const) {
+      if (spec[field] !== undefined) throw new T4aError("invalid_params", `${field} needs worktree`);
+    }
     return;
   }
   const top = await git(plan.cwd, ["rev-parse", "--show-toplevel"]);
@@ -28,12 +30,12 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   const common = await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree");
   const main = common.endsWith("/.git") ? common.slice(0, -5) : top.stdout;
   const subdir = relative(top.stdout, plan.cwd);
-  const branch = `t4a/${name}`;
+  const branch = spec.branch ?? `t4a/${name}`;
   if ((await git(main, ["check-ref-format", "--branch", branch])).code !== 0) {
-    throw new T4aError("invalid_params", `worktree: "${name}" is not a valid branch name`);
+    throw new T4aError("invalid_params", `worktree: "${branch}" is not a valid branch name`);
   }
-  const dir = join(ctx.worktreesDir, `${basename(main)}-${name}`);
-  mkdirSync(ctx.worktreesDir, { recursive: true, mode: 0o700 });
+  const dir = spec.worktree_path ?? join(ctx.worktreesDir, `${basename(main)}-${name}`);
+  mkdirSync(join(dir, ".."), { recursive: true, mode: 0o700 });
 
   let made = false;
   if (existsSync(dir)) {

@@ -1,0 +1,105 @@
+// web: start (or stop) the daemon's HTTP server: REST, terminals over WebSocket, and the page.
+// Answers the URL and a one-time login URL for a browser; running it again is harmless and gives
+// a fresh login URL.
+import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
+import type { DaemonContext } from "../daemon/context.ts";
+import { defineCommand, type Reply } from "./command.ts";
+import { listOption } from "./cli-helpers.ts";
+
+export const DEFAULT_LISTEN = "127.0.0.1:7681";
+
+export const WebParams = v.object({
+  listen: v.optional(v.pipe(v.string(), v.description("host:port to listen on (default 127.0.0.1:7681; port 0 picks one)"))),
+  read_only: v.optional(v.pipe(v.boolean(), v.description("refuse input and every change: watch only"))),
+  repos: v.optional(v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("directory of clones for issue launches (seed 002)"))),
+  agent: v.optional(v.pipe(v.string(), v.minLength(1), v.description("the agent issue launches start (default claude)"))),
+  tls_cert: v.optional(v.pipe(v.string(), v.startsWith("/"), v.description("serve HTTPS with this certificate (PEM)"))),
+  tls_key: v.optional(v.pipe(v.string(), v.startsWith("/"), v.description("and this key (PEM)"))),
+  allow_host: v.optional(v.pipe(v.array(v.string()), v.description("more Host names to serve (a tailscale serve name)"))),
+  stop: v.optional(v.pipe(v.boolean(), v.description("stop the web server"))),
+});
+
+export async function startWebServer(ctx: DaemonContext, params: v.InferOutput<typeof WebParams>): Promise<Reply> {
+  const listen = params.listen ?? DEFAULT_LISTEN;
+  if ((params.tls_cert === undefined) !== (params.tls_key === undefined)) throw new T4aError("invalid_params", "tls_cert and tls_key go together");
+  const { startWeb, isLoopback, parseListen } = await import("../web/server.ts");
+  if (ctx.web && (params.listen === undefined || ctx.web.listen === listen)) return describe(ctx.web, ctx);
+  ctx.web?.stop();
+  try {
+    ctx.web = startWeb(ctx, {
+      listen,
+      readOnly: params.read_only === true,
+      repos: params.repos,
+      agent: params.agent ?? "claude",
+      tlsCert: params.tls_cert,
+      tlsKey: params.tls_key,
+      allowHosts: params.allow_host ?? [],
+    });
+  } catch (error) {
+    if (error instanceof T4aError) throw error;
+    throw new T4aError("spawn_failed", `cannot listen on ${listen}: ${(error as Error).message}`);
+  }
+  const reply = describe(ctx.web, ctx);
+  if (!isLoopback(parseListen(listen).host)) {
+    reply.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;
+    console.error(`t4a daemon: WARNING: the web server listens on ${listen}, not on loopback`);
+  }
+  return reply;
+}
+
+function describe(web: NonNullable<DaemonContext["web"]>, _ctx: DaemonContext): Reply {
+  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly };
+}
+
+export const web = defineCommand({
+  name: "web",
+  params: WebParams,
+  async handle(params, ctx) {
+    if (params.stop) {
+      if (!ctx.web) throw new T4aError("not_found", "no web server runs");
+      ctx.web.stop();
+      ctx.web = undefined;
+      return { stopped: true };
+    }
+    return startWebServer(ctx, params);
+  },
+  cli: {
+    usage: "web",
+    summary: "Serve the sessions to a browser (REST + WebSocket + page); prints a one-time login URL",
+    options: [
+      ["--listen <addr>", "host:port (default 127.0.0.1:7681)"],
+      ["--read-only", "watch only: no input, no changes"],
+      ["--repos <dir>", "clones for issue launches: POST /api/sessions {repo, issue}"],
+      ["--agent <name>", "the agent issue launches start (default claude)"],
+      ["--tls-cert <file>", "serve HTTPS: certificate (PEM)"],
+      ["--tls-key <file>", "serve HTTPS: key (PEM)"],
+      ["--allow-host <name>", "another Host name to accept, e.g. a tailscale serve name (repeatable)"],
+      ["--stop", "stop the web server"],
+    ],
+    examples: ["t4a web", "t4a web --listen 127.0.0.1:8080 --repos ~/code"],
+    request: (_args, options) => ({
+      listen: options.listen === undefined ? undefined : String(options.listen),
+      read_only: options.readOnly === true ? true : undefined,
+      repos: options.repos === undefined ? undefined : absolute(String(options.repos)),
+      agent: options.agent === undefined ? undefined : String(options.agent),
+      tls_cert: options.tlsCert === undefined ? undefined : absolute(String(options.tlsCert)),
+      tls_key: options.tlsKey === undefined ? undefined : absolute(String(options.tlsKey)),
+      allow_host: options.allowHost === undefined ? undefined : listOption(options.allowHost),
+      stop: options.stop === true ? true : undefined,
+    }),
+    print(response) {
+      if (response.stopped) return console.error("t4a: the web server stopped");
+      if (response.warning) console.error(`t4a: WARNING: ${response.warning}`);
+      console.error(`t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""}; open this once to log in (it works one time):`);
+      console.log(response.login_url);
+    },
+    startsDaemon: true,
+  },
+});
+
+function absolute(path: string): string {
+  const home = process.env.HOME ?? "/";
+  const expanded = path.startsWith("~/") ? `${home}/${path.slice(2)}` : path;
+  return expanded.startsWith("/") ? expanded : `${process.cwd()}/${expanded}`;
+}

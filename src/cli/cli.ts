@@ -44,6 +44,18 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   cli
+    .command("service <action>", "The daemon as an OS service: install, uninstall or status (systemd user unit, launchd agent)")
+    .option("--web <addr>", "the service also serves the web page on host:port")
+    .option("--print", "write the unit (or plist) to stdout instead of installing it")
+    .action((action: string, options: CliOptions) => {
+      outcome = (async () => {
+        if (!["install", "uninstall", "status"].includes(action)) throw usage(`service takes install, uninstall or status, not "${action}"`);
+        const { runService } = await import("../service/service.ts");
+        return runService({ action, web: options.web === undefined ? undefined : String(options.web), print: options.print === true });
+      })();
+    });
+
+  cli
     .command("schema <what>", "Print a JSON Schema: `spec` = connector.json (the session spec), for editors")
     .action((what: string) => {
       outcome = (async () => {

@@ -138,8 +138,12 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
   try {
     connection = await connectDaemon(path, spec.startsDaemon === true);
   } catch (error) {
-    if (error instanceof NoDaemon && spec.withoutDaemon) return spec.withoutDaemon(options);
-    throw error;
+    if (!(error instanceof NoDaemon)) throw error;
+    // Persisted sessions wait to be brought back: starting a daemon creates them, so any command may.
+    const { manifestPath } = await import("../service/manifest-path.ts");
+    if (await Bun.file(manifestPath(process.env, path)).exists()) connection = await connectDaemon(path, true);
+    else if (spec.withoutDaemon) return spec.withoutDaemon(options);
+    else throw error;
   }
   try {
     const { reply, bytes } = await connection.request(request);

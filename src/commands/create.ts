@@ -13,22 +13,26 @@ import { durationOption } from "./durations.ts";
 export const CreateParams = SessionSpec;
 
 /** One session from a spec: the plugin chain, the terminal, the timeout, the agent's watch. Used by create and up. */
-export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext): Promise<Reply> {
+export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext, restored = false): Promise<Reply> {
   const id = ctx.pool.reserve(spec.name, ctx.config.max_sessions);
   try {
-    return await createReserved(id, spec, ctx);
+    return await createReserved(id, spec, ctx, restored);
   } finally {
     ctx.pool.release(id);
   }
 }
 
-async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext): Promise<Reply> {
+async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext, restored: boolean): Promise<Reply> {
   const [{ prepareSession }, { runCleanups }, { AgentWatch }] = await Promise.all([
     import("../spawn/spawn.ts"),
     import("../spawn/plan.ts"),
     import("../spawn/agents/watch.ts"),
   ]);
   const plan = await prepareSession(spec, ctx.spawn, id);
+  if (restored) plan.facts.restored = true;
+  // Agents come back by default: their conversation resumes where it was.
+  const persist = spec.persist ?? spec.agent !== undefined;
+  if (persist) plan.facts.persist = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watch: InstanceType<typeof AgentWatch> | undefined = undefined;
   let terminal: ReturnType<typeof ctx.pool.create>;
@@ -46,8 +50,11 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
         idleMs: () => spec.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
         integrationDir: spec.shell_integration ? ctx.integrationDir : undefined,
         onInput: () => watch?.input(),
-        onEnd: async () => {
+        onCwd: (cwd) => persist && ctx.manifest.update(id, { cwd }),
+        onEnd: async (reason) => {
           clearTimeout(timer);
+          // Ended for good (exit, kill, timeout): not brought back. A daemon shutdown keeps it.
+          if (reason !== "shutdown") ctx.manifest.remove(id);
           const kept = await runCleanups(plan.cleanups);
           return kept.length ? { kept } : {};
         },
@@ -96,6 +103,7 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
     }
     plan.facts.recording = spec.record;
   }
+  if (persist) ctx.manifest.add(id, spec, spec.cols, spec.rows);
   if (plan.timeoutMs !== undefined) {
     timer = setTimeout(() => void ctx.pool.kill(id, ctx.config.kill_grace_ms, "timeout").catch(() => {}), plan.timeoutMs);
   }
@@ -132,6 +140,8 @@ export const create = defineCommand({
       ["--ssh <target>", "run the agent on [user@]host over ssh -tt"],
       ["--ssh-arg <arg>", "one more ssh argument (repeatable)"],
       ["--sandbox-no-net", "no network for a sandboxed agent (it gets it by default)"],
+      ["--persist", "bring the session back when the daemon restarts (default for agents)"],
+      ["--no-persist", "do not bring an agent session back"],
       ["--record <file>", "record the session to an asciicast file from its first byte"],
       ["--scrollback <lines>", "scrollback lines to keep"],
       ["--idle <ms>", "quiet time before this terminal's idle event"],
@@ -173,6 +183,7 @@ export const create = defineCommand({
         sandbox_net: options.sandboxNet === true ? true : undefined,
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
         timeout_ms: durationOption(options.timeout, "--timeout"),
+        persist: options.persist === true ? true : options.persist === false ? false : undefined,
         record: options.record === undefined ? undefined : String(options.record).startsWith("/") ? String(options.record) : `${process.cwd()}/${options.record}`,
         scrollback: intOption(options.scrollback),
         idle_timeout_ms: intOption(options.idle),

@@ -2,6 +2,7 @@
 // Types only at run time; the daemon builds the value in daemon.ts.
 import type { AgentWatch } from "../spawn/agents/watch.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
+import type { Manifest } from "../service/manifest.ts";
 import type { Recorder } from "../stream/recorder.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
 import type { Pool } from "../terminal/pool.ts";
@@ -26,6 +27,8 @@ export interface DaemonContext {
   spawn: SpawnContext;
   /** The state watch of each agent session, by terminal id. */
   agents: Map<string, AgentWatch>;
+  /** The sessions to bring back when a daemon starts again. */
+  manifest: Manifest;
   /** How many viewers (attach, browsers) each terminal has now. */
   viewers: Map<string, number>;
   /** The web server, while one runs. */

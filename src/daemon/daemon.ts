@@ -12,6 +12,8 @@ import {
 } from "../protocol/limits.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
+import { Manifest } from "../service/manifest.ts";
+import { manifestPath } from "../service/manifest-path.ts";
 import { Pool } from "../terminal/pool.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
@@ -64,10 +66,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     agents: new Map(),
     recordings: new Map(),
     viewers: new Map(),
+    manifest: new Manifest(manifestPath(process.env, socketPath)),
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
 
   installShellIntegration(ctx.integrationDir);
+  await restoreSessions(ctx);
   const listener = listen(socketPath, ctx);
   chmodSync(socketPath, 0o600);
   const ours = statSync(socketPath).ino;
@@ -100,6 +104,28 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
   console.error(`t4a daemon ${options.version} pid ${process.pid} listening on ${socketPath}`);
   return finished;
+}
+
+/**
+ * The persisted sessions of an earlier daemon on this socket, created again with the same ids,
+ * directories (a shell's last one), plugins and size; agents resume their conversation.
+ */
+async function restoreSessions(ctx: DaemonContext): Promise<void> {
+  const entries = ctx.manifest.entries();
+  if (!entries.length) return;
+  const { createSession } = await import("../commands/create.ts");
+  for (const entry of entries) {
+    const spec = Manifest.specOf(entry, ctx.spawn.daemonEnv);
+    const restored = { ...spec, cwd: entry.cwd ?? spec.cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
+    try {
+      await createSession(restored, ctx, true);
+      ctx.bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
+      console.error(`t4a daemon: restored session ${entry.id}`);
+    } catch (error) {
+      ctx.manifest.remove(entry.id);
+      console.error(`t4a daemon: could not restore session ${entry.id}: ${(error as Error).message}`);
+    }
+  }
 }
 
 /** Paths and environment for the session plugins; the state dir follows the XDG base spec. */

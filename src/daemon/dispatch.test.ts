@@ -8,6 +8,7 @@ import { EventBus } from "../terminal/event-bus.ts";
 import { Pool } from "../terminal/pool.ts";
 import type { DaemonContext } from "./context.ts";
 import { dispatch, dispatchLine } from "./dispatch.ts";
+import { Manifest } from "../service/manifest.ts";
 
 const bus = new EventBus();
 const ctx: DaemonContext = {
@@ -29,6 +30,7 @@ const ctx: DaemonContext = {
   agents: new Map(),
   recordings: new Map(),
   viewers: new Map(),
+  manifest: new Manifest("/nowhere/manifest.json"),
   requestShutdown: () => {},
 };
 afterAll(() => ctx.pool.killAll(100));

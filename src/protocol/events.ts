@@ -9,5 +9,6 @@ export type TerminalEvent =
   | { event: "command_done"; terminal: string; code: number | null }
   | { event: "exit"; terminal: string; code: number | null; signal?: string; reason?: string; kept?: unknown[] }
   | { event: "title"; terminal: string; title: string }
+  | { event: "restored"; terminal: string; cwd: string }
   | { event: "agent_state"; terminal: string; state: string; line: string }
   | { event: "lagged"; dropped: number };

@@ -96,6 +96,9 @@ export const SessionSpec = v.object({
   ssh_target: v.optional(v.pipe(v.string(), v.minLength(1), v.check((target) => !target.startsWith("-"), "must not start with '-'"), v.description("where spawn_mode ssh runs the agent: [user@]host or an ~/.ssh/config alias"))),
   ssh_args: v.optional(v.pipe(v.array(v.string()), v.description("more ssh arguments, e.g. [\"-p\", \"2222\"]"))),
   sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox gets the network (its API) unless this is set"))),
+  persist: v.optional(
+    v.pipe(v.boolean(), v.description("bring the session back when the daemon starts again (after a crash, a reboot, an upgrade); default on for agents")),
+  ),
   record: v.optional(v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("record the session from its first byte to this asciicast file"))),
   record_input: v.optional(v.pipe(v.boolean(), v.description("record typed input too"))),
   cast_format: v.optional(v.pipe(v.picklist(["v2", "v3"]), v.description("asciicast version of the recording (default v2)"))),

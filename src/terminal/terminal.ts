@@ -27,10 +27,12 @@ export interface TerminalSpec {
   wrap?: string[];
   /** Facts about the session shown by info() (its worktree, sandbox…): opaque to the terminal. */
   facts?: Record<string, unknown>;
-  /** Runs once the program has ended; its fields join the exit event and info() (what was kept…). */
-  onEnd?: () => Promise<Record<string, unknown>>;
+  /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
+  onEnd?: (reason: string | undefined) => Promise<Record<string, unknown>>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
   onInput?: () => void;
+  /** Told when the shell reports a new working directory (OSC 7). */
+  onCwd?: (cwd: string) => void;
 }
 
 export interface TerminalInfo {
@@ -41,6 +43,7 @@ export interface TerminalInfo {
   alive: boolean;
   title: string;
   cmd_args: string[];
+  cwd: string;
   shell_integration: ShellKind | null;
   exit_code?: number | null;
   signal?: string | null;
@@ -85,6 +88,8 @@ export class Terminal {
   readonly argv: string[];
   /** The program's environment as given (recordings name its TERM and SHELL). */
   readonly env: Record<string, string>;
+  /** The shell's directory as it last reported it (OSC 7), else where the program started. */
+  cwd: string;
   readonly screen: Screen;
   readonly shell: ShellKind | null;
   readonly #pty: Pty;
@@ -93,7 +98,7 @@ export class Terminal {
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
   readonly #facts: Record<string, unknown>;
-  readonly #onEnd: (() => Promise<Record<string, unknown>>) | undefined;
+  readonly #onEnd: ((reason: string | undefined) => Promise<Record<string, unknown>>) | undefined;
   readonly #onInput: (() => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
@@ -118,6 +123,7 @@ export class Terminal {
     this.id = spec.id;
     this.argv = spec.argv;
     this.env = spec.env;
+    this.cwd = spec.cwd;
     this.#emit = emit;
     this.#facts = spec.facts ?? {};
     this.#onEnd = spec.onEnd;
@@ -135,6 +141,21 @@ export class Terminal {
     const integrated = spec.integrationDir ? integrate({ argv: spec.argv, env }, spec.integrationDir, this.#nonce) : undefined;
     this.shell = integrated?.shell ?? null;
     this.screen.onOsc(133, (payload) => this.#mark(parseOsc133(payload)));
+    // OSC 7 file://host/path: the shell's directory, reported at each prompt.
+    this.screen.onOsc(7, (payload) => {
+      const match = /^file:\/\/[^/]*(\/.*)$/.exec(payload);
+      if (!match) return;
+      let path = match[1]!;
+      try {
+        path = decodeURIComponent(path);
+      } catch {
+        // Not URL-encoded (our own hooks print the path as it is).
+      }
+      if (path !== this.cwd) {
+        this.cwd = path;
+        spec.onCwd?.(path);
+      }
+    });
     this.screen.onOsc(7777, (payload) => this.#mark(parseOsc7777(payload)));
     this.#activity = new ActivityTracker(
       spec.idleMs,
@@ -175,6 +196,7 @@ export class Terminal {
       alive: this.alive,
       title: this.screen.title,
       cmd_args: this.argv,
+      cwd: this.cwd,
       shell_integration: this.shell,
       ...this.#facts,
     };
@@ -332,7 +354,7 @@ export class Terminal {
   async #report(exit: PtyExit): Promise<void> {
     let report: Record<string, unknown> = {};
     try {
-      report = (await this.#onEnd?.()) ?? {};
+      report = (await this.#onEnd?.(this.#killReason)) ?? {};
     } catch (error) {
       console.error(`t4a daemon: ending terminal "${this.id}" failed:`, error);
     }

@@ -23,6 +23,8 @@ __t4a_precmd() {
     printf '\033]133;D;%s;t4a=%s\007\033]7777;done;%s;t4a=%s\007' "$code" "$__t4a_nonce" "$code" "$__t4a_nonce"
   fi
   __t4a_prompted=1
+  # OSC 7: where the shell is, so a restored session starts there again.
+  printf '\033]7;file://%s%s\007' "${HOSTNAME:-}" "$PWD"
   return $code
 }
 

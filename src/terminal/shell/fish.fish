@@ -4,6 +4,7 @@ set -g __t4a_nonce $T4A_NONCE
 set -e T4A_NONCE
 
 function __t4a_prompt --on-event fish_prompt
+    printf '\e]7;file://%s%s\a' (hostname) $PWD
     printf '\e]133;A;t4a=%s\a' $__t4a_nonce
 end
 

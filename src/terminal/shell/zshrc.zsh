@@ -18,6 +18,7 @@ __t4a_precmd() {
     printf '\033]133;D;%s;t4a=%s\007\033]7777;done;%s;t4a=%s\007' $code $__t4a_nonce $code $__t4a_nonce
     __t4a_running=
   fi
+  printf '\033]7;file://%s%s\007' "$HOST" "$PWD"
   printf '\033]133;A;t4a=%s\007' $__t4a_nonce
   [[ $PS1 == *"133;B;t4a="* ]] || PS1="$PS1%{"$'\033'"]133;B;t4a=$__t4a_nonce"$'\007'"%}"
 }

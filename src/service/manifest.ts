@@ -1,0 +1,81 @@
+// The sessions a daemon brings back when it starts again (boot, crash, kill -9, upgrade): those
+// created with `persist` (agent sessions by default). Written atomically, mode 0600, with the
+// names of environment variables only — their values are read again from the daemon's
+// environment at restore, never written to disk. `kill` removes a session; a crash does not.
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { SessionSpec } from "../protocol/session-spec.ts";
+
+export interface ManifestEntry {
+  id: string;
+  /** The create request, with env and client_env reduced to their names. */
+  spec: Omit<SessionSpec, "env" | "client_env"> & { env_names?: string[]; client_env_names?: string[] };
+  /** The shell's last directory (OSC 7), when it reported one. */
+  cwd?: string;
+  cols: number;
+  rows: number;
+  created_at: string;
+}
+
+export class Manifest {
+  readonly path: string;
+  #entries = new Map<string, ManifestEntry>();
+
+  constructor(path: string) {
+    this.path = path;
+    try {
+      const parsed = JSON.parse(readFileSync(path, "utf8")) as { sessions?: ManifestEntry[] };
+      for (const entry of parsed.sessions ?? []) if (entry && typeof entry.id === "string") this.#entries.set(entry.id, entry);
+    } catch {
+      // None yet, or unreadable: start empty (a broken file is replaced at the next write).
+    }
+  }
+
+  entries(): ManifestEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  add(id: string, spec: SessionSpec, cols: number, rows: number): void {
+    const { env, client_env, ...rest } = spec;
+    this.#entries.set(id, {
+      id,
+      spec: { ...rest, name: id, env_names: env ? Object.keys(env) : undefined, client_env_names: client_env ? Object.keys(client_env) : undefined },
+      cols,
+      rows,
+      created_at: new Date().toISOString(),
+    });
+    this.#write();
+  }
+
+  update(id: string, patch: Partial<Pick<ManifestEntry, "cwd" | "cols" | "rows">>): void {
+    const entry = this.#entries.get(id);
+    if (!entry) return;
+    Object.assign(entry, patch);
+    this.#write();
+  }
+
+  remove(id: string): void {
+    if (this.#entries.delete(id)) this.#write();
+  }
+
+  has(id: string): boolean {
+    return this.#entries.has(id);
+  }
+
+  /** The spec again, with the environment's values read from `env` (the daemon's). */
+  static specOf(entry: ManifestEntry, env: Record<string, string>): SessionSpec {
+    const { env_names, client_env_names, ...spec } = entry.spec;
+    const pick = (names: string[] | undefined) => (names ? Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!])) : undefined);
+    return { ...spec, env: pick(env_names), client_env: pick(client_env_names) } as SessionSpec;
+  }
+
+  #write(): void {
+    // No file when nothing is to come back: a client that finds none starts no daemon for it.
+    if (this.#entries.size === 0) return rmSync(this.path, { force: true });
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(temp, 0o600);
+    renameSync(temp, this.path);
+  }
+}

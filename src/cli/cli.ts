@@ -19,6 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   cli.option("--socket <path>", "daemon socket (default: $T4A_SOCKET, $XDG_RUNTIME_DIR/t4a/t4a.sock or /tmp/t4a-$UID/t4a.sock)");
   cli.option("--json", "print the daemon's JSON reply instead of the short form");
+  cli.option("--host <target>", "a daemon on another machine, over ssh: [ssh://][user@]host[:port] (default: $T4A_HOST)");
 
   cli
     .command("daemon [idle_timeout_ms]", "Run the daemon in the foreground (clients start it on demand)")
@@ -39,7 +40,26 @@ export async function runCli(argv: string[]): Promise<number> {
     .action((options: CliOptions) => {
       outcome = (async () => {
         const { runMcpServer } = await import("../mcp/server.ts");
-        return runMcpServer({ socketPath: resolveSocket(options), version });
+        return runMcpServer({ socketPath: resolveSocket(options), version, host: hostOf(options) });
+      })();
+    });
+
+  cli
+    .command("dial-stdio", "Join stdin/stdout to the local daemon (what --host runs on the other machine over ssh)")
+    .action((options: CliOptions) => {
+      outcome = (async () => {
+        const { dialStdio } = await import("../remote/dial-stdio.ts");
+        return dialStdio(await connectDaemon(resolveSocket(options), true));
+      })();
+    });
+
+  cli
+    .command("remote <action> <host>", "remote install HOST: copy this binary to ~/.local/bin/t4a on HOST (same OS and CPU)")
+    .action((action: string, host: string) => {
+      outcome = (async () => {
+        if (action !== "install") throw usage(`remote takes install, not "${action}"`);
+        const { installRemote } = await import("../remote/install.ts");
+        return installRemote(host, parentDirOf(resolveSocket({})));
       })();
     });
 
@@ -111,7 +131,7 @@ export async function runCli(argv: string[]): Promise<number> {
 /** The subcommand name: the first argument that is neither an option nor --socket's value. */
 function requestedCommand(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--socket") i++;
+    if (argv[i] === "--socket" || argv[i] === "--host") i++;
     else if (!argv[i]!.startsWith("-")) return argv[i];
   }
   return undefined;
@@ -134,9 +154,11 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
     return ExitCode.refused;
   }
   const path = resolveSocket(options);
+  const host = hostOf(options);
   let connection: Awaited<ReturnType<typeof connectDaemon>>;
   try {
-    connection = await connectDaemon(path, spec.startsDaemon === true);
+    // A remote daemon is started by its own dial-stdio, whatever the command.
+    connection = await connectDaemon(path, spec.startsDaemon === true, host);
   } catch (error) {
     if (!(error instanceof NoDaemon)) throw error;
     // Persisted sessions wait to be brought back: starting a daemon creates them, so any command may.
@@ -172,6 +194,16 @@ async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>
     if (line === undefined) return ExitCode.ok;
     console.log(JSON.stringify(line));
   }
+}
+
+/** --host, else $T4A_HOST: the machine whose daemon answers. */
+export function hostOf(options: CliOptions): string | undefined {
+  const host = typeof options.host === "string" ? options.host : process.env.T4A_HOST;
+  return host || undefined;
+}
+
+function parentDirOf(path: string): string {
+  return path.slice(0, Math.max(1, path.lastIndexOf("/")));
 }
 
 function resolveSocket(options: CliOptions): string {

@@ -9,7 +9,16 @@ export class DaemonUnreachable extends Error {}
 /** Nobody listens and the command does not start a daemon: read-only commands answer "nothing". */
 export class NoDaemon extends DaemonUnreachable {}
 
-export async function connectDaemon(path: string, autoStart: boolean): Promise<DaemonConnection> {
+/** A daemon on another machine, through ssh (T4A_HOST or --host); its control socket lives beside ours. */
+export async function connectRemote(host: string, path: string): Promise<DaemonConnection> {
+  const { openRemote } = await import("../remote/ssh.ts");
+  const { ensureSocketDir } = await import("./socket-dir.ts");
+  ensureSocketDir(path);
+  return openRemote(host, parentDir(path));
+}
+
+export async function connectDaemon(path: string, autoStart: boolean, host?: string): Promise<DaemonConnection> {
+  if (host) return connectRemote(host, path);
   const dirExists = await checkSocketDirQuickly(parentDir(path));
   let reason = "its directory does not exist";
   if (dirExists) {

@@ -1,6 +1,10 @@
 // A client connection to the daemon: write request lines, read reply lines (and the raw bytes
 // that follow a screenshot header), or stream event lines. Used by the CLI, tests and adapters.
-import type { Socket } from "bun";
+/** What a connection writes to: a Unix socket, or ssh's stdin (remote/). */
+export interface Wire {
+  write(bytes: string | Uint8Array): unknown;
+  end(): void;
+}
 
 export type Reply = Record<string, unknown>;
 
@@ -20,7 +24,7 @@ interface Pending {
 const BINARY_REPLIES = new Set(["screenshot"]);
 
 export class DaemonConnection {
-  readonly #socket: Socket<undefined>;
+  readonly #socket: Wire;
   #buffer: Uint8Array = new Uint8Array(0);
   #wake: (() => void) | undefined;
   #closed = false;
@@ -30,9 +34,20 @@ export class DaemonConnection {
   readonly #tagged = new Map<string, Pending>();
   #routing = false;
   #raw: { onData(bytes: Uint8Array): void; onClose(): void } | undefined;
+  /** Why the connection ended, when the transport knows better than "closed" (ssh's message). */
+  #failure: string | undefined;
 
-  private constructor(socket: Socket<undefined>) {
+  private constructor(socket: Wire) {
     this.#socket = socket;
+  }
+
+  /**
+   * A connection over any byte pipe (ssh dial-stdio): bytes the pipe delivers go to `feed`,
+   * its end to `ended`.
+   */
+  static over(wire: Wire): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
+    const connection = new DaemonConnection(wire);
+    return { connection, feed: (chunk) => connection.#receive(chunk), ended: () => connection.#onClose() };
   }
 
   /** Rejects when nothing listens on the path. */
@@ -61,7 +76,7 @@ export class DaemonConnection {
    * untagged replies come back in request order, tagged ones whenever each is done (protocol.md).
    */
   request(request: Reply): Promise<Response> {
-    if (this.#closed) return Promise.reject(new Error("the daemon closed the connection"));
+    if (this.#closed) return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
     return new Promise<Response>((resolve, reject) => {
       const pending: Pending = { request, resolve, reject };
       if (request.tag === undefined) this.#untagged.push(pending);
@@ -83,7 +98,7 @@ export class DaemonConnection {
       while (this.#untagged.length || this.#tagged.size) {
         const reply = await this.readLine();
         if (reply === undefined) {
-          const error = new Error("the daemon closed the connection");
+          const error = new Error(this.#failure ?? "the daemon closed the connection");
           for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
           this.#tagged.clear();
           return;
@@ -136,6 +151,11 @@ export class DaemonConnection {
 
   close(): void {
     this.#socket.end();
+  }
+
+  /** The transport's own account of its end, used for every request still waiting. */
+  failWith(message: string): void {
+    this.#failure = message;
   }
 
   /**

@@ -169,12 +169,13 @@ export const create = defineCommand({
         cols: intOption(options.cols),
         rows: intOption(options.rows),
         name: options.name === undefined ? undefined : String(options.name),
-        cwd: options.cwd === undefined ? process.cwd() : String(options.cwd),
+        // On another machine (--host) this machine's directory and environment mean nothing there.
+        cwd: options.cwd !== undefined ? String(options.cwd) : remote(options) ? undefined : process.cwd(),
         // With --agent, what follows -- is for the agent CLI.
         cmd_args: args.length && !agent ? args : undefined,
         agent_args: args.length && agent ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
-        client_env: clientEnv(options.inheritEnv === true),
+        client_env: remote(options) ? undefined : clientEnv(options.inheritEnv === true),
         inherit_env: options.inheritEnv === true ? true : undefined,
         worktree: stringOption(options.worktree),
         base: stringOption(options.base),
@@ -211,6 +212,10 @@ export const create = defineCommand({
   },
   http: [{ method: "POST", path: "/api/sessions", status: 201 }],
 });
+
+function remote(options: CliOptions): boolean {
+  return typeof options.host === "string" || Boolean(process.env.T4A_HOST);
+}
 
 function stringOption(value: unknown): string | undefined {
   return value === undefined ? undefined : String(value);

@@ -6,11 +6,14 @@ import type { DaemonConnection, Reply, Response } from "../client/connection.ts"
 
 export class DaemonLink {
   readonly #socketPath: string;
+  readonly #host: string | undefined;
   #connection: Promise<DaemonConnection> | undefined;
   #nextTag = 1;
 
-  constructor(socketPath: string) {
+  /** `host`: a daemon on another machine, over ssh (t4a mcp --host). */
+  constructor(socketPath: string, host?: string) {
     this.#socketPath = socketPath;
+    this.#host = host;
   }
 
   /**
@@ -41,7 +44,7 @@ export class DaemonLink {
 
   #open(): Promise<DaemonConnection> {
     if (!this.#connection) {
-      const opening = connectDaemon(this.#socketPath, true);
+      const opening = connectDaemon(this.#socketPath, true, this.#host);
       this.#connection = opening;
       opening.catch(() => {
         if (this.#connection === opening) this.#connection = undefined;

@@ -23,8 +23,8 @@ const noElicitation: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "t4a does not elicit" }),
 };
 
-export async function runMcpServer(options: { socketPath: string; version: string }): Promise<number> {
-  const link = new DaemonLink(options.socketPath);
+export async function runMcpServer(options: { socketPath: string; version: string; host?: string }): Promise<number> {
+  const link = new DaemonLink(options.socketPath, options.host);
   const server = new Server(
     { name: "t4a", version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: noElicitation },

@@ -1,0 +1,70 @@
+// `t4a --host [ssh://][user@]host[:port] <command>`: the same protocol to a daemon on another
+// machine, through `ssh host t4a dial-stdio` (the `docker -H ssh://` pattern). OpenSSH brings the
+// auth, the encryption, jump hosts and ~/.ssh/config; one master connection per host is reused
+// (ControlMaster/ControlPersist, in the private socket directory), so a shell loop of calls pays
+// for one handshake. T4A_SSH_COMMAND replaces `ssh` (e.g. `ssh -F cfg`), T4A_REMOTE_T4A the
+// remote program (default: t4a on PATH, else ~/.local/bin/t4a, where `t4a remote install` puts it).
+import { DaemonUnreachable } from "../client/connect.ts";
+import { DaemonConnection } from "../client/connection.ts";
+
+export interface HostTarget {
+  /** [user@]host as ssh takes it. */
+  destination: string;
+  port?: number;
+}
+
+export function parseHost(host: string): HostTarget {
+  const match = /^(?:ssh:\/\/)?((?:[^@/\s]+@)?(?:\[[0-9a-fA-F:]+\]|[^:/@\s]+))(?::(\d+))?\/?$/.exec(host.trim());
+  if (!match || match[1]!.startsWith("-")) throw new DaemonUnreachable(`--host must be [ssh://][user@]host[:port], got "${host}"`);
+  return { destination: match[1]!.replace(/^(.*@)?\[(.*)\]$/, "$1$2"), port: match[2] ? Number(match[2]) : undefined };
+}
+
+/** ssh and its options for a target: the user's command, plus connection sharing. */
+export function sshArgv(target: HostTarget, controlDir: string, remote: string[]): string[] {
+  const ssh = (process.env.T4A_SSH_COMMAND ?? "ssh").split(/\s+/).filter(Boolean);
+  return [
+    ...ssh,
+    "-o", "ControlMaster=auto",
+    "-o", `ControlPath=${controlDir}/ssh-%C`,
+    "-o", "ControlPersist=60",
+    "-o", "BatchMode=yes",
+    ...(target.port ? ["-p", String(target.port)] : []),
+    "--",
+    target.destination,
+    ...remote,
+  ];
+}
+
+/** The remote side of the pipe: its t4a joined to its daemon (started there if need be). */
+export function remoteDial(): string {
+  const configured = process.env.T4A_REMOTE_T4A;
+  if (configured) return `${configured} dial-stdio`;
+  return 'if command -v t4a >/dev/null 2>&1; then exec t4a dial-stdio; else exec "$HOME/.local/bin/t4a" dial-stdio; fi';
+}
+
+export async function openRemote(host: string, controlDir: string): Promise<DaemonConnection> {
+  const target = parseHost(host);
+  const child = Bun.spawn(sshArgv(target, controlDir, [remoteDial()]), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  let stderr = "";
+  const { connection, feed, ended } = DaemonConnection.over({
+    write: (bytes) => {
+      child.stdin.write(bytes);
+      child.stdin.flush();
+    },
+    end: () => {
+      void child.stdin.end();
+    },
+  });
+  const stderrDone = (async () => {
+    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of child.stdout) feed(chunk);
+    // ssh ended: when it failed (no route, no key, no t4a there), its own words go to the caller.
+    const code = await child.exited;
+    await stderrDone;
+    if (code !== 0) connection.failWith(`ssh ${target.destination}: ${stderr.trim() || `exited ${code}`}`);
+    ended();
+  })();
+  return connection;
+}

@@ -1,0 +1,125 @@
+// `--host` end to end through a real sshd on a free localhost port (Debian's openssh-server, a
+// generated host key, a key of our own): create, send, text, screenshot, events, run, attach and
+// MCP over ssh, one master connection reused across calls, and ssh's own errors as exit code 3.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { decodePng } from "../src/render/png.ts";
+import { BIN, Sandbox, waitFor } from "./harness.ts";
+
+const SSHD = ["/usr/sbin/sshd"].find((path) => existsSync(path));
+let sandbox: Sandbox;
+let sshd: ReturnType<typeof Bun.spawn> | undefined;
+let host: string;
+let env: Record<string, string>;
+const remoteSocket = () => join(sandbox.dir, "remote-run", "t4a.sock");
+
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  if (!SSHD) return;
+  const dir = join(sandbox.dir, "ssh");
+  mkdirSync(dir, { mode: 0o700 });
+  for (const key of ["host_key", "user_key"]) Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
+  writeFileSync(join(dir, "authorized_keys"), await Bun.file(join(dir, "user_key.pub")).text(), { mode: 0o600 });
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  writeFileSync(
+    join(dir, "sshd_config"),
+    [`Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, `PidFile ${join(dir, "sshd.pid")}`,
+      "StrictModes no", "UsePAM no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no", "LogLevel ERROR"].join("\n") + "\n",
+  );
+  writeFileSync(join(dir, "ssh_config"), [`Host *`, `  IdentityFile ${join(dir, "user_key")}`, "  StrictHostKeyChecking no", `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  LogLevel ERROR"].join("\n") + "\n");
+  mkdirSync("/run/sshd", { recursive: true });
+  sshd = Bun.spawn([SSHD, "-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
+  host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${port}`;
+  env = {
+    ...sandbox.env,
+    T4A_SSH_COMMAND: `ssh -F ${join(dir, "ssh_config")}`,
+    // The "remote" t4a: this binary with its own socket, so the test never meets the user's daemon.
+    T4A_REMOTE_T4A: `env T4A_SOCKET=${remoteSocket()} ${BIN}`,
+  };
+  await waitFor(() => Bun.spawnSync(["ssh", "-F", join(dir, "ssh_config"), "-p", String(port), "127.0.0.1", "true"]).exitCode === 0, 10_000, "sshd");
+});
+afterAll(async () => {
+  Bun.spawnSync([BIN, "shutdown"], { env: { ...sandbox.env, T4A_SOCKET: remoteSocket() } });
+  sshd?.kill();
+  await sandbox.cleanup();
+});
+
+async function t4a(args: string[], stdin?: string) {
+  const child = Bun.spawn([BIN, "--host", host, ...args], { cwd: sandbox.dir, env, stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).arrayBuffer(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout: new Uint8Array(stdout), text: new TextDecoder().decode(stdout).trim(), stderr: stderr.trim() };
+}
+
+test.if(SSHD !== undefined)("every command over --host: create, send, text, run, screenshot, events, attach", async () => {
+  const created = await t4a(["create", "--name", "far", "--", "bash", "--norc", "--noprofile"]);
+  expect(created).toMatchObject({ code: 0, text: "far" });
+  // It lives in the remote daemon, not in a local one.
+  expect(existsSync(remoteSocket())).toBe(true);
+  expect((await sandbox.run(["list"])).stdout).toBe("");
+  expect((await t4a(["run", "far", "--", "echo over-ssh-$((40+2))"])).text).toBe("over-ssh-42");
+  await t4a(["send", "far", "echo sent-over-ssh\\n"]);
+  await waitFor(async () => (await t4a(["text", "far"])).text.includes("\nsent-over-ssh"), 10_000, "the text");
+  const shot = await t4a(["screenshot", "far"]);
+  expect(decodePng(shot.stdout)).toMatchObject({ width: 528, height: 317 });
+  // Events stream through ssh until the client goes.
+  const events = Bun.spawn([BIN, "--host", host, "events", "far"], { env, stdout: "pipe", stderr: "pipe" });
+  await Bun.sleep(500);
+  await t4a(["send", "far", "printf '\\\\a'\\n"]);
+  const reader = events.stdout.getReader();
+  let seen = "";
+  await waitFor(async () => {
+    seen += new TextDecoder().decode((await reader.read()).value);
+    return seen.includes('"event":"bell"');
+  }, 10_000, "a bell event over ssh");
+  events.kill();
+  // Attach through ssh, inside a local PTY (a session of the local daemon).
+  await sandbox.request({ cmd: "create", name: "viewer", cmd_args: [BIN, "--host", host, "attach", "far"], env });
+  await waitFor(async () => (await sandbox.screen("viewer")).includes("sent-over-ssh"), 10_000, "the remote screen in the local attach");
+  await sandbox.ok(["send", "viewer", "echo typed-far-away\\r"]);
+  await waitFor(async () => (await t4a(["text", "far"])).text.includes("\ntyped-far-away"), 10_000, "keys through attach over ssh");
+  await sandbox.ok(["send", "viewer", "\\x1c"]);
+  await sandbox.request({ cmd: "kill", id: "viewer" });
+  expect((await t4a(["kill", "far"])).code).toBe(0);
+});
+
+test.if(SSHD !== undefined)("t4a mcp --host drives a remote terminal", async () => {
+  const transport = new StdioClientTransport({ command: BIN, args: ["mcp", "--host", host], env, stderr: "pipe" });
+  const client = new Client({ name: "t", version: "0" });
+  await client.connect(transport);
+  try {
+    const created = (await client.callTool({ name: "terminal_create", arguments: { cmd_args: ["bash", "--norc", "--noprofile"] } })) as { content: Array<{ text: string }> };
+    const id = JSON.parse(created.content[0]!.text).id;
+    const ran = (await client.callTool({ name: "terminal_run", arguments: { id, command: "echo mcp-far" } })) as { content: Array<{ text: string }> };
+    expect(ran.content[0]!.text).toContain("mcp-far");
+    await client.callTool({ name: "terminal_kill", arguments: { id } });
+  } finally {
+    await client.close();
+  }
+});
+
+test.if(SSHD !== undefined)("a shell loop over --host reuses one ssh connection; measured against plain ssh", async () => {
+  const times = { t4a: 0, ssh: 0 };
+  let started = performance.now();
+  for (let i = 0; i < 20; i++) expect((await t4a(["list"])).code).toBe(0);
+  times.t4a = (performance.now() - started) / 20;
+  const sshCmd = env.T4A_SSH_COMMAND!.split(" ");
+  const target = /@([^:]+):(\d+)$/.exec(host)!;
+  started = performance.now();
+  for (let i = 0; i < 20; i++) Bun.spawnSync([...sshCmd, "-p", target[2]!, target[1]!, "true"]);
+  times.ssh = (performance.now() - started) / 20;
+  console.log(`per call: t4a --host list ${times.t4a.toFixed(1)} ms (connection reused), plain ssh host true ${times.ssh.toFixed(1)} ms`);
+  expect(times.t4a).toBeLessThan(times.ssh);
+});
+
+test.if(SSHD !== undefined)("ssh's own failure is the message, with exit code 3", async () => {
+  const child = Bun.spawn([BIN, "--host", "ssh://nobody@127.0.0.1:1", "list"], { env, stdout: "pipe", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  expect(code).toBe(3);
+  expect(stderr).toContain("ssh nobody@127.0.0.1: ");
+  expect(stderr.toLowerCase()).toMatch(/connection refused|connect to host/);
+});
+
+if (!SSHD) console.log("skipped: the remote tests need openssh-server (.ci/run installs it)");

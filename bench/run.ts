@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { T4a, Tmux, cpuSeconds, hasTmux, median, percentile, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
+import { BIN, T4a, Tmux, cpuSeconds, hasTmux, median, percentile, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
 
 interface Row {
   section: string;
@@ -25,7 +25,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, streams, cli, screenshot, memory, latency, flood, scale, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, streams, batch, cli, screenshot, memory, latency, flood, scale, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -109,6 +109,33 @@ async function streams(): Promise<void> {
     rows.push({ section: "streams", metric: "seq 2M, recording", t4a: await run("recorded"), floor: none, unit: "ms", target: "≤ 1.1x nobody" });
   } finally {
     t4a.stop();
+  }
+}
+
+/** 1000 send+text pairs: t4a batch over one connection against tmux send-keys + capture-pane calls. */
+async function batch(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "batch", "cat");
+  try {
+    const { id } = await t4a.request({ cmd: "create", cmd_args: ["cat"] });
+    const lines = Array.from({ length: 1000 }, (_, i) => `send ${id} "line ${i}\\n"\ntext ${id} --tail 1\n`).join("");
+    const started = Bun.nanoseconds();
+    const child = Bun.spawn([BIN, "batch"], { env: t4a.env, stdin: new TextEncoder().encode(lines), stdout: "pipe" });
+    const out = await new Response(child.stdout).text();
+    await child.exited;
+    const t4aMs = (Bun.nanoseconds() - started) / 1e6;
+    if (out.trim().split("\n").length !== 2000) throw new Error("batch: expected 2000 replies");
+    const tmuxStarted = Bun.nanoseconds();
+    for (let i = 0; i < 1000; i++) {
+      Bun.spawnSync(tmux.cmd("send-keys", "-t", "batch", `line ${i}`, "Enter"));
+      Bun.spawnSync(tmux.cmd("capture-pane", "-p", "-t", "batch"));
+    }
+    const tmuxMs = (Bun.nanoseconds() - tmuxStarted) / 1e6;
+    rows.push({ section: "batch", metric: "1000 send+text pairs", t4a: t4aMs, tmux: tmuxMs, unit: "ms", target: "≤ 0.2x tmux (5x faster)" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
   }
 }
 

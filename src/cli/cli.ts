@@ -45,6 +45,16 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   cli
+    .command("batch", "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout")
+    .example('printf \'send t1 "ls\\\\n"\\ntext t1 --tail 5\\n\' | t4a batch')
+    .action((options: CliOptions) => {
+      outcome = (async () => {
+        const { runBatch } = await import("./batch.ts");
+        return runBatch(() => connectDaemon(resolveSocket(options), true, hostOf(options)));
+      })();
+    });
+
+  cli
     .command("dial-stdio", "Join stdin/stdout to the local daemon (what --host runs on the other machine over ssh)")
     .action((options: CliOptions) => {
       outcome = (async () => {
@@ -126,6 +136,30 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return reportError(error);
   }
+}
+
+/**
+ * One CLI line as the request it stands for, without sending it (batch mode): the same parsing,
+ * options and checks as the command line. Throws on a usage error.
+ */
+export async function requestFor(argv: string[]): Promise<Reply> {
+  const name = requestedCommand(argv);
+  const command = commands.find((candidate) => candidate.name === name && candidate.cli);
+  if (!command) throw usage(`unknown command "${argv[0] ?? ""}"`);
+  const spec = command.cli!;
+  const cli = cac("t4a");
+  const entry = cli.command(spec.usage, spec.summary);
+  for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
+  for (const option of entry.options) if (option.negated) option.config.default = undefined;
+  let built: Promise<Reply> | undefined;
+  entry.action((...args: unknown[]) => {
+    const options = args.pop() as CliOptions;
+    built = Promise.resolve(spec.request(positional(args, options), options));
+  });
+  cli.parse(["t4a", "t4a", ...argv], { run: false });
+  if (!cli.matchedCommand) throw usage(`cannot read "${argv.join(" ")}"`);
+  await cli.runMatchedCommand();
+  return { cmd: name, ...withoutUndefined(await built!) };
 }
 
 /** The subcommand name: the first argument that is neither an option nor --socket's value. */

@@ -1,0 +1,82 @@
+// `t4a batch`: many requests over one connection, for shell loops (`coproc t4a batch`, a pipe):
+// each stdin line is a wire request (a JSON object) or a CLI line (`send t1 "ls\n"`), and each
+// gets one JSON reply line on stdout, in order. Requests are pipelined: the next is sent before
+// the last is answered. A screenshot answers inline as base64, so every reply is one line.
+import type { DaemonConnection, Reply } from "../client/connection.ts";
+import { requestFor } from "./cli.ts";
+
+/** Requests sent ahead of their replies; bounds memory for a fast writer and a slow daemon. */
+const AHEAD = 64;
+
+export async function runBatch(connect: () => Promise<DaemonConnection>): Promise<number> {
+  const connection = await connect();
+  const pending: Array<Promise<Reply>> = [];
+  let failures = 0;
+  const drain = async (keep: number) => {
+    while (pending.length > keep) {
+      const reply = await pending.shift()!;
+      if (reply.ok !== true) failures++;
+      console.log(JSON.stringify(reply));
+    }
+  };
+  for await (const line of console) {
+    const text = line.trim();
+    if (!text || text.startsWith("#")) continue;
+    pending.push(send(connection, text));
+    await drain(AHEAD);
+  }
+  await drain(0);
+  connection.close();
+  return failures ? 1 : 0;
+}
+
+async function send(connection: DaemonConnection, line: string): Promise<Reply> {
+  let request: Reply;
+  try {
+    request = line.startsWith("{") ? (JSON.parse(line) as Reply) : await requestFor(splitWords(line));
+  } catch (error) {
+    return { ok: false, error: (error as Error).message, code: "bad_request" };
+  }
+  if (request.cmd === "screenshot") request.encoding = "base64";
+  if (request.cmd === "events" || request.cmd === "attach") return { ok: false, error: `${request.cmd} streams: it needs a connection of its own`, code: "unsupported" };
+  try {
+    return (await connection.request(request)).reply;
+  } catch (error) {
+    return { ok: false, error: (error as Error).message, code: "internal" };
+  }
+}
+
+/** Shell-like words: spaces split, '…' literal, "…" with \" and \\, a backslash escapes one character. */
+export function splitWords(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let quote: string | undefined;
+  let started = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+      else if (c === "\\" && (line[i + 1] === '"' || line[i + 1] === "\\")) word += line[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      started = true;
+    } else if (c === "\\" && i + 1 < line.length) {
+      word += line[++i];
+      started = true;
+    } else if (/\s/.test(c)) {
+      if (started || word) words.push(word);
+      word = "";
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (quote) throw new Error(`unterminated ${quote} quote`);
+  if (started || word) words.push(word);
+  return words;
+}

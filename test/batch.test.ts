@@ -1,0 +1,43 @@
+// `t4a batch`: CLI lines and wire requests on stdin, one reply line each, in order, over one
+// connection; bad lines answered, not fatal.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { splitWords } from "../src/cli/batch.ts";
+import { Sandbox, waitFor } from "./harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = new Sandbox();
+});
+afterAll(() => sandbox.cleanup());
+
+test("CLI lines and JSON requests, one reply line each, in order; a bad line gets its error", async () => {
+  const id = await sandbox.ok(["create", "--", "bash", "--norc", "--noprofile"]);
+  await waitFor(async () => /[$#] ?$/.test(await sandbox.ok(["text", id, "--tail", "1"])), 5000, "the prompt");
+  const input = [
+    `send ${id} 'echo from batch $((1+2))\\n'`,
+    `wait ${id} --idle 300ms --timeout 5s`,
+    // Untagged, so it runs after the lines before it (a tagged one would run at once).
+    `{"cmd":"text","id":"${id}","tail":2}`,
+    "frobnicate now",
+    `screenshot ${id} --scale 10`,
+    "# a comment, skipped",
+    `cursor ${id}`,
+  ].join("\n");
+  const out = await sandbox.run(["batch"], `${input}\n`);
+  const replies = out.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  expect(replies).toHaveLength(6);
+  expect(replies[0]).toEqual({ ok: true });
+  expect(replies[1]).toMatchObject({ ok: true, condition: "idle" });
+  expect(replies[2]).toMatchObject({ ok: true });
+  expect(replies[2].lines).toEqual(["from batch 3", expect.stringMatching(/[$#]$/)]);
+  expect(replies[3]).toMatchObject({ ok: false, code: "bad_request", error: 'unknown command "frobnicate"' });
+  expect(replies[4]).toMatchObject({ ok: true, png: expect.any(String) });
+  expect(replies[5]).toMatchObject({ ok: true, visible: true });
+  expect(out.code).toBe(1); // one line failed
+  await sandbox.ok(["kill", id]);
+}, 30_000);
+
+test("splitWords reads lines the way a shell would", () => {
+  expect(splitWords(`send t1 "a \\"b\\" c" 'd e' f\\ g ""`)).toEqual(["send", "t1", 'a "b" c', "d e", "f g", ""]);
+  expect(() => splitWords(`send "open`)).toThrow("unterminated");
+});

@@ -2,8 +2,8 @@
 // print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
-import type { CliOptions, CliSpec, Reply } from "../commands/command.ts";
-import { commands } from "../commands/index.ts";
+import type { CliOptions, CliSpec, Command, Reply } from "../commands/command.ts";
+import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { DaemonUnreachable, NoDaemon, connectDaemon } from "../client/connect.ts";
 import { socketPath } from "../client/socket-path.ts";
@@ -14,6 +14,10 @@ export const version = typeof T4A_VERSION === "string" ? T4A_VERSION : "0.0.0-de
 export const ExitCode = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 export async function runCli(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    console.log(`t4a ${version}`);
+    return ExitCode.ok;
+  }
   const cli = cac("t4a");
   let outcome: Promise<number> = Promise.resolve(ExitCode.ok);
 
@@ -99,10 +103,11 @@ export async function runCli(argv: string[]): Promise<number> {
   // Each registered command costs cac time on every call: register only the one asked for
   // (all of them for plain --help or an unknown name, so help and errors stay complete).
   const asked = requestedCommand(argv);
-  const only = commands.some((command) => command.name === asked) ? asked : undefined;
+  const only = asked !== undefined && Object.hasOwn(commandLoaders, asked) ? asked : undefined;
+  const commands: Command[] = only ? [await commandLoaders[only]!()] : await loadAll();
   for (const command of commands) {
     const spec = command.cli;
-    if (!spec || (only && command.name !== only)) continue;
+    if (!spec) continue;
     const entry = cli.command(spec.usage, spec.summary);
     for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
     // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
@@ -144,8 +149,8 @@ export async function runCli(argv: string[]): Promise<number> {
  */
 export async function requestFor(argv: string[]): Promise<Reply> {
   const name = requestedCommand(argv);
-  const command = commands.find((candidate) => candidate.name === name && candidate.cli);
-  if (!command) throw usage(`unknown command "${argv[0] ?? ""}"`);
+  const command = name !== undefined && Object.hasOwn(commandLoaders, name) ? await commandLoaders[name]!() : undefined;
+  if (!command?.cli) throw usage(`unknown command "${argv[0] ?? ""}"`);
   const spec = command.cli!;
   const cli = cac("t4a");
   const entry = cli.command(spec.usage, spec.summary);

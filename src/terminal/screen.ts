@@ -96,6 +96,7 @@ export class Screen {
   #lastWrite = { first: 0, last: -1 };
   #pendingRefresh: { start: number; end: number } | "all" | null = null;
   #serializer: SerializeAddon | undefined;
+  #onAlternate = false;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
     this.#xterm = new XTerm({
@@ -118,15 +119,19 @@ export class Screen {
     const tracked = Math.min(options.scrollback + options.rows + 64, MAX_TRACKED_ROWS);
     this.#slotRow = new Int32Array(tracked).fill(-1);
     this.#slotSeq = new Int32Array(tracked);
+    // Fired per trimmed line under a flood: the buffer kind is cached on switch, not looked up here.
     this.#core._bufferService.buffers.normal.lines.onTrim((count) => {
-      if (!this.alternateScreen) this.#trimmed += count;
+      if (!this.#onAlternate) this.#trimmed += count;
     });
     this.#core._inputHandler.onRequestRefreshRows((range) => {
       const pending = this.#pendingRefresh;
       if (!range || pending === "all") this.#pendingRefresh = "all";
       else this.#pendingRefresh = pending ? { start: Math.min(pending.start, range.start), end: Math.max(pending.end, range.end) } : range;
     });
-    this.#xterm.buffer.onBufferChange(() => this.#epoch++);
+    this.#xterm.buffer.onBufferChange((buffer) => {
+      this.#epoch++;
+      this.#onAlternate = buffer.type === "alternate";
+    });
     // OSC 8 hyperlinks are swallowed: nothing here shows them, and xterm.js tracks every row
     // printed inside an open link with a buffer marker, updated on every scroll, so a link left
     // open before a flood made output 300x slower (1 700 lines/s at 10 000 rows of scrollback).
@@ -294,7 +299,7 @@ export class Screen {
   }
 
   get alternateScreen(): boolean {
-    return this.#xterm.buffer.active.type === "alternate";
+    return this.#onAlternate;
   }
 
   resize(cols: number, rows: number): void {

@@ -57,6 +57,26 @@ test("the seam: 100 attaches during a flood each rebuild exactly the screen text
   await sandbox.request({ cmd: "kill", id: "flood" });
 }, 120_000);
 
+test("a viewer that never reads is dropped with lagged; the program and the other viewers go on", async () => {
+  await sandbox.request({ cmd: "create", name: "gush", cmd_args: ["sh", "-c", "yes 'a line of output to fill the viewer queue'"] });
+  // A raw connection that asks to attach and then never reads a byte.
+  const stuck = await Bun.connect({ unix: sandbox.socket, socket: { data() {} } });
+  stuck.write('{"cmd":"attach","id":"gush","read_only":true}\n');
+  stuck.pause?.();
+  const reader = await viewer("gush");
+  const viewers = async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; viewers?: number }>).find((t) => t.id === "gush")?.viewers;
+  await waitFor(async () => (await viewers()) === 2, 10_000, "both viewers");
+  // Past 8 MiB waiting for it, the stuck one is dropped; the reading one stays.
+  await waitFor(async () => (await viewers()) === 1, 60_000, "the stuck viewer to be dropped");
+  const before = reader.bytes;
+  await waitFor(() => reader.bytes > before + 1_000_000, 20_000, "output to keep flowing to the reader");
+  expect(reader.events.filter((e) => e.event === "lagged")).toEqual([]);
+  expect((await sandbox.request({ cmd: "list" })).reply.ok).toBe(true);
+  stuck.end();
+  reader.connection.close();
+  await sandbox.request({ cmd: "kill", id: "gush" });
+}, 90_000);
+
 test("several viewers see the same; the last to resize sets the size; read-only viewers change nothing", async () => {
   await sandbox.request({ cmd: "create", name: "shared", cmd_args: ["bash", "--norc", "--noprofile"] });
   const a = await DaemonConnection.open(sandbox.socket);

@@ -156,6 +156,24 @@ test("read-only: input and changes refused, reading allowed", async () => {
   }
 });
 
+test.if(Bun.which("openssl") !== null)("--tls-cert/--tls-key: HTTPS, and the login cookie is Secure", async () => {
+  const tls = new Sandbox();
+  try {
+    const [cert, key] = [join(tls.dir, "cert.pem"), join(tls.dir, "key.pem")];
+    expect(Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-subj", "/CN=127.0.0.1", "-days", "1"], { stderr: "ignore" }).exitCode).toBe(0);
+    const started = Bun.spawnSync([resolve(import.meta.dir, "../dist/t4a"), "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key], { env: { ...tls.env, XDG_STATE_HOME: join(tls.dir, "state") } });
+    const login = started.stdout.toString().trim();
+    expect(login).toStartWith("https://127.0.0.1:");
+    const response = await fetch(login, { redirect: "manual", tls: { rejectUnauthorized: false } } as RequestInit);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("set-cookie")).toContain("; Secure");
+    // Plain HTTP to the TLS port gets nothing useful.
+    expect(await fetch(login.replace("https:", "http:"), { redirect: "manual" }).then((r) => r.status, () => "refused")).not.toBe(302);
+  } finally {
+    await tls.cleanup();
+  }
+});
+
 test.if(CHROMIUM !== undefined)("in chromium: log in, list, create bash from the form, type, resize, reload, two pages", async () => {
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({

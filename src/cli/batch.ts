@@ -19,10 +19,15 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
       console.log(JSON.stringify(reply));
     }
   };
+  // Requests go out in input order (a CLI line takes a moment to parse, a JSON line none), while
+  // their replies are awaited together.
+  let sending: Promise<unknown> = Promise.resolve();
   for await (const line of console) {
     const text = line.trim();
     if (!text || text.startsWith("#")) continue;
-    pending.push(send(connection, text));
+    const turn = sending.then(() => send(connection, text));
+    sending = turn.then((sent) => sent.sent);
+    pending.push(turn.then((sent) => sent.reply));
     await drain(AHEAD);
   }
   await drain(0);
@@ -30,20 +35,24 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
   return failures ? 1 : 0;
 }
 
-async function send(connection: DaemonConnection, line: string): Promise<Reply> {
+/** Builds and sends one request; `sent` settles once it is on the wire, `reply` with its answer. */
+async function send(connection: DaemonConnection, line: string): Promise<{ sent: Promise<void>; reply: Promise<Reply> }> {
+  const done = Promise.resolve();
   let request: Reply;
   try {
     request = line.startsWith("{") ? (JSON.parse(line) as Reply) : await requestFor(splitWords(line));
   } catch (error) {
-    return { ok: false, error: (error as Error).message, code: "bad_request" };
+    return { sent: done, reply: Promise.resolve({ ok: false, error: (error as Error).message, code: "bad_request" }) };
   }
   if (request.cmd === "screenshot") request.encoding = "base64";
-  if (request.cmd === "events" || request.cmd === "attach") return { ok: false, error: `${request.cmd} streams: it needs a connection of its own`, code: "unsupported" };
-  try {
-    return (await connection.request(request)).reply;
-  } catch (error) {
-    return { ok: false, error: (error as Error).message, code: "internal" };
+  if (request.cmd === "events" || request.cmd === "attach") {
+    return { sent: done, reply: Promise.resolve({ ok: false, error: `${request.cmd} streams: it needs a connection of its own`, code: "unsupported" }) };
   }
+  const reply = connection.request(request).then(
+    (response) => response.reply,
+    (error: Error) => ({ ok: false, error: error.message, code: "internal" }),
+  );
+  return { sent: done, reply };
 }
 
 /** Shell-like words: spaces split, '…' literal, "…" with \" and \\, a backslash escapes one character. */

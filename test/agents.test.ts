@@ -3,7 +3,7 @@
 // left behind, resume ids, agent_state from hooks and from screen patterns, typed prompts, and a
 // sandboxed agent that can report its state and nothing more. Real CLIs get a smoke test each.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { deterministicUuid } from "../src/spawn/agents/launch.ts";
 import { PRESETS } from "../src/spawn/agents/registry.ts";
@@ -26,7 +26,11 @@ beforeAll(() => {
   work = join(sandbox.dir, "work");
   log = join(sandbox.dir, "logs", "agents.jsonl");
   for (const dir of [home, fakeBin, work, join(sandbox.dir, "logs")]) mkdirSync(dir, { recursive: true });
-  for (const preset of PRESETS) symlinkSync(FAKE, join(fakeBin, preset.cli));
+  // Copies, not links: a sandboxed agent sees this directory (allowed), not the repo's fixtures.
+  for (const preset of PRESETS) {
+    copyFileSync(FAKE, join(fakeBin, preset.cli));
+    chmodSync(join(fakeBin, preset.cli), 0o755);
+  }
   // As a user's own startup files do: the login shell puts the agents' directory on PATH.
   writeFileSync(join(home, ".bash_profile"), `export PATH=${fakeBin}:$PATH\n`);
   writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");

@@ -46,7 +46,10 @@ export const sandbox: Plugin = async (spec, plan, ctx) => {
     if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);
   }
 
-  plan.wrap = bwrapArgs(bwrap, { cwd: plan.cwd, writable: allowed, net: spec.sandbox_net === true, hide: hidden, readable: [ctx.integrationDir], binds: plan.binds });
+  // The shell-integration scripts, and this binary (agents' hooks call `t4a notify`), must stay
+  // readable even where the private /tmp or a hidden directory would cover them.
+  const readable = [ctx.integrationDir, ...(ctx.t4aPath.startsWith("/") ? [ctx.t4aPath] : [])];
+  plan.wrap = bwrapArgs(bwrap, { cwd: plan.cwd, writable: allowed, net: spec.sandbox_net === true, hide: hidden, readable, binds: plan.binds });
   delete plan.env.T4A_SOCKET;
   plan.facts.sandbox = spec.sandbox_net ? "bwrap, network" : "bwrap, no network";
 };
@@ -57,7 +60,7 @@ export interface SandboxRules {
   net: boolean;
   /** Covered by an empty tmpfs, after every other mount so nothing re-exposes them. */
   hide: string[];
-  /** Bound back read-only over what `hide` covers (shell-integration scripts). */
+  /** Bound back read-only over what `hide` or the private /tmp covers (shell integration, this binary). */
   readable: string[];
   /** [host path, path inside]: shown last, so nothing covers them (an agent's notify socket). */
   binds?: Array<[string, string]>;
@@ -69,7 +72,9 @@ export function bwrapArgs(bwrap: string, rules: SandboxRules): string[] {
   // Writable paths are bound after /tmp's tmpfs, so a cwd under /tmp shows through it.
   for (const path of [rules.cwd, ...rules.writable]) args.push("--bind", path, path);
   for (const path of rules.hide) args.push("--tmpfs", path);
-  for (const path of rules.readable) if (rules.hide.some((hidden) => inside(path, hidden))) args.push("--ro-bind", path, path);
+  for (const path of rules.readable) {
+    if (inside(path, "/tmp") || rules.hide.some((hidden) => inside(path, hidden))) args.push("--ro-bind", path, path);
+  }
   for (const [host, inner] of rules.binds ?? []) args.push("--bind", host, inner);
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!rules.net) args.push("--unshare-net");

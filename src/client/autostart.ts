@@ -3,6 +3,7 @@
 // detached. Fifty simultaneous first calls start exactly one daemon.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { DaemonUnreachable } from "./connect.ts";
+import { selfArgv } from "./executable.ts";
 import { DaemonConnection } from "./connection.ts";
 import { ensureSocketDir } from "./socket-dir.ts";
 import { parentDir } from "./socket-path.ts";
@@ -59,8 +60,7 @@ async function waitForDaemon(path: string, deadline: number): Promise<DaemonConn
 
 /** The daemon runs the same executable: the compiled binary, or bun with this entry in development. */
 function spawnDaemon(path: string): void {
-  const compiled = Bun.main.startsWith("/$bunfs/");
-  const argv = compiled ? [process.execPath, "daemon"] : [process.execPath, Bun.main, "daemon"];
+  const argv = [...selfArgv(), "daemon"];
   const log = openSync(`${parentDir(path)}/t4a.log`, "a", 0o600);
   const child = Bun.spawn(argv, {
     cwd: "/",

@@ -24,7 +24,7 @@ export async function startWebServer(ctx: DaemonContext, params: v.InferOutput<t
   const listen = params.listen ?? DEFAULT_LISTEN;
   if ((params.tls_cert === undefined) !== (params.tls_key === undefined)) throw new T4aError("invalid_params", "tls_cert and tls_key go together");
   const { startWeb, isLoopback, parseListen } = await import("../web/server.ts");
-  if (ctx.web && (params.listen === undefined || ctx.web.listen === listen)) return describe(ctx.web, ctx);
+  if (ctx.web && (params.listen === undefined || ctx.web.listen === listen)) return describe(ctx.web);
   ctx.web?.stop();
   try {
     ctx.web = startWeb(ctx, {
@@ -40,7 +40,7 @@ export async function startWebServer(ctx: DaemonContext, params: v.InferOutput<t
     if (error instanceof T4aError) throw error;
     throw new T4aError("spawn_failed", `cannot listen on ${listen}: ${(error as Error).message}`);
   }
-  const reply = describe(ctx.web, ctx);
+  const reply = describe(ctx.web);
   if (!isLoopback(parseListen(listen).host)) {
     reply.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;
     console.error(`t4a daemon: WARNING: the web server listens on ${listen}, not on loopback`);
@@ -48,7 +48,7 @@ export async function startWebServer(ctx: DaemonContext, params: v.InferOutput<t
   return reply;
 }
 
-function describe(web: NonNullable<DaemonContext["web"]>, _ctx: DaemonContext): Reply {
+function describe(web: NonNullable<DaemonContext["web"]>): Reply {
   return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly };
 }
 

@@ -2,6 +2,7 @@
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
 import { chmodSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isCompiled } from "../client/executable.ts";
 import { ensureSocketDir } from "../client/socket-dir.ts";
 import { T4aError } from "../protocol/errors.ts";
 import {
@@ -135,7 +136,7 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   const stateDir = join(process.env.XDG_STATE_HOME || join(process.env.HOME || "/", ".local", "state"), "t4a");
   const worktreesDir = process.env.T4A_WORKTREES_DIR || join(stateDir, "worktrees");
   // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
-  const t4aPath = Bun.main.startsWith("/$bunfs/") ? process.execPath : "t4a";
+  const t4aPath = isCompiled() ? process.execPath : "t4a";
   return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath };
 }
 

@@ -1,9 +1,10 @@
 // `t4a remote install HOST`: this very binary onto HOST as ~/.local/bin/t4a, after checking that
 // HOST runs the same OS and CPU (`uname -sm`), so `t4a --host HOST …` finds it there.
+import { isCompiled } from "../client/executable.ts";
 import { parseHost, sshArgv } from "./ssh.ts";
 
 export async function installRemote(host: string, controlDir: string): Promise<number> {
-  if (!Bun.main.startsWith("/$bunfs/")) {
+  if (!isCompiled()) {
     console.error("t4a: install from the compiled binary (dist/t4a)");
     return 2;
   }

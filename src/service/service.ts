@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
+import { isCompiled } from "../client/executable.ts";
 import { LAUNCHD_LABEL, launchdPlist, systemdUnit } from "./units.ts";
 
 export interface ServiceCommand {
@@ -20,13 +21,13 @@ function run(argv: string[]): { code: number; out: string } {
 
 /** This executable, as a service should start it: the compiled binary's absolute path. */
 function executable(): string {
-  if (!Bun.main.startsWith("/$bunfs/")) throw new Error("install the service from the compiled binary (dist/t4a), not from `bun src/main.ts`");
+  if (!isCompiled()) throw new Error("install the service from the compiled binary (dist/t4a), not from `bun src/main.ts`");
   return process.execPath;
 }
 
 export function runService(command: ServiceCommand): number {
   const home = homedir();
-  const options = { exec: command.print && !Bun.main.startsWith("/$bunfs/") ? "/usr/local/bin/t4a" : executable(), web: command.web, home };
+  const options = { exec: command.print && !isCompiled() ? "/usr/local/bin/t4a" : executable(), web: command.web, home };
   const mac = process.platform === "darwin";
   const text = mac ? launchdPlist(options) : systemdUnit(options);
   if (command.print) {

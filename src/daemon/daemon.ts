@@ -1,6 +1,6 @@
 // The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
-import { chmodSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
 import { ensureSocketDir } from "../client/socket-dir.ts";
@@ -41,6 +41,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   // A daemon SIGKILLed on this socket left its sessions' HUP-ignoring processes running: end them
   // before serving, so nothing of the old daemon runs beside what this one starts.
   const records = new SessionRecords(`${socketPath}.sessions`);
+  // Agents' notify sockets of an earlier daemon answer nobody now.
+  rmSync(join(dirname(socketPath), "notify"), { recursive: true, force: true });
   for (const leftover of records.endLeftovers()) {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
   }

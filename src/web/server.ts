@@ -83,6 +83,8 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
     },
     websocket: {
       open(ws) {
+        // Killed between the upgrade and now: nothing to show.
+        if (!ctx.pool.has(ws.data.id)) return ws.close(1011, "no such session");
         const terminal = ctx.pool.get(ws.data.id);
         ws.data.attachment = new Attachment(
           terminal,

@@ -3,6 +3,7 @@
 // takes, paths relative to the file, the caller's environment attached. No daemon code.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
+import { issuePath } from "../protocol/issue-path.ts";
 import { ConnectorFile, type ConnectorSession } from "../protocol/session-spec.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
 import { policyEnv } from "../spawn/env-keys.ts";
@@ -53,7 +54,7 @@ function describe(json: unknown, issues: v.GenericIssue[]): string {
     return list === undefined ? typeof first !== "number" && first !== "sessions" : list === "" ? typeof first === "number" : first === "sessions";
   });
   const issue = relevant.find((candidate) => candidate.path?.length) ?? relevant[0] ?? issues[0]!;
-  const where = issue.path?.map((item, i) => (typeof item.key === "number" ? `[${item.key}]` : `${i ? "." : ""}${String(item.key)}`)).join("") ?? "";
+  const where = issuePath(issue);
   const shown = list === "" ? `sessions${where}` : where;
   return shown ? `${shown}: ${issue.message}` : issue.message;
 }

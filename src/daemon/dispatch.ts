@@ -5,6 +5,7 @@ import { BinaryReply, DuplexReply, StreamReply, type Reply, type StreamSink } fr
 import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Envelope } from "../protocol/fields.ts";
+import { describeIssue } from "../protocol/issue-path.ts";
 import type { DaemonContext } from "./context.ts";
 
 export interface Outcome {
@@ -75,12 +76,5 @@ function failure(error: unknown, tag: string | number | undefined): Outcome {
 }
 
 function describeIssues(issues: v.GenericIssue[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      // sessions[2].worktree, as a person would write the JSON path.
-      const path = issue.path?.map((item, i) => (typeof item.key === "number" ? `[${item.key}]` : `${i ? "." : ""}${String(item.key)}`)).join("");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
+  return issues.slice(0, 3).map(describeIssue).join("; ");
 }

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { createSession } from "../commands/create.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { describeIssue } from "../protocol/issue-path.ts";
 
 const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,100}$/, "letters, digits, . _ - only"), v.check((name) => !name.startsWith(".") && !name.startsWith("-"), "must not start with . or -"));
 
@@ -24,7 +25,7 @@ export interface IssueOptions {
 
 export async function launchIssue(body: unknown, ctx: DaemonContext, options: IssueOptions): Promise<{ status: number; session: Record<string, unknown> }> {
   const parsed = v.safeParse(IssueLaunch, body);
-  if (!parsed.success) throw new T4aError("invalid_params", `invalid issue launch: ${parsed.issues[0].path?.map((p) => p.key).join(".") ?? ""}: ${parsed.issues[0].message}`);
+  if (!parsed.success) throw new T4aError("invalid_params", `invalid issue launch: ${describeIssue(parsed.issues[0])}`);
   const { repo, issue } = parsed.output;
   const id = `${repo.name}-${issue}`;
   const base = { id, repo, issue, worktree: options.repos ? join(options.repos, `${repo.name}-issue-${issue}`) : undefined };

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
+import { describeIssue } from "../../protocol/issue-path.ts";
 import { type AgentPreset, PRESETS } from "./registry.ts";
 
 const Strings = v.array(v.string());
@@ -52,9 +53,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
   }
   const parsed = v.safeParse(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -")), Override), json);
   if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = issue.path?.map((item) => String(item.key)).join(".") ?? "";
-    throw new T4aError("invalid_params", `${path}: ${where ? `${where}: ` : ""}${issue.message}`);
+    throw new T4aError("invalid_params", `${path}: ${describeIssue(parsed.issues[0])}`);
   }
   for (const [name, override] of Object.entries(parsed.output)) {
     const base = agents.get(name);

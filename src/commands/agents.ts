@@ -2,7 +2,7 @@
 // path and version, as the sessions would find them (the caller's PATH when it sends it).
 import * as v from "valibot";
 import { defineCommand, type Reply } from "./command.ts";
-import { policyEnv } from "../spawn/env-keys.ts";
+import { callerEnv } from "../spawn/env-keys.ts";
 
 export const AgentsParams = v.object({
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
@@ -28,7 +28,7 @@ export const agents = defineCommand({
   cli: {
     usage: "agents",
     summary: "List the coding-agent presets: installed or missing, path, version",
-    request: () => ({ client_env: policyEnv(process.env as Record<string, string>) }),
+    request: () => ({ client_env: callerEnv(false) }),
     print(response) {
       for (const agent of response.agents as Reply[]) {
         console.log([agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? ""].join("\t").trimEnd());

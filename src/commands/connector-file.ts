@@ -6,7 +6,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { issuePath } from "../protocol/issue-path.ts";
 import { ConnectorFile, type ConnectorSession } from "../protocol/session-spec.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
-import { policyEnv } from "../spawn/env-keys.ts";
+import { callerEnv } from "../spawn/env-keys.ts";
 import type { Reply } from "./command.ts";
 
 export async function readConnectorFile(path: string): Promise<Reply[]> {
@@ -22,8 +22,6 @@ export async function readConnectorFile(path: string): Promise<Reply[]> {
   if (!parsed.success) throw new T4aError("invalid_params", `${path}: ${describe(json, parsed.issues)}`);
   const sessions: ConnectorSession[] = Array.isArray(parsed.output) ? parsed.output : "sessions" in parsed.output ? parsed.output.sessions : [parsed.output];
   const dir = absolute(path.slice(0, Math.max(0, path.lastIndexOf("/"))) || ".");
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   return Promise.all(
     sessions.map(async ({ cmd, env_file, ...session }, index) => {
       const fromFile = env_file ? await readEnvFile(resolveFrom(dir, env_file), `sessions[${index}].env_file`) : {};
@@ -32,7 +30,7 @@ export async function readConnectorFile(path: string): Promise<Reply[]> {
         cmd_args: session.cmd_args ?? cmd,
         cwd: resolveFrom(dir, session.cwd ?? "."),
         env: env_file || session.env ? { ...fromFile, ...session.env } : undefined,
-        client_env: session.inherit_env ? env : policyEnv(env),
+        client_env: callerEnv(session.inherit_env === true),
       };
     }),
   );

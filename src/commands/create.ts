@@ -5,7 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
-import { policyEnv } from "../spawn/env-keys.ts";
+import { callerEnv } from "../spawn/env-keys.ts";
 import { intOption, listOption } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions, type Reply } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -175,7 +175,7 @@ export const create = defineCommand({
         cmd_args: args.length && !agent ? args : undefined,
         agent_args: args.length && agent ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
-        client_env: remote(options) ? undefined : clientEnv(options.inheritEnv === true),
+        client_env: remote(options) ? undefined : callerEnv(options.inheritEnv === true),
         inherit_env: options.inheritEnv === true ? true : undefined,
         worktree: stringOption(options.worktree),
         base: stringOption(options.base),
@@ -208,7 +208,7 @@ export const create = defineCommand({
     // Idle events are not offered over MCP; the environment comes from the server's own.
     hide: ["idle_timeout_ms", "client_env"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.
-    request: (args) => ({ cwd: process.cwd(), ...args, client_env: clientEnv(args.inherit_env === true) }),
+    request: (args) => ({ cwd: process.cwd(), ...args, client_env: callerEnv(args.inherit_env === true) }),
   },
   http: [{ method: "POST", path: "/api/sessions", status: 201 }],
 });
@@ -238,11 +238,3 @@ async function envOptions(options: CliOptions): Promise<Record<string, string>> 
   return env;
 }
 
-/** The caller's environment for the policy (seed 003): its own values, not the daemon's stale ones. */
-function clientEnv(inherit: boolean): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  if (inherit) return env;
-  // Only the policy's variables cross the socket: the rest would be dropped by the daemon anyway.
-  return policyEnv(env);
-}

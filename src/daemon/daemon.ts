@@ -14,7 +14,8 @@ import {
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
-import { manifestPath } from "../service/manifest-path.ts";
+import { manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
+import { stringEnv } from "../spawn/env-keys.ts";
 import { Pool } from "../terminal/pool.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
@@ -133,9 +134,8 @@ async function restoreSessions(ctx: DaemonContext): Promise<void> {
 
 /** Paths and environment for the session plugins; the state dir follows the XDG base spec. */
 function spawnContext(socketPath: string, integrationDir: string): SpawnContext {
-  const daemonEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) daemonEnv[key] = value;
-  const stateDir = join(process.env.XDG_STATE_HOME || join(process.env.HOME || "/", ".local", "state"), "t4a");
+  const daemonEnv = stringEnv(process.env);
+  const stateDir = stateDirOf(process.env);
   const worktreesDir = process.env.T4A_WORKTREES_DIR || join(stateDir, "worktrees");
   // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
   const t4aPath = isCompiled() ? process.execPath : "t4a";

@@ -72,3 +72,20 @@ export function policyEnv(env: Record<string, string | undefined>): Record<strin
   }
   return out;
 }
+
+/** An environment without its unset entries. */
+export function stringEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/**
+ * What a client sends as `client_env`: its own values for the policy's variables (or all of them
+ * with `inherit`), so a session gets the caller's environment, not the daemon's stale one.
+ * Only these cross the socket; the daemon would drop the rest anyway.
+ */
+export function callerEnv(inherit: boolean): Record<string, string> {
+  const env = stringEnv(process.env);
+  return inherit ? env : policyEnv(env);
+}

@@ -3,6 +3,7 @@
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
 import type { CliOptions, CliSpec, Command, Reply } from "../commands/command.ts";
+import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { DaemonUnreachable, NoDaemon, connectDaemon } from "../client/connect.ts";
@@ -44,7 +45,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .action((options: CliOptions) => {
       outcome = (async () => {
         const { runMcpServer } = await import("../mcp/server.ts");
-        return runMcpServer({ socketPath: resolveSocket(options), version, host: hostOf(options) });
+        return runMcpServer({ socketPath: resolveSocket(options), version, host: remoteHost(options) });
       })();
     });
 
@@ -54,7 +55,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .action((options: CliOptions) => {
       outcome = (async () => {
         const { runBatch } = await import("./batch.ts");
-        return runBatch(() => connectDaemon(resolveSocket(options), true, hostOf(options)));
+        return runBatch(() => connectDaemon(resolveSocket(options), true, remoteHost(options)));
       })();
     });
 
@@ -108,11 +109,7 @@ export async function runCli(argv: string[]): Promise<number> {
   for (const command of commands) {
     const spec = command.cli;
     if (!spec) continue;
-    const entry = cli.command(spec.usage, spec.summary);
-    for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
-    // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
-    // which reads as the opposite of what it does; the command files treat absent as "not given".
-    for (const option of entry.options) if (option.negated) option.config.default = undefined;
+    const entry = register(cli, spec);
     for (const example of spec.examples ?? []) entry.example(example);
     entry.action((...args: unknown[]) => {
       const options = args.pop() as CliOptions;
@@ -153,9 +150,7 @@ export async function requestFor(argv: string[]): Promise<Reply> {
   if (!command?.cli) throw usage(`unknown command "${argv[0] ?? ""}"`);
   const spec = command.cli!;
   const cli = cac("t4a");
-  const entry = cli.command(spec.usage, spec.summary);
-  for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
-  for (const option of entry.options) if (option.negated) option.config.default = undefined;
+  const entry = register(cli, spec);
   let built: Promise<Reply> | undefined;
   entry.action((...args: unknown[]) => {
     const options = args.pop() as CliOptions;
@@ -165,6 +160,16 @@ export async function requestFor(argv: string[]): Promise<Reply> {
   if (!cli.matchedCommand) throw usage(`cannot read "${argv.join(" ")}"`);
   await cli.runMatchedCommand();
   return { cmd: name, ...withoutUndefined(await built!) };
+}
+
+/** A command and its options in cac, as both the command line and batch lines read them. */
+function register(cli: ReturnType<typeof cac>, spec: CliSpec) {
+  const entry = cli.command(spec.usage, spec.summary);
+  for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
+  // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
+  // which reads as the opposite of what it does; the command files treat absent as "not given".
+  for (const option of entry.options) if (option.negated) option.config.default = undefined;
+  return entry;
 }
 
 /** The subcommand name: the first argument that is neither an option nor --socket's value. */
@@ -193,7 +198,7 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
     return ExitCode.refused;
   }
   const path = resolveSocket(options);
-  const host = hostOf(options);
+  const host = remoteHost(options);
   let connection: Awaited<ReturnType<typeof connectDaemon>>;
   try {
     // A remote daemon is started by its own dial-stdio, whatever the command.
@@ -233,12 +238,6 @@ async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>
     if (line === undefined) return ExitCode.ok;
     console.log(JSON.stringify(line));
   }
-}
-
-/** --host, else $T4A_HOST: the machine whose daemon answers. */
-export function hostOf(options: CliOptions): string | undefined {
-  const host = typeof options.host === "string" ? options.host : process.env.T4A_HOST;
-  return host || undefined;
 }
 
 function parentDirOf(path: string): string {

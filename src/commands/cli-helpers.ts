@@ -1,6 +1,7 @@
 // Small conversions from cac's loosely typed options to request fields.
 // Shared by the command files' CLI wiring; no daemon code.
 import { T4aError } from "../protocol/errors.ts";
+import type { CliOptions } from "./command.ts";
 
 /** An integer option, or undefined when absent. Rejects "12x" instead of sending NaN. */
 export function intOption(value: unknown): number | undefined {
@@ -14,4 +15,25 @@ export function intOption(value: unknown): number | undefined {
 export function listOption(value: unknown): string[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map(String);
+}
+
+/**
+ * A path option as an absolute path: `~/` is the home directory, a relative path is relative to
+ * `base` (the current directory), `.` and `..` are resolved. The daemon has no cwd of the caller's.
+ */
+export function absolutePath(path: string, base = process.cwd()): string {
+  const home = process.env.HOME ?? "/";
+  const expanded = path === "~" ? home : path.startsWith("~/") ? `${home}/${path.slice(2)}` : path;
+  const out: string[] = [];
+  for (const part of (expanded.startsWith("/") ? expanded : `${base}/${expanded}`).split("/")) {
+    if (part === "..") out.pop();
+    else if (part && part !== ".") out.push(part);
+  }
+  return `/${out.join("/")}`;
+}
+
+/** --host, else $T4A_HOST: the machine whose daemon answers (undefined: this one). */
+export function remoteHost(options: CliOptions): string | undefined {
+  const host = typeof options.host === "string" ? options.host : process.env.T4A_HOST;
+  return host || undefined;
 }

@@ -7,6 +7,7 @@ import { issuePath } from "../protocol/issue-path.ts";
 import { ConnectorFile, type ConnectorSession } from "../protocol/session-spec.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
+import { absolutePath } from "./cli-helpers.ts";
 import type { Reply } from "./command.ts";
 
 export async function readConnectorFile(path: string): Promise<Reply[]> {
@@ -21,14 +22,14 @@ export async function readConnectorFile(path: string): Promise<Reply[]> {
   const parsed = v.safeParse(ConnectorFile, json);
   if (!parsed.success) throw new T4aError("invalid_params", `${path}: ${describe(json, parsed.issues)}`);
   const sessions: ConnectorSession[] = Array.isArray(parsed.output) ? parsed.output : "sessions" in parsed.output ? parsed.output.sessions : [parsed.output];
-  const dir = absolute(path.slice(0, Math.max(0, path.lastIndexOf("/"))) || ".");
+  const dir = absolutePath(path.slice(0, Math.max(0, path.lastIndexOf("/"))) || ".");
   return Promise.all(
     sessions.map(async ({ cmd, env_file, ...session }, index) => {
-      const fromFile = env_file ? await readEnvFile(resolveFrom(dir, env_file), `sessions[${index}].env_file`) : {};
+      const fromFile = env_file ? await readEnvFile(absolutePath(env_file, dir), `sessions[${index}].env_file`) : {};
       return {
         ...session,
         cmd_args: session.cmd_args ?? cmd,
-        cwd: resolveFrom(dir, session.cwd ?? "."),
+        cwd: absolutePath(session.cwd ?? ".", dir),
         env: env_file || session.env ? { ...fromFile, ...session.env } : undefined,
         client_env: callerEnv(session.inherit_env === true),
       };
@@ -57,17 +58,3 @@ function describe(json: unknown, issues: v.GenericIssue[]): string {
   return shown ? `${shown}: ${issue.message}` : issue.message;
 }
 
-function absolute(path: string): string {
-  return path.startsWith("/") ? path : `${process.cwd()}/${path}`.replace(/\/\.$/, "");
-}
-
-function resolveFrom(dir: string, path: string): string {
-  if (path.startsWith("/")) return path;
-  const parts = `${dir}/${path}`.split("/");
-  const out: string[] = [];
-  for (const part of parts) {
-    if (part === "..") out.pop();
-    else if (part && part !== ".") out.push(part);
-  }
-  return `/${out.join("/")}`;
-}

@@ -6,7 +6,7 @@ import { SessionSpec } from "../protocol/session-spec.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
-import { intOption, listOption } from "./cli-helpers.ts";
+import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions, type Reply } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
@@ -170,12 +170,12 @@ export const create = defineCommand({
         rows: intOption(options.rows),
         name: options.name === undefined ? undefined : String(options.name),
         // On another machine (--host) this machine's directory and environment mean nothing there.
-        cwd: options.cwd !== undefined ? String(options.cwd) : remote(options) ? undefined : process.cwd(),
+        cwd: options.cwd !== undefined ? String(options.cwd) : remoteHost(options) ? undefined : process.cwd(),
         // With --agent, what follows -- is for the agent CLI.
         cmd_args: args.length && !agent ? args : undefined,
         agent_args: args.length && agent ? args : undefined,
         env: Object.keys(env).length ? env : undefined,
-        client_env: remote(options) ? undefined : callerEnv(options.inheritEnv === true),
+        client_env: remoteHost(options) ? undefined : callerEnv(options.inheritEnv === true),
         inherit_env: options.inheritEnv === true ? true : undefined,
         worktree: stringOption(options.worktree),
         base: stringOption(options.base),
@@ -185,7 +185,7 @@ export const create = defineCommand({
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
         timeout_ms: durationOption(options.timeout, "--timeout"),
         persist: options.persist === true ? true : options.persist === false ? false : undefined,
-        record: options.record === undefined ? undefined : String(options.record).startsWith("/") ? String(options.record) : `${process.cwd()}/${options.record}`,
+        record: options.record === undefined ? undefined : absolutePath(String(options.record)),
         scrollback: intOption(options.scrollback),
         idle_timeout_ms: intOption(options.idle),
         shell_integration: options.integration === false ? false : undefined,
@@ -212,10 +212,6 @@ export const create = defineCommand({
   },
   http: [{ method: "POST", path: "/api/sessions", status: 201 }],
 });
-
-function remote(options: CliOptions): boolean {
-  return typeof options.host === "string" || Boolean(process.env.T4A_HOST);
-}
 
 function stringOption(value: unknown): string | undefined {
   return value === undefined ? undefined : String(value);

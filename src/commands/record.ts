@@ -5,6 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 import type { Terminal } from "../terminal/terminal.ts";
+import { absolutePath } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
 const CastPath = v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path (the CLI makes it one)"));
@@ -64,7 +65,7 @@ export const record = defineCommand({
       const output = options.output === undefined ? undefined : String(options.output);
       return {
         id,
-        path: output === undefined ? undefined : output.startsWith("/") ? output : `${process.cwd()}/${output}`,
+        path: output === undefined ? undefined : absolutePath(output),
         input: options.input === true ? true : undefined,
         format: options.castFormat === undefined ? undefined : String(options.castFormat),
         stop: options.stop === true ? true : undefined,

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import type { DaemonContext } from "../daemon/context.ts";
 import { defineCommand, type Reply } from "./command.ts";
-import { listOption } from "./cli-helpers.ts";
+import { absolutePath, listOption } from "./cli-helpers.ts";
 
 export const DEFAULT_LISTEN = "127.0.0.1:7681";
 
@@ -81,10 +81,10 @@ export const web = defineCommand({
     request: (_args, options) => ({
       listen: options.listen === undefined ? undefined : String(options.listen),
       read_only: options.readOnly === true ? true : undefined,
-      repos: options.repos === undefined ? undefined : absolute(String(options.repos)),
+      repos: options.repos === undefined ? undefined : absolutePath(String(options.repos)),
       agent: options.agent === undefined ? undefined : String(options.agent),
-      tls_cert: options.tlsCert === undefined ? undefined : absolute(String(options.tlsCert)),
-      tls_key: options.tlsKey === undefined ? undefined : absolute(String(options.tlsKey)),
+      tls_cert: options.tlsCert === undefined ? undefined : absolutePath(String(options.tlsCert)),
+      tls_key: options.tlsKey === undefined ? undefined : absolutePath(String(options.tlsKey)),
       allow_host: options.allowHost === undefined ? undefined : listOption(options.allowHost),
       stop: options.stop === true ? true : undefined,
     }),
@@ -97,9 +97,3 @@ export const web = defineCommand({
     startsDaemon: true,
   },
 });
-
-function absolute(path: string): string {
-  const home = process.env.HOME ?? "/";
-  const expanded = path.startsWith("~/") ? `${home}/${path.slice(2)}` : path;
-  return expanded.startsWith("/") ? expanded : `${process.cwd()}/${expanded}`;
-}

@@ -59,8 +59,6 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
           return kept.length ? { kept } : {};
         },
       },
-      spec.name,
-      ctx.config.max_sessions,
       id,
     );
   } catch (error) {

@@ -38,14 +38,9 @@ export class Pool {
     this.#reserved.delete(id);
   }
 
-  /** `id`: one from reserve(), or a name (undefined: the next t<N>). */
-  create(spec: Omit<TerminalSpec, "id">, name: string | undefined, maxSessions: number, reserved?: string): Terminal {
-    if (reserved === undefined) {
-      if (this.#terminals.size >= maxSessions) throw new T4aError("busy", `session limit reached (${maxSessions}); kill a terminal first`);
-      if (name !== undefined && this.#terminals.has(name)) throw new T4aError("exists", `terminal "${name}" already exists`);
-    }
+  /** Spawns a terminal under an id from reserve() (the limit and the name were checked there). */
+  create(spec: Omit<TerminalSpec, "id">, id: string): Terminal {
     if (!isDirectory(spec.cwd)) throw new T4aError("invalid_params", `cwd "${spec.cwd}" is not a directory`);
-    const id = reserved ?? name ?? this.#freshId();
     let terminal: Terminal;
     try {
       terminal = new Terminal({ ...spec, id }, (event) => this.#bus.publish(event));

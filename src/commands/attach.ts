@@ -25,7 +25,7 @@ export const attach = defineCommand({
       const attachment = new Attachment(terminal, frameViewer(transport), {
         readOnly: params.read_only,
         scrollback: params.scrollback,
-        onViewers: (delta) => ctx.viewers.set(params.id, (ctx.viewers.get(params.id) ?? 0) + delta),
+        viewers: ctx.viewers,
       });
       const reader = new FrameReader();
       return {

@@ -30,14 +30,14 @@ export interface AttachOptions {
   readOnly: boolean;
   /** Rows of scrollback to replay above the screen (0 = the screen alone). */
   scrollback: number;
-  /** Told when the viewer comes and goes (the web's "attached" state). */
-  onViewers?(delta: 1 | -1): void;
+  /** Viewers per terminal id, counted up while this one is attached (the web's "attached" state). */
+  viewers?: Map<string, number>;
 }
 
 export class Attachment {
   readonly #terminal: Terminal;
   readonly #viewer: Viewer;
-  readonly #onViewers: ((delta: 1 | -1) => void) | undefined;
+  readonly #viewers: Map<string, number> | undefined;
   readonly #readOnly: boolean;
   #stop: (() => void) | undefined;
   #closed = false;
@@ -46,8 +46,8 @@ export class Attachment {
     this.#terminal = terminal;
     this.#viewer = viewer;
     this.#readOnly = options.readOnly;
-    this.#onViewers = options.onViewers;
-    this.#onViewers?.(1);
+    this.#viewers = options.viewers;
+    this.#count(1);
     // In one turn: the screen at this byte, then a tap from the next byte on (terminal.tap).
     const screen = terminal.screen.serialize(options.scrollback);
     this.#stop = terminal.tap({
@@ -89,7 +89,11 @@ export class Attachment {
     this.#closed = true;
     this.#stop?.();
     this.#viewer.close();
-    this.#onViewers?.(-1);
+    this.#count(-1);
+  }
+
+  #count(delta: 1 | -1): void {
+    this.#viewers?.set(this.#terminal.id, (this.#viewers.get(this.#terminal.id) ?? 0) + delta);
   }
 
   /** A viewer this far behind is dropped: it never holds the program or the others up. */

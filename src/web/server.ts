@@ -94,7 +94,7 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
             event: (event) => (ws.send(JSON.stringify(event)), ws.getBufferedAmount()),
             close: () => ws.close(1000, "closed"),
           },
-          { readOnly: ws.data.readOnly, scrollback: 0, onViewers: (delta) => ctx.viewers.set(ws.data.id, (ctx.viewers.get(ws.data.id) ?? 0) + delta) },
+          { readOnly: ws.data.readOnly, scrollback: 0, viewers: ctx.viewers },
         );
       },
       message(ws, message) {

@@ -44,7 +44,7 @@ const FIELDS: Record<string, Record<string, FieldKind>> = {
   resize: { id: "id", cols: "dim", rows: "dim" },
   events: { terminal: "id" },
   kill: { id: "id" },
-  config: { idle_timeout_ms: "ms", scrollback_lines: "int", kill_grace_ms: "ms", max_sessions: "int" },
+  config: { idle_timeout_ms: "ms", scrollback_lines: "int", scrollback_bytes: "int", kill_grace_ms: "ms", max_sessions: "int" },
   info: {},
 };
 

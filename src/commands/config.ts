@@ -8,6 +8,7 @@ import { defineCommand } from "./command.ts";
 export const ConfigParams = v.object({
   idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
   scrollback_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+  scrollback_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("bytes of scrollback each new terminal keeps at most, oldest rows dropped first (0 = no byte limit)"))),
   kill_grace_ms: v.optional(v.pipe(Milliseconds, v.maxValue(60_000))),
   max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4096))),
 });
@@ -27,12 +28,14 @@ export const config = defineCommand({
     options: [
       ["--idle-timeout-ms <ms>", "quiet time before an idle event"],
       ["--scrollback-lines <n>", "scrollback kept by new terminals"],
+      ["--scrollback-bytes <n>", "bytes of scrollback a new terminal keeps at most (0 = no limit)"],
       ["--kill-grace-ms <ms>", "time between SIGHUP and SIGKILL on kill"],
       ["--max-sessions <n>", "most terminals at once"],
     ],
     request: (_args, options) => ({
       idle_timeout_ms: intOption(options.idleTimeoutMs),
       scrollback_lines: intOption(options.scrollbackLines),
+      scrollback_bytes: intOption(options.scrollbackBytes),
       kill_grace_ms: intOption(options.killGraceMs),
       max_sessions: intOption(options.maxSessions),
     }),

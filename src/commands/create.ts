@@ -47,6 +47,7 @@ async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec
         cols: spec.cols,
         rows: spec.rows,
         scrollback: spec.scrollback ?? ctx.config.scrollback_lines,
+        scrollbackBytes: ctx.config.scrollback_bytes,
         idleMs: () => spec.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
         integrationDir: spec.shell_integration ? ctx.integrationDir : undefined,
         onInput: () => watch?.input(),

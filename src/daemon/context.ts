@@ -10,6 +10,8 @@ import type { Pool } from "../terminal/pool.ts";
 export interface DaemonConfig {
   idle_timeout_ms: number;
   scrollback_lines: number;
+  /** Per terminal; 0 = only the line limit. */
+  scrollback_bytes: number;
   kill_grace_ms: number;
   max_sessions: number;
 }

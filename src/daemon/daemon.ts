@@ -59,6 +59,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     config: {
       idle_timeout_ms: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       scrollback_lines: DEFAULT_SCROLLBACK_LINES,
+      scrollback_bytes: 0,
       kill_grace_ms: DEFAULT_KILL_GRACE_MS,
       max_sessions: DEFAULT_MAX_SESSIONS,
     },

@@ -14,7 +14,7 @@ const bus = new EventBus();
 const ctx: DaemonContext = {
   pool: new Pool(bus),
   bus,
-  config: { idle_timeout_ms: 2000, scrollback_lines: 1000, kill_grace_ms: 200, max_sessions: 2 },
+  config: { idle_timeout_ms: 2000, scrollback_lines: 1000, scrollback_bytes: 0, kill_grace_ms: 200, max_sessions: 2 },
   version: "test",
   startedAt: performance.now(),
   socketPath: "/nowhere",

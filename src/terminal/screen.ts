@@ -4,14 +4,18 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
-import { currentUnicode } from "./unicode-width.ts";
+import { CELL_WORDS, Scrollback, type PackedRow } from "./scrollback.ts";
+import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
 export type Region = "viewport" | "scrollback" | "all";
 
 export interface ScreenOptions {
   cols: number;
   rows: number;
+  /** Rows of scrollback kept. */
   scrollback: number;
+  /** Bytes the scrollback may take (0 = only the row limit applies). */
+  scrollbackBytes?: number;
 }
 
 export interface ScreenCallbacks {
@@ -42,14 +46,45 @@ interface XTermCore {
     _parser: { reset(): void };
   };
   _bufferService: {
-    buffers: { normal: { lines: { onTrim(listener: (count: number) => void): void } } };
-    buffer: { scrollTop: number; scrollBottom: number; x: number; y: number };
+    buffers: { normal: XBuffer; active: XBuffer };
+    buffer: XBuffer;
+    cols: number;
+    /** Moves the scroll region up one row; at the top of the screen that row becomes scrollback. */
+    scroll(eraseAttr: unknown, isWrapped?: boolean): void;
   };
 }
 
+interface XBuffer {
+  lines: {
+    length: number;
+    maxLength: number;
+    get(index: number): XLine | undefined;
+    splice(start: number, deleteCount: number, ...items: XLine[]): void;
+    trimStart(count: number): void;
+  };
+  ybase: number;
+  ydisp: number;
+  savedY: number;
+  scrollTop: number;
+  scrollBottom: number;
+  x: number;
+  y: number;
+  getBlankLine(attr: undefined, isWrapped: boolean): XLine;
+  getNullCell(): { extended: { constructor: new () => { ext: number } } };
+}
+
+/** xterm's BufferLine: the same packed cells the scrollback archives (scrollback.ts). */
+interface XLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, { ext: number } | undefined>;
+  length: number;
+  isWrapped: boolean;
+}
+
 /**
- * Rows get stable numbers that survive scrolling: `trimmed + buffer index`, where `trimmed`
- * counts rows dropped off the top of the scrollback. A change token names a moment:
+ * Rows get stable numbers that survive scrolling: the scrollback's rows come first (its archive
+ * numbers, which count rows dropped off its top too), then the screen's. A change token names a moment:
  * `epoch.seq.bottom` = layout generation (bumped by resize and alternate-screen switches,
  * which move every row), write count, and the stable number of the viewport's last row.
  */
@@ -82,11 +117,21 @@ const MAX_TITLE_LENGTH = 1024;
 /** Largest number of rows whose last change is remembered (per session, 8 bytes each). */
 const MAX_TRACKED_ROWS = 131_072;
 
+/**
+ * Most rows handed back to xterm for a resize: the logical line that runs from the scrollback onto
+ * the screen (so xterm rewraps it whole) and the rows a taller screen pulls down. A longer line
+ * is rewrapped in two parts.
+ */
+const MAX_RESIZE_PULL_ROWS = 2000;
+
 export class Screen {
   readonly #xterm: XTerm;
   readonly #core: XTermCore;
   #title = "";
-  #trimmed = 0;
+  /** Every row above the screen. xterm itself keeps none: its rows cost ~12 bytes per cell. */
+  readonly #scrollback: Scrollback;
+  /** Reused to hand xterm's rows to the scrollback without an object per row. */
+  readonly #rowView: PackedRow = { data: new Uint32Array(0), length: 0, combined: {}, extended: {}, wrapped: false };
   #epoch = 0;
   #seq = 0;
   /** Ring indexed by stable row % size: which row the slot holds and the write that last changed it. */
@@ -99,10 +144,11 @@ export class Screen {
   #onAlternate = false;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
+    this.#scrollback = new Scrollback({ rows: options.scrollback, bytes: options.scrollbackBytes ?? 0 });
     this.#xterm = new XTerm({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback,
+      scrollback: 0,
       allowProposedApi: true,
       logLevel: "off",
     });
@@ -119,9 +165,22 @@ export class Screen {
     const tracked = Math.min(options.scrollback + options.rows + 64, MAX_TRACKED_ROWS);
     this.#slotRow = new Int32Array(tracked).fill(-1);
     this.#slotSeq = new Int32Array(tracked);
-    // Fired per trimmed line under a flood: the buffer kind is cached on switch, not looked up here.
-    this.#core._bufferService.buffers.normal.lines.onTrim((count) => {
-      if (!this.#onAlternate) this.#trimmed += count;
+    // Every row that leaves the top of the normal screen passes here, still intact: archive it.
+    const bufferService = this.#core._bufferService;
+    const scroll = bufferService.scroll.bind(bufferService);
+    bufferService.scroll = (eraseAttr, isWrapped) => {
+      const buffer = bufferService.buffer;
+      if (buffer === bufferService.buffers.normal && buffer.scrollTop === 0) this.#archive(buffer.lines.get(buffer.ybase)!);
+      scroll(eraseAttr, isWrapped);
+    };
+    // CSI 3 J clears the scrollback; RIS (ESC c) builds new buffers without one.
+    this.#core.registerCsiHandler({ final: "J" }, (params) => {
+      if (params.length > 0 && params.params[0] === 3 && !this.#onAlternate) this.#scrollback.clear();
+      return false;
+    });
+    this.#xterm.parser.registerEscHandler({ final: "c" }, () => {
+      this.#scrollback.clear();
+      return false;
     });
     this.#core._inputHandler.onRequestRefreshRows((range) => {
       const pending = this.#pendingRefresh;
@@ -170,8 +229,7 @@ export class Screen {
     this.#seq++;
     // Rows between the cursor's old and new place took line-oriented output; the refresh range
     // covers in-place redraws (TUIs). Together: every row this write may have changed.
-    const buffer = this.#xterm.buffer.active;
-    const top = this.#trimmed + buffer.baseY;
+    const top = this.#screenTop;
     const cursorAfter = this.cursorStableRow();
     let first = epochBefore === this.#epoch ? Math.min(cursorBefore, cursorAfter) : top;
     let last = Math.max(cursorBefore, cursorAfter);
@@ -183,7 +241,7 @@ export class Screen {
       first = Math.min(first, top + refresh.start);
       last = Math.max(last, top + refresh.end);
     }
-    first = Math.max(first, this.#trimmed, last - this.#slotRow.length + 1);
+    first = Math.max(first, this.#scrollback.start, last - this.#slotRow.length + 1);
     for (let row = first; row <= last; row++) {
       const slot = row % this.#slotRow.length;
       this.#slotRow[slot] = row;
@@ -208,10 +266,25 @@ export class Screen {
     console.error("t4a: internal error: the screen parser threw; the rest of this output chunk was dropped:", error);
   }
 
+  /** Stable number of the screen's top row: it comes right after the scrollback's newest. */
+  get #screenTop(): number {
+    return this.#scrollback.end;
+  }
+
+  /** Archive a row leaving the top of the screen. */
+  #archive(line: XLine): void {
+    const view = this.#rowView;
+    view.data = line._data;
+    view.length = line.length;
+    view.combined = line._combined;
+    view.extended = line._extendedAttrs;
+    view.wrapped = line.isWrapped;
+    this.#scrollback.append(view);
+  }
+
   /** Stable number of the row the cursor is on. */
   cursorStableRow(): number {
-    const buffer = this.#xterm.buffer.active;
-    return this.#trimmed + buffer.baseY + buffer.cursorY;
+    return this.#screenTop + this.#xterm.buffer.active.cursorY;
   }
 
   /** Stable rows the last write() may have changed (first > last when none). */
@@ -221,7 +294,7 @@ export class Screen {
 
   /** Stable number of the viewport's bottom row. */
   get bottomStableRow(): number {
-    return this.#trimmed + this.#xterm.buffer.active.baseY + this.#xterm.rows - 1;
+    return this.#screenTop + this.#xterm.rows - 1;
   }
 
   changeToken(): string {
@@ -232,7 +305,7 @@ export class Screen {
   changedSince(token: string, region: Region): ChangedRows {
     const [epoch, seq, bottom] = token.split(".").map(Number);
     const last = this.bottomStableRow;
-    const first = region === "viewport" ? last - this.#xterm.rows + 1 : this.#trimmed;
+    const first = region === "viewport" ? last - this.#xterm.rows + 1 : this.#scrollbackStart;
     const end = region === "scrollback" ? last - this.#xterm.rows : last;
     const rows: number[] = [];
     const partial = epoch === this.#epoch && Number.isInteger(seq) && Number.isInteger(bottom);
@@ -247,9 +320,29 @@ export class Screen {
 
   /** One stable row: its text up to `endCol` (trailing blanks trimmed) and whether it continues a soft wrap. */
   row(row: number, endCol?: number): { text: string; wrapped: boolean } | undefined {
-    const line = this.#xterm.buffer.active.getLine(row - this.#trimmed);
+    if (row < this.#screenTop) {
+      if (row < this.#scrollbackStart) return undefined;
+      const text = this.#scrollback.text(row)!;
+      return { text: (endCol === undefined ? text : sliceColumns(text, endCol)).replace(/ +$/, ""), wrapped: this.#scrollback.wrapped(row) };
+    }
+    const line = this.#screenLine(row);
     if (!line) return undefined;
     return { text: line.translateToString(true, 0, endCol).replace(/ +$/, ""), wrapped: line.isWrapped };
+  }
+
+  /** The screen's own row for a stable row at or below its top. */
+  #screenLine(row: number) {
+    const buffer = this.#xterm.buffer.active;
+    return buffer.getLine(buffer.baseY + row - this.#screenTop);
+  }
+
+  /** First stable row a reader may see: the scrollback's oldest (none on the alternate screen). */
+  get #scrollbackStart(): number {
+    return this.#onAlternate ? this.#screenTop : this.#scrollback.start;
+  }
+
+  #wrapped(row: number): boolean {
+    return row < this.#screenTop ? this.#scrollback.wrapped(row) : (this.#screenLine(row)?.isWrapped ?? false);
   }
 
   /**
@@ -257,14 +350,20 @@ export class Screen {
    * where the terminal width split it. Returns its text and its first and last stable rows.
    */
   logicalLine(row: number): { text: string; first: number; last: number } | undefined {
-    const buffer = this.#xterm.buffer.active;
-    let index = row - this.#trimmed;
-    if (!buffer.getLine(index)) return undefined;
-    while (index > 0 && buffer.getLine(index)!.isWrapped) index--;
-    const first = index;
-    let text = buffer.getLine(index)!.translateToString(true);
-    while (buffer.getLine(index + 1)?.isWrapped) text += buffer.getLine(++index)!.translateToString(true);
-    return { text: text.replace(/ +$/, ""), first: first + this.#trimmed, last: index + this.#trimmed };
+    const bottom = this.bottomStableRow;
+    if (row < this.#scrollbackStart || row > bottom) return undefined;
+    let first = row;
+    while (first > this.#scrollbackStart && this.#wrapped(first)) first--;
+    let last = first;
+    let text = this.#rowText(first);
+    while (last < bottom && this.#wrapped(last + 1)) text += this.#rowText(++last);
+    return { text: text.replace(/ +$/, ""), first, last };
+  }
+
+  /** A stable row's text with xterm's trimming: empty cells at its end left out, spaces kept. */
+  #rowText(row: number): string {
+    if (row < this.#screenTop) return this.#scrollback.text(row) ?? "";
+    return this.#screenLine(row)?.translateToString(true) ?? "";
   }
 
   /** Stable row → index from the bottom of a region (0 = its last row). */
@@ -302,15 +401,83 @@ export class Screen {
     return this.#onAlternate;
   }
 
+  /**
+   * Resize and rewrap like tmux: the scrollback rewraps its rows itself; xterm rewraps the screen
+   * together with the rows handed back to it (the logical line running onto the screen, and the
+   * rows a taller screen pulls down), and whatever it then holds above the screen is archived again.
+   */
   resize(cols: number, rows: number): void {
+    if (cols === this.#xterm.cols && rows === this.#xterm.rows) return;
+    const normal = this.#core._bufferService.buffers.normal;
+    const oldCols = this.#xterm.cols;
+    // xterm pulls rows down from its scrollback for a taller screen and for the rows a wider one
+    // joins; give it enough, starting at the beginning of a logical line.
+    let pull = Math.max(0, rows - this.#xterm.rows) + (cols > oldCols ? rows * Math.ceil(cols / oldCols) : 0);
+    if (normal.lines.get(normal.ybase)?.isWrapped) pull = Math.max(pull, 1);
+    let first = this.#scrollback.end - Math.min(pull, this.#scrollback.length);
+    while (first > this.#scrollback.start && this.#scrollback.wrapped(first)) first--;
+    pull = this.#scrollback.end - first;
+    this.#pullBack(Math.min(pull, MAX_RESIZE_PULL_ROWS), false);
+    // Room for every row the narrower width makes, so xterm trims none before they are archived.
+    this.#xterm.options.scrollback = normal.lines.length * Math.ceil(oldCols / cols) + rows;
     this.#xterm.resize(cols, rows);
+    this.#scrollback.reflow(oldCols, cols);
+    for (let index = 0; index < normal.ybase; index++) this.#archive(normal.lines.get(index)!);
+    this.#xterm.options.scrollback = 0;
     this.#epoch++; // reflow moves rows
+  }
+
+  /**
+   * Hand the newest `count` archived rows back to xterm, as its scrollback above the screen
+   * (`keep`: copies, the archive keeps them). Returns how many.
+   */
+  #pullBack(count: number, keep: boolean): number {
+    count = Math.min(count, this.#scrollback.length);
+    if (count === 0) return 0;
+    const buffer = this.#core._bufferService.buffers.normal;
+    const cols = this.#xterm.cols;
+    const Extended = buffer.getNullCell().extended.constructor;
+    const lines: XLine[] = [];
+    for (let row = this.#scrollback.end - count; row < this.#scrollback.end; row++) {
+      const packed = this.#scrollback.unpack(row, cols)!;
+      const line = buffer.getBlankLine(undefined, packed.wrapped);
+      line._data.set(packed.data.subarray(0, cols * CELL_WORDS));
+      for (const [col, chars] of Object.entries(packed.combined)) line._combined[Number(col)] = chars;
+      for (const [col, attrs] of Object.entries(packed.extended)) {
+        const extended = new Extended();
+        extended.ext = attrs!.ext;
+        line._extendedAttrs[Number(col)] = extended;
+      }
+      lines.push(line);
+    }
+    // maxLength's setter keeps the first rows; then the archived ones go in above them.
+    buffer.lines.maxLength = buffer.lines.length + count;
+    buffer.lines.splice(0, 0, ...lines);
+    buffer.ybase += count;
+    buffer.ydisp += count;
+    buffer.savedY += count;
+    if (!keep) this.#scrollback.dropNewest(count);
+    return count;
+  }
+
+  /** Drop rows pulled back with `keep` (they are still archived). */
+  #dropPulled(count: number): void {
+    const buffer = this.#core._bufferService.buffers.normal;
+    buffer.lines.trimStart(count);
+    buffer.ybase -= count;
+    buffer.ydisp = Math.max(buffer.ydisp - count, 0);
+    buffer.savedY = Math.max(buffer.savedY - count, 0);
+    buffer.lines.maxLength = buffer.lines.length;
+  }
+
+  /** Rows held above the screen, and the bytes they take. */
+  get scrollbackUsage(): { rows: number; bytes: number } {
+    return { rows: this.#scrollback.length, bytes: this.#scrollback.byteLength };
   }
 
   /** Number of rows in a region (the alternate screen has no scrollback). */
   regionLength(region: Region): number {
-    const buffer = this.#xterm.buffer.active;
-    const scrollback = buffer.baseY;
+    const scrollback = this.#screenTop - this.#scrollbackStart;
     if (region === "viewport") return this.#xterm.rows;
     if (region === "scrollback") return scrollback;
     return scrollback + this.#xterm.rows;
@@ -321,13 +488,18 @@ export class Screen {
    * (0 = last row), returned top to bottom as a person reads them.
    */
   lines(region: Region, start: number, end: number, trim: boolean): string[] {
-    const buffer = this.#xterm.buffer.active;
-    // Absolute buffer index of the region's last row.
-    const bottom = region === "scrollback" ? buffer.baseY - 1 : buffer.baseY + this.#xterm.rows - 1;
+    const bottom = region === "scrollback" ? this.#screenTop - 1 : this.bottomStableRow;
     const out: string[] = [];
     for (let fromBottom = end - 1; fromBottom >= start; fromBottom--) {
-      const line = buffer.getLine(bottom - fromBottom);
-      const text = line ? line.translateToString(trim) : "";
+      const row = bottom - fromBottom;
+      let text: string;
+      if (row >= this.#screenTop) text = this.#screenLine(row)?.translateToString(trim) ?? "";
+      else if (row < this.#scrollbackStart) text = "";
+      else {
+        text = this.#scrollback.text(row)!;
+        // Untrimmed, a row is as wide as the screen, as xterm gives it.
+        if (!trim) text += " ".repeat(Math.max(0, this.#xterm.cols - this.#scrollback.columns(row)));
+      }
       // xterm's trimRight keeps spaces the program wrote; a reader wants them gone too.
       out.push(trim ? text.replace(/ +$/, "") : text);
     }
@@ -345,7 +517,14 @@ export class Screen {
       this.#serializer = new SerializeAddon();
       this.#xterm.loadAddon(this.#serializer as unknown as Parameters<XTerm["loadAddon"]>[0]);
     }
-    const body = this.#serializer.serialize({ scrollback });
+    // The addon reads xterm's rows: the scrollback asked for goes back there while it runs.
+    const pulled = this.#pullBack(this.#onAlternate ? 0 : scrollback, true);
+    let body: string;
+    try {
+      body = this.#serializer.serialize({ scrollback: pulled });
+    } finally {
+      if (pulled) this.#dropPulled(pulled);
+    }
     const core = this.#core;
     const buffer = core._bufferService.buffer;
     let tail = "";
@@ -366,12 +545,11 @@ export class Screen {
    * empty line is content): what a "last few lines" read skips to reach the text.
    */
   blankRowsBelow(region: Region): number {
-    const buffer = this.#xterm.buffer.active;
-    const bottom = region === "scrollback" ? buffer.baseY - 1 : buffer.baseY + this.#xterm.rows - 1;
-    const stop = region === "scrollback" ? 0 : buffer.baseY + buffer.cursorY;
+    const bottom = region === "scrollback" ? this.#screenTop - 1 : this.bottomStableRow;
+    const stop = region === "scrollback" ? this.#scrollbackStart - 1 : this.cursorStableRow();
     let blank = 0;
-    for (let index = bottom; index > stop; index--) {
-      if (buffer.getLine(index)?.translateToString(true).trim()) break;
+    for (let row = bottom; row > stop; row--) {
+      if (this.#rowText(row).trim()) break;
       blank++;
     }
     return blank;
@@ -437,6 +615,19 @@ export class Screen {
   dispose(): void {
     this.#xterm.dispose();
   }
+}
+
+/** The start of a row's text that fills its first `endCol` columns. */
+function sliceColumns(text: string, endCol: number): string {
+  let col = 0;
+  let end = 0;
+  for (const char of text) {
+    const width = codepointWidth(char.codePointAt(0)!);
+    if (width > 0 && col >= endCol) break;
+    col += width;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
 
 function cellColour(isDefault: boolean, isRgb: boolean, value: number): number {

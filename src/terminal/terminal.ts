@@ -19,6 +19,8 @@ export interface TerminalSpec {
   cols: number;
   rows: number;
   scrollback: number;
+  /** Bytes the scrollback may take; 0 = only the row limit. */
+  scrollbackBytes?: number;
   /** Quiet time before an idle event; read on every use so config changes apply. */
   idleMs: () => number;
   /** Where the shell-integration files live; undefined = never inject. */
@@ -130,7 +132,7 @@ export class Terminal {
     this.#onInput = spec.onInput;
     this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
     this.screen = new Screen(
-      { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback },
+      { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, scrollbackBytes: spec.scrollbackBytes },
       {
         reply: (data) => this.#pty?.answer(data),
         title: (title) => emit({ event: "title", terminal: this.id, title }),

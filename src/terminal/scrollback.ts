@@ -1,0 +1,541 @@
+// The compact scrollback: rows that scrolled off the top of the screen, archived the moment they
+// leave it, as UTF-8 text plus run-length styles in chunked byte arrays, with no JS object per row.
+// Knows the packed cell layout xterm uses (below) but imports nothing of xterm; screen.ts feeds it.
+//
+// A cell is three u32 words, as in xterm's BufferLine: content (code point | COMBINED | width << 22;
+// 0 = an empty cell), fg and bg (colour and attribute bits). Combined cells (base + marks, ZWJ
+// sequences) keep their string aside, and cells whose bg has HAS_EXTENDED an `ext` word (underline
+// style and colour). A row of 80 columns costs xterm ~1 KB whatever it holds; here plain text
+// costs about one byte per character.
+
+/** xterm's cell layout (BufferLine `_data`). */
+export const CELL_WORDS = 3;
+const CODEPOINT_MASK = 0x1fffff;
+const COMBINED = 0x200000;
+const HAS_CONTENT = 0x3fffff;
+const WIDTH_SHIFT = 22;
+/** bg bit: the cell has an extended-attributes object. */
+export const HAS_EXTENDED = 0x10000000;
+
+/** A row unpacked to cells, the way screen.ts hands rows over and takes them back. */
+export interface PackedRow {
+  /** CELL_WORDS words per cell. */
+  data: Uint32Array;
+  /** Cells in use (xterm may keep a longer array after a resize). */
+  length: number;
+  combined: Record<number, string>;
+  extended: Record<number, { ext: number } | undefined>;
+  wrapped: boolean;
+}
+
+export interface ScrollbackLimits {
+  /** Rows kept; the oldest go first. */
+  rows: number;
+  /** Bytes of archived rows kept (0 = no byte limit); the oldest go first. */
+  bytes: number;
+}
+
+// Record layout: varint header (wrapped | styled << 1 | columns << 2), then the row's text (UTF-8),
+// which is what a reader sees: an empty cell reads as a space and a wide character appears once,
+// as xterm's translateToString gives it. A plain row (every cell one column, default colours, not
+// empty, not combined) is that and nothing more: its text rebuilds it. A styled row puts the text's
+// length (a varint padded to 3 bytes) before the text and its runs after it, to the record's end.
+// A run: varint (count << 3 | kind), varint fg, varint bg, [varint ext], [varint UTF-16 length].
+const RUN_EMPTY = 0; // empty cells (one space each in the text)
+const RUN_NARROW = 1; // one code point, one column each
+const RUN_WIDE = 2; // one code point, two columns each (xterm's zero-width spacer cell follows)
+const RUN_COMBINED = 4; // | width (1 or 2): one cell whose string is longer than a code point
+
+/** Rows per chunk: the offsets of a chunk's rows are one Uint32Array of this size. */
+const CHUNK_ROWS = 1024;
+const CHUNK_BYTES = 64 * 1024;
+const FIRST_CHUNK_BYTES = 2 * 1024;
+/** Combined cells keep at most this many UTF-16 units (a ZWJ family emoji needs ~11). */
+const MAX_CELL_UNITS = 32;
+
+interface Chunk {
+  bytes: Uint8Array;
+  used: number;
+  /** Byte offset of each row in `bytes`. */
+  offsets: Uint32Array;
+  count: number;
+  /** Absolute number of the chunk's first row. */
+  first: number;
+}
+
+const decoder = new TextDecoder();
+let scratch = new Uint8Array(16 * 1024);
+
+export class Scrollback {
+  #chunks: Chunk[] = [];
+  /** Absolute numbers: rows [#start, #end) are held. Rows dropped from the top still count. */
+  #start = 0;
+  #end = 0;
+  #bytes = 0;
+  #limits: ScrollbackLimits;
+
+  constructor(limits: ScrollbackLimits) {
+    this.#limits = limits;
+  }
+
+  /** Absolute number of the oldest row held (= rows dropped so far). */
+  get start(): number {
+    return this.#start;
+  }
+
+  /** One past the newest row's absolute number. */
+  get end(): number {
+    return this.#end;
+  }
+
+  get length(): number {
+    return this.#end - this.#start;
+  }
+
+  /** Bytes the held rows take in the archive (records only; chunk slack not counted). */
+  get byteLength(): number {
+    return this.#bytes;
+  }
+
+  append(row: PackedRow): void {
+    if (this.#limits.rows === 0) {
+      this.#start = ++this.#end;
+      return;
+    }
+    // Plain rows (nearly all of a flood) are written straight into the chunk; others go through
+    // the scratch buffer, their size unknown until encoded.
+    const columns = keptColumns(row);
+    const plain = isPlain(row, columns);
+    const chunk = this.#room(plain ? 5 + columns * 4 : styledBound(row, columns));
+    const at = chunk.used;
+    chunk.used = plain ? encodePlain(row, columns, chunk.bytes, at) : encodeStyled(row, columns, chunk.bytes, at);
+    chunk.offsets[chunk.count++] = at;
+    this.#end++;
+    this.#bytes += chunk.used - at;
+    this.#enforceLimits();
+  }
+
+  /** The chunk the next record of at most `size` bytes goes into. */
+  #room(size: number): Chunk {
+    let chunk = this.#chunks.at(-1);
+    if (!chunk || chunk.count === CHUNK_ROWS || (chunk.used + size > chunk.bytes.length && chunk.bytes.length >= CHUNK_BYTES)) {
+      if (chunk) seal(chunk);
+      // A session's first chunk starts small (most never scroll far); later ones at full size.
+      const capacity = this.#chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
+      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), used: 0, offsets: new Uint32Array(CHUNK_ROWS), count: 0, first: this.#end };
+      this.#chunks.push(chunk);
+    } else if (chunk.used + size > chunk.bytes.length) {
+      const grown = new Uint8Array(Math.max(chunk.used + size, Math.min(chunk.bytes.length * 2, CHUNK_BYTES)));
+      grown.set(chunk.bytes.subarray(0, chunk.used));
+      chunk.bytes = grown;
+    }
+    return chunk;
+  }
+
+  /** A row's text: empty cells as spaces, up to its last cell that is not empty and plain. */
+  text(row: number): string | undefined {
+    const at = this.#find(row);
+    if (!at) return undefined;
+    const { bytes, start, end } = at;
+    const [header, next] = readVarint(bytes, start);
+    if (!(header & 2)) return decoder.decode(bytes.subarray(next, end));
+    const [length, text] = readVarint(bytes, next);
+    return decoder.decode(bytes.subarray(text, text + length));
+  }
+
+  /** Columns the row's kept cells cover (its text may be shorter: wide characters). */
+  columns(row: number): number {
+    const at = this.#find(row);
+    return at ? readVarint(at.bytes, at.start)[0] >>> 2 : 0;
+  }
+
+  wrapped(row: number): boolean {
+    const at = this.#find(row);
+    return at ? (at.bytes[at.start]! & 1) === 1 : false;
+  }
+
+  /** The row as cells, `cols` wide (cells past its kept ones are empty). */
+  unpack(row: number, cols: number): PackedRow | undefined {
+    const at = this.#find(row);
+    return at ? decode(at.bytes, at.start, at.end, cols) : undefined;
+  }
+
+  /** Forget the newest `count` rows (they went back onto the screen). */
+  dropNewest(count: number): void {
+    for (let left = Math.min(count, this.length); left > 0; ) {
+      const chunk = this.#chunks.at(-1)!;
+      const live = chunk.first + chunk.count - Math.max(this.#start, chunk.first);
+      const take = Math.min(left, live);
+      const cut = chunk.count - take;
+      this.#bytes -= chunk.used - chunk.offsets[cut]!;
+      chunk.used = chunk.offsets[cut]!;
+      chunk.count = cut;
+      this.#end -= take;
+      left -= take;
+      if (chunk.count === 0 || chunk.first + chunk.count <= this.#start) this.#chunks.pop();
+    }
+  }
+
+  /** Forget every row (CSI 3 J, a reset); the numbering goes on. */
+  clear(): void {
+    this.#chunks = [];
+    this.#start = this.#end;
+    this.#bytes = 0;
+  }
+
+  setLimits(limits: ScrollbackLimits): void {
+    this.#limits = limits;
+    this.#enforceLimits();
+  }
+
+  /**
+   * Rewrap every row for a new width, as tmux and xterm do: soft-wrapped rows join into their
+   * logical line, which is cut again at `newCols`; a wide character that would straddle the
+   * edge moves to the next row. `oldCols` is the width the rows were archived at.
+   */
+  reflow(oldCols: number, newCols: number): void {
+    if (oldCols === newCols || this.length === 0) return;
+    const old = this.#chunks;
+    const first = this.#start;
+    const last = this.#end;
+    const reader = new Scrollback({ rows: Infinity, bytes: 0 });
+    reader.#chunks = old;
+    reader.#start = first;
+    reader.#end = last;
+    this.#chunks = [];
+    this.#end = this.#start;
+    this.#bytes = 0;
+    let row = first;
+    while (row < last) {
+      // One logical line: its first row, then every row marked as continuing it.
+      const rows = [reader.unpack(row, oldCols)!];
+      while (row + rows.length < last && reader.wrapped(row + rows.length)) rows.push(reader.unpack(row + rows.length, oldCols)!);
+      row += rows.length;
+      for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
+    }
+  }
+
+  #find(row: number): { bytes: Uint8Array; start: number; end: number } | undefined {
+    if (row < this.#start || row >= this.#end) return undefined;
+    const chunks = this.#chunks;
+    let low = 0;
+    let high = chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (chunks[middle]!.first <= row) low = middle;
+      else high = middle - 1;
+    }
+    const chunk = chunks[low]!;
+    const index = row - chunk.first;
+    const end = index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
+    return { bytes: chunk.bytes, start: chunk.offsets[index]!, end };
+  }
+
+  #enforceLimits(): void {
+    const { rows, bytes } = this.#limits;
+    while (this.length > rows || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
+      const chunk = this.#chunks[0]!;
+      const index = this.#start - chunk.first;
+      const end = index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
+      this.#bytes -= end - chunk.offsets[index]!;
+      this.#start++;
+      if (this.#start >= chunk.first + chunk.count) this.#chunks.shift();
+    }
+  }
+}
+
+/** A full chunk gives back its unused bytes. */
+function seal(chunk: Chunk): void {
+  if (chunk.bytes.length - chunk.used > 256) chunk.bytes = chunk.bytes.slice(0, chunk.used);
+}
+
+/** Columns up to the row's last cell that shows something: a character, or colours. */
+function keptColumns(row: PackedRow): number {
+  const data = row.data;
+  let col = Math.min(row.length, data.length / CELL_WORDS);
+  for (; col > 0; col--) {
+    const i = (col - 1) * CELL_WORDS;
+    const content = data[i]!;
+    if (content & HAS_CONTENT || data[i + 1] || data[i + 2]) return col - 1 + Math.max(1, content >>> WIDTH_SHIFT);
+  }
+  return 0;
+}
+
+/** Every cell one column, default colours, not empty, not combined: the text alone rebuilds it. */
+function isPlain(row: PackedRow, columns: number): boolean {
+  const data = row.data;
+  for (let i = 0, end = columns * CELL_WORDS; i < end; i += CELL_WORDS) {
+    const content = data[i]!;
+    if ((content & ~CODEPOINT_MASK) !== 1 << WIDTH_SHIFT || content === 1 << WIDTH_SHIFT || data[i + 1] || data[i + 2]) return false;
+  }
+  return true;
+}
+
+/** Write a plain row's record at `at`; returns where it ends. */
+function encodePlain(row: PackedRow, columns: number, bytes: Uint8Array, at: number): number {
+  at = writeVarint(bytes, at, (row.wrapped ? 1 : 0) | (columns << 2));
+  const data = row.data;
+  for (let i = 0, end = columns * CELL_WORDS; i < end; i += CELL_WORDS) {
+    const codepoint = data[i]! & CODEPOINT_MASK;
+    if (codepoint < 0x80) bytes[at++] = codepoint;
+    else at = writeUtf8(bytes, at, codepoint);
+  }
+  return at;
+}
+
+/** Most bytes a styled row's record can take. */
+function styledBound(row: PackedRow, columns: number): number {
+  let bound = 8 + columns * (4 + MAX_RUN_BYTES);
+  for (const col in row.combined) bound += Math.min(row.combined[col]!.length, MAX_CELL_UNITS) * 3;
+  return bound;
+}
+
+/** Write a styled row's record at `at` (text, then runs); returns where it ends. */
+function encodeStyled(row: PackedRow, columns: number, bytes: Uint8Array, at: number): number {
+  const { data, combined, extended } = row;
+  at = writeVarint(bytes, at, (row.wrapped ? 1 : 0) | 2 | (columns << 2));
+  const lengthAt = at;
+  let text = at + 3;
+  // Runs go to scratch meanwhile and follow the text once it is complete.
+  ensureScratch(columns * MAX_RUN_BYTES);
+  let runs = 0;
+  let col = 0;
+  while (col < columns) {
+    const i = col * CELL_WORDS;
+    const content = data[i]!;
+    const fg = data[i + 1]!;
+    const bg = data[i + 2]!;
+    const ext = bg & HAS_EXTENDED ? (extended[col]?.ext ?? 0) : 0;
+    const width = content >>> WIDTH_SHIFT;
+    if (content & COMBINED) {
+      const chars = (combined[col] ?? " ").slice(0, MAX_CELL_UNITS);
+      runs = writeRun(runs, 1, RUN_COMBINED | (width === 2 ? 2 : 1), fg, bg, ext, chars.length);
+      for (const char of chars) text = writeUtf8(bytes, text, char.codePointAt(0)!);
+      col += width === 2 ? 2 : 1;
+      continue;
+    }
+    const kind = cellKind(content);
+    const step = kind === RUN_WIDE ? 2 : 1;
+    let count = 0;
+    // Extend the run while the kind and the style stay the same.
+    while (col < columns) {
+      const j = col * CELL_WORDS;
+      const cell = data[j]!;
+      if (cellKind(cell) !== kind || data[j + 1] !== fg || data[j + 2] !== bg || (bg & HAS_EXTENDED && (extended[col]?.ext ?? 0) !== ext)) break;
+      const codepoint = kind === RUN_EMPTY ? 0x20 : cell & CODEPOINT_MASK;
+      if (codepoint < 0x80) bytes[text++] = codepoint;
+      else text = writeUtf8(bytes, text, codepoint);
+      count++;
+      col += step;
+    }
+    runs = writeRun(runs, count, kind, fg, bg, ext, 0);
+  }
+  writePaddedVarint(bytes, lengthAt, text - lengthAt - 3);
+  for (let i = 0; i < runs; i++) bytes[text++] = scratch[i]!;
+  return text;
+}
+
+/** A run's five varints, at most five bytes each. */
+const MAX_RUN_BYTES = 25;
+
+function cellKind(content: number): number {
+  if (content & COMBINED) return -1;
+  const width = content >>> WIDTH_SHIFT;
+  if ((content & HAS_CONTENT) === 0 || width === 0) return RUN_EMPTY;
+  return width === 2 ? RUN_WIDE : RUN_NARROW;
+}
+
+function writeRun(at: number, count: number, kind: number, fg: number, bg: number, ext: number, units: number): number {
+  at = writeVarint(scratch, at, count * 8 + kind);
+  at = writeVarint(scratch, at, fg);
+  at = writeVarint(scratch, at, bg);
+  if (bg & HAS_EXTENDED) at = writeVarint(scratch, at, ext);
+  if (kind & RUN_COMBINED) at = writeVarint(scratch, at, units);
+  return at;
+}
+
+function decode(bytes: Uint8Array, start: number, end: number, cols: number): PackedRow {
+  const [header, next] = readVarint(bytes, start);
+  const columns = header >>> 2;
+  const data = new Uint32Array(Math.max(cols, columns) * CELL_WORDS);
+  const row: PackedRow = { data, length: cols, combined: {}, extended: {}, wrapped: (header & 1) === 1 };
+  for (let col = 0; col < cols; col++) data[col * CELL_WORDS] = 1 << WIDTH_SHIFT; // empty, one column
+  if (!(header & 2)) {
+    const text = decoder.decode(bytes.subarray(next, end));
+    let col = 0;
+    for (const char of text) data[col++ * CELL_WORDS] = char.codePointAt(0)! | (1 << WIDTH_SHIFT);
+    return row;
+  }
+  const [length, textAt] = readVarint(bytes, next);
+  const text = decoder.decode(bytes.subarray(textAt, textAt + length));
+  let at = textAt + length;
+  const runs: number[] = [];
+  while (at < end) {
+    let value: number;
+    [value, at] = readVarint(bytes, at);
+    const [fg, afterFg] = readVarint(bytes, at);
+    const [bg, afterBg] = readVarint(bytes, afterFg);
+    at = afterBg;
+    let ext = 0;
+    let units = 0;
+    if (bg & HAS_EXTENDED) [ext, at] = readVarint(bytes, at);
+    if (value & RUN_COMBINED) [units, at] = readVarint(bytes, at);
+    runs.push(Math.floor(value / 8), value & 7, fg, bg, ext, units);
+  }
+  let unit = 0;
+  let col = 0;
+  for (let r = 0; r < runs.length; r += 6) {
+    const [count, kind, fg, bg, ext, units] = runs.slice(r, r + 6) as [number, number, number, number, number, number];
+    for (let n = 0; n < count; n++) {
+      const i = col * CELL_WORDS;
+      data[i + 1] = fg;
+      data[i + 2] = bg;
+      if (bg & HAS_EXTENDED) row.extended[col] = { ext };
+      if (kind & RUN_COMBINED) {
+        const width = kind & 3;
+        row.combined[col] = text.slice(unit, unit + units);
+        unit += units;
+        data[i] = COMBINED | (width << WIDTH_SHIFT);
+        if (width === 2) spacer(data, col + 1, fg, bg);
+        col += width;
+        continue;
+      }
+      const codepoint = text.codePointAt(unit)!;
+      unit += codepoint > 0xffff ? 2 : 1;
+      if (kind === RUN_EMPTY) data[i] = 1 << WIDTH_SHIFT;
+      else data[i] = codepoint | ((kind === RUN_WIDE ? 2 : 1) << WIDTH_SHIFT);
+      if (kind === RUN_WIDE) spacer(data, col + 1, fg, bg);
+      col += kind === RUN_WIDE ? 2 : 1;
+    }
+  }
+  return row;
+}
+
+/** The zero-width cell xterm puts after a wide character. */
+function spacer(data: Uint32Array, col: number, fg: number, bg: number): void {
+  const i = col * CELL_WORDS;
+  if (i >= data.length) return;
+  data[i] = 0;
+  data[i + 1] = fg;
+  data[i + 2] = bg;
+}
+
+/** One logical line's rows, cut again at `newCols`. */
+function rewrap(rows: PackedRow[], oldCols: number, newCols: number): PackedRow[] {
+  // A row whose text fits keeps its cells (and the colours of its empty ones) up to the new width.
+  if (rows.length === 1 && contentLength(rows[0]!) <= newCols) {
+    const row = blankRow(newCols, rows[0]!.wrapped);
+    const keep = Math.min(newCols, rows[0]!.length);
+    row.data.set(rows[0]!.data.subarray(0, keep * CELL_WORDS));
+    if (keep > 0 && widthAt(rows[0]!, keep - 1) === 2) row.data[(keep - 1) * CELL_WORDS] = 1 << WIDTH_SHIFT;
+    for (const [col, chars] of Object.entries(rows[0]!.combined)) if (Number(col) < keep) row.combined[Number(col)] = chars;
+    for (const [col, ext] of Object.entries(rows[0]!.extended)) if (Number(col) < keep) row.extended[Number(col)] = ext;
+    return [row];
+  }
+  // The cells of the logical line: every row but the last counts as full (its empty cells are
+  // part of the line), except the empty last cell left where a wide character did not fit; the
+  // last row ends at its last character, as in xterm's reflow.
+  const cells: Array<{ row: PackedRow; col: number; width: number }> = [];
+  rows.forEach((row, index) => {
+    let length = oldCols;
+    if (index === rows.length - 1) length = contentLength(row);
+    else if (widthAt(rows[index + 1]!, 0) === 2 && !(row.data[(oldCols - 1) * CELL_WORDS]! & HAS_CONTENT)) length = oldCols - 1;
+    for (let col = 0; col < length; ) {
+      const width = Math.max(1, widthAt(row, col));
+      cells.push({ row, col, width });
+      col += width;
+    }
+  });
+  const out: PackedRow[] = [];
+  let current = blankRow(newCols, rows[0]!.wrapped);
+  let col = 0;
+  for (const cell of cells) {
+    if (col + cell.width > newCols) {
+      out.push(current);
+      current = blankRow(newCols, true);
+      col = 0;
+    }
+    const from = cell.col * CELL_WORDS;
+    current.data.set(cell.row.data.subarray(from, from + cell.width * CELL_WORDS), col * CELL_WORDS);
+    const chars = cell.row.combined[cell.col];
+    if (chars !== undefined) current.combined[col] = chars;
+    const ext = cell.row.extended[cell.col];
+    if (ext) current.extended[col] = ext;
+    col += cell.width;
+  }
+  out.push(current);
+  return out;
+}
+
+/** Columns up to the row's last character (xterm's getTrimmedLength). */
+function contentLength(row: PackedRow): number {
+  for (let col = row.length - 1; col >= 0; col--) {
+    const content = row.data[col * CELL_WORDS]!;
+    if (content & HAS_CONTENT) return col + (content >>> WIDTH_SHIFT);
+  }
+  return 0;
+}
+
+function widthAt(row: PackedRow, col: number): number {
+  return col < row.length ? row.data[col * CELL_WORDS]! >>> WIDTH_SHIFT : 0;
+}
+
+function blankRow(cols: number, wrapped: boolean): PackedRow {
+  const data = new Uint32Array(cols * CELL_WORDS);
+  for (let col = 0; col < cols; col++) data[col * CELL_WORDS] = 1 << WIDTH_SHIFT;
+  return { data, length: cols, combined: {}, extended: {}, wrapped };
+}
+
+function ensureScratch(size: number): void {
+  if (scratch.length < size) scratch = new Uint8Array(size * 2);
+}
+
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  // u32 values, 7 bits per byte.
+  value >>>= 0;
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  bytes[at++] = value;
+  return at;
+}
+
+function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = bytes[at++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (byte & 0x80);
+  return [value, at];
+}
+
+/** A varint in exactly three bytes (up to 2^21 - 1), written after what it measures. */
+function writePaddedVarint(bytes: Uint8Array, at: number, value: number): void {
+  bytes[at] = (value & 0x7f) | 0x80;
+  bytes[at + 1] = ((value >> 7) & 0x7f) | 0x80;
+  bytes[at + 2] = (value >> 14) & 0x7f;
+}
+
+function writeUtf8(bytes: Uint8Array, at: number, codepoint: number): number {
+  if (codepoint < 0x80) bytes[at++] = codepoint;
+  else if (codepoint < 0x800) {
+    bytes[at++] = 0xc0 | (codepoint >> 6);
+    bytes[at++] = 0x80 | (codepoint & 0x3f);
+  } else if (codepoint < 0x10000) {
+    // Lone surrogates cannot be UTF-8; xterm may hold one from a broken pair.
+    if (codepoint >= 0xd800 && codepoint < 0xe000) codepoint = 0xfffd;
+    bytes[at++] = 0xe0 | (codepoint >> 12);
+    bytes[at++] = 0x80 | ((codepoint >> 6) & 0x3f);
+    bytes[at++] = 0x80 | (codepoint & 0x3f);
+  } else {
+    bytes[at++] = 0xf0 | (codepoint >> 18);
+    bytes[at++] = 0x80 | ((codepoint >> 12) & 0x3f);
+    bytes[at++] = 0x80 | ((codepoint >> 6) & 0x3f);
+    bytes[at++] = 0x80 | (codepoint & 0x3f);
+  }
+  return at;
+}

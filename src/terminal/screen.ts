@@ -470,9 +470,9 @@ export class Screen {
     buffer.lines.maxLength = buffer.lines.length;
   }
 
-  /** Rows held above the screen, and the bytes they take. */
-  get scrollbackUsage(): { rows: number; bytes: number } {
-    return { rows: this.#scrollback.length, bytes: this.#scrollback.byteLength };
+  /** Rows held above the screen, their bytes, and the memory they take (full chunks compressed). */
+  get scrollbackUsage(): { rows: number; bytes: number; storedBytes: number } {
+    return { rows: this.#scrollback.length, bytes: this.#scrollback.byteLength, storedBytes: this.#scrollback.storedBytes };
   }
 
   /** Number of rows in a region (the alternate screen has no scrollback). */

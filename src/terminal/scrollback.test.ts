@@ -4,6 +4,7 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm } from "@xterm/headless";
 import { afterEach, expect, test } from "bun:test";
+import { Scrollback, type PackedRow } from "./scrollback.ts";
 import { Screen } from "./screen.ts";
 import { currentUnicode } from "./unicode-width.ts";
 
@@ -147,4 +148,24 @@ test("scrollback 0 keeps nothing above the screen", () => {
   for (let i = 0; i < 1000; i++) screen.write(`${i}\r\n`);
   expect(screen.regionLength("scrollback")).toBe(0);
   expect(screen.lines("all", 0, 3, true)).toEqual(["998", "999", ""]);
+});
+
+test("full chunks are kept compressed; dropping the newest rows reaches back into them", () => {
+  const archive = new Scrollback({ rows: 100_000, bytes: 0 });
+  const row = (text: string): PackedRow => {
+    const data = new Uint32Array(80 * 3);
+    for (let col = 0; col < 80; col++) data[col * 3] = (col < text.length ? text.charCodeAt(col) : 0) | (1 << 22);
+    return { data, length: 80, combined: {}, extended: {}, wrapped: false };
+  };
+  const line = (i: number) => `${new Date(1e12 + i * 1000).toISOString()} INFO worker-${i % 7} request ${(i * 7919) % 100_000}`;
+  for (let i = 0; i < 20_000; i++) archive.append(row(line(i)));
+  expect(archive.storedBytes).toBeLessThan(archive.byteLength / 4);
+  expect(archive.text(archive.start + 12_345)).toBe(line(12_345));
+  archive.dropNewest(5_000);
+  expect(archive.length).toBe(15_000);
+  expect(archive.text(archive.end - 1)).toBe(line(14_999));
+  for (let i = 15_000; i < 16_000; i++) archive.append(row(`again ${i}`));
+  expect(archive.text(archive.end - 1)).toBe("again 15999");
+  expect(archive.text(archive.end - 1001)).toBe(line(14_999));
+  expect(archive.text(archive.start)).toBe(line(0));
 });

@@ -10,20 +10,26 @@ function slowConsumer(msPerKiB: number, into: number[]) {
   };
 }
 
-test("past its share of a turn, the feed holds the program and finishes on later turns, in order", async () => {
+test("past its share of a turn, the feed finishes on later turns, in order; the program is held only once a backlog builds up", async () => {
   const received: number[] = [];
   const flow: string[] = [];
   const feed = new FairFeed(slowConsumer(1, received), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") });
   const chunk = Uint8Array.from({ length: 64 * 1024 }, (_, i) => i & 0xff);
   feed.push(chunk); // 64 ms of work at 1 ms/KiB: far over one share
-  expect(flow).toEqual(["XOFF"]);
   expect(received.length).toBeLessThan(chunk.length);
   expect(feed.pending).toBe(true);
-  feed.push(Uint8Array.of(1, 2, 3)); // read while held: queued behind, never ahead
+  expect(flow).toEqual([]); // 64 KiB waiting: the program goes on meanwhile
+  const more = Uint8Array.from({ length: 256 * 1024 }, (_, i) => (i * 7) & 0xff);
+  feed.push(more); // read while parsing: queued behind, never ahead; now past 256 KiB, so held
+  expect(flow).toEqual(["XOFF"]);
+  feed.push(Uint8Array.of(1, 2, 3));
   while (feed.pending) await new Promise((resolve) => setImmediate(resolve));
   expect(flow).toEqual(["XOFF", "XON"]);
-  expect(received).toEqual([...chunk, 1, 2, 3]);
-});
+  expect(received.length).toBe(chunk.length + more.length + 3);
+  expect(received.slice(0, chunk.length)).toEqual([...chunk]);
+  expect(received.slice(chunk.length, chunk.length + more.length)).toEqual([...more]);
+  expect(received.slice(-3)).toEqual([1, 2, 3]);
+}, 20_000);
 
 test("without flow control (a raw-mode program) everything is delivered at once", () => {
   const received: number[] = [];

@@ -1,8 +1,8 @@
 // Feeds a PTY's output to its consumer in fair shares: at most FAIR_SHARE_MS of parsing per
 // event-loop turn, so one flooding program cannot keep every other session waiting.
 // Bun reads a flooding PTY chunk after chunk (up to ~0.5 s of parsing per turn) and its terminal
-// cannot be paused; past the share, output is stopped the way a person stops a terminal, with
-// XOFF, the rest waits for the next turn, and XON restarts the program once it is all parsed.
+// cannot be paused; past the share, the rest waits for the next turn, and once a backlog builds
+// up, output is stopped the way a person stops a terminal, with XOFF, and restarted with XON.
 // Nothing is dropped, and the backlog stays bounded: without flow control (a raw-mode program
 // cleared IXON) or past MAX_BACKLOG_BYTES, everything is parsed at once as it arrives.
 
@@ -11,6 +11,13 @@ const FAIR_SHARE_MS = 3;
 /** Parse in slices this big so a share can end inside one large read. */
 const SLICE_BYTES = 8 * 1024;
 const MAX_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * The program is held (XOFF) only once this much waits, and restarted (XON) once the backlog is
+ * under RESUME_BYTES, not when it is empty: meanwhile it goes on producing on the other core
+ * while the daemon parses, instead of taking turns with the parser.
+ */
+const HOLD_BYTES = 256 * 1024;
+const RESUME_BYTES = 64 * 1024;
 
 export interface FlowControl {
   /** Whether the program's terminal honours XON/XOFF (IXON); raw-mode programs turn it off. */
@@ -47,6 +54,7 @@ export class FairFeed {
       this.#queue(chunk);
       // A program that cleared IXON is no longer held back: keep up with it rather than queue.
       if (this.#backlogBytes > MAX_BACKLOG_BYTES || !this.#flow.enabled()) this.flush();
+      else if (this.#backlogBytes > HOLD_BYTES && !this.#holding) this.#hold();
       return;
     }
     const rest = this.#feed(chunk);
@@ -66,7 +74,7 @@ export class FairFeed {
   #feed(bytes: Uint8Array): Uint8Array | undefined {
     this.#endTurnSoon();
     for (let offset = 0; offset < bytes.length; offset += SLICE_BYTES) {
-      if (this.#busyMs >= FAIR_SHARE_MS && (this.#holding || this.#hold())) return bytes.subarray(offset);
+      if (this.#busyMs >= FAIR_SHARE_MS && this.#flow.enabled()) return bytes.subarray(offset);
       this.#timed(bytes.subarray(offset, offset + SLICE_BYTES));
     }
     return undefined;
@@ -107,6 +115,7 @@ export class FairFeed {
       if (rest) {
         this.#backlog.unshift(rest);
         this.#backlogBytes += rest.length;
+        if (this.#holding && this.#backlogBytes < RESUME_BYTES) this.#resume();
         return;
       }
     }
@@ -114,11 +123,14 @@ export class FairFeed {
   }
 
   #drained(): void {
-    if (this.#holding) {
-      this.#holding = false;
-      // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
-      if (this.#flow.enabled()) this.#flow.start();
-    }
+    this.#resume();
     this.onDrained();
+  }
+
+  #resume(): void {
+    if (!this.#holding) return;
+    this.#holding = false;
+    // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
+    if (this.#flow.enabled()) this.#flow.start();
   }
 }

@@ -137,6 +137,8 @@ export class Screen {
   /** Ring indexed by stable row % size: which row the slot holds and the write that last changed it. */
   #slotRow: Int32Array;
   #slotSeq: Int32Array;
+  /** Size the ring may grow to: scrollback and screen, plus a margin. */
+  readonly #maxTracked: number;
   /** Stable rows touched by the last write(), inclusive; empty when first > last. */
   #lastWrite = { first: 0, last: -1 };
   #pendingRefresh: { start: number; end: number } | "all" | null = null;
@@ -162,15 +164,20 @@ export class Screen {
     });
     if (callbacks.bell) this.#xterm.onBell(callbacks.bell);
     if (callbacks.reply) this.#xterm.onData(callbacks.reply);
-    const tracked = Math.min(options.scrollback + options.rows + 64, MAX_TRACKED_ROWS);
+    // The ring starts at a screen's worth and grows with the rows printed: most sessions never
+    // fill a 10 000-row scrollback, and the full ring would be 80 KB each.
+    this.#maxTracked = Math.min(options.scrollback + options.rows + 64, MAX_TRACKED_ROWS);
+    const tracked = Math.min(256, this.#maxTracked);
     this.#slotRow = new Int32Array(tracked).fill(-1);
     this.#slotSeq = new Int32Array(tracked);
     // Every row that leaves the top of the normal screen passes here, still intact: archive it.
     const bufferService = this.#core._bufferService;
     const scroll = bufferService.scroll.bind(bufferService);
     bufferService.scroll = (eraseAttr, isWrapped) => {
-      const buffer = bufferService.buffer;
-      if (buffer === bufferService.buffers.normal && buffer.scrollTop === 0) this.#archive(buffer.lines.get(buffer.ybase)!);
+      if (!this.#onAlternate) {
+        const buffer = bufferService.buffer;
+        if (buffer.scrollTop === 0) this.#archive(buffer.lines.get(buffer.ybase)!);
+      }
       scroll(eraseAttr, isWrapped);
     };
     // CSI 3 J clears the scrollback; RIS (ESC c) builds new buffers without one.
@@ -241,6 +248,7 @@ export class Screen {
       first = Math.min(first, top + refresh.start);
       last = Math.max(last, top + refresh.end);
     }
+    if (last >= this.#slotRow.length && this.#slotRow.length < this.#maxTracked) this.#growRing(last + 1);
     first = Math.max(first, this.#scrollback.start, last - this.#slotRow.length + 1);
     for (let row = first; row <= last; row++) {
       const slot = row % this.#slotRow.length;
@@ -248,6 +256,22 @@ export class Screen {
       this.#slotSeq[slot] = this.#seq;
     }
     this.#lastWrite = { first, last };
+  }
+
+  /** Double the change ring (up to its limit) until it can tell `rows` rows apart; entries keep their rows. */
+  #growRing(rows: number): void {
+    let size = this.#slotRow.length;
+    while (size < rows && size < this.#maxTracked) size = Math.min(size * 2, this.#maxTracked);
+    const slotRow = new Int32Array(size).fill(-1);
+    const slotSeq = new Int32Array(size);
+    for (let slot = 0; slot < this.#slotRow.length; slot++) {
+      const row = this.#slotRow[slot]!;
+      if (row < 0) continue;
+      slotRow[row % size] = row;
+      slotSeq[row % size] = this.#slotSeq[slot]!;
+    }
+    this.#slotRow = slotRow;
+    this.#slotSeq = slotSeq;
   }
 
   /**

@@ -46,8 +46,11 @@ const RUN_NARROW = 1; // one code point, one column each
 const RUN_WIDE = 2; // one code point, two columns each (xterm's zero-width spacer cell follows)
 const RUN_COMBINED = 4; // | width (1 or 2): one cell whose string is longer than a code point
 
-/** Rows per chunk: the offsets of a chunk's rows are one Uint32Array of this size. */
-const CHUNK_ROWS = 1024;
+/**
+ * Most rows per chunk (the offsets of a filling chunk's rows are one Uint32Array of this size):
+ * short rows (`seq`: 8 bytes) would otherwise make many small chunks, each one zstd call.
+ */
+const CHUNK_ROWS = 4096;
 const CHUNK_BYTES = 64 * 1024;
 const FIRST_CHUNK_BYTES = 2 * 1024;
 /** Combined cells keep at most this many UTF-16 units (a ZWJ family emoji needs ~11). */

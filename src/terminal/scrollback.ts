@@ -3,7 +3,7 @@
 // Knows the packed cell layout xterm uses (below) but imports nothing of xterm; screen.ts feeds it.
 //
 // A cell is three u32 words, as in xterm's BufferLine: content (code point | COMBINED | width << 22;
-// 0 = an empty cell), fg and bg (colour and attribute bits). Combined cells (base + marks, ZWJ
+// code point 0 = an empty cell), fg and bg (colour and attribute bits). Combined cells (base + marks, ZWJ
 // sequences) keep their string aside, and cells whose bg has HAS_EXTENDED an `ext` word (underline
 // style and colour). A row of 80 columns costs xterm ~1 KB whatever it holds; here plain text
 // costs about one byte per character.
@@ -15,7 +15,7 @@ const COMBINED = 0x200000;
 const HAS_CONTENT = 0x3fffff;
 const WIDTH_SHIFT = 22;
 /** bg bit: the cell has an extended-attributes object. */
-export const HAS_EXTENDED = 0x10000000;
+const HAS_EXTENDED = 0x10000000;
 
 /** A row unpacked to cells, the way screen.ts hands rows over and takes them back. */
 export interface PackedRow {
@@ -47,10 +47,11 @@ const RUN_WIDE = 2; // one code point, two columns each (xterm's zero-width spac
 const RUN_COMBINED = 4; // | width (1 or 2): one cell whose string is longer than a code point
 
 /**
- * Most rows per chunk (the offsets of a filling chunk's rows are one Uint32Array of this size):
- * short rows (`seq`: 8 bytes) would otherwise make many small chunks, each one zstd call.
+ * Most rows per chunk: short rows (`seq`: 8 bytes) would otherwise make many small chunks, each
+ * one zstd call. A chunk's row offsets start at FIRST_CHUNK_ROWS and double as it fills.
  */
 const CHUNK_ROWS = 4096;
+const FIRST_CHUNK_ROWS = 256;
 const CHUNK_BYTES = 64 * 1024;
 const FIRST_CHUNK_BYTES = 2 * 1024;
 /** Combined cells keep at most this many UTF-16 units (a ZWJ family emoji needs ~11). */
@@ -139,12 +140,17 @@ export class Scrollback {
       if (chunk && !chunk.sealed) seal(chunk);
       // A session's first chunk starts small (most never scroll far); later ones at full size.
       const capacity = this.#chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
-      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(CHUNK_ROWS), count: 0, first: this.#end, sealed: false };
+      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(FIRST_CHUNK_ROWS), count: 0, first: this.#end, sealed: false };
       this.#chunks.push(chunk);
     } else if (chunk.used + size > chunk.bytes!.length) {
       const grown = new Uint8Array(Math.max(chunk.used + size, Math.min(chunk.bytes!.length * 2, CHUNK_BYTES)));
       grown.set(chunk.bytes!.subarray(0, chunk.used));
       chunk.bytes = grown;
+    }
+    if (chunk.count === chunk.offsets.length) {
+      const offsets = new Uint32Array(chunk.offsets.length * 2);
+      offsets.set(chunk.offsets);
+      chunk.offsets = offsets;
     }
     return chunk;
   }
@@ -262,7 +268,7 @@ export class Scrollback {
     if (!chunk.sealed) return;
     const bytes = new Uint8Array(Math.max(chunk.used, CHUNK_BYTES));
     bytes.set(this.#bytesOf(chunk).subarray(0, chunk.used));
-    const offsets = new Uint32Array(CHUNK_ROWS);
+    const offsets = new Uint32Array(Math.max(chunk.count, FIRST_CHUNK_ROWS));
     offsets.set(chunk.offsets);
     Object.assign(chunk, { bytes, packed: null, offsets, sealed: false });
     if (this.#unpacked?.chunk === chunk) this.#unpacked = null;

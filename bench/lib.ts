@@ -36,6 +36,12 @@ export function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
 }
 
+/** Private memory of a process (RssAnon): RSS without the pages of its executable and libraries. */
+export function privateBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "latin1");
+  return Number(/RssAnon:\s+(\d+)/.exec(status)![1]) * 1024;
+}
+
 /** CPU seconds (user + system) a process has used. */
 export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "latin1");

@@ -155,6 +155,28 @@ async function cli(): Promise<void> {
       rows.push({ section: "cli", metric: `round trip: ${label}`, t4a: median(timeProcess(ours, runs)), tmux: median(timeProcess(theirs, runs)), unit: "ms", target: "≤ 2.5x tmux" });
     }
     rows.push({ section: "cli", metric: "t4a --version (no daemon contact)", t4a: median(timeProcess([t4a.cli([])[0]!, "--version"], runs)), unit: "ms" });
+
+    // The floor: programs built with t4a's own flags that do nothing, and that only send `list`.
+    const build = (source: string, name: string) => {
+      const outfile = join(t4a.dir, name);
+      const built = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", source, "--outfile", outfile], { stdout: "ignore" });
+      if (built.exitCode !== 0) throw new Error(`building ${source} failed`);
+      return outfile;
+    };
+    writeFileSync(join(t4a.dir, "empty.ts"), "");
+    const empty = build(join(t4a.dir, "empty.ts"), "empty");
+    const bare = build(join(import.meta.dir, "bare-client.ts"), "bare-client");
+    // Interleaved, so both see the same machine.
+    const ours: number[] = [];
+    const floor: number[] = [];
+    const nothing: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      ours.push(...timeProcess(t4a.cli(["list"]), runs / 5));
+      floor.push(...timeProcess([bare], runs / 5, t4a.env));
+      nothing.push(...timeProcess([empty], runs / 5));
+    }
+    rows.push({ section: "cli", metric: "t4a list vs a bare compiled client that sends list", t4a: median(ours), floor: median(floor), unit: "ms", target: "≤ 1.2x floor" });
+    rows.push({ section: "cli", metric: "  (an empty compiled Bun program)", t4a: median(nothing), unit: "ms" });
   } finally {
     t4a.stop();
     tmux.stop();

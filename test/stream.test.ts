@@ -16,10 +16,10 @@ beforeAll(() => {
 afterAll(() => sandbox.cleanup());
 
 /** A raw attach: the reply, then every frame, fed into a screen of our own. */
-async function viewer(id: string, cols = 80, rows = 24) {
+async function viewer(id: string, cols = 80, rows = 24, scrollback = 0) {
   const connection = await DaemonConnection.open(sandbox.socket);
-  const { reply } = await connection.request({ cmd: "attach", id, read_only: true });
-  const screen = new Screen({ cols: (reply.cols as number) ?? cols, rows: (reply.rows as number) ?? rows, scrollback: 0 });
+  const { reply } = await connection.request({ cmd: "attach", id, read_only: true, scrollback });
+  const screen = new Screen({ cols: (reply.cols as number) ?? cols, rows: (reply.rows as number) ?? rows, scrollback });
   const reader = new FrameReader();
   const events: Array<Record<string, unknown>> = [];
   let bytes = 0;
@@ -56,6 +56,20 @@ test("the seam: 100 attaches during a flood each rebuild exactly the screen text
   }
   await sandbox.request({ cmd: "kill", id: "flood" });
 }, 120_000);
+
+test("attach --scrollback replays 1000 archived rows above the screen, soft-wrapped rows as they were", async () => {
+  const script = "import sys\nfor i in range(3000):\n    sys.stdout.write(f'\\x1b[3{i%8}mrow {i:04d}\\x1b[0m ' + 'w' * (i % 150) + '\\n')\nsys.stdout.flush()\nimport time; time.sleep(1000)";
+  await sandbox.request({ cmd: "create", name: "history", cmd_args: ["python3", "-c", script] });
+  await waitFor(async () => (await sandbox.screen("history")).includes("row 2999"), 20_000, "the rows");
+  const { reply } = await sandbox.request({ cmd: "text", id: "history", region: "all", start: 0, end: 1024 });
+  const expected = reply.lines as string[];
+  const v = await viewer("history", 80, 24, 1000);
+  await waitFor(() => v.screen.regionLength("all") === 1024, 10_000, "the replay");
+  expect(v.screen.lines("all", 0, 1024, true)).toEqual(expected);
+  v.connection.close();
+  v.screen.dispose();
+  await sandbox.request({ cmd: "kill", id: "history" });
+});
 
 test("a viewer that never reads is dropped with lagged; the program and the other viewers go on", async () => {
   await sandbox.request({ cmd: "create", name: "gush", cmd_args: ["sh", "-c", "yes 'a line of output to fill the viewer queue'"] });

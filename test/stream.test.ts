@@ -1,5 +1,5 @@
 // Streams end to end: the attach seam under a flood (replayed screen + stream = the screen),
-// `t4a attach` driven through a real PTY (itself inside a t4a session), several viewers, the
+// `t4a attach` driven through a real PTY (itself inside a t4a session) with vim and less, several viewers, the
 // daemon going away mid-attach, and asciicast recordings played back by the real asciinema.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -149,6 +149,24 @@ test("t4a attach in a real PTY: type into vim, detach, reattach with the screen 
   await Bun.sleep(300);
   expect(await sandbox.screen("editor")).not.toContain("READ-ONLY-KEYS");
   for (const id of ["editor", "client", "client2", "ro"]) await sandbox.request({ cmd: "kill", id });
+});
+
+test("t4a attach drives less: search, jump, the client's screen the same as the session's, then quit", async () => {
+  const file = join(sandbox.dir, "pager.txt");
+  await Bun.write(file, Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(3, "0")} ${i % 7 === 0 ? "needle" : "hay"}`).join("\n") + "\n");
+  await sandbox.request({ cmd: "create", name: "pager", cmd_args: ["less", file], env: { LESS: "", LESSHISTFILE: "-" } });
+  await waitFor(async () => (await sandbox.screen("pager")).includes("line 000"), 10_000, "less");
+  await sandbox.request({ cmd: "create", name: "pclient", cmd_args: [BIN, "attach", "pager"], env: { T4A_SOCKET: sandbox.socket } });
+  await waitFor(async () => (await sandbox.screen("pclient")).includes("line 000"), 10_000, "the replayed less screen");
+  await sandbox.ok(["send", "pclient", "G"]);
+  await waitFor(async () => (await sandbox.screen("pager")).includes("line 299"), 10_000, "G to reach less");
+  await sandbox.ok(["send", "pclient", "g/line 250\r"]); // off screen: less brings it to the top
+  await waitFor(async () => (await sandbox.screen("pager")).split("\n")[0] === "line 250 hay", 10_000, "the search");
+  // What the client's terminal shows is the session's screen, row for row.
+  await waitFor(async () => (await sandbox.screen("pclient")) === (await sandbox.screen("pager")), 10_000, "the client to mirror the session");
+  await sandbox.ok(["send", "pclient", "q"]);
+  await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; alive: boolean }>).every((t) => !["pager", "pclient"].includes(t.id) || !t.alive), 10_000, "less to quit and the client to end with it");
+  for (const id of ["pager", "pclient"]) await sandbox.request({ cmd: "kill", id });
 });
 
 test("the daemon going away mid-attach: the terminal is given back, a clear message, exit code 3", async () => {

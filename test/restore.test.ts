@@ -33,7 +33,7 @@ async function t4a(args: string[]) {
 }
 
 const agentArgv = () =>
-  readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)).filter((record) => record.argv).map((record) => record.argv as string[]);
+  wholeLines(readFileSync(log, "utf8")).map((line) => JSON.parse(line)).filter((record) => record.argv).map((record) => record.argv as string[]);
 
 test("kill -9 the daemon: the next call brings back the agent (same conversation) and the shell (last directory)", async () => {
   await t4a(["create", "--name", "helper", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "qwen", "--prompt", "first"]);
@@ -70,3 +70,8 @@ test("kill -9 the daemon: the next call brings back the agent (same conversation
   expect(existsSync(manifestFile)).toBe(false);
   expect(await t4a(["list"])).toBe("");
 });
+
+/** The lines whose newline is written: the fake may be halfway through one. */
+function wholeLines(text: string): string[] {
+  return text.slice(0, text.lastIndexOf("\n") + 1).split("\n").filter(Boolean);
+}

@@ -445,7 +445,8 @@ export class Screen {
     // Room for every row the narrower width makes, so xterm trims none before they are archived.
     this.#xterm.options.scrollback = normal.lines.length * Math.ceil(oldCols / cols) + rows;
     this.#xterm.resize(cols, rows);
-    this.#scrollback.reflow(oldCols, cols);
+    // xterm keeps at least 2 columns (a wide character's width): rewrap to what it has.
+    this.#scrollback.reflow(oldCols, this.#xterm.cols);
     for (let index = 0; index < normal.ybase; index++) this.#archive(normal.lines.get(index)!);
     this.#xterm.options.scrollback = 0;
     this.#epoch++; // reflow moves rows

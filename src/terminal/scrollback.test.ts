@@ -100,12 +100,12 @@ test("text --all after 50k lines is what the emulator alone gave, and the oldest
   expect(joined).toBeGreaterThan(100);
 });
 
-test("resize rewraps the archived rows as xterm rewraps its own: narrower, wider, taller, shorter", () => {
+test("resize rewraps the archived rows as xterm rewraps its own: narrower, wider, taller, shorter, down to one column", () => {
   screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
   oracle = new Oracle(80, 24, 10_000);
   feed(mixedOutput(1500));
   feed("a prompt$ ");
-  for (const [cols, rows] of [[60, 24], [100, 30], [37, 10], [80, 24], [200, 50], [81, 24], [79, 5]] as const) {
+  for (const [cols, rows] of [[60, 24], [100, 30], [37, 10], [1, 1], [80, 24], [200, 50], [3, 2], [81, 24], [79, 5]] as const) {
     screen.resize(cols, rows);
     oracle.xterm.resize(cols, rows);
     expect({ cols, rows, text: all(true) }).toEqual({ cols, rows, text: oracle.all(true) });

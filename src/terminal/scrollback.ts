@@ -219,6 +219,7 @@ export class Scrollback {
    * edge moves to the next row. `oldCols` is the width the rows were archived at.
    */
   reflow(oldCols: number, newCols: number): void {
+    newCols = Math.max(newCols, 2); // a wide character must fit in a row
     if (oldCols === newCols || this.length === 0) return;
     const old = this.#chunks;
     const first = this.#start;

@@ -81,7 +81,7 @@ export class Scrollback {
   #start = 0;
   #end = 0;
   #bytes = 0;
-  #limits: ScrollbackLimits;
+  readonly #limits: ScrollbackLimits;
   /** The compressed chunk read last, decompressed: readers go row by row. */
   #unpacked: { chunk: Chunk; bytes: Uint8Array } | null = null;
 
@@ -206,11 +206,6 @@ export class Scrollback {
     this.#unpacked = null;
     this.#start = this.#end;
     this.#bytes = 0;
-  }
-
-  setLimits(limits: ScrollbackLimits): void {
-    this.#limits = limits;
-    this.#enforceLimits();
   }
 
   /**

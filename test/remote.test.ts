@@ -23,15 +23,33 @@ beforeAll(async () => {
   mkdirSync(dir, { mode: 0o700 });
   for (const key of ["host_key", "user_key"]) Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
   writeFileSync(join(dir, "authorized_keys"), await Bun.file(join(dir, "user_key.pub")).text(), { mode: 0o600 });
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  writeFileSync(
-    join(dir, "sshd_config"),
-    [`Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, `PidFile ${join(dir, "sshd.pid")}`,
-      "StrictModes no", "UsePAM no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no", "LogLevel ERROR"].join("\n") + "\n",
-  );
   writeFileSync(join(dir, "ssh_config"), [`Host *`, `  IdentityFile ${join(dir, "user_key")}`, "  StrictHostKeyChecking no", `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  LogLevel ERROR"].join("\n") + "\n");
   mkdirSync("/run/sshd", { recursive: true });
-  sshd = Bun.spawn([SSHD, "-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
+  // A port the kernel just handed out; if another process takes it before sshd binds, try again.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    port = probe.port;
+    probe.stop(true);
+    writeFileSync(
+      join(dir, "sshd_config"),
+      [`Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, `PidFile ${join(dir, "sshd.pid")}`,
+        "StrictModes no", "UsePAM no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no", "LogLevel ERROR"].join("\n") + "\n",
+    );
+    const daemon = Bun.spawn([SSHD, "-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
+    const up = await waitFor(
+      () => daemon.exitCode !== null ? "exited" : Bun.spawnSync(["ssh", "-F", join(dir, "ssh_config"), "-p", String(port), "127.0.0.1", "true"]).exitCode === 0 ? "up" : undefined,
+      15_000,
+      "sshd",
+    ).catch(() => "slow");
+    if (up === "up") {
+      sshd = daemon;
+      break;
+    }
+    daemon.kill();
+    const said = await new Response(daemon.stderr).text().catch(() => "");
+    if (attempt === 3) throw new Error(`sshd did not come up (${up}): ${said.trim()}`);
+  }
   host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${port}`;
   env = {
     ...sandbox.env,
@@ -39,7 +57,6 @@ beforeAll(async () => {
     // The "remote" t4a: this binary with its own socket, so the test never meets the user's daemon.
     T4A_REMOTE_T4A: `env T4A_SOCKET=${remoteSocket()} ${BIN}`,
   };
-  await waitFor(() => Bun.spawnSync(["ssh", "-F", join(dir, "ssh_config"), "-p", String(port), "127.0.0.1", "true"]).exitCode === 0, 10_000, "sshd");
 });
 afterAll(async () => {
   Bun.spawnSync([BIN, "shutdown"], { env: { ...sandbox.env, T4A_SOCKET: remoteSocket() } });

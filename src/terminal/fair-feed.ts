@@ -86,11 +86,10 @@ export class FairFeed {
     this.#busyMs += performance.now() - started;
   }
 
-  #hold(): boolean {
-    if (!this.#flow.enabled()) return false;
+  /** Only called while flow control is on (push flushes otherwise). */
+  #hold(): void {
     this.#flow.stop();
     this.#holding = true;
-    return true;
   }
 
   #queue(bytes: Uint8Array): void {

@@ -384,10 +384,15 @@ export class Screen {
     return { text: text.replace(/ +$/, ""), first, last };
   }
 
-  /** A stable row's text with xterm's trimming: empty cells at its end left out, spaces kept. */
-  #rowText(row: number): string {
-    if (row < this.#screenTop) return this.#scrollback.text(row) ?? "";
-    return this.#screenLine(row)?.translateToString(true) ?? "";
+  /**
+   * A stable row's text, trimmed as xterm trims (empty cells at its end left out, spaces kept) or
+   * untrimmed (as wide as the screen); "" for a row a reader cannot see.
+   */
+  #rowText(row: number, trim = true): string {
+    if (row >= this.#screenTop) return this.#screenLine(row)?.translateToString(trim) ?? "";
+    if (row < this.#scrollbackStart) return "";
+    const text = this.#scrollback.text(row)!;
+    return trim ? text : text + " ".repeat(Math.max(0, this.#xterm.cols - this.#scrollback.columns(row)));
   }
 
   /** Stable row → index from the bottom of a region (0 = its last row). */
@@ -516,15 +521,7 @@ export class Screen {
     const bottom = region === "scrollback" ? this.#screenTop - 1 : this.bottomStableRow;
     const out: string[] = [];
     for (let fromBottom = end - 1; fromBottom >= start; fromBottom--) {
-      const row = bottom - fromBottom;
-      let text: string;
-      if (row >= this.#screenTop) text = this.#screenLine(row)?.translateToString(trim) ?? "";
-      else if (row < this.#scrollbackStart) text = "";
-      else {
-        text = this.#scrollback.text(row)!;
-        // Untrimmed, a row is as wide as the screen, as xterm gives it.
-        if (!trim) text += " ".repeat(Math.max(0, this.#xterm.cols - this.#scrollback.columns(row)));
-      }
+      const text = this.#rowText(bottom - fromBottom, trim);
       // xterm's trimRight keeps spaces the program wrote; a reader wants them gone too.
       out.push(trim ? text.replace(/ +$/, "") : text);
     }

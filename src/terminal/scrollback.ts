@@ -249,8 +249,7 @@ export class Scrollback {
     }
     const chunk = chunks[low]!;
     const index = row - chunk.first;
-    const end = index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
-    return { bytes: this.#bytesOf(chunk), start: chunk.offsets[index]!, end };
+    return { bytes: this.#bytesOf(chunk), start: chunk.offsets[index]!, end: recordEnd(chunk, index) };
   }
 
   #bytesOf(chunk: Chunk): Uint8Array {
@@ -275,12 +274,16 @@ export class Scrollback {
     while (this.length > rows || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
       const chunk = this.#chunks[0]!;
       const index = this.#start - chunk.first;
-      const end = index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
-      this.#bytes -= end - chunk.offsets[index]!;
+      this.#bytes -= recordEnd(chunk, index) - chunk.offsets[index]!;
       this.#start++;
       if (this.#start >= chunk.first + chunk.count) this.#chunks.shift();
     }
   }
+}
+
+/** Where a chunk's row `index` ends: where the next begins, or the chunk's end. */
+function recordEnd(chunk: Chunk, index: number): number {
+  return index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
 }
 
 /**
@@ -418,9 +421,9 @@ function writeRun(at: number, count: number, kind: number, fg: number, bg: numbe
 function decode(bytes: Uint8Array, start: number, end: number, cols: number): PackedRow {
   const [header, next] = readVarint(bytes, start);
   const columns = header >>> 2;
-  const data = new Uint32Array(Math.max(cols, columns) * CELL_WORDS);
-  const row: PackedRow = { data, length: cols, combined: {}, extended: {}, wrapped: (header & 1) === 1 };
-  for (let col = 0; col < cols; col++) data[col * CELL_WORDS] = 1 << WIDTH_SHIFT; // empty, one column
+  const row = blankRow(Math.max(cols, columns), (header & 1) === 1);
+  row.length = cols;
+  const data = row.data;
   if (!(header & 2)) {
     const text = decoder.decode(bytes.subarray(next, end));
     let col = 0;

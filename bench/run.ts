@@ -234,33 +234,25 @@ async function memory(): Promise<void> {
     const tmuxIdle = (rssBytes(tmux.serverPid()) - tmuxBefore) / sessions;
     rows.push({ section: "memory", metric: `per idle bash session (${sessions} sessions)`, t4a: t4aIdle / 1e6, tmux: tmuxIdle / 1e6, unit: "MB", target: "≤ 1 MB" });
 
-    const full = 10;
+    // Memory per session once `command` has printed and gone quiet: 10 sessions each, side by side.
+    const perSession = async (name: string, command: string) => {
+      const sessions = 10;
+      const t4aBase = rssBytes(t4a.pid);
+      for (let i = 0; i < sessions; i++) {
+        const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] });
+        await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 30_000 });
+      }
+      const ours = (rssBytes(t4a.pid) - t4aBase) / sessions;
+      const tmuxBase = rssBytes(tmux.serverPid());
+      for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `${name}${i}`, command);
+      await Bun.sleep(2000);
+      return { t4a: ours / 1e6, tmux: (rssBytes(tmux.serverPid()) - tmuxBase) / sessions / 1e6 };
+    };
     const fill = "python3 -c \"import sys; sys.stdout.write(('x' * 80 + '\\n') * 10000)\"; sleep 600";
-    const t4aBase = rssBytes(t4a.pid);
-    for (let i = 0; i < full; i++) {
-      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", fill] });
-      await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 30_000 });
-    }
-    const t4aFull = (rssBytes(t4a.pid) - t4aBase) / full;
-    const tmuxBase = rssBytes(tmux.serverPid());
-    for (let i = 0; i < full; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `full${i}`, fill);
-    await Bun.sleep(2000);
-    const tmuxFull = (rssBytes(tmux.serverPid()) - tmuxBase) / full;
-    rows.push({ section: "memory", metric: "per session with 10 000 lines of 80 columns", t4a: t4aFull / 1e6, tmux: tmuxFull / 1e6, unit: "MB", target: "≤ 1.5 MB (≤ 1/3 of tmux)" });
-
+    rows.push({ section: "memory", metric: "per session with 10 000 lines of 80 columns", ...(await perSession("full", fill)), unit: "MB", target: "≤ 1.5 MB (≤ 1/3 of tmux)" });
     // The same with lines that compress the way logs do (timestamps, ids, random hex), not repeats.
     const logs = "python3 -c \"import random,sys; random.seed(1); sys.stdout.write(''.join(f'2026-11-23T12:{i//60%60:02d}:{i%60:02d}Z INFO worker-{i%7} req={random.getrandbits(64):016x} {i*7919%100000} ms\\n' for i in range(10000)))\"; sleep 600";
-    const t4aLogBase = rssBytes(t4a.pid);
-    for (let i = 0; i < full; i++) {
-      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", logs] });
-      await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 30_000 });
-    }
-    const t4aLogs = (rssBytes(t4a.pid) - t4aLogBase) / full;
-    const tmuxLogBase = rssBytes(tmux.serverPid());
-    for (let i = 0; i < full; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `logs${i}`, logs);
-    await Bun.sleep(2000);
-    const tmuxLogs = (rssBytes(tmux.serverPid()) - tmuxLogBase) / full;
-    rows.push({ section: "memory", metric: "per session with 10 000 log lines (~70 columns)", t4a: t4aLogs / 1e6, tmux: tmuxLogs / 1e6, unit: "MB" });
+    rows.push({ section: "memory", metric: "per session with 10 000 log lines (~70 columns)", ...(await perSession("logs", logs)), unit: "MB" });
   } finally {
     t4a.stop();
     tmux.stop();

@@ -32,14 +32,18 @@ export function timeProcess(argv: string[], runs: number, env?: Record<string, s
 }
 
 export function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "latin1");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+  return statusBytes(pid, "VmRSS");
 }
 
 /** Private memory of a process (RssAnon): RSS without the pages of its executable and libraries. */
 export function privateBytes(pid: number): number {
+  return statusBytes(pid, "RssAnon");
+}
+
+/** A kB field of /proc/PID/status, in bytes. */
+function statusBytes(pid: number, field: string): number {
   const status = readFileSync(`/proc/${pid}/status`, "latin1");
-  return Number(/RssAnon:\s+(\d+)/.exec(status)![1]) * 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) * 1024;
 }
 
 /** CPU seconds (user + system) a process has used. */

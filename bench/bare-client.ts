@@ -14,3 +14,4 @@ const socket = await Bun.connect({
   },
 });
 socket.write('{"cmd":"list"}\n');
+export {};

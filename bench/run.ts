@@ -420,11 +420,11 @@ async function spawn(): Promise<void> {
     // The chain alone, in process: what it adds to every create without worktree or sandbox.
     const { prepareSession } = await import("../src/spawn/spawn.ts");
     const env = process.env as Record<string, string>;
-    const context = { socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, worktreesDir: t4a.dir, integrationDir: t4a.dir, daemonEnv: env };
+    const context = { t4aPath: "t4a", socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, worktreesDir: t4a.dir, integrationDir: t4a.dir, daemonEnv: env };
     const chain: number[] = [];
     for (let i = 0; i < 1000; i++) {
       const started = Bun.nanoseconds();
-      await prepareSession({ cols: 80, rows: 24, shell_integration: true, cmd_args: ["sleep", "1"], client_env: env }, context);
+      await prepareSession({ cols: 80, rows: 24, shell_integration: true, cmd_args: ["sleep", "1"], client_env: env }, context, "bench");
       chain.push((Bun.nanoseconds() - started) / 1e6);
     }
     rows.push({ section: "spawn", metric: "plugin chain, no worktree/sandbox", t4a: median(chain), unit: "ms", target: "< 1 ms" });

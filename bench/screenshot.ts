@@ -62,7 +62,7 @@ for (const [cols, rows] of [[80, 24], [200, 50]] as const) {
     const options = { scale, pad: 0, cursor: true };
     for (let i = 0; i < 10; i++) renderScreenshot(grid, options);
     const times: number[] = [];
-    let png = new Uint8Array();
+    let png: Uint8Array = new Uint8Array();
     const runs = cols === 80 ? 200 : 60;
     for (let i = 0; i < runs; i++) {
       const started = performance.now();

@@ -93,12 +93,15 @@ export class Sandbox {
 }
 
 /** Poll `condition` with backoff until it holds (returns its value) or the timeout passes. */
-export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<T> {
+/** Polls with backoff until `condition` answers something truthy, and answers that. */
+type Truthy<T> = Exclude<T, undefined | null | false | 0 | "">;
+
+export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<Truthy<T>> {
   const deadline = performance.now() + timeoutMs;
   let delayMs = 5;
   for (;;) {
     const value = await condition();
-    if (value) return value;
+    if (value) return value as Truthy<T>;
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await Bun.sleep(delayMs);
     delayMs = Math.min(delayMs * 2, 100);

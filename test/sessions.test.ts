@@ -107,7 +107,7 @@ test("vim draws a full screen that text reads back", async () => {
   expect(lines).toHaveLength(24);
   expect(lines.slice(1, 22).every((line) => line === "~")).toBe(true);
   await sandbox.ok(["send", id, ":q!\\r"]);
-  await waitFor(async () => (await sandbox.request({ cmd: "list" })).reply.terminals.find?.((t: any) => t.id === id)?.alive === false, 5000, "vim to exit");
+  await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as any[]).find((t: any) => t.id === id)?.alive === false, 5000, "vim to exit");
   await sandbox.ok(["kill", id]);
 });
 

@@ -22,7 +22,7 @@ test("item 2: every dependency with an install script is approved in package.jso
 test("item 1 and 3: the demo prints where t4a is and leaves nothing in TMPDIR", async () => {
   const tmp = mkdtempSync(join(tmpdir(), "t4a-demo-tmp-"));
   try {
-    const env = { ...(process.env as Record<string, string>), TMPDIR: tmp };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), TMPDIR: tmp };
     delete env.T4A_SOCKET;
     const demo = Bun.spawn(["bash", "scripts/demo.sh"], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
     const [stdout, code] = await Promise.all([new Response(demo.stdout).text(), demo.exited]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DaemonConnection } from "../src/client/connection.ts";
-import { encodeFrame, Frame, FrameReader } from "../src/stream/frames.ts";
+import { encodeFrame, Frame, FrameReader } from "../src/protocol/frames.ts";
 import { Screen } from "../src/terminal/screen.ts";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
 
@@ -42,7 +42,7 @@ test("the seam: 100 attaches during a flood each rebuild exactly the screen text
   const script = "import sys\nfor i in range(30000):\n    sys.stdout.write(f'\\x1b[3{i%8}m{i:06d}\\x1b[0m ' + 'x' * (i % 97) + '\\n')\nsys.stdout.flush()\nimport time; time.sleep(1000)";
   const { reply } = await sandbox.request({ cmd: "create", name: "flood", cmd_args: ["python3", "-c", script] });
   expect(reply.ok).toBe(true);
-  const viewers = [];
+  const viewers: Array<Awaited<ReturnType<typeof viewer>>> = [];
   for (let i = 0; i < 100; i++) viewers.push(await viewer("flood"));
   await sandbox.request({ cmd: "wait", id: "flood", idle_ms: 500, timeout_ms: 60_000 });
   const expected = await sandbox.screen("flood");

@@ -3,7 +3,7 @@
 // gets one JSON reply line on stdout, in order. Requests are pipelined: the next is sent before
 // the last is answered. A screenshot answers inline as base64, so every reply is one line.
 import type { DaemonConnection, Reply } from "../client/connection.ts";
-import { requestFor } from "./cli.ts";
+import { requestFor } from "./parse.ts";
 
 /** Requests sent ahead of their replies; bounds memory for a fast writer and a slow daemon. */
 const AHEAD = 64;

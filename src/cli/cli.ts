@@ -2,11 +2,13 @@
 // print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
-import type { CliOptions, CliSpec, Command, Reply } from "../commands/command.ts";
+import type { CliOptions, CliSpec, Command } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
+import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { DaemonUnreachable, NoDaemon, connectDaemon } from "../client/connect.ts";
+import { connectDaemon } from "../client/connect.ts";
+import { DaemonUnreachable, NoDaemon } from "../client/errors.ts";
 import { socketPath } from "../client/socket-path.ts";
 
 declare const T4A_VERSION: string;
@@ -31,12 +33,13 @@ export async function runCli(argv: string[]): Promise<number> {
     .option("--web <addr>", "also serve the web page and API on host:port (t4a web prints a login URL)")
     .action((idleTimeoutMs: string | undefined, options: CliOptions) => {
       outcome = (async () => {
-        const { runDaemon } = await import("../daemon/daemon.ts");
+        const [{ runDaemon }, { webHost }] = await Promise.all([import("../daemon/daemon.ts"), import("../web/host.ts")]);
         const idle = idleTimeoutMs === undefined ? undefined : Number(idleTimeoutMs);
         if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) {
           throw new T4aError("invalid_params", `idle_timeout_ms must be a positive integer, got "${idleTimeoutMs}"`);
         }
-        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle, web: options.web === undefined ? undefined : String(options.web) });
+        const web = options.web === undefined ? undefined : String(options.web);
+        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle, web, webHost });
       })();
     });
 
@@ -63,7 +66,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .command("dial-stdio", "Join stdin/stdout to the local daemon (what --host runs on the other machine over ssh)")
     .action((options: CliOptions) => {
       outcome = (async () => {
-        const { dialStdio } = await import("../remote/dial-stdio.ts");
+        const { dialStdio } = await import("./dial-stdio.ts");
         return dialStdio(await connectDaemon(resolveSocket(options), true));
       })();
     });
@@ -73,7 +76,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .action((action: string, host: string) => {
       outcome = (async () => {
         if (action !== "install") throw usage(`remote takes install, not "${action}"`);
-        const { installRemote } = await import("../remote/install.ts");
+        const { installRemote } = await import("./remote-install.ts");
         return installRemote(host, parentDirOf(resolveSocket({})));
       })();
     });
@@ -140,54 +143,6 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * One CLI line as the request it stands for, without sending it (batch mode): the same parsing,
- * options and checks as the command line. Throws on a usage error.
- */
-export async function requestFor(argv: string[]): Promise<Reply> {
-  const name = requestedCommand(argv);
-  const command = name !== undefined && Object.hasOwn(commandLoaders, name) ? await commandLoaders[name]!() : undefined;
-  if (!command?.cli) throw usage(`unknown command "${argv[0] ?? ""}"`);
-  const spec = command.cli!;
-  const cli = cac("t4a");
-  const entry = register(cli, spec);
-  let built: Promise<Reply> | undefined;
-  entry.action((...args: unknown[]) => {
-    const options = args.pop() as CliOptions;
-    built = Promise.resolve(spec.request(positional(args, options), options));
-  });
-  cli.parse(["t4a", "t4a", ...argv], { run: false });
-  if (!cli.matchedCommand) throw usage(`cannot read "${argv.join(" ")}"`);
-  await cli.runMatchedCommand();
-  return { cmd: name, ...withoutUndefined(await built!) };
-}
-
-/** A command and its options in cac, as both the command line and batch lines read them. */
-function register(cli: ReturnType<typeof cac>, spec: CliSpec) {
-  const entry = cli.command(spec.usage, spec.summary);
-  for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
-  // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
-  // which reads as the opposite of what it does; the command files treat absent as "not given".
-  for (const option of entry.options) if (option.negated) option.config.default = undefined;
-  return entry;
-}
-
-/** The subcommand name: the first argument that is neither an option nor --socket's value. */
-function requestedCommand(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--socket" || argv[i] === "--host") i++;
-    else if (!argv[i]!.startsWith("-")) return argv[i];
-  }
-  return undefined;
-}
-
-/** cac hands positional args (variadic ones as arrays) and puts what follows `--` in options. */
-function positional(args: unknown[], options: CliOptions): string[] {
-  const flat = args.flat().filter((arg) => arg !== undefined).map(String);
-  const afterDashes = (options["--"] as string[] | undefined) ?? [];
-  return [...flat, ...afterDashes];
-}
-
 async function runCommand(name: string, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
   const fields = await spec.request(args, options);
   const request = { cmd: name, ...withoutUndefined(fields) };
@@ -219,7 +174,10 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
-    if (spec.takeOver) return await spec.takeOver(connection, reply, options);
+    if (spec.attachUi) {
+      const { runAttach } = await import("./attach-ui.ts");
+      return await runAttach(connection, reply, spec.attachUi(options));
+    }
     await spec.after?.(reply);
     if (options.json) {
       console.log(JSON.stringify(reply));
@@ -246,14 +204,6 @@ function parentDirOf(path: string): string {
 
 function resolveSocket(options: CliOptions): string {
   return typeof options.socket === "string" ? options.socket : socketPath();
-}
-
-function withoutUndefined(fields: Reply): Reply {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-}
-
-function usage(message: string): Error & { usage: true } {
-  return Object.assign(new Error(message), { usage: true as const });
 }
 
 function reportError(error: unknown): number {

@@ -2,7 +2,7 @@
 // (someone may have just started it), only then clear a stale socket and spawn `t4a daemon`
 // detached. Fifty simultaneous first calls start exactly one daemon.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { DaemonUnreachable } from "./connect.ts";
+import { DaemonUnreachable } from "./errors.ts";
 import { selfArgv } from "./executable.ts";
 import { DaemonConnection } from "./connection.ts";
 import { ensureSocketDir } from "./socket-dir.ts";

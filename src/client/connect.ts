@@ -1,17 +1,12 @@
 // Reach the daemon: check the socket directory, connect; only when nobody answers, load the
 // auto-start path (lock, retry, spawn). The common case imports nothing heavy.
 import { DaemonConnection } from "./connection.ts";
+import { NoDaemon } from "./errors.ts";
 import { checkSocketDirQuickly, parentDir } from "./socket-path.ts";
-
-/** The daemon could not be reached (or started): CLI exit code 3. */
-export class DaemonUnreachable extends Error {}
-
-/** Nobody listens and the command does not start a daemon: read-only commands answer "nothing". */
-export class NoDaemon extends DaemonUnreachable {}
 
 /** A daemon on another machine, through ssh (T4A_HOST or --host); its control socket lives beside ours. */
 export async function connectRemote(host: string, path: string): Promise<DaemonConnection> {
-  const { openRemote } = await import("../remote/ssh.ts");
+  const { openRemote } = await import("./ssh.ts");
   const { ensureSocketDir } = await import("./socket-dir.ts");
   ensureSocketDir(path);
   return openRemote(host, parentDir(path));

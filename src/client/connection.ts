@@ -1,6 +1,6 @@
 // A client connection to the daemon: write request lines, read reply lines (and the raw bytes
 // that follow a screenshot header), or stream event lines. Used by the CLI, tests and adapters.
-/** What a connection writes to: a Unix socket, or ssh's stdin (remote/). */
+/** What a connection writes to: a Unix socket, or ssh's stdin (ssh.ts). */
 export interface Wire {
   write(bytes: string | Uint8Array): unknown;
   end(): void;
@@ -56,14 +56,15 @@ export class DaemonConnection {
     const socket = await Bun.connect({
       unix: path,
       socket: {
+        // Bun delivers nothing before connect resolves, so `connection` is set by then.
         data(_socket, chunk) {
-          connection?.#receive(chunk);
+          if (connection) connection.#receive(chunk);
         },
         close() {
-          connection?.#onClose();
+          if (connection) connection.#onClose();
         },
         error() {
-          connection?.#onClose();
+          if (connection) connection.#onClose();
         },
       },
     });

@@ -16,7 +16,7 @@ export const agents = defineCommand({
   params: AgentsParams,
   async handle(params, ctx) {
     const { loadAgents } = await import("../spawn/agents/agents.ts");
-    const env = params.client_env ?? ctx.spawn.daemonEnv;
+    const env = params.client_env ?? ctx.daemonEnv;
     const list = await Promise.all(
       loadAgents(env).map(async (agent) => {
         const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });

@@ -17,16 +17,13 @@ export const attach = defineCommand({
   name: "attach",
   params: AttachParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
-    const [{ Attachment, frameViewer }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../stream/frames.ts")]);
+    const session = ctx.sessions.get(params.id);
+    const terminal = session.terminal;
+    const [{ frameViewer }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../protocol/frames.ts")]);
     if (!params.read_only && terminal.alive && params.cols !== undefined && params.rows !== undefined) terminal.resize(params.cols, params.rows);
     const fields = { id: params.id, cols: terminal.screen.cols, rows: terminal.screen.rows, alive: terminal.alive, framing: "t4a-frames-1" };
     return new DuplexReply(fields, (transport) => {
-      const attachment = new Attachment(terminal, frameViewer(transport), {
-        readOnly: params.read_only,
-        scrollback: params.scrollback,
-        viewers: ctx.viewers,
-      });
+      const attachment = session.view(frameViewer(transport), { readOnly: params.read_only, scrollback: params.scrollback });
       const reader = new FrameReader();
       return {
         receive(bytes) {
@@ -55,9 +52,6 @@ export const attach = defineCommand({
       cols: process.stdout.isTTY ? process.stdout.columns : undefined,
       rows: process.stdout.isTTY ? process.stdout.rows : undefined,
     }),
-    async takeOver(connection, reply, options) {
-      const { runAttach } = await import("../stream/attach-client.ts");
-      return runAttach(connection, reply, { readOnly: options.readOnly === true, detachKey: options.detachKey === undefined ? "C-\\" : String(options.detachKey) });
-    },
+    attachUi: (options) => ({ readOnly: options.readOnly === true, detachKey: options.detachKey === undefined ? "C-\\" : String(options.detachKey) }),
   },
 });

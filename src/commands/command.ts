@@ -2,8 +2,7 @@
 // MCP client sees it. Handlers reach terminals only through the context, so this file and the
 // command files import no daemon or MCP code at run time (the CLI client loads them too).
 import type * as v from "valibot";
-import type { DaemonConnection } from "../client/connection.ts";
-import type { DaemonContext } from "../daemon/context.ts";
+import type { DaemonContext } from "./context.ts";
 
 export type Reply = Record<string, unknown>;
 
@@ -66,8 +65,8 @@ export interface CliSpec {
   startsDaemon?: boolean;
   /** What a read-only command answers when no daemon runs; without it: "no daemon", exit 3. */
   withoutDaemon?(options: CliOptions): number;
-  /** After a successful reply, the command takes the connection over (attach); answers the exit code. */
-  takeOver?(connection: DaemonConnection, response: Reply, options: CliOptions): Promise<number>;
+  /** After a successful reply, the connection becomes a live terminal in the caller's (the CLI's attach UI). */
+  attachUi?(options: CliOptions): { readOnly: boolean; detachKey: string };
   /** Another way to the daemon for this request (notify's per-session socket); undefined = the usual. */
   transport?(request: Reply): Promise<Reply | undefined>;
   /** After a successful reply, before printing (shutdown waits for the daemon to be gone). */
@@ -94,13 +93,15 @@ export interface McpSpec {
   result?(response: Reply, payload?: Uint8Array): ToolContent[];
 }
 
-/** How the command appears in the REST API (src/web/rest.ts generates the routes). */
+/** How the command appears in the REST API (src/web/routes.ts generates the routes). */
 export interface HttpSpec {
   method: "GET" | "POST" | "DELETE";
   /** e.g. `/api/sessions/:id/text`: each `:name` segment becomes that request field. */
   path: string;
   /** The status of a success (201 for a create). */
   status?: number;
+  /** Fields added to a success's body (seed 002's DELETE answers `{"status":"stopped"}`). */
+  answer?: Record<string, string>;
 }
 
 export interface Command<S extends v.GenericSchema = v.GenericSchema> {

@@ -1,9 +1,8 @@
 // create: spawn a program on a new PTY, through the session plugins (worktree, scratchpad, env,
 // sandbox, timeout). Answers {id, cols, rows, pid} and what the plugins made.
-import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
-import type { DaemonContext } from "../daemon/context.ts";
+import type { Session } from "../session/session.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
@@ -12,107 +11,16 @@ import { durationOption } from "./durations.ts";
 
 export const CreateParams = SessionSpec;
 
-/** One session from a spec: the plugin chain, the terminal, the timeout, the agent's watch. Used by create and up. */
-export async function createSession(spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext, restored = false): Promise<Reply> {
-  const id = ctx.pool.reserve(spec.name, ctx.config.max_sessions);
-  try {
-    return await createReserved(id, spec, ctx, restored);
-  } finally {
-    ctx.pool.release(id);
-  }
-}
-
-async function createReserved(id: string, spec: v.InferOutput<typeof SessionSpec>, ctx: DaemonContext, restored: boolean): Promise<Reply> {
-  const [{ prepareSession }, { runCleanups }, { AgentWatch }] = await Promise.all([
-    import("../spawn/spawn.ts"),
-    import("../spawn/plan.ts"),
-    import("../spawn/agents/watch.ts"),
-  ]);
-  const plan = await prepareSession(spec, ctx.spawn, id);
-  if (restored) plan.facts.restored = true;
-  // Agents come back by default: their conversation resumes where it was.
-  const persist = spec.persist ?? spec.agent !== undefined;
-  if (persist) plan.facts.persist = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let watch: InstanceType<typeof AgentWatch> | undefined = undefined;
-  let terminal: ReturnType<typeof ctx.pool.create>;
-  try {
-    terminal = ctx.pool.create(
-      {
-        argv: plan.argv,
-        cwd: plan.cwd,
-        env: plan.env,
-        wrap: plan.wrap,
-        facts: plan.facts,
-        cols: spec.cols,
-        rows: spec.rows,
-        scrollback: spec.scrollback ?? ctx.config.scrollback_lines,
-        scrollbackBytes: ctx.config.scrollback_bytes,
-        idleMs: () => spec.idle_timeout_ms ?? ctx.config.idle_timeout_ms,
-        integrationDir: spec.shell_integration ? ctx.integrationDir : undefined,
-        onInput: () => watch?.input(),
-        onCwd: (cwd) => persist && ctx.manifest.update(id, { cwd }),
-        onEnd: async (reason) => {
-          clearTimeout(timer);
-          // Ended for good (exit, kill, timeout): not brought back. A daemon shutdown keeps it.
-          if (reason !== "shutdown") ctx.manifest.remove(id);
-          const kept = await runCleanups(plan.cleanups);
-          return kept.length ? { kept } : {};
-        },
-      },
-      id,
-    );
-  } catch (error) {
-    await runCleanups(plan.cleanups);
-    throw error;
-  }
-  if (plan.agent) {
-    const screen = terminal.screen;
-    watch = new AgentWatch(
-      id,
-      plan.agent.agent,
-      {
-        subscribe: (sink) => ctx.bus.subscribe(id, sink),
-        publish: (event) => ctx.bus.publish(event),
-        screen: () => screen.lines("viewport", 0, screen.rows, true),
-        screenToken: () => screen.changeToken(),
-        changedSince: (token) => screen.changedSince(token, "viewport").rows.map((row) => screen.row(row)?.text ?? ""),
-        bracketedPaste: () => screen.bracketedPaste,
-        write: (data) => {
-          if (terminal.alive) terminal.write(data);
-        },
-      },
-      plan.facts,
-      plan.agent.typedPrompt,
-      // Its last word is "exited", on the terminal's exit event: then it lets go.
-      () => {
-        if (ctx.agents.get(id) === watch) ctx.agents.delete(id);
-      },
-    );
-    watch.listen(plan.agent.notifyPath);
-    ctx.agents.set(id, watch);
-  }
-  if (spec.record !== undefined) {
-    const { startRecording } = await import("./record.ts");
-    try {
-      await startRecording(ctx, terminal, spec.record, spec.record_input === true, spec.cast_format ?? "v2");
-    } catch (error) {
-      await ctx.pool.kill(id, ctx.config.kill_grace_ms);
-      throw error;
-    }
-    plan.facts.recording = spec.record;
-  }
-  if (persist) ctx.manifest.add(id, spec, spec.cols, spec.rows);
-  if (plan.timeoutMs !== undefined) {
-    timer = setTimeout(() => void ctx.pool.kill(id, ctx.config.kill_grace_ms, "timeout").catch(() => {}), plan.timeoutMs);
-  }
-  return { id, cols: terminal.screen.cols, rows: terminal.screen.rows, pid: terminal.pid, ...plan.facts };
+/** What create (and up) answer: the id, the size, the pid, and what the plugins made of it. */
+export function createdReply(session: Session): Reply {
+  const { id, cols, rows, pid, alive: _alive, title: _title, cmd_args: _argv, cwd: _cwd, shell_integration: _shell, ...made } = session.info();
+  return { id, cols, rows, pid, ...made };
 }
 
 export const create = defineCommand({
   name: "create",
   params: CreateParams,
-  handle: (params, ctx) => createSession(params, ctx),
+  handle: async (params, ctx) => createdReply(await ctx.sessions.create(params)),
   cli: {
     usage: "create [...cmd]",
     summary: "Start a program (default: $SHELL) on a new terminal; prints its id",

@@ -9,7 +9,7 @@ export const cursor = defineCommand({
   name: "cursor",
   params: CursorParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
+    const terminal = ctx.sessions.get(params.id).terminal;
     await terminal.settled();
     const { row, col, visible, style } = terminal.screen.cursor();
     return { row, col, visible, style };

@@ -18,11 +18,11 @@ export const down = defineCommand({
     const missing: string[] = [];
     const kept: unknown[] = [];
     for (const name of params.names) {
-      if (!ctx.pool.has(name)) {
+      if (!ctx.sessions.has(name)) {
         missing.push(name);
         continue;
       }
-      const report = await ctx.pool.kill(name, ctx.config.kill_grace_ms);
+      const report = await ctx.sessions.kill(name);
       ended.push(name);
       if (Array.isArray(report.kept)) kept.push(...report.kept);
     }

@@ -10,7 +10,7 @@ export const events = defineCommand({
   name: "events",
   params: EventsParams,
   handle(params, ctx) {
-    if (params.terminal !== undefined) ctx.pool.get(params.terminal);
+    if (params.terminal !== undefined) ctx.sessions.get(params.terminal);
     return new StreamReply({}, (sink) => ctx.bus.subscribe(params.terminal, sink));
   },
   cli: {

@@ -12,7 +12,7 @@ export const info = defineCommand({
       version: ctx.version,
       pid: process.pid,
       uptime_ms: Math.round(performance.now() - ctx.startedAt),
-      sessions: ctx.pool.size,
+      sessions: ctx.sessions.size,
       subscribers: ctx.bus.size,
       rss_bytes: process.memoryUsage.rss(),
       socket: ctx.socketPath,

@@ -10,7 +10,7 @@ export const kill = defineCommand({
   params: KillParams,
   async handle(params, ctx) {
     // What the session's end kept so no work was lost (a dirty worktree, a branch with commits).
-    const report = await ctx.pool.kill(params.id, ctx.config.kill_grace_ms);
+    const report = await ctx.sessions.kill(params.id);
     return report.kept ? { kept: report.kept } : {};
   },
   cli: {
@@ -30,5 +30,5 @@ export const kill = defineCommand({
       'Answers "ok" once the processes are gone (or, for a worktree session, what was kept so no work is lost). ' +
       "Terminals run until killed, so kill the ones you no longer need.",
   },
-  http: [{ method: "DELETE", path: "/api/sessions/:id" }],
+  http: [{ method: "DELETE", path: "/api/sessions/:id", answer: { status: "stopped" } }],
 });

@@ -9,10 +9,7 @@ export const list = defineCommand({
   params: ListParams,
   handle(_params, ctx) {
     return {
-      terminals: ctx.pool.list().map((terminal) => {
-        const viewers = ctx.viewers.get(terminal.id);
-        return viewers ? { ...terminal.info(), viewers } : terminal.info();
-      }),
+      terminals: ctx.sessions.list().map((session) => session.info()),
     };
   },
   cli: {

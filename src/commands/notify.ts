@@ -16,8 +16,7 @@ export const notify = defineCommand({
   name: "notify",
   params: NotifyParams,
   handle(params, ctx) {
-    ctx.pool.get(params.id);
-    const watch = ctx.agents.get(params.id);
+    const watch = ctx.sessions.get(params.id).agent;
     if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
     watch.notify(params.state, params.message);
     return { state: watch.state, line: watch.line };

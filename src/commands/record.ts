@@ -3,8 +3,6 @@
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
-import type { DaemonContext } from "../daemon/context.ts";
-import type { Terminal } from "../terminal/terminal.ts";
 import { absolutePath } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
@@ -18,37 +16,14 @@ export const RecordParams = v.object({
   stop: v.optional(v.pipe(v.boolean(), v.description("stop the terminal's recording instead"))),
 });
 
-/** Start recording a terminal; used by record and by create's `record` field. */
-export async function startRecording(ctx: DaemonContext, terminal: Terminal, path: string, input: boolean, format: "v2" | "v3"): Promise<void> {
-  if (ctx.recordings.has(terminal.id)) throw new T4aError("exists", `terminal "${terminal.id}" is already being recorded to ${ctx.recordings.get(terminal.id)!.path}`);
-  const { Recorder } = await import("../stream/recorder.ts");
-  let recorder: InstanceType<typeof Recorder>;
-  try {
-    const env = terminal.env;
-    recorder = new Recorder(terminal, { path, format, input, env, events: (sink) => ctx.bus.subscribe(terminal.id, sink) });
-  } catch (error) {
-    throw new T4aError("invalid_params", `cannot record to ${path}: ${(error as Error).message}`);
-  }
-  recorder.onEnd = () => {
-    if (ctx.recordings.get(terminal.id) === recorder) ctx.recordings.delete(terminal.id);
-  };
-  ctx.recordings.set(terminal.id, recorder);
-}
-
 export const record = defineCommand({
   name: "record",
   params: RecordParams,
-  async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
-    if (params.stop) {
-      const recorder = ctx.recordings.get(params.id);
-      if (!recorder) throw new T4aError("not_found", `terminal "${params.id}" is not being recorded`);
-      recorder.close();
-      return { stopped: recorder.path };
-    }
+  handle(params, ctx) {
+    const session = ctx.sessions.get(params.id);
+    if (params.stop) return { stopped: session.stopRecording() };
     if (!params.path) throw new T4aError("invalid_params", "record needs a path (or stop)");
-    if (!terminal.alive) throw new T4aError("exited", `terminal "${params.id}" has exited`);
-    await startRecording(ctx, terminal, params.path, params.input, params.format);
+    session.record(params.path, params.input, params.format);
     return { recording: params.path, format: params.format };
   },
   cli: {

@@ -14,7 +14,7 @@ export const resize = defineCommand({
   name: "resize",
   params: ResizeParams,
   handle(params, ctx) {
-    const terminal = ctx.pool.getAlive(params.id);
+    const terminal = ctx.sessions.get(params.id).alive;
     terminal.resize(params.cols, params.rows);
     return { cols: params.cols, rows: params.rows };
   },

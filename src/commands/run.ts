@@ -24,7 +24,7 @@ export const run = defineCommand({
   name: "run",
   params: RunParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.getAlive(params.id);
+    const terminal = ctx.sessions.get(params.id).alive;
     return { ...(await terminal.run(params.command, params.timeout_ms, params.max_lines)) };
   },
   cli: {

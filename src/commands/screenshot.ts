@@ -24,7 +24,7 @@ export const screenshot = defineCommand({
   name: "screenshot",
   params: ScreenshotParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
+    const terminal = ctx.sessions.get(params.id).terminal;
     const pixels = (((terminal.screen.cols + 2 * params.pad) * 10 * params.scale) / 100) * (((terminal.screen.rows + 2 * params.pad) * 20 * params.scale) / 100);
     if (pixels > MAX_PIXELS) {
       throw new T4aError("invalid_params", `a ${terminal.screen.cols}x${terminal.screen.rows} screen at ${params.scale}% is ${Math.round(pixels / 1e6)} Mpx, over ${MAX_PIXELS / 1e6}; lower the scale`);

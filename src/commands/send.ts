@@ -4,7 +4,7 @@ import { TerminalId } from "../protocol/fields.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { listOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
-import { unescapeInput } from "../cli/escapes.ts";
+import { unescapeInput } from "../terminal/escapes.ts";
 
 export const SendParams = v.object({
   id: TerminalId,
@@ -19,7 +19,7 @@ export const send = defineCommand({
   name: "send",
   params: SendParams,
   handle(params, ctx) {
-    const terminal = ctx.pool.getAlive(params.id);
+    const terminal = ctx.sessions.get(params.id).alive;
     // Resolve every key before writing anything: a bad name must not leave half the input sent.
     const keys = (params.keys ?? []).map((name) => keyBytes(name, terminal.screen));
     if (params.input_base64 !== undefined) terminal.write(Buffer.from(params.input_base64, "base64"));

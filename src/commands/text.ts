@@ -44,7 +44,7 @@ export const text = defineCommand({
   name: "text",
   params: TextParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
+    const terminal = ctx.sessions.get(params.id).terminal;
     await terminal.settled();
     const screen = terminal.screen;
     const total = screen.regionLength(params.region);

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
 import { defineCommand, type Reply } from "./command.ts";
-import { createSession } from "./create.ts";
+import { createdReply } from "./create.ts";
 import { readConnectorFile } from "./connector-file.ts";
 
 export const UpParams = v.object({
@@ -19,20 +19,19 @@ export const up = defineCommand({
     const report: Reply[] = [];
     const made: string[] = [];
     for (const [index, spec] of params.sessions.entries()) {
-      if (spec.name !== undefined && ctx.pool.has(spec.name)) {
-        const existing = ctx.pool.get(spec.name);
-        if (existing.alive) {
+      if (spec.name !== undefined && ctx.sessions.has(spec.name)) {
+        if (ctx.sessions.get(spec.name).terminal.alive) {
           report.push({ id: spec.name, state: "exists" });
           continue;
         }
-        await ctx.pool.kill(spec.name, ctx.config.kill_grace_ms); // exited: replaced by a fresh one
+        await ctx.sessions.kill(spec.name); // exited: replaced by a fresh one
       }
       try {
-        const created = await createSession(spec, ctx);
+        const created = createdReply(await ctx.sessions.create(spec));
         made.push(created.id as string);
         report.push({ ...created, state: "created" });
       } catch (error) {
-        for (const id of made.reverse()) await ctx.pool.kill(id, ctx.config.kill_grace_ms).catch(() => {});
+        for (const id of made.reverse()) await ctx.sessions.kill(id).catch(() => {});
         const known = error instanceof T4aError ? error : new T4aError("internal", String(error));
         throw new T4aError(known.code, `sessions[${index}]: ${known.message}${made.length ? ` (the ${made.length} created before it were ended)` : ""}`);
       }

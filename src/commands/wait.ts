@@ -30,19 +30,13 @@ export const wait = defineCommand({
   name: "wait",
   params: WaitParams,
   async handle(params, ctx) {
-    const terminal = ctx.pool.get(params.id);
+    const session = ctx.sessions.get(params.id);
     const { idle_ms, text, gone, command_done, exit } = params;
     const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit;
     if (params.agent !== undefined) {
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
-      const watch = ctx.agents.get(params.id);
-      if (!watch) {
-        if (!terminal.alive && terminal.info().agent !== undefined) {
-          if (params.agent === "exited") return { condition: "agent", state: "exited", line: "", elapsed_ms: 0 };
-          throw new T4aError("exited", `agent "${params.id}" has exited`);
-        }
-        throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
-      }
+      const watch = session.agent;
+      if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
       return { condition: "agent", ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
@@ -54,7 +48,7 @@ export const wait = defineCommand({
     } catch (error) {
       throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
     }
-    return { ...(await terminal.wait({ idle_ms, text, regex, gone, command_done, exit }, params.timeout_ms)) };
+    return { ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit }, params.timeout_ms)) };
   },
   cli: {
     usage: "wait <id>",

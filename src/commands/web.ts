@@ -3,11 +3,8 @@
 // a fresh login URL.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
-import type { DaemonContext } from "../daemon/context.ts";
-import { defineCommand, type Reply } from "./command.ts";
+import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
-
-export const DEFAULT_LISTEN = "127.0.0.1:7681";
 
 export const WebParams = v.object({
   listen: v.optional(v.pipe(v.string(), v.description("host:port to listen on (default 127.0.0.1:7681; port 0 picks one)"))),
@@ -20,49 +17,16 @@ export const WebParams = v.object({
   stop: v.optional(v.pipe(v.boolean(), v.description("stop the web server"))),
 });
 
-export async function startWebServer(ctx: DaemonContext, params: v.InferOutput<typeof WebParams>): Promise<Reply> {
-  const listen = params.listen ?? DEFAULT_LISTEN;
-  if ((params.tls_cert === undefined) !== (params.tls_key === undefined)) throw new T4aError("invalid_params", "tls_cert and tls_key go together");
-  const { startWeb, isLoopback, parseListen } = await import("../web/server.ts");
-  if (ctx.web && (params.listen === undefined || ctx.web.listen === listen)) return describe(ctx.web);
-  ctx.web?.stop();
-  try {
-    ctx.web = startWeb(ctx, {
-      listen,
-      readOnly: params.read_only === true,
-      repos: params.repos,
-      agent: params.agent ?? "claude",
-      tlsCert: params.tls_cert,
-      tlsKey: params.tls_key,
-      allowHosts: params.allow_host ?? [],
-    });
-  } catch (error) {
-    if (error instanceof T4aError) throw error;
-    throw new T4aError("spawn_failed", `cannot listen on ${listen}: ${(error as Error).message}`);
-  }
-  const reply = describe(ctx.web);
-  if (!isLoopback(parseListen(listen).host)) {
-    reply.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;
-    console.error(`t4a daemon: WARNING: the web server listens on ${listen}, not on loopback`);
-  }
-  return reply;
-}
-
-function describe(web: NonNullable<DaemonContext["web"]>): Reply {
-  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly };
-}
-
 export const web = defineCommand({
   name: "web",
   params: WebParams,
   async handle(params, ctx) {
+    if (!ctx.web) throw new T4aError("unsupported", "this daemon has no web front end");
     if (params.stop) {
-      if (!ctx.web) throw new T4aError("not_found", "no web server runs");
-      ctx.web.stop();
-      ctx.web = undefined;
+      if (!ctx.web.stop()) throw new T4aError("not_found", "no web server runs");
       return { stopped: true };
     }
-    return startWebServer(ctx, params);
+    return { ...(await ctx.web.start(params)) };
   },
   cli: {
     usage: "web",

@@ -5,21 +5,16 @@ import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
 import { ensureSocketDir } from "../client/socket-dir.ts";
 import { T4aError } from "../protocol/errors.ts";
-import {
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_KILL_GRACE_MS,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SCROLLBACK_LINES,
-} from "../protocol/limits.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
 import { manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
-import { Pool } from "../terminal/pool.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
-import type { DaemonContext } from "./context.ts";
+import type { DaemonContext, WebHost } from "../commands/context.ts";
+import { defaultConfig } from "../session/config.ts";
+import { Sessions } from "../session/sessions.ts";
 import { listen } from "./server.ts";
 
 export interface DaemonOptions {
@@ -28,6 +23,8 @@ export interface DaemonOptions {
   idleTimeoutMs?: number;
   /** Serve the web page and API on this host:port from the start. */
   web?: string;
+  /** The web front end, made by its own layer (src/web/) for this daemon's context. */
+  webHost?: (ctx: DaemonContext) => WebHost;
 }
 
 /** Runs until shutdown; resolves with the process exit code. */
@@ -48,35 +45,30 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
   }
   const bus = new EventBus();
-  const pool = new Pool(bus, records);
+  const config = defaultConfig(options.idleTimeoutMs);
+  const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
+  const sessions = new Sessions({ bus, config, spawn, records, manifest: new Manifest(manifestPath(process.env, socketPath)) });
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;
 
   const ctx: DaemonContext = {
-    pool,
+    sessions,
     bus,
-    config: {
-      idle_timeout_ms: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      scrollback_lines: DEFAULT_SCROLLBACK_LINES,
-      scrollback_bytes: 0,
-      kill_grace_ms: DEFAULT_KILL_GRACE_MS,
-      max_sessions: DEFAULT_MAX_SESSIONS,
-    },
+    config,
     version: options.version,
     startedAt: performance.now(),
     socketPath,
-    integrationDir: join(dirname(socketPath), "shell-integration"),
-    spawn: spawnContext(socketPath, join(dirname(socketPath), "shell-integration")),
-    agents: new Map(),
-    recordings: new Map(),
-    viewers: new Map(),
-    manifest: new Manifest(manifestPath(process.env, socketPath)),
+    daemonEnv: spawn.daemonEnv,
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
+  ctx.web = options.webHost?.(ctx);
 
-  installShellIntegration(ctx.integrationDir);
-  await restoreSessions(ctx);
+  installShellIntegration(spawn.integrationDir);
+  for (const restored of await sessions.restore()) {
+    if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
+    else console.error(`t4a daemon: restored session ${restored.id}`);
+  }
   const listener = listen(socketPath, ctx);
   chmodSync(socketPath, 0o600);
   const ours = statSync(socketPath).ino;
@@ -86,7 +78,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     stopping = true;
     listener.stop(true);
     ctx.web?.stop();
-    await pool.killAll(ctx.config.kill_grace_ms);
+    await sessions.killAll();
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
     try {
       if (statSync(socketPath).ino === ours) unlinkSync(socketPath);
@@ -97,8 +89,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   }
 
   if (options.web !== undefined) {
-    const { startWebServer } = await import("../commands/web.ts");
-    const started = await startWebServer(ctx, { listen: options.web });
+    if (!ctx.web) throw new T4aError("unsupported", "this daemon has no web front end");
+    const started = await ctx.web.start({ listen: options.web });
     console.error(`t4a daemon: web server on ${started.url} (run \`t4a web\` for a login URL)`);
   }
 
@@ -109,28 +101,6 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
   console.error(`t4a daemon ${options.version} pid ${process.pid} listening on ${socketPath}`);
   return finished;
-}
-
-/**
- * The persisted sessions of an earlier daemon on this socket, created again with the same ids,
- * directories (a shell's last one), plugins and size; agents resume their conversation.
- */
-async function restoreSessions(ctx: DaemonContext): Promise<void> {
-  const entries = ctx.manifest.entries();
-  if (!entries.length) return;
-  const { createSession } = await import("../commands/create.ts");
-  for (const entry of entries) {
-    const spec = Manifest.specOf(entry, ctx.spawn.daemonEnv);
-    const restored = { ...spec, cwd: entry.cwd ?? spec.cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
-    try {
-      await createSession(restored, ctx, true);
-      ctx.bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
-      console.error(`t4a daemon: restored session ${entry.id}`);
-    } catch (error) {
-      ctx.manifest.remove(entry.id);
-      console.error(`t4a daemon: could not restore session ${entry.id}: ${(error as Error).message}`);
-    }
-  }
 }
 
 /** Paths and environment for the session plugins; the state dir follows the XDG base spec. */

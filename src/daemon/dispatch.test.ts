@@ -5,35 +5,32 @@ import type * as v from "valibot";
 import { commands } from "../commands/index.ts";
 import { ErrorCodes } from "../protocol/errors.ts";
 import { EventBus } from "../terminal/event-bus.ts";
-import { Pool } from "../terminal/pool.ts";
-import type { DaemonContext } from "./context.ts";
+import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, dispatchLine } from "./dispatch.ts";
 import { Manifest } from "../service/manifest.ts";
+import { Sessions } from "../session/sessions.ts";
 
 const bus = new EventBus();
+const config = { idle_timeout_ms: 2000, scrollback_lines: 1000, scrollback_bytes: 0, kill_grace_ms: 200, max_sessions: 2 };
+const spawn = {
+  socketPath: "/nowhere",
+  stateDir: "/nowhere/state",
+  worktreesDir: "/nowhere/state/worktrees",
+  integrationDir: "/nowhere/shell-integration",
+  daemonEnv: process.env as Record<string, string>,
+  t4aPath: "t4a",
+};
 const ctx: DaemonContext = {
-  pool: new Pool(bus),
+  sessions: new Sessions({ bus, config, spawn, manifest: new Manifest("/nowhere/manifest.json") }),
   bus,
-  config: { idle_timeout_ms: 2000, scrollback_lines: 1000, scrollback_bytes: 0, kill_grace_ms: 200, max_sessions: 2 },
+  config,
   version: "test",
   startedAt: performance.now(),
   socketPath: "/nowhere",
-  integrationDir: "/nowhere/shell-integration",
-  spawn: {
-    socketPath: "/nowhere",
-    stateDir: "/nowhere/state",
-    worktreesDir: "/nowhere/state/worktrees",
-    integrationDir: "/nowhere/shell-integration",
-    daemonEnv: process.env as Record<string, string>,
-    t4aPath: "t4a",
-  },
-  agents: new Map(),
-  recordings: new Map(),
-  viewers: new Map(),
-  manifest: new Manifest("/nowhere/manifest.json"),
+  daemonEnv: spawn.daemonEnv,
   requestShutdown: () => {},
 };
-afterAll(() => ctx.pool.killAll(100));
+afterAll(() => ctx.sessions.killAll());
 
 /** A readable type for a valibot schema: `string`, `number?`, `"a"|"b"`, `{…}`. */
 function describe(schema: v.GenericSchema): string {

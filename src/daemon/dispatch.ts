@@ -6,7 +6,7 @@ import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Envelope } from "../protocol/fields.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
-import type { DaemonContext } from "./context.ts";
+import type { DaemonContext } from "../commands/context.ts";
 
 export interface Outcome {
   /** The JSON line to write (ok/error, tag echoed). */

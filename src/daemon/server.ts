@@ -5,7 +5,7 @@
 import type { Socket, UnixSocketListener } from "bun";
 import type { DuplexPeer, Reply } from "../commands/command.ts";
 import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
-import type { DaemonContext } from "./context.ts";
+import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
 
 /** Stop reading a client's requests while this many reply bytes wait for it to read. */

@@ -16,6 +16,7 @@ export interface Tool {
 export interface ToolResult {
   content: ToolContent[];
   isError?: boolean;
+  [key: string]: unknown;
 }
 
 export const tools: Tool[] = commands.flatMap((command) => (command.mcp ? [toTool(command, command.mcp)] : []));

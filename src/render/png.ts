@@ -64,7 +64,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 
 /** A zlib stream (RFC 1950) around Bun's raw deflate: 32 KiB window header, Adler-32 trailer. */
 function zlibCompress(data: Uint8Array): Uint8Array {
-  const raw = Bun.deflateSync(data, { level: deflateLevel(data.length) });
+  const raw = Bun.deflateSync(data as Uint8Array<ArrayBuffer>, { level: deflateLevel(data.length) });
   const out = new Uint8Array(raw.length + 6);
   out.set([0x78, 0x9c]);
   out.set(raw, 2);

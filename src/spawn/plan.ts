@@ -1,7 +1,27 @@
 // What the plugin chain builds: the plain {argv, cwd, env} the terminal layer spawns, plus what
 // the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
-// Types and the cleanup runner only.
+// Types, the plugin contract and the cleanup runner only.
+import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
+
+/** One link of the chain. `id`: the session's id, reserved before the chain runs (agents' hooks and ids need it). */
+export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext, id: string) => void | Promise<void>;
+
+/** What the plugins report about the session: shown by create, list and info, as these fields. */
+export interface SpawnFacts {
+  worktree?: string;
+  branch?: string;
+  /** The worktree was made for this session (not reused). */
+  worktree_created?: true;
+  scratchpad?: string;
+  /** How it is confined, e.g. "bwrap, no network". */
+  sandbox?: string;
+  timeout_ms?: number;
+  agent?: string;
+  spawn_mode?: string;
+  conversation_id?: string;
+  resumed?: true;
+}
 
 /** Something a cleanup did not remove, so no work is lost: reported in the exit event, list and kill. */
 export interface Kept {
@@ -30,8 +50,7 @@ export interface SpawnPlan {
   timeoutMs?: number;
   /** Undone in reverse order. */
   cleanups: Cleanup[];
-  /** Shown by list and info: worktree, branch, scratchpad, sandbox. */
-  facts: Record<string, unknown>;
+  facts: SpawnFacts;
 }
 
 export interface AgentPlan {

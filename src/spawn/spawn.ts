@@ -3,7 +3,7 @@
 // its job fails the create and the chain undoes what it did: no half-made worktree, never an
 // unsandboxed program. The terminal layer never learns what a plugin is.
 import type { SessionSpec } from "../protocol/session-spec.ts";
-import type { SpawnContext, SpawnPlan } from "./plan.ts";
+import type { Plugin, SpawnContext, SpawnPlan } from "./plan.ts";
 import { runCleanups } from "./plan.ts";
 import { agent } from "./plugins/agent.ts";
 import { environment } from "./plugins/env.ts";
@@ -11,9 +11,6 @@ import { sandbox } from "./plugins/sandbox.ts";
 import { scratchpad } from "./plugins/scratchpad.ts";
 import { timeout } from "./plugins/timeout.ts";
 import { worktree } from "./plugins/worktree.ts";
-
-/** `id`: the session's id, reserved before the chain runs (agents' hooks and ids need it). */
-export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext, id: string) => void | Promise<void>;
 
 /** The agent plugin builds the command once cwd and env are final, before the sandbox wraps it. */
 const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, sandbox, timeout];

@@ -3,7 +3,7 @@
 // hands frames in and takes frames out. A viewer that falls behind is dropped with `lagged`
 // (it may attach again); it never slows the program or the other viewers.
 import type { Terminal } from "../terminal/terminal.ts";
-import { encodeFrame, Frame } from "./frames.ts";
+import { encodeFrame, Frame } from "../protocol/frames.ts";
 
 /** How a viewer is reached: each call queues and answers how many bytes wait for it to read. */
 export interface Viewer {
@@ -30,14 +30,14 @@ export interface AttachOptions {
   readOnly: boolean;
   /** Rows of scrollback to replay above the screen (0 = the screen alone). */
   scrollback: number;
-  /** Viewers per terminal id, counted up while this one is attached (the web's "attached" state). */
-  viewers?: Map<string, number>;
+  /** Told once, when this viewer goes (detach, lagged, the end). */
+  onClose?: () => void;
 }
 
 export class Attachment {
   readonly #terminal: Terminal;
   readonly #viewer: Viewer;
-  readonly #viewers: Map<string, number> | undefined;
+  readonly #onClose: (() => void) | undefined;
   readonly #readOnly: boolean;
   #stop: (() => void) | undefined;
   #closed = false;
@@ -46,8 +46,7 @@ export class Attachment {
     this.#terminal = terminal;
     this.#viewer = viewer;
     this.#readOnly = options.readOnly;
-    this.#viewers = options.viewers;
-    this.#count(1);
+    this.#onClose = options.onClose;
     // In one turn: the screen at this byte, then a tap from the next byte on (terminal.tap).
     const screen = terminal.screen.serialize(options.scrollback);
     this.#stop = terminal.tap({
@@ -89,11 +88,7 @@ export class Attachment {
     this.#closed = true;
     this.#stop?.();
     this.#viewer.close();
-    this.#count(-1);
-  }
-
-  #count(delta: 1 | -1): void {
-    this.#viewers?.set(this.#terminal.id, (this.#viewers.get(this.#terminal.id) ?? 0) + delta);
+    this.#onClose?.();
   }
 
   /** A viewer this far behind is dropped: it never holds the program or the others up. */

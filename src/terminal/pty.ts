@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { FairFeed } from "./fair-feed.ts";
 import { unreadInput } from "./libc.ts";
+import { within } from "./within.ts";
 
 export interface PtyExit {
   /** Exit status when the process exited normally, else null. */
@@ -108,7 +109,7 @@ export class Pty {
     }
     this.pid = this.#process.pid;
     this.#process.exited.then(() => {
-      this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode ?? null };
+      this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode === null ? null : String(this.#process.signalCode) };
       this.#maybeReport();
     });
   }
@@ -159,10 +160,7 @@ export class Pty {
   async kill(graceMs: number): Promise<PtyExit> {
     if (this.alive) {
       signalGroup(this.pid, "SIGHUP");
-      const exitedInTime = await Promise.race([
-        this.#process.exited.then(() => true),
-        Bun.sleep(graceMs).then(() => false),
-      ]);
+      const exitedInTime = await within<boolean>(graceMs, (settle) => void this.#process.exited.then(() => settle(true)), () => false);
       if (!exitedInTime) signalGroup(this.pid, "SIGKILL");
     }
     await Bun.sleep(0);

@@ -87,7 +87,7 @@ test("text --all after 50k lines is what the emulator alone gave, and the oldest
   // Rows keep their stable numbers: the newest row read by number and through its logical line.
   const bottom = screen.bottomStableRow;
   const last = screen.logicalLine(bottom - 2)!;
-  expect(last.text).toBe(oracle.all(true).at(-3));
+  expect(last.text).toBe(oracle.all(true).at(-3)!);
   // Soft-wrapped rows in the archive join into their logical line, across the archive's rows.
   let joined = 0;
   for (let row = bottom - screen.regionLength("all") + 1; row < bottom - 24; row++) {

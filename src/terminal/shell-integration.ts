@@ -40,7 +40,7 @@ export function integrate(spawn: Spawn, dir: string, nonce: string): { spawn: Sp
   // Options only (no script operand, no -c): the shell will read commands interactively.
   const interactive = args.every((arg) => arg.startsWith("-") && arg !== "-c" && !/^-[a-zA-Z]*c/.test(arg));
   if (!interactive) return undefined;
-  const env = { ...spawn.env, T4A_NONCE: nonce };
+  const env: Record<string, string> = { ...spawn.env, T4A_NONCE: nonce };
   const login = args.some((arg) => arg === "-l" || arg === "--login" || /^-[a-zA-Z]*l/.test(arg));
 
   if (name === "bash") {

@@ -10,6 +10,7 @@ import { Screen } from "./screen.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type WaitConditions, type WaitOutcome } from "./waits.ts";
+import { within } from "./within.ts";
 
 export interface TerminalSpec {
   id: string;
@@ -27,8 +28,6 @@ export interface TerminalSpec {
   integrationDir?: string;
   /** Put before the program's argv once shell integration has been set up (a sandbox's bwrap). */
   wrap?: string[];
-  /** Facts about the session shown by info() (its worktree, sandbox…): opaque to the terminal. */
-  facts?: Record<string, unknown>;
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
   onEnd?: (reason: string | undefined) => Promise<Record<string, unknown>>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
@@ -49,7 +48,10 @@ export interface TerminalInfo {
   shell_integration: ShellKind | null;
   exit_code?: number | null;
   signal?: string | null;
-  [fact: string]: unknown;
+  /** Answers to device queries the program asked but never read. */
+  answers_dropped?: number;
+  /** What the session's end reported (why t4a ended it, what its cleanups kept): opaque here. */
+  [endReport: string]: unknown;
 }
 
 /** Who follows a terminal's bytes as they happen: attach, the browser, a recording. */
@@ -99,7 +101,6 @@ export class Terminal {
   readonly #emit: (event: TerminalEvent) => void;
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
-  readonly #facts: Record<string, unknown>;
   readonly #onEnd: ((reason: string | undefined) => Promise<Record<string, unknown>>) | undefined;
   readonly #onInput: (() => void) | undefined;
   readonly #taps = new Set<Tap>();
@@ -127,7 +128,6 @@ export class Terminal {
     this.env = spec.env;
     this.cwd = spec.cwd;
     this.#emit = emit;
-    this.#facts = spec.facts ?? {};
     this.#onEnd = spec.onEnd;
     this.#onInput = spec.onInput;
     this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
@@ -200,7 +200,6 @@ export class Terminal {
       cmd_args: this.argv,
       cwd: this.cwd,
       shell_integration: this.shell,
-      ...this.#facts,
     };
     // Answers to device queries the program asked but never read: a sign it floods queries.
     if (this.#pty.droppedAnswers) info.answers_dropped = this.#pty.droppedAnswers;
@@ -250,7 +249,7 @@ export class Terminal {
    */
   async settled(): Promise<void> {
     if (!this.screen.inSyncFrame || !this.alive) return;
-    await Promise.race([new Promise<void>((resolve) => this.#syncWaiters.push(resolve)), Bun.sleep(SYNC_FRAME_WAIT_MS)]);
+    await within<void>(SYNC_FRAME_WAIT_MS, (settle) => void this.#syncWaiters.push(() => settle()), () => undefined);
   }
 
   wait(conditions: WaitConditions, timeoutMs: number): Promise<WaitOutcome> {
@@ -292,24 +291,20 @@ export class Terminal {
       if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
       await this.#untilPrompt(timeoutMs);
     }
-    const done = new Promise<{ code: number | null; output: CommandOutput }>((resolve) => {
-      const listener = (code: number | null, output: CommandOutput) => {
-        this.#commandListeners.delete(listener);
-        resolve({ code, output });
-      };
-      this.#commandListeners.add(listener);
-    });
     const text = command.replace(/\n+$/, "");
-    // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
-    this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finished = await Promise.race([
-      done,
-      new Promise<undefined>((resolve) => (timer = setTimeout(resolve, remaining))),
-      this.#pty.done.then(() => undefined),
-    ]);
-    clearTimeout(timer);
+    const finished = await within<{ code: number | null; output: CommandOutput } | undefined>(
+      remaining,
+      (settle) => {
+        const listener = (code: number | null, output: CommandOutput) => settle({ code, output });
+        this.#commandListeners.add(listener);
+        void this.#pty.done.then(() => settle(undefined));
+        // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
+        this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
+        return () => this.#commandListeners.delete(listener);
+      },
+      () => undefined,
+    );
     if (!finished) {
       if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
       throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
@@ -408,12 +403,7 @@ export class Terminal {
 
   /** A shell still starting: wait for its first prompt mark (or its exit, or the timeout). */
   async #untilPrompt(timeoutMs: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const prompted = await Promise.race([
-      new Promise<boolean>((resolve) => this.#promptWaiters.push(() => resolve(true))),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-    ]);
-    clearTimeout(timer);
+    const prompted = await within<boolean>(timeoutMs, (settle) => void this.#promptWaiters.push(() => settle(true)), () => false);
     if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
     if (!prompted) throw new T4aError("timeout", `the shell showed no prompt within ${timeoutMs} ms`);
   }

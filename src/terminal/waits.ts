@@ -3,6 +3,7 @@
 // done, until exit; always bounded by a timeout. The terminal feeds it events; it decides.
 import { T4aError } from "../protocol/errors.ts";
 import type { Screen } from "./screen.ts";
+import { within, type Settle } from "./within.ts";
 
 export interface WaitConditions {
   idle_ms?: number;
@@ -39,9 +40,7 @@ export class Waiter {
   readonly startedAt = performance.now();
   readonly #source: WaitSource;
   readonly #conditions: WaitConditions;
-  readonly #resolve: (outcome: WaitOutcome) => void;
-  readonly #reject: (error: T4aError) => void;
-  readonly #timeout: ReturnType<typeof setTimeout>;
+  #settle!: Settle<WaitOutcome>;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #settled = false;
   /** Called once settled, so the terminal can forget this waiter. */
@@ -50,15 +49,20 @@ export class Waiter {
   constructor(source: WaitSource, conditions: WaitConditions, timeoutMs: number) {
     this.#source = source;
     this.#conditions = conditions;
-    let resolve!: (outcome: WaitOutcome) => void;
-    let reject!: (error: T4aError) => void;
-    this.done = new Promise<WaitOutcome>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    this.#resolve = resolve;
-    this.#reject = reject;
-    this.#timeout = setTimeout(() => this.fail(new T4aError("timeout", `nothing matched within ${timeoutMs} ms`)), timeoutMs);
+    this.done = within<WaitOutcome>(
+      timeoutMs,
+      (settle) => {
+        this.#settle = settle;
+        return () => {
+          this.#settled = true;
+          clearTimeout(this.#idleTimer);
+          this.onSettled();
+        };
+      },
+      () => {
+        throw new T4aError("timeout", `nothing matched within ${timeoutMs} ms`);
+      },
+    );
     if (conditions.idle_ms !== undefined) this.#armIdle();
     if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone)) this.#finish({ condition: "gone" });
   }
@@ -87,9 +91,7 @@ export class Waiter {
   }
 
   fail(error: T4aError): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#reject(error);
+    this.#settle.fail(error);
   }
 
   #matchChangedRows(text: string | undefined, regex: RegExp | undefined): void {
@@ -120,16 +122,7 @@ export class Waiter {
   }
 
   #finish(outcome: Omit<WaitOutcome, "elapsed_ms">): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#resolve({ ...outcome, elapsed_ms: Math.round(performance.now() - this.startedAt) } as WaitOutcome);
-  }
-
-  #settle(): void {
-    this.#settled = true;
-    clearTimeout(this.#timeout);
-    clearTimeout(this.#idleTimer);
-    this.onSettled();
+    this.#settle({ ...outcome, elapsed_ms: Math.round(performance.now() - this.startedAt) } as WaitOutcome);
   }
 }
 

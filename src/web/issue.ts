@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { createSession } from "../commands/create.ts";
-import type { DaemonContext } from "../daemon/context.ts";
+import type { DaemonContext } from "../commands/context.ts";
+import { createdReply } from "../commands/create.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
 
@@ -29,24 +29,21 @@ export async function launchIssue(body: unknown, ctx: DaemonContext, options: Is
   const { repo, issue } = parsed.output;
   const id = `${repo.name}-${issue}`;
   const base = { id, repo, issue, worktree: options.repos ? join(options.repos, `${repo.name}-issue-${issue}`) : undefined };
-  if (ctx.pool.has(id)) return { status: 200, session: { ...base, ...ctx.pool.get(id).info() } };
+  if (ctx.sessions.has(id)) return { status: 200, session: { ...base, ...ctx.sessions.get(id).info() } };
   if (!options.repos) throw new T4aError("unsupported", "issue launches need the clones' directory: t4a web --repos DIR");
   const clone = join(options.repos, repo.name);
   if (!existsSync(join(clone, ".git"))) throw new T4aError("invalid_params", `no clone of ${repo.name} at ${clone}`);
-  const created = await createSession(
-    {
-      name: id,
-      cwd: clone,
-      worktree: `issue-${issue}`,
-      worktree_path: join(options.repos, `${repo.name}-issue-${issue}`),
-      branch: `feat/issue-${issue}`,
-      agent: options.agent,
-      prompt: `Work on ${repo.owner}/${repo.name}#${issue}. Start by running: gh issue view ${issue} -R ${repo.owner}/${repo.name}`,
-      cols: 120,
-      rows: 40,
-      shell_integration: true,
-    },
-    ctx,
-  );
-  return { status: 201, session: { ...base, ...created, created_at: new Date().toISOString() } };
+  const session = await ctx.sessions.create({
+    name: id,
+    cwd: clone,
+    worktree: `issue-${issue}`,
+    worktree_path: join(options.repos, `${repo.name}-issue-${issue}`),
+    branch: `feat/issue-${issue}`,
+    agent: options.agent,
+    prompt: `Work on ${repo.owner}/${repo.name}#${issue}. Start by running: gh issue view ${issue} -R ${repo.owner}/${repo.name}`,
+    cols: 120,
+    rows: 40,
+    shell_integration: true,
+  });
+  return { status: 201, session: { ...base, ...createdReply(session), created_at: new Date().toISOString() } };
 }

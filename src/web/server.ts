@@ -4,15 +4,15 @@
 // Origin, read-only. Deliberately unlike seed 002: no open CORS, no unauthenticated access.
 import { basename } from "node:path";
 import type { ServerWebSocket } from "bun";
-import type { DaemonContext } from "../daemon/context.ts";
+import type { DaemonContext } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { Attachment } from "../stream/attachment.ts";
+import type { Attachment } from "../stream/attachment.ts";
 import { Gate, loadToken } from "./auth.ts";
-import { launchIssue } from "./issue.ts";
 import page from "./page/index.html";
-import { errorResponse, findRoute, handleRoute, json } from "./rest.ts";
+import { errorResponse, HttpRefusal } from "./responses.ts";
+import { handleRoute } from "./routes.ts";
 
-export interface WebOptions {
+export interface ServeOptions {
   /** host:port; port 0 picks a free one. */
   listen: string;
   readOnly: boolean;
@@ -24,6 +24,8 @@ export interface WebOptions {
   tlsKey?: string;
   /** More names the Host header may carry (a tailscale serve name, a reverse proxy's). */
   allowHosts: string[];
+  /** Where the web token lives (the state directory). */
+  stateDir: string;
 }
 
 export interface WebServer {
@@ -53,11 +55,11 @@ export function parseListen(listen: string): { host: string; port: number } {
   return { host: match[1]!, port: Number(match[2]) };
 }
 
-export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
+export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const { host, port } = parseListen(options.listen);
   const secure = options.tlsCert !== undefined;
   const hosts = isLoopback(host) ? [...LOOPBACK.filter((name) => name !== "::1"), host] : [host];
-  const gate = new Gate(loadToken(ctx.spawn.stateDir), [...hosts, ...options.allowHosts], secure);
+  const gate = new Gate(loadToken(options.stateDir), [...hosts, ...options.allowHosts], secure);
   const assets = new Map<string, { path: string; headers: Record<string, string> }>();
   let index: { path: string; headers: Record<string, string> } | undefined;
   // Compiled: the page's files are in the binary, served here behind the gate like everything else.
@@ -66,7 +68,7 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
     else assets.set(`/${basename(file.path)}`, file);
   }
 
-  const server = Bun.serve<SocketData, Record<string, never>>({
+  const server = Bun.serve<SocketData>({
     hostname: host.replace(/^\[|\]$/g, ""),
     port,
     tls: secure ? { cert: Bun.file(options.tlsCert!), key: Bun.file(options.tlsKey!) } : undefined,
@@ -76,25 +78,21 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
       try {
         return await handle(request, server);
       } catch (error) {
-        if (error instanceof T4aError) return errorResponse(error.code, error.message);
-        console.error("t4a web: internal error:", error);
-        return errorResponse("internal", "internal error");
+        return errorResponse(error);
       }
     },
     websocket: {
       open(ws) {
         // Killed between the upgrade and now: nothing to show.
-        if (!ctx.pool.has(ws.data.id)) return ws.close(1011, "no such session");
-        const terminal = ctx.pool.get(ws.data.id);
-        ws.data.attachment = new Attachment(
-          terminal,
+        if (!ctx.sessions.has(ws.data.id)) return ws.close(1011, "no such session");
+        ws.data.attachment = ctx.sessions.get(ws.data.id).view(
           {
             screen: (text) => (ws.send(new TextEncoder().encode(text)), ws.getBufferedAmount()),
             output: (bytes) => (ws.send(bytes), ws.getBufferedAmount()),
             event: (event) => (ws.send(JSON.stringify(event)), ws.getBufferedAmount()),
             close: () => ws.close(1000, "closed"),
           },
-          { readOnly: ws.data.readOnly, scrollback: 0, viewers: ctx.viewers },
+          { readOnly: ws.data.readOnly, scrollback: 0 },
         );
       },
       message(ws, message) {
@@ -115,43 +113,30 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
     },
   });
 
-  async function handle(request: Request, server: Bun.Server): Promise<Response | undefined> {
+  async function handle(request: Request, server: Bun.Server<SocketData>): Promise<Response | undefined> {
     // DNS rebinding: a page of another name that resolves here must not reach us.
-    if (!gate.hostAllowed(request)) return json({ ok: false, error: "this Host is not served here", code: "bad_request" }, 403);
+    if (!gate.hostAllowed(request)) throw new HttpRefusal(403, "bad_request", "this Host is not served here");
     const url = new URL(request.url);
     const login = url.searchParams.get("login");
     if (login !== null && request.method === "GET") {
       if (!gate.redeem(login)) return new Response("This login link was used or has expired: run `t4a web` for a new one.\n", { status: 403 });
       return new Response(null, { status: 302, headers: { location: "/", "set-cookie": gate.cookie(), "cache-control": "no-store" } });
     }
+    const api = url.pathname.startsWith("/api/");
     if (!gate.tokenPresented(request)) {
-      return url.pathname.startsWith("/api/")
-        ? json({ ok: false, error: "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints", code: "bad_request" }, 401)
-        : new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
+      if (api) throw new HttpRefusal(401, "bad_request", "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints");
+      return new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
     }
     const changes = request.method !== "GET" && request.method !== "HEAD";
-    const terminalSocket = /^\/api\/sessions\/([^/]+)\/terminal$/.exec(url.pathname);
-    if ((changes || terminalSocket) && !gate.originAllowed(request)) return json({ ok: false, error: "cross-origin request refused", code: "bad_request" }, 403);
-    if (changes && options.readOnly) return json({ ok: false, error: "this web server is read-only", code: "unsupported" }, 403);
-    if (terminalSocket) {
-      const id = decodeURIComponent(terminalSocket[1]!);
-      ctx.pool.get(id);
-      const readOnly = options.readOnly || url.searchParams.get("read_only") === "1";
-      if (server.upgrade(request, { data: { id, readOnly } })) return undefined;
-      return json({ ok: false, error: "expected a WebSocket upgrade", code: "bad_request" }, 426);
+    const opensTerminal = /^\/api\/sessions\/[^/]+\/terminal$/.test(url.pathname);
+    if ((changes || opensTerminal) && !gate.originAllowed(request)) throw new HttpRefusal(403, "bad_request", "cross-origin request refused");
+    if (changes && options.readOnly) throw new HttpRefusal(403, "unsupported", "this web server is read-only");
+    if (api) {
+      const env = { ctx, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data }) };
+      const response = await handleRoute(request, url, env);
+      if (response === "no route") throw new T4aError("not_found", `no such route: ${request.method} ${url.pathname}`);
+      return response;
     }
-    const one = /^\/api\/sessions\/([^/]+)$/.exec(url.pathname);
-    if (one && request.method === "GET") return json(sessionState(ctx, decodeURIComponent(one[1]!)));
-    if (url.pathname === "/api/sessions" && request.method === "POST") {
-      const body = await request.clone().json().catch(() => undefined);
-      if (body && typeof body === "object" && "repo" in body) {
-        const { status, session } = await launchIssue(body, ctx, { repos: options.repos, agent: options.agent });
-        return json(session, status);
-      }
-    }
-    const route = findRoute(request.method, url.pathname);
-    if (route) return handleRoute(request, url, route, ctx);
-    if (url.pathname.startsWith("/api/")) return errorResponse("not_found", `no such route: ${request.method} ${url.pathname}`);
     const asset = assets.get(url.pathname);
     if (asset) return new Response(Bun.file(asset.path), { headers: asset.headers });
     // Any other path is the page (SPA fallback).
@@ -168,12 +153,4 @@ export function startWeb(ctx: DaemonContext, options: WebOptions): WebServer {
     loginUrl: () => `${url}/?login=${gate.loginCode()}`,
     stop: () => server.stop(true),
   };
-}
-
-/** One session as seed 002 shows it: running, attached (someone is watching), failed, exited. */
-export function sessionState(ctx: DaemonContext, id: string): Record<string, unknown> {
-  const info = ctx.pool.get(id).info();
-  const viewers = ctx.viewers.get(id) ?? 0;
-  const state = info.alive ? (viewers > 0 ? "attached" : "running") : info.exit_code === 0 ? "exited" : "failed";
-  return { ...info, state, viewers };
 }

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgent } from "../agents/agents.ts";
 import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
-import type { Plugin } from "../spawn.ts";
+import type { Plugin } from "../plan.ts";
 
 /** Where a sandboxed agent finds its notify socket (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify.sock";

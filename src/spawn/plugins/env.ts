@@ -2,7 +2,7 @@
 // from the creating client's environment when it sent one (the CLI does, like tmux's
 // update-environment) or else the daemon's; never the daemon's whole stale environment unless
 // inherit_env asks for it. Then what earlier plugins set, then the spec's own env.
-import type { Plugin } from "../spawn.ts";
+import type { Plugin } from "../plan.ts";
 import { policyEnv } from "../env-keys.ts";
 
 export const environment: Plugin = (spec, plan, ctx) => {

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
-import type { Plugin } from "../spawn.ts";
+import type { Plugin } from "../plan.ts";
 
 /** bwrap works here (user namespaces allowed): checked once per daemon, by running it. */
 let usable: Promise<string | undefined> | undefined;

@@ -3,7 +3,7 @@
 // scratchpad/ at the root of a worktree (excluded from git there). Never removed by t4a.
 import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { Plugin } from "../spawn.ts";
+import type { Plugin } from "../plan.ts";
 import { excludeFromGit } from "./worktree.ts";
 
 export const scratchpad: Plugin = async (spec, plan, ctx) => {
@@ -13,7 +13,7 @@ export const scratchpad: Plugin = async (spec, plan, ctx) => {
   plan.env.T4A_SCRATCHPAD = dir;
   plan.writable.push(dir);
   plan.facts.scratchpad = dir;
-  const tree = plan.facts.worktree as string | undefined;
+  const tree = plan.facts.worktree;
   if (tree) {
     const link = join(tree, "scratchpad");
     if (!existsSync(link) && !isSymlink(link)) symlinkSync(dir, link);

@@ -8,7 +8,7 @@ import { basename, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
 import type { Kept } from "../plan.ts";
-import type { Plugin } from "../spawn.ts";
+import type { Plugin } from "../plan.ts";
 
 /** Live sessions per worktree directory: the last one to end decides whether it goes. */
 const users = new Map<string, number>();

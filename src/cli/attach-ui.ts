@@ -3,7 +3,7 @@
 // running. On every way out (detach, the program's exit, the daemon going away) the caller's
 // terminal is put back: the modes the program turned on are reset, the alternate screen left.
 import type { DaemonConnection, Reply } from "../client/connection.ts";
-import { encodeFrame, Frame, FrameReader } from "./frames.ts";
+import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 
 /** What the program may have switched on in our terminal: off again, then back to the shell's screen. */
 const RESTORE =

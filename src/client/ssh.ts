@@ -4,8 +4,8 @@
 // (ControlMaster/ControlPersist, in the private socket directory), so a shell loop of calls pays
 // for one handshake. T4A_SSH_COMMAND replaces `ssh` (e.g. `ssh -F cfg`), T4A_REMOTE_T4A the
 // remote program (default: t4a on PATH, else ~/.local/bin/t4a, where `t4a remote install` puts it).
-import { DaemonUnreachable } from "../client/connect.ts";
-import { DaemonConnection } from "../client/connection.ts";
+import { DaemonConnection } from "./connection.ts";
+import { DaemonUnreachable } from "./errors.ts";
 
 export interface HostTarget {
   /** [user@]host as ssh takes it. */

@@ -1,7 +1,7 @@
 // `t4a remote install HOST`: this very binary onto HOST as ~/.local/bin/t4a, after checking that
 // HOST runs the same OS and CPU (`uname -sm`), so `t4a --host HOST …` finds it there.
 import { isCompiled } from "../client/executable.ts";
-import { parseHost, sshArgv } from "./ssh.ts";
+import { parseHost, sshArgv } from "../client/ssh.ts";
 
 export async function installRemote(host: string, controlDir: string): Promise<number> {
   if (!isCompiled()) {

@@ -6,9 +6,10 @@
 // no other way, once their input is ready. Reads the screen through the host; no xterm here.
 import { unlinkSync } from "node:fs";
 import type { UnixSocketListener } from "bun";
-import { T4aError } from "../../protocol/errors.ts";
-import type { TerminalEvent } from "../../protocol/events.ts";
-import type { Agent } from "./agents.ts";
+import { T4aError } from "../protocol/errors.ts";
+import type { TerminalEvent } from "../protocol/events.ts";
+import { within, type Settle } from "../terminal/within.ts";
+import type { Agent } from "../spawn/agents/agents.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -37,7 +38,6 @@ export class AgentWatch {
   line = "";
   readonly #agent: Agent;
   readonly #host: AgentHost;
-  readonly #facts: Record<string, unknown>;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
   readonly #ready: RegExp[];
@@ -48,20 +48,15 @@ export class AgentWatch {
   #sinceInput: string | undefined;
   #listener: UnixSocketListener<undefined> | undefined;
   #notifyPath: string | undefined;
-  readonly #waiters = new Set<{ state: AgentState; resolve: (reply: AgentStateReply) => void; reject: (error: Error) => void }>();
+  readonly #waiters = new Set<{ state: AgentState; settle: Settle<AgentStateReply> }>();
 
-  readonly #onGone: () => void;
-
-  constructor(id: string, agent: Agent, host: AgentHost, facts: Record<string, unknown>, typedPrompt: string | undefined, onGone: () => void) {
-    this.#onGone = onGone;
+  constructor(id: string, agent: Agent, host: AgentHost, typedPrompt: string | undefined) {
     this.id = id;
     this.#agent = agent;
     this.#host = host;
-    this.#facts = facts;
     this.#typedPrompt = typedPrompt;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
-    facts.agent_state = this.state;
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
   }
 
@@ -102,6 +97,7 @@ export class AgentWatch {
     if (!(AGENT_STATES as readonly string[]).includes(state) || state === "starting") {
       throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
     }
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     this.#hooked = true;
     // The hook's own text is rarely what a person sees; the screen's last words are.
     // The wrapper reports the CLI's exit status as the message.
@@ -112,33 +108,29 @@ export class AgentWatch {
   }
 
   /** Resolves when the agent is in `state` (at once if it is), or fails after the timeout. */
-  until(state: AgentState, timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
+  async until(state: AgentState, timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
     const started = performance.now();
-    if (this.state === state) return Promise.resolve({ state, line: this.line, elapsed_ms: 0 });
-    if (this.state === "exited") return Promise.reject(new T4aError("exited", `agent "${this.id}" has exited`));
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        state,
-        resolve: (reply: AgentStateReply) => {
-          clearTimeout(timer);
-          resolve({ ...reply, elapsed_ms: Math.round(performance.now() - started) });
-        },
-        reject: (error: Error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new T4aError("timeout", `agent "${this.id}" was not ${state} within ${timeoutMs} ms (it is ${this.state})`));
-      }, timeoutMs);
-      this.#waiters.add(waiter);
-    });
+    if (this.state === state) return { state, line: this.line, elapsed_ms: 0 };
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
+    const reply = await within<AgentStateReply>(
+      timeoutMs,
+      (settle) => {
+        const waiter = { state, settle };
+        this.#waiters.add(waiter);
+        return () => this.#waiters.delete(waiter);
+      },
+      () => {
+        throw new T4aError("timeout", `agent "${this.id}" was not ${state} within ${timeoutMs} ms (it is ${this.state})`);
+      },
+    );
+    return { ...reply, elapsed_ms: Math.round(performance.now() - started) };
   }
 
+  /** Stops listening to the terminal and the notify socket; safe to call again. */
   dispose(): void {
     this.#unsubscribe();
     this.#listener?.stop(true);
+    this.#listener = undefined;
     if (this.#notifyPath) {
       try {
         unlinkSync(this.#notifyPath);
@@ -153,7 +145,6 @@ export class AgentWatch {
       this.#set("exited", this.#lastLine());
       this.#failWaiters();
       this.dispose();
-      this.#onGone();
       return;
     }
     if (this.state === "exited") return;
@@ -168,8 +159,7 @@ export class AgentWatch {
 
   /** Waiters for a state the agent can no longer reach. */
   #failWaiters(): void {
-    for (const waiter of this.#waiters) waiter.reject(new T4aError("exited", `agent "${this.id}" has exited`));
-    this.#waiters.clear();
+    for (const waiter of [...this.#waiters]) waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
   /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
@@ -180,13 +170,8 @@ export class AgentWatch {
     }
     this.state = state;
     this.line = line;
-    this.#facts.agent_state = state;
     this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
-    for (const waiter of [...this.#waiters]) {
-      if (waiter.state !== state) continue;
-      this.#waiters.delete(waiter);
-      waiter.resolve({ state, line });
-    }
+    for (const waiter of [...this.#waiters]) if (waiter.state === state) waiter.settle({ state, line });
   }
 
   /** The last screen line that matches a waiting pattern (an approval question), if any, among rows drawn since the last input. */

@@ -1,0 +1,212 @@
+// Every session of the daemon by id: create (ids t1, t2, … or a given name, through the spawn
+// plugins), lookup, kill, and restore from the manifest after a restart. Decides ids and limits;
+// each Session owns its own life. The only place a Terminal is made.
+import { statSync } from "node:fs";
+import { T4aError, terminalNotFound } from "../protocol/errors.ts";
+import type { SessionSpec } from "../protocol/session-spec.ts";
+import { Manifest } from "../service/manifest.ts";
+import { runCleanups, type SpawnContext, type SpawnPlan } from "../spawn/plan.ts";
+import { prepareSession } from "../spawn/spawn.ts";
+import type { EventBus } from "../terminal/event-bus.ts";
+import type { SessionRecords } from "../terminal/leftovers.ts";
+import { Terminal } from "../terminal/terminal.ts";
+import { AgentWatch } from "./agent-watch.ts";
+import type { DaemonConfig } from "./config.ts";
+import { Session } from "./session.ts";
+
+export interface SessionsOptions {
+  bus: EventBus;
+  /** Live: `config` changes apply to the next session. */
+  config: DaemonConfig;
+  spawn: SpawnContext;
+  manifest: Manifest;
+  /** Where live sessions are noted so a daemon after a SIGKILL can end what is left. */
+  records?: SessionRecords;
+}
+
+export class Sessions {
+  readonly #sessions = new Map<string, Session>();
+  /** Ids handed out for creates still being prepared (their plugins run before the spawn). */
+  readonly #reserved = new Set<string>();
+  readonly #options: SessionsOptions;
+  #nextNumber = 1;
+
+  constructor(options: SessionsOptions) {
+    this.#options = options;
+  }
+
+  /** A session from a spec: the plugin chain, the terminal, its timeout, its agent's watch, its recording. */
+  async create(spec: SessionSpec, restored = false): Promise<Session> {
+    const id = this.#reserve(spec.name);
+    try {
+      return await this.#create(id, spec, restored);
+    } finally {
+      this.#reserved.delete(id);
+    }
+  }
+
+  has(id: string): boolean {
+    return this.#sessions.has(id);
+  }
+
+  get(id: string): Session {
+    const session = this.#sessions.get(id);
+    if (!session) throw terminalNotFound(id);
+    return session;
+  }
+
+  list(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Ends a session's processes and forgets it; answers what its end kept (a dirty worktree…). */
+  async kill(id: string, reason?: string): Promise<Record<string, unknown>> {
+    const session = this.get(id);
+    this.#sessions.delete(id);
+    try {
+      return await session.terminal.kill(this.#options.config.kill_grace_ms, reason);
+    } finally {
+      session.dispose();
+      this.#options.records?.remove(session.terminal.pid);
+    }
+  }
+
+  /** Daemon shutdown: every session ends, persisted ones stay in the manifest to come back. */
+  async killAll(): Promise<void> {
+    await Promise.all([...this.#sessions.keys()].map((id) => this.kill(id, "shutdown")));
+  }
+
+  /**
+   * The persisted sessions of an earlier daemon on this socket, created again with the same ids,
+   * directories (a shell's last one), plugins and size; agents resume their conversation.
+   * Answers what was restored and what could not be, with why.
+   */
+  async restore(): Promise<Array<{ id: string; cwd: string; error?: string }>> {
+    const { manifest, spawn, bus } = this.#options;
+    const report: Array<{ id: string; cwd: string; error?: string }> = [];
+    for (const entry of manifest.entries()) {
+      const spec = Manifest.specOf(entry, spawn.daemonEnv);
+      const restored = { ...spec, cwd: entry.cwd ?? spec.cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
+      try {
+        await this.create(restored, true);
+        bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
+        report.push({ id: entry.id, cwd: restored.cwd ?? "" });
+      } catch (error) {
+        manifest.remove(entry.id);
+        report.push({ id: entry.id, cwd: restored.cwd ?? "", error: (error as Error).message });
+      }
+    }
+    return report;
+  }
+
+  async #create(id: string, spec: SessionSpec, restored: boolean): Promise<Session> {
+    const { bus, manifest } = this.#options;
+    const plan = await prepareSession(spec, this.#options.spawn, id);
+    // Agents come back by default: their conversation resumes where it was.
+    const persist = spec.persist ?? spec.agent !== undefined;
+    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, bus, manifest });
+    let terminal: Terminal;
+    try {
+      terminal = this.#spawn(session, spec, plan);
+    } catch (error) {
+      await runCleanups(plan.cleanups);
+      throw error;
+    }
+    session.attach(terminal, plan.agent && this.#watch(session, terminal, plan.agent));
+    this.#sessions.set(id, session);
+    this.#options.records?.add(id, terminal.pid);
+    if (spec.record !== undefined) {
+      try {
+        session.record(spec.record, spec.record_input === true, spec.cast_format ?? "v2");
+      } catch (error) {
+        await this.kill(id);
+        throw error;
+      }
+    }
+    if (persist) manifest.add(id, spec, spec.cols, spec.rows);
+    if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));
+    return session;
+  }
+
+  #spawn(session: Session, spec: SessionSpec, plan: SpawnPlan): Terminal {
+    const { bus, config, spawn } = this.#options;
+    if (!isDirectory(plan.cwd)) throw new T4aError("invalid_params", `cwd "${plan.cwd}" is not a directory`);
+    try {
+      return new Terminal(
+        {
+          id: session.id,
+          argv: plan.argv,
+          cwd: plan.cwd,
+          env: plan.env,
+          wrap: plan.wrap,
+          cols: spec.cols,
+          rows: spec.rows,
+          scrollback: spec.scrollback ?? config.scrollback_lines,
+          scrollbackBytes: config.scrollback_bytes,
+          idleMs: () => spec.idle_timeout_ms ?? config.idle_timeout_ms,
+          integrationDir: spec.shell_integration ? spawn.integrationDir : undefined,
+          onInput: () => session.agent?.input(),
+          onCwd: (cwd) => session.movedTo(cwd),
+          onEnd: (reason) => session.ended(reason),
+        },
+        (event) => bus.publish(event),
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new T4aError("spawn_failed", `cannot start ${JSON.stringify(plan.argv[0])}: ${reason}`);
+    }
+  }
+
+  /** The agent's state watch: it reads the screen and writes input through this host alone. */
+  #watch(session: Session, terminal: Terminal, agent: NonNullable<SpawnPlan["agent"]>): AgentWatch {
+    const { bus } = this.#options;
+    const screen = terminal.screen;
+    const watch = new AgentWatch(
+      session.id,
+      agent.agent,
+      {
+        subscribe: (sink) => bus.subscribe(session.id, sink),
+        publish: (event) => bus.publish(event),
+        screen: () => screen.lines("viewport", 0, screen.rows, true),
+        screenToken: () => screen.changeToken(),
+        changedSince: (token) => screen.changedSince(token, "viewport").rows.map((row) => screen.row(row)?.text ?? ""),
+        bracketedPaste: () => screen.bracketedPaste,
+        write: (data) => {
+          if (terminal.alive) terminal.write(data);
+        },
+      },
+      agent.typedPrompt,
+    );
+    watch.listen(agent.notifyPath);
+    return watch;
+  }
+
+  /** Holds an id (the name, or the next t<N>), refusing at once what would fail on the limit or the name. */
+  #reserve(name: string | undefined): string {
+    const max = this.#options.config.max_sessions;
+    if (this.#sessions.size + this.#reserved.size >= max) {
+      throw new T4aError("busy", `session limit reached (${max}); kill a terminal first`);
+    }
+    if (name !== undefined && (this.#sessions.has(name) || this.#reserved.has(name))) throw new T4aError("exists", `terminal "${name}" already exists`);
+    const id = name ?? this.#freshId();
+    this.#reserved.add(id);
+    return id;
+  }
+
+  #freshId(): string {
+    while (this.#sessions.has(`t${this.#nextNumber}`) || this.#reserved.has(`t${this.#nextNumber}`)) this.#nextNumber++;
+    return `t${this.#nextNumber++}`;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

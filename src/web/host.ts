@@ -1,0 +1,54 @@
+// The daemon's web front end behind the WebHost interface the commands see (`t4a web`, `t4a daemon
+// --web`): one server at a time, started and stopped on request. Loads the server (and the page
+// bundled into it) only when asked to serve.
+import type { DaemonContext, WebHost, WebOptions, WebServerInfo } from "../commands/context.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { stateDir } from "../service/manifest-path.ts";
+import type { WebServer } from "./server.ts";
+
+export const DEFAULT_LISTEN = "127.0.0.1:7681";
+
+export function webHost(ctx: DaemonContext): WebHost {
+  let running: WebServer | undefined;
+  return {
+    async start(options: WebOptions): Promise<WebServerInfo> {
+      const listen = options.listen ?? DEFAULT_LISTEN;
+      if ((options.tls_cert === undefined) !== (options.tls_key === undefined)) throw new T4aError("invalid_params", "tls_cert and tls_key go together");
+      const { startWeb, isLoopback, parseListen } = await import("./server.ts");
+      if (running && (options.listen === undefined || running.listen === listen)) return describe(running);
+      running?.stop();
+      running = undefined;
+      try {
+        running = startWeb(ctx, {
+          listen,
+          readOnly: options.read_only === true,
+          repos: options.repos,
+          agent: options.agent ?? "claude",
+          tlsCert: options.tls_cert,
+          tlsKey: options.tls_key,
+          allowHosts: options.allow_host ?? [],
+          stateDir: stateDir(process.env),
+        });
+      } catch (error) {
+        if (error instanceof T4aError) throw error;
+        throw new T4aError("spawn_failed", `cannot listen on ${listen}: ${(error as Error).message}`);
+      }
+      const info = describe(running);
+      if (!isLoopback(parseListen(listen).host)) {
+        info.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;
+        console.error(`t4a daemon: WARNING: the web server listens on ${listen}, not on loopback`);
+      }
+      return info;
+    },
+    stop(): boolean {
+      if (!running) return false;
+      running.stop();
+      running = undefined;
+      return true;
+    },
+  };
+}
+
+function describe(web: WebServer): WebServerInfo {
+  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly };
+}

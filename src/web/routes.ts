@@ -1,0 +1,152 @@
+// Every HTTP route of the web server in one table: the REST API generated from the command table
+// (each route builds the request the socket would carry, from path segments and the query or JSON
+// body, and goes through the same dispatch), plus the web's own: a session's seed-002 state, the
+// issue launch, and a terminal over WebSocket. Answers undefined for paths that are not routes.
+import type { Command, Reply } from "../commands/command.ts";
+import type { DaemonContext } from "../commands/context.ts";
+import { commands } from "../commands/index.ts";
+import { dispatch, type Outcome } from "../daemon/dispatch.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { launchIssue } from "./issue.ts";
+import { HttpRefusal, json } from "./responses.ts";
+
+/** What a route may use besides the request: the daemon, the server's settings, the upgrade. */
+export interface RouteEnv {
+  ctx: DaemonContext;
+  readOnly: boolean;
+  repos?: string;
+  agent: string;
+  /** Turn the request into a WebSocket for this terminal; false when it was no upgrade request. */
+  upgrade(request: Request, terminal: { id: string; readOnly: boolean }): boolean;
+}
+
+interface RouteCall {
+  request: Request;
+  url: URL;
+  /** The path's `:name` segments. */
+  params: Record<string, string>;
+  /** The JSON body (POST) or the query (GET, DELETE), as request fields. */
+  fields: Reply;
+  env: RouteEnv;
+}
+
+interface Route {
+  method: "GET" | "POST" | "DELETE";
+  pattern: RegExp;
+  names: string[];
+  /** Taken only when this says so (the issue launch shares create's path). */
+  when?: (fields: Reply) => boolean;
+  handle(call: RouteCall): Promise<Response | undefined> | Response | undefined;
+}
+
+function route(method: Route["method"], path: string, handle: Route["handle"], when?: Route["when"]): Route {
+  const names: string[] = [];
+  const source = path.replace(/:([a-z_]+)/g, (_match, name: string) => {
+    names.push(name);
+    return "([^/]+)";
+  });
+  return { method, pattern: new RegExp(`^${source.replace(/\./g, "\\.")}$`), names, when, handle };
+}
+
+const ROUTES: Route[] = [
+  route("GET", "/api/sessions/:id/terminal", ({ request, url, params, env }) => {
+    env.ctx.sessions.get(params.id!);
+    const readOnly = env.readOnly || url.searchParams.get("read_only") === "1";
+    if (env.upgrade(request, { id: params.id!, readOnly })) return undefined;
+    throw new HttpRefusal(426, "bad_request", "expected a WebSocket upgrade");
+  }),
+  route("GET", "/api/sessions/:id", ({ params, env }) => json(sessionState(env.ctx, params.id!))),
+  route(
+    "POST",
+    "/api/sessions",
+    async ({ fields, env }) => {
+      const { status, session } = await launchIssue(fields, env.ctx, { repos: env.repos, agent: env.agent });
+      return json(session, status);
+    },
+    (fields) => "repo" in fields,
+  ),
+  ...commands.flatMap((command) => (command.http ?? []).map((spec) => route(spec.method, spec.path, (call) => commandRoute(command, spec.status ?? 200, spec.answer, call)))),
+];
+
+/** The route for this request, or undefined when none matches its method and path. */
+export async function handleRoute(request: Request, url: URL, env: RouteEnv): Promise<Response | undefined | "no route"> {
+  const candidates = ROUTES.flatMap((candidate) => {
+    if (candidate.method !== request.method) return [];
+    const match = candidate.pattern.exec(url.pathname);
+    if (!match) return [];
+    const params: Record<string, string> = {};
+    candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+    return [{ candidate, params }];
+  });
+  if (!candidates.length) return "no route";
+  const fields = request.method === "POST" ? await jsonBody(request) : queryFields(url);
+  const found = candidates.find(({ candidate }) => candidate.when?.(fields) ?? true);
+  if (!found) return "no route";
+  return found.candidate.handle({ request, url, params: found.params, fields, env });
+}
+
+/** One session as seed 002 shows it: running, attached (someone is watching), failed, exited. */
+export function sessionState(ctx: DaemonContext, id: string): Reply {
+  const info = ctx.sessions.get(id).info();
+  const viewers = info.viewers ?? 0;
+  const state = info.alive ? (viewers > 0 ? "attached" : "running") : info.exit_code === 0 ? "exited" : "failed";
+  return { ...info, state, viewers };
+}
+
+async function commandRoute(command: Command, status: number, answer: Record<string, string> | undefined, { params, fields, env }: RouteCall): Promise<Response> {
+  const outcome = await dispatch({ ...fields, ...params, cmd: command.name }, env.ctx);
+  const { reply } = outcome;
+  if (reply.ok !== true) throw new T4aError(reply.code as T4aError["code"], String(reply.error));
+  if (outcome.bytes) return new Response(outcome.bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+  if (outcome.stream) return serverSentEvents(outcome.stream);
+  const { ok: _ok, tag: _tag, ...rest } = reply;
+  return json({ ...rest, ...answer }, status);
+}
+
+async function jsonBody(request: Request): Promise<Reply> {
+  const text = await request.text();
+  if (!text.trim()) return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new T4aError("bad_request", "the body is not JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new T4aError("bad_request", "the body must be a JSON object");
+  return body as Reply;
+}
+
+/** Query values as JSON where they read as JSON (numbers, booleans, lists), else as text. */
+function queryFields(url: URL): Reply {
+  const fields: Reply = {};
+  for (const [key, value] of url.searchParams) {
+    try {
+      fields[key] = JSON.parse(value);
+    } catch {
+      fields[key] = value;
+    }
+  }
+  return fields;
+}
+
+/** An event stream as server-sent events: one `data:` line per event, until the client goes. */
+function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
+  let stop: (() => void) | undefined;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(": t4a events\n\n"));
+      stop = start((event) => {
+        try {
+          controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
+        } catch {
+          stop?.();
+        }
+      });
+    },
+    cancel() {
+      stop?.();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
+}

@@ -2,11 +2,13 @@
 // print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
+import * as v from "valibot";
 import type { CliOptions, CliSpec, Command } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { describeIssue } from "../protocol/issue-path.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { DaemonUnreachable, NoDaemon } from "../client/errors.ts";
 import { socketPath } from "../client/socket-path.ts";
@@ -116,7 +118,7 @@ export async function runCli(argv: string[]): Promise<number> {
     for (const example of spec.examples ?? []) entry.example(example);
     entry.action((...args: unknown[]) => {
       const options = args.pop() as CliOptions;
-      outcome = runCommand(command.name, spec, positional(args, options), options);
+      outcome = runCommand(command, spec, positional(args, options), options);
     });
   }
 
@@ -143,7 +145,8 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-async function runCommand(name: string, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
+async function runCommand(command: Command, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
+  const name = command.name;
   const fields = await spec.request(args, options);
   const request = { cmd: name, ...withoutUndefined(fields) };
   const direct = await spec.transport?.(request);
@@ -178,12 +181,17 @@ async function runCommand(name: string, spec: CliSpec, args: string[], options: 
       const { runAttach } = await import("./attach-ui.ts");
       return await runAttach(connection, reply, spec.attachUi(options));
     }
-    await spec.after?.(reply);
     if (options.json) {
+      await spec.after?.(reply);
       console.log(JSON.stringify(reply));
       return ExitCode.ok;
     }
-    return (await spec.print?.(reply, options, bytes)) ?? ExitCode.ok;
+    // Read through the command's reply schema: a daemon of another version that answers
+    // something else is told apart from a success.
+    const parsed = v.safeParse(command.reply, reply);
+    if (!parsed.success) throw new T4aError("internal", `the daemon's ${name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`);
+    await spec.after?.(parsed.output);
+    return (await spec.print?.(parsed.output, options, bytes)) ?? ExitCode.ok;
   } finally {
     connection.close();
   }
@@ -215,7 +223,7 @@ function reportError(error: unknown): number {
     console.error(`t4a: ${error.message}`);
     // Refusals found before the daemon was asked (bad socket dir, bad option value) are usage errors.
     if (error.code === "bad_request") return ExitCode.unreachable;
-    return error.code === "exists" ? ExitCode.refused : ExitCode.usage;
+    return error.code === "exists" || error.code === "internal" ? ExitCode.refused : ExitCode.usage;
   }
   const message = error instanceof Error ? error.message : String(error);
   console.error(`t4a: ${message}`);

@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
+import { AgentsReply } from "../protocol/replies.ts";
 
 export const AgentsParams = v.object({
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
@@ -14,6 +15,7 @@ const VERSION_TIMEOUT_MS = 5000;
 export const agents = defineCommand({
   name: "agents",
   params: AgentsParams,
+  reply: AgentsReply,
   async handle(params, ctx) {
     const { loadAgents } = await import("../spawn/agents/agents.ts");
     const env = params.client_env ?? ctx.daemonEnv;

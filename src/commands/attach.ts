@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, DuplexReply } from "./command.ts";
+import { AttachReply } from "../protocol/replies.ts";
 
 export const AttachParams = v.object({
   id: TerminalId,
@@ -16,12 +17,13 @@ export const AttachParams = v.object({
 export const attach = defineCommand({
   name: "attach",
   params: AttachParams,
+  reply: AttachReply,
   async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
     const terminal = session.terminal;
     const [{ frameViewer }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../protocol/frames.ts")]);
     if (!params.read_only && terminal.alive && params.cols !== undefined && params.rows !== undefined) terminal.resize(params.cols, params.rows);
-    const fields = { id: params.id, cols: terminal.screen.cols, rows: terminal.screen.rows, alive: terminal.alive, framing: "t4a-frames-1" };
+    const fields = { id: params.id, cols: terminal.screen.cols, rows: terminal.screen.rows, alive: terminal.alive, framing: "t4a-frames-1" as const };
     return new DuplexReply(fields, (transport) => {
       const attachment = session.view(frameViewer(transport), { readOnly: params.read_only, scrollback: params.scrollback });
       const reader = new FrameReader();

@@ -7,9 +7,9 @@ import type { DaemonContext } from "./context.ts";
 export type Reply = Record<string, unknown>;
 
 /** A reply followed by raw bytes: the header line carries `len`, then exactly that many bytes. */
-export class BinaryReply {
+export class BinaryReply<T extends Reply = Reply> {
   constructor(
-    readonly fields: Reply,
+    readonly fields: T,
     readonly bytes: Uint8Array,
   ) {}
 }
@@ -18,9 +18,9 @@ export class BinaryReply {
 export type StreamSink = (line: Reply) => void;
 
 /** A reply that, after its `{"ok":true}` line, streams lines until the client disconnects. */
-export class StreamReply {
+export class StreamReply<T extends Reply = Reply> {
   constructor(
-    readonly fields: Reply,
+    readonly fields: T,
     /** Starts the stream; returns the function that stops it. */
     readonly start: (sink: StreamSink) => () => void,
   ) {}
@@ -40,18 +40,18 @@ export interface DuplexPeer {
 }
 
 /** A reply after which the connection carries frames both ways (attach: output out, keys in). */
-export class DuplexReply {
+export class DuplexReply<T extends Reply = Reply> {
   constructor(
-    readonly fields: Reply,
+    readonly fields: T,
     readonly start: (transport: DuplexTransport) => DuplexPeer,
   ) {}
 }
 
-export type HandlerResult = Reply | BinaryReply | StreamReply | DuplexReply;
+export type HandlerResult<T extends Reply = Reply> = T | BinaryReply<T> | StreamReply<T> | DuplexReply<T>;
 
 export type CliOptions = Record<string, unknown>;
 
-export interface CliSpec {
+export interface CliSpec<R = Reply> {
   /** cac syntax after the program name, e.g. `send <id> [input]`. */
   usage: string;
   summary: string;
@@ -60,7 +60,7 @@ export interface CliSpec {
   /** Build the request fields (without `cmd`) from positional args and options. */
   request(args: string[], options: CliOptions): Reply | Promise<Reply>;
   /** Print a successful response for people and shell loops; `--json` bypasses it. Returns an exit code. */
-  print?(response: Reply, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
+  print?(response: R, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
   /** Only commands that make something start a daemon when none runs (tmux: only new-session does). */
   startsDaemon?: boolean;
   /** What a read-only command answers when no daemon runs; without it: "no daemon", exit 3. */
@@ -70,7 +70,7 @@ export interface CliSpec {
   /** Another way to the daemon for this request (notify's per-session socket); undefined = the usual. */
   transport?(request: Reply): Promise<Reply | undefined>;
   /** After a successful reply, before printing (shutdown waits for the daemon to be gone). */
-  after?(response: Reply): Promise<void>;
+  after?(response: R): Promise<void>;
 }
 
 /** One piece of an MCP tool result; our own shape so command files need not import the MCP SDK. */
@@ -78,7 +78,7 @@ export type ToolContent = { type: "text"; text: string } | { type: "image"; data
 
 export const textContent = (text: string): ToolContent[] => [{ type: "text", text }];
 
-export interface McpSpec {
+export interface McpSpec<R = Reply> {
   /** The tool's name as the model sees it, e.g. `terminal_send`. */
   tool: string;
   /** Written for the model: what the tool does, when to use it, what it returns and its token cost. */
@@ -90,7 +90,7 @@ export interface McpSpec {
   /** Blocks until something happens (wait, run): the server reports progress while it waits. */
   blocking?: boolean;
   /** A successful reply as tool content; without it, the reply's fields as compact JSON. */
-  result?(response: Reply, payload?: Uint8Array): ToolContent[];
+  result?(response: R, payload?: Uint8Array): ToolContent[];
 }
 
 /** How the command appears in the REST API (src/web/routes.ts generates the routes). */
@@ -104,15 +104,20 @@ export interface HttpSpec {
   answer?: Record<string, string>;
 }
 
-export interface Command<S extends v.GenericSchema = v.GenericSchema> {
+export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends ReplySchema = ReplySchema> {
   name: string;
   params: S;
-  handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult | Promise<HandlerResult>;
-  cli?: CliSpec;
+  /** What a success answers: the fields after `"ok":true` (src/protocol/replies.ts). */
+  reply: R;
+  handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult<v.InferOutput<R>> | Promise<HandlerResult<v.InferOutput<R>>>;
+  cli?: CliSpec<v.InferOutput<R>>;
   /** Offered as an MCP tool by `t4a mcp` when present. */
-  mcp?: McpSpec;
+  mcp?: McpSpec<v.InferOutput<R>>;
   /** Offered as REST routes by `t4a web` when present. */
   http?: HttpSpec[];
 }
 
-export const defineCommand = <S extends v.GenericSchema>(command: Command<S>): Command<S> => command;
+/** A reply's schema: an object whose output is the reply's fields. */
+export type ReplySchema = v.GenericSchema<unknown, Reply>;
+
+export const defineCommand = <S extends v.GenericSchema, R extends ReplySchema>(command: Command<S, R>): Command<S, R> => command;

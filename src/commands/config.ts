@@ -4,6 +4,7 @@ import { MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
 import { Milliseconds } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
+import { ConfigReply } from "../protocol/replies.ts";
 
 export const ConfigParams = v.object({
   idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
@@ -16,6 +17,7 @@ export const ConfigParams = v.object({
 export const config = defineCommand({
   name: "config",
   params: ConfigParams,
+  reply: ConfigReply,
   handle(params, ctx) {
     for (const [key, value] of Object.entries(params)) {
       if (value !== undefined) ctx.config[key as keyof typeof ctx.config] = value;

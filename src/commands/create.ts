@@ -8,11 +8,15 @@ import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions, type Reply } from "./command.ts";
 import { durationOption } from "./durations.ts";
+import { CreateReply } from "../protocol/replies.ts";
+import type * as v from "valibot";
+
+type CreateReply = v.InferOutput<typeof CreateReply>;
 
 export const CreateParams = SessionSpec;
 
 /** What create (and up) answer: the id, the size, the pid, and what the plugins made of it. */
-export function createdReply(session: Session): Reply {
+export function createdReply(session: Session): CreateReply {
   const { id, cols, rows, pid, alive: _alive, title: _title, cmd_args: _argv, cwd: _cwd, shell_integration: _shell, ...made } = session.info();
   return { id, cols, rows, pid, ...made };
 }
@@ -20,6 +24,7 @@ export function createdReply(session: Session): Reply {
 export const create = defineCommand({
   name: "create",
   params: CreateParams,
+  reply: CreateReply,
   handle: async (params, ctx) => createdReply(await ctx.sessions.create(params)),
   cli: {
     usage: "create [...cmd]",

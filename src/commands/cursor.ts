@@ -2,12 +2,14 @@
 import * as v from "valibot";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
+import { CursorReply } from "../protocol/replies.ts";
 
 export const CursorParams = v.object({ id: TerminalId });
 
 export const cursor = defineCommand({
   name: "cursor",
   params: CursorParams,
+  reply: CursorReply,
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).terminal;
     await terminal.settled();

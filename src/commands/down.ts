@@ -1,10 +1,12 @@
 // down: end the named sessions of a connector.json file (what `up` made); their cleanups run, and
 // what they kept so no work is lost is reported. Names not running are reported, not an error.
 import * as v from "valibot";
+import type { KeptItem } from "../protocol/events.ts";
 import { TerminalName } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { readConnectorFile } from "./connector-file.ts";
+import { DownReply } from "../protocol/replies.ts";
 
 export const DownParams = v.object({
   names: v.pipe(v.array(TerminalName), v.minLength(1), v.description("the sessions to end, by name")),
@@ -13,10 +15,11 @@ export const DownParams = v.object({
 export const down = defineCommand({
   name: "down",
   params: DownParams,
+  reply: DownReply,
   async handle(params, ctx) {
     const ended: string[] = [];
     const missing: string[] = [];
-    const kept: unknown[] = [];
+    const kept: KeptItem[] = [];
     for (const name of params.names) {
       if (!ctx.sessions.has(name)) {
         missing.push(name);
@@ -24,7 +27,7 @@ export const down = defineCommand({
       }
       const report = await ctx.sessions.kill(name);
       ended.push(name);
-      if (Array.isArray(report.kept)) kept.push(...report.kept);
+      kept.push(...(report.kept ?? []));
     }
     return { ended, missing, kept };
   },

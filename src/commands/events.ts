@@ -3,12 +3,14 @@
 import * as v from "valibot";
 import { TerminalId } from "../protocol/fields.ts";
 import { StreamReply, defineCommand } from "./command.ts";
+import { EmptyReply } from "../protocol/replies.ts";
 
 export const EventsParams = v.object({ terminal: v.optional(TerminalId) });
 
 export const events = defineCommand({
   name: "events",
   params: EventsParams,
+  reply: EmptyReply,
   handle(params, ctx) {
     if (params.terminal !== undefined) ctx.sessions.get(params.terminal);
     return new StreamReply({}, (sink) => ctx.bus.subscribe(params.terminal, sink));

@@ -1,12 +1,14 @@
 // info: facts about the running daemon: version, pid, uptime, sessions, memory.
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
+import { InfoReply } from "../protocol/replies.ts";
 
 export const InfoParams = v.object({});
 
 export const info = defineCommand({
   name: "info",
   params: InfoParams,
+  reply: InfoReply,
   handle(_params, ctx) {
     return {
       version: ctx.version,

@@ -2,12 +2,14 @@
 import * as v from "valibot";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
+import { KillReply } from "../protocol/replies.ts";
 
 export const KillParams = v.object({ id: TerminalId });
 
 export const kill = defineCommand({
   name: "kill",
   params: KillParams,
+  reply: KillReply,
   async handle(params, ctx) {
     // What the session's end kept so no work was lost (a dirty worktree, a branch with commits).
     const report = await ctx.sessions.kill(params.id);

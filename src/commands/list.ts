@@ -1,12 +1,14 @@
 // list: every terminal with its size, pid, liveness and title.
 import * as v from "valibot";
 import { defineCommand, type Reply, textContent } from "./command.ts";
+import { ListReply } from "../protocol/replies.ts";
 
 export const ListParams = v.object({});
 
 export const list = defineCommand({
   name: "list",
   params: ListParams,
+  reply: ListReply,
   handle(_params, ctx) {
     return {
       terminals: ctx.sessions.list().map((session) => session.info()),

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand, type Reply } from "./command.ts";
+import { NotifyReply } from "../protocol/replies.ts";
 
 export const NotifyParams = v.object({
   id: TerminalId,
@@ -15,6 +16,7 @@ export const NotifyParams = v.object({
 export const notify = defineCommand({
   name: "notify",
   params: NotifyParams,
+  reply: NotifyReply,
   handle(params, ctx) {
     const watch = ctx.sessions.get(params.id).agent;
     if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);

@@ -5,6 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { absolutePath } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
+import { RecordReply } from "../protocol/replies.ts";
 
 const CastPath = v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path (the CLI makes it one)"));
 
@@ -19,6 +20,7 @@ export const RecordParams = v.object({
 export const record = defineCommand({
   name: "record",
   params: RecordParams,
+  reply: RecordReply,
   handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
     if (params.stop) return { stopped: session.stopRecording() };

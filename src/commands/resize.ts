@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
+import { ResizeReply } from "../protocol/replies.ts";
 
 export const ResizeParams = v.object({
   id: TerminalId,
@@ -13,6 +14,7 @@ export const ResizeParams = v.object({
 export const resize = defineCommand({
   name: "resize",
   params: ResizeParams,
+  reply: ResizeReply,
   handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).alive;
     terminal.resize(params.cols, params.rows);

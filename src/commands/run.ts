@@ -6,6 +6,7 @@ import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
+import { RunReply } from "../protocol/replies.ts";
 
 export const RunParams = v.object({
   id: TerminalId,
@@ -23,6 +24,7 @@ export const RunParams = v.object({
 export const run = defineCommand({
   name: "run",
   params: RunParams,
+  reply: RunReply,
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).alive;
     return { ...(await terminal.run(params.command, params.timeout_ms, params.max_lines)) };

@@ -5,6 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { BinaryReply, defineCommand } from "./command.ts";
+import { ScreenshotReply } from "../protocol/replies.ts";
 
 /** Larger images take seconds and gigabytes, stalling every session: 1000x1000 cells at 100% is 200 Mpx. */
 const MAX_PIXELS = 40_000_000;
@@ -23,6 +24,7 @@ export const ScreenshotParams = v.object({
 export const screenshot = defineCommand({
   name: "screenshot",
   params: ScreenshotParams,
+  reply: ScreenshotReply,
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).terminal;
     const pixels = (((terminal.screen.cols + 2 * params.pad) * 10 * params.scale) / 100) * (((terminal.screen.rows + 2 * params.pad) * 20 * params.scale) / 100);

@@ -5,6 +5,7 @@ import { keyBytes } from "../terminal/keys.ts";
 import { listOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
+import { EmptyReply } from "../protocol/replies.ts";
 
 export const SendParams = v.object({
   id: TerminalId,
@@ -18,6 +19,7 @@ export const SendParams = v.object({
 export const send = defineCommand({
   name: "send",
   params: SendParams,
+  reply: EmptyReply,
   handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).alive;
     // Resolve every key before writing anything: a bad name must not leave half the input sent.

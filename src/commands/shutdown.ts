@@ -1,6 +1,7 @@
 // shutdown: end every terminal and stop the daemon (as SIGTERM does).
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
+import { ShutdownReply } from "../protocol/replies.ts";
 
 /** Sessions get kill_grace_ms (default 1 s, at most 60 s) to end; this covers the default with room. */
 const SHUTDOWN_WAIT_MS = 15_000;
@@ -10,6 +11,7 @@ export const ShutdownParams = v.object({});
 export const shutdown = defineCommand({
   name: "shutdown",
   params: ShutdownParams,
+  reply: ShutdownReply,
   handle(_params, ctx) {
     ctx.requestShutdown();
     return { pid: process.pid };

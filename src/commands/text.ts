@@ -4,6 +4,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
+import { TextReply } from "../protocol/replies.ts";
 
 const RowIndex = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"));
 
@@ -43,6 +44,7 @@ export const TextParams = v.object({
 export const text = defineCommand({
   name: "text",
   params: TextParams,
+  reply: TextReply,
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).terminal;
     await terminal.settled();

@@ -7,6 +7,7 @@ import { SessionSpec } from "../protocol/session-spec.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { createdReply } from "./create.ts";
 import { readConnectorFile } from "./connector-file.ts";
+import { UpReply } from "../protocol/replies.ts";
 
 export const UpParams = v.object({
   sessions: v.pipe(v.array(SessionSpec), v.minLength(1), v.maxLength(256), v.description("the sessions to create, as create takes them")),
@@ -15,21 +16,22 @@ export const UpParams = v.object({
 export const up = defineCommand({
   name: "up",
   params: UpParams,
+  reply: UpReply,
   async handle(params, ctx) {
-    const report: Reply[] = [];
+    const report: v.InferOutput<typeof UpReply>["sessions"] = [];
     const made: string[] = [];
     for (const [index, spec] of params.sessions.entries()) {
       if (spec.name !== undefined && ctx.sessions.has(spec.name)) {
         if (ctx.sessions.get(spec.name).terminal.alive) {
-          report.push({ id: spec.name, state: "exists" });
+          report.push({ id: spec.name, state: "exists" as const });
           continue;
         }
         await ctx.sessions.kill(spec.name); // exited: replaced by a fresh one
       }
       try {
         const created = createdReply(await ctx.sessions.create(spec));
-        made.push(created.id as string);
-        report.push({ ...created, state: "created" });
+        made.push(created.id);
+        report.push({ ...created, state: "created" as const });
       } catch (error) {
         for (const id of made.reverse()) await ctx.sessions.kill(id).catch(() => {});
         const known = error instanceof T4aError ? error : new T4aError("internal", String(error));

@@ -5,6 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
+import { WaitReply } from "../protocol/replies.ts";
 
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
@@ -29,6 +30,7 @@ export const WaitParams = v.object({
 export const wait = defineCommand({
   name: "wait",
   params: WaitParams,
+  reply: WaitReply,
   async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
     const { idle_ms, text, gone, command_done, exit } = params;
@@ -37,7 +39,7 @@ export const wait = defineCommand({
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
       if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
-      return { condition: "agent", ...(await watch.until(params.agent, params.timeout_ms)) };
+      return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
       throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit or agent");

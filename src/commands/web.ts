@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
+import { WebReply } from "../protocol/replies.ts";
 
 export const WebParams = v.object({
   listen: v.optional(v.pipe(v.string(), v.description("host:port to listen on (default 127.0.0.1:7681; port 0 picks one)"))),
@@ -20,11 +21,12 @@ export const WebParams = v.object({
 export const web = defineCommand({
   name: "web",
   params: WebParams,
+  reply: WebReply,
   async handle(params, ctx) {
     if (!ctx.web) throw new T4aError("unsupported", "this daemon has no web front end");
     if (params.stop) {
       if (!ctx.web.stop()) throw new T4aError("not_found", "no web server runs");
-      return { stopped: true };
+      return { stopped: true as const };
     }
     return { ...(await ctx.web.start(params)) };
   },

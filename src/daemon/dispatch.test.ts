@@ -1,9 +1,10 @@
 // dispatch in-process, no socket: the wire surface is frozen by a snapshot (its diff is the review),
 // and errors take their wire form here.
 import { afterAll, expect, test } from "bun:test";
-import type * as v from "valibot";
+import * as v from "valibot";
 import { commands } from "../commands/index.ts";
 import { ErrorCodes } from "../protocol/errors.ts";
+import { TerminalEvent, ViewerEvent } from "../protocol/events.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, dispatchLine } from "./dispatch.ts";
@@ -34,8 +35,11 @@ afterAll(() => ctx.sessions.killAll());
 
 /** A readable type for a valibot schema: `string`, `number?`, `"a"|"b"`, `{…}`. */
 function describe(schema: v.GenericSchema): string {
-  const s = schema as unknown as { type: string; wrapped?: v.GenericSchema; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; options?: unknown[]; value?: v.GenericSchema };
+  const s = schema as unknown as { type: string; wrapped?: v.GenericSchema; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; options?: unknown[]; value?: v.GenericSchema; literal?: unknown };
   if (s.type === "optional") return `${describe(s.wrapped!)}?`;
+  if (s.type === "nullable") return `${describe(s.wrapped!)}|null`;
+  if (s.type === "literal") return JSON.stringify(s.literal);
+  if (s.type === "variant") return (s.options as v.GenericSchema[]).map(describe).join(" | ");
   if (s.type === "object") return `{ ${Object.entries(s.entries!).map(([key, value]) => `${key}: ${describe(value)}`).join(", ")} }`;
   if (s.type === "array") return `${describe(s.item!)}[]`;
   if (s.type === "picklist") return s.options!.map((o) => JSON.stringify(o)).join("|");
@@ -47,6 +51,18 @@ function describe(schema: v.GenericSchema): string {
 test("the wire surface: commands, their params and the error codes", () => {
   const surface = commands.map((command) => `${command.name} ${describe(command.params)}`);
   expect({ commands: surface, errors: ErrorCodes }).toMatchSnapshot();
+});
+
+test("the wire surface: every command's reply, the events and what a viewer is told", () => {
+  const replies = commands.map((command) => `${command.name} -> ${describe(command.reply)}`);
+  const events = (TerminalEvent.options as v.GenericSchema[]).map(describe);
+  expect({ replies, events, viewer_events: (ViewerEvent.options as v.GenericSchema[]).map(describe) }).toMatchSnapshot();
+});
+
+test("a reply that does not match its schema is an internal error while replies are checked", async () => {
+  const list = commands.find((command) => command.name === "list")!;
+  expect(v.safeParse(list.reply, { terminals: [{ id: "t1" }] }).success).toBe(false);
+  expect(v.safeParse(list.reply, { terminals: [] }).success).toBe(true);
 });
 
 test("errors take their wire form, with the tag echoed", async () => {

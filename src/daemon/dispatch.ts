@@ -1,7 +1,7 @@
 // Request → reply, as plain data: parse and validate, run the command, and turn any failure
 // into the wire error. The only place errors become `{"ok":false,…}`. Knows nothing of sockets.
 import * as v from "valibot";
-import { BinaryReply, DuplexReply, StreamReply, type Reply, type StreamSink } from "../commands/command.ts";
+import { BinaryReply, DuplexReply, StreamReply, type Command, type Reply, type StreamSink } from "../commands/command.ts";
 import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Envelope } from "../protocol/fields.ts";
@@ -54,13 +54,27 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
       throw new T4aError("invalid_params", `invalid ${command.name} request: ${describeIssues(parsed.issues)}`);
     }
     const result = await command.handle(parsed.output, ctx);
-    if (result instanceof BinaryReply) return { reply: success(result.fields, tag), bytes: result.bytes };
-    if (result instanceof StreamReply) return { reply: success(result.fields, tag), stream: result.start };
-    if (result instanceof DuplexReply) return { reply: success(result.fields, tag), duplex: result.start };
-    return { reply: success(result, tag) };
+    const fields = result instanceof BinaryReply || result instanceof StreamReply || result instanceof DuplexReply ? result.fields : result;
+    if (CHECK_REPLIES) checkReply(command, fields);
+    if (result instanceof BinaryReply) return { reply: success(fields, tag), bytes: result.bytes };
+    if (result instanceof StreamReply) return { reply: success(fields, tag), stream: result.start };
+    if (result instanceof DuplexReply) return { reply: success(fields, tag), duplex: result.start };
+    return { reply: success(fields, tag) };
   } catch (error) {
     return failure(error, tag);
   }
+}
+
+/**
+ * The test suite runs the daemon with T4A_CHECK_REPLIES=1: every reply is parsed with its command's
+ * schema, so a handler and its schema cannot drift apart unnoticed. The types already hold them
+ * together at compile time; this catches what a cast or an `any` let through.
+ */
+const CHECK_REPLIES = process.env.T4A_CHECK_REPLIES === "1";
+
+function checkReply(command: Command, fields: Reply): void {
+  const checked = v.safeParse(command.reply, fields);
+  if (!checked.success) throw new T4aError("internal", `the ${command.name} reply does not match its schema: ${describeIssues(checked.issues)}`);
 }
 
 function success(fields: Reply, tag: string | number | undefined): Reply {

@@ -1,14 +1,60 @@
-// The events a terminal emits, as they appear on the wire (one JSON line each).
-// Clients must ignore event types they do not know.
+// The events a terminal emits, as they appear on the wire (one JSON line each), as valibot
+// schemas: the daemon publishes these types, clients and the page read them. Clients must
+// ignore event types (and fields) they do not know.
+import * as v from "valibot";
 
-export type TerminalEvent =
-  | { event: "idle"; terminal: string; after_ms: number }
-  | { event: "activity"; terminal: string }
-  | { event: "bell"; terminal: string }
-  | { event: "command_start"; terminal: string }
-  | { event: "command_done"; terminal: string; code: number | null }
-  | { event: "exit"; terminal: string; code: number | null; signal?: string; reason?: string; kept?: unknown[] }
-  | { event: "title"; terminal: string; title: string }
-  | { event: "restored"; terminal: string; cwd: string }
-  | { event: "agent_state"; terminal: string; state: string; line: string }
-  | { event: "lagged"; dropped: number };
+/** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */
+export const KeptItem = v.object({
+  what: v.picklist(["worktree", "branch"]),
+  /** The worktree's directory, or the branch name. */
+  path: v.string(),
+  reason: v.string(),
+});
+export type KeptItem = v.InferOutput<typeof KeptItem>;
+
+export const AgentStateName = v.picklist(["starting", "working", "waiting", "idle", "exited"]);
+
+const terminal = v.string();
+
+export const IdleEvent = v.object({ event: v.literal("idle"), terminal, after_ms: v.number() });
+export const ActivityEvent = v.object({ event: v.literal("activity"), terminal });
+export const BellEvent = v.object({ event: v.literal("bell"), terminal });
+export const CommandStartEvent = v.object({ event: v.literal("command_start"), terminal });
+export const CommandDoneEvent = v.object({ event: v.literal("command_done"), terminal, code: v.nullable(v.number()) });
+export const ExitEvent = v.object({
+  event: v.literal("exit"),
+  terminal,
+  code: v.nullable(v.number()),
+  signal: v.optional(v.string()),
+  /** Why t4a ended it: kill's own reason ("timeout", "shutdown"); absent when the program ended by itself. */
+  reason: v.optional(v.string()),
+  kept: v.optional(v.array(KeptItem)),
+});
+export const TitleEvent = v.object({ event: v.literal("title"), terminal, title: v.string() });
+export const RestoredEvent = v.object({ event: v.literal("restored"), terminal, cwd: v.string() });
+export const AgentStateEvent = v.object({ event: v.literal("agent_state"), terminal, state: AgentStateName, line: v.string() });
+/** A slow subscriber missed this many events. */
+export const LaggedEvent = v.object({ event: v.literal("lagged"), dropped: v.number() });
+
+export const TerminalEvent = v.variant("event", [
+  IdleEvent,
+  ActivityEvent,
+  BellEvent,
+  CommandStartEvent,
+  CommandDoneEvent,
+  ExitEvent,
+  TitleEvent,
+  RestoredEvent,
+  AgentStateEvent,
+  LaggedEvent,
+]);
+export type TerminalEvent = v.InferOutput<typeof TerminalEvent>;
+
+/** What an attached viewer (t4a attach, a browser) is told between output bytes. */
+export const ViewerEvent = v.variant("event", [
+  v.object({ event: v.literal("resize"), cols: v.number(), rows: v.number() }),
+  v.object({ event: v.literal("exit"), code: v.nullable(v.number()), signal: v.nullable(v.string()) }),
+  /** The viewer fell too far behind and was dropped; it may attach again. */
+  v.object({ event: v.literal("lagged") }),
+]);
+export type ViewerEvent = v.InferOutput<typeof ViewerEvent>;

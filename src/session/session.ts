@@ -2,23 +2,16 @@
 // watch, its recording, its viewers, its timeout, and its manifest entry. Its end runs in one
 // order (see #ended) and dispose() lets go of everything. Made by Sessions; no wire here.
 import { T4aError } from "../protocol/errors.ts";
+import type { KeptItem } from "../protocol/events.ts";
 import type { Manifest } from "../service/manifest.ts";
 import { runCleanups, type Cleanup, type SpawnFacts } from "../spawn/plan.ts";
 import { Attachment, type AttachOptions, type Viewer } from "../stream/attachment.ts";
 import { Recorder, type CastFormat } from "../stream/recorder.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
-import type { Terminal, TerminalInfo } from "../terminal/terminal.ts";
+import type { SessionInfo } from "../protocol/replies.ts";
+import type { Terminal } from "../terminal/terminal.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
-/** What list, info and create show of a session: the terminal's own state and what t4a made of it. */
-export type SessionInfo = TerminalInfo &
-  SpawnFacts & {
-    agent_state?: string;
-    restored?: true;
-    persist?: true;
-    recording?: string;
-    viewers?: number;
-  };
 
 /** What the session is told at its start; the terminal is attached right after (see attach). */
 export interface SessionParts {
@@ -145,7 +138,7 @@ export class Session {
    * back); the plan's cleanups run (the worktree last made, first undone). What they kept joins
    * the exit event. After the event: the agent watch reports "exited", recording and viewers end.
    */
-  async ended(reason: string | undefined): Promise<{ kept?: Awaited<ReturnType<typeof runCleanups>> }> {
+  async ended(reason: string | undefined): Promise<{ kept?: KeptItem[] }> {
     this.#clearTimers();
     if (reason !== "shutdown") this.#manifest.remove(this.id);
     const kept = await runCleanups(this.#cleanups);

@@ -9,7 +9,7 @@ import { runCleanups, type SpawnContext, type SpawnPlan } from "../spawn/plan.ts
 import { prepareSession } from "../spawn/spawn.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
 import type { SessionRecords } from "../terminal/leftovers.ts";
-import { Terminal } from "../terminal/terminal.ts";
+import { Terminal, type EndReport } from "../terminal/terminal.ts";
 import { AgentWatch } from "./agent-watch.ts";
 import type { DaemonConfig } from "./config.ts";
 import { Session } from "./session.ts";
@@ -64,7 +64,7 @@ export class Sessions {
   }
 
   /** Ends a session's processes and forgets it; answers what its end kept (a dirty worktree…). */
-  async kill(id: string, reason?: string): Promise<Record<string, unknown>> {
+  async kill(id: string, reason?: string): Promise<EndReport> {
     const session = this.get(id);
     this.#sessions.delete(id);
     try {

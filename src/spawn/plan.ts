@@ -1,6 +1,7 @@
 // What the plugin chain builds: the plain {argv, cwd, env} the terminal layer spawns, plus what
 // the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
 // Types, the plugin contract and the cleanup runner only.
+import type { KeptItem } from "../protocol/events.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
 
@@ -24,12 +25,7 @@ export interface SpawnFacts {
 }
 
 /** Something a cleanup did not remove, so no work is lost: reported in the exit event, list and kill. */
-export interface Kept {
-  what: "worktree" | "branch";
-  /** The worktree's directory, or the branch name. */
-  path: string;
-  reason: string;
-}
+export type Kept = KeptItem;
 
 /** Runs at the session's end (exit, kill, timeout, daemon shutdown); reports what it kept. */
 export type Cleanup = () => Promise<Kept[] | void>;

@@ -2,6 +2,7 @@
 // coming back. Shared by `t4a attach` (socket) and the browser (WebSocket, later): the transport
 // hands frames in and takes frames out. A viewer that falls behind is dropped with `lagged`
 // (it may attach again); it never slows the program or the other viewers.
+import type { ViewerEvent } from "../protocol/events.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { encodeFrame, Frame } from "../protocol/frames.ts";
 
@@ -9,7 +10,7 @@ import { encodeFrame, Frame } from "../protocol/frames.ts";
 export interface Viewer {
   screen(text: string): number;
   output(bytes: Uint8Array): number;
-  event(event: Record<string, unknown>): number;
+  event(event: ViewerEvent): number;
   close(): void;
 }
 

@@ -2,7 +2,7 @@
 // Owns all of them and tears them down in dispose(). Knows nothing of the wire beyond event shapes.
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../protocol/errors.ts";
-import type { TerminalEvent } from "../protocol/events.ts";
+import type { KeptItem, TerminalEvent } from "../protocol/events.ts";
 import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
 import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
@@ -29,7 +29,7 @@ export interface TerminalSpec {
   /** Put before the program's argv once shell integration has been set up (a sandbox's bwrap). */
   wrap?: string[];
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
-  onEnd?: (reason: string | undefined) => Promise<Record<string, unknown>>;
+  onEnd?: (reason: string | undefined) => Promise<{ kept?: KeptItem[] }>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
   onInput?: () => void;
   /** Told when the shell reports a new working directory (OSC 7). */
@@ -50,8 +50,15 @@ export interface TerminalInfo {
   signal?: string | null;
   /** Answers to device queries the program asked but never read. */
   answers_dropped?: number;
-  /** What the session's end reported (why t4a ended it, what its cleanups kept): opaque here. */
-  [endReport: string]: unknown;
+  /** Why t4a ended it (kill's reason), and what the session's end kept: see EndReport. */
+  reason?: string;
+  kept?: KeptItem[];
+}
+
+/** What a terminal's end reports: why t4a ended it, and what the session's cleanups kept. */
+export interface EndReport {
+  reason?: string;
+  kept?: KeptItem[];
 }
 
 /** Who follows a terminal's bytes as they happen: attach, the browser, a recording. */
@@ -101,13 +108,13 @@ export class Terminal {
   readonly #emit: (event: TerminalEvent) => void;
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
-  readonly #onEnd: ((reason: string | undefined) => Promise<Record<string, unknown>>) | undefined;
+  readonly #onEnd: TerminalSpec["onEnd"];
   readonly #onInput: (() => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
   #bytesOut = 0;
   /** What onEnd reported, once the exit event has gone out. */
-  #endReport: Record<string, unknown> = {};
+  #endReport: EndReport = {};
   #killReason: string | undefined;
   readonly #ended: Promise<void>;
   #resolveEnded!: () => void;
@@ -313,7 +320,7 @@ export class Terminal {
   }
 
   /** Ends the process tree; resolves after the exit event (and what the session's end reported). */
-  async kill(graceMs: number, reason?: string): Promise<Record<string, unknown>> {
+  async kill(graceMs: number, reason?: string): Promise<EndReport> {
     if (this.alive) this.#killReason = reason;
     await this.#pty.kill(graceMs);
     await this.#ended;
@@ -349,7 +356,7 @@ export class Terminal {
 
   /** The exit event, after the session's end hook (a worktree cleanup) says what it kept. */
   async #report(exit: PtyExit): Promise<void> {
-    let report: Record<string, unknown> = {};
+    let report: { kept?: KeptItem[] } = {};
     try {
       report = (await this.#onEnd?.(this.#killReason)) ?? {};
     } catch (error) {

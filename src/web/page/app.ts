@@ -4,21 +4,10 @@
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
+import type { ViewerEvent } from "../../protocol/events.ts";
+import type { SessionInfo } from "../../protocol/replies.ts";
 
-interface Session {
-  id: string;
-  cols: number;
-  rows: number;
-  alive: boolean;
-  title: string;
-  cmd_args: string[];
-  exit_code?: number | null;
-  agent?: string;
-  agent_state?: string;
-  worktree?: string;
-  branch?: string;
-  viewers?: number;
-}
+type Session = SessionInfo;
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 const listView = $("#list-view");
@@ -143,7 +132,7 @@ function connect(session: NonNullable<typeof current>): void {
   });
   socket.addEventListener("message", (event) => {
     if (typeof event.data === "string") {
-      const message = JSON.parse(event.data) as { event: string; code?: number | null };
+      const message = JSON.parse(event.data) as ViewerEvent;
       if (message.event === "exit") {
         $("#terminal-state").textContent = `exited (${message.code ?? "signal"})`;
         session.closed = true;

@@ -110,9 +110,9 @@ test("wait --text matches the output, not the echo of the typed command", async 
   const id = await create(["bash", "--norc", "--noprofile"]);
   await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
   const waiter = await DaemonConnection.open(sandbox.socket);
-  const waiting = waiter.request({ cmd: "wait", id, text: "READY", timeout_ms: 10_000 });
-  await Bun.sleep(20); // let the wait begin before the echo arrives
-  await request({ cmd: "send", id, input: "sleep 1; echo READY\n" });
+  // Tagged requests on one connection start in order: the wait is in place before the input goes.
+  const waiting = waiter.request({ cmd: "wait", id, text: "READY", timeout_ms: 10_000, tag: "wait" });
+  expect((await waiter.request({ cmd: "send", id, input: "sleep 1; echo READY\n", tag: "send" })).reply.ok).toBe(true);
   const { reply } = await waiting;
   expect(reply).toMatchObject({ ok: true, condition: "text", line: "READY" });
   expect(reply.elapsed_ms as number).toBeGreaterThanOrEqual(1000);

@@ -2,8 +2,8 @@
 // generated host key, a key of our own): create, send, text, screenshot, events, run, attach and
 // MCP over ssh, one master connection reused across calls, and ssh's own errors as exit code 3.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { decodePng } from "../src/render/png.ts";
@@ -82,8 +82,10 @@ test.if(SSHD !== undefined)("every command over --host: create, send, text, run,
   const shot = await t4a(["screenshot", "far"]);
   expect(decodePng(shot.stdout)).toMatchObject({ width: 528, height: 317 });
   // Events stream through ssh until the client goes.
+  const subscribers = async () => Number(/subscribers=(\d+)/.exec((await t4a(["info"])).text)?.[1] ?? 0);
+  const before = await subscribers();
   const events = Bun.spawn([BIN, "--host", host, "events", "far"], { env, stdout: "pipe", stderr: "pipe" });
-  await Bun.sleep(500);
+  await waitFor(async () => (await subscribers()) > before, 10_000, "the events subscription over ssh");
   await t4a(["send", "far", "printf '\\\\a'\\n"]);
   const reader = events.stdout.getReader();
   let seen = "";
@@ -117,18 +119,23 @@ test.if(SSHD !== undefined)("t4a mcp --host drives a remote terminal", async () 
   }
 });
 
-test.if(SSHD !== undefined)("a shell loop over --host reuses one ssh connection; measured against plain ssh", async () => {
-  const times = { t4a: 0, ssh: 0 };
-  let started = performance.now();
-  for (let i = 0; i < 20; i++) expect((await t4a(["list"])).code).toBe(0);
-  times.t4a = (performance.now() - started) / 20;
+// How fast that is beside plain ssh is measured by `npm run bench`, not asserted here: a timing
+// bound failed a fresh-clone CI run on a loaded machine.
+test.if(SSHD !== undefined)("a shell loop over --host reuses one ssh connection: one master, the same before and after", async () => {
+  expect((await t4a(["list"])).code).toBe(0);
+  const controlDir = dirname(sandbox.socket);
+  const masters = () => readdirSync(controlDir).filter((name) => name.startsWith("ssh-"));
+  expect(masters()).toHaveLength(1);
   const sshCmd = env.T4A_SSH_COMMAND!.split(" ");
-  const target = /@([^:]+):(\d+)$/.exec(host)!;
-  started = performance.now();
-  for (let i = 0; i < 20; i++) Bun.spawnSync([...sshCmd, "-p", target[2]!, target[1]!, "true"]);
-  times.ssh = (performance.now() - started) / 20;
-  console.log(`per call: t4a --host list ${times.t4a.toFixed(1)} ms (connection reused), plain ssh host true ${times.ssh.toFixed(1)} ms`);
-  expect(times.t4a).toBeLessThan(times.ssh);
+  const master = () => {
+    const check = Bun.spawnSync([...sshCmd, "-o", `ControlPath=${join(controlDir, masters()[0]!)}`, "-O", "check", "unused"], { env });
+    return /pid=(\d+)/.exec(check.stderr.toString())?.[1];
+  };
+  const before = master();
+  expect(before).toMatch(/^\d+$/);
+  for (let i = 0; i < 20; i++) expect((await t4a(["list"])).code).toBe(0);
+  expect(masters()).toHaveLength(1);
+  expect(master()).toBe(before);
 });
 
 test.if(SSHD !== undefined)("ssh's own failure is the message, with exit code 3", async () => {

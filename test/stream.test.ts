@@ -109,10 +109,17 @@ test("several viewers see the same; the last to resize sets the size; read-only 
   const roLink = ro.takeRaw(() => {}, () => {});
   roLink.write(encodeFrame(Frame.input, "echo from-read-only\r"));
   roLink.write(encodeFrame(Frame.resize, JSON.stringify({ cols: 40, rows: 10 })));
-  await Bun.sleep(300);
+  // The daemon reads a connection's bytes before its end: once the viewer is gone, its frames were
+  // handled; a marker typed after them reaches the shell after anything they could have typed.
+  const viewersOf = async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; viewers?: number }>).find((t) => t.id === "shared")?.viewers ?? 0;
+  const withRo = await viewersOf();
+  ro.close();
+  await waitFor(async () => (await viewersOf()) < withRo, 10_000, "the read-only viewer to be gone");
+  await sandbox.request({ cmd: "send", id: "shared", input: "echo marker-$((6*7))\r" });
+  await waitFor(async () => (await sandbox.screen("shared")).includes("marker-42"), 10_000, "the marker");
   expect(await sandbox.screen("shared")).not.toContain("from-read-only");
   expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id: "shared", cols: 90, rows: 20 }));
-  for (const c of [a, watcher.connection, ro]) c.close();
+  for (const c of [a, watcher.connection]) c.close();
   await sandbox.request({ cmd: "kill", id: "shared" });
 });
 
@@ -146,7 +153,10 @@ test("t4a attach in a real PTY: type into vim, detach, reattach with the screen 
   await sandbox.request({ cmd: "create", name: "ro", cmd_args: [...attachArgv, "--read-only"], env: { T4A_SOCKET: sandbox.socket } });
   await waitFor(async () => (await sandbox.screen("ro")).includes("hello through attach"), 10_000, "the read-only view");
   await sandbox.ok(["send", "ro", "ddiREAD-ONLY-KEYS"]);
-  await Bun.sleep(300);
+  // The client reads its keys in order: once the detach key after them has worked, they were handled.
+  await sandbox.ok(["send", "ro", "\\x1c"]);
+  await waitFor(async () => (await sandbox.screen("ro")).includes("[t4a: detached from editor"), 10_000, "the read-only client to detach");
+  await sandbox.request({ cmd: "wait", id: "editor", idle_ms: 300, timeout_ms: 10_000 });
   expect(await sandbox.screen("editor")).not.toContain("READ-ONLY-KEYS");
   for (const id of ["editor", "client", "client2", "ro"]) await sandbox.request({ cmd: "kill", id });
 });

@@ -1,5 +1,6 @@
 // The layer order of src/ (DESIGN.md "Wave 3"): a folder imports only itself and the folders below
-// it, so no import circle can span two folders. Reads every import in src/, type-only ones too.
+// it, so no import circle can span two folders; and no two files import each other in a circle.
+// Reads every import in src/, type-only ones too.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -57,6 +58,29 @@ test("every folder of src/ imports only folders below it in the layer order", ()
     }
   }
   expect(upward).toEqual([]);
+});
+
+test("no import circle between any two files of src/ (tests aside)", () => {
+  const files = [...sourceFiles(root)].filter((file) => !file.endsWith(".test.ts"));
+  const known = new Set(files);
+  const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => known.has(target))]));
+  const circles: string[] = [];
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const done = new Set<string>();
+  const visit = (file: string) => {
+    path.push(file);
+    onPath.add(file);
+    for (const target of graph.get(file)!) {
+      if (onPath.has(target)) circles.push(path.slice(path.indexOf(target)).map((p) => relative(root, p)).join(" -> "));
+      else if (!done.has(target)) visit(target);
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+  };
+  for (const file of files) if (!done.has(file)) visit(file);
+  expect(circles).toEqual([]);
 });
 
 test("the checker sees an upward import (it can fail)", () => {

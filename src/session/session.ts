@@ -64,14 +64,6 @@ export class Session {
     return this.#agent;
   }
 
-  get recording(): Recorder | undefined {
-    return this.#recorder;
-  }
-
-  get viewers(): number {
-    return this.#viewers;
-  }
-
   /** Called once by Sessions after the spawn; the agent watch starts with it. */
   attach(terminal: Terminal, agent?: AgentWatch): void {
     this.#terminal = terminal;

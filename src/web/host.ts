@@ -6,7 +6,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { stateDir } from "../service/manifest-path.ts";
 import type { WebServer } from "./server.ts";
 
-export const DEFAULT_LISTEN = "127.0.0.1:7681";
+const DEFAULT_LISTEN = "127.0.0.1:7681";
 
 export function webHost(ctx: DaemonContext): WebHost {
   let running: WebServer | undefined;

@@ -2,13 +2,11 @@
 // print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
-import * as v from "valibot";
-import type { CliOptions, CliSpec, Command } from "../commands/command.ts";
+import { parseReply, type CliOptions, type CliSpec, type Command } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { describeIssue } from "../protocol/issue-path.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { DaemonUnreachable, NoDaemon } from "../client/errors.ts";
 import { socketPath } from "../client/socket-path.ts";
@@ -186,12 +184,9 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
       console.log(JSON.stringify(reply));
       return ExitCode.ok;
     }
-    // Read through the command's reply schema: a daemon of another version that answers
-    // something else is told apart from a success.
-    const parsed = v.safeParse(command.reply, reply);
-    if (!parsed.success) throw new T4aError("internal", `the daemon's ${name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`);
-    await spec.after?.(parsed.output);
-    return (await spec.print?.(parsed.output, options, bytes)) ?? ExitCode.ok;
+    const parsed = parseReply(command, reply);
+    await spec.after?.(parsed);
+    return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
   } finally {
     connection.close();
   }

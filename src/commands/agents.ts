@@ -3,7 +3,6 @@
 import * as v from "valibot";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
-import { AgentsReply } from "../protocol/replies.ts";
 
 export const AgentsParams = v.object({
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
@@ -11,6 +10,10 @@ export const AgentsParams = v.object({
 
 /** `cli --version` gets this long to answer; some CLIs check for updates first. */
 const VERSION_TIMEOUT_MS = 5000;
+
+export const AgentsReply = v.object({
+  agents: v.array(v.object({ name: v.string(), cli: v.string(), installed: v.boolean(), path: v.nullable(v.string()), version: v.nullable(v.string()) })),
+});
 
 export const agents = defineCommand({
   name: "agents",

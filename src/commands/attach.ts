@@ -4,7 +4,6 @@
 import * as v from "valibot";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, DuplexReply } from "./command.ts";
-import { AttachReply } from "../protocol/replies.ts";
 
 export const AttachParams = v.object({
   id: TerminalId,
@@ -13,6 +12,8 @@ export const AttachParams = v.object({
   read_only: v.optional(v.pipe(v.boolean(), v.description("watch only: input and resize frames are ignored")), false),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("rows of scrollback replayed above the screen")), 0),
 });
+
+export const AttachReply = v.object({ id: v.string(), cols: v.number(), rows: v.number(), alive: v.boolean(), framing: v.literal("t4a-frames-1") });
 
 export const attach = defineCommand({
   name: "attach",

@@ -1,7 +1,9 @@
 // What a protocol command is: its params schema, its handler, how the CLI spells it and how an
 // MCP client sees it. Handlers reach terminals only through the context, so this file and the
 // command files import no daemon or MCP code at run time (the CLI client loads them too).
-import type * as v from "valibot";
+import * as v from "valibot";
+import { T4aError } from "../protocol/errors.ts";
+import { describeIssue } from "../protocol/issue-path.ts";
 import type { DaemonContext } from "./context.ts";
 
 export type Reply = Record<string, unknown>;
@@ -121,3 +123,13 @@ export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends 
 export type ReplySchema = v.GenericSchema<unknown, Reply>;
 
 export const defineCommand = <S extends v.GenericSchema, R extends ReplySchema>(command: Command<S, R>): Command<S, R> => command;
+
+/**
+ * A success reply read through its command's schema, as the CLI and MCP print it. A daemon of
+ * another version that answers something else is told apart from a success.
+ */
+export function parseReply<R extends ReplySchema>(command: Command<v.GenericSchema, R>, reply: Reply): v.InferOutput<R> {
+  const parsed = v.safeParse(command.reply, reply);
+  if (!parsed.success) throw new T4aError("internal", `the daemon's ${command.name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`);
+  return parsed.output;
+}

@@ -1,9 +1,11 @@
 // The handler contract: what every command handler receives. Types only at run time; the daemon
 // builds the value (daemon.ts), tests build their own. The web server is behind WebHost, so no
 // command imports a front end.
+import type * as v from "valibot";
 import type { DaemonConfig } from "../session/config.ts";
 import type { Sessions } from "../session/sessions.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
+import type { WebParams, WebServerInfo } from "../protocol/web.ts";
 
 export interface DaemonContext {
   sessions: Sessions;
@@ -21,31 +23,8 @@ export interface DaemonContext {
   requestShutdown(): void;
 }
 
-/** How to serve the web front end: what `t4a web` asks for (the fields of its request). */
-export interface WebOptions {
-  /** host:port; port 0 picks a free one. */
-  listen?: string;
-  read_only?: boolean;
-  /** Where the clones for issue launches live. */
-  repos?: string;
-  /** The agent issue launches start. */
-  agent?: string;
-  tls_cert?: string;
-  tls_key?: string;
-  /** More names the Host header may carry (a tailscale serve name, a reverse proxy's). */
-  allow_host?: string[];
-}
-
-/** A running web server as `t4a web` reports it. */
-export interface WebServerInfo {
-  url: string;
-  listen: string;
-  read_only: boolean;
-  /** A fresh one-time URL that logs a browser in. */
-  login_url: string;
-  /** Set when it listens beyond this machine. */
-  warning?: string;
-}
+/** How to serve the web front end: what `t4a web` asks for, but stop. */
+export type WebOptions = Omit<v.InferOutput<typeof WebParams>, "stop">;
 
 /** The daemon's web front end as the commands see it; src/web/ implements it. */
 export interface WebHost {

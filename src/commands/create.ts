@@ -1,6 +1,8 @@
 // create: spawn a program on a new PTY, through the session plugins (worktree, scratchpad, env,
 // sandbox, timeout). Answers {id, cols, rows, pid} and what the plugins made.
+import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
+import { CreateReply } from "../protocol/session-info.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
 import type { Session } from "../session/session.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
@@ -8,17 +10,12 @@ import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions, type Reply } from "./command.ts";
 import { durationOption } from "./durations.ts";
-import { CreateReply } from "../protocol/replies.ts";
-import type * as v from "valibot";
-
-type CreateReply = v.InferOutput<typeof CreateReply>;
 
 export const CreateParams = SessionSpec;
 
 /** What create (and up) answer: the id, the size, the pid, and what the plugins made of it. */
 export function createdReply(session: Session): CreateReply {
-  const { id, cols, rows, pid, alive: _alive, title: _title, cmd_args: _argv, cwd: _cwd, shell_integration: _shell, ...made } = session.info();
-  return { id, cols, rows, pid, ...made };
+  return v.parse(CreateReply, session.info());
 }
 
 export const create = defineCommand({

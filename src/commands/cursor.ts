@@ -2,9 +2,10 @@
 import * as v from "valibot";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
-import { CursorReply } from "../protocol/replies.ts";
 
 export const CursorParams = v.object({ id: TerminalId });
+
+export const CursorReply = v.object({ row: v.number(), col: v.number(), visible: v.boolean(), style: v.string() });
 
 export const cursor = defineCommand({
   name: "cursor",

@@ -1,9 +1,8 @@
 // events: after an {"ok":true} line, stream one JSON line per event (exit, title, bell, …) until
 // the client disconnects; optionally for one terminal only.
 import * as v from "valibot";
-import { TerminalId } from "../protocol/fields.ts";
+import { EmptyReply, TerminalId } from "../protocol/fields.ts";
 import { StreamReply, defineCommand } from "./command.ts";
-import { EmptyReply } from "../protocol/replies.ts";
 
 export const EventsParams = v.object({ terminal: v.optional(TerminalId) });
 

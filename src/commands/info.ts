@@ -1,9 +1,18 @@
 // info: facts about the running daemon: version, pid, uptime, sessions, memory.
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
-import { InfoReply } from "../protocol/replies.ts";
 
 export const InfoParams = v.object({});
+
+export const InfoReply = v.object({
+  version: v.string(),
+  pid: v.number(),
+  uptime_ms: v.number(),
+  sessions: v.number(),
+  subscribers: v.number(),
+  rss_bytes: v.number(),
+  socket: v.string(),
+});
 
 export const info = defineCommand({
   name: "info",

@@ -1,10 +1,11 @@
 // kill: end a terminal's whole process tree (SIGHUP, then SIGKILL after the grace period) and forget it.
 import * as v from "valibot";
-import { TerminalId } from "../protocol/fields.ts";
+import { KeptItem, TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
-import { KillReply } from "../protocol/replies.ts";
 
 export const KillParams = v.object({ id: TerminalId });
+
+export const KillReply = v.object({ kept: v.optional(v.array(KeptItem)) });
 
 export const kill = defineCommand({
   name: "kill",

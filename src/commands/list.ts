@@ -1,9 +1,11 @@
 // list: every terminal with its size, pid, liveness and title.
 import * as v from "valibot";
+import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
-import { ListReply } from "../protocol/replies.ts";
 
 export const ListParams = v.object({});
+
+export const ListReply = v.object({ terminals: v.array(SessionInfo) });
 
 export const list = defineCommand({
   name: "list",

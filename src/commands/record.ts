@@ -5,7 +5,6 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { absolutePath } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
-import { RecordReply } from "../protocol/replies.ts";
 
 const CastPath = v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path (the CLI makes it one)"));
 
@@ -16,6 +15,8 @@ export const RecordParams = v.object({
   format: v.optional(v.pipe(v.picklist(["v2", "v3"]), v.description("asciicast v2 (asciinema 2.x plays it) or v3")), "v2"),
   stop: v.optional(v.pipe(v.boolean(), v.description("stop the terminal's recording instead"))),
 });
+
+export const RecordReply = v.object({ recording: v.optional(v.string()), format: v.optional(v.picklist(["v2", "v3"])), stopped: v.optional(v.string()) });
 
 export const record = defineCommand({
   name: "record",

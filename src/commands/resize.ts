@@ -3,13 +3,14 @@ import * as v from "valibot";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
-import { ResizeReply } from "../protocol/replies.ts";
 
 export const ResizeParams = v.object({
   id: TerminalId,
   cols: v.pipe(Dimension, v.description("columns, 1..1000")),
   rows: v.pipe(Dimension, v.description("rows, 1..1000")),
 });
+
+export const ResizeReply = v.object({ cols: v.number(), rows: v.number() });
 
 export const resize = defineCommand({
   name: "resize",

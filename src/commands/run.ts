@@ -6,7 +6,6 @@ import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
-import { RunReply } from "../protocol/replies.ts";
 
 export const RunParams = v.object({
   id: TerminalId,
@@ -19,6 +18,14 @@ export const RunParams = v.object({
     v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("answer at most the last this many output lines")),
     1000,
   ),
+});
+
+export const RunReply = v.object({
+  code: v.nullable(v.number()),
+  lines: v.array(v.string()),
+  total_lines: v.number(),
+  truncated: v.boolean(),
+  elapsed_ms: v.number(),
 });
 
 export const run = defineCommand({

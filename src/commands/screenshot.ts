@@ -5,7 +5,6 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { BinaryReply, defineCommand } from "./command.ts";
-import { ScreenshotReply } from "../protocol/replies.ts";
 
 /** Larger images take seconds and gigabytes, stalling every session: 1000x1000 cells at 100% is 200 Mpx. */
 const MAX_PIXELS = 40_000_000;
@@ -20,6 +19,9 @@ export const ScreenshotParams = v.object({
   ),
   encoding: v.optional(v.picklist(["binary", "base64"]), "binary"),
 });
+
+/** The PNG follows the line as `len` raw bytes, or comes inline as base64 `png`. */
+export const ScreenshotReply = v.object({ len: v.number(), png: v.optional(v.string()) });
 
 export const screenshot = defineCommand({
   name: "screenshot",

@@ -1,11 +1,10 @@
 // send: write input to a terminal: text, raw bytes (base64) and/or named keys, in that order.
 import * as v from "valibot";
-import { TerminalId } from "../protocol/fields.ts";
+import { EmptyReply, TerminalId } from "../protocol/fields.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { listOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
-import { EmptyReply } from "../protocol/replies.ts";
 
 export const SendParams = v.object({
   id: TerminalId,

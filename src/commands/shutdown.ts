@@ -1,12 +1,13 @@
 // shutdown: end every terminal and stop the daemon (as SIGTERM does).
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
-import { ShutdownReply } from "../protocol/replies.ts";
 
 /** Sessions get kill_grace_ms (default 1 s, at most 60 s) to end; this covers the default with room. */
 const SHUTDOWN_WAIT_MS = 15_000;
 
 export const ShutdownParams = v.object({});
+
+export const ShutdownReply = v.object({ pid: v.number() });
 
 export const shutdown = defineCommand({
   name: "shutdown",

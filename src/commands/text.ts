@@ -4,7 +4,6 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
-import { TextReply } from "../protocol/replies.ts";
 
 const RowIndex = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"));
 
@@ -39,6 +38,20 @@ export const TextParams = v.object({
       v.description("a token from an earlier read: answer only the rows changed or scrolled in since then"),
     ),
   ),
+});
+
+export const TextReply = v.object({
+  lines: v.array(v.string()),
+  region: v.picklist(["viewport", "scrollback", "all"]),
+  total_lines: v.number(),
+  /** Hand it back as `since` for the rows changed after this read. */
+  token: v.string(),
+  start: v.optional(v.number()),
+  end: v.optional(v.number()),
+  trimmed_rows: v.optional(v.number()),
+  /** Delta reads: each line's row from the bottom, and whether every row came (the token was too old). */
+  rows: v.optional(v.array(v.number())),
+  full: v.optional(v.boolean()),
 });
 
 export const text = defineCommand({

@@ -2,15 +2,20 @@
 // the same name is left alone and reported, so running `up` again is harmless; when one create
 // fails, the sessions this call made are ended again and the error names the entry.
 import * as v from "valibot";
+import { CreateReply } from "../protocol/session-info.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { createdReply } from "./create.ts";
 import { readConnectorFile } from "./connector-file.ts";
-import { UpReply } from "../protocol/replies.ts";
 
 export const UpParams = v.object({
   sessions: v.pipe(v.array(SessionSpec), v.minLength(1), v.maxLength(256), v.description("the sessions to create, as create takes them")),
+});
+
+export const UpReply = v.object({
+  /** A session already running is reported by id alone. */
+  sessions: v.array(v.object({ ...v.partial(CreateReply).entries, id: v.string(), state: v.picklist(["created", "exists"]) })),
 });
 
 export const up = defineCommand({

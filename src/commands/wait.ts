@@ -2,10 +2,9 @@
 // echo of typed input), text gone, a command done, exit — or the timeout passes (a `timeout` error).
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
-import { Milliseconds, TerminalId } from "../protocol/fields.ts";
+import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
-import { WaitReply } from "../protocol/replies.ts";
 
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
@@ -25,6 +24,17 @@ export const WaitParams = v.object({
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
+});
+
+export const WaitReply = v.object({
+  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "agent"]),
+  elapsed_ms: v.number(),
+  line: v.optional(v.string()),
+  row: v.optional(v.number()),
+  match: v.optional(v.string()),
+  code: v.optional(v.nullable(v.number())),
+  signal: v.optional(v.nullable(v.string())),
+  state: v.optional(AgentStateName),
 });
 
 export const wait = defineCommand({

@@ -3,20 +3,12 @@
 // a fresh login URL.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
+import { WebParams, WebServerInfo } from "../protocol/web.ts";
 import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
-import { WebReply } from "../protocol/replies.ts";
 
-export const WebParams = v.object({
-  listen: v.optional(v.pipe(v.string(), v.description("host:port to listen on (default 127.0.0.1:7681; port 0 picks one)"))),
-  read_only: v.optional(v.pipe(v.boolean(), v.description("refuse input and every change: watch only"))),
-  repos: v.optional(v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("directory of clones for issue launches (seed 002)"))),
-  agent: v.optional(v.pipe(v.string(), v.minLength(1), v.description("the agent issue launches start (default claude)"))),
-  tls_cert: v.optional(v.pipe(v.string(), v.startsWith("/"), v.description("serve HTTPS with this certificate (PEM)"))),
-  tls_key: v.optional(v.pipe(v.string(), v.startsWith("/"), v.description("and this key (PEM)"))),
-  allow_host: v.optional(v.pipe(v.array(v.string()), v.description("more Host names to serve (a tailscale serve name)"))),
-  stop: v.optional(v.pipe(v.boolean(), v.description("stop the web server"))),
-});
+/** The running server, or (stop) that it stopped. */
+export const WebReply = v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)) });
 
 export const web = defineCommand({
   name: "web",

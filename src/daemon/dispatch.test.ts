@@ -36,7 +36,8 @@ afterAll(() => ctx.sessions.killAll());
 /** A readable type for a valibot schema: `string`, `number?`, `"a"|"b"`, `{…}`. */
 function describe(schema: v.GenericSchema): string {
   const s = schema as unknown as { type: string; wrapped?: v.GenericSchema; entries?: Record<string, v.GenericSchema>; item?: v.GenericSchema; options?: unknown[]; value?: v.GenericSchema; literal?: unknown };
-  if (s.type === "optional") return `${describe(s.wrapped!)}?`;
+  // v.partial of an optional field wraps it twice: one "?" says it.
+  if (s.type === "optional") return `${describe(s.wrapped!).replace(/\?$/, "")}?`;
   if (s.type === "nullable") return `${describe(s.wrapped!)}|null`;
   if (s.type === "literal") return JSON.stringify(s.literal);
   if (s.type === "variant") return (s.options as v.GenericSchema[]).map(describe).join(" | ");

@@ -2,9 +2,7 @@
 // description, its valibot params the JSON Schema; daemon replies become tool results here.
 // The only importer of @valibot/to-json-schema. No MCP SDK, no sockets.
 import { toJsonSchema } from "@valibot/to-json-schema";
-import * as v from "valibot";
-import { describeIssue } from "../protocol/issue-path.ts";
-import { type Command, type McpSpec, type Reply, textContent, type ToolContent } from "../commands/command.ts";
+import { type Command, type McpSpec, parseReply, type Reply, textContent, type ToolContent } from "../commands/command.ts";
 import { commands } from "../commands/index.ts";
 
 export interface Tool {
@@ -48,9 +46,13 @@ export function toolRequest(tool: Tool, args: Reply): Reply {
 export function toolResult(tool: Tool, reply: Reply, payload?: Uint8Array): ToolResult {
   if (reply.ok !== true) return toolError(`${reply.code}: ${reply.error}`);
   if (tool.spec.result) {
-    const parsed = v.safeParse(tool.command.reply, reply);
-    if (!parsed.success) return toolError(`internal: the daemon's ${tool.command.name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])})`);
-    return { content: tool.spec.result(parsed.output, payload) };
+    let parsed: Reply;
+    try {
+      parsed = parseReply(tool.command, reply);
+    } catch (error) {
+      return toolError(`internal: ${(error as Error).message}`);
+    }
+    return { content: tool.spec.result(parsed, payload) };
   }
   const { ok: _ok, tag: _tag, ...fields } = reply;
   return { content: textContent(Object.keys(fields).length ? JSON.stringify(fields) : "ok") };

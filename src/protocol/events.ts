@@ -2,17 +2,7 @@
 // schemas: the daemon publishes these types, clients and the page read them. Clients must
 // ignore event types (and fields) they do not know.
 import * as v from "valibot";
-
-/** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */
-export const KeptItem = v.object({
-  what: v.picklist(["worktree", "branch"]),
-  /** The worktree's directory, or the branch name. */
-  path: v.string(),
-  reason: v.string(),
-});
-export type KeptItem = v.InferOutput<typeof KeptItem>;
-
-export const AgentStateName = v.picklist(["starting", "working", "waiting", "idle", "exited"]);
+import { AgentStateName, KeptItem } from "./fields.ts";
 
 const terminal = v.string();
 

@@ -33,3 +33,18 @@ export const Envelope = v.object({
   cmd: v.string(),
   tag: v.optional(v.union([v.string(), v.pipe(v.number(), v.finite())])),
 });
+
+/** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */
+export const KeptItem = v.object({
+  what: v.picklist(["worktree", "branch"]),
+  /** The worktree's directory, or the branch name. */
+  path: v.string(),
+  reason: v.string(),
+});
+export type KeptItem = v.InferOutput<typeof KeptItem>;
+
+/** What an agent session is doing. */
+export const AgentStateName = v.picklist(["starting", "working", "waiting", "idle", "exited"]);
+
+/** A reply with no fields of its own. */
+export const EmptyReply = v.object({});

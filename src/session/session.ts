@@ -2,14 +2,13 @@
 // watch, its recording, its viewers, its timeout, and its manifest entry. Its end runs in one
 // order (see #ended) and dispose() lets go of everything. Made by Sessions; no wire here.
 import { T4aError } from "../protocol/errors.ts";
-import type { KeptItem } from "../protocol/events.ts";
 import type { Manifest } from "../service/manifest.ts";
 import { runCleanups, type Cleanup, type SpawnFacts } from "../spawn/plan.ts";
 import { Attachment, type AttachOptions, type Viewer } from "../stream/attachment.ts";
 import { Recorder, type CastFormat } from "../stream/recorder.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
-import type { SessionInfo } from "../protocol/replies.ts";
-import type { Terminal } from "../terminal/terminal.ts";
+import type { SessionInfo } from "../protocol/session-info.ts";
+import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
 
@@ -130,7 +129,7 @@ export class Session {
    * back); the plan's cleanups run (the worktree last made, first undone). What they kept joins
    * the exit event. After the event: the agent watch reports "exited", recording and viewers end.
    */
-  async ended(reason: string | undefined): Promise<{ kept?: KeptItem[] }> {
+  async ended(reason: string | undefined): Promise<EndHookReport> {
     this.#clearTimers();
     if (reason !== "shutdown") this.#manifest.remove(this.id);
     const kept = await runCleanups(this.#cleanups);

@@ -1,7 +1,7 @@
 // What the plugin chain builds: the plain {argv, cwd, env} the terminal layer spawns, plus what
 // the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
 // Types, the plugin contract and the cleanup runner only.
-import type { KeptItem } from "../protocol/events.ts";
+import type { KeptItem } from "../protocol/fields.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
 
@@ -24,11 +24,8 @@ export interface SpawnFacts {
   resumed?: true;
 }
 
-/** Something a cleanup did not remove, so no work is lost: reported in the exit event, list and kill. */
-export type Kept = KeptItem;
-
 /** Runs at the session's end (exit, kill, timeout, daemon shutdown); reports what it kept. */
-export type Cleanup = () => Promise<Kept[] | void>;
+export type Cleanup = () => Promise<KeptItem[] | void>;
 
 export interface SpawnPlan {
   argv: string[];
@@ -70,8 +67,8 @@ export interface SpawnContext {
 }
 
 /** Runs every cleanup (the last added first), even when one fails, and collects what was kept. */
-export async function runCleanups(cleanups: Cleanup[]): Promise<Kept[]> {
-  const kept: Kept[] = [];
+export async function runCleanups(cleanups: Cleanup[]): Promise<KeptItem[]> {
+  const kept: KeptItem[] = [];
   for (const cleanup of [...cleanups].reverse()) {
     try {
       kept.push(...((await cleanup()) ?? []));

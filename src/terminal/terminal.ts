@@ -2,7 +2,8 @@
 // Owns all of them and tears them down in dispose(). Knows nothing of the wire beyond event shapes.
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../protocol/errors.ts";
-import type { KeptItem, TerminalEvent } from "../protocol/events.ts";
+import type { TerminalEvent } from "../protocol/events.ts";
+import type { SessionInfo } from "../protocol/session-info.ts";
 import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
 import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
@@ -29,37 +30,24 @@ export interface TerminalSpec {
   /** Put before the program's argv once shell integration has been set up (a sandbox's bwrap). */
   wrap?: string[];
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
-  onEnd?: (reason: string | undefined) => Promise<{ kept?: KeptItem[] }>;
+  onEnd?: (reason: string | undefined) => Promise<EndHookReport>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
   onInput?: () => void;
   /** Told when the shell reports a new working directory (OSC 7). */
   onCwd?: (cwd: string) => void;
 }
 
-export interface TerminalInfo {
-  id: string;
-  cols: number;
-  rows: number;
-  pid: number;
-  alive: boolean;
-  title: string;
-  cmd_args: string[];
-  cwd: string;
-  shell_integration: ShellKind | null;
-  exit_code?: number | null;
-  signal?: string | null;
-  /** Answers to device queries the program asked but never read. */
-  answers_dropped?: number;
-  /** Why t4a ended it (kill's reason), and what the session's end kept: see EndReport. */
-  reason?: string;
-  kept?: KeptItem[];
-}
+/** What the terminal itself knows of its session; the rest of SessionInfo is what t4a made of it. */
+export type TerminalInfo = Pick<
+  SessionInfo,
+  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | keyof EndReport
+>;
 
-/** What a terminal's end reports: why t4a ended it, and what the session's cleanups kept. */
-export interface EndReport {
-  reason?: string;
-  kept?: KeptItem[];
-}
+/** What a terminal's end reports: why t4a ended it (kill's reason), and what the session's cleanups kept. */
+export type EndReport = Pick<SessionInfo, "reason" | "kept">;
+
+/** What the session's end hook adds to the exit event. */
+export type EndHookReport = Pick<EndReport, "kept">;
 
 /** Who follows a terminal's bytes as they happen: attach, the browser, a recording. */
 export interface Tap {
@@ -356,7 +344,7 @@ export class Terminal {
 
   /** The exit event, after the session's end hook (a worktree cleanup) says what it kept. */
   async #report(exit: PtyExit): Promise<void> {
-    let report: { kept?: KeptItem[] } = {};
+    let report: EndHookReport = {};
     try {
       report = (await this.#onEnd?.(this.#killReason)) ?? {};
     } catch (error) {

@@ -1,8 +1,9 @@
 // The daemon's web front end behind the WebHost interface the commands see (`t4a web`, `t4a daemon
 // --web`): one server at a time, started and stopped on request. Loads the server (and the page
 // bundled into it) only when asked to serve.
-import type { DaemonContext, WebHost, WebOptions, WebServerInfo } from "../commands/context.ts";
+import type { DaemonContext, WebHost, WebOptions } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
+import type { WebServerInfo } from "../protocol/web.ts";
 import { stateDir } from "../service/manifest-path.ts";
 import type { WebServer } from "./server.ts";
 

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, write
 import { basename, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
-import type { Kept } from "../plan.ts";
+import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
 
 /** Live sessions per worktree directory: the last one to end decides whether it goes. */
@@ -92,7 +92,7 @@ export async function excludeFromGit(tree: string, pattern: string): Promise<voi
   appendFileSync(path, `${current && !current.endsWith("\n") ? "\n" : ""}${pattern}\n`);
 }
 
-async function removeIfClean(main: string, dir: string, branch: string): Promise<Kept[]> {
+async function removeIfClean(main: string, dir: string, branch: string): Promise<KeptItem[]> {
   if (!existsSync(dir)) return [];
   const status = await git(dir, ["status", "--porcelain", "--untracked-files=all"]);
   if (status.code !== 0) return [{ what: "worktree", path: dir, reason: `git status failed: ${status.stderr}` }];

@@ -5,7 +5,7 @@ import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import type { ViewerEvent } from "../../protocol/events.ts";
-import type { SessionInfo } from "../../protocol/replies.ts";
+import type { SessionInfo } from "../../protocol/session-info.ts";
 
 type Session = SessionInfo;
 

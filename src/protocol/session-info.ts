@@ -1,0 +1,46 @@
+// A session as list, create and the page see it: the terminal's own state and what t4a made of it.
+// Shared by the commands that answer sessions (list, create, up) and the page's types.
+import * as v from "valibot";
+import { AgentStateName, KeptItem } from "./fields.ts";
+
+/** A session as list shows it (and GET /api/sessions/:id, with its seed-002 state). */
+export const SessionInfo = v.object({
+  id: v.string(),
+  cols: v.number(),
+  rows: v.number(),
+  pid: v.number(),
+  alive: v.boolean(),
+  title: v.string(),
+  cmd_args: v.array(v.string()),
+  cwd: v.string(),
+  shell_integration: v.nullable(v.picklist(["bash", "zsh", "fish"])),
+  exit_code: v.optional(v.nullable(v.number())),
+  signal: v.optional(v.nullable(v.string())),
+  reason: v.optional(v.string()),
+  kept: v.optional(v.array(KeptItem)),
+  answers_dropped: v.optional(v.number()),
+  // What the spawn plugins made of it.
+  worktree: v.optional(v.string()),
+  branch: v.optional(v.string()),
+  worktree_created: v.optional(v.literal(true)),
+  scratchpad: v.optional(v.string()),
+  sandbox: v.optional(v.string()),
+  timeout_ms: v.optional(v.number()),
+  agent: v.optional(v.string()),
+  spawn_mode: v.optional(v.string()),
+  conversation_id: v.optional(v.string()),
+  resumed: v.optional(v.literal(true)),
+  // What the session holds now.
+  agent_state: v.optional(AgentStateName),
+  restored: v.optional(v.literal(true)),
+  persist: v.optional(v.literal(true)),
+  recording: v.optional(v.string()),
+  viewers: v.optional(v.number()),
+});
+export type SessionInfo = v.InferOutput<typeof SessionInfo>;
+
+/** create, and each session up made: the id, size and pid, and what the plugins made. */
+export const CreateReply = v.object({
+  ...v.omit(SessionInfo, ["alive", "title", "cmd_args", "cwd", "shell_integration"]).entries,
+});
+export type CreateReply = v.InferOutput<typeof CreateReply>;

@@ -109,7 +109,7 @@ export interface HttpSpec {
 export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends ReplySchema = ReplySchema> {
   name: string;
   params: S;
-  /** What a success answers: the fields after `"ok":true` (src/protocol/replies.ts). */
+  /** What a success answers: the fields after `"ok":true`, as a schema beside the handler. */
   reply: R;
   handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult<v.InferOutput<R>> | Promise<HandlerResult<v.InferOutput<R>>>;
   cli?: CliSpec<v.InferOutput<R>>;

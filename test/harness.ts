@@ -83,6 +83,12 @@ export class Sandbox {
     return (reply.lines as string[]).join("\n");
   }
 
+  /** How many viewers (attach, browsers) the terminal has now, as list reports it. */
+  async viewers(id: string): Promise<number> {
+    const { reply } = await this.request({ cmd: "list" });
+    return (reply.terminals as Array<{ id: string; viewers?: number }>).find((t) => t.id === id)?.viewers ?? 0;
+  }
+
   async cleanup(): Promise<void> {
     const info = await this.run(["info", "--json"]);
     const pid = info.code === 0 ? (JSON.parse(info.stdout).pid as number) : undefined;

@@ -150,9 +150,8 @@ test("read-only: input and changes refused, reading allowed", async () => {
     socket.send(new TextEncoder().encode("typed-by-a-viewer\r"));
     // Once the daemon has seen the socket close it has handled what came before; a marker typed
     // after that reaches the shell after anything the viewer's keys could have typed.
-    const viewers = async () => (await ro.request({ cmd: "list" })).reply.terminals as Array<{ id: string; viewers?: number }>;
     socket.close();
-    await waitFor(async () => !(await viewers()).find((t) => t.id === id)?.viewers, 10_000, "the viewer to be gone");
+    await waitFor(async () => (await ro.viewers(id)) === 0, 10_000, "the viewer to be gone");
     await ro.request({ cmd: "send", id, input: "marker-after-close\r" });
     await waitFor(async () => (await ro.screen(id)).includes("marker-after-close"), 10_000, "the marker");
     expect(await ro.screen(id)).not.toContain("typed-by-a-viewer");

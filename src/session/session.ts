@@ -12,7 +12,7 @@ import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
 
-/** What the session is told at its start; the terminal is attached right after (see attach). */
+/** What the session is told at its start; its terminal follows once spawned (see started). */
 export interface SessionParts {
   id: string;
   facts: SpawnFacts;
@@ -63,8 +63,8 @@ export class Session {
     return this.#agent;
   }
 
-  /** Called once by Sessions after the spawn; the agent watch starts with it. */
-  attach(terminal: Terminal, agent?: AgentWatch): void {
+  /** Called once by Sessions after the spawn, with the agent watch that starts with it. */
+  started(terminal: Terminal, agent?: AgentWatch): void {
     this.#terminal = terminal;
     this.#agent = agent;
   }

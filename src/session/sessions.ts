@@ -116,7 +116,7 @@ export class Sessions {
       await runCleanups(plan.cleanups);
       throw error;
     }
-    session.attach(terminal, plan.agent && this.#watch(session, terminal, plan.agent));
+    session.started(terminal, plan.agent && this.#watch(session, terminal, plan.agent));
     this.#sessions.set(id, session);
     this.#options.records?.add(id, terminal.pid);
     if (spec.record !== undefined) {

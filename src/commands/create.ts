@@ -8,7 +8,7 @@ import type { Session } from "../session/session.ts";
 import { parseDotenv } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
-import { defineCommand, type CliOptions, type Reply } from "./command.ts";
+import { defineCommand, type CliOptions } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
 export const CreateParams = SessionSpec;

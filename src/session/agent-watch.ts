@@ -36,7 +36,6 @@ export class AgentWatch {
   readonly id: string;
   state: AgentState = "starting";
   line = "";
-  readonly #agent: Agent;
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
@@ -52,7 +51,6 @@ export class AgentWatch {
 
   constructor(id: string, agent: Agent, host: AgentHost, typedPrompt: string | undefined) {
     this.id = id;
-    this.#agent = agent;
     this.#host = host;
     this.#typedPrompt = typedPrompt;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));

@@ -24,6 +24,13 @@ export interface SessionsOptions {
   records?: SessionRecords;
 }
 
+/** A session of the manifest brought back, or why it could not be. */
+export interface Restored {
+  id: string;
+  cwd: string;
+  error?: string;
+}
+
 export class Sessions {
   readonly #sessions = new Map<string, Session>();
   /** Ids handed out for creates still being prepared (their plugins run before the spawn). */
@@ -85,9 +92,9 @@ export class Sessions {
    * directories (a shell's last one), plugins and size; agents resume their conversation.
    * Answers what was restored and what could not be, with why.
    */
-  async restore(): Promise<Array<{ id: string; cwd: string; error?: string }>> {
+  async restore(): Promise<Restored[]> {
     const { manifest, spawn, bus } = this.#options;
-    const report: Array<{ id: string; cwd: string; error?: string }> = [];
+    const report: Restored[] = [];
     for (const entry of manifest.entries()) {
       const spec = Manifest.specOf(entry, spawn.daemonEnv);
       const restored = { ...spec, cwd: entry.cwd ?? spec.cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };

@@ -3,7 +3,6 @@
 // page bundled into the binary. Every request passes the gate first (auth.ts): Host, token,
 // Origin, read-only. Deliberately unlike seed 002: no open CORS, no unauthenticated access.
 import { basename } from "node:path";
-import type { ServerWebSocket } from "bun";
 import type { DaemonContext } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
 import type { Attachment } from "../stream/attachment.ts";

@@ -2,4 +2,7 @@
 // Keep this file tiny: whatever it imports, every shell-loop call pays for.
 import { runCli } from "./cli/cli.ts";
 
-process.exit(await runCli(process.argv.slice(2)));
+const args = process.argv.slice(2);
+// What bwrap runs first inside a sandbox (not a CLI command: no parsing, no daemon).
+if (args[0] === "sandbox-exec") process.exit(await (await import("./spawn/sandbox/exec.ts")).sandboxExec(args.slice(1)));
+process.exit(await runCli(args));

@@ -1,8 +1,10 @@
 // notify: an agent session's state, as its CLI's hooks report it (`t4a notify $T4A_SESSION
-// waiting`). Inside a session the CLI uses the session's own notify socket ($T4A_NOTIFY), the only
-// channel a sandboxed agent has; elsewhere it goes over the daemon socket like any command.
+// waiting`). Inside a session the CLI uses the session's own notify channel ($T4A_NOTIFY, a FIFO),
+// the only one a sandboxed agent has; elsewhere it goes over the daemon socket like any command.
+import { closeSync, constants, openSync, statSync, writeSync } from "node:fs";
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
+import { describeIssue } from "../protocol/issue-path.ts";
 import { AgentStateName, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, type Reply } from "./command.ts";
 
@@ -33,32 +35,30 @@ export const notify = defineCommand({
     async transport(request) {
       const path = process.env.T4A_NOTIFY;
       if (!path || request.id !== process.env.T4A_SESSION) return undefined;
-      return notifySocket(path, `${request.state}${request.message ? ` ${String(request.message).replace(/\s+/g, " ")}` : ""}`);
+      // The channel answers nothing: a bad report is caught here, as the daemon would.
+      const checked = v.safeParse(NotifyParams, { id: request.id, state: request.state, message: request.message });
+      if (!checked.success) return { ok: false, error: describeIssue(checked.issues[0]), code: "invalid_params" };
+      return notifyChannel(path, `${request.state}${request.message ? ` ${String(request.message).replace(/\s+/g, " ")}` : ""}`);
     },
   },
 });
 
-async function notifySocket(path: string, line: string): Promise<Reply> {
-  let answer = "";
-  let done!: () => void;
-  const finished = new Promise<void>((resolve) => (done = resolve));
-  const socket = await Bun.connect({
-    unix: path,
-    socket: {
-      data(_socket, chunk) {
-        answer += new TextDecoder().decode(chunk);
-        if (answer.includes("\n")) done();
-      },
-      close: () => done(),
-      error: () => done(),
-    },
-  }).catch((error: Error) => {
-    throw new T4aError("not_found", `no notify channel at ${path}: ${error.message}`);
-  });
-  socket.write(`${line}\n`);
-  await finished;
-  socket.end();
-  const reply = answer.trim();
-  if (reply === "ok") return { ok: true };
-  return { ok: false, error: reply.replace(/^error /, "") || "the notify channel closed", code: "invalid_params" };
+/**
+ * One report into the session's FIFO: written whole in one write (far below PIPE_BUF, so never
+ * interleaved with another), without waiting: no reader means no daemon is listening.
+ */
+function notifyChannel(path: string, line: string): Reply {
+  let fd: number;
+  try {
+    if (!statSync(path).isFIFO()) throw new Error("not a notify channel");
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new T4aError("not_found", `no notify channel at ${path}: ${(error as Error).message}`);
+  }
+  try {
+    writeSync(fd, `${line}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return { ok: true };
 }

@@ -110,7 +110,8 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   const worktreesDir = process.env.T4A_WORKTREES_DIR || join(stateDir, "worktrees");
   // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
   const t4aPath = isCompiled() ? process.execPath : "t4a";
-  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath };
+  const selfArgv = isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
+  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

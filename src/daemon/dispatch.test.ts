@@ -20,6 +20,7 @@ const spawn = {
   integrationDir: "/nowhere/shell-integration",
   daemonEnv: process.env as Record<string, string>,
   t4aPath: "t4a",
+  selfArgv: ["t4a"],
 };
 const ctx: DaemonContext = {
   sessions: new Sessions({ bus, config, spawn, manifest: new Manifest("/nowhere/manifest.json") }),

@@ -4,8 +4,7 @@
 // Each change goes out as an `agent_state` event with the screen line that shows it; scripts and
 // orchestrators wait on it (`t4a wait ID --agent waiting`). Types a prompt into TUIs that take it
 // no other way, once their input is ready. Reads the screen through the host; no xterm here.
-import { unlinkSync } from "node:fs";
-import type { UnixSocketListener } from "bun";
+import { closeSync, constants, openSync, unlinkSync } from "node:fs";
 import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
@@ -45,7 +44,7 @@ export class AgentWatch {
   #typedPrompt: string | undefined;
   /** The screen when input last went in: a question still shown from before was answered. */
   #sinceInput: string | undefined;
-  #listener: UnixSocketListener<undefined> | undefined;
+  #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
   readonly #waiters = new Set<{ state: AgentState; settle: Settle<AgentStateReply> }>();
 
@@ -59,30 +58,43 @@ export class AgentWatch {
   }
 
   /**
-   * The narrow channel of this one session: a socket that takes `STATE [message]` lines and
-   * nothing else. A sandboxed agent reaches it (bound into its sandbox) while the daemon's own
-   * socket stays hidden: it can report its state, and do nothing more.
+   * The narrow channel of this one session: a FIFO that takes `STATE [message]` lines and nothing
+   * else. A sandboxed agent reaches it (bound into its sandbox) while the daemon's own socket stays
+   * hidden: it can report its state, and do nothing more. A FIFO, not a socket, because a sandbox
+   * may not create unix sockets; opened read-write so it never reads end-of-file between writers.
    */
   listen(path: string): void {
     this.#notifyPath = path;
-    const watch = this;
-    this.#listener = Bun.listen({
-      unix: path,
-      socket: {
-        data(socket, chunk) {
-          for (const line of new TextDecoder().decode(chunk).split("\n")) {
-            if (!line.trim()) continue;
-            try {
-              const [state, ...message] = line.trim().split(/\s+/);
-              watch.notify(state!, message.join(" "));
-              socket.write("ok\n");
-            } catch (error) {
-              socket.write(`error ${(error as Error).message}\n`);
-            }
+    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    const reader = Bun.file(fd).stream().getReader();
+    let open = true;
+    this.#stopListening = () => {
+      open = false;
+      reader.cancel().catch(() => {});
+      closeSync(fd);
+    };
+    void (async () => {
+      const decoder = new TextDecoder();
+      let pending = "";
+      while (open) {
+        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (chunk.done || !open) return;
+        pending += decoder.decode(chunk.value, { stream: true });
+        const lines = pending.split("\n");
+        pending = lines.pop()!;
+        // Longer than any report (reports are written whole, one per write): not one of ours.
+        if (pending.length > 4096) pending = "";
+        for (const line of lines) {
+          const [state, ...message] = line.trim().split(/\s+/);
+          if (!state) continue;
+          try {
+            this.notify(state, message.join(" "));
+          } catch {
+            // A bad report changes nothing; the writer learns of it from its own validation.
           }
-        },
-      },
-    });
+        }
+      }
+    })();
   }
 
   /** Input went to the agent (a person answered, or typed a prompt). */
@@ -92,6 +104,8 @@ export class AgentWatch {
 
   /** A report from the agent's hooks (or any client's `notify`). */
   notify(state: string, message = ""): void {
+    // Printed by `wait --agent` and shown in the browser: no escape sequences ride along.
+    message = message.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").trim();
     if (!(AGENT_STATES as readonly string[]).includes(state) || state === "starting") {
       throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
     }
@@ -127,8 +141,8 @@ export class AgentWatch {
   /** Stops listening to the terminal and the notify socket; safe to call again. */
   dispose(): void {
     this.#unsubscribe();
-    this.#listener?.stop(true);
-    this.#listener = undefined;
+    this.#stopListening?.();
+    this.#stopListening = undefined;
     if (this.#notifyPath) {
       try {
         unlinkSync(this.#notifyPath);

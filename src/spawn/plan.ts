@@ -24,6 +24,14 @@ export interface SpawnFacts {
   resumed?: true;
 }
 
+export type Wrap = (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
+
+/**
+ * One mount inside a sandbox, over what came before it: `bind` writable, `ro-bind` read-only
+ * (both from `source`, the same path when absent), `tmpfs` an empty private directory.
+ */
+export type Mount = { kind: "bind" | "ro-bind"; path: string; source?: string } | { kind: "tmpfs"; path: string };
+
 /** Runs at the session's end (exit, kill, timeout, daemon shutdown); reports what it kept. */
 export type Cleanup = () => Promise<KeptItem[] | void>;
 
@@ -31,12 +39,10 @@ export interface SpawnPlan {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
-  /** Prepended to the program's argv after shell integration is set up (the sandbox's bwrap). */
-  wrap: string[];
-  /** Paths a sandbox must let the program write, besides its cwd and /tmp. */
-  writable: string[];
-  /** Host paths a sandbox shows at another path inside: [host, inside] (the agent's notify socket). */
-  binds: Array<[string, string]>;
+  /** Applied to the final argv and env, after shell integration is set up (the sandbox's bwrap). */
+  wrap?: Wrap;
+  /** What a sandbox must show besides its cwd (an agent's home, its notify channel), in order. */
+  mounts: Mount[];
   /** The agent this session runs, when it runs one: its watch is set up once the terminal exists. */
   agent?: AgentPlan;
   /** End the session after this long. */
@@ -57,6 +63,8 @@ export interface AgentPlan {
 export interface SpawnContext {
   /** This executable, as hooks and wrappers call it back (`t4a notify`). */
   t4aPath: string;
+  /** How to run this executable with arguments: the binary, or bun and the entry script in development. */
+  selfArgv: string[];
   socketPath: string;
   /** $XDG_STATE_HOME/t4a (or ~/.local/state/t4a): worktrees and scratchpads live under it. */
   stateDir: string;

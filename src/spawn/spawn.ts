@@ -21,9 +21,7 @@ export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: s
     argv: spec.cmd_args ?? defaultShell(source.SHELL),
     cwd: spec.cwd ?? source.HOME ?? ctx.daemonEnv.HOME ?? "/",
     env: {},
-    wrap: [],
-    writable: [],
-    binds: [],
+    mounts: [],
     cleanups: [],
     facts: {},
   };

@@ -27,8 +27,8 @@ export interface TerminalSpec {
   idleMs: () => number;
   /** Where the shell-integration files live; undefined = never inject. */
   integrationDir?: string;
-  /** Put before the program's argv once shell integration has been set up (a sandbox's bwrap). */
-  wrap?: string[];
+  /** Applied to the final argv and env once shell integration has been set up (a sandbox's bwrap). */
+  wrap?: (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
   onEnd?: (reason: string | undefined) => Promise<EndHookReport>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
@@ -159,11 +159,13 @@ export class Terminal {
       (afterMs) => emit({ event: "idle", terminal: this.id, after_ms: afterMs }),
       () => emit({ event: "activity", terminal: this.id }),
     );
+    const unwrapped = { argv: integrated?.spawn.argv ?? spec.argv, env: integrated?.spawn.env ?? env };
+    const spawn = spec.wrap ? spec.wrap(unwrapped) : unwrapped;
     try {
       this.#pty = new Pty({
-        argv: [...(spec.wrap ?? []), ...(integrated?.spawn.argv ?? spec.argv)],
+        argv: spawn.argv,
         cwd: spec.cwd,
-        env: integrated?.spawn.env ?? env,
+        env: spawn.env,
         cols: spec.cols,
         rows: spec.rows,
         onData: (chunk) => this.#output(chunk),

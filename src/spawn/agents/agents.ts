@@ -26,7 +26,8 @@ const Override = v.strictObject({
   ),
   resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings) })),
   envKeys: v.optional(Strings),
-  configPaths: v.optional(Strings),
+  home: v.optional(v.strictObject({ config: Strings, keep: Strings })),
+  domains: v.optional(Strings),
   waitingPatterns: v.optional(Strings),
   readyPatterns: v.optional(Strings),
 });
@@ -59,7 +60,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
     const base = agents.get(name);
     if (!base && !override.cli) throw new T4aError("invalid_params", `${path}: ${name}: a new agent needs "cli"`);
     agents.set(name, {
-      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], configPaths: [], waitingPatterns: [], readyPatterns: [], extraArgs: [], env: {} }),
+      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], readyPatterns: [], extraArgs: [], env: {} }),
       ...override,
       name,
     } as Agent);

@@ -35,14 +35,32 @@ export interface AgentPreset {
   resume: Resume;
   /** Environment variables the CLI reads for its credentials (passed through by the env policy). */
   envKeys: string[];
-  /** Directories (and files) under $HOME the CLI writes: a sandbox lets it write them. */
-  configPaths: string[];
+  /** What a sandbox gives the CLI under $HOME (see SandboxHome). */
+  home: SandboxHome;
+  /** The hosts its API lives on: a sandbox's network allow-list lets these through (`*.` for subdomains). */
+  domains: string[];
   /** How it reports its state by itself: claude's --settings hooks, codex's notify program. */
   hooks?: "claude-settings" | "codex-notify";
   /** Screen text that means the agent waits for the user (an approval question). Heuristics, tested with fake CLIs. */
   waitingPatterns: string[];
   /** Screen text that means the agent's input box is ready for a typed prompt (rows come right-trimmed). */
   readyPatterns: string[];
+}
+
+/**
+ * A sandboxed CLI under $HOME, paths relative to it. Nothing it later reads as configuration
+ * (settings, hooks, MCP servers, plugins) may be writable from inside, or the next unsandboxed
+ * run would execute what the sandboxed one wrote.
+ */
+export interface SandboxHome {
+  /**
+   * Its configuration, directories and files: seen as they are, but never changed. Each file is a
+   * private per-session copy it may rewrite (discarded at the end), each directory read-only, and
+   * new entries land in a private, discarded tmpfs.
+   */
+  config: string[];
+  /** What it must keep between sessions (conversation logs to resume from, its login): writable for real. */
+  keep: string[];
 }
 
 /** Questions every one of these TUIs asks in some form: approve, allow, proceed, y/n. */
@@ -62,7 +80,11 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "positional" }, // help: "Usage: claude [options] [command] [prompt]"; interactive by default
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id <uuid>", "-r, --resume [value]  Resume a conversation by session ID"
     envKeys: ["ANTHROPIC_API_KEY"],
-    configPaths: [".claude", ".claude.json"],
+    home: {
+      config: [".claude", ".claude.json"],
+      keep: [".claude/projects", ".claude/todos", ".claude/file-history", ".claude/plans", ".claude/.credentials.json"],
+    },
+    domains: ["api.anthropic.com", "statsig.anthropic.com"],
     hooks: "claude-settings", // help: "--settings <file-or-json>  Path to a settings JSON file or a JSON string"
     waitingPatterns: COMMON_WAITING,
     readyPatterns: ["^\\s*[>❯]\\s*$", "│ >"],
@@ -76,7 +98,8 @@ export const PRESETS: AgentPreset[] = [
     // No flag gives a new conversation an id of ours; resume the latest one in the directory.
     resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
     envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
-    configPaths: [".codex"],
+    home: { config: [".codex"], keep: [".codex/sessions", ".codex/archived_sessions", ".codex/history.jsonl", ".codex/auth.json"] },
+    domains: ["api.openai.com", "chatgpt.com", "auth.openai.com"],
     hooks: "codex-notify", // help: "-c, --config <key=value>  Override a configuration value" (notify = [program, args…])
     waitingPatterns: COMMON_WAITING,
     readyPatterns: ["^\\s*›", "^\\s*>\\s*$"],
@@ -89,7 +112,8 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
     envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
-    configPaths: [".gemini"],
+    home: { config: [".gemini"], keep: [".gemini/tmp", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
+    domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
     waitingPatterns: COMMON_WAITING,
     readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
   },
@@ -102,7 +126,8 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"],
-    configPaths: [".qwen"],
+    home: { config: [".qwen"], keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"] },
+    domains: ["dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com", "chat.qwen.ai", "portal.qwen.ai"],
     waitingPatterns: COMMON_WAITING,
     readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
   },
@@ -115,7 +140,11 @@ export const PRESETS: AgentPreset[] = [
     // Its session ids are its own (no flag sets one): resume the latest.
     resume: { latest: ["--continue"] }, // help: "-c, --continue  continue the last session"
     envKeys: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"],
-    configPaths: [".config/opencode", ".local/share/opencode", ".local/state/opencode"],
+    home: {
+      config: [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"],
+      keep: [".local/share/opencode/storage", ".local/share/opencode/auth.json", ".local/state/opencode"],
+    },
+    domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "opencode.ai", "models.dev"],
     waitingPatterns: COMMON_WAITING,
     readyPatterns: ["^\\s*>(\\s|$)", "┃\\s*$"],
   },

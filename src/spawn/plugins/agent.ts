@@ -1,16 +1,18 @@
 // agent: the session runs a coding-agent CLI from its preset (seed 003): the command line in
 // the chosen spawn mode, the deterministic conversation id, the state hooks and their narrow
-// notify channel, and what a sandbox must allow it (its network, its config directories).
-import { existsSync, mkdirSync } from "node:fs";
+// notify channel, and what a sandbox must show it (its network, its home).
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgent } from "../agents/agents.ts";
 import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
+import { agentHomeMounts } from "../sandbox/agent-home.ts";
+import { splitLoaderVariables } from "../sandbox/bwrap.ts";
 
 /** Where a sandboxed agent finds its notify socket (bound there from the daemon's directory). */
-export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify.sock";
+export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
 
 export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (spec.agent === undefined) {
@@ -36,8 +38,12 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
       throw new T4aError("spawn_failed", `${preset.cli} not found on PATH${mode === "login" ? ` (nor by ${shell}'s login startup files)` : ""}`);
     }
   }
-  const notifyPath = join(dirname(ctx.socketPath), "notify", `${id}-${randomBytes(4).toString("hex")}.sock`);
+  // The notify channel: a FIFO only the daemon reads (a sandbox cannot make unix sockets).
+  const notifyPath = join(dirname(ctx.socketPath), "notify", `${id}-${randomBytes(4).toString("hex")}.fifo`);
   mkdirSync(dirname(notifyPath), { recursive: true, mode: 0o700 });
+  const made = Bun.spawnSync(["mkfifo", "-m", "600", notifyPath], { stderr: "pipe" });
+  if (made.exitCode !== 0) throw new T4aError("spawn_failed", `agent: cannot make the notify channel: ${made.stderr.toString().trim()}`);
+  plan.cleanups.push(async () => rmSync(notifyPath, { force: true }));
   const built = launch({
     agent: preset,
     mode,
@@ -61,14 +67,12 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;
   if (built.resumed) plan.facts.resumed = true;
   if (spec.sandbox) {
-    // An agent needs its API host, and to write its own config and session files.
+    // An agent needs its API host; its home shows its configuration, changing only what it keeps.
     if (!spec.sandbox_no_net && spec.sandbox_net === undefined) spec.sandbox_net = true;
-    for (const relative of preset.configPaths) {
-      const path = join(plan.env.HOME ?? "/", relative);
-      if (!existsSync(path) && !/\.[a-z]+$/.test(relative)) mkdirSync(path, { recursive: true, mode: 0o700 });
-      if (existsSync(path)) plan.writable.push(path);
-    }
-    plan.binds.push([notifyPath, SANDBOX_NOTIFY_PATH]);
+    const privateDir = join(dirname(ctx.socketPath), "sandbox", id);
+    plan.cleanups.push(async () => rmSync(privateDir, { recursive: true, force: true }));
+    plan.mounts.push(...agentHomeMounts(plan.env.HOME ?? "/", preset.home, privateDir));
+    plan.mounts.push({ kind: "bind", path: SANDBOX_NOTIFY_PATH, source: notifyPath });
     plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
   }
 };
@@ -76,7 +80,8 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
 async function foundByLoginShell(shell: string, cli: string, plan: { env: Record<string, string>; cwd: string }): Promise<boolean> {
   const child = Bun.spawn([shell, ...loginFlags(shell).map((flag) => flag.replace("i", "")).filter((flag) => flag !== "-"), `command -v ${cli}`], {
     cwd: plan.cwd,
-    env: plan.env,
+    // Not the session's loader variables (LD_PRELOAD from an env file): this runs unsandboxed.
+    env: splitLoaderVariables(plan.env).safe,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "ignore",

@@ -11,7 +11,7 @@ export const scratchpad: Plugin = async (spec, plan, ctx) => {
   const dir = join(ctx.stateDir, "scratchpads", spec.scratchpad);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   plan.env.T4A_SCRATCHPAD = dir;
-  plan.writable.push(dir);
+  plan.mounts.push({ kind: "bind", path: dir });
   plan.facts.scratchpad = dir;
   const tree = plan.facts.worktree;
   if (tree) {

@@ -1,0 +1,43 @@
+// A sandboxed agent CLI's home (SandboxHome in the registry): its configuration seen but never
+// changed (files as private per-session copies, directories read-only, new entries in a
+// discarded tmpfs), and only what it must keep between sessions writable for real.
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { SandboxHome } from "../agents/registry.ts";
+import type { Mount } from "../plan.ts";
+
+/** Mounts for the CLI's home; private copies go into `privateDir` (removed with the session). */
+export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: string): Mount[] {
+  const mounts: Mount[] = [];
+  const keep = layout.keep.map((relative) => join(home, relative));
+  let copies = 0;
+  const privateCopy = (path: string) => {
+    const copy = join(privateDir, `${copies++}-${path.split("/").at(-1)}`);
+    mkdirSync(privateDir, { recursive: true, mode: 0o700 });
+    copyFileSync(path, copy);
+    mounts.push({ kind: "bind", path, source: copy });
+  };
+  for (const relative of layout.config) {
+    const path = join(home, relative);
+    if (existsSync(path) && !statSync(path).isDirectory()) {
+      if (!keep.includes(path)) privateCopy(path);
+      continue;
+    }
+    // A missing directory is made (empty, the CLI's own name) so the tmpfs has a place to go.
+    if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
+    mounts.push({ kind: "tmpfs", path });
+    for (const name of readdirSync(path)) {
+      const entry = join(path, name);
+      if (keep.some((kept) => kept === entry || kept.startsWith(`${entry}/`))) continue;
+      if (lstatSync(entry).isFile()) privateCopy(entry);
+      else if (existsSync(entry)) mounts.push({ kind: "ro-bind", path: entry });
+    }
+  }
+  // After the tmpfs, so kept paths show through it. A missing kept directory is made; a missing
+  // kept file (a name with an extension, like `auth.json`) cannot be: its writes are discarded.
+  for (const path of keep) {
+    if (!existsSync(path) && !/.\.[a-z0-9]+$/i.test(basename(path))) mkdirSync(path, { recursive: true, mode: 0o700 });
+    if (existsSync(path)) mounts.push({ kind: "bind", path });
+  }
+  return mounts;
+}

@@ -1,0 +1,94 @@
+// What a sandbox must do about git repositories it can write: whatever git outside later executes
+// (the repository's config, hooks/, info/, a linked worktree's pointer files, a hooks path or an
+// included config inside the tree) is shown read-only, while what a commit writes (index, objects,
+// refs, logs) stays writable, so an agent commits in its worktree and nothing it writes runs
+// outside. Found by reading the filesystem and `git config --file` (which executes nothing),
+// never by running git in a directory the sandbox may have written.
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { git } from "../git.ts";
+
+export interface GitGuard {
+  /** Writable, for commits: a linked worktree's own git dir, the common objects, refs and logs. */
+  writable: string[];
+  /** Read-only over the writable set: what git would execute or trust. */
+  readOnly: string[];
+}
+
+/** The guard for a set of writable directories. */
+export async function gitGuard(writable: string[]): Promise<GitGuard> {
+  const guard: GitGuard = { writable: [], readOnly: [] };
+  for (const path of writable) {
+    const top = enclosingRepository(path);
+    if (!top) continue;
+    const dotGit = join(top, ".git");
+    if (lstatSync(dotGit).isDirectory()) {
+      // The repository's own .git, writable only when its checkout is (a cwd at a repo's root).
+      if (!inside(dotGit, path)) continue;
+      for (const name of ["hooks", "info"]) mkdirSync(join(dotGit, name), { recursive: true });
+      for (const name of ["config", "config.worktree", "hooks", "info", "worktrees", "modules"]) {
+        if (existsSync(join(dotGit, name))) guard.readOnly.push(join(dotGit, name));
+      }
+      await guardConfig(join(dotGit, "config"), top, writable, guard);
+      continue;
+    }
+    const linked = linkedWorktree(top);
+    if (!linked) continue;
+    guard.writable.push(linked.gitDir, ...["objects", "refs", "logs"].map((name) => join(linked.common, name)).filter((dir) => existsSync(dir)));
+    if (inside(dotGit, path)) guard.readOnly.push(dotGit);
+    for (const name of ["commondir", "gitdir", "config.worktree", "t4a-base"]) {
+      if (existsSync(join(linked.gitDir, name))) guard.readOnly.push(join(linked.gitDir, name));
+    }
+    for (const name of ["config", "config.worktree", "hooks", "info", "worktrees", "modules"]) {
+      const common = join(linked.common, name);
+      // Under a writable path (the main checkout allowed too): covered like its own .git.
+      if (existsSync(common) && writable.some((dir) => inside(common, dir))) guard.readOnly.push(common);
+    }
+    await guardConfig(join(linked.common, "config"), top, writable, guard);
+  }
+  return { writable: [...new Set(guard.writable)], readOnly: [...new Set(guard.readOnly)] };
+}
+
+/** A linked worktree's `.git` file, followed: its own git dir and the repository's common dir. */
+export function linkedWorktree(top: string): { gitDir: string; common: string } | undefined {
+  try {
+    const pointer = /^gitdir: (.+)$/m.exec(readFileSync(join(top, ".git"), "utf8"))?.[1]?.trim();
+    if (!pointer) return undefined;
+    const gitDir = resolve(top, pointer);
+    const common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    return { gitDir, common };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A hooks path or an included config that lies inside a writable path: read-only too. */
+async function guardConfig(config: string, top: string, writable: string[], guard: GitGuard): Promise<void> {
+  const found = await git("/", ["config", "--file", config, "--get-regexp", "^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$"]);
+  for (const line of found.stdout.split("\n")) {
+    const [key, ...rest] = line.split(" ");
+    const value = rest.join(" ").replace(/^~\//, "/nonexistent/"); // ~ is $HOME: read-only in a sandbox
+    if (!key || !value) continue;
+    const base = key === "core.hookspath" ? top : dirname(config);
+    const target = isAbsolute(value) ? value : resolve(base, value);
+    if (!writable.some((dir) => inside(target, dir))) continue;
+    // Made when missing (an empty hooks dir, an empty config), so the sandbox cannot create it.
+    if (!existsSync(target)) {
+      if (key === "core.hookspath") mkdirSync(target, { recursive: true });
+      else writeFileSync(target, "", { flag: "a" });
+    }
+    guard.readOnly.push(target);
+  }
+}
+
+/** The nearest directory at or above `path` that holds a `.git`. */
+function enclosingRepository(path: string): string | undefined {
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dir === "/") return undefined;
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(`${dir.replace(/\/$/, "")}/`);
+}

@@ -1,5 +1,7 @@
-// Running git for the worktree plugin: argv only (never a shell), output captured, a clear error
-// carrying git's own message. The only place src/spawn/ runs git.
+// Running git for the plugins: argv only (never a shell), output captured, a clear error carrying
+// git's own message. The only place src/spawn/ runs git. A repository t4a touches may have been
+// written by a sandboxed program, so no git call of t4a's runs anything the repository names:
+// no fsmonitor, no hooks (the daemon is never the one to execute what a sandbox wrote).
 import { T4aError } from "../protocol/errors.ts";
 
 export interface GitResult {
@@ -8,9 +10,12 @@ export interface GitResult {
   stderr: string;
 }
 
+/** Settings that would make git run a program the repository names. */
+const UNTRUSTING = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.sshCommand=false", "-c", "diff.external=", "-c", "core.pager=cat"];
+
 /** Runs `git -C cwd args…`; never throws for a non-zero exit (see `gitOk`). */
 export async function git(cwd: string, args: string[]): Promise<GitResult> {
-  const child = Bun.spawn(["git", "-C", cwd, ...args], {
+  const child = Bun.spawn(["git", "-C", cwd, ...UNTRUSTING, ...args], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

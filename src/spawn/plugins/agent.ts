@@ -71,7 +71,11 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     if (!spec.sandbox_no_net && spec.sandbox_net === undefined) spec.sandbox_net = true;
     const privateDir = join(dirname(ctx.socketPath), "sandbox", id);
     plan.cleanups.push(async () => rmSync(privateDir, { recursive: true, force: true }));
-    plan.mounts.push(...agentHomeMounts(plan.env.HOME ?? "/", preset.home, privateDir));
+    try {
+      plan.mounts.push(...agentHomeMounts(plan.env.HOME ?? "/", preset.home, privateDir));
+    } catch (error) {
+      throw new T4aError("spawn_failed", `sandbox: cannot prepare ${preset.name}'s home: ${(error as Error).message}`);
+    }
     plan.mounts.push({ kind: "bind", path: SANDBOX_NOTIFY_PATH, source: notifyPath });
     plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
   }

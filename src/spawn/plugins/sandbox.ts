@@ -71,6 +71,7 @@ export const sandbox: Plugin = async (spec, plan, ctx) => {
   const mounts: Mount[] = [
     // A home under /tmp (a test's, a container's) is readable like any home, not covered.
     ...(home && inside(real(home), "/tmp") ? [{ kind: "ro-bind", path: real(home) } as Mount] : []),
+    ...guard.shown.map((path): Mount => ({ kind: "ro-bind", path })),
     ...writable.map((path): Mount => ({ kind: "bind", path })),
     ...guard.writable.map((path): Mount => ({ kind: "bind", path })),
     ...plan.mounts,

@@ -3,10 +3,11 @@
 // reuses the worktree. At the session's end the worktree is removed only when it holds no
 // uncommitted or untracked work, and the branch deleted only when it has no commits beyond its
 // base: never lose work; what is kept is reported.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
+import { linkedWorktree } from "../sandbox/git-guard.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
 
@@ -27,7 +28,7 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   const top = await git(plan.cwd, ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0) throw new T4aError("invalid_params", `worktree: ${plan.cwd} is not in a git repository`);
   // A cwd inside another worktree belongs to the same repository: start from its main checkout.
-  const common = await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree");
+  const common = realpathSync(await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree"));
   const main = common.endsWith("/.git") ? common.slice(0, -5) : top.stdout;
   const subdir = relative(top.stdout, plan.cwd);
   const branch = spec.branch ?? `t4a/${name}`;
@@ -39,8 +40,8 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
 
   let made = false;
   if (existsSync(dir)) {
-    const owner = await git(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-    if (owner.code !== 0 || owner.stdout !== common) {
+    // Its .git is read, never trusted to run git in: a sandbox may have replaced it.
+    if (linkedWorktree(dir)?.common !== common) {
       throw new T4aError("exists", `worktree: ${dir} exists and is not a worktree of ${main}`);
     }
   } else {
@@ -62,7 +63,7 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
       return [{ what: "worktree", path: dir, reason: `still used by ${left} other session${left === 1 ? "" : "s"}` }];
     }
     users.delete(dir);
-    return removeIfClean(main, dir, branch);
+    return removeIfClean(main, common, dir, branch);
   });
   plan.cwd = join(dir, subdir);
   if (!existsSync(plan.cwd)) mkdirSync(plan.cwd, { recursive: true });
@@ -92,18 +93,27 @@ export async function excludeFromGit(tree: string, pattern: string): Promise<voi
   appendFileSync(path, `${current && !current.endsWith("\n") ? "\n" : ""}${pattern}\n`);
 }
 
-async function removeIfClean(main: string, dir: string, branch: string): Promise<KeptItem[]> {
+async function removeIfClean(main: string, common: string, dir: string, branch: string): Promise<KeptItem[]> {
   if (!existsSync(dir)) return [];
-  const status = await git(dir, ["status", "--porcelain", "--untracked-files=all"]);
+  // The session may have replaced .git (a repository of its own, with its own config): then git
+  // would obey that config. Only a .git that still leads into this repository is trusted.
+  const linked = linkedWorktree(dir);
+  if (linked?.common !== common || !existsSync(join(linked.gitDir, "HEAD"))) {
+    return [{ what: "worktree", path: dir, reason: "its .git no longer leads into the repository (replaced inside the session): not trusted, kept for you to inspect" }];
+  }
+  const trusted = ["--git-dir", linked.gitDir, "--work-tree", dir];
+  // A submodule's own .git could be the session's too: git status would run git inside it.
+  const gitlinks = await git(dir, [...trusted, "ls-files", "--stage"]);
+  if (gitlinks.code !== 0) return [{ what: "worktree", path: dir, reason: `git ls-files failed: ${gitlinks.stderr}` }];
+  if (/^160000 /m.test(gitlinks.stdout)) return [{ what: "worktree", path: dir, reason: "it has submodules (t4a does not look inside them)" }];
+  const status = await git(dir, [...trusted, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=all"]);
   if (status.code !== 0) return [{ what: "worktree", path: dir, reason: `git status failed: ${status.stderr}` }];
   if (status.stdout !== "") {
     const files = status.stdout.split("\n").length;
     return [{ what: "worktree", path: dir, reason: `${files} uncommitted or untracked file${files === 1 ? "" : "s"}` }];
   }
-  const gitDir = (await git(dir, ["rev-parse", "--path-format=absolute", "--git-dir"])).stdout;
-  const base = existsSync(join(gitDir, "t4a-base")) ? readFileSync(join(gitDir, "t4a-base"), "utf8").trim() : undefined;
-  const removed = await git(main, ["worktree", "remove", dir]);
-  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
+  const base = existsSync(join(linked.gitDir, "t4a-base")) ? readFileSync(join(linked.gitDir, "t4a-base"), "utf8").trim() : undefined;
+  const removed = await git(main, ["worktree", "remove", dir]);  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
   // Commits beyond the base are work: the branch stays. Without a recorded base (a branch that
   // existed before), every commit not on another branch counts.
   const ahead = base

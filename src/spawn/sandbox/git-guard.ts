@@ -4,11 +4,13 @@
 // refs, logs) stays writable, so an agent commits in its worktree and nothing it writes runs
 // outside. Found by reading the filesystem and `git config --file` (which executes nothing),
 // never by running git in a directory the sandbox may have written.
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "../git.ts";
 
 export interface GitGuard {
+  /** Read-only, first: the repository a linked worktree belongs to, seen whole (even under the private /tmp). */
+  shown: string[];
   /** Writable, for commits: a linked worktree's own git dir, the common objects, refs and logs. */
   writable: string[];
   /** Read-only over the writable set: what git would execute or trust. */
@@ -17,7 +19,7 @@ export interface GitGuard {
 
 /** The guard for a set of writable directories. */
 export async function gitGuard(writable: string[]): Promise<GitGuard> {
-  const guard: GitGuard = { writable: [], readOnly: [] };
+  const guard: GitGuard = { shown: [], writable: [], readOnly: [] };
   for (const path of writable) {
     const top = enclosingRepository(path);
     if (!top) continue;
@@ -34,6 +36,7 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
     }
     const linked = linkedWorktree(top);
     if (!linked) continue;
+    guard.shown.push(linked.common);
     guard.writable.push(linked.gitDir, ...["objects", "refs", "logs"].map((name) => join(linked.common, name)).filter((dir) => existsSync(dir)));
     if (inside(dotGit, path)) guard.readOnly.push(dotGit);
     for (const name of ["commondir", "gitdir", "config.worktree", "t4a-base"]) {
@@ -46,7 +49,7 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
     }
     await guardConfig(join(linked.common, "config"), top, writable, guard);
   }
-  return { writable: [...new Set(guard.writable)], readOnly: [...new Set(guard.readOnly)] };
+  return { shown: [...new Set(guard.shown)], writable: [...new Set(guard.writable)], readOnly: [...new Set(guard.readOnly)] };
 }
 
 /** A linked worktree's `.git` file, followed: its own git dir and the repository's common dir. */
@@ -54,8 +57,8 @@ export function linkedWorktree(top: string): { gitDir: string; common: string } 
   try {
     const pointer = /^gitdir: (.+)$/m.exec(readFileSync(join(top, ".git"), "utf8"))?.[1]?.trim();
     if (!pointer) return undefined;
-    const gitDir = resolve(top, pointer);
-    const common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    const gitDir = realpathSync(resolve(top, pointer));
+    const common = realpathSync(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()));
     return { gitDir, common };
   } catch {
     return undefined;

@@ -32,4 +32,6 @@ export interface WebHost {
   start(options: WebOptions): Promise<WebServerInfo>;
   /** Answers false when none ran. */
   stop(): boolean;
+  /** Ends every browser login, running server or not; answers how many were live. */
+  logoutAll(): number;
 }

@@ -8,7 +8,7 @@ import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
 
 /** The running server, or (stop) that it stopped. */
-export const WebReply = v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)) });
+export const WebReply = v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)), logins_revoked: v.optional(v.number()) });
 
 export const web = defineCommand({
   name: "web",
@@ -16,6 +16,7 @@ export const web = defineCommand({
   reply: WebReply,
   async handle(params, ctx) {
     if (!ctx.web) throw new T4aError("unsupported", "this daemon has no web front end");
+    if (params.logout_all) return { logins_revoked: ctx.web.logoutAll() };
     if (params.stop) {
       if (!ctx.web.stop()) throw new T4aError("not_found", "no web server runs");
       return { stopped: true as const };
@@ -34,6 +35,7 @@ export const web = defineCommand({
       ["--tls-key <file>", "serve HTTPS: key (PEM)"],
       ["--allow-host <name>", "another Host name to accept, e.g. a tailscale serve name (repeatable)"],
       ["--stop", "stop the web server"],
+      ["--logout-all", "end every browser login"],
     ],
     examples: ["t4a web", "t4a web --listen 127.0.0.1:8080 --repos ~/code"],
     request: (_args, options) => ({
@@ -45,11 +47,14 @@ export const web = defineCommand({
       tls_key: options.tlsKey === undefined ? undefined : absolutePath(String(options.tlsKey)),
       allow_host: options.allowHost === undefined ? undefined : listOption(options.allowHost),
       stop: options.stop === true ? true : undefined,
+      logout_all: options.logoutAll === true ? true : undefined,
     }),
     print(response) {
       if (response.stopped) return console.error("t4a: the web server stopped");
+      if (response.logins_revoked !== undefined) return console.error(`t4a: ended ${response.logins_revoked} browser login${response.logins_revoked === 1 ? "" : "s"}`);
       if (response.warning) console.error(`t4a: WARNING: ${response.warning}`);
-      console.error(`t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""}; open this once to log in (it works one time):`);
+      console.error(`t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ${response.allowed_hosts?.join(", ")}; ${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"} (end them: t4a web --logout-all)`);
+      console.error("t4a: open this once to log in (it works one time):");
       console.log(response.login_url);
     },
     startsDaemon: true,

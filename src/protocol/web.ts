@@ -11,6 +11,7 @@ export const WebParams = v.object({
   tls_key: v.optional(v.pipe(v.string(), v.startsWith("/"), v.description("and this key (PEM)"))),
   allow_host: v.optional(v.pipe(v.array(v.string()), v.description("more Host names to serve (a tailscale serve name)"))),
   stop: v.optional(v.pipe(v.boolean(), v.description("stop the web server"))),
+  logout_all: v.optional(v.pipe(v.boolean(), v.description("end every browser login (each browser must open a new login URL)"))),
 });
 
 /** A running web server as `t4a web` reports it. */
@@ -20,6 +21,10 @@ export const WebServerInfo = v.object({
   login_url: v.string(),
   listen: v.string(),
   read_only: v.boolean(),
+  /** The names the Host header may carry (anything else is refused: DNS rebinding). */
+  allowed_hosts: v.array(v.string()),
+  /** Browser logins that have not expired. */
+  logins: v.number(),
   /** Set when it listens beyond this machine. */
   warning: v.optional(v.string()),
 });

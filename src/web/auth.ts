@@ -1,14 +1,19 @@
-// Who may use the web server: a request must carry the token (Authorization: Bearer, or the
-// HttpOnly SameSite=Strict cookie the one-time login URL sets), name an allowed Host (no DNS
-// rebinding) and, when it changes something or opens a terminal, come from our own Origin.
-// A web terminal is remote code execution: every check here has a test that tries to get past it.
-import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Who may use the web server: a request must name an allowed Host (no DNS rebinding) and carry
+// either the API token (Authorization: Bearer, for scripts) or the cookie of a browser login.
+// A login is a random id made when the one-time login URL is opened: never the token, it expires,
+// and `t4a web --logout-all` revokes every one. Cookies are not port-scoped (any server on
+// 127.0.0.1 the browser visits receives them), so the cookie is worth only that revocable login;
+// a browser's cookie-carrying request must come from our own page (Sec-Fetch-Site, Origin), and
+// the page may not be framed. A web terminal is remote code execution: every check here has a
+// test that tries to get past it.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const COOKIE = "t4a_token";
 /** A login code works once, within this long of being printed. */
 const LOGIN_CODE_MS = 10 * 60 * 1000;
+/** A browser login lasts this long; then `t4a web` prints a new login URL. */
+export const LOGIN_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The token of this user's web server: made at first start, kept 0600 in the state dir. */
 export function loadToken(stateDir: string): string {
@@ -26,21 +31,94 @@ export function loadToken(stateDir: string): string {
   return token;
 }
 
-/** Where the token lives; a sandbox hides this directory. */
+/** Where the token and the logins live; a sandbox hides this directory. */
 export function webDir(stateDir: string): string {
   return join(stateDir, "web");
 }
+
+export interface Login {
+  created: number;
+  expires: number;
+  user_agent: string;
+}
+
+/**
+ * The browser logins, kept (as hashes of their ids, so the file alone logs no one in) in the web
+ * directory: they outlive a daemon restart, and any `t4a web --logout-all` ends them all.
+ */
+export class Logins {
+  readonly #path: string;
+
+  constructor(stateDir: string) {
+    this.#path = join(webDir(stateDir), "logins.json");
+  }
+
+  add(userAgent: string): string {
+    const id = randomBytes(32).toString("hex");
+    const now = Date.now();
+    this.#write({ ...this.#read(), [hash(id)]: { created: now, expires: now + LOGIN_MS, user_agent: userAgent.slice(0, 200) } });
+    return id;
+  }
+
+  valid(id: string): boolean {
+    if (!/^[0-9a-f]{64}$/.test(id)) return false;
+    const login = this.#read()[hash(id)];
+    return login !== undefined && login.expires > Date.now();
+  }
+
+  list(): Login[] {
+    return Object.values(this.#read()).filter((login) => login.expires > Date.now());
+  }
+
+  /** Ends every login; answers how many were live. */
+  revokeAll(): number {
+    const live = this.list().length;
+    this.#write({});
+    return live;
+  }
+
+  #read(): Record<string, Login> {
+    try {
+      return JSON.parse(readFileSync(this.#path, "utf8")) as Record<string, Login>;
+    } catch {
+      return {};
+    }
+  }
+
+  #write(logins: Record<string, Login>): void {
+    const live = Object.fromEntries(Object.entries(logins).filter(([, login]) => login.expires > Date.now()));
+    mkdirSync(join(this.#path, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(`${this.#path}.tmp`, JSON.stringify(live), { mode: 0o600 });
+    renameSync(`${this.#path}.tmp`, this.#path);
+  }
+}
+
+function hash(id: string): string {
+  return createHash("sha256").update(id).digest("hex");
+}
+
+/** How a request proved itself: the API token, or a browser login's cookie. */
+export type Credential = "token" | "login";
 
 export class Gate {
   readonly #token: Buffer;
   readonly #hosts: Set<string>;
   readonly #codes = new Map<string, number>();
+  readonly #logins: Logins;
+  readonly #cookie: string;
   readonly secure: boolean;
 
-  constructor(token: string, hosts: string[], secure: boolean) {
+  constructor(token: string, hosts: string[], secure: boolean, logins: Logins, port: number) {
     this.#token = Buffer.from(token);
     this.#hosts = new Set(hosts.map((host) => host.toLowerCase()));
     this.secure = secure;
+    this.#logins = logins;
+    // One name per port: two servers on one machine (two users) do not overwrite each other's login.
+    this.#cookie = `t4a_login_${port}`;
+  }
+
+  get allowedHosts(): string[] {
+    return [...this.#hosts];
   }
 
   /** A code for the one-time login URL. */
@@ -57,8 +135,10 @@ export class Gate {
     return until !== undefined && until > Date.now();
   }
 
-  cookie(): string {
-    return `${COOKIE}=${this.#token.toString()}; HttpOnly; SameSite=Strict; Path=/${this.secure ? "; Secure" : ""}`;
+  /** A new browser login, as the Set-Cookie header that carries it. */
+  login(userAgent: string): string {
+    const id = this.#logins.add(userAgent);
+    return `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`;
   }
 
   /** The Host header names us (its name, without the port, is an allowed one). */
@@ -80,14 +160,25 @@ export class Gate {
     return host !== null && origin === `${this.secure ? "https" : "http"}://${host}`;
   }
 
-  tokenPresented(request: Request): boolean {
+  /** What the request proves itself with, if anything. */
+  credential(request: Request): Credential | undefined {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    const cookie = (request.headers.get("cookie") ?? "")
+    if (bearer !== undefined && this.#equal(bearer)) return "token";
+    const login = (request.headers.get("cookie") ?? "")
       .split(";")
       .map((part) => part.trim())
-      .find((part) => part.startsWith(`${COOKIE}=`))
-      ?.slice(COOKIE.length + 1);
-    return [bearer, cookie].some((presented) => presented !== undefined && this.#equal(presented));
+      .find((part) => part.startsWith(`${this.#cookie}=`))
+      ?.slice(this.#cookie.length + 1);
+    return login !== undefined && this.#logins.valid(login) ? "login" : undefined;
+  }
+
+  /**
+   * A browser says where a request comes from (Sec-Fetch-Site): with a login cookie only our own
+   * page's requests are taken, and a typed URL or bookmark ("none") only to load the page.
+   */
+  sameSite(request: Request, api: boolean): boolean {
+    const site = request.headers.get("sec-fetch-site");
+    return site === null || site === "same-origin" || (site === "none" && !api && request.method === "GET");
   }
 
   #equal(presented: string): boolean {

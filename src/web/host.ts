@@ -5,6 +5,7 @@ import type { DaemonContext, WebHost, WebOptions } from "../commands/context.ts"
 import { T4aError } from "../protocol/errors.ts";
 import type { WebServerInfo } from "../protocol/web.ts";
 import { stateDir } from "../service/manifest-path.ts";
+import { Logins } from "./auth.ts";
 import type { WebServer } from "./server.ts";
 
 const DEFAULT_LISTEN = "127.0.0.1:7681";
@@ -41,6 +42,9 @@ export function webHost(ctx: DaemonContext): WebHost {
       }
       return info;
     },
+    logoutAll(): number {
+      return new Logins(stateDir(process.env)).revokeAll();
+    },
     stop(): boolean {
       if (!running) return false;
       running.stop();
@@ -51,5 +55,5 @@ export function webHost(ctx: DaemonContext): WebHost {
 }
 
 function describe(web: WebServer): WebServerInfo {
-  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly };
+  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly, allowed_hosts: web.allowedHosts, logins: new Logins(stateDir(process.env)).list().length };
 }

@@ -34,7 +34,8 @@ export function json(body: unknown, status = 200): Response {
 /** Any failure as the response a client sees: `{"ok":false,"error","code"}` with its status. */
 export function errorResponse(error: unknown): Response {
   if (!(error instanceof T4aError)) {
-    console.error("t4a web: internal error:", error);
+    // The stack, not the source around it: the log is for us, not a dump of the bundle.
+    console.error("t4a web: internal error:", error instanceof Error ? (error.stack ?? error.message) : String(error));
     return json({ ok: false, error: "internal error", code: "internal" }, 500);
   }
   const status = error instanceof HttpRefusal ? error.status : (STATUS[error.code] ?? 500);

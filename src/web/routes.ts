@@ -75,7 +75,7 @@ export async function handleRoute(request: Request, url: URL, env: RouteEnv): Pr
     const match = candidate.pattern.exec(url.pathname);
     if (!match) return [];
     const params: Record<string, string> = {};
-    candidate.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+    candidate.names.forEach((name, i) => (params[name] = decodePathSegment(match[i + 1]!)));
     return [{ candidate, params }];
   });
   if (!candidates.length) return "no route";
@@ -83,6 +83,14 @@ export async function handleRoute(request: Request, url: URL, env: RouteEnv): Pr
   const found = candidates.find(({ candidate }) => candidate.when?.(fields) ?? true);
   if (!found) return "no route";
   return found.candidate.handle({ request, url, params: found.params, fields, env });
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new T4aError("bad_request", `malformed percent-encoding in the path: ${JSON.stringify(segment)}`);
+  }
 }
 
 /** One session as seed 002 shows it: running, attached (someone is watching), failed, exited. */

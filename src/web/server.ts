@@ -2,11 +2,13 @@
 // the socket): the REST API generated from the command table, a terminal per WebSocket, and the
 // page bundled into the binary. Every request passes the gate first (auth.ts): Host, token,
 // Origin, read-only. Deliberately unlike seed 002: no open CORS, no unauthenticated access.
+import { hostname, networkInterfaces } from "node:os";
 import { basename } from "node:path";
 import type { DaemonContext } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
 import type { Attachment } from "../stream/attachment.ts";
-import { Gate, loadToken } from "./auth.ts";
+import { MAX_REQUEST_LINE_BYTES } from "../protocol/limits.ts";
+import { Gate, loadToken, Logins } from "./auth.ts";
 import page from "./page/index.html";
 import { errorResponse, HttpRefusal } from "./responses.ts";
 import { handleRoute } from "./routes.ts";
@@ -33,6 +35,8 @@ export interface WebServer {
   readOnly: boolean;
   /** A fresh one-time URL that logs a browser in (sets the cookie). */
   loginUrl(): string;
+  /** The names the Host header may carry. */
+  allowedHosts: string[];
   stop(): void;
 }
 
@@ -43,6 +47,26 @@ interface SocketData {
 }
 
 const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
+
+/**
+ * Sent with every answer: the page may not be framed (a page on another port of 127.0.0.1 is
+ * same-site, and once framed it could type into a shell), and loads nothing but its own files.
+ */
+const SECURITY_HEADERS: Record<string, string> = {
+  "x-frame-options": "DENY",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
+/** Every name this machine answers to, for a server on all interfaces (0.0.0.0, [::]). */
+function machineNames(): string[] {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => (entry.family === "IPv6" ? `[${entry.address}]` : entry.address)));
+  return [hostname(), ...addresses];
+}
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK.includes(host) || host.startsWith("127.");
@@ -57,8 +81,11 @@ export function parseListen(listen: string): { host: string; port: number } {
 export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const { host, port } = parseListen(options.listen);
   const secure = options.tlsCert !== undefined;
-  const hosts = isLoopback(host) ? [...LOOPBACK.filter((name) => name !== "::1"), host] : [host];
-  const gate = new Gate(loadToken(options.stateDir), [...hosts, ...options.allowHosts], secure);
+  const everywhere = host === "0.0.0.0" || host === "[::]";
+  const hosts = isLoopback(host) || everywhere ? [...LOOPBACK.filter((name) => name !== "::1"), ...(everywhere ? machineNames() : [host])] : [host];
+  const token = loadToken(options.stateDir);
+  // Made once the port is known (the cookie's name carries it); no request comes before.
+  let gate!: Gate;
   const assets = new Map<string, { path: string; headers: Record<string, string> }>();
   let index: { path: string; headers: Record<string, string> } | undefined;
   // Compiled: the page's files are in the binary, served here behind the gate like everything else.
@@ -73,12 +100,17 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     tls: secure ? { cert: Bun.file(options.tlsCert!), key: Bun.file(options.tlsKey!) } : undefined,
     // Development (not compiled): Bun serves the page from its HTML import; production goes through fetch.
     routes: index ? undefined : { "/dev-page": page },
+    // The socket's own limit on a request: a bigger body is refused (413) before it is read.
+    maxRequestBodySize: MAX_REQUEST_LINE_BYTES,
     async fetch(request, server) {
+      let response: Response | undefined;
       try {
-        return await handle(request, server);
+        response = await handle(request, server);
       } catch (error) {
-        return errorResponse(error);
+        response = errorResponse(error);
       }
+      if (response) for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+      return response;
     },
     websocket: {
       open(ws) {
@@ -98,13 +130,13 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
         const attachment = ws.data.attachment;
         if (!attachment) return;
         // Seed 002: keystrokes as binary frames, a resize as the text message "\x01cols;rows".
-        if (typeof message === "string") {
-          const resize = /^\x01(\d+);(\d+)$/.exec(message);
-          if (resize) {
-            const [cols, rows] = [Number(resize[1]), Number(resize[2])];
-            if (cols >= 1 && cols <= 1000 && rows >= 1 && rows <= 1000) attachment.resize(cols, rows);
-          } else attachment.input(message);
-        } else attachment.input(new Uint8Array(message));
+        if (typeof message === "string" && message.startsWith("\x01")) {
+          // A control message: a valid resize, or nothing at all (never typed into the program).
+          const resize = /^\x01(\d{1,4});(\d{1,4})$/.exec(message);
+          if (!resize) return;
+          const [cols, rows] = [Number(resize[1]), Number(resize[2])];
+          if (cols >= 1 && cols <= 1000 && rows >= 1 && rows <= 1000) attachment.resize(cols, rows);
+        } else attachment.input(typeof message === "string" ? message : new Uint8Array(message));
       },
       close(ws) {
         ws.data.attachment?.close();
@@ -119,10 +151,12 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     const login = url.searchParams.get("login");
     if (login !== null && request.method === "GET") {
       if (!gate.redeem(login)) return new Response("This login link was used or has expired: run `t4a web` for a new one.\n", { status: 403 });
-      return new Response(null, { status: 302, headers: { location: "/", "set-cookie": gate.cookie(), "cache-control": "no-store" } });
+      return new Response(null, { status: 302, headers: { location: "/", "set-cookie": gate.login(request.headers.get("user-agent") ?? ""), "cache-control": "no-store" } });
     }
     const api = url.pathname.startsWith("/api/");
-    if (!gate.tokenPresented(request)) {
+    const credential = gate.credential(request);
+    if (credential === "login" && !gate.sameSite(request, api)) throw new HttpRefusal(403, "bad_request", "cross-site request refused");
+    if (!credential) {
       if (api) throw new HttpRefusal(401, "bad_request", "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints");
       return new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
     }
@@ -143,12 +177,14 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     return Response.redirect("/dev-page", 302);
   }
 
-  const shownHost = host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host;
+  gate = new Gate(token, [...hosts, ...options.allowHosts], secure, new Logins(options.stateDir), server.port ?? port);
+  const shownHost = everywhere ? "127.0.0.1" : host;
   const url = `${secure ? "https" : "http"}://${shownHost}:${server.port}`;
   return {
     url,
     listen: options.listen,
     readOnly: options.readOnly,
+    allowedHosts: gate.allowedHosts,
     loginUrl: () => `${url}/?login=${gate.loginCode()}`,
     stop: () => server.stop(true),
   };

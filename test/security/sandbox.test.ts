@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
-const kinds = HAS_BWRAP ? (["self", ...(CAN_MAKE_USERS ? ["unprivileged"] : [])] as const) : [];
+const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
 if (!HAS_BWRAP) console.log("skipped: the sandbox attacks need bubblewrap (.ci/run installs it)");
 if (HAS_BWRAP && !CAN_MAKE_USERS) console.log("skipped: the unprivileged-user runs need root (useradd, runuser)");
 

@@ -81,6 +81,12 @@ form.addEventListener("submit", async (event) => {
   if (text("cwd")) spec.cwd = text("cwd");
   if (text("worktree")) spec.worktree = text("worktree");
   if (data.get("sandbox")) spec.sandbox = true;
+  // A sandbox writes only its directory, and never the home the default would be: ask for one.
+  if (spec.sandbox && !spec.cwd) {
+    $("#create-error").textContent = "A sandbox needs a project directory to work in (never your home): fill in Directory.";
+    (form.elements.namedItem("cwd") as HTMLInputElement).focus();
+    return;
+  }
   try {
     const created = await api<{ id: string }>("/api/sessions", { method: "POST", body: JSON.stringify(spec) });
     $("#create-error").textContent = "";

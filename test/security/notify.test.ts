@@ -25,14 +25,21 @@ afterAll(() => sandbox.cleanup());
 test("a report's escape sequences never reach a reader; garbage and another protocol change nothing", async () => {
   const id = (await t4a(["create", "--agent", "shell", "--direct"])).stdout;
   await waitFor(async () => /[$#] ?$/.test((await t4a(["text", id, "--tail", "1"])).stdout), 10_000, "the shell");
-  const hostile = [
-    `head -c 20000 /dev/zero | tr '\\0' x > $T4A_NOTIFY`, // one line longer than any report
-    `printf '{"cmd":"create","cmd_args":["touch","/tmp/t4a-pwned-notify"]}\\n' > $T4A_NOTIFY`,
-    `printf 'waiting \\033]52;c;SGVsbG8=\\007 \\033[2J question?\\n' > $T4A_NOTIFY`,
-  ].join("; ");
-  await t4a(["send", id, `${hostile}\r`]);
+  // As a file, so no layer between here and the shell reads its escapes first.
+  const script = join(sandbox.dir, "hostile.sh");
+  writeFileSync(
+    script,
+    [
+      `head -c 20000 /dev/zero | tr '\\0' x > "$T4A_NOTIFY"`, // one line longer than any report
+      `printf '{"cmd":"create","cmd_args":["touch","/tmp/t4a-pwned-notify"]}\\n' > "$T4A_NOTIFY"`,
+      `printf 'waiting \\033]52;c;SGVsbG8=\\007 \\033[2J question?\\n' > "$T4A_NOTIFY"`,
+    ].join("\n"),
+  );
+  await t4a(["send", id, `bash ${script}\r`]);
   const waited = await t4a(["wait", id, "--agent", "waiting", "--timeout", "10s"]);
   expect(waited.code).toBe(0);
+  expect(waited.stdout).toContain("SGVsbG8=");
+  expect(waited.stdout).toContain("question?");
   expect(waited.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
   const listed = JSON.parse((await t4a(["list", "--json"])).stdout).terminals as Array<{ id: string; agent_state: string; agent_line?: string }>;
   expect(listed.map((t) => t.id)).toEqual([id]);

@@ -233,7 +233,7 @@ test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports
   const created = JSON.parse(await ok(["create", "--json", "--name", "boxed", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--sandbox", "--sandbox-allow", join(sandbox.dir, "logs"),
       // Under /tmp here, so behind the sandbox's private /tmp unless shown: the fake CLIs (the home is shown read-only).
       "--sandbox-allow", fakeBin, "--cwd", work, "--prompt", "boxed task"]));
-  expect(created).toMatchObject({ sandbox: "bwrap, network" });
+  expect(created).toMatchObject({ sandbox: "bwrap, network to api.anthropic.com, statsig.anthropic.com" });
   expect(await ok(["wait", "boxed", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: boxed task");
   const record = records().findLast((r) => r.name === "claude" && r.env)!;
   const agentEnv = record.env as Record<string, string>;

@@ -69,9 +69,15 @@ export const SessionSpec = v.object({
     v.pipe(PluginName, v.description("a directory shared by every session naming it, in $T4A_SCRATCHPAD (and scratchpad/ in a worktree)")),
   ),
   sandbox: v.optional(
-    v.pipe(v.boolean(), v.description("run inside a sandbox (bubblewrap): the filesystem read-only but cwd, /tmp and sandbox_allow; no network; t4a itself out of reach")),
+    v.pipe(v.boolean(), v.description("run inside a sandbox (bubblewrap): the filesystem read-only but cwd, /tmp and sandbox_allow; no network but sandbox_allow_domain; no unix sockets; t4a itself out of reach")),
   ),
-  sandbox_net: v.optional(v.pipe(v.boolean(), v.description("let the sandboxed program use the network"))),
+  sandbox_net: v.optional(v.pipe(v.boolean(), v.description("give the sandboxed program the host's whole network (instead of an allow-list)"))),
+  sandbox_allow_domain: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(253))),
+      v.description("hosts the sandboxed program may reach, through t4a's allow-listing proxy: api.example.com, *.example.com (subdomains), or an exact IP"),
+    ),
+  ),
   sandbox_allow: v.optional(v.pipe(v.array(AbsolutePath), v.description("more paths the sandboxed program may write (each must exist)"))),
   timeout_ms: v.optional(
     v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSION_TIMEOUT_MS), v.description("end the session (as kill does) after it has run this long")),
@@ -95,7 +101,7 @@ export const SessionSpec = v.object({
   ),
   ssh_target: v.optional(v.pipe(v.string(), v.minLength(1), v.check((target) => !target.startsWith("-"), "must not start with '-'"), v.description("where spawn_mode ssh runs the agent: [user@]host or an ~/.ssh/config alias"))),
   ssh_args: v.optional(v.pipe(v.array(v.string()), v.description("more ssh arguments, e.g. [\"-p\", \"2222\"]"))),
-  sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox gets the network (its API) unless this is set"))),
+  sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox reaches its API hosts (its preset's domains and its *_BASE_URL) unless this is set"))),
   persist: v.optional(
     v.pipe(v.boolean(), v.description("bring the session back when the daemon starts again (after a crash, a reboot, an upgrade); default on for agents")),
   ),

@@ -43,6 +43,8 @@ export interface SpawnPlan {
   wrap?: Wrap;
   /** What a sandbox must show besides its cwd (an agent's home, its notify channel), in order. */
   mounts: Mount[];
+  /** Hosts a sandbox lets the program reach (an agent's API), besides the spec's own. */
+  allowDomains: string[];
   /** The agent this session runs, when it runs one: its watch is set up once the terminal exists. */
   agent?: AgentPlan;
   /** End the session after this long. */

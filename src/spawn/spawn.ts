@@ -22,6 +22,7 @@ export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: s
     cwd: spec.cwd ?? source.HOME ?? ctx.daemonEnv.HOME ?? "/",
     env: {},
     mounts: [],
+    allowDomains: [],
     cleanups: [],
     facts: {},
   };

@@ -191,6 +191,41 @@ for (const kind of kinds) {
       }
     });
 
+    test("the network is an allow-list: an allowed name passes (HTTP, CONNECT, SOCKS5); another name, a raw IP and this machine's services do not", async () => {
+      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello-from-allowed\n") });
+      try {
+        const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1,other.test=127.0.0.1" };
+        // The daemon reads the test's name mapping from its own environment: a fresh one for this test.
+        await a.run(["shutdown"]);
+        const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--", "bash", "--norc", "--noprofile"], { cwd: work, env: hosts }));
+        expect(box.sandbox).toBe("bwrap, network to api.allowed.test");
+        const port = server.port;
+        const lines = (
+          await a.sh(
+            box.id,
+            [
+              `curl -s --max-time 10 http://api.allowed.test:${port}/ || echo http:failed`,
+              `curl -s --max-time 10 -p http://api.allowed.test:${port}/ || echo connect:failed`,
+              `curl -s --max-time 10 --socks5-hostname 127.0.0.1:3128 http://api.allowed.test:${port}/ || echo socks:failed`,
+              `curl -s --max-time 10 http://other.test:${port}/`,
+              `curl -s --max-time 10 -x http://127.0.0.1:3128 http://127.0.0.1:${port}/`,
+              `curl -s --max-time 10 --noproxy '*' http://127.0.0.1:${port}/ || echo direct:unreachable`,
+              `curl -s --max-time 10 --socks5 127.0.0.1:3128 http://127.0.0.1:${port}/ || echo socks-ip:refused`,
+            ].join("; "),
+          )
+        ).split("\n");
+        expect(lines.slice(0, 3)).toEqual(["hello-from-allowed", "hello-from-allowed", "hello-from-allowed"]);
+        expect(lines[3]).toBe("t4a sandbox: other.test is not in this sandbox's allow-list (--sandbox-allow-domain)");
+        expect(lines[4]).toBe("t4a sandbox: 127.0.0.1 is not in this sandbox's allow-list (--sandbox-allow-domain)");
+        expect(lines.slice(5)).toEqual(["direct:unreachable", "socks-ip:refused"]);
+        await a.ok(["kill", box.id]);
+        // No allow-list, no network at all; a bad entry is refused.
+        expect((await a.run(["create", "--sandbox", "--sandbox-allow-domain", "bad host", "--", "true"], { cwd: work })).stderr).toContain("is not a host name");
+      } finally {
+        server.stop(true);
+      }
+    });
+
     test("the session's loader variables never reach bwrap or the shim before it: only the program gets them", async () => {
       const library = ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/usr/lib/libm.so.6"].find((path) => existsSync(path));
       if (!library) return console.log("skipped: no libm to preload");

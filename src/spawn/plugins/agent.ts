@@ -67,8 +67,9 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;
   if (built.resumed) plan.facts.resumed = true;
   if (spec.sandbox) {
-    // An agent needs its API host; its home shows its configuration, changing only what it keeps.
-    if (!spec.sandbox_no_net && spec.sandbox_net === undefined) spec.sandbox_net = true;
+    // An agent reaches its API hosts (and the one its *_BASE_URL names); its home shows its
+    // configuration, changing only what it keeps.
+    if (!spec.sandbox_no_net) plan.allowDomains.push(...preset.domains, ...baseUrlHosts(plan.env));
     const privateDir = join(dirname(ctx.socketPath), "sandbox", id);
     plan.cleanups.push(async () => rmSync(privateDir, { recursive: true, force: true }));
     try {
@@ -80,6 +81,18 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
   }
 };
+
+/** The hosts of the session's *_BASE_URL variables (a local model server, a gateway): its API too. */
+function baseUrlHosts(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => {
+    if (!key.endsWith("_BASE_URL")) return [];
+    try {
+      return [new URL(value).hostname.replace(/^\[|\]$/g, "")];
+    } catch {
+      return [];
+    }
+  });
+}
 
 async function foundByLoginShell(shell: string, cli: string, plan: { env: Record<string, string>; cwd: string }): Promise<boolean> {
   const child = Bun.spawn([shell, ...loginFlags(shell).map((flag) => flag.replace("i", "")).filter((flag) => flag !== "-"), `command -v ${cli}`], {

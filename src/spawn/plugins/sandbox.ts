@@ -12,6 +12,7 @@ import { T4aError } from "../../protocol/errors.ts";
 import type { Mount, Plugin } from "../plan.ts";
 import { bwrapArgs, probeBwrap, splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { gitGuard } from "../sandbox/git-guard.ts";
+import { allowEntryProblem, startProxy } from "../sandbox/proxy.ts";
 
 /** bwrap works here (user namespaces allowed): checked once per daemon, by running it. */
 let usable: Promise<string | undefined> | undefined;
@@ -19,9 +20,11 @@ let usable: Promise<string | undefined> | undefined;
 /** Variables that lead to host IPC the sandbox must not reach (its sockets are refused anyway). */
 const HOST_IPC_VARIABLES = ["DBUS_SESSION_BUS_ADDRESS", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"];
 
-export const sandbox: Plugin = async (spec, plan, ctx) => {
+export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   if (!spec.sandbox) {
-    if (spec.sandbox_net || spec.sandbox_allow?.length) throw new T4aError("invalid_params", "sandbox_net and sandbox_allow need sandbox");
+    if (spec.sandbox_net || spec.sandbox_allow?.length || spec.sandbox_allow_domain?.length) {
+      throw new T4aError("invalid_params", "sandbox_net, sandbox_allow and sandbox_allow_domain need sandbox");
+    }
     return;
   }
   if (process.platform !== "linux") {
@@ -85,18 +88,48 @@ export const sandbox: Plugin = async (spec, plan, ctx) => {
       .filter((path) => inside(path, "/tmp") || inside(path, "/run/user") || [...hidden, ...(runtime ? [runtime] : [])].some((dir) => inside(path, dir)))
       .map((path): Mount => ({ kind: "ro-bind", path })),
   ];
-  const net = spec.sandbox_net === true ? "host" : "none";
   for (const name of HOST_IPC_VARIABLES) delete plan.env[name];
   delete plan.env.T4A_SOCKET;
+  const domains = unique([...(spec.sandbox_allow_domain ?? []), ...plan.allowDomains]);
+  for (const domain of domains) {
+    const problem = allowEntryProblem(domain);
+    if (problem) throw new T4aError("invalid_params", `sandbox_allow_domain: ${problem}`);
+  }
+  const net = spec.sandbox_net === true ? "host" : domains.length ? "proxy" : "none";
+  const bridge: string[] = [];
+  if (net === "proxy") {
+    if (!Bun.which("socat", { PATH: ctx.daemonEnv.PATH ?? "/usr/bin:/bin" })) {
+      throw new T4aError("spawn_failed", "sandbox: an allow-listed network needs socat (install socat), or give --sandbox-net or no network");
+    }
+    const socket = join(dirname(ctx.socketPath), "proxy", `${id}.sock`);
+    mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+    const proxy = await startProxy(socket, { allow: domains, hosts: testHosts(ctx.daemonEnv.T4A_TEST_PROXY_HOSTS), onRefused: (target, why) => console.error(`t4a daemon: sandbox ${id}: refused ${target}: ${why}`) });
+    plan.cleanups.push(async () => proxy.close());
+    mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });
+    bridge.push("--bridge", `${SANDBOX_PROXY_PORT}=${SANDBOX_PROXY_PATH}`);
+    const http = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+    Object.assign(plan.env, { HTTP_PROXY: http, HTTPS_PROXY: http, http_proxy: http, https_proxy: http, ALL_PROXY: `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`, all_proxy: `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`, NODE_USE_ENV_PROXY: "1" });
+    for (const name of ["NO_PROXY", "no_proxy"]) delete plan.env[name];
+  }
   plan.wrap = ({ argv, env }) => {
     // bwrap and the shim before it start without the loader variables; the program gets them
     // from sandbox-exec, after the filter.
     const { safe, loader } = splitLoaderVariables(env);
-    const exec = [...ctx.selfArgv, "sandbox-exec", ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]), "--"];
+    const exec = [...ctx.selfArgv, "sandbox-exec", ...bridge, ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]), "--"];
     return { argv: [...bwrapArgs(bwrap, { cwd: plan.cwd, mounts, net, exec }), ...argv], env: safe };
   };
-  plan.facts.sandbox = net === "host" ? "bwrap, network" : "bwrap, no network";
+  plan.facts.sandbox = net === "host" ? "bwrap, network" : net === "proxy" ? `bwrap, network to ${domains.join(", ")}` : "bwrap, no network";
 };
+
+/** Where the allow-list proxy's socket shows inside, and the port the bridge gives it there. */
+const SANDBOX_PROXY_PATH = "/tmp/.t4a-proxy.sock";
+const SANDBOX_PROXY_PORT = 3128;
+
+/** T4A_TEST_PROXY_HOSTS="name=ip,…": the tests' own DNS (offline), never set in real use. */
+function testHosts(value: string | undefined): Record<string, string> | undefined {
+  if (!value) return undefined;
+  return Object.fromEntries(value.split(",").map((pair) => pair.split("=") as [string, string]));
+}
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)];

@@ -1,0 +1,202 @@
+// A sandbox's only way out when it has an allow-list: an HTTP proxy (CONNECT for HTTPS, absolute
+// URLs for plain HTTP) and SOCKS5, both on one unix socket the daemon listens on for this session
+// (sandbox-exec bridges a TCP port inside to it). A connection goes through only to a name the
+// list allows (`api.example.com`, `*.example.com`) or an address it names exactly; an IP the list
+// does not name, or an allowed name that resolves to this machine or a link-local address (cloud
+// metadata), is refused. The model of Anthropic's sandbox-runtime, per session in one daemon.
+import { lookup } from "node:dns/promises";
+import { isIP, createConnection, createServer, type Server, type Socket } from "node:net";
+import { rmSync } from "node:fs";
+
+/** How long a client has to say where it goes. */
+const HANDSHAKE_MS = 10_000;
+const MAX_HEADER_BYTES = 64 * 1024;
+
+export interface Proxy {
+  close(): void;
+}
+
+export interface ProxyOptions {
+  /** Names and patterns allowed: `host`, `*.domain` (its subdomains), an exact IP. */
+  allow: string[];
+  /** Test only (T4A_TEST_PROXY_HOSTS): names resolved here, not by DNS. */
+  hosts?: Record<string, string>;
+  /** Each refusal, for the daemon's log. */
+  onRefused?: (target: string, why: string) => void;
+}
+
+/** A valid allow-list entry: a host name, `*.` and a domain, or an IP. */
+export function allowEntryProblem(entry: string): string | undefined {
+  if (isIP(entry)) return undefined;
+  if (/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(entry)) return undefined;
+  return `"${entry}" is not a host name, *.domain or IP address`;
+}
+
+export function allowed(host: string, allow: string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return allow.some((entry) => {
+    const pattern = entry.toLowerCase();
+    if (pattern.startsWith("*.")) return name.endsWith(pattern.slice(1)) && name.length > pattern.length - 1;
+    return name === pattern;
+  });
+}
+
+export async function startProxy(path: string, options: ProxyOptions): Promise<Proxy> {
+  rmSync(path, { force: true });
+  const clients = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    clients.add(client);
+    client.on("close", () => clients.delete(client));
+    client.on("error", () => client.destroy());
+    client.setTimeout(HANDSHAKE_MS, () => client.destroy());
+    let buffered = Buffer.alloc(0);
+    const greeting = { answered: false };
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      if (buffered.length > MAX_HEADER_BYTES) return client.destroy();
+      const handled = buffered[0] === 0x05 ? socks(client, buffered, options, greeting) : http(client, buffered, options);
+      if (handled) client.off("data", onData);
+    };
+    client.on("data", onData);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(path, () => resolve());
+  });
+  return {
+    close() {
+      server.close();
+      for (const client of clients) client.destroy();
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** HTTP: CONNECT host:port, or a request with an absolute URL. False until the head is whole. */
+function http(client: Socket, buffered: Buffer, options: ProxyOptions): boolean {
+  const end = buffered.indexOf("\r\n\r\n");
+  if (end < 0) return false;
+  const head = buffered.subarray(0, end).toString("latin1");
+  const rest = buffered.subarray(end + 4);
+  const [requestLine = "", ...headers] = head.split("\r\n");
+  const [method = "", target = "", version = "HTTP/1.1"] = requestLine.split(" ");
+  const refuse = (status: string, why: string) => {
+    options.onRefused?.(target, why);
+    client.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nt4a sandbox: ${why}\n`);
+  };
+  if (method === "CONNECT") {
+    const match = /^(\[[0-9a-f:.]+\]|[^:]+):(\d{1,5})$/i.exec(target);
+    if (!match) return refuse("400 Bad Request", "CONNECT needs host:port"), true;
+    void open(match[1]!.replace(/^\[|\]$/g, ""), Number(match[2]), options).then(
+      (upstream) => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        join(client, upstream, rest);
+      },
+      (error: Error) => refuse("403 Forbidden", error.message),
+    );
+    return true;
+  }
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return refuse("400 Bad Request", "a proxy request needs an absolute http:// URL"), true;
+  }
+  if (url.protocol !== "http:") return refuse("400 Bad Request", `${url.protocol} is not proxied (use CONNECT)`), true;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  void open(host, Number(url.port || 80), options).then(
+    (upstream) => {
+      // Origin form for the server; one request per connection, so no later one picks another host.
+      const kept = headers.filter((line) => !/^(proxy-connection|connection|keep-alive):/i.test(line));
+      upstream.write(`${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "connection: close"].join("\r\n")}\r\n\r\n`);
+      join(client, upstream, rest);
+    },
+    (error: Error) => refuse("403 Forbidden", error.message),
+  );
+  return true;
+}
+
+/** SOCKS5, no authentication, CONNECT only. False until the request is whole. */
+function socks(client: Socket, buffered: Buffer, options: ProxyOptions, greeting: { answered: boolean }): boolean {
+  const methods = buffered[1];
+  if (methods === undefined || buffered.length < 2 + methods) return false;
+  if (!greeting.answered) {
+    if (!buffered.subarray(2, 2 + methods).includes(0x00)) return client.end(Buffer.from([0x05, 0xff])), true;
+    client.write(Buffer.from([0x05, 0x00])); // no authentication
+    greeting.answered = true;
+  }
+  const request = buffered.subarray(2 + methods);
+  if (request.length < 5) return false;
+  const [, command, , type] = request;
+  let host: string;
+  let at: number;
+  if (type === 0x03) {
+    const length = request[4]!;
+    if (request.length < 5 + length + 2) return false;
+    host = request.subarray(5, 5 + length).toString("latin1");
+    at = 5 + length;
+  } else if (type === 0x01) {
+    if (request.length < 10) return false;
+    host = [...request.subarray(4, 8)].join(".");
+    at = 8;
+  } else if (type === 0x04) {
+    if (request.length < 22) return false;
+    host = [...Array(8).keys()].map((i) => request.readUInt16BE(4 + i * 2).toString(16)).join(":");
+    at = 20;
+  } else {
+    client.end(Buffer.from([0x05, 0x08, 0x00, 0x01, 0, 0, 0, 0, 0, 0])); // address type not supported
+    return true;
+  }
+  const port = request.readUInt16BE(at);
+  const rest = request.subarray(at + 2);
+  const reply = (code: number) => Buffer.from([0x05, code, 0x00, 0x01, 0, 0, 0, 0, 0, 0]);
+  if (command !== 0x01) {
+    client.end(reply(0x07));
+    return true;
+  }
+  void open(host, port, options).then(
+    (upstream) => {
+      client.write(reply(0x00));
+      join(client, upstream, rest);
+    },
+    (error: Error) => {
+      options.onRefused?.(`${host}:${port}`, error.message);
+      client.end(reply(0x02)); // connection not allowed by ruleset
+    },
+  );
+  return true;
+}
+
+/** Connects to host:port if the list allows it; fails with the reason otherwise. */
+async function open(host: string, port: number, options: ProxyOptions): Promise<Socket> {
+  const byIp = isIP(host) !== 0;
+  if (byIp ? !options.allow.includes(host) : !allowed(host, options.allow)) {
+    throw new Error(`${host} is not in this sandbox's allow-list (--sandbox-allow-domain)`);
+  }
+  let address = host;
+  if (!byIp) {
+    address = options.hosts?.[host.toLowerCase()] ?? (await lookup(host)).address;
+    // An allowed name may not lead back to this machine or to link-local (cloud metadata) addresses.
+    if (!options.hosts?.[host.toLowerCase()] && isLocal(address)) throw new Error(`${host} resolves to ${address}, a local address`);
+  }
+  return new Promise((resolve, reject) => {
+    const upstream = createConnection({ host: address, port });
+    upstream.once("connect", () => resolve(upstream));
+    upstream.once("error", (error) => reject(new Error(`cannot reach ${host}:${port}: ${error.message}`)));
+  });
+}
+
+function isLocal(address: string): boolean {
+  return /^(127\.|0\.|169\.254\.)/.test(address) || /^(::1?|fe80:|::ffff:127\.)/i.test(address);
+}
+
+/** Both ways, with backpressure, until either side ends. */
+function join(client: Socket, upstream: Socket, early: Buffer): void {
+  client.setTimeout(0);
+  if (early.length) upstream.write(early);
+  client.pipe(upstream);
+  upstream.pipe(client);
+  upstream.on("error", () => client.destroy());
+  client.on("close", () => upstream.destroy());
+  upstream.on("close", () => client.destroy());
+}

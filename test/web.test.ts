@@ -190,6 +190,11 @@ test.if(CHROMIUM !== undefined)("in chromium: log in, list, create bash from the
     await page.goto((await t4a(["web"])).stdout);
     await page.waitForSelector("#new");
     await page.click("#new");
+    // A sandbox with no directory would run in the home (refused): the form asks for one first.
+    await page.check("input[name=sandbox]");
+    await page.click("#create button[type=submit]");
+    expect(await page.textContent("#create-error")).toContain("A sandbox needs a project directory");
+    await page.uncheck("input[name=sandbox]");
     await page.fill("input[name=command]", "bash --norc --noprofile");
     await page.click("#create button[type=submit]");
     await page.waitForSelector(".xterm-screen", { timeout: 5000 }).catch(async (error) => {

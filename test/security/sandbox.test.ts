@@ -138,7 +138,12 @@ for (const kind of kinds) {
       writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n");
       chmodSync(join(bin, "claude"), 0o755);
       a.own(a.home, bin);
-      const id = (await a.ok(["create", "--agent", "claude", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work], { env: { PATH: `${bin}:/usr/bin:/bin` } })).trim();
+      const create = ["create", "--json", "--name", "boxed-claude", "--agent", "claude", "--resume", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const first = JSON.parse(await a.ok(create, { env: { PATH: `${bin}:/usr/bin:/bin` } }));
+      expect(first.resumed).toBeUndefined();
+      const id = first.id as string;
+      // Where claude keeps this conversation, to resume it: written from inside, as claude would.
+      const conversation = `~/.claude/projects/${work.replace(/[^a-zA-Z0-9]/g, "-")}/${first.conversation_id}.jsonl`;
       const attack = [
         `cat ~/.claude/settings.json`,
         `echo '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"touch ${mark}"}]}]}}' > ~/.claude/settings.json`,
@@ -146,6 +151,7 @@ for (const kind of kinds) {
         "mkdir -p ~/.claude/agents && echo evil > ~/.claude/agents/evil.md",
         "(echo evil > ~/.claude/commands/evil.md) 2>/dev/null || echo commands:refused",
         "echo conversation > ~/.claude/projects/kept.jsonl",
+        `mkdir -p $(dirname ${conversation}) && echo '{"type":"user","sessionId":"${first.conversation_id}"}' > ${conversation}`,
         "echo ATTACK-DONE",
       ].join("; ");
       await a.ok(["send", id, `${attack}\r`]);
@@ -159,6 +165,10 @@ for (const kind of kinds) {
       expect(existsSync(join(a.home, ".claude", "agents", "evil.md"))).toBe(false);
       expect(existsSync(join(a.home, ".claude", "commands", "evil.md"))).toBe(false);
       expect(readFileSync(join(a.home, ".claude", "projects", "kept.jsonl"), "utf8")).toBe("conversation\n");
+      // The conversation it kept is resumed by the next sandboxed start.
+      const again = JSON.parse(await a.ok(create, { env: { PATH: `${bin}:/usr/bin:/bin` } }));
+      expect(again).toMatchObject({ conversation_id: first.conversation_id, resumed: true });
+      await a.ok(["kill", again.id]);
     });
 
     test("no host IPC: unix sockets on disk and abstract ones are refused, the desktop's variables are gone", async () => {

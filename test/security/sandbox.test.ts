@@ -229,6 +229,9 @@ for (const kind of kinds) {
         expect(lines[4]).toBe("t4a sandbox: 127.0.0.1 is not in this sandbox's allow-list (--sandbox-allow-domain)");
         expect(lines.slice(5)).toEqual(["direct:unreachable", "socks-ip:refused"]);
         await a.ok(["kill", box.id]);
+        // The bridge dies with the program: a program that exits ends its session.
+        const short = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "sh", "-c", "exit 3"], { cwd: work }));
+        expect((await a.run(["wait", short.id, "--exit", "--timeout", "10s"])).code).toBe(0);
         // No allow-list, no network at all; a bad entry is refused.
         expect((await a.run(["create", "--sandbox", "--sandbox-allow-domain", "bad host", "--", "true"], { cwd: work })).stderr).toContain("is not a host name");
       } finally {

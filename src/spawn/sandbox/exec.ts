@@ -74,7 +74,9 @@ function openLibc() {
 /**
  * Listens on 127.0.0.1:PORT of the sandbox's network namespace and joins each connection to the
  * unix socket: started before the filter, in a process that lives on beside the program (the
- * listener must outlive this process image, so it is socat, not a socket of ours).
+ * listener must outlive this process image, so it is socat, not a socket of ours). It ends with
+ * the sandbox: once the program exits bwrap does, and its init (--die-with-parent) takes every
+ * process of the namespace with it.
  */
 async function startBridge(port: number, socket: string): Promise<void> {
   const socat = Bun.which("socat");

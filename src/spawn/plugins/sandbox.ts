@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
-import type { Mount, Plugin } from "../plan.ts";
+import type { Mount, Plugin, SpawnContext, SpawnPlan } from "../plan.ts";
 import { bwrapArgs, probeBwrap, splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { gitGuard } from "../sandbox/git-guard.ts";
 import { allowEntryProblem, startProxy } from "../sandbox/proxy.ts";
@@ -30,14 +30,7 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   if (process.platform !== "linux") {
     throw new T4aError("unsupported", `sandbox: not available on ${process.platform} yet (the sandbox-exec profile is generated but not run)`);
   }
-  const bwrap = Bun.which("bwrap", { PATH: ctx.daemonEnv.PATH ?? "/usr/bin:/bin" });
-  if (!bwrap) throw new T4aError("spawn_failed", "sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed");
-  usable ??= probeBwrap(bwrap);
-  const broken = await usable;
-  if (broken) {
-    usable = undefined; // the cause may be fixed later: ask again next time
-    throw new T4aError("spawn_failed", `sandbox: bwrap cannot create a sandbox here (${broken}); refusing to run unsandboxed`);
-  }
+  const bwrap = await usableBwrap(ctx.daemonEnv.PATH);
   const program = plan.argv[0]!;
   if (!Bun.which(program, { PATH: plan.env.PATH ?? "/usr/bin:/bin", cwd: plan.cwd })) {
     throw new T4aError("spawn_failed", `${program}: command not found or not executable`);
@@ -51,23 +44,9 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   mkdirSync(webDir, { recursive: true, mode: 0o700 });
   const runtime = ctx.daemonEnv.XDG_RUNTIME_DIR;
   const hidden = unique([real(dirname(ctx.socketPath)), real(webDir), ...(runtime ? [real(`${runtime}/t4a`)] : [])]);
-  // Never writable: home itself, or anything holding it or one of t4a's directories (its
-  // manifest, its agents.json, its socket): what runs unsandboxed later must not be written now.
   const home = ctx.daemonEnv.HOME ?? plan.env.HOME;
-  const configHome = ctx.daemonEnv.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
-  const protectedDirs = unique([...(home ? [home] : []), real(ctx.stateDir), ...(configHome ? [join(configHome, "t4a")] : []), ...hidden].map(real));
   const writable = [plan.cwd, ...allowed];
-  for (const path of writable) {
-    const dir = hidden.find((hide) => inside(real(path), hide));
-    if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);
-  }
-  // The agent's kept paths too (agents.json could name any): none may hold a protected directory.
-  for (const path of [...writable, ...plan.mounts.flatMap((mount) => (mount.kind === "bind" ? [mount.path] : []))]) {
-    const held = protectedDirs.find((dir) => inside(dir, real(path)));
-    if (!held) continue;
-    const what = held === real(home ?? "") ? "your home directory" : `t4a's directory ${held}`;
-    throw new T4aError("invalid_params", `sandbox: ${path} would make ${what} writable; give the sandbox a project directory (--cwd)`);
-  }
+  refuseProtected(writable, plan.mounts, hidden, protectedDirs(ctx, home, hidden), home);
 
   const guard = await gitGuard(writable.map(real));
   const readable = [ctx.integrationDir, ...ctx.selfArgv.filter((arg) => arg.startsWith("/"))];
@@ -91,26 +70,8 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   for (const name of HOST_IPC_VARIABLES) delete plan.env[name];
   delete plan.env.T4A_SOCKET;
   const domains = unique([...(spec.sandbox_allow_domain ?? []), ...plan.allowDomains]);
-  for (const domain of domains) {
-    const problem = allowEntryProblem(domain);
-    if (problem) throw new T4aError("invalid_params", `sandbox_allow_domain: ${problem}`);
-  }
   const net = spec.sandbox_net === true ? "host" : domains.length ? "proxy" : "none";
-  const bridge: string[] = [];
-  if (net === "proxy") {
-    if (!Bun.which("socat", { PATH: ctx.daemonEnv.PATH ?? "/usr/bin:/bin" })) {
-      throw new T4aError("spawn_failed", "sandbox: an allow-listed network needs socat (install socat), or give --sandbox-net or no network");
-    }
-    const socket = join(dirname(ctx.socketPath), "proxy", `${id}.sock`);
-    mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
-    const proxy = await startProxy(socket, { allow: domains, hosts: testHosts(ctx.daemonEnv.T4A_TEST_PROXY_HOSTS), onRefused: (target, why) => console.error(`t4a daemon: sandbox ${id}: refused ${target}: ${why}`) });
-    plan.cleanups.push(async () => proxy.close());
-    mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });
-    bridge.push("--bridge", `${SANDBOX_PROXY_PORT}=${SANDBOX_PROXY_PATH}`);
-    const http = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-    Object.assign(plan.env, { HTTP_PROXY: http, HTTPS_PROXY: http, http_proxy: http, https_proxy: http, ALL_PROXY: `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`, all_proxy: `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`, NODE_USE_ENV_PROXY: "1" });
-    for (const name of ["NO_PROXY", "no_proxy"]) delete plan.env[name];
-  }
+  const bridge = net === "proxy" ? await allowListNetwork(domains, plan, mounts, ctx, id) : [];
   plan.wrap = ({ argv, env }) => {
     // bwrap and the shim before it start without the loader variables; the program gets them
     // from sandbox-exec, after the filter.
@@ -120,6 +81,69 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   };
   plan.facts.sandbox = net === "host" ? "bwrap, network" : net === "proxy" ? `bwrap, network to ${domains.join(", ")}` : "bwrap, no network";
 };
+
+async function usableBwrap(path: string | undefined): Promise<string> {
+  const bwrap = Bun.which("bwrap", { PATH: path ?? "/usr/bin:/bin" });
+  if (!bwrap) throw new T4aError("spawn_failed", "sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed");
+  usable ??= probeBwrap(bwrap);
+  const broken = await usable;
+  if (broken) {
+    usable = undefined; // the cause may be fixed later: ask again next time
+    throw new T4aError("spawn_failed", `sandbox: bwrap cannot create a sandbox here (${broken}); refusing to run unsandboxed`);
+  }
+  return bwrap;
+}
+
+/** Home and t4a's own directories (its manifest, agents.json, socket): what runs unsandboxed later. */
+function protectedDirs(ctx: SpawnContext, home: string | undefined, hidden: string[]): string[] {
+  const configHome = ctx.daemonEnv.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
+  return unique([...(home ? [home] : []), ctx.stateDir, ...(configHome ? [join(configHome, "t4a")] : []), ...hidden].map(real));
+}
+
+/**
+ * Refuses a writable path inside t4a's hidden directories, or one that holds home or a t4a
+ * directory; the agent's kept paths are checked too (agents.json could name any).
+ */
+function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], protectedDirs: string[], home: string | undefined): void {
+  for (const path of writable) {
+    const dir = hidden.find((hide) => inside(real(path), hide));
+    if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);
+  }
+  for (const path of [...writable, ...mounts.flatMap((mount) => (mount.kind === "bind" ? [mount.path] : []))]) {
+    const held = protectedDirs.find((dir) => inside(dir, real(path)));
+    if (!held) continue;
+    const what = held === real(home ?? "") ? "your home directory" : `t4a's directory ${held}`;
+    throw new T4aError("invalid_params", `sandbox: ${path} would make ${what} writable; give the sandbox a project directory (--cwd)`);
+  }
+}
+
+/**
+ * The allow-listed network: this session's proxy on a unix socket shown inside, the proxy
+ * variables pointing at the bridge's port; answers sandbox-exec's bridge arguments.
+ */
+async function allowListNetwork(domains: string[], plan: SpawnPlan, mounts: Mount[], ctx: SpawnContext, id: string): Promise<string[]> {
+  for (const domain of domains) {
+    const problem = allowEntryProblem(domain);
+    if (problem) throw new T4aError("invalid_params", `sandbox_allow_domain: ${problem}`);
+  }
+  if (!Bun.which("socat", { PATH: ctx.daemonEnv.PATH ?? "/usr/bin:/bin" })) {
+    throw new T4aError("spawn_failed", "sandbox: an allow-listed network needs socat (install socat), or give --sandbox-net or no network");
+  }
+  const socket = join(dirname(ctx.socketPath), "proxy", `${id}.sock`);
+  mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
+  const proxy = await startProxy(socket, {
+    allow: domains,
+    hosts: testHosts(ctx.daemonEnv.T4A_TEST_PROXY_HOSTS),
+    onRefused: (target, why) => console.error(`t4a daemon: sandbox ${id}: refused ${target}: ${why}`),
+  });
+  plan.cleanups.push(async () => proxy.close());
+  mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });
+  const http = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+  const socks = `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+  Object.assign(plan.env, { HTTP_PROXY: http, HTTPS_PROXY: http, http_proxy: http, https_proxy: http, ALL_PROXY: socks, all_proxy: socks, NODE_USE_ENV_PROXY: "1" });
+  for (const name of ["NO_PROXY", "no_proxy"]) delete plan.env[name];
+  return ["--bridge", `${SANDBOX_PROXY_PORT}=${SANDBOX_PROXY_PATH}`];
+}
 
 /** Where the allow-list proxy's socket shows inside, and the port the bridge gives it there. */
 const SANDBOX_PROXY_PATH = "/tmp/.t4a-proxy.sock";

@@ -42,3 +42,25 @@ test("splitWords reads lines the way a shell would", () => {
   expect(splitWords(`send t1 "a \\"b\\" c" 'd e' f\\ g ""`)).toEqual(["send", "t1", 'a "b" c', "d e", "f g", ""]);
   expect(() => splitWords(`send "open`)).toThrow("unterminated");
 });
+
+test("an interactive client (a coproc) gets each reply while its stdin stays open", async () => {
+  const id = await sandbox.ok(["create", "--", "sleep", "100"]);
+  const batch = Bun.spawn([`${import.meta.dir}/../dist/t4a`, "batch"], { env: sandbox.env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const reader = batch.stdout.getReader();
+  let out = "";
+  const nextLine = async () => {
+    while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+    const [line, ...rest] = out.split("\n");
+    out = rest.join("\n");
+    return JSON.parse(line!);
+  };
+  // One line, one answer, and only then the next line: as `coproc t4a batch` is used.
+  for (const [line, expected] of [[`send ${id} ''`, { ok: true }], ["list", { ok: true }], [`info`, { ok: true }]] as const) {
+    batch.stdin.write(`${line}\n`);
+    batch.stdin.flush();
+    expect(await waitFor(nextLine, 10_000, `the reply to ${line}`)).toMatchObject(expected);
+  }
+  batch.stdin.end();
+  expect(await batch.exited).toBe(0);
+  await sandbox.ok(["kill", id]);
+}, 30_000);

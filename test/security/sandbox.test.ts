@@ -152,10 +152,10 @@ for (const kind of kinds) {
         "(echo evil > ~/.claude/commands/evil.md) 2>/dev/null || echo commands:refused",
         "echo conversation > ~/.claude/projects/kept.jsonl",
         `mkdir -p $(dirname ${conversation}) && echo '{"type":"user","sessionId":"${first.conversation_id}"}' > ${conversation}`,
-        "echo ATTACK-DONE",
+        "echo ATTACK-$((6*7))-DONE", // the output, not the echoed command line, says it ran
       ].join("; ");
       await a.ok(["send", id, `${attack}\r`]);
-      await waitFor(async () => (await a.ok(["text", id])).includes("ATTACK-DONE\n") || (await a.ok(["text", id])).match(/^ATTACK-DONE$/m), 15_000, "the attack to run");
+      await waitFor(async () => /^ATTACK-42-DONE$/m.test(await a.ok(["text", id])), 15_000, "the attack to run");
       const screen = await a.ok(["text", id]);
       expect(screen).toContain('{"theme":"dark"}');
       expect(screen).toContain("commands:refused");
@@ -243,9 +243,9 @@ for (const kind of kinds) {
       const library = ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/usr/lib/libm.so.6"].find((path) => existsSync(path));
       if (!library) return console.log("skipped: no libm to preload");
       const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "-e", `LD_PRELOAD=${library}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }));
-      // The session's pid is bwrap's (the shim exec'd into it): its environment is what it started with.
+      // The session's pid is bwrap's once the shim has exec'd into it: its environment is what it started with.
+      await waitFor(() => readFileSync(`/proc/${box.pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("bwrap"), 10_000, "the shim to become bwrap");
       const environ = readFileSync(`/proc/${box.pid}/environ`, "utf8").split("\0");
-      expect(readFileSync(`/proc/${box.pid}/cmdline`, "utf8").split("\0")[0]).toEndWith("bwrap");
       expect(environ.filter((entry) => entry.startsWith("LD_"))).toEqual([]);
       expect(await a.sh(box.id, 'echo "inside: $LD_PRELOAD"')).toBe(`inside: ${library}`);
       await a.ok(["kill", box.id]);

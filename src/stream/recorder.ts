@@ -3,7 +3,11 @@
 // "r" resizes, "i" input when asked, and "m" markers at command_start/command_done (with the exit
 // code) where shell integration runs. A recording that starts mid-session opens with the screen
 // as it is. Writes go out at least once a second, from a bounded buffer, never blocking the PTY.
-import { closeSync, openSync, write } from "node:fs";
+// An existing file is never overwritten: a cast is continued (a restored session, a second
+// `record` to the same file) with a marker, anything else refused. A write that fails (a full
+// disk) loses only what it carried: the header is written again until it lands, and the gap is
+// marked in the cast once writes succeed again.
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, write } from "node:fs";
 import type { TerminalEvent } from "../protocol/events.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 
@@ -31,6 +35,14 @@ export class Recorder {
   readonly #fd: number;
   readonly #format: CastFormat;
   readonly #started = performance.now();
+  /** v2 times count from the cast's start: a continued cast goes on from its last event. */
+  readonly #offset: number;
+  /** Bytes in the file: a write cut short is cut back to here, so no half line stays. */
+  #size: number;
+  /** Until it is on disk, the header goes first in every write. */
+  #header: string | undefined;
+  /** Why bytes were lost (a slow disk, a write error), said in the cast's next marker. */
+  #dropReason = "";
   #last = 0;
   #pending: string[] = [];
   #pendingBytes = 0;
@@ -47,16 +59,26 @@ export class Recorder {
   /** Throws when the file cannot be created. */
   constructor(terminal: Terminal, options: RecordOptions) {
     this.path = options.path;
-    this.#format = options.format;
-    this.#fd = openSync(options.path, "w", 0o600);
+    const existing = existingCast(options.path);
+    this.#format = existing?.format ?? options.format;
+    this.#offset = existing?.lastTime ?? 0;
+    this.#fd = openSync(options.path, "a", 0o600);
+    this.#size = fstatSync(this.#fd).size;
     const { cols, rows } = terminal.screen;
     const timestamp = Math.floor(Date.now() / 1000);
     const title = terminal.screen.title || undefined;
-    const header =
-      options.format === "v2"
-        ? { version: 2, width: cols, height: rows, timestamp, title, env: { TERM: options.env.TERM ?? "xterm-256color", SHELL: options.env.SHELL ?? "" } }
-        : { version: 3, term: { cols, rows, type: options.env.TERM ?? "xterm-256color" }, timestamp, title, env: { SHELL: options.env.SHELL ?? "" } };
-    this.#push(`${JSON.stringify(header)}\n`);
+    if (existing) {
+      // A line a crash cut short is ended first, so the next event starts a line of its own.
+      if (existing.unterminated) this.#header = "\n";
+      this.#event("m", `recording continued ${new Date().toISOString()}`);
+      this.#event("r", `${cols}x${rows}`);
+    } else {
+      const header =
+        this.#format === "v2"
+          ? { version: 2, width: cols, height: rows, timestamp, title, env: { TERM: options.env.TERM ?? "xterm-256color", SHELL: options.env.SHELL ?? "" } }
+          : { version: 3, term: { cols, rows, type: options.env.TERM ?? "xterm-256color" }, timestamp, title, env: { SHELL: options.env.SHELL ?? "" } };
+      this.#header = `${JSON.stringify(header)}\n`;
+    }
     // The screen as it is now, then every byte after it: the same seam as attach (terminal.tap).
     const screen = terminal.bytesOut > 0 ? terminal.screen.serialize(0) : "";
     this.#untap = terminal.tap({
@@ -93,17 +115,19 @@ export class Recorder {
 
   #event(code: string, data: string): void {
     if (this.#closed || data === "") return;
-    const now = (performance.now() - this.#started) / 1000;
+    const now = this.#offset + (performance.now() - this.#started) / 1000;
     // v2 times events from the start, v3 from the event before.
     const time = this.#format === "v2" ? now : now - this.#last;
     this.#last = now;
     if (this.#pendingBytes > MAX_PENDING_BYTES) {
       this.#dropped += data.length;
+      this.#dropReason ||= "the disk was too slow";
       return;
     }
     if (this.#dropped) {
-      const note = `recording dropped ${this.#dropped} bytes: the disk was too slow`;
+      const note = `recording dropped ${this.#dropped} bytes: ${this.#dropReason}`;
       this.#dropped = 0;
+      this.#dropReason = "";
       this.#push(`${JSON.stringify([Number(time.toFixed(6)), "m", note])}\n`);
     }
     this.#push(`${JSON.stringify([Number(time.toFixed(6)), code, data])}\n`);
@@ -121,16 +145,77 @@ export class Recorder {
       if (final && !this.#writing) closeSync(this.#fd);
       return;
     }
-    const bytes = Buffer.from(this.#pending.join(""));
+    const header = this.#header ?? "";
+    const bytes = Buffer.from(header + this.#pending.join(""));
+    const events = bytes.length - Buffer.byteLength(header);
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#writing = true;
-    write(this.#fd, bytes, 0, bytes.length, null, () => {
+    write(this.#fd, bytes, 0, bytes.length, null, (error, written) => {
       this.#writing = false;
+      if (!error && written === bytes.length) {
+        this.#header = undefined;
+        this.#size += written;
+      } else {
+        // A full disk or another failure: what this write carried is gone (a part that landed
+        // is cut back off, so the file stays whole lines), and the next write that lands says so.
+        if (written > 0) {
+          try {
+            ftruncateSync(this.#fd, this.#size);
+          } catch {
+            // Cannot even cut it back: the half line stays; the marker below still tells.
+          }
+        }
+        this.#dropped += events;
+        this.#dropReason = `could not write the file (${error?.code ?? "a short write: the disk is likely full"})`;
+      }
       if (this.#closed) {
         if (this.#pending.length) this.#flush(true);
         else closeSync(this.#fd);
       }
     });
+  }
+}
+
+/** The cast already in the file, to continue; undefined for a missing or empty file; throws for anything else. */
+function existingCast(path: string): { format: CastFormat; lastTime: number; unterminated: boolean } | undefined {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return undefined;
+  }
+  if (size === 0) return undefined;
+  const fd = openSync(path, "r");
+  try {
+    const read = (at: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      return buffer.subarray(0, readSync(fd, buffer, 0, length, at)).toString("utf8");
+    };
+    const firstLine = read(0, Math.min(size, 64 * 1024)).split("\n")[0]!;
+    let version: unknown;
+    try {
+      version = (JSON.parse(firstLine) as { version?: unknown }).version;
+    } catch {
+      version = undefined;
+    }
+    if (version !== 2 && version !== 3) throw new Error("it exists and is not an asciicast recording (t4a never overwrites a file)");
+    // v2: the last event's time is where the continued cast goes on from.
+    const tail = read(Math.max(0, size - 64 * 1024), Math.min(size, 64 * 1024)).trimEnd().split("\n");
+    let lastTime = 0;
+    for (const line of tail.reverse()) {
+      try {
+        const event = JSON.parse(line) as unknown;
+        if (Array.isArray(event) && typeof event[0] === "number") {
+          lastTime = event[0];
+          break;
+        }
+      } catch {
+        // A line cut short by a crash: look further back.
+      }
+    }
+    return { format: version === 2 ? "v2" : "v3", lastTime: version === 2 ? lastTime : 0, unterminated: read(size - 1, 1) !== "\n" };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,0 +1,89 @@
+// Faults that lose data (issue 24), each reproduced: a coproc batch that waits for its answer, a
+// restart in the middle of a recording, a disk that fills up under a recording, a file that is not
+// a recording. Nothing a program printed or a user made may vanish without a trace.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, Sandbox, isAlive, waitFor } from "./harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = new Sandbox();
+});
+afterAll(() => sandbox.cleanup());
+
+const env = () => ({ ...sandbox.env, XDG_STATE_HOME: join(sandbox.dir, "state") });
+async function t4a(args: string[]) {
+  const child = Bun.spawn([BIN, ...args], { cwd: sandbox.dir, env: env(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+async function ok(args: string[]) {
+  const result = await t4a(args);
+  if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: ${result.code} ${result.stderr}`);
+  return result.stdout;
+}
+
+/** The cast's lines as JSON: the header, then events. */
+const cast = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+
+test("a restart mid-recording continues the cast (one header, both halves, a marker); it never truncates it", async () => {
+  const file = join(sandbox.dir, "persisted.cast");
+  await ok(["create", "--name", "rec", "--persist", "--record", file, "--", "bash", "--norc", "--noprofile"]);
+  await ok(["run", "rec", "echo first-$((40+2))"]);
+  await waitFor(() => readFileSync(file, "utf8").includes("first-42"), 10_000, "the first half on disk");
+  const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
+  process.kill(daemon, "SIGKILL");
+  await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).toEqual(["rec"]);
+  await ok(["run", "rec", "echo second-$((40+3))"]);
+  await ok(["record", "rec", "--stop"]);
+  const lines = cast(file);
+  expect(lines[0]).toMatchObject({ version: 2 });
+  expect(lines.slice(1).every((line) => Array.isArray(line))).toBe(true);
+  const text = lines.slice(1).map((event) => event[2]).join("");
+  expect(text).toContain("first-42");
+  expect(text).toContain("second-43");
+  expect(lines.some((event) => event[1] === "m" && String(event[2]).startsWith("recording continued"))).toBe(true);
+  // Times never go back: the continued half goes on from the first half's last event.
+  const times = lines.slice(1).map((event) => event[0] as number);
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  // A file that is not a recording is refused, never overwritten.
+  const precious = join(sandbox.dir, "notes.txt");
+  writeFileSync(precious, "my notes\n");
+  const refused = await t4a(["record", "rec", "-o", precious]);
+  expect(refused.stderr).toContain("is not an asciicast recording");
+  expect(readFileSync(precious, "utf8")).toBe("my notes\n");
+  await ok(["kill", "rec"]);
+}, 60_000);
+
+test.if(process.getuid?.() === 0)("a full disk under a recording: the header survives, the gap is marked once space returns, the screen is whole", async () => {
+  const disk = join(sandbox.dir, "tiny");
+  mkdirSync(disk);
+  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk]).exitCode).toBe(0);
+  try {
+    const file = join(disk, "full.cast");
+    const id = await ok(["create", "--record", file, "--", "bash", "--norc", "--noprofile"]);
+    await ok(["run", id, "echo before-the-flood"]);
+    await waitFor(() => readFileSync(file, "utf8").includes("before-the-flood"), 10_000, "the first output on disk");
+    // Fill the disk, then print more than it could hold anyway.
+    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(disk, "filler")}`]);
+    await ok(["run", id, "seq 1 20000"]);
+    await ok(["run", id, "echo lost-$((1+1))-while-full"]);
+    await Bun.sleep(1500); // a flush (once a second) meets the full disk
+    rmSync(join(disk, "filler"));
+    await ok(["run", id, "echo after-$((2+2))-the-flood"]);
+    expect((await ok(["text", id])).split("\n")).toContain("after-4-the-flood");
+    await ok(["record", id, "--stop"]);
+    const lines = cast(file);
+    expect(lines[0]).toMatchObject({ version: 2 });
+    const events = lines.slice(1);
+    const text = events.map((event) => event[2]).join("");
+    expect(text).toContain("before-the-flood");
+    expect(text).toContain("after-4-the-flood");
+    expect(events.some((event) => event[1] === "m" && /recording dropped \d+ bytes: could not write the file \((ENOSPC|a short write: the disk is likely full)\)/.test(event[2]))).toBe(true);
+    await ok(["kill", id]);
+  } finally {
+    Bun.spawnSync(["umount", "-l", disk]);
+  }
+}, 60_000);

@@ -87,3 +87,23 @@ test.if(process.getuid?.() === 0)("a full disk under a recording: the header sur
     Bun.spawnSync(["umount", "-l", disk]);
   }
 }, 60_000);
+
+test("wait --text ignores the command line run types (bracketed paste); it matches the output", async () => {
+  const id = await ok(["create", "--", "bash", "--norc", "--noprofile"]);
+  await ok(["run", id, "true"]); // the shell is at its prompt
+  const waiting = Bun.spawn([BIN, "wait", id, "--text", "LATE-MARK", "--timeout", "20s", "--json"], { env: env(), stdout: "pipe", stderr: "pipe" });
+  await Bun.sleep(200); // the wait has begun (a wait only sees output after it starts)
+  await ok(["run", id, "sleep 1; echo LATE-MARK"]);
+  const reply = JSON.parse(await new Response(waiting.stdout).text());
+  expect(reply).toMatchObject({ ok: true, condition: "text", line: "LATE-MARK" });
+  await ok(["kill", id]);
+}, 30_000);
+
+test("run returns the output and the exit code when the command ends the shell, as ssh does", async () => {
+  const id = await ok(["create", "--", "bash", "--norc", "--noprofile"]);
+  const ended = await t4a(["run", id, "echo printed-$((3*4)); exit 3"]);
+  expect(ended.code).toBe(3);
+  expect(ended.stdout.split("\n")).toContain("printed-12");
+  const json = await t4a(["run", "--json", id, "true"]);
+  expect(json.code).not.toBe(0); // the terminal is gone now
+}, 30_000);

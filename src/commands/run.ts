@@ -22,6 +22,7 @@ export const RunParams = v.object({
 
 export const RunReply = v.object({
   code: v.nullable(v.number()),
+  shell_exited: v.optional(v.pipe(v.literal(true), v.description("the command ended the shell; code is the shell's exit status"))),
   lines: v.array(v.string()),
   total_lines: v.number(),
   truncated: v.boolean(),

@@ -68,6 +68,8 @@ export interface RunOutcome {
   /** True when `lines` holds only the last lines (over the cap, or scrolled out of the scrollback). */
   truncated: boolean;
   elapsed_ms: number;
+  /** The command ended the shell (`exit 3`): `code` is the shell's exit status. */
+  shell_exited?: true;
 }
 
 type ShellState = "starting" | "prompt" | "running";
@@ -211,7 +213,9 @@ export class Terminal {
   /** Input as typed; lines of text input are remembered so waits can ignore their echo. */
   write(data: string | Uint8Array): void {
     if (typeof data === "string") {
-      for (const line of data.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
+      // As the screen shows them: without the bracketed-paste markers and other sequences around them.
+      const shown = data.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "");
+      for (const line of shown.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
       if (this.#typedLines.length > TYPED_LINES_KEPT) this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
     this.#pty.write(data);
@@ -290,12 +294,18 @@ export class Terminal {
     }
     const text = command.replace(/\n+$/, "");
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    const finished = await within<{ code: number | null; output: CommandOutput } | undefined>(
+    const finished = await within<{ code: number | null; output: CommandOutput; shellExited?: true } | undefined>(
       remaining,
       (settle) => {
         const listener = (code: number | null, output: CommandOutput) => settle({ code, output });
         this.#commandListeners.add(listener);
-        void this.#pty.done.then(() => settle(undefined));
+        // The command may end the shell itself (`exit 3`), as `ssh host 'cmd; exit 3'` does: then
+        // its output is what came after it started, and its code the shell's.
+        void this.#pty.done.then((exit) => {
+          if (this.#shellState !== "running") return settle(undefined);
+          const output = { first: this.#commandStart.row, last: this.screen.cursorStableRow(), lastCol: this.screen.cursor().col };
+          settle({ code: exit.code, output, shellExited: true });
+        });
         // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
         this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
         return () => this.#commandListeners.delete(listener);
@@ -306,7 +316,9 @@ export class Terminal {
       if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
       throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
     }
-    return { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
+    const outcome: RunOutcome = { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
+    if (finished.shellExited) outcome.shell_exited = true;
+    return outcome;
   }
 
   /** Ends the process tree; resolves after the exit event (and what the session's end reported). */

@@ -10,15 +10,11 @@ const AHEAD = 64;
 
 export async function runBatch(connect: () => Promise<DaemonConnection>): Promise<number> {
   const connection = await connect();
-  const pending: Array<Promise<Reply>> = [];
   let failures = 0;
-  const drain = async (keep: number) => {
-    while (pending.length > keep) {
-      const reply = await pending.shift()!;
-      if (reply.ok !== true) failures++;
-      console.log(JSON.stringify(reply));
-    }
-  };
+  let waiting = 0;
+  // Each reply goes out as soon as it and every reply before it are ready, whether or not more
+  // input follows: a coproc writes a line and reads its answer before it writes the next.
+  let printed: Promise<void> = Promise.resolve();
   // Requests go out in input order (a CLI line takes a moment to parse, a JSON line none), while
   // their replies are awaited together.
   let sending: Promise<unknown> = Promise.resolve();
@@ -27,10 +23,17 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
     if (!text || text.startsWith("#")) continue;
     const turn = sending.then(() => send(connection, text));
     sending = turn.then((sent) => sent.sent);
-    pending.push(turn.then((sent) => sent.reply));
-    await drain(AHEAD);
+    const reply = turn.then((sent) => sent.reply);
+    waiting++;
+    printed = printed.then(async () => {
+      const answer = await reply;
+      if (answer.ok !== true) failures++;
+      process.stdout.write(`${JSON.stringify(answer)}\n`);
+      waiting--;
+    });
+    if (waiting > AHEAD) await printed;
   }
-  await drain(0);
+  await printed;
   connection.close();
   return failures ? 1 : 0;
 }

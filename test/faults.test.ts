@@ -107,3 +107,38 @@ test("run returns the output and the exit code when the command ends the shell, 
   const json = await t4a(["run", "--json", id, "true"]);
   expect(json.code).not.toBe(0); // the terminal is gone now
 }, 30_000);
+
+test("a direct-mode agent quit with Ctrl-C leaves its shell behind, whether the tty or the agent itself sends SIGINT", async () => {
+  const home = join(sandbox.dir, "agent-home");
+  mkdirSync(join(home, ".config", "t4a"), { recursive: true });
+  writeFileSync(join(home, ".bash_profile"), "PS1='$ '\n"); // the shell after the agent is a login shell
+  // Two stand-in CLIs: one in cooked mode (the tty's SIGINT ends it), one in raw mode that, on
+  // Ctrl-C, sends SIGINT to its whole process group as it quits (as Node CLIs re-raise it).
+  const cooked = join(home, "cooked-cli");
+  writeFileSync(cooked, "#!/bin/sh\necho cooked-ready\nexec sleep 1000\n");
+  const raw = join(home, "raw-cli");
+  writeFileSync(
+    raw,
+    [
+      "#!/usr/bin/env python3",
+      "import os, signal, sys, termios, tty",
+      "saved = termios.tcgetattr(0); tty.setraw(0); print('raw-ready', end='\\r\\n', flush=True)",
+      "while os.read(0, 1) != b'\\x03': pass",
+      "termios.tcsetattr(0, termios.TCSADRAIN, saved); os.kill(0, signal.SIGINT)",
+    ].join("\n"),
+  );
+  Bun.spawnSync(["chmod", "+x", cooked, raw]);
+  writeFileSync(join(home, ".config", "t4a", "agents.json"), JSON.stringify({ cooked: { cli: cooked }, raw: { cli: raw } }));
+  for (const name of ["cooked", "raw"]) {
+    const child = Bun.spawn([BIN, "create", "--agent", name, "--direct"], { cwd: sandbox.dir, env: { ...env(), HOME: home, SHELL: "/bin/bash" }, stdout: "pipe", stderr: "pipe" });
+    const id = (await new Response(child.stdout).text()).trim();
+    await waitFor(async () => (await ok(["text", id])).includes(`${name}-ready`), 10_000, `${name} to start`);
+    await ok(["send", id, "-k", "C-c"]);
+    await waitFor(async () => /\$ ?$/m.test(await ok(["text", id])), 10_000, `the shell after ${name}`);
+    await ok(["send", id, "echo still-$((20+1))\r"]);
+    await waitFor(async () => (await ok(["text", id])).includes("\nstill-21"), 10_000, "the shell to answer");
+    const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+    expect(listed).toMatchObject({ alive: true, agent_state: "exited" });
+    await ok(["kill", id]);
+  }
+}, 60_000);

@@ -139,8 +139,11 @@ export function launch(options: LaunchOptions): Launch {
     return { ...built, argv: ["ssh", "-tt", ...(options.ssh?.args ?? []), options.ssh!.target, remote] };
   }
   if (options.mode === "direct") {
-    // No login shell to start first; when the agent exits, a shell in the same terminal.
-    const script = `"$@"; ${exited.replace(status, "$?")}; exec "\${SHELL:-/bin/sh}" -il`;
+    // No login shell to start first; when the agent exits, a shell in the same terminal. The
+    // wrapper shares the agent's process group, so Ctrl-C (how claude and codex are quit) reaches
+    // it too: it catches SIGINT and SIGQUIT (a handler, which the agent does not inherit as an
+    // ignore) and goes on to the shell.
+    const script = `trap : INT QUIT; "$@"; ${exited.replace(status, "$?")}; exec "\${SHELL:-/bin/sh}" -il`;
     return { ...built, argv: ["/bin/sh", "-c", script, "t4a-agent", options.cliPath ?? cli, ...args] };
   }
   const line = `${[cli, ...args].map(quote).join(" ")}; ${exited}; exec ${quote(options.shell)} -il`;

@@ -142,3 +142,36 @@ test("a direct-mode agent quit with Ctrl-C leaves its shell behind, whether the 
     await ok(["kill", id]);
   }
 }, 60_000);
+
+test("a deleted socket never starts a second daemon that ends live sessions; a daemon never unlinks a socket that is not its own", async () => {
+  const other = new Sandbox();
+  const run = async (args: string[]) => {
+    const child = Bun.spawn([BIN, ...args], { cwd: other.dir, env: { ...other.env, XDG_STATE_HOME: join(other.dir, "state") }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+  };
+  try {
+    expect((await run(["create", "--persist", "--name", "p", "--", "sleep", "1002"])).code).toBe(0);
+    const daemon = Number(JSON.parse((await run(["info", "--json"])).stdout).pid);
+    const sleeper = JSON.parse((await run(["list", "--json"])).stdout).terminals[0].pid as number;
+    rmSync(other.socket);
+    // The next call reaches the same daemon again (it makes its socket anew), its session alive.
+    const listed = await run(["create", "--name", "q", "--", "sleep", "1003"]);
+    expect(listed.code).toBe(0);
+    expect(Number(JSON.parse((await run(["info", "--json"])).stdout).pid)).toBe(daemon);
+    expect(JSON.parse((await run(["list", "--json"])).stdout).terminals.map((t: { id: string }) => t.id).sort()).toEqual(["p", "q"]);
+    expect(isAlive(sleeper)).toBe(true);
+    // Someone else's socket at the path: the daemon leaves it there when it stops.
+    rmSync(other.socket);
+    const squatter = Bun.listen({ unix: other.socket, socket: { data() {} } });
+    try {
+      process.kill(daemon, "SIGTERM");
+      await waitFor(() => !isAlive(daemon), 10_000, "the daemon to stop");
+      expect(Bun.spawnSync(["test", "-S", other.socket]).exitCode).toBe(0);
+    } finally {
+      squatter.stop(true);
+    }
+  } finally {
+    await other.cleanup();
+  }
+}, 60_000);

@@ -2,6 +2,7 @@
 // (someone may have just started it), only then clear a stale socket and spawn `t4a daemon`
 // detached. Fifty simultaneous first calls start exactly one daemon.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { livingDaemon } from "./daemon-pid.ts";
 import { DaemonUnreachable } from "./errors.ts";
 import { selfArgv } from "./executable.ts";
 import { DaemonConnection } from "./connection.ts";
@@ -20,6 +21,19 @@ export async function startDaemon(path: string): Promise<DaemonConnection> {
       try {
         const connection = await tryOpen(path);
         if (connection) return connection;
+        // Its socket file was deleted while it runs: it listens again on SIGUSR1. A second
+        // daemon would end its sessions as leftovers.
+        const living = livingDaemon(path);
+        if (living) {
+          try {
+            process.kill(living, "SIGUSR1");
+          } catch {
+            throw new DaemonUnreachable(`daemon ${living} runs for ${path} but its socket is gone, and it is not yours to signal`);
+          }
+          const back = await waitForDaemon(path, deadline);
+          if (back) return back;
+          throw new DaemonUnreachable(`daemon ${living} runs for ${path} but does not answer there; see ${parentDir(path)}/t4a.log`);
+        }
         removeIfPresent(path); // stale: nobody answers on it
         spawnDaemon(path);
         const started = await waitForDaemon(path, deadline);

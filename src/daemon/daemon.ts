@@ -1,6 +1,7 @@
 // The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
-import { chmodSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { forgetDaemon, livingDaemon, recordDaemon } from "../client/daemon-pid.ts";
 import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
 import { ensureSocketDir } from "../client/socket-dir.ts";
@@ -27,12 +28,21 @@ export interface DaemonOptions {
   webHost?: (ctx: DaemonContext) => WebHost;
 }
 
+/** How often the daemon looks whether its socket file is still there. */
+const SOCKET_CHECK_MS = 2000;
+
 /** Runs until shutdown; resolves with the process exit code. */
 export async function runDaemon(options: DaemonOptions): Promise<number> {
   const { socketPath } = options;
   ensureSocketDir(socketPath);
   if (await socketAnswers(socketPath)) {
     throw new T4aError("exists", `a daemon is already listening on ${socketPath}`);
+  }
+  // Alive but unreachable (its socket file was deleted): never a second daemon beside it, which
+  // would take its sessions for leftovers and end them.
+  const living = livingDaemon(socketPath);
+  if (living) {
+    throw new T4aError("exists", `daemon ${living} still runs for ${socketPath} though its socket is gone; \`kill -USR1 ${living}\` makes it listen again`);
   }
   removeIfPresent(socketPath); // stale: nobody answers on it
 
@@ -69,14 +79,35 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
     else console.error(`t4a daemon: restored session ${restored.id}`);
   }
-  const listener = listen(socketPath, ctx);
-  chmodSync(socketPath, 0o600);
-  const ours = statSync(socketPath).ino;
+  // Each socket is made under a name of its own and renamed into place: Bun's stop() unlinks the
+  // path it listened on, which must never be a socket another daemon has put there since.
+  const listeners: Array<ReturnType<typeof listen>> = [];
+  let ours = 0;
+  const claimSocket = () => {
+    const fresh = `${socketPath}.${process.pid}-${listeners.length}`;
+    removeIfPresent(fresh);
+    listeners.push(listen(fresh, ctx));
+    chmodSync(fresh, 0o600);
+    ours = statSync(fresh).ino;
+    renameSync(fresh, socketPath);
+  };
+  claimSocket();
+  recordDaemon(socketPath);
+  // A deleted socket file (a cleanup script, a tmp reaper) is made again, as tmux does on
+  // SIGUSR1; a path someone else has taken is left alone.
+  const keepSocket = () => {
+    if (stopping || existsSync(socketPath)) return;
+    console.error(`t4a daemon: the socket ${socketPath} was removed; listening again`);
+    claimSocket();
+  };
+  process.on("SIGUSR1", keepSocket);
+  const socketWatch = setInterval(keepSocket, SOCKET_CHECK_MS);
 
   async function stop(): Promise<void> {
     if (stopping) return;
     stopping = true;
-    listener.stop(true);
+    clearInterval(socketWatch);
+    for (const listener of listeners) listener.stop(true);
     ctx.web?.stop();
     await sessions.killAll();
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
@@ -85,6 +116,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     } catch {
       // Already gone.
     }
+    forgetDaemon(socketPath);
     finish(0);
   }
 

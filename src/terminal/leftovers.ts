@@ -2,6 +2,7 @@
 // Each live session is recorded as a file in a private directory beside the socket; the next
 // daemon on that socket ends whatever still runs in a recorded session before it serves.
 // Knows /proc and files, nothing of terminals.
+import { processStartTicks } from "../client/daemon-pid.ts";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessionMembers } from "./pty.ts";
@@ -28,7 +29,7 @@ export class SessionRecords {
   }
 
   add(id: string, pid: number): void {
-    const start = startTime(pid);
+    const start = processStartTicks(pid);
     if (start === undefined) return; // already gone: nothing can be left of it
     const record: SessionRecord = { id, pid, start };
     writeFileSync(join(this.#dir, String(pid)), JSON.stringify(record), { mode: 0o600 });
@@ -55,7 +56,7 @@ export class SessionRecords {
         continue;
       }
       const pids = sessionMembers(record.pid).filter(
-        (pid) => (startTime(pid) ?? -1) >= record.start && environ(pid).includes(`\0T4A_TERMINAL=${record.id}\0`),
+        (pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(`\0T4A_TERMINAL=${record.id}\0`),
       );
       for (const pid of pids) {
         try {
@@ -68,15 +69,6 @@ export class SessionRecords {
       rmSync(path, { force: true });
     }
     return ended;
-  }
-}
-
-function startTime(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
-  } catch {
-    return undefined;
   }
 }
 

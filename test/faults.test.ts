@@ -175,3 +175,58 @@ test("a deleted socket never starts a second daemon that ends live sessions; a d
     await other.cleanup();
   }
 }, 60_000);
+
+test("restore: the last size comes back, a deleted directory falls back (and list says so), plain list shows restored", async () => {
+  const gone = join(sandbox.dir, "soon-gone");
+  mkdirSync(gone);
+  await ok(["create", "--name", "sized", "--persist", "--cols", "100", "--rows", "30", "--", "bash", "--norc", "--noprofile"]);
+  await ok(["resize", "sized", "120", "40"]);
+  await ok(["run", "sized", `cd ${gone}`]);
+  await waitFor(async () => readFileSync(manifestFile(), "utf8").includes(gone) && readFileSync(manifestFile(), "utf8").includes('"cols": 120'), 10_000, "the size and directory saved");
+  const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
+  process.kill(daemon, "SIGKILL");
+  await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
+  rmSync(gone, { recursive: true });
+  const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "sized");
+  expect(listed).toMatchObject({ cols: 120, rows: 40, restored: true, cwd: sandbox.dir });
+  expect(listed.restore_note).toBe(`its directory ${gone} is gone: restored in ${sandbox.dir}`);
+  expect(await ok(["list"])).toContain(`restored: its directory ${gone} is gone`);
+  await ok(["kill", "sized"]);
+}, 60_000);
+
+test.if(process.getuid?.() === 0)("a full state disk: a persisted create fails naming ENOSPC and leaves nothing running; cwd floods keep the screen whole and leave no temp file", async () => {
+  const full = new Sandbox();
+  const state = join(full.dir, "state");
+  mkdirSync(state);
+  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
+  const run = async (args: string[]) => {
+    const child = Bun.spawn([BIN, ...args], { cwd: full.dir, env: { ...full.env, XDG_STATE_HOME: state }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+  };
+  try {
+    // A persisted shell first (while there is room), then the disk fills.
+    expect((await run(["create", "--name", "busy", "--persist", "--", "bash", "--norc", "--noprofile"])).code).toBe(0);
+    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
+    const refused = await run(["create", "--name", "new", "--persist", "--", "sleep", "1000"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("ENOSPC");
+    const ids = JSON.parse((await run(["list", "--json"])).stdout).terminals.map((t: { id: string }) => t.id);
+    expect(ids).toEqual(["busy"]);
+    // Hundreds of directory changes while the manifest cannot be written: every line reaches the screen.
+    await run(["run", "busy", `for i in $(seq 1 300); do cd /tmp; cd /; done; echo after-the-flood-$((6*7))`]);
+    expect((await run(["text", "busy"])).stdout).toContain("after-the-flood-42");
+    expect(Bun.spawnSync(["sh", "-c", `ls ${state}/t4a | grep -c tmp`]).stdout.toString().trim()).toBe("0");
+    await run(["kill", "busy"]);
+  } finally {
+    await run(["shutdown"]);
+    Bun.spawnSync(["umount", "-l", state]);
+    await full.cleanup();
+  }
+}, 60_000);
+
+function manifestFile(): string {
+  const dir = join(sandbox.dir, "state", "t4a");
+  const name = Bun.spawnSync(["sh", "-c", `ls ${dir} | grep '^sessions-'`]).stdout.toString().trim().split("\n")[0]!;
+  return join(dir, name);
+}

@@ -42,6 +42,8 @@ export const list = defineCommand({
 function terminalLines(response: Reply): string[] {
   return (response.terminals as Reply[]).map((t) => {
     const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
-    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${t.title}`;
+    // A session that came back after a restart says so (and why it is not where it was).
+    const restored = t.restored ? `\trestored${t.restore_note ? `: ${t.restore_note}` : ""}` : "";
+    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${t.title}${restored}`;
   });
 }

@@ -57,7 +57,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const bus = new EventBus();
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
-  const sessions = new Sessions({ bus, config, spawn, records, manifest: new Manifest(manifestPath(process.env, socketPath)) });
+  const manifest = new Manifest(manifestPath(process.env, socketPath));
+  const sessions = new Sessions({ bus, config, spawn, records, manifest });
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;
@@ -110,6 +111,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     for (const listener of listeners) listener.stop(true);
     ctx.web?.stop();
     await sessions.killAll();
+    manifest.flush(); // a directory or size change still waiting to be written
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
     try {
       if (statSync(socketPath).ino === ours) unlinkSync(socketPath);

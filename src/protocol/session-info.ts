@@ -33,6 +33,8 @@ export const SessionInfo = v.object({
   // What the session holds now.
   agent_state: v.optional(AgentStateName),
   restored: v.optional(v.literal(true)),
+  /** Why a restored session is not where it was (its directory was deleted). */
+  restore_note: v.optional(v.string()),
   persist: v.optional(v.literal(true)),
   recording: v.optional(v.string()),
   viewers: v.optional(v.number()),

@@ -2,6 +2,9 @@
 // created with `persist` (agent sessions by default). Written atomically, mode 0600, with the
 // names of environment variables only — their values are read again from the daemon's
 // environment at restore, never written to disk. `kill` removes a session; a crash does not.
+// A new session is written at once (its create fails if it cannot be: a full disk); a moved
+// directory or a new size is coalesced into one write a moment later and never throws (it comes
+// from inside the terminal's parser, which must never see a write error).
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionSpec } from "../protocol/session-spec.ts";
@@ -17,9 +20,17 @@ export interface ManifestEntry {
   created_at: string;
 }
 
+/** Changes of directory or size within this long become one write (a cwd flood wrote 57 MB). */
+const COALESCE_MS = 250;
+/** After a failed write, the next try comes this much later. */
+const RETRY_MS = 5000;
+
 export class Manifest {
   readonly path: string;
   #entries = new Map<string, ManifestEntry>();
+  #pending: ReturnType<typeof setTimeout> | undefined;
+  /** The last write failed (said once in the log until one succeeds again). */
+  #failing = false;
 
   constructor(path: string) {
     this.path = path;
@@ -44,18 +55,32 @@ export class Manifest {
       rows,
       created_at: new Date().toISOString(),
     });
-    this.#write();
+    try {
+      this.#write();
+    } catch (error) {
+      this.#entries.delete(id);
+      throw error;
+    }
   }
 
+  /** Coalesced, and never throws: a failure is logged and tried again later. */
   update(id: string, patch: Partial<Pick<ManifestEntry, "cwd" | "cols" | "rows">>): void {
     const entry = this.#entries.get(id);
     if (!entry) return;
     Object.assign(entry, patch);
-    this.#write();
+    this.#schedule(COALESCE_MS);
   }
 
   remove(id: string): void {
-    if (this.#entries.delete(id)) this.#write();
+    if (this.#entries.delete(id)) this.#writeOrRetry();
+  }
+
+  /** What is waiting to be written, now (at shutdown). */
+  flush(): void {
+    if (!this.#pending) return;
+    clearTimeout(this.#pending);
+    this.#pending = undefined;
+    this.#writeOrRetry();
   }
 
   has(id: string): boolean {
@@ -69,13 +94,42 @@ export class Manifest {
     return { ...spec, env: pick(env_names), client_env: pick(client_env_names) } as SessionSpec;
   }
 
+  #schedule(delayMs: number): void {
+    this.#pending ??= setTimeout(() => {
+      this.#pending = undefined;
+      this.#writeOrRetry();
+    }, delayMs);
+  }
+
+  #writeOrRetry(): void {
+    try {
+      this.#write();
+      if (this.#failing) console.error(`t4a daemon: the manifest ${this.path} is written again`);
+      this.#failing = false;
+    } catch (error) {
+      if (!this.#failing) console.error(`t4a daemon: cannot write the manifest ${this.path} (${(error as Error).message}); trying again every ${RETRY_MS / 1000} s`);
+      this.#failing = true;
+      this.#schedule(RETRY_MS);
+    }
+  }
+
+  /** Throws what the filesystem said (ENOSPC…); never leaves its temporary file behind. */
   #write(): void {
+    if (this.#pending) {
+      clearTimeout(this.#pending);
+      this.#pending = undefined;
+    }
     // No file when nothing is to come back: a client that finds none starts no daemon for it.
     if (this.#entries.size === 0) return rmSync(this.path, { force: true });
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const temp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.path);
+    try {
+      writeFileSync(temp, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(temp, 0o600);
+      renameSync(temp, this.path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 }

@@ -28,6 +28,8 @@ export class Session {
   readonly facts: SpawnFacts;
   readonly persist: boolean;
   readonly restored: boolean;
+  /** Set when a restore could not bring it back where it was (its directory is gone). */
+  restoreNote: string | undefined;
   #terminal: Terminal | undefined;
   #agent: AgentWatch | undefined;
   #recorder: Recorder | undefined;
@@ -73,6 +75,7 @@ export class Session {
     const info: SessionInfo = { ...this.terminal.info(), ...this.facts };
     if (this.#agent) info.agent_state = this.#agent.state;
     if (this.restored) info.restored = true;
+    if (this.restoreNote) info.restore_note = this.restoreNote;
     if (this.persist) info.persist = true;
     if (this.#recorder) info.recording = this.#recorder.path;
     if (this.#viewers > 0) info.viewers = this.#viewers;
@@ -121,6 +124,11 @@ export class Session {
   /** The shell moved (OSC 7): a persisted session comes back there. */
   movedTo(cwd: string): void {
     if (this.persist) this.#manifest.update(this.id, { cwd });
+  }
+
+  /** A new size (resize, an attached client's window): a persisted session comes back at it. */
+  resized(cols: number, rows: number): void {
+    if (this.persist) this.#manifest.update(this.id, { cols, rows });
   }
 
   /**

@@ -97,9 +97,15 @@ export class Sessions {
     const report: Restored[] = [];
     for (const entry of manifest.entries()) {
       const spec = Manifest.specOf(entry, spawn.daemonEnv);
-      const restored = { ...spec, cwd: entry.cwd ?? spec.cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
+      // Its last directory, else the one it was made in, else home: a deleted directory does not
+      // lose the session, and `list` says where it came back.
+      const wanted = entry.cwd ?? spec.cwd;
+      const cwd = [wanted, spec.cwd, spawn.daemonEnv.HOME, "/"].find((dir) => dir !== undefined && isDirectory(dir));
+      const note = cwd !== wanted ? `its directory ${wanted} is gone: restored in ${cwd}` : undefined;
+      const restored = { ...spec, cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
       try {
-        await this.create(restored, true);
+        const session = await this.create(restored, true);
+        if (note) session.restoreNote = note;
         bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
         report.push({ id: entry.id, cwd: restored.cwd ?? "" });
       } catch (error) {
@@ -134,7 +140,15 @@ export class Sessions {
         throw error;
       }
     }
-    if (persist) manifest.add(id, spec, spec.cols, spec.rows);
+    if (persist) {
+      try {
+        manifest.add(id, spec, terminal.screen.cols, terminal.screen.rows);
+      } catch (error) {
+        // A session that could not come back after a restart is not started as if it could.
+        await this.kill(id);
+        throw new T4aError("spawn_failed", `cannot save the session to ${manifest.path} (${(error as Error).message}); it was not started`);
+      }
+    }
     if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));
     return session;
   }
@@ -158,6 +172,7 @@ export class Sessions {
           integrationDir: spec.shell_integration ? spawn.integrationDir : undefined,
           onInput: () => session.agent?.input(),
           onCwd: (cwd) => session.movedTo(cwd),
+          onResize: (cols, rows) => session.resized(cols, rows),
           onEnd: (reason) => session.ended(reason),
         },
         (event) => bus.publish(event),

@@ -35,6 +35,8 @@ export interface TerminalSpec {
   onInput?: () => void;
   /** Told when the shell reports a new working directory (OSC 7). */
   onCwd?: (cwd: string) => void;
+  /** The size changed (after the resize is applied). */
+  onResize?: (cols: number, rows: number) => void;
 }
 
 /** What the terminal itself knows of its session; the rest of SessionInfo is what t4a made of it. */
@@ -100,6 +102,7 @@ export class Terminal {
   #exit: PtyExit | null = null;
   readonly #onEnd: TerminalSpec["onEnd"];
   readonly #onInput: (() => void) | undefined;
+  readonly #onResize: ((cols: number, rows: number) => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
   #bytesOut = 0;
@@ -127,6 +130,7 @@ export class Terminal {
     this.#emit = emit;
     this.#onEnd = spec.onEnd;
     this.#onInput = spec.onInput;
+    this.#onResize = spec.onResize;
     this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
     this.screen = new Screen(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, scrollbackBytes: spec.scrollbackBytes },
@@ -228,6 +232,7 @@ export class Terminal {
     this.screen.resize(cols, rows);
     this.#pty.resize(cols, rows);
     for (const tap of this.#taps) tap.resize?.(cols, rows);
+    this.#onResize?.(cols, rows);
   }
 
   /**

@@ -230,3 +230,25 @@ function manifestFile(): string {
   const name = Bun.spawnSync(["sh", "-c", `ls ${dir} | grep '^sessions-'`]).stdout.toString().trim().split("\n")[0]!;
   return join(dir, name);
 }
+
+test("at the daemon's open-file limit a create is refused with the figures, and the daemon goes on serving", async () => {
+  const tight = new Sandbox();
+  try {
+    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], { env: tight.env, stdio: ["ignore", "ignore", "ignore"] });
+    await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon");
+    let refusal = "";
+    for (let i = 0; i < 100 && !refusal; i++) {
+      const created = await tight.run(["create", "--", "sleep", "1000"]);
+      if (created.code !== 0) refusal = created.stderr;
+    }
+    expect(refusal).toMatch(/too many open files: the daemon has \d+ open of its limit of 256 \(ulimit -n\)/);
+    const ids = JSON.parse(await tight.ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id);
+    expect(ids.length).toBeGreaterThan(10);
+    await tight.ok(["kill", ids[0]]);
+    await tight.ok(["kill", ids[1]]);
+    expect((await tight.run(["create", "--", "sleep", "1000"])).code).toBe(0);
+    daemon.unref();
+  } finally {
+    await tight.cleanup();
+  }
+}, 60_000);

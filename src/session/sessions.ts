@@ -11,6 +11,7 @@ import type { EventBus } from "../terminal/event-bus.ts";
 import type { SessionRecords } from "../terminal/leftovers.ts";
 import { Terminal, type EndReport } from "../terminal/terminal.ts";
 import { AgentWatch } from "./agent-watch.ts";
+import { fdShortage } from "./fd-budget.ts";
 import type { DaemonConfig } from "./config.ts";
 import { Session } from "./session.ts";
 
@@ -44,6 +45,8 @@ export class Sessions {
 
   /** A session from a spec: the plugin chain, the terminal, its timeout, its agent's watch, its recording. */
   async create(spec: SessionSpec, restored = false): Promise<Session> {
+    const shortage = fdShortage();
+    if (shortage) throw new T4aError("busy", shortage);
     const id = this.#reserve(spec.name);
     try {
       return await this.#create(id, spec, restored);

@@ -252,3 +252,24 @@ test("at the daemon's open-file limit a create is refused with the figures, and 
     await tight.cleanup();
   }
 }, 60_000);
+
+test("a program that prints and exits at once: every byte is on the screen when its exit is reported, under CPU load", async () => {
+  const file = join(sandbox.dir, "printed.txt");
+  writeFileSync(file, `${Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the file`).join("\n")}\n`);
+  // Two busy loops per core keep the daemon's event loop late, as on a loaded machine.
+  const hogs = Array.from({ length: 4 }, () => Bun.spawn(["sh", "-c", "while :; do :; done"], { stdio: ["ignore", "ignore", "ignore"] }));
+  const blank: number[] = [];
+  try {
+    for (let round = 0; round < 60; round++) {
+      const { reply } = await sandbox.request({ cmd: "create", cmd_args: ["sh", "-c", `cat ${file}`], rows: 50 });
+      const id = reply.id as string;
+      await sandbox.request({ cmd: "wait", id, exit: true, timeout_ms: 20_000 });
+      const { reply: text } = await sandbox.request({ cmd: "text", id });
+      if (!(text.lines as string[]).includes("line 40 of the file")) blank.push(round);
+      await sandbox.request({ cmd: "kill", id });
+    }
+  } finally {
+    for (const hog of hogs) hog.kill();
+  }
+  expect(blank).toEqual([]);
+}, 120_000);

@@ -56,6 +56,10 @@ export class Pty {
   #exited: PtyExit | null = null;
   #reported = false;
   #lastDataAt = 0;
+  /** When the process was seen to exit: the quiet window counts from the later of this and the last data. */
+  #exitedAt = 0;
+  /** The quiet window has passed once; one more turn of the event loop (an I/O poll) confirms it. */
+  #quietSeen = false;
   #drainTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #feed: FairFeed;
   readonly #onExit: (exit: PtyExit) => void;
@@ -110,6 +114,7 @@ export class Pty {
     this.pid = this.#process.pid;
     this.#process.exited.then(() => {
       this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode === null ? null : String(this.#process.signalCode) };
+      this.#exitedAt = performance.now();
       this.#maybeReport();
     });
   }
@@ -173,15 +178,32 @@ export class Pty {
     return this.#done;
   }
 
-  /** Report the exit once the process is gone and its output delivered: at EOF, or after quiet. */
+  /**
+   * Report the exit once the process is gone and its output delivered: at EOF (the last holder of
+   * the PTY closed it), or, when a background child keeps it open, after a quiet window counted
+   * from the later of the exit and the last data (a program that printed and exited before its
+   * first read still has everything read), confirmed by one more turn of the loop, so a busy
+   * daemon whose timer fires before its read does not report over unread output.
+   */
   #maybeReport(): void {
     if (this.#reported || !this.#exited || this.#feed.pending) return; // the backlog drains first
-    const quietFor = performance.now() - this.#lastDataAt;
-    if (!this.#eof && quietFor < DRAIN_QUIET_MS) {
-      // A background child may hold the PTY open forever: EOF may never come.
+    if (!this.#eof) {
+      const dataSeen = this.#lastDataAt;
+      const quietFor = performance.now() - Math.max(dataSeen, this.#exitedAt);
       clearTimeout(this.#drainTimer);
-      this.#drainTimer = setTimeout(() => this.#maybeReport(), DRAIN_QUIET_MS - quietFor);
-      return;
+      if (quietFor < DRAIN_QUIET_MS) {
+        this.#quietSeen = false;
+        this.#drainTimer = setTimeout(() => this.#maybeReport(), DRAIN_QUIET_MS - quietFor);
+        return;
+      }
+      if (!this.#quietSeen) {
+        this.#quietSeen = true;
+        setImmediate(() => {
+          if (this.#lastDataAt !== dataSeen) this.#quietSeen = false;
+          this.#maybeReport();
+        });
+        return;
+      }
     }
     this.#reported = true;
     clearTimeout(this.#drainTimer);

@@ -112,3 +112,20 @@ test("output inside a hyperlink left open is as fast as any other", () => {
   expect(performance.now() - started).toBeLessThan(2000);
   expect(screen.lines("viewport", 1, 2, true)).toEqual(["19 linked"]);
 });
+
+test("DECCOLM (CSI ?3h, ?3l) keeps the size, clears the screen, resets the margins and homes the cursor, as tmux does", () => {
+  for (const mode of ["h", "l"]) {
+    screen = new Screen({ cols: 20, rows: 5, scrollback: 10 });
+    screen.write("one\r\ntwo\r\nthree\r\n\x1b[2;4r\x1b[3;5H");
+    screen.write(`\x1b[?3${mode}X`);
+    expect([screen.cols, screen.rows]).toEqual([20, 5]);
+    expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "", "", "", ""]);
+    // The margins are the whole screen again: five line feeds from the top scroll only at the bottom.
+    screen.write("\r\na\r\nb\r\nc\r\nd");
+    expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "a", "b", "c", "d"]);
+    // Other modes in the same sequence still apply (?3;25l hides the cursor too).
+    screen.write("\x1b[?3;25l");
+    expect(screen.cursor().visible).toBe(false);
+    screen.dispose();
+  }
+});

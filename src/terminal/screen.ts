@@ -43,6 +43,10 @@ interface XTermCore {
   /** Viewport rows a parse touched (undefined = all), fired at the end of each parse. */
   _inputHandler: {
     onRequestRefreshRows(listener: (range: { start: number; end: number } | undefined) => void): void;
+    /** CSI r, CSI J, CSI H as xterm runs them (DECCOLM's clear and home, done in place). */
+    setScrollRegion(params: { params: Int32Array; length: number }): boolean;
+    eraseInDisplay(params: { params: Int32Array; length: number }): boolean;
+    cursorPosition(params: { params: Int32Array; length: number }): boolean;
     _parser: { reset(): void };
   };
   _bufferService: {
@@ -189,6 +193,21 @@ export class Screen {
       this.#scrollback.clear();
       return false;
     });
+    // DECCOLM (CSI ?3h / ?3l): xterm.js ignores it unless it may resize the window. A session's
+    // size is its own, so do what tmux does: keep the size, clear the screen, reset the scroll
+    // margins and home the cursor (vttest and alacritty's deccolm_reset expect exactly that).
+    for (const final of ["h", "l"]) {
+      this.#xterm.parser.registerCsiHandler({ prefix: "?", final }, (params) => {
+        if (params.includes(3)) {
+          const input = this.#core._inputHandler;
+          const none = { params: new Int32Array(0), length: 0 };
+          input.setScrollRegion(none);
+          input.eraseInDisplay({ params: Int32Array.of(2), length: 1 });
+          input.cursorPosition(none);
+        }
+        return false; // xterm's own handler still sets the other modes of the sequence
+      });
+    }
     this.#core._inputHandler.onRequestRefreshRows((range) => {
       const pending = this.#pendingRefresh;
       if (!range || pending === "all") this.#pendingRefresh = "all";

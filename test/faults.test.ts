@@ -273,3 +273,28 @@ test("a program that prints and exits at once: every byte is on the screen when 
   }
   expect(blank).toEqual([]);
 }, 120_000);
+
+test("a resize storm collapses into few rewraps, ends at the last size asked, and another session is served meanwhile", async () => {
+  const cast = join(sandbox.dir, "storm.cast");
+  const { reply } = await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"], record: cast, scrollback: 10_000 });
+  const id = reply.id as string;
+  await ok(["run", id, "seq 1 10000"]); // a full scrollback makes each rewrap expensive
+  const other = (await sandbox.request({ cmd: "create", cmd_args: ["sleep", "1000"] })).reply.id as string;
+  // 300 resizes pipelined on one connection (t4a batch), as fast as a client can send them; a
+  // text read of the other session on another connection at the same time.
+  const sizes = Array.from({ length: 300 }, (_, i) => ({ cols: 60 + (i % 40), rows: 20 + (i % 10) }));
+  const storm = Bun.spawn([BIN, "batch"], { env: env(), stdin: new TextEncoder().encode(sizes.map((size) => JSON.stringify({ cmd: "resize", id, ...size })).join("\n") + "\n"), stdout: "pipe", stderr: "ignore" });
+  const read = await sandbox.request({ cmd: "text", id: other });
+  expect(read.reply.ok).toBe(true);
+  expect(await storm.exited).toBe(0);
+  const last = sizes.at(-1)!;
+  await waitFor(async () => {
+    const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+    return listed.cols === last.cols && listed.rows === last.rows;
+  }, 10_000, "the last size");
+  await ok(["record", id, "--stop"]);
+  const resizes = readFileSync(cast, "utf8").split("\n").filter((line) => line.includes('"r"')).length;
+  expect(resizes).toBeLessThan(100); // of 300 asked: the rest collapsed into the last of each frame
+  await sandbox.request({ cmd: "kill", id });
+  await sandbox.request({ cmd: "kill", id: other });
+}, 60_000);

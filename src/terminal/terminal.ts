@@ -83,6 +83,9 @@ interface CommandOutput {
   lastCol: number;
 }
 
+/** Resizes closer together than this collapse into the last one. */
+const RESIZE_FRAME_MS = 50;
+
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
 
@@ -102,6 +105,9 @@ export class Terminal {
   #exit: PtyExit | null = null;
   readonly #onEnd: TerminalSpec["onEnd"];
   readonly #onInput: (() => void) | undefined;
+  /** The size asked for last, not yet applied (see resize). */
+  #wantedSize: { cols: number; rows: number } | undefined;
+  #resizeFrame: ReturnType<typeof setTimeout> | undefined;
   readonly #onResize: ((cols: number, rows: number) => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
@@ -227,12 +233,29 @@ export class Terminal {
     for (const tap of this.#taps) tap.input?.(data);
   }
 
+  /**
+   * A resize rewraps the whole scrollback (~16 ms at 10 000 rows), so a window being dragged or a
+   * client sending resizes as fast as it can would stall every other session: the first one
+   * applies at once, and those that follow within a frame collapse into the last of them.
+   */
   resize(cols: number, rows: number): void {
-    if (cols === this.screen.cols && rows === this.screen.rows) return;
+    this.#wantedSize = { cols, rows };
+    if (!this.#resizeFrame) this.#applyWantedSize();
+  }
+
+  #applyWantedSize(): void {
+    const wanted = this.#wantedSize;
+    this.#wantedSize = undefined;
+    if (!wanted || !this.alive || (wanted.cols === this.screen.cols && wanted.rows === this.screen.rows)) return;
+    const { cols, rows } = wanted;
     this.screen.resize(cols, rows);
     this.#pty.resize(cols, rows);
     for (const tap of this.#taps) tap.resize?.(cols, rows);
     this.#onResize?.(cols, rows);
+    this.#resizeFrame = setTimeout(() => {
+      this.#resizeFrame = undefined;
+      this.#applyWantedSize();
+    }, RESIZE_FRAME_MS);
   }
 
   /**
@@ -335,6 +358,7 @@ export class Terminal {
   }
 
   dispose(): void {
+    clearTimeout(this.#resizeFrame);
     for (const tap of [...this.#taps]) tap.end?.();
     this.#taps.clear();
     this.#releaseSyncWaiters();

@@ -147,3 +147,22 @@ test.if(SSHD !== undefined)("ssh's own failure is the message, with exit code 3"
 });
 
 if (!SSHD) console.log("skipped: the remote tests need openssh-server (.ci/run installs it)");
+
+test.if(SSHD !== undefined)("a hostile or chatty remote: one clear error naming the host and what came back, exit 3, never a hang", async () => {
+  const peers: Array<[string, string, RegExp]> = [
+    // A shell that greets before the protocol.
+    ["banner", `sh -c 'echo Welcome to the build box; exec env T4A_SOCKET=${remoteSocket()} ${BIN} "$@"' sh`, /answered something that is not t4a: "Welcome to the build box"/],
+    // Something else entirely, that keeps the connection open.
+    ["garbage", `sh -c 'echo "<html>nope</html>"; exec cat >/dev/null' sh`, /answered something that is not t4a: "<html>nope<\/html>"/],
+    // A t4a-shaped answer without what the command needs.
+    ["bare", `sh -c 'while read line; do echo "{\\"ok\\":true}"; done' sh`, /answered "\{\\"ok\\":true\}", not a list reply/],
+  ];
+  for (const [name, remote, said] of peers) {
+    const child = Bun.spawn([BIN, "--host", host, "list"], { env: { ...env, T4A_REMOTE_T4A: remote }, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect({ name, code }).toEqual({ name, code: 3 });
+    expect(stderr).toMatch(said);
+    expect(stderr).toContain("ssh ");
+    expect(stderr.trim().split("\n")).toHaveLength(1); // one line: no stack, no source
+  }
+}, 60_000);

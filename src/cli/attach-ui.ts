@@ -64,7 +64,8 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
           }
         }
       },
-      () => finish(3, `t4a: the daemon went away; ${id} is gone with it`),
+      // Over ssh the link can end while the remote daemon and the session live on.
+      () => finish(3, connection.peer.startsWith("ssh ") ? `t4a: the connection to ${connection.peer.slice(4)} ended; ${id} may still run there: attach again` : `t4a: the daemon went away; ${id} is gone with it`),
     );
     const send = (type: number, payload: Uint8Array | string) => {
       if (!options.readOnly) link.write(encodeFrame(type, payload));

@@ -8,7 +8,7 @@ import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { connectDaemon } from "../client/connect.ts";
-import { DaemonUnreachable, NoDaemon } from "../client/errors.ts";
+import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
 import { socketPath } from "../client/socket-path.ts";
 
 declare const T4A_VERSION: string;
@@ -184,7 +184,13 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
       console.log(JSON.stringify(reply));
       return ExitCode.ok;
     }
-    const parsed = parseReply(command, reply);
+    let parsed: ReturnType<typeof parseReply>;
+    try {
+      parsed = parseReply(command, reply);
+    } catch (error) {
+      // Not what this t4a answers (another program, another version): say who and what came back.
+      throw new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}`);
+    }
     await spec.after?.(parsed);
     return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
   } finally {

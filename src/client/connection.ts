@@ -1,5 +1,7 @@
 // A client connection to the daemon: write request lines, read reply lines (and the raw bytes
 // that follow a screenshot header), or stream event lines. Used by the CLI, tests and adapters.
+import { firstBytes, PeerError } from "./errors.ts";
+
 /** What a connection writes to: a Unix socket, or ssh's stdin (ssh.ts). */
 export interface Wire {
   write(bytes: string | Uint8Array): unknown;
@@ -36,17 +38,20 @@ export class DaemonConnection {
   #raw: { onData(bytes: Uint8Array): void; onClose(): void } | undefined;
   /** Why the connection ended, when the transport knows better than "closed" (ssh's message). */
   #failure: string | undefined;
+  /** Who answers, for error messages: "the daemon", or "ssh HOST". */
+  readonly peer: string;
 
-  private constructor(socket: Wire) {
+  private constructor(socket: Wire, peer: string) {
     this.#socket = socket;
+    this.peer = peer;
   }
 
   /**
    * A connection over any byte pipe (ssh dial-stdio): bytes the pipe delivers go to `feed`,
    * its end to `ended`.
    */
-  static over(wire: Wire): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
-    const connection = new DaemonConnection(wire);
+  static over(wire: Wire, peer: string): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
+    const connection = new DaemonConnection(wire, peer);
     return { connection, feed: (chunk) => connection.#receive(chunk), ended: () => connection.#onClose() };
   }
 
@@ -68,7 +73,7 @@ export class DaemonConnection {
         },
       },
     });
-    connection = new DaemonConnection(socket);
+    connection = new DaemonConnection(socket, `the daemon at ${path}`);
     return connection;
   }
 
@@ -97,7 +102,15 @@ export class DaemonConnection {
     this.#routing = true;
     try {
       while (this.#untagged.length || this.#tagged.size) {
-        const reply = await this.readLine();
+        let reply: Reply | undefined;
+        try {
+          reply = await this.readLine();
+        } catch (error) {
+          // Not our protocol: every waiting request learns it, and nothing waits any more.
+          for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
+          this.#tagged.clear();
+          return;
+        }
         if (reply === undefined) {
           const error = new Error(this.#failure ?? "the daemon closed the connection");
           for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
@@ -126,16 +139,31 @@ export class DaemonConnection {
     this.#socket.write(`${JSON.stringify(request)}\n`);
   }
 
-  /** The next reply or event line; undefined once the daemon has closed the connection. */
+  /**
+   * The next reply or event line; undefined once the daemon has closed the connection. A line
+   * that is not a JSON object (a shell's banner, another program) ends the connection with a
+   * PeerError naming the peer and what it sent.
+   */
   async readLine(): Promise<Reply | undefined> {
     for (;;) {
       const newline = this.#buffer.indexOf(0x0a);
       if (newline !== -1) {
         const line = this.#buffer.subarray(0, newline);
         this.#buffer = this.#buffer.subarray(newline + 1);
-        return JSON.parse(new TextDecoder().decode(line)) as Reply;
+        let reply: unknown;
+        try {
+          reply = JSON.parse(new TextDecoder().decode(line));
+        } catch {
+          reply = undefined;
+        }
+        if (typeof reply === "object" && reply !== null && !Array.isArray(reply)) return reply as Reply;
+        this.close();
+        throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(line)}`);
       }
-      if (this.#closed) return undefined;
+      if (this.#closed) {
+        if (this.#buffer.length) throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(this.#buffer)}`);
+        return undefined;
+      }
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }

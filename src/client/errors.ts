@@ -5,3 +5,13 @@ export class DaemonUnreachable extends Error {}
 
 /** Nobody listens and the command does not start a daemon: read-only commands answer "nothing". */
 export class NoDaemon extends DaemonUnreachable {}
+
+/** The other end answered something that is not t4a's protocol (a shell banner, another program). */
+export class PeerError extends DaemonUnreachable {}
+
+/** The first bytes of what came back, escaped, for an error message. */
+export function firstBytes(bytes: Uint8Array | string, max = 80): string {
+  const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes.subarray(0, max * 4));
+  const shown = JSON.stringify(text.slice(0, max));
+  return text.length > max ? `${shown}…` : shown;
+}

@@ -46,15 +46,16 @@ export async function openRemote(host: string, controlDir: string): Promise<Daem
   const target = parseHost(host);
   const child = Bun.spawn(sshArgv(target, controlDir, [remoteDial()]), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   let stderr = "";
-  const { connection, feed, ended } = DaemonConnection.over({
-    write: (bytes) => {
+  const wire = {
+    write: (bytes: string | Uint8Array) => {
       child.stdin.write(bytes);
       child.stdin.flush();
     },
     end: () => {
       void child.stdin.end();
     },
-  });
+  };
+  const { connection, feed, ended } = DaemonConnection.over(wire, `ssh ${target.destination}`);
   const stderrDone = (async () => {
     for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
   })();

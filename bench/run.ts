@@ -1,7 +1,7 @@
 // npm run bench: t4a against tmux (and the kernel-PTY floor), side by side in one run on this
 // machine, as medians and ratios. Prints a table and writes bench/results/latest.json.
 // Sections: ingest, CLI round trip, screenshot, memory, event latency, scale.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { BIN, T4a, Tmux, cpuSeconds, hasTmux, median, percentile, privateBytes, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
@@ -25,7 +25,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, streams, batch, cli, screenshot, memory, latency, flood, scale, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -376,6 +376,102 @@ async function scale(): Promise<void> {
     rows.push({ section: "scale", metric: "  … server RSS after 30 s", t4a: rss.t4a / 1e6, tmux: rss.tmux / 1e6, unit: "MB", target: "≤ 1.0x tmux" });
     // RSS counts the pages of the server's own executable (t4a's ~39 MB, shared and evictable).
     rows.push({ section: "scale", metric: "  … of which private (RssAnon)", t4a: anon.t4a / 1e6, tmux: anon.tmux / 1e6, unit: "MB" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+/**
+ * A client resizing one session as fast as it can (2000 resizes, 10 000 rows of scrollback to
+ * rewrap) while another session is read: t4a collapses resizes within 50 ms into the last one.
+ */
+async function resize(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "quiet", "bash --norc --noprofile");
+  tmux.run("set", "-g", "history-limit", "10000");
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "big", "seq 1 10000; sleep 600");
+  try {
+    const { id: quiet } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
+    const { id: big } = await t4a.request({ cmd: "create", cmd_args: ["sh", "-c", "seq 1 10000; sleep 600"], scrollback: 10_000 });
+    await t4a.request({ cmd: "wait", id: big, text: "10000", timeout_ms: 30_000 }).catch(() => undefined);
+    await Bun.sleep(1000);
+    const sizes = Array.from({ length: 2000 }, (_, i) => [60 + (i % 40), 20 + (i % 10)] as const);
+    const during = async (storm: () => Promise<unknown>, readArgv: string[]) => {
+      const latencies: number[] = [];
+      let done = false;
+      const running = storm().then(() => (done = true));
+      while (!done) {
+        latencies.push(timeProcess(readArgv, 1)[0]!);
+        await Bun.sleep(10);
+      }
+      await running;
+      return latencies;
+    };
+    const ours = await during(async () => {
+      const input = sizes.map(([cols, rows]) => JSON.stringify({ cmd: "resize", id: big, cols, rows })).join("\n");
+      await Bun.spawn([BIN, "batch"], { env: t4a.env, stdin: new TextEncoder().encode(`${input}\n`), stdout: "ignore" }).exited;
+    }, t4a.cli(["text", String(quiet)]));
+    const theirs = await during(async () => {
+      // tmux takes commands separated by \; in one client call: one connection, as t4a batch.
+      const argv = tmux.cmd(...sizes.flatMap(([cols, rows], i) => [...(i ? [";"] : []), "resize-window", "-t", "big", "-x", String(cols), "-y", String(rows)]));
+      await Bun.spawn(argv, { stdout: "ignore", stderr: "ignore" }).exited;
+    }, tmux.cmd("capture-pane", "-p", "-t", "quiet"));
+    rows.push({ section: "resize", metric: "2000 resizes of a 10 000-row session: text / capture-pane of another, median", t4a: median(ours), tmux: median(theirs), unit: "ms" });
+    rows.push({ section: "resize", metric: "  … slowest", t4a: Math.max(...ours), tmux: Math.max(...theirs), unit: "ms" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+/**
+ * The soak beside tmux: 30 sessions printing every 10 ms for T4A_SOAK_SECONDS (default 60),
+ * the servers' RSS, open files and CPU sampled every 5 s; the curve is printed, the ends kept.
+ */
+async function soak(): Promise<void> {
+  const sessions = 30;
+  const seconds = Number(process.env.T4A_SOAK_SECONDS ?? 60);
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  const ticker = join(tmux.dir, "ticker.py");
+  writeFileSync(ticker, "import time\nwhile True:\n  print('tick', time.time(), 'x' * 40, flush=True)\n  time.sleep(0.01)\n");
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
+  tmux.run("set", "-g", "history-limit", "10000");
+  try {
+    for (let i = 0; i < sessions; i++) {
+      await t4a.request({ cmd: "create", cmd_args: ["python3", ticker] });
+      tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `soak${i}`, `python3 ${ticker}`);
+    }
+    const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+    const servers = { t4a: t4a.pid, tmux: tmux.serverPid() };
+    type Sample = { at: number; rss: number; fds: number; cpu: number };
+    const curve: Record<"t4a" | "tmux", Sample[]> = { t4a: [], tmux: [] };
+    const started = Bun.nanoseconds();
+    const lastCpu = { t4a: cpuSeconds(servers.t4a), tmux: cpuSeconds(servers.tmux) };
+    let lastAt = 0;
+    for (let at = 5; at <= seconds; at += 5) {
+      await Bun.sleep(Math.max(0, at * 1000 - (Bun.nanoseconds() - started) / 1e6));
+      const now = (Bun.nanoseconds() - started) / 1e9;
+      for (const name of ["t4a", "tmux"] as const) {
+        const cpu = cpuSeconds(servers[name]);
+        curve[name].push({ at, rss: rssBytes(servers[name]) / 1e6, fds: fds(servers[name]), cpu: ((cpu - lastCpu[name]) / (now - lastAt)) * 100 });
+        lastCpu[name] = cpu;
+      }
+      lastAt = now;
+    }
+    console.log(`soak: ${sessions} sessions printing every 10 ms for ${seconds} s; every 5 s: RSS MB, open files, CPU %`);
+    for (let i = 0; i < curve.t4a.length; i++) {
+      const [ours, theirs] = [curve.t4a[i]!, curve.tmux[i]!];
+      console.log(`  ${String(ours.at).padStart(4)} s  t4a ${ours.rss.toFixed(0).padStart(4)} MB ${String(ours.fds).padStart(4)} fds ${ours.cpu.toFixed(0).padStart(3)} %   tmux ${theirs.rss.toFixed(0).padStart(4)} MB ${String(theirs.fds).padStart(4)} fds ${theirs.cpu.toFixed(0).padStart(3)} %`);
+    }
+    const last = (name: "t4a" | "tmux") => curve[name].at(-1)!;
+    const first = (name: "t4a" | "tmux") => curve[name][0]!;
+    rows.push({ section: "soak", metric: `${sessions} sessions for ${seconds} s: RSS at 5 s`, t4a: first("t4a").rss, tmux: first("tmux").rss, unit: "MB" });
+    rows.push({ section: "soak", metric: `  … RSS at ${seconds} s`, t4a: last("t4a").rss, tmux: last("tmux").rss, unit: "MB", target: "flat" });
+    rows.push({ section: "soak", metric: `  … open files at 5 s / ${seconds} s`, t4a: last("t4a").fds - first("t4a").fds, tmux: last("tmux").fds - first("tmux").fds, unit: "fds grown" });
+    rows.push({ section: "soak", metric: "  … CPU, median of the samples", t4a: median(curve.t4a.map((s) => s.cpu)), tmux: median(curve.tmux.map((s) => s.cpu)), unit: "%" });
   } finally {
     t4a.stop();
     tmux.stop();

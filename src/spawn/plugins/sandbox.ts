@@ -6,12 +6,13 @@
 // path → the create fails naming the cause; never an unsandboxed spawn. t4a itself is out of
 // reach: its socket directory and the web token's directory are covered by empty tmpfs mounts and
 // T4A_SOCKET is unset. macOS: the same rules as a sandbox-exec profile (bwrap.ts; not run here).
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import type { Mount, Plugin, SpawnContext, SpawnPlan } from "../plan.ts";
 import { bwrapArgs, probeBwrap, splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { gitGuard } from "../sandbox/git-guard.ts";
+import { inside, real } from "../sandbox/paths.ts";
 import { allowEntryProblem, startProxy } from "../sandbox/proxy.ts";
 
 /** bwrap works here (user namespaces allowed): checked once per daemon, by running it. */
@@ -157,16 +158,4 @@ function testHosts(value: string | undefined): Record<string, string> | undefine
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths)];
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function inside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(`${dir.replace(/\/$/, "")}/`);
 }

@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "../git.ts";
+import { inside } from "./paths.ts";
 
 export interface GitGuard {
   /** Read-only, first: the repository a linked worktree belongs to, seen whole (even under the private /tmp). */
@@ -90,8 +91,4 @@ function enclosingRepository(path: string): string | undefined {
     if (existsSync(join(dir, ".git"))) return dir;
     if (dir === "/") return undefined;
   }
-}
-
-function inside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(`${dir.replace(/\/$/, "")}/`);
 }

@@ -2,7 +2,7 @@
 // generated host key, a key of our own): create, send, text, screenshot, events, run, attach and
 // MCP over ssh, one master connection reused across calls, and ssh's own errors as exit code 3.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -165,4 +165,44 @@ test.if(SSHD !== undefined)("a hostile or chatty remote: one clear error naming 
     expect(stderr).toContain("ssh ");
     expect(stderr.trim().split("\n")).toHaveLength(1); // one line: no stack, no source
   }
+}, 60_000);
+
+test.if(SSHD !== undefined)("remote install picks the build for the host's OS and CPU, checks its SHA-256 there, and refuses what it cannot serve", async () => {
+  // The "remote" answers uname as an arm64 server would; its home is a test directory. The copy's
+  // --version is answered by the wrapper too (an aarch64 file cannot run on this machine).
+  const home = join(sandbox.dir, "remote-home");
+  mkdirSync(home, { recursive: true });
+  const wrapper = join(sandbox.dir, "fake-ssh");
+  writeFileSync(
+    wrapper,
+    [
+      "#!/bin/bash",
+      'cmd="${@: -1}"; rest=("${@:1:$#-1}")',
+      'case "$cmd" in "uname -sm;"*) printf "%s\\n%s\\n" "$FAKE_UNAME" "ldd (GNU libc) 2.36"; exit 0;; esac',
+      'cmd="${cmd//\\"\\$dir\\/t4a.new\\" --version/echo t4a-fake-arm64}"',
+      `exec ${env.T4A_SSH_COMMAND} "\${rest[@]}" "HOME=${home}; $cmd"`,
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  const release = join(sandbox.dir, "release");
+  mkdirSync(release, { recursive: true });
+  const arm = "#!/bin/sh\necho pretend-aarch64\n";
+  writeFileSync(join(release, "t4a-linux-arm64"), arm);
+  const sum = new Bun.CryptoHasher("sha256").update(arm).digest("hex");
+  writeFileSync(join(release, "SHA256SUMS"), `${sum}  t4a-linux-arm64\n`);
+  const install = async (uname: string) => {
+    const child = Bun.spawn([BIN, "remote", "install", host, "--from", release], { env: { ...env, T4A_SSH_COMMAND: wrapper, FAKE_UNAME: uname }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+  };
+  const done = await install("Linux aarch64");
+  expect(done).toMatchObject({ code: 0 });
+  expect(done.stdout).toContain(`installed t4a-fake-arm64 (linux-arm64, sha256 ${sum.slice(0, 12)}`);
+  expect(readFileSync(join(home, ".local", "bin", "t4a"), "utf8")).toBe(arm);
+  // A release file that does not match its list is not sent anywhere.
+  writeFileSync(join(release, "t4a-linux-arm64"), `${arm}# tampered\n`);
+  expect((await install("Linux aarch64")).stderr).toContain("does not match");
+  // A build that does not exist, and a system t4a is not built for.
+  expect((await install("Darwin arm64")).stderr).toContain("needs the darwin-arm64 build");
+  expect((await install("SunOS sparc64")).stderr).toContain("is SunOS sparc64: t4a is built for Linux and macOS on x64 and arm64 only");
 }, 60_000);

@@ -13,12 +13,26 @@ import { socketPath } from "../client/socket-path.ts";
 
 declare const T4A_VERSION: string;
 export const version = typeof T4A_VERSION === "string" ? T4A_VERSION : "0.0.0-dev";
+/** Set by build.ts: the commit, the build time, the target and the Bun this binary was built with. */
+declare const T4A_BUILD: string;
+
+/** What this binary is: `t4a --version --json`, `t4a version`. */
+export function buildInfo(): { version: string; commit: string; built: string; target: string; bun: string } {
+  const built = typeof T4A_BUILD === "string" ? (JSON.parse(T4A_BUILD) as { commit: string; built: string; target: string; bun: string }) : undefined;
+  return { version, commit: built?.commit ?? "dev", built: built?.built ?? "", target: built?.target ?? `${process.platform}-${process.arch}`, bun: built?.bun ?? Bun.version };
+}
 
 export const ExitCode = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 export async function runCli(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     console.log(`t4a ${version}`);
+    return ExitCode.ok;
+  }
+  if ((argv[0] === "--version" || argv[0] === "version") && argv.length <= 2) {
+    const info = buildInfo();
+    if (argv[1] === "--json") console.log(JSON.stringify(info));
+    else console.log(`t4a ${info.version} (commit ${info.commit}, built ${info.built || "from source"}, ${info.target}, bun ${info.bun})`);
     return ExitCode.ok;
   }
   const cli = cac("t4a");
@@ -72,12 +86,13 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   cli
-    .command("remote <action> <host>", "remote install HOST: copy this binary to ~/.local/bin/t4a on HOST (same OS and CPU)")
-    .action((action: string, host: string) => {
+    .command("remote <action> <host>", "remote install HOST: put t4a on HOST as ~/.local/bin/t4a, the build for its OS and CPU")
+    .option("--from <dir>", "where the release files are (default: release/ beside this binary, as npm run release leaves them)")
+    .action((action: string, host: string, options: CliOptions) => {
       outcome = (async () => {
         if (action !== "install") throw usage(`remote takes install, not "${action}"`);
         const { installRemote } = await import("./remote-install.ts");
-        return installRemote(host, parentDirOf(resolveSocket({})));
+        return installRemote(host, parentDirOf(resolveSocket({})), buildInfo().target, options.from === undefined ? undefined : String(options.from));
       })();
     });
 

@@ -1,33 +1,73 @@
-// `t4a remote install HOST`: this very binary onto HOST as ~/.local/bin/t4a, after checking that
-// HOST runs the same OS and CPU (`uname -sm`), so `t4a --host HOST …` finds it there.
+// `t4a remote install HOST`: t4a onto HOST as ~/.local/bin/t4a, the build for HOST's OS, CPU and
+// C library (`uname -sm`, `ldd --version`): this very binary when they match, else the release
+// file for that target (`npm run release` leaves them in dist/release/, beside dist/t4a; --from
+// elsewhere). The copy is checked against its SHA-256 on the far side, and its --version must
+// answer, before it replaces what was there.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
 import { parseHost, sshArgv } from "../client/ssh.ts";
 
-export async function installRemote(host: string, controlDir: string): Promise<number> {
+/** `uname -sm` (and musl) → a release target name. */
+export function targetOf(uname: string, musl: boolean): string | undefined {
+  const [system, machine] = uname.trim().split(/\s+/);
+  const os = system === "Linux" ? "linux" : system === "Darwin" ? "darwin" : undefined;
+  const arch = machine === "x86_64" || machine === "amd64" ? "x64" : machine === "aarch64" || machine === "arm64" ? "arm64" : undefined;
+  if (!os || !arch) return undefined;
+  return `${os}-${arch}${os === "linux" && musl ? "-musl" : ""}`;
+}
+
+export async function installRemote(host: string, controlDir: string, ownTarget: string, from: string | undefined): Promise<number> {
   if (!isCompiled()) {
     console.error("t4a: install from the compiled binary (dist/t4a)");
     return 2;
   }
   const target = parseHost(host);
-  const here = Bun.spawnSync(["uname", "-sm"]).stdout.toString().trim();
-  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm"]), { stderr: "pipe" });
+  mkdirSync(controlDir, { recursive: true, mode: 0o700 }); // ssh's control socket goes there
+  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm; (ldd --version 2>&1 || true) | head -1"]), { stderr: "pipe" });
   if (probe.exitCode !== 0) {
     console.error(`t4a: ssh ${target.destination}: ${probe.stderr.toString().trim() || `exited ${probe.exitCode}`}`);
     return 3;
   }
-  const there = probe.stdout.toString().trim();
-  if (there !== here) {
-    console.error(`t4a: ${target.destination} is ${there}, this binary is for ${here}: build one for it`);
+  const [uname = "", libc = ""] = probe.stdout.toString().split("\n");
+  const wanted = targetOf(uname, /musl/i.test(libc));
+  if (!wanted) {
+    console.error(`t4a: ${target.destination} is ${uname.trim()}: t4a is built for Linux and macOS on x64 and arm64 only`);
     return 1;
   }
-  const copy = Bun.spawnSync(
-    sshArgv(target, controlDir, ['mkdir -p "$HOME/.local/bin" && cat > "$HOME/.local/bin/t4a.new" && chmod 755 "$HOME/.local/bin/t4a.new" && mv "$HOME/.local/bin/t4a.new" "$HOME/.local/bin/t4a" && "$HOME/.local/bin/t4a" --version']),
-    { stdin: Bun.file(process.execPath), stderr: "pipe" },
-  );
+  const file = wanted === ownTarget ? process.execPath : join(from ?? join(dirname(process.execPath), "release"), `t4a-${wanted}`);
+  if (!existsSync(file)) {
+    console.error(`t4a: ${target.destination} needs the ${wanted} build: no ${file} (run \`npm run release\` in t4a's checkout, or give --from DIR)`);
+    return 1;
+  }
+  const bytes = readFileSync(file);
+  const sum = createHash("sha256").update(bytes).digest("hex");
+  // A release file is checked against the release's own list before it goes anywhere.
+  const sums = join(dirname(file), "SHA256SUMS");
+  if (file !== process.execPath && existsSync(sums)) {
+    const listed = readFileSync(sums, "utf8").split("\n").find((line) => line.endsWith(`  t4a-${wanted}`))?.split(" ")[0];
+    if (listed !== sum) {
+      console.error(`t4a: ${file} does not match ${sums}${listed ? "" : " (not listed)"}: not installing it`);
+      return 1;
+    }
+  }
+  const script = [
+    'dir="$HOME/.local/bin"',
+    'mkdir -p "$dir"',
+    'cat > "$dir/t4a.new"',
+    `got=$( (sha256sum "$dir/t4a.new" 2>/dev/null || shasum -a 256 "$dir/t4a.new") | cut -d" " -f1)`,
+    `if [ "$got" != ${sum} ]; then rm -f "$dir/t4a.new"; echo "checksum mismatch after the copy: $got" >&2; exit 1; fi`,
+    'chmod 755 "$dir/t4a.new"',
+    'version=$("$dir/t4a.new" --version) || { rm -f "$dir/t4a.new"; echo "the copy does not run there" >&2; exit 1; }',
+    'mv "$dir/t4a.new" "$dir/t4a"',
+    'echo "$version"',
+  ].join(" && ");
+  const copy = Bun.spawnSync(sshArgv(target, controlDir, [script]), { stdin: bytes, stderr: "pipe" });
   if (copy.exitCode !== 0) {
     console.error(`t4a: copying to ${target.destination}: ${copy.stderr.toString().trim()}`);
     return 3;
   }
-  console.log(`installed ${copy.stdout.toString().trim()} on ${target.destination} as ~/.local/bin/t4a`);
+  console.log(`installed ${copy.stdout.toString().trim()} (${wanted}, sha256 ${sum.slice(0, 12)}…) on ${target.destination} as ~/.local/bin/t4a`);
   return 0;
 }

@@ -97,6 +97,20 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   cli
+    .command("doctor", "What works on this machine and what does not, each with its fix (exit 1 when something asked for does not)")
+    .option("--sandbox", "the sandbox must work")
+    .option("--service", "the service (a systemd user manager) must work")
+    .option("--json", "the checks as JSON")
+    .example("t4a doctor --sandbox")
+    .example("t4a doctor --host user@server")
+    .action((options: CliOptions) => {
+      outcome = (async () => {
+        const { runDoctor } = await import("./doctor.ts");
+        return runDoctor({ socket: resolveSocket(options), sandbox: options.sandbox === true, service: options.service === true, host: remoteHost(options), json: options.json === true });
+      })();
+    });
+
+  cli
     .command("service <action>", "The daemon as an OS service: install, uninstall or status (systemd user unit, launchd agent)")
     .option("--web <addr>", "the service also serves the web page on host:port")
     .option("--print", "write the unit (or plist) to stdout instead of installing it")

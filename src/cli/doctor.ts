@@ -1,0 +1,139 @@
+// `t4a doctor`: what works on this machine and what does not, each with its fix. Every check runs
+// the real thing where it can (bwrap makes a sandbox, sandbox-exec installs its filter, the
+// daemon answers). Exit 0 when everything asked for works: the basics always, the sandbox,
+// the service or a --host when asked (--sandbox, --service, --host); the rest is reported only.
+import { statSync } from "node:fs";
+import { DaemonConnection } from "../client/connection.ts";
+import { selfArgv } from "../client/executable.ts";
+import { parseHost, sshArgv } from "../client/ssh.ts";
+import { parentDir, socketDirProblem } from "../client/socket-path.ts";
+import { PRESETS } from "../spawn/agents/registry.ts";
+import { probeBwrap } from "../spawn/sandbox/bwrap.ts";
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** How to make it work, when it does not. */
+  fix?: string;
+  /** Its failure fails the doctor (asked for, or a basic). */
+  required: boolean;
+}
+
+export interface DoctorOptions {
+  socket: string;
+  sandbox: boolean;
+  service: boolean;
+  host?: string;
+  json: boolean;
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const checks: Check[] = [];
+  const add = (check: Omit<Check, "required"> & { required?: boolean }) => checks.push({ required: false, ...check });
+
+  // The socket directory and the daemon.
+  const dir = parentDir(options.socket);
+  let dirOk = true;
+  try {
+    const problem = socketDirProblem(statSync(dir));
+    dirOk = problem === undefined;
+    add({ name: "socket directory", ok: dirOk, detail: problem ? `${dir}: ${problem}` : `${dir} (private)`, fix: problem ? `chmod 700 ${dir}, or set T4A_SOCKET elsewhere` : undefined, required: true });
+  } catch {
+    add({ name: "socket directory", ok: true, detail: `${dir} does not exist yet (made at the first create)`, required: true });
+  }
+  const daemon = await DaemonConnection.open(options.socket).then(
+    async (connection) => {
+      const { reply } = await connection.request({ cmd: "info" });
+      connection.close();
+      return reply;
+    },
+    () => undefined,
+  );
+  add({
+    name: "daemon",
+    ok: true,
+    detail: daemon ? `running: pid ${daemon.pid}, t4a ${daemon.version}, ${daemon.sessions ?? 0} sessions on ${options.socket}` : `not running (the first \`t4a create\` starts it, on ${options.socket})`,
+  });
+
+  // The sandbox: bwrap, user namespaces, the seccomp filter, socat for an allow-listed network.
+  const bwrap = Bun.which("bwrap");
+  if (process.platform !== "linux") {
+    add({ name: "sandbox", ok: false, detail: `not available on ${process.platform} yet`, required: options.sandbox });
+  } else if (!bwrap) {
+    add({ name: "sandbox", ok: false, detail: "bwrap is not on PATH", fix: "install bubblewrap (apt install bubblewrap)", required: options.sandbox });
+  } else {
+    // T4A_TEST_NO_USERNS: the tests' seam for a kernel that refuses user namespaces.
+    const broken = process.env.T4A_TEST_NO_USERNS ? "setting up uid map: Permission denied" : await probeBwrap(bwrap);
+    if (broken) {
+      add({
+        name: "sandbox",
+        ok: false,
+        detail: `bwrap cannot make a sandbox here: ${broken}`,
+        fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed",
+        required: options.sandbox,
+      });
+    } else {
+      const filter = Bun.spawnSync([bwrap, "--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", ...selfArgv(), "sandbox-exec", "--", "true"], { stderr: "pipe" });
+      add({
+        name: "sandbox",
+        ok: filter.exitCode === 0,
+        detail: filter.exitCode === 0 ? `bwrap ${bwrap}: user namespaces, no capabilities, the seccomp filter` : `the seccomp filter failed: ${filter.stderr.toString().trim()}`,
+        fix: filter.exitCode === 0 ? undefined : "a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)",
+        required: options.sandbox,
+      });
+      const socat = Bun.which("socat");
+      add({ name: "sandbox network allow-list", ok: socat !== null, detail: socat ? `socat ${socat}` : "socat is not on PATH (only --sandbox-net or no network)", fix: socat ? undefined : "install socat" });
+    }
+  }
+
+  // The service: a user manager to run the daemon at login and keep it after logout.
+  if (process.platform === "linux") {
+    const manager = Bun.spawnSync(["systemctl", "--user", "is-system-running"], { stderr: "pipe" });
+    const state = manager.stdout.toString().trim();
+    const running = state === "running" || state === "degraded";
+    const user = process.env.USER ?? "";
+    const linger = Bun.spawnSync(["loginctl", "show-user", user, "-p", "Linger", "--value"], { stderr: "pipe" }).stdout.toString().trim();
+    add({
+      name: "service",
+      ok: running,
+      detail: running ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : "off (stops at logout)"}` : "no systemd user manager here (a container?)",
+      fix: running ? (linger === "yes" ? undefined : `loginctl enable-linger ${user}`) : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` (or under your init); `t4a service install` needs a user manager",
+      required: options.service,
+    });
+  }
+
+  // The agent CLIs on PATH, with their versions.
+  for (const preset of PRESETS) {
+    const path = Bun.which(preset.cli);
+    const version = path ? Bun.spawnSync([path, "--version"], { stderr: "ignore", timeout: 5000 }).stdout.toString().trim().split("\n")[0] : undefined;
+    add({ name: `agent ${preset.name}`, ok: path !== null, detail: path ? `${path}${version ? ` (${version})` : ""}` : "not on PATH", fix: path ? undefined : `install ${preset.cli} to use --agent ${preset.name}` });
+  }
+
+  // A web server, when the daemon runs one.
+  if (daemon) {
+    const web = daemon.web as { url?: string } | undefined;
+    add({ name: "web", ok: true, detail: web?.url ? `serving ${web.url}` : "not serving (t4a web starts it)" });
+  }
+
+  // Another machine, when asked.
+  if (options.host) {
+    const target = parseHost(options.host);
+    const probe = Bun.spawnSync(sshArgv(target, dir, [`command -v t4a >/dev/null && t4a --version || "$HOME/.local/bin/t4a" --version`]), { stderr: "pipe", timeout: 30_000 });
+    const answered = probe.stdout.toString().trim();
+    add({
+      name: `host ${target.destination}`,
+      ok: probe.exitCode === 0 && answered.startsWith("t4a "),
+      detail: probe.exitCode === 0 ? answered : probe.stderr.toString().trim() || `ssh exited ${probe.exitCode}`,
+      fix: probe.exitCode === 0 ? undefined : `check \`ssh ${target.destination}\` works without a password, then \`t4a remote install ${options.host}\``,
+      required: true,
+    });
+  }
+
+  const failed = checks.filter((check) => check.required && !check.ok);
+  if (options.json) console.log(JSON.stringify({ ok: failed.length === 0, checks }));
+  else {
+    for (const check of checks) console.log(`${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}${check.fix ? `\n       fix: ${check.fix}` : ""}`);
+  }
+  return failed.length ? 1 : 0;
+}

@@ -53,3 +53,31 @@ test.if(HAS_BWRAP)("the sandbox: works here; without bwrap on PATH, or without u
   expect(noUserns.stdout).toContain("FAIL sandbox: bwrap cannot make a sandbox here");
   expect(noUserns.stdout).toContain("unprivileged user namespaces");
 });
+
+test("a daemon of another version that refuses a request: the message says which versions and what to do", async () => {
+  const other = new Sandbox();
+  mkdirSync(join(other.dir, "run"), { mode: 0o700 });
+  // An "old daemon": it knows info, and nothing this client asks for.
+  const old = Bun.listen({
+    unix: other.socket,
+    socket: {
+      data(socket, chunk) {
+        for (const line of new TextDecoder().decode(chunk).split("\n").filter(Boolean)) {
+          const request = JSON.parse(line) as { cmd: string };
+          const reply = request.cmd === "info" ? { ok: true, version: "0.0.1", pid: 1, uptime_ms: 1, sessions: 0, subscribers: 0, rss_bytes: 1, socket: other.socket } : { ok: false, code: "unknown_cmd", error: `unknown command "${request.cmd}"` };
+          socket.write(`${JSON.stringify(reply)}\n`);
+        }
+      },
+    },
+  });
+  try {
+    const child = Bun.spawn([BIN, "agents"], { env: other.env, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('unknown command "agents" (the daemon runs t4a 0.0.1, this is t4a');
+    expect(stderr).toContain("`t4a shutdown` and call again");
+  } finally {
+    old.stop(true);
+    await other.cleanup();
+  }
+});

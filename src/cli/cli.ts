@@ -2,7 +2,7 @@
 // print the reply for people and shell loops (or raw with --json). Exit codes: 0 ok,
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front.
 import { cac } from "cac";
-import { parseReply, type CliOptions, type CliSpec, type Command } from "../commands/command.ts";
+import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
@@ -200,7 +200,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const { reply, bytes } = await connection.request(request);
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      else console.error(`t4a: ${reply.error}`);
+      else console.error(`t4a: ${reply.error}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
@@ -218,7 +218,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
       parsed = parseReply(command, reply);
     } catch (error) {
       // Not what this t4a answers (another program, another version): say who and what came back.
-      throw new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}`);
+      throw new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`);
     }
     await spec.after?.(parsed);
     return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
@@ -234,6 +234,20 @@ async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>
     if (line === undefined) return ExitCode.ok;
     console.log(JSON.stringify(line));
   }
+}
+
+/**
+ * A refusal that may come from a daemon of another version (an upgraded binary, an old daemon):
+ * asked only then, so a normal call pays nothing. Answers the sentence to add, or "".
+ */
+async function versionSkew(connection: Awaited<ReturnType<typeof connectDaemon>>, reply?: Reply): Promise<string> {
+  if (reply && !["unknown_cmd", "invalid_params", "bad_request"].includes(String(reply.code))) return "";
+  const theirs = await connection.request({ cmd: "info" }).then(
+    ({ reply: info }) => (typeof info.version === "string" ? info.version : undefined),
+    () => undefined,
+  );
+  if (theirs === undefined || theirs === version) return "";
+  return ` (the daemon runs t4a ${theirs}, this is t4a ${version}: \`t4a shutdown\` and call again to start this version; persisted sessions come back, the others end)`;
 }
 
 function parentDirOf(path: string): string {

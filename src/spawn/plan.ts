@@ -2,6 +2,7 @@
 // the chain leaves to the session's end (cleanups) and what `list` shows about it (facts).
 // Types, the plugin contract and the cleanup runner only.
 import type { KeptItem } from "../protocol/fields.ts";
+import type { Wrap } from "../terminal/terminal.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
 
@@ -23,8 +24,6 @@ export interface SpawnFacts {
   conversation_id?: string;
   resumed?: true;
 }
-
-export type Wrap = (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
 
 /**
  * One mount inside a sandbox, over what came before it: `bind` writable, `ro-bind` read-only

@@ -28,7 +28,7 @@ export interface TerminalSpec {
   /** Where the shell-integration files live; undefined = never inject. */
   integrationDir?: string;
   /** Applied to the final argv and env once shell integration has been set up (a sandbox's bwrap). */
-  wrap?: (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
+  wrap?: Wrap;
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
   onEnd?: (reason: string | undefined) => Promise<EndHookReport>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
@@ -61,6 +61,9 @@ export interface Tap {
   /** The terminal ended (exit reported) or was killed; no more calls follow. */
   end?(): void;
 }
+
+/** Rewrites the final argv and env before the spawn (a sandbox's bwrap); the terminal knows no more of it. */
+export type Wrap = (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
 
 export interface RunOutcome {
   code: number | null;

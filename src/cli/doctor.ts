@@ -8,7 +8,7 @@ import { selfArgv } from "../client/executable.ts";
 import { parseHost, sshArgv } from "../client/ssh.ts";
 import { parentDir, socketDirProblem } from "../client/socket-path.ts";
 import { PRESETS } from "../spawn/agents/registry.ts";
-import { probeBwrap } from "../spawn/sandbox/bwrap.ts";
+import { bwrapArgs, probeBwrap } from "../spawn/sandbox/bwrap.ts";
 
 export interface Check {
   name: string;
@@ -74,7 +74,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         required: options.sandbox,
       });
     } else {
-      const filter = Bun.spawnSync([bwrap, "--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", ...selfArgv(), "sandbox-exec", "--", "true"], { stderr: "pipe" });
+      // The very command line a session gets (bwrapArgs), with sandbox-exec's filter, running `true`.
+      // This binary is shown again over the private /tmp (a checkout under /tmp), as sessions do.
+      const self = selfArgv().filter((arg) => arg.startsWith("/")).map((path) => ({ kind: "ro-bind" as const, path }));
+      const argv = [...bwrapArgs(bwrap, { cwd: "/", mounts: self, net: "none", exec: [...selfArgv(), "sandbox-exec", "--"] }), "true"];
+      const filter = Bun.spawnSync(argv, { stderr: "pipe" });
       add({
         name: "sandbox",
         ok: filter.exitCode === 0,

@@ -49,7 +49,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   // A daemon SIGKILLed on this socket left its sessions' HUP-ignoring processes running: end them
   // before serving, so nothing of the old daemon runs beside what this one starts.
   const records = new SessionRecords(`${socketPath}.sessions`);
-  // Agents' notify sockets of an earlier daemon answer nobody now.
+  // Agents' notify channels (FIFOs) of an earlier daemon are read by nobody now.
   rmSync(join(dirname(socketPath), "notify"), { recursive: true, force: true });
   for (const leftover of records.endLeftovers()) {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);

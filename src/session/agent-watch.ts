@@ -138,7 +138,7 @@ export class AgentWatch {
     return { ...reply, elapsed_ms: Math.round(performance.now() - started) };
   }
 
-  /** Stops listening to the terminal and the notify socket; safe to call again. */
+  /** Stops listening to the terminal and the notify channel; safe to call again. */
   dispose(): void {
     this.#unsubscribe();
     this.#stopListening?.();

@@ -56,7 +56,7 @@ export interface SpawnPlan {
 export interface AgentPlan {
   agent: Agent;
   typedPrompt?: string;
-  /** Where the session's notify socket is to listen (the env's T4A_NOTIFY outside a sandbox). */
+  /** The session's notify channel, a FIFO the watch reads (the env's T4A_NOTIFY outside a sandbox). */
   notifyPath: string;
 }
 

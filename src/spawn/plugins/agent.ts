@@ -11,7 +11,7 @@ import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
 import { splitLoaderVariables } from "../sandbox/bwrap.ts";
 
-/** Where a sandboxed agent finds its notify socket (bound there from the daemon's directory). */
+/** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
 
 export const agent: Plugin = async (spec, plan, ctx, id) => {

@@ -19,3 +19,8 @@ export function stateDir(env: Record<string, string | undefined>): string {
 export function manifestPath(env: Record<string, string | undefined>, socketPath: string): string {
   return `${stateDir(env)}/sessions-${socketKey(socketPath)}.json`;
 }
+
+/** Which conversation id each agent session name used last (spawn/agents/conversations.ts). */
+export function conversationsPath(env: Record<string, string | undefined>, socketPath: string): string {
+  return `${stateDir(env)}/conversations-${socketKey(socketPath)}.json`;
+}

@@ -41,33 +41,74 @@ function fakeHost() {
 const states = (host: ReturnType<typeof fakeHost>) => host.published.flatMap((event) => (event.event === "agent_state" ? [event.state] : []));
 const env = { HOME: "/nonexistent-home" };
 
-test("screen patterns: activity is working, idle is idle, a question on screen at idle is waiting", () => {
+/** A new screen: rows and a new change token. */
+function draw(host: ReturnType<typeof fakeHost>, rows: string[], changed = rows) {
+  host.rows = rows;
+  host.changedRows = changed;
+  host.token++;
+}
+
+test("screen rules: starting until the input box is drawn; busy is working; a question is waiting; still and ready is idle", () => {
   const host = fakeHost();
-  const watch = new AgentWatch("a1", findAgent("gemini", env), host, undefined);
-  expect(watch.state).toBe("starting");
-  host.rows = ["thinking…"];
-  host.emit({ event: "activity", terminal: "a1" });
-  host.rows = ["Allow execution of: rm -rf build?", "1. Yes, allow once"];
-  host.emit({ event: "idle", terminal: "a1", after_ms: 2000 });
+  const watch = new AgentWatch("a1", findAgent("gemini", env), host, { tickMs: 0 });
+  draw(host, ["loading…"]);
+  watch.read(0);
+  watch.read(5000);
+  expect(watch.state).toBe("starting"); // nothing drawn that says it is ready: not idle, however quiet
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(5100);
+  expect(watch.state).toBe("starting"); // not yet still for long enough
+  watch.read(5700);
+  expect(watch.state).toBe("idle");
+  draw(host, ["> fix it", "⠋ Thinking... (esc to cancel, 0s)", "> Type your message"]);
+  watch.read(6000);
+  expect(watch.state).toBe("working");
+  expect(watch.line).toBe("⠋ Thinking... (esc to cancel, 0s)");
+  // A tool silent for a long time: the busy marker holds it at working.
+  watch.read(60_000);
+  expect(watch.state).toBe("working");
+  draw(host, ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠏ Waiting for user confirmation... (esc to cancel)"]);
+  watch.read(60_100);
   expect(watch.state).toBe("waiting");
-  expect(watch.line).toBe("Allow execution of: rm -rf build?");
-  // Input answers the question: the same question still on screen no longer counts.
+  expect(watch.line).toBe("Apply this change?"); // the question, out of its box: not the option or the status
+  // Input answers it: the question still drawn from before no longer counts.
   watch.input();
-  host.changedRows = ["done."];
-  host.rows = ["Allow execution of: rm -rf build?", "done."];
-  host.emit({ event: "idle", terminal: "a1", after_ms: 2000 });
-  expect(states(host)).toEqual(["working", "waiting", "idle"]);
+  draw(host, ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠋ Thinking... (esc to cancel, 1s)"], ["⠋ Thinking... (esc to cancel, 1s)"]);
+  watch.read(60_200);
+  expect(watch.state).toBe("working");
+  draw(host, ["✦ All done.", "? for shortcuts", "> Type your message"], ["✦ All done.", "? for shortcuts", "> Type your message"]);
+  watch.read(60_300);
+  expect(watch.state).toBe("working");
+  watch.read(60_900);
+  expect(watch.state).toBe("idle");
+  expect(watch.line).toBe("✦ All done."); // the agent's last words, not its hint row or input box
+  expect(states(host)).toEqual(["idle", "working", "waiting", "working", "idle"]);
   watch.dispose();
 });
 
-test("hooks win over activity; waiters resolve on the state and fail when the agent exits", async () => {
+test("given a prompt on its command line, the input box drawn first is not idle: the turn is about to start", () => {
   const host = fakeHost();
-  const watch = new AgentWatch("a2", findAgent("claude", env), host, undefined);
+  const watch = new AgentWatch("a5", findAgent("qwen", env), host, { tickMs: 0, promptGiven: true });
+  draw(host, ["> Type your message"]);
+  watch.read(0);
+  watch.read(3000);
+  expect(watch.state).toBe("starting");
+  draw(host, ["⠋ Thinking (esc to cancel)"]);
+  watch.read(3100);
+  expect(states(host)).toEqual(["working"]);
+  watch.dispose();
+});
+
+test("hooks win over the screen; waiters resolve on the state and fail when the agent exits", async () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a2", findAgent("claude", env), host, { tickMs: 0 });
   const working = watch.until("working", 10_000);
   watch.notify("working");
   expect((await working).state).toBe("working");
-  // Once hooked, a pause in output is not "idle": only the Stop hook says so.
-  host.emit({ event: "idle", terminal: "a2", after_ms: 2000 });
+  // Once hooked, a still screen without a busy marker is not idle at once: the Stop hook says so.
+  draw(host, ["● thinking", "❯ "]);
+  watch.read(0);
+  watch.read(1000);
   expect(watch.state).toBe("working");
   const idle = watch.until("idle", 10_000);
   const never = watch.until("waiting", 10_000);
@@ -83,28 +124,46 @@ test("hooks win over activity; waiters resolve on the state and fail when the ag
   expect((await watch.until("exited", 10)).state).toBe("exited");
 });
 
+test("a hook's question waits for the question to be drawn, so the line is the question", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a6", findAgent("claude", env), host, { tickMs: 0 });
+  watch.notify("working");
+  draw(host, ["● Write(hello.txt)", "⏸ manual mode on · esc to interrupt"]);
+  watch.notify("waiting");
+  expect(watch.state).toBe("working"); // reported before the dialog is drawn
+  draw(host, ["● Write(hello.txt)", " Do you want to create hello.txt?", " ❯ 1. Yes", "   3. No"]);
+  watch.read(performance.now());
+  expect(watch.state).toBe("waiting");
+  expect(watch.line).toBe("Do you want to create hello.txt?");
+  watch.dispose();
+});
+
 test("a timeout names the state the agent is in", async () => {
   const host = fakeHost();
-  const watch = new AgentWatch("a3", findAgent("claude", env), host, undefined);
+  const watch = new AgentWatch("a3", findAgent("claude", env), host, { tickMs: 0 });
   await expect(watch.until("idle", 5)).rejects.toThrow('agent "a3" was not idle within 5 ms (it is starting)');
   watch.dispose();
 });
 
 test("a typed prompt goes in once the TUI shows its ready pattern, as a bracketed paste, then Enter", async () => {
   const host = fakeHost();
-  const watch = new AgentWatch("a4", findAgent("gemini", env), host, "fix the bug");
-  host.rows = ["loading…"];
-  host.emit({ event: "idle", terminal: "a4", after_ms: 2000 });
+  const watch = new AgentWatch("a4", findAgent("gemini", env), host, { tickMs: 0, typedPrompt: "fix the bug" });
+  draw(host, ["loading…"]);
+  watch.read(0);
+  watch.read(2000);
   expect(host.written).toEqual([]);
-  host.rows = ["Type your message or @path/to/file"];
-  host.emit({ event: "idle", terminal: "a4", after_ms: 2000 });
+  draw(host, ["Type your message or @path/to/file"]);
+  watch.read(2100);
+  watch.read(2400);
   expect(host.written).toEqual(["\x1b[200~fix the bug\x1b[201~"]);
   expect(watch.state).toBe("working");
   // The Enter follows the paste on a timer of its own.
   for (let tries = 0; host.written.length < 2 && tries < 200; tries++) await Bun.sleep(5);
   expect(host.written).toEqual(["\x1b[200~fix the bug\x1b[201~", "\r"]);
   // Only once.
-  host.emit({ event: "idle", terminal: "a4", after_ms: 2000 });
+  draw(host, ["Type your message or @path/to/file "]);
+  watch.read(5000);
+  watch.read(6000);
   expect(host.written).toHaveLength(2);
   watch.dispose();
 });

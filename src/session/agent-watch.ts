@@ -1,14 +1,19 @@
-// An agent session's state — starting, working, waiting (for the user), idle, exited — from the
-// best source there is: the CLI's own hooks calling `t4a notify` (claude's settings hooks,
-// codex's notify), else the preset's screen patterns when output pauses, else activity and idle.
-// Each change goes out as an `agent_state` event with the screen line that shows it; scripts and
-// orchestrators wait on it (`t4a wait ID --agent waiting`). Types a prompt into TUIs that take it
-// no other way, once their input is ready. Reads the screen through the host; no xterm here.
+// An agent session's state — starting, working, waiting (for the user), idle, exited — read from
+// the screen the way a person reads it, and from the CLI's own hooks where it has them (claude's
+// settings hooks call `t4a notify`, which arrive here at once). The screen rules, per preset:
+// a question drawn since the last input is `waiting` (its line is the question); a busy marker
+// ("esc to interrupt") is `working`; the input box drawn, no busy marker and the screen still for a
+// moment is `idle`; before the input box was ever drawn it stays `starting`. The screen is read on
+// a short tick, only when it changed, so a CLI that never goes quiet (codex rewrites its title
+// while working) is read as it is drawn. Each change goes out as an `agent_state` event; scripts
+// and orchestrators wait on it (`t4a wait ID --agent waiting`). Types a prompt into TUIs that take
+// it no other way, once their input is ready. Reads the screen through the host; no xterm here.
 import { closeSync, constants, openSync, unlinkSync } from "node:fs";
 import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
+
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -31,6 +36,25 @@ export interface AgentStateReply {
   line: string;
 }
 
+export interface AgentWatchOptions {
+  /** A prompt to type once the input box is drawn (for a CLI that takes none on its command line). */
+  typedPrompt?: string;
+  /** A prompt went on the command line: the first turn starts by itself, so the box drawn first is not idle. */
+  promptGiven?: boolean;
+  tickMs?: number;
+}
+
+/** How often the screen is read while it changes: the latency of a state drawn on it. */
+const TICK_MS = 100;
+/** How long the screen must stay still, input box drawn and nothing busy, to call it idle. */
+const IDLE_QUIET_MS = 500;
+/** The same for a CLI whose hooks report idle: the screen only catches what they miss (an interrupt). */
+const HOOKED_IDLE_QUIET_MS = 3000;
+/** How long a CLI given a prompt may show its input box without starting the turn before it counts as idle. */
+const PROMPT_START_MS = 10_000;
+/** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
+const QUESTION_DRAW_MS = 1000;
+
 export class AgentWatch {
   readonly id: string;
   state: AgentState = "starting";
@@ -38,23 +62,44 @@ export class AgentWatch {
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
+  readonly #busy: RegExp[];
   readonly #ready: RegExp[];
-  /** Once the CLI's own hooks have spoken, activity and idle no longer decide. */
-  #hooked = false;
+  readonly #chrome: RegExp[];
+  /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
+  readonly #hooked: boolean;
   #typedPrompt: string | undefined;
+  #promptGiven: boolean;
   /** The screen when input last went in: a question still shown from before was answered. */
   #sinceInput: string | undefined;
+  /** The screen as last read, and when it last changed. */
+  #seenToken = "";
+  #changedAt = performance.now();
+  #readAt = -1;
+  /** When a hook reported a question not yet drawn, and its message. */
+  #hookedWaitingAt: number | undefined;
+  #hookedWaitingMessage = "";
+  #timer: ReturnType<typeof setInterval> | undefined;
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
   readonly #waiters = new Set<{ state: AgentState; settle: Settle<AgentStateReply> }>();
 
-  constructor(id: string, agent: Agent, host: AgentHost, typedPrompt: string | undefined) {
+  /** `tickMs` 0 leaves the reading to the caller (`read`), as the unit tests do. */
+  constructor(id: string, agent: Agent, host: AgentHost, options: AgentWatchOptions = {}) {
     this.id = id;
     this.#host = host;
-    this.#typedPrompt = typedPrompt;
+    this.#typedPrompt = options.typedPrompt;
+    this.#promptGiven = options.promptGiven === true;
+    const tickMs = options.tickMs ?? TICK_MS;
+    this.#hooked = agent.hooks !== undefined;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#busy = agent.busyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
+    if (tickMs > 0) {
+      this.#timer = setInterval(() => this.read(), tickMs);
+      this.#timer.unref?.();
+    }
   }
 
   /**
@@ -110,12 +155,21 @@ export class AgentWatch {
       throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
     }
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
-    this.#hooked = true;
     // The hook's own text is rarely what a person sees; the screen's last words are.
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
-    const line = state === "waiting" ? (this.#waitingLine() ?? (message || this.#lastLine())) : message || this.#lastLine();
-    this.#set(state as AgentState, line);
+    this.#hookedWaitingAt = undefined;
+    if (state === "waiting") {
+      const question = this.#waitingLine();
+      if (question === undefined) {
+        // Reported as the question is drawn: the next reads find its line.
+        this.#hookedWaitingAt = performance.now();
+        this.#hookedWaitingMessage = message;
+        return;
+      }
+      message = question;
+    }
+    this.#set(state as AgentState, message || this.#lastLine());
     if (state === "exited") this.#failWaiters();
   }
 
@@ -140,6 +194,8 @@ export class AgentWatch {
 
   /** Stops listening to the terminal and the notify channel; safe to call again. */
   dispose(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
     this.#unsubscribe();
     this.#stopListening?.();
     this.#stopListening = undefined;
@@ -153,20 +209,57 @@ export class AgentWatch {
   }
 
   #onEvent(event: TerminalEvent): void {
-    if (event.event === "exit") {
-      this.#set("exited", this.#lastLine());
-      this.#failWaiters();
-      this.dispose();
-      return;
-    }
+    if (event.event !== "exit") return;
+    this.#set("exited", this.#lastLine());
+    this.#failWaiters();
+    this.dispose();
+  }
+
+  /**
+   * Reads the screen and moves the state by what it shows (see the top of this file). Cheap when
+   * nothing changed: one token compared, until a quiet period is due.
+   */
+  read(now = performance.now()): void {
     if (this.state === "exited") return;
-    if (event.event === "activity" && !this.#hooked) this.#set("working", this.#lastLine());
-    if (event.event === "idle") {
-      const question = this.#waitingLine();
-      if (question !== undefined) this.#set("waiting", question);
-      else if (!this.#hooked) this.#set("idle", this.#lastLine());
-      this.#maybeType();
+    const token = this.#host.screenToken();
+    if (token !== this.#seenToken) {
+      this.#seenToken = token;
+      this.#changedAt = now;
     }
+    const quietMs = now - this.#changedAt;
+    // Read again when the screen changed, and once as each quiet period it waits for comes due.
+    const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some((ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms);
+    if (this.#readAt >= this.#changedAt && !due && this.#hookedWaitingAt === undefined) return;
+    this.#readAt = now;
+
+    const rows = this.#host.screen();
+    const text = rows.join("\n");
+    const question = this.#waitingLine();
+    const busy = this.#busy.some((pattern) => pattern.test(text));
+    // An agent of the user's own without ready patterns: anything drawn is its input.
+    const ready = this.#ready.length ? this.#ready.some((pattern) => pattern.test(text)) : rows.some((row) => row.trim() !== "");
+    const still = ready && !busy && question === undefined;
+    // Given a prompt, the input box drawn first is not idle: the turn is about to start.
+    const idleQuietMs = this.state === "starting" && this.#promptGiven ? PROMPT_START_MS : IDLE_QUIET_MS;
+    if (question !== undefined) {
+      this.#hookedWaitingAt = undefined;
+      this.#set("waiting", question);
+    } else if (this.#hookedWaitingAt !== undefined && now - this.#hookedWaitingAt >= QUESTION_DRAW_MS) {
+      // The hook said a question is asked, and none drawn matches a pattern: report it anyway.
+      this.#hookedWaitingAt = undefined;
+      this.#set("waiting", this.#hookedWaitingMessage || this.#lastLine());
+    } else if (this.#hooked) {
+      // The hooks say working and idle. The screen leaves `starting` (no hook runs before the first
+      // turn), moves on from an answered question, and ends a turn the hooks never closed.
+      if (this.state === "waiting" && busy) this.#set("working", this.#busyLine(rows));
+      else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
+      else if (this.state !== "idle" && still && quietMs >= HOOKED_IDLE_QUIET_MS) this.#set("idle", this.#lastLine());
+    } else if (busy) {
+      this.#set("working", this.#busyLine(rows));
+    } else if (still && quietMs >= idleQuietMs) {
+      this.#set("idle", this.#lastLine());
+    }
+    if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType();
   }
 
   /** Waiters for a state the agent can no longer reach. */
@@ -186,25 +279,40 @@ export class AgentWatch {
     for (const waiter of [...this.#waiters]) if (waiter.state === state) waiter.settle({ state, line });
   }
 
-  /** The last screen line that matches a waiting pattern (an approval question), if any, among rows drawn since the last input. */
+  /**
+   * The question on screen, among rows drawn since the last input: the first pattern (they are
+   * ordered, questions before the option rows that only show one is asked) matching a row, its
+   * lowest row, without the box it is drawn in.
+   */
   #waitingLine(): string | undefined {
     const lines = this.#sinceInput === undefined ? this.#host.screen() : this.#host.changedSince(this.#sinceInput);
-    for (let i = lines.length - 1; i >= 0; i--) {
-      if (this.#waiting.some((pattern) => pattern.test(lines[i]!))) return lines[i]!.trim();
+    for (const pattern of this.#waiting) {
+      const line = lines.findLast((candidate) => pattern.test(candidate));
+      if (line !== undefined) return unboxed(line);
     }
     return undefined;
   }
 
+  /** The row holding the busy marker (a status such as "Working (3s • esc to interrupt)"). */
+  #busyLine(rows: string[]): string {
+    const row = rows.findLast((candidate) => this.#busy.some((pattern) => pattern.test(candidate)));
+    // A busy marker in a status bar (claude's footer) says less than the agent's last words.
+    return row === undefined || this.#chrome.some((pattern) => pattern.test(unboxed(row))) ? this.#lastLine() : unboxed(row);
+  }
+
+  /** The agent's last words on screen: the lowest row that is not its input box or frame. */
   #lastLine(): string {
-    return (this.#host.screen().findLast((line) => line.trim() !== "") ?? "").trim();
+    const words = (row: string) => {
+      const text = unboxed(row);
+      return text !== "" && ![...this.#ready, ...this.#chrome].some((pattern) => pattern.test(text));
+    };
+    return unboxed(this.#host.screen().findLast(words) ?? "");
   }
 
   /** A prompt for a TUI that takes none on its command line: typed once its input is ready. */
   #maybeType(): void {
     const prompt = this.#typedPrompt;
     if (prompt === undefined || this.state === "waiting") return;
-    const text = this.#host.screen().join("\n");
-    if (this.#ready.length && !this.#ready.some((pattern) => pattern.test(text))) return;
     this.#typedPrompt = undefined;
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
@@ -212,4 +320,9 @@ export class AgentWatch {
     setTimeout(() => this.#host.write("\r"), 50);
     this.#set("working", this.#lastLine());
   }
+}
+
+/** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */
+function unboxed(row: string): string {
+  return row.replace(/^[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+|[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+$/g, "");
 }

@@ -204,7 +204,7 @@ export class Sessions {
           if (terminal.alive) terminal.write(data);
         },
       },
-      agent.typedPrompt,
+      { typedPrompt: agent.typedPrompt, promptGiven: agent.promptGiven },
     );
     watch.listen(agent.notifyPath);
     return watch;

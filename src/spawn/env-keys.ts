@@ -1,5 +1,9 @@
 // The environment policy's variable names (seed 003): a minimal base a terminal program needs,
-// plus the keys coding agents read. Plain data: the CLI loads it to send its own values.
+// plus the keys coding agents read (seed 003's list, and every variable a preset says its CLI
+// reads). Plain data: the CLI loads it to send its own values.
+import { readFileSync } from "node:fs";
+import { agentsFile } from "./agents/agents-file.ts";
+import { PRESETS } from "./agents/registry.ts";
 
 /** What a program in a terminal needs to find its home, its tools, its locale and its display. */
 export const BASE_KEYS = [
@@ -20,6 +24,14 @@ export const BASE_KEYS = [
   "XDG_SESSION_TYPE",
   "DBUS_SESSION_BUS_ADDRESS",
   "SSH_AUTH_SOCK",
+  // Where programs keep their configuration and data: a CLI configured under XDG_CONFIG_HOME=/x
+  // must find /x in the session too.
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_CONFIG_DIRS",
+  "XDG_DATA_DIRS",
 ] as const;
 
 /** API keys, cloud credentials and proxies the agent CLIs read (seed 003's AGENT_ENV_VARS). */
@@ -62,15 +74,29 @@ export const PASSTHROUGH_KEYS = [
   "no_proxy",
 ] as const;
 
-const POLICY_KEYS = new Set<string>([...BASE_KEYS, ...PASSTHROUGH_KEYS]);
+const POLICY_KEYS = new Set<string>([...BASE_KEYS, ...PASSTHROUGH_KEYS, ...PRESETS.flatMap((preset) => preset.envKeys)]);
 
-/** The policy's variables out of an environment: the base, LC_*, and the passthrough list. */
-export function policyEnv(env: Record<string, string | undefined>): Record<string, string> {
+/** The policy's variables out of an environment: the base, LC_*, the passthrough list, and `extraKeys`. */
+export function policyEnv(env: Record<string, string | undefined>, extraKeys: readonly string[] = []): Record<string, string> {
+  const extra = new Set(extraKeys);
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (value !== undefined && (POLICY_KEYS.has(key) || key.startsWith("LC_"))) out[key] = value;
+    if (value !== undefined && (POLICY_KEYS.has(key) || key.startsWith("LC_") || extra.has(key))) out[key] = value;
   }
   return out;
+}
+
+/**
+ * The `envKeys` of the user's own agents.json entries, read without validating (the daemon
+ * validates it at create): so a gateway variable a user lists there reaches the session too.
+ */
+export function userAgentEnvKeys(env: Record<string, string | undefined>): string[] {
+  try {
+    const json = JSON.parse(readFileSync(agentsFile(env), "utf8")) as Record<string, { envKeys?: unknown }>;
+    return Object.values(json).flatMap((entry) => (Array.isArray(entry?.envKeys) ? entry.envKeys.filter((key) => typeof key === "string") : []));
+  } catch {
+    return [];
+  }
 }
 
 /** An environment without its unset entries. */
@@ -87,5 +113,5 @@ export function stringEnv(env: Record<string, string | undefined>): Record<strin
  */
 export function callerEnv(inherit: boolean): Record<string, string> {
   const env = stringEnv(process.env);
-  return inherit ? env : policyEnv(env);
+  return inherit ? env : policyEnv(env, userAgentEnvKeys(env));
 }

@@ -56,6 +56,8 @@ export interface SpawnPlan {
 export interface AgentPlan {
   agent: Agent;
   typedPrompt?: string;
+  /** A prompt went on its command line: its first turn starts by itself. */
+  promptGiven: boolean;
   /** The session's notify channel, a FIFO the watch reads (the env's T4A_NOTIFY outside a sandbox). */
   notifyPath: string;
 }

@@ -2,10 +2,10 @@
 // overrides a preset's fields (cli path, extra args, env…) or adds a new agent. Read on every
 // create, so an edit applies to the next session without a daemon restart.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
 import { describeIssue } from "../../protocol/issue-path.ts";
+import { agentsFile } from "./agents-file.ts";
 import { type AgentPreset, PRESETS } from "./registry.ts";
 
 const Strings = v.array(v.string());
@@ -29,16 +29,14 @@ const Override = v.strictObject({
   home: v.optional(v.strictObject({ config: Strings, keep: Strings })),
   domains: v.optional(Strings),
   waitingPatterns: v.optional(Strings),
+  busyPatterns: v.optional(Strings),
+  chromePatterns: v.optional(Strings),
   readyPatterns: v.optional(Strings),
 });
 
 export interface Agent extends AgentPreset {
   extraArgs: string[];
   env: Record<string, string>;
-}
-
-export function agentsFile(env: Record<string, string>): string {
-  return join(env.XDG_CONFIG_HOME || join(env.HOME || "/", ".config"), "t4a", "agents.json");
 }
 
 /** Every agent: the presets with the user's overrides, then the user's own. */
@@ -60,7 +58,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
     const base = agents.get(name);
     if (!base && !override.cli) throw new T4aError("invalid_params", `${path}: ${name}: a new agent needs "cli"`);
     agents.set(name, {
-      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], readyPatterns: [], extraArgs: [], env: {} }),
+      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], busyPatterns: [], readyPatterns: [], chromePatterns: [], extraArgs: [], env: {} }),
       ...override,
       name,
     } as Agent);

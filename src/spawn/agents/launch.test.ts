@@ -8,7 +8,7 @@ const env = { HOME: "/nonexistent-home", PATH: "/usr/bin:/bin" };
 const options = (name: string, extra: Partial<LaunchOptions> = {}): LaunchOptions => ({
   agent: findAgent(name, env),
   mode: "login",
-  sessionName: "fix-42",
+  conversationId: deterministicUuid("fix-42"),
   cwd: "/work/repo",
   home: "/nonexistent-home",
   shell: "/bin/bash",

@@ -12,8 +12,8 @@ export type SpawnMode = "login" | "direct" | "ssh";
 export interface LaunchOptions {
   agent: Agent;
   mode: SpawnMode;
-  /** The session's name or id: the conversation id derives from it. */
-  sessionName: string;
+  /** The conversation's id (deterministic, from the session's name: see conversations.ts). */
+  conversationId: string;
   cwd: string;
   home: string;
   shell: string;
@@ -63,7 +63,7 @@ function fishQuote(arg: string): string {
 export function agentArgs(options: LaunchOptions): Omit<Launch, "argv"> & { args: string[] } {
   const { agent } = options;
   const args: string[] = [];
-  const id = deterministicUuid(options.sessionName);
+  const id = options.conversationId;
   let conversationId: string | undefined;
   let resumed = false;
   // 1. resume
@@ -109,20 +109,25 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
   return cwd === undefined || JSON.parse(`"${cwd}"`) === options.cwd;
 }
 
+/**
+ * claude's hooks, each calling `t4a notify` at once: a prompt or a tool starts or resumes work,
+ * a permission dialog is a question, Stop ends the turn. Not Notification: it comes seconds late.
+ */
 function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
+  if (agent.hooks !== "claude-settings") return [];
   const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
-  if (agent.hooks === "claude-settings") {
-    const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
-    const settings = {
-      hooks: { UserPromptSubmit: hook("working"), PreToolUse: hook("working"), Notification: hook("waiting"), Stop: hook("idle") },
-    };
-    return ["--settings", JSON.stringify(settings)];
-  }
-  if (agent.hooks === "codex-notify") {
-    // codex runs the notify program with its event as one more argument, after each turn.
-    return ["-c", `notify=${JSON.stringify([notify.t4a, "notify", notify.id, "idle"])}`];
-  }
-  return [];
+  const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
+  const settings = {
+    hooks: {
+      UserPromptSubmit: hook("working"),
+      PreToolUse: hook("working"),
+      PermissionRequest: hook("waiting"),
+      PostToolUse: hook("working"),
+      PostToolUseFailure: hook("working"),
+      Stop: hook("idle"),
+    },
+  };
+  return ["--settings", JSON.stringify(settings)];
 }
 
 /** The argv the PTY runs, for the spawn mode. */
@@ -146,7 +151,9 @@ export function launch(options: LaunchOptions): Launch {
     const script = `trap : INT QUIT; "$@"; ${exited.replace(status, "$?")}; exec "\${SHELL:-/bin/sh}" -il`;
     return { ...built, argv: ["/bin/sh", "-c", script, "t4a-agent", options.cliPath ?? cli, ...args] };
   }
-  const line = `${[cli, ...args].map(quote).join(" ")}; ${exited}; exec ${quote(options.shell)} -il`;
+  // The path found at create, not the bare name: a login shell's startup files may reset PATH
+  // (Debian's /etc/profile does) and lose the directory the client found the CLI in.
+  const line = `${[options.cliPath ?? cli, ...args].map(quote).join(" ")}; ${exited}; exec ${quote(options.shell)} -il`;
   return { ...built, argv: [options.shell, ...loginFlags(options.shell), line] };
 }
 

@@ -33,18 +33,27 @@ export interface AgentPreset {
   autoApprove: string[];
   prompt: PromptVia;
   resume: Resume;
-  /** Environment variables the CLI reads for its credentials (passed through by the env policy). */
+  /** Environment variables the CLI reads (credentials, gateways, its own switches): the env policy passes them. */
   envKeys: string[];
   /** What a sandbox gives the CLI under $HOME (see SandboxHome). */
   home: SandboxHome;
   /** The hosts its API lives on: a sandbox's network allow-list lets these through (`*.` for subdomains). */
   domains: string[];
-  /** How it reports its state by itself: claude's --settings hooks, codex's notify program. */
-  hooks?: "claude-settings" | "codex-notify";
-  /** Screen text that means the agent waits for the user (an approval question). Heuristics, tested with fake CLIs. */
+  /** How it reports its turns by itself: claude's --settings hooks. Without, the screen alone says. */
+  hooks?: "claude-settings";
+  /**
+   * Screen rows that mean it waits for the user (an approval, a login or trust screen), most
+   * telling first: the first pattern that matches gives the line reported. The question's own
+   * row, never an option row ("❯ 1. Yes"), which a keypress redraws while the question stays. Copied from the real CLI's screens (the
+   * versions in test/agents/package.json); the end-to-end tests check them at every step.
+   */
   waitingPatterns: string[];
-  /** Screen text that means the agent's input box is ready for a typed prompt (rows come right-trimmed). */
+  /** Screen text shown only while a turn runs ("esc to interrupt"): working, however silent a tool is. */
+  busyPatterns: string[];
+  /** Screen text that means its input box is drawn: before it, the agent is still starting (rows come right-trimmed). */
   readyPatterns: string[];
+  /** Rows of its own frame (hints, status bars): never the line a state reports, which is the agent's last words. */
+  chromePatterns: string[];
 }
 
 /**
@@ -63,13 +72,8 @@ export interface SandboxHome {
   keep: string[];
 }
 
-/** Questions every one of these TUIs asks in some form: approve, allow, proceed, y/n. */
-const COMMON_WAITING = [
-  "Do you want to (proceed|make this edit|create|run|allow)",
-  "\\b(Allow|Approve)\\b.*\\?",
-  "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)",
-  "❯ 1\\. Yes",
-];
+/** Questions any TUI may ask in some form, after each preset's own: proceed, allow, y/n. */
+const COMMON_WAITING = ["Do you want to (proceed|make this edit|create|run|allow)", "\\b(Allow|Approve)\\b.*\\?", "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)"];
 
 export const PRESETS: AgentPreset[] = [
   {
@@ -79,30 +83,57 @@ export const PRESETS: AgentPreset[] = [
     autoApprove: ["--dangerously-skip-permissions"], // help: "--dangerously-skip-permissions  Bypass all permission checks"
     prompt: { via: "positional" }, // help: "Usage: claude [options] [command] [prompt]"; interactive by default
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id <uuid>", "-r, --resume [value]  Resume a conversation by session ID"
-    envKeys: ["ANTHROPIC_API_KEY"],
+    envKeys: [
+      "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_MODEL",
+      "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+      "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+      "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "IS_SANDBOX",
+    ],
     home: {
       config: [".claude", ".claude.json"],
       keep: [".claude/projects", ".claude/todos", ".claude/file-history", ".claude/plans", ".claude/.credentials.json"],
     },
     domains: ["api.anthropic.com", "statsig.anthropic.com"],
     hooks: "claude-settings", // help: "--settings <file-or-json>  Path to a settings JSON file or a JSON string"
-    waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*[>❯]\\s*$", "│ >"],
+    waitingPatterns: [
+      "Do you want to (proceed|make this edit|create|run|allow|overwrite|delete|fetch|use)", // 2.1.330: "Do you want to create hello.txt?"
+      "Do you trust the files in this folder\\?",
+      "Bypass Permissions mode", // as root without IS_SANDBOX, or on first use: option 1 is "No, exit"
+      "Make auto mode your default permission mode\\?",
+      "Choose the text style",
+      "Select login method",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
+    readyPatterns: ["^\\s*❯(\\s|$)"],
+    chromePatterns: ["^[✻✶✢✳✽·*] \\S+ for \\d", "^[✻✶✢✳✽·*] \\S+… \\(", "for shortcuts", "mode on", "esc to interrupt", "← for agents", "/effort"],
   },
   {
     name: "codex",
     cli: "codex",
-    defaultArgs: [],
+    // Without it codex starts a shared `codex app-server` that outlives the session (and its keys).
+    defaultArgs: ["--no-daemon"], // help (codex.txt): "--no-daemon  Run without the shared background server"
     autoApprove: ["--dangerously-bypass-approvals-and-sandbox"], // help (codex.txt): "Skip all confirmation prompts and execute commands without sandboxing"
     prompt: { via: "positional" }, // help: "Usage: codex [OPTIONS] [PROMPT]", "codex resume [OPTIONS] [SESSION_ID] [PROMPT]"
     // No flag gives a new conversation an id of ours; resume the latest one in the directory.
     resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
-    envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+    envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "CODEX_HOME", "CODEX_API_KEY"],
     home: { config: [".codex"], keep: [".codex/sessions", ".codex/archived_sessions", ".codex/history.jsonl", ".codex/auth.json"] },
     domains: ["api.openai.com", "chatgpt.com", "auth.openai.com"],
-    hooks: "codex-notify", // help: "-c, --config <key=value>  Override a configuration value" (notify = [program, args…])
-    waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*›", "^\\s*>\\s*$"],
+    // Its notify program also runs for side requests (a title), and its hooks ask for a review
+    // on first use: the screen says better. It never goes quiet while working (it animates its
+    // title), which is why the screen is read as drawn, not at a pause.
+    waitingPatterns: [
+      "Would you like to (run|make|apply|allow)", // 0.169: "Would you like to run the following command?"
+      "Allow Codex to",
+      "Do you trust the contents of this directory",
+      "Sign in with ChatGPT",
+      "Hooks need review",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc to interrupt"], // "• Working (0s • esc to interrupt)"
+    readyPatterns: ["^\\s*›\\s"],
+    chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "f2 to view"],
   },
   {
     name: "gemini",
@@ -111,11 +142,23 @@ export const PRESETS: AgentPreset[] = [
     autoApprove: ["--yolo"], // help: "-y, --yolo  Automatically accept all actions"
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
-    envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
+    envKeys: [
+      "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
+      "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+    ],
     home: { config: [".gemini"], keep: [".gemini/tmp", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
     domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
-    waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
+    waitingPatterns: [
+      "Apply this change\\?", // 0.61: a box with "Apply this change?" and "● 1. Allow once"
+      "Allow execution of",
+      "Do you want to proceed\\?",
+      "Do you trust (this folder|the files)",
+      "How would you like to authenticate",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
+    readyPatterns: ["Type your message"],
+    chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode"],
   },
   {
     name: "qwen",
@@ -125,11 +168,20 @@ export const PRESETS: AgentPreset[] = [
     // The positional prompt is one-shot for qwen; -i keeps the session interactive.
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
-    envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"],
+    envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL"],
     home: { config: [".qwen"], keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"] },
     domains: ["dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com", "chat.qwen.ai", "portal.qwen.ai"],
-    waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>(\\s|$)", "Type your message"],
+    waitingPatterns: [
+      "Apply this change\\?", // 0.24: as gemini's, "Apply this change?" and "› 1. Yes, allow once"
+      "Allow execution of",
+      "Do you want to proceed\\?",
+      "Do you trust (this folder|the files)",
+      "Select Authentication Method",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"
+    readyPatterns: ["Type your message"],
+    chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab"],
   },
   {
     name: "opencode",
@@ -139,13 +191,23 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
     // Its session ids are its own (no flag sets one): resume the latest.
     resume: { latest: ["--continue"] }, // help: "-c, --continue  continue the last session"
-    envKeys: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"],
+    envKeys: [
+      "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "OPENCODE_CONFIG",
+      "OPENCODE_CONFIG_DIR", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+      "OPENCODE_DISABLE_LSP_DOWNLOAD",
+    ],
     home: {
       config: [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"],
       keep: [".local/share/opencode/storage", ".local/share/opencode/auth.json", ".local/state/opencode"],
     },
     domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "opencode.ai", "models.dev"],
-    waitingPatterns: COMMON_WAITING,
-    readyPatterns: ["^\\s*>(\\s|$)", "┃\\s*$"],
+    waitingPatterns: [
+      "Permission required", // 1.18: "△ Permission required", then "→ Edit hello.txt", "Allow once   Allow always   Reject"
+      "Allow once\\s+Allow always",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc interrupt"], // "■■■■■■⬝⬝  esc interrupt"
+    readyPatterns: ["ctrl\\+p commands"],
+    chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^\\s*Build · ", "^\\s*Ask anything"],
   },
 ];

@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgent } from "../agents/agents.ts";
+import { conversationId } from "../agents/conversations.ts";
 import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
@@ -47,7 +48,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   const built = launch({
     agent: preset,
     mode,
-    sessionName: spec.name ?? id,
+    conversationId: conversationId(ctx.daemonEnv, ctx.socketPath, preset.name, spec.name ?? id, spec.resume === true),
     cwd: plan.cwd,
     home: plan.env.HOME ?? "/",
     shell,
@@ -61,7 +62,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   });
   plan.argv = built.argv;
   plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
-  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, notifyPath };
+  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, notifyPath };
   plan.facts.agent = preset.name;
   plan.facts.spawn_mode = mode;
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;

@@ -1,18 +1,32 @@
 // agents: the coding-agent presets (registry + agents.json), each installed or missing, with its
 // path and version, as the sessions would find them (the caller's PATH when it sends it).
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
+import type { Agent } from "../spawn/agents/agents.ts";
 
 export const AgentsParams = v.object({
+  check: v.optional(v.pipe(v.boolean(), v.description("run each installed CLI's --help and report the preset flags it no longer lists"))),
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
 });
 
-/** `cli --version` gets this long to answer; some CLIs check for updates first. */
-const VERSION_TIMEOUT_MS = 5000;
+/** `cli --version` gets this long to answer (node CLIs load their whole bundle first: gemini ~5 s here). */
+const VERSION_TIMEOUT_MS = 15_000;
 
 export const AgentsReply = v.object({
-  agents: v.array(v.object({ name: v.string(), cli: v.string(), installed: v.boolean(), path: v.nullable(v.string()), version: v.nullable(v.string()) })),
+  agents: v.array(
+    v.object({
+      name: v.string(),
+      cli: v.string(),
+      installed: v.boolean(),
+      path: v.nullable(v.string()),
+      version: v.nullable(v.string()),
+      /** With check: the preset's flags its --help no longer lists (empty: all there). */
+      missing_flags: v.optional(v.array(v.string())),
+    }),
+  ),
 });
 
 export const agents = defineCommand({
@@ -25,26 +39,97 @@ export const agents = defineCommand({
     const list = await Promise.all(
       loadAgents(env).map(async (agent) => {
         const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });
-        return { name: agent.name, cli: agent.cli, installed: path !== null, path, version: path ? await version(path) : null };
+        const found = { name: agent.name, cli: agent.cli, installed: path !== null, path, version: path ? await version(path) : null };
+        return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
       }),
     );
     return { agents: list };
   },
   cli: {
     usage: "agents",
-    summary: "List the coding-agent presets: installed or missing, path, version",
-    request: () => ({ client_env: callerEnv(false) }),
+    summary: "List the coding-agent presets: installed or missing, path, version (--check: flags their --help lost)",
+    options: [["--check", "run each installed CLI's --help and report the preset flags it no longer lists (exit 1 if any)"]],
+    request: (_args, options) => ({ client_env: callerEnv(false), ...(options.check === true ? { check: true } : {}) }),
     print(response) {
+      let stale = false;
       for (const agent of response.agents as Reply[]) {
-        console.log([agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? ""].join("\t").trimEnd());
+        const missing = agent.missing_flags as string[] | undefined;
+        const check = missing === undefined ? "" : missing.length ? `missing flags: ${missing.join(" ")}` : "flags ok";
+        if (missing?.length) stale = true;
+        console.log([agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? "", check].join("\t").trimEnd());
       }
+      if (stale) process.exitCode = 1;
     },
     startsDaemon: true,
   },
   http: [{ method: "GET", path: "/api/agents" }],
 });
 
+/**
+ * The CLI's version: from the npm package it was installed from when there is one (the file the
+ * command links to sits in it: instant, where `--version` of a node CLI takes seconds), else
+ * what `--version` prints.
+ */
 async function version(path: string): Promise<string | null> {
+  return packageVersion(path) ?? (await versionFlag(path));
+}
+
+function packageVersion(path: string): string | null {
+  try {
+    let dir = dirname(realpathSync(path));
+    for (let depth = 0; depth < 4; depth++, dir = dirname(dir)) {
+      const manifest = join(dir, "package.json");
+      if (!existsSync(manifest)) continue;
+      const json = JSON.parse(readFileSync(manifest, "utf8")) as { version?: unknown; bin?: unknown };
+      return typeof json.version === "string" && json.bin !== undefined ? json.version : null;
+    }
+  } catch {
+    // Not an npm package, or not readable: ask the CLI.
+  }
+  return null;
+}
+
+/**
+ * The preset's flags (its default, auto-approve, prompt, resume and hook flags) that the CLI's
+ * --help does not list; a flag of a subcommand (codex `resume --last`) is looked for in that
+ * subcommand's help.
+ */
+async function missingFlags(path: string, agent: Agent): Promise<string[]> {
+  const flags = new Map<string, string[]>(); // flag → the subcommand whose help lists it
+  const add = (args: readonly string[]) => {
+    const sub = args[0] !== undefined && !args[0].startsWith("-") && !args[0].includes("{") ? [args[0]] : [];
+    for (const arg of args) if (/^--?[a-zA-Z]/.test(arg)) flags.set(arg, sub);
+  };
+  add(agent.defaultArgs);
+  add(agent.autoApprove);
+  if (agent.prompt.via === "flag") add([agent.prompt.flag]);
+  if (agent.resume.sessionIdFlag) add([agent.resume.sessionIdFlag]);
+  add(agent.resume.byId ?? []);
+  add(agent.resume.latest ?? []);
+  if (agent.hooks === "claude-settings") add(["--settings"]);
+  const helps = new Map<string, Promise<string>>();
+  const help = (sub: string[]) => {
+    const key = sub.join(" ");
+    if (!helps.has(key)) helps.set(key, helpText(path, sub));
+    return helps.get(key)!;
+  };
+  const missing: string[] = [];
+  for (const [flag, sub] of flags) {
+    const text = await help(sub);
+    if (!new RegExp(`(^|[\\s,\\[])${flag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([\\s,=\\]]|$)`, "m").test(text)) missing.push(sub.length ? `${sub.join(" ")} ${flag}` : flag);
+  }
+  return missing;
+}
+
+async function helpText(path: string, sub: string[]): Promise<string> {
+  const child = Bun.spawn([path, ...sub, "--help"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill(), VERSION_TIMEOUT_MS);
+  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  return `${out}\n${err}`;
+}
+
+async function versionFlag(path: string): Promise<string | null> {
   const child = Bun.spawn([path, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   const timer = setTimeout(() => child.kill(), VERSION_TIMEOUT_MS);
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);

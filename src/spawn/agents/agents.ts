@@ -10,6 +10,12 @@ import { type AgentPreset, PRESETS } from "./registry.ts";
 
 const Strings = v.array(v.string());
 
+const PromptVia = v.union([
+  v.strictObject({ via: v.literal("positional") }),
+  v.strictObject({ via: v.literal("flag"), flag: v.pipe(v.string(), v.minLength(1)) }),
+  v.strictObject({ via: v.literal("type") }),
+]);
+
 /** One entry of agents.json: any preset field, plus `extraArgs` and `env` of the user's own. */
 const Override = v.strictObject({
   cli: v.optional(v.pipe(v.string(), v.minLength(1))),
@@ -17,14 +23,8 @@ const Override = v.strictObject({
   extraArgs: v.optional(Strings),
   autoApprove: v.optional(Strings),
   env: v.optional(v.record(v.string(), v.string())),
-  prompt: v.optional(
-    v.union([
-      v.strictObject({ via: v.literal("positional") }),
-      v.strictObject({ via: v.literal("flag"), flag: v.pipe(v.string(), v.minLength(1)) }),
-      v.strictObject({ via: v.literal("type") }),
-    ]),
-  ),
-  resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings) })),
+  prompt: v.optional(PromptVia),
+  resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings), prompt: v.optional(PromptVia) })),
   envKeys: v.optional(Strings),
   home: v.optional(v.strictObject({ config: Strings, keep: Strings })),
   domains: v.optional(Strings),

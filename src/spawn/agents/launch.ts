@@ -84,9 +84,10 @@ export function agentArgs(options: LaunchOptions): Omit<Launch, "argv"> & { args
   if (options.yolo) args.push(...agent.autoApprove);
   // 4. the prompt
   let typedPrompt: string | undefined;
+  const via = (resumed && agent.resume.prompt) || agent.prompt;
   if (options.prompt !== undefined) {
-    if (agent.prompt.via === "flag") args.push(agent.prompt.flag, options.prompt);
-    else if (agent.prompt.via === "positional") args.push(options.prompt);
+    if (via.via === "flag") args.push(via.flag, options.prompt);
+    else if (via.via === "positional") args.push(options.prompt);
     else typedPrompt = options.prompt;
   }
   // 5. extra args: the user's agents.json, then this session's

@@ -20,6 +20,8 @@ export interface Resume {
   byId?: string[];
   /** Arguments that resume the latest conversation in the directory, when there is no id to use. */
   latest?: string[];
+  /** How a prompt goes in when resuming, when not as for a new conversation. */
+  prompt?: PromptVia;
 }
 
 export interface AgentPreset {
@@ -158,7 +160,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
     readyPatterns: ["Type your message"],
-    chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode"],
+    chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode", "YOLO Ctrl\\+Y"],
   },
   {
     name: "qwen",
@@ -181,7 +183,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"
     readyPatterns: ["Type your message"],
-    chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab"],
+    chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab", "^➜ ", "git:\\("],
   },
   {
     name: "opencode",
@@ -190,7 +192,8 @@ export const PRESETS: AgentPreset[] = [
     autoApprove: ["--auto"], // help (opencode.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
     prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
     // Its session ids are its own (no flag sets one): resume the latest.
-    resume: { latest: ["--continue"] }, // help: "-c, --continue  continue the last session"
+    // 1.18 ignores --prompt with --continue (reopens the conversation, sends nothing): typed instead.
+    resume: { latest: ["--continue"], prompt: { via: "type" } }, // help: "-c, --continue  continue the last session"
     envKeys: [
       "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "OPENCODE_CONFIG",
       "OPENCODE_CONFIG_DIR", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_DEFAULT_PLUGINS",
@@ -208,6 +211,6 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc interrupt"], // "■■■■■■⬝⬝  esc interrupt"
     readyPatterns: ["ctrl\\+p commands"],
-    chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^\\s*Build · ", "^\\s*Ask anything"],
+    chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^(▣\\s+)?(Build|Plan)\\b.* · ", "^\\s*Ask anything"],
   },
 ];

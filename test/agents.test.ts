@@ -1,7 +1,7 @@
 // Agent sessions end to end with fake agent CLIs (test/fixtures/fake-agent.py, first on PATH under
 // each preset's name): argv exact per preset and spawn mode, a hostile prompt verbatim, the shell
 // left behind, resume ids, agent_state from hooks and from screen patterns, typed prompts, and a
-// sandboxed agent that can report its state and nothing more. Real CLIs get a smoke test each.
+// sandboxed agent that can report its state and nothing more. The real CLIs: real-agents.test.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -252,13 +252,3 @@ test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports
   expect(terminals.map((t) => [t.id, t.agent_state])).toEqual([["boxed", "exited"]]);
   await ok(["kill", "boxed"]);
 });
-
-for (const preset of PRESETS) {
-  const real = Bun.which(preset.cli, { PATH: process.env.PATH ?? "" });
-  if (!real) console.log(`skipped: real ${preset.cli} is not installed (smoke test)`);
-  test.if(real !== null)(`smoke: the real ${preset.cli} starts and shows its first screen`, async () => {
-    const id = await ok(["create", "--agent", preset.name, "--direct"], { PATH: process.env.PATH ?? "" });
-    await waitFor(async () => (await ok(["text", id])).trim() !== "", 30_000, "a first screen");
-    await ok(["kill", id]);
-  });
-}

@@ -9,7 +9,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
-import { manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
+import { conversationsPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
@@ -145,7 +145,7 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
   const t4aPath = isCompiled() ? process.execPath : "t4a";
   const selfArgv = isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
-  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv };
+  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv, conversationsFile: conversationsPath(process.env, socketPath) };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

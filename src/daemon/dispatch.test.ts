@@ -17,6 +17,7 @@ const spawn = {
   socketPath: "/nowhere",
   stateDir: "/nowhere/state",
   worktreesDir: "/nowhere/state/worktrees",
+  conversationsFile: "/nowhere/state/conversations.json",
   integrationDir: "/nowhere/shell-integration",
   daemonEnv: process.env as Record<string, string>,
   t4aPath: "t4a",

@@ -72,6 +72,8 @@ export interface SpawnContext {
   /** $XDG_STATE_HOME/t4a (or ~/.local/state/t4a): worktrees and scratchpads live under it. */
   stateDir: string;
   worktreesDir: string;
+  /** Which conversation id each agent session name used last (agents/conversations.ts). */
+  conversationsFile: string;
   /** Where shell-integration files live: a sandbox must let the shell read them. */
   integrationDir: string;
   daemonEnv: Record<string, string>;

@@ -1,10 +1,9 @@
 // Which conversation id a session name last used, per agent: a fresh create under a name used
 // before needs a fresh id (claude, gemini and qwen refuse "Session ID … is already in use"), and
 // --resume (or a restore) must find the latest one. Ids stay deterministic: the name's, then the
-// name's with a generation number. Kept in the state dir beside the session manifest, one file per socket as it.
+// name's with a generation number. Kept in the state dir beside the session manifest, one file per socket as it (the daemon names it).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { conversationsPath } from "../../service/manifest-path.ts";
 import { deterministicUuid } from "./launch.ts";
 
 type Record_ = { id: string; generation: number };
@@ -21,8 +20,7 @@ function load(path: string): Record<string, Record_> {
  * The id for this session's conversation: with `resume`, the one the name used last (the name's
  * own id when none is known); else a fresh one, remembered as the latest.
  */
-export function conversationId(env: Record<string, string | undefined>, socketPath: string, agent: string, name: string, resume: boolean): string {
-  const path = conversationsPath(env, socketPath);
+export function conversationId(path: string, agent: string, name: string, resume: boolean): string {
   const known = load(path);
   const key = `${agent}/${name}`;
   const last = known[key];

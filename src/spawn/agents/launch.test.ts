@@ -46,7 +46,8 @@ test("a TUI that takes no prompt argument gets it typed; resume without an id us
   const all = ["claude", "codex", "gemini", "qwen", "opencode"].map((name) => ({ name, built: launch(options(name, { prompt: "hello", resume: true })) }));
   for (const { name, built } of all) {
     const agent = findAgent(name, env);
-    if (agent.prompt.via === "type") expect(built.typedPrompt).toBe("hello");
+    // Resuming, opencode takes its prompt typed (its --prompt is ignored with --continue).
+    if ((agent.resume.prompt ?? agent.prompt).via === "type") expect(built.typedPrompt).toBe("hello");
     else expect(built.typedPrompt).toBeUndefined();
     if (agent.resume.latest && !agent.resume.byId) expect(built.resumed).toBe(true);
   }

@@ -48,7 +48,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   const built = launch({
     agent: preset,
     mode,
-    conversationId: conversationId(ctx.daemonEnv, ctx.socketPath, preset.name, spec.name ?? id, spec.resume === true),
+    conversationId: conversationId(ctx.conversationsFile, preset.name, spec.name ?? id, spec.resume === true),
     cwd: plan.cwd,
     home: plan.env.HOME ?? "/",
     shell,

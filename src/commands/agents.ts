@@ -71,7 +71,10 @@ export const agents = defineCommand({
  * what `--version` prints.
  */
 async function version(path: string): Promise<string | null> {
-  return packageVersion(path) ?? (await versionFlag(path));
+  const packaged = packageVersion(path);
+  if (packaged !== null) return packaged;
+  const { text, code } = await outputOf(path, ["--version"]);
+  return code === 0 ? (text.trim().split("\n")[0] ?? null) : null;
 }
 
 function packageVersion(path: string): string | null {
@@ -110,7 +113,7 @@ async function missingFlags(path: string, agent: Agent): Promise<string[]> {
   const helps = new Map<string, Promise<string>>();
   const help = (sub: string[]) => {
     const key = sub.join(" ");
-    if (!helps.has(key)) helps.set(key, helpText(path, sub));
+    if (!helps.has(key)) helps.set(key, outputOf(path, [...sub, "--help"], true).then((help) => help.text));
     return helps.get(key)!;
   };
   const missing: string[] = [];
@@ -121,18 +124,9 @@ async function missingFlags(path: string, agent: Agent): Promise<string[]> {
   return missing;
 }
 
-async function helpText(path: string, sub: string[]): Promise<string> {
-  const child = Bun.spawn([path, ...sub, "--help"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => child.kill(), VERSION_TIMEOUT_MS);
-  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  clearTimeout(timer);
-  return `${out}\n${err}`;
-}
-
-async function versionFlag(path: string): Promise<string | null> {
-  const child = Bun.spawn([path, "--version"], { stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  const timer = setTimeout(() => child.kill(), VERSION_TIMEOUT_MS);
-  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  clearTimeout(timer);
-  return code === 0 ? (out.trim().split("\n")[0] ?? null) : null;
+/** What `path args…` prints (stdout, then stderr with `withStderr`) and its exit code; killed after the timeout. */
+async function outputOf(path: string, args: string[], withStderr = false): Promise<{ text: string; code: number }> {
+  const child = Bun.spawn([path, ...args], { stdin: "ignore", stdout: "pipe", stderr: withStderr ? "pipe" : "ignore", timeout: VERSION_TIMEOUT_MS });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), withStderr ? new Response(child.stderr).text() : "", child.exited]);
+  return { text: withStderr ? `${out}\n${err}` : out, code };
 }

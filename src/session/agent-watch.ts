@@ -14,7 +14,6 @@ import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 
-
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
 
@@ -65,6 +64,8 @@ export class AgentWatch {
   readonly #busy: RegExp[];
   readonly #ready: RegExp[];
   readonly #chrome: RegExp[];
+  /** The input box and the frame: rows that are never the agent's words. */
+  readonly #notWords: RegExp[];
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
   readonly #hooked: boolean;
   #typedPrompt: string | undefined;
@@ -75,9 +76,8 @@ export class AgentWatch {
   #seenToken = "";
   #changedAt = performance.now();
   #readAt = -1;
-  /** When a hook reported a question not yet drawn, and its message. */
-  #hookedWaitingAt: number | undefined;
-  #hookedWaitingMessage = "";
+  /** A question a hook reported before it was drawn: when, and the hook's message. */
+  #pendingQuestion: { at: number; message: string } | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
@@ -95,6 +95,7 @@ export class AgentWatch {
     this.#busy = agent.busyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#notWords = [...this.#ready, ...this.#chrome];
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
     if (tickMs > 0) {
       this.#timer = setInterval(() => this.read(), tickMs);
@@ -158,13 +159,12 @@ export class AgentWatch {
     // The hook's own text is rarely what a person sees; the screen's last words are.
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
-    this.#hookedWaitingAt = undefined;
+    this.#pendingQuestion = undefined;
     if (state === "waiting") {
       const question = this.#waitingLine();
       if (question === undefined) {
         // Reported as the question is drawn: the next reads find its line.
-        this.#hookedWaitingAt = performance.now();
-        this.#hookedWaitingMessage = message;
+        this.#pendingQuestion = { at: performance.now(), message };
         return;
       }
       message = question;
@@ -229,7 +229,7 @@ export class AgentWatch {
     const quietMs = now - this.#changedAt;
     // Read again when the screen changed, and once as each quiet period it waits for comes due.
     const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some((ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms);
-    if (this.#readAt >= this.#changedAt && !due && this.#hookedWaitingAt === undefined) return;
+    if (this.#readAt >= this.#changedAt && !due && this.#pendingQuestion === undefined) return;
     this.#readAt = now;
 
     const rows = this.#host.screen();
@@ -241,13 +241,14 @@ export class AgentWatch {
     const still = ready && !busy && question === undefined;
     // Given a prompt, the input box drawn first is not idle: the turn is about to start.
     const idleQuietMs = this.state === "starting" && this.#promptGiven ? PROMPT_START_MS : IDLE_QUIET_MS;
+    const pending = this.#pendingQuestion;
     if (question !== undefined) {
-      this.#hookedWaitingAt = undefined;
+      this.#pendingQuestion = undefined;
       this.#set("waiting", question);
-    } else if (this.#hookedWaitingAt !== undefined && now - this.#hookedWaitingAt >= QUESTION_DRAW_MS) {
+    } else if (pending !== undefined && now - pending.at >= QUESTION_DRAW_MS) {
       // The hook said a question is asked, and none drawn matches a pattern: report it anyway.
-      this.#hookedWaitingAt = undefined;
-      this.#set("waiting", this.#hookedWaitingMessage || this.#lastLine());
+      this.#pendingQuestion = undefined;
+      this.#set("waiting", pending.message || this.#lastLine());
     } else if (this.#hooked) {
       // The hooks say working and idle. The screen leaves `starting` (no hook runs before the first
       // turn), moves on from an answered question, and ends a turn the hooks never closed.
@@ -304,7 +305,7 @@ export class AgentWatch {
   #lastLine(): string {
     const words = (row: string) => {
       const text = unboxed(row);
-      return text !== "" && ![...this.#ready, ...this.#chrome].some((pattern) => pattern.test(text));
+      return text !== "" && !this.#notWords.some((pattern) => pattern.test(text));
     };
     return unboxed(this.#host.screen().findLast(words) ?? "");
   }

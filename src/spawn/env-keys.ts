@@ -76,9 +76,12 @@ export const PASSTHROUGH_KEYS = [
 
 const POLICY_KEYS = new Set<string>([...BASE_KEYS, ...PASSTHROUGH_KEYS, ...PRESETS.flatMap((preset) => preset.envKeys)]);
 
-/** The policy's variables out of an environment: the base, LC_*, the passthrough list, and `extraKeys`. */
-export function policyEnv(env: Record<string, string | undefined>, extraKeys: readonly string[] = []): Record<string, string> {
-  const extra = new Set(extraKeys);
+/**
+ * The policy's variables out of an environment: the base, LC_*, the passthrough list, and the
+ * `envKeys` of the user's own agents.json entries (found through that environment).
+ */
+export function policyEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const extra = new Set(userAgentEnvKeys(env));
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value !== undefined && (POLICY_KEYS.has(key) || key.startsWith("LC_") || extra.has(key))) out[key] = value;
@@ -90,7 +93,7 @@ export function policyEnv(env: Record<string, string | undefined>, extraKeys: re
  * The `envKeys` of the user's own agents.json entries, read without validating (the daemon
  * validates it at create): so a gateway variable a user lists there reaches the session too.
  */
-export function userAgentEnvKeys(env: Record<string, string | undefined>): string[] {
+function userAgentEnvKeys(env: Record<string, string | undefined>): string[] {
   try {
     const json = JSON.parse(readFileSync(agentsFile(env), "utf8")) as Record<string, { envKeys?: unknown }>;
     return Object.values(json).flatMap((entry) => (Array.isArray(entry?.envKeys) ? entry.envKeys.filter((key) => typeof key === "string") : []));
@@ -113,5 +116,5 @@ export function stringEnv(env: Record<string, string | undefined>): Record<strin
  */
 export function callerEnv(inherit: boolean): Record<string, string> {
   const env = stringEnv(process.env);
-  return inherit ? env : policyEnv(env, userAgentEnvKeys(env));
+  return inherit ? env : policyEnv(env);
 }

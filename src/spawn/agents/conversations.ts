@@ -1,7 +1,8 @@
 // Which conversation id a session name last used, per agent: a fresh create under a name used
 // before needs a fresh id (claude, gemini and qwen refuse "Session ID … is already in use"), and
 // --resume (or a restore) must find the latest one. Ids stay deterministic: the name's, then the
-// name's with a generation number. Kept in the state dir beside the session manifest, one file per socket as it (the daemon names it).
+// name's with a generation number. Kept in the state dir beside the session manifest, one file
+// per socket as it (the daemon names it).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { deterministicUuid } from "./launch.ts";

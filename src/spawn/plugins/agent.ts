@@ -103,9 +103,8 @@ async function foundByLoginShell(shell: string, cli: string, plan: { env: Record
     stdin: "ignore",
     stdout: "pipe",
     stderr: "ignore",
+    timeout: 5000,
   });
-  const timer = setTimeout(() => child.kill(), 5000);
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  clearTimeout(timer);
   return code === 0 && out.trim() !== "";
 }

@@ -3,11 +3,11 @@
 // update-environment) or else the daemon's; never the daemon's whole stale environment unless
 // inherit_env asks for it. Then what earlier plugins set, then the spec's own env.
 import type { Plugin } from "../plan.ts";
-import { policyEnv, userAgentEnvKeys } from "../env-keys.ts";
+import { policyEnv } from "../env-keys.ts";
 
 export const environment: Plugin = (spec, plan, ctx) => {
   const source = spec.client_env ?? ctx.daemonEnv;
-  const base = spec.inherit_env ? { ...source } : policyEnv(source, userAgentEnvKeys(source));
+  const base = spec.inherit_env ? { ...source } : policyEnv(source);
   plan.env = {
     ...base,
     // A login shell rebuilds the rest from the user's startup files.

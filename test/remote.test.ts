@@ -8,59 +8,29 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { decodePng } from "../src/render/png.ts";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
+import { SSHD, startSshd, type LocalSshd } from "./fixtures/sshd.ts";
 
-const SSHD = ["/usr/sbin/sshd"].find((path) => existsSync(path));
 let sandbox: Sandbox;
-let sshd: ReturnType<typeof Bun.spawn> | undefined;
+let sshd: LocalSshd | undefined;
 let host: string;
 let env: Record<string, string>;
 const remoteSocket = () => join(sandbox.dir, "remote-run", "t4a.sock");
 
 beforeAll(async () => {
   sandbox = new Sandbox();
-  if (!SSHD) return;
-  const dir = join(sandbox.dir, "ssh");
-  mkdirSync(dir, { mode: 0o700 });
-  for (const key of ["host_key", "user_key"]) Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", join(dir, key)]);
-  writeFileSync(join(dir, "authorized_keys"), await Bun.file(join(dir, "user_key.pub")).text(), { mode: 0o600 });
-  writeFileSync(join(dir, "ssh_config"), [`Host *`, `  IdentityFile ${join(dir, "user_key")}`, "  StrictHostKeyChecking no", `  UserKnownHostsFile ${join(dir, "known_hosts")}`, "  LogLevel ERROR"].join("\n") + "\n");
-  mkdirSync("/run/sshd", { recursive: true });
-  // A port the kernel just handed out; if another process takes it before sshd binds, try again.
-  let port = 0;
-  for (let attempt = 1; ; attempt++) {
-    const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-    port = probe.port;
-    probe.stop(true);
-    writeFileSync(
-      join(dir, "sshd_config"),
-      [`Port ${port}`, "ListenAddress 127.0.0.1", `HostKey ${join(dir, "host_key")}`, `AuthorizedKeysFile ${join(dir, "authorized_keys")}`, `PidFile ${join(dir, "sshd.pid")}`,
-        "StrictModes no", "UsePAM no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no", "LogLevel ERROR"].join("\n") + "\n",
-    );
-    const daemon = Bun.spawn([SSHD, "-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] });
-    const up = await waitFor(
-      () => daemon.exitCode !== null ? "exited" : Bun.spawnSync(["ssh", "-F", join(dir, "ssh_config"), "-p", String(port), "127.0.0.1", "true"]).exitCode === 0 ? "up" : undefined,
-      15_000,
-      "sshd",
-    ).catch(() => "slow");
-    if (up === "up") {
-      sshd = daemon;
-      break;
-    }
-    daemon.kill();
-    const said = await new Response(daemon.stderr).text().catch(() => "");
-    if (attempt === 3) throw new Error(`sshd did not come up (${up}): ${said.trim()}`);
-  }
-  host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${port}`;
+  sshd = await startSshd(join(sandbox.dir, "ssh"));
+  if (!sshd) return;
+  host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${sshd.port}`;
   env = {
     ...sandbox.env,
-    T4A_SSH_COMMAND: `ssh -F ${join(dir, "ssh_config")}`,
+    T4A_SSH_COMMAND: `ssh -F ${sshd.config}`,
     // The "remote" t4a: this binary with its own socket, so the test never meets the user's daemon.
     T4A_REMOTE_T4A: `env T4A_SOCKET=${remoteSocket()} ${BIN}`,
   };
 });
 afterAll(async () => {
   Bun.spawnSync([BIN, "shutdown"], { env: { ...sandbox.env, T4A_SOCKET: remoteSocket() } });
-  sshd?.kill();
+  sshd?.stop();
   await sandbox.cleanup();
 });
 

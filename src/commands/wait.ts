@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
+import { canTellInputWanted } from "../terminal/input-wanted.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
@@ -17,6 +18,9 @@ export const WaitParams = v.object({
   gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen"))),
   command_done: v.optional(v.pipe(v.boolean(), v.description("the running shell command finishes; answers its exit code (needs shell integration)"))),
   exit: v.optional(v.pipe(v.boolean(), v.description("the program exits; answers its exit code or signal"))),
+  input: v.optional(
+    v.pipe(v.boolean(), v.description("the program is blocked reading the terminal (a password, y/n or REPL prompt, a shell's prompt), now or later (Linux)")),
+  ),
   agent: v.optional(
     v.pipe(
       v.picklist(["working", "waiting", "idle", "exited"]),
@@ -27,7 +31,7 @@ export const WaitParams = v.object({
 });
 
 export const WaitReply = v.object({
-  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "agent"]),
+  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent"]),
   elapsed_ms: v.number(),
   line: v.optional(v.string()),
   row: v.optional(v.number()),
@@ -35,6 +39,7 @@ export const WaitReply = v.object({
   code: v.optional(v.nullable(v.number())),
   signal: v.optional(v.nullable(v.string())),
   state: v.optional(AgentStateName),
+  process: v.optional(v.string()),
 });
 
 export const wait = defineCommand({
@@ -43,8 +48,8 @@ export const wait = defineCommand({
   reply: WaitReply,
   async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
-    const { idle_ms, text, gone, command_done, exit } = params;
-    const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit;
+    const { idle_ms, text, gone, command_done, exit, input } = params;
+    const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit || input;
     if (params.agent !== undefined) {
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
@@ -52,15 +57,16 @@ export const wait = defineCommand({
       return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
-      throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit or agent");
+      throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent");
     }
+    if (input && !canTellInputWanted) throw new T4aError("unsupported", "input wanted is known only on Linux (from /proc)");
     let regex: RegExp | undefined;
     try {
       regex = params.regex === undefined ? undefined : new RegExp(params.regex);
     } catch (error) {
       throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
     }
-    return { ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit }, params.timeout_ms)) };
+    return { ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit, input }, params.timeout_ms)) };
   },
   cli: {
     usage: "wait <id>",
@@ -72,6 +78,7 @@ export const wait = defineCommand({
       ["--gone <text>", "this text is no longer on the screen"],
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
+      ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
       ["--agent <state>", "an agent session is waiting (for you), idle (turn done), working or exited"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
@@ -85,12 +92,14 @@ export const wait = defineCommand({
         gone: options.gone === undefined ? undefined : String(options.gone),
         command_done: options.done ? true : undefined,
         exit: options.exit ? true : undefined,
+        input: options.input ? true : undefined,
         agent: options.agent === undefined ? undefined : String(options.agent),
         timeout_ms: durationOption(options.timeout, "--timeout"),
       };
     },
     print(response) {
       if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
+      else if (response.condition === "input") console.log(`${response.process}\t${response.line}`);
       else if (response.line !== undefined) console.log(response.line);
       else if (response.code !== undefined) console.log(response.code ?? response.signal);
     },
@@ -102,6 +111,7 @@ export const wait = defineCommand({
       "idle_ms: no output for that long (after typing into an interactive program, 300–1000). text / regex: appears in output arriving after this call starts " +
       "(never what is already on screen, never the echo of typed input, so it can miss output that came before the call). gone: text left the screen. " +
       "command_done: the shell command finished (gives its exit code). exit: the program ended. " +
+      "input: the program is blocked reading the terminal (a password or y/n prompt, a REPL, the shell's prompt); answers the process and the prompt's line. " +
       "agent (for a terminal made with agent): waiting = the coding agent asks the user something, idle = its turn is done; answers the state and the screen line that shows it. " +
       "Answers short JSON (~30 tokens): the condition, elapsed_ms, and the matching line and its row from the bottom, or the exit code. " +
       "A timeout (default 30 s) is a tool error with code timeout. Other tool calls go on while it waits.",

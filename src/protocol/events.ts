@@ -22,6 +22,8 @@ export const ExitEvent = v.object({
 });
 export const TitleEvent = v.object({ event: v.literal("title"), terminal, title: v.string() });
 export const RestoredEvent = v.object({ event: v.literal("restored"), terminal, cwd: v.string() });
+/** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
+export const InputWantedEvent = v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() });
 export const AgentStateEvent = v.object({ event: v.literal("agent_state"), terminal, state: AgentStateName, line: v.string() });
 /** A slow subscriber missed this many events. */
 export const LaggedEvent = v.object({ event: v.literal("lagged"), dropped: v.number() });
@@ -36,6 +38,7 @@ export const TerminalEvent = v.variant("event", [
   TitleEvent,
   RestoredEvent,
   AgentStateEvent,
+  InputWantedEvent,
   LaggedEvent,
 ]);
 export type TerminalEvent = v.InferOutput<typeof TerminalEvent>;

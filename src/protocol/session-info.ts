@@ -32,6 +32,8 @@ export const SessionInfo = v.object({
   resumed: v.optional(v.literal(true)),
   // What the session holds now.
   agent_state: v.optional(AgentStateName),
+  /** The program reading the terminal now, waiting for someone to type (Linux). */
+  input_wanted: v.optional(v.string()),
   restored: v.optional(v.literal(true)),
   /** Why a restored session is not where it was (its directory was deleted). */
   restore_note: v.optional(v.string()),

@@ -167,3 +167,23 @@ test("a typed prompt goes in once the TUI shows its ready pattern, as a brackete
   expect(host.written).toHaveLength(2);
   watch.dispose();
 });
+
+test("an agent of the user's own (no patterns) is idle when the kernel says it reads its terminal, working otherwise", () => {
+  const host = { ...fakeHost(), wanted: false as boolean | undefined };
+  const watch = new AgentWatch("a1", { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined }, { ...host, inputWanted: () => host.wanted }, { tickMs: 0 });
+  const t0 = performance.now() - 10_000; // the event's own read happens at the real time
+  draw(host, ["thinking about it"]);
+  watch.read(t0);
+  watch.read(t0 + 5000);
+  expect(watch.state).toBe("starting"); // drawn and still, but it does not read: not idle
+  host.wanted = true;
+  host.emit({ event: "input_wanted", terminal: "a1", process: "my-agent", line: "> " }); // the watch reads at once
+  expect(watch.state).toBe("idle");
+  // Where the kernel cannot tell, anything drawn and still is idle, as before.
+  const blind = fakeHost();
+  const other = new AgentWatch("a2", { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined }, blind, { tickMs: 0 });
+  draw(blind, ["thinking about it"]);
+  other.read(0);
+  other.read(5000);
+  expect(other.state).toBe("idle");
+});

@@ -28,6 +28,8 @@ export interface AgentHost {
   changedSince(token: string): string[];
   bracketedPaste(): boolean;
   write(data: string): void;
+  /** Whether the CLI is blocked reading its terminal (the kernel's word); undefined where it cannot be told. */
+  inputWanted?(): boolean | undefined;
 }
 
 export interface AgentStateReply {
@@ -209,6 +211,11 @@ export class AgentWatch {
   }
 
   #onEvent(event: TerminalEvent): void {
+    // The kernel says the CLI reads its terminal: read the screen now rather than at the next due.
+    if (event.event === "input_wanted") {
+      this.#readAt = -1;
+      return this.read();
+    }
     if (event.event !== "exit") return;
     this.#set("exited", this.#lastLine());
     this.#failWaiters();
@@ -236,8 +243,11 @@ export class AgentWatch {
     const text = rows.join("\n");
     const question = this.#waitingLine();
     const busy = this.#busy.some((pattern) => pattern.test(text));
-    // An agent of the user's own without ready patterns: anything drawn is its input.
-    const ready = this.#ready.length ? this.#ready.some((pattern) => pattern.test(text)) : rows.some((row) => row.trim() !== "");
+    // An agent of the user's own without ready patterns: ready when it reads its terminal (the
+    // kernel says so, see terminal/input-wanted.ts), else when anything is drawn.
+    const ready = this.#ready.length
+      ? this.#ready.some((pattern) => pattern.test(text))
+      : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
     // Given a prompt, the input box drawn first is not idle: the turn is about to start.
     const idleQuietMs = this.state === "starting" && this.#promptGiven ? PROMPT_START_MS : IDLE_QUIET_MS;

@@ -200,6 +200,7 @@ export class Sessions {
         screenToken: () => screen.changeToken(),
         changedSince: (token) => screen.changedSince(token, "viewport").rows.map((row) => screen.row(row)?.text ?? ""),
         bracketedPaste: () => screen.bracketedPaste,
+        inputWanted: () => terminal.inputWanted,
         write: (data) => {
           if (terminal.alive) terminal.write(data);
         },

@@ -8,6 +8,7 @@ import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
 import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import { Screen } from "./screen.ts";
+import { canTellInputWanted, InputWantedWatch } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type WaitConditions, type WaitOutcome } from "./waits.ts";
@@ -42,7 +43,7 @@ export interface TerminalSpec {
 /** What the terminal itself knows of its session; the rest of SessionInfo is what t4a made of it. */
 export type TerminalInfo = Pick<
   SessionInfo,
-  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | keyof EndReport
+  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | "input_wanted" | keyof EndReport
 >;
 
 /** What a terminal's end reports: why t4a ended it (kill's reason), and what the session's cleanups kept. */
@@ -103,6 +104,9 @@ export class Terminal {
   readonly shell: ShellKind | null;
   readonly #pty: Pty;
   readonly #activity: ActivityTracker;
+  readonly #inputWanted: InputWantedWatch;
+  /** The prompt's line when input was last wanted. */
+  #wantedLine = "";
   readonly #emit: (event: TerminalEvent) => void;
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
@@ -174,6 +178,15 @@ export class Terminal {
       (afterMs) => emit({ event: "idle", terminal: this.id, after_ms: afterMs }),
       () => emit({ event: "activity", terminal: this.id }),
     );
+    this.#inputWanted = new InputWantedWatch(
+      () => this.#pty.pid,
+      (reader) => {
+        const wanted = { process: reader.process, line: this.#cursorLine() };
+        this.#wantedLine = wanted.line;
+        emit({ event: "input_wanted", terminal: this.id, ...wanted });
+        for (const waiter of this.#waiters) waiter.inputWanted(wanted);
+      },
+    );
     const unwrapped = { argv: integrated?.spawn.argv ?? spec.argv, env: integrated?.spawn.env ?? env };
     const spawn = spec.wrap ? spec.wrap(unwrapped) : unwrapped;
     try {
@@ -188,6 +201,7 @@ export class Terminal {
       });
     } catch (error) {
       this.#activity.dispose();
+      this.#inputWanted.dispose();
       this.screen.dispose();
       throw error;
     }
@@ -195,6 +209,11 @@ export class Terminal {
 
   get pid(): number {
     return this.#pty.pid;
+  }
+
+  /** Whether the program is blocked reading the terminal; undefined where the kernel cannot tell. */
+  get inputWanted(): boolean | undefined {
+    return canTellInputWanted ? this.#inputWanted.reader !== undefined : undefined;
   }
 
   get alive(): boolean {
@@ -215,6 +234,7 @@ export class Terminal {
     };
     // Answers to device queries the program asked but never read: a sign it floods queries.
     if (this.#pty.droppedAnswers) info.answers_dropped = this.#pty.droppedAnswers;
+    if (this.#inputWanted.reader) info.input_wanted = this.#inputWanted.reader.process;
     if (this.#exit) {
       info.exit_code = this.#exit.code;
       info.signal = this.#exit.signal;
@@ -232,6 +252,7 @@ export class Terminal {
       if (this.#typedLines.length > TYPED_LINES_KEPT) this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
     this.#pty.write(data);
+    this.#inputWanted.activity();
     this.#onInput?.();
     for (const tap of this.#taps) tap.input?.(data);
   }
@@ -298,6 +319,10 @@ export class Terminal {
         },
         get typedLines() {
           return terminal.#typedLines;
+        },
+        get inputWanted() {
+          const reader = terminal.#inputWanted.reader;
+          return reader && { process: reader.process, line: terminal.#wantedLine };
         },
       },
       conditions,
@@ -366,6 +391,7 @@ export class Terminal {
     this.#taps.clear();
     this.#releaseSyncWaiters();
     this.#activity.dispose();
+    this.#inputWanted.dispose();
     for (const waiter of this.#waiters) waiter.fail(new T4aError("not_found", `terminal "${this.id}" was killed`));
     this.screen.dispose();
   }
@@ -375,6 +401,7 @@ export class Terminal {
     this.#bytesOut += chunk.length;
     for (const tap of this.#taps) tap.output?.(chunk);
     this.#activity.output();
+    this.#inputWanted.activity();
     if (this.#syncWaiters.length && !this.screen.inSyncFrame) this.#releaseSyncWaiters();
     for (const waiter of this.#waiters) waiter.output();
   }
@@ -382,6 +409,8 @@ export class Terminal {
   #exited(exit: PtyExit): void {
     this.#exit = exit;
     this.#activity.dispose();
+    this.#inputWanted.dispose();
+    this.#inputWanted.reader = undefined;
     this.#releaseSyncWaiters();
     this.#releasePromptWaiters();
     for (const waiter of this.#waiters) waiter.exited(exit.code, exit.signal);
@@ -470,6 +499,16 @@ export class Terminal {
     const total = lines.length + lost;
     const kept = lines.length > maxLines ? lines.slice(lines.length - maxLines) : lines;
     return { lines: kept, total_lines: total, truncated: kept.length < total };
+  }
+
+  /** The line a prompt sits on: the cursor's, else the last one written above it. */
+  #cursorLine(): string {
+    const cursor = this.screen.cursorStableRow();
+    for (let row = cursor; row > cursor - this.screen.rows && row >= 0; row--) {
+      const text = this.screen.logicalLine(row)?.text.trim();
+      if (text) return text;
+    }
+    return "";
   }
 
   #releaseSyncWaiters(): void {

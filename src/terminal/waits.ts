@@ -12,9 +12,11 @@ export interface WaitConditions {
   gone?: string;
   command_done?: boolean;
   exit?: boolean;
+  /** The program blocks reading the terminal (now, or once it does). */
+  input?: boolean;
 }
 
-export type WaitCondition = "idle" | "text" | "regex" | "gone" | "command_done" | "exit";
+export type WaitCondition = "idle" | "text" | "regex" | "gone" | "command_done" | "exit" | "input";
 
 export interface WaitOutcome {
   condition: WaitCondition;
@@ -27,6 +29,8 @@ export interface WaitOutcome {
   match?: string;
   code?: number | null;
   signal?: string | null;
+  /** The process reading the terminal (input). */
+  process?: string;
 }
 
 export interface WaitSource {
@@ -34,6 +38,8 @@ export interface WaitSource {
   readonly lastOutputAt: number;
   /** Lines recently typed into the terminal: their echo is not output. */
   readonly typedLines: readonly string[];
+  /** The process reading the terminal now, if one is known to. */
+  readonly inputWanted: { process: string; line: string } | undefined;
 }
 
 export class Waiter {
@@ -65,6 +71,7 @@ export class Waiter {
     );
     if (conditions.idle_ms !== undefined) this.#armIdle();
     if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone)) this.#finish({ condition: "gone" });
+    if (conditions.input && source.inputWanted) this.inputWanted(source.inputWanted);
   }
 
   readonly done: Promise<WaitOutcome>;
@@ -83,6 +90,10 @@ export class Waiter {
 
   commandDone(code: number | null): void {
     if (this.#conditions.command_done) this.#finish({ condition: "command_done", code });
+  }
+
+  inputWanted(wanted: { process: string; line: string }): void {
+    if (this.#conditions.input) this.#finish({ condition: "input", ...wanted });
   }
 
   exited(code: number | null, signal: string | null): void {

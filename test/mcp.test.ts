@@ -11,6 +11,7 @@ import { BIN, fdCount, isAlive, Sandbox, waitFor } from "./harness.ts";
 const TOOLS = [
   "terminal_create",
   "terminal_cursor",
+  "terminal_exec",
   "terminal_kill",
   "terminal_list",
   "terminal_read",
@@ -19,6 +20,7 @@ const TOOLS = [
   "terminal_screenshot",
   "terminal_send",
   "terminal_wait",
+  "terminal_write",
 ];
 const BASH = ["bash", "--norc", "--noprofile"];
 

@@ -87,6 +87,8 @@ export interface McpSpec<R = Reply> {
   description: string;
   /** Wire fields the tool does not offer (screenshot's `encoding`: the image always comes inline). */
   hide?: string[];
+  /** Optional wire fields this tool requires (exec's `command`; its continuation's `continue`). */
+  require?: string[];
   /** Fill in what the tool's caller leaves to its surroundings (create's cwd), as the CLI does. */
   request?(args: Reply): Reply;
   /** Blocks until something happens (wait, run): the server reports progress while it waits. */
@@ -113,8 +115,8 @@ export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends 
   reply: R;
   handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult<v.InferOutput<R>> | Promise<HandlerResult<v.InferOutput<R>>>;
   cli?: CliSpec<v.InferOutput<R>>;
-  /** Offered as an MCP tool by `t4a mcp` when present. */
-  mcp?: McpSpec<v.InferOutput<R>>;
+  /** Offered as an MCP tool by `t4a mcp` when present (several tools: exec and its continuation). */
+  mcp?: McpSpec<v.InferOutput<R>> | McpSpec<v.InferOutput<R>>[];
   /** Offered as REST routes by `t4a web` when present. */
   http?: HttpSpec[];
 }

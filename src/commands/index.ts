@@ -7,6 +7,7 @@ import { config } from "./config.ts";
 import { create } from "./create.ts";
 import { cursor } from "./cursor.ts";
 import { events } from "./events.ts";
+import { exec } from "./exec.ts";
 import { info } from "./info.ts";
 import { kill } from "./kill.ts";
 import { list } from "./list.ts";
@@ -23,6 +24,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, resize, events, attach, record, kill, up, down, agents, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -12,6 +12,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   cursor: async () => (await import("./cursor.ts")).cursor as Command,
   wait: async () => (await import("./wait.ts")).wait as Command,
   run: async () => (await import("./run.ts")).run as Command,
+  exec: async () => (await import("./exec.ts")).exec as Command,
   resize: async () => (await import("./resize.ts")).resize as Command,
   events: async () => (await import("./events.ts")).events as Command,
   attach: async () => (await import("./attach.ts")).attach as Command,

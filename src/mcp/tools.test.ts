@@ -3,13 +3,13 @@
 import { expect, test } from "bun:test";
 import * as v from "valibot";
 import { commands } from "../commands/index.ts";
-import { toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
+import { mcpSpecs, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
 
 test("tool names are unique and every hidden field is a real param (a typo would hide nothing)", () => {
   expect(toolsByName.size).toBe(tools.length);
   for (const command of commands) {
     const entries = (command.params as unknown as v.ObjectSchema<v.ObjectEntries, undefined>).entries;
-    for (const field of command.mcp?.hide ?? []) expect({ command: command.name, field, known: field in entries }).toMatchObject({ known: true });
+    for (const field of mcpSpecs(command).flatMap((spec) => spec.hide ?? [])) expect({ command: command.name, field, known: field in entries }).toMatchObject({ known: true });
   }
 });
 

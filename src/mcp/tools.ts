@@ -19,7 +19,12 @@ export interface ToolResult {
   [key: string]: unknown;
 }
 
-export const tools: Tool[] = commands.flatMap((command) => (command.mcp ? [toTool(command, command.mcp)] : []));
+export const tools: Tool[] = commands.flatMap((command) => mcpSpecs(command).map((spec) => toTool(command, spec)));
+
+/** The tools one command offers: none, one, or several (exec and its continuation). */
+export function mcpSpecs(command: Command): McpSpec[] {
+  return command.mcp === undefined ? [] : Array.isArray(command.mcp) ? command.mcp : [command.mcp];
+}
 
 /** A valibot schema as JSON Schema (refinements JSON Schema cannot say are left to the daemon). */
 export function jsonSchema(schema: Parameters<typeof toJsonSchema>[0]): object {
@@ -32,7 +37,7 @@ function toTool(command: Command, spec: McpSpec): Tool {
   // "ignore": refinements JSON Schema cannot say (v.check on names) stay the daemon's to enforce.
   const schema = toJsonSchema(command.params, { errorMode: "ignore" }) as Tool["inputSchema"];
   for (const field of spec.hide ?? []) delete schema.properties?.[field];
-  schema.required = schema.required?.filter((field) => !spec.hide?.includes(field));
+  schema.required = [...(schema.required ?? []), ...(spec.require ?? [])].filter((field) => !spec.hide?.includes(field));
   return { name: spec.tool, description: spec.description, inputSchema: schema, command, spec };
 }
 

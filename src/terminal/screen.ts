@@ -361,16 +361,19 @@ export class Screen {
     return { partial, rows };
   }
 
-  /** One stable row: its text up to `endCol` (trailing blanks trimmed) and whether it continues a soft wrap. */
-  row(row: number, endCol?: number): { text: string; wrapped: boolean } | undefined {
+  /**
+   * One stable row: its text from `startCol` up to `endCol` (trailing blanks trimmed) and whether
+   * it continues a soft wrap.
+   */
+  row(row: number, endCol?: number, startCol = 0): { text: string; wrapped: boolean } | undefined {
     if (row < this.#screenTop) {
       if (row < this.#scrollbackStart) return undefined;
       const text = this.#scrollback.text(row)!;
-      return { text: (endCol === undefined ? text : sliceColumns(text, endCol)).replace(/ +$/, ""), wrapped: this.#scrollback.wrapped(row) };
+      return { text: sliceColumns(text, startCol, endCol).replace(/ +$/, ""), wrapped: this.#scrollback.wrapped(row) };
     }
     const line = this.#screenLine(row);
     if (!line) return undefined;
-    return { text: line.translateToString(true, 0, endCol).replace(/ +$/, ""), wrapped: line.isWrapped };
+    return { text: line.translateToString(true, startCol, endCol).replace(/ +$/, ""), wrapped: line.isWrapped };
   }
 
   /** The screen's own row for a stable row at or below its top. */
@@ -659,16 +662,19 @@ export class Screen {
 }
 
 /** The start of a row's text that fills its first `endCol` columns. */
-function sliceColumns(text: string, endCol: number): string {
+/** The characters of a row's text that sit in columns startCol up to (not including) endCol. */
+function sliceColumns(text: string, startCol: number, endCol = Infinity): string {
   let col = 0;
+  let start = startCol > 0 ? -1 : 0;
   let end = 0;
   for (const char of text) {
     const width = codepointWidth(char.codePointAt(0)!);
     if (width > 0 && col >= endCol) break;
+    if (start < 0 && width > 0 && col >= startCol) start = end;
     col += width;
     end += char.length;
   }
-  return text.slice(0, end);
+  return start < 0 ? "" : text.slice(start, end);
 }
 
 function cellColour(isDefault: boolean, isRgb: boolean, value: number): number {

@@ -78,7 +78,46 @@ export interface RunOutcome {
   shell_exited?: true;
 }
 
+/** What exec answers: the output since its token, and whether the command still runs. */
+export interface ExecOutcome {
+  /** The command's output since the token (or its start): lines joined by "\n", a partial last line as it stands. */
+  output: string;
+  /** Characters left out of `output` (its middle) to keep within the budget. */
+  cut: number;
+  /** Output lines scrolled out of the scrollback before they were read. */
+  lost_lines?: number;
+  running: boolean;
+  /** Where the next read continues; the same command, from where this one stopped. */
+  token: string;
+  code?: number | null;
+  shell_exited?: true;
+  /** The command returned early because it waits for input: the process reading the terminal. */
+  input_wanted?: string;
+  elapsed_ms: number;
+}
+
 type ShellState = "starting" | "prompt" | "running";
+
+/** How a command typed by run or exec ended. */
+interface Finished {
+  code: number | null;
+  output: CommandOutput;
+  shellExited?: true;
+}
+
+/** The command run or exec typed last: its number, where its output starts, how it ended. */
+interface TypedCommand {
+  seq: number;
+  /** Stable row of its C mark, once the shell said it started. */
+  startRow: number | undefined;
+  finished: Finished | undefined;
+  /** Resolves when it ends (undefined: the shell exited before it started). */
+  done: Promise<Finished | undefined>;
+  end: (finished: Finished | undefined) => void;
+}
+
+/** A place in a command's output, as a token names it: a stable row and column, or its start. */
+type OutputPlace = { row: number; col: number } | "start";
 
 /** Where a finished command's output lies: stable rows from its C mark to its D mark (and the D's column). */
 interface CommandOutput {
@@ -132,7 +171,11 @@ export class Terminal {
   /** Stable row of the running command's C mark: its output starts there. */
   #commandStart = { row: 0 };
   #promptWaiters: Array<() => void> = [];
-  #commandListeners = new Set<(code: number | null, output: CommandOutput) => void>();
+  /** The command run or exec typed last, and how many were typed. */
+  #typed: TypedCommand | undefined;
+  #typedCount = 0;
+  /** Told when the program comes to read the terminal (exec returns early then). */
+  #inputListeners = new Set<(process: string) => void>();
 
   /** Throws when the program cannot be spawned. */
   constructor(spec: TerminalSpec, emit: (event: TerminalEvent) => void) {
@@ -185,6 +228,7 @@ export class Terminal {
         this.#wantedLine = wanted.line;
         emit({ event: "input_wanted", terminal: this.id, ...wanted });
         for (const waiter of this.#waiters) waiter.inputWanted(wanted);
+        for (const listener of [...this.#inputListeners]) listener(reader.process);
       },
     );
     const unwrapped = { argv: integrated?.spawn.argv ?? spec.argv, env: integrated?.spawn.env ?? env };
@@ -340,34 +384,10 @@ export class Terminal {
    * the lines it printed (between the C and D marks, from the scrollback if they scrolled).
    */
   async run(command: string, timeoutMs: number, maxLines: number): Promise<RunOutcome> {
-    if (!this.shell) {
-      throw new T4aError("unsupported", `terminal "${this.id}" has no shell integration; run needs bash, zsh or fish started by t4a`);
-    }
     const started = performance.now();
-    if (this.#shellState !== "prompt") {
-      if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
-      await this.#untilPrompt(timeoutMs);
-    }
-    const text = command.replace(/\n+$/, "");
+    const typed = await this.#type(command, timeoutMs);
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    const finished = await within<{ code: number | null; output: CommandOutput; shellExited?: true } | undefined>(
-      remaining,
-      (settle) => {
-        const listener = (code: number | null, output: CommandOutput) => settle({ code, output });
-        this.#commandListeners.add(listener);
-        // The command may end the shell itself (`exit 3`), as `ssh host 'cmd; exit 3'` does: then
-        // its output is what came after it started, and its code the shell's.
-        void this.#pty.done.then((exit) => {
-          if (this.#shellState !== "running") return settle(undefined);
-          const output = { first: this.#commandStart.row, last: this.screen.cursorStableRow(), lastCol: this.screen.cursor().col };
-          settle({ code: exit.code, output, shellExited: true });
-        });
-        // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
-        this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
-        return () => this.#commandListeners.delete(listener);
-      },
-      () => undefined,
-    );
+    const finished = await within<Finished | undefined>(remaining, (settle) => void typed.done.then(settle), () => undefined);
     if (!finished) {
       if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
       throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
@@ -375,6 +395,116 @@ export class Terminal {
     const outcome: RunOutcome = { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
     if (finished.shellExited) outcome.shell_exited = true;
     return outcome;
+  }
+
+  /**
+   * Type a command and return when it ends, when it waits for input, or when `yieldMs` passes,
+   * whichever comes first, with its output so far and a token to continue from (the shape of
+   * Codex's exec_command): a client with a short tool limit never blocks past it.
+   */
+  async exec(command: string, yieldMs: number, maxChars: number): Promise<ExecOutcome> {
+    const started = performance.now();
+    const typed = await this.#type(command, yieldMs);
+    return this.#yield(typed, "start", Math.max(1, yieldMs - (performance.now() - started)), maxChars, started);
+  }
+
+  /** Continue an exec from its token: write `input` (if any), then yield as exec does. */
+  async execContinue(token: string, input: string | undefined, yieldMs: number, maxChars: number): Promise<ExecOutcome> {
+    const started = performance.now();
+    const match = /^(\d+)\.(?:start|(\d+)\.(\d+))$/.exec(token);
+    if (!match) throw new T4aError("invalid_params", `not an exec token: ${JSON.stringify(token)}`);
+    const typed = this.#typed;
+    if (!typed || typed.seq !== Number(match[1])) {
+      throw new T4aError("not_found", `token ${token} is not of the command typed last in terminal "${this.id}" (another command started since?)`);
+    }
+    const place: OutputPlace = match[2] === undefined ? "start" : { row: Number(match[2]), col: Number(match[3]) };
+    if (input !== undefined && input !== "") {
+      if (typed.finished || !this.alive) throw new T4aError("exited", "the command has ended: nothing reads that input");
+      this.write(input);
+    }
+    return this.#yield(typed, place, yieldMs, maxChars, started);
+  }
+
+  /** Types a command line into the integrated shell at its prompt (waiting for a shell still starting). */
+  async #type(command: string, timeoutMs: number): Promise<TypedCommand> {
+    if (!this.shell) {
+      throw new T4aError("unsupported", `terminal "${this.id}" has no shell integration; run and exec need bash, zsh or fish started by t4a`);
+    }
+    if (this.#shellState !== "prompt") {
+      if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
+      await this.#untilPrompt(timeoutMs);
+    }
+    let end!: TypedCommand["end"];
+    const done = new Promise<Finished | undefined>((resolve) => (end = resolve));
+    const typed: TypedCommand = { seq: ++this.#typedCount, startRow: undefined, finished: undefined, done, end };
+    typed.end = (finished) => {
+      typed.finished = finished;
+      end(finished);
+    };
+    this.#typed = typed;
+    const text = command.replace(/\n+$/, "");
+    // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
+    this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
+    return typed;
+  }
+
+  /** Waits for the command's end, its reading the terminal, or the yield; answers its output since `place`. */
+  async #yield(typed: TypedCommand, place: OutputPlace, yieldMs: number, maxChars: number, started: number): Promise<ExecOutcome> {
+    let reader = this.#inputWanted.reader?.process;
+    if (!typed.finished && reader === undefined && this.alive) {
+      reader = await within<string | undefined>(
+        yieldMs,
+        (settle) => {
+          void typed.done.then(() => settle(undefined));
+          const listener = (process: string) => settle(process);
+          this.#inputListeners.add(listener);
+          return () => this.#inputListeners.delete(listener);
+        },
+        () => undefined,
+      );
+    }
+    const finished = typed.finished;
+    const start = place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
+    const end = finished
+      ? { row: finished.output.last, col: finished.output.lastCol }
+      : { row: this.screen.cursorStableRow(), col: this.screen.cursor().col };
+    const read = start ? this.#outputBetween(start, end) : { text: "", lost: 0 };
+    const budgeted = withinBudget(read.text, maxChars);
+    const outcome: ExecOutcome = {
+      output: budgeted.text,
+      cut: budgeted.cut,
+      running: !finished && this.alive,
+      token: `${typed.seq}.${start ? `${end.row}.${end.col}` : "start"}`,
+      elapsed_ms: Math.round(performance.now() - started),
+    };
+    if (read.lost) outcome.lost_lines = read.lost;
+    if (finished) {
+      outcome.code = finished.code;
+      if (finished.shellExited) outcome.shell_exited = true;
+    } else if (reader !== undefined && this.alive) outcome.input_wanted = reader;
+    return outcome;
+  }
+
+  /**
+   * The text between two places of the screen, rows joined by newlines (soft wraps joined without
+   * one): what a command printed there. A last row holding nothing before `end` is not a line.
+   */
+  #outputBetween(start: { row: number; col: number }, end: { row: number; col: number }): { text: string; lost: number } {
+    let text = "";
+    let lost = 0;
+    for (let stable = start.row; stable <= end.row; stable++) {
+      if (stable === end.row && end.col === 0 && stable > start.row) break;
+      const row = this.screen.row(stable, stable === end.row ? end.col : undefined, stable === start.row ? start.col : 0);
+      if (!row) {
+        lost++;
+        continue;
+      }
+      if (stable > start.row && !row.wrapped) text += "\n";
+      text += row.text;
+    }
+    // The cursor at the start of a new row: the last line ended.
+    if (end.col === 0 && end.row > start.row) text += "\n";
+    return { text, lost };
   }
 
   /** Ends the process tree; resolves after the exit event (and what the session's end reported). */
@@ -413,6 +543,16 @@ export class Terminal {
     this.#inputWanted.reader = undefined;
     this.#releaseSyncWaiters();
     this.#releasePromptWaiters();
+    this.#inputListeners.clear();
+    // A typed command may end the shell itself (`exit 3`), as `ssh host 'cmd; exit 3'` does: then
+    // its output is what came after it started, and its code the shell's.
+    const typed = this.#typed;
+    if (typed && !typed.finished) {
+      if (this.#shellState === "running") {
+        const output = { first: typed.startRow ?? this.#commandStart.row, last: this.screen.cursorStableRow(), lastCol: this.screen.cursor().col };
+        typed.end({ code: exit.code, output, shellExited: true });
+      } else typed.end(undefined);
+    }
     for (const waiter of this.#waiters) waiter.exited(exit.code, exit.signal);
     void this.#report(exit);
   }
@@ -453,6 +593,7 @@ export class Terminal {
       this.#shellState = "running";
       this.#sawCommandStart = true;
       this.#commandStart = { row };
+      if (this.#typed && this.#typed.startRow === undefined && !this.#typed.finished) this.#typed.startRow = row;
       this.#emit({ event: "command_start", terminal: this.id });
       return;
     }
@@ -465,9 +606,9 @@ export class Terminal {
     const code = mark.code ?? null;
     this.#emit({ event: "command_done", terminal: this.id, code });
     for (const waiter of this.#waiters) waiter.commandDone(code);
-    if (wasRunning) {
-      const output: CommandOutput = { first: this.#commandStart.row, last: row, lastCol: cursor.col };
-      for (const listener of [...this.#commandListeners]) listener(code, output);
+    const typed = this.#typed;
+    if (wasRunning && typed && !typed.finished && typed.startRow !== undefined) {
+      typed.end({ code, output: { first: typed.startRow, last: row, lastCol: cursor.col } });
     }
   }
 
@@ -516,4 +657,14 @@ export class Terminal {
     this.#syncWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** Text cut to `max` characters by leaving out its middle (a build's first error and its end both stay). */
+function withinBudget(text: string, max: number): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  const head = Math.floor(max / 4);
+  const tail = max - head;
+  const cut = text.length - head - tail;
+  const before = text.slice(0, head);
+  return { text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`, cut };
 }

@@ -51,6 +51,13 @@ function env(): Record<string, string> {
   return { ...sandbox.env, ...agentEnv, HOME: home, SHELL: "/bin/bash", PATH: `${AGENTS_BIN}:${process.env.PATH}` };
 }
 
+/** Any outcome of a CLI call: its exit code and what it printed. */
+async function t4aRaw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn([BIN, ...args], { cwd: work, env: env(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+
 async function t4a(args: string[]): Promise<string> {
   const child = Bun.spawn([BIN, ...args], { cwd: work, env: env(), stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
@@ -137,7 +144,8 @@ for (const cli of AGENT_CLIS) {
     const waiting = await watch.until("waiting", 90_000);
     expect(waiting.line).toMatch(QUESTION[cli]);
     const answered = performance.now();
-    await t4a(["send", id, "-k", "Enter"]);
+    // approve presses the key the preset names for yes, and prints the question it answered.
+    expect(await t4a(["approve", id])).toMatch(QUESTION[cli]);
     const idle = await watch.until("idle", 60_000);
     await waitFor(() => watch.seen("answer"), 5_000, "the final text");
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
@@ -166,6 +174,40 @@ for (const cli of AGENT_CLIS) {
     expect(watch.states()).toEqual(["working", "idle"]);
     await t4a(["kill", id]);
   }, 180_000);
+
+  test.if(present)(`${cli}: ask answers the scripted text; a question ends the ask, deny refuses it; transcript reads the log`, async () => {
+    const id = `ask-${cli}`;
+    await t4a(["create", "--name", id, "--agent", cli]);
+    await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+    const said = await t4aRaw(["ask", id, "--json", "--timeout", "60s", "t4a:say:The answer is 42"]);
+    const answer = JSON.parse(said.stdout);
+    expect(answer).toMatchObject({ ok: true, ended: "idle", source: cli === "opencode" ? "screen" : "log" });
+    // From a log, the answer is the text the model sent, exactly; from a screen, the rows drawn.
+    if (cli === "opencode") expect(answer.answer).toContain("The answer is 42");
+    else expect(answer.answer).toBe("The answer is 42");
+
+    const file = join(work, `denied-${cli}.txt`);
+    const asked = await t4aRaw(["ask", id, "--timeout", "60s", `Please t4a:write:${file}`]);
+    expect(asked.code).toBe(4); // waiting on a question
+    expect(asked.stderr).toMatch(/^t4a: waiting: /);
+    expect(await t4a(["deny", id])).not.toBe("");
+    await t4a(["wait", id, "--agent", "idle", "--timeout", "60s"]);
+    expect(existsSync(file)).toBe(false);
+    // Nothing asked now: approve is refused and says why.
+    const refused = await t4aRaw(["approve", id, "--json"]);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+
+    const transcript = await t4aRaw(["transcript", id, "--json"]);
+    if (cli === "opencode") {
+      expect(JSON.parse(transcript.stdout)).toMatchObject({ ok: false, code: "unsupported" });
+    } else {
+      const messages = JSON.parse(transcript.stdout).messages as Array<{ role: string; text: string }>;
+      expect(messages).toContainEqual({ role: "user", text: "t4a:say:The answer is 42" });
+      expect(messages).toContainEqual({ role: "assistant", text: "The answer is 42" });
+      expect(messages.some((message) => message.role === "tool_call" && message.text.includes(`denied-${cli}.txt`))).toBe(true);
+    }
+    await t4a(["kill", id]);
+  }, 240_000);
 
   // opencode's --continue ignores --prompt, so t4a types it; the prompt can land on its home screen
   // before the continued conversation is shown (passed here, failed once in a fresh clone): open.

@@ -4,6 +4,7 @@
 // The shape of Codex's and OpenHands' exec_command / write_stdin: a tool call never blocks past
 // a client's limit, and a password prompt comes back as soon as it is asked.
 import * as v from "valibot";
+import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
@@ -13,7 +14,6 @@ import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
 
 export const DEFAULT_YIELD_MS = 10_000;
-export const DEFAULT_MAX_OUTPUT = 16_000;
 
 export const ExecParams = v.object({
   id: TerminalId,

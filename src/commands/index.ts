@@ -1,6 +1,9 @@
 // The command table: every protocol command, in the order the CLI help lists them.
 // Adding a command = one file + one line here. CLI (and later MCP/HTTP) are generated from it.
 import { agents } from "./agents.ts";
+import { approve, deny } from "./approve.ts";
+import { ask } from "./ask.ts";
+import { transcript } from "./transcript.ts";
 import { attach } from "./attach.ts";
 import type { Command } from "./command.ts";
 import { config } from "./config.ts";
@@ -24,6 +27,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, ask, approve, deny, transcript, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

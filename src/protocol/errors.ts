@@ -12,6 +12,7 @@ export const ErrorCodes = [
   "spawn_failed",
   "unsupported",
   "busy",
+  "not_waiting",
   "internal",
 ] as const;
 

@@ -58,6 +58,8 @@ const QUESTION_DRAW_MS = 1000;
 
 export class AgentWatch {
   readonly id: string;
+  /** The preset it watches: its patterns, its answer keys, its conversation log. */
+  readonly agent: Agent;
   state: AgentState = "starting";
   line = "";
   readonly #host: AgentHost;
@@ -80,14 +82,19 @@ export class AgentWatch {
   #readAt = -1;
   /** A question a hook reported before it was drawn: when, and the hook's message. */
   #pendingQuestion: { at: number; message: string } | undefined;
+  /** False from a typed prompt until the turn it starts shows a busy marker (or a question). */
+  #typedTurnStarted = true;
+  /** When the state last changed. */
+  #stateAt = performance.now();
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
-  readonly #waiters = new Set<{ state: AgentState; settle: Settle<AgentStateReply> }>();
+  readonly #waiters = new Set<{ states: Set<AgentState>; settle: Settle<AgentStateReply> }>();
 
   /** `tickMs` 0 leaves the reading to the caller (`read`), as the unit tests do. */
   constructor(id: string, agent: Agent, host: AgentHost, options: AgentWatchOptions = {}) {
     this.id = id;
+    this.agent = agent;
     this.#host = host;
     this.#typedPrompt = options.typedPrompt;
     this.#promptGiven = options.promptGiven === true;
@@ -145,6 +152,11 @@ export class AgentWatch {
     })();
   }
 
+  /** How long it has been in its state. */
+  inStateMs(): number {
+    return performance.now() - this.#stateAt;
+  }
+
   /** Input went to the agent (a person answered, or typed a prompt). */
   input(): void {
     this.#sinceInput = this.#host.screenToken();
@@ -162,6 +174,7 @@ export class AgentWatch {
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
     this.#pendingQuestion = undefined;
+    this.#typedTurnStarted = true;
     if (state === "waiting") {
       const question = this.#waitingLine();
       if (question === undefined) {
@@ -175,23 +188,40 @@ export class AgentWatch {
     if (state === "exited") this.#failWaiters();
   }
 
-  /** Resolves when the agent is in `state` (at once if it is), or fails after the timeout. */
-  async until(state: AgentState, timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
+  /** Resolves when the agent is in `state` (or one of `states`; at once if it is), or fails after the timeout. */
+  async until(states: AgentState | AgentState[], timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
     const started = performance.now();
-    if (this.state === state) return { state, line: this.line, elapsed_ms: 0 };
+    const wanted = new Set(Array.isArray(states) ? states : [states]);
+    if (wanted.has(this.state)) return { state: this.state, line: this.line, elapsed_ms: 0 };
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     const reply = await within<AgentStateReply>(
       timeoutMs,
       (settle) => {
-        const waiter = { state, settle };
+        const waiter = { states: wanted, settle };
         this.#waiters.add(waiter);
         return () => this.#waiters.delete(waiter);
       },
       () => {
-        throw new T4aError("timeout", `agent "${this.id}" was not ${state} within ${timeoutMs} ms (it is ${this.state})`);
+        throw new T4aError("timeout", `agent "${this.id}" was not ${[...wanted].join(" or ")} within ${timeoutMs} ms (it is ${this.state})`);
       },
     );
     return { ...reply, elapsed_ms: Math.round(performance.now() - started) };
+  }
+
+  /**
+   * The agent's words drawn since `token` (a screen token taken before a prompt was typed): rows
+   * changed since, without its input box, frame and status rows, nor the prompt's own echo.
+   */
+  wordsSince(token: string, prompt: string): string {
+    const echo = prompt.replace(/\s+/g, " ").trim();
+    // The prompt's first row, or a long piece of it wrapped onto more rows; an answer that
+    // repeats a few of its words is still the answer.
+    const isEcho = (row: string) => echo.startsWith(row) || (row.length >= 20 && echo.includes(row));
+    return this.#host
+      .changedSince(token)
+      .map(unboxed)
+      .filter((row) => row !== "" && !this.#notWords.some((pattern) => pattern.test(row)) && !isEcho(row.replace(/^[>❯›]\s*/, "")))
+      .join("\n");
   }
 
   /** Stops listening to the terminal and the notify channel; safe to call again. */
@@ -249,10 +279,14 @@ export class AgentWatch {
       ? this.#ready.some((pattern) => pattern.test(text))
       : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
-    // Given a prompt, the input box drawn first is not idle: the turn is about to start.
-    const idleQuietMs = this.state === "starting" && this.#promptGiven ? PROMPT_START_MS : IDLE_QUIET_MS;
+    if (busy) this.#typedTurnStarted = true;
+    // Given a prompt (on its command line, or typed), the input box drawn is not idle until the
+    // turn shows it started: a CLI may sit still for seconds before it does (opencode ~2 s).
+    const turnPending = (this.state === "starting" && this.#promptGiven) || !this.#typedTurnStarted;
+    const idleQuietMs = turnPending ? PROMPT_START_MS : IDLE_QUIET_MS;
     const pending = this.#pendingQuestion;
     if (question !== undefined) {
+      this.#typedTurnStarted = true;
       this.#pendingQuestion = undefined;
       this.#set("waiting", question);
     } else if (pending !== undefined && now - pending.at >= QUESTION_DRAW_MS) {
@@ -286,8 +320,9 @@ export class AgentWatch {
     }
     this.state = state;
     this.line = line;
+    this.#stateAt = performance.now();
     this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
-    for (const waiter of [...this.#waiters]) if (waiter.state === state) waiter.settle({ state, line });
+    for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle({ state, line });
   }
 
   /**
@@ -325,10 +360,16 @@ export class AgentWatch {
     const prompt = this.#typedPrompt;
     if (prompt === undefined || this.state === "waiting") return;
     this.#typedPrompt = undefined;
+    this.type(prompt);
+  }
+
+  /** Types a prompt into the input box and counts the turn as started (ask, a typed first prompt). */
+  type(prompt: string): void {
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
     setTimeout(() => this.#host.write("\r"), 50);
+    this.#typedTurnStarted = false;
     this.#set("working", this.#lastLine());
   }
 }

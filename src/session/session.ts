@@ -9,7 +9,39 @@ import { Recorder, type CastFormat } from "../stream/recorder.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
 import type { SessionInfo } from "../protocol/session-info.ts";
 import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
+import { withinBudget } from "../protocol/budget.ts";
+import { keyBytes } from "../terminal/keys.ts";
+import { findLog, readTranscript, type Message } from "./transcript.ts";
 import type { AgentWatch } from "./agent-watch.ts";
+
+/** How the log is read again for a turn's answer that has not landed in it yet. */
+const LOG_SETTLE_TRIES = 10;
+const LOG_SETTLE_MS = 100;
+
+export interface AskOutcome {
+  ended: "idle" | "waiting" | "exited" | "timeout";
+  /** The question it waits on, when it ended waiting. */
+  question?: string;
+  answer: string;
+  /** Where the answer was read: the CLI's log, or its screen. */
+  source: "log" | "screen";
+  cut: number;
+  elapsed_ms: number;
+}
+
+/** The agent's words after the prompt, in a log's messages since the ask began; undefined when none are there. */
+function answerIn(messages: Message[] | undefined, prompt: string): string | undefined {
+  if (!messages) return undefined;
+  const asked = messages.findLastIndex((message) => message.role === "user" && message.text.includes(prompt.trim().slice(0, 200)));
+  const words = messages.slice(asked + 1).filter((message) => message.role === "assistant");
+  return words.length ? words.map((message) => message.text).join("\n\n") : undefined;
+}
+
+/** How long an agent must have been idle before ask types into it. */
+const IDLE_SETTLE_MS = 1500;
+
+/** Between the keys of one answer (Right, then Enter): a TUI reads a chunk of keys as a paste. */
+const KEY_GAP_MS = 80;
 
 
 /** What the session is told at its start; its terminal follows once spawned (see started). */
@@ -39,6 +71,9 @@ export class Session {
   readonly #bus: EventBus;
   readonly #manifest: Manifest;
   #disposed = false;
+  /** When and where it started: a CLI's log that carries no id of ours is found by them. */
+  readonly #startedAt = Date.now();
+  #startCwd = "";
 
   constructor(parts: SessionParts) {
     this.id = parts.id;
@@ -65,9 +100,83 @@ export class Session {
     return this.#agent;
   }
 
+  /**
+   * Answers the question the agent waits on with the keys its preset names (yes, always, no),
+   * one key at a time as a person presses them. Refused unless it waits on a question.
+   */
+  async answer(kind: "yes" | "always" | "no"): Promise<{ question: string; keys: string[] }> {
+    const watch = this.#requireAgent();
+    if (watch.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
+    if (watch.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${watch.state}: it waits on no question`);
+    const keys = watch.agent.answers[kind];
+    if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
+    const terminal = this.alive;
+    const question = watch.line;
+    const bytes = keys.map((key) => keyBytes(key, terminal.screen));
+    for (const [i, key] of bytes.entries()) {
+      if (i > 0) await Bun.sleep(KEY_GAP_MS);
+      if (terminal.alive) terminal.write(key);
+    }
+    return { question, keys };
+  }
+
+  /**
+   * Types a prompt into the agent and waits for its turn to end (idle, a question, its exit, or
+   * the timeout): answers how it ended and the agent's answer, from its CLI's conversation log
+   * where the preset names one, else the words drawn since the prompt.
+   */
+  async ask(prompt: string, timeoutMs: number, maxChars: number): Promise<AskOutcome> {
+    const watch = this.#requireAgent();
+    const started = performance.now();
+    if (watch.state === "starting") await watch.until(["idle", "waiting"], timeoutMs);
+    if (watch.state === "working") throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    if (watch.state === "waiting") throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
+    const terminal = this.alive;
+    // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
+    const settling = IDLE_SETTLE_MS - watch.inStateMs();
+    if (settling > 0) await Bun.sleep(settling);
+    const before = this.transcript();
+    const token = terminal.screen.changeToken();
+    watch.type(prompt);
+    let ended: AskOutcome["ended"] = "timeout";
+    try {
+      ended = (await watch.until(["idle", "waiting", "exited"], Math.max(1, timeoutMs - (performance.now() - started)))).state as AskOutcome["ended"];
+    } catch (error) {
+      if (!(error instanceof T4aError && error.code === "timeout")) throw error;
+    }
+    let answer: string | undefined;
+    // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there.
+    for (let attempt = 0; attempt < LOG_SETTLE_TRIES && answer === undefined; attempt++) {
+      if (attempt > 0) await Bun.sleep(LOG_SETTLE_MS);
+      const after = this.transcript();
+      answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);
+      if (ended === "timeout") break;
+    }
+    const source = answer === undefined ? "screen" : "log";
+    const budgeted = withinBudget(answer ?? watch.wordsSince(token, prompt), maxChars);
+    const outcome: AskOutcome = { ended, answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
+    if (ended === "waiting") outcome.question = watch.line;
+    return outcome;
+  }
+
+  /** The agent's conversation from its CLI's log; undefined when its preset names none or there is none yet. */
+  transcript(): { path: string; messages: Message[] } | undefined {
+    const log = this.#requireAgent().agent.log;
+    if (!log || !this.#terminal) return undefined;
+    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt };
+    const path = place.home ? findLog(log, place) : undefined;
+    return path === undefined ? undefined : { path, messages: readTranscript(path, log.format) };
+  }
+
+  #requireAgent(): AgentWatch {
+    if (!this.#agent) throw new T4aError("unsupported", `terminal "${this.id}" runs no agent (create it with --agent)`);
+    return this.#agent;
+  }
+
   /** Called once by Sessions after the spawn, with the agent watch that starts with it. */
   started(terminal: Terminal, agent?: AgentWatch): void {
     this.#terminal = terminal;
+    this.#startCwd = terminal.cwd;
     this.#agent = agent;
   }
 

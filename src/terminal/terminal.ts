@@ -5,6 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import type { SessionInfo } from "../protocol/session-info.ts";
 import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
+import { withinBudget } from "../protocol/budget.ts";
 import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import { Screen } from "./screen.ts";
@@ -659,12 +660,3 @@ export class Terminal {
   }
 }
 
-/** Text cut to `max` characters by leaving out its middle (a build's first error and its end both stay). */
-function withinBudget(text: string, max: number): { text: string; cut: number } {
-  if (text.length <= max) return { text, cut: 0 };
-  const head = Math.floor(max / 4);
-  const tail = max - head;
-  const cut = text.length - head - tail;
-  const before = text.slice(0, head);
-  return { text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`, cut };
-}

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   spawn_failed: 422,
   unsupported: 501,
   busy: 429,
+  not_waiting: 409,
   internal: 500,
 };
 

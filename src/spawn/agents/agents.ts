@@ -32,6 +32,8 @@ const Override = v.strictObject({
   busyPatterns: v.optional(Strings),
   chromePatterns: v.optional(Strings),
   readyPatterns: v.optional(Strings),
+  answers: v.optional(v.strictObject({ yes: Strings, always: v.optional(Strings), no: Strings })),
+  log: v.optional(v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen"]) })),
 });
 
 export interface Agent extends AgentPreset {
@@ -58,7 +60,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
     const base = agents.get(name);
     if (!base && !override.cli) throw new T4aError("invalid_params", `${path}: ${name}: a new agent needs "cli"`);
     agents.set(name, {
-      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], busyPatterns: [], readyPatterns: [], chromePatterns: [], extraArgs: [], env: {} }),
+      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], busyPatterns: [], readyPatterns: [], chromePatterns: [], answers: { yes: ["Enter"], no: ["Escape"] }, extraArgs: [], env: {} }),
       ...override,
       name,
     } as Agent);

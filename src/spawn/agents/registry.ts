@@ -56,6 +56,24 @@ export interface AgentPreset {
   readyPatterns: string[];
   /** Rows of its own frame (hints, status bars): never the line a state reports, which is the agent's last words. */
   chromePatterns: string[];
+  /**
+   * The keys (send's names) that answer its permission question: yes once, yes for the rest of
+   * the session (or this kind of action), no. Checked against each CLI's real question (see
+   * test/real-agents.test.ts); `always` is absent where the CLI offers none.
+   */
+  answers: { yes: string[]; always?: string[]; no: string[] };
+  /** Where it writes its conversation, and in which format: ask and transcript read it. */
+  log?: ConversationLog;
+}
+
+/**
+ * A CLI's own conversation log. `paths` are globs under $HOME, `{id}` the conversation id t4a
+ * gave it; without `{id}` (a CLI that takes no id of ours) the newest file for the session's
+ * directory that was written since the session started.
+ */
+export interface ConversationLog {
+  paths: string[];
+  format: "claude" | "codex" | "gemini" | "qwen";
 }
 
 /**
@@ -109,6 +127,9 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
     readyPatterns: ["^\\s*❯(\\s|$)"],
     chromePatterns: ["^[✻✶✢✳✽·*] \\S+ for \\d", "^[✻✶✢✳✽·*] \\S+… \\(", "for shortcuts", "mode on", "esc to interrupt", "← for agents", "/effort"],
+    // 2.1.330: "❯ 1. Yes", "2. Yes, and switch to accept edits … (shift+tab)", "3. No"; "Esc to cancel".
+    answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
+    log: { paths: [".claude/projects/*/{id}.jsonl"], format: "claude" },
   },
   {
     name: "codex",
@@ -136,6 +157,9 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to interrupt"], // "• Working (0s • esc to interrupt)"
     readyPatterns: ["^\\s*›\\s"],
     chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "f2 to view"],
+    // 0.169: "1. Yes, proceed (y)", "2. Yes, and don't ask again for commands that start with … (p)", "3. No, … (esc)".
+    answers: { yes: ["y"], always: ["p"], no: ["Escape"] },
+    log: { paths: [".codex/sessions/*/*/*/rollout-*.jsonl"], format: "codex" },
   },
   {
     name: "gemini",
@@ -161,6 +185,9 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
     readyPatterns: ["Type your message"],
     chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode", "YOLO Ctrl\\+Y"],
+    // 0.61: "● 1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4. No, suggest changes (esc)".
+    answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
+    log: { paths: [".gemini/tmp/*/chats/session-*-{id8}.jsonl"], format: "gemini" },
   },
   {
     name: "qwen",
@@ -184,6 +211,9 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"
     readyPatterns: ["Type your message"],
     chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab", "^➜ ", "git:\\("],
+    // 0.24: "› 1. Yes, allow once", "2. Yes, allow always", "3. No, suggest changes (esc)".
+    answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
+    log: { paths: [".qwen/projects/*/chats/{id}.jsonl"], format: "qwen" },
   },
   {
     name: "opencode",
@@ -212,5 +242,8 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc interrupt"], // "■■■■■■⬝⬝  esc interrupt"
     readyPatterns: ["ctrl\\+p commands"],
     chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^(▣\\s+)?(Build|Plan)\\b.* · ", "^\\s*Ask anything"],
+    // 1.18: "Allow once   Allow always   Reject" in a row, the first selected; Esc rejects.
+    // Its conversations live in a SQLite database: ask reads its screen instead.
+    answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
   },
 ];

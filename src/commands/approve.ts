@@ -1,0 +1,54 @@
+// approve / deny: answer the question an agent session waits on (a permission to write, to run)
+// with the keys its preset names for yes, yes-always or no, so a script needs not know which key
+// each CLI wants. Refused when the agent waits on nothing (not_waiting) or has ended (exited).
+import * as v from "valibot";
+import { TerminalId } from "../protocol/fields.ts";
+import { defineCommand } from "./command.ts";
+
+const AnswerReply = v.object({
+  /** The question that was answered, as the agent state reported it. */
+  question: v.string(),
+  /** The keys pressed, by name. */
+  keys: v.array(v.string()),
+});
+
+export const approve = defineCommand({
+  name: "approve",
+  params: v.object({
+    id: TerminalId,
+    always: v.optional(v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)"))),
+  }),
+  reply: AnswerReply,
+  handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes"),
+  cli: {
+    usage: "approve <id>",
+    summary: "Say yes to the question an agent waits on (the key its CLI wants); prints the question",
+    options: [["--always", "yes, and do not ask again for this kind of action"]],
+    examples: ["t4a wait t1 --agent waiting && t4a approve t1"],
+    request: ([id], options) => ({ id, always: options.always ? true : undefined }),
+    print: (response) => console.log(response.question),
+  },
+  mcp: {
+    tool: "agent_approve",
+    description: "Say yes to the question an agent terminal waits on (agent state waiting), with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+  },
+  http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
+});
+
+export const deny = defineCommand({
+  name: "deny",
+  params: v.object({ id: TerminalId }),
+  reply: AnswerReply,
+  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no"),
+  cli: {
+    usage: "deny <id>",
+    summary: "Say no to the question an agent waits on (the key its CLI wants); prints the question",
+    request: ([id]) => ({ id }),
+    print: (response) => console.log(response.question),
+  },
+  mcp: {
+    tool: "agent_deny",
+    description: "Say no to the question an agent terminal waits on; the agent stops that action. Fails with not_waiting when it waits on none.",
+  },
+  http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
+});

@@ -1,0 +1,58 @@
+// ask: hand an agent session a prompt and get its answer in one call. Types the prompt (as typed
+// prompts are), waits for the turn to end, and answers how it ended (idle, waiting with the
+// question, exited, timeout) and the agent's answer: from its CLI's own conversation log where
+// the preset names one, else the words drawn since the prompt without the TUI's frame.
+import * as v from "valibot";
+import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
+import { Milliseconds, TerminalId } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
+import { defineCommand, textContent } from "./command.ts";
+import { durationOption } from "./durations.ts";
+import { MAX_WAIT_MS } from "./wait.ts";
+
+export const ask = defineCommand({
+  name: "ask",
+  params: v.object({
+    id: TerminalId,
+    prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty")),
+    timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("stop waiting after this many ms (default 10 min)")), 600_000),
+    max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of answer (default 16000)")), DEFAULT_MAX_OUTPUT),
+  }),
+  reply: v.object({
+    ended: v.picklist(["idle", "waiting", "exited", "timeout"]),
+    question: v.optional(v.string()),
+    answer: v.string(),
+    source: v.picklist(["log", "screen"]),
+    cut: v.number(),
+    elapsed_ms: v.number(),
+  }),
+  handle: (params, ctx) => ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output),
+  cli: {
+    usage: "ask <id> <prompt>",
+    summary: "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, 4 waiting on a question, 1 otherwise)",
+    options: [
+      ["--timeout <duration>", "stop waiting after this long (default 10m); the turn goes on"],
+      ["--max-output <n>", "print at most n characters of the answer (default 16000); the middle is cut"],
+    ],
+    examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
+    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput) }),
+    print(response) {
+      if (response.answer) console.log(response.answer);
+      if (response.cut) console.error(`t4a: ${response.cut} characters of the answer cut`);
+      if (response.ended === "waiting") console.error(`t4a: waiting: ${response.question}`);
+      else if (response.ended !== "idle") console.error(`t4a: the turn ended ${response.ended}`);
+      return response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : 1;
+    },
+  },
+  mcp: {
+    tool: "agent_ask",
+    description:
+      "Give a coding-agent terminal (terminal_create with agent) a prompt and wait for its turn to end; returns how it ended " +
+      "(idle; waiting: it asks a question, answer it with agent_approve or agent_deny; exited; timeout) and the agent's answer text " +
+      "(from its conversation log, else its screen), at most max_output characters.",
+    blocking: true,
+    result: (response) =>
+      textContent(`[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`),
+  },
+  http: [{ method: "POST", path: "/api/sessions/:id/ask" }],
+});

@@ -1,0 +1,161 @@
+// An agent's conversation as messages, read from the CLI's own log (where the preset names it):
+// the answer to "what did it do" when its TUI draws on the alternate screen and keeps no
+// scrollback, and the exact text of its answers for `ask`. One small reader per log format;
+// each keeps the conversation's order and leaves out what the CLI adds for itself (its context
+// preambles, hook and bookkeeping records). Tool calls and results are one line each.
+import { readFileSync, statSync } from "node:fs";
+import type { ConversationLog } from "../spawn/agents/registry.ts";
+
+export interface Message {
+  role: "user" | "assistant" | "tool_call" | "tool_result";
+  text: string;
+}
+
+/** Where to look: the session's HOME and directory, the conversation id t4a gave it, when it started. */
+export interface LogPlace {
+  home: string;
+  cwd: string;
+  conversationId: string | undefined;
+  startedAt: number;
+}
+
+/** A tool call's or result's one line: this long at most. */
+const ONE_LINE = 200;
+
+/** The log file of this session's conversation, or undefined when there is none (yet). */
+export function findLog(log: ConversationLog, place: LogPlace): string | undefined {
+  for (const pattern of log.paths) {
+    const byId = pattern.includes("{id");
+    if (byId && !place.conversationId) continue;
+    const glob = pattern.replaceAll("{id8}", place.conversationId?.slice(0, 8) ?? "").replaceAll("{id}", place.conversationId ?? "");
+    let newest: { path: string; mtime: number } | undefined;
+    for (const path of new Bun.Glob(glob).scanSync({ cwd: place.home, absolute: true, dot: true })) {
+      const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      // Without an id of ours: a conversation of its directory begun since the session started
+      // (an earlier session's log there may still be written to as this one starts).
+      if (!byId && (mtime < place.startedAt || !begunBy(path, log.format, place))) continue;
+      if (!newest || mtime > newest.mtime) newest = { path, mtime };
+    }
+    if (newest) return newest.path;
+  }
+  return undefined;
+}
+
+/** The messages of a log file, oldest first. */
+export function readTranscript(path: string, format: ConversationLog["format"]): Message[] {
+  const records = jsonLines(path);
+  switch (format) {
+    case "claude":
+      return records.flatMap(claudeMessages);
+    case "codex":
+      return records.flatMap(codexMessages);
+    case "gemini":
+      return geminiRecords(records).flatMap(geminiMessages);
+    case "qwen":
+      return records.flatMap(qwenMessages);
+  }
+}
+
+type Json = Record<string, any>;
+
+function jsonLines(path: string): Json[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return [];
+  }
+  const records: Json[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      // A line being written as we read: the next read has it whole.
+    }
+  }
+  return records;
+}
+
+/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start. */
+function begunBy(path: string, format: ConversationLog["format"], place: LogPlace): boolean {
+  if (format !== "codex") return false;
+  const meta = jsonLines(path).find((record) => record.type === "session_meta")?.payload;
+  return meta?.cwd === place.cwd && Date.parse(meta?.timestamp ?? "") >= place.startedAt;
+}
+
+const oneLine = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > ONE_LINE ? `${flat.slice(0, ONE_LINE - 1)}…` : flat;
+};
+
+const call = (name: string, args: unknown) => ({ role: "tool_call" as const, text: oneLine(`${name} ${typeof args === "string" ? args : JSON.stringify(args ?? {})}`) });
+const result = (output: unknown) => ({ role: "tool_result" as const, text: oneLine(typeof output === "string" ? output : JSON.stringify(output ?? "")) });
+/** Context a CLI sends as if the user wrote it (`<environment_context>`, `<system-reminder>`). */
+const isPreamble = (text: string) => /^\s*<[a-z_-]+>/.test(text);
+
+function claudeMessages(record: Json): Message[] {
+  if ((record.type !== "user" && record.type !== "assistant") || record.isMeta || record.isSidechain) return [];
+  const content = record.message?.content;
+  const role = record.type as "user" | "assistant";
+  if (typeof content === "string") return isPreamble(content) ? [] : [{ role, text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part: Json): Message[] => {
+    if (part.type === "text" && typeof part.text === "string" && !isPreamble(part.text)) return [{ role, text: part.text }];
+    if (part.type === "tool_use") return [call(part.name, part.input)];
+    if (part.type === "tool_result") {
+      const output = Array.isArray(part.content) ? part.content.map((item: Json) => item.text ?? "").join(" ") : part.content;
+      return [result(output)];
+    }
+    return [];
+  });
+}
+
+function codexMessages(record: Json): Message[] {
+  if (record.type !== "response_item") return [];
+  const item = record.payload ?? {};
+  if (item.type === "message" && (item.role === "user" || item.role === "assistant")) {
+    const text = (item.content ?? []).map((part: Json) => part.text ?? "").join("");
+    return text && !isPreamble(text) ? [{ role: item.role, text }] : [];
+  }
+  if (item.type === "function_call" || item.type === "custom_tool_call") return [call(item.name, item.arguments ?? item.input)];
+  if (item.type === "function_call_output" || item.type === "custom_tool_call_output") return [result(item.output)];
+  return [];
+}
+
+/** gemini's log: records by id, later ones replacing earlier ones; `$set.messages` carries some. */
+function geminiRecords(records: Json[]): Json[] {
+  const byId = new Map<string, Json>();
+  for (const record of records) {
+    for (const message of Array.isArray(record.$set?.messages) ? record.$set.messages : [record]) {
+      if (typeof message.id === "string" && message.type) byId.set(message.id, message);
+    }
+  }
+  return [...byId.values()];
+}
+
+function geminiMessages(record: Json): Message[] {
+  if (record.type === "user") return partsMessages("user", record.content);
+  if (record.type !== "gemini") return [];
+  const messages: Message[] = [];
+  if (typeof record.content === "string" && record.content) messages.push({ role: "assistant", text: record.content });
+  for (const tool of record.toolCalls ?? []) messages.push(call(tool.name, tool.args));
+  return messages;
+}
+
+function qwenMessages(record: Json): Message[] {
+  if (record.type === "user" || record.type === "tool_result") return partsMessages("user", record.message?.parts);
+  if (record.type === "assistant") return partsMessages("assistant", record.message?.parts);
+  return [];
+}
+
+/** Gemini-API parts: text, functionCall, functionResponse. */
+function partsMessages(role: "user" | "assistant", parts: unknown): Message[] {
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part: Json): Message[] => {
+    if (typeof part.text === "string" && part.text && !part.thought && !isPreamble(part.text)) return [{ role, text: part.text }];
+    if (part.functionCall) return [call(part.functionCall.name, part.functionCall.args)];
+    if (part.functionResponse) return [result(part.functionResponse.response?.output ?? part.functionResponse.response?.error ?? part.functionResponse.response)];
+    return [];
+  });
+}

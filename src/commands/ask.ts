@@ -47,9 +47,8 @@ export const ask = defineCommand({
   mcp: {
     tool: "agent_ask",
     description:
-      "Give a coding-agent terminal (terminal_create with agent) a prompt and wait for its turn to end; returns how it ended " +
-      "(idle; waiting: it asks a question, answer it with agent_approve or agent_deny; exited; timeout) and the agent's answer text " +
-      "(from its conversation log, else its screen), at most max_output characters.",
+      "Give an agent terminal (terminal_create agent) a prompt and wait for its turn to end: how it ended (idle; waiting: it asks a question, " +
+      "answer with agent_approve/agent_deny; exited; timeout) and its answer text (from its conversation log, else its screen).",
     blocking: true,
     result: (response) =>
       textContent(`[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`),

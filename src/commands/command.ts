@@ -87,6 +87,11 @@ export interface McpSpec<R = Reply> {
   description: string;
   /** Wire fields the tool does not offer (screenshot's `encoding`: the image always comes inline). */
   hide?: string[];
+  /**
+   * Rarely used fields offered as one object field described once (their names and types are
+   * the wire's): each turn of a client that loads the tools pays for every schema it lists.
+   */
+  group?: { field: string; fields: string[]; description: string };
   /** Optional wire fields this tool requires (exec's `command`; its continuation's `continue`). */
   require?: string[];
   /** Fill in what the tool's caller leaves to its surroundings (create's cwd), as the CLI does. */

@@ -110,12 +110,22 @@ export const create = defineCommand({
   mcp: {
     tool: "terminal_create",
     description:
-      "Start a program on a new terminal (a real PTY, 80x24 unless told) and return its id (t1, t2, …), size and pid as short JSON. " +
-      "Without cmd_args it starts the user's shell with shell integration, which terminal_run and terminal_wait's command_done need. " +
-      "worktree gives it its own git worktree and branch (parallel work without conflicts; removed at the end only if clean), " +
-      "agent runs a coding-agent CLI (claude, codex, gemini, qwen, opencode) with prompt, yolo and resume; then terminal_wait with agent waiting/idle tells when it needs the user or is done, " +
-      "sandbox confines it (read-only filesystem but its directory and /tmp, no network unless sandbox_net), timeout_ms ends it. " +
-      "The terminal lives until terminal_kill, even after its program exits, so its last screen can still be read.",
+      "Start a program on a new terminal (a real PTY) and return its id (t1, t2, …) as short JSON. " +
+      "Without cmd_args: the user's shell, with the integration terminal_run/terminal_exec need. " +
+      "worktree: its own git worktree and branch (kept at the end only if dirty). agent: a coding-agent CLI (claude, codex, gemini, qwen, opencode) " +
+      "with prompt/yolo/resume; drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but its cwd and /tmp, network off. " +
+      "It lives until terminal_kill, even after its program exits.",
+    group: {
+      field: "more",
+      fields: [
+        "scrollback", "shell_integration", "base", "worktree_path", "branch", "scratchpad", "sandbox_allow", "sandbox_allow_domain", "sandbox_net",
+        "sandbox_no_net", "agent_args", "spawn_mode", "ssh_target", "ssh_args", "persist", "record", "record_input", "cast_format", "inherit_env",
+      ],
+      description:
+        "rarely needed, as in connector.json (`t4a schema spec`): scrollback (lines), shell_integration (bool), base/branch/worktree_path (worktree), " +
+        "scratchpad (shared dir name), sandbox_allow (paths), sandbox_allow_domain (hosts), sandbox_net, sandbox_no_net, agent_args, " +
+        "spawn_mode (login|direct|ssh), ssh_target, ssh_args, persist, record (.cast path), record_input, cast_format (v2|v3), inherit_env",
+    },
     // Idle events are not offered over MCP; the environment comes from the server's own.
     hide: ["idle_timeout_ms", "client_env"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.

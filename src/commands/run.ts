@@ -64,11 +64,9 @@ export const run = defineCommand({
   mcp: {
     tool: "terminal_run",
     description:
-      "Run one shell command in a terminal's shell and get its exit code and output lines in one call, like `ssh host cmd`: " +
-      "it types the command, waits until it finishes and answers what it printed. The way to run builds, tests, git and other non-interactive commands. " +
-      "Needs a shell with integration (terminal_create's default shell: bash, zsh or fish). Output costs about a token per 4 characters: " +
-      "keep it small with max_lines, or pipe through tail/grep. A timeout (default 10 min) is a tool error and the command keeps running: " +
-      'look with terminal_screenshot, stop it with terminal_send keys ["C-c"].',
+      "Run a shell command in a terminal's shell (terminal_create's default) and get its exit code and output lines in one call, like `ssh host cmd`: " +
+      "for builds, tests, git. Keep output small with max_lines or tail/grep. A timeout (default 10 min) is a tool error and the command keeps running; " +
+      "for long commands prefer terminal_exec, which yields.",
     blocking: true,
     result(response) {
       const lines = response.lines as string[];

@@ -68,8 +68,8 @@ export const screenshot = defineCommand({
     description:
       "Look at a terminal as a person would: a PNG of the screen with its colours, bold and inverse text, and the cursor. " +
       "The best first look after something happened, and the way to work full-screen programs (vim, less, htop, menus, TUIs). " +
-      "About 225 image tokens at the default size (80x24 → 528x317 px), far fewer than the same screen as text when it is busy; " +
-      "scale 100 (800x480 px) costs ~510. For exact characters to copy (an error line, a path), use terminal_read.",
+      "About 225 image tokens at the default size (80x24 → 528x317 px); scale 100 (800x480 px) ~510. " +
+      "For exact characters to copy (an error line, a path), use terminal_read.",
     // The image always travels inline in the tool result.
     hide: ["encoding"],
     result: (_response, payload) => [{ type: "image", data: Buffer.from(payload!).toString("base64"), mimeType: "image/png" }],

@@ -44,11 +44,9 @@ export const send = defineCommand({
   mcp: {
     tool: "terminal_send",
     description:
-      "Type into a terminal: first `input` as text (a newline presses Enter; control characters go as they are: \\u0003 is Ctrl-C), " +
-      "then `keys` pressed in order: Enter Tab Escape Space BSpace Up Down Left Right Home End PageUp PageDown Insert Delete F1…F12, " +
-      "single characters, and the prefixes C- (ctrl), M- (alt), S- (shift): C-c, M-x, S-Tab, C-Left. " +
-      "Answers \"ok\" at once, without waiting for the program to react: follow with terminal_wait (idle_ms for interactive programs), " +
-      "then terminal_screenshot or terminal_read. For a whole shell command and its output, terminal_run is one call instead of three.",
+      "Type into a terminal: `input` as text (a newline presses Enter), then `keys` in order: Enter Tab Escape BSpace Up Down Left Right Home End " +
+      "PageUp PageDown Delete F1…F12, single characters, with C- M- S- prefixes (C-c, M-x, S-Tab). Answers \"ok\" at once: follow with " +
+      "terminal_wait (idle_ms), then terminal_screenshot or terminal_read. For a shell command and its output, terminal_exec is one call.",
     // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
     hide: ["input_base64"],
   },

@@ -117,13 +117,10 @@ export const text = defineCommand({
   mcp: {
     tool: "terminal_read",
     description:
-      "Read a terminal's screen as plain text, one line per row, top to bottom: the exact characters, for copying an error message, a path or a number. " +
-      "Rows count from the bottom: 0 is the last row, so start 0, end 5 reads the bottom five, blank or not; tail 5 reads the last five rows that hold text " +
-      "(blank rows below the text and the cursor skipped). Blank rows at the bottom are left out unless trim_rows is false; the header says how many. " +
-      "region scrollback reads what scrolled off the top, all reads both. " +
-      "The first line of the result is a header with the line counts and a token; pass the token back as `since` to get only the rows changed since, " +
-      'each as "row: text" (the cheapest way to follow output). Costs about a token per 4 characters: a full 80x24 screen up to ~500, ' +
-      "blank rows next to nothing; read a range when you know where to look (after a screenshot).",
+      "Read a terminal's screen as plain text, one line per row, top to bottom: exact characters (an error message, a path). " +
+      "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five rows holding text. " +
+      "The first line is a header with counts and a token: pass it as `since` to get only the rows changed since (\"row: text\"), the cheapest way to follow output. " +
+      "About a token per 4 characters: a full 80x24 screen up to ~500.",
     // An agent pays tokens for every blank row of an empty screen: leave them out unless asked.
     request: (args) => ({ trim_rows: true, ...args }),
     result(response) {

@@ -107,14 +107,11 @@ export const wait = defineCommand({
   mcp: {
     tool: "terminal_wait",
     description:
-      "Block until something happens on a terminal, instead of polling; the first condition given that holds wins. " +
-      "idle_ms: no output for that long (after typing into an interactive program, 300–1000). text / regex: appears in output arriving after this call starts " +
-      "(never what is already on screen, never the echo of typed input, so it can miss output that came before the call). gone: text left the screen. " +
-      "command_done: the shell command finished (gives its exit code). exit: the program ended. " +
-      "input: the program is blocked reading the terminal (a password or y/n prompt, a REPL, the shell's prompt); answers the process and the prompt's line. " +
-      "agent (for a terminal made with agent): waiting = the coding agent asks the user something, idle = its turn is done; answers the state and the screen line that shows it. " +
-      "Answers short JSON (~30 tokens): the condition, elapsed_ms, and the matching line and its row from the bottom, or the exit code. " +
-      "A timeout (default 30 s) is a tool error with code timeout. Other tool calls go on while it waits.",
+      "Block until something happens on a terminal instead of polling; the first condition given that holds wins. " +
+      "text/regex see only output arriving after the call starts (never the echo of typed input). " +
+      "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
+      "Answers short JSON: the condition, elapsed_ms, the matching line (and row from the bottom), the exit code, or the agent state and its line. " +
+      "A timeout (default 30 s) is a tool error with code timeout.",
     blocking: true,
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],

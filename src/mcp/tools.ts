@@ -38,12 +38,24 @@ function toTool(command: Command, spec: McpSpec): Tool {
   const schema = toJsonSchema(command.params, { errorMode: "ignore" }) as Tool["inputSchema"];
   for (const field of spec.hide ?? []) delete schema.properties?.[field];
   schema.required = [...(schema.required ?? []), ...(spec.require ?? [])].filter((field) => !spec.hide?.includes(field));
+  if (spec.group) {
+    for (const field of spec.group.fields) delete schema.properties?.[field];
+    schema.properties = { ...schema.properties, [spec.group.field]: { type: "object", description: spec.group.description } };
+  }
   return { name: spec.tool, description: spec.description, inputSchema: schema, command, spec };
 }
 
 /** The daemon request for a tool call. The daemon validates the arguments; hidden fields never pass. */
 export function toolRequest(tool: Tool, args: Reply): Reply {
-  const fields = { ...(tool.spec.request?.(args) ?? args) };
+  const group = tool.spec.group;
+  const grouped = group && typeof args[group.field] === "object" && args[group.field] !== null ? (args[group.field] as Reply) : {};
+  const flat: Reply = { ...args };
+  if (group) {
+    delete flat[group.field];
+    // Only the grouped fields come out of the group: it cannot set a field the tool shows or hides.
+    for (const field of group.fields) if (field in grouped) flat[field] = grouped[field];
+  }
+  const fields = { ...(tool.spec.request?.(flat) ?? flat) };
   for (const field of tool.spec.hide ?? []) delete fields[field];
   return { ...fields, cmd: tool.command.name };
 }

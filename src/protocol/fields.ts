@@ -7,7 +7,7 @@ export const TerminalId = v.pipe(
   v.string(),
   v.minLength(1),
   v.maxLength(64),
-  v.description("the terminal's id, as create answered it: t1, t2, … or the name given"),
+  v.description("terminal id: t1, t2, … or its name"),
 );
 
 /** A name given at create: becomes the terminal's id. */

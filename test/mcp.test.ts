@@ -9,6 +9,9 @@ import { decodePng } from "../src/render/png.ts";
 import { BIN, fdCount, isAlive, Sandbox, waitFor } from "./harness.ts";
 
 const TOOLS = [
+  "agent_approve",
+  "agent_ask",
+  "agent_deny",
   "terminal_create",
   "terminal_cursor",
   "terminal_exec",

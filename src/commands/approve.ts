@@ -48,7 +48,7 @@ export const deny = defineCommand({
   },
   mcp: {
     tool: "agent_deny",
-    description: "Say no to the question an agent terminal waits on; the agent stops that action. Fails with not_waiting when it waits on none.",
+    description: "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });

@@ -14,7 +14,7 @@ export const ask = defineCommand({
   name: "ask",
   params: v.object({
     id: TerminalId,
-    prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty")),
+    prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty"), v.description("what to ask, as typed")),
     timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("stop waiting after this many ms (default 10 min)")), 600_000),
     max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of answer (default 16000)")), DEFAULT_MAX_OUTPUT),
   }),

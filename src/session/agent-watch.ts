@@ -53,6 +53,8 @@ const IDLE_QUIET_MS = 500;
 const HOOKED_IDLE_QUIET_MS = 3000;
 /** How long a CLI given a prompt may show its input box without starting the turn before it counts as idle. */
 const PROMPT_START_MS = 10_000;
+/** A hook's idle goes out once the screen has been still this long (its last words drawn). */
+const IDLE_LINE_QUIET_MS = 150;
 /** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
 const QUESTION_DRAW_MS = 1000;
 
@@ -84,6 +86,8 @@ export class AgentWatch {
   #pendingQuestion: { at: number; message: string } | undefined;
   /** False from a typed prompt until the turn it starts shows a busy marker (or a question). */
   #typedTurnStarted = true;
+  /** When a hook reported idle, until the screen settles and the idle goes out with its line. */
+  #pendingIdle: number | undefined;
   /** When the state last changed. */
   #stateAt = performance.now();
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -174,6 +178,7 @@ export class AgentWatch {
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
     this.#pendingQuestion = undefined;
+    this.#pendingIdle = undefined;
     this.#typedTurnStarted = true;
     if (state === "waiting") {
       const question = this.#waitingLine();
@@ -184,6 +189,13 @@ export class AgentWatch {
       }
       message = question;
     }
+    if (state === "idle" && !message) {
+      // The hook fires as the turn ends, sometimes before the last words are drawn: the line
+      // (and the event) waits for the screen to settle, a moment at most.
+      this.#pendingIdle = performance.now();
+      return;
+    }
+    this.#pendingIdle = undefined;
     this.#set(state as AgentState, message || this.#lastLine());
     if (state === "exited") this.#failWaiters();
   }
@@ -266,7 +278,7 @@ export class AgentWatch {
     const quietMs = now - this.#changedAt;
     // Read again when the screen changed, and once as each quiet period it waits for comes due.
     const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some((ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms);
-    if (this.#readAt >= this.#changedAt && !due && this.#pendingQuestion === undefined) return;
+    if (this.#readAt >= this.#changedAt && !due && this.#pendingQuestion === undefined && this.#pendingIdle === undefined) return;
     this.#readAt = now;
 
     const rows = this.#host.screen();
@@ -285,7 +297,13 @@ export class AgentWatch {
     const turnPending = (this.state === "starting" && this.#promptGiven) || !this.#typedTurnStarted;
     const idleQuietMs = turnPending ? PROMPT_START_MS : IDLE_QUIET_MS;
     const pending = this.#pendingQuestion;
+    if (this.#pendingIdle !== undefined && question === undefined && (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)) {
+      this.#pendingIdle = undefined;
+      this.#set("idle", this.#lastLine());
+      return;
+    }
     if (question !== undefined) {
+      this.#pendingIdle = undefined;
       this.#typedTurnStarted = true;
       this.#pendingQuestion = undefined;
       this.#set("waiting", question);

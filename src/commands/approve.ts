@@ -30,7 +30,7 @@ export const approve = defineCommand({
   },
   mcp: {
     tool: "agent_approve",
-    description: "Say yes to the question an agent terminal waits on (agent state waiting), with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+    description: "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
   },
   http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
 });

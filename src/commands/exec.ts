@@ -59,16 +59,14 @@ export const exec = defineCommand({
   params: ExecParams,
   reply: ExecReply,
   async handle(params, ctx) {
-    const terminal = ctx.sessions.get(params.id).terminal;
     if ((params.command === undefined) === (params.continue === undefined)) {
       throw new T4aError("invalid_params", "exec needs a command to start, or continue with the token of one");
     }
     if (params.input !== undefined && params.continue === undefined) throw new T4aError("invalid_params", "input goes with continue");
-    if (params.command !== undefined) {
-      if (!terminal.alive) throw new T4aError("exited", `terminal "${params.id}" has exited`);
-      return { ...(await terminal.exec(params.command, params.yield_ms, params.max_output)) };
-    }
-    return { ...(await terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)) };
+    const session = ctx.sessions.get(params.id);
+    // A new command needs a live shell; a continuation may read what an ended one left.
+    if (params.command !== undefined) return { ...(await session.alive.exec(params.command, params.yield_ms, params.max_output)) };
+    return { ...(await session.terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)) };
   },
   cli: {
     usage: "exec <id> [...command]",

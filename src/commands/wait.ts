@@ -3,7 +3,6 @@
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
-import { canTellInputWanted } from "../terminal/input-wanted.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
@@ -59,7 +58,6 @@ export const wait = defineCommand({
     if (!others) {
       throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent");
     }
-    if (input && !canTellInputWanted) throw new T4aError("unsupported", "input wanted is known only on Linux (from /proc)");
     let regex: RegExp | undefined;
     try {
       regex = params.regex === undefined ? undefined : new RegExp(params.regex);

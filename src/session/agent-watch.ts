@@ -75,7 +75,6 @@ export class AgentWatch {
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
   readonly #hooked: boolean;
   #typedPrompt: string | undefined;
-  #promptGiven: boolean;
   /** The screen when input last went in: a question still shown from before was answered. */
   #sinceInput: string | undefined;
   /** The screen as last read, and when it last changed. */
@@ -84,8 +83,11 @@ export class AgentWatch {
   #readAt = -1;
   /** A question a hook reported before it was drawn: when, and the hook's message. */
   #pendingQuestion: { at: number; message: string } | undefined;
-  /** False from a typed prompt until the turn it starts shows a busy marker (or a question). */
-  #typedTurnStarted = true;
+  /**
+   * False while a prompt (on its command line, or typed) has not visibly started its turn: until
+   * a busy marker, a question, a hook, or an idle after the long wait.
+   */
+  #turnStarted: boolean;
   /** When a hook reported idle, until the screen settles and the idle goes out with its line. */
   #pendingIdle: number | undefined;
   /** When the state last changed. */
@@ -101,7 +103,7 @@ export class AgentWatch {
     this.agent = agent;
     this.#host = host;
     this.#typedPrompt = options.typedPrompt;
-    this.#promptGiven = options.promptGiven === true;
+    this.#turnStarted = options.promptGiven !== true;
     const tickMs = options.tickMs ?? TICK_MS;
     this.#hooked = agent.hooks !== undefined;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
@@ -179,7 +181,7 @@ export class AgentWatch {
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
     this.#pendingQuestion = undefined;
     this.#pendingIdle = undefined;
-    this.#typedTurnStarted = true;
+    this.#turnStarted = true;
     if (state === "waiting") {
       const question = this.#waitingLine();
       if (question === undefined) {
@@ -291,11 +293,10 @@ export class AgentWatch {
       ? this.#ready.some((pattern) => pattern.test(text))
       : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
-    if (busy) this.#typedTurnStarted = true;
-    // Given a prompt (on its command line, or typed), the input box drawn is not idle until the
-    // turn shows it started: a CLI may sit still for seconds before it does (opencode ~2 s).
-    const turnPending = (this.state === "starting" && this.#promptGiven) || !this.#typedTurnStarted;
-    const idleQuietMs = turnPending ? PROMPT_START_MS : IDLE_QUIET_MS;
+    if (busy) this.#turnStarted = true;
+    // Given a prompt, the input box drawn is not idle until the turn shows it started: a CLI may
+    // sit still for seconds before it does (opencode ~2 s).
+    const idleQuietMs = this.#turnStarted ? IDLE_QUIET_MS : PROMPT_START_MS;
     const pending = this.#pendingQuestion;
     if (this.#pendingIdle !== undefined && question === undefined && (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)) {
       this.#pendingIdle = undefined;
@@ -304,7 +305,6 @@ export class AgentWatch {
     }
     if (question !== undefined) {
       this.#pendingIdle = undefined;
-      this.#typedTurnStarted = true;
       this.#pendingQuestion = undefined;
       this.#set("waiting", question);
     } else if (pending !== undefined && now - pending.at >= QUESTION_DRAW_MS) {
@@ -339,6 +339,8 @@ export class AgentWatch {
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();
+    // A turn that ended or asked something is no longer one about to start.
+    if (state !== "working") this.#turnStarted = true;
     this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
     for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle({ state, line });
   }
@@ -387,7 +389,7 @@ export class AgentWatch {
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
     setTimeout(() => this.#host.write("\r"), 50);
-    this.#typedTurnStarted = false;
+    this.#turnStarted = false;
     this.#set("working", this.#lastLine());
   }
 }

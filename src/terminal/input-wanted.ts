@@ -189,27 +189,35 @@ const FIRST_LOOK_MS = 250;
 /** While nothing reads, ask again less and less often (a `sleep 5; read x` prints nothing first). */
 const LONGEST_LOOK_MS = 4000;
 
+/** Input wanted, as a terminal reports it: the reading process and the line its prompt is on. */
+export interface InputWanted {
+  process: string;
+  line: string;
+}
+
 /**
  * One terminal's "input wanted": looks when its output or input pauses, and again with a growing
  * gap while the program stays quiet without reading; tells once per pause when it reads.
  */
 export class InputWantedWatch {
-  /** Who reads the terminal now, as last seen; undefined after any output or input. */
-  reader: Reader | undefined;
+  /** Input wanted now, as last seen; undefined after any output or input, and once the program ended. */
+  wanted: InputWanted | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #gap = FIRST_LOOK_MS;
   #lastActivityAt = 0;
 
   constructor(
     private readonly leader: () => number,
-    private readonly onWanted: (reader: Reader) => void,
+    /** The line the prompt sits on, read when the reader is found. */
+    private readonly promptLine: () => string,
+    private readonly onWanted: (wanted: InputWanted) => void,
   ) {
     this.activity();
   }
 
   /** Output was drawn or input written: what was known is stale; look again once it pauses. */
   activity(): void {
-    this.reader = undefined;
+    this.wanted = undefined;
     this.#gap = FIRST_LOOK_MS;
     this.#lastActivityAt = performance.now();
     // One timer per pause, not one per chunk of a flood: it checks the pause when it fires.
@@ -226,8 +234,8 @@ export class InputWantedWatch {
     if (quietMs < FIRST_LOOK_MS) return this.#arm(FIRST_LOOK_MS - quietMs);
     const reader = terminalReader(this.leader());
     if (reader) {
-      this.reader = reader;
-      this.onWanted(reader);
+      this.wanted = { process: reader.process, line: this.promptLine() };
+      this.onWanted(this.wanted);
       return;
     }
     if (reader === undefined) return;
@@ -238,5 +246,6 @@ export class InputWantedWatch {
   dispose(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.wanted = undefined;
   }
 }

@@ -145,8 +145,6 @@ export class Terminal {
   readonly #pty: Pty;
   readonly #activity: ActivityTracker;
   readonly #inputWanted: InputWantedWatch;
-  /** The prompt's line when input was last wanted. */
-  #wantedLine = "";
   readonly #emit: (event: TerminalEvent) => void;
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
@@ -224,12 +222,11 @@ export class Terminal {
     );
     this.#inputWanted = new InputWantedWatch(
       () => this.#pty.pid,
-      (reader) => {
-        const wanted = { process: reader.process, line: this.#cursorLine() };
-        this.#wantedLine = wanted.line;
+      () => this.#cursorLine(),
+      (wanted) => {
         emit({ event: "input_wanted", terminal: this.id, ...wanted });
         for (const waiter of this.#waiters) waiter.inputWanted(wanted);
-        for (const listener of [...this.#inputListeners]) listener(reader.process);
+        for (const listener of [...this.#inputListeners]) listener(wanted.process);
       },
     );
     const unwrapped = { argv: integrated?.spawn.argv ?? spec.argv, env: integrated?.spawn.env ?? env };
@@ -258,7 +255,7 @@ export class Terminal {
 
   /** Whether the program is blocked reading the terminal; undefined where the kernel cannot tell. */
   get inputWanted(): boolean | undefined {
-    return canTellInputWanted ? this.#inputWanted.reader !== undefined : undefined;
+    return canTellInputWanted ? this.#inputWanted.wanted !== undefined : undefined;
   }
 
   get alive(): boolean {
@@ -279,7 +276,7 @@ export class Terminal {
     };
     // Answers to device queries the program asked but never read: a sign it floods queries.
     if (this.#pty.droppedAnswers) info.answers_dropped = this.#pty.droppedAnswers;
-    if (this.#inputWanted.reader) info.input_wanted = this.#inputWanted.reader.process;
+    if (this.#inputWanted.wanted) info.input_wanted = this.#inputWanted.wanted.process;
     if (this.#exit) {
       info.exit_code = this.#exit.code;
       info.signal = this.#exit.signal;
@@ -351,6 +348,7 @@ export class Terminal {
   }
 
   wait(conditions: WaitConditions, timeoutMs: number): Promise<WaitOutcome> {
+    if (conditions.input && !canTellInputWanted) throw new T4aError("unsupported", "input wanted is known only on Linux (from /proc)");
     if (!this.alive) {
       if (conditions.exit) return Promise.resolve({ condition: "exit", elapsed_ms: 0, code: this.#exit!.code, signal: this.#exit!.signal });
       throw new T4aError("exited", `terminal "${this.id}" has exited`);
@@ -366,8 +364,7 @@ export class Terminal {
           return terminal.#typedLines;
         },
         get inputWanted() {
-          const reader = terminal.#inputWanted.reader;
-          return reader && { process: reader.process, line: terminal.#wantedLine };
+          return terminal.#inputWanted.wanted;
         },
       },
       conditions,
@@ -435,12 +432,16 @@ export class Terminal {
       if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
       await this.#untilPrompt(timeoutMs);
     }
-    let end!: TypedCommand["end"];
-    const done = new Promise<Finished | undefined>((resolve) => (end = resolve));
-    const typed: TypedCommand = { seq: ++this.#typedCount, startRow: undefined, finished: undefined, done, end };
-    typed.end = (finished) => {
-      typed.finished = finished;
-      end(finished);
+    const { promise: done, resolve } = Promise.withResolvers<Finished | undefined>();
+    const typed: TypedCommand = {
+      seq: ++this.#typedCount,
+      startRow: undefined,
+      finished: undefined,
+      done,
+      end: (finished) => {
+        typed.finished = finished;
+        resolve(finished);
+      },
     };
     this.#typed = typed;
     const text = command.replace(/\n+$/, "");
@@ -451,7 +452,7 @@ export class Terminal {
 
   /** Waits for the command's end, its reading the terminal, or the yield; answers its output since `place`. */
   async #yield(typed: TypedCommand, place: OutputPlace, yieldMs: number, maxChars: number, started: number): Promise<ExecOutcome> {
-    let reader = this.#inputWanted.reader?.process;
+    let reader = this.#inputWanted.wanted?.process;
     if (!typed.finished && reader === undefined && this.alive) {
       reader = await within<string | undefined>(
         yieldMs,
@@ -541,7 +542,6 @@ export class Terminal {
     this.#exit = exit;
     this.#activity.dispose();
     this.#inputWanted.dispose();
-    this.#inputWanted.reader = undefined;
     this.#releaseSyncWaiters();
     this.#releasePromptWaiters();
     this.#inputListeners.clear();

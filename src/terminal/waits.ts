@@ -2,6 +2,7 @@
 // after the wait began (never the echo of typed input), until text is gone, until a command is
 // done, until exit; always bounded by a timeout. The terminal feeds it events; it decides.
 import { T4aError } from "../protocol/errors.ts";
+import type { InputWanted } from "./input-wanted.ts";
 import type { Screen } from "./screen.ts";
 import { within, type Settle } from "./within.ts";
 
@@ -39,7 +40,7 @@ export interface WaitSource {
   /** Lines recently typed into the terminal: their echo is not output. */
   readonly typedLines: readonly string[];
   /** The process reading the terminal now, if one is known to. */
-  readonly inputWanted: { process: string; line: string } | undefined;
+  readonly inputWanted: InputWanted | undefined;
 }
 
 export class Waiter {
@@ -92,7 +93,7 @@ export class Waiter {
     if (this.#conditions.command_done) this.#finish({ condition: "command_done", code });
   }
 
-  inputWanted(wanted: { process: string; line: string }): void {
+  inputWanted(wanted: InputWanted): void {
     if (this.#conditions.input) this.#finish({ condition: "input", ...wanted });
   }
 

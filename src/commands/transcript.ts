@@ -42,8 +42,10 @@ export const transcript = defineCommand({
     let kept = messages.length;
     let size = 0;
     while (kept > 0 && size + messages[kept - 1]!.text.length <= params.max_output) size += messages[--kept]!.text.length;
-    const shown = messages.slice(kept).map((message) => (message.text.length > params.max_output ? { ...message, text: withinBudget(message.text, params.max_output).text } : message));
-    if (!shown.length && messages.length) shown.push({ ...messages.at(-1)!, text: withinBudget(messages.at(-1)!.text, params.max_output).text });
+    const shown = messages.slice(kept);
+    // Not even the newest fits: it comes alone, its middle cut.
+    const newest = messages.at(-1);
+    if (!shown.length && newest) shown.push({ ...newest, text: withinBudget(newest.text, params.max_output).text });
     return { messages: shown, next: read.messages.length, cut: messages.length - shown.length, path: read.path };
   },
   cli: {

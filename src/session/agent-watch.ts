@@ -53,6 +53,11 @@ const IDLE_QUIET_MS = 500;
 const HOOKED_IDLE_QUIET_MS = 3000;
 /** How long a CLI given a prompt may show its input box without starting the turn before it counts as idle. */
 const PROMPT_START_MS = 10_000;
+/**
+ * Between a pasted prompt and its Enter. gemini 0.61 takes an Enter that follows a paste closely
+ * as a newline inside it (seen at 50 ms: the prompt stayed in its input box, a line longer).
+ */
+const ENTER_AFTER_PASTE_MS = 500;
 /** A hook's idle goes out once the screen has been still this long (its last words drawn). */
 const IDLE_LINE_QUIET_MS = 150;
 /** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
@@ -388,7 +393,7 @@ export class AgentWatch {
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
-    setTimeout(() => this.#host.write("\r"), 50);
+    setTimeout(() => this.#host.write("\r"), ENTER_AFTER_PASTE_MS);
     this.#turnStarted = false;
     this.#set("working", this.#lastLine());
   }

@@ -30,8 +30,12 @@ export type WebOptions = Omit<v.InferOutput<typeof WebParams>, "stop">;
 export interface WebHost {
   /** Starts it (or answers the running one when the listen address is the same or not given). */
   start(options: WebOptions): Promise<WebServerInfo>;
-  /** Answers false when none ran. */
+  /** Stops it and forgets it (a restarted daemon serves no web); answers false when none ran. */
   stop(): boolean;
+  /** Serves again what was served before the daemon restarted, unless it was stopped; undefined when nothing was. */
+  resume(): Promise<WebServerInfo | undefined>;
+  /** Stops it for the daemon's shutdown, remembering it for the next daemon. */
+  close(): void;
   /** Ends every browser login, running server or not; answers how many were live. */
   logoutAll(): number;
 }

@@ -9,6 +9,7 @@ import type { Command } from "./command.ts";
 import { config } from "./config.ts";
 import { create } from "./create.ts";
 import { cursor } from "./cursor.ts";
+import { diff } from "./diff.ts";
 import { events } from "./events.ts";
 import { exec } from "./exec.ts";
 import { info } from "./info.ts";
@@ -27,6 +28,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, ask, approve, deny, transcript, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, ask, approve, deny, transcript, diff, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

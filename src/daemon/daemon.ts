@@ -109,7 +109,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     stopping = true;
     clearInterval(socketWatch);
     for (const listener of listeners) listener.stop(true);
-    ctx.web?.stop();
+    ctx.web?.close();
     await sessions.killAll();
     manifest.flush(); // a directory or size change still waiting to be written
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
@@ -126,6 +126,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (!ctx.web) throw new T4aError("unsupported", "this daemon has no web front end");
     const started = await ctx.web.start({ listen: options.web });
     console.error(`t4a daemon: web server on ${started.url} (run \`t4a web\` for a login URL)`);
+  } else {
+    // The web server the previous daemon ran comes back with this one (until `t4a web --stop`).
+    await ctx.web?.resume().then(
+      (resumed) => resumed && console.error(`t4a daemon: web server on ${resumed.url} again, as before the restart`),
+      (error: Error) => console.error(`t4a daemon: could not serve the web again: ${error.message}`),
+    );
   }
 
   process.on("SIGTERM", () => void stop());

@@ -21,6 +21,8 @@ export const ExitEvent = v.object({
   kept: v.optional(v.array(KeptItem)),
 });
 export const TitleEvent = v.object({ event: v.literal("title"), terminal, title: v.string() });
+/** A new session (create, up, an issue launch); a restored one says `restored` instead. */
+export const CreatedEvent = v.object({ event: v.literal("created"), terminal });
 export const RestoredEvent = v.object({ event: v.literal("restored"), terminal, cwd: v.string() });
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
 export const InputWantedEvent = v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() });
@@ -36,6 +38,7 @@ export const TerminalEvent = v.variant("event", [
   CommandDoneEvent,
   ExitEvent,
   TitleEvent,
+  CreatedEvent,
   RestoredEvent,
   AgentStateEvent,
   InputWantedEvent,

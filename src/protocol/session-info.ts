@@ -32,6 +32,14 @@ export const SessionInfo = v.object({
   resumed: v.optional(v.literal(true)),
   // What the session holds now.
   agent_state: v.optional(AgentStateName),
+  /** When the agent entered that state (ms since the epoch). */
+  agent_since: v.optional(v.number()),
+  /** The line the agent state was read from: the question it waits on, what it works on. */
+  agent_line: v.optional(v.string()),
+  /** When the session started (ms since the epoch; a restored one: when it came back). */
+  started_at: v.optional(v.number()),
+  /** When the program last wrote output (ms since the epoch). */
+  last_output_at: v.optional(v.number()),
   /** The program reading the terminal now, waiting for someone to type (Linux). */
   input_wanted: v.optional(v.string()),
   restored: v.optional(v.literal(true)),

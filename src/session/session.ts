@@ -12,6 +12,7 @@ import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import { withinBudget } from "../protocol/budget.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { findLog, readTranscript, type Message } from "./transcript.ts";
+import { readChanges, type Changes } from "../spawn/changes.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
 /** How the log is read again for a turn's answer that has not landed in it yet. */
@@ -168,6 +169,12 @@ export class Session {
     return path === undefined ? undefined : { path, messages: readTranscript(path, log.format) };
   }
 
+  /** What the session changed in its worktree (or, unsandboxed, in the repository it works in). */
+  changes(): Promise<Changes> {
+    const worktree = this.facts.worktree;
+    return readChanges(worktree ?? this.terminal.cwd, { worktree: worktree !== undefined, trusted: this.facts.sandbox === undefined });
+  }
+
   #requireAgent(): AgentWatch {
     if (!this.#agent) throw new T4aError("unsupported", `terminal "${this.id}" runs no agent (create it with --agent)`);
     return this.#agent;
@@ -181,8 +188,12 @@ export class Session {
   }
 
   info(): SessionInfo {
-    const info: SessionInfo = { ...this.terminal.info(), ...this.facts };
-    if (this.#agent) info.agent_state = this.#agent.state;
+    const info: SessionInfo = { ...this.terminal.info(), ...this.facts, started_at: this.#startedAt };
+    if (this.#agent) {
+      info.agent_state = this.#agent.state;
+      info.agent_since = Math.round(Date.now() - this.#agent.inStateMs());
+      if (this.#agent.line) info.agent_line = this.#agent.line;
+    }
     if (this.restored) info.restored = true;
     if (this.restoreNote) info.restore_note = this.restoreNote;
     if (this.persist) info.persist = true;

@@ -153,6 +153,7 @@ export class Sessions {
       }
     }
     if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));
+    if (!restored) bus.publish({ event: "created", terminal: id });
     return session;
   }
 

@@ -23,7 +23,8 @@ export async function git(cwd: string, args: string[]): Promise<GitResult> {
     env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", GIT_EDITOR: "true", LC_ALL: "C" },
   });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+  // Only the end: leading blanks mean something (status's " M").
+  return { code, stdout: stdout.trimEnd(), stderr: stderr.trim() };
 }
 
 /** Runs git and answers its stdout, or fails the create with git's message. */

@@ -44,7 +44,7 @@ export interface TerminalSpec {
 /** What the terminal itself knows of its session; the rest of SessionInfo is what t4a made of it. */
 export type TerminalInfo = Pick<
   SessionInfo,
-  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | "input_wanted" | keyof EndReport
+  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | "input_wanted" | "last_output_at" | keyof EndReport
 >;
 
 /** What a terminal's end reports: why t4a ended it (kill's reason), and what the session's cleanups kept. */
@@ -273,6 +273,7 @@ export class Terminal {
       cmd_args: this.argv,
       cwd: this.cwd,
       shell_integration: this.shell,
+      last_output_at: Math.round(Date.now() - (performance.now() - this.#activity.lastOutputAt)),
     };
     // Answers to device queries the program asked but never read: a sign it floods queries.
     if (this.#pty.droppedAnswers) info.answers_dropped = this.#pty.droppedAnswers;

@@ -87,10 +87,15 @@ export class Logins {
 
   #write(logins: Record<string, Login>): void {
     const live = Object.fromEntries(Object.entries(logins).filter(([, login]) => login.expires > Date.now()));
-    mkdirSync(join(this.#path, ".."), { recursive: true, mode: 0o700 });
-    writeFileSync(`${this.#path}.tmp`, JSON.stringify(live), { mode: 0o600 });
-    renameSync(`${this.#path}.tmp`, this.#path);
+    writePrivate(this.#path, JSON.stringify(live));
   }
+}
+
+/** A file of the web directory, readable by this user alone, replaced whole (never seen half-written). */
+export function writePrivate(path: string, content: string): void {
+  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  writeFileSync(`${path}.tmp`, content, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
 }
 
 function hash(id: string): string {

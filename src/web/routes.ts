@@ -49,6 +49,8 @@ function route(method: Route["method"], path: string, handle: Route["handle"], w
 }
 
 const ROUTES: Route[] = [
+  // What the page must know before it draws its controls.
+  route("GET", "/api/about", ({ env }) => json({ read_only: env.readOnly, version: env.ctx.version })),
   route("GET", "/api/sessions/:id/terminal", ({ request, url, params, env }) => {
     env.ctx.sessions.get(params.id!);
     const readOnly = env.readOnly || url.searchParams.get("read_only") === "1";

@@ -46,6 +46,9 @@ interface SocketData {
   attachment?: Attachment;
 }
 
+/** Rows of scrollback a page is sent above the screen when it opens a session: scrolling up shows them. */
+const REPLAYED_ROWS = 2000;
+
 const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 
 /**
@@ -115,15 +118,19 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     websocket: {
       open(ws) {
         // Killed between the upgrade and now: nothing to show.
-        if (!ctx.sessions.has(ws.data.id)) return ws.close(1011, "no such session");
-        ws.data.attachment = ctx.sessions.get(ws.data.id).view(
+        if (!ctx.sessions.has(ws.data.id)) return ws.close(4404, "no such session");
+        const session = ctx.sessions.get(ws.data.id);
+        // The session's size first: the page draws at it (a viewer never resizes it by opening).
+        const { cols, rows } = session.terminal.screen;
+        ws.send(JSON.stringify({ event: "resize", cols, rows }));
+        ws.data.attachment = session.view(
           {
             screen: (text) => (ws.send(new TextEncoder().encode(text)), ws.getBufferedAmount()),
             output: (bytes) => (ws.send(bytes), ws.getBufferedAmount()),
             event: (event) => (ws.send(JSON.stringify(event)), ws.getBufferedAmount()),
             close: () => ws.close(1000, "closed"),
           },
-          { readOnly: ws.data.readOnly, scrollback: 0 },
+          { readOnly: ws.data.readOnly, scrollback: REPLAYED_ROWS },
         );
       },
       message(ws, message) {
@@ -182,7 +189,7 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const url = `${secure ? "https" : "http"}://${shownHost}:${server.port}`;
   return {
     url,
-    listen: options.listen,
+    listen: `${host}:${server.port}`,
     readOnly: options.readOnly,
     allowedHosts: gate.allowedHosts,
     loginUrl: () => `${url}/?login=${gate.loginCode()}`,

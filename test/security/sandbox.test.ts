@@ -95,6 +95,35 @@ for (const kind of kinds) {
       expect(existsSync(box.worktree)).toBe(false); // clean: removed, its branch kept for the commit
     });
 
+    test("t4a diff never obeys a .git the sandbox made: it reads the worktree through its recorded git dir, and refuses a sandbox without one", async () => {
+      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "differ", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      // A repository of its own inside the tree, configured to run the attacker's code, and the
+      // shell moved into it (the session's cwd follows): git run there would obey it.
+      const lines = (
+        await a.sh(
+          box.id,
+          [
+            `mkdir -p trap && cd trap && git init -q . && git config core.fsmonitor 'touch ${mark}; false' && git config diff.external 'touch ${mark}' && echo x > f && echo trap:made`,
+            `printf '* diff=evil\\n' > ../.gitattributes && (git -C .. config diff.evil.textconv 'touch ${mark}' 2>/dev/null && echo textconv:written || echo textconv:refused)`,
+            "echo changed >> ../file.txt && echo edited",
+          ].join("; "),
+        )
+      ).split("\n");
+      expect(lines).toEqual(["trap:made", "textconv:refused", "edited"]);
+      const changes = JSON.parse(await a.ok(["diff", "--json", box.id]));
+      expect(changes.dir).toBe(box.worktree);
+      expect(changes.diff).toContain("+changed");
+      expect(changes.files.map((file: { path: string }) => file.path)).toEqual(expect.arrayContaining([".gitattributes", "file.txt"]));
+      expect(existsSync(mark)).toBe(false);
+      await a.ok(["kill", box.id]);
+      const plain = await a.shell(["--sandbox"], repo);
+      const refused = await a.run(["diff", plain]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("read from its worktree only");
+      expect(existsSync(mark)).toBe(false);
+      await a.ok(["kill", plain]);
+    });
+
     test("a session that replaced its worktree's .git (no sandbox to stop it) is kept, never cleaned with git obeying that .git", async () => {
       const box = JSON.parse(await a.ok(["create", "--json", "--worktree", "replaced", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
       await a.sh(box.id, `rm .git && git init -q . && git config core.fsmonitor 'touch ${mark}; false' && git config core.hooksPath /nonexistent && echo replaced`);

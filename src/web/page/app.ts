@@ -1,209 +1,126 @@
-// The browser page: the sessions with their state and a live thumbnail, a create form, and a
-// full terminal (xterm.js) that fits the window and reconnects by itself. Talks to the daemon
-// only through its REST API and the terminal WebSocket, with the login cookie. No framework.
-import { FitAddon } from "@xterm/addon-fit";
-import { Terminal } from "@xterm/xterm";
+// The browser page: which session needs me (the list), what it changed (the diff), and the session
+// itself (a terminal). Three views behind the location's hash (#/, #/t/ID, #/d/ID), so Back and a
+// typed hash navigate. Talks to the daemon only through its REST API, its event stream and the
+// terminal WebSocket, with the login cookie. No framework.
 import "@xterm/xterm/css/xterm.css";
-import type { ViewerEvent } from "../../protocol/events.ts";
-import type { SessionInfo } from "../../protocol/session-info.ts";
+import type { TerminalEvent } from "../../protocol/events.ts";
+import { setUpAlertToggles } from "./alerts.ts";
+import { $, api, Refused, sessionPath } from "./api.ts";
+import { showChanges } from "./changes.ts";
+import { setUpCreateForm } from "./create-form.ts";
+import { SessionList } from "./list.ts";
+import { TerminalView } from "./terminal.ts";
 
-type Session = SessionInfo;
+let readOnly = false;
+/** Views this page has pushed onto the history: while there are, the page's Back is the browser's. */
+let pushed = 0;
+/** A session created here opens fitted to this window. */
+const fitNext = new Set<string>();
 
-const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
-const listView = $("#list-view");
-const terminalView = $("#terminal-view");
-const sessionsList = $<HTMLUListElement>("#sessions");
-const form = $<HTMLFormElement>("#create");
-const status = $("#status");
+const views = { list: $("#list-view"), terminal: $("#terminal-view"), changes: $("#changes-view") };
 
-async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init.headers ?? {}) } });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error ?? `${response.status} ${response.statusText}`);
-  return body as T;
+function show(view: keyof typeof views): void {
+  for (const [name, element] of Object.entries(views)) element.hidden = name !== view;
+  // On a phone the page's header gives its row to the session (the view's own bar has Back).
+  document.body.classList.toggle("away", view !== "list");
+  $("#new").hidden = view !== "list" || readOnly;
 }
 
-function stateOf(session: Session): string {
-  if (session.agent_state && session.alive) return session.agent_state;
-  if (!session.alive) return session.exit_code === 0 ? "exited" : "failed";
-  return session.viewers ? "attached" : "running";
-}
-
-// ---- the list ----
-let listTimer: ReturnType<typeof setTimeout> | undefined;
-
-async function refreshList(): Promise<void> {
-  clearTimeout(listTimer);
-  try {
-    const { terminals } = await api<{ terminals: Session[] }>("/api/sessions");
-    renderList(terminals);
-    status.textContent = `${terminals.length} session${terminals.length === 1 ? "" : "s"}`;
-  } catch (error) {
-    status.textContent = `cannot list sessions: ${(error as Error).message}`;
-  }
-  if (!listView.hidden) listTimer = setTimeout(refreshList, 2000);
-}
-
-function renderList(sessions: Session[]): void {
-  $("#empty").hidden = sessions.length > 0;
-  const stamp = Date.now();
-  sessionsList.replaceChildren(
-    ...sessions.map((session) => {
-      const item = document.createElement("li");
-      item.tabIndex = 0;
-      item.dataset.id = session.id;
-      const state = stateOf(session);
-      const what = session.agent ? `agent ${session.agent}` : session.cmd_args.join(" ");
-      item.innerHTML = `<strong></strong><span class="state ${state}">${state}</span><div class="meta"></div><img alt="" loading="lazy" />`;
-      item.querySelector("strong")!.textContent = session.id;
-      item.querySelector(".meta")!.textContent = [what, session.title, session.worktree ? `worktree ${session.worktree}` : ""].filter(Boolean).join(" · ");
-      (item.querySelector("img") as HTMLImageElement).src = `/api/sessions/${encodeURIComponent(session.id)}/screenshot.png?scale=33&cursor=false&t=${stamp}`;
-      item.addEventListener("click", () => openTerminal(session.id));
-      item.addEventListener("keydown", (event) => event.key === "Enter" && openTerminal(session.id));
-      return item;
-    }),
-  );
-}
-
-$("#new").addEventListener("click", () => {
-  form.hidden = !form.hidden;
-  if (!form.hidden) (form.elements.namedItem("command") as HTMLInputElement).focus();
+const list = new SessionList({
+  status: (text, down) => banner(down ? "The daemon is not reachable (stopped or restarting); retrying…" : "", text),
+  open: (id) => go(`#/t/${encodeURIComponent(id)}`),
+  changes: (id) => go(`#/d/${encodeURIComponent(id)}`),
 });
+const terminal = new TerminalView({ readOnly: () => readOnly, back });
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const data = new FormData(form);
-  const text = (name: string) => String(data.get(name) ?? "").trim();
-  const spec: Record<string, unknown> = { cols: 120, rows: 36 };
-  if (text("agent")) spec.agent = text("agent");
-  else if (text("command")) spec.cmd_args = text("command").split(/\s+/);
-  if (text("prompt") && spec.agent) spec.prompt = text("prompt");
-  if (text("cwd")) spec.cwd = text("cwd");
-  if (text("worktree")) spec.worktree = text("worktree");
-  if (data.get("sandbox")) spec.sandbox = true;
-  // A sandbox writes only its directory, and never the home the default would be: ask for one.
-  if (spec.sandbox && !spec.cwd) {
-    $("#create-error").textContent = "A sandbox needs a project directory to work in (never your home): fill in Directory.";
-    (form.elements.namedItem("cwd") as HTMLInputElement).focus();
+function go(hash: string): void {
+  pushed++;
+  location.hash = hash;
+}
+
+function back(): void {
+  if (pushed > 0) {
+    pushed--;
+    history.back();
+  } else location.hash = "#/";
+}
+
+/** The one place the page follows the location: every change of view goes through the hash. */
+function route(): void {
+  const match = /^#\/([td])\/(.+)$/.exec(location.hash);
+  const id = match ? decodeURIComponent(match[2]!) : undefined;
+  if (match?.[1] === "t" && id !== undefined) {
+    show("terminal");
+    if (terminal.id !== id) terminal.open(id, { fit: fitNext.delete(id) });
+    $("#terminal-changes").hidden = true;
+    void api<{ worktree?: string }>(sessionPath(id)).then((session) => ($("#terminal-changes").hidden = !session.worktree), () => {});
     return;
   }
-  try {
-    const created = await api<{ id: string }>("/api/sessions", { method: "POST", body: JSON.stringify(spec) });
-    $("#create-error").textContent = "";
-    form.reset();
-    form.hidden = true;
-    openTerminal(created.id);
-  } catch (error) {
-    $("#create-error").textContent = (error as Error).message;
+  terminal.close();
+  if (match?.[1] === "d" && id !== undefined) {
+    show("changes");
+    void showChanges(id);
+    return;
   }
-});
-
-// ---- one terminal ----
-let current: { id: string; term: Terminal; fit: FitAddon; socket?: WebSocket; closed: boolean; retry: number } | undefined;
-
-function openTerminal(id: string): void {
-  closeTerminal();
-  listView.hidden = true;
-  terminalView.hidden = false;
-  $("#terminal-title").textContent = id;
-  $("#terminal-state").textContent = "connecting…";
-  history.replaceState(null, "", `#/t/${encodeURIComponent(id)}`);
-  const term = new Terminal({ cursorBlink: true, fontFamily: "ui-monospace, monospace", fontSize: 14, scrollback: 5000 });
-  const fit = new FitAddon();
-  term.loadAddon(fit);
-  const host = $("#terminal");
-  host.replaceChildren();
-  term.open(host);
-  current = { id, term, fit, closed: false, retry: 0 };
-  const session = current;
-  term.onData((data) => session.socket?.readyState === WebSocket.OPEN && session.socket.send(new TextEncoder().encode(data)));
-  term.onBinary((data) => session.socket?.readyState === WebSocket.OPEN && session.socket.send(Uint8Array.from(data, (c) => c.charCodeAt(0))));
-  term.onResize(({ cols, rows }) => session.socket?.readyState === WebSocket.OPEN && session.socket.send(`\x01${cols};${rows}`));
-  connect(session);
-  fit.fit();
-  term.focus();
+  show("list");
+  void list.refresh();
 }
 
-function connect(session: NonNullable<typeof current>): void {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${encodeURIComponent(session.id)}/terminal`);
-  socket.binaryType = "arraybuffer";
-  session.socket = socket;
-  let first = true;
-  socket.addEventListener("open", () => {
-    session.retry = 0;
-    $("#terminal-state").textContent = "connected";
-    session.fit.fit();
-    socket.send(`\x01${session.term.cols};${session.term.rows}`);
-  });
-  socket.addEventListener("message", (event) => {
-    if (typeof event.data === "string") {
-      const message = JSON.parse(event.data) as ViewerEvent;
-      if (message.event === "exit") {
-        $("#terminal-state").textContent = `exited (${message.code ?? "signal"})`;
-        session.closed = true;
-      }
-      return;
-    }
-    // The first message is the screen as it is: start from a clean terminal.
-    if (first) {
-      session.term.reset();
-      first = false;
-    }
-    session.term.write(new Uint8Array(event.data as ArrayBuffer));
-  });
-  socket.addEventListener("close", () => {
-    if (session.closed || current !== session) return;
-    // The connection went (the daemon restarted, the network blinked): come back by ourselves.
-    const delay = Math.min(5000, 250 * 2 ** session.retry++);
-    $("#terminal-state").textContent = `reconnecting in ${Math.round(delay / 100) / 10} s…`;
-    setTimeout(() => current === session && !session.closed && connect(session), delay);
-  });
+function banner(message: string, status = ""): void {
+  $("#banner").textContent = message;
+  $("#banner").hidden = !message;
+  document.body.classList.toggle("down", message !== "");
+  if (status) $("#status").textContent = status;
 }
 
-function closeTerminal(): void {
-  if (!current) return;
-  current.closed = true;
-  current.socket?.close();
-  current.term.dispose();
-  current = undefined;
+/** The daemon's events: a changed session redraws its card; a lost stream means the daemon is down. */
+function followEvents(): void {
+  const stream = new EventSource("/api/events");
+  stream.onmessage = (message) => {
+    const event = JSON.parse(message.data) as TerminalEvent;
+    list.changed(event);
+  };
+  // EventSource comes back by itself; the list read tells "down" from "up again".
+  stream.onerror = () => void list.refresh();
+  stream.onopen = () => void list.refresh();
 }
 
-function showList(): void {
-  closeTerminal();
-  terminalView.hidden = true;
-  listView.hidden = false;
-  history.replaceState(null, "", "#/");
-  void refreshList();
-}
-
-$("#back").addEventListener("click", showList);
+$("#back").addEventListener("click", back);
+$("#changes-back").addEventListener("click", back);
+$("#gone-back").addEventListener("click", back);
+$("#terminal-changes").addEventListener("click", () => terminal.id && go(`#/d/${encodeURIComponent(terminal.id)}`));
 $("#kill").addEventListener("click", async () => {
-  if (!current || !confirm(`Kill ${current.id} and everything it started?`)) return;
-  const id = current.id;
+  const id = terminal.id;
+  if (!id || !confirm(`Kill ${id} and everything it started?`)) return;
   try {
-    const answer = await api<{ kept?: Array<{ what: string; path: string; reason: string }> }>(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+    const answer = await api<{ kept?: Array<{ what: string; path: string; reason: string }> }>(sessionPath(id), { method: "DELETE" });
     if (answer.kept?.length) alert(answer.kept.map((kept) => `kept ${kept.what} ${kept.path}: ${kept.reason}`).join("\n"));
   } catch (error) {
     alert((error as Error).message);
   }
-  showList();
+  location.hash = "#/";
 });
-
-window.addEventListener("resize", () => current?.fit.fit());
-let lastEscape = 0;
 document.addEventListener("keydown", (event) => {
-  if (!listView.hidden && event.key === "n" && document.activeElement === document.body) {
+  if (!views.list.hidden && event.key === "n" && document.activeElement === document.body && !readOnly) {
     event.preventDefault();
     $("#new").click();
   }
-  // Esc twice leaves the terminal view (once goes to the program).
-  if (!terminalView.hidden && event.key === "Escape") {
-    if (Date.now() - lastEscape < 400) showList();
-    lastEscape = Date.now();
-  }
+  if (!views.changes.hidden && event.key === "Escape") back();
+});
+window.addEventListener("hashchange", route);
+
+setUpAlertToggles();
+setUpCreateForm((id) => {
+  fitNext.add(id);
+  go(`#/t/${encodeURIComponent(id)}`);
 });
 
-const route = /^#\/t\/(.+)$/.exec(location.hash);
-if (route) openTerminal(decodeURIComponent(route[1]!));
-else void refreshList();
+// Read-only servers refuse every change: the page does not offer them.
+try {
+  readOnly = (await api<{ read_only: boolean }>("/api/about")).read_only;
+} catch (error) {
+  if (error instanceof Refused && error.status === 401) banner("This browser is not logged in: open the URL `t4a web` prints.");
+}
+document.body.classList.toggle("read-only", readOnly);
+route();
+followEvents();

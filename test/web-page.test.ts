@@ -1,0 +1,326 @@
+// The browser view for people running many agents, in Debian's chromium (playwright-core): who
+// needs me (order, question, title and favicon count, a notification), what changed (a worktree's
+// diff), Back and hash navigation, copy and paste, the daemon's scrollback, a session's size kept
+// when a phone opens it, a read-only page without controls, and a daemon restart (the web server
+// comes back; a session that did not says it is gone).
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { Sandbox, waitFor } from "./harness.ts";
+
+const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
+const BIN = resolve(import.meta.dir, "../dist/t4a");
+let sandbox: Sandbox;
+let fakeBin: string;
+let repo: string;
+let browser: Browser;
+
+function env(): Record<string, string> {
+  return { ...sandbox.env, XDG_STATE_HOME: join(sandbox.dir, "state"), PATH: `${fakeBin}:${process.env.PATH}`, HOME: join(sandbox.dir, "home") };
+}
+
+async function t4a(...args: string[]): Promise<string> {
+  const child = Bun.spawn([BIN, ...args], { cwd: sandbox.dir, env: env(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  if (code !== 0) throw new Error(`t4a ${args.join(" ")} exited ${code}: ${stderr}`);
+  return stdout.trim();
+}
+
+function sh(cwd: string, script: string): string {
+  const result = Bun.spawnSync(["bash", "-c", script], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
+  return result.stdout.toString().trim();
+}
+
+interface Listed {
+  id: string;
+  cols: number;
+  rows: number;
+  agent_state?: string;
+  worktree?: string;
+  branch?: string;
+  cmd_args: string[];
+}
+
+async function listed(id: string): Promise<Listed | undefined> {
+  return (JSON.parse(await t4a("list", "--json")).terminals as Listed[]).find((session) => session.id === id);
+}
+
+/** A logged-in page (a fresh one-time login URL each time). */
+async function openPage(options: Parameters<Browser["newContext"]>[0] = {}, hash = ""): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  await page.goto(await t4a("web"));
+  if (hash) await page.evaluate((to) => (location.hash = to), hash);
+  return { context, page };
+}
+
+const rowsText = (page: Page) => page.evaluate(() => [...document.querySelectorAll(".xterm-rows > div")].map((row) => row.textContent ?? "").join("\n"));
+
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  fakeBin = join(sandbox.dir, "fake-bin");
+  repo = join(sandbox.dir, "repo");
+  for (const dir of [fakeBin, join(sandbox.dir, "home")]) mkdirSync(dir, { recursive: true });
+  symlinkSync(resolve(import.meta.dir, "fixtures/fake-agent.py"), join(fakeBin, "claude"));
+  writeFileSync(join(sandbox.dir, "home", ".bash_profile"), `export PATH=${fakeBin}:$PATH\n`);
+  sh(sandbox.dir, "git init -q repo && cd repo && echo hello > README.md && git add . && git commit -qm init");
+  await t4a("web", "--listen", "127.0.0.1:0");
+  if (CHROMIUM) {
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await sandbox.cleanup();
+});
+
+const inChromium = test.if(CHROMIUM !== undefined);
+
+inChromium("who needs me: waiting first with its question, the count in title and favicon, a notification once allowed", async () => {
+  await t4a("create", "--name", "calm", "--agent", "claude", "--prompt", "review it");
+  await t4a("create", "--name", "plain", "--", "bash", "--norc");
+  await t4a("create", "--name", "asker", "--agent", "claude", "--prompt", "please approve the edit");
+  await waitFor(async () => (await listed("asker"))?.agent_state === "waiting" && (await listed("calm"))?.agent_state === "idle", 20_000, "one agent waiting, one idle");
+  const { context, page } = await openPage();
+  try {
+    await context.grantPermissions(["notifications"]);
+    // Notifications are recorded (the browser's own permission path is used as it is).
+    await page.addInitScript(() => {
+      const real = window.Notification;
+      const shown: Array<{ title: string; body?: string }> = [];
+      (window as unknown as { shown: typeof shown }).shown = shown;
+      class Recorded {
+        static get permission() {
+          return real.permission;
+        }
+        static requestPermission() {
+          return real.requestPermission();
+        }
+        constructor(title: string, options?: NotificationOptions) {
+          shown.push({ title, body: options?.body });
+        }
+        close() {}
+      }
+      (window as unknown as { Notification: unknown }).Notification = Recorded;
+    });
+    await page.reload();
+    await page.waitForSelector('#sessions li[data-id="asker"]');
+    const order = await page.$$eval("#sessions li", (items) => items.map((item) => `${(item as HTMLElement).dataset.id}:${(item as HTMLElement).dataset.state}`));
+    expect(order[0]).toBe("asker:waiting");
+    expect(order.indexOf("calm:idle")).toBeGreaterThan(0);
+    expect(await page.textContent('#sessions li[data-id="asker"] .question')).toContain("Do you want to proceed?");
+    expect(await page.textContent('#sessions li[data-id="asker"] .state')).toMatch(/^waiting \d+ s$/);
+    await page.waitForFunction(() => document.title.startsWith("(1) "));
+    expect(await page.getAttribute("link[rel=icon]", "data-count")).toBe("1");
+    // The last rows as text, legible: the card shows what the agent wrote.
+    await page.waitForFunction(() => (document.querySelector('#sessions li[data-id="calm"] .thumb')?.textContent ?? "").includes("done: review it"));
+
+    // Opt in, then a second agent starts waiting: one notification naming it and its question.
+    await page.click("#notify");
+    await page.waitForFunction(() => document.querySelector("#notify")?.getAttribute("aria-pressed") === "true");
+    await t4a("send", "calm", "approve this too", "-k", "Enter");
+    await page.waitForFunction(() => document.title.startsWith("(2) "), undefined, { timeout: 20_000 });
+    const shown = await page.evaluate(() => (window as unknown as { shown: Array<{ title: string; body?: string }> }).shown);
+    expect(shown).toEqual([{ title: "calm needs you", body: expect.stringContaining("Do you want to proceed?") }]);
+    // Answered: no longer counted.
+    await t4a("approve", "calm");
+    await page.waitForFunction(() => document.title.startsWith("(1) "), undefined, { timeout: 20_000 });
+  } finally {
+    await context.close();
+    for (const id of ["calm", "plain", "asker"]) await t4a("kill", id);
+  }
+}, 90_000);
+
+inChromium("what changed: a worktree session's branch, commits, uncommitted files and diff, in the page and from t4a diff", async () => {
+  // Made from the form: a name, a command, a directory and a worktree.
+  const made = await openPage();
+  await made.page.click("#new");
+  await made.page.fill("input[name=name]", "worker");
+  await made.page.fill("input[name=command]", "bash --norc --noprofile");
+  await made.page.fill("input[name=cwd]", repo);
+  await made.page.fill("input[name=worktree]", "feature");
+  await made.page.click("#create button[type=submit]");
+  await made.page.waitForFunction(() => location.hash === "#/t/worker");
+  await made.context.close();
+  const id = "worker";
+  expect(await listed(id)).toMatchObject({ worktree: expect.stringContaining("repo-feature"), branch: "t4a/feature", cmd_args: ["bash", "--norc", "--noprofile"] });
+  await t4a("send", id, "echo more >> README.md && git -c user.name=t -c user.email=t@t commit -qam 'second line' && echo new > notes.txt && echo edited >> README.md && echo ok-$((1+1))", "-k", "Enter");
+  await waitFor(async () => (await t4a("text", id)).includes("ok-2"), 10_000, "the commit and edits");
+  const cli = JSON.parse(await t4a("diff", id, "--json"));
+  expect(cli.branch).toBe("t4a/feature");
+  expect(cli.commits.map((commit: { subject: string }) => commit.subject)).toEqual(["second line"]);
+  expect(cli.files).toEqual([
+    { status: " M", path: "README.md" },
+    { status: "??", path: "notes.txt" },
+  ]);
+  expect(cli.diff).toContain("+more\n+edited");
+  expect(cli.diff).toContain("+++ b/notes.txt\n@@ -0,0 +1 @@\n+new");
+  const { context, page } = await openPage();
+  try {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.click(`#sessions li[data-id="${id}"] button.changes`);
+    await page.waitForSelector(".diff");
+    expect(page.url()).toEndWith(`#/d/${id}`);
+    expect(await page.textContent("#changes-body .commits")).toContain("second line");
+    expect(await page.textContent("#changes-body .files")).toContain("notes.txt");
+    expect(await page.$$eval(".diff .add", (lines) => lines.map((line) => line.textContent?.trim()))).toEqual(["+more", "+edited", "+new"]);
+    await page.click("#changes-body button.copy");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("t4a/feature");
+    // Back (the page's, then the browser's) returns to the list.
+    await page.click("#changes-back");
+    await page.waitForSelector("#list-view:not([hidden])");
+  } finally {
+    await context.close();
+    await t4a("kill", id);
+  }
+}, 60_000);
+
+inChromium("the terminal: Ctrl+Shift+L and the Back button leave it, the hash opens one; copy and paste; scrollback reachable", async () => {
+  const id = await t4a("create", "--name", "keys", "--", "bash", "--norc", "--noprofile");
+  const other = await t4a("create", "--name", "other", "--", "bash", "--norc", "--noprofile");
+  await t4a("send", id, "seq 1 300; printf 'copyme42\\n'", "-k", "Enter");
+  await waitFor(async () => (await t4a("text", id)).includes("\ncopyme42"), 10_000, "the output");
+  const { context, page } = await openPage();
+  try {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.click(`#sessions li[data-id="${id}"]`);
+    await page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent?.startsWith("connected"));
+    expect(page.url()).toEndWith(`#/t/${id}`);
+
+    // Copy: a double-clicked word, then Ctrl+Shift+C (Ctrl+C stays the program's).
+    const row = page.locator(".xterm-rows > div", { hasText: /^copyme42$/ });
+    const box = (await row.boundingBox())!;
+    await page.mouse.dblclick(box.x + 4, box.y + box.height / 2);
+    await page.keyboard.press("Control+Shift+C");
+    await waitFor(() => page.evaluate(() => navigator.clipboard.readText()).then((text) => text === "copyme42"), 5000, "the selection in the clipboard");
+    // Paste: the browser's paste, typed into the session.
+    await page.evaluate(() => navigator.clipboard.writeText("echo pasted-$((40+2))"));
+    await page.keyboard.press("Control+Shift+V");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await t4a("text", id)).includes("\npasted-42"), 10_000, "the pasted command to run");
+
+    // Scrolling up reaches what was written before the page opened (the daemon's scrollback).
+    expect(await rowsText(page)).not.toMatch(/^1$/m);
+    await page.mouse.move(box.x + 100, box.y);
+    for (let i = 0; i < 40 && !/^1$/m.test(await rowsText(page)); i++) for (let j = 0; j < 10; j++) await page.mouse.wheel(0, -400);
+    expect(await rowsText(page)).toMatch(/^1\n2\n3\n4$/m);
+
+    // Ctrl+Shift+L with the terminal focused goes back to the list; the browser's Back returns.
+    await page.click(".xterm-screen");
+    await page.keyboard.press("Control+Shift+L");
+    await page.waitForSelector("#list-view:not([hidden])");
+    expect(new URL(page.url()).hash).toMatch(/^(#\/)?$/);
+    await page.goForward();
+    await page.waitForFunction((want) => document.querySelector("#terminal-title")?.textContent === want, id);
+    await page.goBack();
+    await page.waitForSelector("#list-view:not([hidden])");
+    // A typed hash opens that session.
+    await page.evaluate((to) => (location.hash = to), `#/t/${other}`);
+    await page.waitForFunction((want) => document.querySelector("#terminal-title")?.textContent === want && document.querySelector("#terminal-state")?.textContent?.startsWith("connected"), other);
+  } finally {
+    await context.close();
+    await t4a("kill", id);
+    await t4a("kill", other);
+  }
+}, 60_000);
+
+inChromium("a phone opening a session keeps its size for everyone, reads it, types with the keys bar; Fit takes the size", async () => {
+  const id = await t4a("create", "--name", "wide", "--cols", "120", "--rows", "36", "--", "bash", "--norc", "--noprofile");
+  const { context, page } = await openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, `#/t/${id}`);
+  try {
+    await page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent?.startsWith("connected"));
+    await page.waitForFunction(() => document.querySelectorAll(".xterm-rows > div").length === 36);
+    expect(await listed(id)).toMatchObject({ cols: 120, rows: 36 });
+    // Drawn at a readable size and panned, not shrunk to nothing; the header gives its row.
+    const font = await page.evaluate(() => Number.parseFloat(getComputedStyle(document.querySelector(".xterm-rows")!).fontSize));
+    expect(font).toBeGreaterThanOrEqual(9);
+    expect(await page.isVisible("header")).toBe(false);
+    expect(await page.isVisible("#keys")).toBe(true);
+    // The keys bar: Ctrl then c is ^C; arrows and Tab reach the program.
+    await page.tap(".xterm-screen");
+    await page.keyboard.type("sleep 100");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await t4a("text", id)).includes("sleep 100"), 5000, "the command");
+    await page.tap("#keys [data-key=ctrl]");
+    await page.keyboard.type("c");
+    await page.keyboard.type("echo after-ctrl-c");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await t4a("text", id)).includes("\nafter-ctrl-c"), 5000, "^C to end sleep");
+    await page.tap("#keys [data-key=up]");
+    await page.tap("#keys [data-key=up]");
+    await waitFor(async () => (await t4a("text", id, "--tail", "1")).includes("sleep 100"), 5000, "the history through the arrow key");
+    await page.tap("#keys [data-key=ctrl-c]");
+    // The page left: the session's size is what it was.
+    await context.close();
+    expect(await listed(id)).toMatchObject({ cols: 120, rows: 36 });
+    // Fit: the explicit choice to take this window's size.
+    const desk = await openPage({ viewport: { width: 900, height: 600 } }, `#/t/${id}`);
+    await desk.page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent?.startsWith("connected"));
+    expect(await listed(id)).toMatchObject({ cols: 120, rows: 36 });
+    await desk.page.click("#fit");
+    await waitFor(async () => {
+      const size = await listed(id);
+      return size && size.cols < 120 && size.cols > 40 && size.rows < 36;
+    }, 10_000, "the session to take the window's size");
+    await desk.context.close();
+  } finally {
+    await t4a("kill", id);
+  }
+}, 60_000);
+
+inChromium("read-only: the page offers no control the server would refuse", async () => {
+  const ro = new Sandbox();
+  try {
+    const started = Bun.spawnSync([BIN, "web", "--listen", "127.0.0.1:0", "--read-only"], { env: { ...ro.env, XDG_STATE_HOME: join(ro.dir, "state") } });
+    const id = await ro.ok(["create", "--", "bash", "--norc", "--noprofile"]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(started.stdout.toString().trim());
+    await page.waitForSelector(`#sessions li[data-id="${id}"]`);
+    expect(await page.isVisible(".read-only-badge")).toBe(true);
+    expect(await page.isVisible("#new")).toBe(false);
+    await page.click(`#sessions li[data-id="${id}"]`);
+    await page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent === "connected, read-only");
+    for (const control of ["#kill", "#fit", "#keys"]) expect(await page.isVisible(control)).toBe(false);
+    await context.close();
+  } finally {
+    await ro.cleanup();
+  }
+}, 60_000);
+
+inChromium("a daemon restart: the page says the daemon is down, the web server comes back by itself, a session that did not says it is gone", async () => {
+  const id = await t4a("create", "--name", "mortal", "--", "bash", "--norc", "--noprofile");
+  const kept = await t4a("create", "--name", "kept", "--persist", "--", "bash", "--norc", "--noprofile");
+  const { context, page } = await openPage({}, `#/t/${id}`);
+  const list = await openPage();
+  try {
+    await page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent?.startsWith("connected"));
+    await list.page.waitForSelector(`#sessions li[data-id="${kept}"]`);
+    await t4a("shutdown");
+    await list.page.waitForFunction(() => document.querySelector("#banner")?.textContent?.includes("not reachable"), undefined, { timeout: 15_000 });
+    // Any client starts the daemon again; the web server it ran comes back at the same address.
+    await t4a("list");
+    await page.waitForFunction(() => (document.querySelector("#gone-message")?.textContent ?? "").includes("This session is gone"), undefined, { timeout: 20_000 });
+    expect(await page.isVisible("#gone")).toBe(true);
+    await list.page.waitForFunction((want) => !document.querySelector("#banner:not([hidden])") && document.querySelector(`#sessions li[data-id="${want}"]`), kept, { timeout: 20_000 });
+    expect(await list.page.$(`#sessions li[data-id="${id}"]`)).toBeNull();
+    // `t4a web --stop` forgets it: the next daemon serves no web.
+    const token = readFileSync(join(sandbox.dir, "state", "t4a", "web", "token"), "utf8").trim();
+    const base = new URL(page.url()).origin;
+    await t4a("web", "--stop");
+    await t4a("shutdown");
+    await t4a("list");
+    expect(await fetch(`${base}/api/about`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status, () => "refused")).toBe("refused");
+  } finally {
+    await context.close();
+    await list.context.close();
+    await t4a("kill", kept).catch(() => {});
+    await t4a("web", "--listen", "127.0.0.1:0");
+  }
+}, 90_000);
+
+if (CHROMIUM === undefined) console.log("skipped: the browser view tests need Debian's chromium (.ci/run installs it)");

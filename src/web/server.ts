@@ -47,7 +47,7 @@ interface SocketData {
 }
 
 /** Rows of scrollback a page is sent above the screen when it opens a session: scrolling up shows them. */
-const REPLAYED_ROWS = 2000;
+const REPLAYED_ROWS = 1000;
 
 const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 

@@ -63,7 +63,7 @@ function route(): void {
     return;
   }
   show("list");
-  void list.refresh();
+  void list.shown();
 }
 
 function banner(message: string, status = ""): void {

@@ -1,7 +1,8 @@
 // The list answers "who needs me": sessions waiting on a question first (with the question), then
 // working, idle, and ended ones; each card says where it works, since when it is in its state,
 // when it last wrote, and shows its last rows as text. Cards are refreshed when the daemon says a
-// session changed (the event stream), not on a timer.
+// session changed (the event stream), not on a timer; a session writing without pause is followed
+// at most every 1.5 s until it goes idle.
 import type { TerminalEvent } from "../../protocol/events.ts";
 import { $, age, api, element, sessionPath, stateOf, Unreachable, type Session } from "./api.ts";
 import { showWaiting } from "./alerts.ts";
@@ -26,6 +27,8 @@ interface Thumb {
 export class SessionList {
   sessions: Session[] = [];
   #thumbs = new Map<string, Thumb>();
+  /** Sessions writing now (between an activity and an idle event): their cards follow, at THUMB_EVERY_MS. */
+  #active = new Set<string>();
   #listTimer: ReturnType<typeof setTimeout> | undefined;
   #onStatus: (text: string, down: boolean) => void;
   #open: (id: string) => void;
@@ -38,6 +41,11 @@ export class SessionList {
     setInterval(() => !$("#list-view").hidden && this.#render(), AGES_EVERY_MS);
   }
 
+  /** The list is shown again: every card is read afresh (none were while it was hidden). */
+  async shown(): Promise<void> {
+    if (await this.refresh()) for (const session of this.sessions) this.#loadThumb(session.id);
+  }
+
   /** Reads the list now; answers false when the daemon could not be reached. */
   async refresh(): Promise<boolean> {
     clearTimeout(this.#listTimer);
@@ -46,6 +54,7 @@ export class SessionList {
       this.sessions = terminals;
       const live = new Set(terminals.map((session) => session.id));
       for (const id of this.#thumbs.keys()) if (!live.has(id)) this.#thumbs.delete(id);
+      for (const id of this.#active) if (!live.has(id)) this.#active.delete(id);
       for (const session of terminals) if (!this.#thumbs.has(session.id)) this.#loadThumb(session.id);
       this.#render();
       showWaiting(terminals, this.#open);
@@ -62,11 +71,15 @@ export class SessionList {
   changed(event: TerminalEvent): void {
     clearTimeout(this.#listTimer);
     this.#listTimer = setTimeout(() => void this.refresh(), LIST_DEBOUNCE_MS);
-    if ("terminal" in event && event.event !== "exit") this.#loadThumb(event.terminal);
+    if (!("terminal" in event)) return;
+    if (event.event === "created" || event.event === "activity") this.#active.add(event.terminal);
+    if (event.event === "idle" || event.event === "exit") this.#active.delete(event.terminal);
+    if (event.event !== "exit") this.#loadThumb(event.terminal);
   }
 
   /** Reads a card's rows, at most once per THUMB_EVERY_MS per session (the last change always lands). */
   #loadThumb(id: string): void {
+    if ($("#list-view").hidden) return;
     const thumb = this.#thumbs.get(id) ?? { text: "", at: 0 };
     this.#thumbs.set(id, thumb);
     if (thumb.timer) return;
@@ -82,6 +95,7 @@ export class SessionList {
         // Gone or unreachable: the list read says which.
       } finally {
         thumb.timer = undefined;
+        if (this.#active.has(id) && this.#thumbs.has(id)) this.#loadThumb(id);
       }
     }, wait);
   }

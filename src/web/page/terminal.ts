@@ -12,7 +12,7 @@ import { $, api, Refused, sessionPath, Unreachable, type Session } from "./api.t
 const FIT_FONT = 14;
 const MAX_FONT = 16;
 const MIN_FONT = 9;
-/** xterm.js keeps this many rows above the screen; the daemon sends up to 2000 of its own. */
+/** xterm.js keeps this many rows above the screen; the daemon sends up to 1000 of its own. */
 const PAGE_SCROLLBACK = 5000;
 
 interface Open {

@@ -29,7 +29,7 @@ export async function showChanges(id: string): Promise<void> {
   }
   const summary = element("div", "summary");
   if (changes.branch) {
-    const copy = element("button", "copy", `⎘ ${changes.branch}`);
+    const copy = element("button", "copy", `Copy ${changes.branch}`);
     copy.title = "Copy the branch name";
     copy.addEventListener("click", async () => {
       await navigator.clipboard.writeText(changes.branch!).catch(() => {});

@@ -516,7 +516,7 @@ async function spawn(): Promise<void> {
     // The chain alone, in process: what it adds to every create without worktree or sandbox.
     const { prepareSession } = await import("../src/spawn/spawn.ts");
     const env = process.env as Record<string, string>;
-    const context = { t4aPath: "t4a", selfArgv: ["t4a"], socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, worktreesDir: t4a.dir, conversationsFile: join(t4a.dir, "conversations.json"), integrationDir: t4a.dir, daemonEnv: env };
+    const context = { t4aPath: "t4a", selfArgv: ["t4a"], socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, configDir: join(t4a.dir, "config"), worktreesDir: t4a.dir, conversationsFile: join(t4a.dir, "conversations.json"), integrationDir: t4a.dir, daemonEnv: env };
     const chain: number[] = [];
     for (let i = 0; i < 1000; i++) {
       const started = Bun.nanoseconds();

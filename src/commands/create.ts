@@ -42,6 +42,8 @@ export const create = defineCommand({
       ["--sandbox-allow-domain <host>", "let the sandbox reach this host: api.example.com, *.example.com, an IP (repeatable)"],
       ["--sandbox-allow <path>", "let the sandbox write this path too (repeatable)"],
       ["--timeout <duration>", "end the session after this long: 90s, 30m, 2h"],
+      ["--plugin <name[=arg]>", "run your plugin $XDG_CONFIG_HOME/t4a/plugins/NAME on the plan (repeatable, in order)"],
+      ["--setup <commands>", "shell commands run before the program, in its directory and sandbox; the variables they set reach it"],
       ["--agent <name>", "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it"],
       ["--prompt <text>", "the agent's first prompt (verbatim)"],
       ["--yolo", "start the agent with its auto-approve flag"],
@@ -95,6 +97,8 @@ export const create = defineCommand({
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
         sandbox_allow_domain: options.sandboxAllowDomain === undefined ? undefined : listOption(options.sandboxAllowDomain),
         timeout_ms: durationOption(options.timeout, "--timeout"),
+        plugins: options.plugin === undefined ? undefined : listOption(options.plugin),
+        setup: stringOption(options.setup),
         persist: options.persist === true ? true : options.persist === false ? false : undefined,
         record: options.record === undefined ? undefined : absolutePath(String(options.record)),
         scrollback: intOption(options.scrollback),
@@ -127,7 +131,8 @@ export const create = defineCommand({
         "spawn_mode (login|direct|ssh), ssh_target, ssh_args, persist, record (.cast path), record_input, cast_format (v2|v3), inherit_env",
     },
     // Idle events are not offered over MCP; the environment comes from the server's own.
-    hide: ["idle_timeout_ms", "client_env"],
+    // Plugins and setup are the user's own machinery, chosen by people (CLI, connector.json, web).
+    hide: ["idle_timeout_ms", "client_env", "plugins", "setup"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.
     request: (args) => ({ cwd: process.cwd(), ...args, client_env: callerEnv(args.inherit_env === true) }),
   },

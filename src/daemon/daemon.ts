@@ -11,6 +11,7 @@ import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
 import { conversationsPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
+import { agentsFile } from "../spawn/agents/agents-file.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
 import type { SpawnContext } from "../spawn/plan.ts";
 import type { DaemonContext, WebHost } from "../commands/context.ts";
@@ -151,7 +152,8 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   // Hooks call the compiled binary back by its path; in development, whatever t4a is on PATH.
   const t4aPath = isCompiled() ? process.execPath : "t4a";
   const selfArgv = isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
-  return { socketPath, stateDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv, conversationsFile: conversationsPath(process.env, socketPath) };
+  const configDir = dirname(agentsFile(process.env));
+  return { socketPath, stateDir, configDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv, conversationsFile: conversationsPath(process.env, socketPath) };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

@@ -16,6 +16,7 @@ const config = { idle_timeout_ms: 2000, scrollback_lines: 1000, scrollback_bytes
 const spawn = {
   socketPath: "/nowhere",
   stateDir: "/nowhere/state",
+  configDir: "/nowhere/config/t4a",
   worktreesDir: "/nowhere/state/worktrees",
   conversationsFile: "/nowhere/state/conversations.json",
   integrationDir: "/nowhere/shell-integration",

@@ -36,8 +36,8 @@ export const Envelope = v.object({
 
 /** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */
 export const KeptItem = v.object({
-  what: v.picklist(["worktree", "branch"]),
-  /** The worktree's directory, or the branch name. */
+  what: v.picklist(["worktree", "branch", "plugin"]),
+  /** The worktree's directory, the branch name, or the plugin whose cleanup failed. */
   path: v.string(),
   reason: v.string(),
 });

@@ -30,6 +30,8 @@ export const SessionInfo = v.object({
   spawn_mode: v.optional(v.string()),
   conversation_id: v.optional(v.string()),
   resumed: v.optional(v.literal(true)),
+  /** The external plugins that ran, in order. */
+  plugins: v.optional(v.array(v.string())),
   // What the session holds now.
   agent_state: v.optional(AgentStateName),
   /** When the agent entered that state (ms since the epoch). */

@@ -102,6 +102,15 @@ export const SessionSpec = v.object({
   ssh_target: v.optional(v.pipe(v.string(), v.minLength(1), v.check((target) => !target.startsWith("-"), "must not start with '-'"), v.description("where spawn_mode ssh runs the agent: [user@]host or an ~/.ssh/config alias"))),
   ssh_args: v.optional(v.pipe(v.array(v.string()), v.description("more ssh arguments, e.g. [\"-p\", \"2222\"]"))),
   sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox reaches its API hosts (its preset's domains and its *_BASE_URL) unless this is set"))),
+  plugins: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*(=[^]*)?$/i, "must be NAME or NAME=ARG (NAME: letters, digits, . _ -)"))),
+      v.description("external plugins to run, in order: NAME or NAME=ARG, each an executable $XDG_CONFIG_HOME/t4a/plugins/NAME"),
+    ),
+  ),
+  setup: v.optional(
+    v.pipe(v.string(), v.minLength(1), v.description("shell commands run in the final directory and environment (inside the sandbox) before the program starts, e.g. \"source .venv/bin/activate\"; the variables they set reach the program; a failure refuses the create")),
+  ),
   persist: v.optional(
     v.pipe(v.boolean(), v.description("bring the session back when the daemon starts again (after a crash, a reboot, an upgrade); default on for agents")),
   ),

@@ -29,7 +29,7 @@ const sessions = new Sessions({
   bus,
   config,
   manifest,
-  spawn: { t4aPath: "t4a", selfArgv: [process.execPath, "src/main.ts"], socketPath: join(dir, "run", "t4a.sock"), stateDir: join(dir, "state"), worktreesDir: join(dir, "worktrees"), conversationsFile: join(dir, "state", "conversations.json"), integrationDir: join(dir, "integration"), daemonEnv: env },
+  spawn: { t4aPath: "t4a", selfArgv: [process.execPath, "src/main.ts"], socketPath: join(dir, "run", "t4a.sock"), stateDir: join(dir, "state"), configDir: join(dir, "config", "t4a"), worktreesDir: join(dir, "worktrees"), conversationsFile: join(dir, "state", "conversations.json"), integrationDir: join(dir, "integration"), daemonEnv: env },
 });
 afterAll(async () => {
   await sessions.killAll();

@@ -23,6 +23,8 @@ export interface SpawnFacts {
   spawn_mode?: string;
   conversation_id?: string;
   resumed?: true;
+  /** The external plugins that ran, in order. */
+  plugins?: string[];
 }
 
 /**
@@ -71,6 +73,8 @@ export interface SpawnContext {
   socketPath: string;
   /** $XDG_STATE_HOME/t4a (or ~/.local/state/t4a): worktrees and scratchpads live under it. */
   stateDir: string;
+  /** $XDG_CONFIG_HOME/t4a of the daemon's user: external plugins, agents.json; never writable in a sandbox. */
+  configDir: string;
   worktreesDir: string;
   /** Which conversation id each agent session name used last (agents/conversations.ts). */
   conversationsFile: string;

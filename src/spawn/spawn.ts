@@ -1,5 +1,6 @@
 // A session spec becomes what src/terminal/ spawns: the plugin chain worktree → scratchpad →
-// env → sandbox → timeout (the sandbox reads the final cwd; seed 001). A plugin that cannot do
+// env → agent → the user's external plugins → sandbox → setup → timeout (the sandbox reads the
+// final cwd and wraps whatever came before it; setup runs inside it; seed 001). A plugin that cannot do
 // its job fails the create and the chain undoes what it did: no half-made worktree, never an
 // unsandboxed program. The terminal layer never learns what a plugin is.
 import type { SessionSpec } from "../protocol/session-spec.ts";
@@ -7,13 +8,15 @@ import type { Plugin, SpawnContext, SpawnPlan } from "./plan.ts";
 import { runCleanups } from "./plan.ts";
 import { agent } from "./plugins/agent.ts";
 import { environment } from "./plugins/env.ts";
+import { external } from "./plugins/external.ts";
 import { sandbox } from "./plugins/sandbox.ts";
 import { scratchpad } from "./plugins/scratchpad.ts";
+import { setup } from "./plugins/setup.ts";
 import { timeout } from "./plugins/timeout.ts";
 import { worktree } from "./plugins/worktree.ts";
 
 /** The agent plugin builds the command once cwd and env are final, before the sandbox wraps it. */
-const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, sandbox, timeout];
+const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, external, sandbox, setup, timeout];
 
 export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: string): Promise<SpawnPlan> {
   const source = spec.client_env ?? ctx.daemonEnv;

@@ -97,8 +97,7 @@ async function usableBwrap(path: string | undefined): Promise<string> {
 
 /** Home and t4a's own directories (its manifest, agents.json, socket): what runs unsandboxed later. */
 function protectedDirs(ctx: SpawnContext, home: string | undefined, hidden: string[]): string[] {
-  const configHome = ctx.daemonEnv.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
-  return unique([...(home ? [home] : []), ctx.stateDir, ...(configHome ? [join(configHome, "t4a")] : []), ...hidden].map(real));
+  return unique([...(home ? [home] : []), ctx.stateDir, ctx.configDir, ...hidden].map(real));
 }
 
 /**

@@ -1,0 +1,146 @@
+// external: plugins of the user's own, with the built-ins' interface (seed 001: "third-party
+// plugins are possible"). A plugin is an executable file `$XDG_CONFIG_HOME/t4a/plugins/NAME`: one
+// file a name, nothing to register, in t4a's own config directory, which no sandbox can write.
+// Chosen per session (`--plugin NAME[=ARG]`), each runs as the daemon's user, never in a
+// sandbox, after the worktree, env and agent links and before the sandbox, which still wraps
+// whatever a plugin made and still decides what is writable.
+//
+// Protocol: the plugin gets the plan so far as one JSON object on stdin
+//   {"t4a_plugin":1,"id","name","arg","cwd","argv","env","facts"}
+// and answers one JSON object on stdout, every field optional:
+//   {"cwd":"/abs/dir","argv_prefix":["nice","-n","10"],"env":{"K":"V"},"unset_env":["K"],
+//    "cleanup":["cmd","arg"]}
+// A non-zero exit, a reply that is not that object, or no answer within PLUGIN_TIMEOUT_MS fails
+// the create with the plugin's words, and the chain is undone. The cleanup runs when the session
+// ends (exit, kill, shutdown), in the plugin's directory, with the same bound.
+import { accessSync, constants, statSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { T4aError } from "../../protocol/errors.ts";
+import type { KeptItem } from "../../protocol/fields.ts";
+import type { Plugin, SpawnContext } from "../plan.ts";
+
+/** A plugin (and its cleanup) must answer within this long. */
+export const PLUGIN_TIMEOUT_MS = 10_000;
+/** What a plugin may print before it is cut off: a plan is small. */
+const MAX_REPLY_BYTES = 1024 * 1024;
+
+const AbsoluteDir = v.pipe(v.string(), v.startsWith("/", "must be an absolute path"));
+
+export const PluginReply = v.strictObject({
+  cwd: v.optional(AbsoluteDir),
+  argv_prefix: v.optional(v.array(v.string())),
+  env: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "is not a variable name")), v.string())),
+  unset_env: v.optional(v.array(v.string())),
+  cleanup: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
+});
+
+/** Where NAME's executable is. */
+export function pluginPath(ctx: SpawnContext, name: string): string {
+  return join(ctx.configDir, "plugins", name);
+}
+
+export const external: Plugin = async (spec, plan, ctx, id) => {
+  for (const choice of spec.plugins ?? []) {
+    const split = choice.indexOf("=");
+    const name = split < 0 ? choice : choice.slice(0, split);
+    const arg = split < 0 ? null : choice.slice(split + 1);
+    const path = pluginPath(ctx, name);
+    if (!isExecutableFile(path)) throw new T4aError("invalid_params", `plugin ${name}: no executable ${path}`);
+    const input = { t4a_plugin: 1, id, name, arg, cwd: plan.cwd, argv: plan.argv, env: plan.env, facts: plan.facts };
+    const { stdout } = await runBounded(name, [path], JSON.stringify(input), plan.cwd, plan.env);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(stdout);
+    } catch {
+      throw new T4aError("spawn_failed", `plugin ${name} answered something that is not JSON: ${JSON.stringify(stdout.slice(0, 200))}`);
+    }
+    const reply = v.safeParse(PluginReply, parsed);
+    if (!reply.success) {
+      const issue = reply.issues[0];
+      throw new T4aError("spawn_failed", `plugin ${name} answered a plan t4a cannot use: ${v.getDotPath(issue) ?? "the reply"} ${issue.message}`);
+    }
+    const answer = reply.output;
+    if (answer.cwd !== undefined) {
+      if (!isDirectory(answer.cwd)) throw new T4aError("spawn_failed", `plugin ${name}: cwd ${answer.cwd} is not a directory`);
+      plan.cwd = answer.cwd;
+    }
+    if (answer.argv_prefix?.length) plan.argv = [...answer.argv_prefix, ...plan.argv];
+    for (const key of answer.unset_env ?? []) delete plan.env[key];
+    Object.assign(plan.env, answer.env);
+    if (answer.cleanup) {
+      const [command, cwd, env] = [answer.cleanup, plan.cwd, { ...plan.env }];
+      plan.cleanups.push(async () => {
+        try {
+          await runBounded(`${name} cleanup`, command, "", cwd, env);
+          return [];
+        } catch (error) {
+          return [{ what: "plugin", path: name, reason: (error as Error).message } satisfies KeptItem];
+        }
+      });
+    }
+    (plan.facts.plugins ??= []).push(name);
+  }
+};
+
+/**
+ * Runs a plugin in a process group of its own: its stdout, or a T4aError naming it (its exit, a
+ * signal, no answer in time). On the timeout the whole group is killed and its pipes abandoned (a
+ * child it left behind may hold them open).
+ */
+async function runBounded(name: string, argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<{ stdout: string }> {
+  let child: ReturnType<typeof Bun.spawn>;
+  try {
+    child = Bun.spawn(argv, { cwd, env: { ...env, T4A_PLUGIN: name }, stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe", detached: true });
+  } catch (error) {
+    throw new T4aError("spawn_failed", `plugin ${name} could not start: ${(error as Error).message}`);
+  }
+  const finished = Promise.all([readCapped(child.stdout as ReadableStream<Uint8Array>), readCapped(child.stderr as ReadableStream<Uint8Array>), child.exited]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), PLUGIN_TIMEOUT_MS)));
+  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
+  if (outcome === "late") {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+    throw new T4aError("spawn_failed", `plugin ${name} did not answer within ${PLUGIN_TIMEOUT_MS / 1000} s`);
+  }
+  const [stdout, stderr, code] = outcome;
+  if (code !== 0) {
+    const said = stderr.trim().split("\n").slice(-5).join("\n");
+    throw new T4aError("spawn_failed", `plugin ${name} failed (exit ${code ?? child.signalCode})${said ? `: ${said}` : ""}`);
+  }
+  return { stdout };
+}
+
+/** A stream's text, at most MAX_REPLY_BYTES of it (the rest is read and dropped, so the writer never blocks). */
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size >= MAX_REPLY_BYTES) continue;
+    chunks.push(chunk.subarray(0, MAX_REPLY_BYTES - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,159 @@
+// Plugins of the user's own (real executables from test/fixtures/plugins, copied into
+// $XDG_CONFIG_HOME/t4a/plugins), --setup before the program, and a worktree's own setup: what
+// each makes of a session, how each failure refuses the create and undoes the chain, and that a
+// sandboxed program can change none of it.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Sandbox, waitFor } from "./harness.ts";
+import { HAS_BWRAP } from "./security/actor.ts";
+
+let sandbox: Sandbox;
+let config: string;
+let work: string;
+let repo: string;
+
+function env(): Record<string, string> {
+  return { ...sandbox.env, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(sandbox.dir, "state") };
+}
+
+async function t4a(args: string[], cwd = work) {
+  const child = Bun.spawn([resolve(import.meta.dir, "../dist/t4a"), ...args], { cwd, env: env(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+
+async function ok(args: string[], cwd = work): Promise<string> {
+  const result = await t4a(args, cwd);
+  if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs a session's program to its end and answers its screen. */
+async function output(id: string): Promise<string> {
+  await ok(["wait", id, "--exit", "--timeout", "20s"]);
+  return ok(["text", id]);
+}
+
+function sh(cwd: string, script: string): string {
+  const result = Bun.spawnSync(["bash", "-c", script], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
+  return result.stdout.toString().trim();
+}
+
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  config = join(sandbox.dir, "config");
+  work = join(sandbox.dir, "work");
+  repo = join(sandbox.dir, "repo");
+  mkdirSync(work, { recursive: true });
+  cpSync(resolve(import.meta.dir, "fixtures/plugins"), join(config, "t4a", "plugins"), { recursive: true });
+  writeFileSync(join(work, ".t4a-env"), "GREETING=hello-from-dotenv\nPROJECT=widget\n");
+  sh(sandbox.dir, "git init -q repo && cd repo && echo one > file.txt && git add . && git commit -qm init");
+  // The daemon starts with the first create, with this config directory.
+});
+afterAll(() => sandbox.cleanup());
+
+test("a plugin's env reaches the program; a wrapping plugin's prefix runs it (nice), and its cleanup runs at the end", async () => {
+  const mark = join(sandbox.dir, "cleaned");
+  const created = JSON.parse(
+    await ok(["create", "--json", "--plugin", "dotenv", "--plugin", "nice", "-e", `PLUGIN_MARK_PATH=${mark}`, "-e", "T4A_NICE=7", "--", "bash", "-c", "echo \"$GREETING $PROJECT nice=$(cut -d' ' -f19 /proc/$$/stat)\"; sleep 0.2"]),
+  );
+  expect(created.plugins).toEqual(["dotenv", "nice"]);
+  expect(await output(created.id)).toContain("hello-from-dotenv widget nice=7");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === created.id).plugins).toEqual(["dotenv", "nice"]);
+  await ok(["kill", created.id]);
+  expect(readFileSync(mark, "utf8")).toBe("cleaned\n");
+  // NAME=ARG: the argument reaches the plugin (another env file).
+  writeFileSync(join(work, "other.env"), "GREETING=from-the-argument\n");
+  const withArg = await ok(["create", "--plugin", "dotenv=other.env", "--", "bash", "-c", "echo \"[$GREETING]\""]);
+  expect(await output(withArg)).toContain("[from-the-argument]");
+  await ok(["kill", withArg]);
+});
+
+test("a plugin that fails, hangs, answers garbage, names no directory, or does not exist refuses the create, with its words; nothing is left", async () => {
+  const cases: Array<[string, RegExp]> = [
+    ["fails", /plugin fails failed \(exit 3\): fails: no credentials for the vault/],
+    ["garbage", /plugin garbage answered something that is not JSON: "hello, I am not JSON/],
+    ["moves", /plugin moves: cwd \/nonexistent\/place is not a directory/],
+    ["missing", /plugin missing: no executable .*\/t4a\/plugins\/missing/],
+    ["hangs", /plugin hangs did not answer within 10 s/],
+  ];
+  for (const [name, message] of cases) {
+    const refused = await t4a(["create", "--name", `p-${name}`, "--plugin", name, "--", "true"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(message);
+  }
+  expect(JSON.parse(await ok(["list", "--json"])).terminals).toEqual([]);
+  // The chain is undone: the worktree made before the failing plugin is gone, and its branch.
+  const refused = await t4a(["create", "--worktree", "undone", "--plugin", "fails", "--", "true"], repo);
+  expect(refused.code).toBe(1);
+  expect(sh(repo, "git worktree list | wc -l")).toBe("1");
+  expect(sh(repo, "git branch --list 't4a/undone'")).toBe("");
+  // The hanging plugin's whole process group was killed, its child too.
+  await waitFor(() => !sh(sandbox.dir, "pgrep -f '^sleep 300$' || true"), 5000, "the hanging plugin's children to be gone");
+}, 60_000);
+
+test.if(HAS_BWRAP)("a sandboxed program cannot change a plugin; the plugin still wraps it and the sandbox wraps both", async () => {
+  const pluginFile = join(config, "t4a", "plugins", "nice");
+  const id = await ok([
+    "create", "--sandbox", "--plugin", "nice", "-e", `PLUGIN_MARK_PATH=${join(work, "mark")}`, "--",
+    "bash", "-c", `(echo 'echo pwned' > ${pluginFile}) 2>/dev/null && echo plugin:written || echo plugin:refused; (touch ${join(config, "t4a", "plugins", "new")}) 2>/dev/null && echo added || echo not-added; echo nice=$(cut -d' ' -f19 /proc/$$/stat)`,
+  ]);
+  const screen = await output(id);
+  expect(screen).toContain("plugin:refused");
+  expect(screen).toContain("not-added");
+  expect(screen).toContain("nice=7");
+  expect(readFileSync(pluginFile, "utf8")).toContain("argv_prefix");
+  await ok(["kill", id]);
+});
+
+test("--setup: what it sets reaches the program; a failing setup refuses the create with its output and starts nothing", async () => {
+  mkdirSync(join(work, ".venv", "bin"), { recursive: true });
+  writeFileSync(join(work, ".venv", "bin", "activate"), `export VIRTUAL_ENV=${work}/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\nunset T4A_DROP_ME\n`);
+  writeFileSync(join(work, ".venv", "bin", "tool"), "#!/bin/sh\necho venv-tool\n");
+  chmodSync(join(work, ".venv", "bin", "tool"), 0o755);
+  const id = await ok(["create", "--setup", "echo setting up; source .venv/bin/activate", "-e", "T4A_DROP_ME=1", "--", "bash", "-c", 'echo "venv=$VIRTUAL_ENV drop=${T4A_DROP_ME-unset}"; tool'], work);
+  const screen = await output(id);
+  expect(screen).toContain(`venv=${work}/.venv drop=unset`);
+  expect(screen).toContain("venv-tool");
+  expect(screen).not.toContain("setting up"); // the setup's own output is not the program's
+  await ok(["kill", id]);
+
+  const refused = await t4a(["create", "--name", "nosetup", "--setup", "echo cannot find nvm >&2; false", "--", "touch", join(work, "started")]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("setup failed (exit 1); the program did not start");
+  expect(refused.stderr).toContain("cannot find nvm");
+  expect(existsSync(join(work, "started"))).toBe(false);
+  expect(JSON.parse(await ok(["list", "--json"])).terminals).toEqual([]);
+});
+
+test.if(HAS_BWRAP)("--setup runs inside the sandbox: it cannot write outside the session's directory", async () => {
+  // The home is shown read-only (a path under /tmp would land in the sandbox's private /tmp).
+  const outside = join(process.env.HOME ?? "/root", `t4a-escaped-by-setup-${process.pid}`);
+  const refused = await t4a(["create", "--sandbox", "--setup", `touch ${outside}`, "--", "true"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("setup failed");
+  expect(existsSync(outside)).toBe(false);
+  const inside = await ok(["create", "--sandbox", "--setup", "touch made-by-setup && export MADE=yes", "--", "bash", "-c", 'echo "made=$MADE"']);
+  expect(await output(inside)).toContain("made=yes");
+  expect(existsSync(join(work, "made-by-setup"))).toBe(true);
+  await ok(["kill", inside]);
+});
+
+test("cost: what one external plugin adds to create (median of 10)", async () => {
+  const median = async (args: string[]) => {
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      const id = await ok(["create", ...args, "--", "true"]);
+      times.push(performance.now() - started);
+      await ok(["kill", id]);
+    }
+    return times.sort((a, b) => a - b)[5]!;
+  };
+  const plain = await median([]);
+  const plugged = await median(["--plugin", "dotenv"]);
+  console.log(`create: ${plain.toFixed(1)} ms; with one external plugin (a bash script): ${plugged.toFixed(1)} ms (+${(plugged - plain).toFixed(1)} ms, median of 10)`);
+  expect(plugged).toBeGreaterThan(0);
+}, 60_000);

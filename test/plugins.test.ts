@@ -157,3 +157,57 @@ test("cost: what one external plugin adds to create (median of 10)", async () =>
   console.log(`create: ${plain.toFixed(1)} ms; with one external plugin (a bash script): ${plugged.toFixed(1)} ms (+${(plugged - plain).toFixed(1)} ms, median of 10)`);
   expect(plugged).toBeGreaterThan(0);
 }, 60_000);
+
+test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4a/setup only once its exact bytes are approved", async () => {
+  const app = join(sandbox.dir, "app");
+  sh(
+    sandbox.dir,
+    [
+      "git init -q app && cd app",
+      "printf '.env\\n.env.local\\ncerts/\\nbuild/\\nnode_modules/\\n' > .gitignore",
+      "printf '.env\\ncerts/\\n# not this one: .env.local\\nsecret-link\\n' > .worktreeinclude",
+      "mkdir -p .t4a && printf '#!/bin/sh\\necho \"setup ran in $T4A_WORKTREE on $T4A_BRANCH\" > setup-ran.txt\\n' > .t4a/setup",
+      "printf 'setup-ran.txt\\n' >> .gitignore",
+      "git add . && git commit -qm init",
+      "echo API_KEY=abc > .env && echo LOCAL=1 > .env.local && mkdir certs && echo pem > certs/dev.pem && chmod 600 certs/dev.pem",
+      `ln -s /etc/passwd secret-link && printf 'secret-link\\n' >> .git/info/exclude`,
+    ].join(" && "),
+  );
+  // Not approved: the files come, the script does not run, and create says why.
+  const first = await t4a(["create", "--json", "--worktree", "one", "--", "true"], app);
+  expect(first.code).toBe(0);
+  const one = JSON.parse(first.stdout);
+  expect(one.worktree_included).toBe(2);
+  expect(one.worktree_setup).toMatch(/^not run: \.t4a\/setup \(sha256 [0-9a-f]{12}\) is not approved; read it, then run `t4a trust .*\/app`$/);
+  expect(readFileSync(join(one.worktree, ".env"), "utf8")).toBe("API_KEY=abc\n");
+  expect(readFileSync(join(one.worktree, "certs", "dev.pem"), "utf8")).toBe("pem\n");
+  expect(existsSync(join(one.worktree, ".env.local"))).toBe(false); // ignored, but not listed
+  expect(existsSync(join(one.worktree, "secret-link"))).toBe(false); // a symlink is never followed out
+  expect(existsSync(join(one.worktree, "setup-ran.txt"))).toBe(false);
+  const warned = await t4a(["create", "--worktree", "two", "--", "true"], app);
+  expect(warned.stderr).toContain("t4a: worktree setup not run: .t4a/setup");
+
+  // Approved: the next new worktree runs it.
+  const approved = await t4a(["trust"], app);
+  expect(approved.code).toBe(0);
+  expect(approved.stderr).toContain("approved");
+  const three = JSON.parse(await ok(["create", "--json", "--worktree", "three", "--", "true"], app));
+  expect(three.worktree_setup).toBe("ran .t4a/setup");
+  expect(readFileSync(join(three.worktree, "setup-ran.txt"), "utf8")).toBe(`setup ran in ${three.worktree} on t4a/three\n`);
+
+  // A changed script (committed on the base) is not the approved one: not run until approved again.
+  sh(app, `printf '#!/bin/sh\\ntouch ${join(sandbox.dir, "PWNED")}\\n' > .t4a/setup && git commit -qam 'change the setup'`);
+  const four = JSON.parse(await ok(["create", "--json", "--worktree", "four", "--", "true"], app));
+  expect(four.worktree_setup).toStartWith("not run:");
+  expect(existsSync(join(sandbox.dir, "PWNED"))).toBe(false);
+
+  // An approved script that fails refuses the create and undoes the worktree.
+  sh(app, "printf '#!/bin/sh\\necho installing; echo npm ERR! missing >&2; exit 4\\n' > .t4a/setup && git commit -qam 'a failing setup'");
+  await ok(["trust"], app);
+  const failed = await t4a(["create", "--worktree", "five", "--", "true"], app);
+  expect(failed.code).toBe(1);
+  expect(failed.stderr).toContain(".t4a/setup failed (exit 4)");
+  expect(failed.stderr).toContain("npm ERR! missing");
+  expect(sh(app, "git worktree list")).not.toContain("app-five");
+  for (const terminal of JSON.parse(await ok(["list", "--json"])).terminals) await ok(["kill", terminal.id]);
+});

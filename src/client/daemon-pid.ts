@@ -2,7 +2,8 @@
 // ticks since boot, /proc/PID/stat field 22, so a reused pid is not taken for it). With it a
 // deleted socket never makes a second daemon that would reap the first one's live sessions: the
 // client asks the living daemon (SIGUSR1) to make its socket again instead. No heavy imports.
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { writePrivateFile } from "./private-file.ts";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 
 const pidFile = (socketPath: string) => `${socketPath}.pid`;
 
@@ -27,8 +28,7 @@ function procStat(pid: number): Array<number> | undefined {
 /** Records this process as the socket's daemon (written whole: a reader never sees half). */
 export function recordDaemon(socketPath: string): void {
   const path = pidFile(socketPath);
-  writeFileSync(`${path}.tmp`, `${process.pid} ${processStartTicks(process.pid) ?? 0}\n`, { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
+  writePrivateFile(path, `${process.pid} ${processStartTicks(process.pid) ?? 0}\n`);
 }
 
 /** The pid of the daemon recorded for this socket if that very process still runs (not this one). */

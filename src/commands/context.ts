@@ -15,6 +15,8 @@ export interface DaemonContext {
   version: string;
   startedAt: number;
   socketPath: string;
+  /** $XDG_STATE_HOME/t4a: worktrees, the manifest, approved setup scripts. */
+  stateDir: string;
   /** The daemon's own environment (what a request without the client's falls back to). */
   daemonEnv: Record<string, string>;
   /** The web front end, when this daemon can serve one. */

@@ -107,6 +107,8 @@ export const create = defineCommand({
       };
     },
     print(response) {
+      // A repository's setup script that was not approved: the session started without it.
+      if (response.worktree_setup?.startsWith("not run")) console.error(`t4a: worktree setup ${response.worktree_setup}`);
       console.log(response.id);
     },
     startsDaemon: true,

@@ -4,6 +4,7 @@ import { agents } from "./agents.ts";
 import { approve, deny } from "./approve.ts";
 import { ask } from "./ask.ts";
 import { transcript } from "./transcript.ts";
+import { trust } from "./trust.ts";
 import { attach } from "./attach.ts";
 import type { Command } from "./command.ts";
 import { config } from "./config.ts";
@@ -28,6 +29,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, ask, approve, deny, transcript, diff, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

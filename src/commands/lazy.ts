@@ -26,6 +26,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   deny: async () => (await import("./approve.ts")).deny as Command,
   transcript: async () => (await import("./transcript.ts")).transcript as Command,
   diff: async () => (await import("./diff.ts")).diff as Command,
+  trust: async () => (await import("./trust.ts")).trust as Command,
   notify: async () => (await import("./notify.ts")).notify as Command,
   web: async () => (await import("./web.ts")).web as Command,
   config: async () => (await import("./config.ts")).config as Command,

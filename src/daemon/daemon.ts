@@ -71,6 +71,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     version: options.version,
     startedAt: performance.now(),
     socketPath,
+    stateDir: spawn.stateDir,
     daemonEnv: spawn.daemonEnv,
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };

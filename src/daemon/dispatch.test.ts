@@ -31,6 +31,7 @@ const ctx: DaemonContext = {
   version: "test",
   startedAt: performance.now(),
   socketPath: "/nowhere",
+  stateDir: "/nowhere/state",
   daemonEnv: spawn.daemonEnv,
   requestShutdown: () => {},
 };

@@ -23,6 +23,10 @@ export const SessionInfo = v.object({
   worktree: v.optional(v.string()),
   branch: v.optional(v.string()),
   worktree_created: v.optional(v.literal(true)),
+  /** Git-ignored files copied from the main checkout, as its .worktreeinclude lists. */
+  worktree_included: v.optional(v.number()),
+  /** What became of the repository's setup script (.t4a/setup): ran, or why not. */
+  worktree_setup: v.optional(v.string()),
   scratchpad: v.optional(v.string()),
   sandbox: v.optional(v.string()),
   timeout_ms: v.optional(v.number()),

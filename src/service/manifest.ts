@@ -5,8 +5,8 @@
 // A new session is written at once (its create fails if it cannot be: a full disk); a moved
 // directory or a new size is coalesced into one write a moment later and never throws (it comes
 // from inside the terminal's parser, which must never see a write error).
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writePrivateFile } from "../client/private-file.ts";
+import { readFileSync, rmSync } from "node:fs";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 
 export interface ManifestEntry {
@@ -121,15 +121,6 @@ export class Manifest {
     }
     // No file when nothing is to come back: a client that finds none starts no daemon for it.
     if (this.#entries.size === 0) return rmSync(this.path, { force: true });
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`, { mode: 0o600 });
-      chmodSync(temp, 0o600);
-      renameSync(temp, this.path);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
+    writePrivateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
   }
 }

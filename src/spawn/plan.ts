@@ -15,6 +15,10 @@ export interface SpawnFacts {
   branch?: string;
   /** The worktree was made for this session (not reused). */
   worktree_created?: true;
+  /** Git-ignored files copied from the main checkout, as its .worktreeinclude lists. */
+  worktree_included?: number;
+  /** What became of the repository's setup script: ran, or why not. */
+  worktree_setup?: string;
   scratchpad?: string;
   /** How it is confined, e.g. "bwrap, no network". */
   sandbox?: string;

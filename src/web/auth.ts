@@ -6,8 +6,9 @@
 // a browser's cookie-carrying request must come from our own page (Sec-Fetch-Site, Origin), and
 // the page may not be framed. A web terminal is remote code execution: every check here has a
 // test that tries to get past it.
+import { writePrivateFile } from "../client/private-file.ts";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A login code works once, within this long of being printed. */
@@ -87,15 +88,8 @@ export class Logins {
 
   #write(logins: Record<string, Login>): void {
     const live = Object.fromEntries(Object.entries(logins).filter(([, login]) => login.expires > Date.now()));
-    writePrivate(this.#path, JSON.stringify(live));
+    writePrivateFile(this.#path, JSON.stringify(live));
   }
-}
-
-/** A file of the web directory, readable by this user alone, replaced whole (never seen half-written). */
-export function writePrivate(path: string, content: string): void {
-  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
-  writeFileSync(`${path}.tmp`, content, { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
 }
 
 function hash(id: string): string {

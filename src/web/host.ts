@@ -10,7 +10,8 @@ import type { DaemonContext, WebHost, WebOptions } from "../commands/context.ts"
 import { T4aError } from "../protocol/errors.ts";
 import { WebParams, type WebServerInfo } from "../protocol/web.ts";
 import { stateDir } from "../service/manifest-path.ts";
-import { Logins, webDir, writePrivate } from "./auth.ts";
+import { writePrivateFile } from "../client/private-file.ts";
+import { Logins, webDir } from "./auth.ts";
 import type { WebServer } from "./server.ts";
 
 const DEFAULT_LISTEN = "127.0.0.1:7681";
@@ -42,7 +43,7 @@ export function webHost(ctx: DaemonContext): WebHost {
       throw new T4aError("spawn_failed", `cannot listen on ${listen}: ${(error as Error).message}`);
     }
     // The port it got, not 0: a page left open reconnects to the same origin.
-    writePrivate(remembered, JSON.stringify({ ...options, listen: running.listen }));
+    writePrivateFile(remembered, JSON.stringify({ ...options, listen: running.listen }));
     const info = describe(running);
     if (!isLoopback(parseListen(listen).host)) {
       info.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;

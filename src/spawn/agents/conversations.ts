@@ -3,8 +3,8 @@
 // --resume (or a restore) must find the latest one. Ids stay deterministic: the name's, then the
 // name's with a generation number. Kept in the state dir beside the session manifest, one file
 // per socket as it (the daemon names it).
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { writePrivateFile } from "../../client/private-file.ts";
+import { readFileSync } from "node:fs";
 import { deterministicUuid } from "./launch.ts";
 
 type Record_ = { id: string; generation: number };
@@ -30,9 +30,7 @@ export function conversationId(path: string, agent: string, name: string, resume
   const id = generation === 0 ? deterministicUuid(name) : deterministicUuid(`${name}\n${generation}`);
   known[key] = { id, generation };
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(`${path}.tmp`, JSON.stringify(known));
-    renameSync(`${path}.tmp`, path);
+    writePrivateFile(path, JSON.stringify(known));
   } catch {
     // Unwritable state dir: the id is still fresh for this create; the next one may repeat it.
   }

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, syml
 import { basename, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
+import { readyWorktree } from "../repo-setup.ts";
 import { linkedWorktree } from "../sandbox/git-guard.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
@@ -65,6 +66,12 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
     users.delete(dir);
     return removeIfClean(main, common, dir, branch);
   });
+  if (made) {
+    // After its cleanup is in the plan: a failing setup script undoes the new worktree.
+    const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv });
+    if (ready.included) plan.facts.worktree_included = ready.included;
+    if (ready.setup) plan.facts.worktree_setup = ready.setup;
+  }
   plan.cwd = join(dir, subdir);
   if (!existsSync(plan.cwd)) mkdirSync(plan.cwd, { recursive: true });
   plan.facts.worktree = dir;

@@ -42,6 +42,9 @@ export const create = defineCommand({
       ["--sandbox-allow-domain <host>", "let the sandbox reach this host: api.example.com, *.example.com, an IP (repeatable)"],
       ["--sandbox-allow <path>", "let the sandbox write this path too (repeatable)"],
       ["--timeout <duration>", "end the session after this long: 90s, 30m, 2h"],
+      ["--limit-memory <size>", "memory for the whole process tree: 512M, 2G (cgroup; refused where it cannot be enforced)"],
+      ["--limit-cpu <percent>", "CPU for the whole process tree: 50% = half a core, 200% = two"],
+      ["--limit-pids <n>", "at most n processes and threads in the tree"],
       ["--plugin <name[=arg]>", "run your plugin $XDG_CONFIG_HOME/t4a/plugins/NAME on the plan (repeatable, in order)"],
       ["--setup <commands>", "shell commands run before the program, in its directory and sandbox; the variables they set reach it"],
       ["--agent <name>", "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it"],
@@ -97,6 +100,9 @@ export const create = defineCommand({
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
         sandbox_allow_domain: options.sandboxAllowDomain === undefined ? undefined : listOption(options.sandboxAllowDomain),
         timeout_ms: durationOption(options.timeout, "--timeout"),
+        limit_memory: stringOption(options.limitMemory),
+        limit_cpu: options.limitCpu === undefined ? undefined : percentOption(String(options.limitCpu)),
+        limit_pids: intOption(options.limitPids),
         plugins: options.plugin === undefined ? undefined : listOption(options.plugin),
         setup: stringOption(options.setup),
         persist: options.persist === true ? true : options.persist === false ? false : undefined,
@@ -134,7 +140,7 @@ export const create = defineCommand({
     },
     // Idle events are not offered over MCP; the environment comes from the server's own.
     // Plugins and setup are the user's own machinery, chosen by people (CLI, connector.json, web).
-    hide: ["idle_timeout_ms", "client_env", "plugins", "setup"],
+    hide: ["idle_timeout_ms", "client_env", "plugins", "setup", "limit_memory", "limit_cpu", "limit_pids"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.
     request: (args) => ({ cwd: process.cwd(), ...args, client_env: callerEnv(args.inherit_env === true) }),
   },
@@ -162,3 +168,9 @@ async function envOptions(options: CliOptions): Promise<Record<string, string>> 
   return env;
 }
 
+/** "50%" or "50": a percentage of one core. */
+function percentOption(text: string): number {
+  const value = Number(text.replace(/%$/, ""));
+  if (!Number.isFinite(value) || value <= 0) throw new T4aError("invalid_params", `--limit-cpu: "${text}" is not a percentage (50%, 200%)`);
+  return value;
+}

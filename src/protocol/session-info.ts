@@ -52,6 +52,10 @@ export const SessionInfo = v.object({
   /** Why a restored session is not where it was (its directory was deleted). */
   restore_note: v.optional(v.string()),
   persist: v.optional(v.literal(true)),
+  /** The limits of its process tree and where they live ("cgroup v1", "systemd scope"). */
+  limits: v.optional(v.object({ memory_bytes: v.optional(v.number()), cpu_percent: v.optional(v.number()), pids: v.optional(v.number()), how: v.string() })),
+  /** What its process tree uses now (with limits). */
+  usage: v.optional(v.object({ memory_bytes: v.optional(v.number()), pids: v.optional(v.number()) })),
   recording: v.optional(v.string()),
   viewers: v.optional(v.number()),
 });

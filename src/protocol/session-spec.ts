@@ -102,6 +102,11 @@ export const SessionSpec = v.object({
   ssh_target: v.optional(v.pipe(v.string(), v.minLength(1), v.check((target) => !target.startsWith("-"), "must not start with '-'"), v.description("where spawn_mode ssh runs the agent: [user@]host or an ~/.ssh/config alias"))),
   ssh_args: v.optional(v.pipe(v.array(v.string()), v.description("more ssh arguments, e.g. [\"-p\", \"2222\"]"))),
   sandbox_no_net: v.optional(v.pipe(v.boolean(), v.description("an agent in a sandbox reaches its API hosts (its preset's domains and its *_BASE_URL) unless this is set"))),
+  limit_memory: v.optional(
+    v.pipe(v.union([v.pipe(v.number(), v.integer()), v.string()]), v.description("memory for the session's whole process tree: bytes, or 512M, 2G; past it the kernel kills (the exit event says memory_limit)")),
+  ),
+  limit_cpu: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(100_000), v.description("CPU for the whole process tree, in percent of one core (50 = half a core, 200 = two)"))),
+  limit_pids: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("at most this many processes and threads in the session's tree"))),
   plugins: v.optional(
     v.pipe(
       v.array(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*(=[^]*)?$/i, "must be NAME or NAME=ARG (NAME: letters, digits, . _ -)"))),

@@ -13,6 +13,7 @@ import { withinBudget } from "../protocol/budget.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { findLog, readTranscript, type Message } from "./transcript.ts";
 import { readChanges, type Changes } from "../spawn/changes.ts";
+import type { SessionLimits } from "../spawn/limits.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
 /** How the log is read again for a turn's answer that has not landed in it yet. */
@@ -54,6 +55,7 @@ export interface SessionParts {
   restored: boolean;
   bus: EventBus;
   manifest: Manifest;
+  limits?: SessionLimits;
 }
 
 export class Session {
@@ -71,6 +73,7 @@ export class Session {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #bus: EventBus;
   readonly #manifest: Manifest;
+  readonly #limits: SessionLimits | undefined;
   #disposed = false;
   /** When and where it started: a CLI's log that carries no id of ours is found by them. */
   readonly #startedAt = Date.now();
@@ -84,6 +87,7 @@ export class Session {
     this.#cleanups = parts.cleanups;
     this.#bus = parts.bus;
     this.#manifest = parts.manifest;
+    this.#limits = parts.limits;
   }
 
   get terminal(): Terminal {
@@ -197,6 +201,10 @@ export class Session {
     if (this.restored) info.restored = true;
     if (this.restoreNote) info.restore_note = this.restoreNote;
     if (this.persist) info.persist = true;
+    if (this.#limits) {
+      info.limits = { ...this.#limits.limits, how: this.#limits.how };
+      if (info.alive) info.usage = this.#limits.usage(info.pid);
+    }
     if (this.#recorder) info.recording = this.#recorder.path;
     if (this.#viewers > 0) info.viewers = this.#viewers;
     return info;
@@ -260,8 +268,10 @@ export class Session {
   async ended(reason: string | undefined): Promise<EndHookReport> {
     this.#clearTimers();
     if (reason !== "shutdown") this.#manifest.remove(this.id);
+    // Killed by the kernel for want of memory (read before the cleanups remove the cgroup).
+    const outOfMemory = this.#limits !== undefined && this.terminal.info().signal === "SIGKILL" && this.#limits.oomKills(this.terminal.pid) > 0;
     const kept = await runCleanups(this.#cleanups);
-    return kept.length ? { kept } : {};
+    return { ...(outOfMemory ? { reason: "memory_limit" } : {}), ...(kept.length ? { kept } : {}) };
   }
 
   /** Lets go of everything the session holds; safe to call again. */

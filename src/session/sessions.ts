@@ -124,7 +124,7 @@ export class Sessions {
     const plan = await prepareSession(spec, this.#options.spawn, id);
     // Agents come back by default: their conversation resumes where it was.
     const persist = spec.persist ?? spec.agent !== undefined;
-    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, bus, manifest });
+    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, bus, manifest, limits: plan.limits });
     let terminal: Terminal;
     try {
       terminal = this.#spawn(session, spec, plan);

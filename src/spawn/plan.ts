@@ -5,6 +5,7 @@ import type { KeptItem } from "../protocol/fields.ts";
 import type { Wrap } from "../terminal/terminal.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
+import type { SessionLimits } from "./limits.ts";
 
 /** One link of the chain. `id`: the session's id, reserved before the chain runs (agents' hooks and ids need it). */
 export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext, id: string) => void | Promise<void>;
@@ -54,6 +55,8 @@ export interface SpawnPlan {
   agent?: AgentPlan;
   /** End the session after this long. */
   timeoutMs?: number;
+  /** The cgroup holding the session's processes, when limits were asked for. */
+  limits?: SessionLimits;
   /** Undone in reverse order. */
   cleanups: Cleanup[];
   facts: SpawnFacts;

@@ -1,6 +1,7 @@
 // A session spec becomes what src/terminal/ spawns: the plugin chain worktree → scratchpad →
-// env → agent → the user's external plugins → sandbox → setup → timeout (the sandbox reads the
-// final cwd and wraps whatever came before it; setup runs inside it; seed 001). A plugin that cannot do
+// env → agent → the user's external plugins → sandbox → limits → setup → timeout (the sandbox
+// reads the final cwd and wraps whatever came before it; the limits' cgroup holds the sandbox;
+// setup runs inside both; seed 001). A plugin that cannot do
 // its job fails the create and the chain undoes what it did: no half-made worktree, never an
 // unsandboxed program. The terminal layer never learns what a plugin is.
 import type { SessionSpec } from "../protocol/session-spec.ts";
@@ -10,13 +11,14 @@ import { agent } from "./plugins/agent.ts";
 import { environment } from "./plugins/env.ts";
 import { external } from "./plugins/external.ts";
 import { sandbox } from "./plugins/sandbox.ts";
+import { limits } from "./plugins/limits.ts";
 import { scratchpad } from "./plugins/scratchpad.ts";
 import { setup } from "./plugins/setup.ts";
 import { timeout } from "./plugins/timeout.ts";
 import { worktree } from "./plugins/worktree.ts";
 
 /** The agent plugin builds the command once cwd and env are final, before the sandbox wraps it. */
-const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, external, sandbox, setup, timeout];
+const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, external, sandbox, limits, setup, timeout];
 
 export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: string): Promise<SpawnPlan> {
   const source = spec.client_env ?? ctx.daemonEnv;

@@ -50,8 +50,8 @@ export type TerminalInfo = Pick<
 /** What a terminal's end reports: why t4a ended it (kill's reason), and what the session's cleanups kept. */
 export type EndReport = Pick<SessionInfo, "reason" | "kept">;
 
-/** What the session's end hook adds to the exit event. */
-export type EndHookReport = Pick<EndReport, "kept">;
+/** What the session's end hook adds to the exit event (its reason wins: "memory_limit"). */
+export type EndHookReport = EndReport;
 
 /** Who follows a terminal's bytes as they happen: attach, the browser, a recording. */
 export interface Tap {

@@ -82,16 +82,26 @@ class Watch {
   #close = () => {};
   readonly #done: Promise<void>;
 
-  constructor(readonly id: string, private readonly marks: Record<string, (screen: string) => boolean>) {
-    this.#done = Promise.all([this.#events(), this.#screens()]).then(() => {});
+  private constructor(readonly id: string, private readonly marks: Record<string, (screen: string) => boolean>, subscribed: () => void) {
+    this.#done = Promise.all([this.#events(subscribed), this.#screens()]).then(() => {});
   }
 
-  async #events(): Promise<void> {
+  /** A watch whose event subscription is in place: create the session after this, or its first states are missed. */
+  static async start(id: string, marks: Record<string, (screen: string) => boolean>): Promise<Watch> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const watch = new Watch(id, marks, resolve);
+    await promise;
+    return watch;
+  }
+
+  async #events(subscribed: () => void): Promise<void> {
     const connection = await sandbox.connect();
     this.#close = () => connection.close();
-    await connection.request({ cmd: "events", id: this.id });
+    // Every session's events (this one does not exist yet), this one's kept.
+    await connection.request({ cmd: "events" });
+    subscribed();
     for (let line = await connection.readLine().catch(() => undefined); line; line = await connection.readLine().catch(() => undefined)) {
-      if (line.event === "agent_state") this.steps.push({ state: String(line.state), line: String(line.line), at: performance.now() });
+      if (line.event === "agent_state" && line.terminal === this.id) this.steps.push({ state: String(line.state), line: String(line.line), at: performance.now() });
     }
   }
 
@@ -135,7 +145,7 @@ for (const cli of AGENT_CLIS) {
   test.if(present)(`${cli}: a whole turn with a question, and the agent state right at every step`, async () => {
     const file = join(work, `hello-${cli}.txt`);
     const id = `turn-${cli}`;
-    const watch = new Watch(id, {
+    const watch = await Watch.start(id, {
       question: (screen) => QUESTION[cli].test(screen.split("\n").map((row) => row.replace(/^[\s│┃]+|[\s│┃]+$/g, "")).find((row) => QUESTION[cli].test(row)) ?? ""),
       answer: (screen) => /FAKE-ANSWER 1/.test(screen),
     });
@@ -165,7 +175,7 @@ for (const cli of AGENT_CLIS) {
   test.if(present)(`${cli}: --yolo runs the turn without a question`, async () => {
     const file = join(work, `yolo-${cli}.txt`);
     const id = `yolo-${cli}`;
-    const watch = new Watch(id, {});
+    const watch = await Watch.start(id, {});
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:write:${file}`]);
     const idle = await watch.until("idle", 90_000);
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
@@ -216,13 +226,13 @@ for (const cli of AGENT_CLIS) {
   test.if(resumable)(`${cli}: resume brings the earlier conversation to the model; a fresh create under the same name starts over`, async () => {
     const id = `again-${cli}`;
     const first = `first-${cli}-${Date.now()}`;
-    let watch = new Watch(id, {});
+    let watch = await Watch.start(id, {});
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `remember ${first}`]);
     await watch.until("idle", 90_000);
     await watch.stop();
     await t4a(["kill", id]);
 
-    watch = new Watch(id, {});
+    watch = await Watch.start(id, {});
     const second = `second-${cli}-${Date.now()}`;
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--resume", "--prompt", `recall ${second}`]);
     const idle = await watch.until("idle", 90_000);
@@ -233,7 +243,7 @@ for (const cli of AGENT_CLIS) {
     await t4a(["kill", id]);
 
     // The same name again without --resume: a conversation of its own, started (not refused).
-    watch = new Watch(id, {});
+    watch = await Watch.start(id, {});
     const third = `third-${cli}-${Date.now()}`;
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `fresh ${third}`]);
     await watch.until("idle", 90_000);

@@ -151,10 +151,11 @@ async function scopeLimits(limits: LimitRequest, env: Record<string, string>, wh
     const path = /^0::(.+)$/m.exec(readText(`/proc/${pid}/cgroup`))?.[1];
     return path ? join("/sys/fs/cgroup", path) : undefined;
   };
+  const unit = `t4a-${process.pid}-${++made}.scope`;
   return {
     limits,
     how: "systemd scope",
-    prefix: [systemdRun!, "--user", "--scope", "--quiet", "--collect", ...properties.flatMap((property) => ["-p", property]), "--"],
+    prefix: [systemdRun!, "--user", "--scope", "--quiet", "--collect", `--unit=${unit}`, ...properties.flatMap((property) => ["-p", property]), "--"],
     usage: (pid) => {
       const dir = cgroup(pid);
       return dir ? { memory_bytes: readNumber(join(dir, "memory.current")), pids: readNumber(join(dir, "pids.current")) } : {};
@@ -164,8 +165,10 @@ async function scopeLimits(limits: LimitRequest, env: Record<string, string>, wh
       const match = dir ? /^oom_kill (\d+)$/m.exec(readText(join(dir, "memory.events"))) : null;
       return match ? Number(match[1]) : 0;
     },
-    // systemd removes a collected scope once it is empty.
-    async remove() {},
+    // Stopping the scope kills what is left in it (a setsid'd leftover); systemd then collects it.
+    async remove() {
+      await Bun.spawn(["systemctl", "--user", "stop", unit], { env, stdout: "ignore", stderr: "ignore" }).exited;
+    },
   };
 }
 

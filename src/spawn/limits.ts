@@ -69,7 +69,7 @@ export function v1Hierarchies(mountinfo = readText("/proc/self/mountinfo"), ownC
       if (!["memory", "cpu", "pids"].includes(controller)) continue;
       const path = own.get(controller) ?? "/";
       const relative = root !== "/" && path.startsWith(root) ? path.slice(root.length) : path;
-      found.set(controller, join(mountPoint, relative));
+      found.set(controller, join(mountPoint, relative).replace(/(.)\/$/, "$1"));
     }
   }
   return found;

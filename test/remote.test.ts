@@ -124,6 +124,8 @@ test.if(SSHD !== undefined)("a hostile or chatty remote: one clear error naming 
     ["banner", `sh -c 'echo Welcome to the build box; exec env T4A_SOCKET=${remoteSocket()} ${BIN} "$@"' sh`, /answered something that is not t4a: "Welcome to the build box"/],
     // Something else entirely, that keeps the connection open.
     ["garbage", `sh -c 'echo "<html>nope</html>"; exec cat >/dev/null' sh`, /answered something that is not t4a: "<html>nope<\/html>"/],
+    // Bytes with no newline, then silence: no line ever ends, yet it is plainly not t4a.
+    ["silent", `sh -c 'printf "SSH-2.0-nope"; exec cat >/dev/null' sh`, /answered something that is not t4a: "SSH-2.0-nope"/],
     // A t4a-shaped answer without what the command needs.
     ["bare", `sh -c 'while read line; do echo "{\\"ok\\":true}"; done' sh`, /answered "\{\\"ok\\":true\}", not a list reply/],
   ];

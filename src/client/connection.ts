@@ -164,6 +164,12 @@ export class DaemonConnection {
         if (this.#buffer.length) throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(this.#buffer)}`);
         return undefined;
       }
+      // Every line of ours starts with "{": a peer that sent anything else, and perhaps no newline
+      // ever after (a silent one), is refused now rather than waited for.
+      if (this.#buffer.length && this.#buffer[0] !== 0x7b) {
+        this.close();
+        throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(this.#buffer)}`);
+      }
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
   }

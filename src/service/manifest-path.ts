@@ -20,6 +20,11 @@ export function manifestPath(env: Record<string, string | undefined>, socketPath
   return `${stateDir(env)}/sessions-${socketKey(socketPath)}.json`;
 }
 
+/** The web server a daemon on this socket serves again after a restart (web/host.ts). */
+export function webServerPath(env: Record<string, string | undefined>, socketPath: string): string {
+  return `${stateDir(env)}/web/server-${socketKey(socketPath)}.json`;
+}
+
 /** Which conversation id each agent session name used last (spawn/agents/conversations.ts). */
 export function conversationsPath(env: Record<string, string | undefined>, socketPath: string): string {
   return `${stateDir(env)}/conversations-${socketKey(socketPath)}.json`;

@@ -1,24 +1,25 @@
 // The daemon's web front end behind the WebHost interface the commands see (`t4a web`, `t4a daemon
 // --web`): one server at a time, started and stopped on request. Loads the server (and the page
-// bundled into it) only when asked to serve. A running server is remembered (web/server.json in
-// the state dir, which no sandbox can see) until `t4a web --stop`: the next daemon, restarted or
+// bundled into it) only when asked to serve. A running server is remembered (web/server-<socket
+// key>.json in the state dir, which no sandbox can see) until `t4a web --stop`: the next daemon on
+// that socket, restarted or
 // auto-started, serves it again at the same address, so open pages and their logins come back.
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import * as v from "valibot";
 import type { DaemonContext, WebHost, WebOptions } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { WebParams, type WebServerInfo } from "../protocol/web.ts";
-import { stateDir } from "../service/manifest-path.ts";
+import { stateDir, webServerPath } from "../service/manifest-path.ts";
 import { writePrivateFile } from "../client/private-file.ts";
-import { Logins, webDir } from "./auth.ts";
+import { Logins } from "./auth.ts";
 import type { WebServer } from "./server.ts";
 
 const DEFAULT_LISTEN = "127.0.0.1:7681";
 
 export function webHost(ctx: DaemonContext): WebHost {
   let running: WebServer | undefined;
-  const remembered = join(webDir(stateDir(process.env)), "server.json");
+  // One per socket, as the manifest: another daemon of this user (a test's) never serves it.
+  const remembered = webServerPath(process.env, ctx.socketPath);
 
   async function start(options: WebOptions): Promise<WebServerInfo> {
     const listen = options.listen ?? DEFAULT_LISTEN;

@@ -253,6 +253,39 @@ test("at the daemon's open-file limit a create is refused with the figures, and 
   }
 }, 60_000);
 
+test("at the open-file limit through client connections: each one past the reserve is told so and closed, a CLI call gets that answer (no hang), and the daemon serves once they go", async () => {
+  const tight = new Sandbox();
+  const held: Array<{ end(): void }> = [];
+  try {
+    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], { env: tight.env, stdio: ["ignore", "ignore", "ignore"] });
+    await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon");
+    let refused = 0;
+    for (let i = 0; i < 400; i++) {
+      held.push(
+        await Bun.connect({
+          unix: tight.socket,
+          socket: {
+            data(_socket, chunk) {
+              if (new TextDecoder().decode(chunk).includes("too many open files")) refused++;
+            },
+          },
+        }),
+      );
+    }
+    await waitFor(() => refused > 100, 10_000, "connections past the reserve to be refused");
+    // Old code: accept failed with EMFILE, Bun's loop spun, and this call waited forever.
+    const call = await tight.run(["list"]);
+    expect(call.code).toBe(1);
+    expect(call.stderr).toMatch(/too many open files: the daemon has \d+ open of its limit of 256 \(ulimit -n\); close idle clients/);
+    for (const socket of held.splice(0)) socket.end();
+    await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon to serve again");
+    daemon.unref();
+  } finally {
+    for (const socket of held) socket.end();
+    await tight.cleanup();
+  }
+}, 60_000);
+
 test("a program that prints and exits at once: every byte is on the screen when its exit is reported, under CPU load", async () => {
   const file = join(sandbox.dir, "printed.txt");
   writeFileSync(file, `${Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the file`).join("\n")}\n`);

@@ -7,6 +7,7 @@ import type { DuplexPeer, Reply } from "../commands/command.ts";
 import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
 import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
+import { connectionShortage } from "../session/fd-budget.ts";
 
 /** Stop reading a client's requests while this many reply bytes wait for it to read. */
 const MAX_OUTBOX_BYTES = 16 * 1024 * 1024;
@@ -39,7 +40,11 @@ interface Connection {
 
 export type Listener = UnixSocketListener<Connection>;
 
+/** Client connections above which a new one first checks the daemon's open files. */
+const CHECK_FDS_ABOVE = 32;
+
 export function listen(path: string, ctx: DaemonContext): Listener {
+  let live = 0;
   return Bun.listen<Connection>({
     unix: path,
     socket: {
@@ -57,6 +62,13 @@ export function listen(path: string, ctx: DaemonContext): Listener {
           closed: false,
           droppedEvents: 0,
         };
+        // Only with many clients is the fd table read (a directory listing), not on every call.
+        const shortage = ++live > CHECK_FDS_ABOVE ? connectionShortage() : undefined;
+        if (shortage) {
+          socket.data.closed = true; // nothing it sends is run
+          socket.write(encodeLine({ ok: false, error: shortage, code: "busy" }));
+          socket.end();
+        }
       },
       data(socket, chunk) {
         receive(socket, chunk);
@@ -67,6 +79,7 @@ export function listen(path: string, ctx: DaemonContext): Listener {
         pump(socket, ctx);
       },
       close(socket) {
+        live--;
         closeConnection(socket.data);
       },
       error(socket) {

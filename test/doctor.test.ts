@@ -29,6 +29,8 @@ test("no daemon yet, then a running one; --json gives the same checks", async ()
   expect(after.checks.find((check) => check.name === "daemon")!.detail).toContain(`running: pid ${await sandbox.daemonPid()}`);
   expect(after.checks.find((check) => check.name === "socket directory")!.detail).toContain("(private)");
   expect(after.checks.map((check) => check.name)).toContain("agent claude");
+  // glibc here: widths come from the C library, as the programs' own.
+  expect(after.checks.find((check) => check.name === "character widths")).toMatchObject({ ok: true, detail: expect.stringContaining("wcwidth (glibc, C.UTF-8)") });
 });
 
 test.if(HAS_BWRAP)("the sandbox: works here; without bwrap on PATH, or without user namespaces, --sandbox fails naming the fix", async () => {

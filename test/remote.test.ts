@@ -178,3 +178,14 @@ test.if(SSHD !== undefined)("remote install picks the build for the host's OS an
   expect((await install("Darwin arm64")).stderr).toContain("needs the darwin-arm64 build");
   expect((await install("SunOS sparc64")).stderr).toContain("is SunOS sparc64: t4a is built for Linux and macOS on x64 and arm64 only");
 }, 60_000);
+
+test.if(SSHD !== undefined)("doctor --host: the remote's t4a answers its version through ssh; an unreachable host fails with the fix", async () => {
+  const reached = Bun.spawnSync([BIN, "doctor", "--host", host, "--json"], { env, stdout: "pipe", stderr: "pipe" });
+  const checks = JSON.parse(reached.stdout.toString()).checks as Array<{ name: string; ok: boolean; detail: string; fix?: string }>;
+  expect(checks.find((check) => check.name.startsWith("host "))).toMatchObject({ ok: true, detail: expect.stringMatching(/^t4a \d+\.\d+\.\d+/) });
+  // Nothing listens on port 1: the check fails, names ssh's words and the fix, and doctor exits 1.
+  const refused = Bun.spawnSync([BIN, "doctor", "--host", "ssh://nobody@127.0.0.1:1"], { env, stdout: "pipe", stderr: "pipe" });
+  expect(refused.exitCode).toBe(1);
+  expect(refused.stdout.toString()).toMatch(/FAIL host nobody@127\.0\.0\.1: .*(refused|connect to host)/i);
+  expect(refused.stdout.toString()).toContain("fix: check `ssh nobody@127.0.0.1` works without a password, then `t4a remote install ssh://nobody@127.0.0.1:1`");
+}, 60_000);

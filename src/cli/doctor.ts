@@ -5,7 +5,8 @@
 import { statSync } from "node:fs";
 import { DaemonConnection } from "../client/connection.ts";
 import { selfArgv } from "../client/executable.ts";
-import { parseHost, sshArgv } from "../client/ssh.ts";
+import { parseHost, remoteT4a, sshArgv } from "../client/ssh.ts";
+import { ensureSocketDir } from "../client/socket-dir.ts";
 import { parentDir, socketDirProblem } from "../client/socket-path.ts";
 import { PRESETS } from "../spawn/agents/registry.ts";
 import { bwrapArgs, probeBwrap } from "../spawn/sandbox/bwrap.ts";
@@ -114,6 +115,18 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     add({ name: `agent ${preset.name}`, ok: path !== null, detail: path ? `${path}${version ? ` (${version})` : ""}` : "not on PATH", fix: path ? undefined : `install ${preset.cli} to use --agent ${preset.name}` });
   }
 
+  // Character widths: the C library's table (what programs here count with), or Bun's.
+  const { libcWcwidth } = await import("../terminal/libc.ts");
+  const libcWidths = libcWcwidth(0x4e00) === 2 && libcWcwidth(0x1f600) === 2;
+  add({
+    name: "character widths",
+    ok: libcWidths,
+    detail: libcWidths
+      ? "the C library's wcwidth (glibc, C.UTF-8): wide and emoji cells counted as the programs here count them"
+      : "no glibc with a C.UTF-8 locale here: Bun's Unicode table is used, and a program counting with another table may disagree on emoji widths",
+    fix: libcWidths ? undefined : "run the daemon on a glibc system (musl's wcwidth is not asked), or accept rare misplaced emoji",
+  });
+
   // A web server, when the daemon runs one.
   if (daemon) {
     const web = daemon.web as { url?: string } | undefined;
@@ -123,7 +136,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   // Another machine, when asked.
   if (options.host) {
     const target = parseHost(options.host);
-    const probe = Bun.spawnSync(sshArgv(target, dir, [`command -v t4a >/dev/null && t4a --version || "$HOME/.local/bin/t4a" --version`]), { stderr: "pipe", timeout: 30_000 });
+    // ssh's control socket lives in the socket directory: it must exist (made private) first.
+    ensureSocketDir(options.socket);
+    const probe = Bun.spawnSync(sshArgv(target, dir, [remoteT4a("--version")]), { stderr: "pipe", timeout: 30_000 });
     const answered = probe.stdout.toString().trim();
     add({
       name: `host ${target.destination}`,

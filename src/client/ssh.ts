@@ -37,9 +37,14 @@ export function sshArgv(target: HostTarget, controlDir: string, remote: string[]
 
 /** The remote side of the pipe: its t4a joined to its daemon (started there if need be). */
 export function remoteDial(): string {
+  return remoteT4a("dial-stdio");
+}
+
+/** A shell command running the remote's t4a with these (shell-safe) arguments. */
+export function remoteT4a(args: string): string {
   const configured = process.env.T4A_REMOTE_T4A;
-  if (configured) return `${configured} dial-stdio`;
-  return 'if command -v t4a >/dev/null 2>&1; then exec t4a dial-stdio; else exec "$HOME/.local/bin/t4a" dial-stdio; fi';
+  if (configured) return `${configured} ${args}`;
+  return `if command -v t4a >/dev/null 2>&1; then exec t4a ${args}; else exec "$HOME/.local/bin/t4a" ${args}; fi`;
 }
 
 export async function openRemote(host: string, controlDir: string): Promise<DaemonConnection> {

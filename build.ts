@@ -3,7 +3,7 @@
 // `bun build.ts --release` (npm run release) builds the same executable for every server t4a
 // targets into dist/release/, with SHA256SUMS and a README; `--target NAME` builds one of them.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
 import { buildFontAsset } from "./src/render/font-build.ts";
 
@@ -72,6 +72,12 @@ if (args[0] === "--release" || args[0] === "--target") {
     }
     sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${file}`)).digest("hex")}  ${file}`);
     console.log(`built dist/release/${file}`);
+  }
+  if (args[0] === "--target") {
+    // One target built (remote install on demand): its line in the list replaced, the others kept.
+    const listed = existsSync("dist/release/SHA256SUMS") ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean) : [];
+    const names = new Set(sums.map((line) => line.split("  ")[1]));
+    writeFileSync("dist/release/SHA256SUMS", `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`);
   }
   if (args[0] === "--release") {
     writeFileSync("dist/release/SHA256SUMS", `${sums.join("\n")}\n`);

@@ -2,7 +2,7 @@
 // generated host key, a key of our own): create, send, text, screenshot, events, run, attach and
 // MCP over ssh, one master connection reused across calls, and ssh's own errors as exit code 3.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -189,3 +189,40 @@ test.if(SSHD !== undefined)("doctor --host: the remote's t4a answers its version
   expect(refused.stdout.toString()).toMatch(/FAIL host nobody@127\.0\.0\.1: .*(refused|connect to host)/i);
   expect(refused.stdout.toString()).toContain("fix: check `ssh nobody@127.0.0.1` works without a password, then `t4a remote install ssh://nobody@127.0.0.1:1`");
 }, 60_000);
+
+test.if(SSHD !== undefined)("remote install builds a missing target on demand from t4a's checkout, lists its checksum, and installs it", async () => {
+  const home = join(sandbox.dir, "remote-home-2");
+  mkdirSync(home, { recursive: true });
+  const wrapper = join(sandbox.dir, "fake-ssh-2");
+  writeFileSync(
+    wrapper,
+    [
+      "#!/bin/bash",
+      'cmd="${@: -1}"; rest=("${@:1:$#-1}")',
+      'case "$cmd" in "uname -sm;"*) printf "Linux aarch64\\nldd (GNU libc) 2.36\\n"; exit 0;; esac',
+      'cmd="${cmd//\\"\\$dir\\/t4a.new\\" --version/echo t4a-built-arm64}"',
+      `exec ${env.T4A_SSH_COMMAND} "\${rest[@]}" "HOME=${home}; $cmd"`,
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  const release = join(dirname(BIN), "release");
+  const file = join(release, "t4a-linux-arm64");
+  const aside = `${file}.aside-${process.pid}`;
+  if (existsSync(file)) renameSync(file, aside);
+  try {
+    const child = Bun.spawn([BIN, "remote", "install", host], { env: { ...env, T4A_SSH_COMMAND: wrapper }, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    if (code !== 0 && /cannot build linux-arm64/.test(stderr)) {
+      console.log(`skipped: the linux-arm64 runtime cannot be fetched here: ${stderr.trim()}`);
+      return;
+    }
+    expect(stderr).toContain("building the linux-arm64 build");
+    expect({ code, stdout: stdout.trim() }).toMatchObject({ code: 0, stdout: expect.stringContaining("installed t4a-built-arm64 (linux-arm64") });
+    expect(Bun.spawnSync(["file", "-b", join(home, ".local", "bin", "t4a")]).stdout.toString()).toMatch(/ELF 64-bit LSB executable, ARM aarch64/);
+    const sum = new Bun.CryptoHasher("sha256").update(readFileSync(file)).digest("hex");
+    expect(readFileSync(join(release, "SHA256SUMS"), "utf8")).toContain(`${sum}  t4a-linux-arm64\n`);
+  } finally {
+    // The new build replaces the one set aside (SHA256SUMS lists the new one); back only if none came.
+    if (existsSync(aside)) existsSync(file) ? rmSync(aside) : renameSync(aside, file);
+  }
+}, 180_000);

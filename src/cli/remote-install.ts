@@ -1,7 +1,7 @@
 // `t4a remote install HOST`: t4a onto HOST as ~/.local/bin/t4a, the build for HOST's OS, CPU and
 // C library (`uname -sm`, `ldd --version`): this very binary when they match, else the release
 // file for that target (`npm run release` leaves them in dist/release/, beside dist/t4a; --from
-// elsewhere). The copy is checked against its SHA-256 on the far side, and its --version must
+// elsewhere), built there on demand when this binary sits in t4a's checkout and the file is missing. The copy is checked against its SHA-256 on the far side, and its --version must
 // answer, before it replaces what was there.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -37,6 +37,16 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
     return 1;
   }
   const file = wanted === ownTarget ? process.execPath : join(from ?? join(dirname(process.execPath), "release"), `t4a-${wanted}`);
+  // Missing beside a binary built in t4a's checkout: build that target now (Bun cross-compiles).
+  const checkout = dirname(dirname(process.execPath));
+  if (!existsSync(file) && from === undefined && existsSync(join(checkout, "build.ts"))) {
+    console.error(`t4a: building the ${wanted} build for ${target.destination} (bun build.ts --target ${wanted})…`);
+    const built = Bun.spawnSync([join(checkout, "node_modules", ".bin", "bun"), "build.ts", "--target", wanted], { cwd: checkout, stdout: "pipe", stderr: "pipe" });
+    if (built.exitCode !== 0) {
+      console.error(`t4a: cannot build ${wanted}: ${built.stderr.toString().trim().split("\n").at(-1) ?? `exit ${built.exitCode}`}`);
+      return 1;
+    }
+  }
   if (!existsSync(file)) {
     console.error(`t4a: ${target.destination} needs the ${wanted} build: no ${file} (run \`npm run release\` in t4a's checkout, or give --from DIR)`);
     return 1;

@@ -158,3 +158,18 @@ test("malformed requests each get an error and the daemon keeps serving", async 
   expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
   await sandbox.request({ cmd: "kill", id });
 });
+
+test("a client of another protocol number is refused with version_mismatch, naming the daemon's version and what to do; none or the same is served", async () => {
+  const t = await sandbox.connect();
+  try {
+    const other = (await t.request({ cmd: "list", protocol: 999 })).reply;
+    expect(other).toMatchObject({ ok: false, code: "version_mismatch" });
+    expect(String(other.error)).toMatch(/^this daemon runs t4a \S+, which speaks protocol 1; the client speaks 999: `t4a shutdown` and call again/);
+    expect((await t.request({ cmd: "list", protocol: 1 })).reply.ok).toBe(true);
+    expect((await t.request({ cmd: "list" })).reply.ok).toBe(true); // raw clients and older ones
+    // The CLI sends its number with every call (and is served).
+    expect((await sandbox.run(["list"])).code).toBe(0);
+  } finally {
+    t.close();
+  }
+});

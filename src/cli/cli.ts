@@ -7,6 +7,7 @@ import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { positional, register, requestedCommand, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
 import { socketPath } from "../client/socket-path.ts";
@@ -175,7 +176,8 @@ export async function runCli(argv: string[]): Promise<number> {
 async function runCommand(command: Command, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
   const name = command.name;
   const fields = await spec.request(args, options);
-  const request = { cmd: name, ...withoutUndefined(fields) };
+  // The protocol number: a daemon that speaks another refuses instead of half-working.
+  const request = { cmd: name, ...withoutUndefined(fields), protocol: PROTOCOL_VERSION };
   const direct = await spec.transport?.(request);
   if (direct) {
     if (direct.ok === true) return ExitCode.ok;

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { BinaryReply, DuplexReply, StreamReply, type Command, type Reply, type StreamSink } from "../commands/command.ts";
 import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { Envelope } from "../protocol/fields.ts";
+import { Envelope, PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
 import type { DaemonContext } from "../commands/context.ts";
 
@@ -46,6 +46,13 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
   try {
     if (!envelope.success) {
       throw new T4aError("bad_request", 'a request is a JSON object with a string "cmd" (and an optional string or number "tag")');
+    }
+    const protocol = envelope.output.protocol;
+    if (protocol !== undefined && protocol !== PROTOCOL_VERSION) {
+      throw new T4aError(
+        "version_mismatch",
+        `this daemon runs t4a ${ctx.version}, which speaks protocol ${PROTOCOL_VERSION}; the client speaks ${JSON.stringify(protocol)}: \`t4a shutdown\` and call again to start the client's version (persisted sessions come back, the others end), or use the daemon's binary`,
+      );
     }
     const command = commandsByName.get(envelope.output.cmd);
     if (!command) throw new T4aError("unknown_cmd", `unknown cmd "${envelope.output.cmd}"`);

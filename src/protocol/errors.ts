@@ -13,6 +13,7 @@ export const ErrorCodes = [
   "unsupported",
   "busy",
   "not_waiting",
+  "version_mismatch",
   "internal",
 ] as const;
 

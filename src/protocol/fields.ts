@@ -29,9 +29,17 @@ export const Dimension = v.pipe(
 export const Milliseconds = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000));
 
 /** Request envelope: every request has `cmd`; `tag` is echoed back. */
+/**
+ * The protocol this t4a speaks: bumped when a request or reply changes so that a peer of the
+ * other number would misread it. The CLI sends it with every request (`"protocol"`); a daemon of
+ * another number refuses with `version_mismatch` instead of half-working.
+ */
+export const PROTOCOL_VERSION = 1;
+
 export const Envelope = v.object({
   cmd: v.string(),
   tag: v.optional(v.union([v.string(), v.pipe(v.number(), v.finite())])),
+  protocol: v.optional(v.unknown()),
 });
 
 /** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */

@@ -224,3 +224,12 @@ test.if(Bun.which("jq") !== null)("the README's example plugin works as printed"
   expect(await output(id)).toContain("[postgres://db/app?x=1] [dev]");
   await ok(["kill", id]);
 });
+
+test("connector.json names plugins and setup like the CLI flags", async () => {
+  const file = join(work, "connector.json");
+  writeFileSync(file, JSON.stringify({ sessions: [{ name: "from-file", cmd: ["bash", "-c", 'echo "[$GREETING] [$FROM_SETUP]"'], plugins: ["dotenv"], setup: "export FROM_SETUP=yes" }] }));
+  await ok(["up", file]);
+  expect(await output("from-file")).toContain("[hello-from-dotenv] [yes]");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "from-file").plugins).toEqual(["dotenv"]);
+  await ok(["down", file]);
+});

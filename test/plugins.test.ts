@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Sandbox, waitFor } from "./harness.ts";
+import { isAlive, Sandbox, waitFor } from "./harness.ts";
 import { HAS_BWRAP } from "./security/actor.ts";
 
 let sandbox: Sandbox;
@@ -79,8 +79,9 @@ test("a plugin that fails, hangs, answers garbage, names no directory, or does n
     ["missing", /plugin missing: no executable .*\/t4a\/plugins\/missing/],
     ["hangs", /plugin hangs did not answer within 10 s/],
   ];
+  const hangsPids = join(sandbox.dir, "hangs.pids");
   for (const [name, message] of cases) {
-    const refused = await t4a(["create", "--name", `p-${name}`, "--plugin", name, "--", "true"]);
+    const refused = await t4a(["create", "--name", `p-${name}`, "--plugin", name, "-e", `HANGS_PIDS=${hangsPids}`, "--", "true"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(message);
   }
@@ -90,8 +91,10 @@ test("a plugin that fails, hangs, answers garbage, names no directory, or does n
   expect(refused.code).toBe(1);
   expect(sh(repo, "git worktree list | wc -l")).toBe("1");
   expect(sh(repo, "git branch --list 't4a/undone'")).toBe("");
-  // The hanging plugin's whole process group was killed, its child too.
-  await waitFor(() => !sh(sandbox.dir, "pgrep -f '^sleep 300$' || true"), 5000, "the hanging plugin's children to be gone");
+  // The hanging plugin's whole process group was killed, the child it left behind too.
+  const pids = readFileSync(hangsPids, "utf8").trim().split(" ").map(Number);
+  expect(pids).toHaveLength(2);
+  await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000, `the hanging plugin and its child (${pids.join(", ")}) to be gone`);
 }, 60_000);
 
 test.if(HAS_BWRAP)("a sandboxed program cannot change a plugin; the plugin still wraps it and the sandbox wraps both", async () => {

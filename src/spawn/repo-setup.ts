@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
+import { runBounded } from "./bounded.ts";
 import { git, gitOk } from "./git.ts";
 import { writePrivateFile } from "../client/private-file.ts";
 
@@ -79,23 +80,11 @@ export async function readyWorktree(main: string, dir: string, options: { stateD
   const executable = (statSync(script).mode & 0o111) !== 0;
   const argv = executable ? [script] : ["bash", script];
   const env = { ...options.env, T4A_WORKTREE: dir, T4A_MAIN_CHECKOUT: main, T4A_BRANCH: options.branch };
-  const child = Bun.spawn(argv, { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-  const finished = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), REPO_SETUP_TIMEOUT_MS)));
-  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
-  if (outcome === "late") {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-    throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} did not finish within ${REPO_SETUP_TIMEOUT_MS / 60_000} min`);
-  }
-  const [stdout, stderr, code] = outcome;
-  if (code !== 0) {
-    const said = `${stdout}\n${stderr}`.trim().split("\n").slice(-10).join("\n");
-    throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} failed (exit ${code ?? child.signalCode})${said ? `:\n${said}` : ""}`);
+  const outcome = await runBounded(argv, { cwd: dir, env, timeoutMs: REPO_SETUP_TIMEOUT_MS });
+  if (outcome === "late") throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} did not finish within ${REPO_SETUP_TIMEOUT_MS / 60_000} min`);
+  if (outcome.code !== 0) {
+    const said = `${outcome.stdout}\n${outcome.stderr}`.trim().split("\n").slice(-10).join("\n");
+    throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} failed (exit ${outcome.code ?? outcome.signal})${said ? `:\n${said}` : ""}`);
   }
   return { included, setup: `ran ${SETUP_SCRIPT}` };
 }

@@ -18,13 +18,11 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
+import { runBounded } from "../bounded.ts";
 import type { Plugin, SpawnContext } from "../plan.ts";
 
 /** A plugin (and its cleanup) must answer within this long. */
 export const PLUGIN_TIMEOUT_MS = 10_000;
-/** What a plugin may print before it is cut off: a plan is small. */
-const MAX_REPLY_BYTES = 1024 * 1024;
-
 const AbsoluteDir = v.pipe(v.string(), v.startsWith("/", "must be an absolute path"));
 
 export const PluginReply = v.strictObject({
@@ -48,7 +46,7 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     const path = pluginPath(ctx, name);
     if (!isExecutableFile(path)) throw new T4aError("invalid_params", `plugin ${name}: no executable ${path}`);
     const input = { t4a_plugin: 1, id, name, arg, cwd: plan.cwd, argv: plan.argv, env: plan.env, facts: plan.facts };
-    const { stdout } = await runBounded(name, [path], JSON.stringify(input), plan.cwd, plan.env);
+    const { stdout } = await runPlugin(name, [path], JSON.stringify(input), plan.cwd, plan.env);
     let parsed: unknown;
     try {
       parsed = JSON.parse(stdout);
@@ -72,7 +70,7 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
       const [command, cwd, env] = [answer.cleanup, plan.cwd, { ...plan.env }];
       plan.cleanups.push(async () => {
         try {
-          await runBounded(`${name} cleanup`, command, "", cwd, env);
+          await runPlugin(`${name} cleanup`, command, "", cwd, env);
           return [];
         } catch (error) {
           return [{ what: "plugin", path: name, reason: (error as Error).message } satisfies KeptItem];
@@ -83,48 +81,20 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
   }
 };
 
-/**
- * Runs a plugin in a process group of its own: its stdout, or a T4aError naming it (its exit, a
- * signal, no answer in time). On the timeout the whole group is killed and its pipes abandoned (a
- * child it left behind may hold them open).
- */
-async function runBounded(name: string, argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<{ stdout: string }> {
-  let child: ReturnType<typeof Bun.spawn>;
+/** Runs a plugin (or its cleanup): its stdout, or a T4aError naming it (its exit, a signal, no answer in time). */
+async function runPlugin(name: string, argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<{ stdout: string }> {
+  let outcome: Awaited<ReturnType<typeof runBounded>>;
   try {
-    child = Bun.spawn(argv, { cwd, env: { ...env, T4A_PLUGIN: name }, stdin: new TextEncoder().encode(input), stdout: "pipe", stderr: "pipe", detached: true });
+    outcome = await runBounded(argv, { cwd, env: { ...env, T4A_PLUGIN: name }, stdin: input, timeoutMs: PLUGIN_TIMEOUT_MS });
   } catch (error) {
     throw new T4aError("spawn_failed", `plugin ${name} could not start: ${(error as Error).message}`);
   }
-  const finished = Promise.all([readCapped(child.stdout as ReadableStream<Uint8Array>), readCapped(child.stderr as ReadableStream<Uint8Array>), child.exited]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), PLUGIN_TIMEOUT_MS)));
-  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
-  if (outcome === "late") {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-    throw new T4aError("spawn_failed", `plugin ${name} did not answer within ${PLUGIN_TIMEOUT_MS / 1000} s`);
+  if (outcome === "late") throw new T4aError("spawn_failed", `plugin ${name} did not answer within ${PLUGIN_TIMEOUT_MS / 1000} s`);
+  if (outcome.code !== 0) {
+    const said = outcome.stderr.trim().split("\n").slice(-5).join("\n");
+    throw new T4aError("spawn_failed", `plugin ${name} failed (exit ${outcome.code ?? outcome.signal})${said ? `: ${said}` : ""}`);
   }
-  const [stdout, stderr, code] = outcome;
-  if (code !== 0) {
-    const said = stderr.trim().split("\n").slice(-5).join("\n");
-    throw new T4aError("spawn_failed", `plugin ${name} failed (exit ${code ?? child.signalCode})${said ? `: ${said}` : ""}`);
-  }
-  return { stdout };
-}
-
-/** A stream's text, at most MAX_REPLY_BYTES of it (the rest is read and dropped, so the writer never blocks). */
-async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    if (size >= MAX_REPLY_BYTES) continue;
-    chunks.push(chunk.subarray(0, MAX_REPLY_BYTES - size));
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return { stdout: outcome.stdout };
 }
 
 function isExecutableFile(path: string): boolean {

@@ -5,6 +5,7 @@
 // their words, and the chain is undone. What they leave in the environment (set, changed or unset
 // variables) becomes the program's; functions and aliases do not carry over.
 import { T4aError } from "../../protocol/errors.ts";
+import { runBounded } from "../bounded.ts";
 import type { Plugin } from "../plan.ts";
 
 /** Setup is for activating things, not installing them: longer than this and the create is refused. */
@@ -24,24 +25,15 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   const script = `env -0; printf '${SPLIT.replace(/\0/g, "\\000")}'; {\n${spec.setup}\n} >&2; t4a_setup_status=$?; [ "$t4a_setup_status" -eq 0 ] || exit "$t4a_setup_status"; env -0`;
   const unwrapped = { argv: [shell, "-c", script], env: plan.env };
   const { argv, env } = plan.wrap ? plan.wrap(unwrapped) : unwrapped;
-  const child = Bun.spawn(argv, { cwd: plan.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-  const finished = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), SETUP_TIMEOUT_MS)));
-  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
+  const outcome = await runBounded(argv, { cwd: plan.cwd, env, timeoutMs: SETUP_TIMEOUT_MS });
   if (outcome === "late") {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
     throw new T4aError("spawn_failed", `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; the program did not start (run long installs in the session itself)`);
   }
-  const [stdout, stderr, code] = outcome;
+  const { stdout, stderr, code } = outcome;
   const said = stderr.trim().split("\n").slice(-10).join("\n");
   const split = stdout.indexOf(SPLIT);
   if (code !== 0 || split < 0 || !stdout.endsWith("\0")) {
-    throw new T4aError("spawn_failed", `setup failed (exit ${code ?? child.signalCode}); the program did not start${said ? `:\n${said}` : ""}`);
+    throw new T4aError("spawn_failed", `setup failed (exit ${code ?? outcome.signal}); the program did not start${said ? `:\n${said}` : ""}`);
   }
   const before = parseEnv(stdout.slice(0, split));
   const after = parseEnv(stdout.slice(split + SPLIT.length));

@@ -1,0 +1,51 @@
+// Running a helper the spawn chain waits for (a plugin, a setup, a repository's setup script):
+// in a process group of its own, with stdin given, both outputs read, and a bound on its time.
+// On the bound the whole group is killed and its pipes abandoned (a child it left behind may hold
+// them open), so a hung helper never holds up the create past it.
+export interface Bounded {
+  stdout: string;
+  stderr: string;
+  /** The exit code, or null when a signal ended it. */
+  code: number | null;
+  signal: string | null;
+}
+
+/** Runs `argv`; answers how it ended, or "late" when it took longer than `timeoutMs` (then killed). */
+export async function runBounded(argv: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number }): Promise<Bounded | "late"> {
+  const child = Bun.spawn(argv, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
+  const finished = Promise.all([readCapped(child.stdout), readCapped(child.stderr), child.exited]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), options.timeoutMs)));
+  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
+  if (outcome === "late") {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+    return "late";
+  }
+  const [stdout, stderr, code] = outcome;
+  return { stdout, stderr, code, signal: child.signalCode === null ? null : String(child.signalCode) };
+}
+
+/** What a helper may print before the rest is dropped (read on, so the writer never blocks). */
+const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size >= MAX_OUTPUT_BYTES) continue;
+    chunks.push(chunk.subarray(0, MAX_OUTPUT_BYTES - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -161,8 +161,10 @@ for (const cli of AGENT_CLIS) {
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
     expect(idle.line).toContain("FAKE-ANSWER 1");
     await watch.stop();
-    // Nothing but the right states, in order: never idle before the turn, nor mid-turn.
-    expect(watch.states()).toEqual(["working", "waiting", "working", "idle"]);
+    // Nothing but the right states, in order: never idle before the turn, nor mid-turn. The work
+    // after the answer may end within one screen read (gemini, once in CI): then no "working"
+    // shows between waiting and idle, which is late, never wrong.
+    expect([["working", "waiting", "working", "idle"], ["working", "waiting", "idle"]]).toContainEqual(watch.states());
     const working = watch.steps[2]!;
     latencies.push(
       `${cli}: first working ${Math.round(watch.steps[0]!.at - created)} after create; ` +

@@ -75,7 +75,7 @@ async function upstreamBase(run: (args: string[]) => Promise<{ code: number; std
 }
 
 /** `git status -z`: "XY path\0", a rename followed by its old path. */
-export function parseStatus(output: string): ChangedFile[] {
+function parseStatus(output: string): ChangedFile[] {
   const parts = output.split("\0");
   const files: ChangedFile[] = [];
   for (let i = 0; i < parts.length; i++) {

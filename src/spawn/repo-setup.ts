@@ -44,7 +44,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** The main checkout of the repository holding `dir` (a worktree's leads to its main one). */
-export async function mainCheckout(dir: string): Promise<string> {
+async function mainCheckout(dir: string): Promise<string> {
   const top = await git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0) throw new T4aError("invalid_params", `${dir} is not in a git repository`);
   const common = await gitOk(dir, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "trust");

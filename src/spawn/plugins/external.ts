@@ -25,7 +25,7 @@ import type { Plugin, SpawnContext } from "../plan.ts";
 export const PLUGIN_TIMEOUT_MS = 10_000;
 const AbsoluteDir = v.pipe(v.string(), v.startsWith("/", "must be an absolute path"));
 
-export const PluginReply = v.strictObject({
+const PluginReply = v.strictObject({
   cwd: v.optional(AbsoluteDir),
   argv_prefix: v.optional(v.array(v.string())),
   env: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "is not a variable name")), v.string())),
@@ -34,7 +34,7 @@ export const PluginReply = v.strictObject({
 });
 
 /** Where NAME's executable is. */
-export function pluginPath(ctx: SpawnContext, name: string): string {
+function pluginPath(ctx: SpawnContext, name: string): string {
   return join(ctx.configDir, "plugins", name);
 }
 

@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
+import { Screen } from "../src/terminal/screen.ts";
 import { BIN, T4a, Tmux, cpuSeconds, hasTmux, median, percentile, privateBytes, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
 
 interface Row {
@@ -420,6 +421,19 @@ async function resize(): Promise<void> {
     }, tmux.cmd("capture-pane", "-p", "-t", "quiet"));
     rows.push({ section: "resize", metric: "2000 resizes of a 10 000-row session: text / capture-pane of another, median", t4a: median(ours), tmux: median(theirs), unit: "ms" });
     rows.push({ section: "resize", metric: "  … slowest", t4a: Math.max(...ours), tmux: Math.max(...theirs), unit: "ms" });
+    // What one resize costs the daemon, in process: the archive's chunks that fit the new width
+    // unchanged are kept as they are; those holding long (wrapped) lines are rewrapped.
+    for (const [what, line] of [["short lines", (i: number) => `${i}\r\n`], ["a long line every 500", (i: number) => (i % 500 ? `${i}\r\n` : `${"long ".repeat(40)}\r\n`)], ["every line wraps", (i: number) => `${i} ${"x".repeat(120)}\r\n`]] as const) {
+      const screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
+      for (let i = 0; i < 10_200; i += 100) screen.write(Array.from({ length: 100 }, (_, j) => line(i + j)).join(""));
+      const costs = Array.from({ length: 30 }, (_, i) => {
+        const started = performance.now();
+        screen.resize(i % 2 ? 80 : 100 + (i % 7), 24);
+        return performance.now() - started;
+      });
+      screen.dispose();
+      rows.push({ section: "resize", metric: `one resize of a 10 000-line archive, ${what} (in process), median`, t4a: median(costs), unit: "ms" });
+    }
   } finally {
     t4a.stop();
     tmux.stop();

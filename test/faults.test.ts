@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DaemonConnection } from "../src/client/connection.ts";
 import { BIN, Sandbox, isAlive, waitFor } from "./harness.ts";
 
 let sandbox: Sandbox;
@@ -192,6 +193,55 @@ test("restore: the last size comes back, a deleted directory falls back (and lis
   expect(listed.restore_note).toBe(`its directory ${gone} is gone: restored in ${sandbox.dir}`);
   expect(await ok(["list"])).toContain(`restored: its directory ${gone} is gone`);
   await ok(["kill", "sized"]);
+}, 60_000);
+
+test("restore: the daemon listens first; a client subscribed then sees each session come back, other requests wait for the restore", async () => {
+  const own = new Sandbox();
+  const ownEnv = { ...own.env, XDG_STATE_HOME: join(own.dir, "state"), XDG_CONFIG_HOME: join(own.dir, "config") };
+  const run = async (args: string[]) => {
+    const child = Bun.spawn([BIN, ...args], { cwd: own.dir, env: ownEnv, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    if (code !== 0) throw new Error(`t4a ${args.join(" ")}: ${code} ${stderr}`);
+    return stdout.trim();
+  };
+  // A plugin of the user's own that holds a create until the test opens its gate: the restore,
+  // which runs the session's plugins again, waits on it too.
+  const plugins = join(own.dir, "config", "t4a", "plugins");
+  mkdirSync(plugins, { recursive: true });
+  const gate = join(own.dir, "restore-gate");
+  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
+  writeFileSync(gate, "");
+  let daemon: ReturnType<typeof Bun.spawn> | undefined;
+  try {
+    await run(["create", "--name", "gated", "--persist", "--plugin", "gate", "--", "bash", "--norc", "--noprofile"]);
+    rmSync(gate);
+    const old = Number(JSON.parse(await run(["info", "--json"])).pid);
+    process.kill(old, "SIGKILL");
+    await waitFor(() => !isAlive(old), 5000, "the daemon to die");
+
+    daemon = Bun.spawn([BIN, "daemon"], { env: ownEnv, cwd: "/", stdio: ["ignore", "ignore", "ignore"] });
+    // Subscribed as soon as the new daemon answers (the old socket file refuses, then closes).
+    const subscribe = async () => {
+      const connection = await DaemonConnection.open(own.socket).catch(() => undefined);
+      const reply = await connection?.request({ cmd: "events" }).catch(() => undefined);
+      if (reply?.reply.ok) return connection;
+      connection?.close();
+    };
+    const events = await waitFor(subscribe, 10_000, "the daemon to listen");
+    let listed = false;
+    const listing = run(["list", "--json"]).then((stdout) => ((listed = true), stdout));
+    await Bun.sleep(300);
+    expect(listed).toBe(false); // the restore is held at the gate: list waits for it
+    writeFileSync(gate, "");
+    let event = await events.readLine();
+    while (event?.event !== "restored") event = await events.readLine();
+    expect(event).toMatchObject({ event: "restored", terminal: "gated" });
+    expect(JSON.parse(await listing).terminals).toContainEqual(expect.objectContaining({ id: "gated", restored: true }));
+    events.close();
+  } finally {
+    daemon?.kill();
+    await own.cleanup();
+  }
 }, 60_000);
 
 test.if(process.getuid?.() === 0)("a full state disk: a persisted create fails naming ENOSPC and leaves nothing running; cwd floods keep the screen whole and leave no temp file", async () => {

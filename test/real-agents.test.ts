@@ -180,10 +180,13 @@ for (const cli of AGENT_CLIS) {
     const watch = await Watch.start(id, {});
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:write:${file}`]);
     const idle = await watch.until("idle", 90_000);
+    // What a failure shows: every state with its line, and the screen when idle came.
+    const seen = `${watch.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(id)}`;
+    expect(existsSync(file), seen).toBe(true);
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
-    expect(idle.line).toContain("FAKE-ANSWER");
+    expect(idle.line, seen).toContain("FAKE-ANSWER");
     await watch.stop();
-    expect(watch.states()).toEqual(["working", "idle"]);
+    expect(watch.states(), seen).toEqual(["working", "idle"]);
     await t4a(["kill", id]);
   }, 180_000);
 

@@ -21,6 +21,8 @@ export interface DaemonContext {
   daemonEnv: Record<string, string>;
   /** The web front end, when this daemon can serve one. */
   web?: WebHost;
+  /** While the persisted sessions of an earlier daemon come back: requests but `events` wait for it. */
+  restoring?: Promise<void>;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }

@@ -78,10 +78,6 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   ctx.web = options.webHost?.(ctx);
 
   installShellIntegration(spawn.integrationDir);
-  for (const restored of await sessions.restore()) {
-    if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
-    else console.error(`t4a daemon: restored session ${restored.id}`);
-  }
   // Each socket is made under a name of its own and renamed into place: Bun's stop() unlinks the
   // path it listened on, which must never be a socket another daemon has put there since.
   const listeners: Array<ReturnType<typeof listen>> = [];
@@ -94,8 +90,22 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     ours = statSync(fresh).ino;
     renameSync(fresh, socketPath);
   };
+  // Listening before the restore: a client may subscribe to events and see each session come
+  // back (`restored`); every other request waits for the restore, so none sees a partial list.
+  const restoring = sessions.restore().then(
+    (report) => {
+      for (const restored of report) {
+        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
+        else console.error(`t4a daemon: restored session ${restored.id}`);
+      }
+    },
+    (error: Error) => console.error(`t4a daemon: could not restore sessions: ${error.message}`),
+  );
+  ctx.restoring = restoring;
   claimSocket();
   recordDaemon(socketPath);
+  await restoring;
+  ctx.restoring = undefined;
   // A deleted socket file (a cleanup script, a tmp reaper) is made again, as tmux does on
   // SIGUSR1; a path someone else has taken is left alone.
   const keepSocket = () => {

@@ -60,6 +60,7 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
     if (!parsed.success) {
       throw new T4aError("invalid_params", `invalid ${command.name} request: ${describeIssues(parsed.issues)}`);
     }
+    if (ctx.restoring && command.name !== "events") await ctx.restoring;
     const result = await command.handle(parsed.output, ctx);
     const fields = result instanceof BinaryReply || result instanceof StreamReply || result instanceof DuplexReply ? result.fields : result;
     if (CHECK_REPLIES) checkReply(command, fields);

@@ -70,6 +70,9 @@ interface Chunk {
   first: number;
   /** Full: rows are no longer added to it. */
   sealed: boolean;
+  /** The widest row's columns, and whether any row continues the one before it: a chunk a resize leaves as it is. */
+  widest: number;
+  anyWrapped: boolean;
 }
 
 const decoder = new TextDecoder();
@@ -128,6 +131,8 @@ export class Scrollback {
     const at = chunk.used;
     chunk.used = plain ? encodePlain(row, columns, chunk.bytes!, at) : encodeStyled(row, columns, chunk.bytes!, at);
     chunk.offsets[chunk.count++] = at;
+    if (columns > chunk.widest) chunk.widest = columns;
+    if (row.wrapped) chunk.anyWrapped = true;
     this.#end++;
     this.#bytes += chunk.used - at;
     this.#enforceLimits();
@@ -140,7 +145,7 @@ export class Scrollback {
       if (chunk && !chunk.sealed) seal(chunk);
       // A session's first chunk starts small (most never scroll far); later ones at full size.
       const capacity = this.#chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
-      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(FIRST_CHUNK_ROWS), count: 0, first: this.#end, sealed: false };
+      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(FIRST_CHUNK_ROWS), count: 0, first: this.#end, sealed: false, widest: 0, anyWrapped: false };
       this.#chunks.push(chunk);
     } else if (chunk.used + size > chunk.bytes!.length) {
       const grown = new Uint8Array(Math.max(chunk.used + size, Math.min(chunk.bytes!.length * 2, CHUNK_BYTES)));
@@ -212,6 +217,11 @@ export class Scrollback {
    * Rewrap every row for a new width, as tmux and xterm do: soft-wrapped rows join into their
    * logical line, which is cut again at `newCols`; a wide character that would straddle the
    * edge moves to the next row. `oldCols` is the width the rows were archived at.
+   *
+   * A chunk whose rows all fit the new width and none continues another (most of a shell's
+   * output) comes out of the rewrap as it went in: it is kept whole, still compressed, and only
+   * renumbered. So a resize costs what it changes, not the archive's size (issue 24: 16 ms per
+   * resize at 10 000 rows stalled every other session).
    */
   reflow(oldCols: number, newCols: number): void {
     newCols = Math.max(newCols, 2); // a wide character must fit in a row
@@ -228,13 +238,36 @@ export class Scrollback {
     this.#end = this.#start;
     this.#bytes = 0;
     let row = first;
+    let index = 0;
     while (row < last) {
+      // Every turn starts a logical line: a chunk starting here may pass unchanged.
+      while (old[index]!.first + old[index]!.count <= row) index++;
+      const chunk = old[index]!;
+      const next = old[index + 1];
+      if (row === Math.max(chunk.first, first) && !chunk.anyWrapped && chunk.widest <= newCols && !(next && reader.wrapped(next.first))) {
+        this.#keep(chunk, row);
+        row = chunk.first + chunk.count;
+        continue;
+      }
       // One logical line: its first row, then every row marked as continuing it.
       const rows = [reader.unpack(row, oldCols)!];
       while (row + rows.length < last && reader.wrapped(row + rows.length)) rows.push(reader.unpack(row + rows.length, oldCols)!);
       row += rows.length;
       for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
     }
+  }
+
+  /** A chunk the rewrap leaves unchanged, from its row `from` on, appended as it is. */
+  #keep(chunk: Chunk, from: number): void {
+    const previous = this.#chunks.at(-1);
+    if (previous && !previous.sealed) seal(previous);
+    // A copy sharing the records: the rewrap still reads the old chunks by their old numbers.
+    // Rows before `from` (the first chunk's, dropped by the limits) keep their place before it.
+    const kept = { ...chunk, first: this.#end - (from - chunk.first) };
+    this.#chunks.push(kept);
+    this.#end = kept.first + kept.count;
+    this.#bytes += chunk.used - chunk.offsets[from - chunk.first]!;
+    this.#enforceLimits();
   }
 
   #find(row: number): { bytes: Uint8Array; start: number; end: number } | undefined {

@@ -129,6 +129,12 @@ interface CommandOutput {
 
 /** Resizes closer together than this collapse into the last one. */
 const RESIZE_FRAME_MS = 50;
+/**
+ * And a resize that took long (an archive full of long lines to rewrap: ~80 ms at 10 000 lines)
+ * waits this many times its cost before the next: a window being dragged then takes at most a
+ * third of the daemon's time, and every other session is still answered.
+ */
+const RESIZE_COST_SPACING = 2;
 
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
@@ -301,9 +307,10 @@ export class Terminal {
   }
 
   /**
-   * A resize rewraps the whole scrollback (~16 ms at 10 000 rows), so a window being dragged or a
-   * client sending resizes as fast as it can would stall every other session: the first one
-   * applies at once, and those that follow within a frame collapse into the last of them.
+   * A resize rewraps the scrollback's long lines (up to ~80 ms at 10 000 lines that all wrap), so
+   * a window being dragged or a client sending resizes as fast as it can would stall every other
+   * session: the first one applies at once, and those that follow within a frame (longer after a
+   * costly one) collapse into the last of them.
    */
   resize(cols: number, rows: number): void {
     this.#wantedSize = { cols, rows };
@@ -315,14 +322,16 @@ export class Terminal {
     this.#wantedSize = undefined;
     if (!wanted || !this.alive || (wanted.cols === this.screen.cols && wanted.rows === this.screen.rows)) return;
     const { cols, rows } = wanted;
+    const started = performance.now();
     this.screen.resize(cols, rows);
+    const cost = performance.now() - started;
     this.#pty.resize(cols, rows);
     for (const tap of this.#taps) tap.resize?.(cols, rows);
     this.#onResize?.(cols, rows);
     this.#resizeFrame = setTimeout(() => {
       this.#resizeFrame = undefined;
       this.#applyWantedSize();
-    }, RESIZE_FRAME_MS);
+    }, Math.max(RESIZE_FRAME_MS, cost * RESIZE_COST_SPACING));
   }
 
   /**

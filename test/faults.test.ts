@@ -209,7 +209,7 @@ test("restore: the daemon listens first; a client subscribed then sees each sess
   const plugins = join(own.dir, "config", "t4a", "plugins");
   mkdirSync(plugins, { recursive: true });
   const gate = join(own.dir, "restore-gate");
-  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
+  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
   writeFileSync(gate, "");
   let daemon: ReturnType<typeof Bun.spawn> | undefined;
   try {

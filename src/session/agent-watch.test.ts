@@ -99,6 +99,19 @@ test("given a prompt on its command line, the input box drawn first is not idle:
   watch.dispose();
 });
 
+test("a busy marker the TUI wrapped onto two rows is still working (qwen's long status phrases at 80 columns)", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a6", findAgent("qwen", env), host, { tickMs: 0, promptGiven: true });
+  draw(host, ["> Type your message"]);
+  watch.read(0);
+  draw(host, ["  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to", "                                                                     cancel)", "> Type your message"]);
+  watch.read(100);
+  expect(watch.state).toBe("working");
+  watch.read(20_000); // a silent tool: the wrapped marker still holds it at working
+  expect(states(host)).toEqual(["working"]);
+  watch.dispose();
+});
+
 test("hooks win over the screen; waiters resolve on the state and fail when the agent exits", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a2", findAgent("claude", env), host, { tickMs: 0 });

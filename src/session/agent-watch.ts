@@ -291,7 +291,10 @@ export class AgentWatch {
     const rows = this.#host.screen();
     const text = rows.join("\n");
     const question = this.#waitingLine();
-    const busy = this.#busy.some((pattern) => pattern.test(text));
+    // A TUI wraps a long status by words (qwen's "…(0s · esc to" / "cancel)"): the busy marker
+    // is also looked for in the rows run together.
+    const joined = rows.map((row) => row.trim()).join(" ");
+    const busy = this.#busy.some((pattern) => pattern.test(text) || pattern.test(joined));
     // An agent of the user's own without ready patterns: ready when it reads its terminal (the
     // kernel says so, see terminal/input-wanted.ts), else when anything is drawn.
     const ready = this.#ready.length

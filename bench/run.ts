@@ -26,7 +26,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, floods, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -71,6 +71,50 @@ async function ingest(): Promise<void> {
         floorSamples.push(median(timeProcess(["script", "-qc", command, "/dev/null"], 1)));
       }
       rows.push({ section: "ingest", metric: label, t4a: median(t4aSamples), tmux: median(tmuxSamples), floor: median(floorSamples), unit: "ms", target: "≤ 1.0x tmux, ≤ 1.2x floor" });
+    }
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+/**
+ * N sessions flooding at once (N = 1, 2, 4, 8; `seq` of 15 MB / N each, so the bytes stay the
+ * same): the aggregate MB/s of t4a and tmux, and the cores it ran on. Every session's emulator
+ * runs on the daemon's one thread today, as tmux's on its one: issue 28 wants t4a past tmux here.
+ */
+async function floods(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
+  tmux.run("set", "-g", "history-limit", "10000");
+  const total = 2_000_000;
+  const bytes = Number(Bun.spawnSync(["sh", "-c", `seq 1 ${total} | wc -c`]).stdout.toString().trim());
+  try {
+    for (const n of [1, 2, 4, 8]) {
+      const command = `seq 1 ${total / n}`;
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const started = Bun.nanoseconds();
+        const ids = await Promise.all(Array.from({ length: n }, () => t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] }).then((reply) => reply.id as string)));
+        await Promise.all(ids.map(async (id) => {
+          const waiter = await t4a.open();
+          await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 300_000 });
+          waiter.close();
+        }));
+        ours.push((Bun.nanoseconds() - started) / 1e6);
+        for (const id of ids) await t4a.request({ cmd: "kill", id });
+
+        const tmuxStarted = Bun.nanoseconds();
+        for (let i = 0; i < n; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `flood${i}`, `${command}; tmux -S ${tmux.socket} wait-for -S flood${i}`);
+        for (let i = 0; i < n; i++) tmux.run("wait-for", `flood${i}`);
+        theirs.push((Bun.nanoseconds() - tmuxStarted) / 1e6);
+        for (let i = 0; i < n; i++) Bun.spawnSync(tmux.cmd("kill-session", "-t", `flood${i}`), { stderr: "ignore" });
+      }
+      // MB/s: higher is better, so here a t4a/tmux above 1 is t4a ahead.
+      const rate = (ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
+      rows.push({ section: "floods", metric: `${n} session(s) flooding at once, ${(bytes / 1e6).toFixed(0)} MB in all, on ${cpus().length} cores: aggregate MB/s`, t4a: rate(median(ours)), tmux: rate(median(theirs)), unit: "MB/s", target: "≥ tmux" });
     }
   } finally {
     t4a.stop();

@@ -3,8 +3,8 @@
 // For each one, a whole turn: the prompt runs, a permission question is asked and answered with
 // the key its preset names, the file is written, the final text comes, and the agent state is
 // right at every step (starting → working → waiting → working → idle, nothing else), with the
-// latency of each state after the screen showed it. Then --yolo (no question) and a resume whose
-// next turn carries the earlier conversation. Where a CLI is not installed, its tests skip and say so.
+// latency of each state after the screen showed it. Then --yolo (no question), --direct (no login
+// shell; quitting the CLI leaves a shell), and a resume whose next turn carries the earlier conversation. Where a CLI is not installed, its tests skip and say so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +20,12 @@ const QUESTION: Record<AgentCli, RegExp> = {
   qwen: /^Apply this change\?$/,
   opencode: /Permission required$/,
 };
+
+/**
+ * How each CLI is quit from its input box. Not C-c: claude wants two presses close together and
+ * codex counts them differently (both flaked); the quit command is one line each understands.
+ */
+const QUIT: Record<AgentCli, string> = { claude: "/exit", codex: "/quit", gemini: "/quit", qwen: "/quit", opencode: "/exit" };
 
 let sandbox: Sandbox;
 let model: FakeModel;
@@ -63,6 +69,11 @@ async function t4a(args: string[]): Promise<string> {
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   if (code !== 0) throw new Error(`t4a ${args.join(" ")}: exit ${code}: ${stderr}`);
   return stdout.trim();
+}
+
+/** The session as list --json shows it. */
+async function sessionOf(id: string): Promise<{ alive: boolean; agent_state?: string }> {
+  return JSON.parse(await t4a(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
 }
 
 interface Step {
@@ -187,6 +198,28 @@ for (const cli of AGENT_CLIS) {
     expect(idle.line, seen).toContain("FAKE-ANSWER");
     await watch.stop();
     expect(watch.states(), seen).toEqual(["working", "idle"]);
+    await t4a(["kill", id]);
+  }, 180_000);
+
+  test.if(present)(`${cli}: --direct (no login shell) runs the turn; quitting it leaves a shell (seed 003)`, async () => {
+    const file = join(work, `direct-${cli}.txt`);
+    const id = `direct-${cli}`;
+    const watch = await Watch.start(id, {});
+    await t4a(["create", "--name", id, "--agent", cli, "--direct", "--yolo", "--prompt", `Please t4a:write:${file}`]);
+    const idle = await watch.until("idle", 90_000);
+    const seen = `${watch.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(id)}`;
+    expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
+    expect(idle.line, seen).toContain("FAKE-ANSWER");
+    await watch.stop();
+    expect(watch.states(), seen).toEqual(["working", "idle"]);
+    // The quit command typed as a person would: its text, then Enter apart (a slash menu opens first).
+    await t4a(["send", id, QUIT[cli]]);
+    await Bun.sleep(500);
+    await t4a(["send", id, "-k", "Enter"]);
+    await waitFor(async () => (await sessionOf(id)).agent_state === "exited", 30_000, `${cli} to exit on ${QUIT[cli]}`);
+    expect((await sessionOf(id)).alive).toBe(true);
+    await t4a(["send", id, "echo shell-after-$((6*7))", "-k", "Enter"]);
+    await waitFor(async () => (await t4aRaw(["text", id])).stdout.includes("shell-after-42"), 20_000, "a shell after the agent");
     await t4a(["kill", id]);
   }, 180_000);
 

@@ -86,22 +86,25 @@ test("screen rules: starting until the input box is drawn; busy is working; a qu
   watch.dispose();
 });
 
-test("given a prompt on its command line, the input box drawn first is not idle: the turn is about to start", () => {
-  const host = fakeHost();
-  const watch = new AgentWatch("a5", findAgent("qwen", env), host, { tickMs: 0, promptGiven: true });
-  draw(host, ["> Type your message"]);
-  watch.read(0);
-  watch.read(3000);
-  expect(watch.state).toBe("starting");
-  draw(host, ["⠋ Thinking (esc to cancel)"]);
-  watch.read(3100);
-  expect(states(host)).toEqual(["working"]);
-  watch.dispose();
+test("given a prompt on its command line, the input box drawn first is not idle: the turn is about to start (with hooks or without)", () => {
+  for (const name of ["gemini", "qwen"]) {
+    const host = fakeHost();
+    const watch = new AgentWatch("a5", findAgent(name, env), host, { tickMs: 0, promptGiven: true });
+    draw(host, ["> Type your message"]);
+    watch.read(0);
+    watch.read(3000);
+    watch.read(5000);
+    expect(watch.state).toBe("starting");
+    draw(host, ["⠋ Thinking (esc to cancel)"]);
+    watch.read(5100);
+    expect(states(host)).toEqual(["working"]);
+    watch.dispose();
+  }
 });
 
-test("a busy marker the TUI wrapped onto two rows is still working (qwen's long status phrases at 80 columns)", () => {
+test("a busy marker the TUI wrapped onto two rows is still working (qwen's and gemini's long status phrases at 80 columns)", () => {
   const host = fakeHost();
-  const watch = new AgentWatch("a6", findAgent("qwen", env), host, { tickMs: 0, promptGiven: true });
+  const watch = new AgentWatch("a6", findAgent("gemini", env), host, { tickMs: 0, promptGiven: true });
   draw(host, ["> Type your message"]);
   watch.read(0);
   draw(host, ["  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to", "                                                                     cancel)", "> Type your message"]);

@@ -111,24 +111,27 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
 }
 
 /**
- * claude's hooks, each calling `t4a notify` at once: a prompt or a tool starts or resumes work,
- * a permission dialog is a question, Stop ends the turn. Not Notification: it comes seconds late.
+ * The state hooks of claude and qwen (the same events), each calling `t4a notify` at once: a
+ * prompt or a tool starts or resumes work, a permission dialog is a question, Stop ends the turn.
+ * Not Notification: it comes seconds late.
  */
-function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
-  if (agent.hooks !== "claude-settings") return [];
+export function stateHooks(notify: LaunchOptions["notify"]): Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> {
   const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
   const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
-  const settings = {
-    hooks: {
-      UserPromptSubmit: hook("working"),
-      PreToolUse: hook("working"),
-      PermissionRequest: hook("waiting"),
-      PostToolUse: hook("working"),
-      PostToolUseFailure: hook("working"),
-      Stop: hook("idle"),
-    },
+  return {
+    UserPromptSubmit: hook("working"),
+    PreToolUse: hook("working"),
+    PermissionRequest: hook("waiting"),
+    PostToolUse: hook("working"),
+    PostToolUseFailure: hook("working"),
+    Stop: hook("idle"),
   };
-  return ["--settings", JSON.stringify(settings)];
+}
+
+/** claude takes its hooks on the command line; qwen's go in a file (see agentHooksFile). */
+function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
+  if (agent.hooks !== "claude-settings") return [];
+  return ["--settings", JSON.stringify({ hooks: stateHooks(notify) })];
 }
 
 /** The argv the PTY runs, for the spawn mode. */

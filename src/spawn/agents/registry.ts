@@ -95,6 +95,11 @@ export interface SandboxHome {
   config: string[];
   /** What it must keep between sessions (conversation logs to resume from, its login): writable for real. */
   keep: string[];
+  /**
+   * Directories of its runtime state it must write, but whose contents must not outlive the
+   * session (codex sources its shell snapshots in later, unsandboxed runs): an empty private tmpfs.
+   */
+  scratch?: string[];
 }
 
 /** Questions any TUI may ask in some form, after each preset's own: proceed, allow, y/n. */
@@ -127,6 +132,8 @@ export const PRESETS: AgentPreset[] = [
       "Make auto mode your default permission mode\\?",
       "Choose the text style",
       "Select login method",
+      "Try the new fullscreen renderer\\?", // 2.1.330 asks this mid-turn (seen under a sandbox, whose writes to .claude.json do not last)
+      "Enter to confirm · Esc to cancel", // the footer of its other select dialogs
       ...COMMON_WAITING,
     ],
     busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
@@ -146,7 +153,12 @@ export const PRESETS: AgentPreset[] = [
     // No flag gives a new conversation an id of ours; resume the latest one in the directory.
     resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
     envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "CODEX_HOME", "CODEX_API_KEY"],
-    home: { config: [".codex"], keep: [".codex/sessions", ".codex/archived_sessions", ".codex/history.jsonl", ".codex/auth.json"] },
+    home: {
+      config: [".codex"],
+      keep: [".codex/sessions", ".codex/archived_sessions", ".codex/history.jsonl", ".codex/auth.json"],
+      // 0.169 writes these once they exist: read-only, its thread store fails ("Read-only file system").
+      scratch: [".codex/thread-writer-locks", ".codex/shell_snapshots", ".codex/.tmp", ".codex/tui-thread-reference-capabilities"],
+    },
     domains: ["api.openai.com", "chatgpt.com", "auth.openai.com"],
     // Its notify program also runs for side requests (a title), and its hooks ask for a review
     // on first use: the screen says better. It never goes quiet while working (it animates its
@@ -205,7 +217,12 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
     // 0.24 has claude's hook events (UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Stop…).
     hooks: "qwen-defaults",
-    home: { config: [".qwen"], keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"] },
+    home: {
+      config: [".qwen"],
+      keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"],
+      // 0.24 locks its extension store at start and waits on it forever ("Initializing...") when read-only.
+      scratch: [".qwen/extension-store", ".qwen/sessions"],
+    },
     domains: ["dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com", "chat.qwen.ai", "portal.qwen.ai"],
     waitingPatterns: [
       "Apply this change\\?", // 0.24: as gemini's, "Apply this change?" and "› 1. Yes, allow once"
@@ -238,7 +255,15 @@ export const PRESETS: AgentPreset[] = [
     ],
     home: {
       config: [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"],
-      keep: [".local/share/opencode/storage", ".local/share/opencode/auth.json", ".local/state/opencode"],
+      // 1.18 keeps its conversations in opencode.db (SQLite, with its WAL), older versions in storage/.
+      keep: [
+        ".local/share/opencode/storage", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
+        ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode",
+      ],
+      // 1.18 opens its log at start (read-only: it exits, "FileSystem.open … opencode.log") and
+      // snapshots the work tree into a git dir of its own (read-only: "Failed to send prompt").
+      // Not kept: hooks written into that git dir would run in a later unsandboxed session.
+      scratch: [".local/share/opencode/log", ".local/share/opencode/snapshot", ".local/share/opencode/repos"],
     },
     domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "opencode.ai", "models.dev"],
     waitingPatterns: [

@@ -10,6 +10,7 @@ import type { Mount } from "../plan.ts";
 export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: string): Mount[] {
   const mounts: Mount[] = [];
   const keep = layout.keep.map((relative) => join(home, relative));
+  const scratch = (layout.scratch ?? []).map((relative) => join(home, relative));
   let copies = 0;
   const privateCopy = (path: string) => {
     const copy = join(privateDir, `${copies++}-${path.split("/").at(-1)}`);
@@ -29,7 +30,8 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     for (const name of readdirSync(path)) {
       const entry = join(path, name);
       if (keep.some((kept) => kept === entry || kept.startsWith(`${entry}/`))) continue;
-      if (lstatSync(entry).isFile()) privateCopy(entry);
+      if (scratch.includes(entry)) mounts.push({ kind: "tmpfs", path: entry });
+      else if (lstatSync(entry).isFile()) privateCopy(entry);
       else if (existsSync(entry)) mounts.push({ kind: "ro-bind", path: entry });
     }
   }

@@ -26,7 +26,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, floods, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, floods, agents, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -120,6 +120,34 @@ async function floods(): Promise<void> {
     t4a.stop();
     tmux.stop();
   }
+}
+
+/**
+ * The agent state against the real CLIs (issue 23's targets): how long after the screen showed it
+ * each state was reported, median of T4A_AGENT_ROUNDS (default 3) runs of the end-to-end test's
+ * whole turn (test/real-agents.test.ts prints its figures). Skipped where the CLIs are not installed.
+ */
+async function agents(): Promise<void> {
+  const rounds = Number(process.env.T4A_AGENT_ROUNDS ?? 3);
+  const samples = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    const run = Bun.spawnSync([process.execPath, "test", "--timeout", "200000", "test/real-agents.test.ts", "-t", "a whole turn"], { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" });
+    const printed = run.stdout.toString() + run.stderr.toString();
+    const turns = [...printed.matchAll(/^(\w+): first working (\d+) after create; waiting \+(-?\d+|NaN); working \+(-?\d+|NaN) after the answer; idle \+(-?\d+) after the final text$/gm)];
+    if (turns.length === 0) {
+      console.log("agents: no whole turn ran (npm run agents:install puts the real CLIs in test/agents)");
+      return;
+    }
+    for (const [, cli, start, waiting, working, idle] of turns) {
+      for (const [step, value] of [["first working after create", start], ["waiting after the question is drawn", waiting], ["working after the answer", working], ["idle after the final text", idle]] as const) {
+        if (value === "NaN") continue;
+        const key = `${cli}: ${step}`;
+        samples.set(key, [...(samples.get(key) ?? []), Number(value)]);
+      }
+    }
+  }
+  const targets: Record<string, string> = { waiting: "≤ 500 ms", working: "≤ 500 ms", idle: "≤ 1000 ms" };
+  for (const [metric, values] of samples) rows.push({ section: "agents", metric, t4a: median(values), unit: "ms", target: targets[metric.split(": ")[1]!.split(" ")[0]!] });
 }
 
 /** What following a session costs its ingest: nobody, one attached viewer, a recording (median of 5). */

@@ -12,6 +12,7 @@ import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
 import { splitLoaderVariables } from "../sandbox/bwrap.ts";
+import { inside, real } from "../sandbox/paths.ts";
 
 /** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
@@ -94,12 +95,26 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     }
     plan.mounts.push({ kind: "bind", path: SANDBOX_NOTIFY_PATH, source: notifyPath });
     plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
+    // A CLI installed under /tmp (a CI checkout, a scratch npm prefix) is covered by the sandbox's
+    // private /tmp (it exited 127): its install is shown again, read-only.
+    for (const root of cliPath ? installRoots(cliPath) : []) {
+      if (inside(root, "/tmp") && !inside(root, real(plan.cwd))) plan.mounts.push({ kind: "ro-bind", path: root });
+    }
     if (hooksFile) {
       plan.mounts.push({ kind: "ro-bind", path: SANDBOX_QWEN_HOOKS_PATH, source: hooksFile });
       plan.env[QWEN_DEFAULTS_VARIABLE] = SANDBOX_QWEN_HOOKS_PATH;
     }
   }
 };
+
+/** Where a CLI lives: the outermost node_modules holding it (a Node CLI needs its packages), else its directory; for its path and its link's target. */
+function installRoots(cliPath: string): string[] {
+  const roots = [cliPath, real(cliPath)].map((path) => {
+    const at = path.indexOf("/node_modules/");
+    return at >= 0 ? path.slice(0, at + "/node_modules".length) : dirname(path);
+  });
+  return [...new Set(roots)];
+}
 
 /** The hosts of the session's *_BASE_URL variables (a local model server, a gateway): its API too. */
 function baseUrlHosts(env: Record<string, string>): string[] {

@@ -87,9 +87,10 @@ test("screen rules: starting until the input box is drawn; busy is working; a qu
 });
 
 test("given a prompt on its command line, the input box drawn first is not idle: the turn is about to start (with hooks or without)", () => {
-  for (const name of ["gemini", "qwen"]) {
+  const gemini = findAgent("gemini", env);
+  for (const agent of [gemini, { ...gemini, hooks: "claude-settings" as const }]) {
     const host = fakeHost();
-    const watch = new AgentWatch("a5", findAgent(name, env), host, { tickMs: 0, promptGiven: true });
+    const watch = new AgentWatch("a5", agent, host, { tickMs: 0, promptGiven: true });
     draw(host, ["> Type your message"]);
     watch.read(0);
     watch.read(3000);

@@ -111,11 +111,10 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
 }
 
 /**
- * The state hooks of claude and qwen (the same events), each calling `t4a notify` at once: a
- * prompt or a tool starts or resumes work, a permission dialog is a question, Stop ends the turn.
- * Not Notification: it comes seconds late.
+ * claude's state hooks, each calling `t4a notify` at once: a prompt or a tool starts or resumes
+ * work, a permission dialog is a question, Stop ends the turn. Not Notification: it comes seconds late.
  */
-export function stateHooks(notify: LaunchOptions["notify"]): Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> {
+function stateHooks(notify: LaunchOptions["notify"]): Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> {
   const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
   const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
   return {
@@ -128,7 +127,7 @@ export function stateHooks(notify: LaunchOptions["notify"]): Record<string, Arra
   };
 }
 
-/** claude takes its hooks on the command line; qwen's go in a file (see agentHooksFile). */
+/** claude takes its hooks on the command line. */
 function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
   if (agent.hooks !== "claude-settings") return [];
   return ["--settings", JSON.stringify({ hooks: stateHooks(notify) })];

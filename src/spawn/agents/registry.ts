@@ -41,13 +41,8 @@ export interface AgentPreset {
   home: SandboxHome;
   /** The hosts its API lives on: a sandbox's network allow-list lets these through (`*.` for subdomains). */
   domains: string[];
-  /**
-   * How it is given t4a's state hooks (the same claude-style events for both): claude's
-   * `--settings` JSON, or qwen's system-defaults file (QWEN_CODE_SYSTEM_DEFAULTS_PATH, the lowest
-   * settings scope: the user's own hooks still run, theirs concatenated with t4a's). Without, the
-   * screen alone says.
-   */
-  hooks?: "claude-settings" | "qwen-defaults";
+  /** How it reports its turns by itself: claude's --settings hooks. Without, the screen alone says. */
+  hooks?: "claude-settings";
   /**
    * Screen rows that mean it waits for the user (an approval, a login or trust screen), most
    * telling first: the first pattern that matches gives the line reported. The question's own
@@ -215,8 +210,6 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
-    // 0.24 has claude's hook events (UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Stop…).
-    hooks: "qwen-defaults",
     home: {
       config: [".qwen"],
       keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"],

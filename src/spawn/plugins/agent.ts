@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgent } from "../agents/agents.ts";
 import { conversationId } from "../agents/conversations.ts";
-import { QWEN_DEFAULTS_VARIABLE, writeQwenHooksFile } from "../agents/hooks-file.ts";
 import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
@@ -16,8 +15,6 @@ import { inside, real } from "../sandbox/paths.ts";
 
 /** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
-/** And qwen its settings file holding t4a's hooks. */
-const SANDBOX_QWEN_HOOKS_PATH = "/tmp/.t4a-qwen-defaults.json";
 
 export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (spec.agent === undefined) {
@@ -66,18 +63,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   });
   plan.argv = built.argv;
   plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
-  let hooksFile: string | undefined;
-  if (preset.hooks === "qwen-defaults" && mode !== "ssh") {
-    const path = notifyPath.replace(/\.fifo$/, ".qwen-defaults.json");
-    plan.cleanups.push(async () => rmSync(path, { force: true }));
-    if (writeQwenHooksFile(path, plan.env, { t4a: ctx.t4aPath, id })) {
-      hooksFile = path;
-      plan.env[QWEN_DEFAULTS_VARIABLE] = path;
-    }
-  }
-  // Without its hooks file (ssh, an unreadable defaults file of the user's), the screen alone says.
-  const agent = preset.hooks === "qwen-defaults" && !hooksFile ? { ...preset, hooks: undefined } : preset;
-  plan.agent = { agent, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, notifyPath };
+  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, notifyPath };
   plan.facts.agent = preset.name;
   plan.facts.spawn_mode = mode;
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;
@@ -99,10 +85,6 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     // private /tmp (it exited 127): its install is shown again, read-only.
     for (const root of cliPath ? installRoots(cliPath) : []) {
       if (inside(root, "/tmp") && !inside(root, real(plan.cwd))) plan.mounts.push({ kind: "ro-bind", path: root });
-    }
-    if (hooksFile) {
-      plan.mounts.push({ kind: "ro-bind", path: SANDBOX_QWEN_HOOKS_PATH, source: hooksFile });
-      plan.env[QWEN_DEFAULTS_VARIABLE] = SANDBOX_QWEN_HOOKS_PATH;
     }
   }
 };

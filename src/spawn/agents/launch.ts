@@ -111,26 +111,24 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
 }
 
 /**
- * claude's state hooks, each calling `t4a notify` at once: a prompt or a tool starts or resumes
- * work, a permission dialog is a question, Stop ends the turn. Not Notification: it comes seconds late.
+ * claude's hooks, each calling `t4a notify` at once: a prompt or a tool starts or resumes work,
+ * a permission dialog is a question, Stop ends the turn. Not Notification: it comes seconds late.
  */
-function stateHooks(notify: LaunchOptions["notify"]): Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> {
-  const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
-  const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
-  return {
-    UserPromptSubmit: hook("working"),
-    PreToolUse: hook("working"),
-    PermissionRequest: hook("waiting"),
-    PostToolUse: hook("working"),
-    PostToolUseFailure: hook("working"),
-    Stop: hook("idle"),
-  };
-}
-
-/** claude takes its hooks on the command line. */
 function hookArgs(agent: Agent, notify: LaunchOptions["notify"]): string[] {
   if (agent.hooks !== "claude-settings") return [];
-  return ["--settings", JSON.stringify({ hooks: stateHooks(notify) })];
+  const call = (state: string) => `${shellQuote(notify.t4a)} notify ${shellQuote(notify.id)} ${state}`;
+  const hook = (state: string) => [{ hooks: [{ type: "command", command: call(state) }] }];
+  const settings = {
+    hooks: {
+      UserPromptSubmit: hook("working"),
+      PreToolUse: hook("working"),
+      PermissionRequest: hook("waiting"),
+      PostToolUse: hook("working"),
+      PostToolUseFailure: hook("working"),
+      Stop: hook("idle"),
+    },
+  };
+  return ["--settings", JSON.stringify(settings)];
 }
 
 /** The argv the PTY runs, for the spawn mode. */

@@ -14,13 +14,18 @@ beforeAll(() => {
 afterAll(() => sandbox.cleanup());
 
 const env = () => ({ ...sandbox.env, XDG_STATE_HOME: join(sandbox.dir, "state") });
-async function t4a(args: string[]) {
-  const child = Bun.spawn([BIN, ...args], { cwd: sandbox.dir, env: env(), stdout: "pipe", stderr: "pipe" });
+/** Where a call runs: the shared sandbox, or a test's own daemon (its directory and environment). */
+interface Where {
+  dir: string;
+  env: Record<string, string>;
+}
+async function t4a(args: string[], where: Where = { dir: sandbox.dir, env: env() }) {
+  const child = Bun.spawn([BIN, ...args], { cwd: where.dir, env: where.env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
-async function ok(args: string[]) {
-  const result = await t4a(args);
+async function ok(args: string[], where?: Where) {
+  const result = await t4a(args, where);
   if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: ${result.code} ${result.stderr}`);
   return result.stdout;
 }
@@ -146,11 +151,7 @@ test("a direct-mode agent quit with Ctrl-C leaves its shell behind, whether the 
 
 test("a deleted socket never starts a second daemon that ends live sessions; a daemon never unlinks a socket that is not its own", async () => {
   const other = new Sandbox();
-  const run = async (args: string[]) => {
-    const child = Bun.spawn([BIN, ...args], { cwd: other.dir, env: { ...other.env, XDG_STATE_HOME: join(other.dir, "state") }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
-  };
+  const run = (args: string[]) => t4a(args, { dir: other.dir, env: { ...other.env, XDG_STATE_HOME: join(other.dir, "state") } });
   try {
     expect((await run(["create", "--persist", "--name", "p", "--", "sleep", "1002"])).code).toBe(0);
     const daemon = Number(JSON.parse((await run(["info", "--json"])).stdout).pid);
@@ -198,12 +199,7 @@ test("restore: the last size comes back, a deleted directory falls back (and lis
 test("restore: the daemon listens first; a client subscribed then sees each session come back, other requests wait for the restore", async () => {
   const own = new Sandbox();
   const ownEnv = { ...own.env, XDG_STATE_HOME: join(own.dir, "state"), XDG_CONFIG_HOME: join(own.dir, "config") };
-  const run = async (args: string[]) => {
-    const child = Bun.spawn([BIN, ...args], { cwd: own.dir, env: ownEnv, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    if (code !== 0) throw new Error(`t4a ${args.join(" ")}: ${code} ${stderr}`);
-    return stdout.trim();
-  };
+  const run = (args: string[]) => ok(args, { dir: own.dir, env: ownEnv });
   // A plugin of the user's own that holds a create until the test opens its gate: the restore,
   // which runs the session's plugins again, waits on it too.
   const plugins = join(own.dir, "config", "t4a", "plugins");
@@ -249,11 +245,7 @@ test.if(process.getuid?.() === 0)("a full state disk: a persisted create fails n
   const state = join(full.dir, "state");
   mkdirSync(state);
   expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
-  const run = async (args: string[]) => {
-    const child = Bun.spawn([BIN, ...args], { cwd: full.dir, env: { ...full.env, XDG_STATE_HOME: state }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
-  };
+  const run = (args: string[]) => t4a(args, { dir: full.dir, env: { ...full.env, XDG_STATE_HOME: state } });
   try {
     // A persisted shell first (while there is room), then the disk fills.
     expect((await run(["create", "--name", "busy", "--persist", "--", "bash", "--norc", "--noprofile"])).code).toBe(0);

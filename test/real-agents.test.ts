@@ -138,6 +138,11 @@ class Watch {
     return this.steps.map((step) => step.state);
   }
 
+  /** Every state with its line, and the screen now: what a failure shows. */
+  async report(): Promise<string> {
+    return `${this.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(this.id)}`;
+  }
+
   async stop(): Promise<void> {
     this.#stop = true;
     this.#close();
@@ -194,7 +199,7 @@ for (const cli of AGENT_CLIS) {
     await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:write:${file}`]);
     const idle = await watch.until("idle", 90_000);
     // What a failure shows: every state with its line, and the screen when idle came.
-    const seen = `${watch.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(id)}`;
+    const seen = await watch.report();
     expect(existsSync(file), seen).toBe(true);
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
     expect(idle.line, seen).toContain("FAKE-ANSWER");
@@ -212,7 +217,7 @@ for (const cli of AGENT_CLIS) {
     const idle = await watch.until("idle", 90_000).catch(async (error: Error) => {
       throw new Error(`${error.message}\n--- screen ---\n${await sandbox.screen(id)}\n${await t4a(["list", "--json"])}\n${JSON.stringify(model.requests.map((request) => request.path))}`);
     });
-    const seen = `${watch.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(id)}`;
+    const seen = await watch.report();
     expect(existsSync(file), seen).toBe(true);
     expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
     expect(idle.line, seen).toContain("FAKE-ANSWER");

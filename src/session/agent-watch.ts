@@ -322,7 +322,8 @@ export class AgentWatch {
     } else if (this.#hooked) {
       // The hooks say working and idle. The screen leaves `starting` (no hook runs before the first
       // turn), moves on from an answered question, and ends a turn the hooks never closed.
-      // A prompt given on the command line has not started its turn yet: its box is not idle.
+      // A prompt given on the command line, its turn not yet started, is not idle either way
+      // (idleQuietMs is the long wait then).
       if ((this.state === "waiting" || this.state === "starting") && busy) this.#set("working", this.#busyLine(rows));
       else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
       else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs)) this.#set("idle", this.#lastLine());

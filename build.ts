@@ -37,6 +37,8 @@ function compile(outfile: string, target: string | undefined): string | undefine
       `--define=T4A_VERSION=${JSON.stringify(pkg.version)}`,
       `--define=T4A_BUILD=${JSON.stringify(JSON.stringify({ commit, built, target: name, bun: Bun.version }))}`,
       "src/main.ts",
+      // The screen pool's worker threads start from this entry (screen-pool.ts).
+      "src/terminal/screen-worker.ts",
       "--outfile",
       outfile,
     ],

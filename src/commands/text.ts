@@ -67,10 +67,11 @@ export const text = defineCommand({
     if (params.since !== undefined) {
       // Delta read: the changed rows alone, each with its index from the bottom of the region.
       const changed = screen.changedSince(params.since, params.region);
-      const lines = changed.rows.map((row) => screen.row(row)?.text ?? "");
+      // A row's index from the region's bottom is that bottom's stable number minus its own.
+      const bottom = screen.fromBottom(0, params.region);
       return {
-        lines: params.trim ? lines : lines.map((line) => line.padEnd(screen.cols)),
-        rows: changed.rows.map((row) => screen.fromBottom(row, params.region)),
+        lines: params.trim ? changed.lines : changed.lines.map((line) => line.padEnd(screen.cols)),
+        rows: changed.rows.map((row) => bottom - row),
         full: !changed.partial,
         region: params.region,
         total_lines: total,

@@ -17,6 +17,7 @@ import type { SpawnContext } from "../spawn/plan.ts";
 import type { DaemonContext, WebHost } from "../commands/context.ts";
 import { defaultConfig } from "../session/config.ts";
 import { Sessions } from "../session/sessions.ts";
+import { ScreenPool } from "../terminal/screen-pool.ts";
 import { listen } from "./server.ts";
 
 export interface DaemonOptions {
@@ -59,7 +60,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
   const manifest = new Manifest(manifestPath(process.env, socketPath));
-  const sessions = new Sessions({ bus, config, spawn, records, manifest });
+  const screens = new ScreenPool();
+  const sessions = new Sessions({ bus, config, spawn, records, manifest, screens });
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;
@@ -123,6 +125,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     for (const listener of listeners) listener.stop(true);
     ctx.web?.close();
     await sessions.killAll();
+    screens.close();
     manifest.flush(); // a directory or size change still waiting to be written
     // Another daemon may have replaced a socket we thought stale; never delete one that is not ours.
     try {

@@ -10,6 +10,7 @@ import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, dispatchLine } from "./dispatch.ts";
 import { Manifest } from "../service/manifest.ts";
 import { Sessions } from "../session/sessions.ts";
+import { ScreenPool } from "../terminal/screen-pool.ts";
 
 const bus = new EventBus();
 const config = { idle_timeout_ms: 2000, scrollback_lines: 1000, scrollback_bytes: 0, kill_grace_ms: 200, max_sessions: 2 };
@@ -25,7 +26,7 @@ const spawn = {
   selfArgv: ["t4a"],
 };
 const ctx: DaemonContext = {
-  sessions: new Sessions({ bus, config, spawn, manifest: new Manifest("/nowhere/manifest.json") }),
+  sessions: new Sessions({ bus, config, spawn, manifest: new Manifest("/nowhere/manifest.json"), screens: new ScreenPool() }),
   bus,
   config,
   version: "test",

@@ -12,6 +12,7 @@ import { Manifest } from "../service/manifest.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { defaultConfig } from "./config.ts";
 import { Sessions } from "./sessions.ts";
+import { ScreenPool } from "../terminal/screen-pool.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "t4a-sessions-"));
 const repo = join(dir, "repo");
@@ -28,6 +29,7 @@ const env = { ...(process.env as Record<string, string>), HOME: dir };
 const sessions = new Sessions({
   bus,
   config,
+  screens: new ScreenPool(),
   manifest,
   spawn: { t4aPath: "t4a", selfArgv: [process.execPath, "src/main.ts"], socketPath: join(dir, "run", "t4a.sock"), stateDir: join(dir, "state"), configDir: join(dir, "config", "t4a"), worktreesDir: join(dir, "worktrees"), conversationsFile: join(dir, "state", "conversations.json"), integrationDir: join(dir, "integration"), daemonEnv: env },
 });

@@ -14,6 +14,7 @@ import { AgentWatch } from "./agent-watch.ts";
 import { fdShortage } from "./fd-budget.ts";
 import type { DaemonConfig } from "./config.ts";
 import { Session } from "./session.ts";
+import type { ScreenPool } from "../terminal/screen-pool.ts";
 
 export interface SessionsOptions {
   bus: EventBus;
@@ -21,6 +22,8 @@ export interface SessionsOptions {
   config: DaemonConfig;
   spawn: SpawnContext;
   manifest: Manifest;
+  /** Where the sessions' screens parse. */
+  screens: ScreenPool;
   /** Where live sessions are noted so a daemon after a SIGKILL can end what is left. */
   records?: SessionRecords;
 }
@@ -158,12 +161,13 @@ export class Sessions {
   }
 
   #spawn(session: Session, spec: SessionSpec, plan: SpawnPlan): Terminal {
-    const { bus, config, spawn } = this.#options;
+    const { bus, config, spawn, screens } = this.#options;
     if (!isDirectory(plan.cwd)) throw new T4aError("invalid_params", `cwd "${plan.cwd}" is not a directory`);
     try {
       return new Terminal(
         {
           id: session.id,
+          screens,
           argv: plan.argv,
           cwd: plan.cwd,
           env: plan.env,
@@ -199,7 +203,7 @@ export class Sessions {
         publish: (event) => bus.publish(event),
         screen: () => screen.lines("viewport", 0, screen.rows, true),
         screenToken: () => screen.changeToken(),
-        changedSince: (token) => screen.changedSince(token, "viewport").rows.map((row) => screen.row(row)?.text ?? ""),
+        changedSince: (token) => screen.changedSince(token, "viewport").lines,
         bracketedPaste: () => screen.bracketedPaste,
         inputWanted: () => terminal.inputWanted,
         write: (data) => {

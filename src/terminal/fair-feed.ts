@@ -5,6 +5,8 @@
 // up, output is stopped the way a person stops a terminal, with XOFF, and restarted with XON.
 // Nothing is dropped, and the backlog stays bounded: without flow control (a raw-mode program
 // cleared IXON) or past MAX_BACKLOG_BYTES, everything is parsed at once as it arrives.
+// A consumer that parses elsewhere (a screen worker) takes bytes at once and parses them later:
+// what it has not parsed yet counts as backlog too, and it says when it has parsed more.
 
 /** Measured with bench/run.ts flood and four floods at once: 3 ms halves the tail of 15 ms, at no cost to ingest. */
 const FAIR_SHARE_MS = 3;
@@ -31,6 +33,7 @@ export interface FlowControl {
 export class FairFeed {
   readonly #deliver: (bytes: Uint8Array) => void;
   readonly #flow: FlowControl;
+  readonly #unparsed: () => number;
   #backlog: Uint8Array[] = [];
   #backlogBytes = 0;
   #busyMs = 0;
@@ -39,9 +42,11 @@ export class FairFeed {
   /** Called each time the backlog has been fully delivered. */
   onDrained: () => void = () => {};
 
-  constructor(deliver: (bytes: Uint8Array) => void, flow: FlowControl) {
+  /** `unparsed`: bytes delivered that the consumer has not parsed yet (one that parses elsewhere). */
+  constructor(deliver: (bytes: Uint8Array) => void, flow: FlowControl, unparsed: () => number = () => 0) {
     this.#deliver = deliver;
     this.#flow = flow;
+    this.#unparsed = unparsed;
   }
 
   get pending(): boolean {
@@ -54,11 +59,22 @@ export class FairFeed {
       this.#queue(chunk);
       // A program that cleared IXON is no longer held back: keep up with it rather than queue.
       if (this.#backlogBytes > MAX_BACKLOG_BYTES || !this.#flow.enabled()) this.flush();
-      else if (this.#backlogBytes > HOLD_BYTES && !this.#holding) this.#hold();
+      else if (this.#waiting() > HOLD_BYTES && !this.#holding) this.#hold();
       return;
     }
     const rest = this.#feed(chunk);
     if (rest) this.#queue(rest);
+    else if (!this.#holding && this.#waiting() > HOLD_BYTES && this.#flow.enabled()) this.#hold();
+  }
+
+  /** The consumer parsed more of what it was given: restart a held program once little waits. */
+  parsed(): void {
+    if (this.#holding && this.#waiting() < RESUME_BYTES) this.#resume();
+  }
+
+  /** Bytes read and not yet parsed: ours, and the consumer's. */
+  #waiting(): number {
+    return this.#backlogBytes + this.#unparsed();
   }
 
   /** Deliver everything now (the program is gone, or memory says so). */
@@ -114,7 +130,7 @@ export class FairFeed {
       if (rest) {
         this.#backlog.unshift(rest);
         this.#backlogBytes += rest.length;
-        if (this.#holding && this.#backlogBytes < RESUME_BYTES) this.#resume();
+        if (this.#holding && this.#waiting() < RESUME_BYTES) this.#resume();
         return;
       }
     }
@@ -122,7 +138,7 @@ export class FairFeed {
   }
 
   #drained(): void {
-    this.#resume();
+    if (this.#waiting() < RESUME_BYTES) this.#resume();
     this.onDrained();
   }
 

@@ -20,6 +20,8 @@ export interface PtyOptions {
   rows: number;
   /** Called with every byte the program writes, in order, in fair shares per event-loop turn (fair-feed.ts). */
   onData: (chunk: Uint8Array) => void;
+  /** Bytes given to onData that its screen has not parsed yet (it parses on a worker); see parsed(). */
+  unparsed?: () => number;
   /** Called once, after the last byte has been delivered to onData. */
   onExit: (exit: PtyExit) => void;
 }
@@ -84,7 +86,7 @@ export class Pty {
       enabled: () => !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0,
       stop: () => this.#terminal.write(XOFF),
       start: () => this.#terminal.write(XON),
-    });
+    }, options.unparsed);
     this.#feed.onDrained = () => this.#maybeReport();
     this.#terminal = new Bun.Terminal({
       cols: options.cols,
@@ -126,6 +128,11 @@ export class Pty {
   /** Resolves once the exit has been reported (all output delivered). */
   get done(): Promise<PtyExit> {
     return this.#done;
+  }
+
+  /** The screen parsed more of the output (flow control may restart the program). */
+  parsed(): void {
+    this.#feed.parsed();
   }
 
   write(data: string | Uint8Array): void {

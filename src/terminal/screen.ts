@@ -97,6 +97,8 @@ export interface ChangedRows {
   partial: boolean;
   /** Stable row numbers, top to bottom. */
   rows: number[];
+  /** Their text, trailing blanks trimmed. */
+  lines: string[];
 }
 
 /**
@@ -358,7 +360,7 @@ export class Screen {
       const scrolledIn = region !== "scrollback" && row > bottom! && row >= last - this.#xterm.rows + 1;
       if (!partial || changed || scrolledIn) rows.push(row);
     }
-    return { partial, rows };
+    return { partial, rows, lines: rows.map((row) => this.row(row)?.text ?? "") };
   }
 
   /**
@@ -374,6 +376,16 @@ export class Screen {
     const line = this.#screenLine(row);
     if (!line) return undefined;
     return { text: line.translateToString(true, startCol, endCol).replace(/ +$/, ""), wrapped: line.isWrapped };
+  }
+
+  /**
+   * Stable rows `from` to `to` as row() reads them (undefined where scrolled out of the archive),
+   * the first from column `from.col`, the last up to column `to.col` (if given): a command's output, in one read.
+   */
+  rowsBetween(from: { row: number; col: number }, to: { row: number; col?: number }): Array<{ text: string; wrapped: boolean } | undefined> {
+    const rows: Array<{ text: string; wrapped: boolean } | undefined> = [];
+    for (let row = from.row; row <= to.row; row++) rows.push(this.row(row, row === to.row ? to.col : undefined, row === from.row ? from.col : 0));
+    return rows;
   }
 
   /** The screen's own row for a stable row at or below its top. */
@@ -404,6 +416,18 @@ export class Screen {
     let text = this.#rowText(first);
     while (last < bottom && this.#wrapped(last + 1)) text += this.#rowText(++last);
     return { text: text.replace(/ +$/, ""), first, last };
+  }
+
+  /** The logical lines holding stable rows `first` to `last`, each once, top to bottom. */
+  logicalLines(first: number, last: number): Array<{ text: string; first: number; last: number }> {
+    const lines: Array<{ text: string; first: number; last: number }> = [];
+    for (let row = Math.max(first, this.#scrollbackStart); row <= last; row++) {
+      const line = this.logicalLine(row);
+      if (!line) break;
+      lines.push(line);
+      row = line.last;
+    }
+    return lines;
   }
 
   /**

@@ -8,7 +8,8 @@ import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
 import { withinBudget } from "../protocol/budget.ts";
 import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
-import { Screen } from "./screen.ts";
+import type { Parsed } from "./screen-host.ts";
+import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
 import { canTellInputWanted, InputWantedWatch } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
@@ -17,6 +18,8 @@ import { within } from "./within.ts";
 
 export interface TerminalSpec {
   id: string;
+  /** Where its screen parses (screen-pool.ts). */
+  screens: ScreenPool;
   argv: string[];
   cwd: string;
   env: Record<string, string>;
@@ -146,7 +149,7 @@ export class Terminal {
   readonly env: Record<string, string>;
   /** The shell's directory as it last reported it (OSC 7), else where the program started. */
   cwd: string;
-  readonly screen: Screen;
+  readonly screen: ScreenProxy;
   readonly shell: ShellKind | null;
   readonly #pty: Pty;
   readonly #activity: ActivityTracker;
@@ -159,6 +162,8 @@ export class Terminal {
   /** The size asked for last, not yet applied (see resize). */
   #wantedSize: { cols: number; rows: number } | undefined;
   #resizeFrame: ReturnType<typeof setTimeout> | undefined;
+  /** A resize was applied and the next may not be yet (see resize). */
+  #resizing = false;
   readonly #onResize: ((cols: number, rows: number) => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
@@ -193,34 +198,37 @@ export class Terminal {
     this.#onInput = spec.onInput;
     this.#onResize = spec.onResize;
     this.#ended = new Promise((resolve) => (this.#resolveEnded = resolve));
-    this.screen = new Screen(
+    this.screen = spec.screens.open(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, scrollbackBytes: spec.scrollbackBytes },
       {
         reply: (data) => this.#pty?.answer(data),
         title: (title) => emit({ event: "title", terminal: this.id, title }),
         bell: () => emit({ event: "bell", terminal: this.id }),
+        osc: {
+          133: (payload, at) => this.#mark(parseOsc133(payload), at),
+          // OSC 7 file://host/path: the shell's directory, reported at each prompt.
+          7: (payload) => {
+            const match = /^file:\/\/[^/]*(\/.*)$/.exec(payload);
+            if (!match) return;
+            let path = match[1]!;
+            try {
+              path = decodeURIComponent(path);
+            } catch {
+              // Not URL-encoded (our own hooks print the path as it is).
+            }
+            if (path !== this.cwd) {
+              this.cwd = path;
+              spec.onCwd?.(path);
+            }
+          },
+          7777: (payload, at) => this.#mark(parseOsc7777(payload), at),
+        },
+        parsed: (parsed) => this.#parsed(parsed),
       },
     );
     const env = { ...spec.env, T4A_TERMINAL: spec.id };
     const integrated = spec.integrationDir ? integrate({ argv: spec.argv, env }, spec.integrationDir, this.#nonce) : undefined;
     this.shell = integrated?.shell ?? null;
-    this.screen.onOsc(133, (payload) => this.#mark(parseOsc133(payload)));
-    // OSC 7 file://host/path: the shell's directory, reported at each prompt.
-    this.screen.onOsc(7, (payload) => {
-      const match = /^file:\/\/[^/]*(\/.*)$/.exec(payload);
-      if (!match) return;
-      let path = match[1]!;
-      try {
-        path = decodeURIComponent(path);
-      } catch {
-        // Not URL-encoded (our own hooks print the path as it is).
-      }
-      if (path !== this.cwd) {
-        this.cwd = path;
-        spec.onCwd?.(path);
-      }
-    });
-    this.screen.onOsc(7777, (payload) => this.#mark(parseOsc7777(payload)));
     this.#activity = new ActivityTracker(
       spec.idleMs,
       (afterMs) => emit({ event: "idle", terminal: this.id, after_ms: afterMs }),
@@ -245,6 +253,7 @@ export class Terminal {
         cols: spec.cols,
         rows: spec.rows,
         onData: (chunk) => this.#output(chunk),
+        unparsed: () => this.screen.unparsed,
         onExit: (exit) => this.#exited(exit),
       });
     } catch (error) {
@@ -314,7 +323,7 @@ export class Terminal {
    */
   resize(cols: number, rows: number): void {
     this.#wantedSize = { cols, rows };
-    if (!this.#resizeFrame) this.#applyWantedSize();
+    if (!this.#resizing) this.#applyWantedSize();
   }
 
   #applyWantedSize(): void {
@@ -323,15 +332,19 @@ export class Terminal {
     if (!wanted || !this.alive || (wanted.cols === this.screen.cols && wanted.rows === this.screen.rows)) return;
     const { cols, rows } = wanted;
     const started = performance.now();
-    this.screen.resize(cols, rows);
-    const cost = performance.now() - started;
+    const resized = this.screen.resize(cols, rows);
     this.#pty.resize(cols, rows);
     for (const tap of this.#taps) tap.resize?.(cols, rows);
     this.#onResize?.(cols, rows);
-    this.#resizeFrame = setTimeout(() => {
-      this.#resizeFrame = undefined;
-      this.#applyWantedSize();
-    }, Math.max(RESIZE_FRAME_MS, cost * RESIZE_COST_SPACING));
+    // The next one waits a frame, or twice what this one cost its worker, whichever is longer.
+    this.#resizing = true;
+    const next = (cost: number) => {
+      this.#resizeFrame = setTimeout(() => {
+        this.#resizing = false;
+        this.#applyWantedSize();
+      }, Math.max(RESIZE_FRAME_MS - (performance.now() - started), cost * RESIZE_COST_SPACING));
+    };
+    resized.then(next, () => next(0));
   }
 
   /**
@@ -475,6 +488,8 @@ export class Terminal {
         () => undefined,
       );
     }
+    // Output handed over but not parsed may hold the command's end: apply it before looking.
+    this.screen.catchUp();
     const finished = typed.finished;
     const start = place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
     const end = finished
@@ -504,16 +519,15 @@ export class Terminal {
   #outputBetween(start: { row: number; col: number }, end: { row: number; col: number }): { text: string; lost: number } {
     let text = "";
     let lost = 0;
-    for (let stable = start.row; stable <= end.row; stable++) {
-      if (stable === end.row && end.col === 0 && stable > start.row) break;
-      const row = this.screen.row(stable, stable === end.row ? end.col : undefined, stable === start.row ? start.col : 0);
+    const last = end.col === 0 && end.row > start.row ? { row: end.row - 1 } : end;
+    this.screen.rowsBetween(start, last).forEach((row, index) => {
       if (!row) {
         lost++;
-        continue;
+        return;
       }
-      if (stable > start.row && !row.wrapped) text += "\n";
+      if (index > 0 && !row.wrapped) text += "\n";
       text += row.text;
-    }
+    });
     // The cursor at the start of a new row: the last line ended.
     if (end.col === 0 && end.row > start.row) text += "\n";
     return { text, lost };
@@ -544,11 +558,18 @@ export class Terminal {
     for (const tap of this.#taps) tap.output?.(chunk);
     this.#activity.output();
     this.#inputWanted.activity();
-    if (this.#syncWaiters.length && !this.screen.inSyncFrame) this.#releaseSyncWaiters();
-    for (const waiter of this.#waiters) waiter.output();
+  }
+
+  /** The screen has parsed a piece of output (in order, after its marks). */
+  #parsed(parsed: Parsed): void {
+    this.#pty?.parsed();
+    if (this.#syncWaiters.length && !parsed.inSyncFrame) this.#releaseSyncWaiters();
+    for (const waiter of this.#waiters) waiter.output(parsed);
   }
 
   #exited(exit: PtyExit): void {
+    // All output has been handed to the screen: what it makes of it comes first.
+    this.screen.catchUp();
     this.#exit = exit;
     this.#activity.dispose();
     this.#inputWanted.dispose();
@@ -588,11 +609,10 @@ export class Terminal {
    * With injected integration only marks carrying this session's nonce count, so a program
    * printing `\e]133;D;0\a` cannot end a command; without it, native OSC 133 is trusted.
    */
-  #mark(mark: Mark | undefined): void {
+  #mark(mark: Mark | undefined, at: { row: number; col: number }): void {
     if (!mark) return;
     if (this.shell && mark.nonce !== this.#nonce) return;
-    const cursor = this.screen.cursor();
-    const row = this.screen.cursorStableRow();
+    const { row } = at;
     if (mark.kind === "prompt" || mark.kind === "input") {
       if (this.#shellState !== "running") {
         this.#shellState = "prompt";
@@ -619,7 +639,7 @@ export class Terminal {
     for (const waiter of this.#waiters) waiter.commandDone(code);
     const typed = this.#typed;
     if (wasRunning && typed && !typed.finished && typed.startRow !== undefined) {
-      typed.end({ code, output: { first: typed.startRow, last: row, lastCol: cursor.col } });
+      typed.end({ code, output: { first: typed.startRow, last: row, lastCol: at.col } });
     }
   }
 
@@ -642,12 +662,12 @@ export class Terminal {
     const lastRow = output.lastCol > 0 ? output.last : output.last - 1;
     const lines: string[] = [];
     let lost = 0;
-    for (let stable = output.first; stable <= lastRow; stable++) {
-      const row = this.screen.row(stable, stable === output.last ? output.lastCol : undefined);
+    const rows = lastRow < output.first ? [] : this.screen.rowsBetween({ row: output.first, col: 0 }, { row: lastRow, col: lastRow === output.last ? output.lastCol : undefined });
+    rows.forEach((row, index) => {
       if (!row) lost++;
-      else if (row.wrapped && lines.length && stable > output.first) lines[lines.length - 1] += row.text;
+      else if (row.wrapped && lines.length && index > 0) lines[lines.length - 1] += row.text;
       else lines.push(row.text);
-    }
+    });
     const total = lines.length + lost;
     const kept = lines.length > maxLines ? lines.slice(lines.length - maxLines) : lines;
     return { lines: kept, total_lines: total, truncated: kept.length < total };
@@ -656,11 +676,8 @@ export class Terminal {
   /** The line a prompt sits on: the cursor's, else the last one written above it. */
   #cursorLine(): string {
     const cursor = this.screen.cursorStableRow();
-    for (let row = cursor; row > cursor - this.screen.rows && row >= 0; row--) {
-      const text = this.screen.logicalLine(row)?.text.trim();
-      if (text) return text;
-    }
-    return "";
+    const lines = this.screen.logicalLines(Math.max(0, cursor - this.screen.rows + 1), cursor);
+    return lines.map((line) => line.text.trim()).findLast((text) => text !== "") ?? "";
   }
 
   #releaseSyncWaiters(): void {

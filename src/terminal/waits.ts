@@ -3,7 +3,7 @@
 // done, until exit; always bounded by a timeout. The terminal feeds it events; it decides.
 import { T4aError } from "../protocol/errors.ts";
 import type { InputWanted } from "./input-wanted.ts";
-import type { Screen } from "./screen.ts";
+import type { ScreenProxy } from "./screen-pool.ts";
 import { within, type Settle } from "./within.ts";
 
 export interface WaitConditions {
@@ -35,7 +35,7 @@ export interface WaitOutcome {
 }
 
 export interface WaitSource {
-  readonly screen: Screen;
+  readonly screen: ScreenProxy;
   readonly lastOutputAt: number;
   /** Lines recently typed into the terminal: their echo is not output. */
   readonly typedLines: readonly string[];
@@ -81,11 +81,11 @@ export class Waiter {
     return this.#settled;
   }
 
-  /** After every write to the screen: look at the rows it changed. */
-  output(): void {
+  /** After each piece of output is parsed: look at the stable rows it changed. */
+  output(changed: { first: number; last: number }): void {
     if (this.#settled) return;
     const { text, regex, gone } = this.#conditions;
-    if (text !== undefined || regex !== undefined) this.#matchChangedRows(text, regex);
+    if ((text !== undefined || regex !== undefined) && changed.first <= changed.last) this.#matchChangedRows(changed, text, regex);
     if (!this.#settled && gone !== undefined && !viewportHas(this.#source.screen, gone)) this.#finish({ condition: "gone" });
   }
 
@@ -106,13 +106,9 @@ export class Waiter {
     this.#settle.fail(error);
   }
 
-  #matchChangedRows(text: string | undefined, regex: RegExp | undefined): void {
+  #matchChangedRows(changed: { first: number; last: number }, text: string | undefined, regex: RegExp | undefined): void {
     const screen = this.#source.screen;
-    const { first, last } = screen.lastWrite;
-    for (let row = first; row <= last; row++) {
-      const line = screen.logicalLine(row);
-      if (!line) continue;
-      row = line.last; // a wrapped line is looked at once
+    for (const line of screen.logicalLines(changed.first, changed.last)) {
       const output = withoutEcho(line.text, this.#source.typedLines);
       if (text !== undefined && output.includes(text)) {
         return this.#finish({ condition: "text", line: line.text, row: screen.fromBottom(line.first, "viewport") });
@@ -145,12 +141,7 @@ export function withoutEcho(line: string, typed: readonly string[]): string {
   return rest;
 }
 
-function viewportHas(screen: Screen, text: string): boolean {
-  for (let row = screen.bottomStableRow - screen.rows + 1; row <= screen.bottomStableRow; row++) {
-    const line = screen.logicalLine(row);
-    if (!line) continue;
-    if (line.text.includes(text)) return true;
-    row = line.last;
-  }
-  return false;
+function viewportHas(screen: ScreenProxy, text: string): boolean {
+  const bottom = screen.bottomStableRow;
+  return screen.logicalLines(bottom - screen.rows + 1, bottom).some((line) => line.text.includes(text));
 }

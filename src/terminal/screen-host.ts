@@ -1,0 +1,103 @@
+// Where screens live and parse: a set of Screens answering one message stream. The same code runs
+// inside a worker (screen-worker.ts) and, with no workers, on the daemon's own thread; only the
+// messages cross, so the two behave alike. Knows nothing of PTYs or sessions.
+import { Screen, type ScreenOptions } from "./screen.ts";
+
+/** The reads a screen answers from elsewhere: its own methods and getters, by name. */
+export type ScreenRead =
+  | "cursorStableRow"
+  | "bottomStableRow"
+  | "changeToken"
+  | "changedSince"
+  | "row"
+  | "rowsBetween"
+  | "logicalLines"
+  | "fromBottom"
+  | "bracketedPaste"
+  | "applicationCursorKeys"
+  | "inSyncFrame"
+  | "regionLength"
+  | "lines"
+  | "serialize"
+  | "blankRowsBelow"
+  | "cursor"
+  | "cellGrid";
+
+/** To the host, in order: what a screen is fed and asked. */
+export type HostRequest =
+  | { op: "open"; screen: number; options: ScreenOptions; osc: number[] }
+  | { op: "write"; screen: number; bytes: Uint8Array }
+  | { op: "resize"; screen: number; cols: number; rows: number; call: number }
+  | { op: "close"; screen: number }
+  | { op: "read"; screen: number; call: number; read: ScreenRead; args: unknown[] };
+
+/** Rows a parse changed, and whether the program left a synchronized-output frame open after it. */
+export interface Parsed {
+  bytes: number;
+  first: number;
+  last: number;
+  inSyncFrame: boolean;
+}
+
+/** From the host, in the order things happened in the output. */
+export type HostEvent =
+  | { ev: "reply"; screen: number; data: string }
+  | { ev: "title"; screen: number; title: string }
+  | { ev: "bell"; screen: number }
+  /** An OSC sequence a screen asked for, with the cursor where it stood in the output. */
+  | { ev: "osc"; screen: number; ident: number; payload: string; row: number; col: number }
+  | ({ ev: "parsed"; screen: number } & Parsed)
+  | { ev: "return"; call: number; value?: unknown; error?: string };
+
+export class ScreenHost {
+  readonly #screens = new Map<number, Screen>();
+  readonly #send: (event: HostEvent) => void;
+
+  /** `send` takes events in order; a "return" answers the call it names. */
+  constructor(send: (event: HostEvent) => void) {
+    this.#send = send;
+  }
+
+  handle(request: HostRequest): void {
+    const send = this.#send;
+    if (request.op === "open") {
+      const id = request.screen;
+      const screen = new Screen(request.options, {
+        reply: (data) => send({ ev: "reply", screen: id, data }),
+        title: (title) => send({ ev: "title", screen: id, title }),
+        bell: () => send({ ev: "bell", screen: id }),
+      });
+      for (const ident of request.osc) {
+        screen.onOsc(ident, (payload) => send({ ev: "osc", screen: id, ident, payload, row: screen.cursorStableRow(), col: screen.cursor().col }));
+      }
+      this.#screens.set(id, screen);
+      return;
+    }
+    const screen = this.#screens.get(request.screen);
+    if (request.op === "close") {
+      screen?.dispose();
+      this.#screens.delete(request.screen);
+      return;
+    }
+    if (request.op === "write") {
+      if (!screen) return;
+      screen.write(request.bytes);
+      const { first, last } = screen.lastWrite;
+      send({ ev: "parsed", screen: request.screen, bytes: request.bytes.length, first, last, inSyncFrame: screen.inSyncFrame });
+      return;
+    }
+    if (!screen) return send({ ev: "return", call: request.call, error: `no screen ${request.screen}` });
+    try {
+      if (request.op === "resize") {
+        const started = performance.now();
+        screen.resize(request.cols, request.rows);
+        return send({ ev: "return", call: request.call, value: performance.now() - started });
+      }
+      const member = screen[request.read] as unknown;
+      const value = typeof member === "function" ? (member as (...args: unknown[]) => unknown).apply(screen, request.args) : member;
+      send({ ev: "return", call: request.call, value });
+    } catch (error) {
+      send({ ev: "return", call: request.call, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

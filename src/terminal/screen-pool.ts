@@ -1,0 +1,399 @@
+// The daemon's side of emulation: a pool of worker threads that own the screens (and their
+// scrollback), so parsing runs on every core instead of on the one thread that serves sockets
+// and PTYs. The only file that touches worker_threads.
+//
+// Output bytes go to a screen's worker in order and are parsed there. A read is a blocking call:
+// the daemon thread posts it behind the bytes already sent and waits for the answer, taking every
+// event the worker sent before it (OSC marks, titles, parse reports) on the way, in order. So a
+// read answers for exactly the output handed over so far, as when parsing was synchronous, and
+// everything the daemon learnt from the output before that point has been applied when it returns.
+// With no workers (T4A_SCREEN_WORKERS=0) the same host runs on the daemon's thread.
+import { availableParallelism } from "node:os";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import type { CellGrid, CursorStyle } from "./cell-grid.ts";
+import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
+import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
+
+/**
+ * Past this many bytes handed to a worker and not yet parsed, a write waits for the worker: the
+ * bound for programs that turned flow control off (XOFF holds the others long before, fair-feed.ts).
+ */
+const MAX_UNPARSED_BYTES = 1024 * 1024;
+/** A worker that has not answered a read in this long is broken: the read fails instead of hanging the daemon. */
+const CALL_TIMEOUT_MS = 10_000;
+/** Blocked on a read, look again this often even without a wake-up (belt and braces). */
+const WAKE_CHECK_MS = 50;
+
+export interface ScreenEvents {
+  /** Bytes the emulator answers to the program (DA, DSR/CPR): write them to the PTY. */
+  reply(data: string): void;
+  title(title: string): void;
+  bell(): void;
+  /** OSC sequences by number, each with the cursor's stable row and column where it stood in the output. */
+  osc: Record<number, (payload: string, at: { row: number; col: number }) => void>;
+  /** A piece of output was parsed: the rows it changed. */
+  parsed(parsed: Parsed): void;
+}
+
+/** Where a pool's screens run: a worker thread, or the daemon's own. */
+interface Link {
+  readonly screens: Set<number>;
+  post(request: HostRequest): void;
+  /** Blocks until the host has answered the call (every earlier request handled first). */
+  call(request: HostRequest & { call: number }): unknown;
+  close(): void;
+}
+
+export class ScreenPool {
+  readonly #size: number;
+  readonly #links: Link[] = [];
+  readonly #proxies = new Map<number, ScreenProxy>();
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  #nextScreen = 0;
+  #nextCall = 0;
+
+  /** `workers`: threads to parse on (0: the daemon's own thread); default one per core. */
+  constructor(workers = defaultWorkers()) {
+    this.#size = workers;
+  }
+
+  get workers(): number {
+    return this.#size;
+  }
+
+  /** A new screen on the least loaded worker (workers start as screens need them). */
+  open(options: ScreenOptions, events: ScreenEvents): ScreenProxy {
+    const link = this.#leastLoaded();
+    const id = ++this.#nextScreen;
+    const proxy = new ScreenProxy(this, link, id, options, events);
+    this.#proxies.set(id, proxy);
+    link.screens.add(id);
+    link.post({ op: "open", screen: id, options, osc: Object.keys(events.osc).map(Number) });
+    return proxy;
+  }
+
+  close(): void {
+    for (const link of this.#links) link.close();
+    this.#links.length = 0;
+  }
+
+  /** @internal ScreenProxy's way in. */
+  forget(link: Link, id: number): void {
+    link.screens.delete(id);
+    this.#proxies.delete(id);
+    link.post({ op: "close", screen: id });
+  }
+
+  /** @internal */
+  call(link: Link, request: DistributiveOmit<HostRequest & { call: number }, "call">): unknown {
+    return link.call({ ...request, call: ++this.#nextCall } as HostRequest & { call: number });
+  }
+
+  /** @internal A call answered later, without blocking. */
+  callLater(link: Link, request: DistributiveOmit<HostRequest & { call: number }, "call">): Promise<unknown> {
+    const call = ++this.#nextCall;
+    const { promise, resolve, reject } = Promise.withResolvers<unknown>();
+    this.#pending.set(call, { resolve, reject });
+    link.post({ ...request, call } as HostRequest);
+    return promise;
+  }
+
+  #leastLoaded(): Link {
+    let best = this.#links[0];
+    for (const link of this.#links) if (link.screens.size < best!.screens.size) best = link;
+    if (best && (best.screens.size === 0 || this.#links.length >= Math.max(1, this.#size))) return best;
+    const dispatch = (event: HostEvent) => this.#dispatch(event);
+    const link = this.#size === 0 ? new InlineLink(dispatch) : new WorkerLink(dispatch);
+    this.#links.push(link);
+    return link;
+  }
+
+  /** An event from a host: to its screen, or the answer to a call made with callLater. */
+  #dispatch(event: HostEvent): void {
+    if (event.ev === "return") {
+      const pending = this.#pending.get(event.call);
+      if (!pending) return;
+      this.#pending.delete(event.call);
+      if (event.error !== undefined) pending.reject(new Error(event.error));
+      else pending.resolve(event.value);
+      return;
+    }
+    this.#proxies.get(event.screen)?.event(event);
+  }
+}
+
+/**
+ * One screen as the daemon's thread sees it: the Screen's reads (blocking calls to its worker),
+ * writes handed over without waiting, and its size and title known here at once.
+ */
+export class ScreenProxy {
+  readonly #pool: ScreenPool;
+  readonly #link: Link;
+  readonly #id: number;
+  readonly #events: ScreenEvents;
+  #cols: number;
+  #rows: number;
+  #title = "";
+  #unparsed = 0;
+  #closed = false;
+
+  constructor(pool: ScreenPool, link: Link, id: number, options: ScreenOptions, events: ScreenEvents) {
+    this.#pool = pool;
+    this.#link = link;
+    this.#id = id;
+    this.#events = events;
+    this.#cols = options.cols;
+    this.#rows = options.rows;
+  }
+
+  get cols(): number {
+    return this.#cols;
+  }
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  get title(): string {
+    return this.#title;
+  }
+
+  /** Bytes written and not yet parsed. */
+  get unparsed(): number {
+    return this.#unparsed;
+  }
+
+  /** Hands the bytes over (copied: the caller may reuse its buffer); parsed in order, reported by `parsed`. */
+  write(bytes: Uint8Array): void {
+    if (this.#closed) return;
+    this.#unparsed += bytes.length;
+    this.#link.post({ op: "write", screen: this.#id, bytes });
+    if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
+  }
+
+  /** Resolves with what the resize cost (ms): rewrapping a long archive takes a while, off this thread. */
+  resize(cols: number, rows: number): Promise<number> {
+    this.#cols = cols;
+    this.#rows = rows;
+    return this.#pool.callLater(this.#link, { op: "resize", screen: this.#id, cols, rows }) as Promise<number>;
+  }
+
+  /** Blocks until everything written has been parsed and every event of it handled. */
+  catchUp(): void {
+    this.#read("inSyncFrame");
+  }
+
+  dispose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#pool.forget(this.#link, this.#id);
+  }
+
+  cursorStableRow(): number {
+    return this.#read("cursorStableRow") as number;
+  }
+
+  get bottomStableRow(): number {
+    return this.#read("bottomStableRow") as number;
+  }
+
+  changeToken(): string {
+    return this.#read("changeToken") as string;
+  }
+
+  changedSince(token: string, region: Region): ChangedRows {
+    return this.#read("changedSince", token, region) as ChangedRows;
+  }
+
+  row(row: number, endCol?: number, startCol = 0): { text: string; wrapped: boolean } | undefined {
+    return this.#read("row", row, endCol, startCol) as { text: string; wrapped: boolean } | undefined;
+  }
+
+  rowsBetween(from: { row: number; col: number }, to: { row: number; col?: number }): Array<{ text: string; wrapped: boolean } | undefined> {
+    return this.#read("rowsBetween", from, to) as Array<{ text: string; wrapped: boolean } | undefined>;
+  }
+
+  logicalLines(first: number, last: number): Array<{ text: string; first: number; last: number }> {
+    return this.#read("logicalLines", first, last) as Array<{ text: string; first: number; last: number }>;
+  }
+
+  fromBottom(row: number, region: Region): number {
+    return this.#read("fromBottom", row, region) as number;
+  }
+
+  get bracketedPaste(): boolean {
+    return this.#read("bracketedPaste") as boolean;
+  }
+
+  get applicationCursorKeys(): boolean {
+    return this.#read("applicationCursorKeys") as boolean;
+  }
+
+  get inSyncFrame(): boolean {
+    return this.#read("inSyncFrame") as boolean;
+  }
+
+  regionLength(region: Region): number {
+    return this.#read("regionLength", region) as number;
+  }
+
+  lines(region: Region, start: number, end: number, trim: boolean): string[] {
+    return this.#read("lines", region, start, end, trim) as string[];
+  }
+
+  serialize(scrollback: number): string {
+    return this.#read("serialize", scrollback) as string;
+  }
+
+  blankRowsBelow(region: Region): number {
+    return this.#read("blankRowsBelow", region) as number;
+  }
+
+  cursor(): { row: number; col: number; visible: boolean; style: CursorStyle } {
+    return this.#read("cursor") as { row: number; col: number; visible: boolean; style: CursorStyle };
+  }
+
+  cellGrid(): CellGrid {
+    return this.#read("cellGrid") as CellGrid;
+  }
+
+  /** @internal From the pool: an event of this screen, in output order. */
+  event(event: Exclude<HostEvent, { ev: "return" }>): void {
+    if (this.#closed) return;
+    switch (event.ev) {
+      case "parsed":
+        this.#unparsed -= event.bytes;
+        return this.#events.parsed(event);
+      case "osc":
+        return this.#events.osc[event.ident]?.(event.payload, { row: event.row, col: event.col });
+      case "title":
+        this.#title = event.title;
+        return this.#events.title(event.title);
+      case "bell":
+        return this.#events.bell();
+      case "reply":
+        return this.#events.reply(event.data);
+    }
+  }
+
+  #read(read: ScreenRead, ...args: unknown[]): unknown {
+    if (this.#closed) throw new Error("the screen is closed");
+    return this.#pool.call(this.#link, { op: "read", screen: this.#id, read, args });
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function defaultWorkers(): number {
+  const configured = process.env.T4A_SCREEN_WORKERS;
+  if (configured !== undefined && /^\d+$/.test(configured)) return Number(configured);
+  return availableParallelism();
+}
+
+/** Screens on the daemon's own thread: requests are handled as they are made. */
+class InlineLink implements Link {
+  readonly screens = new Set<number>();
+  readonly #host: ScreenHost;
+  #answer: { call: number; value?: unknown; error?: string } | undefined;
+
+  constructor(dispatch: (event: HostEvent) => void) {
+    this.#host = new ScreenHost((event) => {
+      if (event.ev === "return" && event.call === this.#answer?.call) this.#answer = event;
+      else dispatch(event);
+    });
+  }
+
+  post(request: HostRequest): void {
+    this.#host.handle(request);
+  }
+
+  call(request: HostRequest & { call: number }): unknown {
+    this.#answer = { call: request.call };
+    this.#host.handle(request);
+    const answer = this.#answer;
+    this.#answer = undefined;
+    if (answer.error !== undefined) throw new Error(answer.error);
+    return answer.value;
+  }
+
+  close(): void {}
+}
+
+/**
+ * The worker's module: beside this one in the sources; in the compiled binary, where build.ts's
+ * second entry lands (its chunks sit at the root of the embedded src/ tree).
+ */
+const WORKER_ENTRY = new URL(import.meta.url.startsWith("file:///$bunfs/") ? "./terminal/screen-worker.ts" : "./screen-worker.ts", import.meta.url);
+
+/** Screens on a worker thread (screen-worker.ts). */
+class WorkerLink implements Link {
+  readonly screens = new Set<number>();
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  /** Bumped by the worker after each answer it sends: what a blocked read sleeps on. */
+  readonly #answered = new Int32Array(new SharedArrayBuffer(4));
+  readonly #dispatch: (event: HostEvent) => void;
+  /** Blocking reads in progress (a read made while handling an event nests), and answers that came for them. */
+  readonly #waiting = new Set<number>();
+  readonly #answers = new Map<number, { value?: unknown; error?: string }>();
+
+  constructor(dispatch: (event: HostEvent) => void) {
+    this.#dispatch = dispatch;
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    this.#worker = new Worker(WORKER_ENTRY, {
+      workerData: { port: port2, answered: this.#answered.buffer },
+      transferList: [port2],
+    });
+    this.#worker.on("error", (error) => console.error("t4a daemon: a screen worker failed:", error));
+    // Neither keeps the daemon (or a test) alive on its own.
+    this.#worker.unref();
+    port1.on("message", (event: HostEvent) => this.#take(event));
+    port1.unref();
+  }
+
+  post(request: HostRequest): void {
+    if (request.op === "write") {
+      const bytes = request.bytes.slice();
+      this.#port.postMessage({ ...request, bytes }, [bytes.buffer]);
+    } else this.#port.postMessage(request);
+  }
+
+  call(request: HostRequest & { call: number }): unknown {
+    this.#waiting.add(request.call);
+    this.#port.postMessage(request);
+    const deadline = performance.now() + CALL_TIMEOUT_MS;
+    try {
+      for (;;) {
+        const seen = Atomics.load(this.#answered, 0);
+        for (let received = receiveMessageOnPort(this.#port); received; received = receiveMessageOnPort(this.#port)) {
+          this.#take(received.message as HostEvent);
+        }
+        const answer = this.#answers.get(request.call);
+        if (answer) {
+          if (answer.error !== undefined) throw new Error(answer.error);
+          return answer.value;
+        }
+        if (performance.now() > deadline) throw new Error(`a screen worker did not answer within ${CALL_TIMEOUT_MS} ms`);
+        Atomics.wait(this.#answered, 0, seen, WAKE_CHECK_MS);
+      }
+    } finally {
+      this.#waiting.delete(request.call);
+      this.#answers.delete(request.call);
+    }
+  }
+
+  /**
+   * An event, in order. Handling one may make a read of its own (a mark's listener reads the
+   * screen), which may take the answer to the read it interrupted: kept here for that one.
+   */
+  #take(event: HostEvent): void {
+    if (event.ev === "return" && this.#waiting.has(event.call)) this.#answers.set(event.call, event);
+    else this.#dispatch(event);
+  }
+
+  close(): void {
+    void this.#worker.terminate();
+    this.#port.close();
+  }
+}

@@ -38,3 +38,20 @@ test("without flow control (a raw-mode program) everything is delivered at once"
   expect(received.length).toBe(40 * 1024);
   expect(feed.pending).toBe(false);
 });
+
+test("a consumer that parses elsewhere: what it has not parsed counts, and its progress restarts the program", () => {
+  let unparsed = 0;
+  const flow: string[] = [];
+  const feed = new FairFeed((bytes) => void (unparsed += bytes.length), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") }, () => unparsed);
+  feed.push(new Uint8Array(200 * 1024));
+  expect(flow).toEqual([]);
+  feed.push(new Uint8Array(100 * 1024)); // 300 KiB handed over, none parsed yet
+  expect(flow).toEqual(["XOFF"]);
+  expect(feed.pending).toBe(false); // nothing waits here: it all went to the consumer
+  unparsed = 100 * 1024;
+  feed.parsed();
+  expect(flow).toEqual(["XOFF"]); // still over the restart mark
+  unparsed = 10 * 1024;
+  feed.parsed();
+  expect(flow).toEqual(["XOFF", "XON"]);
+});

@@ -61,6 +61,11 @@ export class ScreenPool {
     return this.#size;
   }
 
+  /** Screens on each worker started so far. */
+  get loads(): number[] {
+    return this.#links.map((link) => link.screens.size);
+  }
+
   /** A new screen on the least loaded worker (workers start as screens need them). */
   open(options: ScreenOptions, events: ScreenEvents): ScreenProxy {
     const link = this.#leastLoaded();
@@ -354,7 +359,9 @@ class WorkerLink implements Link {
 
   post(request: HostRequest): void {
     if (request.op === "write") {
-      const bytes = request.bytes.slice();
+      // A copy of its own to move to the worker: the PTY's chunk is a Buffer (whose slice() is a
+      // view) that the taps read after this, and a moved buffer is emptied where it was.
+      const bytes = new Uint8Array(request.bytes);
       this.#port.postMessage({ ...request, bytes }, [bytes.buffer]);
     } else this.#port.postMessage(request);
   }

@@ -1,0 +1,86 @@
+import { afterAll, expect, test } from "bun:test";
+import { ScreenPool, type ScreenEvents, type ScreenProxy } from "./screen-pool.ts";
+
+const pools = { worker: new ScreenPool(2), inline: new ScreenPool(0) };
+afterAll(() => Object.values(pools).forEach((pool) => pool.close()));
+const encode = (text: string) => new TextEncoder().encode(text);
+
+function open(pool: ScreenPool, log: string[], extra: Partial<ScreenEvents> = {}): ScreenProxy {
+  return pool.open(
+    { cols: 40, rows: 6, scrollback: 50 },
+    {
+      reply: (data) => log.push(`reply ${JSON.stringify(data)}`),
+      title: (title) => log.push(`title ${title}`),
+      bell: () => log.push("bell"),
+      osc: { 133: (payload, at) => log.push(`mark ${payload} at ${at.row}:${at.col}`) },
+      parsed: (parsed) => log.push(`parsed ${parsed.bytes}`),
+      ...extra,
+    },
+  );
+}
+
+for (const [kind, pool] of Object.entries(pools)) {
+  test(`${kind}: a read answers for all the output handed over, after every event of it, in order`, () => {
+    const log: string[] = [];
+    const screen = open(pool, log);
+    screen.write(encode("one\r\ntwo\x1b]133;A\x07\x1b]2;T\x07\x07"));
+    const chunk = Buffer.from("\r\nthree\x1b[c"); // as the PTY gives it: a Buffer, read again by taps after the write
+    screen.write(chunk);
+    expect(chunk.toString()).toBe("\r\nthree\x1b[c");
+    expect(screen.unparsed).toBeGreaterThanOrEqual(0);
+    expect(screen.lines("viewport", 3, 6, true)).toEqual(["one", "two", "three"]);
+    expect(log).toEqual(["mark A at 1:3", "title T", "bell", "parsed 23", 'reply "\\u001b[?1;2c"', "parsed 10"]);
+    expect(screen.title).toBe("T");
+    expect(screen.unparsed).toBe(0);
+    screen.dispose();
+  });
+
+  test(`${kind}: a read made while an event is handled gets its own answer, and the read it interrupted gets its own`, () => {
+    const log: string[] = [];
+    let inner: string[] = [];
+    const screen: ScreenProxy = open(pool, log, { osc: { 133: () => (inner = screen.lines("viewport", 0, 1, true)) } });
+    screen.write(encode("a\x1b]133;A\x07\r\nb"));
+    expect(screen.cursor().row).toBe(1);
+    expect(inner.length).toBe(1);
+    screen.dispose();
+  });
+}
+
+test("the worker's screen and one on this thread answer every read alike", async () => {
+  const logs = { worker: [] as string[], inline: [] as string[] };
+  const screens = { worker: open(pools.worker, logs.worker), inline: open(pools.inline, logs.inline) };
+  const output = encode(
+    Array.from({ length: 300 }, (_, i) => `\x1b[3${i % 8}mline ${i} ${"x".repeat(i % 70)}\x1b[0m\r\n`).join("") + "\x1b[?1049h\x1b[2;3Hup here\x1b[?1049l\x1b]0;done\x07",
+  );
+  for (let offset = 0; offset < output.length; offset += 1000) {
+    for (const screen of Object.values(screens)) screen.write(output.subarray(offset, offset + 1000));
+  }
+  await Promise.all(Object.values(screens).map((screen) => screen.resize(33, 9)));
+  const read = (screen: ScreenProxy) => ({
+    all: screen.lines("all", 0, screen.regionLength("all"), false),
+    serialized: screen.serialize(20),
+    grid: screen.cellGrid(),
+    cursor: screen.cursor(),
+    changed: screen.changedSince("0.0.0", "viewport"),
+    between: screen.rowsBetween({ row: 40, col: 2 }, { row: 45, col: 5 }),
+  });
+  expect(read(screens.worker)).toEqual(read(screens.inline));
+  expect(logs.worker).toEqual(logs.inline);
+  for (const screen of Object.values(screens)) screen.dispose();
+});
+
+test("sessions go to the least loaded worker, and a worker starts only when a screen needs it", () => {
+  const pool = new ScreenPool(2);
+  const log: string[] = [];
+  const screens = [open(pool, log), open(pool, log), open(pool, log)];
+  for (const [index, screen] of screens.entries()) screen.write(encode(`screen ${index}`));
+  expect(screens.map((screen) => screen.lines("viewport", 5, 6, true)[0])).toEqual(["screen 0", "screen 1", "screen 2"]);
+  expect(pool.loads).toEqual([2, 1]);
+  screens[0]!.dispose();
+  screens[2]!.dispose();
+  expect(pool.loads).toEqual([0, 1]);
+  open(pool, log);
+  expect(pool.loads).toEqual([1, 1]);
+  expect(new ScreenPool(2).loads).toEqual([]);
+  pool.close();
+});

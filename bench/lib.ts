@@ -57,9 +57,14 @@ export function cpuSeconds(pid: number): number {
 export class T4a {
   readonly dir = mkdtempSync(join(tmpdir(), "t4a-bench-"));
   readonly socket = join(this.dir, "run", "t4a.sock");
-  readonly env = { ...(process.env as Record<string, string>), T4A_SOCKET: this.socket };
+  readonly env: Record<string, string>;
   connection!: DaemonConnection;
   pid = 0;
+
+  /** `env`: more of the daemon's environment (T4A_SCREEN_WORKERS=0 parses on its own thread). */
+  constructor(env: Record<string, string> = {}) {
+    this.env = { ...(process.env as Record<string, string>), ...env, T4A_SOCKET: this.socket };
+  }
 
   async start(): Promise<this> {
     // Only create auto-starts a daemon; start one of our own in the background instead.

@@ -26,7 +26,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, floods, agents, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -120,6 +120,68 @@ async function floods(): Promise<void> {
     t4a.stop();
     tmux.stop();
   }
+}
+
+/**
+ * What parsing on worker threads costs and gives (issue 28), one daemon with the default pool
+ * (a worker per core) beside one parsing on its own thread (T4A_SCREEN_WORKERS=0): a read's
+ * round trip, memory, start, and `seq` ingest.
+ */
+async function workers(): Promise<void> {
+  const kinds = { pool: new T4a(), inline: new T4a({ T4A_SCREEN_WORKERS: "0" }) };
+  const figures: Record<string, Record<string, number>> = { pool: {}, inline: {} };
+  try {
+    for (const [kind, t4a] of Object.entries(kinds)) {
+      const started = Bun.nanoseconds();
+      await t4a.start();
+      const f = figures[kind]!;
+      f.start = (Bun.nanoseconds() - started) / 1e6;
+      f.idle = rssBytes(t4a.pid);
+      const firstStarted = Bun.nanoseconds();
+      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["bash", "--norc", "--noprofile"] });
+      await t4a.request({ cmd: "text", id });
+      f.first = (Bun.nanoseconds() - firstStarted) / 1e6;
+      await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 10_000 });
+      f.one = rssBytes(t4a.pid);
+      const reads: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const readStarted = Bun.nanoseconds();
+        await t4a.request({ cmd: "text", id });
+        reads.push((Bun.nanoseconds() - readStarted) / 1e6);
+      }
+      f.p50 = median(reads);
+      f.p95 = percentile(reads, 95);
+      for (let i = 0; i < 20; i++) await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["bash", "--norc", "--noprofile"] });
+      await Bun.sleep(1000);
+      f.many = rssBytes(t4a.pid);
+      const ingest: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const waiter = await t4a.open();
+        const seqStarted = Bun.nanoseconds();
+        const { id: seq } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["seq", "1", "2000000"] });
+        await waiter.request({ cmd: "wait", id: seq, exit: true, timeout_ms: 120_000 });
+        ingest.push((Bun.nanoseconds() - seqStarted) / 1e6);
+        waiter.close();
+        await t4a.request({ cmd: "kill", id: seq });
+      }
+      f.ingest = median(ingest);
+    }
+  } finally {
+    for (const t4a of Object.values(kinds)) t4a.stop();
+  }
+  const { pool, inline } = figures as { pool: Record<string, number>; inline: Record<string, number> };
+  const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
+  const cores = cpus().length;
+  const row = (metric: string, ours: number, theirs: number, unit: string) => rows.push({ section: "workers", metric, t4a: ours, floor: theirs, unit });
+  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers; floor: parsing on the daemon's thread)`, t4a: cores, unit: "workers" });
+  row("`text` of an idle session on an open connection, p50", pool.p50!, inline.p50!, "ms");
+  row("  … p95", pool.p95!, inline.p95!, "ms");
+  row("daemon start → first answer", pool.start!, inline.start!, "ms");
+  row("first create + text (starts the first worker)", pool.first!, inline.first!, "ms");
+  row("RSS of an idle daemon", mb(pool.idle!), mb(inline.idle!), "MB");
+  row("RSS with one bash session (one worker running)", mb(pool.one!), mb(inline.one!), "MB");
+  row("RSS with 21 bash sessions (every worker running)", mb(pool.many!), mb(inline.many!), "MB");
+  row("seq 1 2000000 through the daemon", pool.ingest!, inline.ingest!, "ms");
 }
 
 /**

@@ -62,9 +62,11 @@ test(`${pick(200, 1000)} create/kill cycles: fds, threads, zombies and orphans b
   // A short grace keeps the HUP-ignoring program's SIGKILL from dominating the run time.
   await connections[0]!.request({ cmd: "config", kill_grace_ms: 50 });
 
-  // Warm-up: one cycle of every program, so lazily created threads and fds exist before the baseline.
+  // Warm-up: one cycle of every program, so lazily created threads and fds exist before the
+  // baseline; then sessions on every connection at once, which starts every screen worker.
   const warmupPids: number[] = [];
   for (let i = 0; i < PROGRAMS.length * 2; i++) await cycle(connections[0]!, i, warmupPids);
+  await Promise.all(connections.map((connection, i) => cycle(connection, PROGRAMS.length * 2 + i, warmupPids)));
   await waitFor(() => leftInSessions(warmupPids).length === 0, 10_000, "the warm-up sessions to end");
   const before = { fds: fdCount(daemon), threads: threadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
 

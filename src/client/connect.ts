@@ -14,7 +14,7 @@ export async function connectRemote(host: string, path: string): Promise<DaemonC
 
 export async function connectDaemon(path: string, autoStart: boolean, host?: string): Promise<DaemonConnection> {
   if (host) return connectRemote(host, path);
-  const dirExists = await checkSocketDirQuickly(parentDir(path));
+  const dirExists = checkSocketDirQuickly(parentDir(path));
   let reason = "its directory does not exist";
   if (dirExists) {
     try {

@@ -58,7 +58,17 @@ export class ScreenHost {
     this.#send = send;
   }
 
+  /** Never throws: a read's failure is its answer; any other is logged, and the next request is served. */
   handle(request: HostRequest): void {
+    try {
+      this.#handle(request);
+    } catch (error) {
+      if ("call" in request) this.#send({ ev: "return", call: request.call, error: error instanceof Error ? error.message : String(error) });
+      else console.error(`t4a daemon: screen ${request.screen}: ${request.op} failed:`, error);
+    }
+  }
+
+  #handle(request: HostRequest): void {
     const send = this.#send;
     if (request.op === "open") {
       const id = request.screen;
@@ -86,18 +96,14 @@ export class ScreenHost {
       send({ ev: "parsed", screen: request.screen, bytes: request.bytes.length, first, last, inSyncFrame: screen.inSyncFrame });
       return;
     }
-    if (!screen) return send({ ev: "return", call: request.call, error: `no screen ${request.screen}` });
-    try {
-      if (request.op === "resize") {
-        const started = performance.now();
-        screen.resize(request.cols, request.rows);
-        return send({ ev: "return", call: request.call, value: performance.now() - started });
-      }
-      const member = screen[request.read] as unknown;
-      const value = typeof member === "function" ? (member as (...args: unknown[]) => unknown).apply(screen, request.args) : member;
-      send({ ev: "return", call: request.call, value });
-    } catch (error) {
-      send({ ev: "return", call: request.call, error: error instanceof Error ? error.message : String(error) });
+    if (!screen) throw new Error(`no screen ${request.screen}`);
+    if (request.op === "resize") {
+      const started = performance.now();
+      screen.resize(request.cols, request.rows);
+      return send({ ev: "return", call: request.call, value: performance.now() - started });
     }
+    const member = screen[request.read] as unknown;
+    const value = typeof member === "function" ? (member as (...args: unknown[]) => unknown).apply(screen, request.args) : member;
+    send({ ev: "return", call: request.call, value });
   }
 }

@@ -10,6 +10,7 @@
 // With no workers (T4A_SCREEN_WORKERS=0) the same host runs on the daemon's thread.
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { T4aError } from "../protocol/errors.ts";
 import type { CellGrid, CursorStyle } from "./cell-grid.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
@@ -38,6 +39,8 @@ export interface ScreenEvents {
 /** Where a pool's screens run: a worker thread, or the daemon's own. */
 interface Link {
   readonly screens: Set<number>;
+  /** A worker that failed: its screens take no more output and answer no reads. */
+  readonly broken: boolean;
   post(request: HostRequest): void;
   /** Blocks until the host has answered the call (every earlier request handled first). */
   call(request: HostRequest & { call: number }): unknown;
@@ -170,7 +173,7 @@ export class ScreenProxy {
 
   /** Hands the bytes over (copied: the caller may reuse its buffer); parsed in order, reported by `parsed`. */
   write(bytes: Uint8Array): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#link.broken) return;
     this.#unparsed += bytes.length;
     this.#link.post({ op: "write", screen: this.#id, bytes });
     if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
@@ -298,6 +301,7 @@ function defaultWorkers(): number {
 /** Screens on the daemon's own thread: requests are handled as they are made. */
 class InlineLink implements Link {
   readonly screens = new Set<number>();
+  readonly broken = false;
   readonly #host: ScreenHost;
   #answer: { call: number; value?: unknown; error?: string } | undefined;
 
@@ -341,6 +345,8 @@ class WorkerLink implements Link {
   /** Blocking reads in progress (a read made while handling an event nests), and answers that came for them. */
   readonly #waiting = new Set<number>();
   readonly #answers = new Map<number, { value?: unknown; error?: string }>();
+  /** Why this worker can no longer be used, once it cannot. */
+  #broken: string | undefined;
 
   constructor(dispatch: (event: HostEvent) => void) {
     this.#dispatch = dispatch;
@@ -350,14 +356,20 @@ class WorkerLink implements Link {
       workerData: { port: port2, answered: this.#answered.buffer },
       transferList: [port2],
     });
-    this.#worker.on("error", (error) => console.error("t4a daemon: a screen worker failed:", error));
+    this.#worker.on("error", (error) => this.#break(`failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.#worker.on("exit", (code) => this.#break(`exited (${code})`));
     // Neither keeps the daemon (or a test) alive on its own.
     this.#worker.unref();
     port1.on("message", (event: HostEvent) => this.#take(event));
     port1.unref();
   }
 
+  get broken(): boolean {
+    return this.#broken !== undefined;
+  }
+
   post(request: HostRequest): void {
+    if (this.#broken) return;
     if (request.op === "write") {
       // A copy of its own to move to the worker: the PTY's chunk is a Buffer (whose slice() is a
       // view) that the taps read after this, and a moved buffer is emptied where it was.
@@ -367,6 +379,7 @@ class WorkerLink implements Link {
   }
 
   call(request: HostRequest & { call: number }): unknown {
+    if (this.#broken) throw new T4aError("internal", `the screen worker of this session ${this.#broken}`);
     this.#waiting.add(request.call);
     this.#port.postMessage(request);
     const deadline = performance.now() + CALL_TIMEOUT_MS;
@@ -381,7 +394,10 @@ class WorkerLink implements Link {
           if (answer.error !== undefined) throw new Error(answer.error);
           return answer.value;
         }
-        if (performance.now() > deadline) throw new Error(`a screen worker did not answer within ${CALL_TIMEOUT_MS} ms`);
+        if (performance.now() > deadline) {
+          this.#break(`did not answer within ${CALL_TIMEOUT_MS} ms`);
+          throw new T4aError("internal", `the screen worker of this session ${this.#broken}`);
+        }
         Atomics.wait(this.#answered, 0, seen, WAKE_CHECK_MS);
       }
     } finally {
@@ -399,7 +415,18 @@ class WorkerLink implements Link {
     else this.#dispatch(event);
   }
 
+  /**
+   * A worker gone wrong takes its screens with it: their reads fail at once from now on (one
+   * that hangs held the daemon for CALL_TIMEOUT_MS, once); every other worker's go on.
+   */
+  #break(why: string): void {
+    if (this.#broken) return;
+    this.#broken = why;
+    console.error(`t4a daemon: a screen worker ${why}; its ${this.screens.size} session(s) can no longer be read`);
+  }
+
   close(): void {
+    this.#broken = "was closed";
     void this.#worker.terminate();
     this.#port.close();
   }

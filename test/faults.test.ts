@@ -352,6 +352,16 @@ test("a program that prints and exits at once: every byte is on the screen when 
   expect(blank).toEqual([]);
 }, 120_000);
 
+test("a read right after two resizes sees the second size, though the second was held back a frame", async () => {
+  const id = await ok(["create", "--cols", "80", "--rows", "24", "--", "sh", "-c", "printf '%0200d\\n' 0; exec sleep 600"]);
+  await waitFor(async () => (await ok(["text", id])).includes("0000"), 10_000, "the long line");
+  await ok(["resize", id, "50", "20"]);
+  await ok(["resize", id, "120", "30"]); // within the first's frame: held back
+  const rows = (await ok(["text", id])).split("\n").filter((row) => row.startsWith("0"));
+  expect(rows.map((row) => row.length)).toEqual([120, 80]);
+  await ok(["kill", id]);
+});
+
 test("a resize storm collapses into few rewraps, ends at the last size asked, and another session is served meanwhile", async () => {
   const cast = join(sandbox.dir, "storm.cast");
   const { reply } = await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"], record: cast, scrollback: 10_000 });

@@ -1,4 +1,4 @@
-// info: facts about the running daemon: version, pid, uptime, sessions, memory.
+// info: facts about the running daemon: version, pid, uptime, sessions, memory, screen workers.
 import * as v from "valibot";
 import { defineCommand } from "./command.ts";
 
@@ -12,6 +12,9 @@ export const InfoReply = v.object({
   subscribers: v.number(),
   rss_bytes: v.number(),
   socket: v.string(),
+  /** Optional: daemons before the screen pool do not say. */
+  screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
+  worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
 });
 
 export const info = defineCommand({
@@ -27,6 +30,8 @@ export const info = defineCommand({
       subscribers: ctx.bus.size,
       rss_bytes: process.memoryUsage.rss(),
       socket: ctx.socketPath,
+      screen_workers: ctx.sessions.screens.workers,
+      worker_sessions: ctx.sessions.screens.loads,
     };
   },
   cli: {

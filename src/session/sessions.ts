@@ -58,6 +58,11 @@ export class Sessions {
     }
   }
 
+  /** Where the sessions' screens parse. */
+  get screens(): ScreenPool {
+    return this.#options.screens;
+  }
+
   has(id: string): boolean {
     return this.#sessions.has(id);
   }

@@ -162,8 +162,8 @@ export class Terminal {
   /** The size asked for last, not yet applied (see resize). */
   #wantedSize: { cols: number; rows: number } | undefined;
   #resizeFrame: ReturnType<typeof setTimeout> | undefined;
-  /** A resize was applied and the next may not be yet (see resize). */
-  #resizing = false;
+  /** When the next resize may apply (see resize). */
+  #nextResizeAt = 0;
   readonly #onResize: ((cols: number, rows: number) => void) | undefined;
   readonly #taps = new Set<Tap>();
   /** Bytes of output the screen has taken: a stream's replay is the screen at this count. */
@@ -316,35 +316,39 @@ export class Terminal {
   }
 
   /**
-   * A resize rewraps the scrollback's long lines (up to ~80 ms at 10 000 lines that all wrap), so
-   * a window being dragged or a client sending resizes as fast as it can would stall every other
-   * session: the first one applies at once, and those that follow within a frame (longer after a
-   * costly one) collapse into the last of them.
+   * A resize rewraps the scrollback's long lines (up to ~80 ms at 10 000 lines that all wrap, on
+   * the screen's worker), so a window being dragged or a client sending resizes as fast as it can
+   * would keep that worker's sessions waiting: the first one applies at once, and those that
+   * follow within a frame (longer after a costly one) collapse into the last of them. A read
+   * (settled) applies one held back, so it sees the size asked for.
    */
   resize(cols: number, rows: number): void {
     this.#wantedSize = { cols, rows };
-    if (!this.#resizing) this.#applyWantedSize();
+    const wait = this.#nextResizeAt - performance.now();
+    if (wait <= 0) this.#applyWantedSize();
+    else this.#resizeFrame ??= setTimeout(() => {
+      this.#resizeFrame = undefined;
+      if (this.#wantedSize) this.resize(this.#wantedSize.cols, this.#wantedSize.rows);
+    }, wait);
   }
 
   #applyWantedSize(): void {
     const wanted = this.#wantedSize;
     this.#wantedSize = undefined;
+    clearTimeout(this.#resizeFrame);
+    this.#resizeFrame = undefined;
     if (!wanted || !this.alive || (wanted.cols === this.screen.cols && wanted.rows === this.screen.rows)) return;
     const { cols, rows } = wanted;
     const started = performance.now();
-    const resized = this.screen.resize(cols, rows);
+    this.#nextResizeAt = started + RESIZE_FRAME_MS;
+    // Twice what it cost its worker, once that is known, if longer than the frame.
+    this.screen.resize(cols, rows).then(
+      (cost) => (this.#nextResizeAt = Math.max(this.#nextResizeAt, performance.now() + cost * RESIZE_COST_SPACING)),
+      () => undefined,
+    );
     this.#pty.resize(cols, rows);
     for (const tap of this.#taps) tap.resize?.(cols, rows);
     this.#onResize?.(cols, rows);
-    // The next one waits a frame, or twice what this one cost its worker, whichever is longer.
-    this.#resizing = true;
-    const next = (cost: number) => {
-      this.#resizeFrame = setTimeout(() => {
-        this.#resizing = false;
-        this.#applyWantedSize();
-      }, Math.max(RESIZE_FRAME_MS - (performance.now() - started), cost * RESIZE_COST_SPACING));
-    };
-    resized.then(next, () => next(0));
   }
 
   /**
@@ -362,10 +366,12 @@ export class Terminal {
   }
 
   /**
-   * Resolves when the screen is whole: a program inside a synchronized-output frame
-   * (DEC 2026) has not finished drawing, so readers wait for the frame to close (bounded).
+   * Resolves when the screen is whole: at the size asked for last, and with no synchronized-output
+   * frame (DEC 2026) open: a program inside one has not finished drawing, so readers wait for it
+   * to close (bounded).
    */
   async settled(): Promise<void> {
+    this.#applyWantedSize();
     if (!this.screen.inSyncFrame || !this.alive) return;
     await within<void>(SYNC_FRAME_WAIT_MS, (settle) => void this.#syncWaiters.push(() => settle()), () => undefined);
   }

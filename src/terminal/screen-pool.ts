@@ -20,6 +20,8 @@ import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
  * bound for programs that turned flow control off (XOFF holds the others long before, fair-feed.ts).
  */
 const MAX_UNPARSED_BYTES = 1024 * 1024;
+/** A batch this big goes at once, without waiting for the end of the turn. */
+const BATCH_BYTES = 64 * 1024;
 /** A worker that has not answered a read in this long is broken: the read fails instead of hanging the daemon. */
 const CALL_TIMEOUT_MS = 10_000;
 /** Blocked on a read, look again this often even without a wake-up (belt and braces). */
@@ -41,6 +43,8 @@ interface Link {
   readonly screens: Set<number>;
   /** A worker that failed: its screens take no more output and answer no reads. */
   readonly broken: boolean;
+  /** Output is gathered per turn before it is posted (not where it parses as it is posted). */
+  readonly batches: boolean;
   post(request: HostRequest): void;
   /** Blocks until the host has answered the call (every earlier request handled first). */
   call(request: HostRequest & { call: number }): unknown;
@@ -144,6 +148,10 @@ export class ScreenProxy {
   #title = "";
   #unparsed = 0;
   #closed = false;
+  /** Written this turn, not yet handed to the worker (see write). */
+  #batch: Uint8Array[] = [];
+  #batchBytes = 0;
+  #sendSoon = false;
 
   constructor(pool: ScreenPool, link: Link, id: number, options: ScreenOptions, events: ScreenEvents) {
     this.#pool = pool;
@@ -171,16 +179,49 @@ export class ScreenProxy {
     return this.#unparsed;
   }
 
-  /** Hands the bytes over (copied: the caller may reuse its buffer); parsed in order, reported by `parsed`. */
+  /**
+   * Hands the bytes over (copied: the caller may reuse its buffer); parsed in order, reported by
+   * `parsed`. A worker gets what was written in one turn of the event loop as one message (a
+   * flood arrives in reads of a few KB: a message and an answer each cost more than parsing them).
+   */
   write(bytes: Uint8Array): void {
     if (this.#closed || this.#link.broken) return;
     this.#unparsed += bytes.length;
-    this.#link.post({ op: "write", screen: this.#id, bytes });
+    if (!this.#link.batches) this.#link.post({ op: "write", screen: this.#id, bytes });
+    else {
+      this.#batch.push(new Uint8Array(bytes));
+      this.#batchBytes += bytes.length;
+      if (this.#batchBytes >= BATCH_BYTES) this.#send();
+      else if (!this.#sendSoon) {
+        this.#sendSoon = true;
+        setImmediate(() => this.#send());
+      }
+    }
     if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
+  }
+
+  /** What was written and not yet handed over, as one message; before anything else is asked. */
+  #send(): void {
+    this.#sendSoon = false;
+    if (!this.#batchBytes || this.#closed) return;
+    const batch = this.#batch;
+    let bytes = batch[0]!;
+    if (batch.length > 1) {
+      bytes = new Uint8Array(this.#batchBytes);
+      let offset = 0;
+      for (const chunk of batch) {
+        bytes.set(chunk, offset);
+        offset += chunk.length;
+      }
+    }
+    this.#batch = [];
+    this.#batchBytes = 0;
+    this.#link.post({ op: "write", screen: this.#id, bytes });
   }
 
   /** Resolves with what the resize cost (ms): rewrapping a long archive takes a while, off this thread. */
   resize(cols: number, rows: number): Promise<number> {
+    this.#send();
     this.#cols = cols;
     this.#rows = rows;
     return this.#pool.callLater(this.#link, { op: "resize", screen: this.#id, cols, rows }) as Promise<number>;
@@ -193,6 +234,7 @@ export class ScreenProxy {
 
   dispose(): void {
     if (this.#closed) return;
+    this.#send();
     this.#closed = true;
     this.#pool.forget(this.#link, this.#id);
   }
@@ -286,6 +328,7 @@ export class ScreenProxy {
 
   #read(read: ScreenRead, ...args: unknown[]): unknown {
     if (this.#closed) throw new Error("the screen is closed");
+    this.#send();
     return this.#pool.call(this.#link, { op: "read", screen: this.#id, read, args });
   }
 }
@@ -302,6 +345,7 @@ function defaultWorkers(): number {
 class InlineLink implements Link {
   readonly screens = new Set<number>();
   readonly broken = false;
+  readonly batches = false;
   readonly #host: ScreenHost;
   #answer: { call: number; value?: unknown; error?: string } | undefined;
 
@@ -337,6 +381,7 @@ const WORKER_ENTRY = new URL(import.meta.url.startsWith("file:///$bunfs/") ? "./
 /** Screens on a worker thread (screen-worker.ts). */
 class WorkerLink implements Link {
   readonly screens = new Set<number>();
+  readonly batches = true;
   readonly #worker: Worker;
   readonly #port: MessagePort;
   /** Bumped by the worker after each answer it sends: what a blocked read sleeps on. */
@@ -370,12 +415,10 @@ class WorkerLink implements Link {
 
   post(request: HostRequest): void {
     if (this.#broken) return;
-    if (request.op === "write") {
-      // A copy of its own to move to the worker: the PTY's chunk is a Buffer (whose slice() is a
-      // view) that the taps read after this, and a moved buffer is emptied where it was.
-      const bytes = new Uint8Array(request.bytes);
-      this.#port.postMessage({ ...request, bytes }, [bytes.buffer]);
-    } else this.#port.postMessage(request);
+    // Output moves to the worker without a copy: the proxy's batch is its own (a moved buffer is
+    // emptied where it was, so never the PTY's chunk, which the taps read after the write).
+    if (request.op === "write") this.#port.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+    else this.#port.postMessage(request);
   }
 
   call(request: HostRequest & { call: number }): unknown {

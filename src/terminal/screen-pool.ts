@@ -110,10 +110,12 @@ export class ScreenPool {
     return promise;
   }
 
+  /** The working link with the fewest screens; a new worker while there are fewer than asked and each has one. */
   #leastLoaded(): Link {
-    let best = this.#links[0];
-    for (const link of this.#links) if (link.screens.size < best!.screens.size) best = link;
-    if (best && (best.screens.size === 0 || this.#links.length >= Math.max(1, this.#size))) return best;
+    const working = this.#links.filter((link) => !link.broken);
+    let best = working[0];
+    for (const link of working) if (link.screens.size < best!.screens.size) best = link;
+    if (best && (best.screens.size === 0 || working.length >= Math.max(1, this.#size))) return best;
     const dispatch = (event: HostEvent) => this.#dispatch(event);
     const link = this.#size === 0 ? new InlineLink(dispatch) : new WorkerLink(dispatch);
     this.#links.push(link);

@@ -135,7 +135,7 @@ const RESIZE_FRAME_MS = 50;
 /**
  * And a resize that took long (an archive full of long lines to rewrap: ~80 ms at 10 000 lines)
  * waits this many times its cost before the next: a window being dragged then takes at most a
- * third of the daemon's time, and every other session is still answered.
+ * third of its worker's time, and the other sessions there are still answered.
  */
 const RESIZE_COST_SPACING = 2;
 
@@ -352,9 +352,9 @@ export class Terminal {
   }
 
   /**
-   * Follow the terminal from this exact byte on. Parsing is synchronous, so the screen read in the
-   * same turn as the tap starts is the screen at `bytesOut`: a replay of it plus the tapped bytes
-   * is the whole output, with no gap and no byte twice.
+   * Follow the terminal from this exact byte on. A screen read answers for every byte handed to
+   * the screen, so the screen read in the same turn as the tap starts is the screen at `bytesOut`:
+   * a replay of it plus the tapped bytes is the whole output, with no gap and no byte twice.
    */
   tap(tap: Tap): () => void {
     this.#taps.add(tap);
@@ -611,7 +611,8 @@ export class Terminal {
   }
 
   /**
-   * A shell-integration mark, at its exact place in the output (the parse is synchronous).
+   * A shell-integration mark, with the cursor where it stood at that place in the output (the
+   * worker reports it so, in order with the rest).
    * With injected integration only marks carrying this session's nonce count, so a program
    * printing `\e]133;D;0\a` cannot end a command; without it, native OSC 133 is trusted.
    */

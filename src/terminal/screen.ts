@@ -472,10 +472,6 @@ export class Screen {
     return this.#xterm.modes.synchronizedOutputMode;
   }
 
-  get alternateScreen(): boolean {
-    return this.#onAlternate;
-  }
-
   /**
    * Resize and rewrap like tmux: the scrollback rewraps its rows itself; xterm rewraps the screen
    * together with the rows handed back to it (the logical line running onto the screen, and the

@@ -357,6 +357,10 @@ async function memory(): Promise<void> {
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
   tmux.run("set", "-g", "history-limit", "10000");
   try {
+    // Start every screen worker first (one per core, ~8 MB each, started by the first sessions
+    // that need them): a cost of the daemon, shown in the workers section, not of each session.
+    const warm = await Promise.all(cpus().map(() => t4a.request({ cmd: "create", cmd_args: ["true"] })));
+    for (const { id } of warm) await t4a.request({ cmd: "kill", id });
     const t4aBefore = rssBytes(t4a.pid);
     const ids: string[] = [];
     for (let i = 0; i < sessions; i++) ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).id));

@@ -9,7 +9,6 @@ export type ScreenRead =
   | "bottomStableRow"
   | "changeToken"
   | "changedSince"
-  | "row"
   | "rowsBetween"
   | "logicalLines"
   | "fromBottom"

@@ -257,10 +257,6 @@ export class ScreenProxy {
     return this.#read("changedSince", token, region) as ChangedRows;
   }
 
-  row(row: number, endCol?: number, startCol = 0): { text: string; wrapped: boolean } | undefined {
-    return this.#read("row", row, endCol, startCol) as { text: string; wrapped: boolean } | undefined;
-  }
-
   rowsBetween(from: { row: number; col: number }, to: { row: number; col?: number }): Array<{ text: string; wrapped: boolean } | undefined> {
     return this.#read("rowsBetween", from, to) as Array<{ text: string; wrapped: boolean } | undefined>;
   }

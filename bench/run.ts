@@ -123,12 +123,12 @@ async function floods(): Promise<void> {
 }
 
 /**
- * What parsing on worker threads costs and gives (issue 28), one daemon with the default pool
- * (a worker per core) beside one parsing on its own thread (T4A_SCREEN_WORKERS=0): a read's
- * round trip, memory, start, and `seq` ingest.
+ * What parsing on worker threads costs and gives (issue 28), one daemon with a worker per core
+ * (T4A_SCREEN_WORKERS=cores) beside one parsing on its own thread (the default): a read's round
+ * trip, memory, start, `seq` ingest, and another session's `text` under four floods.
  */
 async function workers(): Promise<void> {
-  const kinds = { pool: new T4a(), inline: new T4a({ T4A_SCREEN_WORKERS: "0" }) };
+  const kinds = { pool: new T4a({ T4A_SCREEN_WORKERS: "cores" }), inline: new T4a({ T4A_SCREEN_WORKERS: "0" }) };
   const figures: Record<string, Record<string, number>> = { pool: {}, inline: {} };
   try {
     for (const [kind, t4a] of Object.entries(kinds)) {
@@ -165,6 +165,21 @@ async function workers(): Promise<void> {
         await t4a.request({ cmd: "kill", id: seq });
       }
       f.ingest = median(ingest);
+      // Another session's `text` while four floods run (the torture suite's four).
+      const floods: string[] = [];
+      for (const argv of [["yes"], ["cat", "/dev/urandom"], ["seq", "1", "inf"], ["yes", "\u001b[31mred\u001b[0m 中文 ".repeat(40)]]) {
+        floods.push(String((await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: argv })).id));
+      }
+      const flooded: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const readStarted = Bun.nanoseconds();
+        await t4a.request({ cmd: "text", id });
+        flooded.push((Bun.nanoseconds() - readStarted) / 1e6);
+        await Bun.sleep(20);
+      }
+      f.floodP50 = median(flooded);
+      f.floodP95 = percentile(flooded, 95);
+      for (const flood of floods) await t4a.request({ cmd: "kill", id: flood });
     }
   } finally {
     for (const t4a of Object.values(kinds)) t4a.stop();
@@ -173,7 +188,7 @@ async function workers(): Promise<void> {
   const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
   const cores = cpus().length;
   const row = (metric: string, ours: number, theirs: number, unit: string) => rows.push({ section: "workers", metric, t4a: ours, floor: theirs, unit });
-  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers; floor: parsing on the daemon's thread)`, t4a: cores, unit: "workers" });
+  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers, T4A_SCREEN_WORKERS=cores; floor: parsing on the daemon's thread, the default)`, t4a: cores, unit: "workers" });
   row("`text` of an idle session on an open connection, p50", pool.p50!, inline.p50!, "ms");
   row("  … p95", pool.p95!, inline.p95!, "ms");
   row("daemon start → first answer", pool.start!, inline.start!, "ms");
@@ -182,6 +197,8 @@ async function workers(): Promise<void> {
   row("RSS with one bash session (one worker running)", mb(pool.one!), mb(inline.one!), "MB");
   row("RSS with 21 bash sessions (every worker running)", mb(pool.many!), mb(inline.many!), "MB");
   row("seq 1 2000000 through the daemon", pool.ingest!, inline.ingest!, "ms");
+  row("`text` of another session under four floods, p50", pool.floodP50!, inline.floodP50!, "ms");
+  row("  … p95", pool.floodP95!, inline.floodP95!, "ms");
 }
 
 /**

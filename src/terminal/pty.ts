@@ -83,7 +83,7 @@ export class Pty {
     this.#onExit = options.onExit;
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#feed = new FairFeed(options.onData, {
-      enabled: () => !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0,
+      enabled: () => this.flowControl,
       stop: () => this.#terminal.write(XOFF),
       start: () => this.#terminal.write(XON),
     }, options.unparsed);
@@ -128,6 +128,11 @@ export class Pty {
   /** Resolves once the exit has been reported (all output delivered). */
   get done(): Promise<PtyExit> {
     return this.#done;
+  }
+
+  /** Whether the program's terminal honours XON/XOFF (IXON); raw-mode programs turn it off. */
+  get flowControl(): boolean {
+    return !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0;
   }
 
   /** The screen parsed more of the output (flow control may restart the program). */

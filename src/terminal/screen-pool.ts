@@ -7,7 +7,7 @@
 // event the worker sent before it (OSC marks, titles, parse reports) on the way, in order. So a
 // read answers for exactly the output handed over so far, as when parsing was synchronous, and
 // everything the daemon learnt from the output before that point has been applied when it returns.
-// With no workers (T4A_SCREEN_WORKERS=0) the same host runs on the daemon's thread.
+// With no workers (the default, see defaultWorkers) the same host runs on the daemon's thread.
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
@@ -15,11 +15,6 @@ import type { CellGrid, CursorStyle } from "./cell-grid.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
 
-/**
- * Past this many bytes handed to a worker and not yet parsed, a write waits for the worker: the
- * bound for programs that turned flow control off (XOFF holds the others long before, fair-feed.ts).
- */
-const MAX_UNPARSED_BYTES = 1024 * 1024;
 /** A batch this big goes at once, without waiting for the end of the turn. */
 const BATCH_BYTES = 64 * 1024;
 /** A worker that has not answered a read in this long is broken: the read fails instead of hanging the daemon. */
@@ -59,7 +54,7 @@ export class ScreenPool {
   #nextScreen = 0;
   #nextCall = 0;
 
-  /** `workers`: threads to parse on (0: the daemon's own thread); default one per core. */
+  /** `workers`: threads to parse on (0: the daemon's own thread); default from T4A_SCREEN_WORKERS. */
   constructor(workers = defaultWorkers()) {
     this.#size = workers;
   }
@@ -199,7 +194,6 @@ export class ScreenProxy {
         setImmediate(() => this.#send());
       }
     }
-    if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
   }
 
   /** What was written and not yet handed over, as one message; before anything else is asked. */
@@ -227,6 +221,19 @@ export class ScreenProxy {
     this.#cols = cols;
     this.#rows = rows;
     return this.#pool.callLater(this.#link, { op: "resize", screen: this.#id, cols, rows }) as Promise<number>;
+  }
+
+  /**
+   * Resolves once everything written has been parsed and every event of it handled, without
+   * blocking (or at once for a broken worker; after CALL_TIMEOUT_MS for one that hangs).
+   */
+  whenParsed(): Promise<void> {
+    if (this.#closed || this.#link.broken) return Promise.resolve();
+    this.#send();
+    const parsed = this.#pool.callLater(this.#link, { op: "read", screen: this.#id, read: "inSyncFrame", args: [] });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<void>((resolve) => (timer = setTimeout(resolve, CALL_TIMEOUT_MS)));
+    return Promise.race([parsed.then(() => undefined, () => undefined), hung]).finally(() => clearTimeout(timer));
   }
 
   /** Blocks until everything written has been parsed and every event of it handled. */
@@ -333,10 +340,19 @@ export class ScreenProxy {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/**
+ * Screens parse on the daemon's own thread unless T4A_SCREEN_WORKERS asks for workers
+ * ("cores": one per core). Not the default yet: under floods Bun reads a PTY for a whole turn
+ * before our XOFF goes out, so a flood runs up to ~1 MB ahead of its worker, and a read of it
+ * (or the bound on what runs ahead) holds the daemon's thread until the worker has parsed that;
+ * on two cores another session's `text` under four floods took p50 ~100–230 ms against ~16 ms
+ * on one thread (bench/README.md).
+ */
 function defaultWorkers(): number {
   const configured = process.env.T4A_SCREEN_WORKERS;
+  if (configured === "cores") return availableParallelism();
   if (configured !== undefined && /^\d+$/.test(configured)) return Number(configured);
-  return availableParallelism();
+  return 0;
 }
 
 /** Screens on the daemon's own thread: requests are handled as they are made. */

@@ -1,8 +1,16 @@
 // A worker thread of the screen pool (screen-pool.ts): its screens parse here, off the daemon's
 // event loop. Requests come on the port it was given; after each answer to a call it bumps the
 // shared counter, which is what a daemon thread blocked on a read waits on.
-import { workerData, type MessagePort } from "node:worker_threads";
+//
+// Screens take turns: each request waits only for the earlier ones of its own screen. A flood's
+// output is parsed a slice at a time, round the screens with work, looking for new requests
+// between slices, so a read of a quiet screen waits for at most a slice of each busy one, not
+// for every byte the floods have queued (as the daemon's fair feed did when it parsed itself).
+import { receiveMessageOnPort, workerData, type MessagePort } from "node:worker_threads";
 import { ScreenHost, type HostRequest } from "./screen-host.ts";
+
+/** Parse a flood this much at a time before the next screen's turn (~1–3 ms of parsing). */
+const SLICE_BYTES = 8 * 1024;
 
 const { port, answered } = workerData as { port: MessagePort; answered: SharedArrayBuffer };
 const counter = new Int32Array(answered);
@@ -13,4 +21,65 @@ const host = new ScreenHost((event) => {
     Atomics.notify(counter, 0);
   }
 });
-port.on("message", (request: HostRequest) => host.handle(request));
+
+/** Each screen's requests not yet handled, in order; and the screens with any, in turn order. */
+const queues = new Map<number, HostRequest[]>();
+const turns: number[] = [];
+let running = false;
+
+function enqueue(request: HostRequest): void {
+  let queue = queues.get(request.screen);
+  if (!queue) {
+    queue = [];
+    queues.set(request.screen, queue);
+  }
+  if (queue.length === 0) turns.push(request.screen);
+  queue.push(request);
+}
+
+/** Everything the port holds now, into the queues. */
+function drain(): void {
+  for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port)) enqueue(received.message as HostRequest);
+}
+
+/** One turn of one screen: its requests up to and including a slice of output. */
+function turn(screen: number): void {
+  const queue = queues.get(screen)!;
+  while (queue.length) {
+    const request = queue[0]!;
+    if (request.op !== "write") {
+      queue.shift();
+      host.handle(request);
+      continue;
+    }
+    if (request.bytes.length <= SLICE_BYTES) {
+      queue.shift();
+      host.handle(request);
+    } else {
+      host.handle({ ...request, bytes: request.bytes.subarray(0, SLICE_BYTES) });
+      queue[0] = { ...request, bytes: request.bytes.subarray(SLICE_BYTES) };
+    }
+    break;
+  }
+  if (queue.length) turns.push(screen);
+  else queues.delete(screen);
+}
+
+function run(): void {
+  if (running) return;
+  running = true;
+  try {
+    drain();
+    while (turns.length) {
+      turn(turns.shift()!);
+      drain();
+    }
+  } finally {
+    running = false;
+  }
+}
+
+port.on("message", (request: HostRequest) => {
+  enqueue(request);
+  run();
+});

@@ -13,6 +13,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import { T4aError } from "../protocol/errors.ts";
 import type { CellGrid, CursorStyle } from "./cell-grid.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
+import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
 
 /** A batch this big goes at once, without waiting for the end of the turn. */
@@ -231,9 +232,7 @@ export class ScreenProxy {
     if (this.#closed || this.#link.broken) return Promise.resolve();
     this.#send();
     const parsed = this.#pool.callLater(this.#link, { op: "read", screen: this.#id, read: "inSyncFrame", args: [] });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const hung = new Promise<void>((resolve) => (timer = setTimeout(resolve, CALL_TIMEOUT_MS)));
-    return Promise.race([parsed.then(() => undefined, () => undefined), hung]).finally(() => clearTimeout(timer));
+    return within<void>(CALL_TIMEOUT_MS, (settle) => void parsed.then(() => settle(), () => settle()), () => undefined);
   }
 
   /** Blocks until everything written has been parsed and every event of it handled. */

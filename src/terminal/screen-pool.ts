@@ -16,6 +16,12 @@ import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenR
 import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
 
+/**
+ * Past this many bytes written and not yet parsed, a write waits for the worker. XOFF holds a
+ * flood (fair-feed.ts), but only once Bun's reading of the turn is over, and a program that turned
+ * flow control off is not held at all.
+ */
+const MAX_UNPARSED_BYTES = 1024 * 1024;
 /** A batch this big goes at once, without waiting for the end of the turn. */
 const BATCH_BYTES = 64 * 1024;
 /** A worker that has not answered a read in this long is broken: the read fails instead of hanging the daemon. */
@@ -195,6 +201,7 @@ export class ScreenProxy {
         setImmediate(() => this.#send());
       }
     }
+    if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
   }
 
   /** What was written and not yet handed over, as one message; before anything else is asked. */

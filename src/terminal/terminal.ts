@@ -139,9 +139,6 @@ const RESIZE_FRAME_MS = 50;
  */
 const RESIZE_COST_SPACING = 2;
 
-/** Output handed to the screen and not yet parsed, past which a program without flow control waits (see #output). */
-const MAX_UNPARSED_BYTES = 1024 * 1024;
-
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
 
@@ -563,10 +560,6 @@ export class Terminal {
 
   #output(chunk: Uint8Array): void {
     this.screen.write(chunk);
-    // XOFF holds a flood (fair-feed.ts), but only once Bun's reading of the turn is over, and a
-    // program that turned flow control off is not held at all: past this bound the daemon waits
-    // for its screen.
-    if (this.screen.unparsed > MAX_UNPARSED_BYTES) this.screen.catchUp();
     this.#bytesOut += chunk.length;
     for (const tap of this.#taps) tap.output?.(chunk);
     this.#activity.output();

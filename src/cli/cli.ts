@@ -43,101 +43,12 @@ export async function runCli(argv: string[]): Promise<number> {
   cli.option("--json", "print the daemon's JSON reply instead of the short form");
   cli.option("--host <target>", "a daemon on another machine, over ssh: [ssh://][user@]host[:port] (default: $T4A_HOST)");
 
-  cli
-    .command("daemon [idle_timeout_ms]", "Run the daemon in the foreground (clients start it on demand)")
-    .option("--web <addr>", "also serve the web page and API on host:port (t4a web prints a login URL)")
-    .action((idleTimeoutMs: string | undefined, options: CliOptions) => {
-      outcome = (async () => {
-        const [{ runDaemon }, { webHost }] = await Promise.all([import("../daemon/daemon.ts"), import("../web/host.ts")]);
-        const idle = idleTimeoutMs === undefined ? undefined : Number(idleTimeoutMs);
-        if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) {
-          throw new T4aError("invalid_params", `idle_timeout_ms must be a positive integer, got "${idleTimeoutMs}"`);
-        }
-        const web = options.web === undefined ? undefined : String(options.web);
-        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle, web, webHost });
-      })();
-    });
-
-  cli
-    .command("mcp", "Serve the terminal tools to an MCP client (Claude Code, Codex, Cursor…) over stdio")
-    .action((options: CliOptions) => {
-      outcome = (async () => {
-        const { runMcpServer } = await import("../mcp/server.ts");
-        return runMcpServer({ socketPath: resolveSocket(options), version, host: remoteHost(options) });
-      })();
-    });
-
-  cli
-    .command("batch", "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout")
-    .example('printf \'send t1 "ls\\\\n"\\ntext t1 --tail 5\\n\' | t4a batch')
-    .action((options: CliOptions) => {
-      outcome = (async () => {
-        const { runBatch } = await import("./batch.ts");
-        return runBatch(() => connectDaemon(resolveSocket(options), true, remoteHost(options)));
-      })();
-    });
-
-  cli
-    .command("dial-stdio", "Join stdin/stdout to the local daemon (what --host runs on the other machine over ssh)")
-    .action((options: CliOptions) => {
-      outcome = (async () => {
-        const { dialStdio } = await import("./dial-stdio.ts");
-        return dialStdio(await connectDaemon(resolveSocket(options), true));
-      })();
-    });
-
-  cli
-    .command("remote <action> <host>", "remote install HOST: put t4a on HOST as ~/.local/bin/t4a, the build for its OS and CPU")
-    .option("--from <dir>", "where the release files are (default: release/ beside this binary, as npm run release leaves them)")
-    .action((action: string, host: string, options: CliOptions) => {
-      outcome = (async () => {
-        if (action !== "install") throw usage(`remote takes install, not "${action}"`);
-        const { installRemote } = await import("./remote-install.ts");
-        return installRemote(host, parentDirOf(resolveSocket({})), buildInfo().target, options.from === undefined ? undefined : String(options.from));
-      })();
-    });
-
-  cli
-    .command("doctor", "What works on this machine and what does not, each with its fix (exit 1 when something asked for does not)")
-    .option("--sandbox", "the sandbox must work")
-    .option("--service", "the service (a systemd user manager) must work")
-    .option("--json", "the checks as JSON")
-    .example("t4a doctor --sandbox")
-    .example("t4a doctor --host user@server")
-    .action((options: CliOptions) => {
-      outcome = (async () => {
-        const { runDoctor } = await import("./doctor.ts");
-        return runDoctor({ socket: resolveSocket(options), sandbox: options.sandbox === true, service: options.service === true, host: remoteHost(options), json: options.json === true });
-      })();
-    });
-
-  cli
-    .command("service <action>", "The daemon as an OS service: install, uninstall or status (systemd user unit, launchd agent)")
-    .option("--web <addr>", "the service also serves the web page on host:port")
-    .option("--print", "write the unit (or plist) to stdout instead of installing it")
-    .action((action: string, options: CliOptions) => {
-      outcome = (async () => {
-        if (!["install", "uninstall", "status"].includes(action)) throw usage(`service takes install, uninstall or status, not "${action}"`);
-        const { runService } = await import("../service/service.ts");
-        return runService({ action, web: options.web === undefined ? undefined : String(options.web), print: options.print === true });
-      })();
-    });
-
-  cli
-    .command("schema <what>", "Print a JSON Schema: `spec` = connector.json (the session spec), for editors")
-    .action((what: string) => {
-      outcome = (async () => {
-        if (what !== "spec") throw usage(`unknown schema "${what}"; the one there is: spec`);
-        const [{ jsonSchema }, { ConnectorFile }] = await Promise.all([import("../mcp/tools.ts"), import("../protocol/session-spec.ts")]);
-        console.log(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "t4a connector.json", ...jsonSchema(ConnectorFile) }, null, 2));
-        return ExitCode.ok;
-      })();
-    });
-
-  // Each registered command costs cac time on every call: register only the one asked for
-  // (all of them for plain --help or an unknown name, so help and errors stay complete).
+  // Each registered command costs cac time on every call (it parses the line once per command):
+  // register only the one asked for (all of them for plain --help or an unknown name, so help
+  // and errors stay complete).
   const asked = requestedCommand(argv);
   const only = asked !== undefined && Object.hasOwn(commandLoaders, asked) ? asked : undefined;
+  if (!only) registerBuiltins(cli, (run) => (outcome = run()));
   const commands: Command[] = only ? [await commandLoaders[only]!()] : await loadAll();
   for (const command of commands) {
     const spec = command.cli;
@@ -171,6 +82,104 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     return reportError(error);
   }
+}
+
+/**
+ * The commands that are not requests (the daemon, MCP, batch, doctor…), each loading its code
+ * only when run. `run` hands the CLI the outcome of the one that matched.
+ */
+function registerBuiltins(cli: ReturnType<typeof cac>, run: (outcome: () => Promise<number>) => void): void {
+  cli
+    .command("daemon [idle_timeout_ms]", "Run the daemon in the foreground (clients start it on demand)")
+    .option("--web <addr>", "also serve the web page and API on host:port (t4a web prints a login URL)")
+    .action((idleTimeoutMs: string | undefined, options: CliOptions) => {
+      run(async () => {
+        const [{ runDaemon }, { webHost }] = await Promise.all([import("../daemon/daemon.ts"), import("../web/host.ts")]);
+        const idle = idleTimeoutMs === undefined ? undefined : Number(idleTimeoutMs);
+        if (idle !== undefined && !(Number.isInteger(idle) && idle > 0)) {
+          throw new T4aError("invalid_params", `idle_timeout_ms must be a positive integer, got "${idleTimeoutMs}"`);
+        }
+        const web = options.web === undefined ? undefined : String(options.web);
+        return runDaemon({ socketPath: resolveSocket(options), version, idleTimeoutMs: idle, web, webHost });
+      });
+    });
+
+  cli
+    .command("mcp", "Serve the terminal tools to an MCP client (Claude Code, Codex, Cursor…) over stdio")
+    .action((options: CliOptions) => {
+      run(async () => {
+        const { runMcpServer } = await import("../mcp/server.ts");
+        return runMcpServer({ socketPath: resolveSocket(options), version, host: remoteHost(options) });
+      });
+    });
+
+  cli
+    .command("batch", "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout")
+    .example('printf \'send t1 "ls\\\\n"\\ntext t1 --tail 5\\n\' | t4a batch')
+    .action((options: CliOptions) => {
+      run(async () => {
+        const { runBatch } = await import("./batch.ts");
+        return runBatch(() => connectDaemon(resolveSocket(options), true, remoteHost(options)));
+      });
+    });
+
+  cli
+    .command("dial-stdio", "Join stdin/stdout to the local daemon (what --host runs on the other machine over ssh)")
+    .action((options: CliOptions) => {
+      run(async () => {
+        const { dialStdio } = await import("./dial-stdio.ts");
+        return dialStdio(await connectDaemon(resolveSocket(options), true));
+      });
+    });
+
+  cli
+    .command("remote <action> <host>", "remote install HOST: put t4a on HOST as ~/.local/bin/t4a, the build for its OS and CPU")
+    .option("--from <dir>", "where the release files are (default: release/ beside this binary, as npm run release leaves them)")
+    .action((action: string, host: string, options: CliOptions) => {
+      run(async () => {
+        if (action !== "install") throw usage(`remote takes install, not "${action}"`);
+        const { installRemote } = await import("./remote-install.ts");
+        return installRemote(host, parentDirOf(resolveSocket({})), buildInfo().target, options.from === undefined ? undefined : String(options.from));
+      });
+    });
+
+  cli
+    .command("doctor", "What works on this machine and what does not, each with its fix (exit 1 when something asked for does not)")
+    .option("--sandbox", "the sandbox must work")
+    .option("--service", "the service (a systemd user manager) must work")
+    .option("--json", "the checks as JSON")
+    .example("t4a doctor --sandbox")
+    .example("t4a doctor --host user@server")
+    .action((options: CliOptions) => {
+      run(async () => {
+        const { runDoctor } = await import("./doctor.ts");
+        return runDoctor({ socket: resolveSocket(options), sandbox: options.sandbox === true, service: options.service === true, host: remoteHost(options), json: options.json === true });
+      });
+    });
+
+  cli
+    .command("service <action>", "The daemon as an OS service: install, uninstall or status (systemd user unit, launchd agent)")
+    .option("--web <addr>", "the service also serves the web page on host:port")
+    .option("--print", "write the unit (or plist) to stdout instead of installing it")
+    .action((action: string, options: CliOptions) => {
+      run(async () => {
+        if (!["install", "uninstall", "status"].includes(action)) throw usage(`service takes install, uninstall or status, not "${action}"`);
+        const { runService } = await import("../service/service.ts");
+        return runService({ action, web: options.web === undefined ? undefined : String(options.web), print: options.print === true });
+      });
+    });
+
+  cli
+    .command("schema <what>", "Print a JSON Schema: `spec` = connector.json (the session spec), for editors")
+    .action((what: string) => {
+      run(async () => {
+        if (what !== "spec") throw usage(`unknown schema "${what}"; the one there is: spec`);
+        const [{ jsonSchema }, { ConnectorFile }] = await Promise.all([import("../mcp/tools.ts"), import("../protocol/session-spec.ts")]);
+        console.log(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "t4a connector.json", ...jsonSchema(ConnectorFile) }, null, 2));
+        return ExitCode.ok;
+      });
+    });
+
 }
 
 async function runCommand(command: Command, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {

@@ -185,6 +185,35 @@ test("a typed prompt goes in once the TUI shows its ready pattern, as a brackete
   watch.dispose();
 });
 
+test("resuming, the typed prompt waits for the conversation to show; no idle before it; the long wait types it anyway", async () => {
+  const opencode = findAgent("opencode", env);
+  const host = fakeHost();
+  const watch = new AgentWatch("a5", opencode, host, { tickMs: 0, typedPrompt: "recall it", resumed: true });
+  // opencode 1.18 --continue: its home screen's input box first, the conversation after.
+  draw(host, ["  ┃", "  ┃  Build auto · Fake model", "   /work            tab agents  ctrl+p commands"]);
+  watch.read(0);
+  watch.read(1000);
+  watch.read(2000);
+  expect(host.written).toEqual([]);
+  expect(watch.state).toBe("starting");
+  draw(host, ["  ┃  remember it", "     ▣  Build · Fake model", "  ┃", "   /work            tab agents  ctrl+p commands"]);
+  watch.read(2100);
+  watch.read(2400);
+  expect(host.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
+  watch.dispose();
+
+  // A conversation with nothing the patterns know: typed after the long wait, never lost.
+  const other = fakeHost();
+  const late = new AgentWatch("a6", opencode, other, { tickMs: 0, typedPrompt: "recall it", resumed: true });
+  draw(other, ["  ┃", "   /work            tab agents  ctrl+p commands"]);
+  late.read(0);
+  late.read(9000);
+  expect(other.written).toEqual([]);
+  late.read(10_001);
+  expect(other.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
+  late.dispose();
+});
+
 test("an agent of the user's own (no patterns) is idle when the kernel says it reads its terminal, working otherwise", () => {
   const host = { ...fakeHost(), wanted: false as boolean | undefined };
   const watch = new AgentWatch("a1", { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined }, { ...host, inputWanted: () => host.wanted }, { tickMs: 0 });

@@ -42,6 +42,8 @@ export interface AgentWatchOptions {
   typedPrompt?: string;
   /** A prompt went on the command line: the first turn starts by itself, so the box drawn first is not idle. */
   promptGiven?: boolean;
+  /** It resumes a conversation: the typed prompt waits for the preset's `resume.shownPatterns`. */
+  resumed?: boolean;
   tickMs?: number;
 }
 
@@ -80,6 +82,9 @@ export class AgentWatch {
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
   readonly #hooked: boolean;
   #typedPrompt: string | undefined;
+  /** What must be drawn before the prompt is typed (a resumed conversation), and since when the input box was ready. */
+  readonly #typeAfter: RegExp[];
+  #readySince: number | undefined;
   /** The screen when input last went in: a question still shown from before was answered. */
   #sinceInput: string | undefined;
   /** The screen as last read, and when it last changed. */
@@ -108,7 +113,8 @@ export class AgentWatch {
     this.agent = agent;
     this.#host = host;
     this.#typedPrompt = options.typedPrompt;
-    this.#turnStarted = options.promptGiven !== true;
+    // A prompt still to be typed is a turn about to start, as one given on the command line.
+    this.#turnStarted = options.promptGiven !== true && options.typedPrompt === undefined;
     const tickMs = options.tickMs ?? TICK_MS;
     this.#hooked = agent.hooks !== undefined;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
@@ -116,6 +122,7 @@ export class AgentWatch {
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#notWords = [...this.#ready, ...this.#chrome];
+    this.#typeAfter = options.resumed ? (agent.resume.shownPatterns ?? []).map((pattern) => new RegExp(pattern, "m")) : [];
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
     if (tickMs > 0) {
       this.#timer = setInterval(() => this.read(), tickMs);
@@ -332,7 +339,8 @@ export class AgentWatch {
     } else if (still && quietMs >= idleQuietMs) {
       this.#set("idle", this.#lastLine());
     }
-    if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType();
+    if (ready) this.#readySince ??= now;
+    if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType(text, now);
   }
 
   /** Waiters for a state the agent can no longer reach. */
@@ -385,10 +393,16 @@ export class AgentWatch {
     return unboxed(this.#host.screen().findLast(words) ?? "");
   }
 
-  /** A prompt for a TUI that takes none on its command line: typed once its input is ready. */
-  #maybeType(): void {
+  /**
+   * A prompt for a TUI that takes none on its command line: typed once its input is ready and,
+   * resuming, once the conversation shows (or the long wait passed: a conversation may have
+   * nothing the patterns know).
+   */
+  #maybeType(text: string, now: number): void {
     const prompt = this.#typedPrompt;
     if (prompt === undefined || this.state === "waiting") return;
+    const shown = this.#typeAfter.length === 0 || this.#typeAfter.some((pattern) => pattern.test(text));
+    if (!shown && now - (this.#readySince ?? now) < PROMPT_START_MS) return;
     this.#typedPrompt = undefined;
     this.type(prompt);
   }

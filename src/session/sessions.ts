@@ -215,7 +215,7 @@ export class Sessions {
           if (terminal.alive) terminal.write(data);
         },
       },
-      { typedPrompt: agent.typedPrompt, promptGiven: agent.promptGiven },
+      { typedPrompt: agent.typedPrompt, promptGiven: agent.promptGiven, resumed: agent.resumed },
     );
     watch.listen(agent.notifyPath);
     return watch;

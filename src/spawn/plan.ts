@@ -67,6 +67,8 @@ export interface AgentPlan {
   typedPrompt?: string;
   /** A prompt went on its command line: its first turn starts by itself. */
   promptGiven: boolean;
+  /** It resumes a conversation: a typed prompt waits for the conversation to be drawn. */
+  resumed: boolean;
   /** The session's notify channel, a FIFO the watch reads (the env's T4A_NOTIFY outside a sandbox). */
   notifyPath: string;
 }

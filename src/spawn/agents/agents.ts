@@ -24,7 +24,7 @@ const Override = v.strictObject({
   autoApprove: v.optional(Strings),
   env: v.optional(v.record(v.string(), v.string())),
   prompt: v.optional(PromptVia),
-  resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings), prompt: v.optional(PromptVia) })),
+  resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings), prompt: v.optional(PromptVia), shownPatterns: v.optional(Strings) })),
   envKeys: v.optional(Strings),
   home: v.optional(v.strictObject({ config: Strings, keep: Strings })),
   domains: v.optional(Strings),

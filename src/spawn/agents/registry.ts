@@ -22,6 +22,12 @@ export interface Resume {
   latest?: string[];
   /** How a prompt goes in when resuming, when not as for a new conversation. */
   prompt?: PromptVia;
+  /**
+   * Screen text that shows the resumed conversation is drawn (its messages). A prompt typed into
+   * a resumed session waits for it: the input box a CLI draws before it has loaded the
+   * conversation is replaced with it, and what was typed there is lost.
+   */
+  shownPatterns?: string[];
 }
 
 export interface AgentPreset {
@@ -240,7 +246,9 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
     // Its session ids are its own (no flag sets one): resume the latest.
     // 1.18 ignores --prompt with --continue (reopens the conversation, sends nothing): typed instead.
-    resume: { latest: ["--continue"], prompt: { via: "type" } }, // help: "-c, --continue  continue the last session"
+    // 1.18 draws its home screen's input box (~150 ms, longer on a slow machine) before the
+    // conversation, whose messages each end in a "▣  Build · model" row.
+    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] }, // help: "-c, --continue  continue the last session"
     envKeys: [
       "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "OPENCODE_CONFIG",
       "OPENCODE_CONFIG_DIR", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_DEFAULT_PLUGINS",

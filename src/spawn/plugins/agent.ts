@@ -63,7 +63,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   });
   plan.argv = built.argv;
   plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
-  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, notifyPath };
+  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, resumed: built.resumed, notifyPath };
   plan.facts.agent = preset.name;
   plan.facts.spawn_mode = mode;
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;

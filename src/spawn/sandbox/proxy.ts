@@ -53,9 +53,13 @@ export async function startProxy(path: string, options: ProxyOptions): Promise<P
     const greeting = { answered: false };
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
-      if (buffered.length > MAX_HEADER_BYTES) return client.destroy();
       const handled = buffered[0] === 0x05 ? socks(client, buffered, options, greeting) : http(client, buffered, options);
-      if (handled) client.off("data", onData);
+      if (handled) {
+        // What comes while it connects upstream (a request body's tail) must wait in the socket
+        // for the pipe: a flowing socket without a listener drops it (claude's first request hung).
+        client.off("data", onData);
+        client.pause();
+      } else if (buffered.length > MAX_HEADER_BYTES) client.destroy();
     };
     client.on("data", onData);
   });

@@ -94,7 +94,12 @@ export interface SandboxHome {
    * new entries land in a private, discarded tmpfs.
    */
   config: string[];
-  /** What it must keep between sessions (conversation logs to resume from, its login): writable for real. */
+  /**
+   * What it must keep between sessions (conversation logs to resume from, its login): writable
+   * for real. A directory ends in "/" (made when missing); anything else is a file, never made
+   * (a missing one is written in the discarded tmpfs: opencode's SQLite WAL, made as a directory
+   * when names were guessed, hung it and broke its unsandboxed runs after).
+   */
   keep: string[];
   /**
    * Directories of its runtime state it must write, but whose contents must not outlive the
@@ -122,7 +127,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     home: {
       config: [".claude", ".claude.json"],
-      keep: [".claude/projects", ".claude/todos", ".claude/file-history", ".claude/plans", ".claude/.credentials.json"],
+      keep: [".claude/projects/", ".claude/todos/", ".claude/file-history/", ".claude/plans/", ".claude/.credentials.json"],
     },
     domains: ["api.anthropic.com", "statsig.anthropic.com"],
     hooks: "claude-settings", // help: "--settings <file-or-json>  Path to a settings JSON file or a JSON string"
@@ -156,7 +161,7 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "CODEX_HOME", "CODEX_API_KEY"],
     home: {
       config: [".codex"],
-      keep: [".codex/sessions", ".codex/archived_sessions", ".codex/history.jsonl", ".codex/auth.json"],
+      keep: [".codex/sessions/", ".codex/archived_sessions/", ".codex/history.jsonl", ".codex/auth.json"],
       // 0.169 writes these once they exist: read-only, its thread store fails ("Read-only file system").
       scratch: [".codex/thread-writer-locks", ".codex/shell_snapshots", ".codex/.tmp", ".codex/tui-thread-reference-capabilities"],
     },
@@ -190,7 +195,7 @@ export const PRESETS: AgentPreset[] = [
       "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
-    home: { config: [".gemini"], keep: [".gemini/tmp", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
+    home: { config: [".gemini"], keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
     domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
     waitingPatterns: [
       "Apply this change\\?", // 0.61: a box with "Apply this change?" and "● 1. Allow once"
@@ -218,7 +223,7 @@ export const PRESETS: AgentPreset[] = [
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
     home: {
       config: [".qwen"],
-      keep: [".qwen/tmp", ".qwen/projects", ".qwen/oauth_creds.json"],
+      keep: [".qwen/tmp/", ".qwen/projects/", ".qwen/oauth_creds.json"],
       // 0.24 locks its extension store at start and waits on it forever ("Initializing...") when read-only.
       scratch: [".qwen/extension-store", ".qwen/sessions"],
     },
@@ -258,8 +263,8 @@ export const PRESETS: AgentPreset[] = [
       config: [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"],
       // 1.18 keeps its conversations in opencode.db (SQLite, with its WAL), older versions in storage/.
       keep: [
-        ".local/share/opencode/storage", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
-        ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode",
+        ".local/share/opencode/storage/", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
+        ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode/",
       ],
       // 1.18 opens its log at start (read-only: it exits, "FileSystem.open … opencode.log") and
       // snapshots the work tree into a git dir of its own (read-only: "Failed to send prompt").

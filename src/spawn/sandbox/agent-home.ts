@@ -1,15 +1,17 @@
 // A sandboxed agent CLI's home (SandboxHome in the registry): its configuration seen but never
 // changed (files as private per-session copies, directories read-only, new entries in a
 // discarded tmpfs), and only what it must keep between sessions writable for real.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { SandboxHome } from "../agents/registry.ts";
 import type { Mount } from "../plan.ts";
 
 /** Mounts for the CLI's home; private copies go into `privateDir` (removed with the session). */
 export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: string): Mount[] {
   const mounts: Mount[] = [];
-  const keep = layout.keep.map((relative) => join(home, relative));
+  // Paths without the trailing "/" that marks a kept directory.
+  const keep = layout.keep.map((relative) => join(home, relative.replace(/\/+$/, "")));
+  const keptDirs = new Set(keep.filter((_, index) => layout.keep[index]!.endsWith("/")));
   const scratch = (layout.scratch ?? []).map((relative) => join(home, relative));
   let copies = 0;
   const privateCopy = (path: string) => {
@@ -36,9 +38,14 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     }
   }
   // After the tmpfs, so kept paths show through it. A missing kept directory is made; a missing
-  // kept file (a name with an extension, like `auth.json`) cannot be: its writes are discarded.
+  // kept file cannot be (its writes are discarded). An empty directory where a file is kept was
+  // made by t4a when it guessed by the name (opencode.db-wal): removed, or the CLI fails on it.
   for (const path of keep) {
-    if (!existsSync(path) && !/.\.[a-z0-9]+$/i.test(basename(path))) mkdirSync(path, { recursive: true, mode: 0o700 });
+    if (keptDirs.has(path)) {
+      if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
+    } else if (existsSync(path) && statSync(path).isDirectory() && readdirSync(path).length === 0) {
+      rmdirSync(path);
+    }
     if (existsSync(path)) mounts.push({ kind: "bind", path });
   }
   return mounts;

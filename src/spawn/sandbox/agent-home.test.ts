@@ -1,0 +1,40 @@
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PRESETS } from "../agents/registry.ts";
+import { agentHomeMounts } from "./agent-home.ts";
+
+test("kept files are never made as directories (opencode's SQLite WAL hung it); kept directories are; t4a's old empty directory in a file's place goes", () => {
+  const home = mkdtempSync(join(tmpdir(), "t4a-home-"));
+  try {
+    const data = join(home, ".local/share/opencode");
+    mkdirSync(data, { recursive: true });
+    writeFileSync(join(data, "opencode.db"), "");
+    // What an earlier t4a left: the WAL's name made as a directory, which SQLite cannot unlink.
+    mkdirSync(join(data, "opencode.db-wal"));
+    const opencode = PRESETS.find((preset) => preset.name === "opencode")!;
+    const mounts = agentHomeMounts(home, opencode.home, join(home, "private"));
+    // The files: the WAL's empty directory removed, -shm not made; neither bound (a missing file's writes stay in the tmpfs).
+    expect(existsSync(join(data, "opencode.db-wal"))).toBe(false);
+    expect(existsSync(join(data, "opencode.db-shm"))).toBe(false);
+    const bound = mounts.filter((mount) => mount.kind === "bind").map((mount) => mount.path);
+    expect(bound).toContain(join(data, "opencode.db"));
+    expect(bound).not.toContain(join(data, "opencode.db-wal"));
+    // The directories: made, bound writable.
+    expect(statSync(join(data, "storage")).isDirectory()).toBe(true);
+    expect(bound).toContain(join(data, "storage"));
+    expect(bound).toContain(join(home, ".local/state/opencode"));
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("every preset marks its kept directories with a trailing / and its kept files without", () => {
+  for (const preset of PRESETS) {
+    for (const kept of preset.home.keep) {
+      const file = /\.(json|jsonl|db|db-wal|db-shm)$/.test(kept);
+      expect(kept.endsWith("/"), `${preset.name}: ${kept}`).toBe(!file);
+    }
+  }
+});

@@ -239,11 +239,10 @@ for (const cli of AGENT_CLIS) {
 
   // In bwrap: its API reached through the allow-list (the fake's 127.0.0.1 from its *_BASE_URL),
   // its home read-only but for what it keeps, hooks (claude's, qwen's) through the session's FIFO.
-  // Not in CI yet (T4A_TEST_SANDBOXED_AGENTS=1 runs it): it passed for all five here, but in a
-  // fresh clone under /tmp two of five hung with no state event reaching the test; and opencode
-  // installed under /tmp draws nothing in a sandbox. Both open in issue 23.
-  const sandboxable = present && HAS_BWRAP && process.env.T4A_TEST_SANDBOXED_AGENTS === "1" && !(cli === "opencode" && AGENTS_BIN.startsWith("/tmp/"));
-  if (present && HAS_BWRAP && !sandboxable) console.log(`skipped: ${cli} --sandbox (T4A_TEST_SANDBOXED_AGENTS=1 runs it; not under /tmp for opencode; issue 23)`);
+  // In a checkout under /tmp (CI's) this found two bugs: the proxy dropped the tail of claude's
+  // first request, and opencode's SQLite WAL was made a directory (issue 23).
+  const sandboxable = present && HAS_BWRAP;
+  if (present && !HAS_BWRAP) console.log(`skipped: ${cli} --sandbox (no usable bwrap here)`);
   test.if(sandboxable)(`${cli}: --sandbox runs the turn in bwrap, states right; quitting it leaves a shell`, () => turnThenQuit("sandbox"), 180_000);
 
   test.if(present)(`${cli}: ask answers the scripted text; a question ends the ask, deny refuses it; transcript reads the log`, async () => {

@@ -228,8 +228,10 @@ for (const cli of AGENT_CLIS) {
     await t4a(["send", id, QUIT[cli]]);
     await Bun.sleep(500);
     await t4a(["send", id, "-k", "Enter"]);
-    await waitFor(async () => (await sessionOf(id)).agent_state === "exited", 30_000, `${cli} to exit on ${QUIT[cli]}`);
-    expect((await sessionOf(id)).alive).toBe(true);
+    await waitFor(async () => (await sessionOf(id))?.agent_state === "exited", 30_000, `${cli} to exit on ${QUIT[cli]}`);
+    // What a failure shows (claude --direct once ended the session here, in CI only): the session and its screen.
+    const after = await sessionOf(id);
+    expect(after?.alive, `${JSON.stringify(after)}\n--- screen ---\n${await sandbox.screen(id).catch((error: Error) => error.message)}`).toBe(true);
     await t4a(["send", id, "echo shell-after-$((6*7))", "-k", "Enter"]);
     await waitFor(async () => (await t4aRaw(["text", id])).stdout.includes("shell-after-42"), 20_000, "a shell after the agent");
     await t4a(["kill", id]);

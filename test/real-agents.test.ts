@@ -316,6 +316,36 @@ for (const cli of AGENT_CLIS) {
   }, 300_000);
 }
 
+/**
+ * What each CLI first asks when it has no credentials and the folder is not trusted, as the
+ * waiting event's line: the question, not an option row ("> 1. Sign in with ChatGPT"). claude
+ * exits offline (its login reaches api.anthropic.com) and opencode starts on a free default
+ * model (idle): neither asks.
+ */
+const FIRST_QUESTION: Partial<Record<AgentCli, RegExp>> = {
+  codex: /^Choose how you want to use Codex\.$/,
+  gemini: /^Do you trust the files in this folder\?$/,
+  qwen: /^Connect a Provider$/,
+};
+
+for (const [cli, question] of Object.entries(FIRST_QUESTION) as Array<[AgentCli, RegExp]>) {
+  test.if(existsSync(join(AGENTS_BIN, cli)))(`${cli}: its first screen without credentials is waiting, with the question as its line`, async () => {
+    const bare = join(sandbox.dir, `bare-home-${cli}`);
+    mkdirSync(bare, { recursive: true });
+    writeFileSync(join(bare, ".bashrc"), "PS1='$ '\n");
+    // No keys, no base URLs, nothing configured: a new user's machine.
+    const withoutKeys = Object.fromEntries(Object.entries(env()).filter(([key]) => !/_API_KEY$|_BASE_URL$|^OPENAI_MODEL$/.test(key)));
+    const id = `first-${cli}`;
+    const created = Bun.spawnSync([BIN, "create", "--name", id, "--agent", cli], { cwd: work, env: { ...withoutKeys, HOME: bare } });
+    expect(created.exitCode, created.stderr.toString()).toBe(0);
+    const waited = JSON.parse(await t4a(["wait", id, "--agent", "waiting", "--timeout", "60s", "--json"]).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n--- screen ---\n${await sandbox.screen(id)}`);
+    }));
+    expect(waited.line).toMatch(question);
+    await t4a(["kill", id]);
+  }, 120_000);
+}
+
 test.if(AGENT_CLIS.every((cli) => existsSync(join(AGENTS_BIN, cli))))("agents --check: every preset flag is still in the pinned CLIs' --help; versions come from their packages", async () => {
   const out = await t4a(["agents", "--check"]);
   const rows = out.split("\n").map((row) => row.split("\t"));

@@ -173,6 +173,7 @@ export const PRESETS: AgentPreset[] = [
       "Would you like to (run|make|apply|allow)", // 0.169: "Would you like to run the following command?"
       "Allow Codex to",
       "Do you trust the contents of this directory",
+      "Choose how you want to use Codex", // 0.169 without a login: its question, above "> 1. Sign in with ChatGPT"
       "Sign in with ChatGPT",
       "Hooks need review",
       ...COMMON_WAITING,
@@ -234,6 +235,7 @@ export const PRESETS: AgentPreset[] = [
       "Do you want to proceed\\?",
       "Do you trust (this folder|the files)",
       "Select Authentication Method",
+      "Connect a Provider", // 0.24 without credentials: a provider picker
       ...COMMON_WAITING,
     ],
     busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"

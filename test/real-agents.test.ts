@@ -209,6 +209,23 @@ for (const cli of AGENT_CLIS) {
     await t4a(["kill", id]);
   }, 180_000);
 
+  test.if(present)(`${cli}: a tool silent for 4 s is not idle mid-turn`, async () => {
+    const id = `silent-${cli}`;
+    const marker = join(work, `silent-${cli}.done`);
+    const watch = await Watch.start(id, {});
+    // Not `sleep 4; touch …`: qwen 0.24 refuses a sleep followed by a command ("Run blocking commands in the background").
+    const silent = `python3 -c 'import time, pathlib; time.sleep(4); pathlib.Path("${marker}").touch()'`;
+    await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:run:${silent}`]);
+    const idle = await watch.until("idle", 90_000);
+    const seen = await watch.report();
+    await watch.stop();
+    // Idle only after the command ended and the model answered, never while it slept.
+    expect(existsSync(marker), seen).toBe(true);
+    expect(idle.line, seen).toContain("FAKE-ANSWER");
+    expect(watch.states(), seen).toEqual(["working", "idle"]);
+    await t4a(["kill", id]);
+  }, 180_000);
+
   /** A --yolo turn in a mode, then the CLI quit with its own command: a shell is left (seed 003). */
   async function turnThenQuit(mode: "direct" | "sandbox"): Promise<void> {
     const file = join(work, `${mode}-${cli}.txt`);

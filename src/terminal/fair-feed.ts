@@ -49,6 +49,11 @@ export class FairFeed {
     this.#unparsed = unparsed;
   }
 
+  /** The program is stopped (XOFF sent, no XON since). */
+  get holding(): boolean {
+    return this.#holding;
+  }
+
   get pending(): boolean {
     return this.#backlog.length > 0;
   }

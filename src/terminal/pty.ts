@@ -141,7 +141,17 @@ export class Pty {
   }
 
   write(data: string | Uint8Array): void {
-    if (!this.#terminal.closed) this.#terminal.write(data);
+    if (!this.#terminal.closed) this.#input(data);
+  }
+
+  /**
+   * Input for the program. Where its terminal has IXANY (Linux's default for a PTY), any input
+   * restarts output stopped with XOFF: the emulator's answers to the queries in a flood (`cat
+   * /dev/urandom`) restarted a held program. A held one is stopped again at once.
+   */
+  #input(data: string | Uint8Array): void {
+    this.#terminal.write(data);
+    if (this.#feed.holding && this.flowControl) this.#terminal.write(XOFF);
   }
 
   /** An answer of the emulator to a device query: written only while the program reads its input. */
@@ -161,7 +171,7 @@ export class Pty {
       this.droppedAnswers++;
       return;
     }
-    this.#terminal.write(data);
+    this.#input(data);
   }
 
   /** The kernel delivers SIGWINCH to the foreground process group. */

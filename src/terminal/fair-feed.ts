@@ -2,9 +2,9 @@
 // event-loop turn, so one flooding program cannot keep every other session waiting.
 // Bun reads a flooding PTY chunk after chunk (up to ~0.5 s of parsing per turn) and its terminal
 // cannot be paused; past the share, the rest waits for the next turn, and once a backlog builds
-// up, output is stopped the way a person stops a terminal, with XOFF, and restarted with XON.
-// Nothing is dropped, and the backlog stays bounded: without flow control (a raw-mode program
-// cleared IXON) or past MAX_BACKLOG_BYTES, everything is parsed at once as it arrives.
+// up, the program's output is held (pty.ts: its tty's flow, as Ctrl-S would) and restarted later.
+// Nothing is dropped, and the backlog stays bounded: where output cannot be held, or past
+// MAX_BACKLOG_BYTES, everything is parsed at once as it arrives.
 // A consumer that parses elsewhere (a screen worker) takes bytes at once and parses them later:
 // what it has not parsed yet counts as backlog too, and it says when it has parsed more.
 
@@ -14,7 +14,7 @@ const FAIR_SHARE_MS = 3;
 const SLICE_BYTES = 8 * 1024;
 const MAX_BACKLOG_BYTES = 1024 * 1024;
 /**
- * The program is held (XOFF) only once this much waits, and restarted (XON) once the backlog is
+ * The program is held only once this much waits, and restarted once the backlog is
  * under RESUME_BYTES, not when it is empty: meanwhile it goes on producing on the other core
  * while the daemon parses, instead of taking turns with the parser.
  */
@@ -22,11 +22,11 @@ const HOLD_BYTES = 256 * 1024;
 const RESUME_BYTES = 64 * 1024;
 
 export interface FlowControl {
-  /** Whether the program's terminal honours XON/XOFF (IXON); raw-mode programs turn it off. */
+  /** Whether the program's output can be held. */
   enabled(): boolean;
-  /** Stop the program's output (XOFF). */
+  /** Hold the program's output. */
   stop(): void;
-  /** Restart it (XON). */
+  /** Restart it. */
   start(): void;
 }
 
@@ -49,7 +49,7 @@ export class FairFeed {
     this.#unparsed = unparsed;
   }
 
-  /** The program is stopped (XOFF sent, no XON since). */
+  /** The program's output is held. */
   get holding(): boolean {
     return this.#holding;
   }
@@ -62,7 +62,7 @@ export class FairFeed {
   push(chunk: Uint8Array): void {
     if (this.#backlog.length) {
       this.#queue(chunk);
-      // A program that cleared IXON is no longer held back: keep up with it rather than queue.
+      // A program that can no longer be held (XOFF was its only way and it cleared IXON): keep up with it rather than queue.
       if (this.#backlogBytes > MAX_BACKLOG_BYTES || !this.#flow.enabled()) this.flush();
       else if (this.#waiting() > HOLD_BYTES && !this.#holding) this.#hold();
       return;
@@ -150,7 +150,6 @@ export class FairFeed {
   #resume(): void {
     if (!this.#holding) return;
     this.#holding = false;
-    // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
-    if (this.#flow.enabled()) this.#flow.start();
+    this.#flow.start();
   }
 }

@@ -1,5 +1,5 @@
 // The host's C library through bun:ffi: the only file that touches bun:ffi. What it offers
-// (wcwidth, a tty's unread input) is optional: on a platform or libc it cannot open, each
+// (wcwidth, a tty's unread input, its output flow) is optional: on a platform or libc it cannot open, each
 // function answers undefined and its caller uses its own fallback. Daemon-only.
 import { dlopen, FFIType, ptr } from "bun:ffi";
 
@@ -15,6 +15,7 @@ const symbols = {
   uselocale: { args: [FFIType.ptr], returns: FFIType.ptr },
   open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
   ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
+  tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
   close: { args: [FFIType.i32], returns: FFIType.i32 },
 } as const;
 
@@ -69,6 +70,28 @@ export function unreadInput(ttyPath: string): number | undefined {
   if (fd < 0) return undefined;
   try {
     return c.ioctl(fd, FIONREAD, ptr(count)) === 0 ? count[0] : undefined;
+  } finally {
+    c.close(fd);
+  }
+}
+
+/** tcflow actions: suspend and restart a terminal's output. */
+const TCOOFF = 0;
+const TCOON = 1;
+
+/**
+ * Suspends (`on` false) or restarts a tty's output, as tcflow(3) does on its slave side: the
+ * program blocks in write() until restarted. Unlike an XOFF typed into it, nothing the program
+ * does or is sent restarts it (neither IXANY, nor an XON, nor clearing IXON in raw mode).
+ * Answers false when it cannot be done here.
+ */
+export function setOutputFlow(ttyPath: string, on: boolean): boolean {
+  const c = open();
+  if (!c) return false;
+  const fd = c.open(ptr(Buffer.from(`${ttyPath}\0`)), O_RDONLY_NOCTTY_NONBLOCK);
+  if (fd < 0) return false;
+  try {
+    return c.tcflow(fd, on ? TCOON : TCOOFF) === 0;
   } finally {
     c.close(fd);
   }

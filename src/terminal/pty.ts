@@ -1,8 +1,8 @@
 // A child process on a pseudo-terminal: the only file that touches Bun's terminal API.
 // It spawns, writes, resizes and ends processes and reports bytes and the exit; it never parses output.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { FairFeed } from "./fair-feed.ts";
-import { unreadInput } from "./libc.ts";
+import { setOutputFlow, unreadInput } from "./libc.ts";
 import { within } from "./within.ts";
 
 export interface PtyExit {
@@ -67,8 +67,12 @@ export class Pty {
   readonly #onExit: (exit: PtyExit) => void;
   readonly #done: Promise<PtyExit>;
   #resolveDone!: (exit: PtyExit) => void;
-  /** The slave side's path (/dev/pts/N), to ask how much input the program left unread. */
-  #tty: string | undefined;
+  /** The slave side's path (/dev/pts/N), to hold output and ask how much input the program left unread; null: none found. */
+  #tty: string | null | undefined;
+  /** Holding output by the tty's own flow works here (false after it failed once: XOFF then). */
+  #ttyFlow = true;
+  /** How the held program was stopped, to restart it the same way. */
+  #heldBy: "tty" | "xoff" | undefined;
   /** Answers not written because the program was not reading. */
   droppedAnswers = 0;
   /** Until then answers are dropped without asking the tty again (a query flood asks thousands a second). */
@@ -84,8 +88,8 @@ export class Pty {
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.#feed = new FairFeed(options.onData, {
       enabled: () => this.flowControl,
-      stop: () => this.#terminal.write(XOFF),
-      start: () => this.#terminal.write(XON),
+      stop: () => this.#stopOutput(),
+      start: () => this.#startOutput(),
     }, options.unparsed);
     this.#feed.onDrained = () => this.#maybeReport();
     this.#terminal = new Bun.Terminal({
@@ -130,9 +134,44 @@ export class Pty {
     return this.#done;
   }
 
-  /** Whether the program's terminal honours XON/XOFF (IXON); raw-mode programs turn it off. */
+  /**
+   * Whether the program's output can be held: by its tty's flow (tcflow, any program), else by
+   * an XOFF where its terminal honours IXON (raw-mode programs turn it off).
+   */
   get flowControl(): boolean {
-    return !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0;
+    if (this.#terminal.closed) return false;
+    return (this.#ttyFlow && this.#ttyPath() !== undefined) || (this.#terminal.inputFlags & IXON) !== 0;
+  }
+
+  /**
+   * The slave side's path, looked up when first needed, not at spawn: right after fork the
+   * child's fds may not be the PTY yet. By the time it floods or asks a query, they are.
+   */
+  #ttyPath(): string | undefined {
+    this.#tty ??= ttyOf(this.pid) ?? null;
+    return this.#tty ?? undefined;
+  }
+
+  /**
+   * Holds the program's output. The tty's flow holds at once and whatever comes in: an XOFF
+   * typed into it went out only once Bun's reading of the turn was over (a flood ran megabytes
+   * ahead), any input restarted it (IXANY), and raw-mode programs ignore it.
+   */
+  #stopOutput(): void {
+    const tty = this.#ttyPath();
+    if (tty && this.#ttyFlow && setOutputFlow(tty, false)) this.#heldBy = "tty";
+    else if ((this.#terminal.inputFlags & IXON) !== 0) {
+      this.#ttyFlow = false;
+      this.#terminal.write(XOFF);
+      this.#heldBy = "xoff";
+    }
+  }
+
+  #startOutput(): void {
+    if (this.#heldBy === "tty") setOutputFlow(this.#tty!, true);
+    // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
+    else if (this.#heldBy === "xoff" && !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0) this.#terminal.write(XON);
+    this.#heldBy = undefined;
   }
 
   /** The screen parsed more of the output (flow control may restart the program). */
@@ -147,25 +186,23 @@ export class Pty {
   /**
    * Input for the program. Where its terminal has IXANY (Linux's default for a PTY), any input
    * restarts output stopped with XOFF: the emulator's answers to the queries in a flood (`cat
-   * /dev/urandom`) restarted a held program. A held one is stopped again at once.
+   * /dev/urandom`) restarted a held program. One held so is stopped again at once.
    */
   #input(data: string | Uint8Array): void {
     this.#terminal.write(data);
-    if (this.#feed.holding && this.flowControl) this.#terminal.write(XOFF);
+    if (this.#heldBy === "xoff" && (this.#terminal.inputFlags & IXON) !== 0) this.#terminal.write(XOFF);
   }
 
   /** An answer of the emulator to a device query: written only while the program reads its input. */
   answer(data: string): void {
     if (this.#terminal.closed) return;
-    // Looked up on the first answer, not at spawn: right after fork the child's fd 0 may not be
-    // the PTY yet. By the time it asks a query, it is.
-    this.#tty ??= ttyOf(this.pid);
+    const tty = this.#ttyPath();
     const now = performance.now();
     if (now < this.#answersHeldUntil) {
       this.droppedAnswers++;
       return;
     }
-    const unread = this.#tty ? unreadInput(this.#tty) : undefined;
+    const unread = tty ? unreadInput(tty) : undefined;
     if (unread !== undefined && unread >= UNREAD_ANSWER_LIMIT_BYTES) {
       this.#answersHeldUntil = now + ANSWER_RECHECK_MS;
       this.droppedAnswers++;
@@ -185,6 +222,8 @@ export class Pty {
    * which also catches background jobs that a shell moved into their own process groups.
    */
   async kill(graceMs: number): Promise<PtyExit> {
+    // A held program that writes on its way out would block until killed outright.
+    this.#startOutput();
     if (this.alive) {
       signalGroup(this.pid, "SIGHUP");
       const exitedInTime = await within<boolean>(graceMs, (settle) => void this.#process.exited.then(() => settle(true)), () => false);
@@ -236,10 +275,18 @@ export class Pty {
 }
 
 /** The PTY slave the child got as its stdin, e.g. /dev/pts/3 (Linux /proc; undefined elsewhere). */
+/**
+ * The PTY the program runs on: its stdin's /dev/pts path, only when that is its controlling
+ * terminal (what the shim made it): held output and queries go to its own terminal, never to
+ * another one its stdin was pointed at.
+ */
 function ttyOf(pid: number): string | undefined {
   try {
     const path = readlinkSync(`/proc/${pid}/fd/0`);
-    return /^\/dev\/(pts\/\d+|tty)/.test(path) ? path : undefined;
+    if (!/^\/dev\/pts\/\d+$/.test(path)) return undefined;
+    // Field 7 of stat, after the command's closing parenthesis: tty_nr, the controlling terminal's device.
+    const controlling = Number(readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.split(" ")[4]);
+    return statSync(path).rdev === controlling ? path : undefined;
   } catch {
     return undefined;
   }

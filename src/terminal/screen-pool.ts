@@ -17,9 +17,8 @@ import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
 
 /**
- * Past this many bytes written and not yet parsed, a write waits for the worker. XOFF holds a
- * flood (fair-feed.ts), but only once Bun's reading of the turn is over, and a program that turned
- * flow control off is not held at all.
+ * Past this many bytes written and not yet parsed, a write waits for the worker: the bound where
+ * a program's output cannot be held (fair-feed.ts, pty.ts), which with its tty's flow is rare.
  */
 const MAX_UNPARSED_BYTES = 1024 * 1024;
 /** A batch this big goes at once, without waiting for the end of the turn. */

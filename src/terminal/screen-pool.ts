@@ -346,18 +346,14 @@ export class ScreenProxy {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * Screens parse on the daemon's own thread unless T4A_SCREEN_WORKERS asks for workers
- * ("cores": one per core). Not the default yet: under floods Bun reads a PTY for a whole turn
- * before our XOFF goes out, so a flood runs up to ~1 MB ahead of its worker, and a read of it
- * (or the bound on what runs ahead) holds the daemon's thread until the worker has parsed that;
- * on two cores another session's `text` under four floods took p50 ~100–230 ms against ~16 ms
- * on one thread (bench/README.md).
+ * One worker per core unless T4A_SCREEN_WORKERS says otherwise ("0": the daemon's own thread,
+ * "N": N workers). Measured on two cores (bench/README.md): `seq 1 2000000` ~0.7x the time on one
+ * thread, another session's `text` under four floods p50 ~14 / p95 ~60 ms against ~12 / ~41 ms.
  */
 function defaultWorkers(): number {
   const configured = process.env.T4A_SCREEN_WORKERS;
-  if (configured === "cores") return availableParallelism();
   if (configured !== undefined && /^\d+$/.test(configured)) return Number(configured);
-  return 0;
+  return availableParallelism();
 }
 
 /** Screens on the daemon's own thread: requests are handled as they are made. */

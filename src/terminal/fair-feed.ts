@@ -62,7 +62,8 @@ export class FairFeed {
   push(chunk: Uint8Array): void {
     if (this.#backlog.length) {
       this.#queue(chunk);
-      // A program that can no longer be held (XOFF was its only way and it cleared IXON): keep up with it rather than queue.
+      // A program that can no longer be held (XOFF was its only way, and it cleared IXON): keep
+      // up with it rather than queue.
       if (this.#backlogBytes > MAX_BACKLOG_BYTES || !this.#flow.enabled()) this.flush();
       else if (this.#waiting() > HOLD_BYTES && !this.#holding) this.#hold();
       return;

@@ -1,6 +1,7 @@
 // The host's C library through bun:ffi: the only file that touches bun:ffi. What it offers
-// (wcwidth, a tty's unread input, its output flow) is optional: on a platform or libc it cannot open, each
-// function answers undefined and its caller uses its own fallback. Daemon-only.
+// (wcwidth, a tty's unread input, its output flow) is optional: on a platform or libc it cannot
+// open, each function answers undefined (or false) and its caller uses its own fallback.
+// Daemon-only.
 import { dlopen, FFIType, ptr } from "bun:ffi";
 
 /** glibc: LC_CTYPE is category 0, so its mask is 1 << 0. */

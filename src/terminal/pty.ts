@@ -67,7 +67,10 @@ export class Pty {
   readonly #onExit: (exit: PtyExit) => void;
   readonly #done: Promise<PtyExit>;
   #resolveDone!: (exit: PtyExit) => void;
-  /** The slave side's path (/dev/pts/N), to hold output and ask how much input the program left unread; null: none found. */
+  /**
+   * The slave side's path (/dev/pts/N), to hold output and ask how much input the program left
+   * unread; null: none found.
+   */
   #tty: string | null | undefined;
   /** Holding output by the tty's own flow works here (false after it failed once: XOFF then). */
   #ttyFlow = true;

@@ -82,7 +82,10 @@ export class AgentWatch {
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
   readonly #hooked: boolean;
   #typedPrompt: string | undefined;
-  /** What must be drawn before the prompt is typed (a resumed conversation), and since when the input box was ready. */
+  /**
+   * What must be drawn before the prompt is typed (a resumed conversation), and since when the
+   * input box is drawn.
+   */
   readonly #typeAfter: RegExp[];
   #readySince: number | undefined;
   /** The screen when input last went in: a question still shown from before was answered. */

@@ -49,11 +49,6 @@ export class FairFeed {
     this.#unparsed = unparsed;
   }
 
-  /** The program's output is held. */
-  get holding(): boolean {
-    return this.#holding;
-  }
-
   get pending(): boolean {
     return this.#backlog.length > 0;
   }

@@ -65,12 +65,17 @@ export function libcWcwidth(codepoint: number): number | undefined {
 const count = new Int32Array(1);
 
 export function unreadInput(ttyPath: string): number | undefined {
+  return onTty(ttyPath, (c, fd) => (c.ioctl(fd, FIONREAD, ptr(count)) === 0 ? count[0] : undefined));
+}
+
+/** `use` on the tty opened without becoming its controlling process; undefined when it cannot be opened. */
+function onTty<T>(ttyPath: string, use: (c: Libc, fd: number) => T): T | undefined {
   const c = open();
   if (!c) return undefined;
   const fd = c.open(ptr(Buffer.from(`${ttyPath}\0`)), O_RDONLY_NOCTTY_NONBLOCK);
   if (fd < 0) return undefined;
   try {
-    return c.ioctl(fd, FIONREAD, ptr(count)) === 0 ? count[0] : undefined;
+    return use(c, fd);
   } finally {
     c.close(fd);
   }
@@ -87,13 +92,5 @@ const TCOON = 1;
  * Answers false when it cannot be done here.
  */
 export function setOutputFlow(ttyPath: string, on: boolean): boolean {
-  const c = open();
-  if (!c) return false;
-  const fd = c.open(ptr(Buffer.from(`${ttyPath}\0`)), O_RDONLY_NOCTTY_NONBLOCK);
-  if (fd < 0) return false;
-  try {
-    return c.tcflow(fd, on ? TCOON : TCOOFF) === 0;
-  } finally {
-    c.close(fd);
-  }
+  return onTty(ttyPath, (c, fd) => c.tcflow(fd, on ? TCOON : TCOOFF) === 0) ?? false;
 }

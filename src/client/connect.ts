@@ -2,7 +2,7 @@
 // auto-start path (lock, retry, spawn). The common case imports nothing heavy.
 import { DaemonConnection } from "./connection.ts";
 import { NoDaemon } from "./errors.ts";
-import { checkSocketDirQuickly, parentDir } from "./socket-path.ts";
+import { checkSocketDir, parentDir } from "./socket-path.ts";
 
 /** A daemon on another machine, through ssh (T4A_HOST or --host); its control socket lives beside ours. */
 export async function connectRemote(host: string, path: string): Promise<DaemonConnection> {
@@ -14,7 +14,7 @@ export async function connectRemote(host: string, path: string): Promise<DaemonC
 
 export async function connectDaemon(path: string, autoStart: boolean, host?: string): Promise<DaemonConnection> {
   if (host) return connectRemote(host, path);
-  const dirExists = checkSocketDirQuickly(parentDir(path));
+  const dirExists = await checkSocketDir(parentDir(path));
   let reason = "its directory does not exist";
   if (dirExists) {
     try {

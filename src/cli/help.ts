@@ -1,0 +1,27 @@
+// --help, and the list shown for a bare `t4a` or an unknown command: cac renders it from the same
+// usages, options and examples the line reader (parse.ts) reads. Loaded only when help is asked.
+import { cac } from "cac";
+import type { Command } from "../commands/command.ts";
+import type { Builtin } from "./builtins.ts";
+import { GLOBAL_OPTIONS, type LineSpec } from "./parse.ts";
+
+/** Prints the help for `name` (one command), or for every command when `name` is undefined. */
+export function printHelp(builtins: Record<string, Builtin>, commands: Command[], name?: string): void {
+  const cli = cac("t4a");
+  const [help, versionFlag] = [GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--help"))!, GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--version"))!];
+  for (const option of GLOBAL_OPTIONS) if (option !== help && option !== versionFlag) cli.option(...option);
+  const add = (spec: LineSpec & { summary: string; examples?: string[] }) => {
+    const entry = cli.command(spec.usage, spec.summary);
+    for (const [flags, description] of spec.options ?? []) entry.option(flags, description);
+    // cac gives `--no-x` flags a default of true and prints "(default: true)" beside "--no-x",
+    // which reads as the opposite of what it does; the command files treat absent as "not given".
+    for (const option of entry.options) if (option.negated) option.config.default = undefined;
+    for (const example of spec.examples ?? []) entry.example(example);
+  };
+  for (const builtin of Object.values(builtins)) add(builtin);
+  for (const command of commands) if (command.cli) add(command.cli);
+  cli.help(); // cac's own -h, --help, listed after the others
+  cli.option(...versionFlag);
+  cli.parse(["t4a", "t4a", ...(name ? [name] : [])], { run: false });
+  cli.outputHelp();
+}

@@ -173,3 +173,24 @@ test("a client of another protocol number is refused with version_mismatch, nami
     t.close();
   }
 });
+
+test("a local peer whose reply lacks what the command prints: one clear error naming what came back, exit 3, no stack", async () => {
+  // The CLI prints its own daemon's replies without building their schemas (only a peer over ssh
+  // is checked first: the local socket is in a directory only we can use, and a daemon of
+  // another protocol number refuses). A reply it cannot print is still said to be the peer's.
+  const own = new Sandbox();
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(own.socket.slice(0, own.socket.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+  const fake = Bun.listen({ unix: own.socket, socket: { data: (socket) => void socket.write('{"ok":true}\n') } });
+  try {
+    for (const args of [["list"], ["text", "t1"]]) {
+      const { code, stderr } = await own.run(args);
+      expect({ args, code }).toEqual({ args, code: 3 });
+      expect(stderr).toMatch(new RegExp(`^t4a: the daemon at \\S+ answered "\\{\\\\"ok\\\\":true\\}", not a ${args[0]} reply: `));
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+    }
+  } finally {
+    fake.stop(true);
+    await own.cleanup();
+  }
+});

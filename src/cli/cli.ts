@@ -125,15 +125,27 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
       console.log(JSON.stringify(reply));
       return ExitCode.ok;
     }
-    let parsed: ReturnType<typeof parseReply>;
-    try {
-      parsed = parseReply(command, reply);
-    } catch (error) {
+    // Our own daemon's reply (its socket sits in a directory only we can use, and it speaks our
+    // protocol number) is printed as it comes: checking it meant building its schemas, ~1 ms of
+    // a call. What a peer over ssh answers, which may be any program, is checked first.
+    const notOurs = async (error: unknown) =>
       // Not what this t4a answers (another program, another version): say who and what came back.
-      throw new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`);
+      new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`);
+    let parsed: Reply = reply;
+    if (host) {
+      try {
+        parsed = parseReply(command, reply);
+      } catch (error) {
+        throw await notOurs(error);
+      }
     }
     await spec.after?.(parsed);
-    return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
+    try {
+      return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
+    } catch (error) {
+      if (error instanceof TypeError) throw await notOurs(error);
+      throw error;
+    }
   } finally {
     connection.close();
   }

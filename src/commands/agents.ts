@@ -3,19 +3,20 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 
-export const AgentsParams = v.object({
+export const AgentsParams = deferred(() => v.object({
   check: v.optional(v.pipe(v.boolean(), v.description("run each installed CLI's --help and report the preset flags it no longer lists"))),
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
-});
+}));
 
 /** `cli --version` gets this long to answer (node CLIs load their whole bundle first: gemini ~5 s here). */
 const VERSION_TIMEOUT_MS = 15_000;
 
-export const AgentsReply = v.object({
+export const AgentsReply = deferred(() => v.object({
   agents: v.array(
     v.object({
       name: v.string(),
@@ -27,7 +28,7 @@ export const AgentsReply = v.object({
       missing_flags: v.optional(v.array(v.string())),
     }),
   ),
-});
+}));
 
 export const agents = defineCommand({
   name: "agents",

@@ -2,22 +2,23 @@
 // with the keys its preset names for yes, yes-always or no, so a script needs not know which key
 // each CLI wants. Refused when the agent waits on nothing (not_waiting) or has ended (exited).
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
 
-const AnswerReply = v.object({
+const AnswerReply = deferred(() => v.object({
   /** The question that was answered, as the agent state reported it. */
   question: v.string(),
   /** The keys pressed, by name. */
   keys: v.array(v.string()),
-});
+}));
 
 export const approve = defineCommand({
   name: "approve",
-  params: v.object({
+  params: deferred(() => v.object({
     id: TerminalId,
     always: v.optional(v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)"))),
-  }),
+  })),
   reply: AnswerReply,
   handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes"),
   cli: {
@@ -37,7 +38,7 @@ export const approve = defineCommand({
 
 export const deny = defineCommand({
   name: "deny",
-  params: v.object({ id: TerminalId }),
+  params: deferred(() => v.object({ id: TerminalId })),
   reply: AnswerReply,
   handle: (params, ctx) => ctx.sessions.get(params.id).answer("no"),
   cli: {

@@ -3,6 +3,7 @@
 // question, exited, timeout) and the agent's answer: from its CLI's own conversation log where
 // the preset names one, else the words drawn since the prompt without the TUI's frame.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
@@ -12,20 +13,20 @@ import { MAX_WAIT_MS } from "./wait.ts";
 
 export const ask = defineCommand({
   name: "ask",
-  params: v.object({
+  params: deferred(() => v.object({
     id: TerminalId,
     prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty"), v.description("what to ask, as typed")),
     timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("stop waiting after this many ms (default 10 min)")), 600_000),
     max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of answer (default 16000)")), DEFAULT_MAX_OUTPUT),
-  }),
-  reply: v.object({
+  })),
+  reply: deferred(() => v.object({
     ended: v.picklist(["idle", "waiting", "exited", "timeout"]),
     question: v.optional(v.string()),
     answer: v.string(),
     source: v.picklist(["log", "screen"]),
     cut: v.number(),
     elapsed_ms: v.number(),
-  }),
+  })),
   handle: (params, ctx) => ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output),
   cli: {
     usage: "ask <id> <prompt>",

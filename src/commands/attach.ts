@@ -2,18 +2,19 @@
 // screen replayed, then every output byte, while the client sends keys and its size. Several
 // clients may attach at once; the last to resize sets the size (tmux's window-size latest).
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, DuplexReply } from "./command.ts";
 
-export const AttachParams = v.object({
+export const AttachParams = deferred(() => v.object({
   id: TerminalId,
   cols: v.optional(v.pipe(Dimension, v.description("the client's columns: the terminal is resized to them (not when read_only)"))),
   rows: v.optional(v.pipe(Dimension, v.description("the client's rows"))),
   read_only: v.optional(v.pipe(v.boolean(), v.description("watch only: input and resize frames are ignored")), false),
   scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("rows of scrollback replayed above the screen")), 0),
-});
+}));
 
-export const AttachReply = v.object({ id: v.string(), cols: v.number(), rows: v.number(), alive: v.boolean(), framing: v.literal("t4a-frames-1") });
+export const AttachReply = deferred(() => v.object({ id: v.string(), cols: v.number(), rows: v.number(), alive: v.boolean(), framing: v.literal("t4a-frames-1") }));
 
 export const attach = defineCommand({
   name: "attach",

@@ -1,11 +1,12 @@
 // cursor: where the cursor is (row from the top of the viewport, col from the left) and whether it shows.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
 
-export const CursorParams = v.object({ id: TerminalId });
+export const CursorParams = deferred(() => v.object({ id: TerminalId }));
 
-export const CursorReply = v.object({ row: v.number(), col: v.number(), visible: v.boolean(), style: v.string() });
+export const CursorReply = deferred(() => v.object({ row: v.number(), col: v.number(), visible: v.boolean(), style: v.string() }));
 
 export const cursor = defineCommand({
   name: "cursor",

@@ -1,6 +1,7 @@
 // diff: what a session changed in its git checkout, for review before its work is merged: the
 // branch, the commits beyond its base, the files not committed, and one diff of all of it.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT, withinBudget } from "../protocol/budget.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
@@ -8,11 +9,11 @@ import { defineCommand } from "./command.ts";
 
 export const diff = defineCommand({
   name: "diff",
-  params: v.object({
+  params: deferred(() => v.object({
     id: TerminalId,
     max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of diff (default 16000); its middle is cut")), DEFAULT_MAX_OUTPUT),
-  }),
-  reply: v.object({
+  })),
+  reply: deferred(() => v.object({
     /** The worktree, or the directory the session works in. */
     dir: v.string(),
     branch: v.optional(v.string()),
@@ -26,7 +27,7 @@ export const diff = defineCommand({
     diff: v.string(),
     /** Characters of the diff left out. */
     cut: v.number(),
-  }),
+  })),
   async handle(params, ctx) {
     const changes = await ctx.sessions.get(params.id).changes();
     const { text, cut } = withinBudget(changes.diff, params.max_output);

@@ -1,16 +1,17 @@
 // down: end the named sessions of a connector.json file (what `up` made); their cleanups run, and
 // what they kept so no work is lost is reported. Names not running are reported, not an error.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { KeptItem, TerminalName } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { readConnectorFile } from "./connector-file.ts";
 
-export const DownParams = v.object({
+export const DownParams = deferred(() => v.object({
   names: v.pipe(v.array(TerminalName), v.minLength(1), v.description("the sessions to end, by name")),
-});
+}));
 
-export const DownReply = v.object({ ended: v.array(v.string()), missing: v.array(v.string()), kept: v.array(KeptItem) });
+export const DownReply = deferred(() => v.object({ ended: v.array(v.string()), missing: v.array(v.string()), kept: v.array(KeptItem) }));
 
 export const down = defineCommand({
   name: "down",

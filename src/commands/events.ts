@@ -1,10 +1,11 @@
 // events: after an {"ok":true} line, stream one JSON line per event (exit, title, bell, …) until
 // the client disconnects; optionally for one terminal only.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { EmptyReply, TerminalId } from "../protocol/fields.ts";
 import { StreamReply, defineCommand } from "./command.ts";
 
-export const EventsParams = v.object({ terminal: v.optional(TerminalId) });
+export const EventsParams = deferred(() => v.object({ terminal: v.optional(TerminalId) }));
 
 export const events = defineCommand({
   name: "events",

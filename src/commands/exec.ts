@@ -4,6 +4,7 @@
 // The shape of Codex's and OpenHands' exec_command / write_stdin: a tool call never blocks past
 // a client's limit, and a password prompt comes back as soon as it is asked.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
@@ -15,7 +16,7 @@ import { MAX_WAIT_MS } from "./wait.ts";
 
 export const DEFAULT_YIELD_MS = 10_000;
 
-export const ExecParams = v.object({
+export const ExecParams = deferred(() => v.object({
   id: TerminalId,
   command: v.optional(v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("a shell command line to start, as you would type it"))),
   continue: v.optional(v.pipe(v.string(), v.description("the token of an earlier exec: continue that command from where its last answer stopped"))),
@@ -28,9 +29,9 @@ export const ExecParams = v.object({
     v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(10_000_000), v.description("answer at most this many characters of output (default 16000); the middle is cut")),
     DEFAULT_MAX_OUTPUT,
   ),
-});
+}));
 
-export const ExecReply = v.object({
+export const ExecReply = deferred(() => v.object({
   output: v.string(),
   cut: v.number(),
   lost_lines: v.optional(v.number()),
@@ -40,7 +41,7 @@ export const ExecReply = v.object({
   shell_exited: v.optional(v.literal(true)),
   input_wanted: v.optional(v.string()),
   elapsed_ms: v.number(),
-});
+}));
 
 type ExecAnswer = v.InferOutput<typeof ExecReply>;
 

@@ -1,10 +1,11 @@
 // info: facts about the running daemon: version, pid, uptime, sessions, memory, screen workers.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { defineCommand } from "./command.ts";
 
-export const InfoParams = v.object({});
+export const InfoParams = deferred(() => v.object({}));
 
-export const InfoReply = v.object({
+export const InfoReply = deferred(() => v.object({
   version: v.string(),
   pid: v.number(),
   uptime_ms: v.number(),
@@ -15,7 +16,7 @@ export const InfoReply = v.object({
   /** Optional: daemons before the screen pool do not say. */
   screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
   worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
-});
+}));
 
 export const info = defineCommand({
   name: "info",

@@ -1,11 +1,12 @@
 // kill: end a terminal's whole process tree (SIGHUP, then SIGKILL after the grace period) and forget it.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { KeptItem, TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
 
-export const KillParams = v.object({ id: TerminalId });
+export const KillParams = deferred(() => v.object({ id: TerminalId }));
 
-export const KillReply = v.object({ kept: v.optional(v.array(KeptItem)) });
+export const KillReply = deferred(() => v.object({ kept: v.optional(v.array(KeptItem)) }));
 
 export const kill = defineCommand({
   name: "kill",

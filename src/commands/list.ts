@@ -1,11 +1,12 @@
 // list: every terminal with its size, pid, liveness and title.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
 
-export const ListParams = v.object({});
+export const ListParams = deferred(() => v.object({}));
 
-export const ListReply = v.object({ terminals: v.array(SessionInfo) });
+export const ListReply = deferred(() => v.object({ terminals: v.array(SessionInfo) }));
 
 export const list = defineCommand({
   name: "list",

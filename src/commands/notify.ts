@@ -3,18 +3,19 @@
 // the only one a sandboxed agent has; elsewhere it goes over the daemon socket like any command.
 import { closeSync, constants, openSync, statSync, writeSync } from "node:fs";
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
 import { AgentStateName, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, type Reply } from "./command.ts";
 
-export const NotifyParams = v.object({
+export const NotifyParams = deferred(() => v.object({
   id: TerminalId,
   state: v.pipe(v.picklist(["working", "waiting", "idle", "exited"]), v.description("what the agent is doing now")),
   message: v.optional(v.pipe(v.string(), v.maxLength(1000), v.description("what it says about it (kept when the screen shows nothing better)"))),
-});
+}));
 
-export const NotifyReply = v.object({ state: AgentStateName, line: v.string() });
+export const NotifyReply = deferred(() => v.object({ state: AgentStateName, line: v.string() }));
 
 export const notify = defineCommand({
   name: "notify",

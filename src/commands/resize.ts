@@ -1,16 +1,17 @@
 // resize: change a terminal's size; the program gets SIGWINCH.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-export const ResizeParams = v.object({
+export const ResizeParams = deferred(() => v.object({
   id: TerminalId,
   cols: v.pipe(Dimension, v.description("columns, 1..1000")),
   rows: v.pipe(Dimension, v.description("rows, 1..1000")),
-});
+}));
 
-export const ResizeReply = v.object({ cols: v.number(), rows: v.number() });
+export const ResizeReply = deferred(() => v.object({ cols: v.number(), rows: v.number() }));
 
 export const resize = defineCommand({
   name: "resize",

@@ -1,13 +1,14 @@
 // run: type a command into a terminal's integrated shell, wait for it to finish, and answer its
 // exit code and output lines — `t4a run t1 -- make test` behaves like `ssh host make test`.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
 
-export const RunParams = v.object({
+export const RunParams = deferred(() => v.object({
   id: TerminalId,
   command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("a shell command line, as you would type it")),
   timeout_ms: v.optional(
@@ -18,16 +19,16 @@ export const RunParams = v.object({
     v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("answer at most the last this many output lines")),
     1000,
   ),
-});
+}));
 
-export const RunReply = v.object({
+export const RunReply = deferred(() => v.object({
   code: v.nullable(v.number()),
   shell_exited: v.optional(v.pipe(v.literal(true), v.description("the command ended the shell; code is the shell's exit status"))),
   lines: v.array(v.string()),
   total_lines: v.number(),
   truncated: v.boolean(),
   elapsed_ms: v.number(),
-});
+}));
 
 export const run = defineCommand({
   name: "run",

@@ -1,6 +1,7 @@
 // screenshot: the screen as a PNG drawn from the embedded bitmap font. Answers a header line with
 // `len`, then exactly that many PNG bytes; or, with encoding "base64", the PNG inside the JSON line.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
@@ -9,7 +10,7 @@ import { BinaryReply, defineCommand } from "./command.ts";
 /** Larger images take seconds and gigabytes, stalling every session: 1000x1000 cells at 100% is 200 Mpx. */
 const MAX_PIXELS = 40_000_000;
 
-export const ScreenshotParams = v.object({
+export const ScreenshotParams = deferred(() => v.object({
   id: TerminalId,
   cursor: v.optional(v.pipe(v.boolean(), v.description("draw the cursor (a hidden cursor is never drawn)")), true),
   pad: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10), v.description("border around the screen, in cells")), 0),
@@ -18,10 +19,10 @@ export const ScreenshotParams = v.object({
     66,
   ),
   encoding: v.optional(v.picklist(["binary", "base64"]), "binary"),
-});
+}));
 
 /** The PNG follows the line as `len` raw bytes, or comes inline as base64 `png`. */
-export const ScreenshotReply = v.object({ len: v.number(), png: v.optional(v.string()) });
+export const ScreenshotReply = deferred(() => v.object({ len: v.number(), png: v.optional(v.string()) }));
 
 export const screenshot = defineCommand({
   name: "screenshot",

@@ -1,19 +1,20 @@
 // send: write input to a terminal: text, raw bytes (base64) and/or named keys, in that order.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { EmptyReply, TerminalId } from "../protocol/fields.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { listOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
 
-export const SendParams = v.object({
+export const SendParams = deferred(() => v.object({
   id: TerminalId,
   input: v.optional(v.pipe(v.string(), v.description("text to type, written as-is: a newline presses Enter"))),
   input_base64: v.optional(v.pipe(v.string(), v.base64("input_base64 is not valid base64"))),
   keys: v.optional(
     v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.description('named keys to press after the input, in order, e.g. ["C-c"] or ["Down", "Enter"]')),
   ),
-});
+}));
 
 export const send = defineCommand({
   name: "send",

@@ -1,13 +1,14 @@
 // shutdown: end every terminal and stop the daemon (as SIGTERM does).
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { defineCommand } from "./command.ts";
 
 /** Sessions get kill_grace_ms (default 1 s, at most 60 s) to end; this covers the default with room. */
 const SHUTDOWN_WAIT_MS = 15_000;
 
-export const ShutdownParams = v.object({});
+export const ShutdownParams = deferred(() => v.object({}));
 
-export const ShutdownReply = v.object({ pid: v.number() });
+export const ShutdownReply = deferred(() => v.object({ pid: v.number() }));
 
 export const shutdown = defineCommand({
   name: "shutdown",

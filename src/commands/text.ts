@@ -1,13 +1,14 @@
 // text: rendered rows of the viewport, the scrollback or both, counted from the bottom (0 = last row).
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 
-const RowIndex = v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative"));
+const RowIndex = deferred(() => v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative")));
 
-export const TextParams = v.object({
+export const TextParams = deferred(() => v.object({
   id: TerminalId,
   start: v.optional(v.pipe(RowIndex, v.description("first row to read, counted from the bottom (0 = last row); inclusive"))),
   end: v.optional(v.pipe(RowIndex, v.description("row to stop before, counted from the bottom; omit start and end to read the whole region"))),
@@ -38,9 +39,9 @@ export const TextParams = v.object({
       v.description("a token from an earlier read: answer only the rows changed or scrolled in since then"),
     ),
   ),
-});
+}));
 
-export const TextReply = v.object({
+export const TextReply = deferred(() => v.object({
   lines: v.array(v.string()),
   region: v.picklist(["viewport", "scrollback", "all"]),
   total_lines: v.number(),
@@ -52,7 +53,7 @@ export const TextReply = v.object({
   /** Delta reads: each line's row from the bottom, and whether every row came (the token was too old). */
   rows: v.optional(v.array(v.number())),
   full: v.optional(v.boolean()),
-});
+}));
 
 export const text = defineCommand({
   name: "text",

@@ -1,32 +1,33 @@
 // transcript: an agent's conversation as messages (user, assistant, a tool call or its result in
 // one line each), read from its CLI's own log; `since` continues from an earlier read.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT, withinBudget } from "../protocol/budget.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-const Message = v.object({ role: v.picklist(["user", "assistant", "tool_call", "tool_result"]), text: v.string() });
+const Message = deferred(() => v.object({ role: v.picklist(["user", "assistant", "tool_call", "tool_result"]), text: v.string() }));
 
 /** How each role reads in the plain output. */
 const MARK = { user: "user:", assistant: "agent:", tool_call: "  →", tool_result: "  ←" } as const;
 
 export const transcript = defineCommand({
   name: "transcript",
-  params: v.object({
+  params: deferred(() => v.object({
     id: TerminalId,
     since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("only messages after this many (an earlier read's next)"))),
     max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of message text (default 16000); the oldest go first")), DEFAULT_MAX_OUTPUT),
-  }),
-  reply: v.object({
+  })),
+  reply: deferred(() => v.object({
     messages: v.array(Message),
     /** Pass as since to read only what comes after. */
     next: v.number(),
     /** Messages left out (the oldest) to keep within max_output. */
     cut: v.number(),
     path: v.string(),
-  }),
+  })),
   handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
     const read = session.transcript();

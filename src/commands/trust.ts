@@ -3,20 +3,21 @@
 // is not run until approved again. Its own command, never offered to MCP or the web: approving
 // code to run is for the person at the keyboard.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { defineCommand } from "./command.ts";
 import { absolutePath } from "./cli-helpers.ts";
 
 export const trust = defineCommand({
   name: "trust",
-  params: v.object({ dir: v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("a checkout of the repository (its main one or a worktree)")) }),
-  reply: v.object({
+  params: deferred(() => v.object({ dir: v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("a checkout of the repository (its main one or a worktree)")) })),
+  reply: deferred(() => v.object({
     /** The repository's main checkout: approvals are per repository. */
     repo: v.string(),
     path: v.string(),
     sha256: v.string(),
     /** The approved script, as it was read. */
     script: v.string(),
-  }),
+  })),
   async handle(params, ctx) {
     const { trustSetup } = await import("../spawn/repo-setup.ts");
     return trustSetup(params.dir, ctx.stateDir);

@@ -2,6 +2,7 @@
 // the same name is left alone and reported, so running `up` again is harmless; when one create
 // fails, the sessions this call made are ended again and the error names the entry.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { CreateReply } from "../protocol/session-info.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
@@ -9,14 +10,14 @@ import { defineCommand, type Reply } from "./command.ts";
 import { createdReply } from "./create.ts";
 import { readConnectorFile } from "./connector-file.ts";
 
-export const UpParams = v.object({
+export const UpParams = deferred(() => v.object({
   sessions: v.pipe(v.array(SessionSpec), v.minLength(1), v.maxLength(256), v.description("the sessions to create, as create takes them")),
-});
+}));
 
-export const UpReply = v.object({
+export const UpReply = deferred(() => v.object({
   /** A session already running is reported by id alone. */
   sessions: v.array(v.object({ ...v.partial(CreateReply).entries, id: v.string(), state: v.picklist(["created", "exists"]) })),
-});
+}));
 
 export const up = defineCommand({
   name: "up",

@@ -1,6 +1,7 @@
 // wait: block until a condition holds on a terminal — idle, text or regex in new output (never the
 // echo of typed input), text gone, a command done, exit — or the timeout passes (a `timeout` error).
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { defineCommand } from "./command.ts";
@@ -9,7 +10,7 @@ import { durationOption } from "./durations.ts";
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
 
-export const WaitParams = v.object({
+export const WaitParams = deferred(() => v.object({
   id: TerminalId,
   idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
   text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text appears in output that arrives after the wait began"))),
@@ -27,9 +28,9 @@ export const WaitParams = v.object({
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
-});
+}));
 
-export const WaitReply = v.object({
+export const WaitReply = deferred(() => v.object({
   condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent"]),
   elapsed_ms: v.number(),
   line: v.optional(v.string()),
@@ -39,7 +40,7 @@ export const WaitReply = v.object({
   signal: v.optional(v.nullable(v.string())),
   state: v.optional(AgentStateName),
   process: v.optional(v.string()),
-});
+}));
 
 export const wait = defineCommand({
   name: "wait",

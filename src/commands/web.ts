@@ -2,13 +2,14 @@
 // Answers the URL and a one-time login URL for a browser; running it again is harmless and gives
 // a fresh login URL.
 import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { WebParams, WebServerInfo } from "../protocol/web.ts";
 import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
 
 /** The running server, or (stop) that it stopped. */
-export const WebReply = v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)), logins_revoked: v.optional(v.number()) });
+export const WebReply = deferred(() => v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)), logins_revoked: v.optional(v.number()) }));
 
 export const web = defineCommand({
   name: "web",

@@ -2,16 +2,17 @@
 // schemas: the daemon publishes these types, clients and the page read them. Clients must
 // ignore event types (and fields) they do not know.
 import * as v from "valibot";
+import { deferred } from "./deferred.ts";
 import { AgentStateName, KeptItem } from "./fields.ts";
 
-const terminal = v.string();
+const terminal = deferred(() => v.string());
 
-export const IdleEvent = v.object({ event: v.literal("idle"), terminal, after_ms: v.number() });
-export const ActivityEvent = v.object({ event: v.literal("activity"), terminal });
-export const BellEvent = v.object({ event: v.literal("bell"), terminal });
-export const CommandStartEvent = v.object({ event: v.literal("command_start"), terminal });
-export const CommandDoneEvent = v.object({ event: v.literal("command_done"), terminal, code: v.nullable(v.number()) });
-export const ExitEvent = v.object({
+export const IdleEvent = deferred(() => v.object({ event: v.literal("idle"), terminal, after_ms: v.number() }));
+export const ActivityEvent = deferred(() => v.object({ event: v.literal("activity"), terminal }));
+export const BellEvent = deferred(() => v.object({ event: v.literal("bell"), terminal }));
+export const CommandStartEvent = deferred(() => v.object({ event: v.literal("command_start"), terminal }));
+export const CommandDoneEvent = deferred(() => v.object({ event: v.literal("command_done"), terminal, code: v.nullable(v.number()) }));
+export const ExitEvent = deferred(() => v.object({
   event: v.literal("exit"),
   terminal,
   code: v.nullable(v.number()),
@@ -19,18 +20,18 @@ export const ExitEvent = v.object({
   /** Why t4a ended it: kill's own reason ("timeout", "shutdown"); absent when the program ended by itself. */
   reason: v.optional(v.string()),
   kept: v.optional(v.array(KeptItem)),
-});
-export const TitleEvent = v.object({ event: v.literal("title"), terminal, title: v.string() });
+}));
+export const TitleEvent = deferred(() => v.object({ event: v.literal("title"), terminal, title: v.string() }));
 /** A new session (create, up, an issue launch); a restored one says `restored` instead. */
-export const CreatedEvent = v.object({ event: v.literal("created"), terminal });
-export const RestoredEvent = v.object({ event: v.literal("restored"), terminal, cwd: v.string() });
+export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"), terminal }));
+export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), terminal, cwd: v.string() }));
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
-export const InputWantedEvent = v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() });
-export const AgentStateEvent = v.object({ event: v.literal("agent_state"), terminal, state: AgentStateName, line: v.string() });
+export const InputWantedEvent = deferred(() => v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() }));
+export const AgentStateEvent = deferred(() => v.object({ event: v.literal("agent_state"), terminal, state: AgentStateName, line: v.string() }));
 /** A slow subscriber missed this many events. */
-export const LaggedEvent = v.object({ event: v.literal("lagged"), dropped: v.number() });
+export const LaggedEvent = deferred(() => v.object({ event: v.literal("lagged"), dropped: v.number() }));
 
-export const TerminalEvent = v.variant("event", [
+export const TerminalEvent = deferred(() => v.variant("event", [
   IdleEvent,
   ActivityEvent,
   BellEvent,
@@ -43,14 +44,14 @@ export const TerminalEvent = v.variant("event", [
   AgentStateEvent,
   InputWantedEvent,
   LaggedEvent,
-]);
+]));
 export type TerminalEvent = v.InferOutput<typeof TerminalEvent>;
 
 /** What an attached viewer (t4a attach, a browser) is told between output bytes. */
-export const ViewerEvent = v.variant("event", [
+export const ViewerEvent = deferred(() => v.variant("event", [
   v.object({ event: v.literal("resize"), cols: v.number(), rows: v.number() }),
   v.object({ event: v.literal("exit"), code: v.nullable(v.number()), signal: v.nullable(v.string()) }),
   /** The viewer fell too far behind and was dropped; it may attach again. */
   v.object({ event: v.literal("lagged") }),
-]);
+]));
 export type ViewerEvent = v.InferOutput<typeof ViewerEvent>;

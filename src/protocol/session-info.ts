@@ -1,10 +1,11 @@
 // A session as list, create and the page see it: the terminal's own state and what t4a made of it.
 // Shared by the commands that answer sessions (list, create, up) and the page's types.
 import * as v from "valibot";
+import { deferred } from "./deferred.ts";
 import { AgentStateName, KeptItem } from "./fields.ts";
 
 /** A session as list shows it (and GET /api/sessions/:id, with its seed-002 state). */
-export const SessionInfo = v.object({
+export const SessionInfo = deferred(() => v.object({
   id: v.string(),
   cols: v.number(),
   rows: v.number(),
@@ -58,11 +59,11 @@ export const SessionInfo = v.object({
   usage: v.optional(v.object({ memory_bytes: v.optional(v.number()), pids: v.optional(v.number()) })),
   recording: v.optional(v.string()),
   viewers: v.optional(v.number()),
-});
+}));
 export type SessionInfo = v.InferOutput<typeof SessionInfo>;
 
 /** create, and each session up made: the id, size and pid, and what the plugins made. */
-export const CreateReply = v.object({
+export const CreateReply = deferred(() => v.object({
   ...v.omit(SessionInfo, ["alive", "title", "cmd_args", "cwd", "shell_integration"]).entries,
-});
+}));
 export type CreateReply = v.InferOutput<typeof CreateReply>;

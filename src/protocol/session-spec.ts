@@ -2,24 +2,25 @@
 // and MCP's terminal_create all produce. src/spawn/ turns it into a plain {argv, cwd, env}.
 // Schemas only; no spawning here.
 import * as v from "valibot";
+import { deferred } from "./deferred.ts";
 import { Dimension, Milliseconds, TerminalName } from "./fields.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, MAX_SCROLLBACK_LINES } from "./limits.ts";
 
 /** A worktree or scratchpad name: becomes a path component and a branch name. */
-export const PluginName = v.pipe(
+export const PluginName = deferred(() => v.pipe(
   v.string(),
   v.minLength(1),
   v.maxLength(64),
   v.regex(/^[^/\\\x00-\x20\x7f~^:?*[]+$/, "must not contain '/', '\\', spaces, control characters or any of ~^:?*["),
   v.check((name) => !name.startsWith("-") && !name.startsWith(".") && !name.includes("..") && !name.endsWith(".lock"), "must not start with '-' or '.', contain '..' or end in '.lock'"),
-);
+));
 
-const AbsolutePath = v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path"));
+const AbsolutePath = deferred(() => v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path")));
 
 /** Longest a session may be given to run: 30 days. */
 export const MAX_SESSION_TIMEOUT_MS = 30 * 24 * 3600 * 1000;
 
-export const SessionSpec = v.object({
+export const SessionSpec = deferred(() => v.object({
   cols: v.optional(v.pipe(Dimension, v.description("columns, 1..1000")), DEFAULT_COLS),
   rows: v.optional(v.pipe(Dimension, v.description("rows, 1..1000")), DEFAULT_ROWS),
   cmd_args: v.optional(
@@ -126,23 +127,27 @@ export const SessionSpec = v.object({
     v.pipe(v.record(v.string(), v.string()), v.description("the creating client's environment: the policy's variables are taken from here instead of the daemon's")),
   ),
   inherit_env: v.optional(v.pipe(v.boolean(), v.description("give the program all of client_env (or the daemon's environment), not only the policy's variables"))),
-});
+}));
 export type SessionSpec = v.InferOutput<typeof SessionSpec>;
 export type SessionSpecInput = v.InferInput<typeof SessionSpec>;
 
-const { client_env: _clientEnv, ...fileFields } = SessionSpec.entries;
+/** The spec's fields a file may set: all but the creating client's environment. */
+function fileFields() {
+  const { client_env: _clientEnv, ...fields } = SessionSpec.entries;
+  return fields;
+}
 
 /** One session as a connector.json file writes it: `cmd` for the argv, `env_file` beside `env`. */
-export const ConnectorSession = v.strictObject({
-  ...fileFields,
+export const ConnectorSession = deferred(() => v.strictObject({
+  ...fileFields(),
   cmd: v.optional(v.pipe(v.array(v.string()), v.minLength(1, "cmd must not be empty"), v.description('the program and its arguments, e.g. ["npm", "test"]'))),
   env_file: v.optional(v.pipe(v.string(), v.minLength(1), v.description("a dotenv file (relative to this file) whose variables are set; env wins"))),
-});
+}));
 export type ConnectorSession = v.InferOutput<typeof ConnectorSession>;
 
 /** connector.json: one session, a list of them, or {"sessions": [...]}. */
-export const ConnectorFile = v.union([
+export const ConnectorFile = deferred(() => v.union([
   v.strictObject({ sessions: v.pipe(v.array(ConnectorSession), v.minLength(1), v.description("the sessions `t4a up` creates and `t4a down` ends")) }),
   v.pipe(v.array(ConnectorSession), v.minLength(1)),
   ConnectorSession,
-]);
+]));

@@ -253,3 +253,17 @@ test("recording mid-session opens with the screen; v3 times events from the one 
   expect(intervals.every((t) => t >= 0 && t < 5)).toBe(true);
   await sandbox.request({ cmd: "kill", id });
 });
+
+test("record --stop answers once the file holds every byte: the cast read right after it ends with the last output", async () => {
+  // The last events were written after the reply (an async write, or one behind a write in
+  // flight), so a script reading the file at once found it short.
+  for (let round = 0; round < 5; round++) {
+    const cast = join(sandbox.dir, `stop-${round}.cast`);
+    const id = await sandbox.ok(["create", "--record", cast, "--", "bash", "--norc", "--noprofile"]);
+    await sandbox.ok(["run", id, "--", `seq 1 30000; echo last-line-${round}`]);
+    await sandbox.ok(["record", id, "--stop"]);
+    const text = readFileSync(cast, "utf8");
+    expect({ round, ends: text.endsWith("\n"), last: text.includes(`last-line-${round}`) }).toEqual({ round, ends: true, last: true });
+    await sandbox.request({ cmd: "kill", id });
+  }
+});

@@ -23,9 +23,9 @@ export const record = defineCommand({
   name: "record",
   params: RecordParams,
   reply: RecordReply,
-  handle(params, ctx) {
+  async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
-    if (params.stop) return { stopped: session.stopRecording() };
+    if (params.stop) return { stopped: await session.stopRecording() };
     if (!params.path) throw new T4aError("invalid_params", "record needs a path (or stop)");
     session.record(params.path, params.input, params.format);
     return { recording: params.path, format: params.format };

@@ -241,11 +241,11 @@ export class Session {
     this.#recorder = recorder;
   }
 
-  /** Answers the path that was being written. */
-  stopRecording(): string {
+  /** Answers the path that was being written, once the file holds every event. */
+  async stopRecording(): Promise<string> {
     const recorder = this.#recorder;
     if (!recorder) throw new T4aError("not_found", `terminal "${this.id}" is not being recorded`);
-    recorder.close();
+    await recorder.close();
     return recorder.path;
   }
 
@@ -274,14 +274,15 @@ export class Session {
     return { ...(outOfMemory ? { reason: "memory_limit" } : {}), ...(kept.length ? { kept } : {}) };
   }
 
-  /** Lets go of everything the session holds; safe to call again. */
-  dispose(): void {
+  /** Lets go of everything the session holds; safe to call again. Settles once its recording (if any) is whole on disk. */
+  async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#clearTimers();
     this.#agent?.dispose();
-    this.#recorder?.close();
+    const recording = this.#recorder?.close();
     this.#terminal?.dispose();
+    await recording;
   }
 
   #clearTimers(): void {

@@ -88,8 +88,9 @@ export class Sessions {
     try {
       return await session.terminal.kill(this.#options.config.kill_grace_ms, reason);
     } finally {
-      session.dispose();
       this.#options.records?.remove(session.terminal.pid);
+      // A shutdown waits for it too: a recording's last events are on disk before the daemon exits.
+      await session.dispose();
     }
   }
 

@@ -7,7 +7,7 @@
 // `record` to the same file) with a marker, anything else refused. A write that fails (a full
 // disk) loses only what it carried: the header is written again until it lands, and the gap is
 // marked in the cast once writes succeed again.
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, write } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, write, writeSync } from "node:fs";
 import type { TerminalEvent } from "../protocol/events.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 
@@ -49,6 +49,8 @@ export class Recorder {
   #writing = false;
   #dropped = 0;
   #closed = false;
+  /** Settles once the file is closed with every event in it. */
+  readonly #finished = Promise.withResolvers<void>();
   readonly #timer: ReturnType<typeof setInterval>;
   readonly #untap: () => void;
   readonly #unsubscribe: () => void;
@@ -100,9 +102,12 @@ export class Recorder {
     this.#onEnd = callback;
   }
 
-  /** Stops recording: what is buffered is written, then the file is closed. */
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Stops recording: what is buffered is written, then the file is closed. Settles once the file
+   * holds everything (at once, unless a write was in flight: then after it and the rest).
+   */
+  close(): Promise<void> {
+    if (this.#closed) return this.#finished.promise;
     const rest = this.#decoder.decode();
     if (rest) this.#event("o", rest);
     this.#closed = true;
@@ -111,6 +116,7 @@ export class Recorder {
     this.#unsubscribe();
     this.#flush(true);
     this.#onEnd?.();
+    return this.#finished.promise;
   }
 
   #event(code: string, data: string): void {
@@ -139,10 +145,14 @@ export class Recorder {
     this.#pendingBytes += line.length;
   }
 
-  /** One write in flight at a time, off the event loop; at the end, the last one waits for it. */
+  /**
+   * One write in flight at a time, off the event loop. The last one (closing) is written at once
+   * when no write is in flight, else right after it: a client told "stopped" reads a whole file.
+   */
   #flush(final = false): void {
-    if (this.#writing || this.#pending.length === 0) {
-      if (final && !this.#writing) closeSync(this.#fd);
+    if (this.#writing) return; // its callback writes the rest (and closes, once closed)
+    if (this.#pending.length === 0) {
+      if (final) this.#closeFile();
       return;
     }
     const header = this.#header ?? "";
@@ -150,30 +160,52 @@ export class Recorder {
     const events = bytes.length - Buffer.byteLength(header);
     this.#pending = [];
     this.#pendingBytes = 0;
+    if (final) {
+      let written = 0;
+      let failure: NodeJS.ErrnoException | undefined;
+      try {
+        while (written < bytes.length) written += writeSync(this.#fd, bytes, written);
+      } catch (error) {
+        failure = error as NodeJS.ErrnoException;
+      }
+      this.#written(bytes.length, events, written, failure);
+      this.#closeFile();
+      return;
+    }
     this.#writing = true;
     write(this.#fd, bytes, 0, bytes.length, null, (error, written) => {
       this.#writing = false;
-      if (!error && written === bytes.length) {
-        this.#header = undefined;
-        this.#size += written;
-      } else {
-        // A full disk or another failure: what this write carried is gone (a part that landed
-        // is cut back off, so the file stays whole lines), and the next write that lands says so.
-        if (written > 0) {
-          try {
-            ftruncateSync(this.#fd, this.#size);
-          } catch {
-            // Cannot even cut it back: the half line stays; the marker below still tells.
-          }
-        }
-        this.#dropped += events;
-        this.#dropReason = `could not write the file (${error?.code ?? "a short write: the disk is likely full"})`;
-      }
-      if (this.#closed) {
-        if (this.#pending.length) this.#flush(true);
-        else closeSync(this.#fd);
-      }
+      this.#written(bytes.length, events, written, error ?? undefined);
+      if (this.#closed) this.#flush(true);
     });
+  }
+
+  /** After a write: the header is on disk, or (a full disk, another failure) what it carried is gone. */
+  #written(length: number, events: number, written: number, error: NodeJS.ErrnoException | undefined): void {
+    if (!error && written === length) {
+      this.#header = undefined;
+      this.#size += written;
+      return;
+    }
+    // A part that landed is cut back off, so the file stays whole lines; the next write that
+    // lands says what was lost.
+    if (written > 0) {
+      try {
+        ftruncateSync(this.#fd, this.#size);
+      } catch {
+        // Cannot even cut it back: the half line stays; the marker still tells.
+      }
+    }
+    this.#dropped += events;
+    this.#dropReason = `could not write the file (${error?.code ?? "a short write: the disk is likely full"})`;
+  }
+
+  #closeFile(): void {
+    try {
+      closeSync(this.#fd);
+    } finally {
+      this.#finished.resolve();
+    }
   }
 }
 

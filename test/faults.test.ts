@@ -240,6 +240,43 @@ test("restore: the daemon listens first; a client subscribed then sees each sess
   }
 }, 60_000);
 
+test("a SIGTERM during the restore stops the daemon as cleanly as later: exit 0, its socket gone, the session back on the next start", async () => {
+  const own = new Sandbox();
+  const ownEnv = { ...own.env, XDG_STATE_HOME: join(own.dir, "state"), XDG_CONFIG_HOME: join(own.dir, "config") };
+  const run = (args: string[]) => ok(args, { dir: own.dir, env: ownEnv });
+  // The user's own plugin holds the restored create at a gate, so the signal lands mid-restore.
+  const plugins = join(own.dir, "config", "t4a", "plugins");
+  mkdirSync(plugins, { recursive: true });
+  const gate = join(own.dir, "restore-gate");
+  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
+  writeFileSync(gate, "");
+  let daemon: ReturnType<typeof Bun.spawn> | undefined;
+  try {
+    await run(["create", "--name", "gated", "--persist", "--plugin", "gate", "--", "bash", "--norc", "--noprofile"]);
+    rmSync(gate);
+    const old = Number(JSON.parse(await run(["info", "--json"])).pid);
+    process.kill(old, "SIGKILL");
+    await waitFor(() => !isAlive(old), 5000, "the daemon to die");
+    daemon = Bun.spawn([BIN, "daemon"], { env: ownEnv, cwd: "/", stdio: ["ignore", "ignore", "ignore"] });
+    const listening = async () => {
+      const connection = await DaemonConnection.open(own.socket).catch(() => undefined);
+      const reply = await connection?.request({ cmd: "events" }).catch(() => undefined);
+      connection?.close();
+      return reply?.reply.ok === true;
+    };
+    await waitFor(listening, 10_000, "the daemon to listen");
+    daemon.kill("SIGTERM"); // the restore waits at the gate
+    await Bun.sleep(200);
+    writeFileSync(gate, "");
+    expect({ code: await daemon.exited, signal: daemon.signalCode }).toEqual({ code: 0, signal: null });
+    expect(Bun.spawnSync(["test", "-e", own.socket]).exitCode).not.toBe(0);
+    expect(JSON.parse(await run(["list", "--json"])).terminals).toContainEqual(expect.objectContaining({ id: "gated", restored: true }));
+  } finally {
+    daemon?.kill();
+    await own.cleanup();
+  }
+}, 60_000);
+
 test.if(process.getuid?.() === 0)("a full state disk: a persisted create fails naming ENOSPC and leaves nothing running; cwd floods keep the screen whole and leave no temp file", async () => {
   const full = new Sandbox();
   const state = join(full.dir, "state");

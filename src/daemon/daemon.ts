@@ -65,6 +65,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;
+  let socketWatch: ReturnType<typeof setInterval> | undefined;
 
   const ctx: DaemonContext = {
     sessions,
@@ -78,6 +79,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     requestShutdown: () => setTimeout(() => void stop(), 0),
   };
   ctx.web = options.webHost?.(ctx);
+
+  // From the first socket on, nothing ends the daemon but a shutdown: not a signal that arrives
+  // mid-restore (it stops as cleanly as later), not an exception a restored session throws.
+  process.on("SIGTERM", () => void stop());
+  process.on("SIGINT", () => void stop());
+  process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
+  process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
+  process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
 
   installShellIntegration(spawn.integrationDir);
   // Each socket is made under a name of its own and renamed into place: Bun's stop() unlinks the
@@ -108,6 +117,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   recordDaemon(socketPath);
   await restoring;
   ctx.restoring = undefined;
+  if (stopping) return finished; // a signal came during the restore
   // A deleted socket file (a cleanup script, a tmp reaper) is made again, as tmux does on
   // SIGUSR1; a path someone else has taken is left alone.
   const keepSocket = () => {
@@ -116,7 +126,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     claimSocket();
   };
   process.on("SIGUSR1", keepSocket);
-  const socketWatch = setInterval(keepSocket, SOCKET_CHECK_MS);
+  socketWatch = setInterval(keepSocket, SOCKET_CHECK_MS);
 
   async function stop(): Promise<void> {
     if (stopping) return;
@@ -124,6 +134,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     clearInterval(socketWatch);
     for (const listener of listeners) listener.stop(true);
     ctx.web?.close();
+    // Mid-restore, what is being restored ends with the rest (and stays in the manifest).
+    await ctx.restoring;
     await sessions.killAll();
     screens.close();
     manifest.flush(); // a directory or size change still waiting to be written
@@ -149,11 +161,6 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     );
   }
 
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
-  process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
-  process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
   console.error(`t4a daemon ${options.version} pid ${process.pid} listening on ${socketPath}`);
   return finished;
 }

@@ -124,7 +124,7 @@ async function floods(): Promise<void> {
 
 /**
  * What parsing on worker threads costs and gives (issue 28), one daemon with a worker per core
- * (T4A_SCREEN_WORKERS=cores) beside one parsing on its own thread (the default): a read's round
+ * (the default) beside one parsing on its own thread (T4A_SCREEN_WORKERS=0): a read's round
  * trip, memory, start, `seq` ingest, and another session's `text` under four floods.
  */
 async function workers(): Promise<void> {
@@ -188,7 +188,7 @@ async function workers(): Promise<void> {
   const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
   const cores = cpus().length;
   const row = (metric: string, ours: number, theirs: number, unit: string) => rows.push({ section: "workers", metric, t4a: ours, floor: theirs, unit });
-  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers, T4A_SCREEN_WORKERS=cores; floor: parsing on the daemon's thread, the default)`, t4a: cores, unit: "workers" });
+  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers, the default; floor: parsing on the daemon's thread, T4A_SCREEN_WORKERS=0)`, t4a: cores, unit: "workers" });
   row("`text` of an idle session on an open connection, p50", pool.p50!, inline.p50!, "ms");
   row("  … p95", pool.p95!, inline.p95!, "ms");
   row("daemon start → first answer", pool.start!, inline.start!, "ms");

@@ -7,7 +7,7 @@
 // event the worker sent before it (OSC marks, titles, parse reports) on the way, in order. So a
 // read answers for exactly the output handed over so far, as when parsing was synchronous, and
 // everything the daemon learnt from the output before that point has been applied when it returns.
-// With no workers (the default, see defaultWorkers) the same host runs on the daemon's thread.
+// With no workers (T4A_SCREEN_WORKERS=0, see defaultWorkers) the same host runs on the daemon's thread.
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
@@ -346,17 +346,17 @@ export class ScreenProxy {
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * Screens parse on the daemon's own thread unless T4A_SCREEN_WORKERS asks for workers
- * ("cores": one per core, or a number). Not the default yet: with floods held by the tty's flow
- * the pool measured as well as one thread (bench/README.md), but one of three fresh-clone CI
- * runs with it on failed two tests that never failed on one thread (a restore's first `list`
- * saw the daemon close the connection; an asciinema playback never matched), not understood yet.
+ * One worker per core unless T4A_SCREEN_WORKERS says otherwise ("0": the daemon's own thread,
+ * "N": N workers, "cores": one per core). Measured on two cores (bench/README.md): `seq 1 2000000`
+ * ~0.7x the time on one thread. It was opt-in for a while after a CI run with it failed two tests.
+ * One was a race its timing exposed, fixed since: record --stop answered before the cast's last
+ * write. The other (a restart's first `list` saw the connection close) was never reproduced; the
+ * daemon no longer dies of a signal or an exception that comes during a restore, its likely cause.
  */
 function defaultWorkers(): number {
   const configured = process.env.T4A_SCREEN_WORKERS;
-  if (configured === "cores") return availableParallelism();
   if (configured !== undefined && /^\d+$/.test(configured)) return Number(configured);
-  return 0;
+  return availableParallelism();
 }
 
 /** Screens on the daemon's own thread: requests are handled as they are made. */

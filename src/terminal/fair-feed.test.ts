@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { FairFeed } from "./fair-feed.ts";
+import { FairFeed, HOLD_BYTES, RESUME_BYTES } from "./fair-feed.ts";
 
 /** A consumer that takes `msPerByte` per byte, like a parser. */
 function slowConsumer(msPerKiB: number, into: number[]) {
@@ -19,8 +19,8 @@ test("past its share of a turn, the feed finishes on later turns, in order; the 
   expect(received.length).toBeLessThan(chunk.length);
   expect(feed.pending).toBe(true);
   expect(flow).toEqual([]); // 64 KiB waiting: the program goes on meanwhile
-  const more = Uint8Array.from({ length: 256 * 1024 }, (_, i) => (i * 7) & 0xff);
-  feed.push(more); // read while parsing: queued behind, never ahead; now past 256 KiB, so held
+  const more = Uint8Array.from({ length: HOLD_BYTES }, (_, i) => (i * 7) & 0xff);
+  feed.push(more); // read while parsing: queued behind, never ahead; now past HOLD_BYTES, so held
   expect(flow).toEqual(["XOFF"]);
   feed.push(Uint8Array.of(1, 2, 3));
   while (feed.pending) await new Promise((resolve) => setImmediate(resolve));
@@ -43,15 +43,15 @@ test("a consumer that parses elsewhere: what it has not parsed counts, and its p
   let unparsed = 0;
   const flow: string[] = [];
   const feed = new FairFeed((bytes) => void (unparsed += bytes.length), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") }, () => unparsed);
-  feed.push(new Uint8Array(200 * 1024));
+  feed.push(new Uint8Array(HOLD_BYTES - 1024));
   expect(flow).toEqual([]);
-  feed.push(new Uint8Array(100 * 1024)); // 300 KiB handed over, none parsed yet
+  feed.push(new Uint8Array(2048)); // past HOLD_BYTES handed over, none parsed yet
   expect(flow).toEqual(["XOFF"]);
   expect(feed.pending).toBe(false); // nothing waits here: it all went to the consumer
-  unparsed = 100 * 1024;
+  unparsed = RESUME_BYTES + 1024;
   feed.parsed();
   expect(flow).toEqual(["XOFF"]); // still over the restart mark
-  unparsed = 10 * 1024;
+  unparsed = RESUME_BYTES - 1024;
   feed.parsed();
   expect(flow).toEqual(["XOFF", "XON"]);
 });

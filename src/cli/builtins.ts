@@ -4,8 +4,7 @@ import type { CliOptions } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { T4aError } from "../protocol/errors.ts";
-import type { LineSpec } from "./parse.ts";
-import { usage } from "./parse.ts";
+import { type LineSpec, usage } from "./parse.ts";
 import { socketPath } from "../client/socket-path.ts";
 
 /** What a built-in command needs from the CLI around it. */

@@ -52,7 +52,7 @@ export async function runCli(argv: string[]): Promise<number> {
       if (options.version) return printVersion();
       return await builtin.run(args, options, { version, target: buildInfo().target });
     }
-    // Its socket directory is checked on another thread while the command's code loads.
+    // The socket's directory is checked on Bun's thread pool while the command's code loads.
     const socket = socketOption(argv);
     if (socket !== false) checkSocketDirSoon(parentDir(socket ?? socketPath()));
     const command = await commandLoaders[name!]!();

@@ -196,19 +196,19 @@ export class Pty {
     if (this.#heldBy === "xoff" && (this.#terminal.inputFlags & IXON) !== 0) this.#terminal.write(XOFF);
   }
 
-  /** An answer of the emulator to a device query: written only while the program reads its input. */
-  answer(data: string): void {
+  /** Answers of the emulator to device queries (`answers` of them in `data`): written only while the program reads its input. */
+  answer(data: string, answers = 1): void {
     if (this.#terminal.closed) return;
     const tty = this.#ttyPath();
     const now = performance.now();
     if (now < this.#answersHeldUntil) {
-      this.droppedAnswers++;
+      this.droppedAnswers += answers;
       return;
     }
     const unread = tty ? unreadInput(tty) : undefined;
     if (unread !== undefined && unread >= UNREAD_ANSWER_LIMIT_BYTES) {
       this.#answersHeldUntil = now + ANSWER_RECHECK_MS;
-      this.droppedAnswers++;
+      this.droppedAnswers += answers;
       return;
     }
     this.#input(data);

@@ -40,7 +40,8 @@ export interface Parsed {
 
 /** From the host, in the order things happened in the output. */
 export type HostEvent =
-  | { ev: "reply"; screen: number; data: string }
+  /** The emulator's answers to device queries, those of one stretch of output together. */
+  | { ev: "reply"; screen: number; data: string; answers: number }
   | { ev: "title"; screen: number; title: string }
   | { ev: "bell"; screen: number }
   /** An OSC sequence a screen asked for, with the cursor where it stood in the output. */
@@ -50,11 +51,39 @@ export type HostEvent =
 
 export class ScreenHost {
   readonly #screens = new Map<number, Screen>();
-  readonly #send: (event: HostEvent) => void;
+  readonly #sink: (event: HostEvent) => void;
+  /**
+   * Answers not sent yet: consecutive ones go as one event, sent before anything else is. A
+   * program asking thousands of queries per write made one message each from a worker (the
+   * daemon's RSS grew ~100 MB in 10 s of `\e[c\e[6n` without reading, against ~30 MB inline).
+   */
+  #answers: { screen: number; data: string; count: number } | undefined;
 
   /** `send` takes events in order; a "return" answers the call it names. */
   constructor(send: (event: HostEvent) => void) {
-    this.#send = send;
+    this.#sink = send;
+  }
+
+  #send(event: HostEvent): void {
+    this.#flushAnswers();
+    this.#sink(event);
+  }
+
+  #answer(screen: number, data: string): void {
+    if (this.#answers?.screen === screen) {
+      this.#answers.data += data;
+      this.#answers.count++;
+      return;
+    }
+    this.#flushAnswers();
+    this.#answers = { screen, data, count: 1 };
+  }
+
+  #flushAnswers(): void {
+    const answers = this.#answers;
+    if (!answers) return;
+    this.#answers = undefined;
+    this.#sink({ ev: "reply", screen: answers.screen, data: answers.data, answers: answers.count });
   }
 
   /** Never throws: a read's failure is its answer; any other is logged, and the next request is served. */
@@ -68,11 +97,11 @@ export class ScreenHost {
   }
 
   #handle(request: HostRequest): void {
-    const send = this.#send;
+    const send = (event: HostEvent) => this.#send(event);
     if (request.op === "open") {
       const id = request.screen;
       const screen = new Screen(request.options, {
-        reply: (data) => send({ ev: "reply", screen: id, data }),
+        reply: (data) => this.#answer(id, data),
         title: (title) => send({ ev: "title", screen: id, title }),
         bell: () => send({ ev: "bell", screen: id }),
       });
@@ -86,6 +115,7 @@ export class ScreenHost {
     if (request.op === "close") {
       screen?.dispose();
       this.#screens.delete(request.screen);
+      if (this.#answers?.screen === request.screen) this.#answers = undefined;
       return;
     }
     if (request.op === "write") {

@@ -30,7 +30,7 @@ const WAKE_CHECK_MS = 50;
 
 export interface ScreenEvents {
   /** Bytes the emulator answers to the program (DA, DSR/CPR): write them to the PTY. */
-  reply(data: string): void;
+  reply(data: string, answers: number): void;
   title(title: string): void;
   bell(): void;
   /** OSC sequences by number, each with the cursor's stable row and column where it stood in the output. */
@@ -332,7 +332,7 @@ export class ScreenProxy {
       case "bell":
         return this.#events.bell();
       case "reply":
-        return this.#events.reply(event.data);
+        return this.#events.reply(event.data, event.answers);
     }
   }
 

@@ -201,7 +201,7 @@ export class Terminal {
     this.screen = spec.screens.open(
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, scrollbackBytes: spec.scrollbackBytes },
       {
-        reply: (data) => this.#pty?.answer(data),
+        reply: (data, answers) => this.#pty?.answer(data, answers),
         title: (title) => emit({ event: "title", terminal: this.id, title }),
         bell: () => emit({ event: "bell", terminal: this.id }),
         osc: {

@@ -5,7 +5,7 @@
 import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
-import { asksForHelp, readLine, requestedCommand, usage, withoutUndefined } from "./parse.ts";
+import { asksForHelp, lineTarget, readLine, usage, withoutUndefined } from "./parse.ts";
 import { builtins, resolveSocket } from "./builtins.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
@@ -38,7 +38,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   try {
-    const name = requestedCommand(argv);
+    const { name, socket } = lineTarget(argv);
     const builtin = name !== undefined && Object.hasOwn(builtins, name) ? builtins[name] : undefined;
     const known = builtin !== undefined || (name !== undefined && Object.hasOwn(commandLoaders, name));
     if (!known || asksForHelp(argv)) {
@@ -53,7 +53,6 @@ export async function runCli(argv: string[]): Promise<number> {
       return await builtin.run(args, options, { version, target: buildInfo().target });
     }
     // The socket's directory is checked on Bun's thread pool while the command's code loads.
-    const socket = socketOption(argv);
     if (socket !== false) checkSocketDirSoon(parentDir(socket ?? socketPath()));
     const command = await commandLoaders[name!]!();
     if (!command.cli) throw usage(`unknown command "${name}"; see t4a --help`);
@@ -68,19 +67,6 @@ export async function runCli(argv: string[]): Promise<number> {
 function printVersion(): number {
   console.log(`t4a ${version}`);
   return ExitCode.ok;
-}
-
-/**
- * --socket's value as the line gives it: undefined when absent, false when it cannot be told
- * before the line is read (the reader then reports the problem).
- */
-function socketOption(argv: string[]): string | undefined | false {
-  let found: string | undefined;
-  for (let i = 0; i < argv.length && argv[i] !== "--"; i++) {
-    if (argv[i] === "--socket") found = argv[++i] ?? "";
-    else if (argv[i]!.startsWith("--socket=")) found = argv[i]!.slice("--socket=".length);
-  }
-  return found === "" ? false : found;
 }
 
 async function runCommand(command: Command, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {

@@ -43,7 +43,7 @@ interface OptionSpec {
  * options and checks as the command line. Throws on a usage error.
  */
 export async function requestFor(argv: string[]): Promise<Reply> {
-  const name = requestedCommand(argv);
+  const { name } = lineTarget(argv);
   const command = name !== undefined && Object.hasOwn(commandLoaders, name) ? await commandLoaders[name]!() : undefined;
   if (!command?.cli) throw usage(`unknown command "${argv[0] ?? ""}"`);
   const { args, options } = readLine(argv, command.cli);
@@ -138,14 +138,22 @@ function camelCase(name: string): string {
   return name.replace(/([a-z])-([a-z])/g, (_, before: string, after: string) => before + after.toUpperCase());
 }
 
-/** The subcommand name: the first argument that is neither an option nor --socket's or --host's value. */
-export function requestedCommand(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--") return undefined;
-    if (argv[i] === "--socket" || argv[i] === "--host") i++;
-    else if (!argv[i]!.startsWith("-")) return argv[i];
+/**
+ * What a line names before it is read: the subcommand (the first argument that is neither an
+ * option nor --socket's or --host's value) and --socket's value (false when given without one:
+ * the reader reports that).
+ */
+export function lineTarget(argv: string[]): { name: string | undefined; socket: string | false | undefined } {
+  let name: string | undefined;
+  let socket: string | false | undefined;
+  for (let i = 0; i < argv.length && argv[i] !== "--"; i++) {
+    const arg = argv[i]!;
+    if (arg === "--socket") socket = argv[++i] || false;
+    else if (arg.startsWith("--socket=")) socket = arg.slice("--socket=".length) || false;
+    else if (arg === "--host") i++;
+    else if (name === undefined && !arg.startsWith("-")) name = arg;
   }
-  return undefined;
+  return { name, socket };
 }
 
 /** Whether the line asks for help (`-h`, `--help`), before any `--`. */

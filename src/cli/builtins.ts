@@ -5,7 +5,7 @@ import { remoteHost } from "../commands/cli-helpers.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { type LineSpec, usage } from "./parse.ts";
-import { socketPath } from "../client/socket-path.ts";
+import { parentDir, socketPath } from "../client/socket-path.ts";
 
 /** What a built-in command needs from the CLI around it. */
 export interface BuiltinContext {
@@ -66,9 +66,7 @@ export const builtins: Record<string, Builtin> = {
     async run([action, host], options, { target }) {
       if (action !== "install") throw usage(`remote takes install, not "${action}"`);
       const { installRemote } = await import("./remote-install.ts");
-      const socket = resolveSocket({});
-      const dir = socket.slice(0, Math.max(1, socket.lastIndexOf("/")));
-      return installRemote(host!, dir, target, options.from === undefined ? undefined : String(options.from));
+      return installRemote(host!, parentDir(resolveSocket({})), target, options.from === undefined ? undefined : String(options.from));
     },
   },
   doctor: {

@@ -27,10 +27,7 @@ export function buildInfo(): { version: string; commit: string; built: string; t
 export const ExitCode = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 export async function runCli(argv: string[]): Promise<number> {
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-    console.log(`t4a ${version}`);
-    return ExitCode.ok;
-  }
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) return printVersion();
   if ((argv[0] === "--version" || argv[0] === "version") && argv.length <= 2) {
     const info = buildInfo();
     if (argv[1] === "--json") console.log(JSON.stringify(info));

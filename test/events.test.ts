@@ -248,7 +248,8 @@ test("a subscriber that never reads does not grow the daemon; it is told it lagg
   const daemon = await sandbox.daemonPid();
   const sleeper = await DaemonConnection.open(sandbox.socket);
   sleeper.send({ cmd: "events" }); // subscribes, then never reads while the flood runs
-  const id = await create(["bash", "-c", "yes $'\\a' | head -c 8000000; sleep 30"]);
+  // A bell, then a title: neither merges with the one before it, so each is an event.
+  const id = await create(["bash", "-c", "yes $'\\a\\e]0;t\\a' | head -c 8000000; sleep 30"]);
   const deadline = performance.now() + 5000;
   let maxRss = 0;
   while (performance.now() < deadline) {

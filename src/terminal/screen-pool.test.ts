@@ -48,6 +48,36 @@ for (const [kind, pool] of Object.entries(pools)) {
     expect(inner.length).toBe(1);
     screen.dispose();
   });
+
+  test(`${kind}: a run of bells is one bell, of titles the last title, of answers one reply; a run ends at any other event`, () => {
+    const log: string[] = [];
+    const screen = open(pool, log);
+    screen.write(encode("\x07".repeat(5000) + "\x1b]2;a\x07\x1b]2;b\x07" + "\x1b[c".repeat(3) + "\x07\x1b]2;c\x07\x07"));
+    expect(screen.cursor().row).toBe(0);
+    const reply = JSON.stringify("\x1b[?1;2c".repeat(3));
+    expect(log.filter((line) => !line.startsWith("parsed"))).toEqual(["bell", "title b", `reply ${reply}`, "bell", "title c", "bell"]);
+    screen.dispose();
+  });
+
+  test(`${kind}: the events after one whose handler reads still come after it, in order`, () => {
+    const log: string[] = [];
+    const screen: ScreenProxy = open(pool, log, {
+      osc: {
+        133: (payload) => {
+          log.push(`mark ${payload}`);
+          screen.cursor();
+          log.push(`read after ${payload}`);
+        },
+      },
+    });
+    // A worker parses 8 KB at a time: "three" comes in a later message than the rest.
+    screen.write(encode("a\x1b]133;A\x07\x1b]2;one\x07\x1b]133;B\x07\x1b]2;two\x07\x07" + "\x1b[0m".repeat(3000) + "\x1b]2;three\x07"));
+    expect(screen.cursor().row).toBe(0);
+    // When each read is answered differs (inline: at once; a worker: after the events before it).
+    expect(log.filter((line) => !line.startsWith("parsed") && !line.startsWith("read"))).toEqual(["mark A", "title one", "mark B", "title two", "bell", "title three"]);
+    expect(log.filter((line) => line.startsWith("read")).sort()).toEqual(["read after A", "read after B"]);
+    screen.dispose();
+  });
 }
 
 test("the worker's screen and one on this thread answer every read alike", async () => {

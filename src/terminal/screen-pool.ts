@@ -408,6 +408,11 @@ class WorkerLink implements Link {
   /** Blocking reads in progress (a read made while handling an event nests), and answers that came for them. */
   readonly #waiting = new Set<number>();
   readonly #answers = new Map<number, { value?: unknown; error?: string }>();
+  /**
+   * Batches of events taken and not all handled yet, oldest first. A read made while handling
+   * one takes the batches after it; their events must still come after the rest of this one's.
+   */
+  readonly #inbox: { events: HostEvent[]; next: number }[] = [];
   /** Why this worker can no longer be used, once it cannot. */
   #broken: string | undefined;
 
@@ -423,7 +428,7 @@ class WorkerLink implements Link {
     this.#worker.on("exit", (code) => this.#break(`exited (${code})`));
     // Neither keeps the daemon (or a test) alive on its own.
     this.#worker.unref();
-    port1.on("message", (event: HostEvent) => this.#take(event));
+    port1.on("message", (events: HostEvent[]) => this.#takeAll(events));
     port1.unref();
   }
 
@@ -448,7 +453,7 @@ class WorkerLink implements Link {
       for (;;) {
         const seen = Atomics.load(this.#answered, 0);
         for (let received = receiveMessageOnPort(this.#port); received; received = receiveMessageOnPort(this.#port)) {
-          this.#take(received.message as HostEvent);
+          this.#takeAll(received.message as HostEvent[]);
         }
         const answer = this.#answers.get(request.call);
         if (answer) {
@@ -468,12 +473,21 @@ class WorkerLink implements Link {
   }
 
   /**
-   * An event, in order. Handling one may make a read of its own (a mark's listener reads the
+   * Events, in order. Handling one may make a read of its own (a mark's listener reads the
    * screen), which may take the answer to the read it interrupted: kept here for that one.
    */
-  #take(event: HostEvent): void {
-    if (event.ev === "return" && this.#waiting.has(event.call)) this.#answers.set(event.call, event);
-    else this.#dispatch(event);
+  #takeAll(events: HostEvent[]): void {
+    this.#inbox.push({ events, next: 0 });
+    while (this.#inbox.length) {
+      const batch = this.#inbox[0]!;
+      const event = batch.events[batch.next++];
+      if (!event) {
+        this.#inbox.shift();
+        continue;
+      }
+      if (event.ev === "return" && this.#waiting.has(event.call)) this.#answers.set(event.call, event);
+      else this.#dispatch(event);
+    }
   }
 
   /**

@@ -174,6 +174,31 @@ test("t4a attach in a real PTY: type into vim, detach, reattach with the screen 
   for (const id of ["editor", "client", "client2", "ro"]) await sandbox.request({ cmd: "kill", id });
 });
 
+test("a viewer's terminal does not answer a query the session's emulator answers: the program gets one answer", async () => {
+  // Answers for 3 s after "g": one from the session's emulator; a second, from the terminal that
+  // `t4a attach` runs in, came back as typed input (vim took it for keys and ate what followed).
+  const asker = [
+    "import os, select, time, tty",
+    "tty.setraw(0)",
+    "os.write(1, b'ready\\r\\n')",
+    "os.read(0, 1)",
+    "os.write(1, b'\\x1b[c')",
+    "got, end = b'', time.time() + 3",
+    "while time.time() < end:",
+    "    if select.select([0], [], [], 0.2)[0]: got += os.read(0, 100)",
+    "os.write(1, ('answers ' + got.hex() + ' end\\r\\n').encode())",
+    "time.sleep(60)",
+  ].join("\n");
+  await sandbox.request({ cmd: "create", name: "asker", cmd_args: ["python3", "-c", asker] });
+  await waitFor(async () => (await sandbox.screen("asker")).includes("ready"), 10_000, "the asker");
+  await sandbox.request({ cmd: "create", name: "looker", cmd_args: [BIN, "attach", "asker"], env: { T4A_SOCKET: sandbox.socket } });
+  await waitFor(async () => (await sandbox.screen("looker")).includes("ready"), 10_000, "the replayed screen in the viewer");
+  await sandbox.request({ cmd: "send", id: "asker", input: "g" });
+  const screen = await waitFor(async () => /answers (\w*) end/.exec(await sandbox.screen("asker")), 15_000, "the answers");
+  expect(screen[1]).toBe(Buffer.from("\x1b[?1;2c").toString("hex"));
+  for (const id of ["asker", "looker"]) await sandbox.request({ cmd: "kill", id });
+});
+
 test("t4a attach drives less: search, jump, the client's screen the same as the session's, then quit", async () => {
   const file = join(sandbox.dir, "pager.txt");
   await Bun.write(file, Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(3, "0")} ${i % 7 === 0 ? "needle" : "hay"}`).join("\n") + "\n");
@@ -229,7 +254,9 @@ test.if(Bun.which("asciinema") !== null)("a recording of vim and commands plays 
   const markers = lines.slice(1).map((line) => JSON.parse(line)).filter((event) => event[1] === "m").map((event) => event[2]);
   expect(markers).toContain("command_done exit=3");
   expect(markers).toContain("command_done exit=0");
-  const player = await sandbox.ok(["create", "--name", "player", "--", "asciinema", "cat", cast]);
+  // The cast holds vim's queries: the player's terminal answers them as any terminal would, and
+  // with echo on, answers written while asciinema still runs (a loaded machine) showed on screen.
+  const player = await sandbox.ok(["create", "--name", "player", "--", "sh", "-c", `stty -echo; exec asciinema cat ${cast}`]);
   await waitFor(async () => (await sandbox.screen(player)) === expected, 10_000, "the played-back screen to match");
   for (const t of [id, player]) await sandbox.request({ cmd: "kill", id: t });
 });

@@ -5,6 +5,7 @@
 import type { ViewerEvent } from "../protocol/events.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 import { encodeFrame, Frame } from "../protocol/frames.ts";
+import { AnsweredQueryFilter } from "./answered-queries.ts";
 
 /** How a viewer is reached: each call queues and answers how many bytes wait for it to read. */
 export interface Viewer {
@@ -40,6 +41,8 @@ export class Attachment {
   readonly #viewer: Viewer;
   readonly #onClose: (() => void) | undefined;
   readonly #readOnly: boolean;
+  /** The viewer's terminal must not answer what the session's own emulator answers. */
+  readonly #queries = new AnsweredQueryFilter();
   #stop: (() => void) | undefined;
   #closed = false;
 
@@ -51,7 +54,7 @@ export class Attachment {
     // In one turn: the screen at this byte, then a tap from the next byte on (terminal.tap).
     const screen = terminal.screen.serialize(options.scrollback);
     this.#stop = terminal.tap({
-      output: (chunk) => this.#check(this.#viewer.output(chunk)),
+      output: (chunk) => this.#output(this.#queries.filter(chunk)),
       resize: (cols, rows) => this.#check(this.#viewer.event({ event: "resize", cols, rows })),
       end: () => this.#ended(),
     });
@@ -60,8 +63,13 @@ export class Attachment {
     if (!terminal.alive) this.#ended();
   }
 
+  #output(bytes: Uint8Array): void {
+    if (bytes.length > 0) this.#check(this.#viewer.output(bytes));
+  }
+
   #ended(): void {
     if (this.#closed) return;
+    this.#output(this.#queries.flush());
     const info = this.#terminal.info();
     this.#viewer.event({ event: "exit", code: info.exit_code ?? null, signal: info.signal ?? null });
     this.close();

@@ -177,11 +177,15 @@ test(`floods in several sessions at once (${pick(5, 30)} s): another session ans
   expect(logProblems(sandbox)).toEqual([]);
 }, SOAK ? 300_000 : 60_000);
 
-/** A program that sets the title and rings the bell `count` times as fast as it can, then exits. */
+/**
+ * A program that starts and ends a command (OSC 133 C, D) `count` times as fast as it can, then
+ * exits: two events each. (Bells are told 200 ms apart at most and a run of titles is its last,
+ * so a storm of those is a handful of events.)
+ */
 const EVENT_STORM = (count: number) => [
   "python3",
   "-c",
-  `import os\nchunk = b''.join(b'\\x1b]2;t%d\\x07\\x07' % i for i in range(1000))\nfor _ in range(${count / 1000}): os.write(1, chunk)`,
+  `import os\nchunk = b''.join(b'\\x1b]133;C\\x07\\x1b]133;D;%d\\x07' % (i % 256) for i in range(1000))\nfor _ in range(${count / 1000}): os.write(1, chunk)`,
 ];
 
 /** Runs the storm in a fresh session and answers how long it took to exit (the PTY's pace). */

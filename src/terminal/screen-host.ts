@@ -49,16 +49,22 @@ export type HostEvent =
   | ({ ev: "parsed"; screen: number } & Parsed)
   | { ev: "return"; call: number; value?: unknown; error?: string };
 
-type Mergeable = Extract<HostEvent, { ev: "reply" | "title" | "bell" }>;
+type Mergeable = Extract<HostEvent, { ev: "reply" | "title" }>;
+
+/**
+ * A bell this soon after the last one told is not told (xterm's bellSuppressTime, 200 ms by
+ * default): `yes $'\a'` rang 4 million times, a message each from a worker, and the daemon's RSS
+ * went past 300 MB in 5 s behind a subscriber that never read.
+ */
+export const BELL_SUPPRESS_MS = 200;
 
 export class ScreenHost {
   readonly #screens = new Map<number, Screen>();
   readonly #sink: (event: HostEvent) => void;
   /**
-   * An event held back in case the next one merges with it, sent before anything else is. A run
-   * of answers to device queries is one event, a run of bells one bell, a run of titles the last
-   * title. A flood of any of them made one message each from a worker: `\e[c\e[6n` grew the
-   * daemon's RSS ~100 MB in 10 s, `yes $'\a'` to 200–315 MB in 5 s (~110 MB inline).
+   * An event held back in case the next one merges with it, sent before anything else is: a run
+   * of answers to device queries is one event (`\e[c\e[6n` made one message each from a worker
+   * and grew the daemon's RSS ~100 MB in 10 s), a run of title changes the last title.
    */
   #held: Mergeable | undefined;
 
@@ -80,9 +86,7 @@ export class ScreenHost {
     } else if (held.ev === "reply" && event.ev === "reply") {
       held.data += event.data;
       held.answers += event.answers;
-    } else if (held.ev === "title" && event.ev === "title") {
-      held.title = event.title;
-    }
+    } else if (held.ev === "title" && event.ev === "title") held.title = event.title;
   }
 
   #release(): void {
@@ -105,10 +109,22 @@ export class ScreenHost {
     const send = (event: HostEvent) => this.#send(event);
     if (request.op === "open") {
       const id = request.screen;
+      let title = "";
+      let rangAt = -Infinity;
       const screen = new Screen(request.options, {
         reply: (data) => this.#hold({ ev: "reply", screen: id, data, answers: 1 }),
-        title: (title) => this.#hold({ ev: "title", screen: id, title }),
-        bell: () => this.#hold({ ev: "bell", screen: id }),
+        // Told when it changes: a shell sets the same one at every prompt.
+        title: (next) => {
+          if (next === title) return;
+          title = next;
+          this.#hold({ ev: "title", screen: id, title });
+        },
+        bell: () => {
+          const now = performance.now();
+          if (now - rangAt < BELL_SUPPRESS_MS) return;
+          rangAt = now;
+          send({ ev: "bell", screen: id });
+        },
       });
       for (const ident of request.osc) {
         screen.onOsc(ident, (payload) => send({ ev: "osc", screen: id, ident, payload, row: screen.cursorStableRow(), col: screen.cursor().col }));

@@ -33,6 +33,11 @@ function compile(outfile: string, target: string | undefined): string | undefine
       "--format=esm",
       // Chunks load on first import: the daemon's node builtins (fs, crypto) and xterm stay off the CLI path.
       "--splitting",
+      // A compiled Bun program reads bunfig.toml and .env from the directory it runs in: a
+      // repository's bunfig.toml could preload code into every t4a call made there, its .env set
+      // T4A_HOST or T4A_SOCKET (test/security/cwd.test.ts).
+      "--no-compile-autoload-bunfig",
+      "--no-compile-autoload-dotenv",
       ...(target ? [`--target=${TARGETS[target]}`] : []),
       `--define=T4A_VERSION=${JSON.stringify(pkg.version)}`,
       `--define=T4A_BUILD=${JSON.stringify(JSON.stringify({ commit, built, target: name, bun: Bun.version }))}`,

@@ -311,7 +311,8 @@ async function cli(): Promise<void> {
     // The floor: programs built with t4a's own flags that do nothing, and that only send `list`.
     const build = (source: string, name: string) => {
       const outfile = join(t4a.dir, name);
-      const built = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", "--bytecode", "--format=esm", source, "--outfile", outfile], { stdout: "ignore" });
+      const flags = ["--compile", "--minify", "--bytecode", "--format=esm", "--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv"];
+      const built = Bun.spawnSync([process.execPath, "build", ...flags, source, "--outfile", outfile], { stdout: "ignore" });
       if (built.exitCode !== 0) throw new Error(`building ${source} failed`);
       return outfile;
     };

@@ -17,6 +17,19 @@ const TARGETS: Record<string, string> = {
   "darwin-arm64": "bun-darwin-arm64",
 };
 
+/** How every executable is compiled: t4a, and the bench's floor programs it is measured against. */
+export const COMPILE_FLAGS = [
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--format=esm",
+  // A compiled Bun program reads bunfig.toml and .env from the directory it runs in: a
+  // repository's bunfig.toml could preload code into every t4a call made there, its .env set
+  // T4A_HOST or T4A_SOCKET (test/security/cwd.test.ts).
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-dotenv",
+];
+
 const commit = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stderr: "ignore" }).stdout.toString().trim() || "unknown";
 const built = new Date().toISOString();
 
@@ -27,17 +40,9 @@ function compile(outfile: string, target: string | undefined): string | undefine
     [
       process.execPath,
       "build",
-      "--compile",
-      "--minify",
-      "--bytecode",
-      "--format=esm",
+      ...COMPILE_FLAGS,
       // Chunks load on first import: the daemon's node builtins (fs, crypto) and xterm stay off the CLI path.
       "--splitting",
-      // A compiled Bun program reads bunfig.toml and .env from the directory it runs in: a
-      // repository's bunfig.toml could preload code into every t4a call made there, its .env set
-      // T4A_HOST or T4A_SOCKET (test/security/cwd.test.ts).
-      "--no-compile-autoload-bunfig",
-      "--no-compile-autoload-dotenv",
       ...(target ? [`--target=${TARGETS[target]}`] : []),
       `--define=T4A_VERSION=${JSON.stringify(pkg.version)}`,
       `--define=T4A_BUILD=${JSON.stringify(JSON.stringify({ commit, built, target: name, bun: Bun.version }))}`,
@@ -53,63 +58,67 @@ function compile(outfile: string, target: string | undefined): string | undefine
   return `${build.stderr.toString().trim() || build.stdout.toString().trim()}`.split("\n").slice(-3).join(" / ") || `exit ${build.exitCode}`;
 }
 
-mkdirSync("dist", { recursive: true });
-buildFontAsset();
-const args = process.argv.slice(2);
-const started = performance.now();
+function main(): void {
+  mkdirSync("dist", { recursive: true });
+  buildFontAsset();
+  const args = process.argv.slice(2);
+  const started = performance.now();
 
-if (args[0] === "--release" || args[0] === "--target") {
-  const wanted = args[0] === "--release" ? Object.keys(TARGETS) : [args[1] ?? ""];
-  const unknown = wanted.filter((target) => !TARGETS[target]);
-  if (unknown.length) {
-    console.error(`unknown target ${unknown.join(", ")}; known: ${Object.keys(TARGETS).join(", ")}`);
-    process.exit(2);
-  }
-  mkdirSync("dist/release", { recursive: true });
-  const failed: string[] = [];
-  const sums: string[] = [];
-  for (const target of wanted) {
-    const file = `t4a-${target}`;
-    const error = compile(`dist/release/${file}`, target);
-    if (error) {
-      // Offline with no cached runtime, say: named, and the others still built.
-      failed.push(target);
-      console.error(`${target}: not built: ${error}`);
-      continue;
+  if (args[0] === "--release" || args[0] === "--target") {
+    const wanted = args[0] === "--release" ? Object.keys(TARGETS) : [args[1] ?? ""];
+    const unknown = wanted.filter((target) => !TARGETS[target]);
+    if (unknown.length) {
+      console.error(`unknown target ${unknown.join(", ")}; known: ${Object.keys(TARGETS).join(", ")}`);
+      process.exit(2);
     }
-    sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${file}`)).digest("hex")}  ${file}`);
-    console.log(`built dist/release/${file}`);
+    mkdirSync("dist/release", { recursive: true });
+    const failed: string[] = [];
+    const sums: string[] = [];
+    for (const target of wanted) {
+      const file = `t4a-${target}`;
+      const error = compile(`dist/release/${file}`, target);
+      if (error) {
+        // Offline with no cached runtime, say: named, and the others still built.
+        failed.push(target);
+        console.error(`${target}: not built: ${error}`);
+        continue;
+      }
+      sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${file}`)).digest("hex")}  ${file}`);
+      console.log(`built dist/release/${file}`);
+    }
+    if (args[0] === "--target") {
+      // One target built (remote install on demand): its line in the list replaced, the others kept.
+      const listed = existsSync("dist/release/SHA256SUMS") ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean) : [];
+      const names = new Set(sums.map((line) => line.split("  ")[1]));
+      writeFileSync("dist/release/SHA256SUMS", `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`);
+    }
+    if (args[0] === "--release") {
+      writeFileSync("dist/release/SHA256SUMS", `${sums.join("\n")}\n`);
+      writeFileSync(
+        "dist/release/README",
+        [
+          `t4a ${pkg.version} (commit ${commit}, built ${built} with bun ${Bun.version})`,
+          "",
+          "One self-contained executable per platform; copy the one for your server, rename it t4a, and run it:",
+          ...Object.keys(TARGETS).map((target) => `  t4a-${target}${target.endsWith("musl") ? "   (Alpine and other musl systems)" : ""}`),
+          "",
+          "`t4a remote install HOST` copies the right one over ssh and checks it against SHA256SUMS.",
+          "Check a download: sha256sum -c SHA256SUMS (macOS: shasum -a 256 -c SHA256SUMS).",
+          "",
+        ].join("\n"),
+      );
+    }
+    console.log(`release: ${wanted.length - failed.length} of ${wanted.length} built in ${Math.round(performance.now() - started)} ms${failed.length ? `; not built: ${failed.join(", ")}` : ""}`);
+    process.exit(failed.length ? 1 : 0);
   }
-  if (args[0] === "--target") {
-    // One target built (remote install on demand): its line in the list replaced, the others kept.
-    const listed = existsSync("dist/release/SHA256SUMS") ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean) : [];
-    const names = new Set(sums.map((line) => line.split("  ")[1]));
-    writeFileSync("dist/release/SHA256SUMS", `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`);
+
+  const outfile = process.env.T4A_OUTFILE ?? "dist/t4a";
+  const error = compile(outfile, undefined);
+  if (error) {
+    console.error(error);
+    process.exit(1);
   }
-  if (args[0] === "--release") {
-    writeFileSync("dist/release/SHA256SUMS", `${sums.join("\n")}\n`);
-    writeFileSync(
-      "dist/release/README",
-      [
-        `t4a ${pkg.version} (commit ${commit}, built ${built} with bun ${Bun.version})`,
-        "",
-        "One self-contained executable per platform; copy the one for your server, rename it t4a, and run it:",
-        ...Object.keys(TARGETS).map((target) => `  t4a-${target}${target.endsWith("musl") ? "   (Alpine and other musl systems)" : ""}`),
-        "",
-        "`t4a remote install HOST` copies the right one over ssh and checks it against SHA256SUMS.",
-        "Check a download: sha256sum -c SHA256SUMS (macOS: shasum -a 256 -c SHA256SUMS).",
-        "",
-      ].join("\n"),
-    );
-  }
-  console.log(`release: ${wanted.length - failed.length} of ${wanted.length} built in ${Math.round(performance.now() - started)} ms${failed.length ? `; not built: ${failed.join(", ")}` : ""}`);
-  process.exit(failed.length ? 1 : 0);
+  console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
 }
 
-const outfile = process.env.T4A_OUTFILE ?? "dist/t4a";
-const error = compile(outfile, undefined);
-if (error) {
-  console.error(error);
-  process.exit(1);
-}
-console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+if (import.meta.main) main();

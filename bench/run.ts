@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
+import { COMPILE_FLAGS } from "../build.ts";
 import { Screen } from "../src/terminal/screen.ts";
 import { BIN, T4a, Tmux, cpuSeconds, hasTmux, median, percentile, privateBytes, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
 
@@ -311,8 +312,7 @@ async function cli(): Promise<void> {
     // The floor: programs built with t4a's own flags that do nothing, and that only send `list`.
     const build = (source: string, name: string) => {
       const outfile = join(t4a.dir, name);
-      const flags = ["--compile", "--minify", "--bytecode", "--format=esm", "--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv"];
-      const built = Bun.spawnSync([process.execPath, "build", ...flags, source, "--outfile", outfile], { stdout: "ignore" });
+      const built = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, source, "--outfile", outfile], { stdout: "ignore" });
       if (built.exitCode !== 0) throw new Error(`building ${source} failed`);
       return outfile;
     };

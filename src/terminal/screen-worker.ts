@@ -29,10 +29,11 @@ const counter = new Int32Array(answered);
  * daemon fell behind a flood of events (bells and titles in turn, 8 MB): 187 MB of RSS, 126 now.
  */
 let outbox: HostEvent[] = [];
-let answers = 0;
+/** The outbox answers a call: a blocked daemon thread is woken once it is posted. */
+let answersCall = false;
 const host = new ScreenHost((event) => {
   outbox.push(event);
-  if (event.ev === "return") answers++;
+  if (event.ev === "return") answersCall = true;
 });
 
 function handle(request: HostRequest): void {
@@ -40,8 +41,8 @@ function handle(request: HostRequest): void {
   if (outbox.length === 0) return;
   port.postMessage(outbox);
   outbox = [];
-  if (answers === 0) return;
-  answers = 0;
+  if (!answersCall) return;
+  answersCall = false;
   Atomics.add(counter, 0, 1);
   Atomics.notify(counter, 0);
 }

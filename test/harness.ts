@@ -114,13 +114,26 @@ export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10
   }
 }
 
+/**
+ * Whether any thread of the process still runs. A SIGKILLed process's first thread shows "Z"
+ * while its other threads are still exiting, and its files (a daemon's listening socket, which
+ * still accepts connections then) close only with the last of them.
+ */
 export function isAlive(pid: number): boolean {
+  let tasks: string[];
   try {
-    const state = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]?.[0];
-    return state !== undefined && state !== "Z";
+    tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
     return false;
   }
+  return tasks.some((task) => {
+    try {
+      const state = readFileSync(`/proc/${pid}/task/${task}/stat`, "latin1").split(") ")[1]?.[0];
+      return state !== undefined && state !== "Z" && state !== "X";
+    } catch {
+      return false; // that thread is gone
+    }
+  });
 }
 
 export function fdCount(pid: number): number {

@@ -28,8 +28,16 @@ afterAll(() => sandbox.cleanup());
 async function t4a(args: string[]) {
   const child = Bun.spawn([BIN, ...args], { cwd: join(sandbox.dir, "work"), env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  if (code !== 0) throw new Error(`t4a ${args.join(" ")}: ${code} ${stderr}`);
+  if (code !== 0) throw new Error(`t4a ${args.join(" ")}: ${code} ${stderr}\n--- the daemon's log:\n${daemonLog()}`);
   return stdout.trim();
+}
+
+function daemonLog(): string {
+  try {
+    return readFileSync(join(sandbox.dir, "run", "t4a.log"), "utf8");
+  } catch {
+    return "(none)";
+  }
 }
 
 const agentArgv = () =>

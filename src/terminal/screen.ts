@@ -47,8 +47,13 @@ interface XTermCore {
     setScrollRegion(params: { params: Int32Array; length: number }): boolean;
     eraseInDisplay(params: { params: Int32Array; length: number }): boolean;
     cursorPosition(params: { params: Int32Array; length: number }): boolean;
-    _parser: { reset(): void };
+    /** currentState 0 is GROUND: no escape sequence under way. */
+    _parser: { reset(): void; currentState: number };
+    /** The attributes printing uses now (SGR); fg = bg = 0 is the default. */
+    _curAttrData: { fg: number; bg: number };
   };
+  /** The G0–G3 mapping in effect (DEC line drawing…); undefined: plain ASCII. */
+  _charsetService: { charset: unknown };
   _bufferService: {
     buffers: { normal: XBuffer; active: XBuffer };
     buffer: XBuffer;
@@ -120,6 +125,43 @@ const COUNT_LIMITS: Record<string, (cols: number, rows: number) => number> = {
 
 const MAX_TITLE_LENGTH = 1024;
 
+const LF = 0x0a;
+const CR = 0x0d;
+/** Fewer plain lines beyond a screenful than this go through xterm as they are. */
+const MIN_BYPASSED_LINES = 16;
+/** Where each plain line plainLines() found starts, and after the last one where the rest does. */
+let lineStarts = new Uint32Array(4096);
+
+/**
+ * Count the plain lines from `from` on: printable ASCII, at most `cols` of it, then CR LF. Their
+ * starts go into lineStarts, followed by the end of the last one.
+ */
+function plainLines(bytes: Uint8Array, from: number, cols: number): number {
+  let count = 0;
+  let start = from;
+  let at = from;
+  const end = bytes.length;
+  while (at < end) {
+    const byte = bytes[at]!;
+    if (byte >= 0x20 && byte <= 0x7e) {
+      at++;
+      if (at - start > cols) break;
+      continue;
+    }
+    if (byte !== CR || at + 1 >= end || bytes[at + 1] !== LF) break;
+    if (count + 2 > lineStarts.length) {
+      const grown = new Uint32Array(lineStarts.length * 2);
+      grown.set(lineStarts);
+      lineStarts = grown;
+    }
+    lineStarts[count++] = start;
+    at += 2;
+    start = at;
+  }
+  lineStarts[count] = start;
+  return count;
+}
+
 /** Largest number of rows whose last change is remembered (per session, 8 bytes each). */
 const MAX_TRACKED_ROWS = 131_072;
 
@@ -150,6 +192,8 @@ export class Screen {
   #pendingRefresh: { start: number; end: number } | "all" | null = null;
   #serializer: SerializeAddon | undefined;
   #onAlternate = false;
+  /** Scrolls that must not archive the row leaving the top: it was archived already (#parse). */
+  #archivedAhead = 0;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
     this.#scrollback = new Scrollback({ rows: options.scrollback, bytes: options.scrollbackBytes ?? 0 });
@@ -182,7 +226,10 @@ export class Screen {
     bufferService.scroll = (eraseAttr, isWrapped) => {
       if (!this.#onAlternate) {
         const buffer = bufferService.buffer;
-        if (buffer.scrollTop === 0) this.#archive(buffer.lines.get(buffer.ybase)!);
+        if (buffer.scrollTop === 0) {
+          if (this.#archivedAhead > 0) this.#archivedAhead--;
+          else this.#archive(buffer.lines.get(buffer.ybase)!);
+        }
       }
       scroll(eraseAttr, isWrapped);
     };
@@ -250,8 +297,9 @@ export class Screen {
     const epochBefore = this.#epoch;
     this.#pendingRefresh = null;
     try {
-      this.#core._writeBuffer.writeSync(data);
+      this.#parse(data);
     } catch (error) {
+      this.#archivedAhead = 0;
       this.#recoverFromParseError(error);
     }
     this.#seq++;
@@ -277,6 +325,65 @@ export class Screen {
       this.#slotSeq[slot] = this.#seq;
     }
     this.#lastWrite = { first, last };
+  }
+
+  /**
+   * Feed xterm, except the plain lines a flood scrolls straight through. Lines of printable ASCII
+   * that end in CR LF, printed at the bottom of a full-height scroll region in default colours,
+   * each pass once across the bottom row and leave at the top: the archive gets the record
+   * append() would make, without xterm printing, scrolling and recycling a row for each (most of
+   * the cost of ingesting `seq`). Only the last screenful of them goes through xterm, which then
+   * holds exactly what it would have; the rows it had are archived first, in their order.
+   */
+  #parse(data: string | Uint8Array): void {
+    const writer = this.#core._writeBuffer;
+    const rows = this.#xterm.rows;
+    const firstLine = typeof data === "string" || this.#onAlternate ? -1 : data.indexOf(LF) + 1;
+    const lines = firstLine > 0 ? plainLines(data as Uint8Array, firstLine, this.#xterm.cols) : 0;
+    // Worth it only when more lines than the screen holds go by.
+    if (lines < rows + MIN_BYPASSED_LINES) {
+      writer.writeSync(data);
+      return;
+    }
+    const bytes = data as Uint8Array;
+    writer.writeSync(bytes.subarray(0, firstLine));
+    if (!this.#atBlankBottomLine()) {
+      writer.writeSync(bytes.subarray(firstLine));
+      return;
+    }
+    const buffer = this.#core._bufferService.buffer;
+    for (let row = 0; row < rows - 1; row++) this.#archive(buffer.lines.get(row)!);
+    const bypassed = lines - (rows - 1);
+    for (let line = 0; line < bypassed; line++) this.#scrollback.appendAscii(bytes, lineStarts[line]!, lineStarts[line + 1]! - 2);
+    // The screen's rows above the cursor leave through xterm as the last lines come in.
+    this.#archivedAhead = rows - 1;
+    writer.writeSync(bytes.subarray(lineStarts[bypassed]!));
+    this.#archivedAhead = 0;
+  }
+
+  /**
+   * Whether the next byte would print at the start of a blank bottom row of a full-height scroll
+   * region, in default colours, as plain ASCII: then a plain line and its CR LF make a row
+   * appendAscii() can archive.
+   */
+  #atBlankBottomLine(): boolean {
+    const core = this.#core;
+    const input = core._inputHandler;
+    const buffer = core._bufferService.buffer;
+    const rows = this.#xterm.rows;
+    if (this.#onAlternate || buffer.x !== 0 || buffer.y !== rows - 1 || buffer.ybase !== 0 || buffer.lines.length !== rows) return false;
+    if (buffer.scrollTop !== 0 || buffer.scrollBottom !== rows - 1) return false;
+    // Not checked, as the LF ending the prefix settles them: a UTF-8 sequence under way (ended),
+    // the bottom row continuing the one above (xterm clears that on a line feed). Insert mode
+    // prints into a blank row as plain printing does.
+    if (input._parser.currentState !== 0) return false;
+    if (input._curAttrData.fg !== 0 || input._curAttrData.bg !== 0 || core._charsetService.charset !== undefined) return false;
+    const bottom = buffer.lines.get(rows - 1)!;
+    const cells = bottom._data;
+    for (let word = 0, end = Math.min(bottom.length * CELL_WORDS, cells.length); word < end; word += CELL_WORDS) {
+      if ((cells[word]! & 0x3fffff) !== 0 || cells[word + 1] !== 0 || cells[word + 2] !== 0) return false;
+    }
+    return true;
   }
 
   /** Double the change ring (up to its limit) until it can tell `rows` rows apart; entries keep their rows. */

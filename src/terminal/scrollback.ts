@@ -138,6 +138,29 @@ export class Scrollback {
     this.#enforceLimits();
   }
 
+  /**
+   * Append the row that printing `text[start, end)` (printable ASCII, at most a row's width) at
+   * the start of a blank row in default colours makes: the record append() writes for it.
+   */
+  appendAscii(text: Uint8Array, start: number, end: number): void {
+    if (this.#limits.rows === 0) {
+      this.#start = ++this.#end;
+      return;
+    }
+    const columns = end - start;
+    const chunk = this.#room(5 + columns);
+    const at = chunk.used;
+    const bytes = chunk.bytes!;
+    let next = writeVarint(bytes, at, columns << 2);
+    for (let i = start; i < end; i++) bytes[next++] = text[i]!;
+    chunk.used = next;
+    chunk.offsets[chunk.count++] = at;
+    if (columns > chunk.widest) chunk.widest = columns;
+    this.#end++;
+    this.#bytes += chunk.used - at;
+    this.#enforceLimits();
+  }
+
   /** The chunk the next record of at most `size` bytes goes into. */
   #room(size: number): Chunk {
     let chunk = this.#chunks.at(-1);

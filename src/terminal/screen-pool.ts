@@ -350,8 +350,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * "N": N workers, "cores": one per core). Measured on two cores (bench/README.md): `seq 1 2000000`
  * ~0.7x the time on one thread. It was opt-in for a while after a CI run with it failed two tests.
  * One was a race its timing exposed, fixed since: record --stop answered before the cast's last
- * write. The other (a restart's first `list` saw the connection close) was never reproduced; the
- * daemon no longer dies of a signal or an exception that comes during a restore, its likely cause.
+ * write. The other (a restart's first `list` saw the connection close) was the test's: it took a
+ * SIGKILLed daemon for dead while its last threads still held the socket open (it failed on one
+ * thread too).
  */
 function defaultWorkers(): number {
   const configured = process.env.T4A_SCREEN_WORKERS;

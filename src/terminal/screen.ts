@@ -354,7 +354,7 @@ export class Screen {
     const buffer = this.#core._bufferService.buffer;
     for (let row = 0; row < rows - 1; row++) this.#archive(buffer.lines.get(row)!);
     const bypassed = lines - (rows - 1);
-    for (let line = 0; line < bypassed; line++) this.#scrollback.appendAscii(bytes, lineStarts[line]!, lineStarts[line + 1]! - 2);
+    this.#scrollback.appendAsciiLines(bytes, lineStarts, bypassed);
     // The screen's rows above the cursor leave through xterm as the last lines come in.
     this.#archivedAhead = rows - 1;
     writer.writeSync(bytes.subarray(lineStarts[bypassed]!));
@@ -364,7 +364,7 @@ export class Screen {
   /**
    * Whether the next byte would print at the start of a blank bottom row of a full-height scroll
    * region, in default colours, as plain ASCII: then a plain line and its CR LF make a row
-   * appendAscii() can archive.
+   * appendAsciiLines() can archive.
    */
   #atBlankBottomLine(): boolean {
     const core = this.#core;

@@ -139,25 +139,31 @@ export class Scrollback {
   }
 
   /**
-   * Append the row that printing `text[start, end)` (printable ASCII, at most a row's width) at
-   * the start of a blank row in default colours makes: the record append() writes for it.
+   * Append `count` rows, each the one printing a line of printable ASCII (at most a row wide) at
+   * the start of a blank row in default colours makes: the record append() writes for it. Line i
+   * is text[starts[i], starts[i + 1] - 2): each ends in CR LF, which is not part of its row.
    */
-  appendAscii(text: Uint8Array, start: number, end: number): void {
+  appendAsciiLines(text: Uint8Array, starts: Uint32Array, count: number): void {
     if (this.#limits.rows === 0) {
-      this.#start = ++this.#end;
+      this.#end += count;
+      this.#start = this.#end;
       return;
     }
-    const columns = end - start;
-    const chunk = this.#room(5 + columns);
-    const at = chunk.used;
-    const bytes = chunk.bytes!;
-    let next = writeVarint(bytes, at, columns << 2);
-    for (let i = start; i < end; i++) bytes[next++] = text[i]!;
-    chunk.used = next;
-    chunk.offsets[chunk.count++] = at;
-    if (columns > chunk.widest) chunk.widest = columns;
-    this.#end++;
-    this.#bytes += chunk.used - at;
+    for (let line = 0; line < count; line++) {
+      const start = starts[line]!;
+      const end = starts[line + 1]! - 2;
+      const columns = end - start;
+      const chunk = this.#room(5 + columns);
+      const bytes = chunk.bytes!;
+      const at = chunk.used;
+      let next = writeVarint(bytes, at, columns << 2);
+      for (let i = start; i < end; i++) bytes[next++] = text[i]!;
+      chunk.used = next;
+      chunk.offsets[chunk.count++] = at;
+      if (columns > chunk.widest) chunk.widest = columns;
+      this.#bytes += next - at;
+      this.#end++; // before the next #room: a new chunk starts at this.#end
+    }
     this.#enforceLimits();
   }
 
@@ -330,8 +336,10 @@ export class Scrollback {
     while (this.length > rows || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
       const chunk = this.#chunks[0]!;
       const index = this.#start - chunk.first;
-      this.#bytes -= recordEnd(chunk, index) - chunk.offsets[index]!;
-      this.#start++;
+      // The rows over the row limit leave a chunk at a time; the byte limit takes one at a time.
+      const count = Math.max(1, Math.min(this.length - rows, chunk.count - index));
+      this.#bytes -= recordEnd(chunk, index + count - 1) - chunk.offsets[index]!;
+      this.#start += count;
       if (this.#start >= chunk.first + chunk.count) this.#chunks.shift();
     }
   }

@@ -54,6 +54,8 @@ const CHUNK_ROWS = 4096;
 const FIRST_CHUNK_ROWS = 256;
 const CHUNK_BYTES = 32 * 1024;
 const FIRST_CHUNK_BYTES = 2 * 1024;
+/** Full chunks kept uncompressed, newest-sealed compressed first once past it (see #seal). */
+export const RAW_SEALED_BYTES = 128 * 1024;
 /** Combined cells keep at most this many UTF-16 units (a ZWJ family emoji needs ~11). */
 const MAX_CELL_UNITS = 32;
 
@@ -171,7 +173,7 @@ export class Scrollback {
   #room(size: number): Chunk {
     let chunk = this.#chunks.at(-1);
     if (!chunk || chunk.sealed || chunk.count === CHUNK_ROWS || (chunk.used + size > chunk.bytes!.length && chunk.bytes!.length >= CHUNK_BYTES)) {
-      if (chunk && !chunk.sealed) seal(chunk);
+      if (chunk && !chunk.sealed) this.#seal(chunk);
       // A session's first chunk starts small (most never scroll far); later ones at full size.
       const capacity = this.#chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
       chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(FIRST_CHUNK_ROWS), count: 0, first: this.#end, sealed: false, widest: 0, anyWrapped: false };
@@ -289,7 +291,7 @@ export class Scrollback {
   /** A chunk the rewrap leaves unchanged, from its row `from` on, appended as it is. */
   #keep(chunk: Chunk, from: number): void {
     const previous = this.#chunks.at(-1);
-    if (previous && !previous.sealed) seal(previous);
+    if (previous && !previous.sealed) this.#seal(previous);
     // A copy sharing the records: the rewrap still reads the old chunks by their old numbers.
     // Rows before `from` (the first chunk's, dropped by the limits) keep their place before it.
     const kept = { ...chunk, first: this.#end - (from - chunk.first) };
@@ -331,6 +333,26 @@ export class Scrollback {
     if (this.#unpacked?.chunk === chunk) this.#unpacked = null;
   }
 
+  /**
+   * Close a full chunk to rows and give back its unused bytes and offsets. It is compressed
+   * (zstd level 1: ~0.2 ms for 32 KB, 10x on log lines) when that saves a tenth or more, once the
+   * archive holds RAW_SEALED_BYTES of full chunks uncompressed: a flood that rotates a small
+   * archive (`seq`, `yes`: 10 000 short rows are ~80 KB) would spend a quarter of its ingest
+   * compressing chunks the row limit drops moments later.
+   */
+  #seal(chunk: Chunk): void {
+    chunk.sealed = true;
+    chunk.offsets = chunk.offsets.slice(0, chunk.count);
+    const records = chunk.bytes!.subarray(0, chunk.used);
+    let raw = 0;
+    for (const other of this.#chunks) if (other.sealed && other.bytes) raw += other === chunk ? chunk.used : other.bytes.length;
+    const packed = raw > RAW_SEALED_BYTES ? Bun.zstdCompressSync(records, { level: 1 }) : undefined;
+    if (packed && packed.length < chunk.used * 0.9) {
+      chunk.packed = packed;
+      chunk.bytes = null;
+    } else if (chunk.bytes!.length > chunk.used) chunk.bytes = records.slice();
+  }
+
   #enforceLimits(): void {
     const { rows, bytes } = this.#limits;
     while (this.length > rows || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
@@ -350,20 +372,6 @@ function recordEnd(chunk: Chunk, index: number): number {
   return index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
 }
 
-/**
- * A full chunk is compressed when that saves a tenth or more (zstd level 1: ~0.1 ms for 32 KB,
- * 10x on log lines), and gives back its unused bytes and offsets.
- */
-function seal(chunk: Chunk): void {
-  chunk.sealed = true;
-  chunk.offsets = chunk.offsets.slice(0, chunk.count);
-  const records = chunk.bytes!.subarray(0, chunk.used);
-  const packed = Bun.zstdCompressSync(records, { level: 1 });
-  if (packed.length < chunk.used * 0.9) {
-    chunk.packed = packed;
-    chunk.bytes = null;
-  } else if (chunk.bytes!.length > chunk.used) chunk.bytes = records.slice();
-}
 
 /** Columns up to the row's last cell that shows something: a character, or colours. */
 function keptColumns(row: PackedRow): number {

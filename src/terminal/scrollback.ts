@@ -132,11 +132,8 @@ export class Scrollback {
     const chunk = this.#room(plain ? 5 + columns * 4 : styledBound(row, columns));
     const at = chunk.used;
     chunk.used = plain ? encodePlain(row, columns, chunk.bytes!, at) : encodeStyled(row, columns, chunk.bytes!, at);
-    chunk.offsets[chunk.count++] = at;
-    if (columns > chunk.widest) chunk.widest = columns;
     if (row.wrapped) chunk.anyWrapped = true;
-    this.#end++;
-    this.#bytes += chunk.used - at;
+    this.#recorded(chunk, at, columns);
     this.#enforceLimits();
   }
 
@@ -161,12 +158,17 @@ export class Scrollback {
       let next = writeVarint(bytes, at, columns << 2);
       for (let i = start; i < end; i++) bytes[next++] = text[i]!;
       chunk.used = next;
-      chunk.offsets[chunk.count++] = at;
-      if (columns > chunk.widest) chunk.widest = columns;
-      this.#bytes += next - at;
-      this.#end++; // before the next #room: a new chunk starts at this.#end
+      this.#recorded(chunk, at, columns);
     }
     this.#enforceLimits();
+  }
+
+  /** Counts the record just written into the last chunk at `at` as the newest row. */
+  #recorded(chunk: Chunk, at: number, columns: number): void {
+    chunk.offsets[chunk.count++] = at;
+    if (columns > chunk.widest) chunk.widest = columns;
+    this.#bytes += chunk.used - at;
+    this.#end++; // before the next #room: a chunk it makes starts at this.#end
   }
 
   /** The chunk the next record of at most `size` bytes goes into. */

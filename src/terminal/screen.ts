@@ -351,6 +351,8 @@ export class Screen {
       writer.writeSync(bytes.subarray(firstLine));
       return;
     }
+    // Counted again: lineStarts is every screen's, and a handler the prefix ran could reach another.
+    plainLines(bytes, firstLine, this.#xterm.cols);
     const buffer = this.#core._bufferService.buffer;
     for (let row = 0; row < rows - 1; row++) this.#archive(buffer.lines.get(row)!);
     const bypassed = lines - (rows - 1);

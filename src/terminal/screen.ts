@@ -4,7 +4,7 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
-import { CELL_WORDS, Scrollback, type PackedRow } from "./scrollback.ts";
+import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
 export type Region = "viewport" | "scrollback" | "all";
@@ -129,7 +129,11 @@ const LF = 0x0a;
 const CR = 0x0d;
 /** Fewer plain lines beyond a screenful than this go through xterm as they are. */
 const MIN_BYPASSED_LINES = 16;
-/** Where each plain line plainLines() found starts, and after the last one where the rest does. */
+/**
+ * Where each plain line plainLines() found starts, and after the last one where the rest does.
+ * One table for every screen: a screen is written only with its program's output, never from a
+ * handler a parse runs, so no other parse comes between filling it and reading it.
+ */
 let lineStarts = new Uint32Array(4096);
 
 /**
@@ -351,8 +355,6 @@ export class Screen {
       writer.writeSync(bytes.subarray(firstLine));
       return;
     }
-    // Counted again: lineStarts is every screen's, and a handler the prefix ran could reach another.
-    plainLines(bytes, firstLine, this.#xterm.cols);
     const buffer = this.#core._bufferService.buffer;
     for (let row = 0; row < rows - 1; row++) this.#archive(buffer.lines.get(row)!);
     const bypassed = lines - (rows - 1);
@@ -380,12 +382,7 @@ export class Screen {
     // prints into a blank row as plain printing does.
     if (input._parser.currentState !== 0) return false;
     if (input._curAttrData.fg !== 0 || input._curAttrData.bg !== 0 || core._charsetService.charset !== undefined) return false;
-    const bottom = buffer.lines.get(rows - 1)!;
-    const cells = bottom._data;
-    for (let word = 0, end = Math.min(bottom.length * CELL_WORDS, cells.length); word < end; word += CELL_WORDS) {
-      if ((cells[word]! & 0x3fffff) !== 0 || cells[word + 1] !== 0 || cells[word + 2] !== 0) return false;
-    }
-    return true;
+    return keptColumns(this.#packed(buffer.lines.get(rows - 1)!)) === 0;
   }
 
   /** Double the change ring (up to its limit) until it can tell `rows` rows apart; entries keep their rows. */
@@ -427,13 +424,18 @@ export class Screen {
 
   /** Archive a row leaving the top of the screen. */
   #archive(line: XLine): void {
+    this.#scrollback.append(this.#packed(line));
+  }
+
+  /** xterm's row as the scrollback reads rows, in the one reused view. */
+  #packed(line: XLine): PackedRow {
     const view = this.#rowView;
     view.data = line._data;
     view.length = line.length;
     view.combined = line._combined;
     view.extended = line._extendedAttrs;
     view.wrapped = line.isWrapped;
-    this.#scrollback.append(view);
+    return view;
   }
 
   /** Stable number of the row the cursor is on. */

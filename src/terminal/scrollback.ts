@@ -375,8 +375,8 @@ function recordEnd(chunk: Chunk, index: number): number {
 }
 
 
-/** Columns up to the row's last cell that shows something: a character, or colours. */
-function keptColumns(row: PackedRow): number {
+/** Columns up to the row's last cell that shows something: a character, or colours (0: a blank row). */
+export function keptColumns(row: PackedRow): number {
   const data = row.data;
   let col = Math.min(row.length, data.length / CELL_WORDS);
   // Most of a flood's row is empty cells after a short text: skip them four at a time (one

@@ -185,6 +185,27 @@ export function threadCount(pid: number): number {
   return Number(/Threads:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "latin1"))![1]);
 }
 
+/**
+ * Threads the runtime starts and ends on its own schedule, a bounded few whatever the load:
+ * JavaScriptCore's JIT workers (gone once idle) and heap collector threads (started by a
+ * concurrent collection, named "…ollector Thread" in /proc), Bun's I/O pool, the allocator's
+ * scavenger. A CI run saw 10 threads become 11 after 200 sessions: one more collector thread.
+ */
+const RUNTIME_THREAD = /^(JITWorker|HeapHelper|JSCWarmUp|mi-scavenger|Bun Pool \d+)$|ollector Thread$/;
+
+/** Threads of `pid` that t4a itself starts (its main thread, screen workers, …): where a leak shows. */
+export function ownThreadCount(pid: number): number {
+  let count = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (!RUNTIME_THREAD.test(readFileSync(`/proc/${pid}/task/${task}/comm`, "latin1").trim())) count++;
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return count;
+}
+
 /** Children of `pid` that exited and were never reaped. */
 export function zombieChildren(pid: number): ProcessEntry[] {
   return processTable().filter((p) => p.ppid === pid && p.state === "Z");

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";
 import { Sandbox, fdCount, rssBytes, waitFor } from "./harness.ts";
-import { SOAK, distribution, leftInSessions, logProblems, pick, threadCount, zombieChildren } from "./torture-kit.ts";
+import { SOAK, distribution, leftInSessions, logProblems, pick, ownThreadCount, zombieChildren } from "./torture-kit.ts";
 
 let sandbox: Sandbox;
 let defaults: Reply;
@@ -68,7 +68,7 @@ test(`${pick(200, 1000)} create/kill cycles: fds, threads, zombies and orphans b
   for (let i = 0; i < PROGRAMS.length * 2; i++) await cycle(connections[0]!, i, warmupPids);
   await Promise.all(connections.map((connection, i) => cycle(connection, PROGRAMS.length * 2 + i, warmupPids)));
   await waitFor(() => leftInSessions(warmupPids).length === 0, 10_000, "the warm-up sessions to end");
-  const before = { fds: fdCount(daemon), threads: threadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
+  const before = { fds: fdCount(daemon), threads: ownThreadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
 
   const pids: number[] = [];
   const started = performance.now();
@@ -88,8 +88,8 @@ test(`${pick(200, 1000)} create/kill cycles: fds, threads, zombies and orphans b
   expect(leftInSessions(pids).map((p) => `${p.pid} ${p.state} ${p.comm} (sid ${p.sid})`)).toEqual([]);
   expect(zombieChildren(daemon)).toEqual([]);
   // A leak shows as more than the baseline, never fewer (the baseline may hold a closing connection).
-  await waitFor(() => fdCount(daemon) <= before.fds && threadCount(daemon) <= before.threads, 10_000, "fds and threads back at baseline").catch(() => undefined);
-  const after = { fds: fdCount(daemon), threads: threadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
+  await waitFor(() => fdCount(daemon) <= before.fds && ownThreadCount(daemon) <= before.threads, 10_000, "fds and threads back at baseline").catch(() => undefined);
+  const after = { fds: fdCount(daemon), threads: ownThreadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
   console.log(
     `create/kill: ${cycles} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / cycles).toFixed(1)} ms each, ${workers} at a time); ` +
       `fds ${before.fds} -> ${after.fds}, threads ${before.threads} -> ${after.threads}, zombies ${before.zombies} -> ${after.zombies}, ` +

@@ -95,6 +95,30 @@ test("hostile socket directories are refused with a clear message", async () => 
   expect(result.code).toBe(3);
   expect(result.stderr).toContain(`refusing socket directory ${dir}: its mode is 777`);
 
+  // Another user's daemon listening there: the client connects while it checks the directory,
+  // and must send it nothing (keys typed into `send` would reach it).
+  let received = "";
+  let connections = 0;
+  const listener = Bun.listen({
+    unix: sandbox.socket,
+    socket: {
+      open: () => void connections++,
+      data(socket, bytes) {
+        received += bytes.toString();
+        socket.end(); // an answer-less end: the client exits instead of waiting
+      },
+    },
+  });
+  try {
+    result = await sandbox.run(["send", "t1", "my secret"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("refusing socket directory");
+    await Bun.sleep(100); // anything written before the refusal has arrived by now
+    expect({ connections: connections <= 1, received }).toEqual({ connections: true, received: "" });
+  } finally {
+    listener.stop(true);
+  }
+
   chmodSync(dir, 0o700);
   chownSync(dir, 65534, 65534);
   result = await sandbox.run(["list"]);

@@ -5,7 +5,7 @@ import { remoteHost } from "../commands/cli-helpers.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { type LineSpec, usage } from "./parse.ts";
-import { parentDir, socketPath } from "../client/socket-path.ts";
+import { parentDir, resolveSocket } from "../client/socket-path.ts";
 
 /** What a built-in command needs from the CLI around it. */
 export interface BuiltinContext {
@@ -107,8 +107,3 @@ export const builtins: Record<string, Builtin> = {
     },
   },
 };
-
-/** --socket, else the default path. */
-export function resolveSocket(options: CliOptions): string {
-  return typeof options.socket === "string" ? options.socket : socketPath();
-}

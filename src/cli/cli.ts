@@ -6,12 +6,11 @@ import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } f
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { asksForHelp, lineTarget, readLine, usage, withoutUndefined } from "./parse.ts";
-import { builtins, resolveSocket } from "./builtins.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
-import { checkSocketDirSoon, parentDir, socketPath } from "../client/socket-path.ts";
+import { resolveSocket } from "../client/socket-path.ts";
 
 declare const T4A_VERSION: string;
 export const version = typeof T4A_VERSION === "string" ? T4A_VERSION : "0.0.0-dev";
@@ -35,22 +34,21 @@ export async function runCli(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   try {
-    const { name, socket } = lineTarget(argv);
-    const builtin = name !== undefined && Object.hasOwn(builtins, name) ? builtins[name] : undefined;
-    const known = builtin !== undefined || (name !== undefined && Object.hasOwn(commandLoaders, name));
-    if (!known || asksForHelp(argv)) {
-      if (name !== undefined && !known) throw usage(`unknown command "${name}"; see t4a --help`);
+    const { name } = lineTarget(argv);
+    // The built-in commands (daemon, mcp, batch…) load only when one is asked for, or help.
+    if (name === undefined || !Object.hasOwn(commandLoaders, name) || asksForHelp(argv)) {
+      const { builtins } = await import("./builtins.ts");
+      const builtin = name !== undefined && Object.hasOwn(builtins, name) ? builtins[name] : undefined;
+      if (builtin && !asksForHelp(argv)) {
+        const { args, options } = readLine(argv, builtin);
+        if (options.version) return printVersion();
+        return await builtin.run(args, options, { version, target: buildInfo().target });
+      }
+      if (name !== undefined && !builtin && !Object.hasOwn(commandLoaders, name)) throw usage(`unknown command "${name}"; see t4a --help`);
       const [{ printHelp }, commands] = await Promise.all([import("./help.ts"), loadAll()]);
       printHelp(builtins, commands, name);
       return name !== undefined || asksForHelp(argv) ? ExitCode.ok : ExitCode.usage;
     }
-    if (builtin) {
-      const { args, options } = readLine(argv, builtin);
-      if (options.version) return printVersion();
-      return await builtin.run(args, options, { version, target: buildInfo().target });
-    }
-    // The socket's directory is checked on Bun's thread pool while the command's code loads.
-    if (socket !== false) checkSocketDirSoon(parentDir(socket ?? socketPath()));
     const command = await commandLoaders[name!]!();
     if (!command.cli) throw usage(`unknown command "${name}"; see t4a --help`);
     const { args, options } = readLine(argv, command.cli);

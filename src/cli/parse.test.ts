@@ -108,3 +108,8 @@ test("values: `--x v`, `--x=v`, repeated into a list; `--no-x` is false; an opti
   expect(() => readLine(["demo", "t1", "--nmae", "x"], spec)).toThrow("Unknown option `--nmae`");
   expect(() => readLine(["demo", "t1", "--persist=maybe"], spec)).toThrow("takes no value");
 });
+
+test("no built-in shares a request command's name (the CLI looks requests up first, built-ins only after)", () => {
+  const requests = new Set(commands.map((command) => command.name));
+  expect(Object.keys(builtins).filter((name) => requests.has(name))).toEqual([]);
+});

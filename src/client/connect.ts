@@ -14,15 +14,23 @@ export async function connectRemote(host: string, path: string): Promise<DaemonC
 
 export async function connectDaemon(path: string, autoStart: boolean, host?: string): Promise<DaemonConnection> {
   if (host) return connectRemote(host, path);
-  const dirExists = await checkSocketDir(parentDir(path));
-  let reason = "its directory does not exist";
-  if (dirExists) {
-    try {
-      return await DaemonConnection.open(path);
-    } catch (error) {
-      reason = (error as Error).message;
-    }
+  // The socket is connected while its directory is checked (a stat that waits for a thread of
+  // Bun's): connecting tells a listener nothing, and nothing is sent before the check has passed.
+  const opening = DaemonConnection.open(path).catch((error: Error) => error);
+  let dirExists: boolean;
+  try {
+    dirExists = await checkSocketDir(parentDir(path));
+  } catch (error) {
+    const opened = await opening;
+    if (opened instanceof DaemonConnection) opened.close();
+    throw error;
   }
+  const opened = await opening;
+  if (opened instanceof DaemonConnection) {
+    if (dirExists) return opened;
+    opened.close(); // the directory appeared between the two: the start path below checks it again
+  }
+  const reason = dirExists && opened instanceof Error ? opened.message : "its directory does not exist";
   if (!autoStart) throw new NoDaemon(`no daemon answers on ${path} (${reason})`);
   const { startDaemon } = await import("./autostart.ts");
   return startDaemon(path);

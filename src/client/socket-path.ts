@@ -1,8 +1,7 @@
 // Where the daemon's socket lives, and the quick safety check a client makes before connecting.
 // On every CLI call's path: no node:fs (loading it took 1.4 ms of a 13 ms call) and no node:path.
-// The check is Bun.file().stat(), answered by a thread of Bun's: the CLI starts it before it loads
-// the command's code, so the wait overlaps that work. The full checks that create the directory
-// live in socket-dir.ts.
+// The check is Bun.file().stat(), answered by a thread of Bun's while the client connects
+// (connect.ts). The full checks that create the directory live in socket-dir.ts.
 import { T4aError } from "../protocol/errors.ts";
 
 export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -11,13 +10,15 @@ export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
   return `/tmp/t4a-${process.getuid?.() ?? "user"}/t4a.sock`;
 }
 
+/** --socket's value, else the default path. */
+export function resolveSocket(options: { socket?: unknown }): string {
+  return typeof options.socket === "string" ? options.socket : socketPath();
+}
+
 export function parentDir(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
 }
-
-/** A check started ahead (checkSocketDirSoon), taken by the next checkSocketDir of that directory. */
-let ahead: { dir: string; check: Promise<boolean> } | undefined;
 
 /**
  * Refuse a socket directory another user could control (their own daemon would receive
@@ -26,11 +27,6 @@ let ahead: { dir: string; check: Promise<boolean> } | undefined;
  * creating the directory (socket-dir.ts) refuses links outright.
  */
 export function checkSocketDir(dir: string): Promise<boolean> {
-  if (ahead?.dir === dir) {
-    const { check } = ahead;
-    ahead = undefined;
-    return check;
-  }
   return Bun.file(dir)
     .stat()
     .then(
@@ -41,13 +37,6 @@ export function checkSocketDir(dir: string): Promise<boolean> {
       },
       () => false,
     );
-}
-
-/** Starts checking `dir` now; the next checkSocketDir(dir) answers from it (once). */
-export function checkSocketDirSoon(dir: string): void {
-  const check = checkSocketDir(dir);
-  check.catch(() => {}); // reported when it is taken, if it ever is
-  ahead = { dir, check };
 }
 
 export function socketDirProblem(stat: { isDirectory(): boolean; uid: number; mode: number }): string | undefined {

@@ -1,9 +1,16 @@
 // The floor for `t4a list`: a compiled Bun program that only connects to $T4A_SOCKET, sends
 // {"cmd":"list"} and prints the reply line (with console.log: touching process.stdout would load
-// node:stream, ~18 ms). Built by bench/run.ts with t4a's own build flags.
+// node:stream, ~18 ms). Built by bench/run.ts with t4a's own build flags. With `--check` it first
+// checks the socket's directory as t4a does (Bun.file().stat(): the one stat Bun offers without
+// node:fs, answered by Bun's thread pool), to show what that check costs on its own.
+const path = process.env.T4A_SOCKET!;
+if (process.argv.includes("--check")) {
+  const stat = await Bun.file(path.slice(0, path.lastIndexOf("/"))).stat();
+  if (!stat.isDirectory() || stat.uid !== process.getuid!() || stat.mode & 0o077) throw new Error("unsafe socket directory");
+}
 let reply = "";
 const socket = await Bun.connect({
-  unix: process.env.T4A_SOCKET!,
+  unix: path,
   socket: {
     data(socket, chunk) {
       reply += chunk.toString();

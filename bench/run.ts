@@ -322,14 +322,17 @@ async function cli(): Promise<void> {
     // Interleaved, so both see the same machine.
     const ours: number[] = [];
     const floor: number[] = [];
+    const checked: number[] = [];
     const nothing: number[] = [];
     // Many short rounds: the machine's noise moves by more than the difference measured.
     for (let i = 0; i < 20; i++) {
       ours.push(...timeProcess(t4a.cli(["list"]), 8));
       floor.push(...timeProcess([bare], 8, t4a.env));
+      checked.push(...timeProcess([bare, "--check"], 8, t4a.env));
       nothing.push(...timeProcess([empty], 8));
     }
     rows.push({ section: "cli", metric: "t4a list vs a bare compiled client that sends list", t4a: median(ours), floor: median(floor), unit: "ms", target: "≤ 1.2x floor" });
+    rows.push({ section: "cli", metric: "t4a list vs a bare client that checks the socket dir as t4a does", t4a: median(ours), floor: median(checked), unit: "ms" });
     rows.push({ section: "cli", metric: "  (an empty compiled Bun program)", t4a: median(nothing), unit: "ms" });
   } finally {
     t4a.stop();

@@ -35,19 +35,21 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   try {
     const { name } = lineTarget(argv);
+    const isRequest = name !== undefined && Object.hasOwn(commandLoaders, name);
+    const help = asksForHelp(argv);
     // The built-in commands (daemon, mcp, batch…) load only when one is asked for, or help.
-    if (name === undefined || !Object.hasOwn(commandLoaders, name) || asksForHelp(argv)) {
+    if (!isRequest || help) {
       const { builtins } = await import("./builtins.ts");
       const builtin = name !== undefined && Object.hasOwn(builtins, name) ? builtins[name] : undefined;
-      if (builtin && !asksForHelp(argv)) {
+      if (builtin && !help) {
         const { args, options } = readLine(argv, builtin);
         if (options.version) return printVersion();
         return await builtin.run(args, options, { version, target: buildInfo().target });
       }
-      if (name !== undefined && !builtin && !Object.hasOwn(commandLoaders, name)) throw usage(`unknown command "${name}"; see t4a --help`);
+      if (name !== undefined && !builtin && !isRequest) throw usage(`unknown command "${name}"; see t4a --help`);
       const [{ printHelp }, commands] = await Promise.all([import("./help.ts"), loadAll()]);
       printHelp(builtins, commands, name);
-      return name !== undefined || asksForHelp(argv) ? ExitCode.ok : ExitCode.usage;
+      return name !== undefined || help ? ExitCode.ok : ExitCode.usage;
     }
     const command = await commandLoaders[name!]!();
     if (!command.cli) throw usage(`unknown command "${name}"; see t4a --help`);

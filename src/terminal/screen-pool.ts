@@ -47,6 +47,8 @@ interface Link {
   /** Output is gathered per turn before it is posted (not where it parses as it is posted). */
   readonly batches: boolean;
   post(request: HostRequest): void;
+  /** At the end of this turn of the event loop, `flush` hands its output over (with every other screen's of the link). */
+  sendSoon(flush: () => void): void;
   /** Blocks until the host has answered the call (every earlier request handled first). */
   call(request: HostRequest & { call: number }): unknown;
   close(): void;
@@ -197,7 +199,7 @@ export class ScreenProxy {
       if (this.#batchBytes >= BATCH_BYTES) this.#send();
       else if (!this.#sendSoon) {
         this.#sendSoon = true;
-        setImmediate(() => this.#send());
+        this.#link.sendSoon(() => this.#send());
       }
     }
     if (this.#unparsed > MAX_UNPARSED_BYTES) this.catchUp();
@@ -379,6 +381,10 @@ class InlineLink implements Link {
     this.#host.handle(request);
   }
 
+  sendSoon(flush: () => void): void {
+    flush();
+  }
+
   call(request: HostRequest & { call: number }): unknown {
     this.#answer = { call: request.call };
     this.#host.handle(request);
@@ -416,6 +422,18 @@ class WorkerLink implements Link {
   readonly #inbox: { events: HostEvent[]; next: number }[] = [];
   /** Why this worker can no longer be used, once it cannot. */
   #broken: string | undefined;
+  /**
+   * Requests of this turn, posted as one message at its end (or before a read, or once they
+   * carry BATCH_BYTES of output). A hundred sessions printing a line each made a message each
+   * way per line: the daemon's thread, busy with messages, never slept, and on a saturated
+   * machine the scheduler left its requests waiting for seconds.
+   */
+  #outgoing: HostRequest[] = [];
+  #outgoingBuffers: ArrayBuffer[] = [];
+  #outgoingBytes = 0;
+  /** Screens with output to hand over at the end of this turn. */
+  #flushes: Array<() => void> = [];
+  #flushScheduled = false;
 
   constructor(dispatch: (event: HostEvent) => void) {
     this.#dispatch = dispatch;
@@ -439,16 +457,48 @@ class WorkerLink implements Link {
 
   post(request: HostRequest): void {
     if (this.#broken) return;
+    this.#outgoing.push(request);
     // Output moves to the worker without a copy: the proxy's batch is its own (a moved buffer is
     // emptied where it was, so never the PTY's chunk, which the taps read after the write).
-    if (request.op === "write") this.#port.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
-    else this.#port.postMessage(request);
+    if (request.op === "write") {
+      this.#outgoingBuffers.push(request.bytes.buffer as ArrayBuffer);
+      this.#outgoingBytes += request.bytes.length;
+    }
+    if (this.#outgoingBytes >= BATCH_BYTES) this.#flush();
+    else this.#scheduleFlush();
+  }
+
+  sendSoon(flush: () => void): void {
+    this.#flushes.push(flush);
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  /** Every screen's output of this turn, and every request queued, as one message. */
+  #flush(): void {
+    this.#flushScheduled = false;
+    const flushes = this.#flushes;
+    this.#flushes = [];
+    for (const flush of flushes) flush();
+    if (this.#outgoing.length === 0 || this.#broken) return;
+    const requests = this.#outgoing;
+    const buffers = this.#outgoingBuffers;
+    this.#outgoing = [];
+    this.#outgoingBuffers = [];
+    this.#outgoingBytes = 0;
+    this.#port.postMessage(requests, buffers);
   }
 
   call(request: HostRequest & { call: number }): unknown {
     if (this.#broken) throw new T4aError("internal", `the screen worker of this session ${this.#broken}`);
     this.#waiting.add(request.call);
-    this.#port.postMessage(request);
+    this.#outgoing.push(request);
+    this.#flush();
     const deadline = performance.now() + CALL_TIMEOUT_MS;
     try {
       for (;;) {

@@ -25,10 +25,18 @@ let collectTimer: ReturnType<typeof setTimeout> | undefined;
 const { port, answered } = workerData as { port: MessagePort; answered: SharedArrayBuffer };
 const counter = new Int32Array(answered);
 /**
- * Events of the request being handled, posted as one message when it is done. A message each, the
- * daemon fell behind a flood of events (bells and titles in turn, 8 MB): 187 MB of RSS, 126 now.
+ * Events not yet posted: one message for all the requests handled in a row, sent when a call is
+ * answered (a daemon thread may be blocked on it), when they report OUTBOX_PARSED_BYTES of output
+ * parsed (the daemon's flow control waits for those reports to restart a held program) or
+ * OUTBOX_EVENTS events, and when the worker runs out of work. A message per event, the daemon
+ * fell behind a flood of events (bells and titles in turn, 8 MB): 187 MB of RSS, 126 then; a
+ * message per request, a hundred sessions printing a line each kept the daemon's thread from
+ * ever sleeping.
  */
 let outbox: HostEvent[] = [];
+let outboxParsedBytes = 0;
+const OUTBOX_EVENTS = 256;
+const OUTBOX_PARSED_BYTES = 32 * 1024;
 /** The outbox answers a call: a blocked daemon thread is woken once it is posted. */
 let answersCall = false;
 const host = new ScreenHost((event) => {
@@ -38,9 +46,15 @@ const host = new ScreenHost((event) => {
 
 function handle(request: HostRequest): void {
   host.handle(request);
+  if (request.op === "write") outboxParsedBytes += request.bytes.length;
+  if (answersCall || outbox.length >= OUTBOX_EVENTS || outboxParsedBytes >= OUTBOX_PARSED_BYTES) post();
+}
+
+function post(): void {
   if (outbox.length === 0) return;
   port.postMessage(outbox);
   outbox = [];
+  outboxParsedBytes = 0;
   if (!answersCall) return;
   answersCall = false;
   Atomics.add(counter, 0, 1);
@@ -79,7 +93,9 @@ function collectWhenIdle(): void {
 
 /** Everything the port holds now, into the queues. */
 function drain(): void {
-  for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port)) enqueue(received.message as HostRequest);
+  for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port)) {
+    for (const request of received.message as HostRequest[]) enqueue(request);
+  }
 }
 
 /** One turn of one screen: its requests up to and including a slice of output. */
@@ -116,11 +132,12 @@ function run(): void {
     }
   } finally {
     running = false;
+    post();
   }
   collectWhenIdle();
 }
 
-port.on("message", (request: HostRequest) => {
-  enqueue(request);
+port.on("message", (requests: HostRequest[]) => {
+  for (const request of requests) enqueue(request);
   run();
 });

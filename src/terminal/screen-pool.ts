@@ -151,6 +151,8 @@ export class ScreenProxy {
   #cols: number;
   #rows: number;
   #title = "";
+  /** Whether the output parsed so far ends inside a synchronized-output frame (its last report). */
+  #inSyncFrame = false;
   #unparsed = 0;
   #closed = false;
   /** Written this turn, not yet handed to the worker (see write). */
@@ -292,6 +294,9 @@ export class ScreenProxy {
   }
 
   get inSyncFrame(): boolean {
+    // Every byte written has been parsed: the last report says, without a round trip (every
+    // read a request makes is one, and on a saturated machine each waits for the worker's turn).
+    if (this.#unparsed === 0 && this.#batchBytes === 0) return this.#inSyncFrame;
     return this.#read("inSyncFrame") as boolean;
   }
 
@@ -325,6 +330,7 @@ export class ScreenProxy {
     switch (event.ev) {
       case "parsed":
         this.#unparsed -= event.bytes;
+        this.#inSyncFrame = event.inSyncFrame;
         return this.#events.parsed(event);
       case "osc":
         return this.#events.osc[event.ident]?.(event.payload, { row: event.row, col: event.col });

@@ -188,8 +188,9 @@ export class ScreenProxy {
 
   /**
    * Hands the bytes over (copied: the caller may reuse its buffer); parsed in order, reported by
-   * `parsed`. A worker gets what was written in one turn of the event loop as one message (a
-   * flood arrives in reads of a few KB: a message and an answer each cost more than parsing them).
+   * `parsed`. What a screen was written in one turn of the event loop is one write, and a worker
+   * gets the writes of all its screens of that turn in one message (a flood arrives in reads of a
+   * few KB, a printing program in lines: a message and an answer each cost more than parsing them).
    */
   write(bytes: Uint8Array): void {
     if (this.#closed || this.#link.broken) return;

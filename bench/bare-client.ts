@@ -3,10 +3,12 @@
 // node:stream, ~18 ms). Built by bench/run.ts with t4a's own build flags. With `--check` it first
 // checks the socket's directory as t4a does (Bun.file().stat(): the one stat Bun offers without
 // node:fs, answered by Bun's thread pool), to show what that check costs on its own.
+import { parentDir, socketDirProblem } from "../src/client/socket-path.ts";
+
 const path = process.env.T4A_SOCKET!;
 if (process.argv.includes("--check")) {
-  const stat = await Bun.file(path.slice(0, path.lastIndexOf("/"))).stat();
-  if (!stat.isDirectory() || stat.uid !== process.getuid!() || stat.mode & 0o077) throw new Error("unsafe socket directory");
+  const problem = socketDirProblem(await Bun.file(parentDir(path)).stat());
+  if (problem) throw new Error(`unsafe socket directory: ${problem}`);
 }
 let reply = "";
 const socket = await Bun.connect({
@@ -21,4 +23,3 @@ const socket = await Bun.connect({
   },
 });
 socket.write('{"cmd":"list"}\n');
-export {};

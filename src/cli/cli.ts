@@ -5,7 +5,7 @@
 import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
-import { asksForHelp, lineTarget, readLine, usage, withoutUndefined } from "./parse.ts";
+import { asksForHelp, commandName, readLine, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { connectDaemon } from "../client/connect.ts";
@@ -34,7 +34,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   try {
-    const { name } = lineTarget(argv);
+    const name = commandName(argv);
     const isRequest = name !== undefined && Object.hasOwn(commandLoaders, name);
     const help = asksForHelp(argv);
     // The built-in commands (daemon, mcp, batch…) load only when one is asked for, or help.

@@ -43,7 +43,7 @@ interface OptionSpec {
  * options and checks as the command line. Throws on a usage error.
  */
 export async function requestFor(argv: string[]): Promise<Reply> {
-  const { name } = lineTarget(argv);
+  const name = commandName(argv);
   const command = name !== undefined && Object.hasOwn(commandLoaders, name) ? await commandLoaders[name]!() : undefined;
   if (!command?.cli) throw usage(`unknown command "${argv[0] ?? ""}"`);
   const { args, options } = readLine(argv, command.cli);
@@ -165,21 +165,16 @@ function isLower(char: string): boolean {
 }
 
 /**
- * What a line names before it is read: the subcommand (the first argument that is neither an
- * option nor --socket's or --host's value) and --socket's value (false when given without one:
- * the reader reports that).
+ * The subcommand a line names, before it is read: the first argument that is neither an option
+ * nor --socket's or --host's value.
  */
-export function lineTarget(argv: string[]): { name: string | undefined; socket: string | false | undefined } {
-  let name: string | undefined;
-  let socket: string | false | undefined;
+export function commandName(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length && argv[i] !== "--"; i++) {
     const arg = argv[i]!;
-    if (arg === "--socket") socket = argv[++i] || false;
-    else if (arg.startsWith("--socket=")) socket = arg.slice("--socket=".length) || false;
-    else if (arg === "--host") i++;
-    else if (name === undefined && !arg.startsWith("-")) name = arg;
+    if (arg === "--socket" || arg === "--host") i++;
+    else if (!arg.startsWith("-")) return arg;
   }
-  return { name, socket };
+  return undefined;
 }
 
 /** Whether the line asks for help (`-h`, `--help`), before any `--`. */

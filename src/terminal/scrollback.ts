@@ -374,7 +374,6 @@ function recordEnd(chunk: Chunk, index: number): number {
   return index + 1 < chunk.count ? chunk.offsets[index + 1]! : chunk.used;
 }
 
-
 /** Columns up to the row's last cell that shows something: a character, or colours (0: a blank row). */
 export function keptColumns(row: PackedRow): number {
   const data = row.data;

@@ -82,7 +82,9 @@ export class DaemonConnection {
    * untagged replies come back in request order, tagged ones whenever each is done (protocol.md).
    */
   request(request: Reply): Promise<Response> {
-    if (this.#closed) return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
+    // A daemon that refuses a connection (at its open-file limit) says why and closes it, maybe
+    // before the request is written: that line is the answer, not "closed".
+    if (this.#closed && this.#buffer.length === 0) return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
     return new Promise<Response>((resolve, reject) => {
       const pending: Pending = { request, resolve, reject };
       if (request.tag === undefined) this.#untagged.push(pending);
@@ -91,7 +93,7 @@ export class DaemonConnection {
         if (this.#tagged.has(key)) throw new Error(`tag ${key} is already waiting for its reply on this connection`);
         this.#tagged.set(key, pending);
       }
-      this.send(request);
+      if (!this.#closed) this.send(request);
       void this.#route();
     });
   }

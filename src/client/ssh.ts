@@ -53,8 +53,12 @@ export async function openRemote(host: string, controlDir: string): Promise<Daem
   let stderr = "";
   const wire = {
     write: (bytes: string | Uint8Array) => {
-      child.stdin.write(bytes);
-      child.stdin.flush();
+      try {
+        child.stdin.write(bytes);
+        void Promise.resolve(child.stdin.flush()).catch(() => {});
+      } catch {
+        // ssh has already exited (refused, no route): its exit below says why, not EPIPE.
+      }
     },
     end: () => {
       void child.stdin.end();

@@ -67,6 +67,33 @@ for (const [name, argv] of shells) {
       await request({ cmd: "kill", id });
     });
 
+    test("run ends on a line the shell cannot run: a syntax error answers its words, an incomplete line is cancelled; the session stays usable", async () => {
+      const id = await create(argv, { env: { HOME: sandbox.dir } });
+      await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
+      for (const command of ["echo a((", 'echo "abc', "echo 'x", "if true"]) {
+        const reply = await request({ cmd: "run", id, command, timeout_ms: 15_000 });
+        if (reply.ok) {
+          // Read and refused by the shell (bash's syntax error): its code and its words.
+          expect(reply.code).not.toBe(0);
+          expect((reply.lines as string[]).join("\n")).toMatch(/syntax|parse|unexpected/i);
+        } else {
+          expect(reply).toMatchObject({ ok: false, code: "invalid_params" });
+          expect(reply.error as string).toMatch(/incomplete|not complete/);
+        }
+        // Nothing half-typed is left behind: the next command runs alone.
+        expect(await request({ cmd: "run", id, command: "echo fine", timeout_ms: 15_000 })).toMatchObject({ ok: true, code: 0, lines: ["fine"] });
+      }
+      await request({ cmd: "kill", id });
+    });
+
+    test("run of a command that ends the shell answers its output and code, as ssh does", async () => {
+      const id = await create(argv, { env: { HOME: sandbox.dir } });
+      const reply = await request({ cmd: "run", id, command: "echo x; exit 3", timeout_ms: 15_000 });
+      expect(reply).toMatchObject({ ok: true, code: 3, lines: ["x"], total_lines: 1 });
+      // fish reports the command done before it leaves: the same answer, as a command's.
+      if (name !== "fish") expect(reply.shell_exited).toBe(true);
+    });
+
     test("run keeps output longer than the screen, from the scrollback", async () => {
       const id = await create(argv, { rows: 10, env: { HOME: sandbox.dir } });
       const reply = await request({ cmd: "run", id, command: "seq 1 500", timeout_ms: 15_000 });

@@ -9,5 +9,6 @@ test("OSC 133 and 7777 payloads become marks with code and nonce", () => {
   expect(parseOsc133("A;cl=m;aid=5")).toEqual({ kind: "prompt" });
   expect(parseOsc133("Z")).toBeUndefined();
   expect(parseOsc7777("done;2;t4a=x")).toEqual({ kind: "command_done", code: 2, nonce: "x" });
+  expect(parseOsc7777("more;t4a=x")).toEqual({ kind: "continuation", nonce: "x" });
   expect(parseOsc7777("other;2")).toBeUndefined();
 });

@@ -1,7 +1,8 @@
 // Parses shell-integration marks: OSC 133 (A prompt, B input, C command output, D;code done) and
-// the seed's OSC 7777;done;code. Each may carry `t4a=<nonce>`; the caller decides what to trust.
+// the seed's OSC 7777;done;code, and t4a's own OSC 7777;more (the shell's continuation prompt,
+// PS2: it wants more of the line). Each may carry `t4a=<nonce>`; the caller decides what to trust.
 
-export type MarkKind = "prompt" | "input" | "command_start" | "command_done";
+export type MarkKind = "prompt" | "input" | "command_start" | "command_done" | "continuation";
 
 export interface Mark {
   kind: MarkKind;
@@ -21,9 +22,10 @@ export function parseOsc133(payload: string): Mark | undefined {
   return withParams({ kind }, params);
 }
 
-/** Payload of OSC 7777 (after `7777;`), e.g. `done;0;t4a=ab12`. */
+/** Payload of OSC 7777 (after `7777;`), e.g. `done;0;t4a=ab12` or `more;t4a=ab12`. */
 export function parseOsc7777(payload: string): Mark | undefined {
   const [verb, ...params] = payload.split(";");
+  if (verb === "more") return withParams({ kind: "continuation" }, params);
   return verb === "done" ? withParams({ kind: "command_done" }, params) : undefined;
 }
 

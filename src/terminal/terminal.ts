@@ -107,11 +107,17 @@ interface Finished {
   code: number | null;
   output: CommandOutput;
   shellExited?: true;
+  /** The shell asked for more of the line (its continuation prompt): nothing ran, the line was cancelled. */
+  incomplete?: true;
 }
 
 /** The command run or exec typed last: its number, where its output starts, how it ended. */
 interface TypedCommand {
   seq: number;
+  /** Where the line was typed (the cursor at the prompt) and how many rows it takes there. */
+  inputAt: { row: number; rows: number };
+  /** Typed as one line (no newline, or one bracketed paste): a continuation prompt means it is incomplete. */
+  oneLine: boolean;
   /** Stable row of its C mark, once the shell said it started. */
   startRow: number | undefined;
   finished: Finished | undefined;
@@ -419,8 +425,16 @@ export class Terminal {
       if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
       throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
     }
+    if (finished.incomplete) throw this.#incomplete(finished);
     const outcome: RunOutcome = { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
-    if (finished.shellExited) outcome.shell_exited = true;
+    if (finished.shellExited) {
+      outcome.shell_exited = true;
+      // bash says `exit` (or `logout`) as an interactive shell leaves; `ssh host 'cmd; exit 3'` does not.
+      if (this.shell === "bash" && /^(exit|logout)$/.test(outcome.lines.at(-1) ?? "")) {
+        outcome.lines.pop();
+        outcome.total_lines--;
+      }
+    }
     return outcome;
   }
 
@@ -461,9 +475,17 @@ export class Terminal {
       if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
       await this.#untilPrompt(timeoutMs);
     }
+    const text = command.replace(/\n+$/, "");
+    // fish has no continuation prompt to mark (an incomplete line just grows): its own parser
+    // says first, and nothing is typed.
+    if (this.shell === "fish") await refuseIncompleteFish(text);
     const { promise: done, resolve } = Promise.withResolvers<Finished | undefined>();
+    const bracketed = this.screen.bracketedPaste;
+    const cursor = this.screen.cursor();
     const typed: TypedCommand = {
       seq: ++this.#typedCount,
+      inputAt: { row: this.screen.cursorStableRow(), rows: Math.floor((cursor.col + Bun.stringWidth(text)) / Math.max(1, this.screen.cols)) + 1 },
+      oneLine: bracketed || !text.includes("\n"),
       startRow: undefined,
       finished: undefined,
       done,
@@ -473,9 +495,8 @@ export class Terminal {
       },
     };
     this.#typed = typed;
-    const text = command.replace(/\n+$/, "");
     // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
-    this.write(this.screen.bracketedPaste ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
+    this.write(bracketed ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
     return typed;
   }
 
@@ -497,6 +518,7 @@ export class Terminal {
     // Output handed over but not parsed may hold the command's end: apply it before looking.
     this.screen.catchUp();
     const finished = typed.finished;
+    if (finished?.incomplete) throw this.#incomplete(finished);
     const start = place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
     const end = finished
       ? { row: finished.output.last, col: finished.output.lastCol }
@@ -633,6 +655,19 @@ export class Terminal {
       }
       return;
     }
+    const typed = this.#typed;
+    const unstarted = typed && !typed.finished && typed.startRow === undefined ? typed : undefined;
+    if (mark.kind === "continuation") {
+      // The shell wants more of a line run or exec typed (an open quote, `a((`): it would wait
+      // forever. Cancelled (Ctrl-C drops the half line), and the run fails with the shell's words.
+      if (unstarted?.oneLine) {
+        this.write("\x03");
+        // The next line waits for the prompt the cancel brings (its done mark is the cancel's, not the line's).
+        this.#shellState = "starting";
+        unstarted.end({ code: null, output: { first: unstarted.inputAt.row, last: row, lastCol: at.col }, incomplete: true });
+      }
+      return;
+    }
     if (mark.kind === "command_start") {
       this.#shellState = "running";
       this.#sawCommandStart = true;
@@ -642,7 +677,14 @@ export class Terminal {
       return;
     }
     // A done mark ends a command we saw start; shells that only send done marks (the seed's
-    // OSC 7777 hook) count too. A done without a start (an empty command line) is no command.
+    // OSC 7777 hook) count too. A done without a start (an empty command line) is no command,
+    // unless it follows a line run or exec typed: the shell read it and ran nothing (a syntax
+    // error), and says why in the rows below it.
+    if (this.#shellState !== "running" && unstarted && mark.code !== undefined) {
+      const first = unstarted.inputAt.row + unstarted.inputAt.rows;
+      unstarted.end({ code: mark.code, output: { first: Math.min(first, row), last: row, lastCol: at.col } });
+      return;
+    }
     if (this.#shellState !== "running" && this.#sawCommandStart) return;
     const wasRunning = this.#shellState === "running";
     this.#shellState = "prompt";
@@ -650,10 +692,18 @@ export class Terminal {
     const code = mark.code ?? null;
     this.#emit({ event: "command_done", terminal: this.id, code });
     for (const waiter of this.#waiters) waiter.commandDone(code);
-    const typed = this.#typed;
     if (wasRunning && typed && !typed.finished && typed.startRow !== undefined) {
       typed.end({ code, output: { first: typed.startRow, last: row, lastCol: at.col } });
     }
+  }
+
+  /** The error for a typed line the shell wanted more of: its continuation prompt's words. */
+  #incomplete(finished: Finished): T4aError {
+    const prompt = this.screen.rowsBetween({ row: finished.output.last, col: 0 }, { row: finished.output.last })[0]?.text.trim();
+    return new T4aError(
+      "invalid_params",
+      `the command is incomplete: the shell asked for more of it${prompt ? ` (${JSON.stringify(prompt)})` : ""}, so nothing ran and the line was cancelled`,
+    );
   }
 
   /** A shell still starting: wait for its first prompt mark (or its exit, or the timeout). */
@@ -700,3 +750,14 @@ export class Terminal {
   }
 }
 
+/** fish's own parser on a line before it is typed: an error (an unclosed quote or bracket) refuses it. */
+async function refuseIncompleteFish(text: string): Promise<void> {
+  const fish = Bun.which("fish");
+  if (!fish) return;
+  const child = Bun.spawn([fish, "--no-config", "--no-execute", "-c", text], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+  // fish 3.6 reports a parse error on stderr and may still exit 0.
+  if (code !== 0 || stderr.trim()) {
+    throw new T4aError("invalid_params", `the command is not complete fish syntax, so nothing was typed: ${stderr.trim().split("\n")[0] ?? `fish exited ${code}`}`);
+  }
+}

@@ -28,11 +28,16 @@ __t4a_precmd() {
   return $code
 }
 
-# Re-wrapped every prompt: themes that rebuild PS1 in PROMPT_COMMAND would drop the marks.
+# Re-wrapped every prompt: themes that rebuild PS1 in PROMPT_COMMAND would drop the marks. PS2
+# (more of the line wanted) is marked too: a typed command that is incomplete is cancelled, not waited on.
 __t4a_prompt() {
   case "$PS1" in
     *"133;A;t4a="*) ;;
     *) PS1='\[\033]133;A;t4a='"$__t4a_nonce"'\007\]'"$PS1"'\[\033]133;B;t4a='"$__t4a_nonce"'\007\]' ;;
+  esac
+  case "$PS2" in
+    *"7777;more;t4a="*) ;;
+    *) PS2='\[\033]7777;more;t4a='"$__t4a_nonce"'\007\]'"$PS2" ;;
   esac
 }
 

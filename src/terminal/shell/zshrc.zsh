@@ -9,18 +9,23 @@ unset T4A_USER_ZDOTDIR __t4a_zdotdir
 # which would end up inside the command's captured output.
 PROMPT_EOL_MARK=''
 
-typeset -g __t4a_nonce=$T4A_NONCE __t4a_running=
+typeset -g __t4a_nonce=$T4A_NONCE __t4a_running= __t4a_prompted=
 unset T4A_NONCE
 
 __t4a_precmd() {
   local code=$?
-  if [[ -n $__t4a_running ]]; then
+  # A done mark after every line read, run or not (a parse error runs nothing, as bash does): the
+  # daemon ignores one without a start unless it typed that line. None before the first prompt.
+  if [[ -n $__t4a_running || -n $__t4a_prompted ]]; then
     printf '\033]133;D;%s;t4a=%s\007\033]7777;done;%s;t4a=%s\007' $code $__t4a_nonce $code $__t4a_nonce
     __t4a_running=
   fi
+  __t4a_prompted=1
   printf '\033]7;file://%s%s\007' "$HOST" "$PWD"
   printf '\033]133;A;t4a=%s\007' $__t4a_nonce
   [[ $PS1 == *"133;B;t4a="* ]] || PS1="$PS1%{"$'\033'"]133;B;t4a=$__t4a_nonce"$'\007'"%}"
+  # The continuation prompt (more of the line wanted): a typed command that is incomplete is cancelled.
+  [[ $PS2 == *"7777;more;t4a="* ]] || PS2="%{"$'\033'"]7777;more;t4a=$__t4a_nonce"$'\007'"%}$PS2"
 }
 
 __t4a_preexec() {

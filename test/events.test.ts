@@ -94,6 +94,25 @@ for (const [name, argv] of shells) {
       if (name !== "fish") expect(reply.shell_exited).toBe(true);
     });
 
+    test("wait --text matches output only: never a typed line, an earlier line inside it, or a wrapped piece of it", async () => {
+      const id = await create(argv, { cols: 30, env: { HOME: sandbox.dir } });
+      await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
+      for (const command of ["true MARK", "true aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa MARK"]) {
+        const waiter = await DaemonConnection.open(sandbox.socket);
+        const waiting = waiter.request({ cmd: "wait", id, text: "MARK", timeout_ms: 1500, tag: "wait" });
+        // In order on one connection: the wait is in place before the line is typed.
+        await waiter.request({ cmd: "run", id, command, timeout_ms: 15_000, tag: "run" });
+        expect((await waiting).reply).toMatchObject({ ok: false, code: "timeout" });
+        waiter.close();
+      }
+      const waiter = await DaemonConnection.open(sandbox.socket);
+      const waiting = waiter.request({ cmd: "wait", id, text: "MARK", timeout_ms: 15_000, tag: "wait" });
+      await waiter.request({ cmd: "run", id, command: "echo M''ARK", timeout_ms: 15_000, tag: "run" });
+      expect((await waiting).reply).toMatchObject({ ok: true, condition: "text", line: "MARK" });
+      waiter.close();
+      await request({ cmd: "kill", id });
+    });
+
     test("run keeps output longer than the screen, from the scrollback", async () => {
       const id = await create(argv, { rows: 10, env: { HOME: sandbox.dir } });
       const reply = await request({ cmd: "run", id, command: "seq 1 500", timeout_ms: 15_000 });

@@ -190,6 +190,8 @@ export class Terminal {
   /** The command run or exec typed last, and how many were typed. */
   #typed: TypedCommand | undefined;
   #typedCount = 0;
+  /** The command line's rows by the marks: its prompt's row, and the row its output starts on (C). */
+  #commandLine: { from: number; to: number | undefined } | undefined;
   /** Told when the program comes to read the terminal (exec returns early then). */
   #inputListeners = new Set<(process: string) => void>();
 
@@ -397,6 +399,9 @@ export class Terminal {
         },
         get typedLines() {
           return terminal.#typedLines;
+        },
+        get commandLine() {
+          return terminal.#commandLine;
         },
         get inputWanted() {
           return terminal.#inputWanted.wanted;
@@ -650,6 +655,8 @@ export class Terminal {
     const { row } = at;
     if (mark.kind === "prompt" || mark.kind === "input") {
       if (this.#shellState !== "running") {
+        // A prompt opens the next command line (a multi-line prompt: from its first row).
+        if (mark.kind === "prompt" || this.#commandLine?.to !== undefined || !this.#commandLine) this.#commandLine = { from: row, to: undefined };
         this.#shellState = "prompt";
         this.#releasePromptWaiters();
       }
@@ -672,6 +679,7 @@ export class Terminal {
       this.#shellState = "running";
       this.#sawCommandStart = true;
       this.#commandStart = { row };
+      if (this.#commandLine && this.#commandLine.to === undefined) this.#commandLine.to = row;
       if (this.#typed && this.#typed.startRow === undefined && !this.#typed.finished) this.#typed.startRow = row;
       this.#emit({ event: "command_start", terminal: this.id });
       return;

@@ -39,6 +39,11 @@ export interface WaitSource {
   readonly lastOutputAt: number;
   /** Lines recently typed into the terminal: their echo is not output. */
   readonly typedLines: readonly string[];
+  /**
+   * With shell integration, the rows of the command line as its marks place them: from the prompt
+   * to the row where the command's output starts (open while the shell still reads the line).
+   */
+  readonly commandLine: { from: number; to: number | undefined } | undefined;
   /** The process reading the terminal now, if one is known to. */
   readonly inputWanted: InputWanted | undefined;
 }
@@ -108,8 +113,17 @@ export class Waiter {
 
   #matchChangedRows(changed: { first: number; last: number }, text: string | undefined, regex: RegExp | undefined): void {
     const screen = this.#source.screen;
+    const commandLine = this.#source.commandLine;
     for (const line of screen.logicalLines(changed.first, changed.last)) {
-      const output = withoutEcho(line.text, this.#source.typedLines);
+      let output = line.text;
+      if (commandLine && line.first >= commandLine.from) {
+        // A command line that ran is never output: its rows are known by the marks around it.
+        if (commandLine.to !== undefined && line.first < commandLine.to) continue;
+        // One still being read: its echo, whole or a wrapped piece of it, is not output either.
+        const shown = output.trim();
+        if (commandLine.to === undefined && shown && this.#source.typedLines.some((typed) => typed.includes(shown))) continue;
+      }
+      output = withoutEcho(output, this.#source.typedLines);
       if (text !== undefined && output.includes(text)) {
         return this.#finish({ condition: "text", line: line.text, row: screen.fromBottom(line.first, "viewport") });
       }
@@ -134,10 +148,14 @@ export class Waiter {
   }
 }
 
-/** A line with every typed line removed: `$ echo READY` minus the typed `echo READY` is `$ `. */
+/**
+ * A line with every typed line removed: `$ echo READY` minus the typed `echo READY` is `$ `. The
+ * longest first: `true` typed earlier must not cut `true MARK` into a line that still says MARK.
+ */
 export function withoutEcho(line: string, typed: readonly string[]): string {
   let rest = line;
-  for (const input of typed) if (input && rest.includes(input)) rest = rest.split(input).join("");
+  const longestFirst = typed.filter((input) => input && line.includes(input)).sort((a, b) => b.length - a.length);
+  for (const input of longestFirst) rest = rest.split(input).join("");
   return rest;
 }
 

@@ -139,6 +139,14 @@ test.if(SSHD !== undefined)("a hostile or chatty remote: one clear error naming 
   }
 }, 60_000);
 
+test.if(SSHD !== undefined)("a remote whose login runs no t4a and says nothing: the call ends after the connect timeout, naming the host and the knob", async () => {
+  const child = Bun.spawn([BIN, "--host", host, "list"], { env: { ...env, T4A_REMOTE_T4A: "sh -c 'exec sleep 600' sh", T4A_CONNECT_TIMEOUT: "2" }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect({ stdout, code }).toEqual({ stdout: "", code: 3 });
+  expect(stderr).toContain(`ssh ${host.replace(/^ssh:\/\//, "").replace(/:\d+$/, "")}`);
+  expect(stderr).toMatch(/no answer from t4a there within 2 s.*T4A_CONNECT_TIMEOUT/);
+}, 60_000);
+
 test.if(SSHD !== undefined)("remote install picks the build for the host's OS and CPU, checks its SHA-256 there, and refuses what it cannot serve", async () => {
   // The "remote" answers uname as an arm64 server would; its home is a test directory. The copy's
   // --version is answered by the wrapper too (an aarch64 file cannot run on this machine).

@@ -7,6 +7,19 @@
 import { DaemonConnection } from "./connection.ts";
 import { DaemonUnreachable } from "./errors.ts";
 
+/** What the remote's dial-stdio prints on stderr once it is joined to its daemon. */
+export const DIAL_READY = "t4a dial-stdio: joined";
+
+/**
+ * How long the remote may take to show it runs t4a (its ready line or a first reply):
+ * T4A_CONNECT_TIMEOUT seconds, default 30. A login that runs something else and says nothing
+ * would otherwise hang every call.
+ */
+function connectTimeoutMs(): number {
+  const seconds = Number(process.env.T4A_CONNECT_TIMEOUT);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
+}
+
 export interface HostTarget {
   /** [user@]host as ssh takes it. */
   destination: string;
@@ -28,6 +41,7 @@ export function sshArgv(target: HostTarget, controlDir: string, remote: string[]
     "-o", `ControlPath=${controlDir}/ssh-%C`,
     "-o", "ControlPersist=60",
     "-o", "BatchMode=yes",
+    "-o", `ConnectTimeout=${Math.ceil(connectTimeoutMs() / 1000)}`,
     ...(target.port ? ["-p", String(target.port)] : []),
     "--",
     target.destination,
@@ -65,16 +79,51 @@ export async function openRemote(host: string, controlDir: string): Promise<Daem
     },
   };
   const { connection, feed, ended } = DaemonConnection.over(wire, `ssh ${target.destination}`);
+  let answered = false;
+  let over = false;
+  const end = (failure: string | undefined) => {
+    if (over) return;
+    over = true;
+    clearTimeout(timer);
+    if (failure) connection.failWith(failure);
+    ended();
+  };
+  const timeoutMs = connectTimeoutMs();
+  const timer = setTimeout(() => {
+    // Ended here, not when ssh's pipes close: a ControlPersist master it forked may hold them open.
+    end(`ssh ${target.destination}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`);
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  timer.unref?.();
+  const heard = () => {
+    answered = true;
+    clearTimeout(timer);
+  };
   const stderrDone = (async () => {
-    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
+    for await (const chunk of child.stderr) {
+      stderr += new TextDecoder().decode(chunk);
+      if (!answered && stderr.includes(DIAL_READY)) heard();
+    }
   })();
   void (async () => {
-    for await (const chunk of child.stdout) feed(chunk);
+    for await (const chunk of child.stdout) {
+      if (!answered) heard();
+      feed(chunk);
+    }
     // ssh ended: when it failed (no route, no key, no t4a there), its own words go to the caller.
     const code = await child.exited;
     await stderrDone;
-    if (code !== 0) connection.failWith(`ssh ${target.destination}: ${stderr.trim() || `exited ${code}`}`);
-    ended();
+    end(code === 0 ? undefined : `ssh ${target.destination}: ${said(stderr).replace(/^: /, "") || `exited ${code}`}`);
   })();
   return connection;
+}
+
+/** ssh's own words, without the remote t4a's ready line: ": words", or nothing. */
+function said(stderr: string): string {
+  const words = stderr
+    .split("\n")
+    .filter((line) => line.trim() && line.trim() !== DIAL_READY)
+    .join("\n")
+    .trim();
+  return words ? `: ${words}` : "";
 }

@@ -9,10 +9,27 @@ import type { DaemonContext } from "../commands/context.ts";
 import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
 import { connectionShortage } from "../session/fd-budget.ts";
 
-/** Stop reading a client's requests while this many reply bytes wait for it to read. */
-const MAX_OUTBOX_BYTES = 16 * 1024 * 1024;
+/**
+ * Replies unread past this: no request of the connection starts (its requests stay unread in the
+ * kernel) until the client has read them. A slow reader is slowed, not served into memory.
+ */
+const OUTBOX_LOW_BYTES = 1024 * 1024;
+/**
+ * Replies unread past this (requests that were already running when the client stopped reading):
+ * the client is dropped, told why, and what it left behind freed.
+ */
+export const OUTBOX_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Replies unread by every client together past this: the one furthest behind is dropped (a
+ * burst of tagged replies to many stuck clients is bounded here, not per client).
+ */
+export const OUTBOX_TOTAL_BYTES = 128 * 1024 * 1024;
 /** Requests of one connection started but not answered; past it, reading waits (bounded memory). */
 const MAX_IN_FLIGHT = 64;
+
+/** Connections holding unread replies, and how many bytes they hold together. */
+const behind = new Set<Socket<Connection>>();
+let totalOutboxBytes = 0;
 const NEWLINE = 0x0a;
 
 interface Connection {
@@ -36,6 +53,8 @@ interface Connection {
   /** Set once a two-way stream (attach) started: the client's bytes go to it. */
   duplex?: DuplexPeer;
   droppedEvents: number;
+  /** Untagged requests waiting for the client to read what it was sent (the outbox under the low mark). */
+  drainWaiters: Array<() => void>;
 }
 
 export type Listener = UnixSocketListener<Connection>;
@@ -61,6 +80,7 @@ export function listen(path: string, ctx: DaemonContext): Listener {
           paused: false,
           closed: false,
           droppedEvents: 0,
+          drainWaiters: [],
         };
         // Only with many clients is the fd table read (a directory listing), not on every call.
         const shortage = ++live > CHECK_FDS_ABOVE ? connectionShortage() : undefined;
@@ -80,20 +100,22 @@ export function listen(path: string, ctx: DaemonContext): Listener {
       },
       close(socket) {
         live--;
-        closeConnection(socket.data);
+        closeConnection(socket);
       },
       error(socket) {
-        closeConnection(socket.data);
+        closeConnection(socket);
       },
     },
   });
 }
 
-function closeConnection(connection: Connection): void {
+function closeConnection(socket: Socket<Connection>): void {
+  const connection = socket.data;
   connection.closed = true;
   connection.lines = [];
   connection.outbox = [];
-  connection.outboxBytes = 0;
+  held(socket, -connection.outboxBytes);
+  for (const wake of connection.drainWaiters.splice(0)) wake();
   connection.stopStream?.();
   connection.duplex?.closed();
 }
@@ -156,7 +178,7 @@ function joinPartial(connection: Connection): Uint8Array {
 function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
   const connection = socket.data;
   while (connection.lines.length && !connection.closed && !connection.stopStream && !connection.duplex) {
-    if (connection.outboxBytes > MAX_OUTBOX_BYTES || connection.inFlight >= MAX_IN_FLIGHT) {
+    if (connection.outboxBytes > OUTBOX_LOW_BYTES || connection.inFlight >= MAX_IN_FLIGHT) {
       pause(socket);
       return; // drain() or a finished request resumes
     }
@@ -175,7 +197,7 @@ function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
       if (outcome.bytes) send(socket, outcome.bytes);
       if (outcome.stream) startStream(socket, outcome.stream);
       if (outcome.duplex) startDuplex(socket, outcome.duplex);
-      if (connection.paused && connection.outboxBytes <= MAX_OUTBOX_BYTES) resume(socket);
+      if (connection.paused && connection.outboxBytes <= OUTBOX_LOW_BYTES) resume(socket);
       pump(socket, ctx);
     };
     if ("reply" in parsed) {
@@ -184,8 +206,12 @@ function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
     } else if (parsed.tag !== undefined) {
       void dispatch(parsed.request, ctx).then(answer);
     } else {
-      // A client gone meanwhile has its queued requests dropped, not run for nobody.
-      const run = (): Promise<Outcome> => (connection.closed ? Promise.resolve({ reply: {} }) : dispatch(parsed.request, ctx));
+      // A client gone meanwhile has its queued requests dropped, not run for nobody; one that has
+      // not read its last replies gets the next when it has (the reply is made only then).
+      const run = async (): Promise<Outcome> => {
+        if (connection.outboxBytes > OUTBOX_LOW_BYTES) await new Promise<void>((wake) => connection.drainWaiters.push(wake));
+        return connection.closed ? { reply: {} } : dispatch(parsed.request, ctx);
+      };
       connection.untaggedTail = connection.untaggedTail.then(run).then(answer);
     }
   }
@@ -236,6 +262,10 @@ function encodeLine(reply: Reply): Uint8Array {
 function send(socket: Socket<Connection>, bytes: Uint8Array): void {
   const connection = socket.data;
   if (connection.closed) return;
+  if (connection.outboxBytes > 0 && connection.outboxBytes + bytes.length > OUTBOX_MAX_BYTES) {
+    // Far behind (one large reply to a client that reads is fine): dropped rather than held.
+    return drop(socket, `more than ${OUTBOX_MAX_BYTES} bytes of replies were left unread`);
+  }
   if (connection.outboxBytes === 0) {
     const written = socket.write(bytes);
     if (written === bytes.length) return;
@@ -243,7 +273,28 @@ function send(socket: Socket<Connection>, bytes: Uint8Array): void {
   }
   // Copy: the caller may reuse its buffer, and we hold this until the client reads.
   connection.outbox.push(bytes.slice());
-  connection.outboxBytes += bytes.length;
+  held(socket, bytes.length);
+  if (totalOutboxBytes > OUTBOX_TOTAL_BYTES) {
+    let furthest = socket;
+    for (const other of behind) if (other.data.outboxBytes > furthest.data.outboxBytes) furthest = other;
+    drop(furthest, `the daemon holds more than ${OUTBOX_TOTAL_BYTES} bytes of replies unread by its clients, and this one is furthest behind`);
+  }
+}
+
+/** Counts bytes a connection holds for its client (negative: handed over or let go). */
+function held(socket: Socket<Connection>, delta: number): void {
+  socket.data.outboxBytes += delta;
+  totalOutboxBytes += delta;
+  if (socket.data.outboxBytes > 0) behind.add(socket);
+  else behind.delete(socket);
+}
+
+/** A client too far behind: let go of what it left unread, tell it why (if its buffer has room), close. */
+function drop(socket: Socket<Connection>, why: string): void {
+  console.error(`t4a daemon: a client is disconnected: ${why}`);
+  closeConnection(socket);
+  socket.write(encodeLine({ ok: false, error: `disconnected: ${why}`, code: "busy" }));
+  socket.end();
 }
 
 function flush(socket: Socket<Connection>): void {
@@ -253,14 +304,15 @@ function flush(socket: Socket<Connection>): void {
     const written = socket.write(bytes);
     if (written < bytes.length) {
       connection.outbox[0] = bytes.subarray(Math.max(0, written));
-      connection.outboxBytes -= Math.max(0, written);
+      held(socket, -Math.max(0, written));
       return;
     }
     connection.outbox.shift();
-    connection.outboxBytes -= bytes.length;
+    held(socket, -bytes.length);
   }
   sendLagged(socket);
-  if (connection.paused && connection.inFlight < MAX_IN_FLIGHT) resume(socket);
+  if (connection.outboxBytes <= OUTBOX_LOW_BYTES) for (const wake of connection.drainWaiters.splice(0)) wake();
+  if (connection.paused && connection.inFlight < MAX_IN_FLIGHT && connection.outboxBytes <= OUTBOX_LOW_BYTES) resume(socket);
 }
 
 function resume(socket: Socket<Connection>): void {

@@ -1,0 +1,91 @@
+// Attacks through tainted data (DESIGN.md "Wave 4"): what a sandboxed program could have written
+// or chosen (its writable paths, the session's environment and env files, its kept agent
+// directories) must never be executed, sourced, followed or blocked on outside a sandbox. Each
+// test plants from inside a sandbox, then makes t4a act on it as the user's next command would,
+// as root (CI's worst case) and as an unprivileged user made for the test.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
+
+const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
+if (!HAS_BWRAP) console.log("skipped: the taint attacks need bubblewrap (.ci/run installs it)");
+const HAS_CC = Bun.which("cc") !== null;
+
+for (const kind of kinds) {
+  describe(`as ${kind === "self" ? (IS_ROOT ? "root" : "this user") : "an unprivileged user"}`, () => {
+    let a: Actor;
+    let work: string;
+    /** Where code would leave its mark if anything the sandbox planted ran outside it. */
+    let mark: string;
+
+    beforeAll(async () => {
+      a = await Actor.make(kind);
+      work = join(a.dir, "work");
+      mark = join(a.dir, "PWNED");
+      const setup = a.outside(`mkdir -p ${work} ${a.state}/t4a ${a.config}/t4a/plugins`);
+      expect(setup.stderr).toBe("");
+    });
+    afterAll(() => a.cleanup());
+
+    test("a .env the sandbox wrote (LD_PRELOAD of its own library, BASH_ENV) never acts on the user's plugins, their cleanups or an unsandboxed setup", async () => {
+      // The user's plugin: a bash script, as plugins often are; its cleanup too.
+      const plugin = join(a.config, "t4a", "plugins", "noop");
+      writeFileSync(plugin, `#!/bin/bash\ncat > /dev/null\necho '{"cleanup":["/bin/bash","-c","true"]}'\n`, { mode: 0o755 });
+      // What the sandbox plants: a library of its own (when there is a compiler to make it) and a script.
+      const library = join(work, "evil.so");
+      if (HAS_CC) {
+        const source = join(a.dir, "evil.c");
+        writeFileSync(source, `#include <stdio.h>\n__attribute__((constructor)) static void pwn(void) { FILE *f = fopen("${mark}", "a"); if (f) { fputs("preload\\n", f); fclose(f); } }\n`);
+        const built = Bun.spawnSync(["cc", "-shared", "-fPIC", "-o", join(a.home, "evil.so"), source], { stderr: "pipe" });
+        expect(built.stderr.toString()).toBe("");
+        a.own(join(a.home, "evil.so"));
+      } else console.log("no C compiler: the LD_PRELOAD half plants a library that does nothing");
+      const box = await a.shell(["--sandbox"], work);
+      const planted = await a.sh(
+        box,
+        [
+          HAS_CC ? `cp ${join(a.home, "evil.so")} ${library}` : `cp /lib/x86_64-linux-gnu/libm.so.6 ${library} 2>/dev/null; true`,
+          `printf '#!/bin/sh\\necho bash_env >> ${mark}\\n' > ${work}/env.sh`,
+          `printf 'LD_PRELOAD=${library}\\nBASH_ENV=${work}/env.sh\\nENV=${work}/env.sh\\n' > ${work}/.env`,
+          "echo planted",
+        ].join("; "),
+      );
+      expect(planted).toBe("planted");
+      await a.ok(["kill", box]);
+      expect(existsSync(mark)).toBe(false);
+      // The user's next create in that project: sandboxed, the env file, a plugin, and a setup.
+      const id = (await a.ok(["create", "--sandbox", "--env-file", ".env", "--plugin", "noop", "--", "bash", "--norc", "--noprofile"], { cwd: work })).trim();
+      expect(existsSync(mark) ? readFileSync(mark, "utf8") : "").toBe("");
+      // The program itself gets them, inside.
+      expect(await a.sh(id, 'echo "$LD_PRELOAD $BASH_ENV"')).toBe(`${library} ${work}/env.sh`);
+      await a.ok(["kill", id]); // runs the plugin's cleanup
+      expect(existsSync(mark) ? readFileSync(mark, "utf8") : "").toBe("");
+      // No sandbox: a setup's own shell does not source BASH_ENV nor preload (the program gets both: it is unsandboxed by choice).
+      const plain = await a.run(["create", "--env-file", ".env", "--setup", "true", "--no-integration", "--", "true"], { cwd: work });
+      expect(plain.stderr).toBe("");
+      const after = existsSync(mark) ? readFileSync(mark, "utf8") : "";
+      // The create has answered, so the setup ran. The program (/usr/bin/true, not bash) may preload; no shell sourced BASH_ENV.
+      expect(after.split("\n").filter((line) => line === "bash_env")).toEqual([]);
+      await a.run(["kill", "--all"]);
+    });
+
+    test("BUN_OPTIONS (and Node's) from the session never reach `t4a sandbox-exec`, which runs before the seccomp filter; the program still gets them", async () => {
+      const preload = join(work, "pre.mjs");
+      const ran = join(work, "preload-ran");
+      writeFileSync(preload, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(ran)}, process.argv.slice(1).join(" ") + "\\n");\n`);
+      a.own(preload);
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "-e", `BUN_OPTIONS=--preload=${preload}`, "-e", `NODE_OPTIONS=--require=${preload}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }),
+      );
+      expect(await a.sh(box.id, 'echo "$BUN_OPTIONS|$NODE_OPTIONS"')).toBe(`--preload=${preload}|--require=${preload}`);
+      await a.ok(["kill", box.id]);
+      expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
+      // Exported by a setup run inside the sandbox: the same.
+      const set = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--setup", `export BUN_OPTIONS=--preload=${preload}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }));
+      expect(await a.sh(set.id, 'echo "$BUN_OPTIONS"')).toBe(`--preload=${preload}`);
+      await a.ok(["kill", set.id]);
+      expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
+    });
+  });
+}

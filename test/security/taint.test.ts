@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
 const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
@@ -86,6 +87,30 @@ for (const kind of kinds) {
       expect(await a.sh(set.id, 'echo "$BUN_OPTIONS"')).toBe(`--preload=${preload}`);
       await a.ok(["kill", set.id]);
       expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
+    });
+
+    test("a sandboxed agent in a home without ~/.claude.json leaves nothing there: no directory in the file's place, no file", async () => {
+      const bin = join(a.dir, "bin");
+      mkdirSync(bin, { recursive: true });
+      // The "agent": a shell that runs what it is sent, as an agent's tool calls would.
+      writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n", { mode: 0o755 });
+      a.own(bin);
+      expect(existsSync(join(a.home, ".claude.json"))).toBe(false);
+      const create = ["create", "--json", "--agent", "claude", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const box = JSON.parse(await a.ok(create, { env: { PATH: `${bin}:/usr/bin:/bin` } }));
+      const probe = [
+        "test -d ~/.claude.json && echo config:directory || (test -e ~/.claude.json && echo config:present || echo config:absent)",
+        "(echo '{}' > ~/.claude.json) 2>/dev/null && echo config:written || echo config:refused",
+        "test -d ~/.claude && echo dir:present",
+        "echo PROBE-$((6*7))-DONE", // the output, not the echoed command line, says it ran
+      ].join("; ");
+      await a.ok(["send", box.id, `${probe}\r`]);
+      await waitFor(async () => /^PROBE-42-DONE$/m.test(await a.ok(["text", box.id])), 15_000, "the probe to run");
+      const screen = (await a.ok(["text", box.id])).split("\n");
+      const lines = screen.filter((line) => /^(config|dir):/.test(line));
+      expect(lines).toEqual(["config:absent", "config:refused", "dir:present"]);
+      await a.ok(["kill", box.id]);
+      expect(existsSync(join(a.home, ".claude.json"))).toBe(false);
     });
   });
 }

@@ -4,7 +4,7 @@
 // test plants from inside a sandbox, then makes t4a act on it as the user's next command would,
 // as root (CI's worst case) and as an unprivileged user made for the test.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
@@ -111,6 +111,74 @@ for (const kind of kinds) {
       expect(lines).toEqual(["config:absent", "config:refused", "dir:present"]);
       await a.ok(["kill", box.id]);
       expect(existsSync(join(a.home, ".claude.json"))).toBe(false);
+    });
+
+    test("a conversation log made a FIFO or a symlink in the kept ~/.claude/projects: resume and transcript refuse it by name, the daemon keeps answering", async () => {
+      const bin = join(a.dir, "bin");
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n", { mode: 0o755 });
+      // A file of the user's outside the kept directory, shaped like a conversation of this cwd.
+      const secret = join(a.home, "secret.jsonl");
+      writeFileSync(secret, `{"type":"user","cwd":${JSON.stringify(work)},"message":{"content":"the user's secret"}}\n`);
+      a.own(bin, secret);
+      const env = { PATH: `${bin}:/usr/bin:/bin` };
+      const create = ["create", "--json", "--name", "trap-log", "--agent", "claude", "--resume", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const first = JSON.parse(await a.ok(create, { env }));
+      const log = join(a.home, ".claude", "projects", work.replace(/[^a-zA-Z0-9]/g, "-"), `${first.conversation_id}.jsonl`);
+      /** The FIFO's reader, if t4a blocked on it: a writer that opens and closes lets it go (cleanup, never the pass). */
+      const release = () => {
+        try {
+          closeSync(openSync(log, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {
+          // No reader: nothing blocked.
+        }
+      };
+      const within = async <T>(work: Promise<T>, ms: number): Promise<T | "hung"> => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const hung = new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), ms)));
+        try {
+          return await Promise.race([work, hung]);
+        } finally {
+          clearTimeout(timer);
+        }
+      };
+      const plant = async (command: string) => {
+        await a.ok(["send", first.id, `${command}; echo PLANT-$((6*7))-DONE\r`]);
+        await waitFor(async () => /^PLANT-42-DONE$/m.test(await a.ok(["text", first.id])), 15_000, "the plant");
+        await a.ok(["send", first.id, "clear\r"]);
+        await waitFor(async () => !/PLANT-42-DONE/.test(await a.ok(["text", first.id])), 15_000, "the screen to clear");
+      };
+      try {
+        // The live session: its log made a FIFO, then transcript asked for: no log it reads (a FIFO is no file), an answer at once.
+        await plant(`mkdir -p ${JSON.stringify(join(log, ".."))} && rm -f ${log} && mkfifo ${log}`);
+        const transcript = await within(a.run(["transcript", first.id]), 20_000);
+        release();
+        expect(transcript !== "hung" && transcript.stderr).toContain(`no conversation log of "trap-log" yet`);
+        await a.ok(["kill", first.id]);
+        // The next create resuming it (as a restore would): refused, named; the daemon still answers.
+        const again = await within(a.run(create, { env }), 20_000);
+        release();
+        expect(again).not.toBe("hung");
+        if (again === "hung") return;
+        expect(again.code).not.toBe(0);
+        expect(again.stdout + again.stderr).toContain("is not a regular file (a FIFO)"); // --json: the error is on stdout
+        const listed = await within(a.run(["list", "--json"]), 20_000);
+        expect(listed !== "hung" && JSON.parse(listed.stdout).terminals).toEqual([]);
+        // A symlink to a file outside, in the log's place: never followed, by transcript or resume.
+        const box = JSON.parse(await a.ok(create.filter((arg) => arg !== "--resume"), { env }));
+        await a.ok(["send", box.id, `rm -f ${log} && ln -s ${secret} ${log}; echo LINK-$((6*7))-DONE\r`]);
+        await waitFor(async () => /^LINK-42-DONE$/m.test(await a.ok(["text", box.id])), 15_000, "the link");
+        const shown = await a.run(["transcript", box.id]);
+        expect(shown.stdout).not.toContain("the user's secret");
+        expect(shown.stderr).toContain("is a symbolic link; not followed");
+        await a.ok(["kill", box.id]);
+        const linked = await a.run(create, { env });
+        expect(linked.stdout).not.toContain("the user's secret");
+        expect(linked.code).not.toBe(0);
+        expect(linked.stdout + linked.stderr).toContain("is a symbolic link; not followed");
+      } finally {
+        release();
+      }
     });
   });
 }

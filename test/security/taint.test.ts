@@ -180,5 +180,30 @@ for (const kind of kinds) {
         release();
       }
     });
+
+    test("the network bridge cannot be taken over from inside: no ptrace, no memory, no file descriptors of it; the allow-list still works", async () => {
+      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello-from-allowed\n") });
+      try {
+        const script = join(a.home, "bridge-attack.py");
+        writeFileSync(script, readFileSync(join(import.meta.dir, "..", "fixtures", "bridge-attack.py")));
+        a.own(script);
+        const report = join(work, "bridge-report");
+        // The daemon reads the test's name mapping from its own environment: a fresh one for this test.
+        await a.run(["shutdown"]);
+        const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1" };
+        const box = JSON.parse(
+          await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "python3", script, report, `http://api.allowed.test:${server.port}/`], { cwd: work, env: hosts }),
+        );
+        expect((await a.run(["wait", box.id, "--exit", "--timeout", "60s"])).code).toBe(0);
+        const lines = readFileSync(report, "utf8").trim().split("\n");
+        expect(lines[0]).toMatch(/^bridges:[1-9]/);
+        const attempts = lines.slice(1, -2);
+        expect(attempts.length % 5).toBe(0);
+        expect([...new Set(attempts)].sort()).toEqual(["fds:refused", "getfd:refused", "mem:refused", "ptrace:refused", "vm:refused"]);
+        expect(lines.slice(-2)).toEqual(["fetch:hello-from-allowed", "done"]);
+      } finally {
+        server.stop(true);
+      }
+    });
   });
 }

@@ -166,7 +166,9 @@ for (const kind of kinds) {
         expect(listed !== "hung" && JSON.parse(listed.stdout).terminals).toEqual([]);
         // A symlink to a file outside, in the log's place: never followed, by transcript or resume.
         const box = JSON.parse(await a.ok(create.filter((arg) => arg !== "--resume"), { env }));
-        await a.ok(["send", box.id, `rm -f ${log} && ln -s ${secret} ${log}; echo LINK-$((6*7))-DONE\r`]);
+        // Its own log's place (a create without --resume starts a new conversation; the next --resume resumes that one).
+        const boxLog = join(log, "..", `${box.conversation_id}.jsonl`);
+        await a.ok(["send", box.id, `mkdir -p ${JSON.stringify(join(log, ".."))} && rm -f ${boxLog} && ln -s ${secret} ${boxLog}; echo LINK-$((6*7))-DONE\r`]);
         await waitFor(async () => /^LINK-42-DONE$/m.test(await a.ok(["text", box.id])), 15_000, "the link");
         const shown = await a.run(["transcript", box.id]);
         expect(shown.stdout).not.toContain("the user's secret");

@@ -207,5 +207,47 @@ for (const kind of kinds) {
         server.stop(true);
       }
     });
+
+    test("a flood of tunnels from inside is capped per session (503 beyond 256); the daemon keeps answering", async () => {
+      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok\n") });
+      try {
+        const script = join(a.home, "flood.py");
+        // 300 tunnels held open at once, then each one's status line counted.
+        writeFileSync(
+          script,
+          [
+            "import socket, sys, collections",
+            "held = []",
+            "for i in range(300):",
+            "    s = socket.create_connection(('127.0.0.1', 3128)); s.sendall(('CONNECT api.allowed.test:%s HTTP/1.1\\r\\n\\r\\n' % sys.argv[2]).encode()); held.append(s)",
+            "seen = collections.Counter()",
+            "for s in held:",
+            "    s.settimeout(20); data = b''",
+            "    try:",
+            "        while b'\\r\\n' not in data:",
+            "            chunk = s.recv(4096)",
+            "            if not chunk: break",
+            "            data += chunk",
+            "    except OSError as error: data = str(error).encode()",
+            "    seen[data.split(b'\\r\\n')[0].decode()] += 1",
+            "open(sys.argv[1], 'w').write('\\n'.join('%s=%d' % item for item in sorted(seen.items())) + '\\n')",
+            "for s in held: s.close()",
+          ].join("\n"),
+        );
+        a.own(script);
+        const report = join(work, "flood-report");
+        await a.run(["shutdown"]);
+        const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1" };
+        const box = JSON.parse(
+          await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "python3", script, report, String(server.port)], { cwd: work, env: hosts }),
+        );
+        expect(JSON.parse(await a.ok(["list", "--json"])).terminals.length).toBeGreaterThan(0);
+        expect((await a.run(["wait", box.id, "--exit", "--timeout", "90s"])).code).toBe(0);
+        expect(readFileSync(report, "utf8").trim().split("\n")).toEqual(["HTTP/1.1 200 Connection Established=256", "HTTP/1.1 503 Service Unavailable=44"]);
+        expect((await a.run(["list"])).code).toBe(0);
+      } finally {
+        server.stop(true);
+      }
+    });
   });
 }

@@ -249,5 +249,33 @@ for (const kind of kinds) {
         server.stop(true);
       }
     });
+
+    test("an env file the sandbox made a symlink (to the user's secrets) or a FIFO: --env-file refuses it by name, at once", async () => {
+      const secret = join(a.home, "cloud-credentials");
+      writeFileSync(secret, "AWS_SECRET_ACCESS_KEY=the-users-secret\n");
+      a.own(secret);
+      const box = await a.shell(["--sandbox"], work);
+      expect(await a.sh(box, `mkdir -p ${work}/linked ${work}/piped && ln -sf ${secret} ${work}/linked/.env && mkfifo ${work}/piped/.env && echo planted`)).toBe("planted");
+      await a.ok(["kill", box]);
+      const linked = await a.run(["create", "--sandbox", "--env-file", ".env", "--", "bash", "--norc", "--noprofile"], { cwd: join(work, "linked") });
+      expect(linked.code).not.toBe(0);
+      expect(linked.stderr).toContain("is a symbolic link; not followed");
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const piped = await Promise.race([
+        a.run(["create", "--sandbox", "--env-file", ".env", "--", "true"], { cwd: join(work, "piped") }),
+        new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), 20_000))),
+      ]);
+      clearTimeout(timer);
+      if (piped === "hung") {
+        // Let the blocked reader go: a writer that opens and closes.
+        try {
+          closeSync(openSync(join(work, "piped", ".env"), constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {}
+      }
+      expect(piped).not.toBe("hung");
+      if (piped === "hung") return;
+      expect(piped.stderr).toContain("is not a regular file (a FIFO)");
+      expect(JSON.parse(await a.ok(["list", "--json"])).terminals).toEqual([]);
+    });
   });
 }

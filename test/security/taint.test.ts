@@ -203,6 +203,7 @@ for (const kind of kinds) {
         expect(attempts.length % 5).toBe(0);
         expect([...new Set(attempts)].sort()).toEqual(["fds:refused", "getfd:refused", "mem:refused", "ptrace:refused", "vm:refused"]);
         expect(lines.slice(-2)).toEqual(["fetch:hello-from-allowed", "done"]);
+        await a.run(["kill", box.id]);
       } finally {
         server.stop(true);
       }
@@ -245,6 +246,7 @@ for (const kind of kinds) {
         expect((await a.run(["wait", box.id, "--exit", "--timeout", "90s"])).code).toBe(0);
         expect(readFileSync(report, "utf8").trim().split("\n")).toEqual(["HTTP/1.1 200 Connection Established=256", "HTTP/1.1 503 Service Unavailable=44"]);
         expect((await a.run(["list"])).code).toBe(0);
+        await a.run(["kill", box.id]);
       } finally {
         server.stop(true);
       }
@@ -275,6 +277,7 @@ for (const kind of kinds) {
       expect(piped).not.toBe("hung");
       if (piped === "hung") return;
       expect(piped.stderr).toContain("is not a regular file (a FIFO)");
+      // Neither create made a session.
       expect(JSON.parse(await a.ok(["list", "--json"])).terminals).toEqual([]);
     });
   });

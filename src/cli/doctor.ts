@@ -57,7 +57,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     detail: daemon ? `running: pid ${daemon.pid}, t4a ${daemon.version}, ${daemon.sessions ?? 0} sessions on ${options.socket}` : `not running (the first \`t4a create\` starts it, on ${options.socket})`,
   });
 
-  // The sandbox: bwrap, user namespaces, the seccomp filter, socat for an allow-listed network.
+  // The sandbox: bwrap, user namespaces, the seccomp filter (its allow-list bridge is t4a itself).
   const bwrap = Bun.which("bwrap");
   if (process.platform !== "linux") {
     add({ name: "sandbox", ok: false, detail: `not available on ${process.platform} yet`, required: options.sandbox });
@@ -87,8 +87,6 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         fix: filter.exitCode === 0 ? undefined : "a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)",
         required: options.sandbox,
       });
-      const socat = Bun.which("socat");
-      add({ name: "sandbox network allow-list", ok: socat !== null, detail: socat ? `socat ${socat}` : "socat is not on PATH (only --sandbox-net or no network)", fix: socat ? undefined : "install socat" });
     }
   }
 

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { issuePath } from "../protocol/issue-path.ts";
 import { ConnectorFile, type ConnectorSession } from "../protocol/session-spec.ts";
-import { parseDotenv } from "../spawn/dotenv.ts";
+import { readDotenvFile } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath } from "./cli-helpers.ts";
 import type { Reply } from "./command.ts";
@@ -38,9 +38,7 @@ export async function readConnectorFile(path: string): Promise<Reply[]> {
 }
 
 async function readEnvFile(path: string, where: string): Promise<Record<string, string>> {
-  const file = Bun.file(path);
-  if (!(await file.exists())) throw new T4aError("invalid_params", `${where}: ${path}: no such file`);
-  return parseDotenv(await file.text(), path);
+  return readDotenvFile(path, `${where}:`);
 }
 
 /** The first problem, at the path of the entry a person would look at (the union's branches confuse). */

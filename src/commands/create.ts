@@ -5,7 +5,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { CreateReply } from "../protocol/session-info.ts";
 import { SessionSpec } from "../protocol/session-spec.ts";
 import type { Session } from "../session/session.ts";
-import { parseDotenv } from "../spawn/dotenv.ts";
+import { readDotenvFile } from "../spawn/dotenv.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import { absolutePath, intOption, listOption, remoteHost } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions } from "./command.ts";
@@ -155,10 +155,7 @@ function stringOption(value: unknown): string | undefined {
 async function envOptions(options: CliOptions): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   if (options.envFile !== undefined) {
-    const path = String(options.envFile);
-    const file = Bun.file(path);
-    if (!(await file.exists())) throw new T4aError("invalid_params", `--env-file ${path}: no such file`);
-    Object.assign(env, parseDotenv(await file.text(), path));
+    Object.assign(env, readDotenvFile(String(options.envFile), "--env-file"));
   }
   for (const pair of listOption(options.env)) {
     const eq = pair.indexOf("=");

@@ -12,6 +12,7 @@ import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import { withinBudget } from "../protocol/budget.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { findLog, readTranscript, type Message } from "./transcript.ts";
+import { TaintedReadError } from "../spawn/tainted-read.ts";
 import { readChanges, type Changes } from "../spawn/changes.ts";
 import type { SessionLimits } from "../spawn/limits.ts";
 import type { AgentWatch } from "./agent-watch.ts";
@@ -140,7 +141,7 @@ export class Session {
     // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
     const settling = IDLE_SETTLE_MS - watch.inStateMs();
     if (settling > 0) await Bun.sleep(settling);
-    const before = this.transcript();
+    const before = this.#transcriptOrNone();
     const token = terminal.screen.changeToken();
     watch.type(prompt);
     let ended: AskOutcome["ended"] = "timeout";
@@ -153,7 +154,7 @@ export class Session {
     // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there.
     for (let attempt = 0; attempt < LOG_SETTLE_TRIES && answer === undefined; attempt++) {
       if (attempt > 0) await Bun.sleep(LOG_SETTLE_MS);
-      const after = this.transcript();
+      const after = this.#transcriptOrNone();
       answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);
       if (ended === "timeout") break;
     }
@@ -164,13 +165,33 @@ export class Session {
     return outcome;
   }
 
+  /** ask's view of the log: one it cannot read (made a FIFO, a symlink) means answering from the screen. */
+  #transcriptOrNone(): ReturnType<Session["transcript"]> {
+    try {
+      return this.#readLog();
+    } catch (error) {
+      if (error instanceof TaintedReadError) return undefined;
+      throw error;
+    }
+  }
+
   /** The agent's conversation from its CLI's log; undefined when its preset names none or there is none yet. */
   transcript(): { path: string; messages: Message[] } | undefined {
+    try {
+      return this.#readLog();
+    } catch (error) {
+      if (!(error instanceof TaintedReadError)) throw error;
+      throw new T4aError("unsupported", `the conversation log ${error.message} (the agent can write there)`);
+    }
+  }
+
+  /** transcript(), its TaintedReadError as thrown. */
+  #readLog(): { path: string; messages: Message[] } | undefined {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
     const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt };
-    const path = place.home ? findLog(log, place) : undefined;
-    return path === undefined ? undefined : { path, messages: readTranscript(path, log.format) };
+    const found = place.home ? findLog(log, place) : undefined;
+    return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format) };
   }
 
   /** What the session changed in its worktree (or, unsandboxed, in the repository it works in). */

@@ -3,8 +3,15 @@
 // scrollback, and the exact text of its answers for `ask`. One small reader per log format;
 // each keeps the conversation's order and leaves out what the CLI adds for itself (its context
 // preambles, hook and bookkeeping records). Tool calls and results are one line each.
-import { readFileSync, statSync } from "node:fs";
+// The logs are tainted (a sandboxed CLI writes them): read only through readTainted, under the
+// directory the preset's pattern names, never a FIFO, a symlink or more than LOG_MAX_BYTES.
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import type { ConversationLog } from "../spawn/agents/registry.ts";
+import { readTainted, TaintedReadError } from "../spawn/tainted-read.ts";
+
+/** Of a log, only its last this many bytes are read (its newest messages; the first line cut is skipped). */
+export const LOG_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface Message {
   role: "user" | "assistant" | "tool_call" | "tool_result";
@@ -22,28 +29,37 @@ export interface LogPlace {
 /** A tool call's or result's one line: this long at most. */
 const ONE_LINE = 200;
 
-/** The log file of this session's conversation, or undefined when there is none (yet). */
-export function findLog(log: ConversationLog, place: LogPlace): string | undefined {
+/** The log file of this session's conversation and the directory it must be in, or undefined when there is none (yet). */
+export function findLog(log: ConversationLog, place: LogPlace): { path: string; root: string } | undefined {
   for (const pattern of log.paths) {
     const byId = pattern.includes("{id");
     if (byId && !place.conversationId) continue;
     const glob = pattern.replaceAll("{id8}", place.conversationId?.slice(0, 8) ?? "").replaceAll("{id}", place.conversationId ?? "");
+    const root = logRoot(place.home, pattern);
     let newest: { path: string; mtime: number } | undefined;
     for (const path of new Bun.Glob(glob).scanSync({ cwd: place.home, absolute: true, dot: true })) {
-      const mtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      // lstat: a symlink's own time, never its target's (it is refused when read anyway).
+      const mtime = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       // Without an id of ours: a conversation of its directory begun since the session started
       // (an earlier session's log there may still be written to as this one starts).
-      if (!byId && (mtime < place.startedAt || !begunBy(path, log.format, place))) continue;
+      if (!byId && (mtime < place.startedAt || !begunBy(path, root, log.format, place))) continue;
       if (!newest || mtime > newest.mtime) newest = { path, mtime };
     }
-    if (newest) return newest.path;
+    if (newest) return { path: newest.path, root };
   }
   return undefined;
 }
 
-/** The messages of a log file, oldest first. */
-export function readTranscript(path: string, format: ConversationLog["format"]): Message[] {
-  const records = jsonLines(path);
+/** The pattern's fixed directories under home (`.claude/projects` of `.claude/projects/*\/{id}.jsonl`): where its logs must really be. */
+function logRoot(home: string, pattern: string): string {
+  const parts = pattern.split("/");
+  const fixed = parts.slice(0, -1).findIndex((part) => /[*?[{]/.test(part));
+  return join(home, ...parts.slice(0, fixed < 0 ? parts.length - 1 : fixed));
+}
+
+/** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
+export function readTranscript(path: string, root: string, format: ConversationLog["format"]): Message[] {
+  const records = jsonLines(path, root);
   switch (format) {
     case "claude":
       return records.flatMap(claudeMessages);
@@ -58,12 +74,14 @@ export function readTranscript(path: string, format: ConversationLog["format"]):
 
 type Json = Record<string, any>;
 
-function jsonLines(path: string): Json[] {
+function jsonLines(path: string, root: string): Json[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return [];
+    text = readTainted(path, { root, maxBytes: LOG_MAX_BYTES, over: "tail" });
+  } catch (error) {
+    // Gone between the glob and the read: no log (yet). Anything else is the log made a trap.
+    if (error instanceof TaintedReadError && error.reason === "missing") return [];
+    throw error;
   }
   const records: Json[] = [];
   for (const line of text.split("\n")) {
@@ -78,9 +96,15 @@ function jsonLines(path: string): Json[] {
 }
 
 /** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start. */
-function begunBy(path: string, format: ConversationLog["format"], place: LogPlace): boolean {
+function begunBy(path: string, root: string, format: ConversationLog["format"], place: LogPlace): boolean {
   if (format !== "codex") return false;
-  const meta = jsonLines(path).find((record) => record.type === "session_meta")?.payload;
+  let records: Json[];
+  try {
+    records = jsonLines(path, root);
+  } catch {
+    return false; // not a log t4a reads: not this session's
+  }
+  const meta = records.find((record) => record.type === "session_meta")?.payload;
   return meta?.cwd === place.cwd && Date.parse(meta?.timestamp ?? "") >= place.startedAt;
 }
 

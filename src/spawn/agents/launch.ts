@@ -3,8 +3,10 @@
 // modes (login shell, direct, ssh). Every argument is shell-quoted where a shell will read it:
 // a prompt holding quotes, newlines, $(…), backticks or ; reaches the agent byte for byte.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { T4aError } from "../../protocol/errors.ts";
+import { readTainted, TaintedReadError } from "../tainted-read.ts";
 import type { Agent } from "./agents.ts";
 
 export type SpawnMode = "login" | "direct" | "ssh";
@@ -95,17 +97,30 @@ export function agentArgs(options: LaunchOptions): Omit<Launch, "argv"> & { args
   return { args, conversationId, resumed, typedPrompt };
 }
 
+/** Where claude's log names its cwd: its first records, within this much. */
+const RESUME_HEAD_BYTES = 1024 * 1024;
+
 /**
  * claude resumes a conversation only in the directory it started in, and only when its file
  * exists (~/.claude/projects/<cwd with every non-alphanumeric as ->/<uuid>.jsonl); otherwise
  * the same id starts fresh. Other CLIs keep their sessions where t4a cannot check: trust the flag.
+ * The file is tainted (a sandboxed claude keeps ~/.claude/projects writable): read through
+ * readTainted, its head only; a FIFO, a symlink or a file elsewhere refuses the create, named.
  */
 function canResume(name: string, id: string, options: LaunchOptions): boolean {
   if (name !== "claude") return true;
-  const file = join(options.home, ".claude", "projects", options.cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
+  const projects = join(options.home, ".claude", "projects");
+  const file = join(projects, options.cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
   if (!existsSync(file)) return false;
   // Its records carry the cwd they ran in; a file for another directory is not this conversation.
-  const text = readFileSync(file, "utf8");
+  let text: string;
+  try {
+    text = readTainted(file, { root: projects, maxBytes: RESUME_HEAD_BYTES, over: "head" });
+  } catch (error) {
+    if (error instanceof TaintedReadError && error.reason === "missing") return false;
+    if (error instanceof TaintedReadError) throw new T4aError("spawn_failed", `cannot resume: claude's conversation log ${error.message}`);
+    throw error;
+  }
   const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
   return cwd === undefined || JSON.parse(`"${cwd}"`) === options.cwd;
 }

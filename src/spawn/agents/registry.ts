@@ -91,7 +91,10 @@ export interface SandboxHome {
   /**
    * Its configuration, directories and files: seen as they are, but never changed. Each file is a
    * private per-session copy it may rewrite (discarded at the end), each directory read-only, and
-   * new entries land in a private, discarded tmpfs.
+   * new entries land in a private, discarded tmpfs. A directory ends in "/" (made, empty, when
+   * missing: the tmpfs needs a place); anything else is a file, never made in the real home (a
+   * missing one stays missing inside: bwrap cannot place a file in the read-only home, and an
+   * empty directory in its place broke the CLI's unsandboxed runs after, `~/.claude.json`).
    */
   config: string[];
   /**
@@ -126,7 +129,7 @@ export const PRESETS: AgentPreset[] = [
       "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "IS_SANDBOX",
     ],
     home: {
-      config: [".claude", ".claude.json"],
+      config: [".claude/", ".claude.json"],
       keep: [".claude/projects/", ".claude/todos/", ".claude/file-history/", ".claude/plans/", ".claude/.credentials.json"],
     },
     domains: ["api.anthropic.com", "statsig.anthropic.com"],
@@ -160,7 +163,7 @@ export const PRESETS: AgentPreset[] = [
     resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
     envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "CODEX_HOME", "CODEX_API_KEY"],
     home: {
-      config: [".codex"],
+      config: [".codex/"],
       keep: [".codex/sessions/", ".codex/archived_sessions/", ".codex/history.jsonl", ".codex/auth.json"],
       // 0.169 writes these once they exist: read-only, its thread store fails ("Read-only file system").
       scratch: [".codex/thread-writer-locks", ".codex/shell_snapshots", ".codex/.tmp", ".codex/tui-thread-reference-capabilities"],
@@ -196,7 +199,7 @@ export const PRESETS: AgentPreset[] = [
       "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
-    home: { config: [".gemini"], keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
+    home: { config: [".gemini/"], keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
     domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
     waitingPatterns: [
       "Apply this change\\?", // 0.61: a box with "Apply this change?" and "● 1. Allow once"
@@ -223,7 +226,7 @@ export const PRESETS: AgentPreset[] = [
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
     envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
     home: {
-      config: [".qwen"],
+      config: [".qwen/"],
       keep: [".qwen/tmp/", ".qwen/projects/", ".qwen/oauth_creds.json"],
       // 0.24 locks its extension store at start and waits on it forever ("Initializing...") when read-only.
       scratch: [".qwen/extension-store", ".qwen/sessions"],
@@ -262,7 +265,7 @@ export const PRESETS: AgentPreset[] = [
       "OPENCODE_DISABLE_LSP_DOWNLOAD",
     ],
     home: {
-      config: [".config/opencode", ".local/share/opencode", ".local/state/opencode", ".cache/opencode"],
+      config: [".config/opencode/", ".local/share/opencode/", ".local/state/opencode/", ".cache/opencode/"],
       // 1.18 keeps its conversations in opencode.db (SQLite, with its WAL), older versions in storage/.
       keep: [
         ".local/share/opencode/storage/", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",

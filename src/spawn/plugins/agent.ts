@@ -12,6 +12,7 @@ import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
 import { splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { inside, real } from "../sandbox/paths.ts";
+import { baseUrlEntry } from "../sandbox/proxy.ts";
 
 /** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
@@ -98,15 +99,11 @@ function installRoots(cliPath: string): string[] {
   return [...new Set(roots)];
 }
 
-/** The hosts of the session's *_BASE_URL variables (a local model server, a gateway): its API too. */
+/** The hosts of the session's *_BASE_URL variables (a gateway; a local model server: its port only): its API too. */
 function baseUrlHosts(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([key, value]) => {
-    if (!key.endsWith("_BASE_URL")) return [];
-    try {
-      return [new URL(value).hostname.replace(/^\[|\]$/g, "")];
-    } catch {
-      return [];
-    }
+    const entry = key.endsWith("_BASE_URL") ? baseUrlEntry(value) : undefined;
+    return entry ? [entry] : [];
   });
 }
 

@@ -13,6 +13,10 @@
 // A non-zero exit, a reply that is not that object, or no answer within PLUGIN_TIMEOUT_MS fails
 // the create with the plugin's words, and the chain is undone. The cleanup runs when the session
 // ends (exit, kill, shutdown), in the plugin's directory, with the same bound.
+// A plugin runs outside any sandbox with the plan's environment, which holds the session's
+// `-e`/`--env-file` variables (tainted: a sandbox can write the `.env`): it never gets those that
+// steer loaders, shells or runtimes (LD_PRELOAD, BASH_ENV, BUN_OPTIONS…), and a PATH the session
+// set is replaced by the creating client's (or the daemon's). It still sees them in its input.
 import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -20,6 +24,8 @@ import { T4aError } from "../../protocol/errors.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import { runBounded } from "../bounded.ts";
 import type { Plugin, SpawnContext } from "../plan.ts";
+import { withoutLoaderVariables } from "../sandbox/bwrap.ts";
+import type { SessionSpec } from "../../protocol/session-spec.ts";
 
 /** A plugin (and its cleanup) must answer within this long. */
 export const PLUGIN_TIMEOUT_MS = 10_000;
@@ -46,7 +52,7 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     const path = pluginPath(ctx, name);
     if (!isExecutableFile(path)) throw new T4aError("invalid_params", `plugin ${name}: no executable ${path}`);
     const input = { t4a_plugin: 1, id, name, arg, cwd: plan.cwd, argv: plan.argv, env: plan.env, facts: plan.facts };
-    const { stdout } = await runPlugin(name, [path], JSON.stringify(input), plan.cwd, plan.env);
+    const { stdout } = await runPlugin(name, [path], JSON.stringify(input), plan.cwd, helperEnv(plan.env, spec, ctx));
     let parsed: unknown;
     try {
       parsed = JSON.parse(stdout);
@@ -67,7 +73,7 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     for (const key of answer.unset_env ?? []) delete plan.env[key];
     Object.assign(plan.env, answer.env);
     if (answer.cleanup) {
-      const [command, cwd, env] = [answer.cleanup, plan.cwd, { ...plan.env }];
+      const [command, cwd, env] = [answer.cleanup, plan.cwd, helperEnv(plan.env, spec, ctx)];
       plan.cleanups.push(async () => {
         try {
           await runPlugin(`${name} cleanup`, command, "", cwd, env);
@@ -80,6 +86,13 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     (plan.facts.plugins ??= []).push(name);
   }
 };
+
+/** What a plugin and its cleanup run with: the plan's environment without what the session's variables could steer. */
+function helperEnv(env: Record<string, string>, spec: SessionSpec, ctx: SpawnContext): Record<string, string> {
+  const safe = withoutLoaderVariables(env);
+  if (spec.env?.PATH !== undefined) safe.PATH = (spec.client_env ?? ctx.daemonEnv).PATH ?? "/usr/local/bin:/usr/bin:/bin";
+  return safe;
+}
 
 /** Runs a plugin (or its cleanup): its stdout, or a T4aError naming it (its exit, a signal, no answer in time). */
 async function runPlugin(name: string, argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<{ stdout: string }> {

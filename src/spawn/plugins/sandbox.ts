@@ -126,9 +126,6 @@ async function allowListNetwork(domains: string[], plan: SpawnPlan, mounts: Moun
     const problem = allowEntryProblem(domain);
     if (problem) throw new T4aError("invalid_params", `sandbox_allow_domain: ${problem}`);
   }
-  if (!Bun.which("socat", { PATH: ctx.daemonEnv.PATH ?? "/usr/bin:/bin" })) {
-    throw new T4aError("spawn_failed", "sandbox: an allow-listed network needs socat (install socat), or give --sandbox-net or no network");
-  }
   const socket = join(dirname(ctx.socketPath), "proxy", `${id}.sock`);
   mkdirSync(dirname(socket), { recursive: true, mode: 0o700 });
   const proxy = await startProxy(socket, {

@@ -4,9 +4,13 @@
 // sandbox has made its wrapper), and the create waits for them: a failure refuses the create with
 // their words, and the chain is undone. What they leave in the environment (set, changed or unset
 // variables) becomes the program's; functions and aliases do not carry over.
+// Unsandboxed, its shell never gets the session's variables that steer loaders, shells or
+// runtimes (BASH_ENV, LD_PRELOAD, BUN_OPTIONS…: tainted, a sandbox can write the `.env`); the
+// program still does. Sandboxed, the sandbox's wrapper hands them over only after its filter.
 import { T4aError } from "../../protocol/errors.ts";
 import { runBounded } from "../bounded.ts";
 import type { Plugin } from "../plan.ts";
+import { withoutLoaderVariables } from "../sandbox/bwrap.ts";
 
 /** Setup is for activating things, not installing them: longer than this and the create is refused. */
 export const SETUP_TIMEOUT_MS = 120_000;
@@ -24,7 +28,7 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   // not a subshell: what it sets stays for the second dump.
   const script = `env -0; printf '${SPLIT.replace(/\0/g, "\\000")}'; {\n${spec.setup}\n} >&2; t4a_setup_status=$?; [ "$t4a_setup_status" -eq 0 ] || exit "$t4a_setup_status"; env -0`;
   const unwrapped = { argv: [shell, "-c", script], env: plan.env };
-  const { argv, env } = plan.wrap ? plan.wrap(unwrapped) : unwrapped;
+  const { argv, env } = plan.wrap ? plan.wrap(unwrapped) : { ...unwrapped, env: withoutLoaderVariables(plan.env) };
   const outcome = await runBounded(argv, { cwd: plan.cwd, env, timeoutMs: SETUP_TIMEOUT_MS });
   if (outcome === "late") {
     throw new T4aError("spawn_failed", `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; the program did not start (run long installs in the session itself)`);

@@ -38,3 +38,26 @@ test("every preset marks its kept directories with a trailing / and its kept fil
     }
   }
 });
+
+test("a missing configuration file is never made in the real home, least of all as a directory; a missing configuration directory is", () => {
+  const home = mkdtempSync(join(tmpdir(), "t4a-home-"));
+  try {
+    const claude = PRESETS.find((preset) => preset.name === "claude")!;
+    const mounts = agentHomeMounts(home, claude.home, join(home, "private"));
+    expect(existsSync(join(home, ".claude.json"))).toBe(false);
+    expect(mounts.map((mount) => mount.path)).not.toContain(join(home, ".claude.json"));
+    expect(statSync(join(home, ".claude")).isDirectory()).toBe(true);
+    expect(mounts).toContainEqual({ kind: "tmpfs", path: join(home, ".claude") });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("every preset marks its configuration directories with a trailing / and its configuration files without", () => {
+  for (const preset of PRESETS) {
+    for (const entry of preset.home.config) {
+      const file = /\.(json|toml|yaml|db)$/.test(entry);
+      expect(entry.endsWith("/"), `${preset.name}: ${entry}`).toBe(!file);
+    }
+  }
+});

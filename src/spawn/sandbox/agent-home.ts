@@ -21,13 +21,18 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     mounts.push({ kind: "bind", path, source: copy });
   };
   for (const relative of layout.config) {
-    const path = join(home, relative);
+    const path = join(home, relative.replace(/\/+$/, ""));
     if (existsSync(path) && !statSync(path).isDirectory()) {
       if (!keep.includes(path)) privateCopy(path);
       continue;
     }
-    // A missing directory is made (empty, the CLI's own name) so the tmpfs has a place to go.
-    if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
+    if (!existsSync(path)) {
+      // A missing file is never made, least of all as a directory (nothing to copy, no place to
+      // bind it in the read-only home); a missing directory is (empty, the CLI's own name) so
+      // the tmpfs has a place to go.
+      if (!relative.endsWith("/")) continue;
+      mkdirSync(path, { recursive: true, mode: 0o700 });
+    }
     mounts.push({ kind: "tmpfs", path });
     for (const name of readdirSync(path)) {
       const entry = join(path, name);

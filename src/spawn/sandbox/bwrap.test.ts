@@ -41,6 +41,14 @@ test("the loader's variables never reach bwrap: they are split off for the progr
   expect(loader).toEqual({ LD_PRELOAD: "/x.so", LD_LIBRARY_PATH: "/l", GCONV_PATH: "/g" });
 });
 
+test("shells' startup hooks, runtimes' options and git's execution knobs are split off too; ordinary variables are not", () => {
+  const steering = ["BASH_ENV", "ENV", "ZDOTDIR", "PROMPT_COMMAND", "BASH_FUNC_ls%%", "BUN_OPTIONS", "BUN_INSPECT", "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "GIT_SSH_COMMAND", "GIT_CONFIG_COUNT", "GLIBC_TUNABLES", "PAGER"];
+  const ordinary = ["PATH", "HOME", "LANG", "TERM", "ANTHROPIC_API_KEY", "HTTPS_PROXY", "NODE_ENV", "ENVIRONMENT", "MY_BUN_OPTIONS"];
+  const { safe, loader } = splitLoaderVariables(Object.fromEntries([...steering, ...ordinary].map((key) => [key, "x"])));
+  expect(Object.keys(loader).sort()).toEqual([...steering].sort());
+  expect(Object.keys(safe).sort()).toEqual([...ordinary].sort());
+});
+
 test("sandbox-exec (macOS): deny by default, read everywhere, write only where allowed, t4a's directory denied", () => {
   const profile = sandboxExecProfile(rules);
   const lines = profile.trim().split("\n");

@@ -66,11 +66,38 @@ export async function probeBwrap(bwrap: string): Promise<string | undefined> {
 }
 
 /**
- * Variables that make the dynamic loader or libc load or read files of their choosing: glibc's
- * own list of what it ignores in setuid programs. They must not act on bwrap or the shim before
- * it, so they go to the program through `t4a sandbox-exec`, set after the seccomp filter.
+ * Variables that make something load, source or run code of their choosing, or read files that
+ * steer it: glibc's own list of what it ignores in setuid programs (unsecvars.h, plus
+ * GLIBC_TUNABLES), the shells' startup and prompt hooks and exported functions, the runtimes'
+ * option and module-path variables (Bun, Node, Python, Perl, Ruby, Java), git's execution knobs
+ * and the programs other tools run (editor, pager, askpass). A session's environment is tainted
+ * (a sandbox can write the `.env` the next create reads): these never act on anything t4a runs
+ * outside a sandbox (bwrap, the shims, `t4a sandbox-exec`, which is a Bun program, plugins and
+ * their cleanups, setup); only the program gets them, set by sandbox-exec after the seccomp filter.
+ * The one list: everything that splits or strips an environment uses it.
  */
-const LOADER_VARIABLES = /^(LD_.*|GCONV_PATH|GETCONF_DIR|HOSTALIASES|LOCALDOMAIN|LOCPATH|MALLOC_.*|NIS_PATH|NLSPATH|RESOLV_HOST_CONF|RES_OPTIONS|TMPDIR|TZDIR)$/;
+const LOADER_VARIABLES = new RegExp(
+  `^(${[
+    // glibc (elf/dl-support, sysdeps/generic/unsecvars.h)
+    "LD_.*", "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_.*", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
+    // shells: files sourced by non-interactive shells, options, prompts, exported functions
+    "BASH_ENV", "ENV", "ZDOTDIR", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND", "BASH_FUNC_.*", "BASH_XTRACEFD", "INPUTRC", "IFS", "CDPATH", "GLOBIGNORE",
+    // runtimes: Bun (t4a itself is a Bun program: BUN_OPTIONS=--preload runs before any of its code), Node, Python, Perl, Ruby, Java, Tcl
+    "BUN_.*", "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "PYTHON.*", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "PERL_.*", "RUBYOPT", "RUBYLIB", "GEM_.*", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "TCLLIBPATH",
+    // git's execution knobs (GIT_SSH_COMMAND, GIT_EXEC_PATH, GIT_CONFIG_*, GIT_DIR…) and what tools run for the user
+    "GIT_.*", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER",
+  ].join("|")})$`,
+);
+
+/** Does this variable steer a loader, a shell or a runtime (LOADER_VARIABLES)? */
+export function isLoaderVariable(name: string): boolean {
+  return LOADER_VARIABLES.test(name);
+}
+
+/** An environment without the variables that steer loaders, shells and runtimes: what t4a's helpers outside a sandbox get. */
+export function withoutLoaderVariables(env: Record<string, string>): Record<string, string> {
+  return splitLoaderVariables(env).safe;
+}
 
 /** The environment split: what bwrap may start with, and what only the program gets. */
 export function splitLoaderVariables(env: Record<string, string>): { safe: Record<string, string>; loader: Record<string, string> } {

@@ -1,10 +1,12 @@
 // `t4a sandbox-exec [--bridge PORT=SOCKET] [--env NAME=VALUE]… -- PROGRAM ARGS…`: the first thing
-// bwrap runs inside a sandbox. It starts the network bridge (a TCP port in the sandbox's own
-// network namespace that leads to the allow-list proxy's unix socket), then locks itself down:
-// no new privileges, the seccomp filter (no AF_UNIX sockets), and only then the loader variables
+// bwrap runs inside a sandbox. It starts the network bridge (`t4a sandbox-bridge`, bridge.ts: a
+// TCP port in the sandbox's own network namespace that leads to the allow-list proxy's unix
+// socket, non-dumpable so the program cannot take it over), then locks itself down: no new
+// privileges, the seccomp filter (no AF_UNIX sockets, no ptrace), and only then the loader variables
 // (LD_PRELOAD…) of the session, so they never run in bwrap or before the filter. Then it becomes
 // the program (execve: same PID, same PTY). Not a protocol command: only bwrap calls it.
 import { dlopen, FFIType, ptr } from "bun:ffi";
+import { selfArgv } from "../../client/executable.ts";
 import { unixSocketFilter } from "./seccomp.ts";
 
 const PR_SET_NO_NEW_PRIVS = 38;
@@ -72,26 +74,22 @@ function openLibc() {
 }
 
 /**
- * Listens on 127.0.0.1:PORT of the sandbox's network namespace and joins each connection to the
- * unix socket: started before the filter, in a process that lives on beside the program (the
- * listener must outlive this process image, so it is socat, not a socket of ours). It ends with
- * the sandbox: once the program exits bwrap does, and its init (--die-with-parent) takes every
- * process of the namespace with it.
+ * Starts `t4a sandbox-bridge PORT=SOCKET` beside the program and waits until its port accepts (the
+ * program's first request must not race it). It ends with the sandbox: once the program exits
+ * bwrap does, and its init (--die-with-parent) takes every process of the namespace with it. Its
+ * environment is empty: nothing of the session's (BUN_OPTIONS…) acts on it.
  */
 async function startBridge(port: number, socket: string): Promise<void> {
-  const socat = Bun.which("socat");
-  if (!socat) throw new Error("sandbox-exec: socat is needed for the sandbox's network (install socat)");
-  const child = Bun.spawn([socat, `TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${socket}`], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = Bun.spawn([...selfArgv(), "sandbox-bridge", `${port}=${socket}`], { stdio: ["ignore", "ignore", "inherit"], env: {} });
   child.unref();
-  // Ready once the port accepts: the program's first request must not race the bridge.
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     const reached = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(
       (connection) => (connection.end(), true),
       () => false,
     );
     if (reached) return;
-    if (child.exitCode !== null) throw new Error(`sandbox-exec: the network bridge (socat) exited ${child.exitCode}`);
-    await Bun.sleep(5);
+    if (child.exitCode !== null) throw new Error(`sandbox-exec: the network bridge exited ${child.exitCode}`);
+    await Bun.sleep(10);
   }
   throw new Error("sandbox-exec: the network bridge did not start");
 }

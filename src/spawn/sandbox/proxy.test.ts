@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import { allowed, allowEntryProblem, startProxy } from "./proxy.ts";
+import { allowed, allowEntryProblem, baseUrlEntry, startProxy } from "./proxy.ts";
 
 test("allow-list patterns: a name exactly, *.domain for its subdomains only, never a look-alike", () => {
   const list = ["api.example.com", "*.corp.test"];
@@ -92,3 +92,120 @@ test("a request body reaches the server whole: a head and body past 64 KB in one
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+/** One request through the proxy; answers all it got back (the proxy or the server closes). */
+function ask(proxyPath: string, request: string): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    const socket = createConnection(proxyPath, () => socket.write(request));
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+      // A tunnel stays open: its answer is the proxy's status line.
+      if (request.startsWith("CONNECT") && text.includes("\r\n\r\n")) socket.destroy();
+    });
+    socket.on("close", () => resolve(text));
+    setTimeout(() => socket.destroy(), 10_000);
+  });
+}
+
+/** A server that answers each request with the Host header it got. */
+async function hostEcho(): Promise<{ port: number; close(): void }> {
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`host=${request.headers.get("host")}`) });
+  return { port: server.port!, close: () => server.stop(true) };
+}
+
+test("an allowed name leading to this machine's own addresses or to cloud metadata (IMDSv6, Alibaba's, v4-mapped) is refused", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+  const own = Object.values(networkInterfaces()).flat().find((address) => address && !address.internal && address.family === "IPv4")?.address;
+  const hosts: Record<string, string> = { "imds6.test": "fd00:ec2::254", "aliyun.test": "100.100.100.200", "mapped.test": "::ffff:169.254.169.254", "zero.test": "0.0.0.0", ...(own ? { "own.test": own } : {}) };
+  const proxy = await startProxy(join(dir, "p.sock"), { allow: Object.keys(hosts), hosts });
+  try {
+    for (const [name, address] of Object.entries(hosts)) {
+      const answer = await ask(join(dir, "p.sock"), `CONNECT ${name}:443 HTTP/1.1\r\nhost: ${name}:443\r\n\r\n`);
+      expect(answer, name).toStartWith("HTTP/1.1 403");
+      expect(answer, name).toContain(`resolves to ${address}, a local address`);
+    }
+  } finally {
+    proxy.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("plain HTTP: the Host header must name the URL's host (no virtual-host fronting); a missing one is added", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+  const server = await hostEcho();
+  const proxy = await startProxy(join(dir, "p.sock"), { allow: ["api.test"], hosts: { "api.test": "127.0.0.1" } });
+  const url = `http://api.test:${server.port}/`;
+  try {
+    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: API.test:${server.port}\r\n\r\n`)).toEndWith(`host=API.test:${server.port}`);
+    const fronted = await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: evil.test\r\n\r\n`);
+    expect(fronted).toStartWith("HTTP/1.1 403");
+    expect(fronted).toContain("the Host header names evil.test, not api.test");
+    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: api.test:${server.port}\r\nHost: evil.test\r\n\r\n`)).toStartWith("HTTP/1.1 403");
+    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.0\r\n\r\n`)).toEndWith(`host=api.test:${server.port}`);
+  } finally {
+    proxy.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("connections per session are capped: beyond the cap a tunnel is refused with 503, and one closing makes room", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+  const server = await hostEcho();
+  const proxy = await startProxy(join(dir, "p.sock"), { allow: ["api.test"], hosts: { "api.test": "127.0.0.1" }, maxConnections: 8 });
+  const held: Array<ReturnType<typeof createConnection>> = [];
+  const tunnel = () =>
+    new Promise<string>((resolve) => {
+      let text = "";
+      const socket = createConnection(join(dir, "p.sock"), () => socket.write(`CONNECT api.test:${server.port} HTTP/1.1\r\n\r\n`));
+      held.push(socket);
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+        if (text.includes("\r\n\r\n")) resolve(text.split("\r\n")[0]!);
+      });
+      socket.on("close", () => resolve(text.split("\r\n")[0]!));
+    });
+  try {
+    for (let i = 0; i < 8; i++) expect(await tunnel()).toBe("HTTP/1.1 200 Connection Established");
+    expect(await tunnel()).toBe("HTTP/1.1 503 Service Unavailable");
+    held[0]!.destroy();
+    // The closed one's place frees once the proxy has seen it close.
+    let status = "";
+    for (let attempt = 0; attempt < 100 && !status.includes("200"); attempt++) {
+      if (attempt) await Bun.sleep(20);
+      status = await tunnel();
+    }
+    expect(status).toBe("HTTP/1.1 200 Connection Established");
+  } finally {
+    for (const socket of held) socket.destroy();
+    proxy.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a loopback entry with a port (a *_BASE_URL's local model server) opens that port only, for 127.0.0.1 and localhost alike", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+  const server = await hostEcho();
+  const other = await hostEcho();
+  expect(baseUrlEntry(`http://127.0.0.1:${server.port}/v1`)).toBe(`127.0.0.1:${server.port}`);
+  expect(baseUrlEntry("http://localhost/v1")).toBe("localhost:80");
+  expect(baseUrlEntry("https://[::1]/v1")).toBe("[::1]:443");
+  expect(baseUrlEntry("https://gateway.example.com:8443/v1")).toBe("gateway.example.com");
+  expect(allowEntryProblem(`127.0.0.1:${server.port}`)).toBeUndefined();
+  expect(allowEntryProblem("localhost:99999")).toBeString();
+  const proxy = await startProxy(join(dir, "p.sock"), { allow: [baseUrlEntry(`http://localhost:${server.port}/v1`)!] });
+  try {
+    for (const host of ["127.0.0.1", "localhost"]) {
+      expect(await ask(join(dir, "p.sock"), `GET http://${host}:${server.port}/ HTTP/1.1\r\nhost: ${host}:${server.port}\r\n\r\n`), host).toEndWith(`host=${host}:${server.port}`);
+      const refused = await ask(join(dir, "p.sock"), `CONNECT ${host}:${other.port} HTTP/1.1\r\n\r\n`);
+      expect(refused, host).toStartWith("HTTP/1.1 403");
+    }
+  } finally {
+    proxy.close();
+    server.close();
+    other.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,16 +1,23 @@
 // A sandbox's only way out when it has an allow-list: an HTTP proxy (CONNECT for HTTPS, absolute
 // URLs for plain HTTP) and SOCKS5, both on one unix socket the daemon listens on for this session
 // (sandbox-exec bridges a TCP port inside to it). A connection goes through only to a name the
-// list allows (`api.example.com`, `*.example.com`) or an address it names exactly; an IP the list
-// does not name, or an allowed name that resolves to this machine or a link-local address (cloud
-// metadata), is refused. The model of Anthropic's sandbox-runtime, per session in one daemon.
+// list allows (`api.example.com`, `*.example.com`) or an address it names exactly (`10.0.0.5`, or
+// with a port, `127.0.0.1:8080`: a *_BASE_URL's local server is that port only, whether asked as
+// 127.0.0.1 or localhost); an IP the list does not name, or an allowed name that resolves to this
+// machine (loopback or any of its own addresses) or to cloud metadata, is refused. Plain HTTP's
+// Host header must name the URL's host (no virtual-host fronting past the list). At most
+// MAX_CONNECTIONS at once per session: what the proxy is asked is tainted, and each connection
+// costs the daemon two descriptors. The model of Anthropic's sandbox-runtime, per session.
 import { lookup } from "node:dns/promises";
 import { isIP, createConnection, createServer, type Server, type Socket } from "node:net";
+import { networkInterfaces } from "node:os";
 import { rmSync } from "node:fs";
 
 /** How long a client has to say where it goes. */
 const HANDSHAKE_MS = 10_000;
 const MAX_HEADER_BYTES = 64 * 1024;
+/** Connections one session's proxy holds at once (each is two of the daemon's descriptors). */
+export const MAX_CONNECTIONS = 256;
 
 export interface Proxy {
   close(): void;
@@ -23,13 +30,25 @@ export interface ProxyOptions {
   hosts?: Record<string, string>;
   /** Each refusal, for the daemon's log. */
   onRefused?: (target: string, why: string) => void;
+  /** Connections at once (MAX_CONNECTIONS unless a test says otherwise). */
+  maxConnections?: number;
 }
 
-/** A valid allow-list entry: a host name, `*.` and a domain, or an IP. */
+const HOST_NAME = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** An entry's host and, when it names one, its port (`127.0.0.1:8080`, `[::1]:8080`, `localhost:8080`). */
+function splitEntry(entry: string): { host: string; port?: number } {
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^:]+)):(\d{1,5})$/i.exec(entry);
+  return match ? { host: (match[1] ?? match[2])!, port: Number(match[3]) } : { host: entry };
+}
+
+/** A valid allow-list entry: a host name, `*.` and a domain, or an IP; any of them but a pattern with `:port`. */
 export function allowEntryProblem(entry: string): string | undefined {
-  if (isIP(entry)) return undefined;
-  if (/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(entry)) return undefined;
-  return `"${entry}" is not a host name, *.domain or IP address`;
+  const { host, port } = splitEntry(entry);
+  if (port !== undefined && (port < 1 || port > 65535 || host.startsWith("*."))) return `"${entry}" has no valid port`;
+  if (isIP(host)) return undefined;
+  if (HOST_NAME.test(host)) return undefined;
+  return `"${entry}" is not a host name, *.domain or IP address (with :port or without)`;
 }
 
 export function allowed(host: string, allow: string[]): boolean {
@@ -41,14 +60,64 @@ export function allowed(host: string, allow: string[]): boolean {
   });
 }
 
+/** This machine's own loopback, by every name a client may use for it: one, for the list. */
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1"]);
+const loopback = (host: string) => LOOPBACK_NAMES.has(host.toLowerCase().replace(/\.$/, ""));
+
+/**
+ * What a *_BASE_URL adds to the list: its host name; for a local server (127.0.0.1, localhost,
+ * ::1) its port too (the URL's, or the scheme's), never every port of the machine.
+ */
+export function baseUrlEntry(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (!host) return undefined;
+  if (!loopback(host)) return host;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}
+
+/** Whether host:port is on the list: by name or pattern, or by exact address; with the entry's port when it names one. */
+function listed(host: string, port: number, allow: string[]): boolean {
+  return allow.some((entry) => {
+    const { host: entryHost, port: entryPort } = splitEntry(entry);
+    if (entryPort !== undefined && entryPort !== port) return false;
+    if (entryPort !== undefined && loopback(entryHost)) return loopback(host);
+    return isIP(host) ? entryHost === host : allowed(host, [entryHost]);
+  });
+}
+
+/** A port-bound loopback entry lets host:port through (the one local server a session names). */
+function loopbackListed(host: string, port: number, allow: string[]): boolean {
+  return loopback(host) && allow.some((entry) => {
+    const split = splitEntry(entry);
+    return split.port === port && loopback(split.host);
+  });
+}
+
 export async function startProxy(path: string, options: ProxyOptions): Promise<Proxy> {
   rmSync(path, { force: true });
   const clients = new Set<Socket>();
+  const max = options.maxConnections ?? MAX_CONNECTIONS;
   const server: Server = createServer((client) => {
-    clients.add(client);
-    client.on("close", () => clients.delete(client));
     client.on("error", () => client.destroy());
     client.setTimeout(HANDSHAKE_MS, () => client.destroy());
+    if (clients.size >= max) {
+      // Told why, in its own protocol, then closed: never an upstream connection.
+      client.once("data", (chunk: Buffer) => {
+        options.onRefused?.("(connection)", `more than ${max} connections at once`);
+        if (chunk[0] === 0x05) client.end(Buffer.from([0x05, 0xff]));
+        else client.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nt4a sandbox: more than ${max} connections at once through this sandbox's proxy\n`);
+      });
+      return;
+    }
+    clients.add(client);
+    client.on("close", () => clients.delete(client));
     let buffered = Buffer.alloc(0);
     const greeting = { answered: false };
     const onData = (chunk: Buffer) => {
@@ -108,16 +177,30 @@ function http(client: Socket, buffered: Buffer, options: ProxyOptions): boolean 
   }
   if (url.protocol !== "http:") return refuse("400 Bad Request", `${url.protocol} is not proxied (use CONNECT)`), true;
   const host = url.hostname.replace(/^\[|\]$/g, "");
+  // The server picks the site by Host: it must be the host the list was asked about.
+  const hostHeaders = headers.filter((line) => /^host:/i.test(line)).map((line) => line.slice(5).trim());
+  if (hostHeaders.length > 1) return refuse("403 Forbidden", "more than one Host header"), true;
+  const named = hostHeaders[0];
+  if (named !== undefined && !sameHost(named, url)) return refuse("403 Forbidden", `the Host header names ${named}, not ${url.hostname}`), true;
   void open(host, Number(url.port || 80), options).then(
     (upstream) => {
       // Origin form for the server; one request per connection, so no later one picks another host.
       const kept = headers.filter((line) => !/^(proxy-connection|connection|keep-alive):/i.test(line));
+      if (named === undefined) kept.unshift(`host: ${url.host}`);
       upstream.write(`${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "connection: close"].join("\r\n")}\r\n\r\n`);
       join(client, upstream, rest);
     },
     (error: Error) => refuse("403 Forbidden", error.message),
   );
   return true;
+}
+
+/** Whether a Host header's value names the URL's host and port (the scheme's default port may be left out). */
+function sameHost(value: string, url: URL): boolean {
+  const match = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d{1,5}))?$/i.exec(value);
+  if (!match) return false;
+  const port = match[2] ?? "80";
+  return match[1]!.toLowerCase().replace(/\.$/, "") === url.hostname.toLowerCase() && port === (url.port || "80");
 }
 
 /** SOCKS5, no authentication, CONNECT only. False until the request is whole. */
@@ -173,15 +256,19 @@ function socks(client: Socket, buffered: Buffer, options: ProxyOptions, greeting
 
 /** Connects to host:port if the list allows it; fails with the reason otherwise. */
 async function open(host: string, port: number, options: ProxyOptions): Promise<Socket> {
-  const byIp = isIP(host) !== 0;
-  if (byIp ? !options.allow.includes(host) : !allowed(host, options.allow)) {
+  if (!listed(host, port, options.allow)) {
     throw new Error(`${host} is not in this sandbox's allow-list (--sandbox-allow-domain)`);
   }
   let address = host;
-  if (!byIp) {
-    address = options.hosts?.[host.toLowerCase()] ?? (await lookup(host)).address;
-    // An allowed name may not lead back to this machine or to link-local (cloud metadata) addresses.
-    if (!options.hosts?.[host.toLowerCase()] && isLocal(address)) throw new Error(`${host} resolves to ${address}, a local address`);
+  if (loopbackListed(host, port, options.allow)) {
+    // The one local port the list names: localhost is 127.0.0.1 here, never asked of DNS.
+    address = host.toLowerCase() === "localhost" ? "127.0.0.1" : host;
+  } else if (!isIP(host)) {
+    const mapped = options.hosts?.[host.toLowerCase()];
+    address = mapped ?? (await lookup(host)).address;
+    // An allowed name may not lead back to this machine or to cloud metadata. The tests' own
+    // names (T4A_TEST_PROXY_HOSTS) may lead to loopback, where their servers are; nothing else.
+    if (isLocal(address) && !(mapped && /^127\./.test(mapped))) throw new Error(`${host} resolves to ${address}, a local address`);
   }
   return new Promise((resolve, reject) => {
     const upstream = createConnection({ host: address, port });
@@ -190,8 +277,18 @@ async function open(host: string, port: number, options: ProxyOptions): Promise<
   });
 }
 
-function isLocal(address: string): boolean {
-  return /^(127\.|0\.|169\.254\.)/.test(address) || /^(::1?|fe80:|::ffff:127\.)/i.test(address);
+/** Cloud metadata services at addresses no other rule covers: AWS IMDSv6, Alibaba Cloud, Azure's wire server. */
+const METADATA = new Set(["fd00:ec2::254", "100.100.100.200", "168.63.129.16"]);
+
+/** This machine (loopback, unspecified, any address of its own interfaces), link-local, or cloud metadata. */
+function isLocal(raw: string): boolean {
+  let address = raw.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) address = mapped[1]!;
+  if (/^(127\.|0\.|169\.254\.)/.test(address) || /^(::1?|fe[89ab][0-9a-f]:)/i.test(address) || address === "::") return true;
+  if (METADATA.has(address)) return true;
+  // Read each time: addresses come and go (DHCP, VPNs, containers).
+  return Object.values(networkInterfaces()).some((list) => list?.some((own) => own.address.toLowerCase() === address));
 }
 
 /** Both ways, with backpressure, until either side ends. */

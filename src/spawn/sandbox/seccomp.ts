@@ -1,6 +1,9 @@
 // The sandbox's seccomp filter: no new AF_UNIX sockets (so no host unix socket, D-Bus, docker,
-// ssh-agent or X11 can be reached, whatever the filesystem shows) and no io_uring (which could
-// open sockets past the filter). Classic BPF, built here as bytes: the model of Anthropic's
+// ssh-agent or X11 can be reached, whatever the filesystem shows), no io_uring (which could
+// open sockets past the filter), and no reaching into another process (ptrace,
+// process_vm_readv/writev, pidfd_getfd): the network bridge runs unfiltered beside the program,
+// and a process taken over, or a socket taken from it, would be a way past the filter (the bridge
+// is non-dumpable too, which also closes /proc/PID/mem; pidfd_open stays: runtimes wait on it). Classic BPF, built here as bytes: the model of Anthropic's
 // sandbox-runtime, without its prebuilt helper binaries. Applied by `t4a sandbox-exec` (exec.ts)
 // inside bwrap, after what must still make unix sockets (the proxy bridge) has started.
 
@@ -9,9 +12,10 @@ const EPERM = 1;
 const ENOSYS = 38;
 
 /** Native syscall numbers of what the filter refuses, per architecture. */
-const ARCHES: Record<string, { audit: number; socket: number; x32: boolean }> = {
-  x64: { audit: 0xc000003e, socket: 41, x32: true },
-  arm64: { audit: 0xc00000b7, socket: 198, x32: false },
+const ARCHES: Record<string, { audit: number; socket: number; x32: boolean; intrusive: number[] }> = {
+  // ptrace, process_vm_readv, process_vm_writev, pidfd_getfd
+  x64: { audit: 0xc000003e, socket: 41, x32: true, intrusive: [101, 310, 311, 438] },
+  arm64: { audit: 0xc00000b7, socket: 198, x32: false, intrusive: [117, 270, 271, 438] },
 };
 const IO_URING = [425, 426, 427]; // io_uring_setup, io_uring_enter, io_uring_register (same on both)
 
@@ -41,12 +45,11 @@ export function unixSocketFilter(arch: string = process.arch): Uint8Array {
     // x32 syscalls (nr | 0x40000000) on x86-64: refused; on arm64 no syscall is that high.
     [JGE, 0, 1, 0x40000000],
     [RET, 0, 0, ERRNO | EPERM],
-    [JEQ, 4, 0, IO_URING[0]!],
-    [JEQ, 3, 0, IO_URING[1]!],
-    [JEQ, 2, 0, IO_URING[2]!],
-    [JEQ, 2, 0, native.socket],
+    // Each refused call: "equal? then the next instruction (its answer), else skip it".
+    ...IO_URING.flatMap((nr): Instruction[] => [[JEQ, 0, 1, nr], [RET, 0, 0, ERRNO | ENOSYS]]),
+    ...native.intrusive.flatMap((nr): Instruction[] => [[JEQ, 0, 1, nr], [RET, 0, 0, ERRNO | EPERM]]),
+    [JEQ, 1, 0, native.socket],
     [RET, 0, 0, ALLOW],
-    [RET, 0, 0, ERRNO | ENOSYS],
     [LOAD, 0, 0, ARG0],
     [JEQ, 0, 1, AF_UNIX],
     [RET, 0, 0, ERRNO | EPERM],

@@ -125,3 +125,16 @@ test("wide characters read back as they were printed", async () => {
   await waitFor(async () => (await sandbox.screen(id)).startsWith("中文 😀 ok"), 5000, "the wide text");
   await sandbox.ok(["kill", id]);
 });
+
+test("the README's first sequence as fast as a script runs it: a line sent before the shell is ready is typed at its prompt, and the Ctrl-C after it interrupts it", async () => {
+  // An interactive bash with the user's startup files (shell integration on): create, send, C-c at once.
+  const id = await sandbox.ok(["create", "--", "bash"]);
+  await sandbox.ok(["send", id, "echo typed-$((40+2)); sleep 100\\n"]);
+  await sandbox.ok(["send", id, "-k", "C-c"]);
+  await sandbox.ok(["send", id, "echo after-$((40+3))\\n"]);
+  await waitFor(async () => (await sandbox.ok(["text", id])).includes("\nafter-43"), 30_000, "the line after the interrupt");
+  const screen = await sandbox.ok(["text", id]);
+  // The first line ran (its output is there) before the Ctrl-C stopped its sleep.
+  expect(screen).toContain("\ntyped-42");
+  await sandbox.ok(["kill", id]);
+});

@@ -20,13 +20,15 @@ export const send = defineCommand({
   name: "send",
   params: SendParams,
   reply: EmptyReply,
-  handle(params, ctx) {
+  async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).alive;
     // Resolve every key before writing anything: a bad name must not leave half the input sent.
     const keys = (params.keys ?? []).map((name) => keyBytes(name, terminal.screen));
-    if (params.input_base64 !== undefined) terminal.write(Buffer.from(params.input_base64, "base64"));
-    if (params.input !== undefined) terminal.write(params.input);
-    if (keys.length) terminal.write(keys.join(""));
+    const parts: Array<string | Uint8Array> = [];
+    if (params.input_base64 !== undefined) parts.push(Buffer.from(params.input_base64, "base64"));
+    if (params.input !== undefined) parts.push(params.input);
+    if (keys.length) parts.push(keys.join(""));
+    await terminal.send(parts);
     return {};
   },
   cli: {

@@ -136,6 +136,9 @@ interface CommandOutput {
   lastCol: number;
 }
 
+/** Longest a `send` waits for an integrated shell's first prompt before typing anyway. */
+const SEND_PROMPT_WAIT_MS = 10_000;
+
 /** Resizes closer together than this collapse into the last one. */
 const RESIZE_FRAME_MS = 50;
 /**
@@ -190,6 +193,9 @@ export class Terminal {
   /** The command run or exec typed last, and how many were typed. */
   #typed: TypedCommand | undefined;
   #typedCount = 0;
+  /** The last `send` delivered: the next goes after it. */
+  #sending: Promise<void> = Promise.resolve();
+  #gaveUpOnPrompt = false;
   /** The command line's rows by the marks: its prompt's row, and the row its output starts on (C). */
   #commandLine: { from: number; to: number | undefined } | undefined;
   /** Told when the program comes to read the terminal (exec returns early then). */
@@ -307,6 +313,24 @@ export class Terminal {
       Object.assign(info, this.#endReport);
     }
     return info;
+  }
+
+  /**
+   * Input a client sends (`send`), in the order sent. An integrated shell still starting gets it
+   * once its first prompt is up (10 s at most): typed earlier, a Ctrl-C that follows would reach
+   * the shell while it reads its startup files, and the terminal would flush the line before it.
+   */
+  send(parts: Array<string | Uint8Array>): Promise<void> {
+    const deliver = async () => {
+      // Waited for once at most: a shell whose prompt never comes (its rc replaced the prompt hook) is not waited on again.
+      if (this.shell && this.#shellState === "starting" && this.alive && !this.#gaveUpOnPrompt) {
+        await this.#untilPrompt(SEND_PROMPT_WAIT_MS).catch(() => (this.#gaveUpOnPrompt = true));
+      }
+      for (const part of parts) if (this.alive) this.write(part);
+    };
+    const sent = this.#sending.then(deliver);
+    this.#sending = sent;
+    return sent;
   }
 
   /** Input as typed; lines of text input are remembered so waits can ignore their echo. */

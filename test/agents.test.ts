@@ -188,6 +188,25 @@ test("agent_state from claude's hooks: working, waiting with the question, idle;
   await ok(["kill", "hooked"]);
 });
 
+test("list shows each agent's state and its question; list --needs keeps who needs a person, a waiting agent first", async () => {
+  await agent("asks", ["--agent", "claude", "--prompt", "first task"]);
+  await ok(["wait", "asks", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "asks", "please approve this\\r"]);
+  await ok(["wait", "asks", "--agent", "waiting", "--timeout", "15s"]);
+  const reader = await ok(["create", "--name", "reader", "--", "python3", "-c", "input('name? ')"]);
+  const failed = await ok(["create", "--name", "failed", "--", "sh", "-c", "exit 3"]);
+  const busy = await ok(["create", "--name", "busy", "--", "sleep", "100"]);
+  await ok(["wait", reader, "--input", "--timeout", "15s"]);
+  await waitFor(async () => /^failed\t.*exited\(3\)/m.test(await ok(["list"])), 15_000, "the failed exit");
+  const lines = (await ok(["list"])).split("\n");
+  expect(lines.find((line) => line.startsWith("asks\t"))).toMatch(/\tclaude waiting \d+s "Do you want to proceed\? \(y\/n\)"$/);
+  expect(lines.find((line) => line.startsWith("reader\t"))).toMatch(/\treading input \(python3\)$/);
+  const needs = (await ok(["list", "--needs"])).split("\n").map((line) => line.split("\t")[0]);
+  expect(needs).toEqual(["asks", "reader", "failed"]);
+  expect(needs).not.toContain(busy);
+  for (const id of ["asks", reader, failed, busy]) await ok(["kill", id]);
+});
+
 test("agent_state from screen patterns when the CLI has no hooks (gemini), and typed prompts for a TUI that takes none", async () => {
   await agent("patterned", ["--agent", "gemini", "--idle", "400"]);
   await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"]);

@@ -1,10 +1,14 @@
-// list: every terminal with its size, pid, liveness and title.
+// list: every terminal with its size, pid, liveness and title, and what it needs from a person:
+// an agent's state and its line (the question it waits on), a program reading its terminal, a
+// non-zero exit. `needs` keeps only those, the most pressing first.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
 
-export const ListParams = deferred(() => v.object({}));
+export const ListParams = deferred(() => v.object({
+  needs: v.optional(v.pipe(v.boolean(), v.description("only terminals that need a person: an agent waiting on a question, a program reading its terminal, an exit with a non-zero code; the most pressing first"))),
+}));
 
 export const ListReply = deferred(() => v.object({ terminals: v.array(SessionInfo) }));
 
@@ -12,15 +16,17 @@ export const list = defineCommand({
   name: "list",
   params: ListParams,
   reply: ListReply,
-  handle(_params, ctx) {
-    return {
-      terminals: ctx.sessions.list().map((session) => session.info()),
-    };
+  handle(params, ctx) {
+    const terminals = ctx.sessions.list().map((session) => session.info());
+    if (!params.needs) return { terminals };
+    return { terminals: terminals.filter((t) => need(t) !== undefined).sort((a, b) => need(a)! - need(b)!) };
   },
   cli: {
     usage: "list",
-    summary: "List terminals: id, size, pid, state, title",
-    request: () => ({}),
+    summary: "List terminals: id, size, pid, state, title, and an agent's state and question",
+    options: [["--needs", "only terminals that need you (waiting agents first, then programs reading input, then failed exits)"]],
+    examples: ["t4a list", "t4a list --needs"],
+    request: (_args, options) => ({ needs: options.needs === true ? true : undefined }),
     print(response) {
       for (const line of terminalLines(response)) console.log(line);
     },
@@ -40,11 +46,38 @@ export const list = defineCommand({
   http: [{ method: "GET", path: "/api/sessions" }],
 });
 
+/** How pressing a terminal's call on a person is (lower first), or undefined when it makes none. */
+function need(t: Reply): number | undefined {
+  if (t.alive && t.agent_state === "waiting") return 0;
+  if (t.alive && t.input_wanted !== undefined && t.agent === undefined) return 1;
+  if (!t.alive && t.exit_code !== 0 && t.exit_code !== undefined) return 2;
+  return undefined;
+}
+
 function terminalLines(response: Reply): string[] {
+  const now = Date.now();
   return (response.terminals as Reply[]).map((t) => {
     const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
     // A session that came back after a restart says so (and why it is not where it was).
     const restored = t.restored ? `\trestored${t.restore_note ? `: ${t.restore_note}` : ""}` : "";
-    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${t.title}${restored}`;
+    // `claude waiting 33s "Do you want to proceed?"`; a plain program reading its terminal says so.
+    let doing = "";
+    if (t.agent !== undefined && t.agent_state !== undefined) {
+      const since = typeof t.agent_since === "number" ? ` ${ago(now - t.agent_since)}` : "";
+      doing = `\t${t.agent} ${t.agent_state}${since}${t.agent_line ? ` ${JSON.stringify(oneLine(String(t.agent_line)))}` : ""}`;
+    } else if (t.alive && t.input_wanted !== undefined) doing = `\treading input (${t.input_wanted})`;
+    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${restored}`;
   });
+}
+
+/** A line for a terminal: no control characters (a title or a question is the program's text). */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").slice(0, 200);
+}
+
+function ago(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
+  return `${Math.round(seconds / 3600)}h`;
 }

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { commands } from "../src/commands/index.ts";
-import { Sandbox } from "./harness.ts";
+import { BIN, Sandbox } from "./harness.ts";
 
 const readme = readFileSync(resolve(import.meta.dir, "../README.md"), "utf8");
 
@@ -33,4 +33,32 @@ test("item 7: the README's CLI reference names every flag of every command", () 
     }
   }
   expect(missing).toEqual([]);
+});
+
+test("a newcomer's help and errors: everyday commands first, a bad value names its flag, no validator's wording, no PNG on a terminal", async () => {
+  const sandbox = new Sandbox();
+  try {
+    const help = await sandbox.ok(["--help"]);
+    const listed = [...help.matchAll(/^ {2}([a-z-]+) /gm)].map((match) => match[1]);
+    expect(listed.slice(0, 6)).toEqual(["create", "list", "send", "text", "wait", "run"]);
+    expect(listed.indexOf("daemon")).toBeGreaterThan(listed.indexOf("kill"));
+    expect(help).not.toContain("Display this message");
+
+    const id = await sandbox.ok(["create", "--", "bash", "--norc"]);
+    const badInt = await sandbox.run(["create", "--cols", "abc"]);
+    expect({ code: badInt.code, stderr: badInt.stderr.trim() }).toEqual({ code: 2, stderr: 't4a: --cols: expected an integer, got "abc"' });
+    const overCap = await sandbox.run(["run", id, "--max-lines", "9999999", "true"]);
+    expect({ code: overCap.code, stderr: overCap.stderr.trim() }).toEqual({ code: 1, stderr: "t4a: run: --max-lines: must be at most 100000, got 9999999" });
+    expect(overCap.stderr).not.toMatch(/Invalid|Expected|received/);
+
+    // stdout a terminal (script gives it one): refused before anything is drawn, with the fix.
+    const onTty = Bun.spawnSync(["script", "-qec", `${BIN} screenshot ${id}`, "/dev/null"], { env: sandbox.env, stdout: "pipe", stderr: "pipe" });
+    const shown = onTty.stdout.toString();
+    expect(shown).toContain("stdout is a terminal");
+    expect(shown).toContain("-o screen.png");
+    expect(shown).not.toContain("\x89PNG");
+    await sandbox.ok(["kill", id]);
+  } finally {
+    await sandbox.cleanup();
+  }
 });

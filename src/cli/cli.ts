@@ -95,7 +95,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const { reply, bytes } = await connection.request(request);
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      else console.error(`t4a: ${reply.error}${await versionSkew(connection, reply)}`);
+      else console.error(`t4a: ${inFlags(String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
@@ -147,6 +147,21 @@ async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>
  * A refusal that may come from a daemon of another version (an upgraded binary, an old daemon):
  * asked only then, so a normal call pays nothing. Answers the sentence to add, or "".
  */
+/**
+ * A refused request's fields as the flags that set them: `invalid run request: max_lines: …` is
+ * `run: --max-lines: …` on a command line. A field no flag sets keeps its name.
+ */
+function inFlags(error: string, name: string, spec: CliSpec): string {
+  const prefix = `invalid ${name} request: `;
+  if (!error.startsWith(prefix)) return error;
+  const flags = new Set((spec.options ?? []).flatMap(([flags]) => flags.match(/--[a-z][a-z-]*/g) ?? []));
+  const fields = error.slice(prefix.length).replace(/(^|; )([a-z][a-z_]*)(?=[:.[])/g, (whole, before: string, field: string) => {
+    const flag = `--${field.replace(/_/g, "-")}`;
+    return flags.has(flag) ? `${before}${flag}` : whole;
+  });
+  return `${name}: ${fields}`;
+}
+
 async function versionSkew(connection: Awaited<ReturnType<typeof connectDaemon>>, reply?: Reply): Promise<string> {
   if (reply && !["unknown_cmd", "invalid_params", "bad_request"].includes(String(reply.code))) return "";
   const theirs = await connection.request({ cmd: "info" }).then(

@@ -5,6 +5,9 @@ import type { Command } from "../commands/command.ts";
 import type { Builtin } from "./builtins.ts";
 import { GLOBAL_OPTIONS, type LineSpec } from "./parse.ts";
 
+/** The commands listed first, in this order. */
+const EVERYDAY = ["create", "list", "send", "text", "wait", "run", "exec", "ask", "approve", "deny", "attach", "web", "screenshot", "kill"];
+
 /** Prints the help for `name` (one command), or for every command when `name` is undefined. */
 export function printHelp(builtins: Record<string, Builtin>, commands: Command[], name?: string): void {
   const cli = cac("t4a");
@@ -18,9 +21,19 @@ export function printHelp(builtins: Record<string, Builtin>, commands: Command[]
     for (const option of entry.options) if (option.negated) option.config.default = undefined;
     for (const example of spec.examples ?? []) entry.example(example);
   };
+  // What people use every day first, the rest of the table after it, plumbing (daemon, mcp,
+  // batch, dial-stdio…) last.
+  const everyday = EVERYDAY.flatMap((wanted) => commands.filter((command) => command.name === wanted));
+  for (const command of [...everyday, ...commands.filter((command) => !everyday.includes(command))]) if (command.cli) add(command.cli);
   for (const builtin of Object.values(builtins)) add(builtin);
-  for (const command of commands) if (command.cli) add(command.cli);
-  cli.help(); // cac's own -h, --help, listed after the others
+  cli.help((sections) =>
+    // cac ends the list with one "t4a X --help" line per command: one line says it.
+    sections.map((section) =>
+      section.title?.startsWith("For more info")
+        ? { body: "Run `t4a <command> --help` for a command's options and examples." }
+        : { ...section, body: section.body.replace("Display this message", "print this help") },
+    ),
+  );
   cli.option(...versionFlag);
   cli.parse(["t4a", "t4a", ...(name ? [name] : [])], { run: false });
   cli.outputHelp();

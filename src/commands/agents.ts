@@ -75,7 +75,9 @@ async function version(path: string): Promise<string | null> {
   const packaged = packageVersion(path);
   if (packaged !== null) return packaged;
   const { text, code } = await outputOf(path, ["--version"]);
-  return code === 0 ? (text.trim().split("\n")[0] ?? null) : null;
+  // Some CLIs colour their version: what is printed and sent is the text alone.
+  const plain = text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  return code === 0 ? (plain.trim().split("\n")[0] ?? null) : null;
 }
 
 function packageVersion(path: string): string | null {

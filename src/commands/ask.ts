@@ -36,7 +36,7 @@ export const ask = defineCommand({
       ["--max-output <n>", "print at most n characters of the answer (default 16000); the middle is cut"],
     ],
     examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
-    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput) }),
+    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput, "--max-output") }),
     print(response) {
       if (response.answer) console.log(response.answer);
       if (response.cut) console.error(`t4a: ${response.cut} characters of the answer cut`);

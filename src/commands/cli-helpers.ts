@@ -3,11 +3,11 @@
 import { T4aError } from "../protocol/errors.ts";
 import type { CliOptions } from "./command.ts";
 
-/** An integer option, or undefined when absent. Rejects "12x" instead of sending NaN. */
-export function intOption(value: unknown): number | undefined {
+/** An integer option, or undefined when absent. Rejects "12x" instead of sending NaN, naming the flag. */
+export function intOption(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n)) throw new T4aError("invalid_params", `expected an integer, got "${value}"`);
+  if (typeof value === "boolean" || !Number.isInteger(n)) throw new T4aError("invalid_params", `${flag}: expected an integer, got ${typeof value === "boolean" ? "nothing" : `"${value}"`}`);
   return n;
 }
 

@@ -39,11 +39,11 @@ export const config = defineCommand({
       ["--max-sessions <n>", "most terminals at once"],
     ],
     request: (_args, options) => ({
-      idle_timeout_ms: intOption(options.idleTimeoutMs),
-      scrollback_lines: intOption(options.scrollbackLines),
-      scrollback_bytes: intOption(options.scrollbackBytes),
-      kill_grace_ms: intOption(options.killGraceMs),
-      max_sessions: intOption(options.maxSessions),
+      idle_timeout_ms: intOption(options.idleTimeoutMs, "--idle-timeout-ms"),
+      scrollback_lines: intOption(options.scrollbackLines, "--scrollback-lines"),
+      scrollback_bytes: intOption(options.scrollbackBytes, "--scrollback-bytes"),
+      kill_grace_ms: intOption(options.killGraceMs, "--kill-grace-ms"),
+      max_sessions: intOption(options.maxSessions, "--max-sessions"),
     }),
     print(response) {
       for (const [key, value] of Object.entries(response.config as object)) console.log(`${key}=${value}`);

@@ -38,7 +38,7 @@ export const diff = defineCommand({
     summary: "What a session changed: its branch, commits beyond its base, uncommitted files, and the diff",
     options: [["--max-output <n>", "at most n characters of diff (default 16000); its middle is cut"]],
     examples: ["t4a diff t1", "t4a diff t1 --json | jq -r .branch"],
-    request: ([id], options) => ({ id, max_output: intOption(options.maxOutput) }),
+    request: ([id], options) => ({ id, max_output: intOption(options.maxOutput, "--max-output") }),
     print(response) {
       const ahead = response.commits.length;
       console.log(`${response.branch ?? "(detached)"} in ${response.dir}: ${ahead} commit${ahead === 1 ? "" : "s"} beyond ${response.base.slice(0, 12)}, ${response.files.length} uncommitted file${response.files.length === 1 ? "" : "s"}`);

@@ -87,7 +87,7 @@ export const exec = defineCommand({
         continue: options.continue === undefined ? undefined : String(options.continue),
         input: options.input === undefined ? undefined : unescapeInput(String(options.input)),
         yield_ms: durationOption(options.yield, "--yield"),
-        max_output: intOption(options.maxOutput),
+        max_output: intOption(options.maxOutput, "--max-output"),
       };
     },
     print(response) {

@@ -25,7 +25,7 @@ export const resize = defineCommand({
   cli: {
     usage: "resize <id> <cols> <rows>",
     summary: "Resize a terminal (1..1000 each way)",
-    request: ([id, cols, rows]) => ({ id, cols: intOption(cols), rows: intOption(rows) }),
+    request: ([id, cols, rows]) => ({ id, cols: intOption(cols, "cols"), rows: intOption(rows, "rows") }),
   },
   mcp: {
     tool: "terminal_resize",

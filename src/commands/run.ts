@@ -51,7 +51,7 @@ export const run = defineCommand({
         id: args[0],
         command: args.slice(1).join(" "),
         timeout_ms: durationOption(options.timeout, "--timeout"),
-        max_lines: intOption(options.maxLines),
+        max_lines: intOption(options.maxLines, "--max-lines"),
       };
     },
     print(response) {

@@ -52,12 +52,18 @@ export const screenshot = defineCommand({
       ["--no-cursor", "do not draw the cursor"],
     ],
     examples: ["t4a screenshot t1 -o screen.png", "t4a screenshot t1 --scale 100 > big.png"],
-    request: ([id], options) => ({
+    async request([id], options) {
+      // PNG bytes on a terminal are garbage on the screen (and may be read as escape sequences).
+      if (typeof options.output !== "string" && (await import("node:tty")).isatty(1)) {
+        throw new T4aError("invalid_params", "screenshot: stdout is a terminal; write the PNG to a file with -o screen.png, or redirect it (> screen.png)");
+      }
+      return {
       id,
-      scale: intOption(options.scale),
-      pad: intOption(options.pad),
+      scale: intOption(options.scale, "--scale"),
+      pad: intOption(options.pad, "--pad"),
       cursor: options.cursor === false ? false : undefined,
-    }),
+      };
+    },
     async print(_response, options, payload) {
       const { writeFileSync, writeSync } = await import("node:fs");
       if (typeof options.output === "string") writeFileSync(options.output, payload!);

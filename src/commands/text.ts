@@ -109,7 +109,7 @@ export const text = defineCommand({
     request([id, range], options) {
       const region = options.all ? "all" : options.scrollback ? "scrollback" : "viewport";
       const since = options.since === undefined ? undefined : String(options.since);
-      return { id, region, trim: options.trim !== false, since, tail: intOption(options.tail), ...parseRange(range) };
+      return { id, region, trim: options.trim !== false, since, tail: intOption(options.tail, "--tail"), ...parseRange(range) };
     },
     print(response) {
       const lines = response.lines as string[];

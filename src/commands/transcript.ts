@@ -57,7 +57,7 @@ export const transcript = defineCommand({
       ["--max-output <n>", "at most n characters of message text (default 16000); the oldest messages go first"],
     ],
     examples: ["t4a transcript t1", "t4a transcript t1 --json --since 12"],
-    request: ([id], options) => ({ id, since: intOption(options.since), max_output: intOption(options.maxOutput) }),
+    request: ([id], options) => ({ id, since: intOption(options.since, "--since"), max_output: intOption(options.maxOutput, "--max-output") }),
     print(response) {
       if (response.cut) console.log(`(${response.cut} earlier messages left out)`);
       for (const message of response.messages) console.log(`${MARK[message.role]} ${message.text}`);

@@ -1,9 +1,9 @@
 // What a sandbox must do about git repositories it can write: whatever git outside later executes
-// (the repository's config, hooks/, info/, a linked worktree's pointer files, a hooks path or an
+// (the repository's config, commondir, hooks/, info/, worktrees/, modules/, a linked worktree's pointer files, a hooks path or an
 // included config inside the tree) is shown read-only, while what a commit writes (index, objects,
 // refs, logs) stays writable, so an agent commits in its worktree and nothing it writes runs
 // outside. Found by reading the filesystem and `git config --file` (which executes nothing),
-// never by running git in a directory the sandbox may have written.
+// never by running git in a directory the sandbox may have written. A repository's .git is a mount point inside: never moved aside.
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "../git.ts";
@@ -28,8 +28,16 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
     if (lstatSync(dotGit).isDirectory()) {
       // The repository's own .git, writable only when its checkout is (a cwd at a repo's root).
       if (!inside(dotGit, path)) continue;
-      for (const name of ["hooks", "info"]) mkdirSync(join(dotGit, name), { recursive: true });
-      for (const name of ["config", "config.worktree", "hooks", "info", "worktrees", "modules"]) {
+      // .git bound onto itself is a mount point: it cannot be renamed or removed, so no .git of
+      // the sandbox's making takes its place (its config would be obeyed by the user's git).
+      guard.writable.push(dotGit);
+      // What git reads to find or extend the repository, made now when missing so that it can be
+      // shown read-only: a commondir the sandbox wrote would send git to a config of its own.
+      // "." (the repository itself) is what git assumes without one.
+      for (const name of ["hooks", "info", "worktrees", "modules"]) mkdirSync(join(dotGit, name), { recursive: true });
+      if (!existsSync(join(dotGit, "commondir"))) writeFileSync(join(dotGit, "commondir"), ".\n");
+      if (!existsSync(join(dotGit, "config.worktree"))) writeFileSync(join(dotGit, "config.worktree"), "");
+      for (const name of ["config", "config.worktree", "commondir", "hooks", "info", "worktrees", "modules"]) {
         if (existsSync(join(dotGit, name))) guard.readOnly.push(join(dotGit, name));
       }
       await guardConfig(join(dotGit, "config"), top, writable, guard);

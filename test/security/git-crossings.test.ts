@@ -162,13 +162,16 @@ for (const kind of kinds) {
       a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-feat")} 2>/dev/null; git worktree prune; git branch -D -q t4a/feat; git rm -rq .t4a scripts .gitignore && git commit -qm 'no setup'`, repo);
     });
 
-    test("a sandbox's writable cwd is never inside t4a's directories, nor steered there by a symlink the branch holds", async () => {
-      for (const cwd of [plugins, join(a.state, "t4a", "web"), join(a.state, "t4a", "scratchpads")]) {
+    test("a sandbox's writable cwd is never inside t4a's directories (plugins, config, state)", async () => {
+      for (const cwd of [plugins, join(a.state, "t4a", "web"), join(a.state, "t4a", "logs"), join(a.config, "t4a", "hosts")]) {
         a.outside(`mkdir -p ${cwd}`);
         const refused = await a.run(["create", "--sandbox", "--cwd", cwd, "--", "true"]);
         expect(refused.code).not.toBe(0);
         expect(refused.stderr).toMatch(/t4a's (private )?directory/);
       }
+    });
+
+    test("a worktree's subdirectory that the branch made a symlink (to t4a's plugins) never becomes a sandbox's writable cwd", async () => {
       // The agent's branch has web -> t4a's plugin directory (relative, from where the worktree will be).
       const worktree = join(a.state, "t4a", "worktrees", "repo-steer");
       const target = `../${"../".repeat(worktree.split("/").length - 2)}${plugins.slice(1)}`;
@@ -177,7 +180,7 @@ for (const kind of kinds) {
       await a.ok(["kill", id]);
       const steered = await a.run(["create", "--json", "--sandbox", "--worktree", "steer", "--", "bash", "-c", `printf '#!/bin/sh\\ntouch ${mark}\\n' > evil && chmod +x evil`], { cwd: join(repo, "web") });
       if (steered.code === 0) await a.run(["wait", JSON.parse(steered.stdout).id, "--exit", "--timeout", "10s"]);
-      expect(steered.stderr).toMatch(/symlink|t4a's (private )?directory/);
+      expect(steered.stdout + steered.stderr).toMatch(/symlink|t4a's (private )?directory/);
       expect(readdirSync(plugins)).toEqual([]);
       expect(existsSync(mark)).toBe(false);
       a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-steer")} 2>/dev/null; git worktree prune; git branch -D -q t4a/steer`, repo);

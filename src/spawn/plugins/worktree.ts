@@ -8,6 +8,8 @@ import { basename, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
 import { readyWorktree } from "../repo-setup.ts";
+import { directoryUnder } from "../tainted-files.ts";
+import { sandboxedCommand } from "./sandbox.ts";
 import { linkedWorktree } from "../sandbox/git-guard.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
@@ -40,14 +42,16 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   mkdirSync(join(dir, ".."), { recursive: true, mode: 0o700 });
 
   let made = false;
+  let branchExists = false;
+  let base = "";
   if (existsSync(dir)) {
     // Its .git is read, never trusted to run git in: a sandbox may have replaced it.
     if (linkedWorktree(dir)?.common !== common) {
       throw new T4aError("exists", `worktree: ${dir} exists and is not a worktree of ${main}`);
     }
   } else {
-    const base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
-    const branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
+    base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
+    branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
     // An existing branch is checked out as it is, never reset (`-B` would drop its commits).
     const add = branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, base];
     await gitOk(main, add, "worktree");
@@ -67,13 +71,25 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
     return removeIfClean(main, common, dir, branch);
   });
   if (made) {
-    // After its cleanup is in the plan: a failing setup script undoes the new worktree.
-    const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv });
+    // After its cleanup is in the plan: a failing setup script undoes the new worktree. The
+    // approved script runs as the user only on the commit the user's own checkout is at; any
+    // other (an existing branch, whose commits may be an agent's; another base) could make it
+    // run code nobody approved (a script it calls), so there it runs in a sandbox.
+    const linked = linkedWorktree(dir);
+    const trusted = linked ? ["--git-dir", linked.gitDir, "--work-tree", dir] : [];
+    const [own, checkedOut] = await Promise.all([git(main, ["rev-parse", "--verify", "HEAD"]), git(dir, [...trusted, "rev-parse", "--verify", "HEAD"])]);
+    const yours = linked !== undefined && own.code === 0 && checkedOut.code === 0 && own.stdout === checkedOut.stdout;
+    const sandboxed = yours ? undefined : { why: branchExists ? `${branch} existed: its commits may be an agent's` : `not the commit your checkout is at`, net: spec.sandbox_net === true, run: (argv: string[], env: Record<string, string>) => sandboxedCommand(ctx, dir, spec.sandbox_net === true ? "host" : "none", argv, env) };
+    const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv, sandboxed });
     if (ready.included) plan.facts.worktree_included = ready.included;
     if (ready.setup) plan.facts.worktree_setup = ready.setup;
   }
+  // The session's subdirectory as the branch has it: never through a symlink the branch holds
+  // (it could lead the session, and a sandbox's writable cwd, anywhere).
+  if (!directoryUnder(dir, subdir)) {
+    throw new T4aError("invalid_params", `worktree: ${subdir} is a symlink or not a directory on ${branch}; start the session from the repository's root (or another directory)`);
+  }
   plan.cwd = join(dir, subdir);
-  if (!existsSync(plan.cwd)) mkdirSync(plan.cwd, { recursive: true });
   plan.facts.worktree = dir;
   plan.facts.branch = branch;
   if (made) plan.facts.worktree_created = true;

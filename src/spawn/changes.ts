@@ -3,11 +3,11 @@
 // new files). The review step before merging an agent's work. Read with git's own plumbing, never
 // running anything the repository names (git.ts), and, for a worktree, through the git dir its
 // creation recorded: a sandbox cannot have replaced that pointer (it is read-only inside).
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
 import { git, gitOk } from "./git.ts";
-import { linkedWorktree } from "./sandbox/git-guard.ts";
+import { linkedWorktree, recordedBase } from "./sandbox/git-guard.ts";
 
 export interface ChangedFile {
   /** git status's two letters: "M " staged, " M" not staged, "??" new, "D " deleted… */
@@ -88,9 +88,8 @@ async function gitLocation(dir: string, options: { worktree: boolean; trusted: b
   if (options.worktree) {
     const linked = linkedWorktree(dir);
     if (!linked || !existsSync(join(linked.gitDir, "HEAD"))) throw new T4aError("not_found", `${dir} is no longer a git worktree`);
-    const recorded = join(linked.gitDir, "t4a-base");
-    const base = existsSync(recorded) ? readFileSync(recorded, "utf8").trim() : undefined;
-    return { flags: ["--git-dir", linked.gitDir, "--work-tree", dir], base: base || undefined };
+    const base = recordedBase(linked.gitDir);
+    return { flags: ["--git-dir", linked.gitDir, "--work-tree", dir], base };
   }
   // A sandbox may have made a .git of its own anywhere it writes: its config would be obeyed.
   if (!options.trusted) throw new T4aError("unsupported", "the changes of a sandboxed session are read from its worktree only (create it with --worktree)");

@@ -77,7 +77,10 @@ for (const kind of kinds) {
         repo,
       );
       expect(existsSync(mark)).toBe(false);
-      const box = JSON.parse(await a.ok(["create", "--json", "--worktree", "filtered", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const made = await a.run(["create", "--json", "--worktree", "filtered", "--", "bash", "--norc", "--noprofile"], { cwd: repo });
+      expect(existsSync(mark)).toBe(false);
+      expect(made.stderr).toBe("");
+      const box = JSON.parse(made.stdout);
       await a.sh(box.id, "echo two >> file.txt && echo more >> a.md");
       const changes = JSON.parse(await a.ok(["diff", "--json", box.id]));
       expect(changes.diff).toContain("+two");
@@ -138,6 +141,42 @@ for (const kind of kinds) {
       expect(existsSync(mark)).toBe(false);
       a.outside(`rm -rf pwn .env .gitignore .worktreeinclude && git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-next")} 2>/dev/null; git worktree prune && git branch -D -q t4a/next`, repo);
       expect(readdirSync(plugins)).toEqual([]);
+    });
+
+    test("a shared dependency directory is never linked through a symlink the branch holds (vendor -> t4a's plugins)", async () => {
+      const id = await a.shell(["--sandbox"], repo);
+      const lines = (
+        await a.sh(
+          id,
+          [
+            `link=$(printf %s '${plugins}' | git hash-object -w --stdin) && tree=$( (git ls-tree HEAD; printf '120000 blob %s\\tvendor\\n' $link) | git mktree) && git branch t4a/vendored $(git commit-tree $tree -p HEAD -m vendor) && echo branch:made`,
+            `mkdir -p vendor && printf '#!/bin/sh\\ntouch ${mark}\\necho {}\\n' > vendor/bundle && chmod +x vendor/bundle && printf 'vendor/\\n' > .gitignore && echo bundle:made`,
+          ].join("; "),
+        )
+      ).split("\n");
+      expect(lines).toEqual(["branch:made", "bundle:made"]);
+      await a.ok(["kill", id]);
+      const made = await a.run(["create", "--json", "--worktree", "vendored", "--", "true"], { cwd: repo });
+      expect(readdirSync(plugins)).toEqual([]);
+      if (made.code === 0) await a.run(["kill", JSON.parse(made.stdout).id]);
+      expect(existsSync(mark)).toBe(false);
+      a.outside(`rm -rf vendor .gitignore; git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-vendored")} 2>/dev/null; git worktree prune; git branch -D -q t4a/vendored`, repo);
+    });
+
+    test("a sandbox in a worktree of an existing branch cannot plant the base t4a reads (a FIFO would hang the daemon, an option would steer git)", async () => {
+      a.outside("git branch t4a/reused", repo);
+      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "reused", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const base = join(repo, ".git", "worktrees", "repo-reused", "t4a-base");
+      const said = await a.sh(box.id, `rm -f ${base} 2>/dev/null; (mkfifo ${base}) 2>/dev/null && echo fifo:made || echo fifo:refused`);
+      expect(said).toBe("fifo:refused");
+      const diff = a.run(["diff", "--json", box.id]);
+      const answered = await Promise.race([diff.then(() => true), Bun.sleep(30_000).then(() => false)]);
+      // Unblock a daemon stuck opening the FIFO, so the rest of the run can end.
+      if (!answered) a.outside(`echo x > ${base}`);
+      expect(answered).toBe(true);
+      expect(JSON.parse((await diff).stdout).branch).toBe("t4a/reused");
+      await a.run(["kill", box.id]);
+      a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-reused")} 2>/dev/null; git worktree prune; git branch -D -q t4a/reused`, repo);
     });
 
     test("an approved setup never runs, outside a sandbox, code a sandboxed agent committed on its branch", async () => {

@@ -3,14 +3,14 @@
 // reuses the worktree. At the session's end the worktree is removed only when it holds no
 // uncommitted or untracked work, and the branch deleted only when it has no commits beyond its
 // base: never lose work; what is kept is reported.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
 import { readyWorktree } from "../repo-setup.ts";
 import { directoryUnder } from "../tainted-files.ts";
 import { sandboxedCommand } from "./sandbox.ts";
-import { linkedWorktree } from "../sandbox/git-guard.ts";
+import { linkedWorktree, recordedBase } from "../sandbox/git-guard.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
 
@@ -57,7 +57,8 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
     await gitOk(main, add, "worktree");
     made = true;
     const gitDir = await gitOk(dir, ["rev-parse", "--path-format=absolute", "--git-dir"], "worktree");
-    if (!branchExists) writeFileSync(join(gitDir, "t4a-base"), `${base}\n`);
+    // Empty for a branch that existed (no base known): a placeholder, so a sandbox cannot write one.
+    writeFileSync(join(gitDir, "t4a-base"), branchExists ? "" : `${base}\n`);
     for (const shared of SHARED_DIRS) await linkShared(main, dir, shared);
   }
   users.set(dir, (users.get(dir) ?? 0) + 1);
@@ -98,10 +99,14 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
 /** node_modules and friends: a symlink to the main checkout's, when it has one git ignores. */
 async function linkShared(main: string, dir: string, shared: string): Promise<void> {
   const source = join(main, shared);
-  const target = join(dir, shared);
-  if (!existsSync(source) || existsSync(target)) return;
+  if (!existsSync(source)) return;
+  // The link's directory as the branch has it, reached through no symlink (a branch's
+  // `vendor -> ~/.config/t4a/plugins` would put the link among t4a's plugins).
+  const parent = directoryUnder(dir, dirname(shared) === "." ? "" : dirname(shared));
+  if (!parent) return;
+  const target = join(parent, basename(shared));
+  if (lstatSync(target, { throwIfNoEntry: false })) return;
   if ((await git(main, ["check-ignore", "-q", "--", shared])).code !== 0) return; // tracked or not ignored: not ours to share
-  mkdirSync(join(target, ".."), { recursive: true });
   symlinkSync(source, target);
   // `node_modules/` in .gitignore matches directories only, not a symlink: exclude the link itself.
   await excludeFromGit(dir, `/${shared}`);
@@ -135,7 +140,7 @@ async function removeIfClean(main: string, common: string, dir: string, branch: 
     const files = status.stdout.split("\n").length;
     return [{ what: "worktree", path: dir, reason: `${files} uncommitted or untracked file${files === 1 ? "" : "s"}` }];
   }
-  const base = existsSync(join(linked.gitDir, "t4a-base")) ? readFileSync(join(linked.gitDir, "t4a-base"), "utf8").trim() : undefined;
+  const base = recordedBase(linked.gitDir);
   const removed = await git(main, ["worktree", "remove", dir]);  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
   // Commits beyond the base are work: the branch stays. Without a recorded base (a branch that
   // existed before), every commit not on another branch counts.

@@ -4,9 +4,10 @@
 // refs, logs) stays writable, so an agent commits in its worktree and nothing it writes runs
 // outside. Found by reading the filesystem and `git config --file` (which executes nothing),
 // never by running git in a directory the sandbox may have written. A repository's .git is a mount point inside: never moved aside.
-import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { git } from "../git.ts";
+import { readUnder } from "../tainted-files.ts";
 import { inside } from "./paths.ts";
 
 export interface GitGuard {
@@ -48,6 +49,9 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
     guard.shown.push(linked.common);
     guard.writable.push(linked.gitDir, ...["objects", "refs", "logs"].map((name) => join(linked.common, name)).filter((dir) => existsSync(dir)));
     if (inside(dotGit, path)) guard.readOnly.push(dotGit);
+    // Made when missing so the sandbox cannot make them: a config.worktree git would obey, a
+    // t4a-base (empty: none recorded) t4a's diff and cleanup would read.
+    for (const name of ["config.worktree", "t4a-base"]) if (!existsSync(join(linked.gitDir, name))) writeFileSync(join(linked.gitDir, name), "");
     for (const name of ["commondir", "gitdir", "config.worktree", "t4a-base"]) {
       if (existsSync(join(linked.gitDir, name))) guard.readOnly.push(join(linked.gitDir, name));
     }
@@ -64,14 +68,26 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
 /** A linked worktree's `.git` file, followed: its own git dir and the repository's common dir. */
 export function linkedWorktree(top: string): { gitDir: string; common: string } | undefined {
   try {
-    const pointer = /^gitdir: (.+)$/m.exec(readFileSync(join(top, ".git"), "utf8"))?.[1]?.trim();
+    // Read as tainted (a FIFO or a symlink there must not block or lead the daemon anywhere).
+    const dotGit = readUnder(top, ".git", 4096);
+    const pointer = "bytes" in dotGit ? /^gitdir: (.+)$/m.exec(dotGit.bytes.toString("utf8"))?.[1]?.trim() : undefined;
     if (!pointer) return undefined;
     const gitDir = realpathSync(resolve(top, pointer));
-    const common = realpathSync(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()));
+    const commondir = readUnder(gitDir, "commondir", 4096);
+    if (!("bytes" in commondir)) return undefined;
+    const common = realpathSync(resolve(gitDir, commondir.bytes.toString("utf8").trim()));
     return { gitDir, common };
   } catch {
     return undefined;
   }
+}
+
+/** The base commit t4a recorded in a worktree's git dir: a commit id, or undefined (none, or not one). */
+export function recordedBase(gitDir: string): string | undefined {
+  const read = readUnder(gitDir, "t4a-base", 256);
+  const base = "bytes" in read ? read.bytes.toString("utf8").trim() : "";
+  // Only a hex id: anything else could be read by git as an option (--output=FILE).
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(base) ? base : undefined;
 }
 
 /** A hooks path or an included config that lies inside a writable path: read-only too. */

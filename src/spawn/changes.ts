@@ -6,7 +6,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
-import { git, gitOk } from "./git.ts";
+import { filterOverrides, git, gitOk, type GitOptions } from "./git.ts";
 import { linkedWorktree, recordedBase } from "./sandbox/git-guard.ts";
 
 export interface ChangedFile {
@@ -44,7 +44,7 @@ const DIFF_FLAGS = ["--no-ext-diff", "--no-textconv", "--no-color"];
  */
 export async function readChanges(dir: string, options: { worktree: boolean; trusted: boolean }): Promise<Changes> {
   const location = await gitLocation(dir, options);
-  const bounds = { timeoutMs: GIT_TIMEOUT_MS, maxBytes: MAX_DIFF_BYTES };
+  const bounds = { timeoutMs: GIT_TIMEOUT_MS, maxBytes: MAX_DIFF_BYTES, filters: await filterOverrides(dir, location.flags) };
   const run = (args: string[]) => git(dir, [...location.flags, ...args], bounds);
   const ok = (args: string[]) => gitOk(dir, [...location.flags, ...args], "diff", bounds);
   const branch = (await run(["symbolic-ref", "--short", "-q", "HEAD"])).stdout || undefined;
@@ -60,7 +60,7 @@ export async function readChanges(dir: string, options: { worktree: boolean; tru
   let truncated = tracked.truncated === true;
   for (const file of files.filter((file) => file.status === "??").slice(0, MAX_LISTED)) {
     if (truncated) break;
-    const added = await newFileDiff(dir, location.flags, file.path);
+    const added = await newFileDiff(dir, location.flags, file.path, bounds);
     if (size + added.length > MAX_DIFF_BYTES) truncated = true;
     else parts.push(added), (size += added.length);
   }
@@ -118,7 +118,7 @@ function parseStatus(output: string): ChangedFile[] {
 }
 
 /** A new file as a diff from nothing; a big or unreadable one as a line saying so. */
-async function newFileDiff(dir: string, flags: string[], path: string): Promise<string> {
+async function newFileDiff(dir: string, flags: string[], path: string, bounds: GitOptions): Promise<string> {
   let size: number;
   try {
     // Not followed: a symlink (to a FIFO, a device, a secret) is not a new file's content.
@@ -130,6 +130,6 @@ async function newFileDiff(dir: string, flags: string[], path: string): Promise<
   }
   if (size > MAX_NEW_FILE_BYTES) return `new file ${path}: ${size} bytes, not shown\n`;
   // --no-index compares two paths; it exits 1 when they differ, which they do.
-  const shown = await git(dir, [...flags, "diff", ...DIFF_FLAGS, "--no-index", "--", "/dev/null", path], { timeoutMs: GIT_TIMEOUT_MS, maxBytes: MAX_DIFF_BYTES });
+  const shown = await git(dir, [...flags, "diff", ...DIFF_FLAGS, "--no-index", "--", "/dev/null", path], bounds);
   return shown.stdout ? `${shown.stdout}\n` : "";
 }

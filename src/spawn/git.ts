@@ -21,6 +21,8 @@ export interface GitOptions {
   maxBytes?: number;
   /** git is killed after this long, answering code -1 (default 10 min: a big checkout). */
   timeoutMs?: number;
+  /** The filter overrides already listed for this repository (`filterOverrides`): many calls in a row list them once. */
+  filters?: Record<string, string>;
 }
 
 /** Settings that would make git run a program the repository names. Filters are per driver name: see `filterOverrides`. */
@@ -39,7 +41,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
   const globals = globalOptions(args);
   const subcommand = args[globals.length];
-  const filters = subcommand !== undefined && NO_CONTENT.has(subcommand) ? {} : await filterOverrides(cwd, globals);
+  const filters = subcommand !== undefined && NO_CONTENT.has(subcommand) ? {} : (options.filters ?? (await filterOverrides(cwd, globals)));
   return run(["git", "-C", cwd, ...UNTRUSTING, ...args], filters, options);
 }
 
@@ -57,7 +59,7 @@ export async function gitOk(cwd: string, args: string[], what: string, options: 
  * checkout). Passed as GIT_CONFIG_KEY_n, so a driver name with `=` or spaces cannot be misparsed.
  * `git config` itself runs nothing.
  */
-async function filterOverrides(cwd: string, globals: string[]): Promise<Record<string, string>> {
+export async function filterOverrides(cwd: string, globals: string[] = []): Promise<Record<string, string>> {
   const listed = await run(["git", "-C", cwd, ...UNTRUSTING, ...globals, "config", "-z", "--name-only", "--get-regexp", "^filter\\."], {}, { timeoutMs: 60_000 });
   const drivers = new Set<string>();
   for (const key of listed.stdout.split("\0")) {

@@ -66,6 +66,28 @@ for (const kind of kinds) {
       userRepoWorks();
     });
 
+    test("a sandbox over a directory of repositories: each one's .git is guarded, and none can be moved aside", async () => {
+      const nest = join(a.dir, "nest");
+      expect(a.outside(`mkdir -p ${nest}/org && git init -q ${nest}/inner && git init -q ${nest}/org/deep && git -C ${nest}/inner commit -q --allow-empty -m init`).stderr).toBe("");
+      const id = await a.shell(["--sandbox"], nest);
+      const lines = (
+        await a.sh(
+          id,
+          [
+            `(printf '[core]\\n\\tfsmonitor = touch ${mark}\\n' >> inner/.git/config) 2>/dev/null && echo inner:written || echo inner:refused`,
+            `(git -C org/deep config core.fsmonitor 'touch ${mark}; false') 2>/dev/null && echo deep:written || echo deep:refused`,
+            "(mv inner inner-old) 2>/dev/null && echo move:done || echo move:refused",
+            "(mv inner/.git inner/.git-old) 2>/dev/null && echo rename:done || echo rename:refused",
+            "git -C inner commit -q --allow-empty -m boxed && echo commit:ok",
+          ].join("; "),
+        )
+      ).split("\n");
+      expect(lines).toEqual(["inner:refused", "deep:refused", "move:refused", "rename:refused", "commit:ok"]);
+      await a.ok(["kill", id]);
+      expect(a.outside("git status --short && git log -1 --format=%s", join(nest, "inner")).stdout).toBe("boxed\n");
+      expect(existsSync(mark)).toBe(false);
+    });
+
     test("t4a's own git runs no filter, fsmonitor or hook the repository's config names (a .git it cannot trust)", async () => {
       // As if a sandbox had managed to write the config: t4a's checkout, status, diff and cleanup obey none of it.
       a.outside(

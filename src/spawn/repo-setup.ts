@@ -103,7 +103,15 @@ export async function readyWorktree(main: string, dir: string, options: { stateD
   const argv = (read.mode & 0o111) !== 0 ? [script] : ["bash", script];
   const env = { ...options.env, T4A_WORKTREE: dir, T4A_MAIN_CHECKOUT: main, T4A_BRANCH: options.branch };
   const where = options.sandboxed ? ` in a sandbox${options.sandboxed.net ? "" : " without network"} (${options.sandboxed.why})` : "";
-  const command = options.sandboxed ? await options.sandboxed.run(argv, env) : { argv, env };
+  let command: { argv: string[]; env: Record<string, string> } = { argv, env };
+  if (options.sandboxed) {
+    try {
+      command = await options.sandboxed.run(argv, env);
+    } catch (error) {
+      // No sandbox here (macOS, no bwrap): the worktree is made, the script not run, and why.
+      return { included, setup: `not run: ${SETUP_SCRIPT} would need a sandbox (${options.sandboxed.why}), and ${(error as Error).message}` };
+    }
+  }
   const outcome = await runBounded(command.argv, { cwd: dir, env: command.env, timeoutMs: REPO_SETUP_TIMEOUT_MS });
   if (outcome === "late") throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} did not finish within ${REPO_SETUP_TIMEOUT_MS / 60_000} min${where}`);
   if (outcome.code !== 0) {

@@ -1,6 +1,6 @@
 // sandbox: the program runs under bubblewrap (Linux), in a new user namespace without
 // capabilities whoever runs the daemon: the whole filesystem read-only, writable only its cwd, a
-// private /tmp and the allowed paths (never $HOME or t4a's own directories), git's executable
+// private /tmp and the allowed paths (never $HOME, nor in or around t4a's own directories but its worktrees and scratchpads), git's executable
 // parts read-only (git-guard.ts), no unix sockets (seccomp), no network unless asked, its own PID
 // namespace, killed with the daemon. It fails closed: no bwrap, no user namespaces, a missing
 // path → the create fails naming the cause; never an unsandboxed spawn. t4a itself is out of
@@ -39,35 +39,8 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   const allowed = spec.sandbox_allow ?? [];
   for (const path of allowed) if (!existsSync(path)) throw new T4aError("invalid_params", `sandbox: allowed path ${path} does not exist`);
 
-  // Hidden: this daemon's directory, the default one of the user's own daemon when that is
-  // elsewhere, and the web server's token (made now if need be, so it is hidden once it exists).
-  const webDir = join(ctx.stateDir, "web");
-  mkdirSync(webDir, { recursive: true, mode: 0o700 });
-  const runtime = ctx.daemonEnv.XDG_RUNTIME_DIR;
-  const hidden = unique([real(dirname(ctx.socketPath)), real(webDir), ...(runtime ? [real(`${runtime}/t4a`)] : [])]);
   const home = ctx.daemonEnv.HOME ?? plan.env.HOME;
-  const writable = [plan.cwd, ...allowed];
-  refuseProtected(writable, plan.mounts, hidden, protectedDirs(ctx, home, hidden), home);
-
-  const guard = await gitGuard(writable.map(real));
-  const readable = [ctx.integrationDir, ...ctx.selfArgv.filter((arg) => arg.startsWith("/"))];
-  const mounts: Mount[] = [
-    // A home under /tmp (a test's, a container's) is readable like any home, not covered.
-    ...(home && inside(real(home), "/tmp") ? [{ kind: "ro-bind", path: real(home) } as Mount] : []),
-    ...guard.shown.map((path): Mount => ({ kind: "ro-bind", path })),
-    ...writable.map((path): Mount => ({ kind: "bind", path })),
-    ...guard.writable.map((path): Mount => ({ kind: "bind", path })),
-    ...plan.mounts,
-    ...guard.readOnly.map((path): Mount => ({ kind: "ro-bind", path })),
-    // Other users' and this user's runtime directories: sockets of every desktop service.
-    ...["/run/user", ...(runtime ? [runtime] : [])].filter((dir) => existsSync(dir)).map((path): Mount => ({ kind: "tmpfs", path })),
-    ...hidden.map((path): Mount => ({ kind: "tmpfs", path })),
-    // The shell-integration scripts and this binary (sandbox-exec, agents' `t4a notify`), shown
-    // again where the private /tmp or a hidden directory covers them.
-    ...readable
-      .filter((path) => inside(path, "/tmp") || inside(path, "/run/user") || [...hidden, ...(runtime ? [runtime] : [])].some((dir) => inside(path, dir)))
-      .map((path): Mount => ({ kind: "ro-bind", path })),
-  ];
+  const mounts = await sandboxMounts(ctx, home, [plan.cwd, ...allowed], plan.mounts);
   for (const name of HOST_IPC_VARIABLES) delete plan.env[name];
   delete plan.env.T4A_SOCKET;
   const domains = unique([...(spec.sandbox_allow_domain ?? []), ...plan.allowDomains]);
@@ -82,6 +55,56 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   };
   plan.facts.sandbox = net === "host" ? "bwrap, network" : net === "proxy" ? `bwrap, network to ${domains.join(", ")}` : "bwrap, no network";
 };
+
+/**
+ * The mounts of a sandbox writable at `writable` (each refused when it is or holds home or one
+ * of t4a's directories): git's executable parts read-only, t4a's private directories hidden.
+ */
+async function sandboxMounts(ctx: SpawnContext, home: string | undefined, writable: string[], extra: Mount[]): Promise<Mount[]> {
+  // Hidden: this daemon's directory, the default one of the user's own daemon when that is
+  // elsewhere, and the web server's token (made now if need be, so it is hidden once it exists).
+  const webDir = join(ctx.stateDir, "web");
+  mkdirSync(webDir, { recursive: true, mode: 0o700 });
+  const runtime = ctx.daemonEnv.XDG_RUNTIME_DIR;
+  const hidden = unique([real(dirname(ctx.socketPath)), real(webDir), ...(runtime ? [real(`${runtime}/t4a`)] : [])]);
+  refuseProtected(writable, extra, hidden, protectedDirs(ctx, home, hidden), home, ctx);
+
+  const guard = await gitGuard(writable.map(real));
+  const readable = [ctx.integrationDir, ...ctx.selfArgv.filter((arg) => arg.startsWith("/"))];
+  return [
+    // A home under /tmp (a test's, a container's) is readable like any home, not covered.
+    ...(home && inside(real(home), "/tmp") ? [{ kind: "ro-bind", path: real(home) } as Mount] : []),
+    ...guard.shown.map((path): Mount => ({ kind: "ro-bind", path })),
+    ...writable.map((path): Mount => ({ kind: "bind", path })),
+    ...guard.writable.map((path): Mount => ({ kind: "bind", path })),
+    ...extra,
+    ...guard.readOnly.map((path): Mount => ({ kind: "ro-bind", path })),
+    // Other users' and this user's runtime directories: sockets of every desktop service.
+    ...["/run/user", ...(runtime ? [runtime] : [])].filter((dir) => existsSync(dir)).map((path): Mount => ({ kind: "tmpfs", path })),
+    ...hidden.map((path): Mount => ({ kind: "tmpfs", path })),
+    // The shell-integration scripts and this binary (sandbox-exec, agents' `t4a notify`), shown
+    // again where the private /tmp or a hidden directory covers them.
+    ...readable
+      .filter((path) => inside(path, "/tmp") || inside(path, "/run/user") || [...hidden, ...(runtime ? [runtime] : [])].some((dir) => inside(path, dir)))
+      .map((path): Mount => ({ kind: "ro-bind", path })),
+  ];
+}
+
+/**
+ * A command run to its end in a sandbox writable only at `dir` (a repository's setup script on a
+ * commit that is not the user's): the argv and env to spawn instead.
+ */
+export async function sandboxedCommand(ctx: SpawnContext, dir: string, net: "none" | "host", argv: string[], env: Record<string, string>): Promise<{ argv: string[]; env: Record<string, string> }> {
+  if (process.platform !== "linux") throw new T4aError("unsupported", `sandbox: not available on ${process.platform} yet`);
+  const bwrap = await usableBwrap(ctx.daemonEnv.PATH);
+  const mounts = await sandboxMounts(ctx, ctx.daemonEnv.HOME ?? env.HOME, [dir], []);
+  const inner = { ...env };
+  for (const name of HOST_IPC_VARIABLES) delete inner[name];
+  delete inner.T4A_SOCKET;
+  const { safe, loader } = splitLoaderVariables(inner);
+  const exec = [...ctx.selfArgv, "sandbox-exec", ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]), "--"];
+  return { argv: [...bwrapArgs(bwrap, { cwd: dir, mounts, net, exec }), ...argv], env: safe };
+}
 
 async function usableBwrap(path: string | undefined): Promise<string> {
   const bwrap = Bun.which("bwrap", { PATH: path ?? "/usr/bin:/bin" });
@@ -101,10 +124,13 @@ function protectedDirs(ctx: SpawnContext, home: string | undefined, hidden: stri
 }
 
 /**
- * Refuses a writable path inside t4a's hidden directories, or one that holds home or a t4a
+ * Refuses a writable path inside t4a's hidden directories or inside its config or state directory
+ * (plugins, agents.json, the manifest and the approvals are what runs or is trusted outside
+ * later; only its worktrees and scratchpads are work), or one that holds home or a t4a
  * directory; the agent's kept paths are checked too (agents.json could name any).
  */
-function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], protectedDirs: string[], home: string | undefined): void {
+function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], protectedDirs: string[], home: string | undefined, ctx: SpawnContext): void {
+  const work = [ctx.worktreesDir, join(ctx.stateDir, "scratchpads")].map(real);
   for (const path of writable) {
     const dir = hidden.find((hide) => inside(real(path), hide));
     if (dir) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's private directory ${dir}`);
@@ -114,6 +140,10 @@ function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], 
     if (!held) continue;
     const what = held === real(home ?? "") ? "your home directory" : `t4a's directory ${held}`;
     throw new T4aError("invalid_params", `sandbox: ${path} would make ${what} writable; give the sandbox a project directory (--cwd)`);
+  }
+  for (const path of writable) {
+    const own = [ctx.configDir, ctx.stateDir].map(real).find((mine) => inside(real(path), mine));
+    if (own && !work.some((dir) => inside(real(path), dir))) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's directory ${own}; give the sandbox a project directory (--cwd)`);
   }
 }
 

@@ -3,12 +3,14 @@
 // reuses the worktree. At the session's end the worktree is removed only when it holds no
 // uncommitted or untracked work, and the branch deleted only when it has no commits beyond its
 // base: never lose work; what is kept is reported.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
 import { readyWorktree } from "../repo-setup.ts";
-import { linkedWorktree } from "../sandbox/git-guard.ts";
+import { directoryUnder } from "../tainted-files.ts";
+import { sandboxedCommand } from "./sandbox.ts";
+import { linkedWorktree, recordedBase } from "../sandbox/git-guard.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import type { Plugin } from "../plan.ts";
 
@@ -40,20 +42,23 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   mkdirSync(join(dir, ".."), { recursive: true, mode: 0o700 });
 
   let made = false;
+  let branchExists = false;
+  let base = "";
   if (existsSync(dir)) {
     // Its .git is read, never trusted to run git in: a sandbox may have replaced it.
     if (linkedWorktree(dir)?.common !== common) {
       throw new T4aError("exists", `worktree: ${dir} exists and is not a worktree of ${main}`);
     }
   } else {
-    const base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
-    const branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
+    base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
+    branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
     // An existing branch is checked out as it is, never reset (`-B` would drop its commits).
     const add = branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, base];
     await gitOk(main, add, "worktree");
     made = true;
     const gitDir = await gitOk(dir, ["rev-parse", "--path-format=absolute", "--git-dir"], "worktree");
-    if (!branchExists) writeFileSync(join(gitDir, "t4a-base"), `${base}\n`);
+    // Empty for a branch that existed (no base known): a placeholder, so a sandbox cannot write one.
+    writeFileSync(join(gitDir, "t4a-base"), branchExists ? "" : `${base}\n`);
     for (const shared of SHARED_DIRS) await linkShared(main, dir, shared);
   }
   users.set(dir, (users.get(dir) ?? 0) + 1);
@@ -67,13 +72,25 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
     return removeIfClean(main, common, dir, branch);
   });
   if (made) {
-    // After its cleanup is in the plan: a failing setup script undoes the new worktree.
-    const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv });
+    // After its cleanup is in the plan: a failing setup script undoes the new worktree. The
+    // approved script runs as the user only on the commit the user's own checkout is at; any
+    // other (an existing branch, whose commits may be an agent's; another base) could make it
+    // run code nobody approved (a script it calls), so there it runs in a sandbox.
+    const linked = linkedWorktree(dir);
+    const trusted = linked ? ["--git-dir", linked.gitDir, "--work-tree", dir] : [];
+    const [own, checkedOut] = await Promise.all([git(main, ["rev-parse", "--verify", "HEAD"]), git(dir, [...trusted, "rev-parse", "--verify", "HEAD"])]);
+    const yours = linked !== undefined && own.code === 0 && checkedOut.code === 0 && own.stdout === checkedOut.stdout;
+    const sandboxed = yours ? undefined : { why: branchExists ? `${branch} existed: its commits may be an agent's` : `not the commit your checkout is at`, net: spec.sandbox_net === true, run: (argv: string[], env: Record<string, string>) => sandboxedCommand(ctx, dir, spec.sandbox_net === true ? "host" : "none", argv, env) };
+    const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv, sandboxed });
     if (ready.included) plan.facts.worktree_included = ready.included;
     if (ready.setup) plan.facts.worktree_setup = ready.setup;
   }
+  // The session's subdirectory as the branch has it: never through a symlink the branch holds
+  // (it could lead the session, and a sandbox's writable cwd, anywhere).
+  if (!directoryUnder(dir, subdir)) {
+    throw new T4aError("invalid_params", `worktree: ${subdir} is a symlink or not a directory on ${branch}; start the session from the repository's root (or another directory)`);
+  }
   plan.cwd = join(dir, subdir);
-  if (!existsSync(plan.cwd)) mkdirSync(plan.cwd, { recursive: true });
   plan.facts.worktree = dir;
   plan.facts.branch = branch;
   if (made) plan.facts.worktree_created = true;
@@ -82,10 +99,14 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
 /** node_modules and friends: a symlink to the main checkout's, when it has one git ignores. */
 async function linkShared(main: string, dir: string, shared: string): Promise<void> {
   const source = join(main, shared);
-  const target = join(dir, shared);
-  if (!existsSync(source) || existsSync(target)) return;
+  if (!existsSync(source)) return;
+  // The link's directory as the branch has it, reached through no symlink (a branch's
+  // `vendor -> ~/.config/t4a/plugins` would put the link among t4a's plugins).
+  const parent = directoryUnder(dir, dirname(shared) === "." ? "" : dirname(shared));
+  if (!parent) return;
+  const target = join(parent, basename(shared));
+  if (lstatSync(target, { throwIfNoEntry: false })) return;
   if ((await git(main, ["check-ignore", "-q", "--", shared])).code !== 0) return; // tracked or not ignored: not ours to share
-  mkdirSync(join(target, ".."), { recursive: true });
   symlinkSync(source, target);
   // `node_modules/` in .gitignore matches directories only, not a symlink: exclude the link itself.
   await excludeFromGit(dir, `/${shared}`);
@@ -119,7 +140,7 @@ async function removeIfClean(main: string, common: string, dir: string, branch: 
     const files = status.stdout.split("\n").length;
     return [{ what: "worktree", path: dir, reason: `${files} uncommitted or untracked file${files === 1 ? "" : "s"}` }];
   }
-  const base = existsSync(join(linked.gitDir, "t4a-base")) ? readFileSync(join(linked.gitDir, "t4a-base"), "utf8").trim() : undefined;
+  const base = recordedBase(linked.gitDir);
   const removed = await git(main, ["worktree", "remove", dir]);  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
   // Commits beyond the base are work: the branch stays. Without a recorded base (a branch that
   // existed before), every commit not on another branch counts.

@@ -12,7 +12,7 @@ import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import { withinBudget } from "../protocol/budget.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { findLog, readTranscript, type Message } from "./transcript.ts";
-import { TaintedReadError } from "../spawn/tainted-read.ts";
+import { TaintedReadError } from "../spawn/tainted-files.ts";
 import { readChanges, type Changes } from "../spawn/changes.ts";
 import type { SessionLimits } from "../spawn/limits.ts";
 import type { AgentWatch } from "./agent-watch.ts";

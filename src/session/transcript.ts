@@ -8,7 +8,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ConversationLog } from "../spawn/agents/registry.ts";
-import { readTainted, TaintedReadError } from "../spawn/tainted-read.ts";
+import { readTainted, TaintedReadError } from "../spawn/tainted-files.ts";
 
 /** Of a log, only its last this many bytes are read (its newest messages; the first line cut is skipped). */
 export const LOG_MAX_BYTES = 64 * 1024 * 1024;

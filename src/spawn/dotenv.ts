@@ -6,7 +6,7 @@
 // environment and a FIFO never hangs the CLI.
 import { dirname, resolve } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
-import { readTainted, TaintedReadError } from "./tainted-read.ts";
+import { readTainted, TaintedReadError } from "./tainted-files.ts";
 
 /** An env file larger than this is not one. */
 const DOTENV_MAX_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
-import { readTainted, TaintedReadError } from "../tainted-read.ts";
+import { readTainted, TaintedReadError } from "../tainted-files.ts";
 import type { Agent } from "./agents.ts";
 
 export type SpawnMode = "login" | "direct" | "ssh";

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTainted, TaintedReadError } from "./tainted-read.ts";
+import { readTainted, TaintedReadError } from "./tainted-files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "t4a-tainted-"));
 const root = join(dir, "kept");

@@ -9,7 +9,8 @@ import { T4aError } from "../protocol/errors.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
-import { conversationsPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
+import { takeDaemonLock } from "./daemon-lock.ts";
+import { conversationsPath, daemonLockPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
 import { agentsFile } from "../spawn/agents/agents-file.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
@@ -40,6 +41,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   if (await socketAnswers(socketPath)) {
     throw new T4aError("exists", `a daemon is already listening on ${socketPath}`);
   }
+  // Before anything that ends processes or removes files: a pid file can be deleted or garbled,
+  // the lock cannot be taken while its daemon runs.
+  takeDaemonLock(daemonLockPath(process.env, socketPath), socketPath);
   // Alive but unreachable (its socket file was deleted): never a second daemon beside it, which
   // would take its sessions for leftovers and end them.
   const living = livingDaemon(socketPath);

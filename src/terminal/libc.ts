@@ -18,6 +18,7 @@ const symbols = {
   ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
   tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
   close: { args: [FFIType.i32], returns: FFIType.i32 },
+  flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
 } as const;
 
 type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
@@ -93,4 +94,18 @@ const TCOON = 1;
  */
 export function setOutputFlow(ttyPath: string, on: boolean): boolean {
   return onTty(ttyPath, (c, fd) => c.tcflow(fd, on ? TCOON : TCOOFF) === 0) ?? false;
+}
+
+/** flock(2) operations: an exclusive lock, without waiting for it. */
+const LOCK_EX_NB = 2 | 4;
+
+/**
+ * Takes an exclusive flock(2) on an open file without waiting: true when taken (held until the
+ * fd closes or the process ends, even by SIGKILL), false when another open file holds it,
+ * undefined when this system cannot be asked (no glibc).
+ */
+export function lockExclusive(fd: number): boolean | undefined {
+  const c = open();
+  if (!c) return undefined;
+  return c.flock(fd, LOCK_EX_NB) === 0;
 }

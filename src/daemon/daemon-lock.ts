@@ -1,0 +1,57 @@
+// The one proof that a daemon owns its socket: an flock(2) on a file in the state dir, taken before
+// anything else and held for the daemon's whole life (the kernel drops it when the process ends,
+// even by SIGKILL). A daemon that cannot take it never touches a session. Must not be closed early.
+import { ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { processStartTicks } from "../client/daemon-pid.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { lockExclusive } from "../terminal/libc.ts";
+
+/** Kept open for the process's life: closing the fd would release the lock. */
+let heldLockFd: number | undefined;
+
+/**
+ * Takes the lock or throws, naming the file and the pid that holds it. With it held, nothing of
+ * an earlier daemon on this socket runs any more (its lock would still be held).
+ */
+export function takeDaemonLock(lockPath: string, socketPath: string): void {
+  let fd: number;
+  try {
+    mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
+    // Bun and libuv open with O_CLOEXEC: no session's program inherits the fd (and the lock).
+    fd = openSync(lockPath, "a+", 0o600);
+  } catch (error) {
+    throw new T4aError("internal", `cannot open the daemon lock ${lockPath}: ${(error as Error).message}`);
+  }
+  const taken = lockExclusive(fd);
+  if (taken === false) {
+    const holder = lockHolder(lockPath);
+    throw new T4aError(
+      "exists",
+      holder
+        ? `a daemon (pid ${holder}) holds ${lockPath} for ${socketPath}; this one does not start (\`kill -USR1 ${holder}\` makes it listen again if its socket is gone; \`t4a shutdown\` or \`kill ${holder}\` ends it and its sessions)`
+        : `another daemon holds ${lockPath} for ${socketPath}; this one does not start`,
+    );
+  }
+  // undefined: no flock here (not glibc); the pid file alone then guards, as before.
+  ftruncateSync(fd);
+  writeSync(fd, `${process.pid} ${processStartTicks(process.pid) ?? 0}\n`, 0);
+  heldLockFd = fd;
+}
+
+/** The pid written in a held lock file, if that process runs. */
+function lockHolder(lockPath: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lockPath, "utf8").trim().split(" ")[0]);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return undefined;
+  }
+  return pid;
+}

@@ -2,7 +2,7 @@
 // pid file, a garbled pid file, a second daemon started beside a live one. Each test runs its own
 // daemon in its own sandbox and state dir.
 import { expect, test } from "bun:test";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, isAlive, waitFor } from "./harness.ts";
 
@@ -85,3 +85,93 @@ test("a lock held by a live daemon whose socket stays gone: the client says so, 
     await box.cleanup();
   }
 }, 60_000);
+
+/** The daemon SIGKILLed (a crash): the next call starts one that restores from the manifest. */
+async function crash(ok: (args: string[]) => Promise<string>) {
+  const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
+  process.kill(daemon, "SIGKILL");
+  await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
+}
+
+const manifestOf = (box: Sandbox) => {
+  const dir = join(box.dir, "state", "t4a");
+  return join(dir, readdirSync(dir).find((name) => /^sessions-[0-9a-f]{8}\.json$/.test(name))!);
+};
+const corruptCopies = (box: Sandbox) => readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.includes(".json.corrupt-"));
+
+test("a corrupt manifest: the readable entries come back, the others are named (log, list, info), a copy is kept, nothing is silently dropped", async () => {
+  const { box, t4a, ok } = own();
+  try {
+    await ok(["create", "--persist", "--name", "a", "--", "sleep", "1001"]);
+    await ok(["create", "--persist", "--name", "b", "--", "sleep", "1002"]);
+    const file = manifestOf(box);
+    await crash(ok);
+    // One entry with a null spec must not block the others.
+    const manifest = JSON.parse(readFileSync(file, "utf8"));
+    manifest.sessions.find((entry: { id: string }) => entry.id === "a").spec = null;
+    writeFileSync(file, JSON.stringify(manifest));
+    const listed = JSON.parse(await ok(["list", "--json"]));
+    expect(listed.terminals.map((t: { id: string }) => t.id)).toEqual(["b"]);
+    expect(listed.warnings.join("\n")).toContain(`session "a" of the manifest cannot be restored: its spec is null`);
+    expect(listed.warnings.join("\n")).toContain(file);
+    const plain = await t4a(["list"]);
+    expect(plain.stderr).toContain(`warning: session "a" of the manifest cannot be restored`);
+    expect((await t4a(["info"])).stderr).toContain(`session "a"`);
+    expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(`session "a" of the manifest cannot be restored`);
+    expect(corruptCopies(box)).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(box.dir, "state", "t4a", corruptCopies(box)[0]!), "utf8")).sessions[0].spec).toBeNull();
+
+    // Truncated, or null: nothing readable, but said so and kept before any write replaces it.
+    for (const broken of [readFileSync(file, "utf8").slice(0, 40), "null", '{"sessions": {"id": 3}}']) {
+      await crash(ok);
+      writeFileSync(file, broken);
+      const before = corruptCopies(box).length;
+      const again = JSON.parse(await ok(["create", "--persist", "--name", `c${before}`, "--", "sleep", "1003"]).then(() => ok(["list", "--json"])));
+      expect(again.warnings.join("\n")).toContain(`${file} is unreadable`);
+      expect(corruptCopies(box).length).toBe(before + 1);
+      const kept = corruptCopies(box).map((name) => readFileSync(join(box.dir, "state", "t4a", name), "utf8"));
+      expect(kept).toContain(broken);
+    }
+  } finally {
+    await box.cleanup();
+  }
+}, 90_000);
+
+test("a failed restore keeps the session: list says restore_failed and why, the next start and `restore` try again, only kill forgets it", async () => {
+  const { box, t4a, ok } = own();
+  try {
+    const casts = join(box.dir, "casts");
+    mkdirSync(casts);
+    await ok(["create", "--persist", "--name", "rec", "--record", join(casts, "rec.cast"), "--", "sleep", "1004"]);
+    const file = manifestOf(box);
+    await crash(ok);
+    renameSync(casts, `${casts}-away`); // the cast's directory moved away
+    const listed = JSON.parse(await ok(["list", "--json"]));
+    expect(listed.terminals).toEqual([]);
+    expect(listed.restore_failed).toHaveLength(1);
+    expect(listed.restore_failed[0].id).toBe("rec");
+    expect(listed.restore_failed[0].error).toContain(casts);
+    expect(await ok(["list"])).toMatch(/^rec\t.*restore_failed\t/);
+    expect(readFileSync(file, "utf8")).toContain('"rec"');
+    // Its name stays its own while it waits.
+    expect((await t4a(["create", "--name", "rec", "--", "true"])).stderr).toContain("waiting to be restored");
+    // The next start tries again (and fails again: still kept).
+    await crash(ok);
+    expect(JSON.parse(await ok(["list", "--json"])).restore_failed[0].id).toBe("rec");
+    // Back in place: `restore` brings it back.
+    renameSync(`${casts}-away`, casts);
+    await ok(["restore", "rec"]);
+    const back = JSON.parse(await ok(["list", "--json"]));
+    expect(back.terminals.map((t: { id: string }) => t.id)).toEqual(["rec"]);
+    expect(back.restore_failed).toBeUndefined();
+    // Failed once more, kill forgets it for good.
+    await crash(ok);
+    renameSync(casts, `${casts}-away`);
+    expect(JSON.parse(await ok(["list", "--json"])).restore_failed[0].id).toBe("rec");
+    await ok(["kill", "rec"]);
+    expect(existsSync(file)).toBe(false);
+    expect(JSON.parse(await ok(["list", "--json"])).restore_failed).toBeUndefined();
+  } finally {
+    await box.cleanup();
+  }
+}, 90_000);

@@ -64,6 +64,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
   const manifest = new Manifest(manifestPath(process.env, socketPath));
+  for (const problem of manifest.problems) console.error(`t4a daemon: ${problem}`);
   const screens = new ScreenPool();
   const sessions = new Sessions({ bus, config, spawn, records, manifest, screens });
   let finish!: (code: number) => void;
@@ -110,7 +111,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const restoring = sessions.restore().then(
     (report) => {
       for (const restored of report) {
-        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
+        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`);
         else console.error(`t4a daemon: restored session ${restored.id}`);
       }
     },

@@ -5,9 +5,10 @@
 // A new session is written at once (its create fails if it cannot be: a full disk); a moved
 // directory or a new size is coalesced into one write a moment later and never throws (it comes
 // from inside the terminal's parser, which must never see a write error).
-import { writePrivateFile } from "../client/private-file.ts";
-import { readFileSync, rmSync } from "node:fs";
-import type { SessionSpec } from "../protocol/session-spec.ts";
+import { expectObject, loadStateFile, saveStateFile } from "../client/state-file.ts";
+import { rmSync } from "node:fs";
+import * as v from "valibot";
+import { SessionSpec } from "../protocol/session-spec.ts";
 
 export interface ManifestEntry {
   id: string;
@@ -31,15 +32,41 @@ export class Manifest {
   #pending: ReturnType<typeof setTimeout> | undefined;
   /** The last write failed (said once in the log until one succeeds again). */
   #failing = false;
+  /** Entries whose restore failed, with why: kept for the next start and `t4a restore`. */
+  readonly #failed = new Map<string, string>();
+  /** What of the file could not be read when the daemon started (a copy of it is kept). */
+  readonly problems: string[];
 
   constructor(path: string) {
     this.path = path;
-    try {
-      const parsed = JSON.parse(readFileSync(path, "utf8")) as { sessions?: ManifestEntry[] };
-      for (const entry of parsed.sessions ?? []) if (entry && typeof entry.id === "string") this.#entries.set(entry.id, entry);
-    } catch {
-      // None yet, or unreadable: start empty (a broken file is replaced at the next write).
-    }
+    // A broken file is copied aside before anything overwrites it; what is readable comes back.
+    const read = loadStateFile(path, readEntries);
+    for (const entry of read.value ?? []) this.#entries.set(entry.id, entry);
+    this.problems = read.problems;
+  }
+
+  /** A restore of this entry failed: it stays, to be tried again, and list says why. */
+  markFailed(id: string, reason: string): void {
+    this.#failed.set(id, reason);
+  }
+
+  clearFailed(id: string): void {
+    this.#failed.delete(id);
+  }
+
+  /** The entries waiting for a restore that failed, with why. */
+  failures(): Array<{ id: string; error: string }> {
+    return [...this.#failed].filter(([id]) => this.#entries.has(id)).map(([id, error]) => ({ id, error }));
+  }
+
+  entry(id: string): ManifestEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  /** An entry put back as it was (a failed restore's own cleanup may have removed it). */
+  keep(entry: ManifestEntry): void {
+    this.#entries.set(entry.id, entry);
+    this.#writeOrRetry();
   }
 
   entries(): ManifestEntry[] {
@@ -72,6 +99,7 @@ export class Manifest {
   }
 
   remove(id: string): void {
+    this.#failed.delete(id);
     if (this.#entries.delete(id)) this.#writeOrRetry();
   }
 
@@ -121,6 +149,39 @@ export class Manifest {
     }
     // No file when nothing is to come back: a client that finds none starts no daemon for it.
     if (this.#entries.size === 0) return rmSync(this.path, { force: true });
-    writePrivateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
+    saveStateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
   }
+}
+
+/**
+ * The entries of a manifest file: one that cannot be read (a wrong type, a missing spec) is left
+ * out and named, and never keeps the others from coming back.
+ */
+function readEntries(json: unknown, problems: string[]): ManifestEntry[] {
+  const sessions = expectObject(json, "the manifest").sessions;
+  if (!Array.isArray(sessions)) throw new Error(`its "sessions" is ${sessions === null ? "null" : typeof sessions}, not a list`);
+  const entries: ManifestEntry[] = [];
+  sessions.forEach((raw: unknown, index) => {
+    const why = entryProblem(raw);
+    const id = typeof (raw as ManifestEntry | null)?.id === "string" ? `"${(raw as ManifestEntry).id}"` : `#${index + 1}`;
+    if (why) problems.push(`session ${id} of the manifest cannot be restored: ${why}`);
+    else entries.push(raw as ManifestEntry);
+  });
+  return entries;
+}
+
+function entryProblem(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "it is not an object";
+  const entry = raw as Record<string, unknown>;
+  if (typeof entry.id !== "string" || entry.id === "") return "it has no id";
+  if (typeof entry.spec !== "object" || entry.spec === null || Array.isArray(entry.spec)) return `its spec is ${entry.spec === null ? "null" : typeof entry.spec}`;
+  for (const key of ["env_names", "client_env_names"] as const) {
+    const names = (entry.spec as Record<string, unknown>)[key];
+    if (names !== undefined && !(Array.isArray(names) && names.every((name) => typeof name === "string"))) return `its spec's ${key} is not a list of names`;
+  }
+  const checked = v.safeParse(SessionSpec, Manifest.specOf(raw as ManifestEntry, {}));
+  if (!checked.success) return `its spec does not hold: ${v.summarize(checked.issues).replace(/\n/g, "; ")}`;
+  for (const key of ["cols", "rows"] as const) if (!Number.isInteger(entry[key]) || (entry[key] as number) <= 0) return `its ${key} is not a positive whole number`;
+  if (entry.cwd !== undefined && typeof entry.cwd !== "string") return "its cwd is not a string";
+  return undefined;
 }

@@ -175,3 +175,45 @@ test("a failed restore keeps the session: list says restore_failed and why, the 
     await box.cleanup();
   }
 }, 90_000);
+
+const isRoot = process.getuid?.() === 0;
+if (!isRoot) console.error("state-faults: the full-disk test needs root to mount a 64 KiB tmpfs; skipped");
+
+test.if(isRoot)("a full state disk: web and trust name the file and ENOSPC (no internal error, no empty token file); a logins file of null is named and kept, and web still works", async () => {
+  const { box, t4a, ok } = own();
+  const state = join(box.dir, "state");
+  mkdirSync(state);
+  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
+  try {
+    const repo = join(box.dir, "repo");
+    mkdirSync(join(repo, ".t4a"), { recursive: true });
+    writeFileSync(join(repo, ".t4a", "setup"), "echo set up\n");
+    expect(Bun.spawnSync(["git", "init", "-q", repo]).exitCode).toBe(0);
+    await ok(["create", "--name", "s", "--", "sleep", "1005"]); // the daemon, its lock on the small disk
+    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
+
+    const web = await t4a(["web", "--listen", "127.0.0.1:0"]);
+    expect(web.code).not.toBe(0);
+    expect(web.stderr).toContain(`cannot write ${join(state, "t4a", "web", "token")}: ENOSPC`);
+    expect(existsSync(join(state, "t4a", "web", "token"))).toBe(false);
+    const trust = await t4a(["trust", repo]);
+    expect(trust.code).not.toBe(0);
+    expect(trust.stderr).toContain(`cannot write ${join(state, "t4a", "trusted-setup.json")}: ENOSPC`);
+    expect(trust.stderr).not.toContain("internal error");
+
+    // Room again; a logins file that is null.
+    rmSync(join(state, "filler"));
+    mkdirSync(join(state, "t4a", "web"), { recursive: true });
+    writeFileSync(join(state, "t4a", "web", "logins.json"), "null");
+    const served = await t4a(["web", "--listen", "127.0.0.1:0"]);
+    expect(served.stderr).not.toContain("Object.values");
+    expect(served.code).toBe(0);
+    expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(`${join(state, "t4a", "web", "logins.json")} is unreadable (the logins file is null, not an object)`);
+    expect(readdirSync(join(state, "t4a", "web")).some((name) => name.startsWith("logins.json.corrupt-"))).toBe(true);
+    await ok(["web", "--stop"]);
+  } finally {
+    await box.cleanup().catch(() => {});
+    Bun.spawnSync(["umount", "-l", state]);
+    rmSync(box.dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -5,6 +5,7 @@
 // so every layer above can use it.
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { T4aError } from "../protocol/errors.ts";
 
 /** Writes `content` to `path` (mode 600, its directory made 700); throws naming the file and what the filesystem said. */
 export function writePrivateFile(path: string, content: string): void {
@@ -29,19 +30,20 @@ export function writePrivateFile(path: string, content: string): void {
   }
 }
 
-/** The filesystem's error with the file named first (`cannot write P: ENOSPC: no space left…`); its code kept. */
-export function namedError(path: string, verb: string, error: unknown): Error {
-  const cause = error as NodeJS.ErrnoException;
-  if (cause?.message?.startsWith(`cannot ${verb} ${path}`)) return cause;
-  const code = cause?.code;
-  // Node names the syscall and sometimes the path; the code and its words are what a user needs.
-  const what = code ? `${code}: ${describeCode(code, cause.message)}` : String(cause?.message ?? error);
-  const named = new Error(`cannot ${verb} ${path}: ${what}`) as NodeJS.ErrnoException;
-  if (code) named.code = code;
-  return named;
-}
+/** Errors of a full disk or a quota: a limit reached, not a fault of t4a's. */
+const LIMITS = new Set(["ENOSPC", "EDQUOT", "EMFILE", "ENFILE"]);
 
-function describeCode(code: string, message: string): string {
-  const words = message.replace(/^[A-Z]+: /, "").split(",")[0] ?? message;
-  return words.trim();
+/**
+ * The filesystem's error as t4a's own, the file named first (`cannot write P: ENOSPC (no space
+ * left on device)`), so no front end calls it an internal error; `errno` keeps the code.
+ */
+export function namedError(path: string, verb: string, error: unknown): T4aError & { errno?: string } {
+  if (error instanceof T4aError) return error;
+  const cause = error as NodeJS.ErrnoException;
+  const code = cause?.code;
+  // Node's message names the syscall, and the path only sometimes.
+  const words = String(cause?.message ?? error).replace(/^[A-Z]+: /, "").split(",")[0]!.trim();
+  const named: T4aError & { errno?: string } = new T4aError(code && LIMITS.has(code) ? "busy" : "internal", `cannot ${verb} ${path}: ${code ? `${code} (${words})` : words}`);
+  if (code) named.errno = code;
+  return named;
 }

@@ -43,6 +43,9 @@ export class Manifest {
     const read = loadStateFile(path, readEntries);
     for (const entry of read.value ?? []) this.#entries.set(entry.id, entry);
     this.problems = read.problems;
+    // What could be read is written back at once, once a copy of the whole is kept: the next start
+    // does not report, and copy, the same problems again.
+    if (read.keptAs) this.#writeOrRetry();
   }
 
   /** A restore of this entry failed: it stays, to be tried again, and list says why. */

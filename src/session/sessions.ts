@@ -196,7 +196,7 @@ export class Sessions {
       } catch (error) {
         // A session that could not come back after a restart is not started as if it could.
         await this.kill(id);
-        throw new T4aError("spawn_failed", `cannot save the session to ${manifest.path} (${(error as Error).message}); it was not started`);
+        throw new T4aError("spawn_failed", `${(error as Error).message}: the session could not be saved to come back after a restart; it was not started`);
       }
     }
     if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));

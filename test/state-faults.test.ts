@@ -2,7 +2,7 @@
 // pid file, a garbled pid file, a second daemon started beside a live one. Each test runs its own
 // daemon in its own sandbox and state dir.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, isAlive, waitFor } from "./harness.ts";
 
@@ -215,5 +215,26 @@ test.if(isRoot)("a full state disk: web and trust name the file and ENOSPC (no i
     await box.cleanup().catch(() => {});
     Bun.spawnSync(["umount", "-l", state]);
     rmSync(box.dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test("-e K=V survives a restart: the values are kept 0600 beside the manifest (which holds only the names), and the restored session has them", async () => {
+  const { box, ok } = own();
+  try {
+    const secret = `value-${process.pid}-${Date.now()}`;
+    await ok(["create", "--persist", "--name", "envy", "-e", `FAKE_SCENARIO=${secret}`, "--", "bash", "--norc", "--noprofile"]);
+    expect(await ok(["run", "envy", "echo got-$FAKE_SCENARIO"])).toContain(`got-${secret}`);
+    const file = manifestOf(box);
+    const values = file.replace(/\.json$/, ".env.json");
+    expect(readFileSync(file, "utf8")).not.toContain(secret);
+    expect(readFileSync(values, "utf8")).toContain(secret);
+    expect(statSync(values).mode & 0o777).toBe(0o600);
+    await crash(ok);
+    expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).toEqual(["envy"]);
+    expect(await ok(["run", "envy", "echo got-$FAKE_SCENARIO"])).toContain(`got-${secret}`);
+    await ok(["kill", "envy"]);
+    expect(existsSync(values)).toBe(false);
+  } finally {
+    await box.cleanup();
   }
 }, 60_000);

@@ -1,7 +1,8 @@
 // The sessions a daemon brings back when it starts again (boot, crash, kill -9, upgrade): those
 // created with `persist` (agent sessions by default). Written atomically, mode 0600, with the
-// names of environment variables only — their values are read again from the daemon's
-// environment at restore, never written to disk. `kill` removes a session; a crash does not.
+// names of environment variables; their values (`-e K=V`, the client's) are kept apart in
+// `<manifest>.env.json` (0600 too), so the manifest can be shown without them and a restored
+// session gets what it was given. `kill` removes a session; a crash does not.
 // A new session is written at once (its create fails if it cannot be: a full disk); a moved
 // directory or a new size is coalesced into one write a moment later and never throws (it comes
 // from inside the terminal's parser, which must never see a write error).
@@ -21,6 +22,12 @@ export interface ManifestEntry {
   created_at: string;
 }
 
+/** The environment values a persisted session was created with (manifest entries hold the names). */
+export interface EnvValues {
+  env?: Record<string, string>;
+  client_env?: Record<string, string>;
+}
+
 /** Changes of directory or size within this long become one write (a cwd flood wrote 57 MB). */
 const COALESCE_MS = 250;
 /** After a failed write, the next try comes this much later. */
@@ -28,7 +35,10 @@ const RETRY_MS = 5000;
 
 export class Manifest {
   readonly path: string;
+  /** Where the entries' environment values are kept, beside the manifest. */
+  readonly valuesPath: string;
   #entries = new Map<string, ManifestEntry>();
+  #values = new Map<string, EnvValues>();
   #pending: ReturnType<typeof setTimeout> | undefined;
   /** The last write failed (said once in the log until one succeeds again). */
   #failing = false;
@@ -39,13 +49,16 @@ export class Manifest {
 
   constructor(path: string) {
     this.path = path;
+    this.valuesPath = path.replace(/(\.json)?$/, ".env.json");
     // A broken file is copied aside before anything overwrites it; what is readable comes back.
     const read = loadStateFile(path, readEntries);
     for (const entry of read.value ?? []) this.#entries.set(entry.id, entry);
-    this.problems = read.problems;
+    const values = loadStateFile(this.valuesPath, readValues);
+    for (const [id, value] of Object.entries(values.value ?? {})) if (this.#entries.has(id)) this.#values.set(id, value);
+    this.problems = [...read.problems, ...values.problems];
     // What could be read is written back at once, once a copy of the whole is kept: the next start
     // does not report, and copy, the same problems again.
-    if (read.keptAs) this.#writeOrRetry();
+    if (read.keptAs || values.keptAs) this.#writeOrRetry();
   }
 
   /** A restore of this entry failed: it stays, to be tried again, and list says why. */
@@ -66,10 +79,25 @@ export class Manifest {
     return this.#entries.get(id);
   }
 
+  /** The environment values kept for an entry. */
+  valuesOf(id: string): EnvValues | undefined {
+    return this.#values.get(id);
+  }
+
   /** An entry put back as it was (a failed restore's own cleanup may have removed it). */
-  keep(entry: ManifestEntry): void {
+  keep(entry: ManifestEntry, values: EnvValues | undefined): void {
     this.#entries.set(entry.id, entry);
+    if (values) this.#values.set(entry.id, values);
     this.#writeOrRetry();
+  }
+
+  /** The spec to restore: the values it was given, else (an older manifest) the daemon's. */
+  specFor(entry: ManifestEntry, daemonEnv: Record<string, string>): SessionSpec {
+    const spec = Manifest.specOf(entry, daemonEnv);
+    const kept = this.#values.get(entry.id);
+    if (kept?.env) spec.env = { ...spec.env, ...kept.env };
+    if (kept?.client_env) spec.client_env = { ...spec.client_env, ...kept.client_env };
+    return spec;
   }
 
   entries(): ManifestEntry[] {
@@ -85,10 +113,12 @@ export class Manifest {
       rows,
       created_at: new Date().toISOString(),
     });
+    if (env || client_env) this.#values.set(id, { ...(env ? { env } : {}), ...(client_env ? { client_env } : {}) });
     try {
       this.#write();
     } catch (error) {
       this.#entries.delete(id);
+      this.#values.delete(id);
       throw error;
     }
   }
@@ -103,6 +133,7 @@ export class Manifest {
 
   remove(id: string): void {
     this.#failed.delete(id);
+    this.#values.delete(id);
     if (this.#entries.delete(id)) this.#writeOrRetry();
   }
 
@@ -151,7 +182,13 @@ export class Manifest {
       this.#pending = undefined;
     }
     // No file when nothing is to come back: a client that finds none starts no daemon for it.
-    if (this.#entries.size === 0) return rmSync(this.path, { force: true });
+    if (this.#entries.size === 0) {
+      rmSync(this.valuesPath, { force: true });
+      return rmSync(this.path, { force: true });
+    }
+    // The values first: a manifest never names a session whose values were not kept.
+    if (this.#values.size) saveStateFile(this.valuesPath, `${JSON.stringify({ version: 1, values: Object.fromEntries(this.#values) })}\n`);
+    else rmSync(this.valuesPath, { force: true });
     saveStateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
   }
 }
@@ -187,4 +224,17 @@ function entryProblem(raw: unknown): string | undefined {
   for (const key of ["cols", "rows"] as const) if (!Number.isInteger(entry[key]) || (entry[key] as number) <= 0) return `its ${key} is not a positive whole number`;
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") return "its cwd is not a string";
   return undefined;
+}
+
+/** The kept environment values by session id; a malformed one is left out, named. */
+function readValues(json: unknown, problems: string[]): Record<string, EnvValues> {
+  const values = expectObject(expectObject(json, "the environment values file").values, "its values");
+  const stringMap = (map: unknown) => map === undefined || (typeof map === "object" && map !== null && Object.values(map).every((value) => typeof value === "string"));
+  const kept: Record<string, EnvValues> = {};
+  for (const [id, value] of Object.entries(values)) {
+    const entry = value as EnvValues | null;
+    if (typeof entry === "object" && entry !== null && stringMap(entry.env) && stringMap(entry.client_env)) kept[id] = entry;
+    else problems.push(`the environment values of session "${id}" cannot be read: it comes back with the daemon's values of its variables`);
+  }
+  return kept;
 }

@@ -142,7 +142,8 @@ export class Sessions {
   async #restoreEntry(entry: ManifestEntry): Promise<Restored> {
     const { manifest, spawn, bus } = this.#options;
     const kept = structuredClone(entry);
-    const spec = Manifest.specOf(entry, spawn.daemonEnv);
+    const keptValues = manifest.valuesOf(entry.id);
+    const spec = manifest.specFor(entry, spawn.daemonEnv);
     // Its last directory, else the one it was made in, else home: a deleted directory does not
     // lose the session, and `list` says where it came back.
     const wanted = entry.cwd ?? spec.cwd;
@@ -159,7 +160,7 @@ export class Sessions {
       const reason = (error as Error).message;
       // Its own cleanup (a kill after a failed recording) may have taken it out: put it back whole.
       if (!this.#sessions.has(entry.id)) {
-        manifest.keep(kept);
+        manifest.keep(kept, keptValues);
         manifest.markFailed(entry.id, reason);
       }
       return { id: entry.id, cwd: restored.cwd ?? "", error: reason };

@@ -238,3 +238,43 @@ test("-e K=V survives a restart: the values are kept 0600 beside the manifest (w
     await box.cleanup();
   }
 }, 60_000);
+
+test("a daemon that is there but cannot take a connection (its queue full): list and info exit 3 saying so, never 'no daemon' or an empty list", async () => {
+  const { box, t4a, ok } = own();
+  await ok(["create", "--name", "s", "--", "sleep", "1006"]);
+  const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
+  // Stopped, it accepts nothing: connections queue until the kernel's backlog is full.
+  process.kill(daemon, "SIGSTOP");
+  const filler = Bun.spawn(["python3", "-c", `
+import socket, sys, time
+held = []
+while True:
+    s = socket.socket(socket.AF_UNIX)
+    s.setblocking(False)
+    try:
+        s.connect(sys.argv[1])
+    except (BlockingIOError, ConnectionRefusedError):
+        break
+    held.append(s)
+print("full", len(held), flush=True)
+time.sleep(120)
+`, box.socket], { stdout: "pipe", stderr: "inherit" });
+  try {
+    const reader = filler.stdout.getReader();
+    let first = "";
+    while (!first.includes("\n")) first += new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/^full \d+\n/);
+    const list = await t4a(["list"]);
+    expect(list.code).toBe(3);
+    expect(list.stderr).toContain(`daemon ${daemon} runs on ${box.socket} but does not take connections`);
+    const info = await t4a(["info"]);
+    expect(info.code).toBe(3);
+    expect(info.stderr).not.toContain("no daemon");
+    expect(info.stderr).toContain(`daemon ${daemon}`);
+  } finally {
+    filler.kill();
+    await filler.exited;
+    process.kill(daemon, "SIGCONT");
+    await box.cleanup();
+  }
+}, 60_000);

@@ -81,6 +81,9 @@ test("a lock held by a live daemon whose socket stays gone: the client says so, 
     }
     await waitFor(() => existsSync(box.socket), 10_000, "the daemon's socket again");
     expect(Number(JSON.parse(await ok(["info", "--json"])).pid)).toBe(daemon);
+    // A clean stop takes its lock file along (the kernel released the lock itself).
+    await ok(["shutdown"]);
+    expect(readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.endsWith(".lock"))).toEqual([]);
   } finally {
     await box.cleanup();
   }

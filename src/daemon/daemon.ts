@@ -9,7 +9,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
-import { takeDaemonLock } from "./daemon-lock.ts";
+import { releaseDaemonLock, takeDaemonLock } from "./daemon-lock.ts";
 import { conversationsPath, daemonLockPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
 import { agentsFile } from "../spawn/agents/agents-file.ts";
@@ -151,6 +151,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       // Already gone.
     }
     forgetDaemon(socketPath);
+    releaseDaemonLock();
     finish(0);
   }
 

@@ -1,10 +1,11 @@
 // The one loader of t4a's state files (manifest, logins, trust, web server, hosts): a missing file
 // is "none yet"; a file that cannot be read as what it should be is copied aside whole
 // (`<file>.corrupt-<time>`) and reported naming both, never silently treated as empty and then
-// overwritten. Writes go through writePrivateFile (atomic, fsynced, the file named in errors).
+// overwritten. Writes go through writePrivateFile (private-file.ts: atomic, fsynced, the file
+// named in errors).
 // Reports problems; never prints or exits (the caller says where the user sees them).
 import { copyFileSync, readFileSync } from "node:fs";
-import { namedError, writePrivateFile } from "./private-file.ts";
+import { namedError } from "./private-file.ts";
 
 export interface StateRead<T> {
   /** What was read (perhaps only its readable part), or undefined: no file, or nothing readable. */
@@ -39,11 +40,6 @@ export function loadStateFile<T>(path: string, check: (json: unknown, problems: 
   const keptAs = keepCopy(path);
   if (keptAs) problems.push(`a copy of ${path} as it was is kept in ${keptAs}`);
   return { value, problems, keptAs };
-}
-
-/** Writes a state file whole (see writePrivateFile). */
-export function saveStateFile(path: string, content: string): void {
-  writePrivateFile(path, content);
 }
 
 /** A JSON object (not null, not an array), or throws saying what it is instead. */

@@ -34,7 +34,9 @@ export function takeDaemonLock(lockPath: string, socketPath: string): void {
       closeSync(fd);
       continue;
     }
-    // undefined: no flock here (not glibc); the pid file alone then guards, as before.
+    // undefined: no flock here (not glibc, or a filesystem without locks); the pid file alone
+    // then guards, as before, and the log says so.
+    if (taken === undefined) console.error(`t4a daemon: cannot lock ${lockPath} here; only the pid file guards ${socketPath} against a second daemon`);
     ftruncateSync(fd);
     writeSync(fd, `${process.pid} ${processStartTicks(process.pid) ?? 0}\n`, 0);
     held = { fd, path: lockPath };

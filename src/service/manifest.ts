@@ -6,7 +6,8 @@
 // A new session is written at once (its create fails if it cannot be: a full disk); a moved
 // directory or a new size is coalesced into one write a moment later and never throws (it comes
 // from inside the terminal's parser, which must never see a write error).
-import { expectObject, loadStateFile, saveStateFile } from "../client/state-file.ts";
+import { writePrivateFile } from "../client/private-file.ts";
+import { expectObject, loadStateFile } from "../client/state-file.ts";
 import { rmSync } from "node:fs";
 import * as v from "valibot";
 import { SessionSpec } from "../protocol/session-spec.ts";
@@ -169,7 +170,7 @@ export class Manifest {
       if (this.#failing) console.error(`t4a daemon: the manifest ${this.path} is written again`);
       this.#failing = false;
     } catch (error) {
-      if (!this.#failing) console.error(`t4a daemon: cannot write the manifest ${this.path} (${(error as Error).message}); trying again every ${RETRY_MS / 1000} s`);
+      if (!this.#failing) console.error(`t4a daemon: ${(error as Error).message} (the manifest); trying again every ${RETRY_MS / 1000} s`);
       this.#failing = true;
       this.#schedule(RETRY_MS);
     }
@@ -187,9 +188,9 @@ export class Manifest {
       return rmSync(this.path, { force: true });
     }
     // The values first: a manifest never names a session whose values were not kept.
-    if (this.#values.size) saveStateFile(this.valuesPath, `${JSON.stringify({ version: 1, values: Object.fromEntries(this.#values) })}\n`);
+    if (this.#values.size) writePrivateFile(this.valuesPath, `${JSON.stringify({ version: 1, values: Object.fromEntries(this.#values) })}\n`);
     else rmSync(this.valuesPath, { force: true });
-    saveStateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
+    writePrivateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
   }
 }
 

@@ -2,7 +2,7 @@
 // (wcwidth, a tty's unread input, its output flow) is optional: on a platform or libc it cannot
 // open, each function answers undefined (or false) and its caller uses its own fallback.
 // Daemon-only.
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { dlopen, FFIType, ptr, read } from "bun:ffi";
 
 /** glibc: LC_CTYPE is category 0, so its mask is 1 << 0. */
 const LC_CTYPE_MASK = 1;
@@ -19,6 +19,7 @@ const symbols = {
   tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
   close: { args: [FFIType.i32], returns: FFIType.i32 },
   flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  __errno_location: { args: [], returns: FFIType.ptr },
 } as const;
 
 type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
@@ -98,14 +99,19 @@ export function setOutputFlow(ttyPath: string, on: boolean): boolean {
 
 /** flock(2) operations: an exclusive lock, without waiting for it. */
 const LOCK_EX_NB = 2 | 4;
+/** Linux: this file cannot be locked at all (a filesystem without locks), not "held by another". */
+const CANNOT_LOCK = new Set([22 /* EINVAL */, 37 /* ENOLCK */, 95 /* EOPNOTSUPP */]);
 
 /**
  * Takes an exclusive flock(2) on an open file without waiting: true when taken (held until the
  * fd closes or the process ends, even by SIGKILL), false when another open file holds it,
- * undefined when this system cannot be asked (no glibc).
+ * undefined when this system cannot lock it (no glibc; a filesystem without locks: ENOLCK).
  */
 export function lockExclusive(fd: number): boolean | undefined {
   const c = open();
   if (!c) return undefined;
-  return c.flock(fd, LOCK_EX_NB) === 0;
+  if (c.flock(fd, LOCK_EX_NB) === 0) return true;
+  // Anything else (EWOULDBLOCK, or an errno read too late) counts as held: never a second daemon.
+  const errno = c.__errno_location();
+  return errno && CANNOT_LOCK.has(read.i32(errno)) ? undefined : false;
 }

@@ -71,6 +71,11 @@ test("a lock held by a live daemon whose socket stays gone: the client says so, 
     try {
       rmSync(box.socket);
       rmSync(`${box.socket}.pid`, { force: true });
+      // A read-only call says so too, never "no daemon" and an empty list.
+      const listed = await t4a(["list"]);
+      expect(listed.code).toBe(3);
+      expect(listed.stderr).toContain(`a daemon (pid ${daemon}) holds`);
+      expect(listed.stderr).toContain(`its socket ${box.socket} is gone`);
       const refused = await t4a(["create", "--", "true"]);
       expect(refused.code).toBe(3);
       expect(refused.stderr).toContain(`a daemon (pid ${daemon}) holds`);

@@ -3,7 +3,7 @@
 // even by SIGKILL). A daemon that cannot take it never touches a session. Must not be closed early.
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { processStartTicks } from "../client/daemon-pid.ts";
+import { processStartTicks, recordedProcess } from "../client/daemon-pid.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { lockExclusive } from "../terminal/libc.ts";
 
@@ -22,7 +22,7 @@ export function takeDaemonLock(lockPath: string, socketPath: string): void {
     const taken = lockExclusive(fd);
     if (taken === false) {
       closeSync(fd);
-      const holder = lockHolder(lockPath);
+      const holder = recordedProcess(lockPath);
       throw new T4aError(
         "exists",
         holder
@@ -69,21 +69,4 @@ function sameFile(fd: number, path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The pid written in a held lock file, if that process runs. */
-function lockHolder(lockPath: string): number | undefined {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(lockPath, "utf8").trim().split(" ")[0]);
-  } catch {
-    return undefined;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return undefined;
-  }
-  return pid;
 }

@@ -20,11 +20,32 @@ function own() {
     if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: ${result.code} ${result.stderr}`);
     return result.stdout;
   };
-  return { box, env, t4a, ok };
+  /** The sandbox's daemons, even one a failed test left without its socket: none outlives the test. */
+  const done = async () => {
+    const pids = daemonsOf(box.socket);
+    await box.cleanup().catch(() => {});
+    for (const pid of pids) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  };
+  return { box, env, t4a, ok, done };
+}
+
+/** The live `t4a daemon` processes whose T4A_SOCKET is this one. */
+function daemonsOf(socket: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "latin1").split("\0");
+      if (environ.includes(`T4A_SOCKET=${socket}`) && readFileSync(`/proc/${entry}/cmdline`, "latin1").includes("\0daemon")) found.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
 }
 
 test("a deleted socket and pid file (a /tmp cleaner), or a garbled pid file: no second daemon, the first one's sessions live on", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   try {
     await ok(["create", "--name", "keep", "--", "sleep", "1000"]);
     const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
@@ -56,12 +77,12 @@ test("a deleted socket and pid file (a /tmp cleaner), or a garbled pid file: no 
     await waitFor(() => existsSync(box.socket), 10_000, "the first daemon's socket again");
     expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).toContain("keep");
   } finally {
-    await box.cleanup();
+    await done();
   }
 }, 60_000);
 
 test("a lock held by a live daemon whose socket stays gone: the client says so, names the lock and the pid, exit 3", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   try {
     await ok(["create", "--name", "keep", "--", "sleep", "1000"]);
     const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
@@ -90,7 +111,7 @@ test("a lock held by a live daemon whose socket stays gone: the client says so, 
     await ok(["shutdown"]);
     expect(readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.endsWith(".lock"))).toEqual([]);
   } finally {
-    await box.cleanup();
+    await done();
   }
 }, 60_000);
 
@@ -108,7 +129,7 @@ const manifestOf = (box: Sandbox) => {
 const corruptCopies = (box: Sandbox) => readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.includes(".json.corrupt-"));
 
 test("a corrupt manifest: the readable entries come back, the others are named (log, list, info), a copy is kept, nothing is silently dropped", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   try {
     await ok(["create", "--persist", "--name", "a", "--", "sleep", "1001"]);
     await ok(["create", "--persist", "--name", "b", "--", "sleep", "1002"]);
@@ -141,12 +162,12 @@ test("a corrupt manifest: the readable entries come back, the others are named (
       expect(kept).toContain(broken);
     }
   } finally {
-    await box.cleanup();
+    await done();
   }
 }, 90_000);
 
 test("a failed restore keeps the session: list says restore_failed and why, the next start and `restore` try again, only kill forgets it", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   try {
     const casts = join(box.dir, "casts");
     mkdirSync(casts);
@@ -180,7 +201,7 @@ test("a failed restore keeps the session: list says restore_failed and why, the 
     expect(existsSync(file)).toBe(false);
     expect(JSON.parse(await ok(["list", "--json"])).restore_failed).toBeUndefined();
   } finally {
-    await box.cleanup();
+    await done();
   }
 }, 90_000);
 
@@ -188,7 +209,7 @@ const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.error("state-faults: the full-disk test needs root to mount a 64 KiB tmpfs; skipped");
 
 test.if(isRoot)("a full state disk: web and trust name the file and ENOSPC (no internal error, no empty token file); a logins file of null is named and kept, and web still works", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   const state = join(box.dir, "state");
   mkdirSync(state);
   expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
@@ -220,14 +241,14 @@ test.if(isRoot)("a full state disk: web and trust name the file and ENOSPC (no i
     expect(readdirSync(join(state, "t4a", "web")).some((name) => name.startsWith("logins.json.corrupt-"))).toBe(true);
     await ok(["web", "--stop"]);
   } finally {
-    await box.cleanup().catch(() => {});
+    await done();
     Bun.spawnSync(["umount", "-l", state]);
     rmSync(box.dir, { recursive: true, force: true });
   }
 }, 60_000);
 
 test("-e K=V survives a restart: the values are kept 0600 beside the manifest (which holds only the names), and the restored session has them", async () => {
-  const { box, ok } = own();
+  const { box, ok, done } = own();
   try {
     const secret = `value-${process.pid}-${Date.now()}`;
     await ok(["create", "--persist", "--name", "envy", "-e", `FAKE_SCENARIO=${secret}`, "--", "bash", "--norc", "--noprofile"]);
@@ -243,12 +264,12 @@ test("-e K=V survives a restart: the values are kept 0600 beside the manifest (w
     await ok(["kill", "envy"]);
     expect(existsSync(values)).toBe(false);
   } finally {
-    await box.cleanup();
+    await done();
   }
 }, 60_000);
 
 test("a daemon that is there but cannot take a connection (its queue full): list and info exit 3 saying so, never 'no daemon' or an empty list", async () => {
-  const { box, t4a, ok } = own();
+  const { box, t4a, ok, done } = own();
   await ok(["create", "--name", "s", "--", "sleep", "1006"]);
   const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
   // Stopped, it accepts nothing: connections queue until the kernel's backlog is full.
@@ -283,6 +304,6 @@ time.sleep(120)
     filler.kill();
     await filler.exited;
     process.kill(daemon, "SIGCONT");
-    await box.cleanup();
+    await done();
   }
 }, 60_000);

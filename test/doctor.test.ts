@@ -83,3 +83,19 @@ test("a daemon of another version that refuses a request: the message says which
     await other.cleanup();
   }
 });
+
+test("a PATH without systemctl, loginctl, bwrap or any agent: every probe fails soft into a line with its fix", async () => {
+  const bin = join(sandbox.dir, "few-bin");
+  mkdirSync(bin, { recursive: true });
+  for (const name of ["bash", "sh", "git", "ls", "cat"]) {
+    const found = Bun.which(name);
+    if (found) symlinkSync(found, join(bin, name));
+  }
+  const result = await doctor([], { PATH: bin });
+  expect(result.stdout).not.toContain("Executable not found");
+  expect(result.code).toBe(0); // nothing asked for fails: the basics work
+  if (process.platform === "linux") expect(result.stdout).toMatch(/no +service: .*systemctl is not on PATH[^\n]*\n +fix: /);
+  expect(result.stdout).toMatch(/character widths: /); // the probes after it ran too
+  const service = await doctor(["--service"], { PATH: bin });
+  if (process.platform === "linux") expect(service.code).toBe(1);
+}, 60_000);

@@ -50,11 +50,11 @@ test("kill -9 the daemon: the next call brings back the agent (same conversation
   await waitFor(() => agentArgv().length === 1, 10_000, "the agent to start");
   expect(agentArgv()[0]!.slice(0, 2)).toEqual(["--session-id", deterministicUuid("helper")]);
   await t4a(["run", "shell", "--", `cd ${join(sandbox.dir, "work", "deeper")}`]);
-  const manifest = readdirSync(join(sandbox.dir, "state", "t4a")).find((name) => name.startsWith("sessions-"))!;
+  const manifest = readdirSync(join(sandbox.dir, "state", "t4a")).find((name) => /^sessions-[0-9a-f]+\.json$/.test(name))!;
   const manifestFile = join(sandbox.dir, "state", "t4a", manifest);
   expect(statSync(manifestFile).mode & 0o777).toBe(0o600);
   await waitFor(() => readFileSync(manifestFile, "utf8").includes(join(sandbox.dir, "work", "deeper")), 5000, "the shell's directory in the manifest");
-  // Names only, never values: the log's path is in the daemon's environment, not on disk.
+  // Names only in the manifest: values (the log's path, given with -e) are kept apart in its .env.json.
   expect(readFileSync(manifestFile, "utf8")).not.toContain(log);
   expect(readFileSync(manifestFile, "utf8")).toContain("FAKE_AGENT_LOG");
 

@@ -33,9 +33,12 @@ test("CLI send interprets escapes, reads stdin, and sends named keys", async () 
   await sandbox.ok(["send", id, "echo A\\x41\\tB\\n"]);
   await sandbox.ok(["send", id], "echo from-stdin\n");
   await sandbox.ok(["send", id, "sleep 100", "-k", "Enter"]);
+  // Conditions, not a fixed wait: on a loaded machine the shell may take seconds to start sleep.
+  const pid = ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; pid: number }>).find((t) => t.id === id)!.pid;
+  await waitFor(() => sessionMembers(pid).length >= 2, 60_000, "sleep to run");
   await sandbox.ok(["send", id, "-k", "C-c"]);
   await sandbox.ok(["send", id, "echo after-interrupt", "-k", "Enter"]);
-  await waitFor(async () => (await sandbox.ok(["text", id])).includes("\nafter-interrupt"), 5000, "interrupt");
+  await waitFor(async () => (await sandbox.ok(["text", id])).includes("\nafter-interrupt"), 60_000, "interrupt");
   const screen = await sandbox.ok(["text", id]);
   expect(screen).toContain("AA\tB".replace("\t", "     ").slice(0, 2)); // AA then a tab stop
   expect(screen).toContain("\nfrom-stdin");
@@ -43,7 +46,7 @@ test("CLI send interprets escapes, reads stdin, and sends named keys", async () 
   const lastTwo = (await sandbox.ok(["text", id, "0:2"])).split("\n");
   expect(lastTwo).toHaveLength(2);
   await sandbox.ok(["kill", id]);
-});
+}, 150_000);
 
 test("kill ends a HUP-ignoring program and a setsid-less background child", async () => {
   const { id, pid } = await createJson(["bash", "-c", "sleep 1001 & trap '' HUP; sleep 1000"]);

@@ -85,8 +85,20 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     connection = await connectDaemon(path, spec.startsDaemon === true, host);
   } catch (error) {
     if (!(error instanceof NoDaemon)) throw error;
+    const { daemonLockPath, manifestPath } = await import("../service/manifest-path.ts");
+    // Its pid file gone too (a /tmp cleaner), the daemon's lock still says who owns the socket.
+    const lock = daemonLockPath(process.env, path);
+    const { recordedProcess } = await import("../client/daemon-pid.ts");
+    const holder = recordedProcess(lock);
+    if (holder) {
+      const { existsSync } = await import("node:fs");
+      throw new DaemonUnreachable(
+        existsSync(path)
+          ? `a daemon (pid ${holder}) holds ${lock} but does not take connections on ${path}: its queue of waiting connections is full or it is stopped`
+          : `a daemon (pid ${holder}) holds ${lock} but its socket ${path} is gone; it makes it again within 2 s (\`kill -USR1 ${holder}\` asks now, \`kill ${holder}\` ends it and its sessions)`,
+      );
+    }
     // Persisted sessions wait to be brought back: starting a daemon creates them, so any command may.
-    const { manifestPath } = await import("../service/manifest-path.ts");
     if (await Bun.file(manifestPath(process.env, path)).exists()) connection = await connectDaemon(path, true);
     else if (spec.withoutDaemon) return spec.withoutDaemon(options);
     else throw error;

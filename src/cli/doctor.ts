@@ -29,9 +29,27 @@ export interface DoctorOptions {
   json: boolean;
 }
 
+/** A program's run that never throws: a missing program (ENOENT) is an answer like any other. */
+function probe(argv: string[], timeoutMs = 10_000): { code: number | null; stdout: string; stderr: string; missing?: string } {
+  try {
+    const run = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe", timeout: timeoutMs });
+    return { code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
+  } catch (error) {
+    return { code: null, stdout: "", stderr: (error as Error).message, missing: `${argv[0]} is not on PATH` };
+  }
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<number> {
   const checks: Check[] = [];
   const add = (check: Omit<Check, "required"> & { required?: boolean }) => checks.push({ required: false, ...check });
+  /** A check that throws is a failed line with what it said, never the end of the doctor. */
+  const guard = async (name: string, required: boolean, fix: string, body: () => unknown) => {
+    try {
+      await body();
+    } catch (error) {
+      add({ name, ok: false, detail: `the check could not run: ${(error as Error).message}`, fix, required });
+    }
+  };
 
   // The socket directory and the daemon.
   const dir = parentDir(options.socket);
@@ -45,12 +63,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
   const daemon = await DaemonConnection.open(options.socket).then(
     async (connection) => {
-      const { reply } = await connection.request({ cmd: "info" });
-      connection.close();
-      return reply;
+      try {
+        return (await connection.request({ cmd: "info" })).reply;
+      } finally {
+        connection.close();
+      }
     },
     () => undefined,
-  );
+  ).catch(() => undefined);
   add({
     name: "daemon",
     ok: true,
@@ -58,49 +78,53 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   });
 
   // The sandbox: bwrap, user namespaces, the seccomp filter (its allow-list bridge is t4a itself).
-  const bwrap = Bun.which("bwrap");
-  if (process.platform !== "linux") {
-    add({ name: "sandbox", ok: false, detail: `not available on ${process.platform} yet`, required: options.sandbox });
-  } else if (!bwrap) {
-    add({ name: "sandbox", ok: false, detail: "bwrap is not on PATH", fix: "install bubblewrap (apt install bubblewrap)", required: options.sandbox });
-  } else {
-    // T4A_TEST_NO_USERNS: the tests' seam for a kernel that refuses user namespaces.
-    const broken = process.env.T4A_TEST_NO_USERNS ? "setting up uid map: Permission denied" : await probeBwrap(bwrap);
-    if (broken) {
-      add({
-        name: "sandbox",
-        ok: false,
-        detail: `bwrap cannot make a sandbox here: ${broken}`,
-        fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed",
-        required: options.sandbox,
-      });
+  await guard("sandbox", options.sandbox, "install bubblewrap (apt install bubblewrap)", async () => {
+    const bwrap = Bun.which("bwrap");
+    if (process.platform !== "linux") {
+      add({ name: "sandbox", ok: false, detail: `not available on ${process.platform} yet`, required: options.sandbox });
+    } else if (!bwrap) {
+      add({ name: "sandbox", ok: false, detail: "bwrap is not on PATH", fix: "install bubblewrap (apt install bubblewrap)", required: options.sandbox });
     } else {
-      // The very command line a session gets (bwrapArgs), with sandbox-exec's filter, running `true`.
-      // This binary is shown again over the private /tmp (a checkout under /tmp), as sessions do.
-      const self = selfArgv().filter((arg) => arg.startsWith("/")).map((path) => ({ kind: "ro-bind" as const, path }));
-      const argv = [...bwrapArgs(bwrap, { cwd: "/", mounts: self, net: "none", exec: [...selfArgv(), "sandbox-exec", "--"] }), "true"];
-      const filter = Bun.spawnSync(argv, { stderr: "pipe" });
-      add({
-        name: "sandbox",
-        ok: filter.exitCode === 0,
-        detail: filter.exitCode === 0 ? `bwrap ${bwrap}: user namespaces, no capabilities, the seccomp filter` : `the seccomp filter failed: ${filter.stderr.toString().trim()}`,
-        fix: filter.exitCode === 0 ? undefined : "a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)",
-        required: options.sandbox,
-      });
+      // T4A_TEST_NO_USERNS: the tests' seam for a kernel that refuses user namespaces.
+      const broken = process.env.T4A_TEST_NO_USERNS ? "setting up uid map: Permission denied" : await probeBwrap(bwrap);
+      if (broken) {
+        add({
+          name: "sandbox",
+          ok: false,
+          detail: `bwrap cannot make a sandbox here: ${broken}`,
+          fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed",
+          required: options.sandbox,
+        });
+      } else {
+        // The very command line a session gets (bwrapArgs), with sandbox-exec's filter, running `true`.
+        // This binary is shown again over the private /tmp (a checkout under /tmp), as sessions do.
+        const self = selfArgv().filter((arg) => arg.startsWith("/")).map((path) => ({ kind: "ro-bind" as const, path }));
+        const argv = [...bwrapArgs(bwrap, { cwd: "/", mounts: self, net: "none", exec: [...selfArgv(), "sandbox-exec", "--"] }), "true"];
+        const filter = probe(argv);
+        add({
+          name: "sandbox",
+          ok: filter.code === 0,
+          detail: filter.code === 0 ? `bwrap ${bwrap}: user namespaces, no capabilities, the seccomp filter` : `the seccomp filter failed: ${filter.stderr.trim()}`,
+          fix: filter.code === 0 ? undefined : "a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)",
+          required: options.sandbox,
+        });
+      }
     }
-  }
+  });
 
   // The service: a user manager to run the daemon at login and keep it after logout.
   if (process.platform === "linux") {
-    const manager = Bun.spawnSync(["systemctl", "--user", "is-system-running"], { stderr: "pipe" });
-    const state = manager.stdout.toString().trim();
+    const manager = probe(["systemctl", "--user", "is-system-running"]);
+    const state = manager.stdout.trim();
     const running = state === "running" || state === "degraded";
     const user = process.env.USER ?? "";
-    const linger = Bun.spawnSync(["loginctl", "show-user", user, "-p", "Linger", "--value"], { stderr: "pipe" }).stdout.toString().trim();
+    const lingering = probe(["loginctl", "show-user", user, "-p", "Linger", "--value"]);
+    const linger = lingering.stdout.trim();
+    const why = manager.missing ?? "no systemd user manager here (a container?)";
     add({
       name: "service",
       ok: running,
-      detail: running ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : "off (stops at logout)"}` : "no systemd user manager here (a container?)",
+      detail: running ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : lingering.missing ? `unknown (${lingering.missing})` : "off (stops at logout)"}` : why,
       fix: running ? (linger === "yes" ? undefined : `loginctl enable-linger ${user}`) : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` (or under your init); `t4a service install` needs a user manager",
       required: options.service,
     });
@@ -109,13 +133,18 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   // The agent CLIs on PATH, with their versions.
   for (const preset of PRESETS) {
     const path = Bun.which(preset.cli);
-    const version = path ? Bun.spawnSync([path, "--version"], { stderr: "ignore", timeout: 5000 }).stdout.toString().trim().split("\n")[0] : undefined;
+    const version = path ? probe([path, "--version"], 5000).stdout.trim().split("\n")[0] : undefined;
     add({ name: `agent ${preset.name}`, ok: path !== null, detail: path ? `${path}${version ? ` (${version})` : ""}` : "not on PATH", fix: path ? undefined : `install ${preset.cli} to use --agent ${preset.name}` });
   }
 
   // Character widths: the C library's table (what programs here count with), or Bun's.
   const { libcWcwidth } = await import("../terminal/libc.ts");
-  const libcWidths = libcWcwidth(0x4e00) === 2 && libcWcwidth(0x1f600) === 2;
+  let libcWidths = false;
+  try {
+    libcWidths = libcWcwidth(0x4e00) === 2 && libcWcwidth(0x1f600) === 2;
+  } catch {
+    // No C library to ask: Bun's table, as below.
+  }
   add({
     name: "character widths",
     ok: libcWidths,
@@ -133,17 +162,20 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
   // Another machine, when asked.
   if (options.host) {
-    const target = parseHost(options.host);
-    // ssh's control socket lives in the socket directory: it must exist (made private) first.
-    ensureSocketDir(options.socket);
-    const probe = Bun.spawnSync(sshArgv(target, dir, [remoteT4a("--version")]), { stderr: "pipe", timeout: 30_000 });
-    const answered = probe.stdout.toString().trim();
-    add({
-      name: `host ${target.destination}`,
-      ok: probe.exitCode === 0 && answered.startsWith("t4a "),
-      detail: probe.exitCode === 0 ? answered : probe.stderr.toString().trim() || `ssh exited ${probe.exitCode}`,
-      fix: probe.exitCode === 0 ? undefined : `check \`ssh ${target.destination}\` works without a password, then \`t4a remote install ${options.host}\``,
-      required: true,
+    const host = options.host;
+    await guard(`host ${host}`, true, "install ssh, and check the host's name", () => {
+      const target = parseHost(host);
+      // ssh's control socket lives in the socket directory: it must exist (made private) first.
+      ensureSocketDir(options.socket);
+      const answer = probe(sshArgv(target, dir, [remoteT4a("--version")]), 30_000);
+      const answered = answer.stdout.trim();
+      add({
+        name: `host ${target.destination}`,
+        ok: answer.code === 0 && answered.startsWith("t4a "),
+        detail: answer.code === 0 ? answered : answer.missing ?? (answer.stderr.trim() || `ssh exited ${answer.code}`),
+        fix: answer.code === 0 ? undefined : answer.missing ? "install an ssh client (apt install openssh-client)" : `check \`ssh ${target.destination}\` works without a password, then \`t4a remote install ${host}\``,
+        required: true,
+      });
     });
   }
 

@@ -1,7 +1,7 @@
 // Start the daemon when nobody answers: take a lock beside the socket, try to connect once more
 // (someone may have just started it), only then clear a stale socket and spawn `t4a daemon`
 // detached. Fifty simultaneous first calls start exactly one daemon.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { livingDaemon } from "./daemon-pid.ts";
 import { DaemonUnreachable } from "./errors.ts";
 import { selfArgv } from "./executable.ts";
@@ -35,9 +35,10 @@ export async function startDaemon(path: string): Promise<DaemonConnection> {
           throw new DaemonUnreachable(`daemon ${living} runs for ${path} but does not answer there; see ${parentDir(path)}/t4a.log`);
         }
         removeIfPresent(path); // stale: nobody answers on it
-        spawnDaemon(path);
-        const started = await waitForDaemon(path, deadline);
+        const child = spawnDaemon(path);
+        const started = await waitForDaemon(path, deadline, child);
         if (started) return started;
+        if (child.refusal !== undefined) throw new DaemonUnreachable(child.refusal);
         break;
       } finally {
         removeIfPresent(lockPath);
@@ -61,21 +62,40 @@ async function tryOpen(path: string): Promise<DaemonConnection | undefined> {
   }
 }
 
-async function waitForDaemon(path: string, deadline: number): Promise<DaemonConnection | undefined> {
+/** How long a client still waits for the socket once the daemon it started has exited: a daemon
+ * that holds the lock and lost its socket makes it again within its check interval (2 s). */
+const AFTER_REFUSAL_MS = 3000;
+
+async function waitForDaemon(path: string, deadline: number, child?: Started): Promise<DaemonConnection | undefined> {
   let delayMs = 1;
   while (performance.now() < deadline) {
     const connection = await tryOpen(path);
     if (connection) return connection;
+    if (child && child.refusal === undefined && child.process.exitCode !== null) {
+      child.refusal = refusalOf(child, path);
+      deadline = Math.min(deadline, performance.now() + AFTER_REFUSAL_MS);
+    }
     await Bun.sleep(delayMs);
     delayMs = Math.min(delayMs * 2, 20);
   }
   return undefined;
 }
 
+interface Started {
+  process: ReturnType<typeof Bun.spawn>;
+  log: string;
+  /** Where its lines start in the log. */
+  offset: number;
+  /** What it said before it exited without serving. */
+  refusal?: string;
+}
+
 /** The daemon runs the same executable: the compiled binary, or bun with this entry in development. */
-function spawnDaemon(path: string): void {
+function spawnDaemon(path: string): Started {
   const argv = [...selfArgv(), "daemon"];
-  const log = openSync(`${parentDir(path)}/t4a.log`, "a", 0o600);
+  const logPath = `${parentDir(path)}/t4a.log`;
+  const log = openSync(logPath, "a", 0o600);
+  const offset = fstatSync(log).size;
   const child = Bun.spawn(argv, {
     cwd: "/",
     env: { ...process.env, T4A_SOCKET: path },
@@ -84,6 +104,19 @@ function spawnDaemon(path: string): void {
   });
   child.unref();
   closeSync(log);
+  return { process: child, log: logPath, offset };
+}
+
+/** The last line the started daemon wrote before it exited (its reason), with the log named. */
+function refusalOf(child: Started, path: string): string {
+  let said = "";
+  try {
+    said = readFileSync(child.log, "utf8").slice(child.offset).trim().split("\n").at(-1) ?? "";
+  } catch {
+    // No log to read.
+  }
+  const reason = said.replace(/^t4a( daemon)?: (error: )?/, "");
+  return `the daemon started for ${path} exited (${child.process.exitCode})${reason ? `: ${reason}` : `; see ${child.log}`}`;
 }
 
 function takeLock(lockPath: string): boolean {

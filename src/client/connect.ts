@@ -1,7 +1,7 @@
 // Reach the daemon: check the socket directory, connect; only when nobody answers, load the
 // auto-start path (lock, retry, spawn). The common case imports nothing heavy.
 import { DaemonConnection } from "./connection.ts";
-import { NoDaemon } from "./errors.ts";
+import { DaemonUnreachable, NoDaemon } from "./errors.ts";
 import { checkSocketDir, parentDir } from "./socket-path.ts";
 
 /** A daemon on another machine, through ssh (T4A_HOST or --host); its control socket lives beside ours. */
@@ -31,7 +31,18 @@ export async function connectDaemon(path: string, autoStart: boolean, host?: str
     opened.close(); // the directory appeared between the two: the start path below checks it again
   }
   const reason = dirExists && opened instanceof Error ? opened.message : "its directory does not exist";
-  if (!autoStart) throw new NoDaemon(`no daemon answers on ${path} (${reason})`);
+  if (!autoStart) {
+    // A refused connect is also what a daemon whose queue of waiting connections is full gives (Bun
+    // reports EAGAIN as ECONNREFUSED): one that runs is there, not "no daemon".
+    const { livingDaemon } = await import("./daemon-pid.ts");
+    const living = dirExists ? livingDaemon(path) : undefined;
+    if (living) {
+      throw new DaemonUnreachable(
+        `daemon ${living} runs on ${path} but does not take connections (${reason}): its queue of waiting connections is full or it is stopped; see ${parentDir(path)}/t4a.log`,
+      );
+    }
+    throw new NoDaemon(`no daemon answers on ${path} (${reason})`);
+  }
   const { startDaemon } = await import("./autostart.ts");
   return startDaemon(path);
 }

@@ -33,10 +33,18 @@ export function recordDaemon(socketPath: string): void {
 
 /** The pid of the daemon recorded for this socket if that very process still runs (not this one). */
 export function livingDaemon(socketPath: string): number | undefined {
+  return recordedProcess(pidFile(socketPath));
+}
+
+/**
+ * The pid a "pid start-ticks" file names (the pid file, the daemon lock's content) if that very
+ * process still runs and is not this one; undefined when the file is missing or garbled.
+ */
+export function recordedProcess(path: string): number | undefined {
   let pid: number;
   let ticks: number;
   try {
-    [pid, ticks] = readFileSync(pidFile(socketPath), "utf8").trim().split(" ").map(Number) as [number, number];
+    [pid, ticks] = readFileSync(path, "utf8").trim().split(" ").map(Number) as [number, number];
   } catch {
     return undefined;
   }

@@ -16,6 +16,8 @@ export const InfoReply = deferred(() => v.object({
   /** Optional: daemons before the screen pool do not say. */
   screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
   worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
+  restore_failed: v.optional(v.pipe(v.array(v.object({ id: v.string(), error: v.string() })), v.description("persisted sessions that could not come back, with why"))),
+  warnings: v.optional(v.pipe(v.array(v.string()), v.description("what of the state files could not be read at the daemon's start (each names the file)"))),
 }));
 
 export const info = defineCommand({
@@ -33,6 +35,8 @@ export const info = defineCommand({
       socket: ctx.socketPath,
       screen_workers: ctx.sessions.screens.workers,
       worker_sessions: ctx.sessions.screens.loads,
+      ...(ctx.sessions.manifest.failures().length ? { restore_failed: ctx.sessions.manifest.failures() } : {}),
+      ...(ctx.sessions.manifest.problems.length ? { warnings: ctx.sessions.manifest.problems } : {}),
     };
   },
   cli: {
@@ -40,7 +44,11 @@ export const info = defineCommand({
     summary: "Show the daemon's version, pid, uptime, session count and memory",
     request: () => ({}),
     print(response) {
-      for (const [key, value] of Object.entries(response)) if (key !== "ok") console.log(`${key}=${value}`);
+      for (const [key, value] of Object.entries(response)) {
+        if (key === "warnings") for (const warning of value as string[]) console.error(`t4a: warning: ${warning}`);
+        else if (key === "restore_failed") for (const f of value as Array<{ id: string; error: string }>) console.log(`restore_failed=${f.id}: ${f.error}`);
+        else if (key !== "ok") console.log(`${key}=${value}`);
+      }
     },
     withoutDaemon(options) {
       if (options.json) console.log(JSON.stringify({ ok: false, error: "no daemon", code: "not_found" }));

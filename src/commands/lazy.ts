@@ -18,6 +18,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   attach: async () => (await import("./attach.ts")).attach as Command,
   record: async () => (await import("./record.ts")).record as Command,
   kill: async () => (await import("./kill.ts")).kill as Command,
+  restore: async () => (await import("./restore.ts")).restore as Command,
   up: async () => (await import("./up.ts")).up as Command,
   down: async () => (await import("./down.ts")).down as Command,
   agents: async () => (await import("./agents.ts")).agents as Command,

@@ -10,16 +10,29 @@ export const ListParams = deferred(() => v.object({
   needs: v.optional(v.pipe(v.boolean(), v.description("only terminals that need a person: an agent waiting on a question, a program reading its terminal, an exit with a non-zero code; the most pressing first"))),
 }));
 
-export const ListReply = deferred(() => v.object({ terminals: v.array(SessionInfo) }));
+export const ListReply = deferred(() => v.object({
+  terminals: v.array(SessionInfo),
+  restore_failed: v.optional(v.pipe(
+    v.array(v.object({ id: v.string(), error: v.string() })),
+    v.description("persisted sessions that could not come back, with why: kept, tried again at the next start or by `restore`, forgotten by `kill`"),
+  )),
+  warnings: v.optional(v.pipe(v.array(v.string()), v.description("what of the state files could not be read at the daemon's start (each names the file)"))),
+}));
 
 export const list = defineCommand({
   name: "list",
   params: ListParams,
   reply: ListReply,
   handle(params, ctx) {
-    const terminals = ctx.sessions.list().map((session) => session.info());
-    if (!params.needs) return { terminals };
-    return { terminals: terminals.filter((t) => need(t) !== undefined).sort((a, b) => need(a)! - need(b)!) };
+    const failed = ctx.sessions.manifest.failures();
+    const warnings = ctx.sessions.manifest.problems;
+    let terminals = ctx.sessions.list().map((session) => session.info());
+    if (params.needs) terminals = terminals.filter((t) => need(t) !== undefined).sort((a, b) => need(a)! - need(b)!);
+    return {
+      terminals,
+      ...(failed.length ? { restore_failed: failed } : {}),
+      ...(warnings.length ? { warnings } : {}),
+    };
   },
   cli: {
     usage: "list",
@@ -28,6 +41,7 @@ export const list = defineCommand({
     examples: ["t4a list", "t4a list --needs"],
     request: (_args, options) => ({ needs: options.needs === true ? true : undefined }),
     print(response) {
+      for (const warning of (response.warnings as string[] | undefined) ?? []) console.error(`t4a: warning: ${warning}`);
       for (const line of terminalLines(response)) console.log(line);
     },
     // No daemon, no terminals: a script's `t4a list` must not start one just to learn that.
@@ -56,7 +70,10 @@ function need(t: Reply): number | undefined {
 
 function terminalLines(response: Reply): string[] {
   const now = Date.now();
-  return (response.terminals as Reply[]).map((t) => {
+  const failed = ((response.restore_failed as Array<{ id: string; error: string }> | undefined) ?? []).map(
+    (f) => `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} (\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,
+  );
+  const lines = (response.terminals as Reply[]).map((t) => {
     const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
     // A session that came back after a restart says so (and why it is not where it was).
     const restored = t.restored ? `\trestored${t.restore_note ? `: ${t.restore_note}` : ""}` : "";
@@ -68,6 +85,7 @@ function terminalLines(response: Reply): string[] {
     } else if (t.alive && t.input_wanted !== undefined) doing = `\treading input (${t.input_wanted})`;
     return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${restored}`;
   });
+  return [...lines, ...failed];
 }
 
 /** A line for a terminal: no control characters (a title or a question is the program's text). */

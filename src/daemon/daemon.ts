@@ -9,7 +9,8 @@ import { T4aError } from "../protocol/errors.ts";
 import { EventBus } from "../terminal/event-bus.ts";
 import { SessionRecords } from "../terminal/leftovers.ts";
 import { Manifest } from "../service/manifest.ts";
-import { conversationsPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
+import { releaseDaemonLock, takeDaemonLock } from "./daemon-lock.ts";
+import { conversationsPath, daemonLockPath, manifestPath, stateDir as stateDirOf } from "../service/manifest-path.ts";
 import { stringEnv } from "../spawn/env-keys.ts";
 import { agentsFile } from "../spawn/agents/agents-file.ts";
 import { installShellIntegration } from "../terminal/shell-integration.ts";
@@ -40,6 +41,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   if (await socketAnswers(socketPath)) {
     throw new T4aError("exists", `a daemon is already listening on ${socketPath}`);
   }
+  // Before anything that ends processes or removes files: a pid file can be deleted or garbled,
+  // the lock cannot be taken while its daemon runs.
+  takeDaemonLock(daemonLockPath(process.env, socketPath), socketPath);
   // Alive but unreachable (its socket file was deleted): never a second daemon beside it, which
   // would take its sessions for leftovers and end them.
   const living = livingDaemon(socketPath);
@@ -60,6 +64,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
   const manifest = new Manifest(manifestPath(process.env, socketPath));
+  for (const problem of manifest.problems) console.error(`t4a daemon: ${problem}`);
   const screens = new ScreenPool();
   const sessions = new Sessions({ bus, config, spawn, records, manifest, screens });
   let finish!: (code: number) => void;
@@ -106,7 +111,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const restoring = sessions.restore().then(
     (report) => {
       for (const restored of report) {
-        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);
+        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`);
         else console.error(`t4a daemon: restored session ${restored.id}`);
       }
     },
@@ -146,6 +151,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       // Already gone.
     }
     forgetDaemon(socketPath);
+    releaseDaemonLock();
     finish(0);
   }
 

@@ -29,3 +29,12 @@ export function webServerPath(env: Record<string, string | undefined>, socketPat
 export function conversationsPath(env: Record<string, string | undefined>, socketPath: string): string {
   return `${stateDir(env)}/conversations-${socketKey(socketPath)}.json`;
 }
+
+/**
+ * The lock that proves which daemon owns a socket (daemon/daemon-lock.ts). In the state dir, not
+ * beside the socket: a /tmp cleaner that deletes the socket's directory would let a second daemon
+ * lock a fresh file there while the first still runs.
+ */
+export function daemonLockPath(env: Record<string, string | undefined>, socketPath: string): string {
+  return `${stateDir(env)}/daemon-${socketKey(socketPath)}.lock`;
+}

@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
-import { Manifest } from "../service/manifest.ts";
+import { Manifest, type ManifestEntry } from "../service/manifest.ts";
 import { runCleanups, type SpawnContext, type SpawnPlan } from "../spawn/plan.ts";
 import { prepareSession } from "../spawn/spawn.ts";
 import type { EventBus } from "../terminal/event-bus.ts";
@@ -50,12 +50,17 @@ export class Sessions {
   async create(spec: SessionSpec, restored = false): Promise<Session> {
     const shortage = fdShortage();
     if (shortage) throw new T4aError("busy", shortage);
-    const id = this.#reserve(spec.name);
+    const id = this.#reserve(spec.name, restored);
     try {
       return await this.#create(id, spec, restored);
     } finally {
       this.#reserved.delete(id);
     }
+  }
+
+  /** The persisted sessions: what failed to come back, what of the file could not be read. */
+  get manifest(): Manifest {
+    return this.#options.manifest;
   }
 
   /** Where the sessions' screens parse. */
@@ -83,6 +88,11 @@ export class Sessions {
 
   /** Ends a session's processes and forgets it; answers what its end kept (a dirty worktree…). */
   async kill(id: string, reason?: string): Promise<EndReport> {
+    // A persisted session whose restore failed has no processes: kill forgets it.
+    if (!this.#sessions.has(id) && this.#options.manifest.failures().some((failed) => failed.id === id)) {
+      this.#options.manifest.remove(id);
+      return {};
+    }
     const session = this.get(id);
     this.#sessions.delete(id);
     try {
@@ -105,27 +115,56 @@ export class Sessions {
    * Answers what was restored and what could not be, with why.
    */
   async restore(): Promise<Restored[]> {
-    const { manifest, spawn, bus } = this.#options;
     const report: Restored[] = [];
-    for (const entry of manifest.entries()) {
-      const spec = Manifest.specOf(entry, spawn.daemonEnv);
-      // Its last directory, else the one it was made in, else home: a deleted directory does not
-      // lose the session, and `list` says where it came back.
-      const wanted = entry.cwd ?? spec.cwd;
-      const cwd = [wanted, spec.cwd, spawn.daemonEnv.HOME, "/"].find((dir) => dir !== undefined && isDirectory(dir));
-      const note = cwd !== wanted ? `its directory ${wanted} is gone: restored in ${cwd}` : undefined;
-      const restored = { ...spec, cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
-      try {
-        const session = await this.create(restored, true);
-        if (note) session.restoreNote = note;
-        bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
-        report.push({ id: entry.id, cwd: restored.cwd ?? "" });
-      } catch (error) {
-        manifest.remove(entry.id);
-        report.push({ id: entry.id, cwd: restored.cwd ?? "", error: (error as Error).message });
-      }
-    }
+    for (const entry of this.#options.manifest.entries()) report.push(await this.#restoreEntry(entry));
     return report;
+  }
+
+  /**
+   * One manifest entry whose restore failed, tried again (`t4a restore ID`); throws why it still
+   * cannot come back.
+   */
+  async restoreOne(id: string): Promise<Session> {
+    const { manifest } = this.#options;
+    if (this.#sessions.has(id)) throw new T4aError("exists", `terminal "${id}" is running; nothing to restore`);
+    const entry = manifest.entry(id);
+    if (!entry) throw new T4aError("not_found", `no persisted session "${id}" waits to be restored`);
+    const result = await this.#restoreEntry(entry);
+    if (result.error) throw new T4aError("spawn_failed", `session "${id}" could not be restored: ${result.error}; it stays in ${manifest.path} (\`t4a kill ${id}\` forgets it)`);
+    return this.get(id);
+  }
+
+  /**
+   * A failed restore keeps its entry (a plugin file briefly missing, a moved directory must not
+   * lose the session for good): it is marked, tried again at the next start and on `t4a restore`,
+   * and forgotten only by `kill`.
+   */
+  async #restoreEntry(entry: ManifestEntry): Promise<Restored> {
+    const { manifest, spawn, bus } = this.#options;
+    const kept = structuredClone(entry);
+    const keptValues = manifest.valuesOf(entry.id);
+    const spec = manifest.specFor(entry, spawn.daemonEnv);
+    // Its last directory, else the one it was made in, else home: a deleted directory does not
+    // lose the session, and `list` says where it came back.
+    const wanted = entry.cwd ?? spec.cwd;
+    const cwd = [wanted, spec.cwd, spawn.daemonEnv.HOME, "/"].find((dir) => dir !== undefined && isDirectory(dir));
+    const note = cwd !== wanted ? `its directory ${wanted} is gone: restored in ${cwd}` : undefined;
+    const restored = { ...spec, cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
+    try {
+      const session = await this.create(restored, true);
+      manifest.clearFailed(entry.id);
+      if (note) session.restoreNote = note;
+      bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
+      return { id: entry.id, cwd: restored.cwd ?? "" };
+    } catch (error) {
+      const reason = (error as Error).message;
+      // Its own cleanup (a kill after a failed recording) may have taken it out: put it back whole.
+      if (!this.#sessions.has(entry.id)) {
+        manifest.keep(kept, keptValues);
+        manifest.markFailed(entry.id, reason);
+      }
+      return { id: entry.id, cwd: restored.cwd ?? "", error: reason };
+    }
   }
 
   async #create(id: string, spec: SessionSpec, restored: boolean): Promise<Session> {
@@ -158,7 +197,7 @@ export class Sessions {
       } catch (error) {
         // A session that could not come back after a restart is not started as if it could.
         await this.kill(id);
-        throw new T4aError("spawn_failed", `cannot save the session to ${manifest.path} (${(error as Error).message}); it was not started`);
+        throw new T4aError("spawn_failed", `${(error as Error).message}: the session could not be saved to come back after a restart; it was not started`);
       }
     }
     if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));
@@ -223,19 +262,23 @@ export class Sessions {
   }
 
   /** Holds an id (the name, or the next t<N>), refusing at once what would fail on the limit or the name. */
-  #reserve(name: string | undefined): string {
+  #reserve(name: string | undefined, restoring: boolean): string {
     const max = this.#options.config.max_sessions;
     if (this.#sessions.size + this.#reserved.size >= max) {
       throw new T4aError("busy", `session limit reached (${max}); kill a terminal first`);
     }
     if (name !== undefined && (this.#sessions.has(name) || this.#reserved.has(name))) throw new T4aError("exists", `terminal "${name}" already exists`);
+    if (name !== undefined && !restoring && this.#options.manifest.failures().some((failed) => failed.id === name)) {
+      throw new T4aError("exists", `terminal "${name}" is a persisted session waiting to be restored (\`t4a restore ${name}\`, or \`t4a kill ${name}\` to forget it)`);
+    }
     const id = name ?? this.#freshId();
     this.#reserved.add(id);
     return id;
   }
 
   #freshId(): string {
-    while (this.#sessions.has(`t${this.#nextNumber}`) || this.#reserved.has(`t${this.#nextNumber}`)) this.#nextNumber++;
+    const taken = (id: string) => this.#sessions.has(id) || this.#reserved.has(id) || this.#options.manifest.has(id);
+    while (taken(`t${this.#nextNumber}`)) this.#nextNumber++;
     return `t${this.#nextNumber++}`;
   }
 }

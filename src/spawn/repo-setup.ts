@@ -16,6 +16,7 @@ import { runBounded } from "./bounded.ts";
 import { git, gitOk } from "./git.ts";
 import { readUnder, writeNewUnder } from "./tainted-files.ts";
 import { writePrivateFile } from "../client/private-file.ts";
+import { loadStateFile } from "../client/state-file.ts";
 
 export const SETUP_SCRIPT = ".t4a/setup";
 export const INCLUDE_FILE = ".worktreeinclude";
@@ -38,13 +39,14 @@ function trustPath(stateDir: string): string {
   return join(stateDir, "trusted-setup.json");
 }
 
+/** The approvals; an unreadable file is copied aside and named in the daemon's log (state-file.ts). */
 function readTrusted(stateDir: string): Trusted[] {
-  try {
-    const parsed = JSON.parse(readFileSync(trustPath(stateDir), "utf8"));
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
+  const read = loadStateFile(trustPath(stateDir), (json) => {
+    if (!Array.isArray(json)) throw new Error(`it is ${json === null ? "null" : typeof json}, not a list`);
+    return json.filter((entry): entry is Trusted => typeof entry?.repo === "string" && typeof entry?.sha256 === "string");
+  });
+  for (const problem of read.problems) console.error(`t4a daemon: ${problem}`);
+  return read.value ?? [];
 }
 
 function sha256(bytes: Uint8Array): string {

@@ -2,7 +2,7 @@
 // (wcwidth, a tty's unread input, its output flow) is optional: on a platform or libc it cannot
 // open, each function answers undefined (or false) and its caller uses its own fallback.
 // Daemon-only.
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { dlopen, FFIType, ptr, read } from "bun:ffi";
 
 /** glibc: LC_CTYPE is category 0, so its mask is 1 << 0. */
 const LC_CTYPE_MASK = 1;
@@ -18,6 +18,8 @@ const symbols = {
   ioctl: { args: [FFIType.i32, FFIType.u64, FFIType.ptr], returns: FFIType.i32 },
   tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
   close: { args: [FFIType.i32], returns: FFIType.i32 },
+  flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  __errno_location: { args: [], returns: FFIType.ptr },
 } as const;
 
 type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
@@ -93,4 +95,23 @@ const TCOON = 1;
  */
 export function setOutputFlow(ttyPath: string, on: boolean): boolean {
   return onTty(ttyPath, (c, fd) => c.tcflow(fd, on ? TCOON : TCOOFF) === 0) ?? false;
+}
+
+/** flock(2) operations: an exclusive lock, without waiting for it. */
+const LOCK_EX_NB = 2 | 4;
+/** Linux: this file cannot be locked at all (a filesystem without locks), not "held by another". */
+const CANNOT_LOCK = new Set([22 /* EINVAL */, 37 /* ENOLCK */, 95 /* EOPNOTSUPP */]);
+
+/**
+ * Takes an exclusive flock(2) on an open file without waiting: true when taken (held until the
+ * fd closes or the process ends, even by SIGKILL), false when another open file holds it,
+ * undefined when this system cannot lock it (no glibc; a filesystem without locks: ENOLCK).
+ */
+export function lockExclusive(fd: number): boolean | undefined {
+  const c = open();
+  if (!c) return undefined;
+  if (c.flock(fd, LOCK_EX_NB) === 0) return true;
+  // Anything else (EWOULDBLOCK, or an errno read too late) counts as held: never a second daemon.
+  const errno = c.__errno_location();
+  return errno && CANNOT_LOCK.has(read.i32(errno)) ? undefined : false;
 }

@@ -7,8 +7,9 @@
 // the page may not be framed. A web terminal is remote code execution: every check here has a
 // test that tries to get past it.
 import { writePrivateFile } from "../client/private-file.ts";
+import { expectObject, loadStateFile } from "../client/state-file.ts";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A login code works once, within this long of being printed. */
@@ -27,8 +28,8 @@ export function loadToken(stateDir: string): string {
     if (/^[0-9a-f]{64}$/.test(token)) return token;
   }
   const token = randomBytes(32).toString("hex");
-  writeFileSync(path, `${token}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // Whole or not at all: a full disk must not leave an empty token file behind.
+  writePrivateFile(path, `${token}\n`);
   return token;
 }
 
@@ -79,17 +80,30 @@ export class Logins {
   }
 
   #read(): Record<string, Login> {
-    try {
-      return JSON.parse(readFileSync(this.#path, "utf8")) as Record<string, Login>;
-    } catch {
-      return {};
+    const read = loadStateFile(this.#path, readLogins);
+    if (read.problems.length) {
+      // Said in the daemon's log; what was readable is written back so it is said once.
+      for (const problem of read.problems) console.error(`t4a daemon: ${problem}`);
+      if (read.keptAs) this.#write(read.value ?? {});
     }
+    return read.value ?? {};
   }
 
   #write(logins: Record<string, Login>): void {
     const live = Object.fromEntries(Object.entries(logins).filter(([, login]) => login.expires > Date.now()));
     writePrivateFile(this.#path, JSON.stringify(live));
   }
+}
+
+/** The logins a file holds; one that is not a login is left out, named. */
+function readLogins(json: unknown, problems: string[]): Record<string, Login> {
+  const logins: Record<string, Login> = {};
+  for (const [key, login] of Object.entries(expectObject(json, "the logins file"))) {
+    const entry = login as Partial<Login> | null;
+    if (typeof entry === "object" && entry !== null && typeof entry.expires === "number" && typeof entry.created === "number") logins[key] = { user_agent: "", ...entry } as Login;
+    else problems.push(`a login in the logins file is not one (left out)`);
+  }
+  return logins;
 }
 
 function hash(id: string): string {

@@ -4,13 +4,14 @@
 // key>.json in the state dir, which no sandbox can see) until `t4a web --stop`: the next daemon on
 // that socket, restarted or
 // auto-started, serves it again at the same address, so open pages and their logins come back.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import * as v from "valibot";
 import type { DaemonContext, WebHost, WebOptions } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { WebParams, type WebServerInfo } from "../protocol/web.ts";
 import { stateDir, webServerPath } from "../service/manifest-path.ts";
 import { writePrivateFile } from "../client/private-file.ts";
+import { loadStateFile } from "../client/state-file.ts";
 import { Logins } from "./auth.ts";
 import type { WebServer } from "./server.ts";
 
@@ -57,13 +58,13 @@ export function webHost(ctx: DaemonContext): WebHost {
     start,
     async resume() {
       if (running || !existsSync(remembered)) return undefined;
-      let options: WebOptions;
-      try {
-        options = v.parse(v.omit(WebParams, ["stop", "logout_all"]), JSON.parse(readFileSync(remembered, "utf8")));
-      } catch (error) {
-        throw new T4aError("invalid_params", `${remembered} is not a web server t4a wrote (${(error as Error).message}); remove it or run t4a web again`);
+      const read = loadStateFile(remembered, (json) => v.parse(v.omit(WebParams, ["stop", "logout_all"]), json));
+      if (!read.value) {
+        // Its copy is kept: the next start does not stumble on it again.
+        if (read.keptAs) rmSync(remembered, { force: true });
+        throw new T4aError("invalid_params", `${read.problems.join("; ")}; run t4a web again`);
       }
-      return start(options);
+      return start(read.value);
     },
     logoutAll(): number {
       return new Logins(stateDir(process.env)).revokeAll();

@@ -7,7 +7,7 @@ import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
 
 export const ListParams = deferred(() => v.object({
-  needs: v.optional(v.pipe(v.boolean(), v.description("only terminals that need a person: an agent waiting on a question, a program reading its terminal, an exit with a non-zero code; the most pressing first"))),
+  needs: v.optional(v.pipe(v.boolean(), v.description("only who needs a person, most urgent first"))),
 }));
 
 export const ListReply = deferred(() => v.object({
@@ -53,8 +53,7 @@ export const list = defineCommand({
   mcp: {
     tool: "terminal_list",
     description:
-      "List every terminal, one per line: id, size (cols x rows), pid, alive or exited(code), and window title; " +
-      "about 15 tokens each. Use it to find terminals created earlier, or to check whether a program is still running.",
+      "List every terminal, one per line: id, size, pid, alive or exited(code), title, an agent's state and its question.",
     result: (response) => textContent(terminalLines(response).join("\n") || "no terminals"),
   },
   http: [{ method: "GET", path: "/api/sessions" }],

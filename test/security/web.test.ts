@@ -242,6 +242,8 @@ test.if(CHROMIUM !== undefined)("in chromium: a program that takes the remembere
             const path = new URL(request.url).pathname;
             if (path === "/api/hello") return Response.json({ proof: "f".repeat(64) });
             if (path === "/api/events") return new Response(": t4a events\n\n", { headers: { "content-type": "text/event-stream" } });
+            // A reload lands here: the squatter's page reads what the origin keeps.
+            if (path === "/") return new Response(`<script>document.title = "key:" + sessionStorage.getItem("t4a-key")</script>`, { headers: { "content-type": "text/html" } });
             return Response.json(path === "/api/sessions" ? { terminals: [] } : {});
           },
         });
@@ -257,6 +259,10 @@ test.if(CHROMIUM !== undefined)("in chromium: a program that takes the remembere
       expect(request.headers["sec-websocket-protocol"] ?? "").not.toContain("t4a-key");
       if (key) expect(JSON.stringify(request)).not.toContain(key);
     }
+    // Once the daemon was seen gone the key lives in the page's memory only: a reload into the squatter's page finds none.
+    await page.reload();
+    await page.waitForFunction(() => document.title.startsWith("key:"));
+    expect(await page.title()).toBe("key:null");
     const stolen = seen.map((request) => request.headers.cookie ?? "").find((cookie) => cookie.includes(`t4a_login_${port}=`));
     squatter.stop(true);
     squatter = undefined;

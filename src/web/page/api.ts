@@ -39,22 +39,37 @@ const key: string | null = (() => {
 })();
 
 let proved: Promise<void> | undefined;
+/** The page is being left (a reload, a navigation): what breaks now is no lost connection. */
+let leaving = false;
+addEventListener("pagehide", () => (leaving = true));
+addEventListener("pageshow", () => (leaving = false));
 /** Once something else answered here, nothing is sent again (a new login URL makes a new page). */
 let impostor: Impostor | undefined;
 
-/** The connection went (a stream ended, a socket closed, a request failed): prove the server again before the key goes out. */
+/**
+ * The connection went (a stream ended, a socket closed, a request failed): prove the server again
+ * before the key goes out. Until then the key is in this page's memory only: a reload now may load
+ * another program's page at this address (the port is free while the daemon is down), which
+ * would read this origin's sessionStorage.
+ */
 export function connectionLost(): void {
+  if (leaving) return;
   proved = undefined;
+  sessionStorage.removeItem(KEY_STORE);
 }
 
 /** Resolves once the server at this origin proved it holds this login (reused until a connection is lost). */
 export function proveServer(): Promise<void> {
   if (impostor) return Promise.reject(impostor);
-  proved ??= challenge().catch((error: unknown) => {
-    proved = undefined;
-    if (error instanceof Impostor) impostor = error;
-    throw error;
-  });
+  proved ??= challenge()
+    .then(() => {
+      if (key !== null) sessionStorage.setItem(KEY_STORE, key);
+    })
+    .catch((error: unknown) => {
+      proved = undefined;
+      if (error instanceof Impostor) impostor = error;
+      throw error;
+    });
   return proved;
 }
 

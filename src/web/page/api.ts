@@ -32,7 +32,8 @@ const KEY_STORE = "t4a-key";
 /** This tab's login key: from the login redirect's fragment (then out of the address bar), else kept. */
 const key: string | null = (() => {
   if (location.hash.startsWith(KEY_FRAGMENT)) {
-    sessionStorage.setItem(KEY_STORE, location.hash.slice(KEY_FRAGMENT.length));
+    const given = location.hash.slice(KEY_FRAGMENT.length);
+    if (/^[0-9a-f]{64}$/.test(given)) sessionStorage.setItem(KEY_STORE, given);
     history.replaceState(null, "", location.pathname + location.search);
   }
   return sessionStorage.getItem(KEY_STORE);
@@ -86,6 +87,8 @@ async function challenge(): Promise<void> {
   }
   const body = (await response.json().catch(() => ({}))) as { proof?: unknown; error?: string; code?: string };
   if (response.status === 401) throw new Refused(body.error ?? "not logged in", 401, body.code);
+  // A proxy in front (tailscale serve) answers 502 while the daemon restarts: try again later.
+  if (response.status !== 200) throw new Unreachable(`the server answered ${response.status}`);
   const hmac = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const expected = hex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`t4a-server:${nonce}`))));
   if (body.proof !== expected) {

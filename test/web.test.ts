@@ -68,7 +68,9 @@ test("the one-time login URL sets an HttpOnly SameSite=Strict cookie, once", asy
   const cookie = first.headers.get("set-cookie")!;
   expect(cookie).toContain("HttpOnly");
   expect(cookie).toContain("SameSite=Strict");
-  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: cookie.split(";")[0]! } })).status).toBe(200);
+  const key = /#t4a-key=([0-9a-f]{64})$/.exec(first.headers.get("location") ?? "")?.[1];
+  expect(key).toBeDefined();
+  expect((await fetch(`${base}/api/sessions`, { headers: { cookie: cookie.split(";")[0]!, "x-t4a-key": key!, "sec-fetch-site": "same-origin" } })).status).toBe(200);
   expect((await fetch(login, { redirect: "manual" })).status).toBe(403); // used up
 });
 
@@ -230,7 +232,8 @@ test.if(CHROMIUM !== undefined)("in chromium: log in, list, create bash from the
     latencies.sort((a, b) => a - b);
     // The same without drawing: a key over the page's WebSocket to its echo coming back.
     const roundTrips = await page.evaluate(async (sessionId) => {
-      const socket = new WebSocket(`ws://${location.host}/api/sessions/${encodeURIComponent(sessionId)}/terminal`);
+      // The page's login key, offered as the page itself does (a WebSocket cannot set headers).
+      const socket = new WebSocket(`ws://${location.host}/api/sessions/${encodeURIComponent(sessionId)}/terminal`, ["t4a", `t4a-key.${sessionStorage.getItem("t4a-key")}`]);
       socket.binaryType = "arraybuffer";
       // The first message is the screen replay: the round trips start after it.
       await new Promise((resolve) => (socket.onmessage = resolve));
@@ -270,9 +273,11 @@ test.if(CHROMIUM !== undefined)("in chromium: log in, list, create bash from the
     await page.reload();
     await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("hello-web-42"), undefined, { timeout: 10_000 });
 
-    // A second page sees what the first types.
+    // A second page (a tab of its own, so a login of its own: the key lives in each tab) sees what the first types.
     const second = await context.newPage();
-    await second.goto(`${base}/#/t/${encodeURIComponent(id)}`);
+    await second.goto((await t4a(["web"])).stdout);
+    await second.waitForSelector("#new");
+    await second.evaluate((hash) => (location.hash = hash), `#/t/${encodeURIComponent(id)}`);
     await second.waitForFunction(() => document.querySelector("#terminal-state")?.textContent === "connected", undefined, { timeout: 10_000 });
     await page.click(".xterm-screen");
     await page.keyboard.type("echo both-see-$((2+3))");

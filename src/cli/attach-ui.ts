@@ -2,6 +2,9 @@
 // live output — and sends keys and size back. The detach key (C-\ by default) leaves the session
 // running. On every way out (detach, the program's exit, the daemon going away) the caller's
 // terminal is put back: the modes the program turned on are reset, the alternate screen left.
+// What the program writes reaches the user's own terminal only through OutputFilter: no clipboard
+// write (OSC 52), no title (OSC 0/1/2), no DCS/APC/PM/SOS string (XTGETTCAP, DECRQSS, passthrough)
+// unless the user asks (T4A_ATTACH_ALLOW=title,clipboard), as a tmux user gets by default.
 import type { DaemonConnection, Reply } from "../client/connection.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 
@@ -13,6 +16,110 @@ const ENTER = "\x1b[?1049h\x1b[H\x1b[2J";
 export interface AttachClientOptions {
   readOnly: boolean;
   detachKey: string;
+}
+
+/** What the user let through to their terminal: `T4A_ATTACH_ALLOW=title,clipboard`. */
+export type Allowed = { title: boolean; clipboard: boolean };
+
+export function allowedFrom(env: Record<string, string | undefined>): Allowed {
+  const asked = new Set((env.T4A_ATTACH_ALLOW ?? "").split(",").map((word) => word.trim()));
+  return { title: asked.has("title"), clipboard: asked.has("clipboard") };
+}
+
+/** Longest OSC kept whole to be judged; a longer one is dropped (a title or a clipboard this long is an attack). */
+const MAX_OSC_BYTES = 1 << 20;
+
+/**
+ * The program's bytes on their way to the user's terminal, split at any point across calls: OSC
+ * strings are judged by their number (52 clipboard, 0/1/2 title: dropped unless allowed, the rest
+ * passed), DCS, APC, PM and SOS strings are dropped whole (7-bit ESC forms and UTF-8 C1 forms).
+ */
+export class OutputFilter {
+  #state: "ground" | "esc" | "c2" | "string" | "string-esc" | "string-c2" = "ground";
+  /** The string being read is an OSC (kept to be judged), not a DCS/APC/PM/SOS (dropped). */
+  #isOsc = false;
+  #osc: number[] = [];
+  #oscTooLong = false;
+
+  constructor(readonly allowed: Allowed = { title: false, clipboard: false }) {}
+
+  push(bytes: Uint8Array): Uint8Array {
+    const out: number[] = [];
+    for (const byte of bytes) {
+      switch (this.#state) {
+        case "ground":
+          if (byte === 0x1b) this.#state = "esc";
+          else if (byte === 0xc2) this.#state = "c2";
+          else out.push(byte);
+          break;
+        case "esc":
+          if (byte === 0x5d) this.#start(true);
+          else if (byte === 0x50 || byte === 0x5f || byte === 0x5e || byte === 0x58) this.#start(false);
+          else {
+            out.push(0x1b);
+            if (byte === 0x1b) break;
+            this.#state = "ground";
+            out.push(byte);
+          }
+          break;
+        case "c2":
+          // U+009D OSC, U+0090 DCS, U+009F APC, U+009E PM, U+0098 SOS, in UTF-8.
+          if (byte === 0x9d) this.#start(true);
+          else if (byte === 0x90 || byte === 0x9f || byte === 0x9e || byte === 0x98) this.#start(false);
+          else {
+            out.push(0xc2);
+            if (byte === 0x1b) this.#state = "esc";
+            else if (byte !== 0xc2) (out.push(byte), (this.#state = "ground"));
+          }
+          break;
+        case "string":
+          if (byte === 0x1b) this.#state = "string-esc";
+          else if (byte === 0xc2) this.#state = "string-c2";
+          else if ((byte === 0x07 && this.#isOsc) || byte === 0x18 || byte === 0x1a) this.#end(out, byte === 0x07);
+          else this.#keep(byte);
+          break;
+        case "string-esc":
+          // ESC \ is the terminator; any other ESC ends the string too and starts a sequence (as a VT parser does).
+          this.#end(out, true);
+          if (byte === 0x5c) break;
+          this.#state = "esc";
+          out.push(...this.push(Uint8Array.of(byte)));
+          break;
+        case "string-c2":
+          if (byte === 0x9c) this.#end(out, true);
+          else {
+            this.#state = "string";
+            this.#keep(0xc2);
+            out.push(...this.push(Uint8Array.of(byte)));
+          }
+          break;
+      }
+    }
+    return Uint8Array.from(out);
+  }
+
+  #start(osc: boolean): void {
+    this.#state = "string";
+    this.#isOsc = osc;
+    this.#osc = [];
+    this.#oscTooLong = false;
+  }
+
+  #keep(byte: number): void {
+    if (!this.#isOsc || this.#oscTooLong) return;
+    this.#osc.push(byte);
+    if (this.#osc.length > MAX_OSC_BYTES) ((this.#oscTooLong = true), (this.#osc = []));
+  }
+
+  /** The string ended (completed, or aborted by CAN/SUB): an allowed OSC goes out, ST-terminated. */
+  #end(out: number[], completed: boolean): void {
+    this.#state = "ground";
+    if (!this.#isOsc || this.#oscTooLong || !completed) return;
+    const number = /^(\d+)(;|$)/.exec(new TextDecoder().decode(Uint8Array.from(this.#osc)))?.[1];
+    if (number === "52" && !this.allowed.clipboard) return;
+    if ((number === "0" || number === "1" || number === "2") && !this.allowed.title) return;
+    out.push(0x1b, 0x5d, ...this.#osc, 0x1b, 0x5c);
+  }
 }
 
 /** `C-\` → 0x1c, `C-]` → 0x1d, `C-q` → 0x11, `C-a` → 0x01. */
@@ -31,6 +138,7 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
   const tty = stdin.isTTY === true;
   const write = (data: string | Uint8Array) => process.stdout.write(data);
   const reader = new FrameReader();
+  const filter = new OutputFilter(allowedFrom(process.env));
   if (tty) stdin.setRawMode(true);
   write(ENTER);
 
@@ -56,7 +164,7 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
           return finish(3, `t4a: broken stream from the daemon: ${(error as Error).message}`);
         }
         for (const frame of frames) {
-          if (frame.type === Frame.screen || frame.type === Frame.output) write(frame.payload);
+          if (frame.type === Frame.screen || frame.type === Frame.output) write(filter.push(frame.payload));
           else if (frame.type === Frame.event) {
             const event = JSON.parse(new TextDecoder().decode(frame.payload)) as Reply;
             if (event.event === "exit") return finish(0, `[t4a: ${id} exited${event.signal ? ` (${event.signal})` : event.code !== null ? ` (code ${event.code})` : ""}]`);

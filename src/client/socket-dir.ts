@@ -1,8 +1,8 @@
 // Creating and fully checking the socket's directory: done by the daemon and by a client about
 // to start one, never on the plain request path (node:fs is slow to load).
-import { lstatSync, mkdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { T4aError } from "../protocol/errors.ts";
-import { parentDir, socketDirProblem, unsafeSocketDir } from "./socket-path.ts";
+import { leaveSquatted, parentDir, socketDirProblem, squattedDefault, unsafeSocketDir } from "./socket-path.ts";
 
 /**
  * Create the socket's directory (0700) if missing, then refuse it unless it is a real directory
@@ -17,7 +17,8 @@ export function ensureSocketDir(socketPath: string): void {
     throw new T4aError("bad_request", `cannot create socket directory ${dir}: ${(error as Error).message}`);
   }
   const stat = lstatSync(dir);
-  if (stat.isSymbolicLink()) throw unsafeSocketDir(dir, "it is a symlink");
-  const problem = socketDirProblem(stat);
-  if (problem) throw unsafeSocketDir(dir, problem);
+  const problem = stat.isSymbolicLink() ? "it is a symlink" : socketDirProblem(stat);
+  if (!problem) return;
+  if (squattedDefault(dir, stat.isSymbolicLink() ? undefined : stat)) throw leaveSquatted(dir, problem, { mkdirSync, chmodSync, writeFileSync });
+  throw unsafeSocketDir(dir, problem);
 }

@@ -55,7 +55,7 @@ export const web = defineCommand({
       if (response.logins_revoked !== undefined) return console.error(`t4a: ended ${response.logins_revoked} browser login${response.logins_revoked === 1 ? "" : "s"}`);
       if (response.warning) console.error(`t4a: WARNING: ${response.warning}`);
       console.error(`t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ${response.allowed_hosts?.join(", ")}; ${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"} (end them: t4a web --logout-all)`);
-      console.error("t4a: open this once to log in (it works one time):");
+      console.error("t4a: open this to log in a browser tab (it works one time; another tab needs another `t4a web`):");
       console.log(response.login_url);
     },
     startsDaemon: true,

@@ -1,14 +1,16 @@
 // Who may use the web server: a request must name an allowed Host (no DNS rebinding) and carry
-// either the API token (Authorization: Bearer, for scripts) or the cookie of a browser login.
+// either the API token (Authorization: Bearer, for scripts) or a browser login.
 // A login is a random id made when the one-time login URL is opened: never the token, it expires,
 // and `t4a web --logout-all` revokes every one. Cookies are not port-scoped (any server on
-// 127.0.0.1 the browser visits receives them), so the cookie is worth only that revocable login;
-// a browser's cookie-carrying request must come from our own page (Sec-Fetch-Site, Origin), and
-// the page may not be framed. A web terminal is remote code execution: every check here has a
+// 127.0.0.1 the browser visits, another user's too, receives them), so the cookie is only half of
+// a login: the other half is a key the page keeps (sessionStorage: per origin, so per port) and
+// sends in a header (X-T4a-Key, or a WebSocket subprotocol), only after the server proved it is
+// this server (proof()). A browser's request must come from our own page (Sec-Fetch-Site, Origin),
+// and the page may not be framed. A web terminal is remote code execution: every check here has a
 // test that tries to get past it.
 import { writePrivateFile } from "../client/private-file.ts";
 import { expectObject, loadStateFile } from "../client/state-file.ts";
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -110,8 +112,16 @@ function hash(id: string): string {
   return createHash("sha256").update(id).digest("hex");
 }
 
-/** How a request proved itself: the API token, or a browser login's cookie. */
+/** How a request proved itself: the API token, or a browser login (its cookie and its key). */
 export type Credential = "token" | "login";
+
+/** The header the page sends its login's key in; WebSockets offer it as a subprotocol `t4a-key.KEY`. */
+export const KEY_HEADER = "x-t4a-key";
+export const KEY_PROTOCOL = "t4a-key.";
+/** The subprotocol the server answers a WebSocket with (the key's own is never echoed). */
+export const WS_PROTOCOL = "t4a";
+/** The login redirect's fragment: `#t4a-key=KEY` (a fragment never reaches a server). */
+export const KEY_FRAGMENT = "t4a-key=";
 
 export class Gate {
   readonly #token: Buffer;
@@ -119,10 +129,12 @@ export class Gate {
   readonly #codes = new Map<string, number>();
   readonly #logins: Logins;
   readonly #cookie: string;
+  readonly #port: number;
   readonly secure: boolean;
 
   constructor(token: string, hosts: string[], secure: boolean, logins: Logins, port: number) {
     this.#token = Buffer.from(token);
+    this.#port = port;
     this.#hosts = new Set(hosts.map((host) => host.toLowerCase()));
     this.secure = secure;
     this.#logins = logins;
@@ -148,10 +160,28 @@ export class Gate {
     return until !== undefined && until > Date.now();
   }
 
-  /** A new browser login, as the Set-Cookie header that carries it. */
-  login(userAgent: string): string {
+  /** A new browser login: the Set-Cookie header that carries its id, and the key the page keeps. */
+  login(userAgent: string): { cookie: string; key: string } {
     const id = this.#logins.add(userAgent);
-    return `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`;
+    return { cookie: `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`, key: this.#key(id) };
+  }
+
+  /**
+   * This server's answer to a page's challenge: HMAC(key, "t4a-server:" nonce), from the login
+   * cookie the request carries; undefined without a live login. Only this server can make it: the
+   * key is derived from the token and the port this server listens on, so a program squatting the
+   * remembered port cannot pass through the answer of a t4a of this user on another port.
+   */
+  proof(request: Request, nonce: string): string | undefined {
+    const login = this.#cookieLogin(request);
+    if (login === undefined || !this.#logins.valid(login)) return undefined;
+    return createHmac("sha256", this.#key(login)).update(`t4a-server:${nonce}`).digest("hex");
+  }
+
+  /** The request presents a login cookie that is not (or no longer) a login: its browser's site data goes. */
+  staleLogin(request: Request): boolean {
+    const login = this.#cookieLogin(request);
+    return login !== undefined && !this.#logins.valid(login);
   }
 
   /** The Host header names us (its name, without the port, is an allowed one). */
@@ -177,25 +207,56 @@ export class Gate {
   credential(request: Request): Credential | undefined {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     if (bearer !== undefined && this.#equal(bearer)) return "token";
-    const login = (request.headers.get("cookie") ?? "")
+    const login = this.#cookieLogin(request);
+    if (login === undefined || !this.#logins.valid(login)) return undefined;
+    const key = request.headers.get(KEY_HEADER) ?? offeredKey(request);
+    return key !== undefined && same(key, this.#key(login)) ? "login" : undefined;
+  }
+
+  /** The login cookie alone is enough only to load the page itself (it holds nothing of the user's). */
+  pageLogin(request: Request): boolean {
+    const login = this.#cookieLogin(request);
+    return login !== undefined && this.#logins.valid(login);
+  }
+
+  /**
+   * A browser says where a request comes from (Sec-Fetch-Site): with a login only our own page's
+   * requests are taken, and a typed URL or bookmark ("none") only to load the page. A request
+   * without it must carry the Origin of this server (a browser sends one on every WebSocket and
+   * every change); one with neither is a login replayed outside a browser, and refused.
+   */
+  sameSite(request: Request, api: boolean): boolean {
+    const site = request.headers.get("sec-fetch-site");
+    if (site === null) return request.headers.get("origin") !== null && this.originAllowed(request);
+    return site === "same-origin" || (site === "none" && !api && request.method === "GET");
+  }
+
+  #cookieLogin(request: Request): string | undefined {
+    return (request.headers.get("cookie") ?? "")
       .split(";")
       .map((part) => part.trim())
       .find((part) => part.startsWith(`${this.#cookie}=`))
       ?.slice(this.#cookie.length + 1);
-    return login !== undefined && this.#logins.valid(login) ? "login" : undefined;
   }
 
-  /**
-   * A browser says where a request comes from (Sec-Fetch-Site): with a login cookie only our own
-   * page's requests are taken, and a typed URL or bookmark ("none") only to load the page.
-   */
-  sameSite(request: Request, api: boolean): boolean {
-    const site = request.headers.get("sec-fetch-site");
-    return site === null || site === "same-origin" || (site === "none" && !api && request.method === "GET");
+  /** A login's key: derived from the token and this port, so it is never stored, and dies with the login. */
+  #key(login: string): string {
+    return createHmac("sha256", this.#token).update(`t4a-web-key:${this.#port}:${login}`).digest("hex");
   }
 
   #equal(presented: string): boolean {
     const given = Buffer.from(presented);
     return given.length === this.#token.length && timingSafeEqual(given, this.#token);
   }
+}
+
+/** The key a WebSocket offers as a subprotocol (a browser's WebSocket cannot set headers). */
+function offeredKey(request: Request): string | undefined {
+  const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((part) => part.trim());
+  return offered.find((protocol) => protocol.startsWith(KEY_PROTOCOL))?.slice(KEY_PROTOCOL.length);
+}
+
+function same(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -20,6 +20,9 @@ const STATUS: Record<ErrorCode, number> = {
 
 /** A refusal with an HTTP status of its own (no token: 401, wrong Host or Origin: 403). */
 export class HttpRefusal extends T4aError {
+  /** Headers the refusal carries (Clear-Site-Data for a forgotten login). */
+  headers: Record<string, string> = {};
+
   constructor(
     readonly status: number,
     code: ErrorCode,
@@ -41,5 +44,7 @@ export function errorResponse(error: unknown): Response {
     return json({ ok: false, error: "internal error", code: "internal" }, 500);
   }
   const status = error instanceof HttpRefusal ? error.status : (STATUS[error.code] ?? 500);
-  return json({ ok: false, error: error.message, code: error.code }, status);
+  const response = json({ ok: false, error: error.message, code: error.code }, status);
+  if (error instanceof HttpRefusal) for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  return response;
 }

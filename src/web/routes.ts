@@ -70,6 +70,13 @@ const ROUTES: Route[] = [
   ...commands.flatMap((command) => (command.http ?? []).map((spec) => route(spec.method, spec.path, (call) => commandRoute(command, spec.status ?? 200, spec.answer, call)))),
 ];
 
+/**
+ * Fields only a local client fills, from its own process: the environment whose PATH and
+ * XDG_CONFIG_HOME decide which programs (agent CLIs, agents.json) the daemon runs. Every HTTP field
+ * is tainted, so no route takes them; the daemon's own environment stands in.
+ */
+const CALLER_ONLY = ["client_env"];
+
 /** The route for this request, or undefined when none matches its method and path. */
 export async function handleRoute(request: Request, url: URL, env: RouteEnv): Promise<Response | undefined | "no route"> {
   const candidates = ROUTES.flatMap((candidate) => {
@@ -82,6 +89,9 @@ export async function handleRoute(request: Request, url: URL, env: RouteEnv): Pr
   });
   if (!candidates.length) return "no route";
   const fields = request.method === "POST" ? await jsonBody(request) : queryFields(url);
+  for (const field of CALLER_ONLY) {
+    if (field in fields) throw new T4aError("invalid_params", `${field} is the local CLI's own environment; an HTTP request cannot set it`);
+  }
   const found = candidates.find(({ candidate }) => candidate.when?.(fields) ?? true);
   if (!found) return "no route";
   return found.candidate.handle({ request, url, params: found.params, fields, env });

@@ -8,7 +8,7 @@ import type { DaemonContext } from "../commands/context.ts";
 import { T4aError } from "../protocol/errors.ts";
 import type { Attachment } from "../stream/attachment.ts";
 import { MAX_REQUEST_LINE_BYTES } from "../protocol/limits.ts";
-import { Gate, loadToken, Logins } from "./auth.ts";
+import { Gate, KEY_FRAGMENT, loadToken, Logins, WS_PROTOCOL } from "./auth.ts";
 import page from "./page/index.html";
 import { errorResponse, HttpRefusal } from "./responses.ts";
 import { handleRoute } from "./routes.ts";
@@ -58,12 +58,19 @@ const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 const SECURITY_HEADERS: Record<string, string> = {
   "x-frame-options": "DENY",
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
 };
+
+/**
+ * What a login (and a refused, forgotten login) clears in the browser for this origin: storage
+ * takes service workers with it, so one that another server on this port registered while the
+ * daemon was down does not outlive the next login. Not "cookies": those belong to every port.
+ */
+const CLEAR_SITE_DATA = '"cache", "storage"';
 
 /** Every name this machine answers to, for a server on all interfaces (0.0.0.0, [::]). */
 function machineNames(): string[] {
@@ -154,25 +161,46 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   async function handle(request: Request, server: Bun.Server<SocketData>): Promise<Response | undefined> {
     // DNS rebinding: a page of another name that resolves here must not reach us.
     if (!gate.hostAllowed(request)) throw new HttpRefusal(403, "bad_request", "this Host is not served here");
+    // The browser checking a service worker's script for an update: we never serve one, so one
+    // registered here was another program's (on this port while the daemon was down): it goes.
+    if (request.headers.get("service-worker") === "script") return new Response(null, { status: 404, headers: { "clear-site-data": CLEAR_SITE_DATA } });
     const url = new URL(request.url);
     const login = url.searchParams.get("login");
     if (login !== null && request.method === "GET") {
       if (!gate.redeem(login)) return new Response("This login link was used or has expired: run `t4a web` for a new one.\n", { status: 403 });
-      return new Response(null, { status: 302, headers: { location: "/", "set-cookie": gate.login(request.headers.get("user-agent") ?? ""), "cache-control": "no-store" } });
+      const made = gate.login(request.headers.get("user-agent") ?? "");
+      // The key rides in the fragment, which no server sees; the page takes it from there. Whatever
+      // this origin held before (a worker another server on this port planted while the daemon was
+      // down, an old key) is cleared first.
+      return new Response(null, { status: 302, headers: { location: `/#${KEY_FRAGMENT}${made.key}`, "set-cookie": made.cookie, "cache-control": "no-store", "clear-site-data": CLEAR_SITE_DATA } });
     }
     const api = url.pathname.startsWith("/api/");
+    // The page asks this first, with a fresh nonce, before it sends its key anywhere (auth.ts proof()).
+    if (url.pathname === "/api/hello" && request.method === "GET") {
+      const nonce = url.searchParams.get("nonce") ?? "";
+      if (!/^[0-9a-f]{32,128}$/.test(nonce)) throw new HttpRefusal(400, "bad_request", "nonce: 32 to 128 hex digits");
+      const proof = gate.proof(request, nonce);
+      if (proof === undefined) throw refusedLogin(request);
+      return new Response(JSON.stringify({ proof }), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    }
     const credential = gate.credential(request);
-    if (credential === "login" && !gate.sameSite(request, api)) throw new HttpRefusal(403, "bad_request", "cross-site request refused");
-    if (!credential) {
-      if (api) throw new HttpRefusal(401, "bad_request", "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints");
-      return new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
+    const browser = credential === "login" || (credential === undefined && !api && gate.pageLogin(request));
+    if (browser && !gate.sameSite(request, api)) throw new HttpRefusal(403, "bad_request", "cross-site request refused");
+    if (!credential && !browser) {
+      if (api) throw refusedLogin(request);
+      const response = new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
+      if (gate.staleLogin(request)) response.headers.set("clear-site-data", CLEAR_SITE_DATA);
+      return response;
     }
     const changes = request.method !== "GET" && request.method !== "HEAD";
     const opensTerminal = /^\/api\/sessions\/[^/]+\/terminal$/.test(url.pathname);
     if ((changes || opensTerminal) && !gate.originAllowed(request)) throw new HttpRefusal(403, "bad_request", "cross-origin request refused");
     if (changes && options.readOnly) throw new HttpRefusal(403, "unsupported", "this web server is read-only");
     if (api) {
-      const env = { ctx, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data }) };
+      if (!credential) throw refusedLogin(request);
+      // A page's WebSocket offered its key as a subprotocol: the answer names the plain one.
+      const protocol = credential === "login" && request.headers.get("sec-websocket-protocol") !== null ? { "sec-websocket-protocol": WS_PROTOCOL } : undefined;
+      const env = { ctx, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data, headers: protocol }) };
       const response = await handleRoute(request, url, env);
       if (response === "no route") throw new T4aError("not_found", `no such route: ${request.method} ${url.pathname}`);
       return response;
@@ -182,6 +210,13 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     // Any other path is the page (SPA fallback).
     if (index) return new Response(Bun.file(index.path), { headers: { ...index.headers, "cache-control": "no-store" } });
     return Response.redirect("/dev-page", 302);
+  }
+
+  /** A refused API request; a login the server no longer knows also has its browser's site data cleared. */
+  function refusedLogin(request: Request): HttpRefusal {
+    const refusal = new HttpRefusal(401, "bad_request", "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints");
+    if (gate.staleLogin(request)) refusal.headers = { "clear-site-data": CLEAR_SITE_DATA };
+    return refusal;
   }
 
   gate = new Gate(token, [...hosts, ...options.allowHosts], secure, new Logins(options.stateDir), server.port ?? port);

@@ -1,11 +1,11 @@
 // The browser page: which session needs me (the list), what it changed (the diff), and the session
 // itself (a terminal). Three views behind the location's hash (#/, #/t/ID, #/d/ID), so Back and a
 // typed hash navigate. Talks to the daemon only through its REST API, its event stream and the
-// terminal WebSocket, with the login cookie. No framework.
+// terminal WebSocket, with the login (api.ts). No framework.
 import "@xterm/xterm/css/xterm.css";
 import type { TerminalEvent } from "../../protocol/events.ts";
 import { setUpAlertToggles } from "./alerts.ts";
-import { $, api, Refused, sessionPath } from "./api.ts";
+import { $, api, followStream, Impostor, Refused, sessionPath } from "./api.ts";
 import { showChanges } from "./changes.ts";
 import { setUpCreateForm } from "./create-form.ts";
 import { SessionList } from "./list.ts";
@@ -27,7 +27,7 @@ function show(view: keyof typeof views): void {
 }
 
 const list = new SessionList({
-  status: (text, down) => banner(down ? "The daemon is not reachable (stopped or restarting); retrying…" : "", text),
+  status: (text, down, alarm) => banner(alarm ?? (down ? "The daemon is not reachable (stopped or restarting); retrying…" : ""), text),
   open: (id) => go(`#/t/${encodeURIComponent(id)}`),
   changes: (id) => go(`#/d/${encodeURIComponent(id)}`),
 });
@@ -74,15 +74,18 @@ function banner(message: string, status = ""): void {
 }
 
 /** The daemon's events: a changed session redraws its card; a lost stream means the daemon is down. */
-function followEvents(): void {
-  const stream = new EventSource("/api/events");
-  stream.onmessage = (message) => {
-    const event = JSON.parse(message.data) as TerminalEvent;
-    list.changed(event);
-  };
-  // EventSource comes back by itself; the list read tells "down" from "up again".
-  stream.onerror = () => void list.refresh();
-  stream.onopen = () => void list.refresh();
+async function followEvents(): Promise<void> {
+  for (let retry = 0; ; retry++) {
+    try {
+      await followStream("/api/events", () => ((retry = 0), void list.refresh()), (event: TerminalEvent) => list.changed(event));
+    } catch (error) {
+      if (error instanceof Impostor) return banner(error.message);
+      if (error instanceof Refused && error.status === 401) return banner("This browser is not logged in: open the URL `t4a web` prints.");
+    }
+    // The list read tells "down" from "up again" (and proves the server again first).
+    await list.refresh();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** retry)));
+  }
 }
 
 $("#back").addEventListener("click", back);
@@ -120,7 +123,8 @@ try {
   readOnly = (await api<{ read_only: boolean }>("/api/about")).read_only;
 } catch (error) {
   if (error instanceof Refused && error.status === 401) banner("This browser is not logged in: open the URL `t4a web` prints.");
+  if (error instanceof Impostor) banner(error.message);
 }
 document.body.classList.toggle("read-only", readOnly);
 route();
-followEvents();
+void followEvents();

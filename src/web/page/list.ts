@@ -4,7 +4,7 @@
 // session changed (the event stream), not on a timer; a session writing without pause is followed
 // at most every 1.5 s until it goes idle.
 import type { TerminalEvent } from "../../protocol/events.ts";
-import { $, age, api, element, sessionPath, stateOf, Unreachable, type Session } from "./api.ts";
+import { $, age, api, element, Impostor, sessionPath, stateOf, Unreachable, type Session } from "./api.ts";
 import { showWaiting } from "./alerts.ts";
 
 /** Rows of the screen a card shows. */
@@ -30,11 +30,11 @@ export class SessionList {
   /** Sessions writing now (between an activity and an idle event): their cards follow, at THUMB_EVERY_MS. */
   #active = new Set<string>();
   #listTimer: ReturnType<typeof setTimeout> | undefined;
-  #onStatus: (text: string, down: boolean) => void;
+  #onStatus: (text: string, down: boolean, alarm?: string) => void;
   #open: (id: string) => void;
   #showChanges: (id: string) => void;
 
-  constructor(handlers: { status(text: string, down: boolean): void; open(id: string): void; changes(id: string): void }) {
+  constructor(handlers: { status(text: string, down: boolean, alarm?: string): void; open(id: string): void; changes(id: string): void }) {
     this.#onStatus = handlers.status;
     this.#open = handlers.open;
     this.#showChanges = handlers.changes;
@@ -62,7 +62,8 @@ export class SessionList {
       this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${waiting ? `, ${waiting} waiting` : ""}`, false);
       return true;
     } catch (error) {
-      this.#onStatus(error instanceof Unreachable ? "the daemon is not reachable" : `cannot list sessions: ${(error as Error).message}`, error instanceof Unreachable);
+      if (error instanceof Impostor) this.#onStatus("stopped", false, error.message);
+      else this.#onStatus(error instanceof Unreachable ? "the daemon is not reachable" : `cannot list sessions: ${(error as Error).message}`, error instanceof Unreachable);
       return false;
     }
   }

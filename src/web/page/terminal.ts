@@ -6,7 +6,7 @@
 // lose a key to the page.
 import { Terminal } from "@xterm/xterm";
 import type { ViewerEvent } from "../../protocol/events.ts";
-import { $, api, Refused, sessionPath, Unreachable, type Session } from "./api.ts";
+import { $, api, connectionLost, Impostor, proveServer, Refused, sessionPath, socketProtocols, Unreachable, type Session } from "./api.ts";
 
 /** The font size a Fit aims at, and the range a session is drawn in (below it, a phone pans). */
 const FIT_FONT = 14;
@@ -96,8 +96,19 @@ export class TerminalView {
   }
 
   #connect(open: Open, fitOnOpen: boolean): void {
+    // The key goes only to a server that proved itself since the last lost connection (api.ts).
+    proveServer().then(
+      () => this.#current === open && !open.closed && this.#openSocket(open, fitOnOpen),
+      (error: unknown) => {
+        if (error instanceof Impostor || error instanceof Refused) this.#say(error.message);
+        else void this.#lost(open);
+      },
+    );
+  }
+
+  #openSocket(open: Open, fitOnOpen: boolean): void {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}${sessionPath(open.id, "/terminal")}`);
+    const socket = new WebSocket(`${scheme}://${location.host}${sessionPath(open.id, "/terminal")}`, socketProtocols());
     socket.binaryType = "arraybuffer";
     open.socket = socket;
     let first = true;
@@ -131,6 +142,7 @@ export class TerminalView {
       open.term.write(new Uint8Array(event.data as ArrayBuffer));
     });
     socket.addEventListener("close", () => {
+      connectionLost();
       if (open.closed || this.#current !== open) return;
       void this.#lost(open);
     });
@@ -149,6 +161,7 @@ export class TerminalView {
         open.closed = true;
         return this.#gone(open, "This session is gone: the daemon no longer has it (it was killed, or not brought back after a restart).");
       }
+      if (error instanceof Impostor) return this.#say(error.message);
       if (!(error instanceof Unreachable)) return this.#say(`cannot reconnect: ${(error as Error).message}`);
     }
     const delay = Math.min(5000, 250 * 2 ** open.retry++);

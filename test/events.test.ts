@@ -95,9 +95,11 @@ for (const [name, argv] of shells) {
     });
 
     test("wait --text matches output only: never a typed line, an earlier line inside it, or a wrapped piece of it", async () => {
-      const id = await create(argv, { cols: 30, env: { HOME: sandbox.dir } });
+      // Narrow and short: typed lines wrap, and the screen scrolls (rows typed earlier are read again).
+      const id = await create(argv, { cols: 30, rows: 6, env: { HOME: sandbox.dir } });
       await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
-      for (const command of ["true MARK", "true aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa MARK"]) {
+      const long = "true aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa MARK";
+      for (const command of ["true MARK", long, long, long, long]) {
         const waiter = await DaemonConnection.open(sandbox.socket);
         const waiting = waiter.request({ cmd: "wait", id, text: "MARK", timeout_ms: 1500, tag: "wait" });
         // In order on one connection: the wait is in place before the line is typed.

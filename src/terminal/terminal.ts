@@ -13,7 +13,7 @@ import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
 import { canTellInputWanted, InputWantedWatch } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
-import { Waiter, type WaitConditions, type WaitOutcome } from "./waits.ts";
+import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
 import { within } from "./within.ts";
 
 export interface TerminalSpec {
@@ -136,6 +136,9 @@ interface CommandOutput {
   lastCol: number;
 }
 
+/** Command lines remembered, so their echo is never taken for output when their rows are read again. */
+const COMMAND_LINES_KEPT = 200;
+
 /** Longest a `send` waits for an integrated shell's first prompt before typing anyway. */
 const SEND_PROMPT_WAIT_MS = 10_000;
 
@@ -196,8 +199,8 @@ export class Terminal {
   /** The last `send` delivered: the next goes after it. */
   #sending: Promise<void> = Promise.resolve();
   #gaveUpOnPrompt = false;
-  /** The command line's rows by the marks: its prompt's row, and the row its output starts on (C). */
-  #commandLine: { from: number; to: number | undefined } | undefined;
+  /** Recent command lines' rows by the marks: a prompt's row, and where its output starts (C); the last may be open. */
+  #commandLines: CommandLine[] = [];
   /** Told when the program comes to read the terminal (exec returns early then). */
   #inputListeners = new Set<(process: string) => void>();
 
@@ -424,8 +427,8 @@ export class Terminal {
         get typedLines() {
           return terminal.#typedLines;
         },
-        get commandLine() {
-          return terminal.#commandLine;
+        get commandLines() {
+          return terminal.#commandLines;
         },
         get inputWanted() {
           return terminal.#inputWanted.wanted;
@@ -680,7 +683,13 @@ export class Terminal {
     if (mark.kind === "prompt" || mark.kind === "input") {
       if (this.#shellState !== "running") {
         // A prompt opens the next command line (a multi-line prompt: from its first row).
-        if (mark.kind === "prompt" || this.#commandLine?.to !== undefined || !this.#commandLine) this.#commandLine = { from: row, to: undefined };
+        const last = this.#commandLines.at(-1);
+        if (last?.to === undefined && last !== undefined) {
+          if (mark.kind === "prompt") last.from = row; // a prompt drawn again (a redraw): the same line
+        } else {
+          this.#commandLines.push({ from: row, to: undefined });
+          if (this.#commandLines.length > COMMAND_LINES_KEPT) this.#commandLines.shift();
+        }
         this.#shellState = "prompt";
         this.#releasePromptWaiters();
       }
@@ -703,7 +712,8 @@ export class Terminal {
       this.#shellState = "running";
       this.#sawCommandStart = true;
       this.#commandStart = { row };
-      if (this.#commandLine && this.#commandLine.to === undefined) this.#commandLine.to = row;
+      const open = this.#commandLines.at(-1);
+      if (open && open.to === undefined) open.to = { row, col: at.col };
       if (this.#typed && this.#typed.startRow === undefined && !this.#typed.finished) this.#typed.startRow = row;
       this.#emit({ event: "command_start", terminal: this.id });
       return;

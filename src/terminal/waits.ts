@@ -34,16 +34,22 @@ export interface WaitOutcome {
   process?: string;
 }
 
+export interface CommandLine {
+  from: number;
+  to: { row: number; col: number } | undefined;
+}
+
 export interface WaitSource {
   readonly screen: ScreenProxy;
   readonly lastOutputAt: number;
   /** Lines recently typed into the terminal: their echo is not output. */
   readonly typedLines: readonly string[];
   /**
-   * With shell integration, the rows of the command line as its marks place them: from the prompt
-   * to the row where the command's output starts (open while the shell still reads the line).
+   * With shell integration, the rows of recent command lines as their marks place them: from the
+   * prompt to where the command's output starts (the last one open while the shell still reads it).
+   * Old ones count too: a scroll or a redraw reports rows as changed that were typed long ago.
    */
-  readonly commandLine: { from: number; to: number | undefined } | undefined;
+  readonly commandLines: readonly CommandLine[];
   /** The process reading the terminal now, if one is known to. */
   readonly inputWanted: InputWanted | undefined;
 }
@@ -113,15 +119,19 @@ export class Waiter {
 
   #matchChangedRows(changed: { first: number; last: number }, text: string | undefined, regex: RegExp | undefined): void {
     const screen = this.#source.screen;
-    const commandLine = this.#source.commandLine;
+    const commandLines = this.#source.commandLines;
     for (const line of screen.logicalLines(changed.first, changed.last)) {
       let output = line.text;
-      if (commandLine && line.first >= commandLine.from) {
+      const commandLine = commandLines.findLast((candidate) => line.first >= candidate.from);
+      if (commandLine) {
         // A command line that ran is never output: its rows are known by the marks around it.
-        if (commandLine.to !== undefined && line.first < commandLine.to) continue;
+        const to = commandLine.to;
+        if (to !== undefined && line.first < to.row) continue;
+        // A shell that marks the start before its newline leaves the line's end on that row.
+        if (to !== undefined && line.first === to.row && to.col > 0) output = output.slice(to.col);
         // One still being read: its echo, whole or a wrapped piece of it, is not output either.
         const shown = output.trim();
-        if (commandLine.to === undefined && shown && this.#source.typedLines.some((typed) => typed.includes(shown))) continue;
+        if (to === undefined && shown && this.#source.typedLines.some((typed) => typed.includes(shown))) continue;
       }
       output = withoutEcho(output, this.#source.typedLines);
       if (text !== undefined && output.includes(text)) {

@@ -252,3 +252,45 @@ test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports
   expect(terminals.map((t) => [t.id, t.agent_state])).toEqual([["boxed", "exited"]]);
   await ok(["kill", "boxed"]);
 });
+
+// The orchestrator contract: what ask, approve, deny, send and wait --agent promise a script.
+
+/** Adds agents of the user's own to agents.json, keeping those already there. */
+function userAgents(agents: Record<string, unknown>): void {
+  const path = join(home, ".config", "t4a", "agents.json");
+  mkdirSync(join(home, ".config", "t4a"), { recursive: true });
+  const kept = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  writeFileSync(path, JSON.stringify({ ...kept, ...agents }));
+}
+
+test("an exited agent takes no ask, approve or deny: the shell its wrapper left never runs the words", async () => {
+  const marker = join(sandbox.dir, "pwned-exited");
+  await agent("gone-cli", ["--agent", "claude", "--direct", "--", "--no-such-flag"]);
+  expect(await ok(["wait", "gone-cli", "--agent", "exited", "--timeout", "10s"])).toBe("exited\texit code 1");
+  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "gone-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  const asked = await t4a(["ask", "gone-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "gone-cli" has exited') });
+  for (const answer of ["approve", "deny"]) {
+    const answered = await t4a([answer, "gone-cli"]);
+    expect({ answer, code: answered.code, stderr: answered.stderr }).toEqual({ answer, code: 1, stderr: expect.stringContaining("has exited") });
+  }
+  await Bun.sleep(700);
+  expect(existsSync(marker)).toBe(false);
+  expect(await ok(["text", "gone-cli"])).not.toContain("PWNED");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "gone-cli")).toMatchObject({ agent_state: "exited" });
+  await ok(["kill", "gone-cli"]);
+});
+
+test("an agent whose exit report was lost is seen gone by its process: ask answers exited, nothing reaches the shell", async () => {
+  // No ready patterns: ready is "something reads the terminal", which the wrapper's shell does.
+  userAgents({ bare: { cli: join(fakeBin, "claude") } });
+  const marker = join(sandbox.dir, "pwned-lost");
+  await agent("lost-cli", ["--agent", "bare", "--direct", "--", "--no-such-flag-quiet"]);
+  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "lost-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  const asked = await t4a(["ask", "lost-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "lost-cli" has exited') });
+  await Bun.sleep(700);
+  expect(existsSync(marker)).toBe(false);
+  expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "5s"])).toStartWith("exited\t");
+  await ok(["kill", "lost-cli"]);
+});

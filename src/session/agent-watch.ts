@@ -13,6 +13,7 @@ import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
+import type { Place } from "../terminal/foreground.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -30,6 +31,12 @@ export interface AgentHost {
   write(data: string): void;
   /** Whether the CLI is blocked reading its terminal (the kernel's word); undefined where it cannot be told. */
   inputWanted?(): boolean | undefined;
+  /**
+   * Where the agent's CLI is (the kernel's word): it has the terminal, another program has it, or
+   * it has ended and a shell took the terminal back; undefined where it cannot be told (ssh, macOS).
+   * `find`: the CLI is known to be drawn, so the leader's child in the foreground is it.
+   */
+  agentProcess?(find: boolean): Place | undefined;
 }
 
 export interface AgentStateReply {
@@ -64,6 +71,13 @@ const ENTER_AFTER_PASTE_MS = 500;
 const IDLE_LINE_QUIET_MS = 150;
 /** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
 const QUESTION_DRAW_MS = 1000;
+/** How often the CLI's process is looked at (two small /proc reads). */
+const PROCESS_CHECK_MS = 500;
+/**
+ * How long the CLI may be gone before the watch says exited without its wrapper's report (lost
+ * when the CLI ends before the daemon listens): the report, with the exit code, comes first.
+ */
+const GONE_GRACE_MS = 1000;
 
 export class AgentWatch {
   readonly id: string;
@@ -108,6 +122,8 @@ export class AgentWatch {
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
+  #processAt = -Infinity;
+  #goneAt: number | undefined;
   readonly #waiters = new Set<{ states: Set<AgentState>; settle: Settle<AgentStateReply> }>();
 
   /** `tickMs` 0 leaves the reading to the caller (`read`), as the unit tests do. */
@@ -190,7 +206,12 @@ export class AgentWatch {
     if (!(AGENT_STATES as readonly string[]).includes(state) || state === "starting") {
       throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
     }
-    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
+    if (this.state === "exited") {
+      // The wrapper's report after the watch saw the CLI gone: its exit code is the better line.
+      if (state === "exited" && /^\d+$/.test(message)) this.line = `exit code ${message}`;
+      else throw new T4aError("exited", `agent "${this.id}" has exited`);
+      return;
+    }
     // The hook's own text is rarely what a person sees; the screen's last words are.
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
@@ -214,7 +235,19 @@ export class AgentWatch {
     }
     this.#pendingIdle = undefined;
     this.#set(state as AgentState, message || this.#lastLine());
-    if (state === "exited") this.#failWaiters();
+  }
+
+  /**
+   * Input meant for the agent (ask, approve, deny, a typed prompt) goes to its CLI alone: refused
+   * once it has exited (a shell may have the terminal now, and would run the words as a command),
+   * or while another program has its terminal.
+   */
+  assertOwnsTerminal(): void {
+    if (this.state !== "exited" && this.#host.agentProcess?.(this.state !== "starting") === "gone") this.#set("exited", this.#lastLine());
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited${this.line ? ` (${this.line})` : ""}`);
+    if (this.#host.agentProcess?.(this.state !== "starting") === "elsewhere") {
+      throw new T4aError("busy", `another program has agent "${this.id}"'s terminal: its input is not for the agent now`);
+    }
   }
 
   /** Resolves when the agent is in `state` (or one of `states`; at once if it is), or fails after the timeout. */
@@ -277,7 +310,6 @@ export class AgentWatch {
     }
     if (event.event !== "exit") return;
     this.#set("exited", this.#lastLine());
-    this.#failWaiters();
     this.dispose();
   }
 
@@ -287,6 +319,7 @@ export class AgentWatch {
    */
   read(now = performance.now()): void {
     if (this.state === "exited") return;
+    if (this.#processGone(now)) return;
     const token = this.#host.screenToken();
     if (token !== this.#seenToken) {
       this.#seenToken = token;
@@ -346,6 +379,20 @@ export class AgentWatch {
     if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType(text, now);
   }
 
+  /** The CLI's process has ended while nothing reported it (the state is then exited). */
+  #processGone(now: number): boolean {
+    if (!this.#host.agentProcess || now - this.#processAt < PROCESS_CHECK_MS) return false;
+    this.#processAt = now;
+    if (this.#host.agentProcess(this.state !== "starting") !== "gone") {
+      this.#goneAt = undefined;
+      return false;
+    }
+    this.#goneAt ??= now;
+    if (now - this.#goneAt < GONE_GRACE_MS) return false;
+    this.#set("exited", this.#lastLine());
+    return true;
+  }
+
   /** Waiters for a state the agent can no longer reach. */
   #failWaiters(): void {
     for (const waiter of [...this.#waiters]) waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
@@ -353,6 +400,14 @@ export class AgentWatch {
 
   /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
   #set(state: AgentState, line: string): void {
+    // Nothing comes back from exited: a shell may have the terminal now.
+    if (this.state === "exited") return;
+    // The first sign of the CLI (its box drawn, a hook) is when its process is found; a shell
+    // drawn where it was (its wrapper's, after it ended) is no sign of it.
+    if (this.state === "starting" && state !== "starting" && state !== "exited" && this.#host.agentProcess?.(true) === "gone") {
+      state = "exited";
+      line = this.#lastLine();
+    }
     if (state === this.state && (state !== "waiting" || line === this.line)) {
       this.line = line;
       return;
@@ -364,6 +419,7 @@ export class AgentWatch {
     if (state !== "working") this.#turnStarted = true;
     this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
     for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle({ state, line });
+    if (state === "exited") this.#failWaiters();
   }
 
   /**
@@ -404,6 +460,8 @@ export class AgentWatch {
   #maybeType(text: string, now: number): void {
     const prompt = this.#typedPrompt;
     if (prompt === undefined || this.state === "waiting") return;
+    const place = this.#host.agentProcess?.(true);
+    if (place === "gone" || place === "elsewhere") return;
     const shown = this.#typeAfter.length === 0 || this.#typeAfter.some((pattern) => pattern.test(text));
     if (!shown && now - (this.#readySince ?? now) < PROMPT_START_MS) return;
     this.#typedPrompt = undefined;
@@ -412,6 +470,7 @@ export class AgentWatch {
 
   /** Types a prompt into the input box and counts the turn as started (ask, a typed first prompt). */
   type(prompt: string): void {
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);

@@ -111,7 +111,7 @@ export class Session {
    */
   async answer(kind: "yes" | "always" | "no"): Promise<{ question: string; keys: string[] }> {
     const watch = this.#requireAgent();
-    if (watch.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
+    watch.assertOwnsTerminal();
     if (watch.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${watch.state}: it waits on no question`);
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
@@ -136,10 +136,12 @@ export class Session {
     if (watch.state === "starting") await watch.until(["idle", "waiting"], timeoutMs);
     if (watch.state === "working") throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
     if (watch.state === "waiting") throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
+    watch.assertOwnsTerminal();
     const terminal = this.alive;
     // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
     const settling = IDLE_SETTLE_MS - watch.inStateMs();
     if (settling > 0) await Bun.sleep(settling);
+    watch.assertOwnsTerminal();
     const before = this.transcript();
     const token = terminal.screen.changeToken();
     watch.type(prompt);

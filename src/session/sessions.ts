@@ -11,6 +11,7 @@ import type { EventBus } from "../terminal/event-bus.ts";
 import type { SessionRecords } from "../terminal/leftovers.ts";
 import { Terminal, type EndReport } from "../terminal/terminal.ts";
 import { AgentWatch } from "./agent-watch.ts";
+import { ForegroundChild } from "../terminal/foreground.ts";
 import { fdShortage } from "./fd-budget.ts";
 import type { DaemonConfig } from "./config.ts";
 import { Session } from "./session.ts";
@@ -201,6 +202,8 @@ export class Sessions {
   #watch(session: Session, terminal: Terminal, agent: NonNullable<SpawnPlan["agent"]>): AgentWatch {
     const { bus } = this.#options;
     const screen = terminal.screen;
+    // Over ssh the leader is ssh itself: the CLI's process is on another machine.
+    const cli = session.facts.spawn_mode === "ssh" ? undefined : new ForegroundChild(() => terminal.pid);
     const watch = new AgentWatch(
       session.id,
       agent.agent,
@@ -212,6 +215,7 @@ export class Sessions {
         changedSince: (token) => screen.changedSince(token, "viewport").lines,
         bracketedPaste: () => screen.bracketedPaste,
         inputWanted: () => terminal.inputWanted,
+        agentProcess: cli && ((find) => (terminal.alive ? cli.place(find) : "gone")),
         write: (data) => {
           if (terminal.alive) terminal.write(data);
         },

@@ -294,3 +294,29 @@ test("an agent whose exit report was lost is seen gone by its process: ask answe
   expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "5s"])).toStartWith("exited\t");
   await ok(["kill", "lost-cli"]);
 });
+
+test("concurrent asks take turns: two asks 0.2 s apart are two prompts, two answers; --no-wait answers busy at once", async () => {
+  await agent("turns", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "turns", "--agent", "idle", "--timeout", "15s"]);
+  const before = records().length;
+  const first = t4a(["ask", "turns", "--json", "--timeout", "20s", "first question"]);
+  await Bun.sleep(200);
+  const busy = await t4a(["ask", "turns", "--json", "--no-wait", "third question"]);
+  expect(JSON.parse(busy.stdout)).toMatchObject({ ok: false, code: "busy" });
+  const second = t4a(["ask", "turns", "--json", "--timeout", "20s", "second question"]);
+  // Queued within its own timeout: it runs out behind the others, and nothing of it is typed.
+  const late = await t4a(["ask", "turns", "--json", "--timeout", "1s", "never typed"]);
+  expect(JSON.parse(late.stdout)).toMatchObject({ ok: false, code: "timeout" });
+  const [a, b] = await Promise.all([first, second]);
+  expect(a.code).toBe(0);
+  expect(b.code).toBe(0);
+  const [answerA, answerB] = [JSON.parse(a.stdout), JSON.parse(b.stdout)];
+  expect([answerA.ended, answerB.ended]).toEqual(["idle", "idle"]);
+  expect(answerA.answer).toContain("done: first question");
+  expect(answerA.answer).not.toContain("second");
+  expect(answerB.answer).toContain("done: second question");
+  expect(answerB.answer).not.toContain("first");
+  const typed = records().slice(before).flatMap((record) => (record.typed === undefined ? [] : [record.typed]));
+  expect(typed).toEqual(["first question", "second question"]);
+  await ok(["kill", "turns"]);
+});

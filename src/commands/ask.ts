@@ -18,6 +18,7 @@ export const ask = defineCommand({
     prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty"), v.description("what to ask, as typed")),
     timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("stop waiting after this many ms (default 10 min)")), 600_000),
     max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of answer (default 16000)")), DEFAULT_MAX_OUTPUT),
+    no_wait: v.optional(v.pipe(v.boolean(), v.description("answer busy at once when another turn runs (another ask's, or one sent) instead of queueing behind it"))),
   })),
   reply: deferred(() => v.object({
     ended: v.picklist(["idle", "waiting", "exited", "timeout"]),
@@ -27,16 +28,17 @@ export const ask = defineCommand({
     cut: v.number(),
     elapsed_ms: v.number(),
   })),
-  handle: (params, ctx) => ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output),
+  handle: (params, ctx) => ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output, params.no_wait === true),
   cli: {
     usage: "ask <id> <prompt>",
     summary: "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, 4 waiting on a question, 1 otherwise)",
     options: [
       ["--timeout <duration>", "stop waiting after this long (default 10m); the turn goes on"],
       ["--max-output <n>", "print at most n characters of the answer (default 16000); the middle is cut"],
+      ["--no-wait", "fail with busy at once when another turn runs, instead of waiting for it (asks take turns, in order)"],
     ],
     examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
-    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput) }),
+    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput), no_wait: options.wait === false ? true : undefined }),
     print(response) {
       if (response.answer) console.log(response.answer);
       if (response.cut) console.error(`t4a: ${response.cut} characters of the answer cut`);

@@ -46,6 +46,43 @@ const IDLE_SETTLE_MS = 1500;
 const KEY_GAP_MS = 80;
 
 
+/** A FIFO lock: one holder, the others queued in order, each within its own timeout. */
+class TurnLock {
+  #held = false;
+  readonly #queue: Array<() => void> = [];
+
+  /** Resolves to the release once this caller holds it; `noWait` refuses at once when it is held. */
+  take(timeoutMs: number, noWait: boolean, heldBy: string): Promise<() => void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve(this.#release());
+    }
+    if (noWait) return Promise.reject(new T4aError("busy", heldBy));
+    return new Promise((resolve, reject) => {
+      const next = () => {
+        clearTimeout(timer);
+        resolve(this.#release());
+      };
+      const timer = setTimeout(() => {
+        this.#queue.splice(this.#queue.indexOf(next), 1);
+        reject(new T4aError("timeout", `${heldBy}: still queued after ${Math.round(timeoutMs)} ms; nothing was typed`));
+      }, timeoutMs);
+      this.#queue.push(next);
+    });
+  }
+
+  #release(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#queue.shift();
+      if (next) next();
+      else this.#held = false;
+    };
+  }
+}
+
 /** What the session is told at its start; its terminal follows once spawned (see started). */
 export interface SessionParts {
   id: string;
@@ -77,6 +114,7 @@ export class Session {
   #disposed = false;
   /** When and where it started: a CLI's log that carries no id of ours is found by them. */
   readonly #startedAt = Date.now();
+  readonly #turns = new TurnLock();
   #startCwd = "";
 
   constructor(parts: SessionParts) {
@@ -130,11 +168,25 @@ export class Session {
    * the timeout): answers how it ended and the agent's answer, from its CLI's conversation log
    * where the preset names one, else the words drawn since the prompt.
    */
-  async ask(prompt: string, timeoutMs: number, maxChars: number): Promise<AskOutcome> {
+  async ask(prompt: string, timeoutMs: number, maxChars: number, noWait = false): Promise<AskOutcome> {
     const watch = this.#requireAgent();
     const started = performance.now();
-    if (watch.state === "starting") await watch.until(["idle", "waiting"], timeoutMs);
-    if (watch.state === "working") throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    const left = () => Math.max(1, timeoutMs - (performance.now() - started));
+    // One turn at a time: held from the check that the agent is free until its turn ends, so two
+    // asks never type into the same input box (they would become one prompt).
+    const release = await this.#turns.take(left(), noWait, `agent "${this.id}" is taking another ask's turn`);
+    try {
+      return await this.#askInTurn(watch, prompt, started, left, maxChars, noWait);
+    } finally {
+      release();
+    }
+  }
+
+  async #askInTurn(watch: AgentWatch, prompt: string, started: number, left: () => number, maxChars: number, noWait: boolean): Promise<AskOutcome> {
+    watch.assertOwnsTerminal();
+    if (watch.state === "working" && noWait) throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    // Someone else's turn (a prompt sent with send, the first one): this ask waits for its end.
+    if (watch.state === "starting" || watch.state === "working") await watch.until(["idle", "waiting"], left());
     if (watch.state === "waiting") throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
     watch.assertOwnsTerminal();
     const terminal = this.alive;
@@ -147,7 +199,7 @@ export class Session {
     watch.type(prompt);
     let ended: AskOutcome["ended"] = "timeout";
     try {
-      ended = (await watch.until(["idle", "waiting", "exited"], Math.max(1, timeoutMs - (performance.now() - started)))).state as AskOutcome["ended"];
+      ended = (await watch.until(["idle", "waiting", "exited"], left())).state as AskOutcome["ended"];
     } catch (error) {
       if (!(error instanceof T4aError && error.code === "timeout")) throw error;
     }

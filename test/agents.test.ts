@@ -320,3 +320,46 @@ test("concurrent asks take turns: two asks 0.2 s apart are two prompts, two answ
   expect(typed).toEqual(["first question", "second question"]);
   await ok(["kill", "turns"]);
 });
+
+test("an answer is bound to its question: a second approve is not_waiting, no stray key reaches the next prompt; question_id names the question", async () => {
+  await agent("answers", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "answers", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "answers", "please approve this\\r"]);
+  const waiting = JSON.parse(await ok(["wait", "answers", "--json", "--agent", "waiting", "--timeout", "15s"]));
+  // (Read before toMatchObject: bun 1.4.5's puts its matchers into the object it checks.)
+  const questionId = waiting.question_id;
+  expect(typeof questionId).toBe("number");
+  expect(waiting).toMatchObject({ state: "waiting", line: "Do you want to proceed? (y/n)" });
+  const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "answers");
+  expect(listed.agent_question_id).toBe(questionId);
+  // An answer naming another question does nothing.
+  const stale = await t4a(["approve", "answers", "--question", String(questionId + 1), "--json"]);
+  expect(JSON.parse(stale.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+  const first = JSON.parse(await ok(["approve", "answers", "--question", String(questionId), "--json"]));
+  expect(first).toMatchObject({ question: "Do you want to proceed? (y/n)", question_id: questionId, keys: ["y"] });
+  const again = await t4a(["approve", "answers"]);
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: expect.stringContaining("answered") });
+  expect(await ok(["wait", "answers", "--agent", "idle", "--timeout", "15s"])).toStartWith("idle\t");
+  expect(await ok(["text", "answers"])).toContain("done: please approve this");
+  const before = records().length;
+  await ok(["send", "answers", "next one\\r"]);
+  const typed = await waitFor(() => records().slice(before).find((record) => record.typed !== undefined)?.typed, 15_000, "the next prompt");
+  expect(typed).toBe("next one");
+  await ok(["kill", "answers"]);
+});
+
+test("after deny the state leaves waiting as soon as the question is gone (no hook says so), and a later approve is not_waiting", async () => {
+  await agent("denied", ["--agent", "claude"]);
+  await ok(["wait", "denied", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "denied", "please approve this\\r"]);
+  await ok(["wait", "denied", "--agent", "waiting", "--timeout", "15s"]);
+  const started = performance.now();
+  expect(await ok(["deny", "denied"])).toBe("Do you want to proceed? (y/n)");
+  await Bun.sleep(700);
+  const late = await t4a(["approve", "denied", "--json"]);
+  expect(JSON.parse(late.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+  await ok(["wait", "denied", "--agent", "idle", "--timeout", "5s"]);
+  // The fake draws its input box again at once; idle follows half a second of stillness, not 3 s.
+  expect(performance.now() - started).toBeLessThan(2000);
+  await ok(["kill", "denied"]);
+});

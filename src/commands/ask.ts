@@ -23,6 +23,7 @@ export const ask = defineCommand({
   reply: deferred(() => v.object({
     ended: v.picklist(["idle", "waiting", "exited", "timeout"]),
     question: v.optional(v.string()),
+    question_id: v.optional(v.number()),
     answer: v.string(),
     source: v.picklist(["log", "screen"]),
     cut: v.number(),

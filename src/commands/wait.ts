@@ -39,6 +39,7 @@ export const WaitReply = deferred(() => v.object({
   code: v.optional(v.nullable(v.number())),
   signal: v.optional(v.nullable(v.string())),
   state: v.optional(AgentStateName),
+  question_id: v.optional(v.number()),
   process: v.optional(v.string()),
 }));
 

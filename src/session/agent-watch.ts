@@ -42,6 +42,8 @@ export interface AgentHost {
 export interface AgentStateReply {
   state: AgentState;
   line: string;
+  /** While waiting: which question. */
+  question_id?: number;
 }
 
 export interface AgentWatchOptions {
@@ -74,6 +76,11 @@ const QUESTION_DRAW_MS = 1000;
 /** How often the CLI's process is looked at (two small /proc reads). */
 const PROCESS_CHECK_MS = 500;
 /**
+ * A question drawn this long after the last one was answered is a new one (the CLI asks again);
+ * sooner, it is the dialog redrawn by the answer's own key.
+ */
+const NEW_QUESTION_AFTER_MS = 1000;
+/**
  * How long the CLI may be gone before the watch says exited without its wrapper's report (lost
  * when the CLI ends before the daemon listens): the report, with the exit code, comes first.
  */
@@ -85,6 +92,10 @@ export class AgentWatch {
   readonly agent: Agent;
   state: AgentState = "starting";
   line = "";
+  /** The question drawn last, counted from 1 per session: an answer names the one it answers. */
+  questionId = 0;
+  /** When the question on screen was answered (approve, deny); undefined while it is open. */
+  #answeredAt: number | undefined;
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
@@ -226,6 +237,8 @@ export class AgentWatch {
         return;
       }
       message = question;
+      // The hook says a question is asked: after an answer, that is a new one.
+      if (this.state === "waiting" && this.#answeredAt !== undefined) return this.#newQuestion(question);
     }
     if (state === "idle" && !message) {
       // The hook fires as the turn ends, sometimes before the last words are drawn: the line
@@ -254,7 +267,7 @@ export class AgentWatch {
   async until(states: AgentState | AgentState[], timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
     const started = performance.now();
     const wanted = new Set(Array.isArray(states) ? states : [states]);
-    if (wanted.has(this.state)) return { state: this.state, line: this.line, elapsed_ms: 0 };
+    if (wanted.has(this.state)) return { ...this.reply(), elapsed_ms: 0 };
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     const reply = await within<AgentStateReply>(
       timeoutMs,
@@ -284,6 +297,28 @@ export class AgentWatch {
       .map(unboxed)
       .filter((row) => row !== "" && !this.#notWords.some((pattern) => pattern.test(row)) && !isEcho(row.replace(/^[>❯›]\s*/, "")))
       .join("\n");
+  }
+
+  /** The state now, with the question's id while waiting. */
+  reply(): AgentStateReply {
+    return this.state === "waiting" ? { state: this.state, line: this.line, question_id: this.questionId } : { state: this.state, line: this.line };
+  }
+
+  /**
+   * The open question, taken by an answer (approve, deny): refused unless one is on screen, and
+   * (given `questionId`) it is that one. Once taken it is spent: a second answer is refused until
+   * a new question is drawn, so no key meant for it lands in the input box after it.
+   */
+  takeQuestion(questionId?: number): { question: string; question_id: number } {
+    if (this.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${this.state}: it waits on no question`);
+    if (this.#answeredAt !== undefined) {
+      throw new T4aError("not_waiting", `agent "${this.id}": question ${this.questionId} was answered already; no new question since`);
+    }
+    if (questionId !== undefined && questionId !== this.questionId) {
+      throw new T4aError("not_waiting", `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}`);
+    }
+    this.#answeredAt = performance.now();
+    return { question: this.line, question_id: this.questionId };
   }
 
   /** Stops listening to the terminal and the notify channel; safe to call again. */
@@ -357,7 +392,13 @@ export class AgentWatch {
     if (question !== undefined) {
       this.#pendingIdle = undefined;
       this.#pendingQuestion = undefined;
-      this.#set("waiting", question);
+      if (this.state === "waiting" && this.#answeredAt !== undefined) {
+        // Drawn since the answer went in, a while after it: a new question, even in the same
+        // words. Sooner, it is the dialog redrawn by the answer's own key: nothing new.
+        if (performance.now() - this.#answeredAt >= NEW_QUESTION_AFTER_MS) this.#newQuestion(question);
+      } else {
+        this.#set("waiting", question);
+      }
     } else if (pending !== undefined && now - pending.at >= QUESTION_DRAW_MS) {
       // The hook said a question is asked, and none drawn matches a pattern: report it anyway.
       this.#pendingQuestion = undefined;
@@ -368,6 +409,8 @@ export class AgentWatch {
       // A prompt given on the command line, its turn not yet started, is not idle either way
       // (idleQuietMs is the long wait then).
       if ((this.state === "waiting" || this.state === "starting") && busy) this.#set("working", this.#busyLine(rows));
+      // Answered, and the question gone: a refusal ends the turn with no hook to say so (claude).
+      else if (this.state === "waiting" && this.#answeredAt !== undefined && still && quietMs >= IDLE_QUIET_MS) this.#set("idle", this.#lastLine());
       else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
       else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs)) this.#set("idle", this.#lastLine());
     } else if (busy) {
@@ -398,6 +441,15 @@ export class AgentWatch {
     for (const waiter of [...this.#waiters]) waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
+  /** Another question while waiting, in the same words as the one answered. */
+  #newQuestion(line: string): void {
+    this.questionId++;
+    this.#answeredAt = undefined;
+    this.line = line;
+    this.#stateAt = performance.now();
+    this.#host.publish({ event: "agent_state", terminal: this.id, state: "waiting", line, question_id: this.questionId });
+  }
+
   /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
   #set(state: AgentState, line: string): void {
     // Nothing comes back from exited: a shell may have the terminal now.
@@ -415,10 +467,15 @@ export class AgentWatch {
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();
+    if (state === "waiting") {
+      this.questionId++;
+      this.#answeredAt = undefined;
+    }
     // A turn that ended or asked something is no longer one about to start.
     if (state !== "working") this.#turnStarted = true;
-    this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
-    for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle({ state, line });
+    const reply = this.reply();
+    this.#host.publish({ event: "agent_state", terminal: this.id, ...reply });
+    for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle(reply);
     if (state === "exited") this.#failWaiters();
   }
 

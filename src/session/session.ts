@@ -22,8 +22,9 @@ const LOG_SETTLE_MS = 100;
 
 export interface AskOutcome {
   ended: "idle" | "waiting" | "exited" | "timeout";
-  /** The question it waits on, when it ended waiting. */
+  /** The question it waits on, when it ended waiting, and its id (for approve/deny to name). */
   question?: string;
+  question_id?: number;
   answer: string;
   /** Where the answer was read: the CLI's log, or its screen. */
   source: "log" | "screen";
@@ -147,20 +148,20 @@ export class Session {
    * Answers the question the agent waits on with the keys its preset names (yes, always, no),
    * one key at a time as a person presses them. Refused unless it waits on a question.
    */
-  async answer(kind: "yes" | "always" | "no"): Promise<{ question: string; keys: string[] }> {
+  async answer(kind: "yes" | "always" | "no", questionId?: number): Promise<{ question: string; question_id: number; keys: string[] }> {
     const watch = this.#requireAgent();
     watch.assertOwnsTerminal();
-    if (watch.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${watch.state}: it waits on no question`);
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
     const terminal = this.alive;
-    const question = watch.line;
     const bytes = keys.map((key) => keyBytes(key, terminal.screen));
+    // Taken before the first key goes in (no await between): a second answer finds it spent.
+    const { question, question_id } = watch.takeQuestion(questionId);
     for (const [i, key] of bytes.entries()) {
       if (i > 0) await Bun.sleep(KEY_GAP_MS);
       if (terminal.alive) terminal.write(key);
     }
-    return { question, keys };
+    return { question, question_id, keys };
   }
 
   /**
@@ -214,7 +215,10 @@ export class Session {
     const source = answer === undefined ? "screen" : "log";
     const budgeted = withinBudget(answer ?? watch.wordsSince(token, prompt), maxChars);
     const outcome: AskOutcome = { ended, answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
-    if (ended === "waiting") outcome.question = watch.line;
+    if (ended === "waiting") {
+      outcome.question = watch.line;
+      outcome.question_id = watch.questionId;
+    }
     return outcome;
   }
 
@@ -251,6 +255,7 @@ export class Session {
       info.agent_state = this.#agent.state;
       info.agent_since = Math.round(Date.now() - this.#agent.inStateMs());
       if (this.#agent.line) info.agent_line = this.#agent.line;
+      if (this.#agent.state === "waiting") info.agent_question_id = this.#agent.questionId;
     }
     if (this.restored) info.restored = true;
     if (this.restoreNote) info.restore_note = this.restoreNote;

@@ -363,3 +363,15 @@ test("after deny the state leaves waiting as soon as the question is gone (no ho
   expect(performance.now() - started).toBeLessThan(2000);
   await ok(["kill", "denied"]);
 });
+
+test("wait --agent after send waits for the turn that input began, not the last one; --agent takes several states", async () => {
+  await agent("fresh", ["--agent", "claude", "--prompt", "first task"]);
+  expect(await ok(["wait", "fresh", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: first task");
+  await ok(["send", "fresh", "second task", "-k", "Enter"]);
+  expect(await ok(["wait", "fresh", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: second task");
+  await ok(["send", "fresh", "please approve this", "-k", "Enter"]);
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  await ok(["send", "fresh", "y"]);
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
+  await ok(["kill", "fresh"]);
+});

@@ -10,6 +10,8 @@ import { durationOption } from "./durations.ts";
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
 
+const agentWaitState = () => v.picklist(["working", "waiting", "idle", "exited"]);
+
 export const WaitParams = deferred(() => v.object({
   id: TerminalId,
   idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
@@ -23,8 +25,11 @@ export const WaitParams = deferred(() => v.object({
   ),
   agent: v.optional(
     v.pipe(
-      v.picklist(["working", "waiting", "idle", "exited"]),
-      v.description("an agent session reaches this state: waiting (for the user, e.g. an approval question), idle (its turn is done), working, exited"),
+      v.union([agentWaitState(), v.pipe(v.array(agentWaitState()), v.minLength(1))]),
+      v.description(
+        "an agent session reaches this state (or one of these): waiting (for the user, e.g. an approval question), idle (its turn is done), working, exited. " +
+          "After input with Enter the agent has not reacted to yet, the state that input brings (not the last turn's)",
+      ),
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
@@ -42,6 +47,12 @@ export const WaitReply = deferred(() => v.object({
   question_id: v.optional(v.number()),
   process: v.optional(v.string()),
 }));
+
+/** `waiting,idle` → ["waiting", "idle"]; one state stays a string. */
+function agentStates(option: string): string | string[] {
+  const states = option.split(",").map((state) => state.trim()).filter(Boolean);
+  return states.length === 1 ? states[0]! : states;
+}
 
 export const wait = defineCommand({
   name: "wait",
@@ -79,7 +90,7 @@ export const wait = defineCommand({
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
       ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
-      ["--agent <state>", "an agent session is waiting (for you), idle (turn done), working or exited"],
+      ["--agent <states>", "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
     examples: ['t4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m', "t4a wait t1 --text 'Listening on' --timeout 1m", "t4a wait t1 --idle 1s"],
@@ -93,7 +104,7 @@ export const wait = defineCommand({
         command_done: options.done ? true : undefined,
         exit: options.exit ? true : undefined,
         input: options.input ? true : undefined,
-        agent: options.agent === undefined ? undefined : String(options.agent),
+        agent: options.agent === undefined ? undefined : agentStates(String(options.agent)),
         timeout_ms: durationOption(options.timeout, "--timeout"),
       };
     },

@@ -134,6 +134,8 @@ export class AgentWatch {
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
   #processAt = -Infinity;
+  /** When an Enter went in that the agent has not reacted to yet (see input). */
+  #inputPendingAt: number | undefined;
   #goneAt: number | undefined;
   readonly #waiters = new Set<{ states: Set<AgentState>; settle: Settle<AgentStateReply> }>();
 
@@ -205,9 +207,20 @@ export class AgentWatch {
     return performance.now() - this.#stateAt;
   }
 
-  /** Input went to the agent (a person answered, or typed a prompt). */
-  input(): void {
+  /**
+   * Input went to the agent (a person answered, or typed a prompt). An Enter while it is idle, or
+   * any key while it waits on a question, is a turn about to begin or go on: until the agent reacts (any new state or question) a wait for
+   * its state does not answer with the state from before (the last turn's idle).
+   */
+  input(data: string | Uint8Array = ""): void {
     this.#sinceInput = this.#host.screenToken();
+    const text = typeof data === "string" ? data : Buffer.from(data).toString("latin1");
+    // Newlines inside a bracketed paste are text, not Enter.
+    const enter = /[\r\n]/.test(text.replace(/\x1b\[200~[\s\S]*?(\x1b\[201~|$)/g, ""));
+    // Waiting, any key may be the answer (y, 1, Escape).
+    if ((this.state === "idle" && enter) || this.state === "waiting") {
+      this.#inputPendingAt = performance.now();
+    }
   }
 
   /** A report from the agent's hooks (or any client's `notify`). */
@@ -263,11 +276,15 @@ export class AgentWatch {
     }
   }
 
-  /** Resolves when the agent is in `state` (or one of `states`; at once if it is), or fails after the timeout. */
+  /**
+   * Resolves when the agent is in `state` (or one of `states`; at once if it is, unless input it
+   * has not reacted to yet is pending: then the state that input brings), or fails after the timeout.
+   */
   async until(states: AgentState | AgentState[], timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
     const started = performance.now();
     const wanted = new Set(Array.isArray(states) ? states : [states]);
-    if (wanted.has(this.state)) return { ...this.reply(), elapsed_ms: 0 };
+    this.#expirePending(started);
+    if (wanted.has(this.state) && this.#inputPendingAt === undefined) return { ...this.reply(), elapsed_ms: 0 };
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     const reply = await within<AgentStateReply>(
       timeoutMs,
@@ -355,6 +372,7 @@ export class AgentWatch {
   read(now = performance.now()): void {
     if (this.state === "exited") return;
     if (this.#processGone(now)) return;
+    this.#expirePending(performance.now());
     const token = this.#host.screenToken();
     if (token !== this.#seenToken) {
       this.#seenToken = token;
@@ -422,6 +440,17 @@ export class AgentWatch {
     if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType(text, now);
   }
 
+  /**
+   * An Enter that began no turn (an empty input box): after the long wait a turn may take to show
+   * it started, the state as it is answers the waits again.
+   */
+  #expirePending(now: number): void {
+    if (this.#inputPendingAt === undefined || now - this.#inputPendingAt < PROMPT_START_MS) return;
+    this.#inputPendingAt = undefined;
+    const reply = this.reply();
+    for (const waiter of [...this.#waiters]) if (waiter.states.has(this.state)) waiter.settle(reply);
+  }
+
   /** The CLI's process has ended while nothing reported it (the state is then exited). */
   #processGone(now: number): boolean {
     if (!this.#host.agentProcess || now - this.#processAt < PROCESS_CHECK_MS) return false;
@@ -443,6 +472,7 @@ export class AgentWatch {
 
   /** Another question while waiting, in the same words as the one answered. */
   #newQuestion(line: string): void {
+    this.#inputPendingAt = undefined;
     this.questionId++;
     this.#answeredAt = undefined;
     this.line = line;
@@ -467,6 +497,8 @@ export class AgentWatch {
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();
+    // The agent reacted: what input was pending has begun its turn (or asked, or ended).
+    this.#inputPendingAt = undefined;
     if (state === "waiting") {
       this.questionId++;
       this.#answeredAt = undefined;

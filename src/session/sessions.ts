@@ -185,7 +185,7 @@ export class Sessions {
           scrollbackBytes: config.scrollback_bytes,
           idleMs: () => spec.idle_timeout_ms ?? config.idle_timeout_ms,
           integrationDir: spec.shell_integration ? spawn.integrationDir : undefined,
-          onInput: () => session.agent?.input(),
+          onInput: (data) => session.agent?.input(data),
           onCwd: (cwd) => session.movedTo(cwd),
           onResize: (cols, rows) => session.resized(cols, rows),
           onEnd: (reason) => session.ended(reason),

@@ -375,3 +375,15 @@ test("wait --agent after send waits for the turn that input began, not the last 
   expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
   await ok(["kill", "fresh"]);
 });
+
+test("ask --json exits as plain ask does: 4 when the turn ended on a question, 1 on a timeout", async () => {
+  await agent("json-exit", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "json-exit", "--agent", "idle", "--timeout", "15s"]);
+  const asked = await t4a(["ask", "json-exit", "--json", "--timeout", "15s", "please approve this"]);
+  expect({ code: asked.code, ended: JSON.parse(asked.stdout).ended }).toEqual({ code: 4, ended: "waiting" });
+  await ok(["approve", "json-exit"]);
+  await ok(["wait", "json-exit", "--agent", "idle", "--timeout", "15s"]);
+  const slow = await t4a(["ask", "json-exit", "--json", "--timeout", "100ms", "a quick one"]);
+  expect({ code: slow.code, ended: JSON.parse(slow.stdout).ended }).toEqual({ code: 1, ended: "timeout" });
+  await ok(["kill", "json-exit"]);
+});

@@ -40,12 +40,12 @@ export const ask = defineCommand({
     ],
     examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
     request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput), no_wait: options.wait === false ? true : undefined }),
+    exit: (response) => (response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : 1),
     print(response) {
       if (response.answer) console.log(response.answer);
       if (response.cut) console.error(`t4a: ${response.cut} characters of the answer cut`);
       if (response.ended === "waiting") console.error(`t4a: waiting: ${response.question}`);
       else if (response.ended !== "idle") console.error(`t4a: the turn ended ${response.ended}`);
-      return response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : 1;
     },
   },
   mcp: {

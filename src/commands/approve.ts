@@ -9,7 +9,7 @@ import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
 const questionId = () =>
-  v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("answer only if this question (its question_id) is the one on screen; else not_waiting")));
+  v.optional(v.pipe(v.number(), v.integer()));
 
 const AnswerReply = deferred(() => v.object({
   /** The question that was answered, as the agent state reported it, and its id. */
@@ -41,7 +41,7 @@ export const approve = defineCommand({
   },
   mcp: {
     tool: "agent_approve",
-    description: "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+    description: "Say yes to the question an agent terminal waits on, or only to question_id; always: for the session. Else not_waiting.",
   },
   http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
 });
@@ -60,7 +60,7 @@ export const deny = defineCommand({
   },
   mcp: {
     tool: "agent_deny",
-    description: "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
+    description: "Say no to the question an agent terminal waits on, or only to question_id. Else not_waiting.",
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });

@@ -25,11 +25,8 @@ export const WaitParams = deferred(() => v.object({
   ),
   agent: v.optional(
     v.pipe(
-      v.union([agentWaitState(), v.pipe(v.array(agentWaitState()), v.minLength(1))]),
-      v.description(
-        "an agent session reaches this state (or one of these): waiting (for the user, e.g. an approval question), idle (its turn is done), working, exited. " +
-          "After input with Enter the agent has not reacted to yet, the state that input brings (not the last turn's)",
-      ),
+      v.union([agentWaitState(), v.array(agentWaitState())]),
+      v.description("agent state(s): waiting (for the user), idle (turn done), working, exited"),
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
@@ -66,6 +63,7 @@ export const wait = defineCommand({
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
       if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
+      if (Array.isArray(params.agent) && params.agent.length === 0) throw new T4aError("invalid_params", "agent: name at least one state");
       return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
@@ -121,7 +119,7 @@ export const wait = defineCommand({
       "Block until something happens on a terminal instead of polling; the first condition given that holds wins. " +
       "text/regex see only output arriving after the call starts (never the echo of typed input). " +
       "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers short JSON: the condition, elapsed_ms, the matching line (and row from the bottom), the exit code, or the agent state and its line. " +
+      "Answers the condition, elapsed_ms, and the matching line (row from the bottom), exit code or agent state. " +
       "A timeout (default 30 s) is a tool error with code timeout.",
     blocking: true,
   },

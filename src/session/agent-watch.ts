@@ -102,6 +102,7 @@ export class AgentWatch {
   readonly #busy: RegExp[];
   readonly #ready: RegExp[];
   readonly #chrome: RegExp[];
+  readonly #errors: RegExp[];
   /** The input box and the frame: rows that are never the agent's words. */
   readonly #notWords: RegExp[];
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
@@ -153,6 +154,7 @@ export class AgentWatch {
     this.#busy = agent.busyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#errors = (agent.errorPatterns ?? []).map((pattern) => new RegExp(pattern));
     this.#notWords = [...this.#ready, ...this.#chrome];
     this.#typeAfter = options.resumed ? (agent.resume.shownPatterns ?? []).map((pattern) => new RegExp(pattern, "m")) : [];
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
@@ -336,6 +338,15 @@ export class AgentWatch {
     }
     this.#answeredAt = performance.now();
     return { question: this.line, question_id: this.questionId };
+  }
+
+  /** The CLI's own error line (its API refused the turn) among an answer's lines, if one is there. */
+  errorLine(answer: string): string | undefined {
+    if (!this.#errors.length) return undefined;
+    return answer
+      .split("\n")
+      .map((row) => unboxed(row))
+      .find((row) => this.#errors.some((pattern) => pattern.test(row)));
   }
 
   /** Stops listening to the terminal and the notify channel; safe to call again. */

@@ -21,7 +21,9 @@ const LOG_SETTLE_TRIES = 10;
 const LOG_SETTLE_MS = 100;
 
 export interface AskOutcome {
-  ended: "idle" | "waiting" | "exited" | "timeout";
+  ended: "idle" | "waiting" | "exited" | "timeout" | "error";
+  /** The CLI's own error line, when it ended error (its API refused the turn). */
+  error?: string;
   /** The question it waits on, when it ended waiting, and its id (for approve/deny to name). */
   question?: string;
   question_id?: number;
@@ -213,8 +215,12 @@ export class Session {
       if (ended === "timeout") break;
     }
     const source = answer === undefined ? "screen" : "log";
-    const budgeted = withinBudget(answer ?? watch.wordsSince(token, prompt), maxChars);
-    const outcome: AskOutcome = { ended, answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
+    const words = answer ?? watch.wordsSince(token, prompt);
+    // A turn that ended on the CLI's own error line (its API refused) did not answer.
+    const error = ended === "idle" ? watch.errorLine(words) : undefined;
+    const budgeted = withinBudget(words, maxChars);
+    const outcome: AskOutcome = { ended: error === undefined ? ended : "error", answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
+    if (error !== undefined) outcome.error = error;
     if (ended === "waiting") {
       outcome.question = watch.line;
       outcome.question_id = watch.questionId;

@@ -387,3 +387,13 @@ test("ask --json exits as plain ask does: 4 when the turn ended on a question, 1
   expect({ code: slow.code, ended: JSON.parse(slow.stdout).ended }).toEqual({ code: 1, ended: "timeout" });
   await ok(["kill", "json-exit"]);
 });
+
+test("ask right after create waits for the agent to start, in login and direct mode (its CLI found, not refused)", async () => {
+  for (const mode of [[], ["--direct"]]) {
+    const id = `early${mode.length ? "-d" : ""}`;
+    await agent(id, ["--agent", "codex", "--idle", "300", ...mode]);
+    const asked = await t4a(["ask", id, "--timeout", "20s", "early question"]);
+    expect({ mode, code: asked.code, stdout: asked.stdout, stderr: asked.stderr }).toEqual({ mode, code: 0, stdout: expect.stringContaining("done: early question"), stderr: "" });
+    await ok(["kill", id]);
+  }
+});

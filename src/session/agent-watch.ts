@@ -271,9 +271,11 @@ export class AgentWatch {
    * or while another program has its terminal.
    */
   assertOwnsTerminal(): void {
-    if (this.state !== "exited" && this.#host.agentProcess?.(this.state !== "starting") === "gone") this.#set("exited", this.#lastLine());
+    const place = this.state === "exited" ? undefined : this.#host.agentProcess?.(this.state !== "starting");
+    if (place === "gone") this.#set("exited", this.#lastLine());
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited${this.line ? ` (${this.line})` : ""}`);
-    if (this.#host.agentProcess?.(this.state !== "starting") === "elsewhere") {
+    // Still starting, the CLI may not have the terminal yet (a login profile runs): not refused.
+    if (place === "elsewhere" && this.state !== "starting") {
       throw new T4aError("busy", `another program has agent "${this.id}"'s terminal: its input is not for the agent now`);
     }
   }

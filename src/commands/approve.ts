@@ -8,8 +8,7 @@ import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-const questionId = () =>
-  v.optional(v.pipe(v.number(), v.integer()));
+const questionId = () => v.optional(v.pipe(v.number(), v.integer(), v.description("only if this question is the one on screen")));
 
 const AnswerReply = deferred(() => v.object({
   /** The question that was answered, as the agent state reported it, and its id. */
@@ -41,7 +40,9 @@ export const approve = defineCommand({
   },
   mcp: {
     tool: "agent_approve",
-    description: "Say yes to the question an agent terminal waits on, or only to question_id; always: for the session. Else not_waiting.",
+    description: "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+    // Within the tool definitions' budget (src/mcp/tools.test.ts); a second answer is refused all the same.
+    hide: ["question_id"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
 });
@@ -60,7 +61,8 @@ export const deny = defineCommand({
   },
   mcp: {
     tool: "agent_deny",
-    description: "Say no to the question an agent terminal waits on, or only to question_id. Else not_waiting.",
+    description: "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
+    hide: ["question_id"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });

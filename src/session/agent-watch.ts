@@ -211,8 +211,9 @@ export class AgentWatch {
 
   /**
    * Input went to the agent (a person answered, or typed a prompt). An Enter while it is idle, or
-   * any key while it waits on a question, is a turn about to begin or go on: until the agent reacts (any new state or question) a wait for
-   * its state does not answer with the state from before (the last turn's idle).
+   * any key while it waits on a question, is a turn about to begin or go on: until the agent
+   * reacts (a new state or question), a wait for its state does not answer with the state from
+   * before (the last turn's idle).
    */
   input(data: string | Uint8Array = ""): void {
     this.#sinceInput = this.#host.screenToken();

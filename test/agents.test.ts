@@ -271,3 +271,148 @@ test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports
   expect(terminals.map((t) => [t.id, t.agent_state])).toEqual([["boxed", "exited"]]);
   await ok(["kill", "boxed"]);
 });
+
+// The orchestrator contract: what ask, approve, deny, send and wait --agent promise a script.
+
+/** Adds agents of the user's own to agents.json, keeping those already there. */
+function userAgents(agents: Record<string, unknown>): void {
+  const path = join(home, ".config", "t4a", "agents.json");
+  mkdirSync(join(home, ".config", "t4a"), { recursive: true });
+  const kept = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  writeFileSync(path, JSON.stringify({ ...kept, ...agents }));
+}
+
+test("an exited agent takes no ask, approve or deny: the shell its wrapper left never runs the words", async () => {
+  const marker = join(sandbox.dir, "pwned-exited");
+  await agent("gone-cli", ["--agent", "claude", "--direct", "--", "--no-such-flag"]);
+  expect(await ok(["wait", "gone-cli", "--agent", "exited", "--timeout", "10s"])).toBe("exited\texit code 1");
+  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "gone-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  const asked = await t4a(["ask", "gone-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "gone-cli" has exited') });
+  for (const answer of ["approve", "deny"]) {
+    const answered = await t4a([answer, "gone-cli"]);
+    expect({ answer, code: answered.code, stderr: answered.stderr }).toEqual({ answer, code: 1, stderr: expect.stringContaining("has exited") });
+  }
+  await Bun.sleep(700);
+  expect(existsSync(marker)).toBe(false);
+  expect(await ok(["text", "gone-cli"])).not.toContain("PWNED");
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "gone-cli")).toMatchObject({ agent_state: "exited" });
+  await ok(["kill", "gone-cli"]);
+});
+
+test("an agent whose exit report was lost is seen gone by its process: ask answers exited, nothing reaches the shell", async () => {
+  // No ready patterns: ready is "something reads the terminal", which the wrapper's shell does.
+  userAgents({ bare: { cli: join(fakeBin, "claude") } });
+  const marker = join(sandbox.dir, "pwned-lost");
+  await agent("lost-cli", ["--agent", "bare", "--direct", "--", "--no-such-flag-quiet"]);
+  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "lost-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  const asked = await t4a(["ask", "lost-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "lost-cli" has exited') });
+  await Bun.sleep(700);
+  expect(existsSync(marker)).toBe(false);
+  expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "5s"])).toStartWith("exited\t");
+  await ok(["kill", "lost-cli"]);
+});
+
+test("concurrent asks take turns: two asks 0.2 s apart are two prompts, two answers; --no-wait answers busy at once", async () => {
+  await agent("turns", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "turns", "--agent", "idle", "--timeout", "15s"]);
+  const before = records().length;
+  const first = t4a(["ask", "turns", "--json", "--timeout", "20s", "first question"]);
+  await Bun.sleep(200);
+  const busy = await t4a(["ask", "turns", "--json", "--no-wait", "third question"]);
+  expect(JSON.parse(busy.stdout)).toMatchObject({ ok: false, code: "busy" });
+  const second = t4a(["ask", "turns", "--json", "--timeout", "20s", "second question"]);
+  // Queued within its own timeout: it runs out behind the others, and nothing of it is typed.
+  const late = await t4a(["ask", "turns", "--json", "--timeout", "1s", "never typed"]);
+  expect(JSON.parse(late.stdout)).toMatchObject({ ok: false, code: "timeout" });
+  const [a, b] = await Promise.all([first, second]);
+  expect(a.code).toBe(0);
+  expect(b.code).toBe(0);
+  const [answerA, answerB] = [JSON.parse(a.stdout), JSON.parse(b.stdout)];
+  expect([answerA.ended, answerB.ended]).toEqual(["idle", "idle"]);
+  expect(answerA.answer).toContain("done: first question");
+  expect(answerA.answer).not.toContain("second");
+  expect(answerB.answer).toContain("done: second question");
+  expect(answerB.answer).not.toContain("first");
+  const typed = records().slice(before).flatMap((record) => (record.typed === undefined ? [] : [record.typed]));
+  expect(typed).toEqual(["first question", "second question"]);
+  await ok(["kill", "turns"]);
+});
+
+test("an answer is bound to its question: a second approve is not_waiting, no stray key reaches the next prompt; question_id names the question", async () => {
+  await agent("answers", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "answers", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "answers", "please approve this\\r"]);
+  const waiting = JSON.parse(await ok(["wait", "answers", "--json", "--agent", "waiting", "--timeout", "15s"]));
+  // (Read before toMatchObject: bun 1.4.5's puts its matchers into the object it checks.)
+  const questionId = waiting.question_id;
+  expect(typeof questionId).toBe("number");
+  expect(waiting).toMatchObject({ state: "waiting", line: "Do you want to proceed? (y/n)" });
+  const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "answers");
+  expect(listed.agent_question_id).toBe(questionId);
+  // An answer naming another question does nothing.
+  const stale = await t4a(["approve", "answers", "--question", String(questionId + 1), "--json"]);
+  expect(JSON.parse(stale.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+  const first = JSON.parse(await ok(["approve", "answers", "--question", String(questionId), "--json"]));
+  expect(first).toMatchObject({ question: "Do you want to proceed? (y/n)", question_id: questionId, keys: ["y"] });
+  const again = await t4a(["approve", "answers"]);
+  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: expect.stringContaining("answered") });
+  expect(await ok(["wait", "answers", "--agent", "idle", "--timeout", "15s"])).toStartWith("idle\t");
+  expect(await ok(["text", "answers"])).toContain("done: please approve this");
+  const before = records().length;
+  await ok(["send", "answers", "next one\\r"]);
+  const typed = await waitFor(() => records().slice(before).find((record) => record.typed !== undefined)?.typed, 15_000, "the next prompt");
+  expect(typed).toBe("next one");
+  await ok(["kill", "answers"]);
+});
+
+test("after deny the state leaves waiting as soon as the question is gone (no hook says so), and a later approve is not_waiting", async () => {
+  await agent("denied", ["--agent", "claude"]);
+  await ok(["wait", "denied", "--agent", "idle", "--timeout", "15s"]);
+  await ok(["send", "denied", "please approve this\\r"]);
+  await ok(["wait", "denied", "--agent", "waiting", "--timeout", "15s"]);
+  const started = performance.now();
+  expect(await ok(["deny", "denied"])).toBe("Do you want to proceed? (y/n)");
+  await Bun.sleep(700);
+  const late = await t4a(["approve", "denied", "--json"]);
+  expect(JSON.parse(late.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+  await ok(["wait", "denied", "--agent", "idle", "--timeout", "5s"]);
+  // The fake draws its input box again at once; idle follows half a second of stillness, not 3 s.
+  expect(performance.now() - started).toBeLessThan(2000);
+  await ok(["kill", "denied"]);
+});
+
+test("wait --agent after send waits for the turn that input began, not the last one; --agent takes several states", async () => {
+  await agent("fresh", ["--agent", "claude", "--prompt", "first task"]);
+  expect(await ok(["wait", "fresh", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: first task");
+  await ok(["send", "fresh", "second task", "-k", "Enter"]);
+  expect(await ok(["wait", "fresh", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: second task");
+  await ok(["send", "fresh", "please approve this", "-k", "Enter"]);
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  await ok(["send", "fresh", "y"]);
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
+  await ok(["kill", "fresh"]);
+});
+
+test("ask --json exits as plain ask does: 4 when the turn ended on a question, 1 on a timeout", async () => {
+  await agent("json-exit", ["--agent", "codex", "--idle", "300"]);
+  await ok(["wait", "json-exit", "--agent", "idle", "--timeout", "15s"]);
+  const asked = await t4a(["ask", "json-exit", "--json", "--timeout", "15s", "please approve this"]);
+  expect({ code: asked.code, ended: JSON.parse(asked.stdout).ended }).toEqual({ code: 4, ended: "waiting" });
+  await ok(["approve", "json-exit"]);
+  await ok(["wait", "json-exit", "--agent", "idle", "--timeout", "15s"]);
+  const slow = await t4a(["ask", "json-exit", "--json", "--timeout", "100ms", "a quick one"]);
+  expect({ code: slow.code, ended: JSON.parse(slow.stdout).ended }).toEqual({ code: 1, ended: "timeout" });
+  await ok(["kill", "json-exit"]);
+});
+
+test("ask right after create waits for the agent to start, in login and direct mode (its CLI found, not refused)", async () => {
+  for (const mode of [[], ["--direct"]]) {
+    const id = `early${mode.length ? "-d" : ""}`;
+    await agent(id, ["--agent", "codex", "--idle", "300", ...mode]);
+    const asked = await t4a(["ask", id, "--timeout", "20s", "early question"]);
+    expect({ mode, code: asked.code, stdout: asked.stdout, stderr: asked.stderr }).toEqual({ mode, code: 0, stdout: expect.stringContaining("done: early question"), stderr: "" });
+    await ok(["kill", id]);
+  }
+});

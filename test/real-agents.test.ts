@@ -298,6 +298,21 @@ for (const cli of AGENT_CLIS) {
     await t4a(["kill", id]);
   }, 240_000);
 
+  // opencode draws the API's message bare, in its own frame: nothing tells it from an answer.
+  test.if(present && cli !== "opencode")(`${cli}: an API error ends the ask as an error (exit 5), with the CLI's own error line`, async () => {
+    const id = `err-${cli}`;
+    await t4a(["create", "--name", id, "--agent", cli]);
+    await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+    const failed = await t4aRaw(["ask", id, "--json", "--timeout", "60s", "t4a:fail:400"]);
+    const reply = JSON.parse(failed.stdout);
+    expect({ code: failed.code, ok: reply.ok, ended: reply.ended }).toEqual({ code: 5, ok: true, ended: "error" });
+    expect(reply.error).toContain(cli === "claude" || cli === "qwen" ? "400 fake model: refused with 400" : "fake model: refused with");
+    // The next turn answers again: the error was that turn's, not the session's.
+    const said = await t4aRaw(["ask", id, "--timeout", "60s", "t4a:say:Back again"]);
+    expect({ code: said.code, stdout: said.stdout }).toEqual({ code: 0, stdout: expect.stringContaining("Back again") });
+    await t4a(["kill", id]);
+  }, 180_000);
+
   // opencode's --continue ignores --prompt, so t4a types it; the prompt can land on its home screen
   // before the continued conversation is shown (passed here, failed once in a fresh clone): open.
   test.if(present)(`${cli}: resume brings the earlier conversation to the model; a fresh create under the same name starts over`, async () => {

@@ -118,7 +118,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     if (options.json) {
       await spec.after?.(reply);
       console.log(JSON.stringify(reply));
-      return ExitCode.ok;
+      return spec.exit?.(reply) ?? ExitCode.ok;
     }
     // Our own daemon's reply (its socket sits in a directory only we can use, and it speaks our
     // protocol number) is printed as it comes: checking it meant building its schemas, ~1 ms of
@@ -136,7 +136,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     }
     await spec.after?.(parsed);
     try {
-      return (await spec.print?.(parsed, options, bytes)) ?? ExitCode.ok;
+      return (await spec.print?.(parsed, options, bytes)) ?? spec.exit?.(parsed) ?? ExitCode.ok;
     } catch (error) {
       if (error instanceof TypeError) throw await notOurs(error);
       throw error;

@@ -1,14 +1,19 @@
 // approve / deny: answer the question an agent session waits on (a permission to write, to run)
 // with the keys its preset names for yes, yes-always or no, so a script needs not know which key
-// each CLI wants. Refused when the agent waits on nothing (not_waiting) or has ended (exited).
+// each CLI wants. Refused when the agent waits on nothing (not_waiting) or has ended (exited). A
+// question is answered once: a second answer, or one naming another question, is not_waiting.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
+import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
+const questionId = () => v.optional(v.pipe(v.number(), v.integer(), v.description("only if this question is the one on screen")));
+
 const AnswerReply = deferred(() => v.object({
-  /** The question that was answered, as the agent state reported it. */
+  /** The question that was answered, as the agent state reported it, and its id. */
   question: v.string(),
+  question_id: v.number(),
   /** The keys pressed, by name. */
   keys: v.array(v.string()),
 }));
@@ -18,38 +23,46 @@ export const approve = defineCommand({
   params: deferred(() => v.object({
     id: TerminalId,
     always: v.optional(v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)"))),
+    question_id: questionId(),
   })),
   reply: AnswerReply,
-  handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes"),
+  handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes", params.question_id),
   cli: {
     usage: "approve <id>",
     summary: "Say yes to the question an agent waits on (the key its CLI wants); prints the question",
-    options: [["--always", "yes, and do not ask again for this kind of action"]],
+    options: [
+      ["--always", "yes, and do not ask again for this kind of action"],
+      ["--question <n>", "only if question n (its question_id) is the one on screen"],
+    ],
     examples: ["t4a wait t1 --agent waiting && t4a approve t1"],
-    request: ([id], options) => ({ id, always: options.always ? true : undefined }),
+    request: ([id], options) => ({ id, always: options.always ? true : undefined, question_id: intOption(options.question, "--question") }),
     print: (response) => console.log(response.question),
   },
   mcp: {
     tool: "agent_approve",
     description: "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+    // Within the tool definitions' budget (src/mcp/tools.test.ts); a second answer is refused all the same.
+    hide: ["question_id"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
 });
 
 export const deny = defineCommand({
   name: "deny",
-  params: deferred(() => v.object({ id: TerminalId })),
+  params: deferred(() => v.object({ id: TerminalId, question_id: questionId() })),
   reply: AnswerReply,
-  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no"),
+  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no", params.question_id),
   cli: {
     usage: "deny <id>",
     summary: "Say no to the question an agent waits on (the key its CLI wants); prints the question",
-    request: ([id]) => ({ id }),
+    options: [["--question <n>", "only if question n (its question_id) is the one on screen"]],
+    request: ([id], options) => ({ id, question_id: intOption(options.question, "--question") }),
     print: (response) => console.log(response.question),
   },
   mcp: {
     tool: "agent_deny",
     description: "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
+    hide: ["question_id"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });

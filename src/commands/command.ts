@@ -61,6 +61,11 @@ export interface CliSpec<R = Reply> {
   examples?: string[];
   /** Build the request fields (without `cmd`) from positional args and options. */
   request(args: string[], options: CliOptions): Reply | Promise<Reply>;
+  /**
+   * The exit code of a successful reply that is not a success for a script (ask's turn ended on a
+   * question), with `--json` or not; without it, print's return, else 0.
+   */
+  exit?(response: R): number;
   /** Print a successful response for people and shell loops; `--json` bypasses it. Returns an exit code. */
   print?(response: R, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
   /** Only commands that make something start a daemon when none runs (tmux: only new-session does). */

@@ -10,6 +10,8 @@ import { durationOption } from "./durations.ts";
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
 
+const agentWaitState = () => v.picklist(["working", "waiting", "idle", "exited"]);
+
 export const WaitParams = deferred(() => v.object({
   id: TerminalId,
   idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
@@ -23,8 +25,8 @@ export const WaitParams = deferred(() => v.object({
   ),
   agent: v.optional(
     v.pipe(
-      v.picklist(["working", "waiting", "idle", "exited"]),
-      v.description("an agent session reaches this state: waiting (for the user, e.g. an approval question), idle (its turn is done), working, exited"),
+      v.union([agentWaitState(), v.array(agentWaitState())]),
+      v.description("agent state(s): waiting (for the user), idle (turn done), working, exited"),
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
@@ -39,8 +41,15 @@ export const WaitReply = deferred(() => v.object({
   code: v.optional(v.nullable(v.number())),
   signal: v.optional(v.nullable(v.string())),
   state: v.optional(AgentStateName),
+  question_id: v.optional(v.number()),
   process: v.optional(v.string()),
 }));
+
+/** `waiting,idle` → ["waiting", "idle"]; one state stays a string. */
+function agentStates(option: string): string | string[] {
+  const states = option.split(",").map((state) => state.trim()).filter(Boolean);
+  return states.length === 1 ? states[0]! : states;
+}
 
 export const wait = defineCommand({
   name: "wait",
@@ -54,6 +63,7 @@ export const wait = defineCommand({
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
       if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
+      if (Array.isArray(params.agent) && params.agent.length === 0) throw new T4aError("invalid_params", "agent: name at least one state");
       return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
@@ -78,7 +88,7 @@ export const wait = defineCommand({
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
       ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
-      ["--agent <state>", "an agent session is waiting (for you), idle (turn done), working or exited"],
+      ["--agent <states>", "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
     examples: ['t4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m', "t4a wait t1 --text 'Listening on' --timeout 1m", "t4a wait t1 --idle 1s"],
@@ -92,7 +102,7 @@ export const wait = defineCommand({
         command_done: options.done ? true : undefined,
         exit: options.exit ? true : undefined,
         input: options.input ? true : undefined,
-        agent: options.agent === undefined ? undefined : String(options.agent),
+        agent: options.agent === undefined ? undefined : agentStates(String(options.agent)),
         timeout_ms: durationOption(options.timeout, "--timeout"),
       };
     },
@@ -109,7 +119,7 @@ export const wait = defineCommand({
       "Block until something happens on a terminal instead of polling; the first condition given that holds wins. " +
       "text/regex see only output arriving after the call starts (never the echo of typed input). " +
       "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers short JSON: the condition, elapsed_ms, the matching line (and row from the bottom), the exit code, or the agent state and its line. " +
+      "Answers the condition, elapsed_ms, and the matching line (row from the bottom), exit code or agent state. " +
       "A timeout (default 30 s) is a tool error with code timeout.",
     blocking: true,
   },

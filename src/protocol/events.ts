@@ -27,7 +27,16 @@ export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"
 export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), terminal, cwd: v.string() }));
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
 export const InputWantedEvent = deferred(() => v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() }));
-export const AgentStateEvent = deferred(() => v.object({ event: v.literal("agent_state"), terminal, state: AgentStateName, line: v.string() }));
+export const AgentStateEvent = deferred(() =>
+  v.object({
+    event: v.literal("agent_state"),
+    terminal,
+    state: AgentStateName,
+    line: v.string(),
+    /** While waiting: which question, counted per session (approve/deny may name it). */
+    question_id: v.optional(v.number()),
+  }),
+);
 /** A slow subscriber missed this many events. */
 export const LaggedEvent = deferred(() => v.object({ event: v.literal("lagged"), dropped: v.number() }));
 

@@ -43,6 +43,8 @@ export const SessionInfo = deferred(() => v.object({
   agent_since: v.optional(v.number()),
   /** The line the agent state was read from: the question it waits on, what it works on. */
   agent_line: v.optional(v.string()),
+  /** While the agent waits: which question (counted per session), for approve/deny to name. */
+  agent_question_id: v.optional(v.number()),
   /** When the session started (ms since the epoch; a restored one: when it came back). */
   started_at: v.optional(v.number()),
   /** When the program last wrote output (ms since the epoch). */

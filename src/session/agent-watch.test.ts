@@ -233,3 +233,77 @@ test("an agent of the user's own (no patterns) is idle when the kernel says it r
   other.read(5000);
   expect(other.state).toBe("idle");
 });
+
+test("input goes to the CLI alone: a typed prompt waits while another program has the terminal, and an exited agent takes none", () => {
+  const host = fakeHost();
+  let place: "foreground" | "elsewhere" | "gone" = "elsewhere";
+  const watch = new AgentWatch("a8", findAgent("gemini", env), Object.assign(host, { agentProcess: () => place }), { tickMs: 0, typedPrompt: "fix the bug" });
+  draw(host, ["Type your message or @path/to/file"]);
+  watch.read(0);
+  watch.read(10_100); // a prompt to type: idle only after the long wait
+  expect(watch.state).toBe("idle");
+  expect(host.written).toEqual([]); // someone else has the terminal: the prompt waits
+  expect(() => watch.assertOwnsTerminal()).toThrow("another program has");
+  // The CLI is gone (its exit report lost): exited after a grace, and nothing is typed ever.
+  place = "gone";
+  watch.read(10_700);
+  expect(watch.state).toBe("idle");
+  watch.read(11_800);
+  expect(watch.state).toBe("exited");
+  expect(host.written).toEqual([]);
+  expect(() => watch.type("echo PWNED")).toThrow("has exited");
+  expect(() => watch.assertOwnsTerminal()).toThrow("has exited");
+  // Nothing comes back from exited; the wrapper's late report only names the exit code.
+  watch.notify("exited", "1");
+  expect(watch.line).toBe("exit code 1");
+  watch.dispose();
+});
+
+test("each question has an id; an answer takes it once, and only the one named", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a9", findAgent("codex", env), host, { tickMs: 0 });
+  draw(host, ["› Ask Codex to do anything"]);
+  watch.read(0);
+  watch.read(600);
+  expect(watch.state).toBe("idle");
+  draw(host, ["Do you want to proceed? (y/n)"]);
+  watch.read(700);
+  expect(watch.reply()).toEqual({ state: "waiting", line: "Do you want to proceed? (y/n)", question_id: 1 });
+  expect(host.published.at(-1)).toMatchObject({ event: "agent_state", state: "waiting", question_id: 1 });
+  expect(() => watch.takeQuestion(2)).toThrow("waits on question 1, not 2");
+  expect(watch.takeQuestion(1)).toEqual({ question: "Do you want to proceed? (y/n)", question_id: 1 });
+  expect(() => watch.takeQuestion()).toThrow("answered already");
+  expect(() => watch.takeQuestion(1)).toThrow("answered already");
+  // The turn goes on and asks again: a new id, open again.
+  draw(host, ["working (esc to interrupt)"]);
+  watch.read(800);
+  draw(host, ["Do you want to proceed? (y/n)"]);
+  watch.read(900);
+  expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 2 });
+  expect(watch.takeQuestion().question_id).toBe(2);
+  watch.dispose();
+});
+
+test("after an Enter it has not reacted to, a wait for idle waits for the turn that Enter began", async () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a10", findAgent("codex", env), host, { tickMs: 0 });
+  draw(host, ["› Ask Codex to do anything"]);
+  watch.read(0);
+  watch.read(600);
+  expect(watch.state).toBe("idle");
+  watch.input("b"); // a key alone is no turn
+  expect((await watch.until("idle", 50)).state).toBe("idle");
+  watch.input("next task\r");
+  const waited = watch.until(["idle", "waiting"], 5000);
+  let settled = false;
+  void waited.then(() => (settled = true));
+  await Bun.sleep(20);
+  expect(settled).toBe(false);
+  draw(host, ["working (esc to interrupt)"]);
+  watch.read(700);
+  draw(host, ["done: next task", "› Ask Codex to do anything"]);
+  watch.read(800);
+  watch.read(1400);
+  expect(await waited).toMatchObject({ state: "idle", line: "done: next task" });
+  watch.dispose();
+});

@@ -13,6 +13,7 @@ import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
+import type { Place } from "../terminal/foreground.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -30,11 +31,19 @@ export interface AgentHost {
   write(data: string): void;
   /** Whether the CLI is blocked reading its terminal (the kernel's word); undefined where it cannot be told. */
   inputWanted?(): boolean | undefined;
+  /**
+   * Where the agent's CLI is (the kernel's word): it has the terminal, another program has it, or
+   * it has ended and a shell took the terminal back; undefined where it cannot be told (ssh, macOS).
+   * `find`: the CLI is known to be drawn, so the leader's child in the foreground is it.
+   */
+  agentProcess?(find: boolean): Place | undefined;
 }
 
 export interface AgentStateReply {
   state: AgentState;
   line: string;
+  /** While waiting: which question. */
+  question_id?: number;
 }
 
 export interface AgentWatchOptions {
@@ -64,6 +73,18 @@ const ENTER_AFTER_PASTE_MS = 500;
 const IDLE_LINE_QUIET_MS = 150;
 /** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
 const QUESTION_DRAW_MS = 1000;
+/** How often the CLI's process is looked at (two small /proc reads). */
+const PROCESS_CHECK_MS = 500;
+/**
+ * A question drawn this long after the last one was answered is a new one (the CLI asks again);
+ * sooner, it is the dialog redrawn by the answer's own key.
+ */
+const NEW_QUESTION_AFTER_MS = 1000;
+/**
+ * How long the CLI may be gone before the watch says exited without its wrapper's report (lost
+ * when the CLI ends before the daemon listens): the report, with the exit code, comes first.
+ */
+const GONE_GRACE_MS = 1000;
 
 export class AgentWatch {
   readonly id: string;
@@ -71,12 +92,17 @@ export class AgentWatch {
   readonly agent: Agent;
   state: AgentState = "starting";
   line = "";
+  /** The question drawn last, counted from 1 per session: an answer names the one it answers. */
+  questionId = 0;
+  /** When the question on screen was answered (approve, deny); undefined while it is open. */
+  #answeredAt: number | undefined;
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
   readonly #busy: RegExp[];
   readonly #ready: RegExp[];
   readonly #chrome: RegExp[];
+  readonly #errors: RegExp[];
   /** The input box and the frame: rows that are never the agent's words. */
   readonly #notWords: RegExp[];
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
@@ -108,6 +134,10 @@ export class AgentWatch {
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopListening: (() => void) | undefined;
   #notifyPath: string | undefined;
+  #processAt = -Infinity;
+  /** When an Enter went in that the agent has not reacted to yet (see input). */
+  #inputPendingAt: number | undefined;
+  #goneAt: number | undefined;
   readonly #waiters = new Set<{ states: Set<AgentState>; settle: Settle<AgentStateReply> }>();
 
   /** `tickMs` 0 leaves the reading to the caller (`read`), as the unit tests do. */
@@ -124,6 +154,7 @@ export class AgentWatch {
     this.#busy = agent.busyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
+    this.#errors = (agent.errorPatterns ?? []).map((pattern) => new RegExp(pattern));
     this.#notWords = [...this.#ready, ...this.#chrome];
     this.#typeAfter = options.resumed ? (agent.resume.shownPatterns ?? []).map((pattern) => new RegExp(pattern, "m")) : [];
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
@@ -178,9 +209,21 @@ export class AgentWatch {
     return performance.now() - this.#stateAt;
   }
 
-  /** Input went to the agent (a person answered, or typed a prompt). */
-  input(): void {
+  /**
+   * Input went to the agent (a person answered, or typed a prompt). An Enter while it is idle, or
+   * any key while it waits on a question, is a turn about to begin or go on: until the agent
+   * reacts (a new state or question), a wait for its state does not answer with the state from
+   * before (the last turn's idle).
+   */
+  input(data: string | Uint8Array = ""): void {
     this.#sinceInput = this.#host.screenToken();
+    const text = typeof data === "string" ? data : Buffer.from(data).toString("latin1");
+    // Newlines inside a bracketed paste are text, not Enter.
+    const enter = /[\r\n]/.test(text.replace(/\x1b\[200~[\s\S]*?(\x1b\[201~|$)/g, ""));
+    // Waiting, any key may be the answer (y, 1, Escape).
+    if ((this.state === "idle" && enter) || this.state === "waiting") {
+      this.#inputPendingAt = performance.now();
+    }
   }
 
   /** A report from the agent's hooks (or any client's `notify`). */
@@ -190,7 +233,12 @@ export class AgentWatch {
     if (!(AGENT_STATES as readonly string[]).includes(state) || state === "starting") {
       throw new T4aError("invalid_params", `state must be working, waiting, idle or exited, got "${state}"`);
     }
-    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
+    if (this.state === "exited") {
+      // The wrapper's report after the watch saw the CLI gone: its exit code is the better line.
+      if (state === "exited" && /^\d+$/.test(message)) this.line = `exit code ${message}`;
+      else throw new T4aError("exited", `agent "${this.id}" has exited`);
+      return;
+    }
     // The hook's own text is rarely what a person sees; the screen's last words are.
     // The wrapper reports the CLI's exit status as the message.
     if (state === "exited" && /^\d+$/.test(message)) message = `exit code ${message}`;
@@ -205,6 +253,8 @@ export class AgentWatch {
         return;
       }
       message = question;
+      // The hook says a question is asked: after an answer, that is a new one.
+      if (this.state === "waiting" && this.#answeredAt !== undefined) return this.#newQuestion(question);
     }
     if (state === "idle" && !message) {
       // The hook fires as the turn ends, sometimes before the last words are drawn: the line
@@ -214,14 +264,32 @@ export class AgentWatch {
     }
     this.#pendingIdle = undefined;
     this.#set(state as AgentState, message || this.#lastLine());
-    if (state === "exited") this.#failWaiters();
   }
 
-  /** Resolves when the agent is in `state` (or one of `states`; at once if it is), or fails after the timeout. */
+  /**
+   * Input meant for the agent (ask, approve, deny, a typed prompt) goes to its CLI alone: refused
+   * once it has exited (a shell may have the terminal now, and would run the words as a command),
+   * or while another program has its terminal.
+   */
+  assertOwnsTerminal(): void {
+    const place = this.state === "exited" ? undefined : this.#host.agentProcess?.(this.state !== "starting");
+    if (place === "gone") this.#set("exited", this.#lastLine());
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited${this.line ? ` (${this.line})` : ""}`);
+    // Still starting, the CLI may not have the terminal yet (a login profile runs): not refused.
+    if (place === "elsewhere" && this.state !== "starting") {
+      throw new T4aError("busy", `another program has agent "${this.id}"'s terminal: its input is not for the agent now`);
+    }
+  }
+
+  /**
+   * Resolves when the agent is in `state` (or one of `states`; at once if it is, unless input it
+   * has not reacted to yet is pending: then the state that input brings), or fails after the timeout.
+   */
   async until(states: AgentState | AgentState[], timeoutMs: number): Promise<AgentStateReply & { elapsed_ms: number }> {
     const started = performance.now();
     const wanted = new Set(Array.isArray(states) ? states : [states]);
-    if (wanted.has(this.state)) return { state: this.state, line: this.line, elapsed_ms: 0 };
+    this.#expirePending(started);
+    if (wanted.has(this.state) && this.#inputPendingAt === undefined) return { ...this.reply(), elapsed_ms: 0 };
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     const reply = await within<AgentStateReply>(
       timeoutMs,
@@ -253,6 +321,37 @@ export class AgentWatch {
       .join("\n");
   }
 
+  /** The state now, with the question's id while waiting. */
+  reply(): AgentStateReply {
+    return this.state === "waiting" ? { state: this.state, line: this.line, question_id: this.questionId } : { state: this.state, line: this.line };
+  }
+
+  /**
+   * The open question, taken by an answer (approve, deny): refused unless one is on screen, and
+   * (given `questionId`) it is that one. Once taken it is spent: a second answer is refused until
+   * a new question is drawn, so no key meant for it lands in the input box after it.
+   */
+  takeQuestion(questionId?: number): { question: string; question_id: number } {
+    if (this.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${this.state}: it waits on no question`);
+    if (this.#answeredAt !== undefined) {
+      throw new T4aError("not_waiting", `agent "${this.id}": question ${this.questionId} was answered already; no new question since`);
+    }
+    if (questionId !== undefined && questionId !== this.questionId) {
+      throw new T4aError("not_waiting", `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}`);
+    }
+    this.#answeredAt = performance.now();
+    return { question: this.line, question_id: this.questionId };
+  }
+
+  /** The CLI's own error line (its API refused the turn) among an answer's lines, if one is there. */
+  errorLine(answer: string): string | undefined {
+    if (!this.#errors.length) return undefined;
+    return answer
+      .split("\n")
+      .map((row) => unboxed(row))
+      .find((row) => this.#errors.some((pattern) => pattern.test(row)));
+  }
+
   /** Stops listening to the terminal and the notify channel; safe to call again. */
   dispose(): void {
     clearInterval(this.#timer);
@@ -277,7 +376,6 @@ export class AgentWatch {
     }
     if (event.event !== "exit") return;
     this.#set("exited", this.#lastLine());
-    this.#failWaiters();
     this.dispose();
   }
 
@@ -287,6 +385,8 @@ export class AgentWatch {
    */
   read(now = performance.now()): void {
     if (this.state === "exited") return;
+    if (this.#processGone(now)) return;
+    this.#expirePending(performance.now());
     const token = this.#host.screenToken();
     if (token !== this.#seenToken) {
       this.#seenToken = token;
@@ -324,7 +424,13 @@ export class AgentWatch {
     if (question !== undefined) {
       this.#pendingIdle = undefined;
       this.#pendingQuestion = undefined;
-      this.#set("waiting", question);
+      if (this.state === "waiting" && this.#answeredAt !== undefined) {
+        // Drawn since the answer went in, a while after it: a new question, even in the same
+        // words. Sooner, it is the dialog redrawn by the answer's own key: nothing new.
+        if (performance.now() - this.#answeredAt >= NEW_QUESTION_AFTER_MS) this.#newQuestion(question);
+      } else {
+        this.#set("waiting", question);
+      }
     } else if (pending !== undefined && now - pending.at >= QUESTION_DRAW_MS) {
       // The hook said a question is asked, and none drawn matches a pattern: report it anyway.
       this.#pendingQuestion = undefined;
@@ -335,6 +441,8 @@ export class AgentWatch {
       // A prompt given on the command line, its turn not yet started, is not idle either way
       // (idleQuietMs is the long wait then).
       if ((this.state === "waiting" || this.state === "starting") && busy) this.#set("working", this.#busyLine(rows));
+      // Answered, and the question gone: a refusal ends the turn with no hook to say so (claude).
+      else if (this.state === "waiting" && this.#answeredAt !== undefined && still && quietMs >= IDLE_QUIET_MS) this.#set("idle", this.#lastLine());
       else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
       else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs)) this.#set("idle", this.#lastLine());
     } else if (busy) {
@@ -346,13 +454,56 @@ export class AgentWatch {
     if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType(text, now);
   }
 
+  /**
+   * An Enter that began no turn (an empty input box): after the long wait a turn may take to show
+   * it started, the state as it is answers the waits again.
+   */
+  #expirePending(now: number): void {
+    if (this.#inputPendingAt === undefined || now - this.#inputPendingAt < PROMPT_START_MS) return;
+    this.#inputPendingAt = undefined;
+    const reply = this.reply();
+    for (const waiter of [...this.#waiters]) if (waiter.states.has(this.state)) waiter.settle(reply);
+  }
+
+  /** The CLI's process has ended while nothing reported it (the state is then exited). */
+  #processGone(now: number): boolean {
+    if (!this.#host.agentProcess || now - this.#processAt < PROCESS_CHECK_MS) return false;
+    this.#processAt = now;
+    if (this.#host.agentProcess(this.state !== "starting") !== "gone") {
+      this.#goneAt = undefined;
+      return false;
+    }
+    this.#goneAt ??= now;
+    if (now - this.#goneAt < GONE_GRACE_MS) return false;
+    this.#set("exited", this.#lastLine());
+    return true;
+  }
+
   /** Waiters for a state the agent can no longer reach. */
   #failWaiters(): void {
     for (const waiter of [...this.#waiters]) waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
+  /** Another question while waiting, in the same words as the one answered. */
+  #newQuestion(line: string): void {
+    this.#inputPendingAt = undefined;
+    this.questionId++;
+    this.#answeredAt = undefined;
+    this.line = line;
+    this.#stateAt = performance.now();
+    this.#host.publish({ event: "agent_state", terminal: this.id, state: "waiting", line, question_id: this.questionId });
+  }
+
   /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
   #set(state: AgentState, line: string): void {
+    // Nothing comes back from exited: a shell may have the terminal now.
+    if (this.state === "exited") return;
+    // The first sign of the CLI (its box drawn, a hook) is when its process is found; a shell
+    // drawn where it was (its wrapper's, after it ended) is no sign of it.
+    if (this.state === "starting" && state !== "starting" && state !== "exited" && this.#host.agentProcess?.(true) === "gone") {
+      state = "exited";
+      line = this.#lastLine();
+    }
     if (state === this.state && (state !== "waiting" || line === this.line)) {
       this.line = line;
       return;
@@ -360,10 +511,18 @@ export class AgentWatch {
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();
+    // The agent reacted: what input was pending has begun its turn (or asked, or ended).
+    this.#inputPendingAt = undefined;
+    if (state === "waiting") {
+      this.questionId++;
+      this.#answeredAt = undefined;
+    }
     // A turn that ended or asked something is no longer one about to start.
     if (state !== "working") this.#turnStarted = true;
-    this.#host.publish({ event: "agent_state", terminal: this.id, state, line });
-    for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle({ state, line });
+    const reply = this.reply();
+    this.#host.publish({ event: "agent_state", terminal: this.id, ...reply });
+    for (const waiter of [...this.#waiters]) if (waiter.states.has(state)) waiter.settle(reply);
+    if (state === "exited") this.#failWaiters();
   }
 
   /**
@@ -404,6 +563,8 @@ export class AgentWatch {
   #maybeType(text: string, now: number): void {
     const prompt = this.#typedPrompt;
     if (prompt === undefined || this.state === "waiting") return;
+    const place = this.#host.agentProcess?.(true);
+    if (place === "gone" || place === "elsewhere") return;
     const shown = this.#typeAfter.length === 0 || this.#typeAfter.some((pattern) => pattern.test(text));
     if (!shown && now - (this.#readySince ?? now) < PROMPT_START_MS) return;
     this.#typedPrompt = undefined;
@@ -412,6 +573,7 @@ export class AgentWatch {
 
   /** Types a prompt into the input box and counts the turn as started (ask, a typed first prompt). */
   type(prompt: string): void {
+    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);

@@ -22,9 +22,12 @@ const LOG_SETTLE_TRIES = 10;
 const LOG_SETTLE_MS = 100;
 
 export interface AskOutcome {
-  ended: "idle" | "waiting" | "exited" | "timeout";
-  /** The question it waits on, when it ended waiting. */
+  ended: "idle" | "waiting" | "exited" | "timeout" | "error";
+  /** The CLI's own error line, when it ended error (its API refused the turn). */
+  error?: string;
+  /** The question it waits on, when it ended waiting, and its id (for approve/deny to name). */
   question?: string;
+  question_id?: number;
   answer: string;
   /** Where the answer was read: the CLI's log, or its screen. */
   source: "log" | "screen";
@@ -46,6 +49,43 @@ const IDLE_SETTLE_MS = 1500;
 /** Between the keys of one answer (Right, then Enter): a TUI reads a chunk of keys as a paste. */
 const KEY_GAP_MS = 80;
 
+
+/** A FIFO lock: one holder, the others queued in order, each within its own timeout. */
+class TurnLock {
+  #held = false;
+  readonly #queue: Array<() => void> = [];
+
+  /** Resolves to the release once this caller holds it; `noWait` refuses at once when it is held. */
+  take(timeoutMs: number, noWait: boolean, heldBy: string): Promise<() => void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve(this.#release());
+    }
+    if (noWait) return Promise.reject(new T4aError("busy", heldBy));
+    return new Promise((resolve, reject) => {
+      const next = () => {
+        clearTimeout(timer);
+        resolve(this.#release());
+      };
+      const timer = setTimeout(() => {
+        this.#queue.splice(this.#queue.indexOf(next), 1);
+        reject(new T4aError("timeout", `${heldBy}: still queued after ${Math.round(timeoutMs)} ms; nothing was typed`));
+      }, timeoutMs);
+      this.#queue.push(next);
+    });
+  }
+
+  #release(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#queue.shift();
+      if (next) next();
+      else this.#held = false;
+    };
+  }
+}
 
 /** What the session is told at its start; its terminal follows once spawned (see started). */
 export interface SessionParts {
@@ -78,6 +118,7 @@ export class Session {
   #disposed = false;
   /** When and where it started: a CLI's log that carries no id of ours is found by them. */
   readonly #startedAt = Date.now();
+  readonly #turns = new TurnLock();
   #startCwd = "";
 
   constructor(parts: SessionParts) {
@@ -110,20 +151,20 @@ export class Session {
    * Answers the question the agent waits on with the keys its preset names (yes, always, no),
    * one key at a time as a person presses them. Refused unless it waits on a question.
    */
-  async answer(kind: "yes" | "always" | "no"): Promise<{ question: string; keys: string[] }> {
+  async answer(kind: "yes" | "always" | "no", questionId?: number): Promise<{ question: string; question_id: number; keys: string[] }> {
     const watch = this.#requireAgent();
-    if (watch.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
-    if (watch.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${watch.state}: it waits on no question`);
+    watch.assertOwnsTerminal();
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
     const terminal = this.alive;
-    const question = watch.line;
     const bytes = keys.map((key) => keyBytes(key, terminal.screen));
+    // Taken before the first key goes in (no await between): a second answer finds it spent.
+    const { question, question_id } = watch.takeQuestion(questionId);
     for (const [i, key] of bytes.entries()) {
       if (i > 0) await Bun.sleep(KEY_GAP_MS);
       if (terminal.alive) terminal.write(key);
     }
-    return { question, keys };
+    return { question, question_id, keys };
   }
 
   /**
@@ -131,22 +172,38 @@ export class Session {
    * the timeout): answers how it ended and the agent's answer, from its CLI's conversation log
    * where the preset names one, else the words drawn since the prompt.
    */
-  async ask(prompt: string, timeoutMs: number, maxChars: number): Promise<AskOutcome> {
+  async ask(prompt: string, timeoutMs: number, maxChars: number, noWait = false): Promise<AskOutcome> {
     const watch = this.#requireAgent();
     const started = performance.now();
-    if (watch.state === "starting") await watch.until(["idle", "waiting"], timeoutMs);
-    if (watch.state === "working") throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    const left = () => Math.max(1, timeoutMs - (performance.now() - started));
+    // One turn at a time: held from the check that the agent is free until its turn ends, so two
+    // asks never type into the same input box (they would become one prompt).
+    const release = await this.#turns.take(left(), noWait, `agent "${this.id}" is taking another ask's turn`);
+    try {
+      return await this.#askInTurn(watch, prompt, started, left, maxChars, noWait);
+    } finally {
+      release();
+    }
+  }
+
+  async #askInTurn(watch: AgentWatch, prompt: string, started: number, left: () => number, maxChars: number, noWait: boolean): Promise<AskOutcome> {
+    watch.assertOwnsTerminal();
+    if (watch.state === "working" && noWait) throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    // Someone else's turn (a prompt sent with send, the first one): this ask waits for its end.
+    if (watch.state === "starting" || watch.state === "working") await watch.until(["idle", "waiting"], left());
     if (watch.state === "waiting") throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
+    watch.assertOwnsTerminal();
     const terminal = this.alive;
     // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
     const settling = IDLE_SETTLE_MS - watch.inStateMs();
     if (settling > 0) await Bun.sleep(settling);
+    watch.assertOwnsTerminal();
     const before = this.#transcriptOrNone();
     const token = terminal.screen.changeToken();
     watch.type(prompt);
     let ended: AskOutcome["ended"] = "timeout";
     try {
-      ended = (await watch.until(["idle", "waiting", "exited"], Math.max(1, timeoutMs - (performance.now() - started)))).state as AskOutcome["ended"];
+      ended = (await watch.until(["idle", "waiting", "exited"], left())).state as AskOutcome["ended"];
     } catch (error) {
       if (!(error instanceof T4aError && error.code === "timeout")) throw error;
     }
@@ -159,9 +216,16 @@ export class Session {
       if (ended === "timeout") break;
     }
     const source = answer === undefined ? "screen" : "log";
-    const budgeted = withinBudget(answer ?? watch.wordsSince(token, prompt), maxChars);
-    const outcome: AskOutcome = { ended, answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
-    if (ended === "waiting") outcome.question = watch.line;
+    const words = answer ?? watch.wordsSince(token, prompt);
+    // A turn that ended on the CLI's own error line (its API refused) did not answer.
+    const error = ended === "idle" ? watch.errorLine(words) : undefined;
+    const budgeted = withinBudget(words, maxChars);
+    const outcome: AskOutcome = { ended: error === undefined ? ended : "error", answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
+    if (error !== undefined) outcome.error = error;
+    if (ended === "waiting") {
+      outcome.question = watch.line;
+      outcome.question_id = watch.questionId;
+    }
     return outcome;
   }
 
@@ -218,6 +282,7 @@ export class Session {
       info.agent_state = this.#agent.state;
       info.agent_since = Math.round(Date.now() - this.#agent.inStateMs());
       if (this.#agent.line) info.agent_line = this.#agent.line;
+      if (this.#agent.state === "waiting") info.agent_question_id = this.#agent.questionId;
     }
     if (this.restored) info.restored = true;
     if (this.restoreNote) info.restore_note = this.restoreNote;

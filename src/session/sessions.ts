@@ -11,6 +11,7 @@ import type { EventBus } from "../terminal/event-bus.ts";
 import type { SessionRecords } from "../terminal/leftovers.ts";
 import { Terminal, type EndReport } from "../terminal/terminal.ts";
 import { AgentWatch } from "./agent-watch.ts";
+import { ForegroundChild } from "../terminal/foreground.ts";
 import { fdShortage } from "./fd-budget.ts";
 import type { DaemonConfig } from "./config.ts";
 import { Session } from "./session.ts";
@@ -229,7 +230,7 @@ export class Sessions {
           scrollbackBytes: config.scrollback_bytes,
           idleMs: () => spec.idle_timeout_ms ?? config.idle_timeout_ms,
           integrationDir: spec.shell_integration ? spawn.integrationDir : undefined,
-          onInput: () => session.agent?.input(),
+          onInput: (data) => session.agent?.input(data),
           onCwd: (cwd) => session.movedTo(cwd),
           onResize: (cols, rows) => session.resized(cols, rows),
           onEnd: (reason) => session.ended(reason),
@@ -246,6 +247,8 @@ export class Sessions {
   #watch(session: Session, terminal: Terminal, agent: NonNullable<SpawnPlan["agent"]>): AgentWatch {
     const { bus } = this.#options;
     const screen = terminal.screen;
+    // Over ssh the leader is ssh itself: the CLI's process is on another machine.
+    const cli = session.facts.spawn_mode === "ssh" ? undefined : new ForegroundChild(() => terminal.pid);
     const watch = new AgentWatch(
       session.id,
       agent.agent,
@@ -257,6 +260,7 @@ export class Sessions {
         changedSince: (token) => screen.changedSince(token, "viewport").lines,
         bracketedPaste: () => screen.bracketedPaste,
         inputWanted: () => terminal.inputWanted,
+        agentProcess: cli && ((find) => (terminal.alive ? cli.place(find) : "gone")),
         write: (data) => {
           if (terminal.alive) terminal.write(data);
         },

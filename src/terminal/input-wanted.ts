@@ -138,19 +138,22 @@ function deviceOf(pid: number, fd: number): number | undefined {
   }
 }
 
-interface ProcStat {
+export interface ProcStat {
   state: string;
+  ppid: number;
   pgrp: number;
   ttyNr: number;
   tpgid: number;
+  /** Clock ticks after boot when it started (field 22): a reused pid starts later. */
+  start: number;
 }
 
 /** /proc/PID/stat's fields after `(comm)`, which may itself hold spaces and parentheses. */
-function procStat(pid: number, tid?: number): ProcStat | undefined {
+export function procStat(pid: number, tid?: number): ProcStat | undefined {
   const line = text(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
   if (!line) return undefined;
   const fields = line.slice(line.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0]!, pgrp: Number(fields[2]), ttyNr: Number(fields[4]), tpgid: Number(fields[5]) };
+  return { state: fields[0]!, ppid: Number(fields[1]), pgrp: Number(fields[2]), ttyNr: Number(fields[4]), tpgid: Number(fields[5]), start: Number(fields[19]) };
 }
 
 const taskState = (pid: number, tid: number) => procStat(pid, tid)?.state;

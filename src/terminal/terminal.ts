@@ -37,7 +37,7 @@ export interface TerminalSpec {
   /** Runs once the program has ended (`reason`: why t4a ended it); its fields join the exit event and info(). */
   onEnd?: (reason: string | undefined) => Promise<EndHookReport>;
   /** Told when input is written to the program (an agent's watch: the user answered). */
-  onInput?: () => void;
+  onInput?: (data: string | Uint8Array) => void;
   /** Told when the shell reports a new working directory (OSC 7). */
   onCwd?: (cwd: string) => void;
   /** The size changed (after the resize is applied). */
@@ -170,7 +170,7 @@ export class Terminal {
   readonly #nonce = randomBytes(8).toString("hex");
   #exit: PtyExit | null = null;
   readonly #onEnd: TerminalSpec["onEnd"];
-  readonly #onInput: (() => void) | undefined;
+  readonly #onInput: ((data: string | Uint8Array) => void) | undefined;
   /** The size asked for last, not yet applied (see resize). */
   #wantedSize: { cols: number; rows: number } | undefined;
   #resizeFrame: ReturnType<typeof setTimeout> | undefined;
@@ -346,7 +346,7 @@ export class Terminal {
     }
     this.#pty.write(data);
     this.#inputWanted.activity();
-    this.#onInput?.();
+    this.#onInput?.(data);
     for (const tap of this.#taps) tap.input?.(data);
   }
 

@@ -32,6 +32,7 @@ const Override = v.strictObject({
   busyPatterns: v.optional(Strings),
   chromePatterns: v.optional(Strings),
   readyPatterns: v.optional(Strings),
+  errorPatterns: v.optional(Strings),
   answers: v.optional(v.strictObject({ yes: Strings, always: v.optional(Strings), no: Strings })),
   log: v.optional(v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen"]) })),
 });

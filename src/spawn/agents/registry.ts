@@ -63,6 +63,11 @@ export interface AgentPreset {
   /** Rows of its own frame (hints, status bars): never the line a state reports, which is the agent's last words. */
   chromePatterns: string[];
   /**
+   * The CLI's own line for a turn its API refused (drawn, or in its log): an ask whose turn shows
+   * one ended `error`. Copied from the real CLIs' screens against the fake model's refusals.
+   */
+  errorPatterns?: string[];
+  /**
    * The keys (send's names) that answer its permission question: yes once, yes for the rest of
    * the session (or this kind of action), no. Checked against each CLI's real question (see
    * test/real-agents.test.ts); `always` is absent where the CLI offers none.
@@ -147,6 +152,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
     readyPatterns: ["^\\s*❯(\\s|$)"],
+    errorPatterns: ["^(● )?API Error: "], // 2.1.330: "● API Error: 400 …", in its log "API Error: 400 …"
     chromePatterns: ["^[✻✶✢✳✽·*] \\S+ for \\d", "^[✻✶✢✳✽·*] \\S+… \\(", "for shortcuts", "mode on", "esc to interrupt", "← for agents", "/effort"],
     // 2.1.330: "❯ 1. Yes", "2. Yes, and switch to accept edits … (shift+tab)", "3. No"; "Esc to cancel".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
@@ -183,6 +189,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to interrupt"], // "• Working (0s • esc to interrupt)"
     readyPatterns: ["^\\s*›\\s"],
+    errorPatterns: ["^■ (?!Conversation interrupted)"], // 0.169: "■ {\"error\":{…}}" (an interrupt, also drawn with ■, is no error)
     chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "f2 to view"],
     // 0.169: "1. Yes, proceed (y)", "2. Yes, and don't ask again for commands that start with … (p)", "3. No, … (esc)".
     answers: { yes: ["y"], always: ["p"], no: ["Escape"] },
@@ -211,6 +218,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
     readyPatterns: ["Type your message"],
+    errorPatterns: ["^✕ \\[API Error: "], // "✕ [API Error: {…}]"
     chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode", "YOLO Ctrl\\+Y"],
     // 0.61: "● 1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4. No, suggest changes (esc)".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
@@ -243,6 +251,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"
     readyPatterns: ["Type your message"],
+    errorPatterns: ["^✕ \\[API Error: "], // "✕ [API Error: {…}]"
     chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab", "^➜ ", "git:\\("],
     // 0.24: "› 1. Yes, allow once", "2. Yes, allow always", "3. No, suggest changes (esc)".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },

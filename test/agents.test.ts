@@ -207,6 +207,31 @@ test("list shows each agent's state and its question; list --needs keeps who nee
   for (const id of ["asks", reader, failed, busy]) await ok(["kill", id]);
 });
 
+test("wait --any: the one call an orchestrator loop needs: blocks until any terminal needs a person, says which and why; --any --agent idle for any agent's turn", async () => {
+  const quiet = await ok(["create", "--name", "quiet", "--", "sleep", "100"]);
+  // Nothing needs anyone yet: it waits (and times out, exit 1).
+  const none = await t4a(["wait", "--any", "--timeout", "300ms"]);
+  expect(none.code).toBe(1);
+  expect(none.stderr).toContain("no terminal needed a person within 300 ms");
+  await agent("any1", ["--agent", "claude", "--prompt", "first task"]);
+  await ok(["wait", "--any", "--agent", "idle", "--timeout", "15s"]).then((line) => expect(line).toStartWith("any1\tidle\t"));
+  // A waiting agent is found by the wait already under way.
+  const waiting = t4a(["wait", "--any", "--timeout", "20s"]);
+  await ok(["send", "any1", "please approve this\\r"]);
+  const found = await waiting;
+  expect(found.code).toBe(0);
+  expect(found.stdout).toBe("any1\twaiting\tDo you want to proceed? (y/n)");
+  expect(JSON.parse(await ok(["wait", "--any", "--json"]))).toMatchObject({ condition: "needs", terminal: "any1", why: "waiting" });
+  await ok(["approve", "any1"]);
+  // Then a program reading its terminal, which is not an agent.
+  const reader = await ok(["create", "--name", "asks-name", "--", "python3", "-c", "input('name? ')"]);
+  expect(await ok(["wait", "--any", "--timeout", "20s"])).toBe(`${reader}\tinput\tpython3`);
+  // Usage errors name the flags.
+  const bare = await t4a(["wait", quiet]);
+  expect({ code: bare.code, stderr: bare.stderr }).toEqual({ code: 2, stderr: "t4a: wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)" });
+  for (const id of [quiet, "any1", reader]) await ok(["kill", id]);
+});
+
 test("agent_state from screen patterns when the CLI has no hooks (gemini), and typed prompts for a TUI that takes none", async () => {
   await agent("patterned", ["--agent", "gemini", "--idle", "400"]);
   await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"]);

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
+import { needOf, needRank } from "./needs.ts";
 
 export const ListParams = deferred(() => v.object({
   needs: v.optional(v.pipe(v.boolean(), v.description("only who needs a person, most urgent first"))),
@@ -27,7 +28,7 @@ export const list = defineCommand({
     const failed = ctx.sessions.manifest.failures();
     const warnings = ctx.sessions.manifest.problems;
     let terminals = ctx.sessions.list().map((session) => session.info());
-    if (params.needs) terminals = terminals.filter((t) => need(t) !== undefined).sort((a, b) => need(a)! - need(b)!);
+    if (params.needs) terminals = terminals.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b));
     return {
       terminals,
       ...(failed.length ? { restore_failed: failed } : {}),
@@ -58,14 +59,6 @@ export const list = defineCommand({
   },
   http: [{ method: "GET", path: "/api/sessions" }],
 });
-
-/** How pressing a terminal's call on a person is (lower first), or undefined when it makes none. */
-function need(t: Reply): number | undefined {
-  if (t.alive && t.agent_state === "waiting") return 0;
-  if (t.alive && t.input_wanted !== undefined && t.agent === undefined) return 1;
-  if (!t.alive && t.exit_code !== 0 && t.exit_code !== undefined) return 2;
-  return undefined;
-}
 
 function terminalLines(response: Reply): string[] {
   const now = Date.now();

@@ -1,11 +1,16 @@
 // wait: block until a condition holds on a terminal — idle, text or regex in new output (never the
 // echo of typed input), text gone, a command done, exit — or the timeout passes (a `timeout` error).
+// With `any`, on every terminal at once: until one needs a person (an agent waiting on a question,
+// a program reading its terminal, a failed exit), or until an agent reaches one of `agent`'s states.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
+import type { DaemonContext } from "./context.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
+import { NEEDS, needOf, needRank } from "./needs.ts";
+import { within } from "../terminal/within.ts";
 
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
@@ -13,7 +18,8 @@ export const DEFAULT_WAIT_MS = 30_000;
 const agentWaitState = () => v.picklist(["working", "waiting", "idle", "exited"]);
 
 export const WaitParams = deferred(() => v.object({
-  id: TerminalId,
+  id: v.optional(TerminalId),
+  any: v.optional(v.pipe(v.boolean(), v.description("no id: until any terminal needs a person (or an agent reaches `agent`)"))),
   idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
   text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text appears in output that arrives after the wait began"))),
   regex: v.optional(v.pipe(v.string(), v.minLength(1), v.description("a line of new output matches this JavaScript regular expression"))),
@@ -33,8 +39,11 @@ export const WaitParams = deferred(() => v.object({
 }));
 
 export const WaitReply = deferred(() => v.object({
-  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent"]),
+  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent", "needs"]),
   elapsed_ms: v.number(),
+  /** With `any`: the terminal, and (needs) why it needs a person. */
+  terminal: v.optional(v.string()),
+  why: v.optional(v.picklist(NEEDS)),
   line: v.optional(v.string()),
   row: v.optional(v.number()),
   match: v.optional(v.string()),
@@ -56,9 +65,14 @@ export const wait = defineCommand({
   params: WaitParams,
   reply: WaitReply,
   async handle(params, ctx) {
-    const session = ctx.sessions.get(params.id);
     const { idle_ms, text, gone, command_done, exit, input } = params;
     const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit || input;
+    if (params.any) {
+      if (params.id !== undefined || others) throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
+      return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms);
+    }
+    if (params.id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id, or any");
+    const session = ctx.sessions.get(params.id);
     if (params.agent !== undefined) {
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
@@ -78,7 +92,7 @@ export const wait = defineCommand({
     return { ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit, input }, params.timeout_ms)) };
   },
   cli: {
-    usage: "wait <id>",
+    usage: "wait [id]",
     summary: "Wait until idle, text appears (in new output), text is gone, a command is done, exit, or an agent's state",
     options: [
       ["--idle [duration]", "no output for this long (default 2s)"],
@@ -89,12 +103,24 @@ export const wait = defineCommand({
       ["--exit", "the program exits"],
       ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
       ["--agent <states>", "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle"],
+      ["--any", "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
-    examples: ['t4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m', "t4a wait t1 --text 'Listening on' --timeout 1m", "t4a wait t1 --idle 1s"],
+    examples: [
+      't4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m',
+      "t4a wait t1 --text 'Listening on' --timeout 1m",
+      "t4a wait t1 --idle 1s",
+      "while read -r id why line < <(t4a wait --any --timeout 1h); do t4a approve \"$id\"; done",
+    ],
     request([id], options) {
+      const conditions = ["idle", "text", "regex", "gone", "done", "exit", "input", "agent"];
+      if (!options.any && !conditions.some((name) => options[name] !== undefined && options[name] !== false)) {
+        throw new T4aError("invalid_params", "wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)");
+      }
+      if (!options.any && id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id (or --any for every terminal)");
       return {
         id,
+        any: options.any ? true : undefined,
         idle_ms: options.idle === undefined ? undefined : options.idle === true ? 2000 : durationOption(options.idle, "--idle"),
         text: options.text === undefined ? undefined : String(options.text),
         regex: options.regex === undefined ? undefined : String(options.regex),
@@ -107,7 +133,8 @@ export const wait = defineCommand({
       };
     },
     print(response) {
-      if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
+      if (response.terminal !== undefined) console.log(`${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}`);
+      else if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
       else if (response.condition === "input") console.log(`${response.process}\t${response.line}`);
       else if (response.line !== undefined) console.log(response.line);
       else if (response.code !== undefined) console.log(response.code ?? response.signal);
@@ -116,12 +143,51 @@ export const wait = defineCommand({
   mcp: {
     tool: "terminal_wait",
     description:
-      "Block until something happens on a terminal instead of polling; the first condition given that holds wins. " +
-      "text/regex see only output arriving after the call starts (never the echo of typed input). " +
+      "Block until something happens instead of polling; the first condition that holds wins. " +
+      "text/regex see only new output, never typed input's echo. " +
       "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers the condition, elapsed_ms, and the matching line (row from the bottom), exit code or agent state. " +
-      "A timeout (default 30 s) is a tool error with code timeout.",
+      "Answers the condition, elapsed_ms, the matching line, exit code or agent state. " +
+      "A timeout (default 30 s) is a tool error.",
     blocking: true,
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],
 });
+
+/**
+ * Every terminal: the first (most pressing) that needs a person now, or the first to once an
+ * event says something changed; with `states`, the first agent in one of them. Level-triggered:
+ * a terminal that already needs you answers at once, so a loop acts on it before it waits again.
+ */
+function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: number) {
+  const started = performance.now();
+  const look = () => {
+    const infos = ctx.sessions.list().map((session) => session.info());
+    if (states) {
+      const found = infos.find((t) => t.agent_state !== undefined && states.includes(t.agent_state));
+      return found && { condition: "agent" as const, terminal: found.id, state: found.agent_state, line: found.agent_line ?? "", ...(found.agent_question_id !== undefined ? { question_id: found.agent_question_id } : {}) };
+    }
+    const found = infos.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b))[0];
+    if (!found) return undefined;
+    const why = needOf(found)!;
+    const line = why === "waiting" ? (found.agent_line ?? "") : why === "input" ? String(found.input_wanted) : `exited ${found.signal ?? found.exit_code}`;
+    return { condition: "needs" as const, terminal: found.id, why, line };
+  };
+  type Found = NonNullable<ReturnType<typeof look>> & { elapsed_ms: number };
+  return within<Found>(
+    timeoutMs,
+    (settle) => {
+      const answer = () => {
+        const found = look();
+        if (found) settle({ ...found, elapsed_ms: Math.round(performance.now() - started) });
+      };
+      answer();
+      // Whatever changes what a terminal needs comes as an event: an agent's state, input wanted, an exit.
+      return ctx.bus.subscribe(undefined, (event) => {
+        if (event.event === "agent_state" || event.event === "input_wanted" || event.event === "exit") answer();
+      });
+    },
+    () => {
+      throw new T4aError("timeout", `no terminal needed a person within ${timeoutMs} ms`);
+    },
+  );
+}

@@ -139,8 +139,8 @@ interface CommandOutput {
 /** Command lines remembered, so their echo is never taken for output when their rows are read again. */
 const COMMAND_LINES_KEPT = 200;
 
-/** Longest a `send` waits for an integrated shell's first prompt before typing anyway. */
-const SEND_PROMPT_WAIT_MS = 10_000;
+/** Longest a `send` waits for an integrated shell to be ready (a prompt, or reading its terminal) before typing anyway. */
+const SEND_PROMPT_WAIT_MS = 60_000;
 
 /** Resizes closer together than this collapse into the last one. */
 const RESIZE_FRAME_MS = 50;
@@ -320,14 +320,26 @@ export class Terminal {
 
   /**
    * Input a client sends (`send`), in the order sent. An integrated shell still starting gets it
-   * once its first prompt is up (10 s at most): typed earlier, a Ctrl-C that follows would reach
-   * the shell while it reads its startup files, and the terminal would flush the line before it.
+   * once it is ready: its first prompt mark, or (a prompt hook its rc replaced) once it reads its
+   * terminal. Typed earlier, a Ctrl-C that follows would reach the shell while it reads its
+   * startup files, and the terminal would flush the line before it.
    */
   send(parts: Array<string | Uint8Array>): Promise<void> {
     const deliver = async () => {
-      // Waited for once at most: a shell whose prompt never comes (its rc replaced the prompt hook) is not waited on again.
       if (this.shell && this.#shellState === "starting" && this.alive && !this.#gaveUpOnPrompt) {
-        await this.#untilPrompt(SEND_PROMPT_WAIT_MS).catch(() => (this.#gaveUpOnPrompt = true));
+        const ready = await within<boolean>(
+          SEND_PROMPT_WAIT_MS,
+          (settle) => {
+            this.#promptWaiters.push(() => settle(true));
+            if (this.#inputWanted.wanted) settle(true);
+            const reading = () => settle(true);
+            this.#inputListeners.add(reading);
+            return () => this.#inputListeners.delete(reading);
+          },
+          () => false,
+        );
+        // Waited for once at most: a shell that neither prompts nor reads is typed into from then on.
+        if (!ready) this.#gaveUpOnPrompt = true;
       }
       for (const part of parts) if (this.alive) this.write(part);
     };

@@ -23,6 +23,8 @@ export interface DaemonContext {
   web?: WebHost;
   /** While the persisted sessions of an earlier daemon come back: requests but `events` wait for it. */
   restoring?: Promise<void>;
+  /** Bytes of replies written for clients that have not read them yet (bounded: server.ts). */
+  unreadReplyBytes?(): number;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }

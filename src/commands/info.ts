@@ -12,6 +12,7 @@ export const InfoReply = deferred(() => v.object({
   sessions: v.number(),
   subscribers: v.number(),
   rss_bytes: v.number(),
+  unread_reply_bytes: v.optional(v.pipe(v.number(), v.description("replies written for clients that have not read them yet (at most 128 MB; past it the furthest behind is dropped)"))),
   socket: v.string(),
   /** Optional: daemons before the screen pool do not say. */
   screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
@@ -32,6 +33,7 @@ export const info = defineCommand({
       sessions: ctx.sessions.size,
       subscribers: ctx.bus.size,
       rss_bytes: process.memoryUsage.rss(),
+      ...(ctx.unreadReplyBytes ? { unread_reply_bytes: ctx.unreadReplyBytes() } : {}),
       socket: ctx.socketPath,
       screen_workers: ctx.sessions.screens.workers,
       worker_sessions: ctx.sessions.screens.loads,

@@ -19,7 +19,7 @@ import type { DaemonContext, WebHost } from "../commands/context.ts";
 import { defaultConfig } from "../session/config.ts";
 import { Sessions } from "../session/sessions.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
-import { listen } from "./server.ts";
+import { listen, unreadReplyBytes } from "./server.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -82,6 +82,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     stateDir: spawn.stateDir,
     daemonEnv: spawn.daemonEnv,
     requestShutdown: () => setTimeout(() => void stop(), 0),
+    unreadReplyBytes,
   };
   ctx.web = options.webHost?.(ctx);
 

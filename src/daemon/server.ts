@@ -30,6 +30,11 @@ const MAX_IN_FLIGHT = 64;
 /** Connections holding unread replies, and how many bytes they hold together. */
 const behind = new Set<Socket<Connection>>();
 let totalOutboxBytes = 0;
+
+/** What every client together has left unread (for `info`). */
+export function unreadReplyBytes(): number {
+  return totalOutboxBytes;
+}
 const NEWLINE = 0x0a;
 
 interface Connection {

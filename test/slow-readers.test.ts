@@ -3,7 +3,7 @@
 // more requests run for it, and one that falls far behind is dropped; every other client is
 // answered meanwhile.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rssBytes, Sandbox, waitFor } from "./harness.ts";
+import { BIN, rssBytes, Sandbox, waitFor } from "./harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -68,3 +68,43 @@ test("30 connections that never read 64 replies of ~2 MB each: RSS stays bounded
   }
   await sandbox.request({ cmd: "kill", id });
 }, 180_000);
+
+test("20 event streams (SSE) that never read, while a program marks 300 000 commands done: RSS stays bounded", async () => {
+  // A daemon of its own, started by `web` with a state directory of its own (where the token is).
+  const box = new Sandbox();
+  const state = `${box.dir}/state`;
+  const env = { ...box.env, XDG_STATE_HOME: state };
+  const web = Bun.spawnSync([BIN, "web", "--listen", "127.0.0.1:0"], { env, stdout: "pipe", stderr: "pipe" });
+  expect(web.exitCode).toBe(0);
+  const base = new URL(web.stdout.toString().trim());
+  const token = (await Bun.file(`${state}/t4a/web/token`).text()).trim();
+  const daemon = await box.daemonPid();
+  const before = rssBytes(daemon);
+  // 20 streams that read nothing after their request is sent.
+  const holder = Bun.spawn(
+    ["python3", "-c", `import socket, sys, time\nheld = []\nfor _ in range(20):\n    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))\n    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)\n    s.sendall(("GET /api/events HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\n\\r\\n" % (sys.argv[1], sys.argv[2])).encode())\n    held.append(s)\nprint("SENT", flush=True)\ntime.sleep(600)`, base.port, token],
+    { stdout: "pipe", stderr: "inherit" },
+  );
+  try {
+    expect(new TextDecoder().decode((await holder.stdout.getReader().read()).value)).toContain("SENT");
+        const made = await box.request({ cmd: "create", cmd_args: ["python3", "-c", "import sys\nfor i in range(300000): sys.stdout.write('\\x1b]133;C\\x07\\x1b]133;D;%d\\x07' % (i % 100))\nsys.stdout.flush()\nprint('MARKS-DONE')\nsys.stdin.read()"] });
+    const id = made.reply.id as string;
+    let peak = rssBytes(daemon);
+    const sampling = setInterval(() => (peak = Math.max(peak, rssBytes(daemon))), 100);
+    try {
+      expect((await box.request({ cmd: "wait", id, text: "MARKS-DONE", timeout_ms: 120_000 })).reply.ok).toBe(true);
+    } finally {
+      clearInterval(sampling);
+    }
+    console.log(`20 unread event streams, 600 000 command events: daemon RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB`);
+    // Each stream holds at most 1 MB of events for its reader (then drops them and says so);
+    // unbounded, each held every event: +1131 MB for these 600 000, growing with every event. What
+    // is left is the heap's churn of encoding them (+250 MB measured).
+    expect((peak - before) / MB).toBeLessThan(700);
+    await box.request({ cmd: "kill", id });
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.exited;
+    await box.cleanup();
+  }
+}, 240_000);

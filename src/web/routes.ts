@@ -7,6 +7,7 @@ import type { DaemonContext } from "../commands/context.ts";
 import { commands } from "../commands/index.ts";
 import { dispatch, type Outcome } from "../daemon/dispatch.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
 import { launchIssue } from "./issue.ts";
 import { HttpRefusal, json } from "./responses.ts";
 
@@ -149,24 +150,39 @@ function queryFields(url: URL): Reply {
   return fields;
 }
 
-/** An event stream as server-sent events: one `data:` line per event, until the client goes. */
+/**
+ * An event stream as server-sent events: one `data:` line per event, until the client goes. What
+ * waits for a reader that does not read is bounded in bytes, as on the socket: past the bound
+ * events are dropped, and the reader is told how many (`lagged`) once it has room again.
+ */
 function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
   let stop: (() => void) | undefined;
+  let dropped = 0;
   const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(": t4a events\n\n"));
-      stop = start((event) => {
-        try {
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`));
-        } catch {
-          stop?.();
-        }
-      });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(": t4a events\n\n"));
+        const line = (event: unknown) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
+        stop = start((event) => {
+          try {
+            if ((controller.desiredSize ?? 0) <= 0) {
+              dropped++;
+              return;
+            }
+            if (dropped) controller.enqueue(line({ event: "lagged", dropped }));
+            dropped = 0;
+            controller.enqueue(line(event));
+          } catch {
+            stop?.();
+          }
+        });
+      },
+      cancel() {
+        stop?.();
+      },
     },
-    cancel() {
-      stop?.();
-    },
-  });
+    { highWaterMark: SUBSCRIBER_QUEUE_BYTES, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
   return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
 }

@@ -80,7 +80,9 @@ function openLibc() {
  * environment is empty: nothing of the session's (BUN_OPTIONS…) acts on it.
  */
 async function startBridge(port: number, socket: string): Promise<void> {
-  const child = Bun.spawn([...selfArgv(), "sandbox-bridge", `${port}=${socket}`], { stdio: ["ignore", "ignore", "inherit"], env: {} });
+  // Nothing of it reaches the session's terminal: its words would land in the program's screen
+  // (a broken pipe printed into an agent's TUI reached an `ask` answer). Its exit code says enough.
+  const child = Bun.spawn([...selfArgv(), "sandbox-bridge", `${port}=${socket}`], { stdio: ["ignore", "ignore", "ignore"], env: {} });
   child.unref();
   for (let i = 0; i < 1000; i++) {
     const reached = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(

@@ -72,6 +72,27 @@ test.if(process.platform === "linux")("exec comes back when the command asks for
   expect(await request({ cmd: "exec", id, continue: done.token, input: "x\n" })).toMatchObject({ ok: false, code: "exited" });
 });
 
+test("a full-screen program is answered with its screen (and says so); quitting it, output resumes where it was, nothing replayed", async () => {
+  const id = await shell();
+  await request({ cmd: "run", id, command: "echo earlier-output", timeout_ms: 15_000 });
+  const file = `${sandbox.dir}/notes.txt`;
+  await Bun.write(file, Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n"));
+  const opened = await request({ cmd: "exec", id, command: `vi ${file}`, yield_ms: 10_000 });
+  expect(opened).toMatchObject({ ok: true, running: true, screen: true, input_wanted: "vi" });
+  expect((opened.output as string).split("\n")[0]).toBe("line 1");
+  const quit = await request({ cmd: "exec", id, continue: opened.token, input: ":q!\r", yield_ms: 10_000 });
+  expect(quit).toMatchObject({ ok: true, running: false, code: 0 });
+  expect(quit.output).not.toContain("earlier-output");
+  expect(quit.screen).toBeUndefined();
+
+  // less starts at its first line, as the screen shows it.
+  const paged = await request({ cmd: "exec", id, command: `less ${file}`, yield_ms: 10_000 });
+  expect(paged).toMatchObject({ ok: true, running: true, screen: true });
+  expect((paged.output as string).split("\n")[0]).toBe("line 1");
+  expect(await request({ cmd: "exec", id, continue: paged.token, input: "q", yield_ms: 10_000 })).toMatchObject({ running: false, code: 0, output: "" });
+  await request({ cmd: "kill", id });
+});
+
 test("a budget cuts the middle of long output and says how much", async () => {
   const id = await shell();
   const reply = await request({ cmd: "exec", id, command: "seq 1 5000", max_output: 1000 });

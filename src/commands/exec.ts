@@ -40,6 +40,7 @@ export const ExecReply = deferred(() => v.object({
   code: v.optional(v.nullable(v.number())),
   shell_exited: v.optional(v.literal(true)),
   input_wanted: v.optional(v.string()),
+  screen: v.optional(v.pipe(v.literal(true), v.description("a full-screen program holds the terminal: output is its screen, not output"))),
   elapsed_ms: v.number(),
 }));
 
@@ -48,6 +49,7 @@ type ExecAnswer = v.InferOutput<typeof ExecReply>;
 /** One line saying how the call ended, for people and models. */
 function status(response: ExecAnswer): string {
   const parts = [response.running ? (response.input_wanted ? `waiting for input (${response.input_wanted} reads the terminal)` : "still running") : `exit code ${response.code}`];
+  if (response.screen) parts.push("a full-screen program: this is its screen");
   if (response.cut) parts.push(`${response.cut} characters cut`);
   if (response.lost_lines) parts.push(`${response.lost_lines} lines scrolled away unread`);
   parts.push(`${response.elapsed_ms} ms`);

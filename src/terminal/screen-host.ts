@@ -13,6 +13,7 @@ export type ScreenRead =
   | "logicalLines"
   | "fromBottom"
   | "bracketedPaste"
+  | "alternate"
   | "applicationCursorKeys"
   | "inSyncFrame"
   | "regionLength"

@@ -290,6 +290,10 @@ export class ScreenProxy {
     return this.#read("bracketedPaste") as boolean;
   }
 
+  get alternate(): boolean {
+    return this.#read("alternate") as boolean;
+  }
+
   get applicationCursorKeys(): boolean {
     return this.#read("applicationCursorKeys") as boolean;
   }

@@ -574,6 +574,11 @@ export class Screen {
     return this.#xterm.modes.bracketedPasteMode;
   }
 
+  /** A full-screen program holds the alternate screen (vi, less, htop): it has no scrollback of output. */
+  get alternate(): boolean {
+    return this.#onAlternate;
+  }
+
   get applicationCursorKeys(): boolean {
     return this.#xterm.modes.applicationCursorKeysMode;
   }

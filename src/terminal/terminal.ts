@@ -97,6 +97,11 @@ export interface ExecOutcome {
   shell_exited?: true;
   /** The command returned early because it waits for input: the process reading the terminal. */
   input_wanted?: string;
+  /**
+   * A full-screen program (vi, less) holds the terminal: `output` is its screen as it stands,
+   * not output, and the token still points where output was before it (it resumes from there).
+   */
+  screen?: true;
   elapsed_ms: number;
 }
 
@@ -563,6 +568,14 @@ export class Terminal {
     this.screen.catchUp();
     const finished = typed.finished;
     if (finished?.incomplete) throw this.#incomplete(finished);
+    if (!finished && this.alive && this.screen.alternate) {
+      // No output to read on the alternate screen: what a person sees is the program's screen.
+      const budgeted = withinBudget(this.screen.lines("viewport", 0, this.screen.rows, true).join("\n").replace(/\n+$/, ""), maxChars);
+      const token = `${typed.seq}.${place === "start" ? "start" : `${place.row}.${place.col}`}`;
+      const outcome: ExecOutcome = { output: budgeted.text, cut: budgeted.cut, running: true, token, screen: true, elapsed_ms: Math.round(performance.now() - started) };
+      if (reader !== undefined) outcome.input_wanted = reader;
+      return outcome;
+    }
     const start = place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
     const end = finished
       ? { row: finished.output.last, col: finished.output.lastCol }

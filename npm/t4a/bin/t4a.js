@@ -11,17 +11,21 @@ const path = require("node:path");
 
 const version = require("../package.json").version;
 
-/** musl or glibc, for Linux. Node's report names the glibc it runs on; Bun's does not, so the ldd script is read then. */
+/** musl or glibc, for Linux: the ldd script names its C library (detect-libc's way, and cheap);
+ * else Node's report names the glibc it runs on (Bun's does not); else musl's loader is looked for. */
 function isMusl() {
+  try {
+    const ldd = fs.readFileSync("/usr/bin/ldd", "utf8");
+    if (ldd.includes("musl")) return true;
+    if (/GNU C Library|GLIBC/i.test(ldd)) return false;
+  } catch {
+    // no ldd script: ask the runtime
+  }
   if (!process.versions.bun && process.report && typeof process.report.getReport === "function") {
     const header = process.report.getReport().header;
     if (header) return !header.glibcVersionRuntime;
   }
-  try {
-    return fs.readFileSync("/usr/bin/ldd", "utf8").includes("musl");
-  } catch {
-    return fs.existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`);
-  }
+  return fs.existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`);
 }
 
 function target() {

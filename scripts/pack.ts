@@ -3,14 +3,17 @@
 // @t4a/<target> with os/cpu/libc, as optional dependencies: npm installs the one that fits, and
 // nothing is downloaded by an install script. A binary whose SHA-256 is not SHA256SUMS's is refused.
 // `--target NAME` (repeatable) packs only those platform packages; `t4a` still lists all six.
+// `--release DIR` and `--out DIR` replace dist/release and dist/npm (the tests' fake releases).
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
-const release = join(root, "dist", "release");
-const out = join(root, "dist", "npm");
+const args = process.argv.slice(2);
+const option = (name: string) => args.flatMap((arg, i) => (args[i - 1] === name ? [arg] : []));
+const release = resolve(option("--release")[0] ?? join(root, "dist", "release"));
+const out = resolve(option("--out")[0] ?? join(root, "dist", "npm"));
 export const TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm64-musl", "darwin-x64", "darwin-arm64"];
 
 /** Runs `npm pack` in `dir`, the tarball into dist/npm; answers its file name. */
@@ -24,7 +27,7 @@ function platformPackage(target: string, sums: Map<string, string>): string {
   const file = join(release, `t4a-${target}`);
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run release first`);
   const sum = createHash("sha256").update(readFileSync(file)).digest("hex");
-  if (sums.get(`t4a-${target}`) !== sum) throw new Error(`t4a-${target}: its SHA-256 is not the one in dist/release/SHA256SUMS`);
+  if (sums.get(`t4a-${target}`) !== sum) throw new Error(`t4a-${target}: its SHA-256 is not the one in ${join(release, "SHA256SUMS")}`);
   const [os, cpu, libc] = target.split("-");
   const dir = join(out, target);
   mkdirSync(join(dir, "bin"), { recursive: true });
@@ -65,8 +68,7 @@ function mainPackage(): string {
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const wanted = args.flatMap((arg, i) => (args[i - 1] === "--target" ? [arg] : []));
+  const wanted = option("--target");
   const unknown = wanted.filter((target) => !TARGETS.includes(target));
   if (unknown.length) {
     console.error(`unknown target ${unknown.join(", ")}; known: ${TARGETS.join(", ")}`);
@@ -83,8 +85,11 @@ function main(): void {
       .filter(Boolean)
       .map((line) => [line.split("  ")[1] ?? "", line.split("  ")[0] ?? ""]),
   );
-  rmSync(out, { recursive: true, force: true });
+  // What an earlier run left (only that: --out may name a directory holding other things).
   mkdirSync(out, { recursive: true });
+  for (const name of readdirSync(out)) {
+    if ((name.startsWith("t4a-") && name.endsWith(".tgz")) || name === "t4a" || TARGETS.includes(name)) rmSync(join(out, name), { recursive: true, force: true });
+  }
   const started = performance.now();
   try {
     for (const target of wanted.length ? wanted : TARGETS) console.log(`packed dist/npm/${platformPackage(target, sums)}`);

@@ -86,13 +86,15 @@ test.if(SSHD !== undefined)("a --from that is not there is an error, and nothing
   expect(done.installed).toBeUndefined();
 }, 60_000);
 
-test.if(SSHD !== undefined)("another t4a first on the remote's PATH is named", async () => {
+test.if(SSHD !== undefined)("another t4a first on the remote's PATH is named; what the far side prints comes without control characters", async () => {
   const file = join(sandbox.dir, "small-t4a");
-  writeFileSync(file, "#!/bin/sh\necho t4a-small\n", { mode: 0o755 });
+  // Its --version answers with a terminal title sequence: what reaches this terminal has none.
+  writeFileSync(file, "#!/bin/sh\nprintf 't4a-\\033]0;title\\007small\\n'\n", { mode: 0o755 });
   const other = join(sandbox.dir, "other-bin");
   mkdirSync(other);
   writeFileSync(join(other, "t4a"), "#!/bin/sh\n", { mode: 0o755 });
   const done = await install(["--from", file], `PATH=${other}:\\$HOME/.local/bin:\\$PATH; `);
   expect(done.code).toBe(0);
   expect(done.stderr).toContain(`ssh commands find ${join(other, "t4a")} before ~/.local/bin/t4a`);
+  expect(done.stdout).toContain("installed t4a-]0;titlesmall (");
 }, 60_000);

@@ -93,7 +93,8 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
     console.error(`t4a: copying to ${target.destination}: ${stderr.trim() || `ssh exited ${code}`}`);
     return 3;
   }
-  const lines = stdout.trim().split("\n");
+  // What the far side printed, without control characters: it reaches this terminal.
+  const lines = stdout.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "").trim().split("\n");
   const found = lines.find((line) => line.startsWith("path:"))?.slice("path:".length) ?? "";
   const version = lines.filter((line) => !line.startsWith("path:")).join(" ");
   console.log(`installed ${version} (${wanted}, sha256 ${sum.slice(0, 12)}…) on ${target.destination} as ~/.local/bin/t4a`);

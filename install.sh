@@ -11,7 +11,7 @@ set -eu
 # The project's repository; release.yml writes the real one into the copy attached to a release.
 T4A_REPO=t4a/t4a
 base=${T4A_INSTALL_BASE:-https://github.com/$T4A_REPO/releases/latest/download}
-prefix=${HOME:?HOME is not set}/.local/bin
+prefix=
 
 say() { printf '%s\n' "$*"; }
 die() {
@@ -37,6 +37,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1 (usage: install.sh [--prefix DIR])" ;;
   esac
 done
+
+[ -n "$prefix" ] || prefix=${HOME:?HOME is not set: give --prefix DIR}/.local/bin
 
 os=$(uname -s)
 arch=$(uname -m)

@@ -69,7 +69,8 @@ beforeAll(async () => {
   if (!existsSync(join(root, "dist", "release", `t4a-${host}`))) ok([process.execPath, "build.ts", "--target", host], { cwd: root, env: process.env as Record<string, string> });
   if (other && !existsSync(join(root, "dist", "release", `t4a-${other}`))) ok([process.execPath, "build.ts", "--target", other], { cwd: root, env: process.env as Record<string, string> });
   let started = performance.now();
-  ok([process.execPath, "scripts/pack.ts", "--target", host, ...(other ? ["--target", other] : [])], { cwd: root, env: process.env as Record<string, string> });
+  // Into the test's own directory: dist/npm keeps what `npm run pack` left there.
+  ok([process.execPath, "scripts/pack.ts", "--out", join(dir, "npm"), "--target", host, ...(other ? ["--target", other] : [])], { cwd: root, env: process.env as Record<string, string> });
   figures.push(`pack ${Math.round(performance.now() - started)} ms`);
 
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -102,10 +103,10 @@ beforeAll(async () => {
   await waitFor(async () => (await fetch(`${registry}-/ping`).catch(() => undefined))?.ok, 30_000, "verdaccio to answer");
 
   started = performance.now();
-  const tarballs = readdirSync(join(root, "dist", "npm")).filter((name) => name.endsWith(".tgz"));
+  const tarballs = readdirSync(join(dir, "npm")).filter((name) => name.endsWith(".tgz"));
   for (const tarball of tarballs) {
-    ok(["npm", "publish", join(root, "dist", "npm", tarball)]);
-    const bytes = Bun.file(join(root, "dist", "npm", tarball)).size;
+    ok(["npm", "publish", join(dir, "npm", tarball)]);
+    const bytes = Bun.file(join(dir, "npm", tarball)).size;
     figures.push(`${tarball} ${bytes > 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`}`);
   }
   figures.push(`publish ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,100 @@
+// What a session needs from me, in four kinds: an agent waiting on a question, an agent that ended
+// its turn and has not been looked at since (review), a plain program reading its terminal, a
+// session that ended with a non-zero code. Review is the page's own knowledge (the daemon keeps no
+// "seen"): a working → idle change this page saw, kept in this browser until the card or terminal opens.
+import type { Session } from "./api.ts";
+
+export type Need = "waiting" | "review" | "input" | "failed";
+
+/** The order a person should look at them in, and how the title counts them. */
+export const NEED_ORDER: Need[] = ["waiting", "review", "input", "failed"];
+export const NEED_WORDS: Record<Need, string> = { waiting: "waiting", review: "review", input: "reading input", failed: "failed" };
+
+const REVIEW_KEY = "t4a.review";
+/** A shell reading at its own prompt is not news: it always is. */
+const SHELLS = new Set(["bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh"]);
+
+/** Sessions whose turn ended unseen: id → the agent_since of the idle they ended in. */
+const reviews = new Map<string, number>(readReviews());
+/** The last agent state seen per session, to tell a turn's end (working → idle) from a start. */
+const lastState = new Map<string, string>();
+
+function readReviews(): Array<[string, number]> {
+  try {
+    return Object.entries(JSON.parse(localStorage.getItem(REVIEW_KEY) ?? "{}") as Record<string, number>);
+  } catch {
+    return [];
+  }
+}
+
+function saveReviews(): void {
+  localStorage.setItem(REVIEW_KEY, JSON.stringify(Object.fromEntries(reviews)));
+}
+
+/** An agent_state event: working → idle marks the session for review; any other state clears it. */
+export function agentStateSeen(id: string, state: string): void {
+  const before = lastState.get(id);
+  lastState.set(id, state);
+  if (state === "idle" && before === "working") {
+    reviews.set(id, -1); // its agent_since comes with the next list read
+    saveReviews();
+  } else if (state !== "idle" && reviews.delete(id)) saveReviews();
+}
+
+/** A fresh list: states are recorded, reviews of sessions gone, busy again or ended are dropped. */
+export function sessionsSeen(sessions: Session[]): void {
+  const live = new Map(sessions.map((session) => [session.id, session]));
+  let changed = false;
+  for (const [id, since] of reviews) {
+    const session = live.get(id);
+    if (!session || !session.alive || session.agent_state !== "idle" || (since !== -1 && since !== session.agent_since)) {
+      reviews.delete(id);
+      changed = true;
+    } else if (since === -1 && session.agent_since !== undefined) {
+      reviews.set(id, session.agent_since);
+      changed = true;
+    }
+  }
+  for (const session of sessions) {
+    const state = session.alive ? session.agent_state : "exited";
+    const before = lastState.get(session.id);
+    // A turn that ended between two reads whose events were missed still counts (working → idle).
+    if (state === "idle" && before === "working" && !reviews.has(session.id)) {
+      reviews.set(session.id, session.agent_since ?? -1);
+      changed = true;
+    }
+    if (state) lastState.set(session.id, state);
+  }
+  for (const id of lastState.keys()) if (!live.has(id)) lastState.delete(id);
+  if (changed) saveReviews();
+}
+
+/** The person looked (opened the card or the terminal, or answered it). */
+export function seen(id: string): void {
+  if (reviews.delete(id)) saveReviews();
+}
+
+export function needOf(session: Session): Need | undefined {
+  if (session.alive && session.agent_state === "waiting") return "waiting";
+  if (session.alive && session.agent_state === "idle" && reviews.has(session.id)) return "review";
+  if (session.alive && readingInput(session)) return "input";
+  if (!session.alive && session.exit_code !== 0 && (session.exit_code !== undefined || session.signal)) return "failed";
+  return undefined;
+}
+
+/** A plain program blocked reading its terminal (not an agent, not a shell at its prompt). */
+export function readingInput(session: Session): boolean {
+  if (!session.input_wanted || session.agent) return false;
+  return !(SHELLS.has(session.input_wanted) && !session.cmd_args.includes("-c"));
+}
+
+/** "1 waiting, 1 review": the counts, most pressing first. */
+export function needSummary(sessions: Session[]): { total: number; text: string } {
+  const counts = new Map<Need, number>();
+  for (const session of sessions) {
+    const need = needOf(session);
+    if (need) counts.set(need, (counts.get(need) ?? 0) + 1);
+  }
+  const parts = NEED_ORDER.filter((need) => counts.has(need)).map((need) => `${counts.get(need)} ${NEED_WORDS[need]}`);
+  return { total: [...counts.values()].reduce((a, b) => a + b, 0), text: parts.join(", ") };
+}

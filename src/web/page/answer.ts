@@ -12,10 +12,10 @@ export interface AgentAnswers {
   no: string[];
 }
 
-/** The presets' answer keys by agent name (GET /api/agents), read once. */
+/** The presets' answer keys by agent name (GET /api/agents without running each CLI's --version), read once. */
 let presets: Promise<Map<string, AgentAnswers>> | undefined;
 export function agentAnswers(): Promise<Map<string, AgentAnswers>> {
-  presets ??= api<{ agents: Array<{ name: string; answers?: AgentAnswers }> }>("/api/agents").then(
+  presets ??= api<{ agents: Array<{ name: string; answers?: AgentAnswers }> }>("/api/agents?versions=false").then(
     (read) => new Map(read.agents.flatMap((agent) => (agent.answers ? [[agent.name, agent.answers] as const] : []))),
     () => {
       presets = undefined;
@@ -25,7 +25,14 @@ export function agentAnswers(): Promise<Map<string, AgentAnswers>> {
   return presets;
 }
 let known = new Map<string, AgentAnswers>();
-void agentAnswers().then((map) => (known = map));
+
+/** The answer keys known now (empty until the first read lands: then the caller draws again). */
+export function answersLoaded(): Promise<void> | undefined {
+  if (known.size) return undefined;
+  return agentAnswers().then((map) => {
+    known = map;
+  });
+}
 
 /** ask gets this long: it types the prompt and the page moves on (the card follows the turn). */
 const ASK_TIMEOUT_MS = 1500;

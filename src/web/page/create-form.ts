@@ -19,7 +19,7 @@ let agents: { agents: AgentFound[]; searched_path: string } | undefined;
 /** Every preset, as the daemon finds it: the datalist offers them all, the missing ones said so. */
 async function loadAgents(): Promise<void> {
   try {
-    agents = await api<{ agents: AgentFound[]; searched_path: string }>("/api/agents");
+    agents = await api<{ agents: AgentFound[]; searched_path: string }>("/api/agents?versions=false");
   } catch {
     return;
   }

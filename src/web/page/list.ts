@@ -10,7 +10,7 @@ import type { TerminalEvent } from "../../protocol/events.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
 import { $, age, api, element, sessionPath, stateOf, Unreachable, type Session } from "./api.ts";
 import { showNeeds } from "./alerts.ts";
-import { act, agentAnswers, answerControls, forgetRepliesExcept, type Act } from "./answer.ts";
+import { act, answerControls, answersLoaded, forgetRepliesExcept, type Act } from "./answer.ts";
 import { agentStateSeen, needOf, needSummary, NEED_ORDER, NEED_WORDS, seen, sessionsSeen } from "./needs.ts";
 
 /** Rows of the screen a card shows. */
@@ -84,8 +84,9 @@ export class SessionList {
     clearTimeout(this.#listTimer);
     try {
       const { terminals } = await api<{ terminals: Session[] }>("/api/sessions");
-      // The presets' answer keys (read once): a card draws Always only where its agent has one.
-      await agentAnswers();
+      // The presets' answer keys (read once, never waited on): a card draws Always only where its agent has one.
+      const loading = answersLoaded();
+      if (loading) void loading.then(() => this.#render());
       this.sessions = terminals;
       sessionsSeen(terminals);
       const live = new Set(terminals.map((session) => session.id));
@@ -272,6 +273,7 @@ export class SessionList {
     item.dataset.id = session.id;
     item.dataset.state = state;
     if (need) item.dataset.need = need;
+    if (session.agent_since !== undefined) item.dataset.since = String(session.agent_since);
     if (this.#answered.has(session.id)) item.classList.add("answered");
     const head = element("div", "head");
     head.append(element("strong", "name", session.id));

@@ -502,4 +502,69 @@ inChromium("what a program controls is text: a question with <img onerror> stays
   }
 }, 90_000);
 
+inChromium("review before kill: a worktree card's diff stats, kill says what is kept and the ended card shows the branch; an ended session is removed; every kind of need at a glance", async () => {
+  await t4a("create", "--name", "wt", "--cwd", repo, "--worktree", "cockpit", "--", "bash", "--norc", "--noprofile");
+  await t4a("send", "wt", "echo more >> README.md && git -c user.name=t -c user.email=t@t commit -qam 'cockpit line' && echo new > notes.txt && echo edited >> README.md && echo ok-$((1+1))", "-k", "Enter");
+  await waitFor(async () => (await t4a("text", "wt")).includes("ok-2"), 10_000, "the commit and edits");
+  await t4a("create", "--name", "asks", "--agent", "claude", "--prompt", "please approve the migration");
+  await t4a("create", "--name", "done1", "--agent", "claude", "--prompt", "first");
+  await t4a("create", "--name", "bad", "--", "bash", "-c", "exit 3");
+  await waitFor(async () => (await stateOfListed("asks")) === "waiting" && (await stateOfListed("done1")) === "idle", 20_000, "one waiting, one idle");
+  const { context, page } = await openPage();
+  try {
+    await page.waitForSelector(`${card("done1")} form.reply`);
+    await t4a("send", "done1", "summarise the branch", "-k", "Enter");
+    await page.waitForFunction(() => document.title === "(3) t4a: 1 waiting, 1 review, 1 failed", undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => /^\+3 −0, 2 files, 1 commit$/.test(document.querySelector('#sessions li[data-id="wt"] .stats')?.textContent ?? ""), undefined, { timeout: 20_000 });
+    expect(await page.$$eval("#sessions li", (items) => items.map((item) => (item as HTMLElement).dataset.id))).toEqual(["asks", "done1", "bad", "wt"]);
+    await page.waitForFunction(() => (document.querySelector('#sessions li[data-id="done1"] .thumb')?.textContent ?? "").includes("done: summarise the branch"));
+    await page.screenshot({ path: "/tmp/cockpit-desktop.png" });
+
+    // Remove: the ended session leaves the list.
+    await page.click(`${card("bad")} button.remove`);
+    await page.waitForSelector(card("bad"), { state: "detached" });
+    expect(await listed("bad")).toBeUndefined();
+
+    // Kill from its terminal: the dialog says what it changed and that the work is kept.
+    await page.click(`${card("wt")} .thumb`);
+    await page.waitForFunction(() => document.querySelector("#terminal-state")?.textContent?.startsWith("connected"));
+    await page.click("#kill");
+    await page.waitForFunction(() => (document.querySelector("#kill-work")?.textContent ?? "").includes("+3 −0, 2 files, 1 commit"));
+    expect(await page.textContent("#kill-work")).toContain("The work is kept");
+    expect(await page.textContent("#kill-confirm")).toBe("Kill, keep the work");
+    await page.click("#kill-confirm");
+    await page.waitForSelector(`${card("wt")}[data-state=killed]`);
+    expect(await page.textContent(`${card("wt")} .branch`)).toBe("its work is on branch t4a/cockpit");
+    expect(await listed("wt")).toBeUndefined();
+    expect(sh(repo, "git branch --list t4a/cockpit")).toContain("t4a/cockpit");
+    // Nobody opened done1: its turn is still to review.
+    expect(await page.getAttribute(card("done1"), "data-need")).toBe("review");
+    await page.screenshot({ path: "/tmp/cockpit-desktop-killed.png" });
+    await page.click(`${card("wt")} button.remove`);
+    await page.waitForSelector(card("wt"), { state: "detached" });
+
+    // A phone opening the waiting agent: the bar says what it waits on; one tap on Approve answers.
+    const phone = await openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, "#/t/asks");
+    try {
+      await phone.page.waitForSelector("#answer-bar:not([hidden])");
+      expect(await phone.page.textContent("#answer-state")).toBe("waiting: Do you want to proceed? (y/n)");
+      await phone.page.waitForSelector("#answer-controls button[data-act=always]");
+      for (const button of await phone.page.$$("#answer-controls button")) {
+        const fits = await button.evaluate((element) => element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= 390);
+        expect(fits).toBe(true);
+      }
+      await phone.page.screenshot({ path: "/tmp/cockpit-phone-answer-bar.png" });
+      await phone.page.tap("#answer-controls button[data-act=approve]");
+      await waitFor(async () => (await stateOfListed("asks")) !== "waiting", 20_000, "one tap in the bar");
+      await phone.page.waitForSelector("#answer-bar[hidden]", { state: "attached", timeout: 20_000 });
+    } finally {
+      await phone.context.close();
+    }
+  } finally {
+    await context.close();
+    for (const id of ["asks", "done1"]) await t4a("kill", id);
+    sh(repo, "git worktree list --porcelain | grep -q repo-cockpit && git worktree remove --force ../repo-cockpit; git branch -D t4a/cockpit >/dev/null 2>&1; true");
+  }
+}, 120_000);
+
 if (CHROMIUM === undefined) console.log("skipped: the browser view tests need Debian's chromium (.ci/run installs it)");

@@ -26,6 +26,11 @@ export function agentAnswers(): Promise<Map<string, AgentAnswers>> {
 }
 let known = new Map<string, AgentAnswers>();
 
+/** How many presets' answer keys are known (a drawing made before they were is made again). */
+export function answersKnown(): number {
+  return known.size;
+}
+
 /** The answer keys known now (empty until the first read lands: then the caller draws again). */
 export function answersLoaded(): Promise<void> | undefined {
   if (known.size) return undefined;

@@ -14,7 +14,7 @@ const REVIEW_KEY = "t4a.review";
 /** A shell reading at its own prompt is not news: it always is. */
 const SHELLS = new Set(["bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh"]);
 
-/** Sessions whose turn ended unseen: id → the agent_since of the idle they ended in. */
+/** Sessions whose turn ended unseen: id → when this page saw it end (a session of that name started later is another). */
 const reviews = new Map<string, number>(readReviews());
 /** The last agent state seen per session, to tell a turn's end (working → idle) from a start. */
 const lastState = new Map<string, string>();
@@ -36,7 +36,7 @@ export function agentStateSeen(id: string, state: string): void {
   const before = lastState.get(id);
   lastState.set(id, state);
   if (state === "idle" && before === "working") {
-    reviews.set(id, -1); // its agent_since comes with the next list read
+    reviews.set(id, Date.now());
     saveReviews();
   } else if (state !== "idle" && reviews.delete(id)) saveReviews();
 }
@@ -45,13 +45,11 @@ export function agentStateSeen(id: string, state: string): void {
 export function sessionsSeen(sessions: Session[]): void {
   const live = new Map(sessions.map((session) => [session.id, session]));
   let changed = false;
-  for (const [id, since] of reviews) {
+  for (const [id, at] of reviews) {
     const session = live.get(id);
-    if (!session || !session.alive || session.agent_state !== "idle" || (since !== -1 && since !== session.agent_since)) {
+    // Busy again, ended, or gone (or a new session under the same name): nothing to review.
+    if (!session || !session.alive || session.agent_state !== "idle" || (session.started_at ?? 0) > at) {
       reviews.delete(id);
-      changed = true;
-    } else if (since === -1 && session.agent_since !== undefined) {
-      reviews.set(id, session.agent_since);
       changed = true;
     }
   }
@@ -60,7 +58,7 @@ export function sessionsSeen(sessions: Session[]): void {
     const before = lastState.get(session.id);
     // A turn that ended between two reads whose events were missed still counts (working → idle).
     if (state === "idle" && before === "working" && !reviews.has(session.id)) {
-      reviews.set(session.id, session.agent_since ?? -1);
+      reviews.set(session.id, Date.now());
       changed = true;
     }
     if (state) lastState.set(session.id, state);

@@ -7,7 +7,7 @@
 import { Terminal } from "@xterm/xterm";
 import type { ViewerEvent } from "../../protocol/events.ts";
 import { $, api, Refused, sessionPath, Unreachable, type Session } from "./api.ts";
-import { answerControls } from "./answer.ts";
+import { answerControls, answersKnown, answersLoaded } from "./answer.ts";
 import { readingInput, seen } from "./needs.ts";
 
 /** The font size a Fit aims at, and the range a session is drawn in (below it, a phone pans). */
@@ -35,6 +35,8 @@ export class TerminalView {
   #current: Open | undefined;
   readonly #readOnly: () => boolean;
   readonly #back: () => void;
+  /** The presets' answer keys were asked for once (a bar drawn before they came is drawn again). */
+  #askedAnswers = false;
 
   constructor(options: { readOnly: () => boolean; back: () => void }) {
     this.#readOnly = options.readOnly;
@@ -57,7 +59,12 @@ export class TerminalView {
     const bar = $("#answer-bar");
     const waiting = session.alive && session.agent_state === "waiting";
     const input = session.alive && readingInput(session);
-    const key = `${session.agent_state}|${session.agent_since}|${session.agent_line}|${session.input_wanted}|${this.#readOnly()}`;
+    const key = `${session.agent_state}|${session.agent_since}|${session.agent_line}|${session.input_wanted}|${this.#readOnly()}|${answersKnown()}`;
+    // Opened straight from a link: the presets' keys may not be read yet (Always needs them).
+    if (!answersKnown() && !this.#askedAnswers) {
+      this.#askedAnswers = true;
+      void answersLoaded()?.then(() => this.update(session));
+    }
     if (bar.dataset.key === key && !bar.hidden === (waiting || input)) return;
     bar.dataset.key = key;
     bar.hidden = !(waiting || input);

@@ -567,4 +567,28 @@ inChromium("review before kill: a worktree card's diff stats, kill says what is 
   }
 }, 120_000);
 
+inChromium("create offers every preset, agents.json's too; one not on PATH says which PATH and how to fix it, before and after Create", async () => {
+  const config = join(sandbox.dir, "home", ".config", "t4a");
+  mkdirSync(config, { recursive: true });
+  writeFileSync(join(config, "agents.json"), JSON.stringify({ mine: { cli: "nope-cli-t4a" } }));
+  const { context, page } = await openPage();
+  try {
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelectorAll("#agent-names option").length >= 6);
+    const offered = await page.$$eval("#agent-names option", (options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(offered).toEqual(expect.arrayContaining(["claude", "codex", "gemini", "qwen", "opencode", "mine"]));
+    expect(await page.$eval('#agent-names option[value="claude"]', (option) => (option as HTMLOptionElement).label)).toContain(join(sandbox.dir, "fake-bin", "claude"));
+    await page.fill("input[name=agent]", "mine");
+    const note = await page.textContent("#agent-note");
+    expect(note).toContain(`nope-cli-t4a is not on the daemon's PATH (${fakeBin}:`);
+    expect(note).toContain('give its full path as "cli" for "mine" in ~/.config/t4a/agents.json');
+    await page.click("#create button[type=submit]");
+    await page.waitForFunction(() => (document.querySelector("#create-error")?.textContent ?? "").includes("not found on PATH"));
+    expect(await page.textContent("#create-error")).toMatch(/nope-cli-t4a not found on PATH \(nor by .*login startup files\); PATH was .*fake-bin.*Install nope-cli-t4a/);
+  } finally {
+    await context.close();
+    rmSync(join(config, "agents.json"));
+  }
+}, 60_000);
+
 if (CHROMIUM === undefined) console.log("skipped: the browser view tests need Debian's chromium (.ci/run installs it)");

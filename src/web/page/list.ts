@@ -19,7 +19,7 @@ const THUMB_ROWS = 10;
 const THUMB_EVERY_MS = 1500;
 /** A worktree's diff stats are read again at most this often (and only after it changed). */
 const STATS_EVERY_MS = 5000;
-/** Many events in a burst make one list read. */
+/** Many events in a burst make one list read, this long after the first. */
 const LIST_DEBOUNCE_MS = 250;
 /** The ages on the cards ("waiting 2 min") are redrawn this often. */
 const AGES_EVERY_MS = 15_000;
@@ -82,6 +82,7 @@ export class SessionList {
   /** Reads the list now; answers false when the daemon could not be reached. */
   async refresh(): Promise<boolean> {
     clearTimeout(this.#listTimer);
+    this.#listTimer = undefined;
     try {
       const { terminals } = await api<{ terminals: Session[] }>("/api/sessions");
       // The presets' answer keys (read once, never waited on): a card draws Always only where its agent has one.
@@ -113,8 +114,13 @@ export class SessionList {
 
   /** An event from the daemon: the list and that session's card are read again, soon. */
   changed(event: TerminalEvent): void {
-    clearTimeout(this.#listTimer);
-    this.#listTimer = setTimeout(() => void this.refresh(), LIST_DEBOUNCE_MS);
+    // A change of what a session needs is read at once; other events make one read per burst, and a
+    // steady stream of them (a busy session's activity) never postpones it.
+    const urgent = event.event === "agent_state" || event.event === "input_wanted" || event.event === "exit";
+    if (urgent) {
+      clearTimeout(this.#listTimer);
+      this.#listTimer = setTimeout(() => void this.refresh(), 0);
+    } else this.#listTimer ??= setTimeout(() => void this.refresh(), LIST_DEBOUNCE_MS);
     if (!("terminal" in event)) return;
     if (event.event === "agent_state") agentStateSeen(event.terminal, event.state);
     if (event.event === "created" || event.event === "activity") this.#active.add(event.terminal);

@@ -391,7 +391,7 @@ inChromium("reply from a card: an idle agent's next prompt from its reply box; t
   }
 }, 90_000);
 
-inChromium("the keyboard across three waiting agents: the first is focused, a / d / a answer each and focus moves to the next", async () => {
+inChromium("the keyboard across three waiting agents: the first is focused, a / d / a answer each and focus moves to the next; r replies to a finished one", async () => {
   const ids = ["kb1", "kb2", "kb3"];
   for (const id of ids) await t4a("create", "--name", id, "--agent", "claude", "--prompt", `approve step ${id}`);
   await waitFor(async () => (await Promise.all(ids.map(stateOfListed))).every((state) => state === "waiting"), 30_000, "three agents waiting");
@@ -410,8 +410,15 @@ inChromium("the keyboard across three waiting agents: the first is focused, a / 
       await waitFor(async () => (await stateOfListed(cardOrder[i]!)) !== "waiting", 20_000, `${cardOrder[i]} answered by ${key}`);
       if (i + 1 < keys.length) await page.waitForFunction((next) => (document.activeElement as HTMLElement | null)?.dataset.id === next, cardOrder[i + 1]);
     }
-    // Each got its own answer: a and a approve, d denies (the fake agent reads the key as its answer).
-    await page.waitForFunction(() => !document.title.includes("waiting"), undefined, { timeout: 20_000 });
+    // Their turns end unseen: three to review. r on the focused one goes to its reply box; Enter sends the next prompt.
+    await page.waitForFunction(() => document.title === "(3) t4a: 3 review", undefined, { timeout: 20_000 });
+    const target = (await focused()) ?? "none";
+    expect(ids).toContain(target);
+    await page.keyboard.press("r");
+    expect(await page.evaluate(() => (document.activeElement?.closest("li") as HTMLElement | null)?.dataset.id)).toBe(target);
+    await page.keyboard.type("go on");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await t4a("text", target)).includes("done: go on"), 20_000, "the reply typed after r");
   } finally {
     await context.close();
     for (const id of ids) await t4a("kill", id);

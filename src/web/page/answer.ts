@@ -93,6 +93,8 @@ export function answerControls(session: Session, handlers: ControlsHandlers, whe
   box.addEventListener("click", (event) => event.stopPropagation());
   box.addEventListener("keydown", (event) => event.stopPropagation());
   const status = element("span", "answer-error");
+  // While an answer goes, no second one; the answer buttons stay off after it (the question is
+  // answered; the next drawing brings fresh ones), the reply box's Send comes back (it outlives drawings).
   const run = async (button: HTMLButtonElement | undefined, what: () => Promise<void>) => {
     for (const other of box.querySelectorAll("button")) other.disabled = true;
     status.textContent = "";
@@ -102,7 +104,9 @@ export function answerControls(session: Session, handlers: ControlsHandlers, whe
       handlers.done(session.id);
     } catch (error) {
       status.textContent = (error as Error).message;
-      for (const other of box.querySelectorAll("button")) other.disabled = false;
+      for (const other of box.querySelectorAll("button.act")) (other as HTMLButtonElement).disabled = false;
+    } finally {
+      for (const send of box.querySelectorAll<HTMLButtonElement>("form.reply button")) send.disabled = false;
     }
   };
   if (waiting && session.agent) {

@@ -489,6 +489,7 @@ inChromium("what a program controls is text: a question with <img onerror> stays
     await page.waitForSelector(`${card("yn")} button[data-key=y]`, { timeout: 20_000 });
     expect(await page.$$eval(`${card("yn")} button.key`, (buttons) => buttons.map((button) => button.textContent))).toEqual(["y", "n", "Enter"]);
     await page.waitForFunction(() => document.title === "(2) t4a: 1 waiting, 1 reading input");
+    await page.waitForFunction(() => document.querySelector('#sessions li[data-id="yn"] .question')?.textContent === "bash is reading input: Continue? [y/n]");
     await page.screenshot({ path: "/tmp/cockpit-desktop-hostile.png" });
     await page.click(`${card("yn")} button[data-key=y]`);
     await page.click(`${card("yn")} button[data-key=Enter]`);
@@ -498,6 +499,7 @@ inChromium("what a program controls is text: a question with <img onerror> stays
     await page.waitForSelector("#answer-bar:not([hidden])");
     expect(await page.textContent("#answer-state")).toBe('waiting: Allow <img src=x onerror="window.pwned=1"> to run? [y/n]');
     expect(await page.$$("#terminal-view img")).toEqual([]);
+    await page.screenshot({ path: "/tmp/cockpit-desktop-bar.png" });
     await page.click("#answer-controls button[data-act=approve]");
     await waitFor(async () => (await t4a("text", "evil")).includes("answered"), 10_000, "the answer from the bar");
     await page.waitForSelector("#answer-bar[hidden]", { state: "attached", timeout: 20_000 });

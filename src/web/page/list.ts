@@ -236,7 +236,7 @@ export class SessionList {
   }
 
   #key(event: KeyboardEvent): void {
-    if ($("#list-view").hidden || event.ctrlKey || event.metaKey || event.altKey) return;
+    if ($("#list-view").hidden || event.ctrlKey || event.metaKey || event.altKey || document.body.classList.contains("read-only")) return;
     const target = event.target as HTMLElement;
     if (target !== document.body && !target.classList.contains("card")) return;
     const card = target.classList.contains("card") ? target : this.#nextNeed();
@@ -290,7 +290,11 @@ export class SessionList {
     if (session.agent) head.append(element("span", "agent", session.agent));
     item.append(head);
     if (state === "waiting" && session.agent_line) item.append(element("div", "question", session.agent_line));
-    else if (need === "input") item.append(element("div", "question input", `${session.input_wanted} is reading input`));
+    else if (need === "input") {
+      // Its question is its last row (read with the card's rows): what the keys below answer.
+      const asked = (this.#thumbs.get(session.id)?.text ?? "").split("\n").map((row) => row.trim()).filter(Boolean).at(-1);
+      item.append(element("div", "question input", `${session.input_wanted} is reading input${asked ? `: ${asked}` : ""}`));
+    }
     else if (need === "review" && session.agent_line) item.append(element("div", "question review", session.agent_line));
     const controls = answerControls(session, { done: (id) => this.#answeredHere(id), lastRows: (id) => this.#thumbs.get(id)?.text ?? "" }, "card");
     if (controls) item.append(controls);

@@ -529,6 +529,12 @@ inChromium("review before kill: a worktree card's diff stats, kill says what is 
     await page.waitForFunction(() => (document.querySelector('#sessions li[data-id="done1"] .thumb')?.textContent ?? "").includes("done: summarise the branch"));
     await page.screenshot({ path: "/tmp/cockpit-desktop.png" });
 
+    // A failure opened is known: no longer counted (its card stays, failed, until removed).
+    await page.click(`${card("bad")} .thumb`);
+    await page.waitForSelector("#gone:not([hidden])");
+    await page.click("#gone-back");
+    await page.waitForFunction(() => document.title === "(2) t4a: 1 waiting, 1 review");
+    expect(await page.getAttribute(card("bad"), "data-state")).toBe("failed");
     // Remove: the ended session leaves the list.
     await page.click(`${card("bad")} button.remove`);
     await page.waitForSelector(card("bad"), { state: "detached" });

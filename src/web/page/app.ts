@@ -55,7 +55,7 @@ function route(): void {
   if (match?.[1] === "t" && id !== undefined) {
     show("terminal");
     if (terminal.id !== id) terminal.open(id, { fit: fitNext.delete(id) });
-    seen(id);
+    seen(id, list.sessions.find((session) => session.id === id));
     terminal.update(list.sessions.find((session) => session.id === id));
     $("#terminal-changes").hidden = true;
     void api<{ worktree?: string }>(sessionPath(id)).then((session) => ($("#terminal-changes").hidden = !session.worktree), () => {});

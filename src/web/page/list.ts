@@ -65,7 +65,7 @@ export class SessionList {
   constructor(handlers: { status(text: string, down: boolean): void; open(id: string): void; changes(id: string): void; sessions?(sessions: Session[]): void }) {
     this.#onStatus = handlers.status;
     this.#open = (id) => {
-      seen(id);
+      seen(id, this.sessions.find((session) => session.id === id));
       handlers.open(id);
     };
     this.#showChanges = handlers.changes;
@@ -314,7 +314,7 @@ export class SessionList {
       changes.title = "What it changed: commits, files, diff";
       changes.addEventListener("click", (event) => {
         event.stopPropagation();
-        seen(session.id);
+        seen(session.id, session);
         this.#showChanges(session.id);
       });
       buttons.append(changes);

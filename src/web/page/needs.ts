@@ -2,6 +2,7 @@
 // its turn and has not been looked at since (review), a plain program reading its terminal, a
 // session that ended with a non-zero code. Review is the page's own knowledge (the daemon keeps no
 // "seen"): a working → idle change this page saw, kept in this browser until the card or terminal opens.
+// A failure, once opened, is known: it stops counting (its card stays, marked failed, until removed).
 import type { Session } from "./api.ts";
 
 export type Need = "waiting" | "review" | "input" | "failed";
@@ -11,17 +12,20 @@ export const NEED_ORDER: Need[] = ["waiting", "review", "input", "failed"];
 export const NEED_WORDS: Record<Need, string> = { waiting: "waiting", review: "review", input: "reading input", failed: "failed" };
 
 const REVIEW_KEY = "t4a.review";
+const KNOWN_FAILURES_KEY = "t4a.failures-seen";
 /** A shell reading at its own prompt is not news: it always is. */
 const SHELLS = new Set(["bash", "zsh", "fish", "sh", "dash", "ksh", "tcsh"]);
 
 /** Sessions whose turn ended unseen: id → when this page saw it end (a session of that name started later is another). */
-const reviews = new Map<string, number>(readReviews());
+const reviews = new Map<string, number>(readMap(REVIEW_KEY));
+/** Failed sessions opened here: id → when (a session of that name started later failed anew). */
+const failuresSeen = new Map<string, number>(readMap(KNOWN_FAILURES_KEY));
 /** The last agent state seen per session, to tell a turn's end (working → idle) from a start. */
 const lastState = new Map<string, string>();
 
-function readReviews(): Array<[string, number]> {
+function readMap(key: string): Array<[string, number]> {
   try {
-    return Object.entries(JSON.parse(localStorage.getItem(REVIEW_KEY) ?? "{}") as Record<string, number>);
+    return Object.entries(JSON.parse(localStorage.getItem(key) ?? "{}") as Record<string, number>);
   } catch {
     return [];
   }
@@ -29,6 +33,10 @@ function readReviews(): Array<[string, number]> {
 
 function saveReviews(): void {
   localStorage.setItem(REVIEW_KEY, JSON.stringify(Object.fromEntries(reviews)));
+}
+
+function saveFailures(): void {
+  localStorage.setItem(KNOWN_FAILURES_KEY, JSON.stringify(Object.fromEntries(failuresSeen)));
 }
 
 /** An agent_state event: working → idle marks the session for review; any other state clears it. */
@@ -64,19 +72,30 @@ export function sessionsSeen(sessions: Session[]): void {
     if (state) lastState.set(session.id, state);
   }
   for (const id of lastState.keys()) if (!live.has(id)) lastState.delete(id);
+  for (const id of failuresSeen.keys()) {
+    if (!live.has(id)) {
+      failuresSeen.delete(id);
+      saveFailures();
+    }
+  }
   if (changed) saveReviews();
 }
 
 /** The person looked (opened the card or the terminal, or answered it). */
-export function seen(id: string): void {
+export function seen(id: string, session?: Session): void {
   if (reviews.delete(id)) saveReviews();
+  if (session && !session.alive && !failuresSeen.has(id)) {
+    failuresSeen.set(id, Date.now());
+    saveFailures();
+  }
 }
 
 export function needOf(session: Session): Need | undefined {
   if (session.alive && session.agent_state === "waiting") return "waiting";
   if (session.alive && session.agent_state === "idle" && reviews.has(session.id)) return "review";
   if (session.alive && readingInput(session)) return "input";
-  if (!session.alive && session.exit_code !== 0 && (session.exit_code !== undefined || session.signal)) return "failed";
+  const known = failuresSeen.get(session.id);
+  if (!session.alive && session.exit_code !== 0 && (session.exit_code !== undefined || session.signal) && !(known && known > (session.started_at ?? 0))) return "failed";
   return undefined;
 }
 

@@ -55,7 +55,7 @@ export class TerminalView {
   update(session: Session | undefined): void {
     const open = this.#current;
     if (!open || !session || session.id !== open.id) return;
-    seen(session.id);
+    seen(session.id, session);
     const bar = $("#answer-bar");
     const waiting = session.alive && session.agent_state === "waiting";
     const input = session.alive && readingInput(session);

@@ -214,7 +214,8 @@ export class SessionList {
     if ($("#list-view").hidden || !$<HTMLFormElement>("#create").hidden) return;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected) return;
-    this.#nextNeed()?.focus({ preventScroll: false });
+    // Without scrolling: a person reading further down is not pulled back up by a redraw.
+    this.#nextNeed()?.focus({ preventScroll: true });
   }
 
   /** The first card that needs me, after the ones answered from here (and not `except`). */

@@ -257,7 +257,7 @@ test("a missing CLI: spawn_failed naming it; wait --agent on a plain terminal: u
   expect(missing.code).toBe(1);
   expect(missing.stderr).toStartWith("t4a: codex not found on PATH");
   const direct = await t4a(["create", "--agent", "codex", "--direct"], { PATH: "/usr/bin:/bin" });
-  expect(direct.stderr).toBe("t4a: codex not found on PATH");
+  expect(direct.stderr).toStartWith("t4a: codex not found on PATH; PATH was /usr/bin:/bin. Install codex, or add its directory to PATH in the daemon's environment");
   const plain = await ok(["create", "--", "sleep", "100"]);
   expect((await t4a(["wait", plain, "--agent", "idle"])).stderr).toContain("runs no agent");
   await ok(["kill", plain]);

@@ -11,6 +11,7 @@ import type { Agent } from "../spawn/agents/agents.ts";
 export const AgentsParams = deferred(() => v.object({
   check: v.optional(v.pipe(v.boolean(), v.description("run each installed CLI's --help and report the preset flags it no longer lists"))),
   client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
+  versions: v.optional(v.pipe(v.boolean(), v.description("ask each installed CLI its version (default true; a node CLI takes seconds): false answers at once"))),
 }));
 
 /** `cli --version` gets this long to answer (node CLIs load their whole bundle first: gemini ~5 s here). */
@@ -26,8 +27,12 @@ export const AgentsReply = deferred(() => v.object({
       version: v.nullable(v.string()),
       /** With check: the preset's flags its --help no longer lists (empty: all there). */
       missing_flags: v.optional(v.array(v.string())),
+      /** The keys (send's names) that answer its question: yes, yes for the session (where it has one), no. */
+      answers: v.object({ yes: v.array(v.string()), always: v.optional(v.array(v.string())), no: v.array(v.string()) }),
     }),
   ),
+  /** The PATH the CLIs were looked for on (the caller's, else the daemon's). */
+  searched_path: v.string(),
 }));
 
 export const agents = defineCommand({
@@ -40,11 +45,11 @@ export const agents = defineCommand({
     const list = await Promise.all(
       loadAgents(env).map(async (agent) => {
         const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });
-        const found = { name: agent.name, cli: agent.cli, installed: path !== null, path, version: path ? await version(path) : null };
+        const found = { name: agent.name, cli: agent.cli, installed: path !== null, path, version: path && params.versions !== false ? await version(path) : null, answers: agent.answers };
         return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
       }),
     );
-    return { agents: list };
+    return { agents: list, searched_path: env.PATH ?? "/usr/bin:/bin" };
   },
   cli: {
     usage: "agents",

@@ -1,30 +1,49 @@
-// Telling a user in another tab that a session waits for them: the count in the document's title
-// and favicon, and, when they opt in, a browser notification and a short tone as a session starts
-// waiting. The choices are kept in this browser (localStorage).
+// Telling a user in another tab that a session needs them: the count in the document's title
+// ("(2) t4a: 1 waiting, 1 review") and favicon, and, when they opt in, a browser notification and
+// a short tone as a session comes to need them, in words of its kind (a question, a turn to review,
+// a program reading input, a failure). The choices are kept in this browser (localStorage).
 import { $, type Session } from "./api.ts";
+import { needOf, needSummary, type Need } from "./needs.ts";
 
 const NOTIFY_KEY = "t4a.notify";
 const SOUND_KEY = "t4a.sound";
 
-let waitingBefore: Set<string> | undefined;
+/** What each session needed at the last list read (undefined: the first read, how things are, not news). */
+let needsBefore: Map<string, Need> | undefined;
 let audio: AudioContext | undefined;
 
-/** Called with every fresh list: updates the count and alerts for sessions that just began waiting. */
-export function showWaiting(sessions: Session[], open: (id: string) => void): void {
-  const waiting = sessions.filter((session) => session.alive && session.agent_state === "waiting");
-  const count = waiting.length;
-  document.title = count ? `(${count}) t4a: ${count} waiting` : "t4a";
-  drawFavicon(count);
-  const ids = new Set(waiting.map((session) => session.id));
-  // The first list is how things are, not news.
-  if (waitingBefore) for (const session of waiting) if (!waitingBefore.has(session.id)) alert(session, open);
-  waitingBefore = ids;
+/** Called with every fresh list: updates the count and alerts for sessions that just came to need me. */
+export function showNeeds(sessions: Session[], open: (id: string) => void): void {
+  const { total, text } = needSummary(sessions);
+  document.title = total ? `(${total}) t4a: ${text}` : "t4a";
+  drawFavicon(total);
+  const needs = new Map<string, Need>();
+  for (const session of sessions) {
+    const need = needOf(session);
+    if (need) needs.set(session.id, need);
+  }
+  if (needsBefore) {
+    for (const session of sessions) {
+      const need = needs.get(session.id);
+      if (need && needsBefore.get(session.id) !== need) alert(session, need, open);
+    }
+  }
+  needsBefore = needs;
 }
 
-function alert(session: Session, open: (id: string) => void): void {
+/** The notification's title and body, in words of what it needs. */
+function wording(session: Session, need: Need): { title: string; body: string } {
+  if (need === "waiting") return { title: `${session.id} needs you`, body: session.agent_line ?? "waiting" };
+  if (need === "review") return { title: `${session.id} finished its turn`, body: session.agent_line ?? "ready for review" };
+  if (need === "input") return { title: `${session.id} is reading input`, body: `${session.input_wanted} waits for you to type` };
+  return { title: `${session.id} failed`, body: session.signal ? `ended by ${session.signal}` : `exit code ${session.exit_code}` };
+}
+
+function alert(session: Session, need: Need, open: (id: string) => void): void {
   if (localStorage.getItem(SOUND_KEY) === "1") tone();
   if (localStorage.getItem(NOTIFY_KEY) !== "1" || !("Notification" in window) || Notification.permission !== "granted") return;
-  const notification = new Notification(`${session.id} needs you`, { body: session.agent_line ?? "waiting", tag: `t4a-${session.id}` });
+  const { title, body } = wording(session, need);
+  const notification = new Notification(title, { body, tag: `t4a-${session.id}` });
   notification.onclick = () => {
     window.focus();
     open(session.id);
@@ -48,7 +67,7 @@ function tone(): void {
   }
 }
 
-/** The page's icon with the waiting count on it (a plain dot when none waits). */
+/** The page's icon with the count of sessions that need me on it (a plain dot when none waits). */
 function drawFavicon(count: number): void {
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = 32;
@@ -92,8 +111,8 @@ export function setUpAlertToggles(): void {
       : Notification.permission === "denied"
         ? "Notifications are blocked for this page in the browser's settings"
         : on
-          ? "Notifying when a session starts waiting (click to stop)"
-          : "Notify me when a session starts waiting";
+          ? "Notifying when a session needs me: a question, a turn to review, input, a failure (click to stop)"
+          : "Notify me when a session needs me";
     sound.setAttribute("aria-pressed", String(localStorage.getItem(SOUND_KEY) === "1"));
   };
   notify.addEventListener("click", async () => {

@@ -5,7 +5,9 @@
 import "@xterm/xterm/css/xterm.css";
 import type { TerminalEvent } from "../../protocol/events.ts";
 import { setUpAlertToggles } from "./alerts.ts";
-import { $, api, followStream, Impostor, Refused, sessionPath } from "./api.ts";
+import { $, api, element, followStream, Impostor, Refused, sessionPath } from "./api.ts";
+import { diffStats } from "./list.ts";
+import { seen } from "./needs.ts";
 import { showChanges } from "./changes.ts";
 import { setUpCreateForm } from "./create-form.ts";
 import { SessionList } from "./list.ts";
@@ -30,6 +32,7 @@ const list = new SessionList({
   status: (text, down, alarm) => banner(alarm ?? (down ? "The daemon is not reachable (stopped or restarting); retrying…" : ""), text),
   open: (id) => go(`#/t/${encodeURIComponent(id)}`),
   changes: (id) => go(`#/d/${encodeURIComponent(id)}`),
+  sessions: (sessions) => terminal.id && terminal.update(sessions.find((session) => session.id === terminal.id)),
 });
 const terminal = new TerminalView({ readOnly: () => readOnly, back });
 
@@ -52,6 +55,8 @@ function route(): void {
   if (match?.[1] === "t" && id !== undefined) {
     show("terminal");
     if (terminal.id !== id) terminal.open(id, { fit: fitNext.delete(id) });
+    seen(id, list.sessions.find((session) => session.id === id));
+    terminal.update(list.sessions.find((session) => session.id === id));
     $("#terminal-changes").hidden = true;
     void api<{ worktree?: string }>(sessionPath(id)).then((session) => ($("#terminal-changes").hidden = !session.worktree), () => {});
     return;
@@ -92,19 +97,50 @@ $("#back").addEventListener("click", back);
 $("#changes-back").addEventListener("click", back);
 $("#gone-back").addEventListener("click", back);
 $("#terminal-changes").addEventListener("click", () => terminal.id && go(`#/d/${encodeURIComponent(terminal.id)}`));
-$("#kill").addEventListener("click", async () => {
+$("#kill").addEventListener("click", () => void killAsked());
+
+/**
+ * Kill, after saying what becomes of the work: a worktree session's changes (+12 −3, 2 files,
+ * 1 commit) are kept (the worktree when it holds uncommitted files, the branch when it has
+ * commits), and can be reviewed first; the list shows the branch on the ended card after.
+ */
+async function killAsked(): Promise<void> {
   const id = terminal.id;
-  if (!id || !confirm(`Kill ${id} and everything it started?`)) return;
+  if (!id) return;
+  const session = list.sessions.find((one) => one.id === id);
+  const dialog = $<HTMLDialogElement>("#kill-dialog");
+  $("#kill-question").textContent = `Kill ${id} and everything it started?`;
+  $("#kill-review").hidden = !session?.worktree;
+  $("#kill-confirm").textContent = session?.worktree ? "Kill, keep the work" : "Kill";
+  const work = $("#kill-work");
+  work.replaceChildren();
+  if (session?.worktree) {
+    work.textContent = `reading what ${session.branch ?? "its worktree"} changed…`;
+    void api<{ diff: string; commits: unknown[]; files: unknown[] }>(sessionPath(id, "/diff?max_output=400000")).then(
+      (changes) => {
+        work.replaceChildren(
+          element("span", "", `Its worktree (⎇ ${session.branch ?? "?"}, ${session.worktree}) has ${diffStats(changes)}. `),
+          element("span", "", changes.files.length || changes.commits.length ? "The work is kept: the worktree if files are not committed, the branch if it has commits." : "Nothing to keep: the worktree is removed."),
+        );
+      },
+      (error) => (work.textContent = `cannot read its changes: ${(error as Error).message}`),
+    );
+  }
+  dialog.returnValue = "";
+  dialog.showModal();
+  const choice = await new Promise<string>((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }));
+  if (choice === "review") return go(`#/d/${encodeURIComponent(id)}`);
+  if (choice !== "kill") return;
   try {
-    const answer = await api<{ kept?: Array<{ what: string; path: string; reason: string }> }>(sessionPath(id), { method: "DELETE" });
-    if (answer.kept?.length) alert(answer.kept.map((kept) => `kept ${kept.what} ${kept.path}: ${kept.reason}`).join("\n"));
+    const answer = await api<{ kept?: Array<{ what: "worktree" | "branch" | "plugin"; path: string; reason: string }> }>(sessionPath(id), { method: "DELETE" });
+    list.killed(id, answer.kept ?? [], session?.branch);
   } catch (error) {
     alert((error as Error).message);
   }
   location.hash = "#/";
-});
+}
 document.addEventListener("keydown", (event) => {
-  if (!views.list.hidden && event.key === "n" && document.activeElement === document.body && !readOnly) {
+  if (!views.list.hidden && event.key === "n" && (document.activeElement === document.body || document.activeElement?.classList.contains("card")) && !readOnly) {
     event.preventDefault();
     $("#new").click();
   }

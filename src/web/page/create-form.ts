@@ -1,16 +1,61 @@
 // The create form: a command or an agent (with its prompt), a name, the directory, and the spawn
 // plugins a browser user reaches for (worktree, sandbox with or without network, direct start,
-// auto-approve). A sandbox is never started without a directory: it would work in the home. The
+// auto-approve). The agents offered are every preset the daemon knows (the registry and
+// agents.json, GET /api/agents), each said installed or not on the PATH it searched. A sandbox is never started without a directory: it would work in the home. The
 // new session opens fitted to this window: its creator decides its first size.
-import { $, api } from "./api.ts";
+import { $, api, element } from "./api.ts";
 
 const form = () => $<HTMLFormElement>("#create");
+
+interface AgentFound {
+  name: string;
+  cli: string;
+  installed: boolean;
+  path: string | null;
+}
+
+let agents: { agents: AgentFound[]; searched_path: string } | undefined;
+
+/** Every preset, as the daemon finds it: the datalist offers them all, the missing ones said so. */
+async function loadAgents(): Promise<void> {
+  try {
+    agents = await api<{ agents: AgentFound[]; searched_path: string }>("/api/agents?versions=false");
+  } catch {
+    return;
+  }
+  $("#agent-names").replaceChildren(
+    ...agents.agents.map((agent) => {
+      const option = element("option", "");
+      option.value = agent.name;
+      option.label = agent.installed ? `${agent.name} — ${agent.path}` : `${agent.name} — not on PATH`;
+      return option;
+    }),
+  );
+  $<HTMLInputElement>("input[name=agent]").placeholder = agents.agents.slice(0, 3).map((agent) => agent.name).join(", ") + "…";
+  noteAgent();
+}
+
+/** A chosen agent the daemon cannot find: which PATH it searched, and how to fix it, before Create. */
+function noteAgent(): void {
+  const name = $<HTMLInputElement>("input[name=agent]").value.trim();
+  const found = agents?.agents.find((agent) => agent.name === name);
+  $("#agent-note").textContent =
+    found && !found.installed
+      ? `${found.cli} is not on the daemon's PATH (${agents!.searched_path}). Install it, add its directory to PATH in your login shell's startup file (~/.profile) and restart the daemon (t4a shutdown), or give its full path as "cli" for "${found.name}" in ~/.config/t4a/agents.json.`
+      : name && agents && !found
+        ? `no agent "${name}": agents.json can add one (~/.config/t4a/agents.json)`
+        : "";
+}
 
 export function setUpCreateForm(opened: (id: string) => void): void {
   $("#new").addEventListener("click", () => {
     form().hidden = !form().hidden;
-    if (!form().hidden) (form().elements.namedItem("command") as HTMLInputElement).focus();
+    if (!form().hidden) {
+      (form().elements.namedItem("command") as HTMLInputElement).focus();
+      void loadAgents();
+    }
   });
+  $("input[name=agent]").addEventListener("input", noteAgent);
   form().addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form());

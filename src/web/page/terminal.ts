@@ -7,6 +7,8 @@
 import { Terminal } from "@xterm/xterm";
 import type { ViewerEvent } from "../../protocol/events.ts";
 import { $, api, connectionLost, Impostor, proveServer, Refused, sessionPath, socketProtocols, Unreachable, type Session } from "./api.ts";
+import { answerControls, answersKnown, answersLoaded } from "./answer.ts";
+import { readingInput, seen } from "./needs.ts";
 
 /** The font size a Fit aims at, and the range a session is drawn in (below it, a phone pans). */
 const FIT_FONT = 14;
@@ -33,6 +35,8 @@ export class TerminalView {
   #current: Open | undefined;
   readonly #readOnly: () => boolean;
   readonly #back: () => void;
+  /** The presets' answer keys were asked for once (a bar drawn before they came is drawn again). */
+  #askedAnswers = false;
 
   constructor(options: { readOnly: () => boolean; back: () => void }) {
     this.#readOnly = options.readOnly;
@@ -43,6 +47,37 @@ export class TerminalView {
       key.addEventListener("pointerdown", (event) => event.preventDefault()); // keep the terminal's focus
       key.addEventListener("click", () => this.#extraKey(key.dataset.key!));
     }
+    // A tap anywhere on the terminal's area (beside a narrow session too) gives it the keyboard.
+    $("#terminal").addEventListener("click", () => this.#current?.term.focus());
+  }
+
+  /** The session as the list last read it: the bar says what it waits on, with the buttons that answer. */
+  update(session: Session | undefined): void {
+    const open = this.#current;
+    if (!open || !session || session.id !== open.id) return;
+    seen(session.id, session);
+    const bar = $("#answer-bar");
+    const waiting = session.alive && session.agent_state === "waiting";
+    const input = session.alive && readingInput(session);
+    const key = `${session.agent_state}|${session.agent_since}|${session.agent_line}|${session.input_wanted}|${this.#readOnly()}|${answersKnown()}`;
+    // Opened straight from a link: the presets' keys may not be read yet (Always needs them).
+    if (!answersKnown() && !this.#askedAnswers) {
+      this.#askedAnswers = true;
+      void answersLoaded()?.then(() => this.update(session));
+    }
+    if (bar.dataset.key === key && !bar.hidden === (waiting || input)) return;
+    bar.dataset.key = key;
+    bar.hidden = !(waiting || input);
+    if (bar.hidden) return;
+    $("#answer-state").textContent = waiting ? `waiting: ${session.agent_line ?? "a question"}` : `reading input: ${session.input_wanted}`;
+    const lastRows = () => {
+      const buffer = open.term.buffer.active;
+      const rows: string[] = [];
+      for (let y = Math.max(0, buffer.baseY + buffer.cursorY - 6); y <= buffer.baseY + buffer.cursorY; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
+      return rows.join("\n");
+    };
+    const controls = this.#readOnly() ? undefined : answerControls(session, { done: () => open.term.focus(), lastRows }, "bar");
+    $("#answer-controls").replaceChildren(...(controls ? [controls] : []));
   }
 
   get id(): string | undefined {
@@ -51,6 +86,8 @@ export class TerminalView {
 
   open(id: string, options: { fit?: boolean } = {}): void {
     this.close();
+    $("#answer-bar").hidden = true;
+    delete $("#answer-bar").dataset.key;
     $("#terminal-title").textContent = id;
     this.#say("connecting…");
     $("#gone").hidden = true;
@@ -215,7 +252,7 @@ export class TerminalView {
     }
     const application = open.term.modes.applicationCursorKeysMode;
     const arrows: Record<string, string> = { up: "A", down: "B", right: "C", left: "D" };
-    const bytes = key in arrows ? `\x1b${application ? "O" : "["}${arrows[key]}` : ({ esc: "\x1b", tab: "\t", "ctrl-c": "\x03" } as Record<string, string>)[key];
+    const bytes = key in arrows ? `\x1b${application ? "O" : "["}${arrows[key]}` : ({ esc: "\x1b", tab: "\t", "ctrl-c": "\x03", enter: "\r" } as Record<string, string>)[key] ?? (key.length === 1 ? key : undefined);
     if (bytes) this.#send(open, bytes);
     open.term.focus();
   }

@@ -43,7 +43,8 @@ function saveFailures(): void {
 export function agentStateSeen(id: string, state: string): void {
   const before = lastState.get(id);
   lastState.set(id, state);
-  if (state === "idle" && before === "working") {
+  // A turn that ended: after work, or after its question was answered (a deny ends it with no work).
+  if (state === "idle" && (before === "working" || before === "waiting")) {
     reviews.set(id, Date.now());
     saveReviews();
   } else if (state !== "idle" && reviews.delete(id)) saveReviews();

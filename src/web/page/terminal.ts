@@ -179,8 +179,9 @@ export class TerminalView {
       open.term.write(new Uint8Array(event.data as ArrayBuffer));
     });
     socket.addEventListener("close", () => {
-      connectionLost();
+      // Closed by the page (back to the list): nothing was lost, and the login stays for a reload.
       if (open.closed || this.#current !== open) return;
+      connectionLost();
       void this.#lost(open);
     });
   }

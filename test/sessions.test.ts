@@ -1,6 +1,7 @@
 // Real programs on real PTYs: resize, output, kill of whole process trees, fd hygiene,
 // every byte before the exit event, and full-screen TUIs.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { Sandbox, fdCount, isAlive, sessionMembers, waitFor } from "./harness.ts";
 
@@ -130,8 +131,11 @@ test("wide characters read back as they were printed", async () => {
 });
 
 test("the README's first sequence as fast as a script runs it: a line sent before the shell is ready is typed at its prompt, and the Ctrl-C after it interrupts it", async () => {
-  // An interactive bash with the user's startup files (shell integration on): create, send, C-c at once.
-  const id = await sandbox.ok(["create", "--", "bash"]);
+  // An interactive bash whose startup files take a moment (shell integration on): create, send, C-c at once.
+  const home = `${sandbox.dir}/slow-home`;
+  mkdirSync(home, { recursive: true });
+  writeFileSync(`${home}/.bashrc`, "sleep 0.5\nPS1='$ '\n");
+  const id = await sandbox.ok(["create", "-e", `HOME=${home}`, "--", "bash"]);
   await sandbox.ok(["send", id, "echo typed-$((40+2)); sleep 100\\n"]);
   await sandbox.ok(["send", id, "-k", "C-c"]);
   await sandbox.ok(["send", id, "echo after-$((40+3))\\n"]);

@@ -7,3 +7,15 @@ const KEPT = /^T4A_(CHECK_REPLIES|SOAK|TEST_.*|SCREEN_WORKERS)$/;
 for (const name of Object.keys(process.env)) {
   if ((name.startsWith("XDG_") || name.startsWith("T4A_")) && !KEPT.test(name)) delete process.env[name];
 }
+// A home of the suite's own: the shells its sessions start must not source this machine's startup
+// files (a ~/.bashrc running `pyenv init`, whose rehash lock a killed session leaves behind, made
+// every later interactive shell hang a minute). Git's identity and npm's settings come along.
+{
+  const { copyFileSync, existsSync, mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const real = process.env.HOME;
+  const home = mkdtempSync(`${tmpdir()}/t4a-test-home-`);
+  for (const file of [".gitconfig", ".npmrc"]) if (real && existsSync(`${real}/${file}`)) copyFileSync(`${real}/${file}`, `${home}/${file}`);
+  process.env.HOME = home;
+  process.on("exit", () => rmSync(home, { recursive: true, force: true }));
+}

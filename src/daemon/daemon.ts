@@ -85,6 +85,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
   process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
+  if (process.env.T4A_DEBUG_MEMORY) (await import("../terminal/memory-probe.ts")).installMemoryProbe(process.env.T4A_DEBUG_MEMORY);
   process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
 

@@ -18,6 +18,8 @@ import type { DaemonContext, WebHost } from "../commands/context.ts";
 import { defaultConfig } from "../session/config.ts";
 import { Sessions } from "../session/sessions.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
+import { removeDeadCgroups } from "../spawn/limits.ts";
+import { runLeftoverCleanup } from "../spawn/plugins/external.ts";
 import { listen } from "./server.ts";
 
 export interface DaemonOptions {
@@ -32,6 +34,18 @@ export interface DaemonOptions {
 
 /** How often the daemon looks whether its socket file is still there. */
 const SOCKET_CHECK_MS = 2000;
+
+/** Runs the cleanups a previous daemon recorded and never ran (each bounded), and removes its empty cgroups. */
+async function finishLeftovers(records: SessionRecords): Promise<void> {
+  for (const path of removeDeadCgroups()) console.error(`t4a daemon: removed the empty cgroup ${path} a previous daemon left`);
+  await Promise.all(
+    records.pendingCleanups().map(async ({ key, cleanup }) => {
+      const failed = await runLeftoverCleanup(cleanup);
+      records.removeCleanup(key);
+      console.error(`t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`);
+    }),
+  );
+}
 
 /** Runs until shutdown; resolves with the process exit code. */
 export async function runDaemon(options: DaemonOptions): Promise<number> {
@@ -56,6 +70,10 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   for (const leftover of records.endLeftovers()) {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
   }
+  records.adopt();
+  // What it had promised to do at a session's end (plugin cleanups) and the cgroups it left;
+  // the restore waits for it, so an old session's cleanup never runs under its restored self.
+  const leftoversDone = finishLeftovers(records);
   const bus = new EventBus();
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
@@ -104,7 +122,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   };
   // Listening before the restore: a client may subscribe to events and see each session come
   // back (`restored`); every other request waits for the restore, so none sees a partial list.
-  const restoring = sessions.restore().then(
+  const restoring = leftoversDone.then(() => sessions.restore()).then(
     (report) => {
       for (const restored of report) {
         if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error}`);

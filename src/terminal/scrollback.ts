@@ -310,15 +310,71 @@ export class Scrollback {
         continue;
       }
       // One logical line: its first row, then every row marked as continuing it.
-      const rows = [reader.unpack(row, oldCols)!];
-      while (row + rows.length < last && reader.wrapped(row + rows.length)) rows.push(reader.unpack(row + rows.length, oldCols)!);
-      row += rows.length;
-      for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
+      let count = 1;
+      while (row + count < last && reader.wrapped(row + count)) count++;
+      if (!this.#rewrapPlain(reader, row, count, oldCols, newCols)) {
+        const rows: PackedRow[] = [];
+        for (let i = 0; i < count; i++) rows.push(reader.unpack(row + i, oldCols)!);
+        for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
+      }
+      row += count;
     }
     archiveScreen();
     this.#rowCap = Math.max(this.#limits.rows * Math.ceil(this.#widestCols / newCols), this.length);
     this.#lineCap = Math.max(this.#limits.rows, this.#lines);
     this.#enforceLimits();
+  }
+
+  /**
+   * Rewraps a logical line of plain rows (one narrow character a cell, default colours), each but
+   * the last full, on their text alone: the records append() would write for the rows rewrap()
+   * makes, without a cell array or an object per cell. Answers false, writing nothing, for any
+   * other line.
+   */
+  #rewrapPlain(reader: Scrollback, row: number, count: number, oldCols: number, newCols: number): boolean {
+    let size = 0;
+    const parts: Array<{ bytes: Uint8Array; start: number; end: number }> = [];
+    for (let i = 0; i < count; i++) {
+      const at = reader.#find(row + i)!;
+      const [header, text] = readVarint(at.bytes, at.start);
+      if (header & 2 || (i < count - 1 && header >>> 2 !== oldCols)) return false;
+      parts.push({ bytes: at.bytes, start: text, end: at.end });
+      size += at.end - text;
+    }
+    ensureScratch(size);
+    const text = scratch;
+    let length = 0;
+    for (const part of parts) {
+      text.set(part.bytes.subarray(part.start, part.end), length);
+      length += part.end - part.start;
+    }
+    let wrapped = reader.wrapped(row);
+    let from = 0;
+    let columns = 0;
+    for (let i = 0; i <= length; i++) {
+      // A piece ends at the end of the text, or before the character that would not fit.
+      const lead = i < length && (text[i]! & 0xc0) !== 0x80;
+      if (i < length && !(lead && columns === newCols)) {
+        if (lead) columns++;
+        continue;
+      }
+      if (columns > 0 || i === length) {
+        const chunk = this.#room(5 + (i - from));
+        const bytes = chunk.bytes!;
+        const at = chunk.used;
+        let next = writeVarint(bytes, at, (wrapped ? 1 : 0) | (columns << 2));
+        bytes.set(text.subarray(from, i), next);
+        next += i - from;
+        chunk.used = next;
+        if (wrapped) chunk.anyWrapped = true;
+        this.#recorded(chunk, at, columns, wrapped);
+        this.#enforceLimits();
+      }
+      wrapped = true;
+      from = i;
+      columns = i < length ? 1 : 0;
+    }
+    return true;
   }
 
   /** A chunk the rewrap leaves unchanged, from its row `from` on, appended as it is. */

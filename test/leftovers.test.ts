@@ -133,3 +133,26 @@ test("the empty cgroups of a dead daemon's sessions are removed at the next star
   }
 }, 60_000);
 
+
+test("a SIGKILLed daemon's session that ignored the hangup is ended at the next start, and its cgroup removed", async () => {
+  const root = pidsCgroup();
+  if (!root) return console.log("skipped: no writable cgroup v1 pids hierarchy here");
+  const daemon = await startDaemon();
+  await ok(["create", "--limit-pids", "50", "--", "bash", "-c", "trap '' HUP; echo up; exec sleep 600"]);
+  const made = () => readdirSync(root).filter((name) => name.startsWith(`t4a-${daemon}-`));
+  expect(made().length).toBe(1);
+  const procs = join(root, made()[0]!, "cgroup.procs");
+  const held = await waitFor(() => {
+    const pids = readFileSync(procs, "utf8").split("\n").filter(Boolean).map(Number);
+    return pids.length ? pids : undefined;
+  }, 10_000, "the program to enter its cgroup");
+  await killDaemon(daemon);
+  expect(held.some(isAlive)).toBe(true);
+  try {
+    await startDaemon();
+    await waitFor(() => made().length === 0, 10_000, "the cgroup to go").catch(() => undefined);
+    expect({ cgroups: made(), alive: held.filter(isAlive) }).toEqual({ cgroups: [], alive: [] });
+  } finally {
+    for (const pid of held) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  }
+}, 60_000);

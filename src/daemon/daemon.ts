@@ -1,6 +1,6 @@
 // The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
-import { chmodSync, existsSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { forgetDaemon, livingDaemon, recordDaemon } from "../client/daemon-pid.ts";
 import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
@@ -36,7 +36,9 @@ export interface DaemonOptions {
 const SOCKET_CHECK_MS = 2000;
 
 /** Runs the cleanups a previous daemon recorded and never ran (each bounded), and removes its empty cgroups. */
-async function finishLeftovers(records: SessionRecords): Promise<void> {
+async function finishLeftovers(records: SessionRecords, ended: number[]): Promise<void> {
+  // The processes just SIGKILLed leave their cgroups as they die, not at once.
+  for (let waited = 0; waited < 2000 && ended.some(isRunning); waited += 20) await Bun.sleep(20);
   for (const path of removeDeadCgroups()) console.error(`t4a daemon: removed the empty cgroup ${path} a previous daemon left`);
   await Promise.all(
     records.pendingCleanups().map(async ({ key, cleanup }) => {
@@ -45,6 +47,14 @@ async function finishLeftovers(records: SessionRecords): Promise<void> {
       console.error(`t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`);
     }),
   );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/s.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return false;
+  }
 }
 
 /** Runs until shutdown; resolves with the process exit code. */
@@ -67,13 +77,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const records = new SessionRecords(`${socketPath}.sessions`);
   // Agents' notify channels (FIFOs) of an earlier daemon are read by nobody now.
   rmSync(join(dirname(socketPath), "notify"), { recursive: true, force: true });
-  for (const leftover of records.endLeftovers()) {
+  const leftovers = records.endLeftovers();
+  for (const leftover of leftovers) {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
   }
   records.adopt();
   // What it had promised to do at a session's end (plugin cleanups) and the cgroups it left;
   // the restore waits for it, so an old session's cleanup never runs under its restored self.
-  const leftoversDone = finishLeftovers(records);
+  const leftoversDone = finishLeftovers(records, leftovers.flatMap((leftover) => leftover.pids));
   const bus = new EventBus();
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));

@@ -278,9 +278,12 @@ export class Scrollback {
    */
   reflow(oldCols: number, newCols: number, archiveScreen: () => void = () => {}): void {
     newCols = Math.max(newCols, 2); // a wide character must fit in a row
-    if (oldCols === newCols || this.length === 0) {
+    if (oldCols === newCols) return archiveScreen();
+    this.#widestCols = Math.max(this.#widestCols, oldCols, newCols);
+    if (this.length === 0) {
+      this.#rowCap = this.#lineCap = Infinity;
       archiveScreen();
-      return;
+      return this.#settle(newCols);
     }
     const old = this.#chunks;
     const first = this.#start;
@@ -294,8 +297,7 @@ export class Scrollback {
     this.#end = this.#start;
     this.#bytes = 0;
     this.#lines = 0;
-    // The rewrap keeps every line: only the line and byte limits apply while it runs.
-    this.#widestCols = Math.max(this.#widestCols, oldCols, newCols);
+    // The rewrap keeps every line, and the rows the screen pushes up: only the byte limit applies.
     this.#rowCap = this.#lineCap = Infinity;
     let row = first;
     let index = 0;
@@ -320,7 +322,12 @@ export class Scrollback {
       row += count;
     }
     archiveScreen();
-    this.#rowCap = Math.max(this.#limits.rows * Math.ceil(this.#widestCols / newCols), this.length);
+    this.#settle(newCols);
+  }
+
+  /** The limits at a new width: what the resize brought stays, and no more comes than the wrap allows. */
+  #settle(cols: number): void {
+    this.#rowCap = Math.max(this.#limits.rows * Math.ceil(this.#widestCols / cols), this.length);
     this.#lineCap = Math.max(this.#limits.rows, this.#lines);
     this.#enforceLimits();
   }

@@ -1,5 +1,8 @@
 // Loaded before every test file (bunfig.toml): daemons the tests start, directly or through the
 // CLI's auto-start, check each reply against its command's schema (src/daemon/dispatch.ts).
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+
 process.env.T4A_CHECK_REPLIES = "1";
 // The suite owns its environment: a caller's XDG directories (its agents.json, its state) or a
 // t4a session it runs inside (T4A_SOCKET, T4A_SESSION…) must not reach the daemons it starts.
@@ -11,8 +14,6 @@ for (const name of Object.keys(process.env)) {
 // files (a ~/.bashrc running `pyenv init`, whose rehash lock a killed session leaves behind, made
 // every later interactive shell hang a minute). Git's identity and npm's settings come along.
 {
-  const { copyFileSync, existsSync, mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
   const real = process.env.HOME;
   const home = mkdtempSync(`${tmpdir()}/t4a-test-home-`);
   for (const file of [".gitconfig", ".npmrc"]) if (real && existsSync(`${real}/${file}`)) copyFileSync(`${real}/${file}`, `${home}/${file}`);

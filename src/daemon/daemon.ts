@@ -1,6 +1,6 @@
 // The daemon's life: claim the socket, serve, and on SIGTERM/SIGINT/shutdown end every session
 // and remove the socket only if it is still ours. Loaded only by `t4a daemon` (heavy imports).
-import { chmodSync, existsSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { forgetDaemon, livingDaemon, recordDaemon } from "../client/daemon-pid.ts";
 import { dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
@@ -19,6 +19,8 @@ import type { DaemonContext, WebHost } from "../commands/context.ts";
 import { defaultConfig } from "../session/config.ts";
 import { Sessions } from "../session/sessions.ts";
 import { ScreenPool } from "../terminal/screen-pool.ts";
+import { removeDeadCgroups } from "../spawn/limits.ts";
+import { runLeftoverCleanup } from "../spawn/plugins/external.ts";
 import { listen, unreadReplyBytes } from "./server.ts";
 
 export interface DaemonOptions {
@@ -33,6 +35,28 @@ export interface DaemonOptions {
 
 /** How often the daemon looks whether its socket file is still there. */
 const SOCKET_CHECK_MS = 2000;
+
+/** Runs the cleanups a previous daemon recorded and never ran (each bounded), and removes its empty cgroups. */
+async function finishLeftovers(records: SessionRecords, ended: number[]): Promise<void> {
+  // The processes just SIGKILLed leave their cgroups as they die, not at once.
+  for (let waited = 0; waited < 2000 && ended.some(isRunning); waited += 20) await Bun.sleep(20);
+  for (const path of removeDeadCgroups()) console.error(`t4a daemon: removed the empty cgroup ${path} a previous daemon left`);
+  await Promise.all(
+    records.pendingCleanups().map(async ({ key, cleanup }) => {
+      const failed = await runLeftoverCleanup(cleanup);
+      records.removeCleanup(key);
+      console.error(`t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`);
+    }),
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/s.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch {
+    return false;
+  }
+}
 
 /** Runs until shutdown; resolves with the process exit code. */
 export async function runDaemon(options: DaemonOptions): Promise<number> {
@@ -57,9 +81,14 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const records = new SessionRecords(`${socketPath}.sessions`);
   // Agents' notify channels (FIFOs) of an earlier daemon are read by nobody now.
   rmSync(join(dirname(socketPath), "notify"), { recursive: true, force: true });
-  for (const leftover of records.endLeftovers()) {
+  const leftovers = records.endLeftovers();
+  for (const leftover of leftovers) {
     console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
   }
+  records.adopt();
+  // What it had promised to do at a session's end (plugin cleanups) and the cgroups it left;
+  // the restore waits for it, so an old session's cleanup never runs under its restored self.
+  const leftoversDone = finishLeftovers(records, leftovers.flatMap((leftover) => leftover.pids));
   const bus = new EventBus();
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
@@ -91,6 +120,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
   process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
+  if (process.env.T4A_DEBUG_MEMORY) (await import("../terminal/memory-probe.ts")).installMemoryProbe(process.env.T4A_DEBUG_MEMORY);
   process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
 
@@ -109,7 +139,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   };
   // Listening before the restore: a client may subscribe to events and see each session come
   // back (`restored`); every other request waits for the restore, so none sees a partial list.
-  const restoring = sessions.restore().then(
+  const restoring = leftoversDone.then(() => sessions.restore()).then(
     (report) => {
       for (const restored of report) {
         if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`);

@@ -2,6 +2,8 @@
 // in a process group of its own, with stdin given, both outputs read, and a bound on its time.
 // On the bound the whole group is killed and its pipes abandoned (a child it left behind may hold
 // them open), so a hung helper never holds up the create past it.
+import { daemonRecords } from "../terminal/leftovers.ts";
+
 export interface Bounded {
   stdout: string;
   stderr: string;
@@ -12,18 +14,25 @@ export interface Bounded {
 
 /** Runs `argv`; answers how it ended, or "late" when it took longer than `timeoutMs` (then killed). */
 export async function runBounded(argv: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number }): Promise<Bounded | "late"> {
+  // Recorded while it runs: if the daemon is SIGKILLed meanwhile, the next one ends it (leftovers.ts).
+  const token = `${process.pid}-${++helpers}`;
   const child = Bun.spawn(argv, {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, T4A_HELPER: token },
     stdin: options.stdin === undefined ? "ignore" : new TextEncoder().encode(options.stdin),
     stdout: "pipe",
     stderr: "pipe",
     detached: true,
   });
+  const records = daemonRecords();
+  records?.addHelper(child.pid, token);
   const finished = Promise.all([readCapped(child.stdout), readCapped(child.stderr), child.exited]);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), options.timeoutMs)));
-  const outcome = await Promise.race([finished, late]).finally(() => clearTimeout(timer));
+  const outcome = await Promise.race([finished, late]).finally(() => {
+    clearTimeout(timer);
+    records?.removeHelper(child.pid);
+  });
   if (outcome === "late") {
     try {
       process.kill(-child.pid, "SIGKILL");
@@ -35,6 +44,8 @@ export async function runBounded(argv: string[], options: { cwd: string; env: Re
   const [stdout, stderr, code] = outcome;
   return { stdout, stderr, code, signal: child.signalCode === null ? null : String(child.signalCode) };
 }
+
+let helpers = 0;
 
 /** What a helper may print before the rest is dropped (read on, so the writer never blocks). */
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;

@@ -8,7 +8,7 @@
 // execs (outside the sandbox, which it wraps). Anything else refuses the create: a limit asked for
 // is never silently dropped (rlimits are not a stand-in: RLIMIT_AS breaks node CLIs that reserve
 // gigabytes of address space, RLIMIT_NPROC counts every process of the user, and none caps CPU).
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
 
@@ -170,6 +170,43 @@ async function scopeLimits(limits: LimitRequest, env: Record<string, string>, wh
       await Bun.spawn(["systemctl", "--user", "stop", unit], { env, stdout: "ignore", stderr: "ignore" }).exited;
     },
   };
+}
+
+/**
+ * Removes the empty session cgroups (`t4a-PID-N-ID`) that daemons no longer alive left in the
+ * hierarchies this daemon uses (a SIGKILLed daemon removes none); answers the paths removed. A
+ * living daemon's, and any still holding a process, are left alone.
+ */
+export function removeDeadCgroups(): string[] {
+  const removed: string[] = [];
+  for (const root of new Set(v1Hierarchies().values())) {
+    let names: string[];
+    try {
+      names = readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = /^t4a-(\d+)-\d+-/.exec(name)?.[1];
+      if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
+      try {
+        rmdirSync(join(root, name));
+        removed.push(join(root, name));
+      } catch {
+        // Not empty (something of it still runs), or not ours to remove.
+      }
+    }
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** SIGKILLs whatever is still in the cgroups (a daemon the program left behind) until they are empty. */

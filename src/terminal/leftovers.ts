@@ -1,7 +1,8 @@
-// What a SIGKILLed daemon leaves behind: its sessions' processes that ignored the PTY's hangup.
-// Each live session is recorded as a file in a private directory beside the socket; the next
-// daemon on that socket ends whatever still runs in a recorded session before it serves.
-// Knows /proc and files, nothing of terminals.
+// What a SIGKILLed daemon leaves behind: its sessions' processes that ignored the PTY's hangup,
+// the helpers a create was waiting on (plugins, setup scripts), and the cleanups it had promised
+// (a plugin's `cleanup`). Each is recorded as a file in a private directory beside the socket
+// (0600) while it is pending; the next daemon on that socket finishes them before it serves.
+// Knows /proc and files, nothing of terminals; running a cleanup is its caller's job.
 import { processStartTicks } from "../client/daemon-pid.ts";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,17 +16,89 @@ interface SessionRecord {
   start: number;
 }
 
+/** A helper the daemon waits on: its own session (setsid), marked by T4A_HELPER=token in its environment. */
+interface HelperRecord {
+  kind: "helper";
+  pid: number;
+  start: number;
+  token: string;
+}
+
+/** A command to run once something ends, as it would have run then. */
+export interface PendingCleanup {
+  /** Who asked for it, for messages: `plugin NAME`. */
+  name: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
 export interface Leftover {
   id: string;
   pids: number[];
 }
 
+const HELPER_PREFIX = "helper-";
+const CLEANUP_PREFIX = "cleanup-";
+
+let current: SessionRecords | undefined;
+
+/** The records of the daemon serving in this process (none in a test that runs pieces in-process). */
+export function daemonRecords(): SessionRecords | undefined {
+  return current;
+}
+
 export class SessionRecords {
   readonly #dir: string;
+
+  #cleanups = 0;
 
   constructor(dir: string) {
     this.#dir = dir;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  /** These are the records of the daemon that serves in this process. */
+  adopt(): void {
+    current = this;
+  }
+
+  addHelper(pid: number, token: string): void {
+    const start = processStartTicks(pid);
+    if (start === undefined) return;
+    const record: HelperRecord = { kind: "helper", pid, start, token };
+    writeFileSync(join(this.#dir, `${HELPER_PREFIX}${pid}`), JSON.stringify(record), { mode: 0o600 });
+  }
+
+  removeHelper(pid: number): void {
+    rmSync(join(this.#dir, `${HELPER_PREFIX}${pid}`), { force: true });
+  }
+
+  /** Records a cleanup before it is needed; answers the key that forgets it once it has run. */
+  addCleanup(cleanup: PendingCleanup): string {
+    const key = `${CLEANUP_PREFIX}${process.pid}-${++this.#cleanups}`;
+    writeFileSync(join(this.#dir, key), JSON.stringify(cleanup), { mode: 0o600 });
+    return key;
+  }
+
+  removeCleanup(key: string): void {
+    rmSync(join(this.#dir, key), { force: true });
+  }
+
+  /** The cleanups an earlier daemon recorded and never ran, by key (unreadable records are dropped). */
+  pendingCleanups(): Array<{ key: string; cleanup: PendingCleanup }> {
+    const pending: Array<{ key: string; cleanup: PendingCleanup }> = [];
+    for (const key of readdirSync(this.#dir)) {
+      if (!key.startsWith(CLEANUP_PREFIX)) continue;
+      try {
+        const cleanup = JSON.parse(readFileSync(join(this.#dir, key), "utf8")) as PendingCleanup;
+        if (Array.isArray(cleanup.argv) && cleanup.argv.length && typeof cleanup.cwd === "string") pending.push({ key, cleanup });
+        else this.removeCleanup(key);
+      } catch {
+        this.removeCleanup(key);
+      }
+    }
+    return pending;
   }
 
   add(id: string, pid: number): void {
@@ -47,24 +120,26 @@ export class SessionRecords {
   }
 
   /**
-   * SIGKILL every process still in a recorded session, then forget the records. A process counts
-   * only when it is in that session, started no earlier than its leader, and carries the
-   * session's T4A_TERMINAL in its environment: a reused pid never gets an unrelated process killed.
+   * SIGKILL every process still in a recorded session or helper, then forget the records. A
+   * process counts only when it is in that session, started no earlier than its leader, and
+   * carries the session's T4A_TERMINAL (a helper's T4A_HELPER) in its environment: a reused pid
+   * never gets an unrelated process killed. Cleanups are left for pendingCleanups().
    */
   endLeftovers(): Leftover[] {
     const ended: Leftover[] = [];
     for (const name of readdirSync(this.#dir)) {
+      if (name.startsWith(CLEANUP_PREFIX)) continue;
       const path = join(this.#dir, name);
-      let record: SessionRecord;
+      let record: SessionRecord | HelperRecord;
       try {
-        record = JSON.parse(readFileSync(path, "utf8")) as SessionRecord;
+        record = JSON.parse(readFileSync(path, "utf8")) as SessionRecord | HelperRecord;
       } catch {
         rmSync(path, { force: true });
         continue;
       }
-      const pids = sessionMembers(record.pid).filter(
-        (pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(`\0T4A_TERMINAL=${record.id}\0`),
-      );
+      const marker = "kind" in record && record.kind === "helper" ? `\0T4A_HELPER=${record.token}\0` : `\0T4A_TERMINAL=${(record as SessionRecord).id}\0`;
+      const id = "kind" in record && record.kind === "helper" ? `helper ${record.pid}` : (record as SessionRecord).id;
+      const pids = sessionMembers(record.pid).filter((pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(marker));
       for (const pid of pids) {
         try {
           process.kill(pid, "SIGKILL");
@@ -72,7 +147,7 @@ export class SessionRecords {
           // Gone meanwhile.
         }
       }
-      if (pids.length) ended.push({ id: record.id, pids });
+      if (pids.length) ended.push({ id, pids });
       rmSync(path, { force: true });
     }
     return ended;

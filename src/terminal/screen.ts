@@ -609,8 +609,10 @@ export class Screen {
     this.#xterm.options.scrollback = normal.lines.length * Math.ceil(oldCols / cols) + rows;
     this.#xterm.resize(cols, rows);
     // xterm keeps at least 2 columns (a wide character's width): rewrap to what it has.
-    this.#scrollback.reflow(oldCols, this.#xterm.cols);
-    for (let index = 0; index < normal.ybase; index++) this.#archive(normal.lines.get(index)!);
+    // The rows the rewrapped screen pushed up count with the archive's own: a resize drops no line.
+    this.#scrollback.reflow(oldCols, this.#xterm.cols, () => {
+      for (let index = 0; index < normal.ybase; index++) this.#archive(normal.lines.get(index)!);
+    });
     this.#xterm.options.scrollback = 0;
     this.#epoch++; // reflow moves rows
   }

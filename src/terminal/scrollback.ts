@@ -29,7 +29,10 @@ export interface PackedRow {
 }
 
 export interface ScrollbackLimits {
-  /** Rows kept; the oldest go first. */
+  /**
+   * Logical lines kept (a soft-wrapped line counts once, however many rows it takes); the oldest
+   * go first. Rows are kept up to this many times the wrap a narrower width makes (see #rowCap).
+   */
   rows: number;
   /** Bytes of archived rows kept (0 = no byte limit); the oldest go first. */
   bytes: number;
@@ -86,12 +89,26 @@ export class Scrollback {
   #start = 0;
   #end = 0;
   #bytes = 0;
+  /** Held rows that start a logical line (not soft-wrapped): what the row limit counts. */
+  #lines = 0;
+  /**
+   * Most rows held: the row limit at the widest width the archive was rewrapped from, times the
+   * wrap the current width makes of such rows. A narrower width keeps as many lines in more rows
+   * (`resize 20` then `resize 200` keeps them all, as tmux), and a line that never ends still
+   * holds no more cells than the limit's rows did at the widest width.
+   */
+  #rowCap: number;
+  /** Most lines held: the row limit, or the lines a resize brought (the screen's rows archived with it). */
+  #lineCap: number;
+  #widestCols = 0;
   readonly #limits: ScrollbackLimits;
   /** The compressed chunk read last, decompressed: readers go row by row. */
   #unpacked: { chunk: Chunk; bytes: Uint8Array } | null = null;
 
   constructor(limits: ScrollbackLimits) {
     this.#limits = limits;
+    this.#rowCap = limits.rows;
+    this.#lineCap = limits.rows;
   }
 
   /** Absolute number of the oldest row held (= rows dropped so far). */
@@ -133,7 +150,7 @@ export class Scrollback {
     const at = chunk.used;
     chunk.used = plain ? encodePlain(row, columns, chunk.bytes!, at) : encodeStyled(row, columns, chunk.bytes!, at);
     if (row.wrapped) chunk.anyWrapped = true;
-    this.#recorded(chunk, at, columns);
+    this.#recorded(chunk, at, columns, row.wrapped);
     this.#enforceLimits();
   }
 
@@ -158,14 +175,15 @@ export class Scrollback {
       let next = writeVarint(bytes, at, columns << 2);
       for (let i = start; i < end; i++) bytes[next++] = text[i]!;
       chunk.used = next;
-      this.#recorded(chunk, at, columns);
+      this.#recorded(chunk, at, columns, false);
     }
     this.#enforceLimits();
   }
 
   /** Counts the record just written into the last chunk at `at` as the newest row. */
-  #recorded(chunk: Chunk, at: number, columns: number): void {
+  #recorded(chunk: Chunk, at: number, columns: number, wrapped: boolean): void {
     chunk.offsets[chunk.count++] = at;
+    if (!wrapped) this.#lines++;
     if (columns > chunk.widest) chunk.widest = columns;
     this.#bytes += chunk.used - at;
     this.#end++; // before the next #room: a chunk it makes starts at this.#end
@@ -229,6 +247,7 @@ export class Scrollback {
       const live = chunk.first + chunk.count - Math.max(this.#start, chunk.first);
       const take = Math.min(left, live);
       const cut = chunk.count - take;
+      this.#lines -= startsIn(chunk, chunk.bytes!, cut, take);
       this.#bytes -= chunk.used - chunk.offsets[cut]!;
       chunk.used = chunk.offsets[cut]!;
       chunk.count = cut;
@@ -244,6 +263,7 @@ export class Scrollback {
     this.#unpacked = null;
     this.#start = this.#end;
     this.#bytes = 0;
+    this.#lines = 0;
   }
 
   /**
@@ -256,9 +276,15 @@ export class Scrollback {
    * renumbered. So a resize costs what it changes, not the archive's size (issue 24: 16 ms per
    * resize at 10 000 rows stalled every other session).
    */
-  reflow(oldCols: number, newCols: number): void {
+  reflow(oldCols: number, newCols: number, archiveScreen: () => void = () => {}): void {
     newCols = Math.max(newCols, 2); // a wide character must fit in a row
-    if (oldCols === newCols || this.length === 0) return;
+    if (oldCols === newCols) return archiveScreen();
+    this.#widestCols = Math.max(this.#widestCols, oldCols, newCols);
+    if (this.length === 0) {
+      this.#rowCap = this.#lineCap = Infinity;
+      archiveScreen();
+      return this.#settle(newCols);
+    }
     const old = this.#chunks;
     const first = this.#start;
     const last = this.#end;
@@ -270,6 +296,9 @@ export class Scrollback {
     this.#chunks = [];
     this.#end = this.#start;
     this.#bytes = 0;
+    this.#lines = 0;
+    // The rewrap keeps every line, and the rows the screen pushes up: only the byte limit applies.
+    this.#rowCap = this.#lineCap = Infinity;
     let row = first;
     let index = 0;
     while (row < last) {
@@ -283,11 +312,76 @@ export class Scrollback {
         continue;
       }
       // One logical line: its first row, then every row marked as continuing it.
-      const rows = [reader.unpack(row, oldCols)!];
-      while (row + rows.length < last && reader.wrapped(row + rows.length)) rows.push(reader.unpack(row + rows.length, oldCols)!);
-      row += rows.length;
-      for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
+      let count = 1;
+      while (row + count < last && reader.wrapped(row + count)) count++;
+      if (!this.#rewrapPlain(reader, row, count, oldCols, newCols)) {
+        const rows: PackedRow[] = [];
+        for (let i = 0; i < count; i++) rows.push(reader.unpack(row + i, oldCols)!);
+        for (const out of rewrap(rows, oldCols, newCols)) this.append(out);
+      }
+      row += count;
     }
+    archiveScreen();
+    this.#settle(newCols);
+  }
+
+  /** The limits at a new width: what the resize brought stays, and no more comes than the wrap allows. */
+  #settle(cols: number): void {
+    this.#rowCap = Math.max(this.#limits.rows * Math.ceil(this.#widestCols / cols), this.length);
+    this.#lineCap = Math.max(this.#limits.rows, this.#lines);
+    this.#enforceLimits();
+  }
+
+  /**
+   * Rewraps a logical line of plain rows (one narrow character a cell, default colours), each but
+   * the last full, on their text alone: the records append() would write for the rows rewrap()
+   * makes, without a cell array or an object per cell. Answers false, writing nothing, for any
+   * other line.
+   */
+  #rewrapPlain(reader: Scrollback, row: number, count: number, oldCols: number, newCols: number): boolean {
+    let size = 0;
+    const parts: Array<{ bytes: Uint8Array; start: number; end: number }> = [];
+    for (let i = 0; i < count; i++) {
+      const at = reader.#find(row + i)!;
+      const [header, text] = readVarint(at.bytes, at.start);
+      if (header & 2 || (i < count - 1 && header >>> 2 !== oldCols)) return false;
+      parts.push({ bytes: at.bytes, start: text, end: at.end });
+      size += at.end - text;
+    }
+    ensureScratch(size);
+    const text = scratch;
+    let length = 0;
+    for (const part of parts) {
+      text.set(part.bytes.subarray(part.start, part.end), length);
+      length += part.end - part.start;
+    }
+    let wrapped = reader.wrapped(row);
+    let from = 0;
+    let columns = 0;
+    for (let i = 0; i <= length; i++) {
+      // A piece ends at the end of the text, or before the character that would not fit.
+      const lead = i < length && (text[i]! & 0xc0) !== 0x80;
+      if (i < length && !(lead && columns === newCols)) {
+        if (lead) columns++;
+        continue;
+      }
+      if (columns > 0 || i === length) {
+        const chunk = this.#room(5 + (i - from));
+        const bytes = chunk.bytes!;
+        const at = chunk.used;
+        let next = writeVarint(bytes, at, (wrapped ? 1 : 0) | (columns << 2));
+        bytes.set(text.subarray(from, i), next);
+        next += i - from;
+        chunk.used = next;
+        if (wrapped) chunk.anyWrapped = true;
+        this.#recorded(chunk, at, columns, wrapped);
+        this.#enforceLimits();
+      }
+      wrapped = true;
+      from = i;
+      columns = i < length ? 1 : 0;
+    }
+    return true;
   }
 
   /** A chunk the rewrap leaves unchanged, from its row `from` on, appended as it is. */
@@ -300,6 +394,7 @@ export class Scrollback {
     this.#chunks.push(kept);
     this.#end = kept.first + kept.count;
     this.#bytes += chunk.used - chunk.offsets[from - chunk.first]!;
+    this.#lines += chunk.first + chunk.count - from; // no row of a kept chunk continues another
     this.#enforceLimits();
   }
 
@@ -356,17 +451,42 @@ export class Scrollback {
   }
 
   #enforceLimits(): void {
-    const { rows, bytes } = this.#limits;
-    while (this.length > rows || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
+    const bytes = this.#limits.bytes;
+    while (this.length > this.#rowCap || this.#lines > this.#lineCap || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
       const chunk = this.#chunks[0]!;
       const index = this.#start - chunk.first;
-      // The rows over the row limit leave a chunk at a time; the byte limit takes one at a time.
-      const count = Math.max(1, Math.min(this.length - rows, chunk.count - index));
+      const left = chunk.count - index;
+      const overRows = this.length - this.#rowCap;
+      const overLines = this.#lines - this.#lineCap;
+      // The rows over the limits leave a chunk at a time; the byte limit takes one at a time.
+      let count: number;
+      let starts: number;
+      if (!chunk.anyWrapped) {
+        count = starts = Math.max(1, Math.min(Math.max(overRows, overLines), left));
+      } else {
+        // A line leaves whole: its head, then the rows that continue it.
+        const records = this.#bytesOf(chunk);
+        count = starts = 0;
+        for (; count < left; count++) {
+          const wrapped = (records[chunk.offsets[index + count]!]! & 1) === 1;
+          if (count >= Math.max(1, overRows) && starts >= overLines && (!wrapped || overLines <= 0)) break;
+          if (!wrapped) starts++;
+        }
+      }
+      this.#lines -= starts;
       this.#bytes -= recordEnd(chunk, index + count - 1) - chunk.offsets[index]!;
       this.#start += count;
       if (this.#start >= chunk.first + chunk.count) this.#chunks.shift();
     }
   }
+}
+
+/** Rows of `count` from `index` on that start a logical line (a record's first byte holds its wrapped bit). */
+function startsIn(chunk: Chunk, records: Uint8Array, index: number, count: number): number {
+  if (!chunk.anyWrapped) return count;
+  let starts = 0;
+  for (let i = index; i < index + count; i++) if (!(records[chunk.offsets[i]!]! & 1)) starts++;
+  return starts;
 }
 
 /** Where a chunk's row `index` ends: where the next begins, or the chunk's end. */

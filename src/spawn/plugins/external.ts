@@ -22,6 +22,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
+import { daemonRecords, type PendingCleanup } from "../../terminal/leftovers.ts";
 import { runBounded } from "../bounded.ts";
 import type { Plugin, SpawnContext } from "../plan.ts";
 import { withoutLoaderVariables } from "../sandbox/bwrap.ts";
@@ -74,18 +75,35 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     Object.assign(plan.env, answer.env);
     if (answer.cleanup) {
       const [command, cwd, env] = [answer.cleanup, plan.cwd, helperEnv(plan.env, spec, ctx)];
+      // Recorded now, so a daemon SIGKILLed before the session ends has the next one run it.
+      const records = daemonRecords();
+      const key = records?.addCleanup({ name: `plugin ${name}`, argv: command, cwd, env: { ...env, T4A_PLUGIN: `${name} cleanup` } });
       plan.cleanups.push(async () => {
         try {
           await runPlugin(`${name} cleanup`, command, "", cwd, env);
           return [];
         } catch (error) {
           return [{ what: "plugin", path: name, reason: (error as Error).message } satisfies KeptItem];
+        } finally {
+          if (key) records?.removeCleanup(key);
         }
       });
     }
     (plan.facts.plugins ??= []).push(name);
   }
 };
+
+/** Runs a cleanup an earlier daemon recorded and never ran, as it would have run then; answers why it failed, if it did. */
+export async function runLeftoverCleanup(cleanup: PendingCleanup): Promise<string | undefined> {
+  try {
+    const outcome = await runBounded(cleanup.argv, { cwd: cleanup.cwd, env: cleanup.env, stdin: "", timeoutMs: PLUGIN_TIMEOUT_MS });
+    if (outcome === "late") return `did not finish within ${PLUGIN_TIMEOUT_MS / 1000} s`;
+    if (outcome.code !== 0) return `exit ${outcome.code ?? outcome.signal}: ${outcome.stderr.trim().split("\n").slice(-5).join("\n")}`;
+    return undefined;
+  } catch (error) {
+    return `could not start: ${(error as Error).message}`;
+  }
+}
 
 /** What a plugin and its cleanup run with: the plan's environment without what the session's variables could steer. */
 function helperEnv(env: Record<string, string>, spec: SessionSpec, ctx: SpawnContext): Record<string, string> {

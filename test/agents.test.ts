@@ -232,6 +232,34 @@ test("wait --any: the one call an orchestrator loop needs: blocks until any term
   for (const id of [quiet, "any1", reader]) await ok(["kill", id]);
 });
 
+test("restart: an ended session comes back as it was made, under its id; an agent resumes its conversation", async () => {
+  // A plain program that failed: the same command again, in the same place, under the same id.
+  await ok(["create", "--name", "again", "--", "sh", "-c", "echo ran-in-$PWD; sleep 1; exit 3"]);
+  const first = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "again");
+  await waitFor(async () => /^again\t.*exited\(3\)/m.test(await ok(["list"])), 15_000, "the first run to end");
+  expect(await ok(["restart", "again"])).toBe("again");
+  const second = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "again");
+  expect(second).toMatchObject({ alive: true, cwd: first.cwd, cmd_args: first.cmd_args });
+  expect(second.pid).not.toBe(first.pid);
+  // A running one is not restarted.
+  const refused = await t4a(["restart", "again"]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("still runs");
+  await waitFor(async () => /^again\t.*exited\(3\)/m.test(await ok(["list"])), 15_000, "the second run to end");
+  await ok(["kill", "again"]);
+  // An agent whose terminal ended (its CLI, then the shell left behind) comes back resuming its
+  // conversation: codex resumes its latest one here.
+  await agent("comeback", ["--agent", "codex", "--direct", "--", "--no-such-flag"]);
+  await waitFor(async () => JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string; agent_state?: string }) => t.id === "comeback")?.agent_state === "exited", 20_000, "the agent's CLI to end");
+  await ok(["send", "comeback", "exit\\r"]);
+  await waitFor(async () => JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string; alive: boolean }) => t.id === "comeback")?.alive === false, 20_000, "the terminal to end");
+  const before = records().length;
+  expect(await ok(["restart", "comeback"])).toBe("comeback");
+  expect((await argvOf("codex", before)).slice(0, 2)).toEqual(["resume", "--last"]);
+  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "comeback")).toMatchObject({ alive: true, resumed: true });
+  await ok(["kill", "comeback"]);
+}, 90_000);
+
 test("agent_state from screen patterns when the CLI has no hooks (gemini), and typed prompts for a TUI that takes none", async () => {
   await agent("patterned", ["--agent", "gemini", "--idle", "400"]);
   await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"]);

@@ -535,6 +535,11 @@ inChromium("review before kill: a worktree card's diff stats, kill says what is 
     await page.click("#gone-back");
     await page.waitForFunction(() => document.title === "(2) t4a: 1 waiting, 1 review");
     expect(await page.getAttribute(card("bad"), "data-state")).toBe("failed");
+    // Restart: the ended session runs again as it was made (and ends again: exit 3).
+    const pidBefore = (JSON.parse(await t4a("list", "--json")).terminals as Array<{ id: string; pid: number }>).find((t) => t.id === "bad")!.pid;
+    await page.click(`${card("bad")} button.restart`);
+    await waitFor(async () => (JSON.parse(await t4a("list", "--json")).terminals as Array<{ id: string; pid: number }>).find((t) => t.id === "bad")?.pid !== pidBefore, 20_000, "the restart");
+    await page.waitForSelector(`${card("bad")}[data-state=failed]`);
     // Remove: the ended session leaves the list.
     await page.click(`${card("bad")} button.remove`);
     await page.waitForSelector(card("bad"), { state: "detached" });

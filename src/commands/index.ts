@@ -15,6 +15,7 @@ import { events } from "./events.ts";
 import { exec } from "./exec.ts";
 import { info } from "./info.ts";
 import { kill } from "./kill.ts";
+import { restart } from "./restart.ts";
 import { restore } from "./restore.ts";
 import { list } from "./list.ts";
 import { notify } from "./notify.ts";
@@ -30,6 +31,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, restore, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -19,6 +19,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   record: async () => (await import("./record.ts")).record as Command,
   kill: async () => (await import("./kill.ts")).kill as Command,
   restore: async () => (await import("./restore.ts")).restore as Command,
+  restart: async () => (await import("./restart.ts")).restart as Command,
   up: async () => (await import("./up.ts")).up as Command,
   down: async () => (await import("./down.ts")).down as Command,
   agents: async () => (await import("./agents.ts")).agents as Command,

@@ -1,6 +1,7 @@
 // One session's life in one place: its terminal, what its spawn plan left to undo, its agent's
 // watch, its recording, its viewers, its timeout, and its manifest entry. Its end runs in one
 // order (see #ended) and dispose() lets go of everything. Made by Sessions; no wire here.
+import type { SessionSpec } from "../protocol/session-spec.ts";
 import { T4aError } from "../protocol/errors.ts";
 import type { Manifest } from "../service/manifest.ts";
 import { runCleanups, type Cleanup, type SpawnFacts } from "../spawn/plan.ts";
@@ -94,6 +95,8 @@ export interface SessionParts {
   cleanups: Cleanup[];
   persist: boolean;
   restored: boolean;
+  /** What it was made from: a restart makes it again. */
+  spec: SessionSpec;
   bus: EventBus;
   manifest: Manifest;
   limits?: SessionLimits;
@@ -104,6 +107,7 @@ export class Session {
   readonly facts: SpawnFacts;
   readonly persist: boolean;
   readonly restored: boolean;
+  readonly spec: SessionSpec;
   /** Set when a restore could not bring it back where it was (its directory is gone). */
   restoreNote: string | undefined;
   #terminal: Terminal | undefined;
@@ -126,6 +130,7 @@ export class Session {
     this.facts = parts.facts;
     this.persist = parts.persist;
     this.restored = parts.restored;
+    this.spec = parts.spec;
     this.#cleanups = parts.cleanups;
     this.#bus = parts.bus;
     this.#manifest = parts.manifest;

@@ -105,6 +105,18 @@ export class Sessions {
     }
   }
 
+  /**
+   * An ended session made again from what it was made of, under the same id: its worktree, its
+   * plugins, its environment; an agent resumes its conversation.
+   */
+  async restart(id: string): Promise<Session> {
+    const ended = this.get(id);
+    if (ended.terminal.alive) throw new T4aError("busy", `terminal "${id}" still runs; restart makes an ended session again (kill it first)`);
+    const spec: SessionSpec = { ...ended.spec, name: id, ...(ended.spec.agent ? { resume: true } : {}) };
+    await this.kill(id);
+    return this.create(spec);
+  }
+
   /** Daemon shutdown: every session ends, persisted ones stay in the manifest to come back. */
   async killAll(): Promise<void> {
     await Promise.all([...this.#sessions.keys()].map((id) => this.kill(id, "shutdown")));
@@ -173,7 +185,7 @@ export class Sessions {
     const plan = await prepareSession(spec, this.#options.spawn, id);
     // Agents come back by default: their conversation resumes where it was.
     const persist = spec.persist ?? spec.agent !== undefined;
-    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, bus, manifest, limits: plan.limits });
+    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, spec, bus, manifest, limits: plan.limits });
     let terminal: Terminal;
     try {
       terminal = this.#spawn(session, spec, plan);

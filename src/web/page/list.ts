@@ -334,7 +334,18 @@ export class SessionList {
         }
         void this.refresh();
       });
-      buttons.append(remove);
+      const restart = element("button", "restart write", "Restart");
+      restart.title = "Start it again as it was made (same id; an agent resumes its conversation)";
+      restart.addEventListener("click", async (event) => {
+        event.stopPropagation();
+        try {
+          await api(`${sessionPath(session.id)}/restart`, { method: "POST" });
+        } catch (error) {
+          alert((error as Error).message);
+        }
+        void this.refresh();
+      });
+      buttons.append(restart, remove);
     }
     if (buttons.childElementCount) item.append(buttons);
     item.addEventListener("click", () => this.#open(session.id));

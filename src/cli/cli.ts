@@ -121,7 +121,8 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const { reply, bytes } = await connection.request(request);
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      else console.error(`t4a: ${inFlags(String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
+      // A remote's refusal is its own text: no control characters reach this terminal from it.
+      else console.error(`t4a: ${inFlags(host ? String(reply.error).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ") : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);

@@ -88,7 +88,7 @@ test.if(SSHD !== undefined)("hosts add, list, rm: a private file in the config d
   expect((await t4a(["hosts", "rm", "down"])).code).toBe(0);
   expect((await t4a(["hosts", "rm", "down"])).stderr).toContain("not in");
   expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).hosts)).toEqual(["a", "b", "c"]);
-});
+}, 60_000);
 
 test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, wait, run, kill; an unknown host names hosts.json", async () => {
   expect(onHost("a", ["create", "--name", "far", "--", "bash", "--norc", "--noprofile"]).exitCode).toBe(0);
@@ -98,8 +98,10 @@ test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, w
   // It is a's terminal: b has none of that name, and nor has this machine.
   expect((await t4a(["text", "b:far"])).stderr).toContain('terminal "far" not found');
   expect((await t4a(["text", "far"])).code).not.toBe(0);
-  const waited = t4a(["wait", "a:far", "--text", "later-on-a", "--timeout", "30s"]);
-  await waitFor(async () => (await t4a(["send", "a:far", "echo later-on-a\\n"])).code === 0, 10_000, "a send");
+  // The wait sees only output after it began, which a send may beat: send until it answers.
+  let answered = false;
+  const waited = t4a(["wait", "a:far", "--text", "later-on-a", "--timeout", "30s"]).finally(() => (answered = true));
+  await waitFor(async () => answered || ((await t4a(["send", "a:far", "echo later-on-a\\n"])).code === 0 && answered), 30_000, "the wait on a:far to see a send");
   expect((await waited).code).toBe(0);
   const unknown = await t4a(["text", "nowhere:t1"]);
   expect(unknown.code).toBe(2);
@@ -112,7 +114,7 @@ test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, w
   expect((await t4a(["kill", "a:far"])).code).toBe(0);
   await sandbox.ok(["kill", "here"]);
   expect(onHost("a", ["list"]).stdout.toString()).toBe("");
-});
+}, 60_000);
 
 test.if(SSHD !== undefined)("list --all: every host's terminals beside the local ones, a host that does not answer is one line", async () => {
   // Programs that need nobody (a shell at its prompt reads its terminal: it would need you).
@@ -140,7 +142,7 @@ test.if(SSHD !== undefined)("list --all: every host's terminals beside the local
   expect(onHost("b", ["create", "--name", "broke", "--", "bash", "-c", "exit 3"]).exitCode).toBe(0);
   await waitFor(async () => (await t4a(["list", "--all", "--needs"])).stdout.startsWith("b\tb:broke\t"), 10_000, "b's failed exit in list --all --needs");
   expect(onHost("b", ["kill", "broke"]).exitCode).toBe(0);
-});
+}, 60_000);
 
 test.if(SSHD !== undefined)("wait --any --all: the first terminal on any host that needs you, as HOST:ID", async () => {
   // Nothing needs anyone yet: the wait blocks until c's program fails.
@@ -148,7 +150,7 @@ test.if(SSHD !== undefined)("wait --any --all: the first terminal on any host th
   await waitFor(() => NAMES.every((name) => /subscribers=[1-9]/.test(onHost(name, ["info"]).stdout.toString())), 20_000, "a wait on every host");
   expect(onHost("c", ["create", "--name", "fails", "--", "bash", "-c", "exit 7"]).exitCode).toBe(0);
   const waited = await waiting;
-  expect(waited).toMatchObject({ code: 0, stdout: "c:fails\tfailed\texited 7" });
+  expect(waited).toEqual({ code: 0, stdout: "c:fails\tfailed\texited 7", stderr: "" });
   // Level-triggered, as without --all: it is still there, so the next wait answers at once.
   expect((await t4a(["wait", "--any", "--all", "--json"])).stdout).toContain('"terminal":"c:fails"');
   expect(onHost("c", ["kill", "fails"]).exitCode).toBe(0);
@@ -157,11 +159,13 @@ test.if(SSHD !== undefined)("wait --any --all: the first terminal on any host th
   expect(none.code).toBe(1);
   expect(none.stderr).toContain("no terminal needed a person");
   expect((await t4a(["wait", "--all", "--idle"])).code).toBe(2);
-});
+}, 60_000);
 
 test.if(SSHD !== undefined)("events --all: every host's events on one stream, each with its host", async () => {
   const subscribers = (name: string) => Number(/subscribers=(\d+)/.exec(onHost(name, ["info"]).stdout.toString())?.[1] ?? 0);
-  const before = subscribers("b");
+  // The waits of the test before end with their connections; then b has no subscriber at all.
+  await waitFor(() => subscribers("b") === 0, 20_000, "b without subscribers");
+  const before = 0;
   const events = Bun.spawn([BIN, "events", "--all"], { env: env(), stdout: "pipe", stderr: "pipe" });
   try {
     await waitFor(() => subscribers("b") > before, 20_000, "the events subscription on b");
@@ -178,7 +182,7 @@ test.if(SSHD !== undefined)("events --all: every host's events on one stream, ea
     events.kill();
     await events.exited;
   }
-});
+}, 60_000);
 
 test.if(SSHD !== undefined)("a hostile host: its ids, titles, lines and errors reach the terminal without control characters", async () => {
   const cfg = join(sandbox.dir, "config-evil");
@@ -194,6 +198,6 @@ test.if(SSHD !== undefined)("a hostile host: its ids, titles, lines and errors r
   const refused = await t4a(["text", "evil:t1"], cfg);
   expect(refused.code).toBe(1);
   expect(refused.stderr).not.toMatch(/\x1b/);
-});
+}, 60_000);
 
 if (!SSHD) console.log("skipped: the fleet tests need openssh-server (.ci/run installs it)");

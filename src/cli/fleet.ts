@@ -145,6 +145,7 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
   const failures: string[] = [];
   let refusal: string | undefined;
   let reached = 0;
+  let settled = false;
   const winner = await new Promise<{ member: Member; reply: Reply } | undefined>((resolve) => {
     let pending = fleet.length;
     const done = () => {
@@ -156,9 +157,14 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
           const connection = await open(member, socket, false);
           if (!connection) return; // no local daemon: nothing there needs anyone
           connections.push(connection);
+          if (settled) return connection.close();
           reached++;
-          resolve({ member, reply: await ask(command, member, connection, request) });
+          const reply = await ask(command, member, connection, request);
+          settled = true;
+          resolve({ member, reply });
         } catch (error) {
+          // The waits that lost end with their connections: that is no news.
+          if (settled) return;
           if (error instanceof T4aError) refusal ??= `${member.name}: ${error.message}`;
           else {
             failures.push(`${member.name}: ${message(error)}`);
@@ -171,6 +177,7 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
     }
   });
   // The others' waits end with their connections: each daemon drops a wait whose client is gone.
+  settled = true;
   for (const connection of connections) connection.close();
   if (!winner) {
     // Every wait timed out (or was refused): the daemon's own words, exit 1 as without --all.

@@ -90,7 +90,7 @@ test.if(SSHD !== undefined)("hosts add, list, rm: a private file in the config d
   expect(Object.keys(JSON.parse(readFileSync(path, "utf8")).hosts)).toEqual(["a", "b", "c"]);
 }, 60_000);
 
-test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, wait, run, kill; an unknown host names hosts.json", async () => {
+test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, wait, run, attach, kill; an unknown host names hosts.json", async () => {
   expect(onHost("a", ["create", "--name", "far", "--", "bash", "--norc", "--noprofile"]).exitCode).toBe(0);
   expect((await t4a(["run", "a:far", "--", "echo on-a-$((40+2))"])).stdout).toBe("on-a-42");
   expect((await t4a(["send", "a:far", "echo sent-to-a\\n"])).code).toBe(0);
@@ -103,6 +103,13 @@ test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, w
   const waited = t4a(["wait", "a:far", "--text", "later-on-a", "--timeout", "30s"]).finally(() => (answered = true));
   await waitFor(async () => answered || ((await t4a(["send", "a:far", "echo later-on-a\\n"])).code === 0 && answered), 30_000, "the wait on a:far to see a send");
   expect((await waited).code).toBe(0);
+  // attach a:far, inside a local PTY (a session of the local daemon): its screen, and keys back.
+  await sandbox.request({ cmd: "create", name: "viewer", cmd_args: [BIN, "attach", "a:far"], env: env() });
+  await waitFor(async () => (await sandbox.screen("viewer")).includes("later-on-a"), 20_000, "a's screen in the local attach");
+  await sandbox.ok(["send", "viewer", "echo typed-into-a\\r"]);
+  await waitFor(async () => (await t4a(["text", "a:far"])).stdout.includes("\ntyped-into-a"), 20_000, "keys through attach a:far");
+  await sandbox.ok(["send", "viewer", "\\x1c"]);
+  await sandbox.request({ cmd: "kill", id: "viewer" });
   const unknown = await t4a(["text", "nowhere:t1"]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('unknown host "nowhere"');

@@ -44,18 +44,21 @@ function badSshArgs(args: unknown): string | undefined {
 
 /** Reads hosts.json (none yet: empty); an unreadable file is kept aside and reported, naming it. */
 export function loadHosts(path = hostsPath()): { hosts: Hosts; problems: string[] } {
-  const read = loadStateFile(path, (json, problems) => {
+  // An entry left out is the user's edit to fix, said at each read; only a file that cannot be
+  // read at all is copied aside (a copy per call of a fleet command would pile up).
+  const skipped: string[] = [];
+  const read = loadStateFile(path, (json) => {
     const hosts: Hosts = {};
     const entries = expectObject(expectObject(json, path).hosts ?? {}, `"hosts" in ${path}`);
     for (const [name, raw] of Object.entries(entries)) {
       const entry = raw as Partial<HostEntry> | null;
       const why = badHostName(name) ?? (typeof entry?.target !== "string" ? "it has no target" : targetProblem(entry.target)) ?? (entry?.ssh_args === undefined ? undefined : badSshArgs(entry.ssh_args));
-      if (why) problems.push(`${path}: host "${name}" left out: ${why}`);
+      if (why) skipped.push(`${path}: host "${name}" left out: ${why}`);
       else hosts[name] = { target: entry!.target!, ...(entry!.ssh_args?.length ? { ssh_args: [...entry!.ssh_args] } : {}) };
     }
     return hosts;
   });
-  return { hosts: read.value ?? {}, problems: read.problems };
+  return { hosts: read.value ?? {}, problems: [...read.problems, ...skipped] };
 }
 
 function targetProblem(target: string): string | undefined {

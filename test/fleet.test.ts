@@ -110,6 +110,11 @@ test.if(SSHD !== undefined)("HOST:ID reaches that host's terminal: text, send, w
   await waitFor(async () => (await t4a(["text", "a:far"])).stdout.includes("\ntyped-into-a"), 20_000, "keys through attach a:far");
   await sandbox.ok(["send", "viewer", "\\x1c"]);
   await sandbox.request({ cmd: "kill", id: "viewer" });
+  // batch is one connection, one daemon: a host's id there is refused, saying so.
+  const batch = Bun.spawn([BIN, "batch"], { env: env(), stdin: new TextEncoder().encode("text a:far\nlist --all\n"), stdout: "pipe" });
+  const lines = (await new Response(batch.stdout).text()).trim().split("\n").map((line) => JSON.parse(line));
+  expect(lines.map((line) => [line.ok, line.code])).toEqual([[false, "unsupported"], [false, "unsupported"]]);
+  expect(lines[0].error).toContain('"a:far" names a host');
   const unknown = await t4a(["text", "nowhere:t1"]);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('unknown host "nowhere"');

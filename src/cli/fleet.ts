@@ -60,8 +60,11 @@ async function open(member: Member, socket: string, startsDaemon: boolean): Prom
   try {
     return await connectDaemon(socket, startsDaemon, member.host);
   } catch (error) {
-    if (error instanceof NoDaemon) return undefined;
-    throw error;
+    if (!(error instanceof NoDaemon)) throw error;
+    // Persisted sessions wait to be brought back: as without --all, starting the daemon shows them.
+    const { manifestPath } = await import("../service/manifest-path.ts");
+    if (await Bun.file(manifestPath(process.env, socket)).exists()) return connectDaemon(socket, true);
+    return undefined;
   }
 }
 

@@ -42,10 +42,16 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
 async function send(connection: DaemonConnection, line: string): Promise<{ sent: Promise<void>; reply: Promise<Reply> }> {
   const done = Promise.resolve();
   let request: Reply;
+  let words: string[] = [];
   try {
-    request = line.startsWith("{") ? (JSON.parse(line) as Reply) : await requestFor(splitWords(line));
+    request = line.startsWith("{") ? (JSON.parse(line) as Reply) : await requestFor((words = splitWords(line)));
   } catch (error) {
     return { sent: done, reply: Promise.resolve({ ok: false, error: (error as Error).message, code: "bad_request" }) };
+  }
+  // One connection is one daemon: the fleet's `HOST:ID` and `--all` are the command line's (fleet.ts).
+  const id = request.id ?? request.terminal;
+  if ((typeof id === "string" && id.includes(":")) || (words.includes("--all") && ["list", "wait", "events"].includes(String(request.cmd)))) {
+    return { sent: done, reply: Promise.resolve({ ok: false, error: `batch talks to one daemon: ${typeof id === "string" && id.includes(":") ? `"${id}" names a host` : "--all asks every host"}; run a batch per host (t4a --host TARGET batch)`, code: "unsupported" }) };
   }
   if (request.cmd === "screenshot") request.encoding = "base64";
   if (request.cmd === "events" || request.cmd === "attach") {

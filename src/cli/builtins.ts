@@ -96,6 +96,31 @@ export const builtins: Record<string, Builtin> = {
       return runService({ action: action!, web: options.web === undefined ? undefined : String(options.web), print: options.print === true });
     },
   },
+  hosts: {
+    usage: "hosts [action] [...args]",
+    summary: "The fleet: hosts add NAME [user@]host[:port] [-- ssh options], hosts rm NAME, hosts list; then NAME:ID, list --all, wait --any --all",
+    examples: ["t4a hosts add box me@box.lan", "t4a hosts add gpu ssh://me@gpu:2222 -- -J bastion", "t4a text box:t3", "t4a list --all"],
+    async run([action = "list", ...rest], options) {
+      const { addHost, hostsPath, loadHosts, removeHost } = await import("../client/hosts.ts");
+      if (action === "add") {
+        const [name, target, ...sshArgs] = rest;
+        if (name === undefined || target === undefined) throw usage("hosts add NAME [ssh://][user@]host[:port] [-- ssh options]");
+        addHost(name, target, sshArgs);
+        return 0;
+      }
+      if (action === "rm" || action === "remove") {
+        if (rest.length !== 1) throw usage("hosts rm NAME");
+        if (removeHost(rest[0]!)) return 0;
+        throw new T4aError("not_found", `host "${rest[0]}" is not in ${hostsPath()}`);
+      }
+      if (action !== "list") throw usage(`hosts takes add, rm or list, not "${action}"`);
+      const { hosts, problems } = loadHosts();
+      for (const problem of problems) console.error(`t4a: warning: ${problem}`);
+      if (options.json) console.log(JSON.stringify({ path: hostsPath(), hosts }));
+      else for (const [name, host] of Object.entries(hosts)) console.log([name, host.target, ...(host.ssh_args ?? [])].join("\t"));
+      return 0;
+    },
+  },
   schema: {
     usage: "schema <what>",
     summary: "Print a JSON Schema: `spec` = connector.json (the session spec), for editors",

@@ -8,7 +8,7 @@ import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { asksForHelp, commandName, readLine, usage, withoutUndefined } from "./parse.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
-import { connectDaemon } from "../client/connect.ts";
+import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
 import { resolveSocket } from "../client/socket-path.ts";
 
@@ -68,6 +68,20 @@ function printVersion(): number {
 
 async function runCommand(command: Command, spec: CliSpec, args: string[], options: CliOptions): Promise<number> {
   const name = command.name;
+  // The fleet (hosts.json) loads only when asked for: `--all` on list/wait/events, or an id with a
+  // ':' (`box:t3`; ids never hold one), so a local call reads no file more.
+  if (options.all === true && (name === "list" || name === "wait" || name === "events")) {
+    const { runFleet } = await import("./fleet.ts");
+    return runFleet(command, spec, args, options, resolveSocket(options));
+  }
+  // null: `local:ID`, this machine's daemon even under T4A_HOST.
+  let routed: RemoteHost | null | undefined;
+  if (args[0]?.includes(":") && (spec.usage.includes(" <id>") || spec.usage.includes(" [id]"))) {
+    const { routeHostId } = await import("./fleet.ts");
+    const route = routeHostId(args[0], options)!;
+    routed = route.host ?? null;
+    args = [route.id, ...args.slice(1)];
+  }
   const fields = await spec.request(args, options);
   // The protocol number: a daemon that speaks another refuses instead of half-working.
   const request = { cmd: name, ...withoutUndefined(fields), protocol: PROTOCOL_VERSION };
@@ -78,7 +92,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     return ExitCode.refused;
   }
   const path = resolveSocket(options);
-  const host = remoteHost(options);
+  const host = routed === null ? undefined : (routed ?? remoteHost(options));
   let connection: Awaited<ReturnType<typeof connectDaemon>>;
   try {
     // A remote daemon is started by its own dial-stdio, whatever the command.
@@ -107,7 +121,8 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const { reply, bytes } = await connection.request(request);
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      else console.error(`t4a: ${inFlags(String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
+      // A remote's refusal is its own text: no control characters reach this terminal from it.
+      else console.error(`t4a: ${inFlags(host ? String(reply.error).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ") : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);

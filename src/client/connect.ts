@@ -5,14 +5,20 @@ import { DaemonUnreachable, NoDaemon } from "./errors.ts";
 import { checkSocketDir, parentDir } from "./socket-path.ts";
 
 /** A daemon on another machine, through ssh (T4A_HOST or --host); its control socket lives beside ours. */
-export async function connectRemote(host: string, path: string): Promise<DaemonConnection> {
+export async function connectRemote(host: string | RemoteHost, path: string): Promise<DaemonConnection> {
   const { openRemote } = await import("./ssh.ts");
   const { ensureSocketDir } = await import("./socket-dir.ts");
   ensureSocketDir(path);
-  return openRemote(host, parentDir(path));
+  return typeof host === "string" ? openRemote(host, parentDir(path)) : openRemote(host.target, parentDir(path), host.ssh_args);
 }
 
-export async function connectDaemon(path: string, autoStart: boolean, host?: string): Promise<DaemonConnection> {
+/** A host from hosts.json: its ssh target and its own ssh options. */
+export interface RemoteHost {
+  target: string;
+  ssh_args?: string[];
+}
+
+export async function connectDaemon(path: string, autoStart: boolean, host?: string | RemoteHost): Promise<DaemonConnection> {
   if (host) return connectRemote(host, path);
   // The socket is connected while its directory is checked (a stat that waits for a thread of
   // Bun's): connecting tells a listener nothing, and nothing is sent before the check has passed.

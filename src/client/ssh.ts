@@ -33,7 +33,7 @@ export function parseHost(host: string): HostTarget {
 }
 
 /** ssh and its options for a target: the user's command, plus connection sharing. */
-export function sshArgv(target: HostTarget, controlDir: string, remote: string[]): string[] {
+export function sshArgv(target: HostTarget, controlDir: string, remote: string[], extra: string[] = []): string[] {
   const ssh = (process.env.T4A_SSH_COMMAND ?? "ssh").split(/\s+/).filter(Boolean);
   return [
     ...ssh,
@@ -43,6 +43,8 @@ export function sshArgv(target: HostTarget, controlDir: string, remote: string[]
     "-o", "BatchMode=yes",
     "-o", `ConnectTimeout=${Math.ceil(connectTimeoutMs() / 1000)}`,
     ...(target.port ? ["-p", String(target.port)] : []),
+    // A host's own options from hosts.json (`-J jump`, `-i key`): the user's file, checked to start with an option.
+    ...extra,
     "--",
     target.destination,
     ...remote,
@@ -61,9 +63,9 @@ export function remoteT4a(args: string): string {
   return `if command -v t4a >/dev/null 2>&1; then exec t4a ${args}; else exec "$HOME/.local/bin/t4a" ${args}; fi`;
 }
 
-export async function openRemote(host: string, controlDir: string): Promise<DaemonConnection> {
+export async function openRemote(host: string, controlDir: string, sshArgs: string[] = []): Promise<DaemonConnection> {
   const target = parseHost(host);
-  const child = Bun.spawn(sshArgv(target, controlDir, [remoteDial()]), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(sshArgv(target, controlDir, [remoteDial()], sshArgs), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   let stderr = "";
   const wire = {
     write: (bytes: string | Uint8Array) => {

@@ -18,6 +18,7 @@ export const events = defineCommand({
   cli: {
     usage: "events [id]",
     summary: "Stream events (exit, title, bell, …) as JSON lines until interrupted",
+    options: [["--all", "every host in hosts.json too: each event gets its host, its terminal as HOST:ID"]],
     request: ([terminal]) => ({ terminal }),
   },
   http: [{ method: "GET", path: "/api/events" }, { method: "GET", path: "/api/sessions/:terminal/events" }],

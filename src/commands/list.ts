@@ -38,8 +38,11 @@ export const list = defineCommand({
   cli: {
     usage: "list",
     summary: "List terminals: id, size, pid, state, title, and an agent's state and question",
-    options: [["--needs", "only terminals that need you (waiting agents first, then programs reading input, then failed exits)"]],
-    examples: ["t4a list", "t4a list --needs"],
+    options: [
+      ["--needs", "only terminals that need you (waiting agents first, then programs reading input, then failed exits)"],
+      ["--all", "every host in hosts.json too (t4a hosts add), asked in parallel: a host column first, ids as HOST:ID; a host that does not answer is one line on stderr"],
+    ],
+    examples: ["t4a list", "t4a list --needs", "t4a list --all --needs"],
     request: (_args, options) => ({ needs: options.needs === true ? true : undefined }),
     print(response) {
       for (const warning of (response.warnings as string[] | undefined) ?? []) console.error(`t4a: warning: ${warning}`);
@@ -60,7 +63,8 @@ export const list = defineCommand({
   http: [{ method: "GET", path: "/api/sessions" }],
 });
 
-function terminalLines(response: Reply): string[] {
+/** The human lines of a list reply (fleet.ts prints a host's terminals with them too). */
+export function terminalLines(response: Reply): string[] {
   const now = Date.now();
   const failed = ((response.restore_failed as Array<{ id: string; error: string }> | undefined) ?? []).map(
     (f) => `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} (\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,

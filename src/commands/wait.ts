@@ -104,6 +104,7 @@ export const wait = defineCommand({
       ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
       ["--agent <states>", "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle"],
       ["--any", "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why"],
+      ["--all", "with --any: every host in hosts.json too; prints HOST:ID, why and the line"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
     examples: [

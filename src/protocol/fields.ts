@@ -16,7 +16,8 @@ export const TerminalName = deferred(() => v.pipe(
   v.string(),
   v.minLength(1),
   v.maxLength(64),
-  v.regex(/^[^/\x00-\x1f\x7f]+$/, "name must not contain '/' or control characters"),
+  // No ':' either: `box:t3` is terminal t3 on the host named box (hosts.json, the fleet).
+  v.regex(/^[^/:\x00-\x1f\x7f]+$/, "name must not contain '/', ':' or control characters"),
   v.check((name) => !name.startsWith("-"), "name must not start with '-'"),
 ));
 

@@ -1,0 +1,229 @@
+// The fleet from the command line: `list --all`, `wait --any --all` and `events --all` ask this
+// machine's daemon and every host in hosts.json at once (each over its own ssh, in parallel) and
+// merge what comes back, ids as `NAME:ID`; `NAME:ID` anywhere else is routed by routeHostId.
+// What a remote answers is tainted: checked against the command's reply schema, and its strings
+// stripped of control characters before they reach the user's terminal. A remote names no path
+// and no command here. No reconnect, no replay: a stream that ends is said once and left.
+import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
+import { connectDaemon, type RemoteHost } from "../client/connect.ts";
+import type { DaemonConnection } from "../client/connection.ts";
+import { NoDaemon } from "../client/errors.ts";
+import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
+import { PROTOCOL_VERSION } from "../protocol/fields.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { usage, withoutUndefined } from "./parse.ts";
+
+/** The commands that take `--all` to mean every host. */
+export const FLEET_COMMANDS = new Set(["list", "wait", "events"]);
+
+interface Member {
+  /** LOCAL, or the host's name in hosts.json. */
+  name: string;
+  host?: RemoteHost;
+}
+
+/**
+ * `box:t3` as the first argument of a command that takes an id: the host to ask and the id
+ * there. `local:t3` is this machine's. Undefined: not a host id (no ':').
+ */
+export function routeHostId(id: string, options: CliOptions): { host: RemoteHost | undefined; id: string } | undefined {
+  const split = splitHostId(id);
+  if (!split) return undefined;
+  if (typeof options.host === "string") throw usage(`"${id}" names a host, and so does --host: give one of them`);
+  if (!split.id) throw usage(`"${id}" names no terminal after the host`);
+  return { host: split.host === LOCAL ? undefined : resolveHost(split.host), id: split.id };
+}
+
+/** Control characters out of every string a remote sent (its ids, titles, lines, errors). */
+export function clean<T>(value: T): T {
+  if (typeof value === "string") return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ") as T;
+  if (Array.isArray(value)) return value.map(clean) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) out[clean(key)] = clean(field);
+    return out as T;
+  }
+  return value;
+}
+
+const qualify = (member: Member, id: unknown): string => (member.name === LOCAL ? String(id) : `${member.name}:${String(id)}`);
+
+function members(options: CliOptions): Member[] {
+  if (typeof options.host === "string" || process.env.T4A_HOST) throw usage("--all asks every host in hosts.json: it takes no --host (nor T4A_HOST)");
+  const { hosts, problems } = loadHosts();
+  for (const problem of problems) console.error(`t4a: warning: ${problem}`);
+  return [{ name: LOCAL }, ...Object.entries(hosts).map(([name, host]) => ({ name, host }))];
+}
+
+/** One member's connection; undefined when no local daemon runs and this command starts none. */
+async function open(member: Member, socket: string, startsDaemon: boolean): Promise<DaemonConnection | undefined> {
+  try {
+    return await connectDaemon(socket, startsDaemon, member.host);
+  } catch (error) {
+    if (!(error instanceof NoDaemon)) throw error;
+    // Persisted sessions wait to be brought back: as without --all, starting the daemon shows them.
+    const { manifestPath } = await import("../service/manifest-path.ts");
+    if (await Bun.file(manifestPath(process.env, socket)).exists()) return connectDaemon(socket, true);
+    return undefined;
+  }
+}
+
+/** The request's reply, checked when a remote sent it; throws the refusal as an error. */
+async function ask(command: Command, member: Member, connection: DaemonConnection, request: Reply): Promise<Reply> {
+  const { reply } = await connection.request(request);
+  if (reply.ok !== true) throw new T4aError("internal", String(member.host ? clean(reply.error) : reply.error));
+  if (!member.host) return reply;
+  try {
+    return clean(parseReply(command, reply));
+  } catch (error) {
+    throw new Error(`${connection.peer} answered something that is not a ${command.name} reply: ${(error as Error).message}`);
+  }
+}
+
+const message = (error: unknown) => clean(error instanceof Error ? error.message : String(error));
+
+export async function runFleet(command: Command, spec: CliSpec, args: string[], options: CliOptions, socket: string): Promise<number> {
+  const fields = withoutUndefined(await spec.request(args, options));
+  const request = { cmd: command.name, ...fields, protocol: PROTOCOL_VERSION };
+  if (command.name === "list") return fleetList(command, members(options), request, options, socket);
+  if (command.name === "wait") {
+    if (!fields.any) throw usage("wait --all waits with --any: until a terminal on any host needs you");
+    return fleetWait(command, members(options), request, options, socket);
+  }
+  if (fields.terminal !== undefined) throw usage("events --all streams every host's events: give no id");
+  return fleetEvents(members(options), request, socket);
+}
+
+async function fleetList(command: Command, fleet: Member[], request: Reply, options: CliOptions, socket: string): Promise<number> {
+  const started = performance.now();
+  const answers = await Promise.all(
+    fleet.map(async (member) => {
+      let connection: DaemonConnection | undefined;
+      try {
+        connection = await open(member, socket, false);
+        return { member, reply: connection ? await ask(command, member, connection, request) : { terminals: [] } };
+      } catch (error) {
+        return { member, error: message(error) };
+      } finally {
+        connection?.close();
+      }
+    }),
+  );
+  const terminals: Reply[] = [];
+  const failed: Reply[] = [];
+  const warnings: string[] = [];
+  const unreachable: Array<{ host: string; error: string }> = [];
+  for (const answer of answers) {
+    const { member } = answer;
+    if (answer.error !== undefined) {
+      unreachable.push({ host: member.name, error: answer.error });
+      continue;
+    }
+    const reply = answer.reply!;
+    for (const t of (reply.terminals as Reply[]) ?? []) terminals.push({ ...t, id: qualify(member, t.id), host: member.name });
+    for (const f of (reply.restore_failed as Reply[] | undefined) ?? []) failed.push({ ...f, id: qualify(member, f.id), host: member.name });
+    for (const w of (reply.warnings as string[] | undefined) ?? []) warnings.push(`${member.name}: ${w}`);
+  }
+  if (request.needs) {
+    const { needRank } = await import("../commands/needs.ts");
+    terminals.sort((a, b) => needRank(a) - needRank(b));
+  }
+  const merged: Reply = { terminals, ...(failed.length ? { restore_failed: failed } : {}), ...(warnings.length ? { warnings } : {}), unreachable };
+  // A host that is off is a result, not a failure: exit 3 only when no daemon answered at all.
+  const code = unreachable.length === fleet.length ? 3 : 0;
+  if (options.json) {
+    console.log(JSON.stringify({ ok: true, ...merged, elapsed_ms: Math.round(performance.now() - started) }));
+    return code;
+  }
+  const { terminalLines } = await import("../commands/list.ts");
+  for (const warning of warnings) console.error(`t4a: warning: ${warning}`);
+  for (const t of terminals) for (const line of terminalLines({ terminals: [t] })) console.log(`${t.host}\t${line}`);
+  for (const f of failed) for (const line of terminalLines({ terminals: [], restore_failed: [f] })) console.log(`${f.host}\t${line}`);
+  for (const u of unreachable) console.error(`t4a: ${u.host}: unreachable: ${u.error}`);
+  return code;
+}
+
+async function fleetWait(command: Command, fleet: Member[], request: Reply, options: CliOptions, socket: string): Promise<number> {
+  const connections: DaemonConnection[] = [];
+  const failures: string[] = [];
+  let refusal: string | undefined;
+  let reached = 0;
+  let settled = false;
+  const winner = await new Promise<{ member: Member; reply: Reply } | undefined>((resolve) => {
+    let pending = fleet.length;
+    const done = () => {
+      if (--pending === 0) resolve(undefined);
+    };
+    for (const member of fleet) {
+      void (async () => {
+        try {
+          const connection = await open(member, socket, false);
+          if (!connection) return; // no local daemon: nothing there needs anyone
+          connections.push(connection);
+          if (settled) return connection.close();
+          reached++;
+          const reply = await ask(command, member, connection, request);
+          settled = true;
+          resolve({ member, reply });
+        } catch (error) {
+          // The waits that lost end with their connections: that is no news.
+          if (settled) return;
+          if (error instanceof T4aError) refusal ??= `${member.name}: ${error.message}`;
+          else {
+            failures.push(`${member.name}: ${message(error)}`);
+            console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
+          }
+        } finally {
+          done();
+        }
+      })();
+    }
+  });
+  // The others' waits end with their connections: each daemon drops a wait whose client is gone.
+  settled = true;
+  for (const connection of connections) connection.close();
+  if (!winner) {
+    // Every wait timed out (or was refused): the daemon's own words, exit 1 as without --all.
+    if (refusal) {
+      console.error(`t4a: ${refusal}`);
+      return 1;
+    }
+    if (reached === 0 && failures.length === 0) console.error("t4a: no daemon runs here and hosts.json names no host");
+    return 3;
+  }
+  const reply: Reply = { ...winner.reply, terminal: winner.reply.terminal === undefined ? undefined : qualify(winner.member, winner.reply.terminal), host: winner.member.name };
+  if (options.json) console.log(JSON.stringify(reply));
+  else console.log(`${reply.terminal}\t${reply.why ?? reply.state}\t${reply.line ?? ""}`);
+  return 0;
+}
+
+async function fleetEvents(fleet: Member[], request: Reply, socket: string): Promise<number> {
+  let streamed = 0;
+  await Promise.all(
+    fleet.map(async (member) => {
+      let connection: DaemonConnection | undefined;
+      let joined = false;
+      try {
+        connection = await open(member, socket, false);
+        if (!connection) return;
+        const { reply } = await connection.request(request);
+        if (reply.ok !== true) throw new Error(String(reply.error));
+        streamed++;
+        joined = true;
+        for (;;) {
+          const line = await connection.readLine();
+          if (line === undefined) break;
+          if (typeof line !== "object" || line === null || Array.isArray(line)) continue;
+          const event = member.host ? clean(line) : line;
+          console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
+        }
+        console.error(`t4a: ${member.name}: the event stream ended`);
+      } catch (error) {
+        console.error(`t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}`);
+      } finally {
+        connection?.close();
+      }
+    }),
+  );
+  return streamed ? 0 : 3;
+}

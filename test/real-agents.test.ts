@@ -4,10 +4,11 @@
 // the key its preset names, the file is written, the final text comes, and the agent state is
 // right at every step (starting → working → waiting → working → idle, nothing else), with the
 // latency of each state after the screen showed it. Then --yolo (no question), --direct (no login
-// shell; quitting the CLI leaves a shell), and a resume whose next turn carries the earlier conversation. Where a CLI is not installed, its tests skip and say so.
+// shell; quitting the CLI leaves a shell), and a resume whose next turn carries the earlier conversation. For claude and codex, a sandboxed
+// turn in a worktree that commits, then a resume there that commits again. Where a CLI is not installed, its tests skip and say so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { AGENT_CLIS, AGENTS_BIN, type AgentCli, prepareAgentHome } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
@@ -348,6 +349,94 @@ for (const cli of AGENT_CLIS) {
     await watch.stop();
     expect(model.seen(third).some((request) => JSON.stringify(request.body).includes(first))).toBe(false);
     await t4a(["kill", id]);
+  }, 300_000);
+}
+
+/** The worktree t4a makes for `--worktree NAME` in `repo`: under the daemon's state dir (its HOME is this process's). */
+function worktreeOf(repo: string, name: string): string {
+  return join(process.env.XDG_STATE_HOME || join(process.env.HOME!, ".local", "state"), "t4a", "worktrees", `${basename(repo)}-${name}`);
+}
+
+function git(repo: string, args: string[]): { code: number; out: string } {
+  const result = Bun.spawnSync(["git", "-C", repo, ...args], { env: { ...process.env, HOME: home } });
+  return { code: result.exitCode, out: `${result.stdout.toString()}${result.stderr.toString()}`.trim() };
+}
+
+// The security issue's last "show it" line: a real agent CLI still completes a sandboxed turn in
+// a worktree, commits, and resumes. The turn's command writes a file, tries to write the main
+// checkout (read-only in the sandbox), and commits on t4a/feat; from outside, the commit is on the
+// branch and nothing else changed. Killed, the worktree goes (clean) and the branch stays (it has a
+// commit); --resume on the same name brings it back and the conversation with it, and a second
+// turn commits on top.
+for (const cli of ["claude", "codex"] as const) {
+  const runnable = existsSync(join(AGENTS_BIN, cli)) && HAS_BWRAP;
+  if (existsSync(join(AGENTS_BIN, cli)) && !HAS_BWRAP) console.log(`skipped: ${cli} --sandbox --worktree (no usable bwrap here)`);
+  test.if(runnable)(`${cli}: a sandboxed turn in a worktree commits on t4a/feat; --resume brings the conversation back for a second commit`, async () => {
+    const started = performance.now();
+    const repo = join(sandbox.dir, `repo-${cli}`);
+    mkdirSync(repo, { recursive: true });
+    for (const args of [["init", "-q", "-b", "main"], ["config", "user.name", "T4a Test"], ["config", "user.email", "t4a-test@example.invalid"], ["commit", "-q", "--allow-empty", "-m", "base"]]) {
+      const done = git(repo, args);
+      expect(done.code, done.out).toBe(0);
+    }
+    const base = git(repo, ["rev-parse", "HEAD"]).out;
+    const tree = worktreeOf(repo, "feat");
+    // The worktree is a project each CLI trusts, as the user's checkout is.
+    prepareAgentHome(home, model.url, [work, repo, tree]);
+    const id = `wt-${cli}`;
+    const escape = join(repo, "escaped.txt");
+    const first = `printf feat-${cli} > feat-${cli}.txt; (echo escaped > ${escape}) 2>/dev/null; git add -A && git commit -qm 'feat from ${cli}'`;
+    const create = (extra: string[], prompt: string) =>
+      t4a(["create", "--name", id, "--agent", cli, "--sandbox", "--worktree", "feat", "--yolo", ...extra, "--prompt", prompt, "--cwd", repo]);
+
+    let watch = await Watch.start(id, {});
+    await create([], `Please t4a:run:${first}`);
+    const idle = await watch.until("idle", 120_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n--- screen ---\n${await sandbox.screen(id)}\n${await t4a(["list", "--json"])}`);
+    });
+    const turned = performance.now();
+    let seen = await watch.report();
+    await watch.stop();
+    expect(watch.states(), seen).toEqual(["working", "idle"]);
+    const session = JSON.parse(await t4a(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+    expect(session, JSON.stringify(session)).toMatchObject({ worktree: tree, branch: "t4a/feat", worktree_created: true, sandbox: expect.stringMatching(/^bwrap/) });
+    // From outside: the commit is on t4a/feat with the file; the main checkout and branch are as they were.
+    expect(git(repo, ["log", "--format=%s", "t4a/feat"]).out, seen).toBe(`feat from ${cli}\nbase`);
+    expect(git(repo, ["show", `t4a/feat:feat-${cli}.txt`]).out).toBe(`feat-${cli}`);
+    expect(git(repo, ["diff", "--name-only", base, "t4a/feat"]).out).toBe(`feat-${cli}.txt`);
+    expect(existsSync(escape)).toBe(false);
+    expect(git(repo, ["status", "--porcelain", "--untracked-files=all"]).out).toBe("");
+    expect(git(repo, ["rev-parse", "main"]).out).toBe(base);
+    expect(git(tree, ["status", "--porcelain", "--untracked-files=all"]).out).toBe("");
+    expect(idle.line, seen).toContain("FAKE-ANSWER 1");
+
+    // Killed: the clean worktree goes, the branch with its commit stays.
+    const killed = await t4aRaw(["kill", id]);
+    expect(killed.code, killed.stderr).toBe(0);
+    await waitFor(() => !existsSync(tree), 10_000, "the clean worktree to be removed");
+    expect(git(repo, ["rev-parse", "--verify", "--quiet", "refs/heads/t4a/feat"]).code).toBe(0);
+
+    // Resumed on the same name and worktree: the worktree comes back on the branch, the model gets the earlier turn.
+    const second = `printf second-${cli} > second-${cli}.txt && git add -A && git commit -qm 'second from ${cli}'`;
+    watch = await Watch.start(id, {});
+    const resumedAt = performance.now();
+    await create(["--resume"], `Please t4a:run:${second}`);
+    const again = await watch.until("idle", 120_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n--- screen ---\n${await sandbox.screen(id)}`);
+    });
+    seen = await watch.report();
+    await watch.stop();
+    expect(["working,idle", "idle"], seen).toContain(watch.states().join());
+    const resumed = JSON.parse(await t4a(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({ worktree: tree, branch: "t4a/feat", resumed: true, sandbox: expect.stringMatching(/^bwrap/) });
+    expect(again.line, seen).toContain("FAKE-ANSWER 2");
+    expect(model.seen(second).some((request) => JSON.stringify(request.body).includes(`feat from ${cli}`)), seen).toBe(true);
+    expect(git(repo, ["log", "--format=%s", "t4a/feat"]).out, seen).toBe(`second from ${cli}\nfeat from ${cli}\nbase`);
+    expect(git(repo, ["show", `t4a/feat:second-${cli}.txt`]).out).toBe(`second-${cli}`);
+    expect(git(repo, ["status", "--porcelain", "--untracked-files=all"]).out).toBe("");
+    expect(git(repo, ["rev-parse", "main"]).out).toBe(base);
+    await t4a(["kill", id]);
+    latencies.push(`${cli} worktree+sandbox: first turn idle ${Math.round(turned - started)} ms after the repo was made; resumed turn idle ${Math.round(performance.now() - resumedAt)} ms after the resume`);
   }, 300_000);
 }
 

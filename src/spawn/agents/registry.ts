@@ -190,7 +190,9 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to interrupt"], // "• Working (0s • esc to interrupt)"
     readyPatterns: ["^\\s*›\\s"],
     errorPatterns: ["^■ (?!Conversation interrupted)"], // 0.169: "■ {\"error\":{…}}" (an interrupt, also drawn with ■, is no error)
-    chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "f2 to view"],
+    // Its footer, "MODEL EFFORT · CWD · PROVIDER", wraps when the cwd is long (a worktree under
+    // ~/.local/state/t4a/worktrees): the wrapped tail, "repo-feat · fake", is footer too.
+    chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "^\\s*[^\\s·]+ · [^\\s·]+\\s*$", "f2 to view"],
     // 0.169: "1. Yes, proceed (y)", "2. Yes, and don't ask again for commands that start with … (p)", "3. No, … (esc)".
     answers: { yes: ["y"], always: ["p"], no: ["Escape"] },
     log: { paths: [".codex/sessions/*/*/*/rollout-*.jsonl"], format: "codex" },

@@ -140,7 +140,7 @@ test.if(SSHD !== undefined)("a hostile or chatty remote: one clear error naming 
 }, 60_000);
 
 test.if(SSHD !== undefined)("a remote whose login runs no t4a and says nothing: the call ends after the connect timeout, naming the host and the knob", async () => {
-  const child = Bun.spawn([BIN, "--host", host, "list"], { env: { ...env, T4A_REMOTE_T4A: "sh -c 'exec sleep 600' sh", T4A_CONNECT_TIMEOUT: "2" }, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BIN, "--host", host, "list"], { env: { ...env, T4A_REMOTE_T4A: "sh -c 'exec sleep 60' sh", T4A_CONNECT_TIMEOUT: "2" }, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   expect({ stdout, code }).toEqual({ stdout: "", code: 3 });
   expect(stderr).toContain(`ssh ${host.replace(/^ssh:\/\//, "").replace(/:\d+$/, "")}`);

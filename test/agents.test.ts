@@ -340,7 +340,7 @@ test("an exited agent takes no ask, approve or deny: the shell its wrapper left 
   await agent("gone-cli", ["--agent", "claude", "--direct", "--", "--no-such-flag"]);
   expect(await ok(["wait", "gone-cli", "--agent", "exited", "--timeout", "10s"])).toBe("exited\texit code 1");
   await waitFor(async () => /[$#] ?$/.test(await ok(["text", "gone-cli", "--tail", "1"])), 10_000, "the shell after the agent");
-  const asked = await t4a(["ask", "gone-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  const asked = await t4a(["ask", "gone-cli", "--timeout", "30s", `echo PWNED > ${marker}`]);
   expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "gone-cli" has exited') });
   for (const answer of ["approve", "deny"]) {
     const answered = await t4a([answer, "gone-cli"]);
@@ -359,11 +359,11 @@ test("an agent whose exit report was lost is seen gone by its process: ask answe
   const marker = join(sandbox.dir, "pwned-lost");
   await agent("lost-cli", ["--agent", "bare", "--direct", "--", "--no-such-flag-quiet"]);
   await waitFor(async () => /[$#] ?$/.test(await ok(["text", "lost-cli", "--tail", "1"])), 10_000, "the shell after the agent");
-  const asked = await t4a(["ask", "lost-cli", "--timeout", "5s", `echo PWNED > ${marker}`]);
+  const asked = await t4a(["ask", "lost-cli", "--timeout", "30s", `echo PWNED > ${marker}`]);
   expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "lost-cli" has exited') });
   await Bun.sleep(700);
   expect(existsSync(marker)).toBe(false);
-  expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "5s"])).toStartWith("exited\t");
+  expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "30s"])).toStartWith("exited\t");
   await ok(["kill", "lost-cli"]);
 });
 

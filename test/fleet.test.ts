@@ -204,7 +204,7 @@ test.if(SSHD !== undefined)("a hostile host: its ids, titles, lines and errors r
   expect(listed.stdout + listed.stderr).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
   const json = await t4a(["list", "--all", "--json"], cfg);
   expect(JSON.parse(json.stdout).terminals[1].title).not.toContain("\x1b");
-  const waited = await t4a(["wait", "--any", "--all", "--timeout", "5s"], cfg);
+  const waited = await t4a(["wait", "--any", "--all", "--timeout", "30s"], cfg);
   expect(waited.stdout).toBe("evil:x [31m\tfailed\t ]52;c;QUJD boom");
   const refused = await t4a(["text", "evil:t1"], cfg);
   expect(refused.code).toBe(1);

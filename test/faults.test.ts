@@ -40,7 +40,7 @@ test("a restart mid-recording continues the cast (one header, both halves, a mar
   await waitFor(() => readFileSync(file, "utf8").includes("first-42"), 10_000, "the first half on disk");
   const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
   process.kill(daemon, "SIGKILL");
-  await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
+  await waitFor(() => !isAlive(daemon), 30_000, "the daemon to die");
   expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).toEqual(["rec"]);
   await ok(["run", "rec", "echo second-$((40+3))"]);
   await ok(["record", "rec", "--stop"]);
@@ -187,7 +187,7 @@ test("restore: the last size comes back, a deleted directory falls back (and lis
   await waitFor(async () => readFileSync(manifestFile(), "utf8").includes(gone) && readFileSync(manifestFile(), "utf8").includes('"cols": 120'), 10_000, "the size and directory saved");
   const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
   process.kill(daemon, "SIGKILL");
-  await waitFor(() => !isAlive(daemon), 5000, "the daemon to die");
+  await waitFor(() => !isAlive(daemon), 30_000, "the daemon to die");
   rmSync(gone, { recursive: true });
   const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "sized");
   expect(listed).toMatchObject({ cols: 120, rows: 40, restored: true, cwd: sandbox.dir });

@@ -154,7 +154,7 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
     launcher.kill("SIGTERM");
     await launcher.exited;
     expect(launcher.signalCode).toBe("SIGTERM");
-    await waitFor(() => !isAlive(child), 5000, "t4a to end with its launcher");
+    await waitFor(() => !isAlive(child), 30_000, "t4a to end with its launcher");
     ok([t4a, "kill", id]);
   }, 60_000);
 

@@ -59,16 +59,6 @@ type Mergeable = Extract<HostEvent, { ev: "reply" | "title" }>;
  */
 export const BELL_SUPPRESS_MS = 200;
 
-/**
- * Once screens stop closing for this long (and at most COLLECT_AT_MOST_MS after the first close
- * not yet collected), collect the thread's garbage. JavaScriptCore collects as a thread allocates
- * or on its own timer, and a thread whose screens were closed allocates little: 321 sessions
- * killed left the daemon at 173-180 MB RSS for 5 to 15 s (49 MB fresh, ~80 MB once its screen
- * threads run), ~90 MB of it closed screens not yet collected; with this, 92 MB 1 s after.
- */
-const COLLECT_AFTER_CLOSE_MS = 1000;
-const COLLECT_AT_MOST_MS = 5000;
-
 export class ScreenHost {
   readonly #screens = new Map<number, Screen>();
   readonly #sink: (event: HostEvent) => void;
@@ -78,9 +68,6 @@ export class ScreenHost {
    * and grew the daemon's RSS ~100 MB in 10 s), a run of title changes the last title.
    */
   #held: Mergeable | undefined;
-  #collect: ReturnType<typeof setTimeout> | undefined;
-  /** When the first close not yet collected happened. */
-  #closedSince = 0;
 
   /** `send` takes events in order; a "return" answers the call it names. */
   constructor(send: (event: HostEvent) => void) {
@@ -107,17 +94,6 @@ export class ScreenHost {
     const held = this.#held;
     this.#held = undefined;
     if (held) this.#sink(held);
-  }
-
-  #collectSoon(): void {
-    const now = performance.now();
-    if (this.#collect) clearTimeout(this.#collect);
-    else this.#closedSince = now;
-    const delay = Math.max(0, Math.min(COLLECT_AFTER_CLOSE_MS, this.#closedSince + COLLECT_AT_MOST_MS - now));
-    this.#collect = setTimeout(() => {
-      this.#collect = undefined;
-      Bun.gc(true);
-    }, delay).unref();
   }
 
   /** Never throws: a read's failure is its answer; any other is logged, and the next request is served. */
@@ -162,7 +138,6 @@ export class ScreenHost {
       screen?.dispose();
       this.#screens.delete(request.screen);
       if (this.#held?.screen === request.screen) this.#held = undefined;
-      this.#collectSoon();
       return;
     }
     if (request.op === "write") {

@@ -3,6 +3,7 @@
 // gets one JSON reply line on stdout, in order. Requests are pipelined: the next is sent before
 // the last is answered. A screenshot answers inline as base64, so every reply is one line.
 import type { DaemonConnection, Reply } from "../client/connection.ts";
+import { FLEET_COMMANDS } from "./fleet-commands.ts";
 import { requestFor } from "./parse.ts";
 
 /** Requests sent ahead of their replies; bounds memory for a fast writer and a slow daemon. */
@@ -50,7 +51,7 @@ async function send(connection: DaemonConnection, line: string): Promise<{ sent:
   }
   // One connection is one daemon: the fleet's `HOST:ID` and `--all` are the command line's (fleet.ts).
   const id = request.id ?? request.terminal;
-  if ((typeof id === "string" && id.includes(":")) || (words.includes("--all") && ["list", "wait", "events"].includes(String(request.cmd)))) {
+  if ((typeof id === "string" && id.includes(":")) || (words.includes("--all") && FLEET_COMMANDS.has(String(request.cmd)))) {
     return { sent: done, reply: Promise.resolve({ ok: false, error: `batch talks to one daemon: ${typeof id === "string" && id.includes(":") ? `"${id}" names a host` : "--all asks every host"}; run a batch per host (t4a --host TARGET batch)`, code: "unsupported" }) };
   }
   if (request.cmd === "screenshot") request.encoding = "base64";

@@ -6,8 +6,10 @@ import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } f
 import { remoteHost } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { asksForHelp, commandName, readLine, usage, withoutUndefined } from "./parse.ts";
+import { FLEET_COMMANDS } from "./fleet-commands.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
+import { controlsAsSpaces } from "../protocol/controls.ts";
 import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
 import { resolveSocket } from "../client/socket-path.ts";
@@ -70,7 +72,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
   const name = command.name;
   // The fleet (hosts.json) loads only when asked for: `--all` on list/wait/events, or an id with a
   // ':' (`box:t3`; ids never hold one), so a local call reads no file more.
-  if (options.all === true && (name === "list" || name === "wait" || name === "events")) {
+  if (options.all === true && FLEET_COMMANDS.has(name)) {
     const { runFleet } = await import("./fleet.ts");
     return runFleet(command, spec, args, options, resolveSocket(options));
   }
@@ -122,7 +124,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
       // A remote's refusal is its own text: no control characters reach this terminal from it.
-      else console.error(`t4a: ${inFlags(host ? String(reply.error).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ") : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
+      else console.error(`t4a: ${inFlags(host ? controlsAsSpaces(String(reply.error)) : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);

@@ -9,12 +9,11 @@ import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
+import { controlsAsSpaces } from "../protocol/controls.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
 
-/** The commands that take `--all` to mean every host. */
-export const FLEET_COMMANDS = new Set(["list", "wait", "events"]);
 
 interface Member {
   /** LOCAL, or the host's name in hosts.json. */
@@ -36,7 +35,7 @@ export function routeHostId(id: string, options: CliOptions): { host: RemoteHost
 
 /** Control characters out of every string a remote sent (its ids, titles, lines, errors). */
 export function clean<T>(value: T): T {
-  if (typeof value === "string") return value.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ") as T;
+  if (typeof value === "string") return controlsAsSpaces(value) as T;
   if (Array.isArray(value)) return value.map(clean) as T;
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};

@@ -89,11 +89,6 @@ const LOADER_VARIABLES = new RegExp(
   ].join("|")})$`,
 );
 
-/** Does this variable steer a loader, a shell or a runtime (LOADER_VARIABLES)? */
-export function isLoaderVariable(name: string): boolean {
-  return LOADER_VARIABLES.test(name);
-}
-
 /** An environment without the variables that steer loaders, shells and runtimes: what t4a's helpers outside a sandbox get. */
 export function withoutLoaderVariables(env: Record<string, string>): Record<string, string> {
   return splitLoaderVariables(env).safe;

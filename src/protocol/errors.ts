@@ -13,6 +13,7 @@ export const ErrorCodes = [
   "unsupported",
   "busy",
   "not_waiting",
+  "no_mouse",
   "version_mismatch",
   "internal",
 ] as const;

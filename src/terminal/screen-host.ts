@@ -15,6 +15,7 @@ export type ScreenRead =
   | "bracketedPaste"
   | "alternate"
   | "applicationCursorKeys"
+  | "mouseMode"
   | "inSyncFrame"
   | "regionLength"
   | "lines"

@@ -4,6 +4,7 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
+import type { MouseEncoding, MouseMode } from "./mouse.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -125,6 +126,9 @@ const COUNT_LIMITS: Record<string, (cols: number, rows: number) => number> = {
 
 const MAX_TITLE_LENGTH = 1024;
 
+/** The mouse encodings by the DECSET number that turns each on. */
+const MOUSE_ENCODINGS: Record<number, MouseEncoding> = { 1005: "utf8", 1006: "sgr", 1015: "urxvt", 1016: "sgr-pixels" };
+
 const LF = 0x0a;
 const CR = 0x0d;
 /** Fewer plain lines beyond a screenful than this go through xterm as they are. */
@@ -198,6 +202,8 @@ export class Screen {
   #onAlternate = false;
   /** Scrolls that must not archive the row leaving the top: it was archived already (#parse). */
   #archivedAhead = 0;
+  /** The DECSET number of the mouse encoding in effect (1005, 1006, 1015, 1016), 0 for the default. */
+  #mouseEncoding = 0;
 
   constructor(options: ScreenOptions, callbacks: ScreenCallbacks = {}) {
     this.#scrollback = new Scrollback({ rows: options.scrollback, bytes: options.scrollbackBytes ?? 0 });
@@ -244,6 +250,7 @@ export class Screen {
     });
     this.#xterm.parser.registerEscHandler({ final: "c" }, () => {
       this.#scrollback.clear();
+      this.#mouseEncoding = 0;
       return false;
     });
     // DECCOLM (CSI ?3h / ?3l): xterm.js ignores it unless it may resize the window. A session's
@@ -251,6 +258,13 @@ export class Screen {
     // margins and home the cursor (vttest and alacritty's deccolm_reset expect exactly that).
     for (const final of ["h", "l"]) {
       this.#xterm.parser.registerCsiHandler({ prefix: "?", final }, (params) => {
+        for (const param of params) {
+          // The mouse encodings exclude each other; a reset undoes only the one in effect (xterm's
+          // charproc.c). xterm.js parses only SGR, and resets it whichever one is reset.
+          if (typeof param !== "number" || !(param in MOUSE_ENCODINGS)) continue;
+          if (final === "h") this.#mouseEncoding = param;
+          else if (this.#mouseEncoding === param) this.#mouseEncoding = 0;
+        }
         if (params.includes(3)) {
           const input = this.#core._inputHandler;
           const none = { params: new Int32Array(0), length: 0 };
@@ -581,6 +595,11 @@ export class Screen {
 
   get applicationCursorKeys(): boolean {
     return this.#xterm.modes.applicationCursorKeysMode;
+  }
+
+  /** The mouse reports the program turned on and how they are encoded: what a click must be sent as. */
+  get mouseMode(): MouseMode {
+    return { mode: this.#xterm.modes.mouseTrackingMode, encoding: MOUSE_ENCODINGS[this.#mouseEncoding] ?? "default" };
   }
 
   /** True while the program holds a synchronized-output frame (DEC mode 2026) open. */

@@ -3,7 +3,7 @@
 // it knows nothing of PTYs, sockets or the protocol.
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
-import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
+import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseMode } from "./cell-grid.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -747,7 +747,13 @@ export class Screen {
     };
   }
 
-  /** The viewport as flat arrays for the renderer. */
+  /** The mouse reports the program turned on, and their encoding. */
+  mouse(): { mode: MouseMode; encoding: MouseEncoding } {
+    const encoding = this.#core.coreMouseService.activeEncoding.startsWith("SGR") ? "sgr" : "default";
+    return { mode: this.#xterm.modes.mouseTrackingMode, encoding };
+  }
+
+  /** The viewport as flat arrays for the renderer and the element detector, with the cursor and mouse mode. */
   cellGrid(): CellGrid {
     const { cols, rows } = this.#xterm;
     const size = cols * rows;
@@ -761,6 +767,7 @@ export class Screen {
       bg: new Uint32Array(size),
       flags: new Uint16Array(size),
       cursor: this.cursor(),
+      mouse: this.mouse(),
     };
     const buffer = this.#xterm.buffer.active;
     let cell: IBufferCell | undefined;

@@ -44,7 +44,7 @@ export const send = defineCommand({
     if (mouse) {
       // The mode of the screen as the program left it with all its output so far.
       await terminal.settled();
-      parts.push(mouseBytes(mouse, terminal.screen.mouseMode, terminal.screen));
+      parts.push(mouseBytes(mouse, terminal.screen.mouse(), terminal.screen));
     }
     if (params.input_base64 !== undefined) parts.push(Buffer.from(params.input_base64, "base64"));
     if (params.input !== undefined) parts.push(params.input);

@@ -22,6 +22,16 @@ export const CellFlag = {
 
 export type CursorStyle = "block" | "underline" | "bar";
 
+/** Which mouse reports the program turned on (DECSET 9, 1000, 1002, 1003), as xterm names them. */
+export type MouseMode = "none" | "x10" | "vt200" | "drag" | "any";
+/** How reports are spelled: classic bytes, UTF-8 (1005), SGR (1006), urxvt (1015), SGR pixels (1016). */
+export type MouseEncoding = "default" | "utf8" | "sgr" | "urxvt" | "sgr-pixels";
+/** What a click must be encoded as: the reports turned on, and their encoding. */
+export interface MouseReporting {
+  mode: MouseMode;
+  encoding: MouseEncoding;
+}
+
 export interface CellGrid {
   cols: number;
   rows: number;
@@ -35,4 +45,6 @@ export interface CellGrid {
   bg: Uint32Array;
   flags: Uint16Array;
   cursor: { row: number; col: number; visible: boolean; style: CursorStyle };
+  /** The mouse reporting the program asked for (what a click must be encoded as); absent: none. */
+  mouse?: MouseReporting;
 }

@@ -1,15 +1,7 @@
 // Mouse reports: a click or a wheel turn at a cell, as the bytes the program's terminal would send in
 // the mode it turned on (xterm's ctlseqs, "Mouse Tracking"). Pure: knows nothing of screens or PTYs.
 import { T4aError } from "../protocol/errors.ts";
-
-/** Which reports the program asked for: DECSET 9 (x10), 1000 (vt200), 1002 (drag), 1003 (any). */
-export type MouseTracking = "none" | "x10" | "vt200" | "drag" | "any";
-/** How a report is spelled: classic bytes, UTF-8 (1005), SGR (1006), urxvt (1015), SGR pixels (1016). */
-export type MouseEncoding = "default" | "utf8" | "sgr" | "urxvt" | "sgr-pixels";
-export interface MouseMode {
-  mode: MouseTracking;
-  encoding: MouseEncoding;
-}
+import type { MouseEncoding, MouseReporting } from "./cell-grid.ts";
 
 export type MouseButton = "left" | "middle" | "right";
 
@@ -54,7 +46,7 @@ function report(encoding: MouseEncoding, code: number, release: boolean, x: numb
  * `unsupported` for what its mode cannot report (the wheel in X10 mode, pixel positions), and
  * `invalid_params` for a cell off the screen or beyond what the encoding can address.
  */
-export function mouseBytes(action: MouseAction, mode: MouseMode, size: { cols: number; rows: number }): Uint8Array {
+export function mouseBytes(action: MouseAction, mode: MouseReporting, size: { cols: number; rows: number }): Uint8Array {
   if (mode.mode === "none") {
     throw new T4aError("no_mouse", "the program turned no mouse reporting on (DECSET 9, 1000, 1002 or 1003): nothing was sent; use keys");
   }

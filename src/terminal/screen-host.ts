@@ -15,7 +15,7 @@ export type ScreenRead =
   | "bracketedPaste"
   | "alternate"
   | "applicationCursorKeys"
-  | "mouseMode"
+  | "mouse"
   | "inSyncFrame"
   | "regionLength"
   | "lines"

@@ -11,8 +11,7 @@
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
-import type { CellGrid, CursorStyle } from "./cell-grid.ts";
-import type { MouseMode } from "./mouse.ts";
+import type { CellGrid, CursorStyle, MouseReporting } from "./cell-grid.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
@@ -299,8 +298,8 @@ export class ScreenProxy {
     return this.#read("applicationCursorKeys") as boolean;
   }
 
-  get mouseMode(): MouseMode {
-    return this.#read("mouseMode") as MouseMode;
+  mouse(): MouseReporting {
+    return this.#read("mouse") as MouseReporting;
   }
 
   get inSyncFrame(): boolean {

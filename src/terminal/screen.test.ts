@@ -132,21 +132,21 @@ test("DECCOLM (CSI ?3h, ?3l) keeps the size, clears the screen, resets the margi
 
 test("the mouse mode: which reports (9, 1000, 1002, 1003) and the encoding last set (1005, 1006, 1015), as xterm keeps them", () => {
   screen = new Screen({ cols: 20, rows: 4, scrollback: 0 });
-  expect(screen.mouseMode).toEqual({ mode: "none", encoding: "default" });
+  expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
   screen.write("\x1b[?1000h\x1b[?1006h");
-  expect(screen.mouseMode).toEqual({ mode: "vt200", encoding: "sgr" });
+  expect(screen.mouse()).toEqual({ mode: "vt200", encoding: "sgr" });
   // xterm.js drops urxvt; the screen still knows it, and it is the last one set.
   screen.write("\x1b[?1002;1015h");
-  expect(screen.mouseMode).toEqual({ mode: "drag", encoding: "urxvt" });
+  expect(screen.mouse()).toEqual({ mode: "drag", encoding: "urxvt" });
   // A reset undoes only the encoding in effect.
   screen.write("\x1b[?1006l");
-  expect(screen.mouseMode.encoding).toBe("urxvt");
+  expect(screen.mouse().encoding).toBe("urxvt");
   screen.write("\x1b[?1015l");
-  expect(screen.mouseMode.encoding).toBe("default");
+  expect(screen.mouse().encoding).toBe("default");
   screen.write("\x1b[?9h\x1b[?1005h");
-  expect(screen.mouseMode).toEqual({ mode: "x10", encoding: "utf8" });
+  expect(screen.mouse()).toEqual({ mode: "x10", encoding: "utf8" });
   screen.write("\x1b[?9l");
-  expect(screen.mouseMode.mode).toBe("none");
+  expect(screen.mouse().mode).toBe("none");
   screen.write("\x1b[?1003h\x1b[?1015h\x1bc");
-  expect(screen.mouseMode).toEqual({ mode: "none", encoding: "default" });
+  expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
 });

@@ -3,8 +3,7 @@
 // it knows nothing of PTYs, sockets or the protocol.
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
-import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
-import type { MouseEncoding, MouseMode } from "./mouse.ts";
+import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseReporting } from "./cell-grid.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -597,11 +596,6 @@ export class Screen {
     return this.#xterm.modes.applicationCursorKeysMode;
   }
 
-  /** The mouse reports the program turned on and how they are encoded: what a click must be sent as. */
-  get mouseMode(): MouseMode {
-    return { mode: this.#xterm.modes.mouseTrackingMode, encoding: MOUSE_ENCODINGS[this.#mouseEncoding] ?? "default" };
-  }
-
   /** True while the program holds a synchronized-output frame (DEC mode 2026) open. */
   get inSyncFrame(): boolean {
     return this.#xterm.modes.synchronizedOutputMode;
@@ -766,7 +760,12 @@ export class Screen {
     };
   }
 
-  /** The viewport as flat arrays for the renderer. */
+  /** The mouse reports the program turned on and how they are encoded: what a click must be sent as. */
+  mouse(): MouseReporting {
+    return { mode: this.#xterm.modes.mouseTrackingMode, encoding: MOUSE_ENCODINGS[this.#mouseEncoding] ?? "default" };
+  }
+
+  /** The viewport as flat arrays for the renderer and the element detector, with the cursor and mouse mode. */
   cellGrid(): CellGrid {
     const { cols, rows } = this.#xterm;
     const size = cols * rows;
@@ -780,6 +779,7 @@ export class Screen {
       bg: new Uint32Array(size),
       flags: new Uint16Array(size),
       cursor: this.cursor(),
+      mouse: this.mouse(),
     };
     const buffer = this.#xterm.buffer.active;
     let cell: IBufferCell | undefined;

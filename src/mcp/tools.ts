@@ -36,6 +36,8 @@ export const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
 function toTool(command: Command, spec: McpSpec): Tool {
   // "ignore": refinements JSON Schema cannot say (v.check on names) stay the daemon's to enforce.
   const schema = toJsonSchema(command.params, { errorMode: "ignore" }) as Tool["inputSchema"];
+  // The draft's URL tells a model nothing, and each turn of a client pays for it once per tool.
+  delete (schema as { $schema?: string }).$schema;
   for (const field of spec.hide ?? []) delete schema.properties?.[field];
   schema.required = [...(schema.required ?? []), ...(spec.require ?? [])].filter((field) => !spec.hide?.includes(field));
   if (spec.group) {

@@ -11,6 +11,9 @@ import { config } from "./config.ts";
 import { create } from "./create.ts";
 import { cursor } from "./cursor.ts";
 import { snapshot } from "./snapshot.ts";
+import { choose } from "./choose.ts";
+import { click } from "./click.ts";
+import { fill } from "./fill.ts";
 import { diff } from "./diff.ts";
 import { events } from "./events.ts";
 import { exec } from "./exec.ts";
@@ -32,6 +35,6 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, snapshot, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
+export const commands: Command[] = [create, list, send, text, screenshot, cursor, snapshot, choose, click, fill, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

@@ -1,0 +1,42 @@
+// choose: pick an item of a menu or question (an agent CLI's permission question, dialog --menu,
+// fzf, [Y/n]) or toggle a checkbox or radio, by ref or text, the way the program understands;
+// answers once the screen shows it (the selection there and Enter taken, the box toggled).
+import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
+import { TerminalId } from "../protocol/fields.ts";
+import { findTarget } from "../terminal/targets.ts";
+import { ActReply, actFields, Actor, choose as chooseTarget, printAct } from "./act.ts";
+import { defineCommand } from "./command.ts";
+import { durationOption } from "./durations.ts";
+
+export const ChooseParams = deferred(() => v.object({ id: TerminalId, ...actFields() }));
+
+export const choose = defineCommand({
+  name: "choose",
+  params: ChooseParams,
+  reply: deferred(ActReply),
+  async handle(params, ctx) {
+    const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
+    const look = await actor.look();
+    const target = findTarget(look.elements, refOrText(params.target), ["menu", "question", "checkbox", "radio", "button"]);
+    return chooseTarget(actor, look, target);
+  },
+  cli: {
+    usage: "choose <id> <target>",
+    summary: "Pick a menu item, answer a question, toggle a checkbox, by ref (e3.2) or text; waits for the effect",
+    options: [["--timeout <duration>", "wait this long for the effect (default 10s)"]],
+    examples: ['t4a choose t1 "Yes, and don\'t ask again"', "t4a choose t1 e2.3"],
+    request: ([id, target], options) => ({ id, target, timeout_ms: durationOption(options.timeout, "--timeout") }),
+    print: printAct,
+  },
+  mcp: {
+    tool: "terminal_choose",
+    // It presses buttons too (click's tool would cost the list as much again for the same thing).
+    description: "Pick a menu item or answer, toggle a checkbox, press a button (OK, 10Quit): by mouse or keys; returns once the screen shows it.",
+    hide: ["timeout_ms"],
+  },
+  http: [{ method: "POST", path: "/api/sessions/:id/choose" }],
+});
+
+/** "e3" and "e3.2" are refs; anything else is text. */
+export const refOrText = (target: string): { ref?: string; text?: string } => (/^e\d+(\.\d+)?$/.test(target) ? { ref: target } : { text: target });

@@ -1,0 +1,39 @@
+// fill: put text in an input field (by ref or label) in place of what it holds: focus it (a click,
+// or Tab), erase, type; answers once the field shows the text. Never presses Enter.
+import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
+import { TerminalId } from "../protocol/fields.ts";
+import { findTarget } from "../terminal/targets.ts";
+import { ActReply, actFields, Actor, fill as fillTarget, printAct } from "./act.ts";
+import { refOrText } from "./choose.ts";
+import { defineCommand } from "./command.ts";
+import { durationOption } from "./durations.ts";
+import { unescapeInput } from "../terminal/escapes.ts";
+
+export const FillParams = deferred(() => v.object({ id: TerminalId, ...actFields(), value: v.pipe(v.string(), v.description("the text it should hold")) }));
+
+export const fill = defineCommand({
+  name: "fill",
+  params: FillParams,
+  reply: deferred(ActReply),
+  async handle(params, ctx) {
+    const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
+    const look = await actor.look();
+    const target = findTarget(look.elements, refOrText(params.target), ["input"]);
+    return fillTarget(actor, look, target, params.value);
+  },
+  cli: {
+    usage: "fill <id> <target> <value>",
+    summary: "Put text in an input field (by ref or label) in place of its value; waits until it shows",
+    options: [["--timeout <duration>", "wait this long for the effect (default 10s)"]],
+    examples: ['t4a fill t1 e1 "Ada Lovelace"', 't4a fill t1 Name "Ada"'],
+    request: ([id, target, value], options) => ({ id, target, value: unescapeInput(value ?? ""), timeout_ms: durationOption(options.timeout, "--timeout") }),
+    print: printAct,
+  },
+  mcp: {
+    tool: "terminal_fill",
+    description: "Put text in an input field (snapshot ref or label) in place of its value; no Enter.",
+    hide: ["timeout_ms"],
+  },
+  http: [{ method: "POST", path: "/api/sessions/:id/fill" }],
+});

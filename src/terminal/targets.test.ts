@@ -1,0 +1,57 @@
+import { expect, test } from "bun:test";
+import type { Element } from "./elements.ts";
+import { Screen } from "./screen.ts";
+import { cellOf, findAgain, findTarget, functionKeyOf } from "./targets.ts";
+
+const menu: Element = {
+  ref: "e2", kind: "menu", row: 7, col: 35, width: 10, height: 3,
+  items: [
+    { ref: "e2.1", label: "One", row: 7, col: 35, width: 6, selected: true, key: "1" },
+    { ref: "e2.2", label: "Two", row: 8, col: 35, width: 6, key: "2" },
+    { ref: "e2.3", label: "Yes, and don't ask again", row: 9, col: 35, width: 24, key: "3" },
+  ],
+};
+const ok: Element = { ref: "e3", kind: "button", row: 17, col: 27, width: 8, height: 1, label: "OK", selected: true };
+const cancel: Element = { ref: "e4", kind: "button", row: 17, col: 39, width: 8, height: 1, label: "Cancel" };
+const elements = [menu, ok, cancel];
+const all = ["menu", "question", "button", "checkbox", "radio"] as const;
+
+test("a target by ref, by exact text (case and blanks aside), or by the only label containing it", () => {
+  expect(findTarget(elements, { ref: "e2.2" }, all).item?.label).toBe("Two");
+  expect(findTarget(elements, { ref: "e4" }, all).element).toBe(cancel);
+  expect(findTarget(elements, { text: "ok" }, all).element).toBe(ok);
+  expect(findTarget(elements, { text: "yes,  and DON'T ask again" }, all).item?.ref).toBe("e2.3");
+  expect(findTarget(elements, { text: "don't ask" }, all).item?.ref).toBe("e2.3");
+});
+
+test("what is not there, or names several, is refused with what is there", () => {
+  expect(() => findTarget(elements, { text: "Quit" }, all)).toThrow('no menu, question, button, checkbox, radio "Quit" on the screen (there: e2.1 "One"');
+  expect(() => findTarget(elements, { text: "o" }, all)).toThrow("names 4 things");
+  expect(() => findTarget(elements, { ref: "e9" }, all)).toThrow("no element e9");
+  expect(() => findTarget(elements, { ref: "e2" }, all)).toThrow("name one of its items");
+  expect(() => findTarget(elements, { ref: "e3" }, ["input"])).toThrow("e3 is a button");
+});
+
+test("found again on a later screen by kind and label, the nearest; gone when it is not there", () => {
+  const moved: Element = { ...menu, ref: "e5", items: menu.items!.map((item, i) => ({ ...item, ref: `e5.${i + 1}`, selected: i === 1 })) };
+  const again = findAgain([moved], { element: menu, item: menu.items![1]! });
+  expect(again?.item).toMatchObject({ ref: "e5.2", selected: true });
+  expect(findAgain([menu], { element: ok })).toBeUndefined();
+});
+
+test("the cell to click is the middle of the label's first row", () => {
+  expect(cellOf({ element: ok })).toEqual({ row: 17, col: 30 });
+  expect(cellOf({ element: menu, item: menu.items![1]! })).toEqual({ row: 8, col: 37 });
+});
+
+test("a function-key bar's entry is its F-key (mc's 10Quit, F10 Quit), a plain button none", () => {
+  const screen = new Screen({ cols: 80, rows: 2, scrollback: 0 });
+  screen.write(" 1Help   2Menu   9PullDn10Quit\r\n F1 Help  F10 Quit  [ OK ]");
+  const grid = screen.cellGrid();
+  screen.dispose();
+  const button = (row: number, col: number): Element => ({ ref: "e1", kind: "button", row, col, width: 4, height: 1 });
+  expect(functionKeyOf(grid, button(0, 1))).toBe("F1");
+  expect(functionKeyOf(grid, button(0, 24))).toBe("F10");
+  expect(functionKeyOf(grid, button(1, 10))).toBe("F10");
+  expect(functionKeyOf(grid, button(1, 20))).toBeUndefined();
+});

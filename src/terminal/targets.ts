@@ -1,0 +1,90 @@
+// What choose/click/fill act on: an element or item of a snapshot found by its ref or its text, found
+// again on a later screen (refs are renumbered as the screen changes), and the cell to click. Pure.
+import { T4aError } from "../protocol/errors.ts";
+import type { CellGrid } from "./cell-grid.ts";
+import type { Element, Item, Kind } from "./elements.ts";
+
+/** An element, or one item of a menu or question. */
+export interface Target {
+  element: Element;
+  item?: Item;
+}
+
+const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+/** The name a target is said by in messages: its label, else its ref. */
+export const nameOf = (target: Target): string => JSON.stringify(target.item?.label ?? target.element.label ?? target.element.ref);
+
+/**
+ * The target `query` names on this screen: a ref ("e3", "e3.2"), else the item or element whose
+ * label is the text (case and runs of blanks aside), else the only one whose label contains it.
+ * Only elements of `kinds` (and their items) count. Throws not_found, naming what is there.
+ */
+export function findTarget(elements: Element[], query: { ref?: string; text?: string }, kinds: readonly Kind[]): Target {
+  const candidates: Target[] = [];
+  for (const element of elements) {
+    if (!kinds.includes(element.kind)) continue;
+    if (element.items?.length) for (const item of element.items) candidates.push({ element, item });
+    else candidates.push({ element });
+  }
+  if (query.ref !== undefined) {
+    const ref = query.ref;
+    const element = elements.find((e) => e.ref === ref || e.items?.some((i) => i.ref === ref));
+    const item = element?.items?.find((i) => i.ref === ref);
+    if (!element) throw new T4aError("not_found", `no element ${ref} on the screen now (take a new snapshot: refs follow the screen)`);
+    if (!kinds.includes(element.kind)) throw new T4aError("invalid_params", `${ref} is a ${element.kind}; this acts on ${kinds.join(", ")}`);
+    if (!item && element.items?.length) throw new T4aError("invalid_params", `${ref} is a ${element.kind}: name one of its items (${element.items.map((i) => i.ref).join(", ")})`);
+    return { element, item };
+  }
+  const text = norm(query.text ?? "");
+  const label = (t: Target) => norm(t.item?.label ?? t.element.label ?? "");
+  const exact = candidates.filter((t) => label(t) === text);
+  const found = exact.length ? exact : candidates.filter((t) => text !== "" && label(t).includes(text));
+  if (found.length === 1) return found[0]!;
+  const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
+  if (found.length > 1) throw new T4aError("invalid_params", `${JSON.stringify(query.text)} names ${found.length} things: ${names(found)}; give a ref`);
+  throw new T4aError("not_found", `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen${candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""}`);
+}
+
+/**
+ * The same target on a later screen: an item with the same label in an element of the same kind,
+ * or an element of the same kind and label (the nearest to where it was). Undefined when gone.
+ */
+export function findAgain(elements: Element[], target: Target): Target | undefined {
+  const { element, item } = target;
+  const distance = (e: { row: number; col: number }) => Math.abs(e.row - (item ?? element).row) * 1000 + Math.abs(e.col - (item ?? element).col);
+  let best: Target | undefined;
+  for (const e of elements) {
+    if (e.kind !== element.kind) continue;
+    if (item) {
+      for (const i of e.items ?? []) if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!))) best = { element: e, item: i };
+    } else if (norm(e.label ?? "") === norm(element.label ?? "") && (!best || distance(e) < distance(best.element))) best = { element: e };
+  }
+  return best;
+}
+
+/** The cell to click: the middle of the item's or element's first row. */
+export function cellOf(target: Target): { row: number; col: number } {
+  const { row, col, width } = target.item ?? target.element;
+  return { row, col: col + Math.floor(Math.max(width - 1, 0) / 2) };
+}
+
+/** The text of one row of the grid from column `from` on. */
+export function rowText(grid: CellGrid, row: number, from = 0): string {
+  let text = "";
+  for (let col = from; col < grid.cols; col++) {
+    const i = row * grid.cols + col;
+    if (grid.widths[i] === 0) continue;
+    const code = grid.codepoints[i]!;
+    text += code ? String.fromCodePoint(code) : " ";
+  }
+  return text;
+}
+
+/** A function-key bar's button ("10Quit", "F10 Quit") as the key that presses it ("F10"), if it is one. */
+export function functionKeyOf(grid: CellGrid, element: Element): string | undefined {
+  if (element.kind !== "button") return undefined;
+  const match = /^F?(\d{1,2})\s?\S/.exec(rowText(grid, element.row, element.col));
+  const n = match ? Number(match[1]) : 0;
+  return n >= 1 && n <= 12 ? `F${n}` : undefined;
+}

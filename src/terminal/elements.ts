@@ -181,8 +181,9 @@ export function detectElements(grid: CellGrid): Element[] {
     }
     view.use(box.top, box.left, box.right - box.left + 1);
     view.use(box.bottom, box.left, box.right - box.left + 1);
-    if (box.title) {
-      found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, label: box.title });
+    // A titled box, or one no other box holds (an inner frame is a list's or a field's).
+    if (box.title || !boxes.some((other) => other !== box && contains(other, box))) {
+      found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }
   // Separator rows inside boxes (├───┤) and stray rules are frame too.
@@ -192,10 +193,10 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findFunctionKeys(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
-  found.push(...findInputs(view, boxes));
   found.push(...findQuestions(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view));
+  found.push(...findInputs(view, boxes));
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
   found.push(...findText(view));
@@ -251,6 +252,9 @@ function findBoxes(view: View): Box[] {
   }
   return boxes;
 }
+
+const contains = (outer: Box, inner: Box): boolean =>
+  outer.top <= inner.top && outer.bottom >= inner.bottom && outer.left <= inner.left && outer.right >= inner.right;
 
 /** The innermost box around a cell, if any. */
 function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
@@ -373,9 +377,8 @@ function findProgress(view: View, boxes: Box[]): Found[] {
         if (box && box.bottom - box.top === 2 && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
           const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
           const caption = outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "";
-          bar = { col: box.left, width: box.right - box.left + 1, label: caption };
-          out.push({ kind: "progress", row: box.top, col: box.left, width: bar.width, height: 3, percent, ...(caption ? { label: caption } : {}) });
-          view.use(box.top, box.left, bar.width, 3);
+          out.push({ kind: "progress", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, percent, ...(caption ? { label: caption } : {}) });
+          view.use(box.top, box.left, box.right - box.left + 1, 3);
           if (outer) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
         }
@@ -396,32 +399,57 @@ function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view.grid;
   if (!cursor.visible) return [];
   const row = cursor.row;
+  if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
   const box = boxAround(boxes, row, cursor.col);
   if (box && box.bottom - box.top === 2) {
     const value = view.text(row, box.left + 1, box.right).trimEnd();
-    const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
-    let label = "";
-    if (outer) for (let r = box.top - 1; r > outer.top && !label; r--) label = clean(view.text(r, outer.left + 1, outer.right));
     view.use(box.top, box.left, box.right - box.left + 1, 3);
-    if (label && outer) for (let r = box.top - 1; r > outer.top; r--) if (clean(view.text(r, outer.left + 1, outer.right)) === label) view.use(r, outer.left + 1, outer.right - outer.left - 1);
+    const label = labelAbove(view, boxes, box.top, box.left);
     return [{ kind: "input", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: value.trim(), cursor: true }];
+  }
+  // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
+  const bg = view.background(row, cursor.col);
+  let start = cursor.col;
+  let end = cursor.col + 1;
+  while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
+  while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
+  const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
+  if (end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
+    const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
+    view.use(row, start, end - start);
+    const label = labelAbove(view, boxes, row, start);
+    return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   const line = view.text(row, 0, view.cols);
   const before = view.chars[row]!.slice(0, cursor.col).join("");
   const match = /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
-  if (!match) return [];
+  if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
-  const labelText = clean(match[1]!);
-  const start = before.length - before.trimStart().length;
+  const labelText = clean(match[1]!).replace(/:$/, "");
+  const first = before.length - before.trimStart().length;
   const value = line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
-  const width = Math.max(cursor.col + 1, promptEnd + value.length) - start;
-  if (!view.free(row, cursor.col, cursor.col + 1)) return [];
-  view.use(row, start, width);
-  return [{ kind: "input", row, col: start, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+  // The field runs to the end of the row.
+  const width = view.cols - first;
+  view.use(row, first, width);
+  return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+}
+
+/** The nearest text above a field inside its dialog (its prompt), a trailing colon dropped. */
+function labelAbove(view: View, boxes: Box[], top: number, col: number): string {
+  const outer = boxAround(boxes, top, col);
+  const left = outer ? outer.left + 1 : 0;
+  const right = outer ? outer.right : view.cols;
+  for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
+    const label = clean(view.text(r, left, right));
+    if (!label) continue;
+    view.use(r, left, right - left);
+    return label.replace(/:$/, "");
+  }
+  return "";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -565,6 +593,15 @@ function markFocused(view: View, siblings: Found[]): void {
     return;
   }
   const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
+  // Drawn on other backgrounds than the cells around it: a highlight.
+  const lit = siblings.filter((e, i) => {
+    const around = new Set([view.background(e.row, e.col - 1), view.background(e.row, e.col + e.width)]);
+    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg));
+  });
+  if (lit.length === 1 && siblings.length > 1) {
+    lit[0]!.selected = true;
+    return;
+  }
   if (siblings.length === 1) {
     if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
     return;

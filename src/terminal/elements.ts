@@ -421,14 +421,32 @@ function findInputs(view: View, boxes: Box[]): Found[] {
     const label = labelAbove(view, boxes, row, start);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
-  // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   const line = view.text(row, 0, view.cols);
   const before = view.chars[row]!.slice(0, cursor.col).join("");
-  const match = /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  if (!view.free(row, 0, cursor.col)) return [];
+  // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
+  const asked = /^(\s*)[?✔] (\S)/.exec(before);
+  if (asked) {
+    const start = asked[0].length - 1;
+    let end = start;
+    const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
+    if (bold(start)) {
+      while (end < cursor.col && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
+      const label = clean(view.text(row, start, end));
+      const first = asked[1]!.length;
+      view.use(row, first, view.cols - first);
+      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: view.text(row, end, view.cols).trim(), cursor: true }];
+    }
+  }
+  // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
+  // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
+  const commandLine = row === view.rows - 1 ? /^([:/?])(?=\S)/.exec(before) : null;
+  const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
-  const labelText = clean(match[1]!).replace(/:$/, "");
+  const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
   const first = before.length - before.trimStart().length;
+  if (!view.free(row, first, cursor.col)) return [];
   const value = line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
@@ -455,7 +473,7 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number): string 
 // ---------------------------------------------------------------------------------------------
 // Questions
 
-const YES_NO = /[[(]([yYnN](?:\/[\w?]+)+|[yn](?:,[\w?])+)[\])]\??/;
+const YES_NO = /[[(]([yYnN](?:\/(?:\^?[\w?]+))+|[yn](?:,[\w?])+)[\])]\??/;
 
 function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -473,10 +491,11 @@ function findQuestions(view: View): Found[] {
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
-      items.push({ label: name, row, col: c, width: option.length, key: key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      items.push({ label: name, row, col: c, width: option.length, key: option.startsWith("^") ? option : key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
       c += option.length + 1;
     }
-    const label = clean(line.slice(start, match.index!));
+    // inquirer's "? " before its question is an icon, not text.
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
     view.use(row, start, end - start);
   }
@@ -566,11 +585,14 @@ function findToggles(view: View): Found[] {
       let label = view.text(row, col + marker.length + 1, col + match[0].length).trim();
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
-      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked });
+      // inquirer: "❯◯ Vitest", the focus marker right before the box.
+      const marked = col > 0 && MARKERS.includes(view.char(row, col - 1)) || col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ";
+      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked, ...(marked ? { selected: true } : {}) });
       view.use(row, col, match[0].length);
+      if (marked) view.use(row, col - 2, 2);
     }
   }
-  markFocused(view, out);
+  if (!out.some((e) => e.selected)) markFocused(view, out);
   return out;
 }
 
@@ -658,6 +680,7 @@ function findTables(view: View): Found[] {
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
       if (!styled && !separated) continue;
+      if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
@@ -671,6 +694,22 @@ function findTables(view: View): Found[] {
     }
   }
   return out;
+}
+
+/** Whether the body's words line up under the header's (left- or right-aligned) in most places. */
+function aligned(view: View, header: number, body: number, words: { start: number; end: number }[]): boolean {
+  let agree = 0;
+  let total = 0;
+  const blank = (row: number, col: number) => col < 0 || col >= view.cols || view.char(row, col).trim() === "";
+  for (let row = header + 1; row <= header + body; row++) {
+    for (const word of words) {
+      total++;
+      const starts = [-1, 0, 1].some((d) => !blank(row, word.start + d) && blank(row, word.start + d - 1));
+      const ends = [-1, 0, 1].some((d) => !blank(row, word.end - 1 + d) && blank(row, word.end + d));
+      if (starts || ends) agree++;
+    }
+  }
+  return total > 0 && agree / total >= 0.6;
 }
 
 /** Stretches of a row between box frames (a panel's inside). */
@@ -856,7 +895,14 @@ export function outline(elements: Element[]): string {
         if (rows.length === 1) lines.push(`- ${e.kind} [${e.ref}]${at}: ${q(rows[0]!.trim())}`);
         else {
           lines.push(`- ${e.kind} [${e.ref}]${at}:`);
-          for (const row of rows) lines.push(`  | ${row.trimEnd()}`);
+          // Runs of one row repeated (vim's "~" filler) cost one line.
+          for (let i = 0; i < rows.length; ) {
+            let j = i;
+            while (j + 1 < rows.length && rows[j + 1] === rows[i]) j++;
+            lines.push(`  | ${rows[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
+            if (j - i === 1) lines.push(`  | ${rows[i]!.trimEnd()}`);
+            i = j + 1;
+          }
         }
         break;
       }

@@ -200,7 +200,10 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
   found.push(...findText(view));
-  return number(found);
+  // A box holding a table is a panel (mc's file lists), not a dialog.
+  const tables = found.filter((e) => e.kind === "table");
+  const panels = new Set(found.filter((e) => e.kind === "dialog" && tables.some((t) => t.row > e.row && t.row < e.row + e.height && t.col >= e.col && t.col < e.col + e.width)));
+  return number(found.filter((e) => !panels.has(e)));
 }
 
 function number(found: Found[]): Element[] {
@@ -287,7 +290,7 @@ function findStatus(view: View): Found[] {
     out.push(status(view, hintRows[i]!, hintRows[j]!));
     i = j + 1;
   }
-  // A full-width highlighted row at the very top or bottom: a title or mode line.
+  // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
   for (const row of [0, view.rows - 1, view.rows - 2]) {
     if (row < 0 || !view.free(row, 0, view.cols)) continue;
     const text = view.text(row, 0, view.cols);
@@ -295,7 +298,31 @@ function findStatus(view: View): Found[] {
     let lit = 0;
     for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
-    if (highlighted) out.push(status(view, row, row));
+    if (!highlighted) continue;
+    // mc's "  Left     File     Command…": single words far apart are menus to open.
+    const words = [...view.flat[row]!.matchAll(/\S+/g)];
+    const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
+    if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
+      for (const w of words) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
+      view.use(row, 0, view.cols);
+    } else out.push(status(view, row, row));
+  }
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    if (!view.free(row, 0, view.cols) && !/[─━]{5}/.test(line)) continue;
+    const trimmed = line.trim();
+    const start = line.length - line.trimStart().length;
+    const near = row >= view.rows - 3;
+    // fzf's "8/8 ────": a counter on a rule.
+    const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
+    // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
+    const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
+    // nano's "[ Read 1 line ]": a message in brackets over the key hints.
+    const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
+    if (counter || bullets || message) {
+      out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
+      view.use(row, start, trimmed.length);
+    }
   }
   return out;
 }
@@ -397,7 +424,22 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 
 function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view.grid;
-  if (!cursor.visible) return [];
+  const found = cursor.visible ? cursorInput(view, boxes) : [];
+  // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
+  {
+    for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
+      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!);
+      if (!match || !view.free(row, 0, view.cols)) continue;
+      view.use(row, 0, view.cols);
+      found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
+      break;
+    }
+  }
+  return found;
+}
+
+function cursorInput(view: View, boxes: Box[]): Found[] {
+  const { cursor } = view.grid;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
@@ -498,6 +540,17 @@ function findQuestions(view: View): Found[] {
     const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
     view.use(row, start, end - start);
+  }
+  // vim's and more's "Press ENTER or type command to continue": a question with one answer.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*/i.exec(line);
+    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    const col = match.index!;
+    const text = match[0].trimEnd();
+    const keyCol = col + match[0].indexOf(match[1]!);
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: /any/i.test(match[1]!) ? "Enter" : "Enter" }] });
+    view.use(row, col, text.length);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
   for (let row = 0; row + 1 < view.rows; row++) {
@@ -642,6 +695,14 @@ function findButtons(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
+    if (/^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) && view.free(row, 0, view.cols)) {
+      const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
+      markFocused(view, tabs);
+      out.push(...tabs);
+      view.use(row, 0, view.cols);
+      continue;
+    }
     const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length));
     // A lone "[ New File ]" in a row of text is a message, not a button; brackets need company.
     const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || line.slice(0, m.index!).trim() === "" && /^\s*$/.test(line.slice(m.index! + m[0].length)) === false);
@@ -686,7 +747,9 @@ function findTables(view: View): Found[] {
       // Body rows may reach past the header's words, up to the frame around them.
       for (let r = row + 1; r <= row + body; r++) {
         const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
-        col = Math.min(col, segment.outerStart + bodyText.search(/[^\s│┃║]/));
+        const first = bodyText.search(/[^\s│┃║]/);
+        if (first < 0) continue;
+        col = Math.min(col, segment.outerStart + first);
         end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
       }
       out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: body });

@@ -181,8 +181,9 @@ export function detectElements(grid: CellGrid): Element[] {
     }
     view.use(box.top, box.left, box.right - box.left + 1);
     view.use(box.bottom, box.left, box.right - box.left + 1);
-    if (box.title) {
-      found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, label: box.title });
+    // A titled box, or one no other box holds (an inner frame is a list's or a field's).
+    if (box.title || !boxes.some((other) => other !== box && contains(other, box))) {
+      found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }
   // Separator rows inside boxes (├───┤) and stray rules are frame too.
@@ -192,14 +193,17 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findFunctionKeys(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
-  found.push(...findInputs(view, boxes));
   found.push(...findQuestions(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view));
+  found.push(...findInputs(view, boxes));
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
   found.push(...findText(view));
-  return number(found);
+  // A box holding a table is a panel (mc's file lists), not a dialog.
+  const tables = found.filter((e) => e.kind === "table");
+  const panels = new Set(found.filter((e) => e.kind === "dialog" && tables.some((t) => t.row > e.row && t.row < e.row + e.height && t.col >= e.col && t.col < e.col + e.width)));
+  return number(found.filter((e) => !panels.has(e)));
 }
 
 function number(found: Found[]): Element[] {
@@ -252,6 +256,9 @@ function findBoxes(view: View): Box[] {
   return boxes;
 }
 
+const contains = (outer: Box, inner: Box): boolean =>
+  outer.top <= inner.top && outer.bottom >= inner.bottom && outer.left <= inner.left && outer.right >= inner.right;
+
 /** The innermost box around a cell, if any. */
 function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
   let best: Box | undefined;
@@ -283,7 +290,7 @@ function findStatus(view: View): Found[] {
     out.push(status(view, hintRows[i]!, hintRows[j]!));
     i = j + 1;
   }
-  // A full-width highlighted row at the very top or bottom: a title or mode line.
+  // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
   for (const row of [0, view.rows - 1, view.rows - 2]) {
     if (row < 0 || !view.free(row, 0, view.cols)) continue;
     const text = view.text(row, 0, view.cols);
@@ -291,7 +298,31 @@ function findStatus(view: View): Found[] {
     let lit = 0;
     for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
-    if (highlighted) out.push(status(view, row, row));
+    if (!highlighted) continue;
+    // mc's "  Left     File     Command…": single words far apart are menus to open.
+    const words = [...view.flat[row]!.matchAll(/\S+/g)];
+    const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
+    if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
+      for (const w of words) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
+      view.use(row, 0, view.cols);
+    } else out.push(status(view, row, row));
+  }
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    if (!view.free(row, 0, view.cols) && !/[─━]{5}/.test(line)) continue;
+    const trimmed = line.trim();
+    const start = line.length - line.trimStart().length;
+    const near = row >= view.rows - 3;
+    // fzf's "8/8 ────": a counter on a rule.
+    const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
+    // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
+    const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
+    // nano's "[ Read 1 line ]": a message in brackets over the key hints.
+    const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
+    if (counter || bullets || message) {
+      out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
+      view.use(row, start, trimmed.length);
+    }
   }
   return out;
 }
@@ -373,9 +404,8 @@ function findProgress(view: View, boxes: Box[]): Found[] {
         if (box && box.bottom - box.top === 2 && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
           const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
           const caption = outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "";
-          bar = { col: box.left, width: box.right - box.left + 1, label: caption };
-          out.push({ kind: "progress", row: box.top, col: box.left, width: bar.width, height: 3, percent, ...(caption ? { label: caption } : {}) });
-          view.use(box.top, box.left, bar.width, 3);
+          out.push({ kind: "progress", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, percent, ...(caption ? { label: caption } : {}) });
+          view.use(box.top, box.left, box.right - box.left + 1, 3);
           if (outer) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
         }
@@ -394,40 +424,98 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 
 function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view.grid;
-  if (!cursor.visible) return [];
+  const found = cursor.visible ? cursorInput(view, boxes) : [];
+  // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
+  {
+    for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
+      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!);
+      if (!match || !view.free(row, 0, view.cols)) continue;
+      view.use(row, 0, view.cols);
+      found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
+      break;
+    }
+  }
+  return found;
+}
+
+function cursorInput(view: View, boxes: Box[]): Found[] {
+  const { cursor } = view.grid;
   const row = cursor.row;
+  if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
   const box = boxAround(boxes, row, cursor.col);
   if (box && box.bottom - box.top === 2) {
     const value = view.text(row, box.left + 1, box.right).trimEnd();
-    const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
-    let label = "";
-    if (outer) for (let r = box.top - 1; r > outer.top && !label; r--) label = clean(view.text(r, outer.left + 1, outer.right));
     view.use(box.top, box.left, box.right - box.left + 1, 3);
-    if (label && outer) for (let r = box.top - 1; r > outer.top; r--) if (clean(view.text(r, outer.left + 1, outer.right)) === label) view.use(r, outer.left + 1, outer.right - outer.left - 1);
+    const label = labelAbove(view, boxes, box.top, box.left);
     return [{ kind: "input", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: value.trim(), cursor: true }];
   }
-  // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
+  // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
+  const bg = view.background(row, cursor.col);
+  let start = cursor.col;
+  let end = cursor.col + 1;
+  while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
+  while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
+  const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
+  if (end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
+    const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
+    view.use(row, start, end - start);
+    const label = labelAbove(view, boxes, row, start);
+    return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
+  }
   const line = view.text(row, 0, view.cols);
   const before = view.chars[row]!.slice(0, cursor.col).join("");
-  const match = /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
-  if (!match) return [];
+  if (!view.free(row, 0, cursor.col)) return [];
+  // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
+  const asked = /^(\s*)[?✔] (\S)/.exec(before);
+  if (asked) {
+    const start = asked[0].length - 1;
+    let end = start;
+    const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
+    if (bold(start)) {
+      while (end < cursor.col && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
+      const label = clean(view.text(row, start, end));
+      const first = asked[1]!.length;
+      view.use(row, first, view.cols - first);
+      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: view.text(row, end, view.cols).trim(), cursor: true }];
+    }
+  }
+  // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
+  // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
+  const commandLine = row === view.rows - 1 ? /^([:/?])(?=\S)/.exec(before) : null;
+  const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
-  const labelText = clean(match[1]!);
-  const start = before.length - before.trimStart().length;
+  const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
+  const first = before.length - before.trimStart().length;
+  if (!view.free(row, first, cursor.col)) return [];
   const value = line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
-  const width = Math.max(cursor.col + 1, promptEnd + value.length) - start;
-  if (!view.free(row, cursor.col, cursor.col + 1)) return [];
-  view.use(row, start, width);
-  return [{ kind: "input", row, col: start, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+  // The field runs to the end of the row.
+  const width = view.cols - first;
+  view.use(row, first, width);
+  return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+}
+
+/** The nearest text above a field inside its dialog (its prompt), a trailing colon dropped. */
+function labelAbove(view: View, boxes: Box[], top: number, col: number): string {
+  const outer = boxAround(boxes, top, col);
+  const left = outer ? outer.left + 1 : 0;
+  const right = outer ? outer.right : view.cols;
+  for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
+    const label = clean(view.text(r, left, right));
+    if (!label) continue;
+    view.use(r, left, right - left);
+    return label.replace(/:$/, "");
+  }
+  return "";
 }
 
 // ---------------------------------------------------------------------------------------------
 // Questions
 
-const YES_NO = /[[(]([yYnN](?:\/[\w?]+)+|[yn](?:,[\w?])+)[\])]\??/;
+const YES_NO = /[[(]([yYnN](?:\/(?:\^?[\w?]+))+|[yn](?:,[\w?])+)[\])]\??/;
 
 function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -445,12 +533,24 @@ function findQuestions(view: View): Found[] {
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
-      items.push({ label: name, row, col: c, width: option.length, key: key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      items.push({ label: name, row, col: c, width: option.length, key: option.startsWith("^") ? option : key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
       c += option.length + 1;
     }
-    const label = clean(line.slice(start, match.index!));
+    // inquirer's "? " before its question is an icon, not text.
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
     view.use(row, start, end - start);
+  }
+  // vim's and more's "Press ENTER or type command to continue": a question with one answer.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*/i.exec(line);
+    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    const col = match.index!;
+    const text = match[0].trimEnd();
+    const keyCol = col + match[0].indexOf(match[1]!);
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: /any/i.test(match[1]!) ? "Enter" : "Enter" }] });
+    view.use(row, col, text.length);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
   for (let row = 0; row + 1 < view.rows; row++) {
@@ -538,11 +638,14 @@ function findToggles(view: View): Found[] {
       let label = view.text(row, col + marker.length + 1, col + match[0].length).trim();
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
-      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked });
+      // inquirer: "❯◯ Vitest", the focus marker right before the box.
+      const marked = col > 0 && MARKERS.includes(view.char(row, col - 1)) || col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ";
+      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked, ...(marked ? { selected: true } : {}) });
       view.use(row, col, match[0].length);
+      if (marked) view.use(row, col - 2, 2);
     }
   }
-  markFocused(view, out);
+  if (!out.some((e) => e.selected)) markFocused(view, out);
   return out;
 }
 
@@ -565,6 +668,15 @@ function markFocused(view: View, siblings: Found[]): void {
     return;
   }
   const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
+  // Drawn on other backgrounds than the cells around it: a highlight.
+  const lit = siblings.filter((e, i) => {
+    const around = new Set([view.background(e.row, e.col - 1), view.background(e.row, e.col + e.width)]);
+    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg));
+  });
+  if (lit.length === 1 && siblings.length > 1) {
+    lit[0]!.selected = true;
+    return;
+  }
   if (siblings.length === 1) {
     if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
     return;
@@ -583,6 +695,14 @@ function findButtons(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
+    if (/^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) && view.free(row, 0, view.cols)) {
+      const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
+      markFocused(view, tabs);
+      out.push(...tabs);
+      view.use(row, 0, view.cols);
+      continue;
+    }
     const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length));
     // A lone "[ New File ]" in a row of text is a message, not a button; brackets need company.
     const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || line.slice(0, m.index!).trim() === "" && /^\s*$/.test(line.slice(m.index! + m[0].length)) === false);
@@ -621,12 +741,15 @@ function findTables(view: View): Found[] {
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
       if (!styled && !separated) continue;
+      if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
       for (let r = row + 1; r <= row + body; r++) {
         const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
-        col = Math.min(col, segment.outerStart + bodyText.search(/[^\s│┃║]/));
+        const first = bodyText.search(/[^\s│┃║]/);
+        if (first < 0) continue;
+        col = Math.min(col, segment.outerStart + first);
         end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
       }
       out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: body });
@@ -634,6 +757,22 @@ function findTables(view: View): Found[] {
     }
   }
   return out;
+}
+
+/** Whether the body's words line up under the header's (left- or right-aligned) in most places. */
+function aligned(view: View, header: number, body: number, words: { start: number; end: number }[]): boolean {
+  let agree = 0;
+  let total = 0;
+  const blank = (row: number, col: number) => col < 0 || col >= view.cols || view.char(row, col).trim() === "";
+  for (let row = header + 1; row <= header + body; row++) {
+    for (const word of words) {
+      total++;
+      const starts = [-1, 0, 1].some((d) => !blank(row, word.start + d) && blank(row, word.start + d - 1));
+      const ends = [-1, 0, 1].some((d) => !blank(row, word.end - 1 + d) && blank(row, word.end + d));
+      if (starts || ends) agree++;
+    }
+  }
+  return total > 0 && agree / total >= 0.6;
 }
 
 /** Stretches of a row between box frames (a panel's inside). */
@@ -819,7 +958,14 @@ export function outline(elements: Element[]): string {
         if (rows.length === 1) lines.push(`- ${e.kind} [${e.ref}]${at}: ${q(rows[0]!.trim())}`);
         else {
           lines.push(`- ${e.kind} [${e.ref}]${at}:`);
-          for (const row of rows) lines.push(`  | ${row.trimEnd()}`);
+          // Runs of one row repeated (vim's "~" filler) cost one line.
+          for (let i = 0; i < rows.length; ) {
+            let j = i;
+            while (j + 1 < rows.length && rows[j + 1] === rows[i]) j++;
+            lines.push(`  | ${rows[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
+            if (j - i === 1) lines.push(`  | ${rows[i]!.trimEnd()}`);
+            i = j + 1;
+          }
         }
         break;
       }

@@ -150,3 +150,9 @@ test("the mouse mode: which reports (9, 1000, 1002, 1003) and the encoding last 
   screen.write("\x1b[?1003h\x1b[?1015h\x1bc");
   expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
 });
+
+test("the cell grid carries the mouse mode as the screen tracks it (urxvt, which xterm.js drops)", () => {
+  screen = new Screen({ cols: 20, rows: 4, scrollback: 0 });
+  screen.write("\x1b[?1000h\x1b[?1015h");
+  expect(screen.cellGrid().mouse).toEqual({ mode: "vt200", encoding: "urxvt" });
+});

@@ -44,3 +44,10 @@ test("terminal_create's rarely used fields come in one `more` object and go out 
   // client_env is the server's own to fill (hidden), never the caller's.
   expect(request.client_env).not.toEqual({ X: "1" });
 });
+
+test("terminal_send's mouse object goes out as the wire's click or scroll, and nothing else rides in it", () => {
+  const send = toolsByName.get("terminal_send")!;
+  expect(send.inputSchema.properties).not.toHaveProperty("click");
+  expect(toolRequest(send, { id: "t1", mouse: { click: { row: 3, col: 4 }, input: "x" } })).toEqual({ id: "t1", click: { row: 3, col: 4 }, cmd: "send" });
+  expect(toolRequest(send, { id: "t1", mouse: { scroll: { direction: "down", row: 0, col: 0 } } })).toMatchObject({ scroll: { direction: "down" } });
+});

@@ -7,7 +7,7 @@ import type { CellGrid } from "../terminal/cell-grid.ts";
 import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
-import { cellOf, findAgain, functionKeyOf, nameOf, rowText, type Target } from "../terminal/targets.ts";
+import { cellOf, findAgain, functionKeyOf, itemKey, nameOf, rowText, type Target } from "../terminal/targets.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 
 export const ACT_TIMEOUT_MS = 10_000;
@@ -159,8 +159,9 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   const selected = items.findIndex((i) => i.selected);
   if (inline) {
     // A prompt on one line ("Continue? [Y/n]") reads a line: the answer's key, then Enter.
-    if (!item.key) throw new T4aError("unsupported", `${nameOf(target)} has no key to press`);
-    await actor.keys(item.key, "Enter");
+    const key = itemKey(item);
+    if (!key) throw new T4aError("unsupported", `${nameOf(target)} has no one-character key to press`);
+    await actor.keys(key, "Enter");
     return actor.reply(await actor.effect(look, target));
   }
   if (selected >= 0) {
@@ -169,11 +170,11 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
     const delta = items.indexOf(item) - selected;
     await actor.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? "Down" : "Up"));
   } else if (actor.mouseOn(look) && element.kind === "menu") await actor.click(cellOf(target));
-  else if (item.key) {
+  else if (itemKey(item)) {
     // A list with keys and nothing shown selected (a dialog tag, "1."): its key picks it.
-    await actor.keys(item.key);
+    await actor.keys(itemKey(item)!);
     return actor.reply(await actor.effect(look, target));
-  } else throw new T4aError("unsupported", `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no key`);
+  } else throw new T4aError("unsupported", `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no one-character key`);
   const moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
   if (!moved) {
     if (actor.exited) return actor.reply("exited");

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Element } from "./elements.ts";
 import { Screen } from "./screen.ts";
-import { cellOf, findAgain, findTarget, functionKeyOf } from "./targets.ts";
+import { cellOf, findAgain, findTarget, functionKeyOf, itemKey } from "./targets.ts";
 
 const menu: Element = {
   ref: "e2", kind: "menu", row: 7, col: 35, width: 10, height: 3,
@@ -54,4 +54,10 @@ test("a function-key bar's entry is its F-key (mc's 10Quit, F10 Quit), a plain b
   expect(functionKeyOf(grid, button(0, 24))).toBe("F10");
   expect(functionKeyOf(grid, button(1, 10))).toBe("F10");
   expect(functionKeyOf(grid, button(1, 20))).toBeUndefined();
+});
+
+test("an item's key from the screen is pressed only when it is one letter, digit or ?: never a named key or a word", () => {
+  const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
+  expect(["y", "N", "3", "?", "é"].map((key) => itemKey(item(key)))).toEqual(["y", "N", "3", "?", "é"]);
+  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "10"].map((key) => itemKey(item(key)))).toEqual(Array(7).fill(undefined));
 });

@@ -88,3 +88,11 @@ export function functionKeyOf(grid: CellGrid, element: Element): string | undefi
   const n = match ? Number(match[1]) : 0;
   return n >= 1 && n <= 12 ? `F${n}` : undefined;
 }
+
+/**
+ * The key that picks an item, when it is one letter, digit or "?": the screen is the program's to
+ * draw, and a tag read from it ("C-c", "Escape", "F5", a word) must never become a named key or text.
+ */
+export function itemKey(item: Item): string | undefined {
+  return item.key !== undefined && /^[\p{L}\p{N}?]$/u.test(item.key) ? item.key : undefined;
+}

@@ -32,7 +32,7 @@ export const fill = defineCommand({
   },
   mcp: {
     tool: "terminal_fill",
-    description: "Put text in an input field (snapshot ref or label) in place of its value; no Enter.",
+    description: "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type, no Enter; returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/fill" }],

@@ -106,7 +106,14 @@ test("a target not on the screen, and a program with nothing to choose, are refu
 
 // Real agent CLIs' permission questions, offline against the fake model.
 // The second answer (yes, and do not ask again): the arrows must move the highlight there.
-const AGENT_QUESTIONS: Array<[AgentCli, string]> = [["claude", "switch to accept edits"], ["codex", "don't ask again"]];
+const AGENT_QUESTIONS: Array<[AgentCli, string]> = [
+  ["claude", "switch to accept edits"],
+  ["codex", "don't ask again"],
+  ["gemini", "Allow for this session"],
+  ["qwen", "allow always"],
+  // opencode's answers ("Allow once   Allow always   Reject", one row, the chosen one on its own
+  // background, no brackets) are not elements yet: the detector's to learn.
+];
 for (const [cli, yes] of AGENT_QUESTIONS) {
   const installed = existsSync(join(AGENTS_BIN, cli));
   if (!installed) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
@@ -132,7 +139,9 @@ for (const [cli, yes] of AGENT_QUESTIONS) {
       await t4a(["wait", id, "--agent", "waiting", "--timeout", "90s"]);
       const snap = await t4a(["snapshot", id]);
       const reply = JSON.parse(await t4a(["choose", id, yes, "--json", "--timeout", "30s"]));
-      expect(reply.sent, snap).toEqual(["Down", "Enter"]);
+      // ["Down", "Enter"], unless a key the CLI dropped while drawing was sent again.
+      expect(reply.sent[0], snap).toBe("Down");
+      expect(reply.sent.at(-1), snap).toBe("Enter");
       await t4a(["wait", id, "--agent", "idle", "--timeout", "60s"]);
       expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
     } finally {

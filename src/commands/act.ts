@@ -36,6 +36,10 @@ export interface Look {
   text: string;
 }
 
+/** Rounds of arrows, and how long each waits for the selection to show, before giving up. */
+const MAX_ARROW_ROUNDS = 4;
+const ARROW_ROUND_MS = 3000;
+
 /** Most Tab presses tried to bring the focus to a button or field. */
 const MAX_TABS = 12;
 
@@ -126,6 +130,29 @@ export class Actor {
     return { via: this.via, sent: this.sent, effect, elapsed_ms: Math.round(performance.now() - this.#started) };
   }
 
+  /**
+   * Arrows until `position` says the target is the selected one, counted from the one shown
+   * selected each time: keys a program drops while it draws (codex, under load) are sent again
+   * once the screen shows no move for a while, and an overshoot is walked back. Undefined when it
+   * never gets there.
+   */
+  async arrowTo(position: (look: Look) => { at: number; to: number } | undefined): Promise<Look | undefined> {
+    for (let attempt = 0; attempt < MAX_ARROW_ROUNDS; attempt++) {
+      const look = await this.look();
+      const place = position(look);
+      if (!place || place.at < 0) return undefined;
+      if (place.at === place.to) return look;
+      const delta = place.to - place.at;
+      await this.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? "Down" : "Up"));
+      const there = await this.until((seen) => {
+        const now = position(seen);
+        return now && now.at === now.to ? seen : undefined;
+      }, ARROW_ROUND_MS);
+      if (there) return there;
+    }
+    return undefined;
+  }
+
   /** Press Tab until `focused` says the target has the focus; throws when it never does. */
   async tabTo(target: Target, focused: (again: Target) => boolean, what: string): Promise<void> {
     for (let i = 0; i < MAX_TABS; i++) {
@@ -164,18 +191,23 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
     await actor.keys(key, "Enter");
     return actor.reply(await actor.effect(look, target));
   }
+  let moved: Look | undefined;
   if (selected >= 0) {
     // Arrows from the selected item: every list takes them, while a program may turn the mouse on
     // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
-    const delta = items.indexOf(item) - selected;
-    await actor.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? "Down" : "Up"));
-  } else if (actor.mouseOn(look) && element.kind === "menu") await actor.click(cellOf(target));
-  else if (itemKey(item)) {
+    moved = await actor.arrowTo((seen) => {
+      const again = findAgain(seen.elements, target);
+      const list = again?.element.items;
+      return list && { at: list.findIndex((i) => i.selected), to: list.indexOf(again.item!) };
+    });
+  } else if (actor.mouseOn(look) && element.kind === "menu") {
+    await actor.click(cellOf(target));
+    moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
+  } else if (itemKey(item)) {
     // A list with keys and nothing shown selected (a dialog tag, "1."): its key picks it.
     await actor.keys(itemKey(item)!);
     return actor.reply(await actor.effect(look, target));
   } else throw new T4aError("unsupported", `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no one-character key`);
-  const moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
   if (!moved) {
     if (actor.exited) return actor.reply("exited");
     throw new T4aError("timeout", `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}`);
@@ -192,16 +224,18 @@ async function toggle(actor: Actor, look: Look, target: Target): Promise<ActRepl
   if (actor.mouseOn(look)) await actor.click(cellOf(target));
   else {
     // Siblings in reading order: a checklist's items, or the toggles of the same kind.
-    const siblings: Target[] = target.item
-      ? target.element.items!.map((item) => ({ element: target.element, item }))
-      : look.elements.filter((e) => e.kind === target.element.kind).map((element) => ({ element }));
-    const at = siblings.findIndex(focused);
-    const to = siblings.findIndex((t) => (t.item ?? t.element) === (target.item ?? target.element));
-    if (at < 0) throw new T4aError("unsupported", `none of the ${target.element.kind}es is shown focused to count from`);
-    await actor.keys(...Array<string>(Math.abs(to - at)).fill(to > at ? "Down" : "Up"));
-    if (!(await actor.until((seen) => (focused(findAgain(seen.elements, target)) ? true : undefined)))) {
-      throw new T4aError("timeout", `${actor.sent.join(" ")}: the focus did not reach ${nameOf(target)}`);
-    }
+    const siblings = (elements: Element[], again: Target): Target[] =>
+      again.item
+        ? again.element.items!.map((item) => ({ element: again.element, item }))
+        : elements.filter((e) => e.kind === again.element.kind).map((element) => ({ element }));
+    const place = (seen: Look) => {
+      const again = findAgain(seen.elements, target);
+      if (!again) return undefined;
+      const list = siblings(seen.elements, again);
+      return { at: list.findIndex(focused), to: list.findIndex((t) => (t.item ?? t.element) === (again.item ?? again.element)) };
+    };
+    if ((place(look)?.at ?? -1) < 0) throw new T4aError("unsupported", `none of the ${target.element.kind}es is shown focused to count from`);
+    if (!(await actor.arrowTo(place))) throw new T4aError("timeout", `${actor.sent.join(" ")}: the focus did not reach ${nameOf(target)}`);
     await actor.keys("Space");
   }
   const after = await actor.until((seen) => {

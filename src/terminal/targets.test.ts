@@ -32,6 +32,16 @@ test("what is not there, or names several, is refused with what is there", () =>
   expect(() => findTarget(elements, { ref: "e3" }, ["input"])).toThrow("e3 is a button");
 });
 
+test("a label's leading marker and number do not count: the marker moves with the selection", () => {
+  const drawn = (labels: string[]): Element => ({ ...menu, items: labels.map((label, i) => ({ ...menu.items![i]!, label })) });
+  const before = drawn(["● 1. Allow once", "2. Allow for this session", "3. No"]);
+  const after = drawn(["1. Allow once", "● 2. Allow for this session", "3. No"]);
+  const target = findTarget([before], { text: "allow for this session" }, all);
+  expect(target.item?.ref).toBe("e2.2");
+  expect(findAgain([after], target)?.item?.label).toBe("● 2. Allow for this session");
+  expect(findTarget([before], { text: "1. Allow once" }, all).item?.ref).toBe("e2.1");
+});
+
 test("found again on a later screen by kind and label, the nearest; gone when it is not there", () => {
   const moved: Element = { ...menu, ref: "e5", items: menu.items!.map((item, i) => ({ ...item, ref: `e5.${i + 1}`, selected: i === 1 })) };
   const again = findAgain([moved], { element: menu, item: menu.items![1]! });

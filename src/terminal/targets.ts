@@ -10,7 +10,12 @@ export interface Target {
   item?: Item;
 }
 
-const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
+/**
+ * A label as compared: case, runs of blanks, and a leading marker or number aside ("● 1. Allow once"
+ * is "allow once": the marker moves with the selection, and a list may draw it in the label).
+ */
+const norm = (text: string): string =>
+  text.replace(/\s+/g, " ").trim().replace(/^[^\p{L}\p{N}"'`(\[]*(?:\d{1,2}[.)] )?/u, "").toLowerCase();
 
 /** The name a target is said by in messages: its label, else its ref. */
 export const nameOf = (target: Target): string => JSON.stringify(target.item?.label ?? target.element.label ?? target.element.ref);

@@ -66,6 +66,20 @@ test.if(present("whiptail"))("whiptail --checklist: choose toggles boxes with ar
   expect(await list.done()).toBe('rc=0 out="c"');
 });
 
+test.if(present("dialog"))("dialog --checklist and --radiolist: choose clicks the boxes (dialog turns the mouse on), click presses OK", async () => {
+  const list = await start("dialog --checklist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
+  await snapshot(list.id, labelled("Cherry"));
+  expect(await sandbox.ok(["choose", list.id, "Cherry"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
+  expect(await sandbox.ok(["choose", list.id, "Apple"])).toMatch(/^unchecked \(mouse: click \d+:\d+\)$/);
+  await sandbox.ok(["click", list.id, "--text", "OK"]);
+  expect(await list.done()).toBe("rc=0 out=c");
+  const radio = await start("dialog --radiolist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
+  await snapshot(radio.id, labelled("Banana"));
+  expect(await sandbox.ok(["choose", radio.id, "Banana"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
+  await sandbox.ok(["click", radio.id, "--text", "OK"]);
+  expect(await radio.done()).toBe("rc=0 out=b");
+});
+
 test.if(present("dialog"))("dialog --inputbox: fill replaces the value, click OK submits it", async () => {
   const box = await start("dialog --inputbox Name 10 40 Bob 2>$OUT");
   await snapshot(box.id, (elements) => elements.some((e) => e.kind === "input" && e.value === "Bob"));

@@ -373,15 +373,15 @@ function findProgress(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    let brackets: RegExpExecArray[] | undefined;
     for (const match of line.matchAll(PERCENT)) {
       const col = match.index!;
       if (!view.free(row, col, col + match[0].length)) continue;
       const percent = Number(match[1]);
       if (percent > 100) continue;
       // A meter: "Cpu[|||||   42.0%]" or "[#####   ] 42%" or "42% ███".
-      const bracket = /(\S*?)\s*\[([^\]]*)\]/g;
       let bar: { col: number; width: number; label: string } | undefined;
-      for (const m of line.matchAll(bracket)) {
+      for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
         const start = m.index!;
         const end = start + m[0].length;
         if (col >= start && col < end + 2 && (BAR.test(m[2]!) || col < end)) {
@@ -681,7 +681,9 @@ function markFocused(view: View, siblings: Found[]): void {
     if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
     return;
   }
-  const unique = siblings.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  const counts = new Map<string, number>();
+  for (const look of looks) counts.set(look, (counts.get(look) ?? 0) + 1);
+  const unique = siblings.filter((_, i) => counts.get(looks[i]!) === 1);
   if (unique.length === 1) unique[0]!.selected = true;
 }
 
@@ -722,9 +724,13 @@ function findButtons(view: View): Found[] {
 // ---------------------------------------------------------------------------------------------
 // Tables
 
+/** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
+const MAX_TABLE_CANDIDATES = 10;
+
 function findTables(view: View): Found[] {
   const out: Found[] = [];
-  for (let row = 0; row + 2 < view.rows; row++) {
+  let candidates = 0;
+  for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
     const line = view.flat[row]!;
     // Headers: three or more words, no digits, in one segment between frame characters.
     for (const segment of segments(line)) {
@@ -735,12 +741,13 @@ function findTables(view: View): Found[] {
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
-      // A header is drawn apart (colour, bold, reverse) or sits over rows of the same shape.
-      const body = bodyRows(view, row, segment.start, segment.end);
-      if (body < 2) continue;
+      // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
       if (!styled && !separated) continue;
+      candidates++;
+      const body = bodyRows(view, row, segment.start, segment.end);
+      if (body < 2) continue;
       if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;

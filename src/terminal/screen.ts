@@ -4,6 +4,7 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseMode } from "./cell-grid.ts";
+import { detectElements, type Element } from "./elements.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -749,6 +750,11 @@ export class Screen {
   /** The viewport as flat arrays for the renderer and the element detector, with the cursor and mouse mode. */
   cellGrid(): CellGrid {
     return cellGridOf(this.#xterm);
+  }
+
+  /** The viewport as elements with refs (docs/elements.md). */
+  elements(): Element[] {
+    return detectElements(this.cellGrid());
   }
 
   dispose(): void {

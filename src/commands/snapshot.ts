@@ -96,5 +96,5 @@ export const snapshot = defineCommand({
 function header(response: Record<string, unknown>): string {
   const cursor = response.cursor as { row: number; col: number; visible: boolean };
   const omitted = response.omitted ? `, ${response.omitted} more elements left out` : "";
-  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}; @row:col from the top left]`;
+  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}]`;
 }

@@ -759,7 +759,12 @@ function findTables(view: View): Found[] {
         col = Math.min(col, segment.outerStart + first);
         end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
       }
-      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: body });
+      // The body rows themselves, blanks between cells collapsed: what the table says.
+      const lines: string[] = [];
+      for (let r = row + 1; r <= row + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      // A panel's empty rows below its last entry (only column rules) are not rows.
+      while (lines.length && !lines[lines.length - 1]) lines.pop();
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: lines.length, text: lines.join("\n") });
       view.use(row, col, end - col, body + 1);
     }
   }
@@ -947,52 +952,66 @@ function findText(view: View): Found[] {
 // ---------------------------------------------------------------------------------------------
 // The outline an agent reads (Playwright's aria snapshot, for a terminal)
 
-/** `- menu "Pick" [e3]:` then `  - item "One" [e3.1] (selected) key=1`…: one element per line. */
+/**
+ * `- menu [e3]:` then `  - item "One" [e3.1] (selected) key=1`…: one element per line, buttons on
+ * one row together, no coordinates (--json has them): what an agent reads, in few tokens.
+ */
 export function outline(elements: Element[]): string {
   const lines: string[] = [];
   const q = (text: string) => JSON.stringify(text);
-  for (const e of elements) {
+  const stateOf = (e: { selected?: boolean; checked?: boolean; cursor?: boolean }) => {
     const states: string[] = [];
     if (e.selected) states.push("selected");
     if (e.checked !== undefined) states.push(e.checked ? "checked" : "unchecked");
     if (e.cursor) states.push("cursor");
-    const state = states.length ? ` (${states.join(", ")})` : "";
-    const at = ` @${e.row}:${e.col}`;
+    return states.length ? ` (${states.join(", ")})` : "";
+  };
+  const rows = (text: string) => {
+    // Runs of one row repeated (vim's "~" filler) cost one line.
+    const all = text.split("\n");
+    for (let i = 0; i < all.length; ) {
+      let j = i;
+      while (j + 1 < all.length && all[j + 1] === all[i]) j++;
+      lines.push(`  | ${all[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
+      if (j - i === 1) lines.push(`  | ${all[i]!.trimEnd()}`);
+      i = j + 1;
+    }
+  };
+  for (let index = 0; index < elements.length; index++) {
+    const e = elements[index]!;
     switch (e.kind) {
       case "text":
-      case "status": {
-        const rows = e.text!.split("\n");
-        if (rows.length === 1) lines.push(`- ${e.kind} [${e.ref}]${at}: ${q(rows[0]!.trim())}`);
+      case "status":
+        if (!e.text!.includes("\n")) lines.push(`- ${e.kind} [${e.ref}]: ${q(e.text!.trim())}`);
         else {
-          lines.push(`- ${e.kind} [${e.ref}]${at}:`);
-          // Runs of one row repeated (vim's "~" filler) cost one line.
-          for (let i = 0; i < rows.length; ) {
-            let j = i;
-            while (j + 1 < rows.length && rows[j + 1] === rows[i]) j++;
-            lines.push(`  | ${rows[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
-            if (j - i === 1) lines.push(`  | ${rows[i]!.trimEnd()}`);
-            i = j + 1;
-          }
+          lines.push(`- ${e.kind} [${e.ref}]:`);
+          rows(e.text!);
         }
         break;
-      }
       case "table":
-        lines.push(`- table [${e.ref}]${at}: ${e.header!.join(" | ")} (${e.rows} rows)`);
+        lines.push(`- table [${e.ref}]: ${e.header!.join(" | ")} (${e.rows} rows)`);
+        if (e.text) rows(e.text);
         break;
       case "progress":
-        lines.push(`- progress${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${at}: ${e.percent}%`);
+        lines.push(`- progress${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]: ${e.percent}%`);
         break;
       case "input":
-        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${at}${state}: ${q(e.value ?? "")}`);
+        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}: ${q(e.value ?? "")}`);
         break;
       case "dialog":
-        lines.push(`- dialog ${q(e.label ?? "")} [${e.ref}]${at} ${e.width}x${e.height}`);
+        lines.push(`- dialog${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]`);
         break;
+      case "button": {
+        // The buttons of one row (a dialog's, a function-key bar) on one line.
+        const row: Element[] = [e];
+        while (elements[index + 1]?.kind === "button" && elements[index + 1]!.row === e.row) row.push(elements[++index]!);
+        lines.push(`- button${row.length > 1 ? "s" : ""}: ${row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`).join(", ")}`);
+        break;
+      }
       default: {
-        lines.push(`- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${at}${state}${e.items ? ":" : ""}`);
+        lines.push(`- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}${e.items ? ":" : ""}`);
         for (const item of e.items ?? []) {
-          const flags = [item.selected ? "selected" : "", item.checked !== undefined ? (item.checked ? "checked" : "unchecked") : ""].filter(Boolean);
-          lines.push(`  - item ${q(item.label)} [${item.ref}]${flags.length ? ` (${flags.join(", ")})` : ""}${item.key !== undefined ? ` key=${item.key}` : ""}`);
+          lines.push(`  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${item.key !== undefined ? ` key=${item.key}` : ""}`);
         }
       }
     }

@@ -48,7 +48,7 @@ const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
 /** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
-const MARKERS = ">❯›▸►▶→➜•●*";
+const MARKERS = ">❯›▸►▶→➜";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
 class View {
@@ -199,6 +199,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findInputs(view, boxes));
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
+  found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.
   const tables = found.filter((e) => e.kind === "table");
@@ -270,6 +271,46 @@ function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
   return best;
 }
 
+/**
+ * Claude Code's permission dialog: a full-width rule, a title under it, then a question or
+ * buttons; it runs down to the block's last row (before two blank rows or the screen's end).
+ */
+function ruleDialogs(view: View, found: Found[]): Found[] {
+  const out: Found[] = [];
+  const blank = (row: number) => view.text(row, 0, view.cols).trim() === "";
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const rule = view.flat[row]!.trimEnd();
+    if (rule.length < view.cols * 0.9 || !/^[─━]+$/.test(rule)) continue;
+    const title = clean(view.text(row + 1, 0, view.cols));
+    if (!title || title.length > 40 || !view.free(row + 1, 0, view.cols)) continue;
+    let last = row + 1;
+    for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
+    const actionable = found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    if (!actionable) continue;
+    out.push({ kind: "dialog", row, col: 0, width: view.cols, height: last - row + 1, label: title });
+    view.use(row + 1, 0, view.cols);
+    row = last;
+  }
+  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title.
+  for (let row = 0; row < view.rows; row++) {
+    const col = view.flat[row]!.search(/[┃▌]/);
+    if (col < 0 || col > 8) continue;
+    let last = row;
+    while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
+    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    let titleRow = row;
+    while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
+    if (actionable && titleRow <= last) {
+      const title = clean(view.text(titleRow, col + 1, view.cols)).replace(/^[△⚠!?✱*] /, "");
+      const right = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length));
+      out.push({ kind: "dialog", row, col, width: right - col, height: last - row + 1, ...(title && title.length <= 40 ? { label: title } : {}) });
+      if (title.length <= 40) view.use(titleRow, col + 1, view.cols - col - 1);
+    }
+    row = last;
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Status and key-hint lines, function-key bars
 
@@ -319,7 +360,10 @@ function findStatus(view: View): Found[] {
     const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
-    if (counter || bullets || message) {
+    // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
+    const keys = /\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) && trimmed.length < 80;
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
+    if (counter || bullets || message || keys || spinner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }
@@ -544,7 +588,7 @@ function findQuestions(view: View): Found[] {
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*/i.exec(line);
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
     const col = match.index!;
     const text = match[0].trimEnd();
@@ -556,10 +600,11 @@ function findQuestions(view: View): Found[] {
   for (let row = 0; row + 1 < view.rows; row++) {
     const options = numberedRun(view, row);
     if (options.length < 2) continue;
-    // The question is the nearest non-blank row above, ending in "?".
+    // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
     let q = row - 1;
-    while (q >= 0 && clean(stripFrame(view.text(q, 0, view.cols))) === "") q--;
-    const question = q >= 0 ? clean(stripFrame(view.text(q, 0, view.cols))) : "";
+    const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
+    while (q >= 0 && q >= row - 12 && !question_(q).endsWith("?") && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? question_(q) : "";
     if (!question.endsWith("?")) {
       row += options.length - 1;
       continue;
@@ -602,12 +647,13 @@ function numberedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
-    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜]?)(\s*)(\d{1,2})[.)] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2})[.)] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
     if (!match || Number(match[4]) !== options.length + 1) break;
-    if (!view.free(r, match[1]!.length, line.trimEnd().length)) break;
+    if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
     const markerCol = match[1]!.length;
     const col = markerCol + match[2]!.length + match[3]!.length;
-    const label = view.text(r, col + match[4]!.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    // "Yes, proceed (y)": the key in parentheses is not the label.
+    const label = view.text(r, col + match[4]!.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim().replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
     options.push({ row: r, markerCol, col, width: match[4]!.length + 2 + label.length, key: match[4]!, label, selected: match[2] !== "" || highlighted(view, r, col, col + match[4]!.length + 2 + label.length) });
   }
   return options;
@@ -697,6 +743,11 @@ function findButtons(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    const pills = pillButtons(view, row);
+    if (pills.length) {
+      out.push(...pills);
+      continue;
+    }
     // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
     if (/^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) && view.free(row, 0, view.cols)) {
       const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
@@ -719,6 +770,42 @@ function findButtons(view: View): Found[] {
     out.push(...row_);
   }
   return out;
+}
+
+/**
+ * opencode's "▌ Allow once ▐  Allow always   Reject  ctrl+f fullscreen…": the focused choice a
+ * pill of its own background, the others plain words after it, key hints after those.
+ */
+function pillButtons(view: View, row: number): Found[] {
+  const line = view.flat[row]!;
+  for (let col = 1; col < view.cols - 3; col++) {
+    const bg = view.background(row, col);
+    if (bg === view.background(row, col - 1) || line[col] !== " " || line[col + 1] === " ") continue;
+    let end = col + 1;
+    while (end < view.cols && view.background(row, end) === bg) end++;
+    const text = line.slice(col, end);
+    if (!/^ [A-Z][A-Za-z ,'-]{0,23}[a-z] $/.test(text) || !view.free(row, col, end)) continue;
+    // Plain choices follow, two or more blanks apart, up to the key hints.
+    const rest = line.slice(end);
+    const buttons: Found[] = [{ kind: "button", row, col, width: end - col, height: 1, label: text.trim(), selected: true }];
+    let at = end;
+    for (const piece of rest.matchAll(/(\s{2,})(\S+(?: \S+)?)/g)) {
+      const start = end + piece.index! + piece[1]!.length;
+      if (!/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[2]!) || !view.free(row, start, start + piece[2]!.length)) break;
+      buttons.push({ kind: "button", row, col: start, width: piece[2]!.length, height: 1, label: piece[2]! });
+      at = start + piece[2]!.length;
+    }
+    if (buttons.length < 2) continue;
+    for (const b of buttons) view.use(b.row, b.col, b.width);
+    const hints = line.slice(at).trim();
+    if (hints) {
+      const start = at + line.slice(at).search(/\S/);
+      buttons.push({ kind: "status", row, col: start, width: line.trimEnd().length - start, height: 1, text: hints });
+      view.use(row, start, line.trimEnd().length - start);
+    }
+    return buttons;
+  }
+  return [];
 }
 
 // ---------------------------------------------------------------------------------------------

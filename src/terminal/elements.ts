@@ -305,6 +305,7 @@ function ruleDialogs(view: View, found: Found[]): Found[] {
       const right = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length));
       out.push({ kind: "dialog", row, col, width: right - col, height: last - row + 1, ...(title && title.length <= 40 ? { label: title } : {}) });
       if (title.length <= 40) view.use(titleRow, col + 1, view.cols - col - 1);
+      view.use(row, col, 1, last - row + 1);
     }
     row = last;
   }
@@ -623,7 +624,7 @@ function findQuestions(view: View): Found[] {
       items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
     });
     view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
-    for (const o of options) view.use(o.row, o.markerCol, o.col + o.width - o.markerCol);
+    for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
     row = options[options.length - 1]!.row;
   }
   return out;
@@ -1053,9 +1054,11 @@ export function outline(elements: Element[]): string {
     if (e.cursor) states.push("cursor");
     return states.length ? ` (${states.join(", ")})` : "";
   };
+  // A drawn rule says nothing past its first few cells.
+  const short = (text: string) => text.replace(/([─━═╌┄┈▀▄])\1{3,}/g, "$1$1$1…");
   const rows = (text: string) => {
     // Runs of one row repeated (vim's "~" filler) cost one line.
-    const all = text.split("\n");
+    const all = short(text).split("\n");
     for (let i = 0; i < all.length; ) {
       let j = i;
       while (j + 1 < all.length && all[j + 1] === all[i]) j++;
@@ -1069,7 +1072,7 @@ export function outline(elements: Element[]): string {
     switch (e.kind) {
       case "text":
       case "status":
-        if (!e.text!.includes("\n")) lines.push(`- ${e.kind} [${e.ref}]: ${q(e.text!.trim())}`);
+        if (!e.text!.includes("\n")) lines.push(`- ${e.kind} [${e.ref}]: ${q(short(e.text!.trim()))}`);
         else {
           lines.push(`- ${e.kind} [${e.ref}]:`);
           rows(e.text!);

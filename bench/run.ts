@@ -736,7 +736,7 @@ async function elements(): Promise<void> {
   // (a box-drawing line, punctuation) one each. chars/4 overcharges blank-padded text.
   const pieces = (content: Array<{ type: string; text?: string }>) =>
     [...textOf(content).matchAll(/\s+|\p{L}+|\d+|[^\s\p{L}\d]/gu)].reduce((sum, [piece]) => sum + (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1), 0);
-  for (const name of ["dialog-menu", "whiptail-checklist", "htop", "mc-panels"].filter((n) => fixtureNames().includes(n))) {
+  for (const name of ["dialog-menu", "whiptail-checklist", "claude-run", "htop", "mc-panels"].filter((n) => fixtureNames().includes(n))) {
     const fixture = await loadFixture(name);
     try {
       const grid = cellGridOf(fixture.term);

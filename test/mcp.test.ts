@@ -189,6 +189,16 @@ test("item 15: terminal_cursor tells where the cursor is", async () => {
   await ok("terminal_kill", { id });
 });
 
+test("terminal_snapshot: a whiptail yes/no as an outline, its buttons on one line with the focused one", async () => {
+  const id = JSON.parse(await ok("terminal_create", { cmd_args: ["whiptail", "--title", "Confirm", "--yesno", "Delete all files?", "8", "40"] })).id;
+  await waitFor(async () => (await ok("terminal_snapshot", { id })).includes("buttons:"), 30_000, "the dialog");
+  const outline = await ok("terminal_snapshot", { id });
+  expect(outline).toMatch(/^\[80x24, cursor \d+:\d+/);
+  expect(outline).toContain('- dialog "Confirm" [e1]');
+  expect(outline).toMatch(/- buttons: "Yes" \[e\d+\] \(selected\), "No" \[e\d+\]/);
+  await ok("terminal_kill", { id });
+});
+
 test("item 16: a long wait sends progress notifications with the elapsed time and the last line", async () => {
   const id = await createBash();
   await ok("terminal_send", { id, input: "echo progress-line; sleep 2.5; echo finished-$((1+1))\n" });

@@ -4,8 +4,11 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
-import { detectElements, outline, type Element } from "../terminal/elements.ts";
+import { outline, type Element } from "../terminal/elements.ts";
 import { defineCommand, textContent } from "./command.ts";
+
+/** A screen of thousands of elements is no summary: the first ones in reading order, and a count of the rest. */
+const MAX_ELEMENTS = 1000;
 
 export const SnapshotParams = deferred(() => v.object({ id: TerminalId }));
 
@@ -46,6 +49,8 @@ export const SnapshotReply = deferred(() => v.object({
   /** The mouse reports the program turned on ("none": a click must be keys). */
   mouse: v.string(),
   elements: v.array(ElementSchema),
+  /** Elements past the first 1000, left out. */
+  omitted: v.optional(v.number()),
 }));
 
 export const snapshot = defineCommand({
@@ -55,9 +60,19 @@ export const snapshot = defineCommand({
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).terminal;
     await terminal.settled();
-    const grid = terminal.screen.cellGrid();
-    const { row, col, visible } = grid.cursor;
-    return { cols: grid.cols, rows: grid.rows, cursor: { row, col, visible }, mouse: grid.mouse?.mode ?? "none", elements: detectElements(grid) };
+    const screen = terminal.screen;
+    // Detected where the screen lives (its worker): only the elements cross, not every cell.
+    const elements = screen.elements();
+    const { row, col, visible } = screen.cursor();
+    const omitted = Math.max(0, elements.length - MAX_ELEMENTS);
+    return {
+      cols: screen.cols,
+      rows: screen.rows,
+      cursor: { row, col, visible },
+      mouse: screen.mouse().mode,
+      elements: omitted ? elements.slice(0, MAX_ELEMENTS) : elements,
+      ...(omitted ? { omitted } : {}),
+    };
   },
   cli: {
     usage: "snapshot <id>",
@@ -80,5 +95,6 @@ export const snapshot = defineCommand({
 
 function header(response: Record<string, unknown>): string {
   const cursor = response.cursor as { row: number; col: number; visible: boolean };
-  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}; @row:col from the top left]`;
+  const omitted = response.omitted ? `, ${response.omitted} more elements left out` : "";
+  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}]`;
 }

@@ -48,7 +48,7 @@ const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
 /** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
-const MARKERS = ">❯›▸►▶→➜•●*";
+const MARKERS = ">❯›▸►▶→➜";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
 class View {
@@ -199,6 +199,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findInputs(view, boxes));
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
+  found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.
   const tables = found.filter((e) => e.kind === "table");
@@ -270,6 +271,47 @@ function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
   return best;
 }
 
+/**
+ * Claude Code's permission dialog: a full-width rule, a title under it, then a question or
+ * buttons; it runs down to the block's last row (before two blank rows or the screen's end).
+ */
+function ruleDialogs(view: View, found: Found[]): Found[] {
+  const out: Found[] = [];
+  const blank = (row: number) => view.text(row, 0, view.cols).trim() === "";
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const rule = view.flat[row]!.trimEnd();
+    if (rule.length < view.cols * 0.9 || !/^[─━]+$/.test(rule)) continue;
+    const title = clean(view.text(row + 1, 0, view.cols));
+    if (!title || title.length > 40 || !view.free(row + 1, 0, view.cols)) continue;
+    let last = row + 1;
+    for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
+    const actionable = found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    if (!actionable) continue;
+    out.push({ kind: "dialog", row, col: 0, width: view.cols, height: last - row + 1, label: title });
+    view.use(row + 1, 0, view.cols);
+    row = last;
+  }
+  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title.
+  for (let row = 0; row < view.rows; row++) {
+    const col = view.flat[row]!.search(/[┃▌]/);
+    if (col < 0 || col > 8) continue;
+    let last = row;
+    while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
+    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    let titleRow = row;
+    while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
+    if (actionable && titleRow <= last) {
+      const title = clean(view.text(titleRow, col + 1, view.cols)).replace(/^[△⚠!?✱*] /, "");
+      const right = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length));
+      out.push({ kind: "dialog", row, col, width: right - col, height: last - row + 1, ...(title && title.length <= 40 ? { label: title } : {}) });
+      if (title.length <= 40) view.use(titleRow, col + 1, view.cols - col - 1);
+      view.use(row, col, 1, last - row + 1);
+    }
+    row = last;
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Status and key-hint lines, function-key bars
 
@@ -319,7 +361,10 @@ function findStatus(view: View): Found[] {
     const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
-    if (counter || bullets || message) {
+    // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
+    const keys = /\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) && trimmed.length < 80;
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
+    if (counter || bullets || message || keys || spinner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }
@@ -373,15 +418,15 @@ function findProgress(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    let brackets: RegExpExecArray[] | undefined;
     for (const match of line.matchAll(PERCENT)) {
       const col = match.index!;
       if (!view.free(row, col, col + match[0].length)) continue;
       const percent = Number(match[1]);
       if (percent > 100) continue;
       // A meter: "Cpu[|||||   42.0%]" or "[#####   ] 42%" or "42% ███".
-      const bracket = /(\S*?)\s*\[([^\]]*)\]/g;
       let bar: { col: number; width: number; label: string } | undefined;
-      for (const m of line.matchAll(bracket)) {
+      for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
         const start = m.index!;
         const end = start + m[0].length;
         if (col >= start && col < end + 2 && (BAR.test(m[2]!) || col < end)) {
@@ -544,7 +589,7 @@ function findQuestions(view: View): Found[] {
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*/i.exec(line);
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
     const col = match.index!;
     const text = match[0].trimEnd();
@@ -556,10 +601,11 @@ function findQuestions(view: View): Found[] {
   for (let row = 0; row + 1 < view.rows; row++) {
     const options = numberedRun(view, row);
     if (options.length < 2) continue;
-    // The question is the nearest non-blank row above, ending in "?".
+    // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
     let q = row - 1;
-    while (q >= 0 && clean(stripFrame(view.text(q, 0, view.cols))) === "") q--;
-    const question = q >= 0 ? clean(stripFrame(view.text(q, 0, view.cols))) : "";
+    const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
+    while (q >= 0 && q >= row - 12 && !question_(q).endsWith("?") && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? question_(q) : "";
     if (!question.endsWith("?")) {
       row += options.length - 1;
       continue;
@@ -578,7 +624,7 @@ function findQuestions(view: View): Found[] {
       items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
     });
     view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
-    for (const o of options) view.use(o.row, o.markerCol, o.col + o.width - o.markerCol);
+    for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
     row = options[options.length - 1]!.row;
   }
   return out;
@@ -602,12 +648,13 @@ function numberedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
-    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜]?)(\s*)(\d{1,2})[.)] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2})[.)] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
     if (!match || Number(match[4]) !== options.length + 1) break;
-    if (!view.free(r, match[1]!.length, line.trimEnd().length)) break;
+    if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
     const markerCol = match[1]!.length;
     const col = markerCol + match[2]!.length + match[3]!.length;
-    const label = view.text(r, col + match[4]!.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    // "Yes, proceed (y)": the key in parentheses is not the label.
+    const label = view.text(r, col + match[4]!.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim().replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
     options.push({ row: r, markerCol, col, width: match[4]!.length + 2 + label.length, key: match[4]!, label, selected: match[2] !== "" || highlighted(view, r, col, col + match[4]!.length + 2 + label.length) });
   }
   return options;
@@ -681,7 +728,9 @@ function markFocused(view: View, siblings: Found[]): void {
     if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
     return;
   }
-  const unique = siblings.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  const counts = new Map<string, number>();
+  for (const look of looks) counts.set(look, (counts.get(look) ?? 0) + 1);
+  const unique = siblings.filter((_, i) => counts.get(looks[i]!) === 1);
   if (unique.length === 1) unique[0]!.selected = true;
 }
 
@@ -695,6 +744,11 @@ function findButtons(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
+    const pills = pillButtons(view, row);
+    if (pills.length) {
+      out.push(...pills);
+      continue;
+    }
     // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
     if (/^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) && view.free(row, 0, view.cols)) {
       const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
@@ -719,12 +773,52 @@ function findButtons(view: View): Found[] {
   return out;
 }
 
+/**
+ * opencode's "▌ Allow once ▐  Allow always   Reject  ctrl+f fullscreen…": the focused choice a
+ * pill of its own background, the others plain words after it, key hints after those.
+ */
+function pillButtons(view: View, row: number): Found[] {
+  const line = view.flat[row]!;
+  for (let col = 1; col < view.cols - 3; col++) {
+    const bg = view.background(row, col);
+    if (bg === view.background(row, col - 1) || line[col] !== " " || line[col + 1] === " ") continue;
+    let end = col + 1;
+    while (end < view.cols && view.background(row, end) === bg) end++;
+    const text = line.slice(col, end);
+    if (!/^ [A-Z][A-Za-z ,'-]{0,23}[a-z] $/.test(text) || !view.free(row, col, end)) continue;
+    // Plain choices follow, two or more blanks apart, up to the key hints.
+    const rest = line.slice(end);
+    const buttons: Found[] = [{ kind: "button", row, col, width: end - col, height: 1, label: text.trim(), selected: true }];
+    let at = end;
+    for (const piece of rest.matchAll(/(\s{2,})(\S+(?: \S+)?)/g)) {
+      const start = end + piece.index! + piece[1]!.length;
+      if (!/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[2]!) || !view.free(row, start, start + piece[2]!.length)) break;
+      buttons.push({ kind: "button", row, col: start, width: piece[2]!.length, height: 1, label: piece[2]! });
+      at = start + piece[2]!.length;
+    }
+    if (buttons.length < 2) continue;
+    for (const b of buttons) view.use(b.row, b.col, b.width);
+    const hints = line.slice(at).trim();
+    if (hints) {
+      const start = at + line.slice(at).search(/\S/);
+      buttons.push({ kind: "status", row, col: start, width: line.trimEnd().length - start, height: 1, text: hints });
+      view.use(row, start, line.trimEnd().length - start);
+    }
+    return buttons;
+  }
+  return [];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tables
 
+/** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
+const MAX_TABLE_CANDIDATES = 10;
+
 function findTables(view: View): Found[] {
   const out: Found[] = [];
-  for (let row = 0; row + 2 < view.rows; row++) {
+  let candidates = 0;
+  for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
     const line = view.flat[row]!;
     // Headers: three or more words, no digits, in one segment between frame characters.
     for (const segment of segments(line)) {
@@ -735,12 +829,13 @@ function findTables(view: View): Found[] {
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
-      // A header is drawn apart (colour, bold, reverse) or sits over rows of the same shape.
-      const body = bodyRows(view, row, segment.start, segment.end);
-      if (body < 2) continue;
+      // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
       if (!styled && !separated) continue;
+      candidates++;
+      const body = bodyRows(view, row, segment.start, segment.end);
+      if (body < 2) continue;
       if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
@@ -752,7 +847,12 @@ function findTables(view: View): Found[] {
         col = Math.min(col, segment.outerStart + first);
         end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
       }
-      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: body });
+      // The body rows themselves, blanks between cells collapsed: what the table says.
+      const lines: string[] = [];
+      for (let r = row + 1; r <= row + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      // A panel's empty rows below its last entry (only column rules) are not rows.
+      while (lines.length && !lines[lines.length - 1]) lines.pop();
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: lines.length, text: lines.join("\n") });
       view.use(row, col, end - col, body + 1);
     }
   }
@@ -940,52 +1040,68 @@ function findText(view: View): Found[] {
 // ---------------------------------------------------------------------------------------------
 // The outline an agent reads (Playwright's aria snapshot, for a terminal)
 
-/** `- menu "Pick" [e3]:` then `  - item "One" [e3.1] (selected) key=1`…: one element per line. */
+/**
+ * `- menu [e3]:` then `  - item "One" [e3.1] (selected) key=1`…: one element per line, buttons on
+ * one row together, no coordinates (--json has them): what an agent reads, in few tokens.
+ */
 export function outline(elements: Element[]): string {
   const lines: string[] = [];
   const q = (text: string) => JSON.stringify(text);
-  for (const e of elements) {
+  const stateOf = (e: { selected?: boolean; checked?: boolean; cursor?: boolean }) => {
     const states: string[] = [];
     if (e.selected) states.push("selected");
     if (e.checked !== undefined) states.push(e.checked ? "checked" : "unchecked");
     if (e.cursor) states.push("cursor");
-    const state = states.length ? ` (${states.join(", ")})` : "";
-    const at = ` @${e.row}:${e.col}`;
+    return states.length ? ` (${states.join(", ")})` : "";
+  };
+  // A drawn rule says nothing past its first few cells.
+  const short = (text: string) => text.replace(/([─━═╌┄┈▀▄])\1{3,}/g, "$1$1$1…");
+  const rows = (text: string) => {
+    // Runs of one row repeated (vim's "~" filler) cost one line.
+    const all = short(text).split("\n");
+    for (let i = 0; i < all.length; ) {
+      let j = i;
+      while (j + 1 < all.length && all[j + 1] === all[i]) j++;
+      lines.push(`  | ${all[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
+      if (j - i === 1) lines.push(`  | ${all[i]!.trimEnd()}`);
+      i = j + 1;
+    }
+  };
+  for (let index = 0; index < elements.length; index++) {
+    const e = elements[index]!;
     switch (e.kind) {
       case "text":
-      case "status": {
-        const rows = e.text!.split("\n");
-        if (rows.length === 1) lines.push(`- ${e.kind} [${e.ref}]${at}: ${q(rows[0]!.trim())}`);
+      case "status":
+        if (!e.text!.includes("\n")) lines.push(`- ${e.kind} [${e.ref}]: ${q(short(e.text!.trim()))}`);
         else {
-          lines.push(`- ${e.kind} [${e.ref}]${at}:`);
-          // Runs of one row repeated (vim's "~" filler) cost one line.
-          for (let i = 0; i < rows.length; ) {
-            let j = i;
-            while (j + 1 < rows.length && rows[j + 1] === rows[i]) j++;
-            lines.push(`  | ${rows[i]!.trimEnd()}${j - i >= 2 ? `   (×${j - i + 1})` : ""}`);
-            if (j - i === 1) lines.push(`  | ${rows[i]!.trimEnd()}`);
-            i = j + 1;
-          }
+          lines.push(`- ${e.kind} [${e.ref}]:`);
+          rows(e.text!);
         }
         break;
-      }
       case "table":
-        lines.push(`- table [${e.ref}]${at}: ${e.header!.join(" | ")} (${e.rows} rows)`);
+        lines.push(`- table [${e.ref}]: ${e.header!.join(" | ")} (${e.rows} rows)`);
+        if (e.text) rows(e.text);
         break;
       case "progress":
-        lines.push(`- progress${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${at}: ${e.percent}%`);
+        lines.push(`- progress${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]: ${e.percent}%`);
         break;
       case "input":
-        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${at}${state}: ${q(e.value ?? "")}`);
+        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}: ${q(e.value ?? "")}`);
         break;
       case "dialog":
-        lines.push(`- dialog ${q(e.label ?? "")} [${e.ref}]${at} ${e.width}x${e.height}`);
+        lines.push(`- dialog${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]`);
         break;
+      case "button": {
+        // The buttons of one row (a dialog's, a function-key bar) on one line.
+        const row: Element[] = [e];
+        while (elements[index + 1]?.kind === "button" && elements[index + 1]!.row === e.row) row.push(elements[++index]!);
+        lines.push(`- button${row.length > 1 ? "s" : ""}: ${row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`).join(", ")}`);
+        break;
+      }
       default: {
-        lines.push(`- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${at}${state}${e.items ? ":" : ""}`);
+        lines.push(`- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}${e.items ? ":" : ""}`);
         for (const item of e.items ?? []) {
-          const flags = [item.selected ? "selected" : "", item.checked !== undefined ? (item.checked ? "checked" : "unchecked") : ""].filter(Boolean);
-          lines.push(`  - item ${q(item.label)} [${item.ref}]${flags.length ? ` (${flags.join(", ")})` : ""}${item.key !== undefined ? ` key=${item.key}` : ""}`);
+          lines.push(`  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${item.key !== undefined ? ` key=${item.key}` : ""}`);
         }
       }
     }

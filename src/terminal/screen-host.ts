@@ -22,7 +22,8 @@ export type ScreenRead =
   | "serialize"
   | "blankRowsBelow"
   | "cursor"
-  | "cellGrid";
+  | "cellGrid"
+  | "elements";
 
 /** To the host, in order: what a screen is fed and asked. */
 export type HostRequest =

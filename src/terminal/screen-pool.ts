@@ -12,6 +12,7 @@ import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
 import type { CellGrid, CursorStyle, MouseReporting } from "./cell-grid.ts";
+import type { Element } from "./elements.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
@@ -298,10 +299,6 @@ export class ScreenProxy {
     return this.#read("applicationCursorKeys") as boolean;
   }
 
-  mouse(): MouseReporting {
-    return this.#read("mouse") as MouseReporting;
-  }
-
   get inSyncFrame(): boolean {
     // Every byte written has been parsed: the last report says, without a round trip (every
     // read a request makes is one, and on a saturated machine each waits for the worker's turn).
@@ -331,6 +328,16 @@ export class ScreenProxy {
 
   cellGrid(): CellGrid {
     return this.#read("cellGrid") as CellGrid;
+  }
+
+  /** The mouse reports the program turned on (what a click must be encoded as). */
+  mouse(): MouseReporting {
+    return this.#read("mouse") as MouseReporting;
+  }
+
+  /** The screen as elements (docs/elements.md), detected where the screen lives: off the daemon's thread. */
+  elements(): Element[] {
+    return this.#read("elements") as Element[];
   }
 
   /** @internal From the pool: an event of this screen, in output order. */

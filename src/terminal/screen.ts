@@ -4,6 +4,7 @@
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
 import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseReporting } from "./cell-grid.ts";
+import { detectElements, type Element } from "./elements.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -763,6 +764,11 @@ export class Screen {
   cellGrid(): CellGrid {
     // The encoding as this screen tracks it (xterm.js itself parses only SGR).
     return { ...cellGridOf(this.#xterm), mouse: this.mouse() };
+  }
+
+  /** The viewport as elements with refs (docs/elements.md). */
+  elements(): Element[] {
+    return detectElements(this.cellGrid());
   }
 
   dispose(): void {

@@ -120,15 +120,15 @@ test("a target not on the screen, and a program with nothing to choose, are refu
 
 // Real agent CLIs' permission questions, offline against the fake model.
 // The second answer (yes, and do not ask again): the arrows must move the highlight there.
-const AGENT_QUESTIONS: Array<[AgentCli, string]> = [
+const AGENT_QUESTIONS: Array<[AgentCli, string, confirm?: string]> = [
   ["claude", "switch to accept edits"],
   ["codex", "don't ask again"],
   ["gemini", "Allow for this session"],
   ["qwen", "allow always"],
-  // opencode's answers ("Allow once   Allow always   Reject", one row, the chosen one on its own
-  // background, no brackets) are not elements yet: the detector's to learn.
+  // opencode asks again ("Always allow": Confirm / Cancel) before it allows always.
+  ["opencode", "Allow always", "Confirm"],
 ];
-for (const [cli, yes] of AGENT_QUESTIONS) {
+for (const [cli, yes, confirm] of AGENT_QUESTIONS) {
   const installed = existsSync(join(AGENTS_BIN, cli));
   if (!installed) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
   test.if(installed)(`${cli}: choose "${yes}" on its permission question, and the file is written`, async () => {
@@ -153,9 +153,14 @@ for (const [cli, yes] of AGENT_QUESTIONS) {
       await t4a(["wait", id, "--agent", "waiting", "--timeout", "90s"]);
       const snap = await t4a(["snapshot", id]);
       const reply = JSON.parse(await t4a(["choose", id, yes, "--json", "--timeout", "30s"]));
-      // ["Down", "Enter"], unless a key the CLI dropped while drawing was sent again.
-      expect(reply.sent[0], snap).toBe("Down");
-      expect(reply.sent.at(-1), snap).toBe("Enter");
+      // A list: ["Down", "Enter"] (more if a key the CLI dropped while drawing was sent again);
+      // opencode's row of buttons, with its mouse on: a click on the second.
+      if (reply.via === "keys") expect([reply.sent[0], reply.sent.at(-1)], snap).toEqual(["Down", "Enter"]);
+      else expect(reply.sent, snap).toEqual([expect.stringMatching(/^click \d+:\d+$/)]);
+      if (confirm) {
+        await waitFor(async () => (await t4a(["snapshot", id])).includes(`"${confirm}"`), 30_000, `${cli}'s ${confirm}`);
+        await t4a(["click", id, "--text", confirm]);
+      }
       await t4a(["wait", id, "--agent", "idle", "--timeout", "60s"]);
       expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
     } finally {

@@ -4,7 +4,6 @@
 // (ControlMaster/ControlPersist, in the private socket directory), so a shell loop of calls pays
 // for one handshake. T4A_SSH_COMMAND replaces `ssh` (e.g. `ssh -F cfg`), T4A_REMOTE_T4A the
 // remote program (default: t4a on PATH, else ~/.local/bin/t4a, where `t4a remote install` puts it).
-import { spawn } from "node:child_process";
 import { DaemonConnection } from "./connection.ts";
 import { DaemonUnreachable } from "./errors.ts";
 
@@ -74,7 +73,9 @@ export async function openRemote(host: string, controlDir: string, sshArgs: stri
  * stderr once joined: ssh running the remote's dial-stdio, or a local `t4a dial-stdio` (the
  * client library's way to start a daemon). node:child_process, so the library runs under Node too.
  */
-export function openPipe(argv: string[], peer: string, env?: NodeJS.ProcessEnv): DaemonConnection {
+export async function openPipe(argv: string[], peer: string, env?: NodeJS.ProcessEnv): Promise<DaemonConnection> {
+  // Loaded here: dial-stdio and hosts.json's readers import this file and start no program.
+  const { spawn } = await import("node:child_process");
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env });
   let stderr = "";
   // A write after the program exited (refused, no route) fails EPIPE: its exit below says why.

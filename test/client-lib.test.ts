@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildLibrary, LIBRARY_FIELDS } from "../scripts/lib.ts";
 import { connect, T4aError } from "../src/lib/index.ts";
-import { scenario, type Seen } from "./fixtures/client-lib/scenario.mjs";
+import { scenario } from "./fixtures/client-lib/scenario.mjs";
 import { BIN, Sandbox } from "./harness.ts";
 import { SSHD, startSshd } from "./fixtures/sshd.ts";
+import { expectConsumerTypechecks, expectScenario } from "./fixtures/client-lib/check.ts";
 
-const root = resolve(import.meta.dir, "..");
 const fixtures = join(import.meta.dir, "fixtures", "client-lib");
 const sandboxes: Sandbox[] = [];
 const dir = mkdtempSync(join(tmpdir(), "t4a-client-lib-"));
@@ -21,21 +21,6 @@ afterAll(async () => {
   for (const sandbox of sandboxes) await sandbox.cleanup();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** What every run of the scenario must have seen. */
-export function expectScenario(seen: Seen): void {
-  expect(seen.id).toBe("lib");
-  expect(seen.textWhileWaiting).toBe(true); // answered while the wait before it was still waiting
-  expect(seen.wait).toBe("text");
-  expect(seen.text).toContain("hello-lib");
-  expect(seen.exec).toEqual({ output: "42", code: 0, running: false });
-  expect(seen.events).toContain("command_done");
-  expect(seen.png.isBytes).toBe(true);
-  expect(seen.png.magic).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
-  expect(seen.error).toMatchObject({ isT4aError: true, code: "not_found" });
-  expect((seen.error as { message: string }).message).toContain("no-such-terminal");
-  expect(seen.listed).not.toContain("lib");
-}
 
 test("under Bun: create, send, wait and text in flight together, exec, events, screenshot bytes, a T4aError; the daemon started by connect()", async () => {
   const sandbox = new Sandbox();
@@ -68,16 +53,8 @@ test("under Node: the shipped library runs the same scenario, and tsc checks a c
   expect(node.exitCode).toBe(0);
   expectScenario(JSON.parse(node.stdout.toString()));
 
-  writeFileSync(
-    join(project, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, types: [], lib: ["es2022"] }, files: ["consumer.ts", "globals.d.ts"] }),
-  );
-  // A tiny declaration of Node's console: the consumer needs no @types/node.
-  writeFileSync(join(project, "globals.d.ts"), "declare const console: { log(...args: unknown[]): void };\n");
   writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
-  const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", "."], { cwd: project, stdout: "pipe", stderr: "pipe" });
-  expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
-  expect(tsc.exitCode).toBe(0);
+  expectConsumerTypechecks(project);
   expect(existsSync(join(pkg, "types", "lib", "wire.d.mts"))).toBe(true);
 }, 180_000);
 

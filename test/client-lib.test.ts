@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildLibrary, LIBRARY_FIELDS } from "../scripts/lib.ts";
-import { connect, T4aError } from "../src/lib/index.ts";
+import { connect, DaemonUnreachable, T4aError } from "../src/lib/index.ts";
 import { scenario } from "./fixtures/client-lib/scenario.mjs";
 import { BIN, Sandbox } from "./harness.ts";
 import { SSHD, startSshd } from "./fixtures/sshd.ts";
@@ -34,8 +34,28 @@ test("under Bun: create, send, wait and text in flight together, exec, events, s
 test("under Bun: without start, no daemon is an error, and nothing is started", async () => {
   const sandbox = new Sandbox();
   sandboxes.push(sandbox);
-  await expect(connect({ socket: sandbox.socket, start: false })).rejects.toThrow(`no daemon answers on ${sandbox.socket}`);
+  const refused = await connect({ socket: sandbox.socket, start: false }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(DaemonUnreachable);
+  expect((refused as Error).message).toContain(`no daemon answers on ${sandbox.socket}`);
   expect((await sandbox.run(["info"])).code).not.toBe(0);
+});
+
+test("under Bun: a daemon that goes away while a wait is in flight fails it as DaemonUnreachable", async () => {
+  const sandbox = new Sandbox();
+  sandboxes.push(sandbox);
+  const t4a = await connect({ socket: sandbox.socket, t4a: BIN });
+  try {
+    const { id, pid } = await t4a.create({ cmd_args: ["sleep", "60"] });
+    const waiting = t4a.wait({ id, text: "never", timeout_ms: 60_000 }).catch((error: unknown) => error);
+    await t4a.text({ id }); // the wait was read before this was answered
+    process.kill(Number((await t4a.info()).pid), "SIGKILL");
+    const failed = await waiting;
+    expect(failed).toBeInstanceOf(DaemonUnreachable);
+    expect((failed as Error).message).toContain("closed");
+    process.kill(pid, "SIGKILL"); // its daemon is gone: nobody else ends it
+  } finally {
+    t4a.close();
+  }
 });
 
 test("under Node: the shipped library runs the same scenario, and tsc checks a consumer against its types", async () => {

@@ -129,7 +129,10 @@ export class Client {
   async #request(connection: DaemonConnection, cmd: string, fields: Reply): Promise<{ reply: Reply; bytes?: Uint8Array }> {
     if (this.#closed) throw new DaemonUnreachable("this t4a client is closed");
     const tag = ++this.#tag;
-    const response = await connection.request({ cmd, ...fields, tag, protocol: PROTOCOL_VERSION });
+    // A connection that ends (the daemon gone, ssh failed) is one kind of error for the caller.
+    const response = await connection.request({ cmd, ...fields, tag, protocol: PROTOCOL_VERSION }).catch((error: Error) => {
+      throw error instanceof DaemonUnreachable ? error : new DaemonUnreachable(error.message);
+    });
     const { ok, tag: _, ...reply } = response.reply;
     if (ok !== true) throw new T4aError(String(reply.code) as ErrorCode, String(reply.error));
     return { reply, bytes: response.bytes };

@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { DaemonConnection } from "../client/connection.ts";
+import { DaemonUnreachable } from "../client/errors.ts";
 import { openPipe } from "../client/ssh.ts";
 import { leaveSquatted, parentDir, socketDirProblem, squattedDefault, socketPath, unsafeSocketDir } from "../client/socket-path.ts";
 
@@ -23,7 +24,7 @@ export async function openLocal(path: string, start: boolean, t4a: string[]): Pr
       reason = (error as Error).message;
     }
   }
-  if (!start) throw new Error(`no daemon answers on ${path} (${reason})`);
+  if (!start) throw new DaemonUnreachable(`no daemon answers on ${path} (${reason})`);
   return openPipe([...t4a, "dial-stdio"], `t4a dial-stdio (${t4a.join(" ")})`, { ...process.env, T4A_SOCKET: path });
 }
 

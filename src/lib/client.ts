@@ -43,9 +43,6 @@ type Args<N extends CommandName> = {} extends Params<N> ? [params?: Params<N>] :
 
 export type Calls = { [N in Call]: (...params: Args<N>) => Promise<ReplyOf<N>> };
 
-/** What a host's daemon is reached by: this machine's, or one over ssh. */
-type Route = { host: string | undefined; connection: Promise<DaemonConnection> };
-
 /** An `events` stream: an async iterator of events that `close()` ends. */
 export type Events = AsyncGenerator<TerminalEvent, void, undefined> & { close(): void };
 

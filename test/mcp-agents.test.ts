@@ -5,10 +5,10 @@
 // each tool's result reached the model in the CLI's next request. Where a CLI is not installed,
 // its test skips and says so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_CLIS, AGENTS_BIN, type AgentCli, prepareAgentHome } from "./fixtures/agent-homes.ts";
-import { FakeModel, MCP_COMMAND, MCP_OUTPUT } from "./fixtures/fake-model.ts";
+import { FakeModel, isToolSearch, MCP_COMMAND, MCP_OUTPUT } from "./fixtures/fake-model.ts";
 import { BIN, Sandbox } from "./harness.ts";
 
 /**
@@ -57,6 +57,11 @@ beforeAll(async () => {
   for (const dir of [home, work, bin]) mkdirSync(dir, { recursive: true });
   Bun.spawnSync(["git", "init", "-q", work]);
   agentEnv = prepareAgentHome(home, model.url, [work]);
+  // qwen sends images only to models it knows see them (qwen3-vl, gpt-4o…), "[image: image/png]"
+  // otherwise; the fake is one that does, as a user's would be.
+  const qwenSettings = join(home, ".qwen", "settings.json");
+  const qwen = JSON.parse(readFileSync(qwenSettings, "utf8"));
+  writeFileSync(qwenSettings, JSON.stringify({ ...qwen, model: { generationConfig: { modalities: { image: true } } } }, null, 2));
   // `t4a` on PATH, as an installed one is. It refuses to run without this suite's socket: a CLI
   // that did not pass T4A_SOCKET on to its MCP server must fail here, not reach the machine's
   // own daemon at the default path.
@@ -103,7 +108,7 @@ for (const cli of AGENT_CLIS) {
     const turn = await run(TURN[cli](prompt));
     const all = model.resultsAfter(prompt);
     const seen = `exit ${turn.code}\n${turn.out.slice(-3000)}\nresults: ${all.map((r) => `${r.tool}: ${r.result.slice(0, 300)}`).join("\n")}`;
-    const results = all.filter((r) => r.tool !== "ToolSearch").map((r) => r.result);
+    const results = all.filter((r) => !isToolSearch(r.tool)).map((r) => r.result);
     expect(results.length, seen).toBe(5);
     const [created, ran, read, screenshot, killed] = results as [string, string, string, string, string];
     expect(created, seen).toContain(name);

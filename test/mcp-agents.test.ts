@@ -1,6 +1,6 @@
 // The real agent CLIs (pinned in test/agents) with t4a as their terminal over MCP, offline against
-// the fake model server: each registers `t4a mcp` with the README's one line (its own `mcp add`),
-// lists it, then runs one non-interactive turn in which the scripted model calls t4a's tools
+// the fake model server: each registers `t4a mcp` as the README says (its own `mcp add`; codex a
+// block of its config), lists it with its `mcp list`, then runs one non-interactive turn in which the scripted model calls t4a's tools
 // (create a terminal, run a command, read the screen, screenshot, kill) and the test checks that
 // each tool's result reached the model in the CLI's next request. Where a CLI is not installed,
 // its test skips and says so.
@@ -18,7 +18,7 @@ import { BIN, Sandbox } from "./harness.ts";
  * its terminals land in another daemon than the user's `t4a list` (and `mcp add` rewrites the
  * entry without them).
  */
-export const CODEX_BLOCK = `[mcp_servers.t4a]\ncommand = "t4a"\nargs = ["mcp"]\nenv_vars = ["T4A_SOCKET", "XDG_RUNTIME_DIR"]\n`;
+const CODEX_BLOCK = `[mcp_servers.t4a]\ncommand = "t4a"\nargs = ["mcp"]\nenv_vars = ["T4A_SOCKET", "XDG_RUNTIME_DIR"]\n`;
 const REGISTER: Record<AgentCli, string[] | (() => void)> = {
   claude: ["claude", "mcp", "add", "--scope", "user", "t4a", "--", "t4a", "mcp"],
   codex: () => appendFileSync(join(home, ".codex", "config.toml"), CODEX_BLOCK),
@@ -30,8 +30,9 @@ const REGISTER: Record<AgentCli, string[] | (() => void)> = {
 /**
  * One turn without a person: how each CLI runs a prompt and exits, with t4a's tools approved
  * beforehand (claude: --allowedTools mcp__t4a, as `permissions.allow` in its settings would;
- * codex: nothing, its exec mode asks no one; gemini, qwen: --yolo; opencode: nothing, it asks
- * before edits and shell commands but lets MCP tools run).
+ * codex: default_tools_approval_mode "approve" for t4a, as -c, since exec refuses a call
+ * that needs approval; gemini, qwen: --yolo, without which gemini -p does not offer t4a's tools;
+ * opencode: nothing, it asks before edits and shell commands but lets MCP tools run).
  */
 const TURN: Record<AgentCli, (prompt: string) => string[]> = {
   claude: (prompt) => ["claude", "-p", prompt, "--allowedTools", "mcp__t4a"],
@@ -93,7 +94,7 @@ function installed(cli: AgentCli): boolean {
 }
 
 for (const cli of AGENT_CLIS) {
-  test.if(installed(cli))(`${cli}: registered with one line, its turn drives a t4a terminal over MCP and every result reaches the model`, async () => {
+  test.if(installed(cli))(`${cli}: registered as the README says, its turn drives a t4a terminal over MCP and every result reaches the model`, async () => {
     const register = REGISTER[cli];
     if (typeof register === "function") register();
     else {

@@ -469,7 +469,24 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 
 function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view.grid;
-  const found = cursor.visible ? cursorInput(view, boxes) : [];
+  const found: Found[] = [];
+  // dialog --form: "Label:" then a field drawn on a background of its own, one per row.
+  for (let row = 0; row < view.rows; row++) {
+    for (const match of view.flat[row]!.matchAll(/([A-Za-z][\w .'-]{0,30}):/g)) {
+      const labelBg = view.background(row, match.index!);
+      let start = match.index! + match[0].length;
+      while (start < view.cols && start < match.index! + match[0].length + 12 && view.char(row, start) === " " && view.background(row, start) === labelBg) start++;
+      const bg = view.background(row, start);
+      if (bg === labelBg || !view.free(row, match.index!, start + 1)) continue;
+      let end = start;
+      while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
+      if (end - start < 3 || end - start > view.cols * 0.8) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= start && cursor.col <= end;
+      found.push({ kind: "input", row, col: start, width: end - start, height: 1, label: match[1]!.trim(), value: view.text(row, start, end).replace(/_+\s*$/, "").trim(), cursor: here });
+      view.use(row, match.index!, end - match.index!);
+    }
+  }
+  if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
@@ -502,7 +519,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
   const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
-  if (end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
+  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
     const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
     const label = labelAbove(view, boxes, row, start);
@@ -527,7 +544,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   }
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
-  const commandLine = row === view.rows - 1 ? /^([:/?])(?=\S)/.exec(before) : null;
+  const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
+  const commandLine = row === view.rows - 1 && !inverse ? /^([:/?])(?=\S)/.exec(before) : null;
   const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;

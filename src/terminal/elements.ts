@@ -622,8 +622,10 @@ function findQuestions(view: View): Found[] {
     // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
     let q = row - 1;
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
-    while (q >= 0 && q >= row - 12 && !question_(q).endsWith("?") && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
-    const question = q >= 0 ? question_(q) : "";
+    // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
+    const asks = (r: number) => /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "";
+    while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? asks(q) : "";
     if (!question.endsWith("?")) {
       row += options.length - 1;
       continue;

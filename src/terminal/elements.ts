@@ -458,7 +458,7 @@ function findProgress(view: View, boxes: Box[]): Found[] {
       if (!bar) continue;
       const label = clean(bar.label);
       out.push({ kind: "progress", row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
-      view.use(row, bar.col - (label ? 0 : 0), bar.width);
+      view.use(row, bar.col, bar.width);
     }
   }
   return out;
@@ -612,7 +612,7 @@ function findQuestions(view: View): Found[] {
     const col = match.index!;
     const text = match[0].trimEnd();
     const keyCol = col + match[0].indexOf(match[1]!);
-    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: /any/i.test(match[1]!) ? "Enter" : "Enter" }] });
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }] });
     view.use(row, col, text.length);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
@@ -1008,8 +1008,8 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
       });
       const col = Math.min(...items.map((i) => i.col));
       const width = Math.max(...items.map((i) => i.col + i.width)) - col;
-      const title = box.title && !out.some(() => false) ? undefined : undefined;
-      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows.length, items, ...(title ? { label: title } : {}) });
+      // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
+      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows.length, items });
       for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
     }
   }

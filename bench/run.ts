@@ -27,7 +27,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, memory, latency, flood, scale, resize, soak, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, elements, memory, latency, flood, scale, resize, soak, spawn };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -705,6 +705,61 @@ async function spawn(): Promise<void> {
   } finally {
     t4a.stop();
     tmux.stop();
+  }
+}
+
+/**
+ * The element detector against the labelled screens (docs/elements.md): precision and recall per
+ * kind and set, state accuracy; and what one screen costs a model as text, as a snapshot and as a
+ * screenshot (chars/4 for text; an image's (w*h)/750 tokens, Anthropic's rule of thumb).
+ */
+async function elements(): Promise<void> {
+  const { fixtureNames, formatRates, loadFixture, scoreSet } = await import("../test/fixtures/screens/score.ts");
+  const { detectElements } = await import("../src/terminal/elements.ts");
+  const { cellGridOf } = await import("../src/terminal/screen.ts");
+  const { renderScreenshot } = await import("../src/render/screenshot.ts");
+  const { toolResult, toolsByName } = await import("../src/mcp/tools.ts");
+  for (const set of ["train", "holdout"] as const) {
+    const { rates, screens } = await scoreSet(set, (fixture) => detectElements(cellGridOf(fixture.term)));
+    console.error(`${screens} ${set} screens\n${formatRates(set, rates)}`);
+    for (const r of rates) {
+      rows.push({ section: "elements", metric: `${set} (${screens} screens) ${r.kind}: precision (${r.matched}/${r.detected})`, t4a: r.precision * 100, unit: "%", target: r.kind === "all" ? "≥ 95" : undefined });
+      rows.push({ section: "elements", metric: `${set} (${screens} screens) ${r.kind}: recall (${r.matched}/${r.labelled})`, t4a: r.recall * 100, unit: "%", target: r.kind === "all" ? "≥ 95" : undefined });
+      if (!Number.isNaN(r.state)) rows.push({ section: "elements", metric: `${set} (${screens} screens) ${r.kind}: state right`, t4a: r.state * 100, unit: "%" });
+    }
+  }
+  // Tokens for one screen, as the MCP tools hand it to a model.
+  const textOf = (content: Array<{ type: string; text?: string }>) => content.map((part) => part.text ?? "").join("");
+  const tokens = (content: Array<{ type: string; text?: string }>) => textOf(content).length / 4;
+  // A second estimate, nearer what BPE tokenizers do with screens (no tokenizer is installed here):
+  // a run of blanks is one token, a word one per 8 letters, digits one per 3, any other symbol
+  // (a box-drawing line, punctuation) one each. chars/4 overcharges blank-padded text.
+  const pieces = (content: Array<{ type: string; text?: string }>) =>
+    [...textOf(content).matchAll(/\s+|\p{L}+|\d+|[^\s\p{L}\d]/gu)].reduce((sum, [piece]) => sum + (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1), 0);
+  for (const name of ["dialog-menu", "whiptail-checklist", "claude-run", "htop", "mc-panels"].filter((n) => fixtureNames().includes(n))) {
+    const fixture = await loadFixture(name);
+    try {
+      const grid = cellGridOf(fixture.term);
+      const lines: string[] = [];
+      for (let row = 0; row < grid.rows; row++) lines.push(fixture.buffer.getLine(row)?.translateToString(true).replace(/ +$/, "") ?? "");
+      let end = lines.length;
+      while (end > Math.max(grid.cursor.row + 1, 0) && !lines[end - 1]) end--;
+      const asText = toolResult(toolsByName.get("terminal_read")!, { ok: true, lines: lines.slice(0, end), region: "viewport", total_lines: grid.rows, token: "1.1.0", start: grid.rows - end, end: grid.rows, trimmed_rows: grid.rows - end }).content;
+      const { row, col, visible } = grid.cursor;
+      const asSnapshot = toolResult(toolsByName.get("terminal_snapshot")!, { ok: true, cols: grid.cols, rows: grid.rows, cursor: { row, col, visible }, mouse: grid.mouse?.mode ?? "none", elements: detectElements(grid) }).content;
+      const png = renderScreenshot(grid);
+      const view = new DataView(png.buffer, png.byteOffset);
+      const [width, height] = [view.getUint32(16), view.getUint32(20)];
+      const size = `${grid.cols}x${grid.rows}`;
+      rows.push({ section: "elements", metric: `${name} (${size}) as text (terminal_read), chars/4`, t4a: tokens(asText), unit: "tokens" });
+      rows.push({ section: "elements", metric: `${name} (${size}) as snapshot (terminal_snapshot), chars/4`, t4a: tokens(asSnapshot), unit: "tokens", target: "< text" });
+      rows.push({ section: "elements", metric: `${name} (${size}) as text (terminal_read), pieces`, t4a: pieces(asText), unit: "tokens" });
+      rows.push({ section: "elements", metric: `${name} (${size}) as snapshot (terminal_snapshot), pieces`, t4a: pieces(asSnapshot), unit: "tokens", target: "< text" });
+      rows.push({ section: "elements", metric: `${name} (${size}) as screenshot, ${width}x${height} px image`, t4a: (width * height) / 750, unit: "tokens" });
+      rows.push({ section: "elements", metric: `${name} (${size}) as screenshot, its PNG as base64 text`, t4a: Math.ceil(png.length / 3), unit: "tokens" });
+    } finally {
+      fixture.term.dispose();
+    }
   }
 }
 

@@ -22,6 +22,7 @@ const TOOLS = [
   "terminal_run",
   "terminal_screenshot",
   "terminal_send",
+  "terminal_snapshot",
   "terminal_wait",
   "terminal_write",
 ];
@@ -183,6 +184,16 @@ test("item 15: terminal_cursor tells where the cursor is", async () => {
   const id = JSON.parse(await ok("terminal_create", { cmd_args: ["sh", "-c", "printf 'ab\\ncdef'; exec sleep 100"] })).id;
   await waitFor(async () => (await ok("terminal_read", { id })).includes("cdef"), 10_000, "the text");
   expect(JSON.parse(await ok("terminal_cursor", { id }))).toEqual({ row: 1, col: 4, visible: true, style: "block" });
+  await ok("terminal_kill", { id });
+});
+
+test("terminal_snapshot: a whiptail yes/no as an outline, its buttons on one line with the focused one", async () => {
+  const id = JSON.parse(await ok("terminal_create", { cmd_args: ["whiptail", "--title", "Confirm", "--yesno", "Delete all files?", "8", "40"] })).id;
+  await waitFor(async () => (await ok("terminal_snapshot", { id })).includes("buttons:"), 30_000, "the dialog");
+  const outline = await ok("terminal_snapshot", { id });
+  expect(outline).toMatch(/^\[80x24, cursor \d+:\d+/);
+  expect(outline).toContain('- dialog "Confirm" [e1]');
+  expect(outline).toMatch(/- buttons: "Yes" \[e\d+\] \(selected\), "No" \[e\d+\]/);
   await ok("terminal_kill", { id });
 });
 

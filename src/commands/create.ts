@@ -122,7 +122,7 @@ export const create = defineCommand({
   mcp: {
     tool: "terminal_create",
     description:
-      "Start a program on a new terminal (a real PTY) and return its id (t1, t2, …) as short JSON. " +
+      "Start a program on a new terminal (a real PTY); answers its id (t1, t2, …). " +
       "Without cmd_args: the user's shell, with the integration terminal_run/terminal_exec need. " +
       "worktree: its own git worktree and branch (kept at the end only if dirty). agent: a coding-agent CLI (claude, codex, gemini, qwen, opencode) " +
       "with prompt/yolo/resume; drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but its cwd and /tmp, network off. " +

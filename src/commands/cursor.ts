@@ -29,9 +29,7 @@ export const cursor = defineCommand({
   mcp: {
     tool: "terminal_cursor",
     description:
-      "Where the cursor is: row counted from the top of the screen and col from the left (both 0-based), whether the program shows it, " +
-      'and its style, as short JSON ({"row":5,"col":32,"visible":true,"style":"block"}, ~20 tokens). ' +
-      "Use it to know which field of a form or which line of an editor has the focus.",
+      "Where the cursor is (0-based row, col from the top left), whether it shows and its style, as short JSON.",
   },
   http: [{ method: "GET", path: "/api/sessions/:id/cursor" }],
 });

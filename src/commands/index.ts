@@ -10,6 +10,7 @@ import type { Command } from "./command.ts";
 import { config } from "./config.ts";
 import { create } from "./create.ts";
 import { cursor } from "./cursor.ts";
+import { snapshot } from "./snapshot.ts";
 import { diff } from "./diff.ts";
 import { events } from "./events.ts";
 import { exec } from "./exec.ts";
@@ -31,7 +32,7 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-const table = [create, list, send, text, screenshot, cursor, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as const;
+const table = [create, list, send, text, screenshot, cursor, snapshot, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as const;
 
 export const commands: Command[] = [...table] as Command[];
 

@@ -10,6 +10,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   text: async () => (await import("./text.ts")).text as Command,
   screenshot: async () => (await import("./screenshot.ts")).screenshot as Command,
   cursor: async () => (await import("./cursor.ts")).cursor as Command,
+  snapshot: async () => (await import("./snapshot.ts")).snapshot as Command,
   wait: async () => (await import("./wait.ts")).wait as Command,
   run: async () => (await import("./run.ts")).run as Command,
   exec: async () => (await import("./exec.ts")).exec as Command,

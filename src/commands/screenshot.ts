@@ -74,9 +74,9 @@ export const screenshot = defineCommand({
     tool: "terminal_screenshot",
     description:
       "Look at a terminal as a person would: a PNG of the screen with its colours, bold and inverse text, and the cursor. " +
-      "The best first look after something happened, and the way to work full-screen programs (vim, less, htop, menus, TUIs). " +
-      "About 225 image tokens at the default size (80x24 → 528x317 px); scale 100 (800x480 px) ~510. " +
-      "For exact characters to copy (an error line, a path), use terminal_read.",
+      "The best first look at full-screen programs (vim, htop, TUIs). " +
+      "~225 image tokens at the default size (80x24: 528x317 px), ~510 at scale 100. " +
+      "For exact characters, terminal_read; to act on a TUI, terminal_snapshot.",
     // The image always travels inline in the tool result.
     hide: ["encoding"],
     result: (_response, payload) => [{ type: "image", data: Buffer.from(payload!).toString("base64"), mimeType: "image/png" }],

@@ -119,10 +119,10 @@ export const text = defineCommand({
   mcp: {
     tool: "terminal_read",
     description:
-      "Read a terminal's screen as plain text, one line per row, top to bottom: exact characters (an error message, a path). " +
-      "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five rows holding text. " +
-      "The first line is a header with counts and a token: pass it as `since` to get only the rows changed since (\"row: text\"), the cheapest way to follow output. " +
-      "About a token per 4 characters: a full 80x24 screen up to ~500.",
+      "A terminal's screen as plain text, one line per row: exact characters. " +
+      "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five holding text. " +
+      "The header line's token, passed as `since`, gets only the rows changed since (\"row: text\"): the cheapest way to follow. " +
+      "~1 token per 4 characters: 80x24 up to ~500.",
     // An agent pays tokens for every blank row of an empty screen: leave them out unless asked.
     request: (args) => ({ trim_rows: true, ...args }),
     result(response) {

@@ -147,7 +147,7 @@ export const wait = defineCommand({
       "Block until something happens instead of polling; the first condition that holds wins. " +
       "text/regex see only new output, never typed input's echo. " +
       "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers the condition, elapsed_ms, the matching line, exit code or agent state. " +
+      "Answers the condition, the matching line, exit code or agent state. " +
       "A timeout (default 30 s) is a tool error.",
     blocking: true,
   },

@@ -29,7 +29,7 @@ export interface ConnectOptions {
 
 /** The commands offered as methods: all but attach (a live terminal for a person) and the two below. */
 const CALLS = [
-  "create", "list", "send", "text", "cursor", "wait", "run", "exec", "resize", "record", "kill", "restore", "restart",
+  "create", "list", "send", "text", "cursor", "snapshot", "wait", "run", "exec", "resize", "record", "kill", "restore", "restart",
   "up", "down", "agents", "ask", "approve", "deny", "transcript", "diff", "trust", "notify", "web", "config", "info", "shutdown",
 ] as const satisfies readonly CommandName[];
 

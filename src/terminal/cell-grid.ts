@@ -22,6 +22,11 @@ export const CellFlag = {
 
 export type CursorStyle = "block" | "underline" | "bar";
 
+/** Which mouse reports the program turned on (DECSET 9, 1000, 1002, 1003), as xterm names them. */
+export type MouseMode = "none" | "x10" | "vt200" | "drag" | "any";
+/** How reports are encoded: classic X10 bytes, or SGR 1006 (xterm.js parses no urxvt 1015). */
+export type MouseEncoding = "default" | "sgr";
+
 export interface CellGrid {
   cols: number;
   rows: number;
@@ -35,4 +40,6 @@ export interface CellGrid {
   bg: Uint32Array;
   flags: Uint16Array;
   cursor: { row: number; col: number; visible: boolean; style: CursorStyle };
+  /** The mouse reporting the program asked for (what a click must be encoded as); absent: none. */
+  mouse?: { mode: MouseMode; encoding: MouseEncoding };
 }

@@ -21,7 +21,9 @@ export type ScreenRead =
   | "serialize"
   | "blankRowsBelow"
   | "cursor"
-  | "cellGrid";
+  | "cellGrid"
+  | "elements"
+  | "mouse";
 
 /** To the host, in order: what a screen is fed and asked. */
 export type HostRequest =

@@ -11,7 +11,8 @@
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
-import type { CellGrid, CursorStyle } from "./cell-grid.ts";
+import type { CellGrid, CursorStyle, MouseEncoding, MouseMode } from "./cell-grid.ts";
+import type { Element } from "./elements.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
@@ -327,6 +328,16 @@ export class ScreenProxy {
 
   cellGrid(): CellGrid {
     return this.#read("cellGrid") as CellGrid;
+  }
+
+  /** The mouse reports the program turned on (what a click must be encoded as). */
+  mouse(): { mode: MouseMode; encoding: MouseEncoding } {
+    return this.#read("mouse") as { mode: MouseMode; encoding: MouseEncoding };
+  }
+
+  /** The screen as elements (docs/elements.md), detected where the screen lives: off the daemon's thread. */
+  elements(): Element[] {
+    return this.#read("elements") as Element[];
   }
 
   /** @internal From the pool: an event of this screen, in output order. */

@@ -3,7 +3,8 @@
 // it knows nothing of PTYs, sockets or the protocol.
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
-import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle } from "./cell-grid.ts";
+import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseMode } from "./cell-grid.ts";
+import { detectElements, type Element } from "./elements.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
@@ -738,60 +739,22 @@ export class Screen {
   }
 
   cursor(): { row: number; col: number; visible: boolean; style: CursorStyle } {
-    const buffer = this.#xterm.buffer.active;
-    return {
-      row: buffer.cursorY,
-      col: Math.min(buffer.cursorX, this.#xterm.cols - 1),
-      visible: !this.#core.coreService.isCursorHidden,
-      style: this.#core.coreService.decPrivateModes.cursorStyle ?? "block",
-    };
+    return cursorOf(this.#xterm);
   }
 
-  /** The viewport as flat arrays for the renderer. */
+  /** The mouse reports the program turned on, and their encoding. */
+  mouse(): { mode: MouseMode; encoding: MouseEncoding } {
+    return mouseOf(this.#xterm);
+  }
+
+  /** The viewport as flat arrays for the renderer and the element detector, with the cursor and mouse mode. */
   cellGrid(): CellGrid {
-    const { cols, rows } = this.#xterm;
-    const size = cols * rows;
-    const grid: CellGrid = {
-      cols,
-      rows,
-      codepoints: new Uint32Array(size),
-      combining: new Map(),
-      widths: new Uint8Array(size),
-      fg: new Uint32Array(size),
-      bg: new Uint32Array(size),
-      flags: new Uint16Array(size),
-      cursor: this.cursor(),
-    };
-    const buffer = this.#xterm.buffer.active;
-    let cell: IBufferCell | undefined;
-    for (let row = 0; row < rows; row++) {
-      const line = buffer.getLine(buffer.baseY + row);
-      if (!line) continue;
-      for (let col = 0; col < cols; col++) {
-        cell = line.getCell(col, cell);
-        if (!cell) break;
-        const i = row * cols + col;
-        const chars = cell.getChars();
-        grid.codepoints[i] = chars ? chars.codePointAt(0)! : 0;
-        if (chars.length > 1 && chars.length > (grid.codepoints[i]! > 0xffff ? 2 : 1)) {
-          grid.combining.set(i, [...chars].slice(1).map((char) => char.codePointAt(0)!));
-        }
-        grid.widths[i] = cell.getWidth();
-        grid.fg[i] = cellColour(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor());
-        grid.bg[i] = cellColour(cell.isBgDefault(), cell.isBgRGB(), cell.getBgColor());
-        grid.flags[i] =
-          (cell.isBold() ? CellFlag.bold : 0) |
-          (cell.isDim() ? CellFlag.dim : 0) |
-          (cell.isItalic() ? CellFlag.italic : 0) |
-          (cell.isUnderline() ? CellFlag.underline : 0) |
-          (cell.isInverse() ? CellFlag.inverse : 0) |
-          (cell.isInvisible() ? CellFlag.invisible : 0) |
-          (cell.isStrikethrough() ? CellFlag.strikethrough : 0) |
-          (cell.isBlink() ? CellFlag.blink : 0) |
-          (cell.isOverline() ? CellFlag.overline : 0);
-      }
-    }
-    return grid;
+    return cellGridOf(this.#xterm);
+  }
+
+  /** The viewport as elements with refs (docs/elements.md). */
+  elements(): Element[] {
+    return detectElements(this.cellGrid());
   }
 
   dispose(): void {
@@ -799,7 +762,6 @@ export class Screen {
   }
 }
 
-/** The start of a row's text that fills its first `endCol` columns. */
 /** The characters of a row's text that sit in columns startCol up to (not including) endCol. */
 function sliceColumns(text: string, startCol: number, endCol = Infinity): string {
   let col = 0;
@@ -813,6 +775,75 @@ function sliceColumns(text: string, startCol: number, endCol = Infinity): string
     end += char.length;
   }
   return start < 0 ? "" : text.slice(start, end);
+}
+
+const coreOf = (xterm: XTerm): XTermCore => (xterm as unknown as { _core: XTermCore })._core;
+
+function cursorOf(xterm: XTerm): { row: number; col: number; visible: boolean; style: CursorStyle } {
+  const buffer = xterm.buffer.active;
+  const core = coreOf(xterm);
+  return {
+    row: buffer.cursorY,
+    col: Math.min(buffer.cursorX, xterm.cols - 1),
+    visible: !core.coreService.isCursorHidden,
+    style: core.coreService.decPrivateModes.cursorStyle ?? "block",
+  };
+}
+
+function mouseOf(xterm: XTerm): { mode: MouseMode; encoding: MouseEncoding } {
+  const encoding = coreOf(xterm).coreMouseService.activeEncoding.startsWith("SGR") ? "sgr" : "default";
+  return { mode: xterm.modes.mouseTrackingMode, encoding };
+}
+
+/**
+ * Any @xterm/headless terminal's viewport as a CellGrid (cells, attributes, cursor, mouse mode):
+ * bounded by its size. Screens answer it; the element fixtures replay into a bare terminal and use it too.
+ */
+export function cellGridOf(xterm: XTerm): CellGrid {
+  const { cols, rows } = xterm;
+  const size = cols * rows;
+  const grid: CellGrid = {
+    cols,
+    rows,
+    codepoints: new Uint32Array(size),
+    combining: new Map(),
+    widths: new Uint8Array(size),
+    fg: new Uint32Array(size),
+    bg: new Uint32Array(size),
+    flags: new Uint16Array(size),
+    cursor: cursorOf(xterm),
+    mouse: mouseOf(xterm),
+  };
+  const buffer = xterm.buffer.active;
+  let cell: IBufferCell | undefined;
+  for (let row = 0; row < rows; row++) {
+    const line = buffer.getLine(buffer.baseY + row);
+    if (!line) continue;
+    for (let col = 0; col < cols; col++) {
+      cell = line.getCell(col, cell);
+      if (!cell) break;
+      const i = row * cols + col;
+      const chars = cell.getChars();
+      grid.codepoints[i] = chars ? chars.codePointAt(0)! : 0;
+      if (chars.length > 1 && chars.length > (grid.codepoints[i]! > 0xffff ? 2 : 1)) {
+        grid.combining.set(i, [...chars].slice(1).map((char) => char.codePointAt(0)!));
+      }
+      grid.widths[i] = cell.getWidth();
+      grid.fg[i] = cellColour(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor());
+      grid.bg[i] = cellColour(cell.isBgDefault(), cell.isBgRGB(), cell.getBgColor());
+      grid.flags[i] =
+        (cell.isBold() ? CellFlag.bold : 0) |
+        (cell.isDim() ? CellFlag.dim : 0) |
+        (cell.isItalic() ? CellFlag.italic : 0) |
+        (cell.isUnderline() ? CellFlag.underline : 0) |
+        (cell.isInverse() ? CellFlag.inverse : 0) |
+        (cell.isInvisible() ? CellFlag.invisible : 0) |
+        (cell.isStrikethrough() ? CellFlag.strikethrough : 0) |
+        (cell.isBlink() ? CellFlag.blink : 0) |
+        (cell.isOverline() ? CellFlag.overline : 0);
+    }
+  }
+  return grid;
 }
 
 function cellColour(isDefault: boolean, isRgb: boolean, value: number): number {

@@ -1,0 +1,100 @@
+// snapshot: the screen as elements (menus, questions, buttons, inputs, checkboxes, progress bars,
+// tables, status lines, dialogs, text blocks) with refs, per docs/elements.md. An outline for
+// people and models; --json gives the elements with their bounds.
+import * as v from "valibot";
+import { deferred } from "../protocol/deferred.ts";
+import { TerminalId } from "../protocol/fields.ts";
+import { outline, type Element } from "../terminal/elements.ts";
+import { defineCommand, textContent } from "./command.ts";
+
+/** A screen of thousands of elements is no summary: the first ones in reading order, and a count of the rest. */
+const MAX_ELEMENTS = 1000;
+
+export const SnapshotParams = deferred(() => v.object({ id: TerminalId }));
+
+const Item = v.object({
+  ref: v.string(),
+  label: v.string(),
+  row: v.number(),
+  col: v.number(),
+  width: v.number(),
+  selected: v.optional(v.boolean()),
+  checked: v.optional(v.boolean()),
+  key: v.optional(v.string()),
+});
+
+const ElementSchema = v.object({
+  ref: v.string(),
+  kind: v.string(),
+  row: v.number(),
+  col: v.number(),
+  width: v.number(),
+  height: v.number(),
+  label: v.optional(v.string()),
+  value: v.optional(v.string()),
+  cursor: v.optional(v.boolean()),
+  checked: v.optional(v.boolean()),
+  selected: v.optional(v.boolean()),
+  percent: v.optional(v.number()),
+  items: v.optional(v.array(Item)),
+  header: v.optional(v.array(v.string())),
+  rows: v.optional(v.number()),
+  text: v.optional(v.string()),
+});
+
+export const SnapshotReply = deferred(() => v.object({
+  cols: v.number(),
+  rows: v.number(),
+  cursor: v.object({ row: v.number(), col: v.number(), visible: v.boolean() }),
+  /** The mouse reports the program turned on ("none": a click must be keys). */
+  mouse: v.string(),
+  elements: v.array(ElementSchema),
+  /** Elements past the first 1000, left out. */
+  omitted: v.optional(v.number()),
+}));
+
+export const snapshot = defineCommand({
+  name: "snapshot",
+  params: SnapshotParams,
+  reply: SnapshotReply,
+  async handle(params, ctx) {
+    const terminal = ctx.sessions.get(params.id).terminal;
+    await terminal.settled();
+    const screen = terminal.screen;
+    // Detected where the screen lives (its worker): only the elements cross, not every cell.
+    const elements = screen.elements();
+    const { row, col, visible } = screen.cursor();
+    const omitted = Math.max(0, elements.length - MAX_ELEMENTS);
+    return {
+      cols: screen.cols,
+      rows: screen.rows,
+      cursor: { row, col, visible },
+      mouse: screen.mouse().mode,
+      elements: omitted ? elements.slice(0, MAX_ELEMENTS) : elements,
+      ...(omitted ? { omitted } : {}),
+    };
+  },
+  cli: {
+    usage: "snapshot <id>",
+    summary: "Print the screen as elements with refs (menus, buttons, inputs, checkboxes, tables…)",
+    examples: ["t4a snapshot t1", "t4a snapshot t1 --json"],
+    request: ([id]) => ({ id }),
+    print(response) {
+      console.log(header(response) + "\n" + outline(response.elements as Element[]));
+    },
+  },
+  mcp: {
+    tool: "terminal_snapshot",
+    description:
+      "A TUI's screen as elements with refs (e3, e3.1): menus, questions, buttons, inputs, checkboxes, tables, dialogs, " +
+      "what is selected. Cheaper than terminal_read.",
+    result: (response) => textContent(header(response) + "\n" + outline(response.elements as Element[])),
+  },
+  http: [{ method: "GET", path: "/api/sessions/:id/snapshot" }],
+});
+
+function header(response: Record<string, unknown>): string {
+  const cursor = response.cursor as { row: number; col: number; visible: boolean };
+  const omitted = response.omitted ? `, ${response.omitted} more elements left out` : "";
+  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}]`;
+}

@@ -69,7 +69,7 @@ try {
   for (const step of steps) {
     if ("wait" in step) {
       // On the screen, not only in new output: the text may have come before this step.
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 180_000;
       while (!t4a(["text", id]).includes(step.wait)) {
         if (Date.now() > deadline) throw new Error(`"${step.wait}" never showed; the screen:\n${t4a(["text", id])}`);
         await Bun.sleep(200);

@@ -1,6 +1,6 @@
 // `npm run pack`: the npm packages, from dist/release into dist/npm/*.tgz, all of package.json's version.
-// `t4a` holds only the launcher (npm/t4a/bin/t4a.js) and lists one package per platform,
-// @t4a/<target> with os/cpu/libc, as optional dependencies: npm installs the one that fits, and
+// `t4a` holds the launcher (npm/t4a/bin/t4a.js) and the client library (scripts/lib.ts), and
+// lists one package per platform, @t4a/<target> with os/cpu/libc, as optional dependencies: npm installs the one that fits, and
 // nothing is downloaded by an install script. A binary whose SHA-256 is not SHA256SUMS's is refused.
 // `--target NAME` (repeatable) packs only those platform packages; `t4a` still lists all six.
 // `--release DIR` and `--out DIR` replace dist/release and dist/npm (the tests' fake releases).
@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
+import { buildLibrary, LIBRARY_FIELDS } from "./lib.ts";
 
 const root = resolve(import.meta.dir, "..");
 const args = process.argv.slice(2);
@@ -48,8 +49,9 @@ function platformPackage(target: string, sums: Map<string, string>): string {
   return npmPack(dir);
 }
 
-function mainPackage(): string {
+async function mainPackage(): Promise<string> {
   const dir = join(out, "t4a");
+  await buildLibrary(dir);
   mkdirSync(join(dir, "bin"), { recursive: true });
   copyFileSync(join(root, "npm", "t4a", "bin", "t4a.js"), join(dir, "bin", "t4a.js"));
   chmodSync(join(dir, "bin", "t4a.js"), 0o755);
@@ -59,7 +61,8 @@ function mainPackage(): string {
     description: pkg.description,
     bin: { t4a: "bin/t4a.js" },
     engines: { node: ">=18" },
-    files: ["bin/t4a.js"],
+    ...LIBRARY_FIELDS,
+    files: ["bin/t4a.js", ...LIBRARY_FIELDS.files],
     optionalDependencies: Object.fromEntries(TARGETS.map((target) => [`@t4a/${target}`, pkg.version])),
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -67,7 +70,7 @@ function mainPackage(): string {
   return npmPack(dir);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const wanted = option("--target");
   const unknown = wanted.filter((target) => !TARGETS.includes(target));
   if (unknown.length) {
@@ -93,7 +96,7 @@ function main(): void {
   const started = performance.now();
   try {
     for (const target of wanted.length ? wanted : TARGETS) console.log(`packed dist/npm/${platformPackage(target, sums)}`);
-    console.log(`packed dist/npm/${mainPackage()}`);
+    console.log(`packed dist/npm/${await mainPackage()}`);
   } catch (error) {
     console.error(`pack: ${(error as Error).message}`);
     process.exit(1);
@@ -101,4 +104,4 @@ function main(): void {
   console.log(`pack: ${pkg.version} in ${Math.round(performance.now() - started)} ms`);
 }
 
-if (import.meta.main) main();
+if (import.meta.main) await main();

@@ -9,7 +9,9 @@ const root = resolve(import.meta.dir, "..", "src");
 
 /** Top to bottom; folders on one line are peers and may not import each other. */
 export const LAYERS: string[][] = [
-  ["main.ts"],
+  // lib: the package's client library (`import { connect } from "t4a"`), entered only by the
+  // package build; it uses the client and the command table's types, and nothing uses it.
+  ["main.ts", "lib"],
   ["cli"],
   ["mcp", "web"],
   ["daemon"],

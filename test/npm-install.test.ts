@@ -1,14 +1,16 @@
 // The npm packages as a user gets them: `npm run pack` builds them from dist/release, a throwaway
 // verdaccio (temp dir, random port, no uplinks: nothing leaves the machine) serves them, and
-// `npm i -g` into an empty prefix and `npx` run them with nothing but Node and npm on PATH.
+// `npm i -g` into an empty prefix and `npx` run them with nothing but Node and npm on PATH; a
+// project's `npm install t4a` gives Node the client library and tsc its types.
 // Skipped, saying why, when verdaccio (a devDependency) is not installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { TARGETS } from "../scripts/pack.ts";
 import { isAlive, waitFor } from "./harness.ts";
+import { expectConsumerTypechecks, expectScenario } from "./fixtures/client-lib/check.ts";
 
 const root = resolve(import.meta.dir, "..");
 const verdaccio = join(root, "node_modules", "verdaccio", "bin", "verdaccio");
@@ -212,6 +214,22 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`@t4a/${host}@${pkg.version}`);
     expect(result.stderr).toContain("--omit=optional");
+  }, 120_000);
+
+  test("npm install t4a in a project: Node runs the client library's scenario with `import { connect } from \"t4a\"` (the package's own t4a starts the daemon), and tsc checks a TypeScript consumer against its types", () => {
+    const project = join(dir, "lib-project");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "orchestrator", private: true, type: "module" }));
+    ok(["npm", "install", "t4a"], { cwd: project });
+    for (const file of ["scenario.mjs", "run.mjs", "consumer.ts"]) copyFileSync(join(root, "test", "fixtures", "client-lib", file), join(project, file));
+    // A socket of its own: the daemon the launcher's t4a starts is this test's.
+    const libEnv = env({ T4A_SOCKET: join(dir, "run-lib", "t4a.sock") });
+    try {
+      expectScenario(JSON.parse(ok(["node", "run.mjs"], { cwd: project, env: libEnv })));
+    } finally {
+      run([join(project, "node_modules", ".bin", "t4a"), "shutdown"], { cwd: project, env: libEnv });
+    }
+    expectConsumerTypechecks(project, libEnv);
   }, 120_000);
 
   test("Bun runs the launcher too", () => {

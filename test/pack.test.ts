@@ -59,7 +59,19 @@ test("one package per target with os/cpu/libc, and t4a listing them all", () => 
   expect(manifest.scripts).toBeUndefined();
   expect(manifest.dependencies).toBeUndefined();
   expect(listing(main)).toMatch(/^-rwxr-xr-x .* package\/bin\/t4a\.js$/m);
-  expect(listing(main).trim().split("\n").map((line) => line.split(/\s+/).at(-1)).sort()).toEqual(["package/README.md", "package/bin/t4a.js", "package/package.json"]);
+  expect(listing(main).trim().split("\n").map((line) => line.split(/\s+/).at(-1)).sort()).toEqual([
+    "package/README.md",
+    "package/bin/t4a.js",
+    "package/lib/index.mjs",
+    "package/package.json",
+    "package/types/client/errors.d.mts",
+    "package/types/lib/client.d.mts",
+    "package/types/lib/index.d.mts",
+    "package/types/lib/wire.d.mts",
+    "package/types/protocol/errors.d.mts",
+  ]);
+  // The library: ESM, its types beside it (test/client-lib.test.ts runs and typechecks it).
+  expect(manifest.exports["."]).toEqual({ types: "./types/lib/index.d.mts", default: "./lib/index.mjs" });
 }, 120_000);
 
 test("a binary that is not the one SHA256SUMS lists is refused, and so is a missing one", () => {

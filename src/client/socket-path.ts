@@ -10,11 +10,12 @@ import { T4aError } from "../protocol/errors.ts";
 /** The file whose presence in the fallback directory says the default one was someone else's. */
 export const SQUATTED_MARK = "default-dir-squatted";
 
-export function socketPath(env: NodeJS.ProcessEnv = process.env): string {
+/** `isFile` answers whether the mark is there: Bun.which by default; the client library passes node:fs's (it runs under Node too). */
+export function socketPath(env: NodeJS.ProcessEnv = process.env, isFile = (dir: string, name: string) => Bun.which(name, { PATH: dir }) !== null): string {
   if (env.T4A_SOCKET) return env.T4A_SOCKET;
   if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR.replace(/\/+$/, "")}/t4a/t4a.sock`;
   const fallback = fallbackSocketDir(env);
-  if (fallback !== undefined && Bun.which(SQUATTED_MARK, { PATH: fallback }) !== null) return `${fallback}/t4a.sock`;
+  if (fallback !== undefined && isFile(fallback, SQUATTED_MARK)) return `${fallback}/t4a.sock`;
   return defaultSocketPath();
 }
 

@@ -65,22 +65,30 @@ export function remoteT4a(args: string): string {
 
 export async function openRemote(host: string, controlDir: string, sshArgs: string[] = []): Promise<DaemonConnection> {
   const target = parseHost(host);
-  const child = Bun.spawn(sshArgv(target, controlDir, [remoteDial()], sshArgs), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  return openPipe(sshArgv(target, controlDir, [remoteDial()], sshArgs), `ssh ${target.destination}`);
+}
+
+/**
+ * A connection through a program that joins its stdin/stdout to a daemon and says DIAL_READY on
+ * stderr once joined: ssh running the remote's dial-stdio, or a local `t4a dial-stdio` (the
+ * client library's way to start a daemon). node:child_process, so the library runs under Node too.
+ */
+export async function openPipe(argv: string[], peer: string, env?: NodeJS.ProcessEnv): Promise<DaemonConnection> {
+  // Loaded here: dial-stdio and hosts.json's readers import this file and start no program.
+  const { spawn } = await import("node:child_process");
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env });
   let stderr = "";
+  // A write after the program exited (refused, no route) fails EPIPE: its exit below says why.
+  child.stdin.on("error", () => {});
   const wire = {
     write: (bytes: string | Uint8Array) => {
-      try {
-        child.stdin.write(bytes);
-        void Promise.resolve(child.stdin.flush()).catch(() => {});
-      } catch {
-        // ssh has already exited (refused, no route): its exit below says why, not EPIPE.
-      }
+      if (child.stdin.writable) child.stdin.write(bytes);
     },
     end: () => {
-      void child.stdin.end();
+      child.stdin.end();
     },
   };
-  const { connection, feed, ended } = DaemonConnection.over(wire, `ssh ${target.destination}`);
+  const { connection, feed, ended } = DaemonConnection.over(wire, peer);
   let answered = false;
   let over = false;
   const end = (failure: string | undefined) => {
@@ -93,7 +101,7 @@ export async function openRemote(host: string, controlDir: string, sshArgs: stri
   const timeoutMs = connectTimeoutMs();
   const timer = setTimeout(() => {
     // Ended here, not when ssh's pipes close: a ControlPersist master it forked may hold them open.
-    end(`ssh ${target.destination}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`);
+    end(`${peer}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`);
     child.kill("SIGKILL");
   }, timeoutMs);
   timer.unref?.();
@@ -101,22 +109,31 @@ export async function openRemote(host: string, controlDir: string, sshArgs: stri
     answered = true;
     clearTimeout(timer);
   };
-  const stderrDone = (async () => {
-    for await (const chunk of child.stderr) {
-      stderr += new TextDecoder().decode(chunk);
-      if (!answered && stderr.includes(DIAL_READY)) heard();
-    }
-  })();
-  void (async () => {
-    for await (const chunk of child.stdout) {
-      if (!answered) heard();
-      feed(chunk);
-    }
-    // ssh ended: when it failed (no route, no key, no t4a there), its own words go to the caller.
-    const code = await child.exited;
-    await stderrDone;
-    end(code === 0 ? undefined : `ssh ${target.destination}: ${said(stderr).replace(/^: /, "") || `exited ${code}`}`);
-  })();
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (!answered && stderr.includes(DIAL_READY)) heard();
+  });
+  child.stdout.on("data", (chunk: Buffer) => {
+    if (!answered) heard();
+    feed(chunk);
+  });
+  // Both its output ended and it exited: when it failed (no route, no key, no t4a there), its own
+  // words go to the caller.
+  let code: number | null | undefined;
+  let outputEnded = false;
+  const settle = () => {
+    if (code === undefined || !outputEnded) return;
+    end(code === 0 ? undefined : `${peer}: ${said(stderr).replace(/^: /, "") || `exited ${code}`}`);
+  };
+  child.stdout.on("end", () => {
+    outputEnded = true;
+    settle();
+  });
+  child.on("exit", (exitCode) => {
+    code = exitCode;
+    settle();
+  });
+  child.on("error", (error) => end(`${peer}: ${error.message}`));
   return connection;
 }
 

@@ -134,7 +134,10 @@ export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends 
 /** A reply's schema: an object whose output is the reply's fields. */
 export type ReplySchema = v.GenericSchema<unknown, Reply>;
 
-export const defineCommand = <S extends v.GenericSchema, R extends ReplySchema>(command: Command<S, R>): Command<S, R> => command;
+/** Keeps the name's literal type: the client library (src/lib/) types each call by its command's name. */
+export const defineCommand = <const N extends string, S extends v.GenericSchema, R extends ReplySchema>(
+  command: Command<S, R> & { name: N },
+): Command<S, R> & { name: N } => command;
 
 /**
  * A success reply read through its command's schema, as the CLI and MCP print it. A daemon of

@@ -35,6 +35,11 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-export const commands: Command[] = [create, list, send, text, screenshot, cursor, snapshot, choose, click, fill, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as Command[];
+const table = [create, list, send, text, screenshot, cursor, snapshot, choose, click, fill, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as const;
+
+export const commands: Command[] = [...table] as Command[];
+
+/** Every command with its own schemas' types (src/lib/wire.ts makes the client library's types of them). */
+export type CommandTable = (typeof table)[number];
 
 export const commandsByName = new Map(commands.map((command) => [command.name, command]));

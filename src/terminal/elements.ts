@@ -458,7 +458,7 @@ function findProgress(view: View, boxes: Box[]): Found[] {
       if (!bar) continue;
       const label = clean(bar.label);
       out.push({ kind: "progress", row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
-      view.use(row, bar.col - (label ? 0 : 0), bar.width);
+      view.use(row, bar.col, bar.width);
     }
   }
   return out;
@@ -469,7 +469,24 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 
 function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view.grid;
-  const found = cursor.visible ? cursorInput(view, boxes) : [];
+  const found: Found[] = [];
+  // dialog --form: "Label:" then a field drawn on a background of its own, one per row.
+  for (let row = 0; row < view.rows; row++) {
+    for (const match of view.flat[row]!.matchAll(/([A-Za-z][\w .'-]{0,30}):/g)) {
+      const labelBg = view.background(row, match.index!);
+      let start = match.index! + match[0].length;
+      while (start < view.cols && start < match.index! + match[0].length + 12 && view.char(row, start) === " " && view.background(row, start) === labelBg) start++;
+      const bg = view.background(row, start);
+      if (bg === labelBg || !view.free(row, match.index!, start + 1)) continue;
+      let end = start;
+      while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
+      if (end - start < 3 || end - start > view.cols * 0.8) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= start && cursor.col <= end;
+      found.push({ kind: "input", row, col: start, width: end - start, height: 1, label: match[1]!.trim(), value: view.text(row, start, end).replace(/_+\s*$/, "").trim(), cursor: here });
+      view.use(row, match.index!, end - match.index!);
+    }
+  }
+  if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
@@ -502,7 +519,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
   const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
-  if (end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
+  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
     const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
     const label = labelAbove(view, boxes, row, start);
@@ -527,7 +544,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   }
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
-  const commandLine = row === view.rows - 1 ? /^([:/?])(?=\S)/.exec(before) : null;
+  const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
+  const commandLine = row === view.rows - 1 && !inverse ? /^([:/?])(?=\S)/.exec(before) : null;
   const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
@@ -594,7 +612,7 @@ function findQuestions(view: View): Found[] {
     const col = match.index!;
     const text = match[0].trimEnd();
     const keyCol = col + match[0].indexOf(match[1]!);
-    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: /any/i.test(match[1]!) ? "Enter" : "Enter" }] });
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }] });
     view.use(row, col, text.length);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
@@ -604,8 +622,10 @@ function findQuestions(view: View): Found[] {
     // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
     let q = row - 1;
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
-    while (q >= 0 && q >= row - 12 && !question_(q).endsWith("?") && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
-    const question = q >= 0 ? question_(q) : "";
+    // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
+    const asks = (r: number) => /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "";
+    while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? asks(q) : "";
     if (!question.endsWith("?")) {
       row += options.length - 1;
       continue;
@@ -988,8 +1008,8 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
       });
       const col = Math.min(...items.map((i) => i.col));
       const width = Math.max(...items.map((i) => i.col + i.width)) - col;
-      const title = box.title && !out.some(() => false) ? undefined : undefined;
-      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows.length, items, ...(title ? { label: title } : {}) });
+      // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
+      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows.length, items });
       for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
     }
   }

@@ -195,6 +195,51 @@ test.if(SSHD !== undefined)("events --all: every host's events on one stream, ea
   }
 }, 60_000);
 
+test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects and resumes, each event made meanwhile once", async () => {
+  const events = Bun.spawn([BIN, "events", "--all"], { env: env(), stdout: "pipe", stderr: "pipe" });
+  let seen = "";
+  let said = "";
+  void (async () => {
+    for await (const chunk of events.stdout) seen += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of events.stderr) said += new TextDecoder().decode(chunk);
+  })();
+  const lines = () => seen.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string; seq?: number });
+  const sshd = sshds.b!;
+  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
+  try {
+    let rung = 0;
+    await waitFor(() => lines().some((e) => e.host === "b" && e.event === "created") || void onHost("b", ["create", "--name", `before${++rung}`, "--", "sleep", "600"]), 30_000, "the stream to join b");
+    // The link drops: b's ssh master is killed, and b's sshd takes no new login until let go,
+    // so what b does now happens while the stream cannot reach it.
+    const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
+    const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
+    expect(master).toBeGreaterThan(0);
+    process.kill(sshdPid, "SIGSTOP");
+    try {
+      process.kill(master, "SIGKILL");
+      await waitFor(() => said.includes("b: "), 30_000, "the stream to see b's link drop");
+      for (let i = 1; i <= 3; i++) expect(onHost("b", ["create", "--name", `during${i}`, "--", "bash", "-c", "printf '\\a'; exec sleep 600"]).exitCode).toBe(0);
+    } finally {
+      process.kill(sshdPid, "SIGCONT");
+    }
+    await waitFor(() => ["during1", "during2", "during3"].every((n) => lines().some((e) => e.terminal === `b:${n}` && e.event === "bell")), 60_000, "the events made during the drop");
+    // And the stream goes on live after the replay.
+    expect(onHost("b", ["create", "--name", "after", "--", "sleep", "600"]).exitCode).toBe(0);
+    await waitFor(() => lines().some((e) => e.terminal === "b:after"), 30_000, "a live event after the resume");
+    const fromB = lines().filter((e) => e.host === "b");
+    for (const n of ["during1", "during2", "during3", "after"]) expect(fromB.filter((e) => e.terminal === `b:${n}` && e.event === "created")).toHaveLength(1);
+    const seqs = fromB.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(fromB.some((e) => e.event === "gap")).toBe(false);
+  } finally {
+    events.kill();
+    await events.exited;
+    for (const name of onHost("b", ["list", "--json"]).stdout.toString().match(/"id":"(before|during|after)\d*"/g) ?? []) onHost("b", ["kill", name.slice(6, -1)]);
+  }
+}, 120_000);
+
 test.if(SSHD !== undefined)("a hostile host: its ids, titles, lines and errors reach the terminal without control characters", async () => {
   const cfg = join(sandbox.dir, "config-evil");
   await addHost("evil", cfg);

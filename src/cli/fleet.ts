@@ -3,7 +3,7 @@
 // merge what comes back, ids as `NAME:ID`; `NAME:ID` anywhere else is routed by routeHostId.
 // What a remote answers is tainted: checked against the command's reply schema, and its strings
 // stripped of control characters before they reach the user's terminal. A remote names no path
-// and no command here. No reconnect, no replay: a stream that ends is said once and left.
+// and no command here. events --all joins a dropped link again and resumes after the last seq.
 import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
@@ -198,31 +198,71 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
 
 async function fleetEvents(fleet: Member[], request: Reply, socket: string): Promise<number> {
   let streamed = 0;
-  await Promise.all(
-    fleet.map(async (member) => {
-      let connection: DaemonConnection | undefined;
-      let joined = false;
-      try {
-        connection = await open(member, socket, false);
-        if (!connection) return;
-        const { reply } = await connection.request(request);
-        if (reply.ok !== true) throw new Error(String(reply.error));
-        streamed++;
-        joined = true;
-        for (;;) {
-          const line = await connection.readLine();
-          if (line === undefined) break;
-          if (typeof line !== "object" || line === null || Array.isArray(line)) continue;
-          const event = member.host ? clean(line) : line;
-          console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
-        }
-        console.error(`t4a: ${member.name}: the event stream ended`);
-      } catch (error) {
-        console.error(`t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}`);
-      } finally {
-        connection?.close();
-      }
-    }),
-  );
+  await Promise.all(fleet.map((member) => followEvents(member, request, socket, () => streamed++)));
   return streamed ? 0 : 3;
+}
+
+/** Waits before the n-th reconnect in a row: 0.5 s doubling to 30 s; RECONNECTS of them, then it gives up. */
+const RECONNECTS = 10;
+const reconnectDelayMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
+
+/**
+ * One member's events, tagged with its host, until it cannot be reached: a link that drops (or a
+ * daemon that says it lagged) is joined again with `since`, the last seq printed, so what the
+ * daemon made meanwhile comes once; the daemon says `gap` for what it no longer holds. A member
+ * that cannot be reached at the start is said once and left.
+ */
+async function followEvents(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
+  let resume: { since: number; instance: string } | undefined;
+  let failures = 0;
+  for (;;) {
+    let connection: DaemonConnection | undefined;
+    let why: string;
+    try {
+      connection = await open(member, socket, false);
+      if (!connection) {
+        if (!resume) return; // no local daemon: nothing here to follow
+        throw new Error("the daemon is gone");
+      }
+      const { reply } = await connection.request(resume ? { ...request, since: resume.since, instance: resume.instance } : request);
+      if (reply.ok !== true) throw new Error(String(reply.error));
+      const instance = String(reply.instance);
+      if (!resume) joinedFirst();
+      else console.error(`t4a: ${member.name}: joined again, resuming after event ${resume.since}`);
+      // Another instance (the daemon restarted): its own count, from its first event.
+      if (!resume || resume.instance !== instance) resume = { since: resume ? 0 : Number(reply.seq) || 0, instance };
+      failures = 0;
+      why = "the event stream ended";
+      for (;;) {
+        const line = await connection.readLine();
+        if (line === undefined) break;
+        if (typeof line !== "object" || line === null || Array.isArray(line)) continue;
+        const event = member.host ? clean(line) : line;
+        if (event.event === "lagged") {
+          why = `this reader fell ${Number(event.dropped)} events behind`;
+          break; // joined again with since, the daemon sends what it dropped
+        }
+        if (typeof event.seq === "number") {
+          if (event.seq <= resume.since) continue; // sent already
+          resume.since = event.seq;
+        }
+        console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
+      }
+    } catch (error) {
+      if (!resume) {
+        console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
+        return;
+      }
+      why = message(error);
+    } finally {
+      connection?.close();
+    }
+    if (++failures > RECONNECTS) {
+      console.error(`t4a: ${member.name}: ${why}; gave up after ${RECONNECTS} tries to join again`);
+      return;
+    }
+    const delayMs = failures === 1 ? 0 : reconnectDelayMs(failures - 1);
+    console.error(`t4a: ${member.name}: ${why}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
+    await Bun.sleep(delayMs);
+  }
 }

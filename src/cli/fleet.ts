@@ -9,7 +9,7 @@ import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
-import { controlsAsSpaces } from "../protocol/controls.ts";
+import { controlsOut as clean } from "../protocol/controls.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
@@ -31,18 +31,6 @@ export function routeHostId(id: string, options: CliOptions): { host: RemoteHost
   if (typeof options.host === "string") throw usage(`"${id}" names a host, and so does --host: give one of them`);
   if (!split.id) throw usage(`"${id}" names no terminal after the host`);
   return { host: split.host === LOCAL ? undefined : resolveHost(split.host), id: split.id };
-}
-
-/** Control characters out of every string a remote sent (its ids, titles, lines, errors). */
-export function clean<T>(value: T): T {
-  if (typeof value === "string") return controlsAsSpaces(value) as T;
-  if (Array.isArray(value)) return value.map(clean) as T;
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) out[clean(key)] = clean(field);
-    return out as T;
-  }
-  return value;
 }
 
 const qualify = (member: Member, id: unknown): string => (member.name === LOCAL ? String(id) : `${member.name}:${String(id)}`);

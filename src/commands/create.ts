@@ -122,7 +122,7 @@ export const create = defineCommand({
   mcp: {
     tool: "terminal_create",
     description:
-      "Start a program on a new terminal (a real PTY) and return its id (t1, t2, …) as short JSON. " +
+      "Start a program on a new terminal (a real PTY); answers its id as short JSON. " +
       "Without cmd_args: the user's shell, with the integration terminal_run/terminal_exec need. " +
       "worktree: its own git worktree and branch (kept at the end only if dirty). agent: a coding-agent CLI (claude, codex, gemini, qwen, opencode) " +
       "with prompt/yolo/resume; drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but its cwd and /tmp, network off. " +
@@ -142,6 +142,7 @@ export const create = defineCommand({
     // Plugins and setup are the user's own machinery, chosen by people (CLI, connector.json, web).
     hide: ["idle_timeout_ms", "client_env", "plugins", "setup", "limit_memory", "limit_cpu", "limit_pids"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.
+    fleet: { field: "host", type: "string", description: "a host of hosts.json; its ids are HOST:ID" },
     request: (args) => ({ cwd: process.cwd(), ...args, client_env: callerEnv(args.inherit_env === true) }),
   },
   http: [{ method: "POST", path: "/api/sessions", status: 201 }],

@@ -30,7 +30,7 @@ export const cursor = defineCommand({
     tool: "terminal_cursor",
     description:
       "Where the cursor is: row counted from the top of the screen and col from the left (both 0-based), whether the program shows it, " +
-      'and its style, as short JSON ({"row":5,"col":32,"visible":true,"style":"block"}, ~20 tokens). ' +
+      'and its style, as short JSON (~20 tokens). ' +
       "Use it to know which field of a form or which line of an editor has the focus.",
   },
   http: [{ method: "GET", path: "/api/sessions/:id/cursor" }],

@@ -186,71 +186,27 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
 
 async function fleetEvents(fleet: Member[], request: Reply, socket: string): Promise<number> {
   let streamed = 0;
-  await Promise.all(fleet.map((member) => followEvents(member, request, socket, () => streamed++)));
+  await Promise.all(fleet.map((member) => followMember(member, request, socket, () => streamed++)));
   return streamed ? 0 : 3;
 }
 
-/** Waits before the n-th reconnect in a row: 0.5 s doubling to 30 s; RECONNECTS of them, then it gives up. */
-const RECONNECTS = 10;
-const reconnectDelayMs = (attempt: number) => Math.min(30_000, 500 * 2 ** (attempt - 1));
-
 /**
- * One member's events, tagged with its host, until it cannot be reached: a link that drops (or a
- * daemon that says it lagged) is joined again with `since`, the last seq printed, so what the
- * daemon made meanwhile comes once; the daemon says `gap` for what it no longer holds. A member
- * that cannot be reached at the start is said once and left.
+ * One member's events, tagged with its host, until it cannot be reached: a dropped link is joined
+ * again and resumed (client/event-follow.ts); a member that cannot be reached at the start is
+ * said once and left.
  */
-async function followEvents(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
-  let resume: { since: number; instance: string } | undefined;
-  let failures = 0;
-  for (;;) {
-    let connection: DaemonConnection | undefined;
-    let why: string;
-    try {
-      connection = await open(member, socket, false);
-      if (!connection) {
-        if (!resume) return; // no local daemon: nothing here to follow
-        throw new Error("the daemon is gone");
-      }
-      const { reply } = await connection.request(resume ? { ...request, since: resume.since, instance: resume.instance } : request);
-      if (reply.ok !== true) throw new Error(String(reply.error));
-      const instance = String(reply.instance);
-      if (!resume) joinedFirst();
-      else console.error(`t4a: ${member.name}: joined again, resuming after event ${resume.since}`);
-      // Another instance (the daemon restarted): its own count, from its first event.
-      if (!resume || resume.instance !== instance) resume = { since: resume ? 0 : Number(reply.seq) || 0, instance };
-      failures = 0;
-      why = "the event stream ended";
-      for (;;) {
-        const line = await connection.readLine();
-        if (line === undefined) break;
-        if (typeof line !== "object" || line === null || Array.isArray(line)) continue;
-        const event = member.host ? clean(line) : line;
-        if (event.event === "lagged") {
-          why = `this reader fell ${Number(event.dropped)} events behind`;
-          break; // joined again with since, the daemon sends what it dropped
-        }
-        if (typeof event.seq === "number") {
-          if (event.seq <= resume.since) continue; // sent already
-          resume.since = event.seq;
-        }
-        console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
-      }
-    } catch (error) {
-      if (!resume) {
-        console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
-        return;
-      }
-      why = message(error);
-    } finally {
-      connection?.close();
-    }
-    if (++failures > RECONNECTS) {
-      console.error(`t4a: ${member.name}: ${why}; gave up after ${RECONNECTS} tries to join again`);
-      return;
-    }
-    const delayMs = failures === 1 ? 0 : reconnectDelayMs(failures - 1);
-    console.error(`t4a: ${member.name}: ${why}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
-    await Bun.sleep(delayMs);
-  }
+async function followMember(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
+  const { followEvents } = await import("../client/event-follow.ts");
+  const ended = await followEvents({
+    open: () => open(member, socket, false),
+    request,
+    tries: 10,
+    joined: (again, since) => (again ? console.error(`t4a: ${member.name}: joined again, resuming after event ${since}`) : joinedFirst()),
+    dropped: (why, delayMs) => console.error(`t4a: ${member.name}: ${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`),
+    event: (line) => {
+      const event = member.host ? clean(line) : line;
+      console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
+    },
+  });
+  if (ended !== "no daemon") console.error(`t4a: ${member.name}: ${clean(ended)}`);
 }

@@ -33,8 +33,8 @@ export class WebRelay {
   readonly #socketPath: string;
   readonly #fleet: FleetLinks;
   readonly #sinks = new Set<RelaySink>();
-  /** The followers of each host's events while a page listens: stop closes their connections. */
-  #following: Array<{ stop(): void }> = [];
+  /** The follower of each host's events while a page listens: stop closes its connection. */
+  readonly #following = new Map<string, () => void>();
 
   constructor(socketPath: string) {
     this.#socketPath = socketPath;
@@ -69,6 +69,8 @@ export class WebRelay {
   /** Every host's list at once; a host that does not answer is named with why, the others still show. */
   async lists(command: Command, fields: Reply): Promise<{ terminals: Reply[]; hosts: Array<{ name: string; error?: string }> }> {
     const { names, problems } = this.#fleet.hosts();
+    // A host added to hosts.json while pages listen is followed from now on; one removed, no longer.
+    if (this.#sinks.size) this.#follow(names);
     const answers = await Promise.all(
       names.map(async (name) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -96,7 +98,7 @@ export class WebRelay {
    */
   events(sink: RelaySink): () => void {
     this.#sinks.add(sink);
-    if (this.#sinks.size === 1) this.#follow();
+    if (this.#sinks.size === 1) this.#follow(this.#fleet.hosts().names);
     return () => {
       this.#sinks.delete(sink);
       if (this.#sinks.size === 0) this.#stopFollowing();
@@ -107,11 +109,17 @@ export class WebRelay {
     for (const sink of this.#sinks) sink(event);
   }
 
-  #follow(): void {
-    for (const name of this.#fleet.hosts().names) {
+  #follow(names: string[]): void {
+    for (const [name, stop] of this.#following) {
+      if (names.includes(name)) continue;
+      stop();
+      this.#following.delete(name);
+    }
+    for (const name of names) {
+      if (this.#following.has(name)) continue;
       let stopped = false;
       let current: DaemonConnection | undefined;
-      this.#following.push({ stop: () => ((stopped = true), current?.close()) });
+      this.#following.set(name, () => ((stopped = true), current?.close()));
       void followEvents({
         open: async () => connectDaemon(this.#socketPath, false, resolveHost(name)),
         request: { cmd: "events" },
@@ -130,7 +138,8 @@ export class WebRelay {
   }
 
   #stopFollowing(): void {
-    for (const follower of this.#following.splice(0)) follower.stop();
+    for (const stop of this.#following.values()) stop();
+    this.#following.clear();
   }
 
   /**

@@ -220,6 +220,9 @@ function queryFields(url: URL): Reply {
   return fields;
 }
 
+/** How often a quiet event stream sends a comment, under Bun.serve's 10 s idle limit. */
+const SSE_ALIVE_MS = 5000;
+
 /**
  * An event stream as server-sent events: one `data:` line per event, until the client goes. What
  * waits for a reader that does not read is bounded in bytes, as on the socket: past the bound
@@ -227,12 +230,22 @@ function queryFields(url: URL): Reply {
  */
 function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
   let stop: (() => void) | undefined;
+  let beat: ReturnType<typeof setInterval> | undefined;
   let dropped = 0;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(encoder.encode(": t4a events\n\n"));
+        // Bun.serve ends a response that sends nothing for 10 s: a quiet stream says it is alive
+        // (else the page, and the relay's links behind it, would start over every 10 s).
+        beat = setInterval(() => {
+          try {
+            if ((controller.desiredSize ?? 0) > 0) controller.enqueue(encoder.encode(": alive\n\n"));
+          } catch {
+            clearInterval(beat);
+          }
+        }, SSE_ALIVE_MS);
         const line = (event: unknown) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
         stop = start((event) => {
           try {
@@ -249,6 +262,7 @@ function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
         });
       },
       cancel() {
+        clearInterval(beat);
         stop?.();
       },
     },

@@ -1,11 +1,7 @@
-// The page's other machines: the browser talks only to this daemon, which relays what names a
-// host (HOST:ID, create's `host`) to that host's own daemon over ssh (one DaemonLink per host, over
-// its ControlMaster), merges every host's list and events into the page's, and bridges a
-// terminal's WebSocket to an attach there. What a host answers is tainted: checked against the
-// command's reply schema, stripped of control characters, its ids qualified HOST:ID (a host cannot
-// speak for another, nor for this machine); the page draws it as text only. The relay never
-// widens a login: the gate refuses every change on a read-only server before a route runs, and a
-// read-only viewer is attached read-only there too. No listener of its own.
+// The page's other machines: what names a host (HOST:ID, create's `host`, `all`) is relayed by
+// this daemon over ssh to that host's own daemon (one DaemonLink per host), lists and events
+// merged, a terminal's WebSocket bridged to an attach there. A host's answers are tainted
+// (schema-checked, controls out, ids qualified here); the relay never widens a login. No listener.
 import { parseReply, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";

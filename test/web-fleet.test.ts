@@ -120,8 +120,11 @@ test.if(SSHD !== undefined && CHROMIUM !== undefined)("one page: cards from two 
     await page.click("#create button[type=submit]");
     await waitFor(() => hostList("a").some((t) => t.id === "made-on-a"), 30_000, "the session made from the page on a");
     await page.waitForFunction(() => location.hash === `#/t/${encodeURIComponent("a:made-on-a")}`, undefined, { timeout: 30_000 });
-    await page.click("#back");
-    await page.waitForSelector(card("a:made-on-a"));
+    // Kill from the terminal view: the dialog, then a's session is gone.
+    await page.waitForSelector("#terminal-view:not([hidden])");
+    await page.click("#kill");
+    await page.click("#kill-confirm");
+    await waitFor(() => !hostList("a").some((t) => t.id === "made-on-a"), 30_000, "the kill on a from the page");
     // Approve on b's agent from this page: the daemon relays it to b's daemon over ssh.
     await page.click(`${card("b:asker")} button[data-act="approve"]`);
     await waitFor(() => hostList("b").find((t) => t.id === "asker")?.agent_state !== "waiting", 30_000, "b's agent to take the approve");
@@ -136,24 +139,29 @@ test.if(SSHD !== undefined && CHROMIUM !== undefined)("one page: cards from two 
     await page.waitForFunction(() => [...document.querySelectorAll(".xterm-rows > div")].some((row) => row.textContent === "via-relay-42"), undefined, { timeout: 30_000 });
     await page.screenshot({ path: "/tmp/fleet-desktop-terminal.png" });
     await page.click("#back");
-    // b goes away (its t4a cannot be run, its ssh master is gone): a's and this machine's cards stay, b is named.
+    // b goes away: its daemon ends and its t4a cannot be run (a machine off, as seen from here).
+    // a's and this machine's cards stay, b is named; b's sessions end with its daemon.
     const program = join(sshds.b!.dir, "home", "t4a");
     renameSync(program, `${program}.away`);
-    const check = Bun.spawnSync(["ssh", "-F", sshds.b!.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshds.b!.port), "-O", "exit", `${user}@127.0.0.1`], { stderr: "pipe" });
-    expect(check.exitCode).toBe(0);
-    await page.waitForFunction(() => (document.querySelector("#status")?.textContent ?? "").includes("b: "), undefined, { timeout: 60_000 });
-    expect(await page.$(card("b:asker"))).toBeNull();
+    Bun.spawnSync([BIN, "shutdown"], { env: { ...sandbox.env, T4A_SOCKET: remoteSocket("b") } });
+    await page.waitForFunction(() => (document.querySelector("#status")?.textContent ?? "").includes("b: "), undefined, { timeout: 60_000 }).catch(async (error) => {
+      await page.screenshot({ path: "/tmp/fleet-away-failed.png" });
+      throw new Error(`${(error as Error).message}; the status said: ${await page.textContent("#status")}`);
+    });
+    await page.waitForFunction((selector) => document.querySelector(selector) === null, card("b:asker"), { timeout: 30_000 });
     expect(await page.$(card("a:sh-a"))).not.toBeNull();
-    // b comes back: its cards return without a reload.
+    // b comes back (a new daemon there, with a session): its cards return without a reload.
     renameSync(`${program}.away`, program);
-    await page.waitForSelector(card("b:asker"), { timeout: 60_000 });
+    onHost("b", ["create", "--name", "back", "--", "sleep", "600"]);
+    await page.waitForSelector(card("b:back"), { timeout: 60_000 });
+    await page.waitForFunction(() => !(document.querySelector("#status")?.textContent ?? "").includes("b: "), undefined, { timeout: 30_000 });
   } finally {
     await page.context().close();
   }
   // A phone: the same cards, host labels and all.
   const phone = await openPage({ width: 390, height: 844 });
   try {
-    await phone.waitForSelector(card("b:asker"), { timeout: 30_000 });
+    await phone.waitForSelector(card("b:back"), { timeout: 30_000 });
     await phone.waitForSelector(card("a:sh-a"));
     await phone.screenshot({ path: "/tmp/fleet-phone-list.png", fullPage: true });
   } finally {
@@ -171,6 +179,19 @@ test.if(SSHD !== undefined)("a read-only login reads remote sessions and cannot 
   const listed = await (await fetch(`${base}/api/sessions?all=true`, { headers })).json();
   expect(listed.terminals.map((t: { id: string }) => t.id)).toContain("a:sh-a");
   expect((await fetch(`${base}/api/sessions/a%3Ash-a/text`, { headers })).status).toBe(200);
+  // What a remote worktree session changed reads through the relay too (the page's Changes).
+  const repo = join(sandbox.dir, "repo");
+  mkdirSync(repo);
+  const git = (...args: string[]) => expect(Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: repo }).exitCode).toBe(0);
+  git("init", "-q");
+  writeFileSync(join(repo, "a.txt"), "one\n");
+  git("add", ".");
+  git("commit", "-qm", "init");
+  onHost("a", ["create", "--name", "wt", "--cwd", repo, "--worktree", "w1", "--", "bash", "-c", "echo two > a.txt; exec sleep 600"]);
+  await waitFor(async () => ((await (await fetch(`${base}/api/sessions/a%3Awt/diff`, { headers })).json()).files ?? []).length > 0, 30_000, "a's worktree change through the relay");
+  const changes = await (await fetch(`${base}/api/sessions/a%3Awt/diff`, { headers })).json();
+  expect(changes.files).toEqual([{ status: " M", path: "a.txt" }]);
+  expect(changes.diff).toContain("+two");
   for (const [method, path, body] of [
     ["POST", "/api/sessions/a%3Ash-a/send", { input: "refused\r" }],
     ["POST", "/api/sessions/b%3Aasker/approve", {}],

@@ -19,14 +19,16 @@ export interface Follow {
   tries: number;
   /** A daemon unreachable at the start is tried again too (the web relay: a host may come up later). */
   retryStart?: boolean;
+  /** The longest wait between tries (default 30 s; the web relay's 5 s: a page shows a host back soon). */
+  maxDelayMs?: number;
   /** Stop following (checked between tries); the caller closes the current connection through `current`. */
   stopped?(): boolean;
   /** The connection now followed, for the caller to close. */
   current?(connection: DaemonConnection | undefined): void;
 }
 
-/** Waits before the n-th try in a row: at once, then 0.5 s doubling to 30 s. */
-export const rejoinDelayMs = (failures: number) => (failures <= 1 ? 0 : Math.min(30_000, 500 * 2 ** (failures - 2)));
+/** Waits before the n-th try in a row: at once, then 0.5 s doubling to maxMs. */
+export const rejoinDelayMs = (failures: number, maxMs = 30_000) => (failures <= 1 ? 0 : Math.min(maxMs, 500 * 2 ** (failures - 2)));
 
 /**
  * Follows until stopped, or given up: answers why it ended. A daemon that cannot be reached at
@@ -77,7 +79,7 @@ export async function followEvents(follow: Follow): Promise<string> {
     }
     if (follow.stopped?.()) return "stopped";
     if (++failures > follow.tries) return `${why}; gave up after ${follow.tries} tries to join again`;
-    const delayMs = rejoinDelayMs(failures);
+    const delayMs = rejoinDelayMs(failures, follow.maxDelayMs);
     follow.dropped?.(why, delayMs);
     await Bun.sleep(delayMs);
   }

@@ -17,6 +17,9 @@ import { HttpRefusal } from "./responses.ts";
 /** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting). */
 const LIST_WAIT_MS = 10_000;
 
+/** What a page may send a remote terminal before the attach there is made. */
+const EARLY_INPUT_BYTES = 64 * 1024;
+
 export type RelaySink = (event: Reply) => void;
 
 /** What a remote terminal's viewer (the page's WebSocket) is sent; answers the bytes it has not read yet. */
@@ -121,6 +124,7 @@ export class WebRelay {
         request: { cmd: "events" },
         tries: Number.POSITIVE_INFINITY,
         retryStart: true,
+        maxDelayMs: 5000,
         stopped: () => stopped,
         current: (connection) => (current = connection),
         joined: () => this.#fan({ event: "host", host: name, state: "up" }),
@@ -144,6 +148,16 @@ export class WebRelay {
    */
   attach(host: string, id: string, readOnly: boolean, scrollback: number, viewer: RelayViewer): { input(bytes: Uint8Array | string): void; resize(cols: number, rows: number): void; close(): void } {
     let link: { write(bytes: Uint8Array): void } | undefined;
+    // Keys and resizes the page sends before the attach there is made: kept (64 KiB at most), then sent in order.
+    let early: Uint8Array[] = [];
+    let earlyBytes = 0;
+    const toHost = (frame: Uint8Array) => {
+      if (readOnly || closed) return;
+      if (link) return link.write(frame);
+      if (earlyBytes + frame.length > EARLY_INPUT_BYTES) return close(1008, `${host}: typed too much before the terminal there was ready`);
+      early.push(frame);
+      earlyBytes += frame.length;
+    };
     let connection: DaemonConnection | undefined;
     let closed = false;
     const close = (code: number, reason: string) => {
@@ -178,17 +192,15 @@ export class WebRelay {
           },
           () => close(1000, `${host}: the link ended`),
         );
+        for (const frame of early) link.write(frame);
+        early = [];
       } catch (error) {
         close(1011, `${host}: ${controlsAsSpaces((error as Error).message)}`.slice(0, 120));
       }
     })();
     return {
-      input: (bytes) => {
-        if (!readOnly) link?.write(encodeFrame(Frame.input, bytes));
-      },
-      resize: (cols, rows) => {
-        if (!readOnly) link?.write(encodeFrame(Frame.resize, JSON.stringify({ cols, rows })));
-      },
+      input: (bytes) => toHost(encodeFrame(Frame.input, bytes)),
+      resize: (cols, rows) => toHost(encodeFrame(Frame.resize, JSON.stringify({ cols, rows }))),
       close: () => close(1000, "closed"),
     };
   }

@@ -22,6 +22,8 @@ const THUMB_EVERY_MS = 1500;
 const STATS_EVERY_MS = 5000;
 /** Many events in a burst make one list read, this long after the first. */
 const LIST_DEBOUNCE_MS = 250;
+/** While a host does not answer, the list is read again this often. */
+const HOST_RETRY_MS = 5000;
 /** The ages on the cards ("waiting 2 min") are redrawn this often. */
 const AGES_EVERY_MS = 15_000;
 
@@ -111,6 +113,8 @@ export class SessionList {
       this.#onSessions(terminals);
       const needs = needSummary(terminals);
       const down = hosts.filter((host) => host.error !== undefined).map((host) => `${host.name}: ${host.error}`);
+      // A host that did not answer is asked again soon, events or not: its cards return when it does.
+      if (down.length) this.#listTimer ??= setTimeout(() => void this.refresh(), HOST_RETRY_MS);
       this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`, false);
       return true;
     } catch (error) {

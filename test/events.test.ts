@@ -147,7 +147,7 @@ for (const [name, argv] of shells) {
       await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
       const events = await subscribe(id);
       await request({ cmd: "send", id, input: "sh -c 'exit 7'\r" });
-      expect(await events.next("command_done")).toEqual({ event: "command_done", terminal: id, code: 7 });
+      expect(await events.next("command_done")).toEqual({ event: "command_done", terminal: id, code: 7, seq: expect.any(Number) });
       events.close();
       await request({ cmd: "kill", id });
     });
@@ -241,7 +241,7 @@ test("idle does not fire while a spinner prints every 200 ms (idle_ms 1000)", as
   // 15 frames 200 ms apart never leave 1 s of quiet: idle comes only once the spinning is over.
   expect(((await request({ cmd: "text", id })).lines as string[]).join("")).toContain("spun");
   const idle = await waitFor(() => events.find((e) => e.terminal === id && e.event === "idle"), 5000, "the idle event");
-  expect(idle).toEqual({ event: "idle", terminal: id, after_ms: 1000 });
+  expect(idle).toEqual({ event: "idle", terminal: id, after_ms: 1000, seq: expect.any(Number) });
   // One idle for the spinning and the quiet after it; a slow start may have been idle (and then
   // active) before the first frame, which is right and not counted.
   const mine = events.filter((e) => e.terminal === id && (e.event === "idle" || e.event === "activity"));

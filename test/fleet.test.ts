@@ -7,6 +7,9 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join } from "node:path";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
 import { SSHD, startSshd, type LocalSshd } from "./fixtures/sshd.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const NAMES = ["a", "b", "c"] as const;
 let sandbox: Sandbox;
@@ -20,7 +23,8 @@ const HOSTILE = `#!/usr/bin/env python3
 import sys, json
 sys.stderr.write("t4a dial-stdio: joined\\n"); sys.stderr.flush()
 for line in sys.stdin:
-    cmd = json.loads(line).get("cmd")
+    request = json.loads(line)
+    cmd = request.get("cmd")
     if cmd == "list":
         reply = {"ok": True, "terminals": [{"id": "evil\\x1b]0;pwned\\x07", "cols": 80, "rows": 24, "pid": 1, "alive": True,
                  "title": "\\x1b[2J\\x1b]52;c;QUJD\\x07title", "cmd_args": [], "cwd": "/", "shell_integration": None}]}
@@ -28,6 +32,7 @@ for line in sys.stdin:
         reply = {"ok": True, "condition": "needs", "elapsed_ms": 0, "terminal": "x\\x1b[31m", "why": "failed", "line": "\\x1b]52;c;QUJD\\x07boom"}
     else:
         reply = {"ok": False, "code": "unsupported", "error": "\\x1b[2Jrefused"}
+    if "tag" in request: reply["tag"] = request["tag"]
     print(json.dumps(reply), flush=True)
 `;
 
@@ -192,6 +197,115 @@ test.if(SSHD !== undefined)("events --all: every host's events on one stream, ea
   } finally {
     events.kill();
     await events.exited;
+  }
+}, 60_000);
+
+test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects and resumes, each event made meanwhile once", async () => {
+  const events = Bun.spawn([BIN, "events", "--all"], { env: env(), stdout: "pipe", stderr: "pipe" });
+  let seen = "";
+  let said = "";
+  void (async () => {
+    for await (const chunk of events.stdout) seen += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of events.stderr) said += new TextDecoder().decode(chunk);
+  })();
+  const lines = () => seen.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string; seq?: number });
+  const sshd = sshds.b!;
+  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
+  try {
+    let rung = 0;
+    await waitFor(() => lines().some((e) => e.host === "b" && e.event === "created") || void onHost("b", ["create", "--name", `before${++rung}`, "--", "sleep", "600"]), 30_000, "the stream to join b");
+    // The link drops: b's ssh master is killed, and b's sshd takes no new login until let go,
+    // so what b does now happens while the stream cannot reach it.
+    const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
+    const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
+    expect(master).toBeGreaterThan(0);
+    process.kill(sshdPid, "SIGSTOP");
+    try {
+      process.kill(master, "SIGKILL");
+      await waitFor(() => said.includes("b: "), 30_000, "the stream to see b's link drop");
+      for (let i = 1; i <= 3; i++) expect(onHost("b", ["create", "--name", `during${i}`, "--", "bash", "-c", "printf '\\a'; exec sleep 600"]).exitCode).toBe(0);
+    } finally {
+      process.kill(sshdPid, "SIGCONT");
+    }
+    await waitFor(() => ["during1", "during2", "during3"].every((n) => lines().some((e) => e.terminal === `b:${n}` && e.event === "bell")), 60_000, "the events made during the drop");
+    // And the stream goes on live after the replay.
+    expect(onHost("b", ["create", "--name", "after", "--", "sleep", "600"]).exitCode).toBe(0);
+    await waitFor(() => lines().some((e) => e.terminal === "b:after"), 30_000, "a live event after the resume");
+    const fromB = lines().filter((e) => e.host === "b");
+    for (const n of ["during1", "during2", "during3", "after"]) expect(fromB.filter((e) => e.terminal === `b:${n}` && e.event === "created")).toHaveLength(1);
+    const seqs = fromB.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(fromB.some((e) => e.event === "gap")).toBe(false);
+  } finally {
+    events.kill();
+    await events.exited;
+    for (const name of onHost("b", ["list", "--json"]).stdout.toString().match(/"id":"(before|during|after)\d*"/g) ?? []) onHost("b", ["kill", name.slice(6, -1)]);
+  }
+}, 120_000);
+
+/** `t4a mcp` with this test's hosts; call(tool, args) answers the result's text and whether it is an error. */
+async function mcp(configHome = config()) {
+  const transport = new StdioClientTransport({ command: BIN, args: ["mcp"], env: env(configHome), cwd: sandbox.dir, stderr: "ignore" });
+  const client = new Client({ name: "fleet-test", version: "0" });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { error: result.isError === true, text: result.content.map((item) => (item.type === "text" ? item.text : `<${item.type}>`)).join("\n") };
+  };
+  return { call, close: () => client.close() };
+}
+
+test.if(SSHD !== undefined)("MCP: HOST:ID ids, create on a host, terminal_list all; an unknown host names hosts.json", async () => {
+  const { call, close } = await mcp();
+  try {
+    const created = await call("terminal_create", { host: "a", name: "mcp-far", cmd_args: ["bash", "--norc", "--noprofile"] });
+    expect(created.error).toBe(false);
+    expect(JSON.parse(created.text).id).toBe("a:mcp-far");
+    // It is a's: this machine has no terminal of that name.
+    expect(onHost("a", ["list"]).stdout.toString()).toContain("mcp-far");
+    const ran = await call("terminal_run", { id: "a:mcp-far", command: "echo on-a-$((6*7))" });
+    expect(ran).toMatchObject({ error: false });
+    expect(ran.text).toContain("on-a-42");
+    expect((await call("terminal_send", { id: "a:mcp-far", input: "echo typed\n" })).error).toBe(false);
+    expect((await call("terminal_wait", { id: "a:mcp-far", idle_ms: 300 })).error).toBe(false);
+    expect((await call("terminal_read", { id: "a:mcp-far" })).text).toContain("\ntyped");
+    await sandbox.ok(["create", "--name", "mcp-here", "--", "sleep", "600"]);
+    const all = await call("terminal_list", { all: true });
+    expect(all.error).toBe(false);
+    const ids = all.text.split("\n").map((line) => line.split(/\s+/)[0]);
+    expect(ids).toContain("mcp-here");
+    expect(ids).toContain("a:mcp-far");
+    // Without all: this machine's alone, as before.
+    expect((await call("terminal_list")).text).not.toContain("a:mcp-far");
+    const unknown = await call("terminal_read", { id: "nowhere:t1" });
+    expect(unknown.error).toBe(true);
+    expect(unknown.text).toContain('unknown host "nowhere"');
+    expect((await call("terminal_kill", { id: "a:mcp-far" })).error).toBe(false);
+    expect(onHost("a", ["list"]).stdout.toString()).not.toContain("mcp-far");
+    await sandbox.ok(["kill", "mcp-here"]);
+  } finally {
+    await close();
+  }
+}, 60_000);
+
+test.if(SSHD !== undefined)("MCP: a hostile host's list reaches the model without control characters, a host that is down is one line", async () => {
+  const cfg = join(sandbox.dir, "config-evil-mcp");
+  await addHost("evil", cfg);
+  await t4a(["hosts", "add", "down", "ssh://nobody@127.0.0.1:1"], cfg);
+  const { call, close } = await mcp(cfg);
+  try {
+    const all = await call("terminal_list", { all: true });
+    expect(all.error).toBe(false);
+    expect(all.text).toContain("evil:evil ]0;pwned ");
+    expect(all.text).toMatch(/^down: unreachable: /m);
+    expect(all.text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    const refused = await call("terminal_read", { id: "evil:t1" });
+    expect(refused.error).toBe(true);
+    expect(refused.text).not.toContain("\x1b");
+  } finally {
+    await close();
   }
 }, 60_000);
 

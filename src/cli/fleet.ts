@@ -3,13 +3,13 @@
 // merge what comes back, ids as `NAME:ID`; `NAME:ID` anywhere else is routed by routeHostId.
 // What a remote answers is tainted: checked against the command's reply schema, and its strings
 // stripped of control characters before they reach the user's terminal. A remote names no path
-// and no command here. No reconnect, no replay: a stream that ends is said once and left.
+// and no command here. events --all joins a dropped link again and resumes after the last seq.
 import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
-import { controlsAsSpaces } from "../protocol/controls.ts";
+import { controlsOut as clean } from "../protocol/controls.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
@@ -31,18 +31,6 @@ export function routeHostId(id: string, options: CliOptions): { host: RemoteHost
   if (typeof options.host === "string") throw usage(`"${id}" names a host, and so does --host: give one of them`);
   if (!split.id) throw usage(`"${id}" names no terminal after the host`);
   return { host: split.host === LOCAL ? undefined : resolveHost(split.host), id: split.id };
-}
-
-/** Control characters out of every string a remote sent (its ids, titles, lines, errors). */
-export function clean<T>(value: T): T {
-  if (typeof value === "string") return controlsAsSpaces(value) as T;
-  if (Array.isArray(value)) return value.map(clean) as T;
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(value)) out[clean(key)] = clean(field);
-    return out as T;
-  }
-  return value;
 }
 
 const qualify = (member: Member, id: unknown): string => (member.name === LOCAL ? String(id) : `${member.name}:${String(id)}`);
@@ -198,31 +186,27 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
 
 async function fleetEvents(fleet: Member[], request: Reply, socket: string): Promise<number> {
   let streamed = 0;
-  await Promise.all(
-    fleet.map(async (member) => {
-      let connection: DaemonConnection | undefined;
-      let joined = false;
-      try {
-        connection = await open(member, socket, false);
-        if (!connection) return;
-        const { reply } = await connection.request(request);
-        if (reply.ok !== true) throw new Error(String(reply.error));
-        streamed++;
-        joined = true;
-        for (;;) {
-          const line = await connection.readLine();
-          if (line === undefined) break;
-          if (typeof line !== "object" || line === null || Array.isArray(line)) continue;
-          const event = member.host ? clean(line) : line;
-          console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
-        }
-        console.error(`t4a: ${member.name}: the event stream ended`);
-      } catch (error) {
-        console.error(`t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}`);
-      } finally {
-        connection?.close();
-      }
-    }),
-  );
+  await Promise.all(fleet.map((member) => followMember(member, request, socket, () => streamed++)));
   return streamed ? 0 : 3;
+}
+
+/**
+ * One member's events, tagged with its host, until it cannot be reached: a dropped link is joined
+ * again and resumed (client/event-follow.ts); a member that cannot be reached at the start is
+ * said once and left.
+ */
+async function followMember(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
+  const { followEvents } = await import("../client/event-follow.ts");
+  const ended = await followEvents({
+    open: () => open(member, socket, false),
+    request,
+    tries: 10,
+    joined: (again, since) => (again ? console.error(`t4a: ${member.name}: joined again, resuming after event ${since}`) : joinedFirst()),
+    dropped: (why, delayMs) => console.error(`t4a: ${member.name}: ${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`),
+    event: (line) => {
+      const event = member.host ? clean(line) : line;
+      console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
+    },
+  });
+  if (ended !== "no daemon") console.error(`t4a: ${member.name}: ${clean(ended)}`);
 }

@@ -103,6 +103,11 @@ export interface McpSpec<R = Reply> {
   request?(args: Reply): Reply;
   /** Blocks until something happens (wait, run): the server reports progress while it waits. */
   blocking?: boolean;
+  /**
+   * A field the MCP server reads itself, never sent: terminal_list's `all` (every host of
+   * hosts.json too), terminal_create's `host` (where to start it).
+   */
+  fleet?: { field: string; type: "boolean" | "string"; description: string };
   /** A successful reply as tool content; without it, the reply's fields as compact JSON. */
   result?(response: R, payload?: Uint8Array): ToolContent[];
 }

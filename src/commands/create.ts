@@ -142,6 +142,7 @@ export const create = defineCommand({
     // Plugins and setup are the user's own machinery, chosen by people (CLI, connector.json, web).
     hide: ["idle_timeout_ms", "client_env", "plugins", "setup", "limit_memory", "limit_cpu", "limit_pids"],
     // Like the CLI: terminals start where the agent works, with the agent's environment.
+    fleet: { field: "host", type: "string", description: "a host of hosts.json; its ids are HOST:ID" },
     request: (args) => ({ cwd: process.cwd(), ...args, client_env: callerEnv(args.inherit_env === true) }),
   },
   http: [{ method: "POST", path: "/api/sessions", status: 201 }],

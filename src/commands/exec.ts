@@ -106,7 +106,7 @@ export const exec = defineCommand({
         "Start a shell command in a terminal's shell and get its output within yield_ms (default 10 s): " +
         "it returns as soon as the command ends (with its exit code), or asks for input (a password, a y/n: input_wanted names the process), " +
         "or the yield passes (running: true). Continue a running command with terminal_write and the token. " +
-        "Output is the screen's text, at most max_output characters (default 16000, ~4k tokens; the middle is cut and counted).",
+        "Output is the screen's text, at most max_output characters (default 16000; the middle is cut).",
       hide: ["continue", "input"],
       require: ["command"],
       blocking: true,

@@ -30,9 +30,8 @@ export const kill = defineCommand({
   mcp: {
     tool: "terminal_kill",
     description:
-      "End a terminal: hang up its program and everything it started (SIGHUP, then SIGKILL after a grace period) and forget the terminal. " +
-      'Answers "ok" once the processes are gone (or, for a worktree session, what was kept so no work is lost). ' +
-      "Terminals run until killed, so kill the ones you no longer need.",
+      "End a terminal: hang up its program and all it started, then forget it. " +
+      'Answers "ok" once they are gone (a worktree session: what was kept). Terminals run until killed.',
   },
   http: [{ method: "DELETE", path: "/api/sessions/:id", answer: { status: "stopped" } }],
 });

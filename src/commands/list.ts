@@ -60,6 +60,7 @@ export const list = defineCommand({
     description:
       "List every terminal, one per line: id, size, pid, alive or exited(code), title, an agent's state and its question.",
     result: (response) => textContent(terminalLines(response).join("\n") || "no terminals"),
+    fleet: { field: "all", type: "boolean", description: "every host too (HOST:ID)" },
   },
   http: [{ method: "GET", path: "/api/sessions" }],
 });

@@ -73,10 +73,10 @@ export const screenshot = defineCommand({
   mcp: {
     tool: "terminal_screenshot",
     description:
-      "Look at a terminal as a person would: a PNG of the screen with its colours, bold and inverse text, and the cursor. " +
+      "Look at a terminal as a person would: a PNG of the screen, colours, attributes and cursor. " +
       "The best first look at full-screen programs (vim, htop, TUIs). " +
       "~225 image tokens at the default size (80x24: 528x317 px), ~510 at scale 100. " +
-      "For exact characters, terminal_read; to act on a TUI, terminal_snapshot.",
+      "Exact characters: terminal_read; to act on a TUI: terminal_snapshot.",
     // The image always travels inline in the tool result.
     hide: ["encoding"],
     result: (_response, payload) => [{ type: "image", data: Buffer.from(payload!).toString("base64"), mimeType: "image/png" }],

@@ -1,12 +1,18 @@
 // `t4a mcp`: the terminal tools over MCP on stdio, built on the official SDK; a daemon client like
 // the CLI. The only importer of @modelcontextprotocol/sdk, loaded for `t4a mcp` alone (never on
 // the CLI path). stdout carries the protocol and nothing else; a failed call never ends the server.
+// A call naming HOST:ID (or create's `host`) goes to that host's daemon over ssh, its reply checked
+// against the command's schema and its ids qualified; terminal_list `all` asks every host.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { T4aError } from "../protocol/errors.ts";
-import { DaemonLink } from "./daemon-link.ts";
+import { parseReply, type Reply } from "../commands/command.ts";
+import { DaemonLink } from "../client/daemon-link.ts";
+import { FleetLinks, qualify, routeId } from "../client/fleet-links.ts";
+import { LOCAL } from "../client/hosts.ts";
+import { controlsAsSpaces } from "../protocol/controls.ts";
 import { type Tool, type ToolResult, toolError, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
 
 const INSTRUCTIONS =
@@ -25,6 +31,7 @@ const noElicitation: jsonSchemaValidator = {
 
 export async function runMcpServer(options: { socketPath: string; version: string; host?: string }): Promise<number> {
   const link = new DaemonLink(options.socketPath, options.host);
+  const fleet = new FleetLinks(options.socketPath);
   const server = new Server(
     { name: "t4a", version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: noElicitation },
@@ -40,13 +47,22 @@ export async function runMcpServer(options: { socketPath: string; version: strin
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
     const args = request.params.arguments ?? {};
     const progressToken = request.params._meta?.progressToken;
+    let routed: { host: string; args: Record<string, unknown> };
+    let daemon: DaemonLink;
+    try {
+      routed = target(tool, args);
+      if (routed.host !== LOCAL && options.host) throw new Error(`"${routed.host}" names a host, and so does t4a mcp --host`);
+      daemon = routed.host === LOCAL ? link : fleet.link(routed.host);
+    } catch (error) {
+      return toolError(`invalid_params: ${controlsAsSpaces((error as Error).message)}`);
+    }
     const stopProgress =
       tool.spec.blocking && progressToken !== undefined
-        ? reportProgress(link, typeof args.id === "string" ? args.id : undefined, (progress, message) =>
+        ? reportProgress(daemon, typeof routed.args.id === "string" ? routed.args.id : undefined, (progress, message) =>
             extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } }),
           )
         : undefined;
-    const call = callTool(link, tool, args, extra.signal);
+    const call = tool.spec.fleet?.field === "all" && args.all === true ? listAll(link, fleet, tool, args, extra.signal) : callTool(daemon, routed.host, tool, routed.args, extra.signal);
     void call.finally(() => stopProgress?.());
     inFlight.add(call);
     void call.finally(() => inFlight.delete(call));
@@ -63,20 +79,77 @@ export async function runMcpServer(options: { socketPath: string; version: strin
   await new Promise((resolve) => setImmediate(resolve));
   await new Promise((resolve) => process.stdout.write("", resolve));
   link.close();
+  fleet.close();
   await server.close();
   return 0;
 }
 
-async function callTool(link: DaemonLink, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+/** Where a call goes: the host its id names (HOST:ID), create's `host`, else this machine. */
+function target(tool: Tool, args: Record<string, unknown>): { host: string; args: Record<string, unknown> } {
+  if (tool.spec.fleet?.field === "host") {
+    const { host, ...rest } = args;
+    return { host: typeof host === "string" && host !== "" ? host : LOCAL, args: rest };
+  }
+  if (typeof args.id !== "string") return { host: LOCAL, args };
+  const routed = routeId(args.id);
+  return { host: routed.host, args: { ...args, id: routed.id } };
+}
+
+async function callTool(daemon: DaemonLink, host: string, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
     const daemonRequest = toolRequest(tool, args);
-    const { reply, bytes } = await link.request(daemonRequest, signal);
-    return toolResult(tool, reply, bytes);
+    if (host !== LOCAL) {
+      // This machine's directory and environment mean nothing there (as the CLI's --host).
+      delete daemonRequest.client_env;
+      if (args.cwd === undefined) delete daemonRequest.cwd;
+    }
+    const { reply, bytes } = await daemon.request(daemonRequest, signal);
+    return toolResult(tool, host === LOCAL ? reply : fromHost(tool, host, reply), bytes);
   } catch (error) {
     // Not the daemon's refusal (that is a reply) but no daemon at all, or one gone mid-call.
     const message = error instanceof Error ? error.message : String(error);
-    return toolError(error instanceof T4aError ? `${error.code}: ${message}` : `daemon unreachable: ${message}`);
+    const where = host === LOCAL ? "daemon" : controlsAsSpaces(host);
+    return toolError(error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${controlsAsSpaces(message)}`);
   }
+}
+
+/**
+ * A host's reply as the model may see it: only what the command's reply schema allows, its ids
+ * as HOST:ID (a host cannot name another's terminal), its refusal on one line.
+ */
+function fromHost(tool: Tool, host: string, reply: Reply): Reply {
+  if (reply.ok !== true) return { ok: false, code: controlsAsSpaces(String(reply.code)), error: `${host}: ${controlsAsSpaces(String(reply.error))}` };
+  const parsed = parseReply(tool.command, reply) as Reply;
+  for (const field of ["id", "terminal"]) if (typeof parsed[field] === "string") parsed[field] = qualify(host, controlsAsSpaces(parsed[field] as string));
+  if (Array.isArray(parsed.terminals)) parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({ ...t, id: qualify(host, controlsAsSpaces(String(t.id))) }));
+  return { ok: true, ...parsed };
+}
+
+/** terminal_list all: every host's list at once, ids as HOST:ID; a host that does not answer is one line. */
+async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  const { names, problems } = fleet.hosts();
+  const request = toolRequest(tool, args);
+  const answers = await Promise.all(
+    [LOCAL, ...names].map(async (host) => {
+      try {
+        const { reply } = await (host === LOCAL ? link : fleet.link(host)).request(request, signal);
+        const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
+        if (checked.ok !== true) return { host, error: String(checked.error) };
+        return { host, terminals: (checked.terminals as Reply[]) ?? [] };
+      } catch (error) {
+        return { host, error: `unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}` };
+      }
+    }),
+  );
+  const terminals = answers.flatMap((answer) => answer.terminals ?? []);
+  if (args.needs === true) {
+    const { needRank } = await import("../commands/needs.ts");
+    terminals.sort((a, b) => needRank(a) - needRank(b));
+  }
+  const listed = toolResult(tool, { ok: true, terminals });
+  const notes = [...problems, ...answers.flatMap((answer) => (answer.error === undefined ? [] : [`${answer.host}: ${answer.error}`]))];
+  if (notes.length) listed.content.push({ type: "text", text: notes.join("\n") });
+  return listed;
 }
 
 /** How often a blocking call tells the client it is still waiting (and what the screen shows). */

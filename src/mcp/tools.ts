@@ -44,6 +44,7 @@ function toTool(command: Command, spec: McpSpec): Tool {
     for (const field of spec.group.fields) delete schema.properties?.[field];
     schema.properties = { ...schema.properties, [spec.group.field]: { type: "object", description: spec.group.description } };
   }
+  if (spec.fleet) schema.properties = { ...schema.properties, [spec.fleet.field]: { type: spec.fleet.type, description: spec.fleet.description } };
   return { name: spec.tool, description: spec.description, inputSchema: schema, command, spec };
 }
 
@@ -52,6 +53,7 @@ export function toolRequest(tool: Tool, args: Reply): Reply {
   const group = tool.spec.group;
   const grouped = group && typeof args[group.field] === "object" && args[group.field] !== null ? (args[group.field] as Reply) : {};
   const flat: Reply = { ...args };
+  if (tool.spec.fleet) delete flat[tool.spec.fleet.field];
   if (group) {
     delete flat[group.field];
     // Only the grouped fields come out of the group: it cannot set a field the tool shows or hides.

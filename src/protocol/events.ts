@@ -6,14 +6,17 @@ import { deferred } from "./deferred.ts";
 import { AgentStateName, KeptItem } from "./fields.ts";
 
 const terminal = deferred(() => v.string());
+/** This daemon's number for the event, counted from 1 per daemon instance (`events` `since` resumes after it). */
+const seq = deferred(() => v.optional(v.number()));
 
-export const IdleEvent = deferred(() => v.object({ event: v.literal("idle"), terminal, after_ms: v.number() }));
-export const ActivityEvent = deferred(() => v.object({ event: v.literal("activity"), terminal }));
-export const BellEvent = deferred(() => v.object({ event: v.literal("bell"), terminal }));
-export const CommandStartEvent = deferred(() => v.object({ event: v.literal("command_start"), terminal }));
-export const CommandDoneEvent = deferred(() => v.object({ event: v.literal("command_done"), terminal, code: v.nullable(v.number()) }));
+export const IdleEvent = deferred(() => v.object({ event: v.literal("idle"), seq, terminal, after_ms: v.number() }));
+export const ActivityEvent = deferred(() => v.object({ event: v.literal("activity"), seq, terminal }));
+export const BellEvent = deferred(() => v.object({ event: v.literal("bell"), seq, terminal }));
+export const CommandStartEvent = deferred(() => v.object({ event: v.literal("command_start"), seq, terminal }));
+export const CommandDoneEvent = deferred(() => v.object({ event: v.literal("command_done"), seq, terminal, code: v.nullable(v.number()) }));
 export const ExitEvent = deferred(() => v.object({
   event: v.literal("exit"),
+  seq,
   terminal,
   code: v.nullable(v.number()),
   signal: v.optional(v.string()),
@@ -21,15 +24,16 @@ export const ExitEvent = deferred(() => v.object({
   reason: v.optional(v.string()),
   kept: v.optional(v.array(KeptItem)),
 }));
-export const TitleEvent = deferred(() => v.object({ event: v.literal("title"), terminal, title: v.string() }));
+export const TitleEvent = deferred(() => v.object({ event: v.literal("title"), seq, terminal, title: v.string() }));
 /** A new session (create, up, an issue launch); a restored one says `restored` instead. */
-export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"), terminal }));
-export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), terminal, cwd: v.string() }));
+export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"), seq, terminal }));
+export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), seq, terminal, cwd: v.string() }));
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
-export const InputWantedEvent = deferred(() => v.object({ event: v.literal("input_wanted"), terminal, process: v.string(), line: v.string() }));
+export const InputWantedEvent = deferred(() => v.object({ event: v.literal("input_wanted"), seq, terminal, process: v.string(), line: v.string() }));
 export const AgentStateEvent = deferred(() =>
   v.object({
     event: v.literal("agent_state"),
+    seq,
     terminal,
     state: AgentStateName,
     line: v.string(),
@@ -39,6 +43,11 @@ export const AgentStateEvent = deferred(() =>
 );
 /** A slow subscriber missed this many events. */
 export const LaggedEvent = deferred(() => v.object({ event: v.literal("lagged"), dropped: v.number() }));
+/**
+ * A resumed subscriber (`events` `since`) missed `lost` events the daemon no longer holds, or
+ * (`restarted`, `lost` null) the daemon is another instance than the one `since` counted in.
+ */
+export const GapEvent = deferred(() => v.object({ event: v.literal("gap"), lost: v.nullable(v.number()), restarted: v.optional(v.boolean()) }));
 
 export const TerminalEvent = deferred(() => v.variant("event", [
   IdleEvent,
@@ -53,6 +62,7 @@ export const TerminalEvent = deferred(() => v.variant("event", [
   AgentStateEvent,
   InputWantedEvent,
   LaggedEvent,
+  GapEvent,
 ]));
 export type TerminalEvent = v.InferOutput<typeof TerminalEvent>;
 

@@ -8,7 +8,7 @@ export const TerminalId = deferred(() => v.pipe(
   v.string(),
   v.minLength(1),
   v.maxLength(64),
-  v.description("terminal id (t1…) or name"),
+  v.description("terminal id: t1, a name, or HOST:ID"),
 ));
 
 /** A name given at create: becomes the terminal's id. */

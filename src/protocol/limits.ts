@@ -11,5 +11,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 2000;
 export const DEFAULT_KILL_GRACE_MS = 1000;
 /** Bytes of events queued for one subscriber before it is told it `lagged`. */
 export const SUBSCRIBER_QUEUE_BYTES = 1024 * 1024;
+/** Bytes of recent events a daemon keeps for `events` `since` (a relay that lost its link resumes from them). */
+export const EVENT_RING_BYTES = 1024 * 1024;
 /** Longest a read waits for a program to close a synchronized-output frame. */
 export const SYNC_FRAME_WAIT_MS = 500;

@@ -34,7 +34,7 @@ export const SessionSpec = deferred(() => v.object({
     v.pipe(
       v.string(),
       v.minLength(1),
-      v.description("working directory (default: the daemon user's home directory; the CLI and MCP send their own current directory)"),
+      v.description("working directory (default: the CLI's and MCP's own; else the daemon's home)"),
     ),
   ),
   env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("environment variables to set for the program, over the environment policy's"))),

@@ -2,13 +2,18 @@
 // (each route builds the request the socket would carry, from path segments and the query or JSON
 // body, and goes through the same dispatch), plus the web's own: a session's seed-002 state, the
 // issue launch, and a terminal over WebSocket. Answers undefined for paths that are not routes.
+// An id naming a host (`box:t3`), create's `host`, and `all` on the list and the event stream go
+// through the relay (relay.ts) to the hosts of hosts.json.
 import type { Command, Reply } from "../commands/command.ts";
 import type { DaemonContext } from "../commands/context.ts";
 import { commands } from "../commands/index.ts";
 import { dispatch, type Outcome } from "../daemon/dispatch.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
+import { routeId } from "../client/fleet-links.ts";
+import { LOCAL } from "../client/hosts.ts";
 import { launchIssue } from "./issue.ts";
+import type { WebRelay } from "./relay.ts";
 import { HttpRefusal, json } from "./responses.ts";
 
 /** What a route may use besides the request: the daemon, the server's settings, the upgrade. */
@@ -17,8 +22,10 @@ export interface RouteEnv {
   readOnly: boolean;
   repos?: string;
   agent: string;
-  /** Turn the request into a WebSocket for this terminal; false when it was no upgrade request. */
-  upgrade(request: Request, terminal: { id: string; readOnly: boolean }): boolean;
+  /** Turn the request into a WebSocket for this terminal (`host`: another machine's); false when it was no upgrade request. */
+  upgrade(request: Request, terminal: { id: string; readOnly: boolean; host?: string }): boolean;
+  /** Other machines' daemons, for what names a host. */
+  relay: WebRelay;
 }
 
 interface RouteCall {
@@ -53,12 +60,59 @@ const ROUTES: Route[] = [
   // What the page must know before it draws its controls.
   route("GET", "/api/about", ({ env }) => json({ read_only: env.readOnly, version: env.ctx.version })),
   route("GET", "/api/sessions/:id/terminal", ({ request, url, params, env }) => {
-    env.ctx.sessions.get(params.id!);
+    const { host, id } = routeId(params.id!);
+    if (host === LOCAL) env.ctx.sessions.get(id);
     const readOnly = env.readOnly || url.searchParams.get("read_only") === "1";
-    if (env.upgrade(request, { id: params.id!, readOnly })) return undefined;
+    if (env.upgrade(request, { id, readOnly, ...(host === LOCAL ? {} : { host }) })) return undefined;
     throw new HttpRefusal(426, "bad_request", "expected a WebSocket upgrade");
   }),
-  route("GET", "/api/sessions/:id", ({ params, env }) => json(sessionState(env.ctx, params.id!))),
+  route("GET", "/api/sessions/:id", async ({ params, env }) => {
+    const { host, id } = routeId(params.id!);
+    if (host === LOCAL) return json(sessionState(env.ctx, id));
+    const { reply } = await env.relay.call(host, commandNamed("list"), {});
+    const info = (reply.terminals as Reply[]).find((t) => t.id === params.id);
+    if (!info) throw new T4aError("not_found", `terminal "${params.id}" not found`);
+    return json(stateOf(info));
+  }),
+  // The page's list and stream: this machine's and every host's (a host down is named in `hosts`).
+  route(
+    "GET",
+    "/api/sessions",
+    async ({ fields, env }) => {
+      const { all: _all, ...rest } = fields;
+      const [local, remote] = await Promise.all([dispatch({ ...rest, cmd: "list" }, env.ctx), env.relay.lists(commandNamed("list"), rest)]);
+      if (local.reply.ok !== true) throw new T4aError(local.reply.code as T4aError["code"], String(local.reply.error));
+      const terminals: Reply[] = [...((local.reply.terminals as Reply[]) ?? []).map((t) => ({ ...t, host: LOCAL })), ...remote.terminals];
+      if (rest.needs === true) {
+        const { needRank } = await import("../commands/needs.ts");
+        terminals.sort((a, b) => needRank(a as Parameters<typeof needRank>[0]) - needRank(b as Parameters<typeof needRank>[0]));
+      }
+      return json({ terminals, hosts: remote.hosts });
+    },
+    (fields) => fields.all === true,
+  ),
+  route(
+    "GET",
+    "/api/events",
+    ({ env }) =>
+      serverSentEvents((sink) => {
+        const stopLocal = env.ctx.bus.subscribe(undefined, sink);
+        const stopRemote = env.relay.events(sink as (event: Reply) => void);
+        return () => (stopLocal(), stopRemote());
+      }),
+    (fields) => fields.all === true,
+  ),
+  route(
+    "POST",
+    "/api/sessions",
+    async ({ fields, env }) => {
+      const { host, ...rest } = fields;
+      if (typeof host !== "string" || host === LOCAL) throw new T4aError("invalid_params", `host must name a host of hosts.json`);
+      const { reply } = await env.relay.call(host, commandNamed("create"), rest);
+      return json(reply, 201);
+    },
+    (fields) => "host" in fields && fields.host !== LOCAL && !("repo" in fields),
+  ),
   route(
     "POST",
     "/api/sessions",
@@ -108,13 +162,29 @@ function decodePathSegment(segment: string): string {
 
 /** One session as seed 002 shows it: running, attached (someone is watching), failed, exited. */
 export function sessionState(ctx: DaemonContext, id: string): Reply {
-  const info = ctx.sessions.get(id).info();
-  const viewers = info.viewers ?? 0;
+  return stateOf(ctx.sessions.get(id).info());
+}
+
+function stateOf(info: Reply): Reply {
+  const viewers = Number(info.viewers ?? 0);
   const state = info.alive ? (viewers > 0 ? "attached" : "running") : info.exit_code === 0 ? "exited" : "failed";
   return { ...info, state, viewers };
 }
 
+const commandNamed = (name: string): Command => commands.find((command) => command.name === name)!;
+
 async function commandRoute(command: Command, status: number, answer: Record<string, string> | undefined, { params, fields, env }: RouteCall): Promise<Response> {
+  // An id naming a host goes there (`local:` is this machine's); the page's `host` on create too.
+  const field = params.id !== undefined ? "id" : params.terminal !== undefined ? "terminal" : undefined;
+  const routed = field ? routeId(params[field]!) : { host: LOCAL, id: "" };
+  if (field) params = { ...params, [field]: routed.id };
+  if (fields.host === LOCAL) delete fields.host;
+  if (routed.host !== LOCAL) {
+    if (command.name === "events") throw new T4aError("unsupported", "a remote session's own event stream: follow /api/events?all=true");
+    const { reply, bytes } = await env.relay.call(routed.host, command, { ...fields, ...params });
+    if (bytes) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+    return json({ ...reply, ...answer }, status);
+  }
   const outcome = await dispatch({ ...fields, ...params, cmd: command.name }, env.ctx);
   const { reply } = outcome;
   if (reply.ok !== true) throw new T4aError(reply.code as T4aError["code"], String(reply.error));
@@ -150,6 +220,9 @@ function queryFields(url: URL): Reply {
   return fields;
 }
 
+/** How often a quiet event stream sends a comment, under Bun.serve's 10 s idle limit. */
+const SSE_ALIVE_MS = 5000;
+
 /**
  * An event stream as server-sent events: one `data:` line per event, until the client goes. What
  * waits for a reader that does not read is bounded in bytes, as on the socket: past the bound
@@ -157,12 +230,22 @@ function queryFields(url: URL): Reply {
  */
 function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
   let stop: (() => void) | undefined;
+  let beat: ReturnType<typeof setInterval> | undefined;
   let dropped = 0;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(encoder.encode(": t4a events\n\n"));
+        // Bun.serve ends a response that sends nothing for 10 s: a quiet stream says it is alive
+        // (else the page, and the relay's links behind it, would start over every 10 s).
+        beat = setInterval(() => {
+          try {
+            if ((controller.desiredSize ?? 0) > 0) controller.enqueue(encoder.encode(": alive\n\n"));
+          } catch {
+            clearInterval(beat);
+          }
+        }, SSE_ALIVE_MS);
         const line = (event: unknown) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
         stop = start((event) => {
           try {
@@ -179,6 +262,7 @@ function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
         });
       },
       cancel() {
+        clearInterval(beat);
         stop?.();
       },
     },

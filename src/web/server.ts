@@ -11,6 +11,7 @@ import { MAX_REQUEST_LINE_BYTES } from "../protocol/limits.ts";
 import { Gate, KEY_FRAGMENT, loadToken, Logins, WS_PROTOCOL } from "./auth.ts";
 import page from "./page/index.html";
 import { errorResponse, HttpRefusal } from "./responses.ts";
+import { WebRelay } from "./relay.ts";
 import { handleRoute } from "./routes.ts";
 
 export interface ServeOptions {
@@ -43,7 +44,9 @@ export interface WebServer {
 interface SocketData {
   id: string;
   readOnly: boolean;
-  attachment?: Attachment;
+  /** Another machine's terminal (relay.ts), shown through an attach there. */
+  host?: string;
+  attachment?: Pick<Attachment, "input" | "resize" | "close">;
 }
 
 /** Rows of scrollback a page is sent above the screen when it opens a session: scrolling up shows them. */
@@ -94,6 +97,7 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const everywhere = host === "0.0.0.0" || host === "[::]";
   const hosts = isLoopback(host) || everywhere ? [...LOOPBACK.filter((name) => name !== "::1"), ...(everywhere ? machineNames() : [host])] : [host];
   const token = loadToken(options.stateDir);
+  const relay = new WebRelay(ctx.socketPath);
   // Made once the port is known (the cookie's name carries it); no request comes before.
   let gate!: Gate;
   const assets = new Map<string, { path: string; headers: Record<string, string> }>();
@@ -124,6 +128,13 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     },
     websocket: {
       open(ws) {
+        if (ws.data.host !== undefined) {
+          ws.data.attachment = relay.attach(ws.data.host, ws.data.id, ws.data.readOnly, REPLAYED_ROWS, {
+            send: (data) => (ws.send(data), ws.getBufferedAmount()),
+            close: (code, reason) => ws.close(code, reason),
+          });
+          return;
+        }
         // Killed between the upgrade and now: nothing to show.
         if (!ctx.sessions.has(ws.data.id)) return ws.close(4404, "no such session");
         const session = ctx.sessions.get(ws.data.id);
@@ -200,7 +211,7 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
       if (!credential) throw refusedLogin(request);
       // A page's WebSocket offered its key as a subprotocol: the answer names the plain one.
       const protocol = credential === "login" && request.headers.get("sec-websocket-protocol") !== null ? { "sec-websocket-protocol": WS_PROTOCOL } : undefined;
-      const env = { ctx, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data, headers: protocol }) };
+      const env = { ctx, relay, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data, headers: protocol }) };
       const response = await handleRoute(request, url, env);
       if (response === "no route") throw new T4aError("not_found", `no such route: ${request.method} ${url.pathname}`);
       return response;
@@ -228,6 +239,6 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     readOnly: options.readOnly,
     allowedHosts: gate.allowedHosts,
     loginUrl: () => `${url}/?login=${gate.loginCode()}`,
-    stop: () => server.stop(true),
+    stop: () => (server.stop(true), relay.close()),
   };
 }

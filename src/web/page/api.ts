@@ -7,7 +7,14 @@
 import type { SessionInfo } from "../../protocol/session-info.ts";
 import type { TerminalEvent } from "../../protocol/events.ts";
 
-export type Session = SessionInfo;
+/** A session; `host`: the machine whose daemon holds it (`local`, or a host of hosts.json: its id is HOST:ID). */
+export type Session = SessionInfo & { host?: string };
+
+/** A host of hosts.json as the list read it: `error` when it did not answer. */
+export interface HostStatus {
+  name: string;
+  error?: string;
+}
 
 /** The daemon (and so its web server) is down, or the network between us is. */
 export class Unreachable extends Error {}

@@ -82,7 +82,7 @@ function banner(message: string, status = ""): void {
 async function followEvents(): Promise<void> {
   for (let retry = 0; ; retry++) {
     try {
-      await followStream("/api/events", () => ((retry = 0), void list.refresh()), (event: TerminalEvent) => list.changed(event));
+      await followStream("/api/events?all=true", () => ((retry = 0), void list.refresh()), (event: TerminalEvent) => list.changed(event));
     } catch (error) {
       if (error instanceof Impostor) return banner(error.message);
       if (error instanceof Refused && error.status === 401) return banner("This browser is not logged in: open the URL `t4a web` prints.");

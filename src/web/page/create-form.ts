@@ -47,6 +47,15 @@ function noteAgent(): void {
         : "";
 }
 
+/** The hosts a session may be started on: this machine and every host of hosts.json the list read. */
+export function createHosts(names: string[]): void {
+  const select = $<HTMLSelectElement>("#create-host select");
+  const chosen = select.value;
+  select.replaceChildren(...["local", ...names].map((name) => Object.assign(element("option", "", name), { value: name })));
+  if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
+  $("#create-host").hidden = names.length === 0;
+}
+
 export function setUpCreateForm(opened: (id: string) => void): void {
   $("#new").addEventListener("click", () => {
     form().hidden = !form().hidden;
@@ -62,6 +71,8 @@ export function setUpCreateForm(opened: (id: string) => void): void {
     const text = (name: string) => String(data.get(name) ?? "").trim();
     const spec: Record<string, unknown> = {};
     if (text("name")) spec.name = text("name");
+    // Another machine (hosts.json): the daemon relays the create there; the directory is that machine's.
+    if (text("host") && text("host") !== "local") spec.host = text("host");
     if (text("agent")) {
       spec.agent = text("agent");
       if (text("prompt")) spec.prompt = text("prompt");

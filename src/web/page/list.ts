@@ -8,7 +8,8 @@
 // reply box, j / k move; after an answer, focus moves to the next that needs me.
 import type { TerminalEvent } from "../../protocol/events.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
-import { $, age, api, element, Impostor, sessionPath, stateOf, Unreachable, type Session } from "./api.ts";
+import { $, age, api, element, Impostor, sessionPath, stateOf, Unreachable, type HostStatus, type Session } from "./api.ts";
+import { createHosts } from "./create-form.ts";
 import { showNeeds } from "./alerts.ts";
 import { act, answerControls, answersLoaded, forgetRepliesExcept, type Act } from "./answer.ts";
 import { agentStateSeen, needOf, needSummary, NEED_ORDER, NEED_WORDS, seen, sessionsSeen } from "./needs.ts";
@@ -21,6 +22,8 @@ const THUMB_EVERY_MS = 1500;
 const STATS_EVERY_MS = 5000;
 /** Many events in a burst make one list read, this long after the first. */
 const LIST_DEBOUNCE_MS = 250;
+/** While a host does not answer, the list is read again this often. */
+const HOST_RETRY_MS = 5000;
 /** The ages on the cards ("waiting 2 min") are redrawn this often. */
 const AGES_EVERY_MS = 15_000;
 
@@ -49,6 +52,8 @@ interface Tombstone {
 
 export class SessionList {
   sessions: Session[] = [];
+  /** The hosts of hosts.json as the last list read them (a host down has its error). */
+  hosts: HostStatus[] = [];
   #thumbs = new Map<string, Thumb>();
   #stats = new Map<string, Stats>();
   #tombstones = new Map<string, Tombstone>();
@@ -71,6 +76,7 @@ export class SessionList {
     this.#showChanges = handlers.changes;
     this.#onSessions = handlers.sessions ?? (() => {});
     setInterval(() => !$("#list-view").hidden && this.#render(), AGES_EVERY_MS);
+    $<HTMLSelectElement>("#host-filter").addEventListener("change", () => this.#render());
     document.addEventListener("keydown", (event) => this.#key(event));
   }
 
@@ -84,7 +90,9 @@ export class SessionList {
     clearTimeout(this.#listTimer);
     this.#listTimer = undefined;
     try {
-      const { terminals } = await api<{ terminals: Session[] }>("/api/sessions");
+      const { terminals, hosts = [] } = await api<{ terminals: Session[]; hosts?: HostStatus[] }>("/api/sessions?all=true");
+      this.hosts = hosts;
+      this.#hostsShown();
       // The presets' answer keys (read once, never waited on): a card draws Always only where its agent has one.
       const loading = answersLoaded();
       if (loading) void loading.then(() => this.#render());
@@ -104,7 +112,10 @@ export class SessionList {
       showNeeds(terminals, this.#open);
       this.#onSessions(terminals);
       const needs = needSummary(terminals);
-      this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}`, false);
+      const down = hosts.filter((host) => host.error !== undefined).map((host) => `${host.name}: ${host.error}`);
+      // A host that did not answer is asked again soon, events or not: its cards return when it does.
+      if (down.length) this.#listTimer ??= setTimeout(() => void this.refresh(), HOST_RETRY_MS);
+      this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`, false);
       return true;
     } catch (error) {
       if (error instanceof Impostor) this.#onStatus("stopped", false, error.message);
@@ -187,8 +198,20 @@ export class SessionList {
       });
   }
 
+  /** The host filter and the create form's hosts follow hosts.json (shown only when there are hosts). */
+  #hostsShown(): void {
+    const filter = $<HTMLSelectElement>("#host-filter");
+    const names = ["local", ...this.hosts.filter((host) => host.name !== "hosts.json").map((host) => host.name)];
+    const chosen = filter.value;
+    filter.replaceChildren(Object.assign(element("option", "", "all hosts"), { value: "" }), ...names.map((name) => Object.assign(element("option", "", name), { value: name })));
+    filter.value = names.includes(chosen) ? chosen : "";
+    filter.hidden = names.length < 2;
+    createHosts(names.slice(1));
+  }
+
   #render(): void {
-    const sessions = [...this.sessions].sort(byNeed);
+    const only = $<HTMLSelectElement>("#host-filter").value;
+    const sessions = this.sessions.filter((session) => !only || (session.host ?? "local") === only).sort(byNeed);
     const tombstones = [...this.#tombstones.values()];
     $("#empty").hidden = sessions.length + tombstones.length > 0;
     const now = Date.now();
@@ -285,6 +308,7 @@ export class SessionList {
     if (this.#answered.has(session.id)) item.classList.add("answered");
     const head = element("div", "head");
     head.append(element("strong", "name", session.id));
+    if (session.host && session.host !== "local") head.append(element("span", "host", session.host));
     const since = session.alive ? (session.agent_since ?? session.started_at) : undefined;
     const label = session.alive ? `${state} ${age(since, now)}` : `${state} (${session.exit_code ?? session.signal ?? "?"})`;
     head.append(element("span", `state ${state}`, label.trim()));

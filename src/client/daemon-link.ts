@@ -1,17 +1,18 @@
-// The MCP server's way to the daemon: one connection, every request tagged, so the daemon answers
-// each as soon as it is done and a blocking call (wait, run) holds no other call up. A fresh
-// connection (auto-starting the daemon) replaces one the daemon closed. No MCP code here.
-import { connectDaemon } from "../client/connect.ts";
-import type { DaemonConnection, Reply, Response } from "../client/connection.ts";
+// A long-lived client's way to one daemon (the MCP server's; the web relay's to each host): one
+// connection, every request tagged, so the daemon answers each as soon as it is done and a
+// blocking call (wait, run) holds no other call up. A fresh connection (auto-starting a local
+// daemon) replaces one the daemon closed.
+import { connectDaemon, type RemoteHost } from "./connect.ts";
+import type { DaemonConnection, Reply, Response } from "./connection.ts";
 
 export class DaemonLink {
   readonly #socketPath: string;
-  readonly #host: string | undefined;
+  readonly #host: string | RemoteHost | undefined;
   #connection: Promise<DaemonConnection> | undefined;
   #nextTag = 1;
 
-  /** `host`: a daemon on another machine, over ssh (t4a mcp --host). */
-  constructor(socketPath: string, host?: string) {
+  /** `host`: a daemon on another machine, over ssh (t4a mcp --host, a host of hosts.json). */
+  constructor(socketPath: string, host?: string | RemoteHost) {
     this.#socketPath = socketPath;
     this.#host = host;
   }

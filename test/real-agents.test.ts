@@ -339,6 +339,13 @@ for (const cli of AGENT_CLIS) {
     // The model saw the new prompt with the old one before it: the same conversation.
     expect(model.seen(second).some((request) => JSON.stringify(request.body).includes(first))).toBe(true);
     expect(idle.line).toContain("FAKE-ANSWER 2");
+    // Its log is still found (issue 45 item 6): the resumed conversation, old turn and new.
+    if (cli !== "opencode") {
+      const transcript = JSON.parse((await t4aRaw(["transcript", id, "--json"])).stdout);
+      expect(transcript.messages, JSON.stringify(transcript)).toContainEqual({ role: "user", text: `recall ${second}` });
+      expect(transcript.messages, JSON.stringify(transcript)).toContainEqual({ role: "user", text: `remember ${first}` });
+      if (cli !== "codex") expect((await sessionOf(id) as { conversation_id?: string }).conversation_id).toBeString();
+    }
     await t4a(["kill", id]);
 
     // The same name again without --resume: a conversation of its own, started (not refused).

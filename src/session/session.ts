@@ -258,7 +258,7 @@ export class Session {
   #readLog(): { path: string; messages: Message[] } | undefined {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
-    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt };
+    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt, resumed: this.facts.resumed };
     const found = place.home ? findLog(log, place) : undefined;
     return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format) };
   }

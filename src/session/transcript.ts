@@ -24,6 +24,8 @@ export interface LogPlace {
   cwd: string;
   conversationId: string | undefined;
   startedAt: number;
+  /** It resumed its directory's latest conversation (codex's `resume --last`), begun before it started. */
+  resumed?: boolean;
 }
 
 /** A tool call's or result's one line: this long at most. */
@@ -41,8 +43,9 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
       // lstat: a symlink's own time, never its target's (it is refused when read anyway).
       const mtime = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       // Without an id of ours: a conversation of its directory begun since the session started
-      // (an earlier session's log there may still be written to as this one starts).
-      if (!byId && (mtime < place.startedAt || !begunBy(path, root, log.format, place))) continue;
+      // (an earlier session's log there may still be written to as this one starts); resumed,
+      // its directory's newest, which is the one the CLI resumed (codex appends to it).
+      if (!byId && ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))) continue;
       if (!newest || mtime > newest.mtime) newest = { path, mtime };
     }
     if (newest) return { path: newest.path, root };
@@ -95,7 +98,7 @@ function jsonLines(path: string, root: string): Json[] {
   return records;
 }
 
-/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start. */
+/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start (any, resumed). */
 function begunBy(path: string, root: string, format: ConversationLog["format"], place: LogPlace): boolean {
   if (format !== "codex") return false;
   let records: Json[];
@@ -105,7 +108,7 @@ function begunBy(path: string, root: string, format: ConversationLog["format"], 
     return false; // not a log t4a reads: not this session's
   }
   const meta = records.find((record) => record.type === "session_meta")?.payload;
-  return meta?.cwd === place.cwd && Date.parse(meta?.timestamp ?? "") >= place.startedAt;
+  return meta?.cwd === place.cwd && (place.resumed === true || Date.parse(meta?.timestamp ?? "") >= place.startedAt);
 }
 
 const oneLine = (text: string) => {

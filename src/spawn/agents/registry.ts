@@ -203,7 +203,9 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     autoApprove: ["--yolo"], // help: "-y, --yolo  Automatically accept all actions"
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
-    resume: { sessionIdFlag: "--session-id", latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
+    // By id when its log is there for this directory (0.61 takes a UUID too: its resolveSession),
+    // so the log is found again by the id; else its latest.
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
     envKeys: [
       "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",

@@ -9,14 +9,14 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ConversationLog } from "../spawn/agents/registry.ts";
 import { readTainted, TaintedReadError } from "../spawn/tainted-files.ts";
+import { call, result, type Message } from "./messages.ts";
+import { readOpencode } from "./opencode-log.ts";
+
+export type { Message };
 
 /** Of a log, only its last this many bytes are read (its newest messages; the first line cut is skipped). */
 export const LOG_MAX_BYTES = 64 * 1024 * 1024;
 
-export interface Message {
-  role: "user" | "assistant" | "tool_call" | "tool_result";
-  text: string;
-}
 
 /** Where to look: the session's HOME and directory, the conversation id t4a gave it, when it started. */
 export interface LogPlace {
@@ -27,9 +27,6 @@ export interface LogPlace {
   /** It resumed its directory's latest conversation (codex's `resume --last`), begun before it started. */
   resumed?: boolean;
 }
-
-/** A tool call's or result's one line: this long at most. */
-const ONE_LINE = 200;
 
 /** The log file of this session's conversation and the directory it must be in, or undefined when there is none (yet). */
 export function findLog(log: ConversationLog, place: LogPlace): { path: string; root: string } | undefined {
@@ -45,7 +42,8 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
       // Without an id of ours: a conversation of its directory begun since the session started
       // (an earlier session's log there may still be written to as this one starts); resumed,
       // its directory's newest, which is the one the CLI resumed (codex appends to it).
-      if (!byId && ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))) continue;
+      // (opencode's one database holds every conversation: its reader picks this session's.)
+      if (!byId && log.format !== "opencode" && ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))) continue;
       if (!newest || mtime > newest.mtime) newest = { path, mtime };
     }
     if (newest) return { path: newest.path, root };
@@ -61,7 +59,8 @@ function logRoot(home: string, pattern: string): string {
 }
 
 /** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
-export function readTranscript(path: string, root: string, format: ConversationLog["format"]): Message[] {
+export function readTranscript(path: string, root: string, format: ConversationLog["format"], place: LogPlace): Message[] {
+  if (format === "opencode") return readOpencode(path, root, LOG_MAX_BYTES, place) ?? [];
   const records = jsonLines(path, root);
   switch (format) {
     case "claude":
@@ -111,13 +110,6 @@ function begunBy(path: string, root: string, format: ConversationLog["format"], 
   return meta?.cwd === place.cwd && (place.resumed === true || Date.parse(meta?.timestamp ?? "") >= place.startedAt);
 }
 
-const oneLine = (text: string) => {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > ONE_LINE ? `${flat.slice(0, ONE_LINE - 1)}…` : flat;
-};
-
-const call = (name: string, args: unknown) => ({ role: "tool_call" as const, text: oneLine(`${name} ${typeof args === "string" ? args : JSON.stringify(args ?? {})}`) });
-const result = (output: unknown) => ({ role: "tool_result" as const, text: oneLine(typeof output === "string" ? output : JSON.stringify(output ?? "")) });
 /** Context a CLI sends as if the user wrote it (`<environment_context>`, `<system-reminder>`). */
 const isPreamble = (text: string) => /^\s*<[a-z_-]+>/.test(text);
 

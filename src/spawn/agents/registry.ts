@@ -84,7 +84,7 @@ export interface AgentPreset {
  */
 export interface ConversationLog {
   paths: string[];
-  format: "claude" | "codex" | "gemini" | "qwen";
+  format: "claude" | "codex" | "gemini" | "qwen" | "opencode";
 }
 
 /**
@@ -299,7 +299,8 @@ export const PRESETS: AgentPreset[] = [
     readyPatterns: ["ctrl\\+p commands"],
     chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^(▣\\s+)?(Build|Plan)\\b.* · ", "^\\s*Ask anything"],
     // 1.18: "Allow once   Allow always   Reject" in a row, the first selected; Esc rejects.
-    // Its conversations live in a SQLite database: ask reads its screen instead.
     answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
+    // 1.18: a SQLite database (session, message, part), in WAL mode; see session/opencode-log.ts.
+    log: { paths: [".local/share/opencode/opencode.db"], format: "opencode" },
   },
 ];

@@ -293,7 +293,17 @@ for (const cli of AGENT_CLIS) {
     const messages = JSON.parse(transcript.stdout).messages as Array<{ role: string; text: string }>;
     expect(messages, transcript.stdout).toContainEqual({ role: "user", text: "t4a:say:The answer is 42" });
     expect(messages, transcript.stdout).toContainEqual({ role: "assistant", text: "The answer is 42" });
-    expect(messages.some((message) => message.role === "tool_call" && message.text.includes(`denied-${cli}.txt`)), transcript.stdout).toBe(true);
+    // Each message once, in order, the answers kept (issue 45 item 7: gemini rewrites its history
+    // after a deny, and every earlier user line came twice, its answers gone). gemini 0.61's
+    // rewritten history leaves the denied turn out: its transcript ends with the answer before.
+    const spoken = messages.filter((message) => message.role !== "tool_call" && message.role !== "tool_result").map((message) => `${message.role}: ${message.text}`);
+    const before = ["user: t4a:say:The answer is 42", "assistant: The answer is 42", "user: t4a:say:The next answer is 43", "assistant: The next answer is 43"];
+    if (cli === "gemini") {
+      expect(spoken, transcript.stdout).toEqual(before);
+    } else {
+      expect(spoken.slice(0, 5), transcript.stdout).toEqual([...before, `user: Please t4a:write:${file}`]);
+      expect(messages.some((message) => message.role === "tool_call" && message.text.includes(`denied-${cli}.txt`)), transcript.stdout).toBe(true);
+    }
     await t4a(["kill", id]);
   }, 240_000);
 

@@ -142,22 +142,37 @@ function codexMessages(record: Json): Message[] {
   return [];
 }
 
-/** gemini's log: records by id, later ones replacing earlier ones; `$set.messages` carries some. */
+/**
+ * gemini's log: messages by id, a later record replacing an earlier one with its id; a
+ * `$set.messages` record is the whole history again (0.61 rewrites it after a cancelled turn: the
+ * earlier messages under new ids, consecutive user parts merged, the cancelled turn left out).
+ */
 function geminiRecords(records: Json[]): Json[] {
-  const byId = new Map<string, Json>();
+  let messages: Json[] = [];
+  const at = new Map<string, number>();
+  const put = (message: Json) => {
+    if (typeof message?.id !== "string" || !message.type) return;
+    const index = at.get(message.id);
+    if (index === undefined) at.set(message.id, messages.push(message) - 1);
+    else messages[index] = message;
+  };
   for (const record of records) {
-    for (const message of Array.isArray(record.$set?.messages) ? record.$set.messages : [record]) {
-      if (typeof message.id === "string" && message.type) byId.set(message.id, message);
+    if (!Array.isArray(record.$set?.messages)) {
+      put(record);
+      continue;
     }
+    messages = [];
+    at.clear();
+    for (const message of record.$set.messages) put(message);
   }
-  return [...byId.values()];
+  return messages;
 }
 
 function geminiMessages(record: Json): Message[] {
   if (record.type === "user") return partsMessages("user", record.content);
   if (record.type !== "gemini") return [];
-  const messages: Message[] = [];
-  if (typeof record.content === "string" && record.content) messages.push({ role: "assistant", text: record.content });
+  // Its text: a string as it answers, parts once its history is rewritten.
+  const messages = typeof record.content === "string" ? (record.content ? [{ role: "assistant" as const, text: record.content }] : []) : partsMessages("assistant", record.content);
   for (const tool of record.toolCalls ?? []) messages.push(call(tool.name, tool.args));
   return messages;
 }

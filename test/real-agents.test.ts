@@ -265,6 +265,29 @@ for (const cli of AGENT_CLIS) {
   if (present && !HAS_BWRAP) console.log(`skipped: ${cli} --sandbox (no usable bwrap here)`);
   test.if(sandboxable)(`${cli}: --sandbox runs the turn in bwrap, states right; quitting it leaves a shell`, () => turnThenQuit("sandbox"), 180_000);
 
+  // A directory the CLI has never seen, sandboxed, after it has run elsewhere (issue 45 item 11:
+  // gemini 0.61 exited at start, ENOENT mkdir ~/.gemini/history/<dir>, its read-only history).
+  test.if(sandboxable)(`${cli}: --sandbox in a directory it has not seen runs the turn`, async () => {
+    const fresh = join(sandbox.dir, `unseen-${cli}`);
+    mkdirSync(fresh, { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", fresh]);
+    // Trusted as the user's checkout is (no trust question), and an earlier run's state in place.
+    prepareAgentHome(home, model.url, [work, fresh]);
+    mkdirSync(join(home, ".gemini", "history", "work"), { recursive: true });
+    const id = `unseen-${cli}`;
+    const file = join(fresh, "hello.txt");
+    const watch = await Watch.start(id, {});
+    await t4a(["create", "--name", id, "--agent", cli, "--sandbox", "--yolo", "--cwd", fresh, "--prompt", `Please t4a:write:${file}`]);
+    const idle = await watch.until("idle", 90_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await watch.report()}`);
+    });
+    const seen = await watch.report();
+    await watch.stop();
+    expect(existsSync(file), seen).toBe(true);
+    expect(idle.line, seen).toContain("FAKE-ANSWER");
+    await t4a(["kill", id]);
+  }, 180_000);
+
   test.if(present)(`${cli}: ask answers the scripted text; a question ends the ask, deny refuses it; transcript reads the log`, async () => {
     const id = `ask-${cli}`;
     await t4a(["create", "--name", id, "--agent", cli]);

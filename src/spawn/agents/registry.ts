@@ -210,7 +210,14 @@ export const PRESETS: AgentPreset[] = [
       "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
-    home: { config: [".gemini/"], keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
+    home: {
+      config: [".gemini/"],
+      keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"],
+      // 0.61 marks each project it meets in history/<project>/ (read-only: it exits at start,
+      // "ENOENT mkdir ~/.gemini/history/<dir>") and keeps its checkpoints' git repository there.
+      // Not kept: hooks written into that git dir would run in a later unsandboxed session.
+      scratch: [".gemini/history"],
+    },
     domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
     waitingPatterns: [
       "Apply this change\\?", // 0.61: a box with "Apply this change?" and "● 1. Allow once"

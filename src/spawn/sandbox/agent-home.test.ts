@@ -61,3 +61,17 @@ test("every preset marks its configuration directories with a trailing / and its
     }
   }
 });
+
+test("gemini's history (its project markers and checkpoints' git repository) is an empty private tmpfs: writable inside, nothing kept, never bound from the home", () => {
+  const home = mkdtempSync(join(tmpdir(), "t4a-home-"));
+  try {
+    const history = join(home, ".gemini", "history");
+    mkdirSync(join(history, "work", ".git"), { recursive: true });
+    const gemini = PRESETS.find((preset) => preset.name === "gemini")!;
+    const mounts = agentHomeMounts(home, gemini.home, join(home, "private"));
+    expect(mounts.filter((mount) => mount.path === history)).toEqual([{ kind: "tmpfs", path: history }]);
+    expect(mounts.some((mount) => mount.path.startsWith(`${history}/`))).toBe(false);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -110,6 +110,12 @@ export interface SandboxHome {
    */
   keep: string[];
   /**
+   * Kept files made empty when missing (before the sandbox starts), where an empty file is valid
+   * to the CLI: SQLite's database, WAL and shared memory. Else the first sandboxed run writes
+   * them in the discarded tmpfs, and neither its conversation nor t4a's reader of it sees them.
+   */
+  madeEmpty?: string[];
+  /**
    * Directories of its runtime state it must write, but whose contents must not outlive the
    * session (codex sources its shell snapshots in later, unsandboxed runs): an empty private tmpfs.
    */
@@ -291,6 +297,7 @@ export const PRESETS: AgentPreset[] = [
         ".local/share/opencode/storage/", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
         ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode/",
       ],
+      madeEmpty: [".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal", ".local/share/opencode/opencode.db-shm"],
       // 1.18 opens its log at start (read-only: it exits, "FileSystem.open … opencode.log") and
       // snapshots the work tree into a git dir of its own (read-only: "Failed to send prompt").
       // Not kept: hooks written into that git dir would run in a later unsandboxed session.

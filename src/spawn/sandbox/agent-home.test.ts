@@ -15,12 +15,15 @@ test("kept files are never made as directories (opencode's SQLite WAL hung it); 
     mkdirSync(join(data, "opencode.db-wal"));
     const opencode = PRESETS.find((preset) => preset.name === "opencode")!;
     const mounts = agentHomeMounts(home, opencode.home, join(home, "private"));
-    // The files: the WAL's empty directory removed, -shm not made; neither bound (a missing file's writes stay in the tmpfs).
-    expect(existsSync(join(data, "opencode.db-wal"))).toBe(false);
-    expect(existsSync(join(data, "opencode.db-shm"))).toBe(false);
+    // The files: the WAL's empty directory removed; SQLite's files made empty (valid to it) and
+    // bound, so what the sandboxed run writes lasts; auth.json, missing, not made nor bound (its
+    // writes stay in the tmpfs).
+    for (const name of ["opencode.db-wal", "opencode.db-shm"]) expect(statSync(join(data, name)).isFile()).toBe(true);
+    expect(existsSync(join(data, "auth.json"))).toBe(false);
     const bound = mounts.filter((mount) => mount.kind === "bind").map((mount) => mount.path);
     expect(bound).toContain(join(data, "opencode.db"));
-    expect(bound).not.toContain(join(data, "opencode.db-wal"));
+    expect(bound).toContain(join(data, "opencode.db-wal"));
+    expect(bound).not.toContain(join(data, "auth.json"));
     // The directories: made, bound writable.
     expect(statSync(join(data, "storage")).isDirectory()).toBe(true);
     expect(bound).toContain(join(data, "storage"));

@@ -265,16 +265,54 @@ for (const cli of AGENT_CLIS) {
   if (present && !HAS_BWRAP) console.log(`skipped: ${cli} --sandbox (no usable bwrap here)`);
   test.if(sandboxable)(`${cli}: --sandbox runs the turn in bwrap, states right; quitting it leaves a shell`, () => turnThenQuit("sandbox"), 180_000);
 
+  // A directory the CLI has never seen, sandboxed, after it has run elsewhere (issue 45 item 11:
+  // gemini 0.61 exited at start, ENOENT mkdir ~/.gemini/history/<dir>, its read-only history).
+  test.if(sandboxable)(`${cli}: --sandbox in a directory it has not seen runs the turn`, async () => {
+    const fresh = join(sandbox.dir, `unseen-${cli}`);
+    mkdirSync(fresh, { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", fresh]);
+    // Trusted as the user's checkout is (no trust question), and an earlier run's state in place.
+    prepareAgentHome(home, model.url, [work, fresh]);
+    mkdirSync(join(home, ".gemini", "history", "work"), { recursive: true });
+    const id = `unseen-${cli}`;
+    const file = join(fresh, "hello.txt");
+    const watch = await Watch.start(id, {});
+    await t4a(["create", "--name", id, "--agent", cli, "--sandbox", "--yolo", "--cwd", fresh, "--prompt", `Please t4a:write:${file}`]);
+    const idle = await watch.until("idle", 90_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await watch.report()}`);
+    });
+    const seen = await watch.report();
+    await watch.stop();
+    expect(existsSync(file), seen).toBe(true);
+    expect(idle.line, seen).toContain("FAKE-ANSWER");
+    await t4a(["kill", id]);
+  }, 180_000);
+
+  // Turn after turn through the sandbox's proxy (issue 45 item 11: opencode --sandbox answered
+  // "Bad Request" on 4 of 7 turns; not seen here in 7 of 7, twice).
+  test.if(sandboxable)(`${cli}: --sandbox answers ask after ask`, async () => {
+    const id = `asks-${cli}`;
+    await t4a(["create", "--name", id, "--agent", cli, "--sandbox"]);
+    await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+    for (let turn = 1; turn <= 7; turn++) {
+      const said = await t4aRaw(["ask", id, "--json", "--timeout", "90s", `t4a:say:Boxed answer ${turn}`]);
+      expect(JSON.parse(said.stdout), `turn ${turn}: ${said.stdout}\n--- screen ---\n${await sandbox.screen(id)}`).toMatchObject({ ok: true, ended: "idle", answer: `Boxed answer ${turn}` });
+    }
+    await t4a(["kill", id]);
+  }, 600_000);
+
   test.if(present)(`${cli}: ask answers the scripted text; a question ends the ask, deny refuses it; transcript reads the log`, async () => {
     const id = `ask-${cli}`;
     await t4a(["create", "--name", id, "--agent", cli]);
     await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
     const said = await t4aRaw(["ask", id, "--json", "--timeout", "60s", "t4a:say:The answer is 42"]);
     const answer = JSON.parse(said.stdout);
-    expect(answer).toMatchObject({ ok: true, ended: "idle", source: cli === "opencode" ? "screen" : "log" });
-    // From a log, the answer is the text the model sent, exactly; from a screen, the rows drawn.
-    if (cli === "opencode") expect(answer.answer).toContain("The answer is 42");
-    else expect(answer.answer).toBe("The answer is 42");
+    expect(answer).toMatchObject({ ok: true, ended: "idle", source: "log" });
+    // From a log, the answer is the text the model sent, exactly (opencode's, read from its
+    // screen, held the previous prompt and answer every second ask, hard-wrapped: issue 45 item 5).
+    expect(answer.answer).toBe("The answer is 42");
+    const again = JSON.parse((await t4aRaw(["ask", id, "--json", "--timeout", "60s", "t4a:say:The next answer is 43"])).stdout);
+    expect(again).toMatchObject({ ok: true, ended: "idle", source: "log", answer: "The next answer is 43" });
 
     const file = join(work, `denied-${cli}.txt`);
     const asked = await t4aRaw(["ask", id, "--timeout", "60s", `Please t4a:write:${file}`]);
@@ -288,16 +326,39 @@ for (const cli of AGENT_CLIS) {
     expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
 
     const transcript = await t4aRaw(["transcript", id, "--json"]);
-    if (cli === "opencode") {
-      expect(JSON.parse(transcript.stdout)).toMatchObject({ ok: false, code: "unsupported" });
+    const messages = JSON.parse(transcript.stdout).messages as Array<{ role: string; text: string }>;
+    expect(messages, transcript.stdout).toContainEqual({ role: "user", text: "t4a:say:The answer is 42" });
+    expect(messages, transcript.stdout).toContainEqual({ role: "assistant", text: "The answer is 42" });
+    // Each message once, in order, the answers kept (issue 45 item 7: gemini rewrites its history
+    // after a deny, and every earlier user line came twice, its answers gone). gemini 0.61's
+    // rewritten history leaves the denied turn out: its transcript ends with the answer before.
+    const spoken = messages.filter((message) => message.role !== "tool_call" && message.role !== "tool_result").map((message) => `${message.role}: ${message.text}`);
+    const before = ["user: t4a:say:The answer is 42", "assistant: The answer is 42", "user: t4a:say:The next answer is 43", "assistant: The next answer is 43"];
+    if (cli === "gemini") {
+      expect(spoken, transcript.stdout).toEqual(before);
     } else {
-      const messages = JSON.parse(transcript.stdout).messages as Array<{ role: string; text: string }>;
-      expect(messages).toContainEqual({ role: "user", text: "t4a:say:The answer is 42" });
-      expect(messages).toContainEqual({ role: "assistant", text: "The answer is 42" });
-      expect(messages.some((message) => message.role === "tool_call" && message.text.includes(`denied-${cli}.txt`))).toBe(true);
+      expect(spoken.slice(0, 5), transcript.stdout).toEqual([...before, `user: Please t4a:write:${file}`]);
+      expect(messages.some((message) => message.role === "tool_call" && message.text.includes(`denied-${cli}.txt`)), transcript.stdout).toBe(true);
     }
     await t4a(["kill", id]);
   }, 240_000);
+
+  // Read as an orchestrator does, at once on the idle: the answer is in the transcript (issue 45
+  // item 8: qwen's log got its answer after the screen showed it; read at the idle, it was missing).
+  test.if(present)(`${cli}: transcript read the moment idle comes has the turn's answer`, async () => {
+    const id = `idle-log-${cli}`;
+    await t4a(["create", "--name", id, "--agent", cli]);
+    await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+    for (let turn = 1; turn <= 3; turn++) {
+      await t4a(["send", id, `t4a:say:Answer number ${turn}`]);
+      await Bun.sleep(500);
+      await t4a(["send", id, "-k", "Enter"]);
+      await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+      const read = JSON.parse((await t4aRaw(["transcript", id, "--json"])).stdout);
+      expect(read.messages?.at(-1), `turn ${turn}: ${JSON.stringify(read)}`).toEqual({ role: "assistant", text: `Answer number ${turn}` });
+    }
+    await t4a(["kill", id]);
+  }, 300_000);
 
   // opencode draws the API's message bare, in its own frame: nothing tells it from an answer.
   test.if(present && cli !== "opencode")(`${cli}: an API error ends the ask as an error (exit 5), with the CLI's own error line`, async () => {
@@ -339,6 +400,11 @@ for (const cli of AGENT_CLIS) {
     // The model saw the new prompt with the old one before it: the same conversation.
     expect(model.seen(second).some((request) => JSON.stringify(request.body).includes(first))).toBe(true);
     expect(idle.line).toContain("FAKE-ANSWER 2");
+    // Its log is still found (issue 45 item 6): the resumed conversation, old turn and new.
+    const transcript = JSON.parse((await t4aRaw(["transcript", id, "--json"])).stdout);
+    expect(transcript.messages, JSON.stringify(transcript)).toContainEqual({ role: "user", text: `recall ${second}` });
+    expect(transcript.messages, JSON.stringify(transcript)).toContainEqual({ role: "user", text: `remember ${first}` });
+    if (cli !== "codex" && cli !== "opencode") expect((await sessionOf(id) as { conversation_id?: string }).conversation_id).toBeString();
     await t4a(["kill", id]);
 
     // The same name again without --resume: a conversation of its own, started (not refused).

@@ -28,9 +28,9 @@ export const transcript = defineCommand({
     cut: v.number(),
     path: v.string(),
   })),
-  handle(params, ctx) {
+  async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
-    const read = session.transcript();
+    const read = await session.settledTranscript();
     if (!read) {
       const agent = session.agent?.agent;
       throw new T4aError(

@@ -92,6 +92,8 @@ export class AgentWatch {
   readonly agent: Agent;
   state: AgentState = "starting";
   line = "";
+  /** Its idle (or any state) follows a turn: it was working or waiting before, not starting. */
+  turnEnded = false;
   /** The question drawn last, counted from 1 per session: an answer names the one it answers. */
   questionId = 0;
   /** When the question on screen was answered (approve, deny); undefined while it is open. */
@@ -508,6 +510,7 @@ export class AgentWatch {
       this.line = line;
       return;
     }
+    this.turnEnded = this.state === "working" || this.state === "waiting";
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();

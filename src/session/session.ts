@@ -18,9 +18,14 @@ import { readChanges, type Changes } from "../spawn/changes.ts";
 import type { SessionLimits } from "../spawn/limits.ts";
 import type { AgentWatch } from "./agent-watch.ts";
 
-/** How the log is read again for a turn's answer that has not landed in it yet. */
-const LOG_SETTLE_TRIES = 10;
-const LOG_SETTLE_MS = 100;
+/**
+ * A CLI writes a turn's answer to its log after it draws it: for this long after the turn ended,
+ * a read of the log that lacks it reads again (qwen 0.24's landed 2 s after its idle, several
+ * agents running; claude's whole turn was once missing just after it).
+ */
+const LOG_SETTLE_MS = 5000;
+/** How often the log is read again meanwhile. */
+const LOG_POLL_MS = 100;
 
 export interface AskOutcome {
   ended: "idle" | "waiting" | "exited" | "timeout" | "error";
@@ -214,11 +219,12 @@ export class Session {
     }
     let answer: string | undefined;
     // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there.
-    for (let attempt = 0; attempt < LOG_SETTLE_TRIES && answer === undefined; attempt++) {
-      if (attempt > 0) await Bun.sleep(LOG_SETTLE_MS);
+    const settled = performance.now() + LOG_SETTLE_MS;
+    for (;;) {
       const after = this.#transcriptOrNone();
       answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);
-      if (ended === "timeout") break;
+      if (answer !== undefined || ended === "timeout" || performance.now() >= settled) break;
+      await Bun.sleep(LOG_POLL_MS);
     }
     const source = answer === undefined ? "screen" : "log";
     const words = answer ?? watch.wordsSince(token, prompt);
@@ -254,13 +260,28 @@ export class Session {
     }
   }
 
+  /**
+   * transcript(), once a turn that has just ended has its answer in the log: read as the idle
+   * comes (an orchestrator's loop), a CLI may not have written it yet. Read again until the last
+   * message is the agent's, for LOG_SETTLE_MS after the idle at most.
+   */
+  async settledTranscript(): Promise<ReturnType<Session["transcript"]>> {
+    for (;;) {
+      const read = this.transcript();
+      const watch = this.#agent;
+      const turnJustEnded = watch?.state === "idle" && watch.turnEnded && watch.inStateMs() < LOG_SETTLE_MS;
+      if (!turnJustEnded || read?.messages.at(-1)?.role === "assistant") return read;
+      await Bun.sleep(LOG_POLL_MS);
+    }
+  }
+
   /** transcript(), its TaintedReadError as thrown. */
   #readLog(): { path: string; messages: Message[] } | undefined {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
-    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt };
+    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt, resumed: this.facts.resumed };
     const found = place.home ? findLog(log, place) : undefined;
-    return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format) };
+    return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format, place) };
   }
 
   /** What the session changed in its worktree (or, unsandboxed, in the repository it works in). */

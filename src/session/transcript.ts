@@ -9,14 +9,14 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ConversationLog } from "../spawn/agents/registry.ts";
 import { readTainted, TaintedReadError } from "../spawn/tainted-files.ts";
+import { call, result, type Message } from "./messages.ts";
+import { readOpencode } from "./opencode-log.ts";
+
+export type { Message };
 
 /** Of a log, only its last this many bytes are read (its newest messages; the first line cut is skipped). */
 export const LOG_MAX_BYTES = 64 * 1024 * 1024;
 
-export interface Message {
-  role: "user" | "assistant" | "tool_call" | "tool_result";
-  text: string;
-}
 
 /** Where to look: the session's HOME and directory, the conversation id t4a gave it, when it started. */
 export interface LogPlace {
@@ -24,10 +24,9 @@ export interface LogPlace {
   cwd: string;
   conversationId: string | undefined;
   startedAt: number;
+  /** It resumed its directory's latest conversation (codex's `resume --last`), begun before it started. */
+  resumed?: boolean;
 }
-
-/** A tool call's or result's one line: this long at most. */
-const ONE_LINE = 200;
 
 /** The log file of this session's conversation and the directory it must be in, or undefined when there is none (yet). */
 export function findLog(log: ConversationLog, place: LogPlace): { path: string; root: string } | undefined {
@@ -41,8 +40,10 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
       // lstat: a symlink's own time, never its target's (it is refused when read anyway).
       const mtime = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
       // Without an id of ours: a conversation of its directory begun since the session started
-      // (an earlier session's log there may still be written to as this one starts).
-      if (!byId && (mtime < place.startedAt || !begunBy(path, root, log.format, place))) continue;
+      // (an earlier session's log there may still be written to as this one starts); resumed,
+      // its directory's newest, which is the one the CLI resumed (codex appends to it).
+      // (opencode's one database holds every conversation: its reader picks this session's.)
+      if (!byId && log.format !== "opencode" && ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))) continue;
       if (!newest || mtime > newest.mtime) newest = { path, mtime };
     }
     if (newest) return { path: newest.path, root };
@@ -58,7 +59,8 @@ function logRoot(home: string, pattern: string): string {
 }
 
 /** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
-export function readTranscript(path: string, root: string, format: ConversationLog["format"]): Message[] {
+export function readTranscript(path: string, root: string, format: ConversationLog["format"], place: LogPlace): Message[] {
+  if (format === "opencode") return readOpencode(path, root, LOG_MAX_BYTES, place) ?? [];
   const records = jsonLines(path, root);
   switch (format) {
     case "claude":
@@ -95,7 +97,7 @@ function jsonLines(path: string, root: string): Json[] {
   return records;
 }
 
-/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start. */
+/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start (any, resumed). */
 function begunBy(path: string, root: string, format: ConversationLog["format"], place: LogPlace): boolean {
   if (format !== "codex") return false;
   let records: Json[];
@@ -105,16 +107,9 @@ function begunBy(path: string, root: string, format: ConversationLog["format"], 
     return false; // not a log t4a reads: not this session's
   }
   const meta = records.find((record) => record.type === "session_meta")?.payload;
-  return meta?.cwd === place.cwd && Date.parse(meta?.timestamp ?? "") >= place.startedAt;
+  return meta?.cwd === place.cwd && (place.resumed === true || Date.parse(meta?.timestamp ?? "") >= place.startedAt);
 }
 
-const oneLine = (text: string) => {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > ONE_LINE ? `${flat.slice(0, ONE_LINE - 1)}…` : flat;
-};
-
-const call = (name: string, args: unknown) => ({ role: "tool_call" as const, text: oneLine(`${name} ${typeof args === "string" ? args : JSON.stringify(args ?? {})}`) });
-const result = (output: unknown) => ({ role: "tool_result" as const, text: oneLine(typeof output === "string" ? output : JSON.stringify(output ?? "")) });
 /** Context a CLI sends as if the user wrote it (`<environment_context>`, `<system-reminder>`). */
 const isPreamble = (text: string) => /^\s*<[a-z_-]+>/.test(text);
 
@@ -147,22 +142,37 @@ function codexMessages(record: Json): Message[] {
   return [];
 }
 
-/** gemini's log: records by id, later ones replacing earlier ones; `$set.messages` carries some. */
+/**
+ * gemini's log: messages by id, a later record replacing an earlier one with its id; a
+ * `$set.messages` record is the whole history again (0.61 rewrites it after a cancelled turn: the
+ * earlier messages under new ids, consecutive user parts merged, the cancelled turn left out).
+ */
 function geminiRecords(records: Json[]): Json[] {
-  const byId = new Map<string, Json>();
+  let messages: Json[] = [];
+  const at = new Map<string, number>();
+  const put = (message: Json) => {
+    if (typeof message?.id !== "string" || !message.type) return;
+    const index = at.get(message.id);
+    if (index === undefined) at.set(message.id, messages.push(message) - 1);
+    else messages[index] = message;
+  };
   for (const record of records) {
-    for (const message of Array.isArray(record.$set?.messages) ? record.$set.messages : [record]) {
-      if (typeof message.id === "string" && message.type) byId.set(message.id, message);
+    if (!Array.isArray(record.$set?.messages)) {
+      put(record);
+      continue;
     }
+    messages = [];
+    at.clear();
+    for (const message of record.$set.messages) put(message);
   }
-  return [...byId.values()];
+  return messages;
 }
 
 function geminiMessages(record: Json): Message[] {
   if (record.type === "user") return partsMessages("user", record.content);
   if (record.type !== "gemini") return [];
-  const messages: Message[] = [];
-  if (typeof record.content === "string" && record.content) messages.push({ role: "assistant", text: record.content });
+  // Its text: a string as it answers, parts once its history is rewritten.
+  const messages = typeof record.content === "string" ? (record.content ? [{ role: "assistant" as const, text: record.content }] : []) : partsMessages("assistant", record.content);
   for (const tool of record.toolCalls ?? []) messages.push(call(tool.name, tool.args));
   return messages;
 }

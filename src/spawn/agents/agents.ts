@@ -34,7 +34,7 @@ const Override = v.strictObject({
   readyPatterns: v.optional(Strings),
   errorPatterns: v.optional(Strings),
   answers: v.optional(v.strictObject({ yes: Strings, always: v.optional(Strings), no: Strings })),
-  log: v.optional(v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen"]) })),
+  log: v.optional(v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen", "opencode"]) })),
 });
 
 export interface Agent extends AgentPreset {

@@ -97,32 +97,50 @@ export function agentArgs(options: LaunchOptions): Omit<Launch, "argv"> & { args
   return { args, conversationId, resumed, typedPrompt };
 }
 
-/** Where claude's log names its cwd: its first records, within this much. */
+/** Where claude's log names its cwd (gemini's its project): its first records, within this much. */
 const RESUME_HEAD_BYTES = 1024 * 1024;
 
 /**
  * claude resumes a conversation only in the directory it started in, and only when its file
  * exists (~/.claude/projects/<cwd with every non-alphanumeric as ->/<uuid>.jsonl); otherwise
- * the same id starts fresh. Other CLIs keep their sessions where t4a cannot check: trust the flag.
- * The file is tainted (a sandboxed claude keeps ~/.claude/projects writable): read through
- * readTainted, its head only; a FIFO, a symlink or a file elsewhere refuses the create, named.
+ * the same id starts fresh. gemini 0.61 resumes a UUID only from its current project's chats
+ * (~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl, whose first record names the
+ * project's sha256); otherwise it exits, so its latest conversation is resumed instead. Other
+ * CLIs keep their sessions where t4a cannot check: trust the flag.
+ * The files are tainted (a sandboxed CLI keeps them writable): read through readTainted, their
+ * head only; a FIFO, a symlink or a file elsewhere refuses the create, named.
  */
 function canResume(name: string, id: string, options: LaunchOptions): boolean {
-  if (name !== "claude") return true;
-  const projects = join(options.home, ".claude", "projects");
-  const file = join(projects, options.cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
-  if (!existsSync(file)) return false;
-  // Its records carry the cwd they ran in; a file for another directory is not this conversation.
-  let text: string;
+  if (name === "claude") {
+    const projects = join(options.home, ".claude", "projects");
+    const file = join(projects, options.cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${id}.jsonl`);
+    const head = existsSync(file) ? logHead(name, file, projects) : undefined;
+    if (head === undefined) return false;
+    // Its records carry the cwd they ran in; a file for another directory is not this conversation.
+    const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+    return cwd === undefined || JSON.parse(`"${cwd}"`) === options.cwd;
+  }
+  if (name === "gemini") {
+    const tmp = join(options.home, ".gemini", "tmp");
+    const project = createHash("sha256").update(options.cwd).digest("hex");
+    const files = existsSync(tmp) ? [...new Bun.Glob(`*/chats/session-*-${id.slice(0, 8)}.jsonl`).scanSync({ cwd: tmp, absolute: true })] : [];
+    return files.some((file) => {
+      const head = logHead(name, file, tmp);
+      return head !== undefined && head.includes(`"sessionId":"${id}"`) && head.includes(`"projectHash":"${project}"`);
+    });
+  }
+  return true;
+}
+
+/** The first RESUME_HEAD_BYTES of a CLI's conversation log, undefined when it is gone. */
+function logHead(name: string, file: string, root: string): string | undefined {
   try {
-    text = readTainted(file, { root: projects, maxBytes: RESUME_HEAD_BYTES, over: "head" });
+    return readTainted(file, { root, maxBytes: RESUME_HEAD_BYTES, over: "head" });
   } catch (error) {
-    if (error instanceof TaintedReadError && error.reason === "missing") return false;
-    if (error instanceof TaintedReadError) throw new T4aError("spawn_failed", `cannot resume: claude's conversation log ${error.message}`);
+    if (error instanceof TaintedReadError && error.reason === "missing") return undefined;
+    if (error instanceof TaintedReadError) throw new T4aError("spawn_failed", `cannot resume: ${name}'s conversation log ${error.message}`);
     throw error;
   }
-  const cwd = /"cwd":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
-  return cwd === undefined || JSON.parse(`"${cwd}"`) === options.cwd;
 }
 
 /**

@@ -84,7 +84,7 @@ export interface AgentPreset {
  */
 export interface ConversationLog {
   paths: string[];
-  format: "claude" | "codex" | "gemini" | "qwen";
+  format: "claude" | "codex" | "gemini" | "qwen" | "opencode";
 }
 
 /**
@@ -109,6 +109,12 @@ export interface SandboxHome {
    * when names were guessed, hung it and broke its unsandboxed runs after).
    */
   keep: string[];
+  /**
+   * Kept files made empty when missing (before the sandbox starts), where an empty file is valid
+   * to the CLI: SQLite's database, WAL and shared memory. Else the first sandboxed run writes
+   * them in the discarded tmpfs, and neither its conversation nor t4a's reader of it sees them.
+   */
+  madeEmpty?: string[];
   /**
    * Directories of its runtime state it must write, but whose contents must not outlive the
    * session (codex sources its shell snapshots in later, unsandboxed runs): an empty private tmpfs.
@@ -203,12 +209,21 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     autoApprove: ["--yolo"], // help: "-y, --yolo  Automatically accept all actions"
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
-    resume: { sessionIdFlag: "--session-id", latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
+    // By id when its log is there for this directory (0.61 takes a UUID too: its resolveSession),
+    // so the log is found again by the id; else its latest.
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
     envKeys: [
       "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
       "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
-    home: { config: [".gemini/"], keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"] },
+    home: {
+      config: [".gemini/"],
+      keep: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"],
+      // 0.61 marks each project it meets in history/<project>/ (read-only: it exits at start,
+      // "ENOENT mkdir ~/.gemini/history/<dir>") and keeps its checkpoints' git repository there.
+      // Not kept: hooks written into that git dir would run in a later unsandboxed session.
+      scratch: [".gemini/history"],
+    },
     domains: ["generativelanguage.googleapis.com", "cloudcode-pa.googleapis.com", "oauth2.googleapis.com"],
     waitingPatterns: [
       "Apply this change\\?", // 0.61: a box with "Apply this change?" and "● 1. Allow once"
@@ -282,6 +297,7 @@ export const PRESETS: AgentPreset[] = [
         ".local/share/opencode/storage/", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
         ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode/",
       ],
+      madeEmpty: [".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal", ".local/share/opencode/opencode.db-shm"],
       // 1.18 opens its log at start (read-only: it exits, "FileSystem.open … opencode.log") and
       // snapshots the work tree into a git dir of its own (read-only: "Failed to send prompt").
       // Not kept: hooks written into that git dir would run in a later unsandboxed session.
@@ -297,7 +313,8 @@ export const PRESETS: AgentPreset[] = [
     readyPatterns: ["ctrl\\+p commands"],
     chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^(▣\\s+)?(Build|Plan)\\b.* · ", "^\\s*Ask anything"],
     // 1.18: "Allow once   Allow always   Reject" in a row, the first selected; Esc rejects.
-    // Its conversations live in a SQLite database: ask reads its screen instead.
     answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
+    // 1.18: a SQLite database (session, message, part), in WAL mode; see session/opencode-log.ts.
+    log: { paths: [".local/share/opencode/opencode.db"], format: "opencode" },
   },
 ];

@@ -15,12 +15,15 @@ test("kept files are never made as directories (opencode's SQLite WAL hung it); 
     mkdirSync(join(data, "opencode.db-wal"));
     const opencode = PRESETS.find((preset) => preset.name === "opencode")!;
     const mounts = agentHomeMounts(home, opencode.home, join(home, "private"));
-    // The files: the WAL's empty directory removed, -shm not made; neither bound (a missing file's writes stay in the tmpfs).
-    expect(existsSync(join(data, "opencode.db-wal"))).toBe(false);
-    expect(existsSync(join(data, "opencode.db-shm"))).toBe(false);
+    // The files: the WAL's empty directory removed; SQLite's files made empty (valid to it) and
+    // bound, so what the sandboxed run writes lasts; auth.json, missing, not made nor bound (its
+    // writes stay in the tmpfs).
+    for (const name of ["opencode.db-wal", "opencode.db-shm"]) expect(statSync(join(data, name)).isFile()).toBe(true);
+    expect(existsSync(join(data, "auth.json"))).toBe(false);
     const bound = mounts.filter((mount) => mount.kind === "bind").map((mount) => mount.path);
     expect(bound).toContain(join(data, "opencode.db"));
-    expect(bound).not.toContain(join(data, "opencode.db-wal"));
+    expect(bound).toContain(join(data, "opencode.db-wal"));
+    expect(bound).not.toContain(join(data, "auth.json"));
     // The directories: made, bound writable.
     expect(statSync(join(data, "storage")).isDirectory()).toBe(true);
     expect(bound).toContain(join(data, "storage"));
@@ -59,5 +62,19 @@ test("every preset marks its configuration directories with a trailing / and its
       const file = /\.(json|toml|yaml|db)$/.test(entry);
       expect(entry.endsWith("/"), `${preset.name}: ${entry}`).toBe(!file);
     }
+  }
+});
+
+test("gemini's history (its project markers and checkpoints' git repository) is an empty private tmpfs: writable inside, nothing kept, never bound from the home", () => {
+  const home = mkdtempSync(join(tmpdir(), "t4a-home-"));
+  try {
+    const history = join(home, ".gemini", "history");
+    mkdirSync(join(history, "work", ".git"), { recursive: true });
+    const gemini = PRESETS.find((preset) => preset.name === "gemini")!;
+    const mounts = agentHomeMounts(home, gemini.home, join(home, "private"));
+    expect(mounts.filter((mount) => mount.path === history)).toEqual([{ kind: "tmpfs", path: history }]);
+    expect(mounts.some((mount) => mount.path.startsWith(`${history}/`))).toBe(false);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
   }
 });

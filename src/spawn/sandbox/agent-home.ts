@@ -1,8 +1,8 @@
 // A sandboxed agent CLI's home (SandboxHome in the registry): its configuration seen but never
 // changed (files as private per-session copies, directories read-only, new entries in a
 // discarded tmpfs), and only what it must keep between sessions writable for real.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { SandboxHome } from "../agents/registry.ts";
 import type { Mount } from "../plan.ts";
 
@@ -43,13 +43,19 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     }
   }
   // After the tmpfs, so kept paths show through it. A missing kept directory is made; a missing
-  // kept file cannot be (its writes are discarded). An empty directory where a file is kept was
-  // made by t4a when it guessed by the name (opencode.db-wal): removed, or the CLI fails on it.
+  // kept file cannot be (its writes are discarded), unless the preset makes it empty. An empty
+  // directory where a file is kept was made by t4a when it guessed by the name (opencode.db-wal):
+  // removed, or the CLI fails on it.
+  const madeEmpty = (layout.madeEmpty ?? []).map((relative) => join(home, relative));
   for (const path of keep) {
     if (keptDirs.has(path)) {
       if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
     } else if (existsSync(path) && statSync(path).isDirectory() && readdirSync(path).length === 0) {
       rmdirSync(path);
+    }
+    if (madeEmpty.includes(path) && !lstatSync(path, { throwIfNoEntry: false }) && lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+      // O_EXCL: never through a symlink put in its place meanwhile.
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
     }
     if (existsSync(path)) mounts.push({ kind: "bind", path });
   }

@@ -209,3 +209,39 @@ test("a loopback entry with a port (a *_BASE_URL's local model server) opens tha
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("plain HTTP: one request per connection, and the client is told so (connection: close in the response's head), the streamed body whole", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+  // As the fake model and most servers answer: HTTP/1.1 with no Connection header (kept by default), a streamed body.
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async start(controller) {
+            for (let i = 0; i < 5; i++) {
+              controller.enqueue(new TextEncoder().encode(`data: part ${i}\n\n`));
+              await Bun.sleep(20);
+            }
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream", "keep-alive": "timeout=5" } },
+      ),
+  });
+  const proxy = await startProxy(join(dir, "p.sock"), { allow: [`127.0.0.1:${server.port}`] });
+  try {
+    const answer = await ask(join(dir, "p.sock"), `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`);
+    const end = answer.indexOf("\r\n\r\n");
+    const head = answer.slice(0, end);
+    const body = answer.slice(end + 4);
+    expect(head).toStartWith("HTTP/1.1 200");
+    expect(head.split("\r\n").filter((line) => /^(connection|keep-alive):/i.test(line))).toEqual(["connection: close"]);
+    for (let i = 0; i < 5; i++) expect(body).toContain(`data: part ${i}`);
+  } finally {
+    proxy.close();
+    server.stop(true);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -188,7 +188,7 @@ function http(client: Socket, buffered: Buffer, options: ProxyOptions): boolean 
       const kept = headers.filter((line) => !/^(proxy-connection|connection|keep-alive):/i.test(line));
       if (named === undefined) kept.unshift(`host: ${url.host}`);
       upstream.write(`${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "connection: close"].join("\r\n")}\r\n\r\n`);
-      join(client, upstream, rest);
+      join(client, upstream, rest, true);
     },
     (error: Error) => refuse("403 Forbidden", error.message),
   );
@@ -277,6 +277,33 @@ async function open(host: string, port: number, options: ProxyOptions): Promise<
   });
 }
 
+/** The response's head, its connection headers replaced by `connection: close`; then the rest piped as it comes. */
+function closingHead(upstream: Socket, client: Socket): void {
+  let buffered = Buffer.alloc(0);
+  let relayed = false;
+  const onData = (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    const end = buffered.indexOf("\r\n\r\n");
+    if (end < 0) {
+      if (buffered.length > MAX_HEADER_BYTES) client.destroy();
+      return;
+    }
+    relayed = true;
+    upstream.off("data", onData);
+    upstream.pause();
+    const head = buffered.subarray(0, end).toString("latin1").split("\r\n").filter((line) => !/^(connection|keep-alive|proxy-connection):/i.test(line));
+    client.write(`${[...head, "connection: close"].join("\r\n")}\r\n\r\n`);
+    const body = buffered.subarray(end + 4);
+    if (body.length) client.write(body);
+    upstream.pipe(client);
+  };
+  upstream.on("data", onData);
+  upstream.on("end", () => {
+    // Ended before its head was whole: what came goes on as it is.
+    if (!relayed) client.end(buffered);
+  });
+}
+
 /** Cloud metadata services at addresses no other rule covers: AWS IMDSv6, Alibaba Cloud, Azure's wire server. */
 const METADATA = new Set(["fd00:ec2::254", "100.100.100.200", "168.63.129.16"]);
 
@@ -291,12 +318,17 @@ function isLocal(raw: string): boolean {
   return Object.values(networkInterfaces()).some((list) => list?.some((own) => own.address.toLowerCase() === address));
 }
 
-/** Both ways, with backpressure, until either side ends. */
-function join(client: Socket, upstream: Socket, early: Buffer): void {
+/**
+ * Both ways, with backpressure, until either side ends. `oneRequest`: the response's head says
+ * `connection: close` to the client (the server's own answer may not, HTTP/1.1 keeps connections
+ * by default): else a client reuses the connection for its next request, which goes nowhere.
+ */
+function join(client: Socket, upstream: Socket, early: Buffer, oneRequest = false): void {
   client.setTimeout(0);
   if (early.length) upstream.write(early);
   client.pipe(upstream);
-  upstream.pipe(client);
+  if (oneRequest) closingHead(upstream, client);
+  else upstream.pipe(client);
   upstream.on("error", () => client.destroy());
   client.on("close", () => upstream.destroy());
   upstream.on("close", () => client.destroy());

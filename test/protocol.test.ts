@@ -42,7 +42,7 @@ test("every seed command round-trips with the seed's field names", async () => {
 
   // events: ack first, then the title and exit of this terminal.
   const events = await DaemonConnection.open(sandbox.socket);
-  expect((await events.request({ cmd: "events", terminal: id })).reply).toEqual({ ok: true });
+  expect((await events.request({ cmd: "events", terminal: id })).reply).toEqual({ ok: true, instance: expect.any(String), seq: expect.any(Number) });
   await t.request({ cmd: "send", id, input: "printf '\\033]2;my title\\007'; exit 3\n" });
   const seen = [];
   for (;;) {
@@ -51,8 +51,8 @@ test("every seed command round-trips with the seed's field names", async () => {
     if (event.event === "exit") break;
   }
   expect(seen).toEqual([
-    { event: "title", terminal: id, title: "my title" },
-    { event: "exit", terminal: id, code: 3 },
+    { event: "title", terminal: id, title: "my title", seq: expect.any(Number) },
+    { event: "exit", terminal: id, code: 3, seq: expect.any(Number) },
   ]);
   events.close();
 
@@ -104,7 +104,7 @@ test("item 4: a raw create without cwd starts in the daemon user's home, and the
   expect((await sandbox.screen(created)).split("\n")[0]).toBe(sandbox.dir);
   await sandbox.request({ cmd: "kill", id: created });
   const { CreateParams } = await import("../src/commands/create.ts");
-  expect(JSON.stringify(CreateParams)).toContain("daemon user's home directory");
+  expect(JSON.stringify(CreateParams)).toContain("else the daemon's home");
 });
 
 test("item 8: text --tail N reads the last N rows that hold something, and the wire's tail does the same", async () => {

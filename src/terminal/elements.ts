@@ -520,7 +520,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
   const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
   if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
-    const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
+    const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
     const label = labelAbove(view, boxes, row, start);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
@@ -552,13 +552,29 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
   const first = before.length - before.trimStart().length;
   if (!view.free(row, first, cursor.col)) return [];
-  const value = line.slice(promptEnd).trimEnd();
+  // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
+  const value = placeholder(view, promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col + 1)) ? "" : line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // The field runs to the end of the row.
   const width = view.cols - first;
   view.use(row, first, width);
   return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+}
+
+/**
+ * A field's placeholder ("Type your message…", "Search"): nothing typed before the cursor, and the
+ * text right after it drawn dim or in a colour the field's blanks do not have.
+ */
+function placeholder(view: View, start: number, end: number): boolean {
+  const { row, col } = view.grid.cursor;
+  if (view.text(row, start, col).trim()) return false;
+  const text = view.text(row, col, end).trimEnd();
+  const first = col + text.search(/\S/);
+  if (first < col || first > col + 2) return false;
+  const i = row * view.cols + first;
+  const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
+  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
 }
 
 /** The nearest text above a field inside its dialog (its prompt), a trailing colon dropped. */

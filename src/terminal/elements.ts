@@ -351,9 +351,10 @@ function findStatus(view: View): Found[] {
   }
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    if (!view.free(row, 0, view.cols) && !/[─━]{5}/.test(line)) continue;
-    const trimmed = line.trim();
-    const start = line.length - line.trimStart().length;
+    // Inside a frame (a dialog's hint row), the frame is not part of the line.
+    const trimmed = stripFrame(line);
+    const start = trimmed ? line.indexOf(trimmed) : 0;
+    if (!view.free(row, start, start + trimmed.length) && !/[─━]{5}/.test(line)) continue;
     const near = row >= view.rows - 3;
     // fzf's "8/8 ────": a counter on a rule.
     const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
@@ -362,7 +363,8 @@ function findStatus(view: View): Found[] {
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
-    const keys = /\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) && trimmed.length < 80;
+    // A line of only "ctrl+t toggle visibility": a key and what it does.
+    const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
     if (counter || bullets || message || keys || spinner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });

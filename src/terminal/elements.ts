@@ -60,10 +60,22 @@ class View {
   /** Cells already part of an element: text blocks get the rest. */
   readonly used: Uint8Array;
 
+  /**
+   * Where typing goes: the terminal's cursor, or when it is hidden, the one cell a program draws in
+   * reverse video as its own cursor (Ink's CLIs: claude); visible false when there is neither.
+   */
+  readonly cursor: { row: number; col: number; visible: boolean };
+
   constructor(readonly grid: CellGrid) {
     this.cols = grid.cols;
     this.rows = grid.rows;
     this.used = new Uint8Array(grid.cols * grid.rows);
+    this.cursor = grid.cursor;
+    if (!grid.cursor.visible) {
+      const drawn = [];
+      for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
+    }
     this.chars = [];
     this.flat = [];
     for (let row = 0; row < grid.rows; row++) {
@@ -470,7 +482,7 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 // Inputs
 
 function findInputs(view: View, boxes: Box[]): Found[] {
-  const { cursor } = view.grid;
+  const { cursor } = view;
   const found: Found[] = [];
   // dialog --form: "Label:" then a field drawn on a background of its own, one per row.
   for (let row = 0; row < view.rows; row++) {
@@ -503,7 +515,7 @@ function findInputs(view: View, boxes: Box[]): Found[] {
 }
 
 function cursorInput(view: View, boxes: Box[]): Found[] {
-  const { cursor } = view.grid;
+  const { cursor } = view;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
@@ -569,7 +581,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
  * text right after it drawn dim or in a colour the field's blanks do not have.
  */
 function placeholder(view: View, start: number, end: number): boolean {
-  const { row, col } = view.grid.cursor;
+  const { row, col } = view.cursor;
   if (view.text(row, start, col).trim()) return false;
   const text = view.text(row, col, end).trimEnd();
   const first = col + text.search(/\S/);

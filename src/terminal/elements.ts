@@ -209,6 +209,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findToggles(view));
   found.push(...findButtons(view));
   found.push(...findInputs(view, boxes));
+  footerStatus(view, found);
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
   found.push(...ruleDialogs(view, found));
@@ -384,6 +385,26 @@ function findStatus(view: View): Found[] {
     }
   }
   return out;
+}
+
+/**
+ * The lines under the input that has the cursor, past its frame's rule, when nothing follows them
+ * down to the screen's bottom: an agent CLI's footer (model, folder, mode), one status.
+ */
+function footerStatus(view: View, found: Found[]): void {
+  const input = found.find((e) => e.kind === "input" && e.cursor);
+  if (!input) return;
+  const blank = (row: number) => /^[\s─━]*$/.test(view.flat[row]!);
+  let first = input.row + input.height;
+  while (first < view.rows && first <= input.row + 2 && blank(first)) first++;
+  let last = first;
+  while (last + 1 < view.rows && !blank(last + 1)) last++;
+  if (first >= view.rows || blank(first) || last - first > 2) return;
+  for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
+  const within = (e: Found) => e.row >= first && e.row <= last;
+  for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
+  const kept = found.filter((e) => !(e.kind === "status" && within(e)));
+  found.splice(0, found.length, ...kept, status(view, first, last));
 }
 
 function status(view: View, first: number, last: number): Found {

@@ -1015,8 +1015,10 @@ function markerMenus(view: View): Found[] {
     if (last === first) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
-      const label = view.text(r, textCol, view.cols).trimEnd();
-      items.push({ label: label.trim(), row: r, col: textCol, width: label.length, ...(r === row ? { selected: true } : {}) });
+      const text = view.text(r, textCol, view.cols).trimEnd();
+      // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
@@ -1047,7 +1049,8 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
       const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
       const items: Omit<Item, "ref">[] = rows.map((r) => {
-        const text = view.text(r, inner.start, inner.end);
+        // A scroll arrow at the list's right edge is not part of an item.
+        const text = view.text(r, inner.start, inner.end).replace(/[↑↓▲▼]\s*$/, "");
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
         const parts = body.split(/\s{2,}/);

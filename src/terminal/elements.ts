@@ -212,6 +212,7 @@ export function detectElements(grid: CellGrid): Element[] {
   footerStatus(view, found);
   found.push(...findTables(view));
   found.push(...findMenus(view, boxes));
+  found.push(...barMenus(view, boxes));
   found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.
@@ -353,7 +354,9 @@ function findStatus(view: View): Found[] {
     let lit = 0;
     for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
-    if (!highlighted) continue;
+    // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
+    const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
+    if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
     // mc's "  Left     File     Command…": single words far apart are menus to open.
     const words = [...view.flat[row]!.matchAll(/\S+/g)];
     const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
@@ -1024,6 +1027,47 @@ function markerMenus(view: View): Found[] {
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);
     row = last;
+  }
+  return out;
+}
+
+/**
+ * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
+ * colour) the rows above and below lack, with items over the same columns starting where its text
+ * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
+ * shares its row with other bars (ranger's preview column).
+ */
+function barMenus(view: View, boxes: Box[]): Found[] {
+  const bars: { row: number; start: number; end: number }[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    for (let col = 0; col < view.cols; ) {
+      const bg = view.background(row, col);
+      let end = col + 1;
+      while (end < view.cols && view.background(row, end) === bg) end++;
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
+      if (bg !== "0" && end - col >= 8 && view.text(row, col, end).trim() && view.char(row, end - 1) === " " && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end });
+      col = end;
+    }
+  }
+  const out: Found[] = [];
+  for (const bar of bars) {
+    const { row, start, end } = bar;
+    const lead = (r: number) => view.text(r, start, end).search(/\S/);
+    const textCol = lead(row);
+    const fits = (r: number) => r >= 0 && r < view.rows && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    let [first, last] = [row, row];
+    while (fits(first - 1)) first--;
+    while (fits(last + 1)) last++;
+    if (first === last && !bars.some((other) => other !== bar && other.row === row)) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r++) {
+      // A figure right-aligned at the list's edge (ranger's sizes) is not part of the name.
+      const text = view.text(r, start, end).trimEnd();
+      const name = end - (start + text.length) <= 2 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
+    }
+    out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });
+    view.use(first, start, end - start, last - first + 1);
   }
   return out;
 }

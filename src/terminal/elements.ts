@@ -492,6 +492,12 @@ function findProgress(view: View, boxes: Box[]): Found[] {
           if (outer) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
         }
+        // whiptail --gauge: the percent alone on its row, centred in a bar whose done part has its own background.
+        if (box && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
+          let start = box.left + 1;
+          while (start < col && view.background(row, start) === view.background(row, box.left)) start++;
+          if (start < col && view.text(row, start, col).trim() === "") bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
+        }
       }
       if (!bar) continue;
       const label = clean(bar.label);

@@ -1022,7 +1022,8 @@ function markerMenus(view: View): Found[] {
     const fits = (r: number) => {
       const l = view.flat[r];
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
-      return l.slice(0, textCol).trim() === "" && l[textCol] !== " " && l[textCol] !== undefined && !/[─━═]{3}/.test(l);
+      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
+      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== " " && l[textCol] !== undefined && !/[─━═]{3}/.test(l);
     };
     let first = row;
     while (first - 1 >= 0 && fits(first - 1)) first--;
@@ -1034,7 +1035,8 @@ function markerMenus(view: View): Found[] {
       const text = view.text(r, textCol, view.cols).trimEnd();
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
       const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?:\s{2,}\S.*)?$/.exec(text.trim())!;
-      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
+      const checked = r !== row && view.char(r, textCol - 1) !== " ";
+      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });

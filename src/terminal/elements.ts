@@ -210,8 +210,10 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findButtons(view));
   found.push(...findInputs(view, boxes));
   footerStatus(view, found);
+  // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
+  found.push(...markerMenus(view));
   found.push(...findTables(view));
-  found.push(...findMenus(view, boxes));
+  found.push(...highlightMenus(view, boxes));
   found.push(...barMenus(view, boxes));
   found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
@@ -1001,18 +1003,13 @@ function bodyRows(view: View, header: number, start: number, end: number): numbe
 // ---------------------------------------------------------------------------------------------
 // Menus
 
-function findMenus(view: View, boxes: Box[]): Found[] {
-  const out: Found[] = [];
-  out.push(...markerMenus(view));
-  out.push(...highlightMenus(view, boxes));
-  return out;
-}
-
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 function markerMenus(view: View): Found[] {
   const out: Found[] = [];
+  // A frame's sides are blanks here: a list inside a box (qwen's pickers) indents like one outside.
+  const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
-    const line = view.flat[row]!;
+    const line = lines[row]!;
     const match = /^(\s*)(\S) (\S)/.exec(line);
     if (!match || !MARKERS.includes(match[2]!)) continue;
     const markerCol = match[1]!.length;
@@ -1020,7 +1017,7 @@ function markerMenus(view: View): Found[] {
     if (!view.free(row, markerCol, textCol + 1)) continue;
     // Rows above and below with blank marker column and text at textCol (±1).
     const fits = (r: number) => {
-      const l = view.flat[r];
+      const l = lines[r];
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
       // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
       return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== " " && l[textCol] !== undefined && !/[─━═]{3}/.test(l);
@@ -1032,7 +1029,7 @@ function markerMenus(view: View): Found[] {
     if (last === first) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
-      const text = view.text(r, textCol, view.cols).trimEnd();
+      const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
       const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row && view.char(r, textCol - 1) !== " ";

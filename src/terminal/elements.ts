@@ -609,6 +609,13 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const value = placeholder(view, promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col + 1)) ? "" : line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
+  // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
+  const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
+  if (asked_ && !commandLine && !line.slice(cursor.col).trim()) {
+    const [q, first_] = [asked_[2]!, asked_[1]!.length];
+    view.use(row, first_, q.length);
+    return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
+  }
   // The field runs to the end of the row.
   const width = view.cols - first;
   view.use(row, first, width);
@@ -692,16 +699,29 @@ function findQuestions(view: View): Found[] {
     let q = row - 1;
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
     // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
-    const asks = (r: number) => /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "";
+    // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
+    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && (view.grid.flags[r * view.cols + view.flat[r]!.indexOf("?") + 2]! & CellFlag.bold) !== 0;
+    const bold = (r: number) => {
+      let end = view.flat[r]!.indexOf("?") + 2;
+      while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
+      return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
+    };
+    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
-    if (!question.endsWith("?")) {
+    if (!question.endsWith("?") && !(question && icon(q))) {
       row += options.length - 1;
       continue;
     }
     const col = Math.min(...options.map((o) => o.markerCol));
     const width = Math.max(...options.map((o) => o.col + o.width)) - col;
     const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
+    // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
+    if (!options.some((o) => o.selected)) {
+      const styles = options.map((o) => view.spanStyle(o.row, o.col, o.col + o.width));
+      const lone = options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      if (lone.length === 1) lone[0]!.selected = true;
+    }
     const selected = options.filter((o) => o.selected).length === 1;
     out.push({
       kind: "question",
@@ -712,7 +732,8 @@ function findQuestions(view: View): Found[] {
       label: question,
       items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
     });
-    view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
+    // An inquirer question's row is also its input (the number typed after it).
+    if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
     for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
     row = options[options.length - 1]!.row;
   }

@@ -212,8 +212,8 @@ export function detectElements(grid: CellGrid): Element[] {
   footerStatus(view, found);
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
-  found.push(...findTables(view));
   found.push(...highlightMenus(view, boxes));
+  found.push(...findTables(view));
   found.push(...barMenus(view, boxes));
   found.push(...ruleDialogs(view, found));
   found.push(...findText(view));

@@ -1045,14 +1045,21 @@ function markerMenus(view: View): Found[] {
     };
     let first = row;
     while (first - 1 >= 0 && fits(first - 1)) first--;
+    // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
+    const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;
-    while (last + 1 < view.rows && fits(last + 1)) last++;
+    for (let r = row + 1; r < view.rows; r++) {
+      if (fits(r)) last = r;
+      else if (!more(r)) break;
+    }
     if (last === first) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
+      if (r !== row && !fits(r)) continue;
       const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
-      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      // A mark after the name (claude's ✔ on the current model) is not part of it.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓])?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row && view.char(r, textCol - 1) !== " ";
       items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }

@@ -452,6 +452,35 @@ function findFunctionKeys(view: View): Found[] {
     }
     view.use(row, 0, view.cols);
   }
+  out.push(...keyBar(view, view.rows - 1));
+  return out;
+}
+
+/** A key as a key bar names it: "F3", "S-F3", "Esc", "^X". */
+const KEY = /^(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)$/;
+
+/**
+ * htop's bar in its search or filter mode: "F3Next  S-F3Prev  EscCancel", each key plain and its
+ * name on a coloured background, three or more in a row; what follows (a prompt) is left.
+ */
+function keyBar(view: View, row: number): Found[] {
+  const runs: { start: number; end: number; lit: boolean }[] = [];
+  for (let col = 0; col < view.cols; ) {
+    const lit = view.background(row, col) !== "0";
+    let end = col + 1;
+    while (end < view.cols && (view.background(row, end) !== "0") === lit) end++;
+    runs.push({ start: col, end, lit });
+    col = end;
+  }
+  const out: Found[] = [];
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    const [key, name] = [runs[i]!, runs[i + 1]!];
+    const label = view.text(row, name.start, name.end).trim();
+    if (key.lit || !view.free(row, key.start, name.end) || !KEY.test(view.text(row, key.start, key.end).trim()) || !/^[A-Z][a-z]+$/.test(label)) break;
+    out.push({ kind: "button", row, col: key.start, width: name.end - key.start, height: 1, label });
+  }
+  if (out.length < 3) return [];
+  for (const b of out) view.use(row, b.col, b.width);
   return out;
 }
 
@@ -572,17 +601,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
   const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
-  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
+  const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
+  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
     const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
     const label = labelAbove(view, boxes, row, start);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
-  const line = view.text(row, 0, view.cols);
-  const before = view.chars[row]!.slice(0, cursor.col).join("");
-  if (!view.free(row, 0, cursor.col)) return [];
+  // The prompt starts after what the row already holds (htop's key hints before its "Search:").
+  let from = cursor.col;
+  while (from > 0 && view.free(row, from - 1, from)) from--;
+  const line = view.text(row, from, view.cols);
+  const before = view.chars[row]!.slice(from, cursor.col).join("");
   // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
-  const asked = /^(\s*)[?✔] (\S)/.exec(before);
+  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
   if (asked) {
     const start = asked[0].length - 1;
     let end = start;
@@ -598,21 +630,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
   const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
-  const commandLine = row === view.rows - 1 && !inverse ? /^([:/?])(?=\S)/.exec(before) : null;
+  const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
   const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
   const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
-  const first = before.length - before.trimStart().length;
-  if (!view.free(row, first, cursor.col)) return [];
+  const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
-  const value = placeholder(view, promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col + 1)) ? "" : line.slice(promptEnd).trimEnd();
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
   const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
-  if (asked_ && !commandLine && !line.slice(cursor.col).trim()) {
-    const [q, first_] = [asked_[2]!, asked_[1]!.length];
+  if (asked_ && !commandLine && !line.slice(cursor.col - from).trim()) {
+    const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
     return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
   }

@@ -48,7 +48,7 @@ const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
 /** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
-const MARKERS = ">❯›▸►▶→➜";
+const MARKERS = ">❯›▸►▶→➜●";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
 class View {
@@ -1062,17 +1062,17 @@ function markerMenus(view: View): Found[] {
   const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
     const line = lines[row]!;
-    const match = /^(\s*)(\S) (\S)/.exec(line);
+    const match = /^(\s*)(\S)( {1,2})(\S)/.exec(line);
     if (!match || !MARKERS.includes(match[2]!)) continue;
     const markerCol = match[1]!.length;
-    const textCol = markerCol + 2;
+    const textCol = markerCol + 1 + match[3]!.length;
     if (!view.free(row, markerCol, textCol + 1)) continue;
     // Rows above and below with blank marker column and text at textCol (±1).
     const fits = (r: number) => {
       const l = lines[r];
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
       // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
-      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== " " && l[textCol] !== undefined && !/[─━═]{3}/.test(l);
+      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
     };
     let first = row;
     while (first - 1 >= 0 && fits(first - 1)) first--;

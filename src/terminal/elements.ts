@@ -898,7 +898,9 @@ function findButtons(view: View): Found[] {
       view.use(row, 0, view.cols);
       continue;
     }
-    const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length));
+    // A "<pkg>" glued to the text after it ("`npm install <pkg>` afterwards") is a placeholder in prose.
+    const glued = (m: RegExpExecArray) => /^[^\s\]│┃║|]/.test(line.slice(m.index! + m[0].length));
+    const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length) && !glued(m));
     // A lone "[ New File ]" in a row of text is a message, not a button; brackets need company.
     const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || line.slice(0, m.index!).trim() === "" && /^\s*$/.test(line.slice(m.index! + m[0].length)) === false);
     const row_: Found[] = [];

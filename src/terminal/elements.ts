@@ -202,6 +202,7 @@ export function detectElements(grid: CellGrid): Element[] {
   for (let row = 0; row < view.rows; row++) {
     for (let col = 0; col < view.cols; col++) if (BOX_CHARS.test(view.char(row, col)) && HORIZONTAL.includes(view.char(row, col))) view.use(row, col, 1);
   }
+  found.push(...panelDialogs(view, boxes));
   found.push(...findFunctionKeys(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
@@ -275,6 +276,42 @@ function findBoxes(view: View): Box[] {
 
 const contains = (outer: Box, inner: Box): boolean =>
   outer.top <= inner.top && outer.bottom >= inner.bottom && outer.left <= inner.left && outer.right >= inner.right;
+
+/**
+ * A frameless dialog: a rectangle on a background of its own, three rows or more, over a backdrop
+ * that fills the rows above and below it with one other background and shows on both its sides, the
+ * rectangle centred (opencode's command palette over its dimmed screen). Its title is the first words of its first line.
+ */
+function panelDialogs(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  const backdrop = (row: number) => {
+    const bg = view.background(row, 0);
+    for (let col = 1; col < view.cols; col++) if (view.background(row, col) !== bg) return undefined;
+    return bg === "0" ? undefined : bg;
+  };
+  for (let top = 1; top < view.rows - 3; top++) {
+    const above = backdrop(top - 1);
+    if (!above) continue;
+    let start = 0;
+    while (start < view.cols && view.background(top, start) === above) start++;
+    const bg = view.background(top, start);
+    let end = start;
+    while (end < view.cols && view.background(top, end) === bg) end++;
+    // It floats: centred, the backdrop showing on both sides.
+    if (start < 4 || Math.abs(start - (view.cols - end)) > 2 || end - start < 10) continue;
+    // Its rows keep its background at both edges (what it holds may have others), until the backdrop again.
+    let bottom = top;
+    while (bottom + 1 < view.rows && view.background(bottom + 1, start) === bg && view.background(bottom + 1, end - 1) === bg && view.background(bottom + 1, end) !== bg) bottom++;
+    if (bottom - top < 2 || bottom + 1 >= view.rows || backdrop(bottom + 1) !== above) continue;
+    if (boxes.some((b) => b.top <= bottom && b.bottom >= top && b.left < end && b.right >= start)) continue;
+    let first = top;
+    while (first < bottom && !view.text(first, start, end).trim()) first++;
+    const label = view.text(first, start, end).trim().split(/\s{2,}/)[0];
+    out.push({ kind: "dialog", row: top, col: start, width: end - start, height: bottom - top + 1, ...(label ? { label } : {}) });
+    top = bottom;
+  }
+  return out;
+}
 
 /** The innermost box around a cell, if any. */
 function boxAround(boxes: Box[], row: number, col: number): Box | undefined {

@@ -606,6 +606,21 @@ function findInputs(view: View, boxes: Box[]): Found[] {
     }
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
+  // mc's fields without the cursor: a wide run on a background of its own in a box, under a line ending in ":".
+  for (const box of boxes) {
+    for (let row = box.top + 2; row < box.bottom; row++) {
+      const inside = view.background(row, box.left + 1);
+      let start = box.left + 1;
+      while (start < box.right && view.background(row, start) === inside) start++;
+      let end = start;
+      while (end < box.right && view.background(row, end) === view.background(row, start)) end++;
+      if (start >= box.right || (end - start) * 2 < box.right - box.left || !view.free(row, start, end)) continue;
+      if (!/:\s*$/.test(view.text(row - 1, box.left + 1, box.right))) continue;
+      const label = labelAbove(view, boxes, row, start);
+      found.push({ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value: view.text(row, start, end).trim(), cursor: false });
+      view.use(row, start, end - start);
+    }
+  }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {

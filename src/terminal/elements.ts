@@ -344,13 +344,16 @@ function ruleDialogs(view: View, found: Found[]): Found[] {
     view.use(row + 1, 0, view.cols);
     row = last;
   }
-  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title.
+  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title; what
+  // another dialog holds (the command palette drawn over a toast) is not the bar's.
+  const dialogs = found.filter((e) => e.kind === "dialog");
+  const held = (e: Found) => dialogs.some((d) => d.row < e.row && e.row < d.row + d.height && d.col <= e.col && e.col < d.col + d.width);
   for (let row = 0; row < view.rows; row++) {
     const col = view.flat[row]!.search(/[┃▌]/);
     if (col < 0 || col > 8) continue;
     let last = row;
     while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
-    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu") && !held(e));
     let titleRow = row;
     while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
     if (actionable && titleRow <= last) {
@@ -1183,12 +1186,17 @@ function barMenus(view: View, boxes: Box[]): Found[] {
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
+    // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
+    const style = (r: number) => view.spanStyle(r, start, end);
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
+    const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
     if (first === last && !bars.some((other) => other !== bar && other.row === row)) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
-      // A figure right-aligned at the list's edge (ranger's sizes) is not part of the name.
+      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
       const text = view.text(r, start, end).trimEnd();
-      const name = end - (start + text.length) <= 2 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      const name = end - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
     }
     out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });

@@ -5,8 +5,8 @@ import { fixtureNames, formatRates, loadFixture, scoreSet } from "../../test/fix
 import { cellGridOf } from "./screen.ts";
 import { detectElements, outline } from "./elements.ts";
 
-/** Raised as the detector improves (75 screens: 99.7% precision, 99.1% recall, state 98.6%); the issue's goal is 0.95. */
-const FLOOR = { precision: 0.99, recall: 0.99, state: 0.98 };
+/** Raised as the detector improves (75 screens: 319 of 319 found, none extra; state 98.7%, htop's active tab the miss); the issue's goal is 0.95. */
+const FLOOR = { precision: 1, recall: 1, state: 0.98 };
 /** Every kind on its own. */
 const KIND_FLOOR = 0.95;
 

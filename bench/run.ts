@@ -728,6 +728,17 @@ async function elements(): Promise<void> {
       if (!Number.isNaN(r.state)) rows.push({ section: "elements", metric: `${set} (${screens} screens) ${r.kind}: state right`, t4a: r.state * 100, unit: "%" });
     }
   }
+  // What detection costs in the screen's worker: every fixture's grid read and detected, 20 rounds.
+  const grids = await Promise.all(fixtureNames().map(async (name) => {
+    const fixture = await loadFixture(name);
+    const grid = cellGridOf(fixture.term);
+    fixture.term.dispose();
+    return grid;
+  }));
+  for (const grid of grids) detectElements(grid); // warm the JIT first
+  const start = performance.now();
+  for (let round = 0; round < 20; round++) for (const grid of grids) detectElements(grid);
+  rows.push({ section: "elements", metric: `detectElements, ms per screen (${grids.length} screens × 20)`, t4a: (performance.now() - start) / (20 * grids.length), unit: "ms" });
   // Tokens for one screen, as the MCP tools hand it to a model.
   const textOf = (content: Array<{ type: string; text?: string }>) => content.map((part) => part.text ?? "").join("");
   const tokens = (content: Array<{ type: string; text?: string }>) => textOf(content).length / 4;

@@ -5,10 +5,12 @@ import { fixtureNames, formatRates, loadFixture, scoreSet } from "../../test/fix
 import { cellGridOf } from "./screen.ts";
 import { detectElements, outline } from "./elements.ts";
 
-/** Raised as the detector improves; the issue's goal is 0.95. */
-const FLOOR = { precision: 0.95, recall: 0.95, state: 0.95 };
+/** Raised as the detector improves (75 screens: 319 of 319 found, none extra; state 98.7%, htop's active tab the miss); the issue's goal is 0.95. */
+const FLOOR = { precision: 1, recall: 1, state: 0.98 };
+/** Every kind on its own. */
+const KIND_FLOOR = 0.95;
 
-test("the train set: precision, recall and state accuracy over every kind stay above the floor", async () => {
+test("the train set: precision, recall and state accuracy over all kinds, and each kind's precision and recall, stay above the floor", async () => {
   const { rates, screens } = await scoreSet("train", (fixture) => detectElements(cellGridOf(fixture.term)));
   console.log(`${screens} train screens\n${formatRates("train", rates)}`);
   const all = rates.find((r) => r.kind === "all")!;
@@ -16,6 +18,7 @@ test("the train set: precision, recall and state accuracy over every kind stay a
   expect(all.precision).toBeGreaterThanOrEqual(FLOOR.precision);
   expect(all.recall).toBeGreaterThanOrEqual(FLOOR.recall);
   expect(all.state).toBeGreaterThanOrEqual(FLOOR.state);
+  for (const r of rates) expect({ kind: r.kind, precision: r.precision >= KIND_FLOOR, recall: r.recall >= KIND_FLOOR }).toEqual({ kind: r.kind, precision: true, recall: true });
 });
 
 test("refs number elements in reading order, items under their element; the same screen gives the same refs", async () => {

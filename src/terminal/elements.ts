@@ -48,7 +48,7 @@ const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
 /** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
-const MARKERS = ">❯›▸►▶→➜";
+const MARKERS = ">❯›▸►▶→➜●";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
 class View {
@@ -60,10 +60,22 @@ class View {
   /** Cells already part of an element: text blocks get the rest. */
   readonly used: Uint8Array;
 
+  /**
+   * Where typing goes: the terminal's cursor, or when it is hidden, the one cell a program draws in
+   * reverse video as its own cursor (Ink's CLIs: claude); visible false when there is neither.
+   */
+  readonly cursor: { row: number; col: number; visible: boolean };
+
   constructor(readonly grid: CellGrid) {
     this.cols = grid.cols;
     this.rows = grid.rows;
     this.used = new Uint8Array(grid.cols * grid.rows);
+    this.cursor = grid.cursor;
+    if (!grid.cursor.visible) {
+      const drawn = [];
+      for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
+    }
     this.chars = [];
     this.flat = [];
     for (let row = 0; row < grid.rows; row++) {
@@ -190,6 +202,7 @@ export function detectElements(grid: CellGrid): Element[] {
   for (let row = 0; row < view.rows; row++) {
     for (let col = 0; col < view.cols; col++) if (BOX_CHARS.test(view.char(row, col)) && HORIZONTAL.includes(view.char(row, col))) view.use(row, col, 1);
   }
+  found.push(...panelDialogs(view, boxes));
   found.push(...findFunctionKeys(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
@@ -197,8 +210,12 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findToggles(view));
   found.push(...findButtons(view));
   found.push(...findInputs(view, boxes));
+  footerStatus(view, found);
+  // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
+  found.push(...markerMenus(view));
+  found.push(...highlightMenus(view, boxes));
   found.push(...findTables(view));
-  found.push(...findMenus(view, boxes));
+  found.push(...barMenus(view, boxes));
   found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.
@@ -260,6 +277,42 @@ function findBoxes(view: View): Box[] {
 const contains = (outer: Box, inner: Box): boolean =>
   outer.top <= inner.top && outer.bottom >= inner.bottom && outer.left <= inner.left && outer.right >= inner.right;
 
+/**
+ * A frameless dialog: a rectangle on a background of its own, three rows or more, over a backdrop
+ * that fills the rows above and below it with one other background and shows on both its sides, the
+ * rectangle centred (opencode's command palette over its dimmed screen). Its title is the first words of its first line.
+ */
+function panelDialogs(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  const backdrop = (row: number) => {
+    const bg = view.background(row, 0);
+    for (let col = 1; col < view.cols; col++) if (view.background(row, col) !== bg) return undefined;
+    return bg === "0" ? undefined : bg;
+  };
+  for (let top = 1; top < view.rows - 3; top++) {
+    const above = backdrop(top - 1);
+    if (!above) continue;
+    let start = 0;
+    while (start < view.cols && view.background(top, start) === above) start++;
+    const bg = view.background(top, start);
+    let end = start;
+    while (end < view.cols && view.background(top, end) === bg) end++;
+    // It floats: centred, the backdrop showing on both sides.
+    if (start < 4 || Math.abs(start - (view.cols - end)) > 2 || end - start < 10) continue;
+    // Its rows keep its background at both edges (what it holds may have others), until the backdrop again.
+    let bottom = top;
+    while (bottom + 1 < view.rows && view.background(bottom + 1, start) === bg && view.background(bottom + 1, end - 1) === bg && view.background(bottom + 1, end) !== bg) bottom++;
+    if (bottom - top < 2 || bottom + 1 >= view.rows || backdrop(bottom + 1) !== above) continue;
+    if (boxes.some((b) => b.top <= bottom && b.bottom >= top && b.left < end && b.right >= start)) continue;
+    let first = top;
+    while (first < bottom && !view.text(first, start, end).trim()) first++;
+    const label = view.text(first, start, end).trim().split(/\s{2,}/)[0];
+    out.push({ kind: "dialog", row: top, col: start, width: end - start, height: bottom - top + 1, ...(label ? { label } : {}) });
+    top = bottom;
+  }
+  return out;
+}
+
 /** The innermost box around a cell, if any. */
 function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
   let best: Box | undefined;
@@ -291,13 +344,16 @@ function ruleDialogs(view: View, found: Found[]): Found[] {
     view.use(row + 1, 0, view.cols);
     row = last;
   }
-  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title.
+  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title; what
+  // another dialog holds (the command palette drawn over a toast) is not the bar's.
+  const dialogs = found.filter((e) => e.kind === "dialog");
+  const held = (e: Found) => dialogs.some((d) => d.row < e.row && e.row < d.row + d.height && d.col <= e.col && e.col < d.col + d.width);
   for (let row = 0; row < view.rows; row++) {
     const col = view.flat[row]!.search(/[┃▌]/);
     if (col < 0 || col > 8) continue;
     let last = row;
     while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
-    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu") && !held(e));
     let titleRow = row;
     while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
     if (actionable && titleRow <= last) {
@@ -340,7 +396,9 @@ function findStatus(view: View): Found[] {
     let lit = 0;
     for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
-    if (!highlighted) continue;
+    // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
+    const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
+    if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
     // mc's "  Left     File     Command…": single words far apart are menus to open.
     const words = [...view.flat[row]!.matchAll(/\S+/g)];
     const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
@@ -351,9 +409,10 @@ function findStatus(view: View): Found[] {
   }
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    if (!view.free(row, 0, view.cols) && !/[─━]{5}/.test(line)) continue;
-    const trimmed = line.trim();
-    const start = line.length - line.trimStart().length;
+    // Inside a frame (a dialog's hint row), the frame is not part of the line.
+    const trimmed = stripFrame(line);
+    const start = trimmed ? line.indexOf(trimmed) : 0;
+    if (!view.free(row, start, start + trimmed.length) && !/[─━]{5}/.test(line)) continue;
     const near = row >= view.rows - 3;
     // fzf's "8/8 ────": a counter on a rule.
     const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
@@ -362,14 +421,42 @@ function findStatus(view: View): Found[] {
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
-    const keys = /\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) && trimmed.length < 80;
+    // A line of only "ctrl+t toggle visibility": a key and what it does.
+    const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
-    if (counter || bullets || message || keys || spinner) {
+    // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
+    // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
+    // (ranger's title, opencode's footer) that is not a shell's prompt.
+    const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
+    const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
+    const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
+    const place = edge && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    if (counter || bullets || message || keys || spinner || backtitle || position || place) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }
   }
   return out;
+}
+
+/**
+ * The lines under the input that has the cursor, past its frame's rule, when nothing follows them
+ * down to the screen's bottom: an agent CLI's footer (model, folder, mode), one status.
+ */
+function footerStatus(view: View, found: Found[]): void {
+  const input = found.find((e) => e.kind === "input" && e.cursor);
+  if (!input) return;
+  const blank = (row: number) => /^[\s─━]*$/.test(view.flat[row]!);
+  let first = input.row + input.height;
+  while (first < view.rows && first <= input.row + 2 && blank(first)) first++;
+  let last = first;
+  while (last + 1 < view.rows && !blank(last + 1)) last++;
+  if (first >= view.rows || blank(first) || last - first > 2) return;
+  for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
+  const within = (e: Found) => e.row >= first && e.row <= last;
+  for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
+  const kept = found.filter((e) => !(e.kind === "status" && within(e)));
+  found.splice(0, found.length, ...kept, status(view, first, last));
 }
 
 function status(view: View, first: number, last: number): Found {
@@ -405,6 +492,35 @@ function findFunctionKeys(view: View): Found[] {
     }
     view.use(row, 0, view.cols);
   }
+  out.push(...keyBar(view, view.rows - 1));
+  return out;
+}
+
+/** A key as a key bar names it: "F3", "S-F3", "Esc", "^X". */
+const KEY = /^(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)$/;
+
+/**
+ * htop's bar in its search or filter mode: "F3Next  S-F3Prev  EscCancel", each key plain and its
+ * name on a coloured background, three or more in a row; what follows (a prompt) is left.
+ */
+function keyBar(view: View, row: number): Found[] {
+  const runs: { start: number; end: number; lit: boolean }[] = [];
+  for (let col = 0; col < view.cols; ) {
+    const lit = view.background(row, col) !== "0";
+    let end = col + 1;
+    while (end < view.cols && (view.background(row, end) !== "0") === lit) end++;
+    runs.push({ start: col, end, lit });
+    col = end;
+  }
+  const out: Found[] = [];
+  for (let i = 0; i + 1 < runs.length; i += 2) {
+    const [key, name] = [runs[i]!, runs[i + 1]!];
+    const label = view.text(row, name.start, name.end).trim();
+    if (key.lit || !view.free(row, key.start, name.end) || !KEY.test(view.text(row, key.start, key.end).trim()) || !/^[A-Z][a-z]+$/.test(label)) break;
+    out.push({ kind: "button", row, col: key.start, width: name.end - key.start, height: 1, label });
+  }
+  if (out.length < 3) return [];
+  for (const b of out) view.use(row, b.col, b.width);
   return out;
 }
 
@@ -454,6 +570,12 @@ function findProgress(view: View, boxes: Box[]): Found[] {
           if (outer) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
         }
+        // whiptail --gauge: the percent alone on its row, centred in a bar whose done part has its own background.
+        if (box && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
+          let start = box.left + 1;
+          while (start < col && view.background(row, start) === view.background(row, box.left)) start++;
+          if (start < col && view.text(row, start, col).trim() === "") bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
+        }
       }
       if (!bar) continue;
       const label = clean(bar.label);
@@ -468,7 +590,7 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 // Inputs
 
 function findInputs(view: View, boxes: Box[]): Found[] {
-  const { cursor } = view.grid;
+  const { cursor } = view;
   const found: Found[] = [];
   // dialog --form: "Label:" then a field drawn on a background of its own, one per row.
   for (let row = 0; row < view.rows; row++) {
@@ -487,6 +609,21 @@ function findInputs(view: View, boxes: Box[]): Found[] {
     }
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
+  // mc's fields without the cursor: a wide run on a background of its own in a box, under a line ending in ":".
+  for (const box of boxes) {
+    for (let row = box.top + 2; row < box.bottom; row++) {
+      const inside = view.background(row, box.left + 1);
+      let start = box.left + 1;
+      while (start < box.right && view.background(row, start) === inside) start++;
+      let end = start;
+      while (end < box.right && view.background(row, end) === view.background(row, start)) end++;
+      if (start >= box.right || (end - start) * 2 < box.right - box.left || !view.free(row, start, end)) continue;
+      if (!/:\s*$/.test(view.text(row - 1, box.left + 1, box.right))) continue;
+      const label = labelAbove(view, boxes, row, start);
+      found.push({ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value: view.text(row, start, end).trim(), cursor: false });
+      view.use(row, start, end - start);
+    }
+  }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
@@ -501,7 +638,7 @@ function findInputs(view: View, boxes: Box[]): Found[] {
 }
 
 function cursorInput(view: View, boxes: Box[]): Found[] {
-  const { cursor } = view.grid;
+  const { cursor } = view;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
@@ -519,17 +656,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
   const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
-  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && outside.length && outside.every((b) => b !== bg)) {
-    const value = view.text(row, start, end).replace(/_+\s*$/, "").trim();
+  const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
+  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
+    const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
     const label = labelAbove(view, boxes, row, start);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
-  const line = view.text(row, 0, view.cols);
-  const before = view.chars[row]!.slice(0, cursor.col).join("");
-  if (!view.free(row, 0, cursor.col)) return [];
+  // The prompt starts after what the row already holds (htop's key hints before its "Search:").
+  let from = cursor.col;
+  while (from > 0 && view.free(row, from - 1, from)) from--;
+  const line = view.text(row, from, view.cols);
+  const before = view.chars[row]!.slice(from, cursor.col).join("");
   // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
-  const asked = /^(\s*)[?✔] (\S)/.exec(before);
+  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
   if (asked) {
     const start = asked[0].length - 1;
     let end = start;
@@ -545,20 +685,42 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
   const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
-  const commandLine = row === view.rows - 1 && !inverse ? /^([:/?])(?=\S)/.exec(before) : null;
+  const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
   const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return [];
   const promptEnd = match[0].length;
   const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
-  const first = before.length - before.trimStart().length;
-  if (!view.free(row, first, cursor.col)) return [];
-  const value = line.slice(promptEnd).trimEnd();
+  const first = from + before.length - before.trimStart().length;
+  // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
+  // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
+  const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
+  if (asked_ && !commandLine && !line.slice(cursor.col - from).trim()) {
+    const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
+    view.use(row, first_, q.length);
+    return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
+  }
   // The field runs to the end of the row.
   const width = view.cols - first;
   view.use(row, first, width);
   return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+}
+
+/**
+ * A field's placeholder ("Type your message…", "Search"): nothing typed before the cursor, and the
+ * text right after it drawn dim or in a colour the field's blanks do not have.
+ */
+function placeholder(view: View, start: number, end: number): boolean {
+  const { row, col } = view.cursor;
+  if (view.text(row, start, col).trim()) return false;
+  const text = view.text(row, col, end).trimEnd();
+  const first = col + text.search(/\S/);
+  if (first < col || first > col + 2) return false;
+  const i = row * view.cols + first;
+  const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
+  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
 }
 
 /** The nearest text above a field inside its dialog (its prompt), a trailing colon dropped. */
@@ -623,16 +785,29 @@ function findQuestions(view: View): Found[] {
     let q = row - 1;
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
     // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
-    const asks = (r: number) => /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "";
+    // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
+    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && (view.grid.flags[r * view.cols + view.flat[r]!.indexOf("?") + 2]! & CellFlag.bold) !== 0;
+    const bold = (r: number) => {
+      let end = view.flat[r]!.indexOf("?") + 2;
+      while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
+      return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
+    };
+    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
-    if (!question.endsWith("?")) {
+    if (!question.endsWith("?") && !(question && icon(q))) {
       row += options.length - 1;
       continue;
     }
     const col = Math.min(...options.map((o) => o.markerCol));
     const width = Math.max(...options.map((o) => o.col + o.width)) - col;
     const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
+    // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
+    if (!options.some((o) => o.selected)) {
+      const styles = options.map((o) => view.spanStyle(o.row, o.col, o.col + o.width));
+      const lone = options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      if (lone.length === 1) lone[0]!.selected = true;
+    }
     const selected = options.filter((o) => o.selected).length === 1;
     out.push({
       kind: "question",
@@ -643,7 +818,8 @@ function findQuestions(view: View): Found[] {
       label: question,
       items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
     });
-    view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
+    // An inquirer question's row is also its input (the number typed after it).
+    if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
     for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
     row = options[options.length - 1]!.row;
   }
@@ -777,7 +953,9 @@ function findButtons(view: View): Found[] {
       view.use(row, 0, view.cols);
       continue;
     }
-    const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length));
+    // A "<pkg>" glued to the text after it ("`npm install <pkg>` afterwards") is a placeholder in prose.
+    const glued = (m: RegExpExecArray) => /^[^\s\]│┃║|]/.test(line.slice(m.index! + m[0].length));
+    const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length) && !glued(m));
     // A lone "[ New File ]" in a row of text is a message, not a button; brackets need company.
     const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || line.slice(0, m.index!).trim() === "" && /^\s*$/.test(line.slice(m.index! + m[0].length)) === false);
     const row_: Found[] = [];
@@ -934,43 +1112,95 @@ function bodyRows(view: View, header: number, start: number, end: number): numbe
 // ---------------------------------------------------------------------------------------------
 // Menus
 
-function findMenus(view: View, boxes: Box[]): Found[] {
-  const out: Found[] = [];
-  out.push(...markerMenus(view));
-  out.push(...highlightMenus(view, boxes));
-  return out;
-}
-
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 function markerMenus(view: View): Found[] {
   const out: Found[] = [];
+  // A frame's sides are blanks here: a list inside a box (qwen's pickers) indents like one outside.
+  const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
-    const line = view.flat[row]!;
-    const match = /^(\s*)(\S) (\S)/.exec(line);
+    const line = lines[row]!;
+    const match = /^(\s*)(\S)( {1,2})(\S)/.exec(line);
     if (!match || !MARKERS.includes(match[2]!)) continue;
     const markerCol = match[1]!.length;
-    const textCol = markerCol + 2;
+    const textCol = markerCol + 1 + match[3]!.length;
     if (!view.free(row, markerCol, textCol + 1)) continue;
     // Rows above and below with blank marker column and text at textCol (±1).
     const fits = (r: number) => {
-      const l = view.flat[r];
+      const l = lines[r];
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
-      return l.slice(0, textCol).trim() === "" && l[textCol] !== " " && l[textCol] !== undefined && !/[─━═]{3}/.test(l);
+      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
+      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
     };
     let first = row;
     while (first - 1 >= 0 && fits(first - 1)) first--;
+    // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
+    const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;
-    while (last + 1 < view.rows && fits(last + 1)) last++;
+    for (let r = row + 1; r < view.rows; r++) {
+      if (fits(r)) last = r;
+      else if (!more(r)) break;
+    }
     if (last === first) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
-      const label = view.text(r, textCol, view.cols).trimEnd();
-      items.push({ label: label.trim(), row: r, col: textCol, width: label.length, ...(r === row ? { selected: true } : {}) });
+      if (r !== row && !fits(r)) continue;
+      const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
+      // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
+      // A mark after the name (claude's ✔ on the current model) is not part of it.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓])?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      const checked = r !== row && view.char(r, textCol - 1) !== " ";
+      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);
     row = last;
+  }
+  return out;
+}
+
+/**
+ * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
+ * colour) the rows above and below lack, with items over the same columns starting where its text
+ * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
+ * shares its row with other bars (ranger's preview column).
+ */
+function barMenus(view: View, boxes: Box[]): Found[] {
+  const bars: { row: number; start: number; end: number }[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    for (let col = 0; col < view.cols; ) {
+      const bg = view.background(row, col);
+      let end = col + 1;
+      while (end < view.cols && view.background(row, end) === bg) end++;
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
+      if (bg !== "0" && end - col >= 8 && view.text(row, col, end).trim() && view.char(row, end - 1) === " " && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end });
+      col = end;
+    }
+  }
+  const out: Found[] = [];
+  for (const bar of bars) {
+    const { row, start, end } = bar;
+    const lead = (r: number) => view.text(r, start, end).search(/\S/);
+    const textCol = lead(row);
+    const fits = (r: number) => r >= 0 && r < view.rows && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    let [first, last] = [row, row];
+    while (fits(first - 1)) first--;
+    while (fits(last + 1)) last++;
+    // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
+    const style = (r: number) => view.spanStyle(r, start, end);
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
+    const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
+    if (first === last && !bars.some((other) => other !== bar && other.row === row)) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r++) {
+      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
+      const text = view.text(r, start, end).trimEnd();
+      const name = end - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
+    }
+    out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });
+    view.use(first, start, end - start, last - first + 1);
   }
   return out;
 }
@@ -996,7 +1226,8 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
       const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
       const items: Omit<Item, "ref">[] = rows.map((r) => {
-        const text = view.text(r, inner.start, inner.end);
+        // A scroll arrow at the list's right edge is not part of an item.
+        const text = view.text(r, inner.start, inner.end).replace(/[↑↓▲▼]\s*$/, "");
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
         const parts = body.split(/\s{2,}/);

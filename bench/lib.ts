@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";
 
-export const BIN = resolve(import.meta.dir, "../dist/t4a");
+/** The t4a measured: dist/t4a, or another build (T4A_BENCH_BIN) to compare builds with the same bench. */
+export const BIN = process.env.T4A_BENCH_BIN ?? resolve(import.meta.dir, "../dist/t4a");
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -135,7 +135,8 @@ export class Pty {
 
   /**
    * How the end of the output was known when the exit was reported: "eof", every holder of the
-   * slave side closed it; "quiet", a background child held it and no output came for a while.
+   * slave side closed it (or kill() stopped reading); "quiet", a background child held it and no
+   * output came for a while.
    */
   get endedBy(): "eof" | "quiet" | undefined {
     return this.#endedBy;

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";
 
-export const BIN = resolve(import.meta.dir, "../dist/t4a");
+/** The t4a measured: dist/t4a, or another build (T4A_BENCH_BIN) to compare builds with the same bench. */
+export const BIN = process.env.T4A_BENCH_BIN ?? resolve(import.meta.dir, "../dist/t4a");
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -130,4 +131,90 @@ export function hasTmux(): boolean {
 
 export function tmuxVersion(): string {
   return Bun.spawnSync(["tmux", "-V"]).stdout.toString().trim();
+}
+
+/** The spread of samples: interquartile range over median (0.1 = 10%). */
+export function spread(values: number[]): number {
+  return (percentile(values, 75) - percentile(values, 25)) / median(values);
+}
+
+/** The 1-minute load average (what other programs, and ours, keep the cores busy with). */
+export function loadAverage(): number {
+  return Number(readFileSync("/proc/loadavg", "latin1").split(" ")[0]);
+}
+
+/**
+ * The share of one core a 30 ms spin gets now: ~1 when a core is free, less when other programs
+ * want the cores. Taken between rounds, while nothing of ours runs: unlike the load average, our
+ * own earlier rounds do not count in it.
+ */
+export function cpuShare(spinMs = 30): number {
+  const started = performance.now();
+  const before = process.cpuUsage();
+  while (performance.now() - started < spinMs);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / (performance.now() - started);
+}
+
+/** One run of one side: its wall time, and the CPU its server (daemon and threads / tmux server) spent. */
+export interface Measured {
+  wall_ms: number;
+  cpu_ms?: number;
+}
+
+export interface Interleaved {
+  /** Per side, every round's wall and CPU milliseconds. */
+  sides: Record<string, { wall: number[]; cpu: number[] }>;
+  rounds: number;
+  /** The load average before the first round and after the last. */
+  load: [number, number];
+  /** cpuShare() before each round. */
+  shares: number[];
+}
+
+/** Noise limits (env): most spread of a side, least core share, fewest and most rounds. */
+export const NOISE = {
+  maxSpread: Number(process.env.T4A_BENCH_MAX_SPREAD ?? 0.1),
+  minShare: Number(process.env.T4A_BENCH_MIN_SHARE ?? 0.85),
+  minRounds: Number(process.env.T4A_BENCH_MIN_ROUNDS ?? 5),
+  maxRounds: Number(process.env.T4A_BENCH_MAX_ROUNDS ?? 15),
+};
+
+/**
+ * Runs every side once per round, in turn (t4a, tmux, floor, t4a, …), after one discarded warm-up
+ * round, until each side's wall and CPU spreads are within NOISE.maxSpread (at least minRounds)
+ * or maxRounds have run.
+ */
+export async function interleave(run: Record<string, () => Promise<Measured>>): Promise<Interleaved> {
+  const names = Object.keys(run);
+  const sides = Object.fromEntries(names.map((name) => [name, { wall: [] as number[], cpu: [] as number[] }]));
+  const shares: number[] = [];
+  const loadBefore = loadAverage();
+  for (const name of names) await run[name]!(); // warm-up: page cache, first worker, first shell
+  let rounds = 0;
+  while (rounds < NOISE.maxRounds) {
+    shares.push(cpuShare());
+    for (const name of names) {
+      const measured = await run[name]!();
+      sides[name]!.wall.push(measured.wall_ms);
+      if (measured.cpu_ms !== undefined) sides[name]!.cpu.push(measured.cpu_ms);
+    }
+    rounds++;
+    if (rounds < NOISE.minRounds) continue;
+    const settled = names.every((name) => spread(sides[name]!.wall) <= NOISE.maxSpread && (sides[name]!.cpu.length === 0 || spread(sides[name]!.cpu) <= NOISE.maxSpread));
+    if (settled) break;
+  }
+  return { sides, rounds, load: [loadBefore, loadAverage()], shares };
+}
+
+/**
+ * Why a ratio of these samples cannot be trusted, or undefined when it can: a side's spread over
+ * the limit, or (for wall time, `shared`) the cores were not free while it ran.
+ */
+export function noiseOf(result: Interleaved, samples: number[][], shared: boolean): string | undefined {
+  const worst = Math.max(...samples.map(spread));
+  const share = median(result.shares);
+  const busy = shared && share < NOISE.minShare;
+  if (worst <= NOISE.maxSpread && !busy) return undefined;
+  return `noisy: load ${result.load[0].toFixed(1)}, core share ${Math.round(share * 100)}%, spread ${Math.round(worst * 100)}%`;
 }

@@ -6,7 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../build.ts";
 import { Screen } from "../src/terminal/screen.ts";
-import { BIN, T4a, Tmux, cpuSeconds, hasTmux, median, percentile, privateBytes, rssBytes, timeProcess, tmuxVersion } from "./lib.ts";
+import { BIN, T4a, Tmux, cpuSeconds, hasTmux, interleave, median, noiseOf, percentile, privateBytes, rssBytes, spread, timeProcess, tmuxVersion, type Interleaved } from "./lib.ts";
 
 interface Row {
   section: string;
@@ -16,6 +16,16 @@ interface Row {
   floor?: number;
   unit: string;
   target?: string;
+  /** CPU ms of the servers per run (t4a: the daemon with its screen workers; tmux: its server), medians. */
+  t4aCpu?: number;
+  tmuxCpu?: number;
+  /** Why the wall-time ratios are not shown (a noisy run), and why the CPU ratio is not. */
+  noise?: string;
+  cpuNoise?: string;
+  /** Each side's spread (interquartile range / median) of wall time, and the rounds run. */
+  spread?: string;
+  /** The load average before → after. */
+  load?: string;
 }
 
 const rows: Row[] = [];
@@ -46,37 +56,71 @@ async function ingest(): Promise<void> {
   const tmux = new Tmux();
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
   tmux.run("set", "-g", "history-limit", "10000");
+  const tmuxPid = tmux.serverPid();
+  let round = 0;
   try {
     for (const [label, command] of programs) {
-      const t4aSamples: number[] = [];
-      const tmuxSamples: number[] = [];
-      const floorSamples: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      const result = await interleave({
         // t4a: create → the exit event, which comes only after every byte reached the screen.
-        const waiter = await t4a.open();
-        const started = Bun.nanoseconds();
-        const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] });
-        await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 120_000 });
-        t4aSamples.push((Bun.nanoseconds() - started) / 1e6);
-        waiter.close();
-        await t4a.request({ cmd: "kill", id });
-
+        t4a: async () => {
+          const waiter = await t4a.open();
+          const cpuBefore = cpuSeconds(t4a.pid);
+          const started = Bun.nanoseconds();
+          const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] });
+          await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 120_000 });
+          const wall_ms = (Bun.nanoseconds() - started) / 1e6;
+          const cpu_ms = (cpuSeconds(t4a.pid) - cpuBefore) * 1000;
+          waiter.close();
+          await t4a.request({ cmd: "kill", id });
+          return { wall_ms, cpu_ms };
+        },
         // tmux: new-session → the program signals a wait-for channel as it exits.
-        const channel = `done${i}`;
-        const tmuxStarted = Bun.nanoseconds();
-        tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `ingest${i}`, `${command}; tmux -S ${tmux.socket} wait-for -S ${channel}`);
-        tmux.run("wait-for", channel);
-        tmuxSamples.push((Bun.nanoseconds() - tmuxStarted) / 1e6);
-        Bun.spawnSync(tmux.cmd("kill-session", "-t", `ingest${i}`), { stderr: "ignore" });
-
-        floorSamples.push(median(timeProcess(["script", "-qc", command, "/dev/null"], 1)));
-      }
-      rows.push({ section: "ingest", metric: label, t4a: median(t4aSamples), tmux: median(tmuxSamples), floor: median(floorSamples), unit: "ms", target: "≤ 1.0x tmux, ≤ 1.2x floor" });
+        tmux: async () => {
+          const channel = `done${++round}`;
+          const cpuBefore = cpuSeconds(tmuxPid);
+          const started = Bun.nanoseconds();
+          tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `ingest${round}`, `${command}; tmux -S ${tmux.socket} wait-for -S ${channel}`);
+          tmux.run("wait-for", channel);
+          const wall_ms = (Bun.nanoseconds() - started) / 1e6;
+          const cpu_ms = (cpuSeconds(tmuxPid) - cpuBefore) * 1000;
+          Bun.spawnSync(tmux.cmd("kill-session", "-t", `ingest${round}`), { stderr: "ignore" });
+          return { wall_ms, cpu_ms };
+        },
+        // The kernel-PTY floor: a reader that discards (one run; the warm-up round warmed it).
+        floor: async () => {
+          const started = Bun.nanoseconds();
+          Bun.spawnSync(["script", "-qc", command, "/dev/null"], { stdout: "ignore", stderr: "ignore" });
+          return { wall_ms: (Bun.nanoseconds() - started) / 1e6 };
+        },
+      });
+      rows.push({ section: "ingest", metric: label, ...compared(result, true), unit: "ms", target: "≤ 1.0x tmux, ≤ 1.2x floor" });
     }
   } finally {
     t4a.stop();
     tmux.stop();
   }
+}
+
+/**
+ * A row's figures from interleaved rounds of t4a, tmux and (if run) the floor: medians, CPU, and
+ * the noise that keeps a ratio from being shown. `rate`: the row shows a rate made of the times
+ * (MB/s); the spread is still judged on the times. `shared`: wall time, which needs free cores.
+ */
+function compared(result: Interleaved, shared: boolean, rate?: (ms: number) => number): Pick<Row, "t4a" | "tmux" | "floor" | "t4aCpu" | "tmuxCpu" | "noise" | "cpuNoise" | "spread" | "load"> {
+  const { t4a, tmux, floor } = result.sides as Record<string, { wall: number[]; cpu: number[] }>;
+  const show = rate ?? ((ms: number) => ms);
+  const walls = [t4a!.wall, tmux!.wall, ...(floor ? [floor.wall] : [])];
+  return {
+    t4a: show(median(t4a!.wall)),
+    tmux: show(median(tmux!.wall)),
+    floor: floor ? show(median(floor.wall)) : undefined,
+    t4aCpu: median(t4a!.cpu),
+    tmuxCpu: median(tmux!.cpu),
+    noise: noiseOf(result, walls, shared),
+    cpuNoise: noiseOf(result, [t4a!.cpu, tmux!.cpu], false),
+    spread: `${walls.map((samples) => `${Math.round(spread(samples) * 100)}%`).join("/")} (${result.rounds} rounds)`,
+    load: `${result.load[0].toFixed(1)}→${result.load[1].toFixed(1)}, core ${Math.round(median(result.shares) * 100)}%`,
+  };
 }
 
 /**
@@ -89,33 +133,42 @@ async function floods(): Promise<void> {
   const tmux = new Tmux();
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
   tmux.run("set", "-g", "history-limit", "10000");
+  const tmuxPid = tmux.serverPid();
   const total = 2_000_000;
   const bytes = Number(Bun.spawnSync(["sh", "-c", `seq 1 ${total} | wc -c`]).stdout.toString().trim());
   try {
     for (const n of [1, 2, 4, 8]) {
       const command = `seq 1 ${total / n}`;
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      for (let round = 0; round < 3; round++) {
-        const started = Bun.nanoseconds();
-        const ids = await Promise.all(Array.from({ length: n }, () => t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] }).then((reply) => reply.id as string)));
-        await Promise.all(ids.map(async (id) => {
-          const waiter = await t4a.open();
-          await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 300_000 });
-          waiter.close();
-        }));
-        ours.push((Bun.nanoseconds() - started) / 1e6);
-        for (const id of ids) await t4a.request({ cmd: "kill", id });
-
-        const tmuxStarted = Bun.nanoseconds();
-        for (let i = 0; i < n; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `flood${i}`, `${command}; tmux -S ${tmux.socket} wait-for -S flood${i}`);
-        for (let i = 0; i < n; i++) tmux.run("wait-for", `flood${i}`);
-        theirs.push((Bun.nanoseconds() - tmuxStarted) / 1e6);
-        for (let i = 0; i < n; i++) Bun.spawnSync(tmux.cmd("kill-session", "-t", `flood${i}`), { stderr: "ignore" });
-      }
+      let round = 0;
+      const result = await interleave({
+        t4a: async () => {
+          const cpuBefore = cpuSeconds(t4a.pid);
+          const started = Bun.nanoseconds();
+          const ids = await Promise.all(Array.from({ length: n }, () => t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] }).then((reply) => reply.id as string)));
+          await Promise.all(ids.map(async (id) => {
+            const waiter = await t4a.open();
+            await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 300_000 });
+            waiter.close();
+          }));
+          const measured = { wall_ms: (Bun.nanoseconds() - started) / 1e6, cpu_ms: (cpuSeconds(t4a.pid) - cpuBefore) * 1000 };
+          for (const id of ids) await t4a.request({ cmd: "kill", id });
+          return measured;
+        },
+        tmux: async () => {
+          const name = (i: number) => `flood${round}-${i}`;
+          round++;
+          const cpuBefore = cpuSeconds(tmuxPid);
+          const started = Bun.nanoseconds();
+          for (let i = 0; i < n; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", name(i), `${command}; tmux -S ${tmux.socket} wait-for -S ${name(i)}`);
+          for (let i = 0; i < n; i++) tmux.run("wait-for", name(i));
+          const measured = { wall_ms: (Bun.nanoseconds() - started) / 1e6, cpu_ms: (cpuSeconds(tmuxPid) - cpuBefore) * 1000 };
+          for (let i = 0; i < n; i++) Bun.spawnSync(tmux.cmd("kill-session", "-t", name(i)), { stderr: "ignore" });
+          return measured;
+        },
+      });
       // MB/s: higher is better, so here a t4a/tmux above 1 is t4a ahead.
       const rate = (ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
-      rows.push({ section: "floods", metric: `${n} session(s) flooding at once, ${(bytes / 1e6).toFixed(0)} MB in all, on ${cpus().length} cores: aggregate MB/s`, t4a: rate(median(ours)), tmux: rate(median(theirs)), unit: "MB/s", target: "≥ tmux" });
+      rows.push({ section: "floods", metric: `${n} session(s) flooding at once, ${(bytes / 1e6).toFixed(0)} MB in all, on ${cpus().length} cores: aggregate MB/s`, ...compared(result, true, rate), unit: "MB/s", target: "≥ tmux" });
     }
   } finally {
     t4a.stop();
@@ -776,17 +829,24 @@ async function elements(): Promise<void> {
 
 function report(): void {
   const format = (n: number | undefined) => (n === undefined ? "" : n >= 100 ? n.toFixed(0) : n.toFixed(1));
-  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "unit", "target"];
+  const ratio = (ours: number, theirs: number | undefined, noise?: string) => (theirs ? noise ?? `${(ours / theirs).toFixed(2)}x` : "");
+  // Every ratio has the other side's own figure just before it; a noisy run shows why instead of a ratio.
+  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "t4a cpu", "tmux cpu", "cpu t4a/tmux", "unit", "target", "spread t4a/tmux/floor", "load, core share"];
   const table = rows.map((row) => [
     row.section,
     row.metric,
     format(row.t4a),
     format(row.tmux),
-    row.tmux ? `${(row.t4a / row.tmux).toFixed(2)}x` : "",
+    ratio(row.t4a, row.tmux, row.noise),
     format(row.floor),
-    row.floor ? `${(row.t4a / row.floor).toFixed(2)}x` : "",
+    ratio(row.t4a, row.floor, row.noise),
+    format(row.t4aCpu),
+    format(row.tmuxCpu),
+    row.t4aCpu === undefined ? "" : ratio(row.t4aCpu, row.tmuxCpu, row.cpuNoise),
     row.unit,
     row.target ?? "",
+    row.spread ?? "",
+    row.load ?? "",
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();

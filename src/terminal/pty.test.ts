@@ -45,3 +45,21 @@ test("a held program stays held when input goes in (an XOFF was undone by IXANY:
 test("a raw-mode program (no IXON, which XOFF cannot hold) is held too, by its tty's flow", async () => {
   expect(await staysHeld(["/bin/sh", "-c", "stty raw -ixon; exec yes"])).toEqual([0, 0, 0]);
 }, 60_000);
+
+test("the output of a program that exits ends then (its terminal closes), not after a quiet window", async () => {
+  let bytes = 0;
+  const pty = new Pty({
+    argv: ["/bin/sh", "-c", "seq 1 1000"],
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    cols: 80,
+    rows: 24,
+    onData: (chunk) => void (bytes += chunk.length),
+    onExit: () => {},
+  });
+  await pty.done;
+  // A terminal made before the spawn (new Bun.Terminal) kept the slave side open in the daemon:
+  // no end ever came while it lived, and every exit was reported after 100 ms without output.
+  expect(pty.endedBy).toBe("eof");
+  expect(bytes).toBe(3893 + 1000); // every line, its LF made CR LF
+}, 60_000);

@@ -57,6 +57,7 @@ export class Pty {
   #eof = false;
   #exited: PtyExit | null = null;
   #reported = false;
+  #endedBy: "eof" | "quiet" | undefined;
   #lastDataAt = 0;
   /** When the process was seen to exit: the quiet window counts from the later of this and the last data. */
   #exitedAt = 0;
@@ -95,31 +96,31 @@ export class Pty {
       start: () => this.#startOutput(),
     }, options.unparsed);
     this.#feed.onDrained = () => this.#maybeReport();
-    this.#terminal = new Bun.Terminal({
-      cols: options.cols,
-      rows: options.rows,
-      data: (_terminal, chunk) => {
-        this.#lastDataAt = performance.now();
-        this.#feed.push(chunk);
+    // The terminal is made with the spawn, not beforehand with `new Bun.Terminal`: a Terminal
+    // made on its own keeps the PTY's slave side open in the daemon (it can be spawned on again),
+    // so no end of output ever came before close, and every exit waited DRAIN_QUIET_MS of quiet
+    // (100 ms of each `seq 1 2000000`'s ~1 s). Made with the spawn, the slave is the program's
+    // alone: its last holder closing it ends the output once every byte has been read.
+    // detached = setsid(): the child leads its own session (the shim makes the PTY its
+    // controlling terminal), so job control, Ctrl-C and SIGWINCH reach it, and kill() finds its whole tree.
+    this.#process = Bun.spawn([...ACQUIRE_CONTROLLING_TTY, ...options.argv], {
+      terminal: {
+        cols: options.cols,
+        rows: options.rows,
+        data: (_terminal, chunk) => {
+          this.#lastDataAt = performance.now();
+          this.#feed.push(chunk);
+        },
+        exit: () => {
+          this.#eof = true;
+          this.#maybeReport();
+        },
       },
-      exit: () => {
-        this.#eof = true;
-        this.#maybeReport();
-      },
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
     });
-    try {
-      // detached = setsid(): the child leads its own session (the shim makes the PTY its
-      // controlling terminal), so job control, Ctrl-C and SIGWINCH reach it, and kill() finds its whole tree.
-      this.#process = Bun.spawn([...ACQUIRE_CONTROLLING_TTY, ...options.argv], {
-        terminal: this.#terminal,
-        cwd: options.cwd,
-        env: options.env,
-        detached: true,
-      });
-    } catch (error) {
-      this.#terminal.close();
-      throw error;
-    }
+    this.#terminal = this.#process.terminal!;
     this.pid = this.#process.pid;
     this.#process.exited.then(() => {
       this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode === null ? null : String(this.#process.signalCode) };
@@ -130,6 +131,15 @@ export class Pty {
 
   get alive(): boolean {
     return this.#exited === null;
+  }
+
+  /**
+   * How the end of the output was known when the exit was reported: "eof", every holder of the
+   * slave side closed it (or kill() stopped reading); "quiet", a background child held it and no
+   * output came for a while.
+   */
+  get endedBy(): "eof" | "quiet" | undefined {
+    return this.#endedBy;
   }
 
   /** Resolves once the exit has been reported (all output delivered). */
@@ -270,6 +280,7 @@ export class Pty {
       }
     }
     this.#reported = true;
+    this.#endedBy = this.#eof ? "eof" : "quiet";
     clearTimeout(this.#drainTimer);
     this.#terminal.close();
     this.#onExit(this.#exited);

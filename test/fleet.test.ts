@@ -211,23 +211,17 @@ test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects 
     for await (const chunk of events.stderr) said += new TextDecoder().decode(chunk);
   })();
   const lines = () => seen.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string; seq?: number });
-  const sshd = sshds.b!;
-  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
   try {
     let rung = 0;
     await waitFor(() => lines().some((e) => e.host === "b" && e.event === "created") || void onHost("b", ["create", "--name", `before${++rung}`, "--", "sleep", "600"]), 30_000, "the stream to join b");
     // The link drops: b's ssh master is killed, and b's sshd takes no new login until let go,
     // so what b does now happens while the stream cannot reach it.
-    const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
-    const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
-    expect(master).toBeGreaterThan(0);
-    process.kill(sshdPid, "SIGSTOP");
+    const restore = dropLink("b");
     try {
-      process.kill(master, "SIGKILL");
       await waitFor(() => said.includes("b: "), 30_000, "the stream to see b's link drop");
       for (let i = 1; i <= 3; i++) expect(onHost("b", ["create", "--name", `during${i}`, "--", "bash", "-c", "printf '\\a'; exec sleep 600"]).exitCode).toBe(0);
     } finally {
-      process.kill(sshdPid, "SIGCONT");
+      restore();
     }
     await waitFor(() => ["during1", "during2", "during3"].every((n) => lines().some((e) => e.terminal === `b:${n}` && e.event === "bell")), 60_000, "the events made during the drop");
     // And the stream goes on live after the replay.
@@ -242,6 +236,84 @@ test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects 
     events.kill();
     await events.exited;
     for (const name of onHost("b", ["list", "--json"]).stdout.toString().match(/"id":"(before|during|after)\d*"/g) ?? []) onHost("b", ["kill", name.slice(6, -1)]);
+  }
+}, 120_000);
+
+/** A host's link dropped and kept down: its ssh master killed, its sshd stopped (no new login) until the answer is called. */
+function dropLink(name: string): () => void {
+  const sshd = sshds[name]!;
+  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
+  const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
+  const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
+  expect(master).toBeGreaterThan(0);
+  process.kill(sshdPid, "SIGSTOP");
+  process.kill(master, "SIGKILL");
+  return () => process.kill(sshdPid, "SIGCONT");
+}
+
+/** The links to a host's daemon now open: its `t4a dial-stdio` processes (this machine plays the host). */
+function dialsTo(name: string): number {
+  const socket = `T4A_SOCKET=${remoteSocket(name)}\0`;
+  return readdirSync("/proc").filter((pid) => {
+    try {
+      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dial-stdio") && readFileSync(`/proc/${pid}/environ`, "utf8").includes(socket);
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** A spawned t4a's stdout and stderr as they come. */
+function spawnReading(args: string[]) {
+  const child = Bun.spawn([BIN, ...args], { env: env(), stdout: "pipe", stderr: "pipe" });
+  const out = { stdout: "", stderr: "" };
+  void (async () => {
+    for await (const chunk of child.stdout) out.stdout += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of child.stderr) out.stderr += new TextDecoder().decode(chunk);
+  })();
+  return { child, out };
+}
+
+test.if(SSHD !== undefined)("wait --any --all through a dropped link: it joins again and answers what changed on that host meanwhile", async () => {
+  const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
+  try {
+    await waitFor(() => dialsTo("b") > 0, 30_000, "the wait to reach b");
+    const restore = dropLink("b");
+    try {
+      await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
+      expect(onHost("b", ["create", "--name", "fails-during", "--", "bash", "-c", "exit 7"]).exitCode).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(await child.exited).toBe(0);
+    expect(out.stdout.trim()).toBe("b:fails-during\tfailed\texited 7");
+    expect(out.stderr).toMatch(/^t4a: b: .*; asking again/);
+  } finally {
+    child.kill();
+    onHost("b", ["kill", "fails-during"]);
+  }
+}, 120_000);
+
+test.if(SSHD !== undefined)("events --all: a host unreachable at the start is tried again, saying so, and joins the stream when it comes back", async () => {
+  const program = join(sshds.a!.dir, "home", "t4a");
+  const installed = readFileSync(program, "utf8");
+  writeFileSync(program, "#!/bin/sh\necho 't4a: not installed yet' >&2\nexit 127\n");
+  const { child, out } = spawnReading(["events", "--all"]);
+  try {
+    await waitFor(() => /t4a: a: unreachable: .*joining again/.test(out.stderr), 30_000, "events --all to say a is unreachable and tried again");
+    writeFileSync(program, installed);
+    const lines = () => out.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string });
+    let made = 0;
+    await waitFor(() => lines().some((e) => e.host === "a" && e.event === "created") || void onHost("a", ["create", "--name", `late${++made}`, "--", "sleep", "600"]), 60_000, "a's events once it is back");
+    expect(out.stderr).toContain("t4a: a: joined");
+    expect(child.exitCode).toBe(null);
+  } finally {
+    writeFileSync(program, installed);
+    child.kill();
+    await child.exited;
+    for (const name of onHost("a", ["list", "--json"]).stdout.toString().match(/"id":"late\d+"/g) ?? []) onHost("a", ["kill", name.slice(6, -1)]);
   }
 }, 120_000);
 

@@ -362,6 +362,27 @@ test.if(SSHD !== undefined)("MCP: HOST:ID ids, create on a host, terminal_list a
   }
 }, 60_000);
 
+test.if(SSHD !== undefined)("MCP: terminal_wait any with all waits on every host and answers HOST:ID", async () => {
+  const { call, close } = await mcp();
+  try {
+    const waiting = call("terminal_wait", { any: true, all: true, timeout_ms: 60_000 });
+    await waitFor(() => dialsTo("c") > 0, 30_000, "the wait to reach c");
+    expect(onHost("c", ["create", "--name", "mcp-fails", "--", "bash", "-c", "exit 5"]).exitCode).toBe(0);
+    const waited = await waiting;
+    expect(waited.error).toBe(false);
+    expect(JSON.parse(waited.text)).toMatchObject({ condition: "needs", terminal: "c:mcp-fails", why: "failed", host: "c" });
+    // all is a wait with any; every host timing out is the timeout error.
+    expect((await call("terminal_wait", { id: "t1", idle_ms: 10, all: true })).text).toContain("invalid_params");
+    onHost("c", ["kill", "mcp-fails"]);
+    const none = await call("terminal_wait", { any: true, all: true, timeout_ms: 1000 });
+    expect(none).toMatchObject({ error: true });
+    expect(none.text).toContain("timeout");
+  } finally {
+    onHost("c", ["kill", "mcp-fails"]);
+    await close();
+  }
+}, 90_000);
+
 test.if(SSHD !== undefined)("MCP: a hostile host's list reaches the model without control characters, a host that is down is one line", async () => {
   const cfg = join(sandbox.dir, "config-evil-mcp");
   await addHost("evil", cfg);

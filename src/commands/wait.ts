@@ -144,12 +144,13 @@ export const wait = defineCommand({
   mcp: {
     tool: "terminal_wait",
     description:
-      "Block until something happens instead of polling; the first condition that holds wins. " +
-      "text/regex see only new output, never typed input's echo. " +
-      "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers the condition, the matching line, exit code or agent state. " +
+      "Block until a condition holds; no polling. " +
+      "text/regex see only new output, not typed input's echo. " +
+      "After typing into an interactive program, idle_ms 300–1000. input: it waits for typing (password, y/n, REPL). " +
+      "Answers what matched: line, exit code or agent state. " +
       "A timeout (default 30 s) is a tool error.",
     blocking: true,
+    fleet: { field: "all", type: "boolean", description: "with any: every host" },
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],
 });

@@ -296,6 +296,27 @@ test.if(SSHD !== undefined)("wait --any --all through a dropped link: it joins a
   }
 }, 120_000);
 
+test.if(SSHD !== undefined)("wait --any --all through a dropped link: a need that came and went meanwhile still answers (resumed after the wait's seq)", async () => {
+  const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
+  try {
+    await waitFor(() => dialsTo("b") > 0, 30_000, "the wait to reach b");
+    const restore = dropLink("b");
+    try {
+      await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
+      // It fails and is gone before the wait can join b again: no terminal needs anyone by then.
+      expect(onHost("b", ["create", "--name", "came-and-went", "--", "bash", "-c", "exit 9"]).exitCode).toBe(0);
+      await waitFor(() => onHost("b", ["list", "--json"]).stdout.toString().includes('"exit_code":9'), 30_000, "came-and-went to fail");
+      expect(onHost("b", ["kill", "came-and-went"]).exitCode).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(await child.exited).toBe(0);
+    expect(out.stdout.trim()).toBe("b:came-and-went\tfailed\texited 9");
+  } finally {
+    child.kill();
+  }
+}, 120_000);
+
 test.if(SSHD !== undefined)("events --all: a host unreachable at the start is tried again, saying so, and joins the stream when it comes back", async () => {
   const program = join(sshds.a!.dir, "home", "t4a");
   const installed = readFileSync(program, "utf8");

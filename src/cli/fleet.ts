@@ -147,8 +147,10 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
     for (const member of fleet) {
       void (async () => {
         // A link that drops mid-wait is joined again with the same bounded backoff as events --all
-        // and asked again for what is left of the timeout: the wait is level-triggered, so a
-        // terminal that came to need you while the link was down answers at once.
+        // and asked again for what is left of the timeout, resumed after the daemon's seq when the
+        // wait began (info's): a terminal that needs you now answers (level-triggered), and so does
+        // one whose need came and went while the link was down (the daemon's ring of events).
+        let resume: { since: number; instance: string } | undefined;
         for (let tries = 0, joined = false; !settled; ) {
           let connection: DaemonConnection | undefined;
           try {
@@ -156,11 +158,16 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
             if (!connection) return; // no local daemon: nothing there needs anyone
             connections.add(connection);
             if (settled) return;
-            if (!joined) reached++;
+            if (!joined) {
+              reached++;
+              // A daemon before the fleet's resume says no seq: its waits are level-triggered alone.
+              const { reply: info } = await connection.request({ cmd: "info", protocol: PROTOCOL_VERSION });
+              if (typeof info.seq === "number" && typeof info.instance === "string") resume = { since: info.seq, instance: info.instance };
+            }
             joined = true;
             tries = 0;
             const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
-            const reply = await ask(command, member, connection, { ...request, timeout_ms: left });
+            const reply = await ask(command, member, connection, { ...request, ...resume, timeout_ms: left });
             settled = true;
             return resolve({ member, reply });
           } catch (error) {

@@ -251,17 +251,8 @@ function dropLink(name: string): () => void {
   return () => process.kill(sshdPid, "SIGCONT");
 }
 
-/** The links to a host's daemon now open: its `t4a dial-stdio` processes (this machine plays the host). */
-function dialsTo(name: string): number {
-  const socket = `T4A_SOCKET=${remoteSocket(name)}\0`;
-  return readdirSync("/proc").filter((pid) => {
-    try {
-      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dial-stdio") && readFileSync(`/proc/${pid}/environ`, "utf8").includes(socket);
-    } catch {
-      return false;
-    }
-  }).length;
-}
+/** The event subscribers of a host's daemon: a wait --any in place there is one. */
+const waitsOn = (name: string): number => JSON.parse(onHost(name, ["info", "--json"]).stdout.toString()).subscribers;
 
 /** A spawned t4a's stdout and stderr as they come. */
 function spawnReading(args: string[]) {
@@ -279,7 +270,7 @@ function spawnReading(args: string[]) {
 test.if(SSHD !== undefined)("wait --any --all through a dropped link: it joins again and answers what changed on that host meanwhile", async () => {
   const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
   try {
-    await waitFor(() => dialsTo("b") > 0, 30_000, "the wait to reach b");
+    await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
     const restore = dropLink("b");
     try {
       await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
@@ -299,7 +290,7 @@ test.if(SSHD !== undefined)("wait --any --all through a dropped link: it joins a
 test.if(SSHD !== undefined)("wait --any --all through a dropped link: a need that came and went meanwhile still answers (resumed after the wait's seq)", async () => {
   const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
   try {
-    await waitFor(() => dialsTo("b") > 0, 30_000, "the wait to reach b");
+    await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
     const restore = dropLink("b");
     try {
       await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
@@ -387,7 +378,7 @@ test.if(SSHD !== undefined)("MCP: terminal_wait any with all waits on every host
   const { call, close } = await mcp();
   try {
     const waiting = call("terminal_wait", { any: true, all: true, timeout_ms: 60_000 });
-    await waitFor(() => dialsTo("c") > 0, 30_000, "the wait to reach c");
+    await waitFor(() => waitsOn("c") > 0, 30_000, "the wait to be in place on c");
     expect(onHost("c", ["create", "--name", "mcp-fails", "--", "bash", "-c", "exit 5"]).exitCode).toBe(0);
     const waited = await waiting;
     expect(waited.error).toBe(false);

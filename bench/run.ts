@@ -1,6 +1,6 @@
 // npm run bench: t4a against tmux (and the kernel-PTY floor), side by side in one run on this
 // machine, as medians and ratios. Prints a table and writes bench/results/latest.json.
-// Sections: ingest, CLI round trip, screenshot, memory, event latency, scale.
+// Sections: ingest, CLI round trip, screenshot, memory, event latency, scale, the fleet (bench/fleet.ts).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,7 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, elements, memory, latency, flood, scale, resize, soak, spawn };
+const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, elements, memory, latency, flood, scale, resize, soak, spawn, fleet };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -766,6 +766,32 @@ async function spawn(): Promise<void> {
  * kind and set, state accuracy; and what one screen costs a model as text, as a snapshot and as a
  * screenshot (chars/4 for text; an image's (w*h)/750 tokens, Anthropic's rule of thumb).
  */
+/**
+ * The fleet (bench/fleet.ts): 5 simulated hosts (an sshd each) × 40 sessions. list --all beside
+ * `ssh host tmux list-sessions` in a loop over the same hosts (the tmux column); the delay from a
+ * failure on a host to wait --any --all and to the page's SSE here, beside a wait on that host's
+ * own socket (the floor column); the local daemon's memory per remote session a page follows.
+ */
+async function fleet(): Promise<void> {
+  const { benchFleet } = await import("./fleet.ts");
+  const found = await benchFleet(5, 40);
+  if (!found) return void console.error("bench: fleet skipped: it needs openssh-server (an sshd plays each host)");
+  const loopAt = found.findIndex((row) => String(row.what).startsWith("ssh host tmux list-sessions"));
+  const own = found.find((row) => String(row.what).includes("its own wait --any"));
+  found.forEach((row, index) => {
+    const what = String(row.what);
+    if (index === loopAt || row === own) return; // shown beside what they compare with
+    if (row.kib !== undefined) {
+      rows.push({ section: "fleet", metric: `${what}: ${row.rss_before_mib} -> ${row.rss_after_mib} MiB`, t4a: Number(row.kib), unit: "KiB" });
+      return;
+    }
+    const loop = index === loopAt - 1 ? found[loopAt] : undefined;
+    const floor = what.includes("wait --any --all") || what.includes("page's SSE") ? own : undefined;
+    rows.push({ section: "fleet", metric: loop ? `${what} (tmux: ssh host tmux list-sessions, a loop over the same hosts)` : floor ? `${what} (floor: a wait on that host's own socket)` : what, t4a: Number(row.warm_ms), tmux: loop && Number(loop.warm_ms), floor: floor && Number(floor.warm_ms), unit: "ms" });
+    if (row.cold_ms !== undefined) rows.push({ section: "fleet", metric: "  … the first call (ssh masters opening)", t4a: Number(row.cold_ms), tmux: loop && Number(loop.cold_ms), unit: "ms" });
+  });
+}
+
 async function elements(): Promise<void> {
   const { fixtureNames, formatRates, loadFixture, scoreSet } = await import("../test/fixtures/screens/score.ts");
   const { detectElements } = await import("../src/terminal/elements.ts");

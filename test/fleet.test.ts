@@ -211,23 +211,17 @@ test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects 
     for await (const chunk of events.stderr) said += new TextDecoder().decode(chunk);
   })();
   const lines = () => seen.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string; seq?: number });
-  const sshd = sshds.b!;
-  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
   try {
     let rung = 0;
     await waitFor(() => lines().some((e) => e.host === "b" && e.event === "created") || void onHost("b", ["create", "--name", `before${++rung}`, "--", "sleep", "600"]), 30_000, "the stream to join b");
     // The link drops: b's ssh master is killed, and b's sshd takes no new login until let go,
     // so what b does now happens while the stream cannot reach it.
-    const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
-    const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
-    expect(master).toBeGreaterThan(0);
-    process.kill(sshdPid, "SIGSTOP");
+    const restore = dropLink("b");
     try {
-      process.kill(master, "SIGKILL");
       await waitFor(() => said.includes("b: "), 30_000, "the stream to see b's link drop");
       for (let i = 1; i <= 3; i++) expect(onHost("b", ["create", "--name", `during${i}`, "--", "bash", "-c", "printf '\\a'; exec sleep 600"]).exitCode).toBe(0);
     } finally {
-      process.kill(sshdPid, "SIGCONT");
+      restore();
     }
     await waitFor(() => ["during1", "during2", "during3"].every((n) => lines().some((e) => e.terminal === `b:${n}` && e.event === "bell")), 60_000, "the events made during the drop");
     // And the stream goes on live after the replay.
@@ -242,6 +236,96 @@ test.if(SSHD !== undefined)("events --all through a dropped link: it reconnects 
     events.kill();
     await events.exited;
     for (const name of onHost("b", ["list", "--json"]).stdout.toString().match(/"id":"(before|during|after)\d*"/g) ?? []) onHost("b", ["kill", name.slice(6, -1)]);
+  }
+}, 120_000);
+
+/** A host's link dropped and kept down: its ssh master killed, its sshd stopped (no new login) until the answer is called. */
+function dropLink(name: string): () => void {
+  const sshd = sshds[name]!;
+  const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
+  const check = Bun.spawnSync(["ssh", "-F", sshd.config, "-o", `ControlPath=${dirname(sandbox.socket)}/ssh-%C`, "-p", String(sshd.port), "-O", "check", `${user}@127.0.0.1`], { stderr: "pipe" });
+  const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
+  expect(master).toBeGreaterThan(0);
+  process.kill(sshdPid, "SIGSTOP");
+  process.kill(master, "SIGKILL");
+  return () => process.kill(sshdPid, "SIGCONT");
+}
+
+/** The event subscribers of a host's daemon: a wait --any in place there is one. */
+const waitsOn = (name: string): number => JSON.parse(onHost(name, ["info", "--json"]).stdout.toString()).subscribers;
+
+/** A spawned t4a's stdout and stderr as they come. */
+function spawnReading(args: string[]) {
+  const child = Bun.spawn([BIN, ...args], { env: env(), stdout: "pipe", stderr: "pipe" });
+  const out = { stdout: "", stderr: "" };
+  void (async () => {
+    for await (const chunk of child.stdout) out.stdout += new TextDecoder().decode(chunk);
+  })();
+  void (async () => {
+    for await (const chunk of child.stderr) out.stderr += new TextDecoder().decode(chunk);
+  })();
+  return { child, out };
+}
+
+test.if(SSHD !== undefined)("wait --any --all through a dropped link: it joins again and answers what changed on that host meanwhile", async () => {
+  const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
+  try {
+    await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
+    const restore = dropLink("b");
+    try {
+      await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
+      expect(onHost("b", ["create", "--name", "fails-during", "--", "bash", "-c", "exit 7"]).exitCode).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(await child.exited).toBe(0);
+    expect(out.stdout.trim()).toBe("b:fails-during\tfailed\texited 7");
+    expect(out.stderr).toMatch(/^t4a: b: .*; asking again/);
+  } finally {
+    child.kill();
+    onHost("b", ["kill", "fails-during"]);
+  }
+}, 120_000);
+
+test.if(SSHD !== undefined)("wait --any --all through a dropped link: a need that came and went meanwhile still answers (resumed after the wait's seq)", async () => {
+  const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
+  try {
+    await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
+    const restore = dropLink("b");
+    try {
+      await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
+      // It fails and is gone before the wait can join b again: no terminal needs anyone by then.
+      expect(onHost("b", ["create", "--name", "came-and-went", "--", "bash", "-c", "exit 9"]).exitCode).toBe(0);
+      await waitFor(() => onHost("b", ["list", "--json"]).stdout.toString().includes('"exit_code":9'), 30_000, "came-and-went to fail");
+      expect(onHost("b", ["kill", "came-and-went"]).exitCode).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(await child.exited).toBe(0);
+    expect(out.stdout.trim()).toBe("b:came-and-went\tfailed\texited 9");
+  } finally {
+    child.kill();
+  }
+}, 120_000);
+
+test.if(SSHD !== undefined)("events --all: a host unreachable at the start is tried again, saying so, and joins the stream when it comes back", async () => {
+  const program = join(sshds.a!.dir, "home", "t4a");
+  const installed = readFileSync(program, "utf8");
+  writeFileSync(program, "#!/bin/sh\necho 't4a: not installed yet' >&2\nexit 127\n");
+  const { child, out } = spawnReading(["events", "--all"]);
+  try {
+    await waitFor(() => /t4a: a: unreachable: .*joining again/.test(out.stderr), 30_000, "events --all to say a is unreachable and tried again");
+    writeFileSync(program, installed);
+    const lines = () => out.stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { event: string; host: string; terminal?: string });
+    let made = 0;
+    await waitFor(() => lines().some((e) => e.host === "a" && e.event === "created") || void onHost("a", ["create", "--name", `late${++made}`, "--", "sleep", "600"]), 60_000, "a's events once it is back");
+    expect(out.stderr).toContain("t4a: a: joined");
+    expect(child.exitCode).toBe(null);
+  } finally {
+    writeFileSync(program, installed);
+    child.kill();
+    await child.exited;
+    for (const name of onHost("a", ["list", "--json"]).stdout.toString().match(/"id":"late\d+"/g) ?? []) onHost("a", ["kill", name.slice(6, -1)]);
   }
 }, 120_000);
 
@@ -289,6 +373,27 @@ test.if(SSHD !== undefined)("MCP: HOST:ID ids, create on a host, terminal_list a
     await close();
   }
 }, 60_000);
+
+test.if(SSHD !== undefined)("MCP: terminal_wait any with all waits on every host and answers HOST:ID", async () => {
+  const { call, close } = await mcp();
+  try {
+    const waiting = call("terminal_wait", { any: true, all: true, timeout_ms: 60_000 });
+    await waitFor(() => waitsOn("c") > 0, 30_000, "the wait to be in place on c");
+    expect(onHost("c", ["create", "--name", "mcp-fails", "--", "bash", "-c", "exit 5"]).exitCode).toBe(0);
+    const waited = await waiting;
+    expect(waited.error).toBe(false);
+    expect(JSON.parse(waited.text)).toMatchObject({ condition: "needs", terminal: "c:mcp-fails", why: "failed", host: "c" });
+    // all is a wait with any; every host timing out is the timeout error.
+    expect((await call("terminal_wait", { id: "t1", idle_ms: 10, all: true })).text).toContain("invalid_params");
+    onHost("c", ["kill", "mcp-fails"]);
+    const none = await call("terminal_wait", { any: true, all: true, timeout_ms: 1000 });
+    expect(none).toMatchObject({ error: true });
+    expect(none.text).toContain("timeout");
+  } finally {
+    onHost("c", ["kill", "mcp-fails"]);
+    await close();
+  }
+}, 90_000);
 
 test.if(SSHD !== undefined)("MCP: a hostile host's list reaches the model without control characters, a host that is down is one line", async () => {
   const cfg = join(sandbox.dir, "config-evil-mcp");

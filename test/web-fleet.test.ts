@@ -169,6 +169,25 @@ test.if(SSHD !== undefined && CHROMIUM !== undefined)("one page: cards from two 
   }
 }, 240_000);
 
+test.if(SSHD !== undefined && CHROMIUM !== undefined)("the create form offers the chosen host's agents, as that host's daemon finds them", async () => {
+  expect(ready()).toBe(true);
+  onHost("a", ["list"]); // a's daemon runs with the fake claude on its PATH; this machine's has none
+  const page = await openPage({ width: 1280, height: 800 });
+  const claude = () => page.$eval("#agent-names option[value=claude]", (option) => (option as HTMLOptionElement).label).catch(() => "");
+  try {
+    await page.waitForSelector("#create-host:not([hidden])", { state: "attached", timeout: 30_000 });
+    await page.click("#new");
+    await page.waitForFunction(() => document.querySelector("#agent-names option[value=claude]") !== null, undefined, { timeout: 30_000 });
+    expect(await claude()).toBe("claude — not on PATH");
+    await page.selectOption("#create-host select", "a");
+    await waitFor(async () => (await claude()).includes(fakeBin), 30_000, "a's claude in the form");
+    await page.selectOption("#create-host select", "local");
+    await waitFor(async () => (await claude()) === "claude — not on PATH", 30_000, "this machine's agents again");
+  } finally {
+    await page.context().close();
+  }
+}, 120_000);
+
 test.if(SSHD !== undefined)("a read-only login reads remote sessions and cannot act on them, nor type into their terminals", async () => {
   expect(ready()).toBe(true);
   if (!hostList("a").some((t) => t.id === "sh-a")) onHost("a", ["create", "--name", "sh-a", "--", "bash", "--norc", "--noprofile"]);
@@ -218,6 +237,46 @@ test.if(SSHD !== undefined)("a read-only login reads remote sessions and cannot 
   expect(onHost("a", ["text", "sh-a"])).not.toContain("typed-by-a-viewer");
   expect(JSON.parse(onHost("a", ["list", "--json"])).terminals.find((t: { id: string }) => t.id === "sh-a").cols).not.toBe(50);
   await t4a("web", "--stop");
+}, 120_000);
+
+test.if(SSHD !== undefined)("a remote session's own event stream: the host's events of that terminal alone, relayed", async () => {
+  expect(ready()).toBe(true);
+  onHost("a", ["create", "--name", "ringer", "--", "bash", "--norc", "--noprofile"]);
+  onHost("a", ["create", "--name", "other", "--", "bash", "--norc", "--noprofile"]);
+  await t4a("web", "--stop").catch(() => {}); // a server of an earlier test, if any
+  const login = await t4a("web", "--listen", "127.0.0.1:0");
+  const base = login.replace(/\/\?login=.*$/, "");
+  const headers = { authorization: `Bearer ${readFileSync(join(sandbox.dir, "state", "t4a", "web", "token"), "utf8").trim()}`, origin: base };
+  const stream = await fetch(`${base}/api/sessions/a%3Aringer/events`, { headers });
+  expect(stream.status).toBe(200);
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      seen += value;
+    }
+  })();
+  const events = () => [...seen.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as { event: string; terminal?: string; host?: string });
+  try {
+    await waitFor(() => events().some((e) => e.event === "host" && e.host === "a"), 30_000, "the stream to join a");
+    // Bells on both of a's terminals, again until one comes: only ringer's reach this stream.
+    await waitFor(() => {
+      if (events().some((e) => e.event === "bell")) return true;
+      for (const id of ["other", "ringer"]) onHost("a", ["send", id, "printf '\\a'\\r"]);
+    }, 30_000, "a bell of a:ringer");
+    onHost("a", ["send", "other", "printf '\\a'\\r"]);
+    onHost("a", ["send", "ringer", "exit\\r"]);
+    await waitFor(() => events().some((e) => e.event === "exit"), 30_000, "ringer's exit");
+    expect(events().filter((e) => e.event !== "host").every((e) => e.terminal === "a:ringer" && e.host === "a")).toBe(true);
+    // Only a host of hosts.json is followed.
+    expect((await fetch(`${base}/api/sessions/nowhere%3At1/events`, { headers })).status).toBe(400);
+  } finally {
+    void reader.cancel();
+    for (const id of ["ringer", "other"]) Bun.spawnSync([BIN, "kill", id], { env: { ...sandbox.env, T4A_SOCKET: remoteSocket("a") } });
+    await t4a("web", "--stop");
+  }
 }, 120_000);
 
 if (!SSHD) console.log("skipped: the web fleet tests need openssh-server (.ci/run installs it)");

@@ -10,6 +10,7 @@ import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
 import { controlsOut as clean } from "../protocol/controls.ts";
+import { DEFAULT_WAIT_MS } from "../commands/wait.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
@@ -131,11 +132,13 @@ async function fleetList(command: Command, fleet: Member[], request: Reply, opti
 }
 
 async function fleetWait(command: Command, fleet: Member[], request: Reply, options: CliOptions, socket: string): Promise<number> {
-  const connections: DaemonConnection[] = [];
+  const connections = new Set<DaemonConnection>();
   const failures: string[] = [];
   let refusal: string | undefined;
   let reached = 0;
   let settled = false;
+  const started = performance.now();
+  const timeoutMs = typeof request.timeout_ms === "number" ? request.timeout_ms : DEFAULT_WAIT_MS;
   const winner = await new Promise<{ member: Member; reply: Reply } | undefined>((resolve) => {
     let pending = fleet.length;
     const done = () => {
@@ -143,27 +146,50 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
     };
     for (const member of fleet) {
       void (async () => {
-        try {
-          const connection = await open(member, socket, false);
-          if (!connection) return; // no local daemon: nothing there needs anyone
-          connections.push(connection);
-          if (settled) return connection.close();
-          reached++;
-          const reply = await ask(command, member, connection, request);
-          settled = true;
-          resolve({ member, reply });
-        } catch (error) {
-          // The waits that lost end with their connections: that is no news.
-          if (settled) return;
-          if (error instanceof T4aError) refusal ??= `${member.name}: ${error.message}`;
-          else {
-            failures.push(`${member.name}: ${message(error)}`);
-            console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
+        // A link that drops mid-wait is joined again with the same bounded backoff as events --all
+        // and asked again for what is left of the timeout, resumed after the daemon's seq when the
+        // wait began (info's): a terminal that needs you now answers (level-triggered), and so does
+        // one whose need came and went while the link was down (the daemon's ring of events).
+        let resume: { since: number; instance: string } | undefined;
+        for (let tries = 0, joined = false; !settled; ) {
+          let connection: DaemonConnection | undefined;
+          try {
+            connection = await open(member, socket, false);
+            if (!connection) return; // no local daemon: nothing there needs anyone
+            connections.add(connection);
+            if (settled) return;
+            if (!joined) {
+              reached++;
+              // A daemon before the fleet's resume says no seq: its waits are level-triggered alone.
+              const { reply: info } = await connection.request({ cmd: "info", protocol: PROTOCOL_VERSION });
+              if (typeof info.seq === "number" && typeof info.instance === "string") resume = { since: info.seq, instance: info.instance };
+            }
+            joined = true;
+            tries = 0;
+            const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+            const reply = await ask(command, member, connection, { ...request, ...resume, timeout_ms: left });
+            settled = true;
+            return resolve({ member, reply });
+          } catch (error) {
+            // The waits that lost end with their connections: that is no news.
+            if (settled) return;
+            if (error instanceof T4aError) return void (refusal ??= `${member.name}: ${error.message}`);
+            const { rejoinDelayMs } = await import("../client/event-follow.ts");
+            const delayMs = rejoinDelayMs(++tries);
+            if (tries > 10 || performance.now() - started + delayMs >= timeoutMs) {
+              failures.push(`${member.name}: ${message(error)}`);
+              return console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
+            }
+            console.error(`t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}; asking again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
+            await Bun.sleep(delayMs);
+          } finally {
+            if (connection && !settled) {
+              connection.close();
+              connections.delete(connection);
+            }
           }
-        } finally {
-          done();
         }
-      })();
+      })().finally(done);
     }
   });
   // The others' waits end with their connections: each daemon drops a wait whose client is gone.
@@ -192,17 +218,30 @@ async function fleetEvents(fleet: Member[], request: Reply, socket: string): Pro
 
 /**
  * One member's events, tagged with its host, until it cannot be reached: a dropped link is joined
- * again and resumed (client/event-follow.ts); a member that cannot be reached at the start is
- * said once and left.
+ * again and resumed (client/event-follow.ts); so is a member that cannot be reached at the
+ * start (a host that comes up later joins the stream), each try said on stderr.
  */
 async function followMember(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
   const { followEvents } = await import("../client/event-follow.ts");
+  let joinedOnce = false;
+  let failedFirst = false;
   const ended = await followEvents({
     open: () => open(member, socket, false),
     request,
     tries: 10,
-    joined: (again, since) => (again ? console.error(`t4a: ${member.name}: joined again, resuming after event ${since}`) : joinedFirst()),
-    dropped: (why, delayMs) => console.error(`t4a: ${member.name}: ${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`),
+    retryStart: true,
+    joined: (again, since) => {
+      if (again) console.error(`t4a: ${member.name}: joined again, resuming after event ${since}`);
+      else if (!joinedOnce) {
+        if (failedFirst) console.error(`t4a: ${member.name}: joined`);
+        joinedFirst();
+      }
+      joinedOnce = true;
+    },
+    dropped: (why, delayMs) => {
+      failedFirst ||= !joinedOnce;
+      console.error(`t4a: ${member.name}: ${joinedOnce ? "" : "unreachable: "}${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
+    },
     event: (line) => {
       const event = member.host ? clean(line) : line;
       console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));

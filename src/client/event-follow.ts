@@ -15,9 +15,9 @@ export interface Follow {
   joined?(again: boolean, since: number): void;
   /** The link dropped or could not be made again; the next try is in delayMs. */
   dropped?(why: string, delayMs: number): void;
-  /** Tries in a row before giving up (events --all: 10; the web relay: for as long as it runs). */
+  /** Tries in a row before giving up (events --all: 10, at the start too; the web relay: for as long as it runs). */
   tries: number;
-  /** A daemon unreachable at the start is tried again too (the web relay: a host may come up later). */
+  /** A daemon unreachable at the start is tried again too (a host may come up later). */
   retryStart?: boolean;
   /** The longest wait between tries (default 30 s; the web relay's 5 s: a page shows a host back soon). */
   maxDelayMs?: number;
@@ -32,7 +32,7 @@ export const rejoinDelayMs = (failures: number, maxMs = 30_000) => (failures <= 
 
 /**
  * Follows until stopped, or given up: answers why it ended. A daemon that cannot be reached at
- * the very start is not tried again ("unreachable: …").
+ * the very start is not tried again ("unreachable: …") unless retryStart says so.
  */
 export async function followEvents(follow: Follow): Promise<string> {
   let resume: { since: number; instance: string } | undefined;

@@ -14,6 +14,9 @@ export const InfoReply = deferred(() => v.object({
   rss_bytes: v.number(),
   unread_reply_bytes: v.optional(v.pipe(v.number(), v.description("replies written for clients that have not read them yet (at most 128 MB; past it the furthest behind is dropped)"))),
   socket: v.string(),
+  /** Optional: daemons before the fleet's resume do not say. */
+  instance: v.optional(v.pipe(v.string(), v.description("this daemon instance (events and wait count their seq in it)"))),
+  seq: v.optional(v.pipe(v.number(), v.description("the last event's seq (a wait --any's since)"))),
   /** Optional: daemons before the screen pool do not say. */
   screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
   worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
@@ -35,6 +38,8 @@ export const info = defineCommand({
       rss_bytes: process.memoryUsage.rss(),
       ...(ctx.unreadReplyBytes ? { unread_reply_bytes: ctx.unreadReplyBytes() } : {}),
       socket: ctx.socketPath,
+      instance: ctx.bus.instance,
+      seq: ctx.bus.seq,
       screen_workers: ctx.sessions.screens.workers,
       worker_sessions: ctx.sessions.screens.loads,
       ...(ctx.sessions.manifest.failures().length ? { restore_failed: ctx.sessions.manifest.failures() } : {}),

@@ -11,6 +11,8 @@ import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { NEEDS, needOf, needRank } from "./needs.ts";
 import { within } from "../terminal/within.ts";
+import type { Resume } from "../terminal/event-bus.ts";
+import type { TerminalEvent } from "../protocol/events.ts";
 
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
@@ -36,6 +38,8 @@ export const WaitParams = deferred(() => v.object({
     ),
   ),
   timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
+  since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("with any: an event after this seq (info's) that would have answered answers too (a rejoin)"))),
+  instance: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("the daemon instance since counted in"))),
 }));
 
 export const WaitReply = deferred(() => v.object({
@@ -69,8 +73,10 @@ export const wait = defineCommand({
     const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit || input;
     if (params.any) {
       if (params.id !== undefined || others) throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
-      return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms);
+      const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
+      return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms, resume);
     }
+    if (params.since !== undefined) throw new T4aError("invalid_params", "since is for a wait with any");
     if (params.id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id, or any");
     const session = ctx.sessions.get(params.id);
     if (params.agent !== undefined) {
@@ -144,12 +150,14 @@ export const wait = defineCommand({
   mcp: {
     tool: "terminal_wait",
     description:
-      "Block until something happens instead of polling; the first condition that holds wins. " +
-      "text/regex see only new output, never typed input's echo. " +
-      "After typing into an interactive program, idle_ms 300–1000. input: it waits for someone to type (password, y/n, REPL). " +
-      "Answers the condition, the matching line, exit code or agent state. " +
+      "Block until a condition holds; no polling. " +
+      "text/regex see only new output, not typed input's echo. " +
+      "After typing into an interactive program, idle_ms 300–1000. input: it waits for typing (password, y/n, REPL). " +
+      "Answers what matched: line, exit code or agent state. " +
       "A timeout (default 30 s) is a tool error.",
     blocking: true,
+    hide: ["since", "instance"],
+    fleet: { field: "all", type: "boolean", description: "with any: every host" },
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],
 });
@@ -158,8 +166,10 @@ export const wait = defineCommand({
  * Every terminal: the first (most pressing) that needs a person now, or the first to once an
  * event says something changed; with `states`, the first agent in one of them. Level-triggered:
  * a terminal that already needs you answers at once, so a loop acts on it before it waits again.
+ * With `resume` (a client joining again after its link dropped), an event after that seq still in
+ * the ring answers too, as it would have then: a need that came and went during the drop.
  */
-function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: number) {
+function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: number, resume?: Resume) {
   const started = performance.now();
   const look = () => {
     const infos = ctx.sessions.list().map((session) => session.info());
@@ -183,12 +193,37 @@ function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: nu
       };
       answer();
       // Whatever changes what a terminal needs comes as an event: an agent's state, input wanted, an exit.
-      return ctx.bus.subscribe(undefined, (event) => {
-        if (event.event === "agent_state" || event.event === "input_wanted" || event.event === "exit") answer();
-      });
+      let replaying = resume !== undefined;
+      const stop = ctx.bus.subscribe(
+        undefined,
+        (event) => {
+          if (event.event !== "agent_state" && event.event !== "input_wanted" && event.event !== "exit") return;
+          if (!replaying) return answer();
+          const found = then(event, states);
+          if (found) settle({ ...found, elapsed_ms: Math.round(performance.now() - started) });
+        },
+        resume,
+      );
+      replaying = false;
+      return stop;
     },
     () => {
       throw new T4aError("timeout", `no terminal needed a person within ${timeoutMs} ms`);
     },
   );
+}
+
+/** What a past event (replayed from the ring) answered when it came: as look() would have. */
+function then(event: TerminalEvent, states: string[] | undefined) {
+  if (event.event === "agent_state" && (states ? states.includes(event.state) : event.state === "waiting")) {
+    const question = event.question_id !== undefined ? { question_id: event.question_id } : {};
+    return states
+      ? { condition: "agent" as const, terminal: event.terminal, state: event.state, line: event.line, ...question }
+      : { condition: "needs" as const, terminal: event.terminal, why: "waiting" as const, line: event.line };
+  }
+  if (states) return undefined;
+  if (event.event === "input_wanted") return { condition: "needs" as const, terminal: event.terminal, why: "input" as const, line: event.process };
+  // A program that failed by itself (t4a's own kill, a shutdown, is no need).
+  if (event.event === "exit" && event.code !== 0 && event.reason === undefined) return { condition: "needs" as const, terminal: event.terminal, why: "failed" as const, line: `exited ${event.signal ?? event.code}` };
+  return undefined;
 }

@@ -2,7 +2,8 @@
 // the CLI. The only importer of @modelcontextprotocol/sdk, loaded for `t4a mcp` alone (never on
 // the CLI path). stdout carries the protocol and nothing else; a failed call never ends the server.
 // A call naming HOST:ID (or create's `host`) goes to that host's daemon over ssh, its reply checked
-// against the command's schema and its ids qualified; terminal_list `all` asks every host.
+// against the command's schema and its ids qualified; terminal_list `all` asks every host, and
+// terminal_wait `any` + `all` waits on every host at once.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -62,7 +63,12 @@ export async function runMcpServer(options: { socketPath: string; version: strin
             extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } }),
           )
         : undefined;
-    const call = tool.spec.fleet?.field === "all" && args.all === true ? listAll(link, fleet, tool, args, extra.signal) : callTool(daemon, routed.host, tool, routed.args, extra.signal);
+    const all = tool.spec.fleet?.field === "all" && args.all === true;
+    const call = !all
+      ? callTool(daemon, routed.host, tool, routed.args, extra.signal)
+      : tool.command.name === "wait"
+        ? waitAll(link, fleet, tool, args, extra.signal)
+        : listAll(link, fleet, tool, args, extra.signal);
     void call.finally(() => stopProgress?.());
     inFlight.add(call);
     void call.finally(() => inFlight.delete(call));
@@ -150,6 +156,48 @@ async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
   const notes = [...problems, ...answers.flatMap((answer) => (answer.error === undefined ? [] : [`${answer.host}: ${answer.error}`]))];
   if (notes.length) listed.content.push({ type: "text", text: notes.join("\n") });
   return listed;
+}
+
+/**
+ * terminal_wait any + all: the wait on every host at once; the first answer wins (as HOST:ID,
+ * with its host) and the others are let go (each daemon ends its wait by its timeout). A host
+ * that does not answer is a line after the answer; every wait timing out is the timeout error.
+ */
+async function waitAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  if (args.any !== true || args.id !== undefined) return toolError("invalid_params: all waits with any (no id): until a terminal on any host needs a person");
+  const { names, problems } = fleet.hosts();
+  const request = toolRequest(tool, args);
+  const stop = new AbortController();
+  const cancel = () => stop.abort();
+  signal.addEventListener("abort", cancel, { once: true });
+  const notes = [...problems];
+  let refused: Reply | undefined;
+  try {
+    const won = await new Promise<Reply | undefined>((resolve) => {
+      let pending = names.length + 1;
+      for (const host of [LOCAL, ...names]) {
+        void (async () => {
+          try {
+            const { reply } = await (host === LOCAL ? link : fleet.link(host)).request(request, stop.signal);
+            const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
+            if (checked.ok === true) return resolve({ ...checked, host });
+            if (checked.code === "timeout") refused ??= checked;
+            else notes.push(host === LOCAL ? `${host}: ${String(checked.error)}` : String(checked.error));
+          } catch (error) {
+            if (!stop.signal.aborted) notes.push(`${host}: unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`);
+          } finally {
+            if (--pending === 0) resolve(undefined);
+          }
+        })();
+      }
+    });
+    const result = toolResult(tool, won ?? refused ?? { ok: false, code: "unreachable", error: "no host answered" });
+    if (notes.length) result.content.push({ type: "text", text: notes.join("\n") });
+    return result;
+  } finally {
+    stop.abort();
+    signal.removeEventListener("abort", cancel);
+  }
 }
 
 /** How often a blocking call tells the client it is still waiting (and what the screen shows). */

@@ -11,7 +11,7 @@ import { dispatch, type Outcome } from "../daemon/dispatch.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
 import { routeId } from "../client/fleet-links.ts";
-import { LOCAL } from "../client/hosts.ts";
+import { LOCAL, resolveHost } from "../client/hosts.ts";
 import { launchIssue } from "./issue.ts";
 import type { WebRelay } from "./relay.ts";
 import { HttpRefusal, json } from "./responses.ts";
@@ -176,11 +176,23 @@ const commandNamed = (name: string): Command => commands.find((command) => comma
 async function commandRoute(command: Command, status: number, answer: Record<string, string> | undefined, { params, fields, env }: RouteCall): Promise<Response> {
   // An id naming a host goes there (`local:` is this machine's); the page's `host` on create too.
   const field = params.id !== undefined ? "id" : params.terminal !== undefined ? "terminal" : undefined;
-  const routed = field ? routeId(params[field]!) : { host: LOCAL, id: "" };
+  // The create form's agents: the chosen host's (GET /api/agents?host=box), as its daemon finds them.
+  const asked = command.name === "agents" && typeof fields.host === "string" ? fields.host : LOCAL;
+  const routed = field ? routeId(params[field]!) : { host: asked, id: "" };
   if (field) params = { ...params, [field]: routed.id };
-  if (fields.host === LOCAL) delete fields.host;
+  if (command.name === "agents" || fields.host === LOCAL) delete fields.host;
   if (routed.host !== LOCAL) {
-    if (command.name === "events") throw new T4aError("unsupported", "a remote session's own event stream: follow /api/events?all=true");
+    if (command.name === "events") {
+      // A remote session's own stream: that host's, as the relay follows it for every page, kept to
+      // this terminal (and the host's link coming and going). Only a host of hosts.json is followed.
+      resolveHost(routed.host);
+      const terminal = `${routed.host}:${routed.id}`;
+      return serverSentEvents((sink) =>
+        env.relay.events((event) => {
+          if (event.host === routed.host && (event.terminal === terminal || event.event === "host")) (sink as (event: Reply) => void)(event);
+        }),
+      );
+    }
     const { reply, bytes } = await env.relay.call(routed.host, command, { ...fields, ...params });
     if (bytes) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
     return json({ ...reply, ...answer }, status);

@@ -1,7 +1,7 @@
 // The create form: a command or an agent (with its prompt), a name, the directory, and the spawn
 // plugins a browser user reaches for (worktree, sandbox with or without network, direct start,
-// auto-approve). The agents offered are every preset the daemon knows (the registry and
-// agents.json, GET /api/agents), each said installed or not on the PATH it searched. A sandbox is never started without a directory: it would work in the home. The
+// auto-approve). The agents offered are every preset the chosen host's daemon knows (the registry
+// and agents.json, GET /api/agents?host=…), each said installed or not on the PATH it searched. A sandbox is never started without a directory: it would work in the home. The
 // new session opens fitted to this window: its creator decides its first size.
 import { $, api, element } from "./api.ts";
 
@@ -16,11 +16,17 @@ interface AgentFound {
 
 let agents: { agents: AgentFound[]; searched_path: string } | undefined;
 
-/** Every preset, as the daemon finds it: the datalist offers them all, the missing ones said so. */
+/** Every preset, as the chosen host's daemon finds it: the datalist offers them all, the missing ones said so. */
 async function loadAgents(): Promise<void> {
+  const host = $<HTMLSelectElement>("#create-host select").value;
+  const query = host && host !== "local" ? `&host=${encodeURIComponent(host)}` : "";
   try {
-    agents = await api<{ agents: AgentFound[]; searched_path: string }>("/api/agents?versions=false");
+    const found = await api<{ agents: AgentFound[]; searched_path: string }>(`/api/agents?versions=false${query}`);
+    if ($<HTMLSelectElement>("#create-host select").value !== host) return; // another host was chosen meanwhile
+    agents = found;
   } catch {
+    agents = undefined;
+    $("#agent-names").replaceChildren();
     return;
   }
   $("#agent-names").replaceChildren(
@@ -65,6 +71,7 @@ export function setUpCreateForm(opened: (id: string) => void): void {
     }
   });
   $("input[name=agent]").addEventListener("input", noteAgent);
+  $("#create-host select").addEventListener("change", () => void loadAgents());
   form().addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form());

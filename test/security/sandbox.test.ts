@@ -177,6 +177,8 @@ for (const kind of kinds) {
         `cat ~/.claude/settings.json`,
         `echo '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"touch ${mark}"}]}]}}' > ~/.claude/settings.json`,
         `echo '{"mcpServers":{"evil":{"command":"touch","args":["${mark}"]}}}' > ~/.claude.json`,
+        // Saved as CLIs save (gemini's projects.json): a new file renamed over the old one.
+        `echo '{"hooks":{}}' > ~/.claude/settings.json.tmp && mv ~/.claude/settings.json.tmp ~/.claude/settings.json && echo rename:ok`,
         "mkdir -p ~/.claude/agents && echo evil > ~/.claude/agents/evil.md",
         "(echo evil > ~/.claude/commands/evil.md) 2>/dev/null || echo commands:refused",
         "echo conversation > ~/.claude/projects/kept.jsonl",
@@ -188,6 +190,7 @@ for (const kind of kinds) {
       const screen = await a.ok(["text", id]);
       expect(screen).toContain('{"theme":"dark"}');
       expect(screen).toContain("commands:refused");
+      expect(screen).toContain("rename:ok");
       await a.ok(["kill", id]);
       expect(readFileSync(join(a.home, ".claude", "settings.json"), "utf8")).toBe(settings);
       expect(readFileSync(join(a.home, ".claude.json"), "utf8")).toBe('{"numStartups":1}\n');

@@ -1,6 +1,8 @@
 // A sandboxed agent CLI's home (SandboxHome in the registry): its configuration seen but never
-// changed (files as private per-session copies, directories read-only, new entries in a
-// discarded tmpfs), and only what it must keep between sessions writable for real.
+// changed (a configuration directory is a private per-session directory holding copies of its
+// files, so the CLI may rewrite them, even by write-then-rename; its subdirectories read-only;
+// everything written there is removed with the session), and only what it must keep between
+// sessions writable for real.
 import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SandboxHome } from "../agents/registry.ts";
@@ -14,9 +16,12 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
   const keptDirs = new Set(keep.filter((_, index) => layout.keep[index]!.endsWith("/")));
   const scratch = (layout.scratch ?? []).map((relative) => join(home, relative));
   let copies = 0;
-  const privateCopy = (path: string) => {
-    const copy = join(privateDir, `${copies++}-${path.split("/").at(-1)}`);
+  const privatePath = (path: string) => {
     mkdirSync(privateDir, { recursive: true, mode: 0o700 });
+    return join(privateDir, `${copies++}-${path.split("/").at(-1)}`);
+  };
+  const privateCopy = (path: string) => {
+    const copy = privatePath(path);
     copyFileSync(path, copy);
     mounts.push({ kind: "bind", path, source: copy });
   };
@@ -33,12 +38,17 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
       if (!relative.endsWith("/")) continue;
       mkdirSync(path, { recursive: true, mode: 0o700 });
     }
-    mounts.push({ kind: "tmpfs", path });
+    // Its files copied into a directory of ours, not bound one by one: a file bound in place
+    // cannot be renamed over (EBUSY), and CLIs save by writing a temporary file and renaming it
+    // (gemini's projects.json). Mount points for what follows are made there by bwrap.
+    const copy = privatePath(path);
+    mkdirSync(copy, { mode: 0o700 });
+    mounts.push({ kind: "bind", path, source: copy });
     for (const name of readdirSync(path)) {
       const entry = join(path, name);
       if (keep.some((kept) => kept === entry || kept.startsWith(`${entry}/`))) continue;
       if (scratch.includes(entry)) mounts.push({ kind: "tmpfs", path: entry });
-      else if (lstatSync(entry).isFile()) privateCopy(entry);
+      else if (lstatSync(entry).isFile()) copyFileSync(entry, join(copy, name));
       else if (existsSync(entry)) mounts.push({ kind: "ro-bind", path: entry });
     }
   }

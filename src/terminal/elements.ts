@@ -208,7 +208,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findProgress(view, boxes));
   found.push(...findQuestions(view));
   found.push(...findToggles(view));
-  found.push(...findButtons(view));
+  found.push(...findButtons(view, boxes));
   found.push(...findInputs(view, boxes));
   footerStatus(view, found);
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
@@ -468,58 +468,46 @@ function status(view: View, first: number, last: number): Found {
   return { kind: "status", row: first, col: start, width, height: last - first + 1, text: lines.map((line) => line.slice(start)).join("\n") };
 }
 
-/** `1Help 2Menu…` (mc), `F1Help F2Setup…` (htop), `F10 Quit`: four or more numbered keys on a row. */
-const FUNCTION_KEY = /(?:(?<![\w])|(?<=[a-z]))F?(\d{1,2}) ?([A-Za-z][a-z]*(?:[A-Z][a-z]+)*(?: ?[+-](?=\s|F\d|$))?)/g;
+/** A key as a key bar names it: "F3", "S-F3", "Esc", "^X", mc's "1". */
+const KEY = /^(?:(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)|\d{1,2})$/;
 
+/**
+ * A function-key bar (mc's "1Help 2Menu…", htop's "F1Help… F10Quit", "EnterSort EscCancel"): each
+ * key drawn plain and its name right after it on a background of its own, two or more in a row.
+ * Read from the styles, not the words, so a bar with blank names (htop's setup, mc's "6") or names
+ * glued to the next key ("9Format10Quit") is still one. Each named entry is a button when the
+ * program takes the mouse (a click presses it); otherwise the bar is only read (nano's hints: status).
+ */
 function findFunctionKeys(view: View): Found[] {
   const out: Found[] = [];
-  for (let row = 0; row < view.rows; row++) {
-    if (!view.free(row, 0, view.cols)) continue;
-    const line = view.flat[row]!;
-    const matches = [...line.matchAll(FUNCTION_KEY)];
-    if (matches.length < 4) continue;
-    // The numbers count up: 1, 2, 3…
-    const numbers = matches.map((match) => Number(match[1]));
-    if (!numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)) continue;
-    // What is left on the row besides the keys is blank.
-    if (line.replace(FUNCTION_KEY, "").trim() !== "") continue;
-    for (const match of matches) {
-      const label = match[2]!.trim();
-      const col = match.index!;
-      const width = match[0].trimEnd().length;
-      out.push({ kind: "button", row, col, width, height: 1, label });
-      view.use(row, col, width);
-    }
-    view.use(row, 0, view.cols);
-  }
-  out.push(...keyBar(view, view.rows - 1));
+  if ((view.grid.mouse?.mode ?? "none") === "none") return out;
+  for (let row = 0; row < view.rows; row++) out.push(...keyBar(view, row));
   return out;
 }
 
-/** A key as a key bar names it: "F3", "S-F3", "Esc", "^X". */
-const KEY = /^(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)$/;
-
-/**
- * htop's bar in its search or filter mode: "F3Next  S-F3Prev  EscCancel", each key plain and its
- * name on a coloured background, three or more in a row; what follows (a prompt) is left.
- */
 function keyBar(view: View, row: number): Found[] {
-  const runs: { start: number; end: number; lit: boolean }[] = [];
+  const runs: { start: number; end: number }[] = [];
   for (let col = 0; col < view.cols; ) {
-    const lit = view.background(row, col) !== "0";
     let end = col + 1;
-    while (end < view.cols && (view.background(row, end) !== "0") === lit) end++;
-    runs.push({ start: col, end, lit });
+    while (end < view.cols && view.style(row, end) === view.style(row, col)) end++;
+    runs.push({ start: col, end });
     col = end;
   }
   const out: Found[] = [];
-  for (let i = 0; i + 1 < runs.length; i += 2) {
+  let pairs = 0;
+  let i = runs.findIndex((r) => view.text(row, r.start, r.end).trim() !== "");
+  for (; i >= 0 && i + 1 < runs.length; i += 2) {
     const [key, name] = [runs[i]!, runs[i + 1]!];
+    const keyText = view.text(row, key.start, key.end);
+    if (!KEY.test(keyText.trim()) || view.background(row, key.start) === view.background(row, name.start)) break;
+    pairs++;
     const label = view.text(row, name.start, name.end).trim();
-    if (key.lit || !view.free(row, key.start, name.end) || !KEY.test(view.text(row, key.start, key.end).trim()) || !/^[A-Z][a-z]+$/.test(label)) break;
-    out.push({ kind: "button", row, col: key.start, width: name.end - key.start, height: 1, label });
+    if (!label) continue;
+    if (!/^[A-Za-z][\w/+-]*(?: [\w/+-]+)?$/.test(label)) break;
+    const col = key.start + keyText.length - keyText.trimStart().length;
+    out.push({ kind: "button", row, col, width: name.start + view.text(row, name.start, name.end).trimEnd().length - col, height: 1, label });
   }
-  if (out.length < 3) return [];
+  if (pairs < 2 || out.length === 0 || !out.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   for (const b of out) view.use(row, b.col, b.width);
   return out;
 }
@@ -936,7 +924,7 @@ function markFocused(view: View, siblings: Found[]): void {
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
 const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ ([A-Za-z][\w .'&-]{0,18}?) \]/g;
 
-function findButtons(view: View): Found[] {
+function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
@@ -953,11 +941,26 @@ function findButtons(view: View): Found[] {
       view.use(row, 0, view.cols);
       continue;
     }
-    // A "<pkg>" glued to the text after it ("`npm install <pkg>` afterwards") is a placeholder in prose.
-    const glued = (m: RegExpExecArray) => /^[^\s\]│┃║|]/.test(line.slice(m.index! + m[0].length));
-    const matches = [...line.matchAll(BUTTON)].filter((m) => view.free(row, m.index!, m.index! + m[0].length) && !glued(m));
-    // A lone "[ New File ]" in a row of text is a message, not a button; brackets need company.
-    const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || line.slice(0, m.index!).trim() === "" && /^\s*$/.test(line.slice(m.index! + m[0].length)) === false);
+    // A button stands apart: the row's edge, a frame, two blanks or another button (one blank
+    // between) on each side; mc's default one is wrapped, "[< OK >]". A "<commit>" or "<pkg>" inside
+    // a sentence ("pick <commit> = use commit") is a placeholder in prose.
+    const all = [...line.matchAll(BUTTON)];
+    const ends = new Set(all.map((m) => m.index! + m[0].length));
+    const starts = new Set(all.map((m) => m.index!));
+    const apart = (m: RegExpExecArray) => {
+      const [start, end] = [m.index!, m.index! + m[0].length];
+      const before = /(?:^|\s\s|[│┃║|]\s?|\[)$/.test(line.slice(0, start)) || ends.has(start - 1) || ends.has(start - 2) && line[start - 1] === " ";
+      const after = /^(?:$|\s\s|\s?[│┃║|]|\])/.test(line.slice(end)) || starts.has(end) || starts.has(end + 1) && line[end] === " ";
+      return before && after;
+    };
+    const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
+    // A lone "[ New File ]" is a button only alone on its row in a box (mc's "[ Tree ]"), not a
+    // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
+    const alone = (m: RegExpExecArray) => {
+      const box = boxAround(boxes, row, m.index!);
+      return box !== undefined && view.text(row, box.left + 1, box.right).replace(m[0], "").trim() === "";
+    };
+    const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || alone(m));
     const row_: Found[] = [];
     for (const m of buttons) {
       const col = m.index!;

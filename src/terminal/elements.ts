@@ -580,9 +580,10 @@ function findProgress(view: View, boxes: Box[]): Found[] {
 function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const found: Found[] = [];
-  // dialog --form: "Label:" then a field drawn on a background of its own, one per row.
+  // dialog --form: "Label:" then a field drawn on a background of its own, one per row. A label's
+  // words are one blank apart: two blanks part columns.
   for (let row = 0; row < view.rows; row++) {
-    for (const match of view.flat[row]!.matchAll(/([A-Za-z][\w .'-]{0,30}):/g)) {
+    for (const match of view.flat[row]!.matchAll(/([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):/g)) {
       const labelBg = view.background(row, match.index!);
       let start = match.index! + match[0].length;
       while (start < view.cols && start < match.index! + match[0].length + 12 && view.char(row, start) === " " && view.background(row, start) === labelBg) start++;
@@ -853,7 +854,8 @@ function highlighted(view: View, row: number, start: number, end: number): boole
 // ---------------------------------------------------------------------------------------------
 // Checkboxes and radios
 
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: (\S.*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
+/** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
+const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}(\S.*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
 
 function findToggles(view: View): Found[] {
   const out: Found[] = [];
@@ -866,7 +868,8 @@ function findToggles(view: View): Found[] {
       const radio = marker.startsWith("(");
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
-      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim();
+      // A sub-option's "- " or a bullet before the text is not part of it.
+      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^[-•*] /, "").replace(/:$/, "");
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
       // inquirer: "❯◯ Vitest", the focus marker right before the box.
@@ -934,9 +937,12 @@ function findButtons(view: View, boxes: Box[]): Found[] {
       continue;
     }
     // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
-    if (/^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) && view.free(row, 0, view.cols)) {
+    // One alone is a tab when drawn on a background of its own (htop's "[Setup]").
+    const tabRow = /^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) || /^\s*\[[A-Za-z][\w/ .-]{1,15}\]\s*$/.test(line) && view.spanBackground(row, line.indexOf("["), line.indexOf("]") + 1) !== "0";
+    if (tabRow && view.free(row, 0, view.cols)) {
       const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
-      markFocused(view, tabs);
+      if (tabs.length === 1) tabs[0]!.selected = true;
+      else markFocused(view, tabs);
       out.push(...tabs);
       view.use(row, 0, view.cols);
       continue;
@@ -1166,7 +1172,7 @@ function markerMenus(view: View): Found[] {
  * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
  * colour) the rows above and below lack, with items over the same columns starting where its text
  * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
- * shares its row with other bars (ranger's preview column).
+ * shares its row with other bars of its colour (ranger's preview column).
  */
 function barMenus(view: View, boxes: Box[]): Found[] {
   const bars: { row: number; start: number; end: number }[] = [];
@@ -1180,12 +1186,17 @@ function barMenus(view: View, boxes: Box[]): Found[] {
       col = end;
     }
   }
+  // A bar right over another bar of its own colour is the list's heading (htop's "Categories" over its
+  // selected "Display options"): a list has one selected row.
+  const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => b.row === a.row + 1 && b.start < a.end && a.start < b.end && view.background(a.row, a.start) !== view.background(b.row, b.start);
+  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b))).map((a) => a.row));
   const out: Found[] = [];
   for (const bar of bars) {
     const { row, start, end } = bar;
+    if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
-    const fits = (r: number) => r >= 0 && r < view.rows && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -1194,7 +1205,7 @@ function barMenus(view: View, boxes: Box[]): Found[] {
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
     if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
-    if (first === last && !bars.some((other) => other !== bar && other.row === row)) continue;
+    if (first === last && !bars.some((other) => other !== bar && other.row === row && view.background(row, other.start) === view.background(row, start))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.

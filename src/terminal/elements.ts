@@ -1027,8 +1027,8 @@ function findTables(view: View): Found[] {
   let candidates = 0;
   for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
     const line = view.flat[row]!;
-    // Headers: three or more words, no digits, in one segment between frame characters.
-    for (const segment of segments(line)) {
+    // Headers: three or more words, no digits, in one segment between frame characters or gutters.
+    for (const segment of segments(line).flatMap((seg) => gutters(view, row, seg))) {
       const text = line.slice(segment.start, segment.end);
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
@@ -1082,8 +1082,15 @@ function aligned(view: View, header: number, body: number, words: { start: numbe
   return total > 0 && agree / total >= 0.6;
 }
 
+interface Segment {
+  start: number;
+  end: number;
+  outerStart: number;
+  outerEnd: number;
+}
+
 /** Stretches of a row between box frames (a panel's inside). */
-function segments(line: string): { start: number; end: number; outerStart: number; outerEnd: number }[] {
+function segments(line: string): Segment[] {
   const out: { start: number; end: number }[] = [];
   const frames: number[] = [];
   for (let i = 0; i < line.length; i++) if ("│┃║".includes(line[i]!)) frames.push(i);
@@ -1105,6 +1112,28 @@ function segments(line: string): { start: number; end: number; outerStart: numbe
     while (b > a && " │┃║".includes(line[b - 1]!)) b--;
     return { start: a, end: b, outerStart: s, outerEnd: e };
   }).filter((s) => s.end - s.start >= 10);
+}
+
+/**
+ * A header bar broken by unlit blanks (htop's "Sort by" beside its process list's "PID USER…"):
+ * each lit stretch is the header of a pane of its own.
+ */
+function gutters(view: View, row: number, segment: Segment): Segment[] {
+  const lit = (col: number) => view.background(row, col) !== "0";
+  const out: Segment[] = [];
+  let start = segment.start;
+  for (let col = segment.start + 1; col < segment.end - 1; col++) {
+    if (!lit(col) && lit(col - 1) && lit(col + 1) && view.char(row, col) === " ") {
+      out.push({ ...segment, start, end: col, outerEnd: col });
+      start = col + 1;
+    }
+  }
+  if (out.length === 0) return [segment];
+  out.push({ ...segment, start, outerStart: start });
+  return out.map((seg) => {
+    const text = view.text(row, seg.start, seg.end);
+    return { ...seg, start: seg.start + text.length - text.trimStart().length, end: seg.start + text.trimEnd().length };
+  }).filter((seg) => seg.end - seg.start >= 10);
 }
 
 /** Non-blank rows under a header in the same columns, until a blank row or a frame. */
@@ -1172,7 +1201,8 @@ function markerMenus(view: View): Found[] {
  * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
  * colour) the rows above and below lack, with items over the same columns starting where its text
  * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
- * shares its row with other bars of its colour (ranger's preview column).
+ * shares its row with other bars (ranger's preview column) and heads nothing found (htop's
+ * "For current screen tab" over its checkboxes).
  */
 function barMenus(view: View, boxes: Box[]): Found[] {
   const bars: { row: number; start: number; end: number }[] = [];
@@ -1186,9 +1216,15 @@ function barMenus(view: View, boxes: Box[]): Found[] {
       col = end;
     }
   }
-  // A bar right over another bar of its own colour is the list's heading (htop's "Categories" over its
-  // selected "Display options"): a list has one selected row.
-  const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => b.row === a.row + 1 && b.start < a.end && a.start < b.end && view.background(a.row, a.start) !== view.background(b.row, b.start);
+  // A bar at the top of a list that holds another bar of its own colour is the list's heading
+  // (htop's "Categories" over its selected "Display options", "Sort by" over "PERCENT_CPU"): a list
+  // has one selected row.
+  const lead = (r: number, start: number, end: number) => view.text(r, start, end).search(/\S/);
+  const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => {
+    if (b.row <= a.row || b.start >= a.end || a.start >= b.end || view.background(a.row, a.start) === view.background(b.row, b.start)) return false;
+    for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
+    return true;
+  };
   const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b))).map((a) => a.row));
   const out: Found[] = [];
   for (const bar of bars) {
@@ -1205,7 +1241,7 @@ function barMenus(view: View, boxes: Box[]): Found[] {
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
     if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
-    if (first === last && !bars.some((other) => other !== bar && other.row === row && view.background(row, other.start) === view.background(row, start))) continue;
+    if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.

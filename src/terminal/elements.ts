@@ -597,26 +597,40 @@ function findInputs(view: View, boxes: Box[]): Found[] {
       view.use(row, match.index!, end - match.index!);
     }
   }
+  // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
+  // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
+  for (const box of boxes) {
+    const row = box.top + 1;
+    const inner = view.text(row, box.left + 1, box.right);
+    if (box.bottom - box.top !== 2 || inner.length < 8 || /^\s+\S/.test(inner) || !boxes.some((outer) => outer !== box && contains(outer, box)) || !view.free(row, box.left + 1, box.right)) continue;
+    const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
+    view.use(box.top, box.left, box.right - box.left + 1, 3);
+    const label = labelAbove(view, boxes, box.top, box.left, box.right + 1);
+    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).trim(), cursor: here });
+  }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
-  // mc's fields without the cursor: a wide run on a background of its own in a box, under a line ending in ":".
+  // Fields without the cursor (mc's): runs on a background of their own in a box, under text ending
+  // in ":" over their columns, side by side or one per row.
   for (const box of boxes) {
     for (let row = box.top + 2; row < box.bottom; row++) {
       const inside = view.background(row, box.left + 1);
-      let start = box.left + 1;
-      while (start < box.right && view.background(row, start) === inside) start++;
-      let end = start;
-      while (end < box.right && view.background(row, end) === view.background(row, start)) end++;
-      if (start >= box.right || (end - start) * 2 < box.right - box.left || !view.free(row, start, end)) continue;
-      if (!/:\s*$/.test(view.text(row - 1, box.left + 1, box.right))) continue;
-      const label = labelAbove(view, boxes, row, start);
-      found.push({ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value: view.text(row, start, end).trim(), cursor: false });
-      view.use(row, start, end - start);
+      for (let start = box.left + 1; start < box.right; ) {
+        let end = start + 1;
+        while (end < box.right && view.background(row, end) === view.background(row, start)) end++;
+        const field = view.background(row, start) !== inside && end - start >= 8 && view.free(row, start, end) && /:\s*$/.test(view.text(row - 1, start, end));
+        if (field) {
+          const label = labelAbove(view, boxes, row, start, end);
+          found.push({ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value: view.text(row, start, end).trim(), cursor: false });
+          view.use(row, start, end - start);
+        }
+        start = end;
+      }
     }
   }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
-      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!);
+      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!.replace(DROP_DOWN, ""));
       if (!match || !view.free(row, 0, view.cols)) continue;
       view.use(row, 0, view.cols);
       found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
@@ -626,18 +640,13 @@ function findInputs(view: View, boxes: Box[]): Found[] {
   return found;
 }
 
+/** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
+const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
+
 function cursorInput(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
-  // dialog --inputbox: a one-row box holding the cursor; its label is the text above the box.
-  const box = boxAround(boxes, row, cursor.col);
-  if (box && box.bottom - box.top === 2) {
-    const value = view.text(row, box.left + 1, box.right).trimEnd();
-    view.use(box.top, box.left, box.right - box.left + 1, 3);
-    const label = labelAbove(view, boxes, box.top, box.left);
-    return [{ kind: "input", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: value.trim(), cursor: true }];
-  }
   // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
   const bg = view.background(row, cursor.col);
   let start = cursor.col;
@@ -649,7 +658,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
     const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
-    const label = labelAbove(view, boxes, row, start);
+    const label = labelAbove(view, boxes, row, start, end);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
   // The prompt starts after what the row already holds (htop's key hints before its "Search:").
@@ -681,7 +690,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).trimEnd();
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
@@ -712,11 +721,15 @@ function placeholder(view: View, start: number, end: number): boolean {
   return (view.grid.flags[i]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
 }
 
-/** The nearest text above a field inside its dialog (its prompt), a trailing colon dropped. */
-function labelAbove(view: View, boxes: Box[], top: number, col: number): string {
+/**
+ * The nearest text above a field inside its dialog (its prompt), a trailing colon dropped: over the
+ * field's columns when `end` is given and that holds text (fields side by side), else the dialog's width.
+ */
+function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: number): string {
   const outer = boxAround(boxes, top, col);
-  const left = outer ? outer.left + 1 : 0;
-  const right = outer ? outer.right : view.cols;
+  let left = outer ? outer.left + 1 : 0;
+  let right = outer ? outer.right : view.cols;
+  if (end !== undefined && view.text(top - 1, col, end).trim()) [left, right] = [col, end];
   for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
     const label = clean(view.text(r, left, right));
     if (!label) continue;

@@ -677,7 +677,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       const label = clean(view.text(row, start, end));
       const first = asked[1]!.length;
       view.use(row, first, view.cols - first);
-      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: view.text(row, end, view.cols).trim(), cursor: true }];
+      // A default drawn dim ("(4)") is not typed.
+      const typed = view.chars[row]!.map((ch, col) => (col >= end && (view.grid.flags[row * view.cols + col]! & CellFlag.dim) === 0 ? ch : "")).join("");
+      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: typed.trim(), cursor: true }];
     }
   }
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
@@ -868,7 +870,7 @@ function highlighted(view: View, row: number, start: number, end: number): boole
 // Checkboxes and radios
 
 /** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}(\S.*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
+const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
 
 function findToggles(view: View): Found[] {
   const out: Found[] = [];
@@ -881,8 +883,8 @@ function findToggles(view: View): Found[] {
       const radio = marker.startsWith("(");
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
-      // A sub-option's "- " or a bullet before the text is not part of it.
-      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^[-•*] /, "").replace(/:$/, "");
+      // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
+      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^(?:[│├└─]+\s*)+/, "").replace(/^[-•*] /, "").replace(/:$/, "");
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
       // inquirer: "❯◯ Vitest", the focus marker right before the box.

@@ -783,7 +783,7 @@ function findQuestions(view: View): Found[] {
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
   for (let row = 0; row + 1 < view.rows; row++) {
-    const options = numberedRun(view, row);
+    const options = keyedRun(view, row);
     if (options.length < 2) continue;
     // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
     let q = row - 1;
@@ -799,11 +799,23 @@ function findQuestions(view: View): Found[] {
     const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
-    if (!question.endsWith("?") && !(question && icon(q))) {
+    // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
+    // the question is unlabelled, the prompt its input.
+    const last = options[options.length - 1]!.row;
+    const { cursor } = view;
+    const after = cursor.visible && cursor.row === last + 1 && /[:>?]\s*$/.test(view.text(last + 1, 0, cursor.col).trimEnd() + " ");
+    if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       row += options.length - 1;
       continue;
     }
     const col = Math.min(...options.map((o) => o.markerCol));
+    if (after && !question.endsWith("?")) {
+      const width = Math.max(view.text(last + 1, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
+      out.push({ kind: "question", row: options[0]!.row, col, width, height: last - options[0]!.row + 2, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
+      for (const o of options) view.use(o.row, o.markerCol, o.width);
+      row = last;
+      continue;
+    }
     const width = Math.max(...options.map((o) => o.col + o.width)) - col;
     const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
     // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
@@ -843,19 +855,41 @@ interface Option {
   selected: boolean;
 }
 
-/** Rows from `row` down numbered 1., 2., 3.… (a marker before the number says which one is selected). */
-function numberedRun(view: View, row: number): Option[] {
+/**
+ * Options from `row` down, each a key then its text: numbered 1., 2), 3: counting up, or lettered
+ * "y)", "a)" (inquirer's expand), one per row (a marker before the key says which one is selected)
+ * or several per row two blanks apart (git add -i's "1: status   2: update").
+ */
+function keyedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
+  let letters = false;
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
-    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2})[.)] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
-    if (!match || Number(match[4]) !== options.length + 1) break;
+    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    if (!match) break;
+    const key = match[4]!;
+    const letter = /[a-z]/.test(key);
+    if (options.length === 0) letters = letter;
+    if (letter !== letters || !letter && Number(key) !== options.length + 1 || letter && options.some((o) => o.key === key)) break;
     if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
     const markerCol = match[1]!.length;
     const col = markerCol + match[2]!.length + match[3]!.length;
+    const text = view.text(r, col + key.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    // Several on a row, two blanks or more apart, each with the next number.
+    const more = letters ? [] : [...text.matchAll(/\s{2,}(\d{1,2}): /g)];
+    if (more.length && more.every((m, i) => Number(m[1]) === options.length + 2 + i)) {
+      const starts = [col, ...more.map((m) => col + key.length + 2 + m.index! + m[0].length - m[1]!.length - 2)];
+      starts.forEach((start, i) => {
+        const end = i + 1 < starts.length ? starts[i + 1]! : col + key.length + 2 + text.length;
+        const piece = view.text(r, start, end).trim();
+        const [k, ...rest] = piece.split(": ");
+        options.push({ row: r, markerCol: start, col: start, width: piece.length, key: k!, label: rest.join(": "), selected: false });
+      });
+      continue;
+    }
     // "Yes, proceed (y)": the key in parentheses is not the label.
-    const label = view.text(r, col + match[4]!.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim().replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
-    options.push({ row: r, markerCol, col, width: match[4]!.length + 2 + label.length, key: match[4]!, label, selected: match[2] !== "" || highlighted(view, r, col, col + match[4]!.length + 2 + label.length) });
+    const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
+    options.push({ row: r, markerCol, col, width: key.length + 2 + label.length, key, label, selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length) });
   }
   return options;
 }

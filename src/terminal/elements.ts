@@ -193,8 +193,8 @@ export function detectElements(grid: CellGrid): Element[] {
     }
     view.use(box.top, box.left, box.right - box.left + 1);
     view.use(box.bottom, box.left, box.right - box.left + 1);
-    // A titled box, or one no other box holds (an inner frame is a list's or a field's).
-    if (box.title || !boxes.some((other) => other !== box && contains(other, box))) {
+    // A box no other box holds: an inner frame, titled or not, is a list's, a field's or a gauge's.
+    if (!boxes.some((other) => other !== box && contains(other, box))) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }
@@ -561,10 +561,11 @@ function findProgress(view: View, boxes: Box[]): Found[] {
         const box = boxAround(boxes, row, col);
         if (box && box.bottom - box.top === 2 && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
           const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
-          const caption = outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "";
+          // Its caption: the gauge's own frame's title (dialog --mixedgauge), else the dialog's first row.
+          const caption = box.title || (outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "");
           out.push({ kind: "progress", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, percent, ...(caption ? { label: caption } : {}) });
           view.use(box.top, box.left, box.right - box.left + 1, 3);
-          if (outer) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
+          if (outer && !box.title) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
         }
         // whiptail --gauge: the percent alone on its row, centred in a bar whose done part has its own background.

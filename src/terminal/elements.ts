@@ -221,6 +221,10 @@ export function detectElements(grid: CellGrid): Element[] {
   // A box holding a table is a panel (mc's file lists), not a dialog.
   const tables = found.filter((e) => e.kind === "table");
   const panels = new Set(found.filter((e) => e.kind === "dialog" && tables.some((t) => t.row > e.row && t.row < e.row + e.height && t.col >= e.col && t.col < e.col + e.width)));
+  // An untitled frame a menu fills from its top to its bottom is the menu's (a drop-down: mc's "Left"), not a dialog.
+  for (const e of found) {
+    if (e.kind === "dialog" && !e.label && found.some((m) => m.kind === "menu" && m.row === e.row + 1 && m.row + m.height === e.row + e.height - 1 && m.col > e.col && m.col < e.col + e.width)) panels.add(e);
+  }
   return number(found.filter((e) => !panels.has(e)));
 }
 
@@ -1325,7 +1329,12 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
     let row = box.top + 1;
     while (row < box.bottom) {
       const rows: number[] = [];
-      while (row < box.bottom && view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "") rows.push(row++);
+      // A rule between groups of items (├────┤: mc's drop-downs) does not end the list.
+      const rule = (r: number) => /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) && rows.length > 0 && r + 1 < box.bottom && view.free(r + 1, inner.start, inner.end);
+      while (row < box.bottom && (view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "" || rule(row))) {
+        if (!rule(row)) rows.push(row);
+        row++;
+      }
       row++;
       if (rows.length < 2) continue;
       const bgs = rows.map((r) => lineBackground(view, r, inner.start, inner.end));
@@ -1341,8 +1350,10 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
         const parts = body.split(/\s{2,}/);
-        const tagged = parts.length === 2 && parts[0]!.length <= 12;
-        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : body.trim(), row: r, col: inner.start + start, width: body.length };
+        // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
+        const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
+        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : body.trim(), row: r, col: inner.start + start, width: body.length };
         if (tagged) item.key = parts[0]!;
         if (r === selectedRow) item.selected = true;
         return item;
@@ -1350,7 +1361,7 @@ function highlightMenus(view: View, boxes: Box[]): Found[] {
       const col = Math.min(...items.map((i) => i.col));
       const width = Math.max(...items.map((i) => i.col + i.width)) - col;
       // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
-      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows.length, items });
+      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows[rows.length - 1]! - rows[0]! + 1, items });
       for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
     }
   }

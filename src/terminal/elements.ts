@@ -784,6 +784,20 @@ function findQuestions(view: View): Found[] {
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
     view.use(row, start, end - start);
   }
+  // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
+  // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pieces = [...line.matchAll(/(?<=^|, |\s{2})(\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
+    if (pieces.length < 3 || line.replace(/\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
+    const above = row > 0 && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
+    const first = above ? row - 1 : row;
+    const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
+    const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
+    out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
+    view.use(first, 0, view.cols, row - first + 1);
+  }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;

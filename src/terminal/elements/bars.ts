@@ -121,7 +121,8 @@ const KEY = /^(?:(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)|\d{1,2})$/;
 export function findFunctionKeys(view: View): Found[] {
   const out: Found[] = [];
   if ((view.grid.mouse?.mode ?? "none") === "none") return out;
-  for (let row = 0; row < view.rows; row++) out.push(...keyBar(view, row));
+  // Only rows that start with a key are read cell by cell.
+  for (let row = 0; row < view.rows; row++) if (/^\s*(?:[SCAM]-)?(?:F\d|\d|Esc|Tab|Enter|Space|\^\S)/.test(view.flat[row]!)) out.push(...keyBar(view, row));
   return out;
 }
 

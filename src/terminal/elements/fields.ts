@@ -99,6 +99,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // in ":" over their columns, side by side or one per row.
   for (const box of boxes) {
     for (let row = box.top + 2; row < box.bottom; row++) {
+      if (!view.text(row - 1, box.left + 1, box.right).includes(":")) continue;
       const inside = view.background(row, box.left + 1);
       for (let start = box.left + 1; start < box.right; ) {
         let end = start + 1;

@@ -174,7 +174,7 @@ export function findTables(view: View): Found[] {
   for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
     const line = view.flat[row]!;
     // Headers: three or more words, no digits, in one segment between frame characters or gutters.
-    for (const segment of segments(line).flatMap((seg) => gutters(view, row, seg))) {
+    for (const segment of segments(line).flatMap((seg) => (view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg)))) {
       const text = line.slice(segment.start, segment.end);
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));

@@ -77,7 +77,9 @@ export function findQuestions(view: View): Found[] {
     // the question is unlabelled, the prompt its input.
     const last = options[options.length - 1]!.row;
     const { cursor } = view;
-    const after = cursor.visible && cursor.row === last + 1 && /[:>?]\s*$/.test(view.text(last + 1, 0, cursor.col).trimEnd() + " ");
+    // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
+    const prompt = view.text(last + 1, 0, cursor.col).trimEnd();
+    const after = cursor.visible && cursor.row === last + 1 && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       row += options.length - 1;
       continue;

@@ -66,21 +66,25 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
 export function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const found: Found[] = [];
-  // dialog --form: "Label:" then a field drawn on a background of its own, one per row. A label's
-  // words are one blank apart: two blanks part columns.
+  // A field drawn on a background of its own, labelled by a "Label:" just before it on its row
+  // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
+  // by side). A label's words are one blank apart: two blanks part columns.
   for (let row = 0; row < view.rows; row++) {
-    for (const match of view.flat[row]!.matchAll(/([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):/g)) {
-      const labelBg = view.background(row, match.index!);
-      let start = match.index! + match[0].length;
-      while (start < view.cols && start < match.index! + match[0].length + 12 && view.char(row, start) === " " && view.background(row, start) === labelBg) start++;
-      const bg = view.background(row, start);
-      if (bg === labelBg || !view.free(row, match.index!, start + 1)) continue;
-      let end = start;
-      while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
-      if (end - start < 3 || end - start > view.cols * 0.8) continue;
-      const here = cursor.visible && cursor.row === row && cursor.col >= start && cursor.col <= end;
-      found.push({ kind: "input", row, col: start, width: end - start, height: 1, label: match[1]!.trim(), value: view.text(row, start, end).replace(/_+\s*$/, "").trim(), cursor: here });
-      view.use(row, match.index!, end - match.index!);
+    if (!view.flat[row]!.includes(":") && !(row > 0 && view.flat[row - 1]!.includes(":"))) continue;
+    for (let start = 0; start < view.cols; ) {
+      let end = start + 1;
+      while (end < view.cols && view.background(row, end) === view.background(row, start) && !VERTICAL.includes(view.char(row, end))) end++;
+      const [from, to] = [start, end];
+      start = end;
+      if (from === 0 || view.background(row, from) === view.background(row, from - 1) || to - from < 3 || to - from > view.cols * 0.8 || VERTICAL.includes(view.char(row, from)) || !view.free(row, from, to)) continue;
+      // The label before it is drawn on the backdrop, as the cells just before the field are.
+      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,12})$/.exec(view.text(row, Math.max(0, from - 50), from));
+      const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
+      if (left < 0 && !(row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to)))) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col <= to;
+      const label = left >= 0 ? before![1]!.trim() : labelAbove(view, boxes, row, from, to);
+      found.push({ kind: "input", row, col: from, width: to - from, height: 1, ...(label ? { label } : {}), value: view.text(row, from, to).replace(/_+\s*$/, "").trim(), cursor: here });
+      view.use(row, left >= 0 ? left : from, to - (left >= 0 ? left : from));
     }
   }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
@@ -95,25 +99,6 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).trim(), cursor: here });
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
-  // Fields without the cursor (mc's): runs on a background of their own in a box, under text ending
-  // in ":" over their columns, side by side or one per row.
-  for (const box of boxes) {
-    for (let row = box.top + 2; row < box.bottom; row++) {
-      if (!view.text(row - 1, box.left + 1, box.right).includes(":")) continue;
-      const inside = view.background(row, box.left + 1);
-      for (let start = box.left + 1; start < box.right; ) {
-        let end = start + 1;
-        while (end < box.right && view.background(row, end) === view.background(row, start)) end++;
-        const field = view.background(row, start) !== inside && end - start >= 8 && view.free(row, start, end) && /:\s*$/.test(view.text(row - 1, start, end));
-        if (field) {
-          const label = labelAbove(view, boxes, row, start, end);
-          found.push({ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value: view.text(row, start, end).trim(), cursor: false });
-          view.use(row, start, end - start);
-        }
-        start = end;
-      }
-    }
-  }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {

@@ -259,7 +259,11 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     const tabRow = /^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) || /^\s*\[[A-Za-z][\w/ .-]{1,15}\]\s*$/.test(line) && view.spanBackground(row, line.indexOf("["), line.indexOf("]") + 1) !== "0";
     if (tabRow && view.free(row, 0, view.cols)) {
       const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
+      // The active tab is drawn in the colour of the page under it (htop's green [Main] over its green header).
+      const page = row + 1 < view.rows ? view.spanBackground(row + 1, 0, view.cols) : "";
+      const joined = tabs.filter((t) => view.spanBackground(row, t.col, t.col + t.width) === page);
       if (tabs.length === 1) tabs[0]!.selected = true;
+      else if (joined.length === 1) joined[0]!.selected = true;
       else markFocused(view, tabs);
       out.push(...tabs);
       view.use(row, 0, view.cols);

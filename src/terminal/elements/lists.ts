@@ -330,8 +330,8 @@ export function markerMenus(view: View): Found[] {
       if (r !== row && !fits(r)) continue;
       const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
-      // A mark after the name (claude's ✔ on the current model) is not part of it.
-      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓])?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row && view.char(r, textCol - 1) !== " ";
       items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }

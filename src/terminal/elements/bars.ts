@@ -33,14 +33,15 @@ export function findStatus(view: View): Found[] {
     // mc's "  Left     File     Command…": single words far apart are menus to open.
     const words = [...view.flat[row]!.matchAll(/\S+/g)];
     const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
-    // vim's wildmenu, a tab line: names two blanks apart, one drawn on a background the others lack, is a menu.
+    // vim's wildmenu, a tab line: names two blanks apart, all on one background but one, is a menu
+    // (a status line's segments in several colours are not).
     const names = [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)];
     const looks = names.map((w) => view.spanBackground(row, w.index!, w.index! + w[0].length));
     const lone = names.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
       for (const w of words) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
       view.use(row, 0, view.cols);
-    } else if (names.length >= 3 && lone.length === 1) {
+    } else if (names.length >= 3 && lone.length === 1 && new Set(looks).size === 2) {
       const items = names.map((w) => ({ label: w[0], row, col: w.index!, width: w[0].length, selected: w === lone[0] }));
       const width = items[items.length - 1]!.col + items[items.length - 1]!.width - items[0]!.col;
       out.push({ kind: "menu", row, col: items[0]!.col, width, height: 1, items });

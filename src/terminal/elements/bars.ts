@@ -1,0 +1,155 @@
+// Status and key-hint lines, and function-key bars (buttons where the program takes the mouse).
+import { type Found } from "./types.ts";
+import { stripFrame, View } from "./view.ts";
+
+/** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
+const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
+
+export function findStatus(view: View): Found[] {
+  const out: Found[] = [];
+  const hintRows: number[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const matches = view.flat[row]!.match(KEY_HINT);
+    if (matches && matches.length >= 3) hintRows.push(row);
+  }
+  // Consecutive hint rows are one status element.
+  for (let i = 0; i < hintRows.length; ) {
+    let j = i;
+    while (j + 1 < hintRows.length && hintRows[j + 1] === hintRows[j]! + 1) j++;
+    out.push(status(view, hintRows[i]!, hintRows[j]!));
+    i = j + 1;
+  }
+  // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
+  for (const row of [0, view.rows - 1, view.rows - 2]) {
+    if (row < 0 || !view.free(row, 0, view.cols)) continue;
+    const text = view.text(row, 0, view.cols);
+    if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
+    let lit = 0;
+    for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
+    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
+    // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
+    const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
+    if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
+    // mc's "  Left     File     Command…": single words far apart are menus to open.
+    const words = [...view.flat[row]!.matchAll(/\S+/g)];
+    const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
+    // vim's wildmenu, a tab line: names two blanks apart, all on one background but one, is a menu
+    // (a status line's segments in several colours are not).
+    const names = [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)];
+    const looks = names.map((w) => view.spanBackground(row, w.index!, w.index! + w[0].length));
+    const lone = names.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
+      for (const w of words) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
+      view.use(row, 0, view.cols);
+    } else if (names.length >= 3 && lone.length === 1 && new Set(looks).size === 2) {
+      const items = names.map((w) => ({ label: w[0], row, col: w.index!, width: w[0].length, selected: w === lone[0] }));
+      const width = items[items.length - 1]!.col + items[items.length - 1]!.width - items[0]!.col;
+      out.push({ kind: "menu", row, col: items[0]!.col, width, height: 1, items });
+      view.use(row, 0, view.cols);
+    } else out.push(status(view, row, row));
+  }
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    // Inside a frame (a dialog's hint row), the frame is not part of the line.
+    const trimmed = stripFrame(line);
+    const start = trimmed ? line.indexOf(trimmed) : 0;
+    if (!view.free(row, start, start + trimmed.length) && !/[─━]{5}/.test(line)) continue;
+    const near = row >= view.rows - 3;
+    // fzf's "8/8 ────": a counter on a rule.
+    const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
+    // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
+    const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
+    // nano's "[ Read 1 line ]": a message in brackets over the key hints.
+    const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
+    // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
+    // A line of only "ctrl+t toggle visibility": a key and what it does.
+    const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
+    // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
+    // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
+    // (ranger's title, opencode's footer) that is not a shell's prompt.
+    const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
+    const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
+    const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
+    const place = edge && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    if (counter || bullets || message || keys || spinner || backtitle || position || place) {
+      out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
+      view.use(row, start, trimmed.length);
+    }
+  }
+  return out;
+}
+
+/**
+ * The lines under the input that has the cursor, past its frame's rule, when nothing follows them
+ * down to the screen's bottom: an agent CLI's footer (model, folder, mode), one status.
+ */
+export function footerStatus(view: View, found: Found[]): void {
+  const input = found.find((e) => e.kind === "input" && e.cursor);
+  if (!input) return;
+  const blank = (row: number) => /^[\s─━]*$/.test(view.flat[row]!);
+  let first = input.row + input.height;
+  while (first < view.rows && first <= input.row + 2 && blank(first)) first++;
+  let last = first;
+  while (last + 1 < view.rows && !blank(last + 1)) last++;
+  if (first >= view.rows || blank(first) || last - first > 2) return;
+  for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
+  const within = (e: Found) => e.row >= first && e.row <= last;
+  for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
+  const kept = found.filter((e) => !(e.kind === "status" && within(e)));
+  found.splice(0, found.length, ...kept, status(view, first, last));
+}
+
+function status(view: View, first: number, last: number): Found {
+  const lines: string[] = [];
+  for (let row = first; row <= last; row++) lines.push(view.text(row, 0, view.cols).trimEnd());
+  const start = Math.min(...lines.map((line) => line.length - line.trimStart().length));
+  const width = Math.max(...lines.map((line) => line.length)) - start;
+  view.use(first, 0, view.cols, last - first + 1);
+  return { kind: "status", row: first, col: start, width, height: last - first + 1, text: lines.map((line) => line.slice(start)).join("\n") };
+}
+
+/** A key as a key bar names it: "F3", "S-F3", "Esc", "^X", mc's "1". */
+const KEY = /^(?:(?:[SCAM]-)?(?:F\d{1,2}|Esc|Tab|Enter|Space|\^\S)|\d{1,2})$/;
+
+/**
+ * A function-key bar (mc's "1Help 2Menu…", htop's "F1Help… F10Quit", "EnterSort EscCancel"): each
+ * key drawn plain and its name right after it on a background of its own, two or more in a row.
+ * Read from the styles, not the words, so a bar with blank names (htop's setup, mc's "6") or names
+ * glued to the next key ("9Format10Quit") is still one. Each named entry is a button when the
+ * program takes the mouse (a click presses it); otherwise the bar is only read (nano's hints: status).
+ */
+export function findFunctionKeys(view: View): Found[] {
+  const out: Found[] = [];
+  if ((view.grid.mouse?.mode ?? "none") === "none") return out;
+  // Only rows that start with a key are read cell by cell.
+  for (let row = 0; row < view.rows; row++) if (/^\s*(?:[SCAM]-)?(?:F\d|\d|Esc|Tab|Enter|Space|\^\S)/.test(view.flat[row]!)) out.push(...keyBar(view, row));
+  return out;
+}
+
+function keyBar(view: View, row: number): Found[] {
+  const runs: { start: number; end: number }[] = [];
+  for (let col = 0; col < view.cols; ) {
+    let end = col + 1;
+    while (end < view.cols && view.style(row, end) === view.style(row, col)) end++;
+    runs.push({ start: col, end });
+    col = end;
+  }
+  const out: Found[] = [];
+  let pairs = 0;
+  let i = runs.findIndex((r) => view.text(row, r.start, r.end).trim() !== "");
+  for (; i >= 0 && i + 1 < runs.length; i += 2) {
+    const [key, name] = [runs[i]!, runs[i + 1]!];
+    const keyText = view.text(row, key.start, key.end);
+    if (!KEY.test(keyText.trim()) || view.background(row, key.start) === view.background(row, name.start)) break;
+    pairs++;
+    const label = view.text(row, name.start, name.end).trim();
+    if (!label) continue;
+    if (!/^[A-Za-z][\w/+-]*(?: [\w/+-]+)?$/.test(label)) break;
+    const col = key.start + keyText.length - keyText.trimStart().length;
+    out.push({ kind: "button", row, col, width: name.start + view.text(row, name.start, name.end).trimEnd().length - col, height: 1, label });
+  }
+  if (pairs < 2 || out.length === 0 || !out.every((b) => view.free(row, b.col, b.col + b.width))) return [];
+  for (const b of out) view.use(row, b.col, b.width);
+  return out;
+}

@@ -1,0 +1,119 @@
+// Boxes and dialogs: frames drawn with box characters, and the frameless panels of agent CLIs.
+import { type Found } from "./types.ts";
+import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTICAL, View } from "./view.ts";
+
+export function findBoxes(view: View): Box[] {
+  const boxes: Box[] = [];
+  for (let top = 0; top < view.rows; top++) {
+    for (let left = 0; left < view.cols; left++) {
+      if (!TOP_LEFT.includes(view.char(top, left))) continue;
+      // The top border runs right to a corner; a title may interrupt it.
+      let right = -1;
+      for (let col = left + 1; col < view.cols; col++) {
+        const char = view.char(top, col);
+        if (TOP_RIGHT.includes(char)) {
+          right = col;
+          break;
+        }
+        if (TOP_LEFT.includes(char)) break;
+      }
+      if (right < left + 2) continue;
+      let bottom = -1;
+      for (let row = top + 1; row < view.rows; row++) {
+        const l = view.char(row, left);
+        const r = view.char(row, right);
+        if (BOTTOM_LEFT.includes(l) && BOTTOM_RIGHT.includes(r)) {
+          bottom = row;
+          break;
+        }
+        if (!(VERTICAL.includes(l) || "├╟┝┠╞┣".includes(l)) || !(VERTICAL.includes(r) || "┤╢┥┨╡┫".includes(r))) break;
+      }
+      if (bottom < 0) continue;
+      const border = view.text(top, left + 1, right);
+      // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title.
+      const title = clean(border.replace(/\.?\[\^\]|\[[v^]\]/g, " ").replace(/[─━═┤├┨┠╡╞╢╟]/g, " ").replace(/^[<\s]+|[>\s]+$/g, " "));
+      boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(title) ? title : "" });
+    }
+  }
+  return boxes;
+}
+
+/**
+ * A frameless dialog: a rectangle on a background of its own, three rows or more, over a backdrop
+ * that fills the rows above and below it with one other background and shows on both its sides, the
+ * rectangle centred (opencode's command palette over its dimmed screen). Its title is the first words of its first line.
+ */
+export function panelDialogs(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  const backdrop = (row: number) => {
+    const bg = view.background(row, 0);
+    for (let col = 1; col < view.cols; col++) if (view.background(row, col) !== bg) return undefined;
+    return bg === "0" ? undefined : bg;
+  };
+  for (let top = 1; top < view.rows - 3; top++) {
+    const above = backdrop(top - 1);
+    if (!above) continue;
+    let start = 0;
+    while (start < view.cols && view.background(top, start) === above) start++;
+    const bg = view.background(top, start);
+    let end = start;
+    while (end < view.cols && view.background(top, end) === bg) end++;
+    // It floats: centred, the backdrop showing on both sides.
+    if (start < 4 || Math.abs(start - (view.cols - end)) > 2 || end - start < 10) continue;
+    // Its rows keep its background at both edges (what it holds may have others), until the backdrop again.
+    let bottom = top;
+    while (bottom + 1 < view.rows && view.background(bottom + 1, start) === bg && view.background(bottom + 1, end - 1) === bg && view.background(bottom + 1, end) !== bg) bottom++;
+    if (bottom - top < 2 || bottom + 1 >= view.rows || backdrop(bottom + 1) !== above) continue;
+    if (boxes.some((b) => b.top <= bottom && b.bottom >= top && b.left < end && b.right >= start)) continue;
+    let first = top;
+    while (first < bottom && !view.text(first, start, end).trim()) first++;
+    const label = view.text(first, start, end).trim().split(/\s{2,}/)[0];
+    out.push({ kind: "dialog", row: top, col: start, width: end - start, height: bottom - top + 1, ...(label ? { label } : {}) });
+    top = bottom;
+  }
+  return out;
+}
+
+/**
+ * Claude Code's permission dialog: a full-width rule, a title under it, then a question or
+ * buttons; it runs down to the block's last row (before two blank rows or the screen's end).
+ */
+export function ruleDialogs(view: View, found: Found[]): Found[] {
+  const out: Found[] = [];
+  const blank = (row: number) => view.text(row, 0, view.cols).trim() === "";
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const rule = view.flat[row]!.trimEnd();
+    if (rule.length < view.cols * 0.9 || !/^[─━]+$/.test(rule)) continue;
+    const title = clean(view.text(row + 1, 0, view.cols));
+    if (!title || title.length > 40 || !view.free(row + 1, 0, view.cols)) continue;
+    let last = row + 1;
+    for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
+    const actionable = found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    if (!actionable) continue;
+    out.push({ kind: "dialog", row, col: 0, width: view.cols, height: last - row + 1, label: title });
+    view.use(row + 1, 0, view.cols);
+    row = last;
+  }
+  // opencode's: rows joined by a bar down their left side ("┃"), its first line the title; what
+  // another dialog holds (the command palette drawn over a toast) is not the bar's.
+  const dialogs = found.filter((e) => e.kind === "dialog");
+  const held = (e: Found) => dialogs.some((d) => d.row < e.row && e.row < d.row + d.height && d.col <= e.col && e.col < d.col + d.width);
+  for (let row = 0; row < view.rows; row++) {
+    const col = view.flat[row]!.search(/[┃▌]/);
+    if (col < 0 || col > 8) continue;
+    let last = row;
+    while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
+    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu") && !held(e));
+    let titleRow = row;
+    while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
+    if (actionable && titleRow <= last) {
+      const title = clean(view.text(titleRow, col + 1, view.cols)).replace(/^[△⚠!?✱*] /, "");
+      const right = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length));
+      out.push({ kind: "dialog", row, col, width: right - col, height: last - row + 1, ...(title && title.length <= 40 ? { label: title } : {}) });
+      if (title.length <= 40) view.use(titleRow, col + 1, view.cols - col - 1);
+      view.use(row, col, 1, last - row + 1);
+    }
+    row = last;
+  }
+  return out;
+}

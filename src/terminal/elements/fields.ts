@@ -1,0 +1,339 @@
+// Controls on one row: progress bars, input fields, checkboxes and radios, buttons.
+import { CellFlag } from "../cell-grid.ts";
+import { type Found } from "./types.ts";
+import { type Box, boxAround, clean, contains, MARKERS, markFocused, VERTICAL, View } from "./view.ts";
+
+const PERCENT = /(\d{1,3}(?:\.\d+)?)%/g;
+const BAR = /[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3,}/;
+
+export function findProgress(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    let brackets: RegExpExecArray[] | undefined;
+    for (const match of line.matchAll(PERCENT)) {
+      const col = match.index!;
+      if (!view.free(row, col, col + match[0].length)) continue;
+      const percent = Number(match[1]);
+      if (percent > 100) continue;
+      // A meter: "Cpu[|||||   42.0%]" or "[#####   ] 42%" or "42% ███".
+      let bar: { col: number; width: number; label: string } | undefined;
+      for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
+        const start = m.index!;
+        const end = start + m[0].length;
+        if (col >= start && col < end + 2 && (BAR.test(m[2]!) || col < end)) {
+          bar = { col: start, width: Math.max(end, col + match[0].length) - start, label: m[1]! };
+        }
+      }
+      if (!bar) {
+        const before = line.slice(Math.max(0, col - 60), col);
+        const after = line.slice(col + match[0].length, col + match[0].length + 60);
+        if (BAR.test(before.slice(-40)) || BAR.test(after.slice(0, 40))) {
+          const left = before.search(/[|█▉▊▋▌▍▎▏▓▒░#=■━[]{2,}[^]*$/);
+          const start = left >= 0 ? col - before.length + left : col;
+          const tail = /^[\s|█▉▊▋▌▍▎▏▓▒░#=■━\]]*/.exec(after)![0].trimEnd().length;
+          bar = { col: start, width: col + match[0].length + tail - start, label: "" };
+        }
+      }
+      if (!bar) {
+        // dialog --gauge: the percent alone in a box, the done part drawn in reverse.
+        const box = boxAround(boxes, row, col);
+        if (box && box.bottom - box.top === 2 && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
+          const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
+          // Its caption: the gauge's own frame's title (dialog --mixedgauge), else the dialog's first row.
+          const caption = box.title || (outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "");
+          out.push({ kind: "progress", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, percent, ...(caption ? { label: caption } : {}) });
+          view.use(box.top, box.left, box.right - box.left + 1, 3);
+          if (outer && !box.title) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
+          continue;
+        }
+        // whiptail --gauge: the percent alone on its row, centred in a bar whose done part has its own background.
+        if (box && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
+          let start = box.left + 1;
+          while (start < col && view.background(row, start) === view.background(row, box.left)) start++;
+          if (start < col && view.text(row, start, col).trim() === "") bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
+        }
+      }
+      if (!bar) continue;
+      const label = clean(bar.label);
+      out.push({ kind: "progress", row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
+      view.use(row, bar.col, bar.width);
+    }
+  }
+  return out;
+}
+
+export function findInputs(view: View, boxes: Box[]): Found[] {
+  const { cursor } = view;
+  const found: Found[] = [];
+  // A field drawn on a background of its own, labelled by a "Label:" just before it on its row
+  // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
+  // by side). A label's words are one blank apart: two blanks part columns.
+  for (let row = 0; row < view.rows; row++) {
+    if (!view.flat[row]!.includes(":") && !(row > 0 && view.flat[row - 1]!.includes(":"))) continue;
+    for (let start = 0; start < view.cols; ) {
+      let end = start + 1;
+      while (end < view.cols && view.background(row, end) === view.background(row, start) && !VERTICAL.includes(view.char(row, end))) end++;
+      const [from, to] = [start, end];
+      start = end;
+      if (from === 0 || view.background(row, from) === view.background(row, from - 1) || to - from < 3 || to - from > view.cols * 0.8 || VERTICAL.includes(view.char(row, from)) || !view.free(row, from, to)) continue;
+      // The label before it is drawn on the backdrop, as the cells just before the field are.
+      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,12})$/.exec(view.text(row, Math.max(0, from - 50), from));
+      const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
+      if (left < 0 && !(row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to)))) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col <= to;
+      const label = left >= 0 ? before![1]!.trim() : labelAbove(view, boxes, row, from, to);
+      found.push({ kind: "input", row, col: from, width: to - from, height: 1, ...(label ? { label } : {}), value: view.text(row, from, to).replace(/_+\s*$/, "").trim(), cursor: here });
+      view.use(row, left >= 0 ? left : from, to - (left >= 0 ? left : from));
+    }
+  }
+  // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
+  // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
+  for (const box of boxes) {
+    const row = box.top + 1;
+    const inner = view.text(row, box.left + 1, box.right);
+    if (box.bottom - box.top !== 2 || inner.length < 8 || /^\s+\S/.test(inner) || !boxes.some((outer) => outer !== box && contains(outer, box)) || !view.free(row, box.left + 1, box.right)) continue;
+    const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
+    view.use(box.top, box.left, box.right - box.left + 1, 3);
+    const label = labelAbove(view, boxes, box.top, box.left, box.right + 1);
+    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).trim(), cursor: here });
+  }
+  if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
+  // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
+  {
+    for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
+      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!.replace(DROP_DOWN, ""));
+      if (!match || !view.free(row, 0, view.cols)) continue;
+      view.use(row, 0, view.cols);
+      found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
+      break;
+    }
+  }
+  return found;
+}
+
+/** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
+const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
+
+function cursorInput(view: View, boxes: Box[]): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!view.free(row, cursor.col, cursor.col + 1)) return [];
+  // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
+  const bg = view.background(row, cursor.col);
+  let start = cursor.col;
+  let end = cursor.col + 1;
+  while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
+  while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
+  const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
+  const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
+  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
+    const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
+    view.use(row, start, end - start);
+    const label = labelAbove(view, boxes, row, start, end);
+    return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
+  }
+  // The prompt starts after what the row already holds (htop's key hints before its "Search:").
+  let from = cursor.col;
+  while (from > 0 && view.free(row, from - 1, from)) from--;
+  const line = view.text(row, from, view.cols);
+  const before = view.chars[row]!.slice(from, cursor.col).join("");
+  // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
+  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
+  if (asked) {
+    const start = asked[0].length - 1;
+    let end = start;
+    const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
+    if (bold(start)) {
+      while (end < cursor.col && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
+      const label = clean(view.text(row, start, end));
+      const first = asked[1]!.length;
+      view.use(row, first, view.cols - first);
+      // A default drawn dim ("(4)") is not typed.
+      const typed = view.chars[row]!.map((ch, col) => (col >= end && (view.grid.flags[row * view.cols + col]! & CellFlag.dim) === 0 ? ch : "")).join("");
+      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: typed.trim(), cursor: true }];
+    }
+  }
+  // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
+  // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
+  const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
+  const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
+  const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  if (!match || /[│┃║]/.test(match[0])) return [];
+  const promptEnd = match[0].length;
+  const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
+  const first = from + before.length - before.trimStart().length;
+  // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").trimEnd();
+  // A question's own prompt (Continue? [Y/n]) is a question, not an input.
+  if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
+  // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
+  const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
+  if (asked_ && !commandLine && !line.slice(cursor.col - from).trim()) {
+    const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
+    view.use(row, first_, q.length);
+    return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
+  }
+  // The field runs to the end of the row.
+  const width = view.cols - first;
+  view.use(row, first, width);
+  return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+}
+
+/**
+ * A field's placeholder ("Type your message…", "Search"): nothing typed before the cursor, and the
+ * text right after it drawn dim or in a colour the field's blanks do not have.
+ */
+function placeholder(view: View, start: number, end: number): boolean {
+  const { row, col } = view.cursor;
+  if (view.text(row, start, col).trim()) return false;
+  const text = view.text(row, col, end).trimEnd();
+  const first = col + text.search(/\S/);
+  if (first < col || first > col + 2) return false;
+  const i = row * view.cols + first;
+  const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
+  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
+}
+
+/**
+ * The nearest text above a field inside its dialog (its prompt), a trailing colon dropped: over the
+ * field's columns when `end` is given and that holds text (fields side by side), else the dialog's width.
+ */
+function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: number): string {
+  const outer = boxAround(boxes, top, col);
+  let left = outer ? outer.left + 1 : 0;
+  let right = outer ? outer.right : view.cols;
+  if (end !== undefined && view.text(top - 1, col, end).trim()) [left, right] = [col, end];
+  for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
+    const label = clean(view.text(r, left, right));
+    if (!label) continue;
+    view.use(r, left, right - left);
+    return label.replace(/:$/, "");
+  }
+  return "";
+}
+
+/** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
+const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
+
+export function findToggles(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    for (const match of line.matchAll(TOGGLE)) {
+      const col = match.index!;
+      if (!match[2] || !view.free(row, col, col + match[0].length)) continue;
+      const marker = match[1]!;
+      const radio = marker.startsWith("(");
+      const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
+      // "tag  Description" (dialog/whiptail lists): the label is the description.
+      // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
+      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^(?:[│├└─]+\s*)+/, "").replace(/^[-•*] /, "").replace(/:$/, "");
+      const parts = label.split(/\s{2,}/);
+      if (parts.length === 2) label = parts[1]!;
+      // inquirer: "❯◯ Vitest", the focus marker right before the box.
+      const marked = col > 0 && MARKERS.includes(view.char(row, col - 1)) || col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ";
+      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked, ...(marked ? { selected: true } : {}) });
+      view.use(row, col, match[0].length);
+      if (marked) view.use(row, col - 2, 2);
+    }
+  }
+  if (!out.some((e) => e.selected)) markFocused(view, out);
+  return out;
+}
+
+/** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
+const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ ([A-Za-z][\w .'&-]{0,18}?) \]/g;
+
+export function findButtons(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pills = pillButtons(view, row);
+    if (pills.length) {
+      out.push(...pills);
+      continue;
+    }
+    // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
+    // One alone is a tab when drawn on a background of its own (htop's "[Setup]").
+    const tabRow = /^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) || /^\s*\[[A-Za-z][\w/ .-]{1,15}\]\s*$/.test(line) && view.spanBackground(row, line.indexOf("["), line.indexOf("]") + 1) !== "0";
+    if (tabRow && view.free(row, 0, view.cols)) {
+      const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
+      // The active tab is drawn in the colour of the page under it (htop's green [Main] over its green header).
+      const page = row + 1 < view.rows ? view.spanBackground(row + 1, 0, view.cols) : "";
+      const joined = tabs.filter((t) => view.spanBackground(row, t.col, t.col + t.width) === page);
+      if (tabs.length === 1) tabs[0]!.selected = true;
+      else if (joined.length === 1) joined[0]!.selected = true;
+      else markFocused(view, tabs);
+      out.push(...tabs);
+      view.use(row, 0, view.cols);
+      continue;
+    }
+    // A button stands apart: the row's edge, a frame, two blanks or another button (one blank
+    // between) on each side; mc's default one is wrapped, "[< OK >]". A "<commit>" or "<pkg>" inside
+    // a sentence ("pick <commit> = use commit") is a placeholder in prose.
+    const all = [...line.matchAll(BUTTON)];
+    const ends = new Set(all.map((m) => m.index! + m[0].length));
+    const starts = new Set(all.map((m) => m.index!));
+    const apart = (m: RegExpExecArray) => {
+      const [start, end] = [m.index!, m.index! + m[0].length];
+      const before = /(?:^|\s\s|[│┃║|]\s?|\[)$/.test(line.slice(0, start)) || ends.has(start - 1) || ends.has(start - 2) && line[start - 1] === " ";
+      const after = /^(?:$|\s\s|\s?[│┃║|]|\])/.test(line.slice(end)) || starts.has(end) || starts.has(end + 1) && line[end] === " ";
+      return before && after;
+    };
+    const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
+    // A lone "[ New File ]" is a button only alone on its row in a box (mc's "[ Tree ]"), not a
+    // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
+    const alone = (m: RegExpExecArray) => {
+      const box = boxAround(boxes, row, m.index!);
+      return box !== undefined && view.text(row, box.left + 1, box.right).replace(m[0], "").trim() === "";
+    };
+    const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || alone(m));
+    const row_: Found[] = [];
+    for (const m of buttons) {
+      const col = m.index!;
+      const width = m[0].length;
+      row_.push({ kind: "button", row, col, width, height: 1, label: (m[1] ?? m[2])!.trim() });
+      view.use(row, col, width);
+    }
+    markFocused(view, row_);
+    out.push(...row_);
+  }
+  return out;
+}
+
+/**
+ * opencode's "▌ Allow once ▐  Allow always   Reject  ctrl+f fullscreen…": the focused choice a
+ * pill of its own background, the others plain words after it, key hints after those.
+ */
+function pillButtons(view: View, row: number): Found[] {
+  const line = view.flat[row]!;
+  for (let col = 1; col < view.cols - 3; col++) {
+    const bg = view.background(row, col);
+    if (bg === view.background(row, col - 1) || line[col] !== " " || line[col + 1] === " ") continue;
+    let end = col + 1;
+    while (end < view.cols && view.background(row, end) === bg) end++;
+    const text = line.slice(col, end);
+    if (!/^ [A-Z][A-Za-z ,'-]{0,23}[a-z] $/.test(text) || !view.free(row, col, end)) continue;
+    // Plain choices follow, two or more blanks apart, up to the key hints.
+    const rest = line.slice(end);
+    const buttons: Found[] = [{ kind: "button", row, col, width: end - col, height: 1, label: text.trim(), selected: true }];
+    let at = end;
+    for (const piece of rest.matchAll(/(\s{2,})(\S+(?: \S+)?)/g)) {
+      const start = end + piece.index! + piece[1]!.length;
+      if (!/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[2]!) || !view.free(row, start, start + piece[2]!.length)) break;
+      buttons.push({ kind: "button", row, col: start, width: piece[2]!.length, height: 1, label: piece[2]! });
+      at = start + piece[2]!.length;
+    }
+    if (buttons.length < 2) continue;
+    for (const b of buttons) view.use(b.row, b.col, b.width);
+    const hints = line.slice(at).trim();
+    if (hints) {
+      const start = at + line.slice(at).search(/\S/);
+      buttons.push({ kind: "status", row, col: start, width: line.trimEnd().length - start, height: 1, text: hints });
+      view.use(row, start, line.trimEnd().length - start);
+    }
+    return buttons;
+  }
+  return [];
+}

@@ -1,0 +1,451 @@
+// Lists: questions with their options, tables, and menus (a marker, a bar or a highlight says
+// which item is selected).
+import { CellFlag } from "../cell-grid.ts";
+import { type Found, type Item } from "./types.ts";
+import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MARKERS, stripFrame, VERTICAL, View } from "./view.ts";
+
+const YES_NO = /[[(]([yYnN](?:\/(?:\^?[\w?]+))+|[yn](?:,[\w?])+)[\])]\??/;
+
+export function findQuestions(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.text(row, 0, view.cols);
+    const match = YES_NO.exec(view.flat[row]!);
+    if (!match) continue;
+    const start = line.length - line.trimStart().length;
+    const end = line.trimEnd().length;
+    const options = match[1]!.split(/[/,]/);
+    const col = match.index! + 1;
+    const items: Omit<Item, "ref">[] = [];
+    let c = col;
+    for (const option of options) {
+      const key = option.toLowerCase();
+      const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
+      // The capital letter is the default: what Enter picks.
+      items.push({ label: name, row, col: c, width: option.length, key: option.startsWith("^") ? option : key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      c += option.length + 1;
+    }
+    // inquirer's "? " before its question is an icon, not text.
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
+    view.use(row, start, end - start);
+  }
+  // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
+  // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pieces = [...line.matchAll(/(?<=^|, |\s{2})(\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
+    if (pieces.length < 3 || line.replace(/\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
+    const above = row > 0 && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
+    const first = above ? row - 1 : row;
+    const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
+    const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
+    out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
+    view.use(first, 0, view.cols, row - first + 1);
+  }
+  // vim's and more's "Press ENTER or type command to continue": a question with one answer.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
+    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    const col = match.index!;
+    const text = match[0].trimEnd();
+    const keyCol = col + match[0].indexOf(match[1]!);
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }] });
+    view.use(row, col, text.length);
+  }
+  // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const options = keyedRun(view, row);
+    if (options.length < 2) continue;
+    // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
+    let q = row - 1;
+    const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
+    // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
+    // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
+    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && (view.grid.flags[r * view.cols + view.flat[r]!.indexOf("?") + 2]! & CellFlag.bold) !== 0;
+    const bold = (r: number) => {
+      let end = view.flat[r]!.indexOf("?") + 2;
+      while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
+      return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
+    };
+    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
+    while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? asks(q) : "";
+    // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
+    // the question is unlabelled, the prompt its input.
+    const last = options[options.length - 1]!.row;
+    const { cursor } = view;
+    // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
+    const prompt = view.text(last + 1, 0, cursor.col).trimEnd();
+    const after = cursor.visible && cursor.row === last + 1 && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
+    if (!question.endsWith("?") && !(question && icon(q)) && !after) {
+      row += options.length - 1;
+      continue;
+    }
+    const col = Math.min(...options.map((o) => o.markerCol));
+    if (after && !question.endsWith("?")) {
+      const width = Math.max(view.text(last + 1, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
+      out.push({ kind: "question", row: options[0]!.row, col, width, height: last - options[0]!.row + 2, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
+      for (const o of options) view.use(o.row, o.markerCol, o.width);
+      row = last;
+      continue;
+    }
+    const width = Math.max(...options.map((o) => o.col + o.width)) - col;
+    const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
+    // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
+    if (!options.some((o) => o.selected)) {
+      const styles = options.map((o) => view.spanStyle(o.row, o.col, o.col + o.width));
+      const lone = options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      if (lone.length === 1) lone[0]!.selected = true;
+    }
+    const selected = options.filter((o) => o.selected).length === 1;
+    out.push({
+      kind: "question",
+      row: q,
+      col: Math.min(col, qStart),
+      width,
+      height: options[options.length - 1]!.row - q + 1,
+      label: question,
+      items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
+    });
+    // An inquirer question's row is also its input (the number typed after it).
+    if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
+    for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
+    row = options[options.length - 1]!.row;
+  }
+  return out;
+}
+
+interface Option {
+  row: number;
+  markerCol: number;
+  col: number;
+  width: number;
+  key: string;
+  label: string;
+  selected: boolean;
+}
+
+/**
+ * Options from `row` down, each a key then its text: numbered 1., 2), 3: counting up, or lettered
+ * "y)", "a)" (inquirer's expand), one per row (a marker before the key says which one is selected)
+ * or several per row two blanks apart (git add -i's "1: status   2: update").
+ */
+function keyedRun(view: View, row: number): Option[] {
+  const options: Option[] = [];
+  let letters = false;
+  for (let r = row; r < view.rows; r++) {
+    const line = view.flat[r]!;
+    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    if (!match) break;
+    const key = match[4]!;
+    const letter = /[a-z]/.test(key);
+    if (options.length === 0) letters = letter;
+    if (letter !== letters || !letter && Number(key) !== options.length + 1 || letter && options.some((o) => o.key === key)) break;
+    if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
+    const markerCol = match[1]!.length;
+    const col = markerCol + match[2]!.length + match[3]!.length;
+    const text = view.text(r, col + key.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    // Several on a row, two blanks or more apart, each with the next number.
+    const more = letters ? [] : [...text.matchAll(/\s{2,}(\d{1,2}): /g)];
+    if (more.length && more.every((m, i) => Number(m[1]) === options.length + 2 + i)) {
+      const starts = [col, ...more.map((m) => col + key.length + 2 + m.index! + m[0].length - m[1]!.length - 2)];
+      starts.forEach((start, i) => {
+        const end = i + 1 < starts.length ? starts[i + 1]! : col + key.length + 2 + text.length;
+        const piece = view.text(r, start, end).trim();
+        const [k, ...rest] = piece.split(": ");
+        options.push({ row: r, markerCol: start, col: start, width: piece.length, key: k!, label: rest.join(": "), selected: false });
+      });
+      continue;
+    }
+    // "Yes, proceed (y)": the key in parentheses is not the label.
+    const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
+    options.push({ row: r, markerCol, col, width: key.length + 2 + label.length, key, label, selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length) });
+  }
+  return options;
+}
+
+/** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
+const MAX_TABLE_CANDIDATES = 10;
+
+export function findTables(view: View): Found[] {
+  const out: Found[] = [];
+  let candidates = 0;
+  for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
+    const line = view.flat[row]!;
+    // Headers: three or more words, no digits, in one segment between frame characters or gutters.
+    for (const segment of segments(line).flatMap((seg) => (view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg)))) {
+      const text = line.slice(segment.start, segment.end);
+      if (!view.free(row, segment.start, segment.end)) continue;
+      const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
+      const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim()).filter(Boolean);
+      const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
+      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20)) continue;
+      if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
+      // A header is drawn apart (colour, bold, reverse) or split by column rules.
+      const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
+      const separated = cells.length >= 3;
+      if (!styled && !separated) continue;
+      candidates++;
+      const body = bodyRows(view, row, segment.start, segment.end);
+      if (body < 2) continue;
+      if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
+      let col = segment.start + (text.length - text.trimStart().length);
+      let end = col + text.trim().length;
+      // Body rows may reach past the header's words, up to the frame around them.
+      for (let r = row + 1; r <= row + body; r++) {
+        const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
+        const first = bodyText.search(/[^\s│┃║]/);
+        if (first < 0) continue;
+        col = Math.min(col, segment.outerStart + first);
+        end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
+      }
+      // The body rows themselves, blanks between cells collapsed: what the table says.
+      const lines: string[] = [];
+      for (let r = row + 1; r <= row + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      // A panel's empty rows below its last entry (only column rules) are not rows.
+      while (lines.length && !lines[lines.length - 1]) lines.pop();
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: lines.length, text: lines.join("\n") });
+      view.use(row, col, end - col, body + 1);
+    }
+  }
+  return out;
+}
+
+/** Whether the body's words line up under the header's (left- or right-aligned) in most places. */
+function aligned(view: View, header: number, body: number, words: { start: number; end: number }[]): boolean {
+  let agree = 0;
+  let total = 0;
+  const blank = (row: number, col: number) => col < 0 || col >= view.cols || view.char(row, col).trim() === "";
+  for (let row = header + 1; row <= header + body; row++) {
+    for (const word of words) {
+      total++;
+      const starts = [-1, 0, 1].some((d) => !blank(row, word.start + d) && blank(row, word.start + d - 1));
+      const ends = [-1, 0, 1].some((d) => !blank(row, word.end - 1 + d) && blank(row, word.end + d));
+      if (starts || ends) agree++;
+    }
+  }
+  return total > 0 && agree / total >= 0.6;
+}
+
+interface Segment {
+  start: number;
+  end: number;
+  outerStart: number;
+  outerEnd: number;
+}
+
+/** Stretches of a row between box frames (a panel's inside). */
+function segments(line: string): Segment[] {
+  const out: { start: number; end: number }[] = [];
+  const frames: number[] = [];
+  for (let i = 0; i < line.length; i++) if ("│┃║".includes(line[i]!)) frames.push(i);
+  // Frames that are column separators inside a table stay inside: only pairs of "││" split.
+  let start = 0;
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    if (line[f + 1] !== undefined && "│┃║".includes(line[f + 1]!)) {
+      out.push({ start, end: f });
+      start = f + 2;
+      i++;
+    }
+  }
+  out.push({ start, end: line.length });
+  return out.map(({ start: s, end: e }) => {
+    let a = s;
+    let b = e;
+    while (a < b && " │┃║".includes(line[a]!)) a++;
+    while (b > a && " │┃║".includes(line[b - 1]!)) b--;
+    return { start: a, end: b, outerStart: s, outerEnd: e };
+  }).filter((s) => s.end - s.start >= 10);
+}
+
+/**
+ * A header bar broken by unlit blanks (htop's "Sort by" beside its process list's "PID USER…"):
+ * each lit stretch is the header of a pane of its own.
+ */
+function gutters(view: View, row: number, segment: Segment): Segment[] {
+  const lit = (col: number) => view.background(row, col) !== "0";
+  const out: Segment[] = [];
+  let start = segment.start;
+  for (let col = segment.start + 1; col < segment.end - 1; col++) {
+    if (!lit(col) && lit(col - 1) && lit(col + 1) && view.char(row, col) === " ") {
+      out.push({ ...segment, start, end: col, outerEnd: col });
+      start = col + 1;
+    }
+  }
+  if (out.length === 0) return [segment];
+  out.push({ ...segment, start, outerStart: start });
+  return out.map((seg) => {
+    const text = view.text(row, seg.start, seg.end);
+    return { ...seg, start: seg.start + text.length - text.trimStart().length, end: seg.start + text.trimEnd().length };
+  }).filter((seg) => seg.end - seg.start >= 10);
+}
+
+/** Non-blank rows under a header in the same columns, until a blank row or a frame. */
+function bodyRows(view: View, header: number, start: number, end: number): number {
+  let rows = 0;
+  for (let row = header + 1; row < view.rows; row++) {
+    const text = view.text(row, start, end);
+    if (text.trim() === "" || /^[─━═├┤┌┐└┘\s]+$/.test(text) || !view.free(row, start, end)) break;
+    rows++;
+  }
+  return rows;
+}
+
+/** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
+export function markerMenus(view: View): Found[] {
+  const out: Found[] = [];
+  // A frame's sides are blanks here: a list inside a box (qwen's pickers) indents like one outside.
+  const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
+  for (let row = 0; row < view.rows; row++) {
+    const line = lines[row]!;
+    const match = /^(\s*)(\S)( {1,2})(\S)/.exec(line);
+    if (!match || !MARKERS.includes(match[2]!)) continue;
+    const markerCol = match[1]!.length;
+    const textCol = markerCol + 1 + match[3]!.length;
+    if (!view.free(row, markerCol, textCol + 1)) continue;
+    // Rows above and below with blank marker column and text at textCol (±1).
+    const fits = (r: number) => {
+      const l = lines[r];
+      if (!l || !view.free(r, markerCol, textCol + 1)) return false;
+      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
+      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
+    };
+    let first = row;
+    while (first - 1 >= 0 && fits(first - 1)) first--;
+    // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
+    const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
+    let last = row;
+    for (let r = row + 1; r < view.rows; r++) {
+      if (fits(r)) last = r;
+      else if (!more(r)) break;
+    }
+    // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
+    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4))) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r++) {
+      if (r !== row && !fits(r)) continue;
+      const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
+      // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
+      // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      const checked = r !== row && view.char(r, textCol - 1) !== " ";
+      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
+    }
+    const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
+    out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
+    view.use(first, markerCol, width, last - first + 1);
+    row = last;
+  }
+  return out;
+}
+
+/**
+ * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
+ * colour) the rows above and below lack, with items over the same columns starting where its text
+ * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
+ * shares its row with other bars (ranger's preview column) and heads nothing found (htop's
+ * "For current screen tab" over its checkboxes).
+ */
+export function barMenus(view: View, boxes: Box[]): Found[] {
+  const bars: { row: number; start: number; end: number }[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    for (let col = 0; col < view.cols; ) {
+      const bg = view.background(row, col);
+      let end = col + 1;
+      while (end < view.cols && view.background(row, end) === bg) end++;
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
+      if (bg !== "0" && end - col >= 8 && view.text(row, col, end).trim() && view.char(row, end - 1) === " " && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end });
+      col = end;
+    }
+  }
+  // A bar at the top of a list that holds another bar of its own colour is the list's heading
+  // (htop's "Categories" over its selected "Display options", "Sort by" over "PERCENT_CPU"): a list
+  // has one selected row.
+  const lead = (r: number, start: number, end: number) => view.text(r, start, end).search(/\S/);
+  const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => {
+    if (b.row <= a.row || b.start >= a.end || a.start >= b.end || view.background(a.row, a.start) === view.background(b.row, b.start)) return false;
+    for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
+    return true;
+  };
+  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b))).map((a) => a.row));
+  const out: Found[] = [];
+  for (const bar of bars) {
+    const { row, start, end } = bar;
+    if (headings.has(row)) continue;
+    const lead = (r: number) => view.text(r, start, end).search(/\S/);
+    const textCol = lead(row);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    let [first, last] = [row, row];
+    while (fits(first - 1)) first--;
+    while (fits(last + 1)) last++;
+    // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
+    const style = (r: number) => view.spanStyle(r, start, end);
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
+    const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
+    if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r++) {
+      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
+      const text = view.text(r, start, end).trimEnd();
+      const name = end - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
+    }
+    out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });
+    view.use(first, start, end - start, last - first + 1);
+  }
+  return out;
+}
+
+/** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
+export function highlightMenus(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  for (const box of boxes) {
+    if (box.bottom - box.top < 3) continue;
+    const inner = { start: box.left + 1, end: box.right };
+    // Runs of free non-blank rows inside the box.
+    let row = box.top + 1;
+    while (row < box.bottom) {
+      const rows: number[] = [];
+      // A rule between groups of items (├────┤: mc's drop-downs) does not end the list.
+      const rule = (r: number) => /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) && rows.length > 0 && r + 1 < box.bottom && view.free(r + 1, inner.start, inner.end);
+      while (row < box.bottom && (view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "" || rule(row))) {
+        if (!rule(row)) rows.push(row);
+        row++;
+      }
+      row++;
+      if (rows.length < 2) continue;
+      const bgs = rows.map((r) => lineBackground(view, r, inner.start, inner.end));
+      const odd = rows.filter((_, i) => bgs.filter((b) => b === bgs[i]).length === 1);
+      const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
+      if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
+      if (new Set(lead).size > 2) continue;
+      const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
+      if (selectedRow === undefined) continue;
+      const items: Omit<Item, "ref">[] = rows.map((r) => {
+        // A scroll arrow at the list's right edge is not part of an item.
+        const text = view.text(r, inner.start, inner.end).replace(/[↑↓▲▼]\s*$/, "");
+        const start = text.search(/\S/);
+        const body = text.trimEnd().slice(start);
+        const parts = body.split(/\s{2,}/);
+        // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
+        const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
+        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : body.trim(), row: r, col: inner.start + start, width: body.length };
+        if (tagged) item.key = parts[0]!;
+        if (r === selectedRow) item.selected = true;
+        return item;
+      });
+      const col = Math.min(...items.map((i) => i.col));
+      const width = Math.max(...items.map((i) => i.col + i.width)) - col;
+      // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
+      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows[rows.length - 1]! - rows[0]! + 1, items });
+      for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+// Reading a CellGrid for the detectors: cells by row and column, their styles, boxes, and the
+// helpers several detectors share (frames, focus, highlights).
+import { CellFlag, type CellGrid } from "../cell-grid.ts";
+import { type Found } from "./types.ts";
+
+const EMPHASIS = CellFlag.inverse | CellFlag.bold | CellFlag.underline | CellFlag.dim;
+export const VERTICAL = "│┃║|";
+export const HORIZONTAL = "─━═";
+export const BOX_CHARS = /[─━═│┃║┌┍┎┏╒╓╔╭┐┑┒┓╕╖╗╮└┕┖┗╘╙╚╰┘┙┚┛╛╜╝╯├┝┞┟┠┡┢┣╞╟╠┤┥┦┧┨┩┪┫╡╢╣┬┭┮┯┰┱┲┳╤╥╦┴┵┶┷┸┹┺┻╧╨╩┼╪╫╬]/;
+export const TOP_LEFT = "┌┍┎┏╒╓╔╭";
+export const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
+export const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
+export const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
+/** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
+export const MARKERS = ">❯›▸►▶→➜●";
+
+/** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
+export class View {
+  readonly cols: number;
+  readonly rows: number;
+  readonly chars: string[][];
+  /** Each row as a string of exactly `cols` UTF-16 units (anything wider is "\uE000"): regexes give columns. */
+  readonly flat: string[];
+  /** Cells already part of an element: text blocks get the rest. */
+  readonly used: Uint8Array;
+
+  /**
+   * Where typing goes: the terminal's cursor, or when it is hidden, the one cell a program draws in
+   * reverse video as its own cursor (Ink's CLIs: claude); visible false when there is neither.
+   */
+  readonly cursor: { row: number; col: number; visible: boolean };
+
+  constructor(readonly grid: CellGrid) {
+    this.cols = grid.cols;
+    this.rows = grid.rows;
+    this.used = new Uint8Array(grid.cols * grid.rows);
+    this.cursor = grid.cursor;
+    if (!grid.cursor.visible) {
+      const drawn = [];
+      for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
+    }
+    this.chars = [];
+    this.flat = [];
+    for (let row = 0; row < grid.rows; row++) {
+      const chars: string[] = [];
+      let flat = "";
+      for (let col = 0; col < grid.cols; col++) {
+        const i = row * grid.cols + col;
+        const cp = grid.codepoints[i]!;
+        if (grid.widths[i] === 0) {
+          chars.push("");
+          flat += "\uE000";
+          continue;
+        }
+        let char = cp === 0 ? " " : String.fromCodePoint(cp);
+        const marks = grid.combining.get(i);
+        if (marks) char += String.fromCodePoint(...marks);
+        chars.push(char);
+        flat += char.length === 1 ? char : "\uE000";
+      }
+      this.chars.push(chars);
+      this.flat.push(flat);
+    }
+  }
+
+  text(row: number, start: number, end: number): string {
+    return this.chars[row]!.slice(Math.max(0, start), Math.min(this.cols, end)).join("");
+  }
+
+  char(row: number, col: number): string {
+    return this.chars[row]?.[col] ?? " ";
+  }
+
+  /** What makes a cell stand out: inverse/bold/underline/dim, and its colours. */
+  style(row: number, col: number): string {
+    const i = row * this.cols + col;
+    const g = this.grid;
+    const inverse = (g.flags[i]! & CellFlag.inverse) !== 0;
+    // Inverse swaps the colours: compare what is drawn, not how it was asked for.
+    const [fg, bg] = inverse ? [g.bg[i]!, g.fg[i]!] : [g.fg[i]!, g.bg[i]!];
+    return `${g.flags[i]! & EMPHASIS & ~CellFlag.inverse}/${inverse ? "i" : ""}${fg}/${bg}`;
+  }
+
+  /** The background drawn under a cell (inverse counts as a background of its own). */
+  background(row: number, col: number): string {
+    const i = row * this.cols + col;
+    const g = this.grid;
+    return (g.flags[i]! & CellFlag.inverse) !== 0 ? `i${g.fg[i]}` : `${g.bg[i]}`;
+  }
+
+  /** The style most of the non-blank cells in a span have. */
+  spanStyle(row: number, start: number, end: number): string {
+    const counts = new Map<string, number>();
+    for (let col = start; col < end; col++) {
+      if (this.char(row, col).trim() === "") continue;
+      const style = this.style(row, col);
+      counts.set(style, (counts.get(style) ?? 0) + 1);
+    }
+    let best = "";
+    let most = 0;
+    for (const [style, count] of counts) if (count > most) [best, most] = [style, count];
+    return best;
+  }
+
+  /** The background most cells of a span have (blank ones too: a highlight bar spans the row). */
+  spanBackground(row: number, start: number, end: number): string {
+    const counts = new Map<string, number>();
+    for (let col = start; col < end; col++) {
+      const bg = this.background(row, col);
+      counts.set(bg, (counts.get(bg) ?? 0) + 1);
+    }
+    let best = "";
+    let most = 0;
+    for (const [bg, count] of counts) if (count > most) [best, most] = [bg, count];
+    return best;
+  }
+
+  use(row: number, col: number, width: number, height = 1): void {
+    for (let r = row; r < row + height && r < this.rows; r++) {
+      for (let c = Math.max(0, col); c < col + width && c < this.cols; c++) this.used[r * this.cols + c] = 1;
+    }
+  }
+
+  isUsed(row: number, col: number): boolean {
+    return this.used[row * this.cols + col] === 1;
+  }
+
+  /** Whether a span is free of elements found so far. */
+  free(row: number, start: number, end: number): boolean {
+    for (let col = start; col < end; col++) if (this.isUsed(row, col)) return false;
+    return true;
+  }
+}
+
+export interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+  title: string;
+}
+
+/** Collapse runs of blanks and trim. */
+export const clean = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+export const contains = (outer: Box, inner: Box): boolean =>
+  outer.top <= inner.top && outer.bottom >= inner.bottom && outer.left <= inner.left && outer.right >= inner.right;
+
+/** The innermost box around a cell, if any. */
+export function boxAround(boxes: Box[], row: number, col: number): Box | undefined {
+  let best: Box | undefined;
+  for (const box of boxes) {
+    if (row > box.top && row < box.bottom && col > box.left && col < box.right) {
+      if (!best || (box.bottom - box.top) * (box.right - box.left) < (best.bottom - best.top) * (best.right - best.left)) best = box;
+    }
+  }
+  return best;
+}
+
+/** Drop box frame characters at the ends of a row's text. */
+export const stripFrame = (text: string): string => text.replace(/^[\s│┃║|]+|[\s│┃║|]+$/g, "");
+
+/** The backgrounds under a span, as a set: a highlight bar or a lit marker changes it. */
+function backgrounds(view: View, row: number, start: number, end: number): string {
+  const set = new Set<string>();
+  for (let col = start; col < end; col++) set.add(view.background(row, col));
+  return [...set].sort().join(",");
+}
+
+/**
+ * Mark the focused one among siblings: the one under the cursor, else the one drawn on
+ * backgrounds none of the others have (a single one: drawn in reverse).
+ */
+export function markFocused(view: View, siblings: Found[]): void {
+  const { cursor } = view.grid;
+  const under = siblings.filter((e) => cursor.row === e.row && cursor.col >= e.col && cursor.col < e.col + e.width);
+  if (under.length === 1) {
+    under[0]!.selected = true;
+    return;
+  }
+  const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
+  // Drawn on other backgrounds than the cells around it: a highlight.
+  const lit = siblings.filter((e, i) => {
+    const around = new Set([view.background(e.row, e.col - 1), view.background(e.row, e.col + e.width)]);
+    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg));
+  });
+  if (lit.length === 1 && siblings.length > 1) {
+    lit[0]!.selected = true;
+    return;
+  }
+  if (siblings.length === 1) {
+    if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
+    return;
+  }
+  const counts = new Map<string, number>();
+  for (const look of looks) counts.set(look, (counts.get(look) ?? 0) + 1);
+  const unique = siblings.filter((_, i) => counts.get(looks[i]!) === 1);
+  if (unique.length === 1) unique[0]!.selected = true;
+}
+
+/** A span drawn unlike the rest of its row (reverse video or its own background). */
+export function highlighted(view: View, row: number, start: number, end: number): boolean {
+  const i = row * view.cols + start;
+  return (view.grid.flags[i]! & CellFlag.inverse) !== 0 && view.char(row, start).trim() !== "" && end > start;
+}
+
+/** The background of a row's text cells (where a highlight bar shows). */
+export function lineBackground(view: View, row: number, start: number, end: number): string {
+  const text = view.text(row, start, end);
+  const first = start + text.search(/\S/);
+  const last = start + text.trimEnd().length;
+  return view.spanBackground(row, first, last) + view.spanStyle(row, first, last);
+}

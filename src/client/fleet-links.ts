@@ -6,6 +6,9 @@ import { T4aError } from "../protocol/errors.ts";
 import { DaemonLink } from "./daemon-link.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "./hosts.ts";
 
+/** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting; a hostile one never answers). */
+export const LIST_WAIT_MS = 10_000;
+
 export class FleetLinks {
   readonly #socketPath: string;
   readonly #links = new Map<string, { entry: string; link: DaemonLink }>();

@@ -15,7 +15,7 @@ export const DIAL_READY = "t4a dial-stdio: joined";
  * T4A_CONNECT_TIMEOUT seconds, default 30. A login that runs something else and says nothing
  * would otherwise hang every call.
  */
-function connectTimeoutMs(): number {
+export function connectTimeoutMs(): number {
   const seconds = Number(process.env.T4A_CONNECT_TIMEOUT);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
 }
@@ -73,10 +73,16 @@ export async function openRemote(host: string, controlDir: string, sshArgs: stri
  * stderr once joined: ssh running the remote's dial-stdio, or a local `t4a dial-stdio` (the
  * client library's way to start a daemon). node:child_process, so the library runs under Node too.
  */
+/** Characters of a pipe's stderr kept for its errors. */
+const STDERR_KEPT = 16 * 1024;
+/** How long a pipe's program has to exit once its stdin ended. */
+const PIPE_END_GRACE_MS = 5000;
+
 export async function openPipe(argv: string[], peer: string, env?: NodeJS.ProcessEnv): Promise<DaemonConnection> {
   // Loaded here: dial-stdio and hosts.json's readers import this file and start no program.
   const { spawn } = await import("node:child_process");
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env });
+  // What it says on stderr is kept for errors: its last STDERR_KEPT characters (a host may say a lot).
   let stderr = "";
   // A write after the program exited (refused, no route) fails EPIPE: its exit below says why.
   child.stdin.on("error", () => {});
@@ -86,6 +92,8 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
     },
     end: () => {
       child.stdin.end();
+      // A peer that keeps its side open after ours ended (a hostile or stuck host) is not kept.
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), PIPE_END_GRACE_MS).unref?.();
     },
   };
   const { connection, feed, ended } = DaemonConnection.over(wire, peer);
@@ -110,7 +118,7 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
     clearTimeout(timer);
   };
   child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
     if (!answered && stderr.includes(DIAL_READY)) heard();
   });
   child.stdout.on("data", (chunk: Buffer) => {

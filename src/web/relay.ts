@@ -6,16 +6,13 @@ import { parseReply, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { followEvents } from "../client/event-follow.ts";
-import { FleetLinks, qualify } from "../client/fleet-links.ts";
+import { FleetLinks, LIST_WAIT_MS, qualify } from "../client/fleet-links.ts";
 import { LOCAL, resolveHost } from "../client/hosts.ts";
 import { controlsAsSpaces, controlsOut } from "../protocol/controls.ts";
 import { ErrorCodes, T4aError, type ErrorCode } from "../protocol/errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import { VIEWER_QUEUE_BYTES } from "../stream/attachment.ts";
 import { HttpRefusal } from "./responses.ts";
-
-/** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting). */
-const LIST_WAIT_MS = 10_000;
 
 /** What a page may send a remote terminal before the attach there is made. */
 const EARLY_INPUT_BYTES = 64 * 1024;

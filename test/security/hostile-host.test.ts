@@ -1,0 +1,102 @@
+// A host of hosts.json is another machine: what it answers is tainted, and so is whether it
+// answers at all. A real sshd whose `t4a` is a hostile program: it never answers a call, or
+// answers a line that never ends. The MCP server (and the web relay, which shares DaemonLink and
+// the connection code) must end each call with an error naming the host, never hold it forever or
+// buffer until memory runs out.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { BIN, Sandbox } from "../harness.ts";
+import { SSHD, startSshd, type LocalSshd } from "../fixtures/sshd.ts";
+
+// Joins (says dial-stdio's ready line), then: `wait` and `list` never answered; `text` answered
+// with a line that never ends (80 MiB, then silence, so a client without a bound holds it all).
+const HOSTILE = `#!/usr/bin/env python3
+import sys, json, time
+sys.stderr.write("t4a dial-stdio: joined\\n"); sys.stderr.flush()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("cmd") == "text":
+        sys.stdout.write('{"ok":true,"lines":["')
+        chunk = "A" * (1024 * 1024)
+        try:
+            for _ in range(80):
+                sys.stdout.write(chunk); sys.stdout.flush()
+        except BrokenPipeError:
+            sys.exit(0)
+        time.sleep(600)
+`;
+
+let sandbox: Sandbox;
+let sshd: LocalSshd | undefined;
+const config = () => join(sandbox.dir, "config");
+const env = () => ({ ...sandbox.env, XDG_CONFIG_HOME: config(), T4A_REMOTE_T4A: '"$HOME/t4a"', T4A_CONNECT_TIMEOUT: "3" });
+
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  sshd = await startSshd(join(sandbox.dir, "ssh-evil"));
+  if (!sshd) return;
+  const program = join(sshd.dir, "home", "t4a");
+  writeFileSync(program, HOSTILE);
+  chmodSync(program, 0o755);
+  mkdirSync(config(), { recursive: true });
+  const user = process.env.USER ?? "root";
+  const added = Bun.spawnSync([BIN, "hosts", "add", "evil", `ssh://${user}@127.0.0.1:${sshd.port}`, "--", "-F", sshd.config], { env: env() });
+  expect(added.exitCode).toBe(0);
+}, 60_000);
+afterAll(async () => {
+  const controlDir = dirname(sandbox.socket);
+  const masters = existsSync(controlDir) ? readdirSync(controlDir).filter((name) => name.startsWith("ssh-")) : [];
+  for (const master of masters) Bun.spawnSync(["ssh", "-o", `ControlPath=${join(controlDir, master)}`, "-O", "exit", "unused"]);
+  sshd?.stop();
+  await sandbox.cleanup();
+}, 60_000);
+
+/** An MCP call that must end within 30 s (a hang is the failure, shown as such rather than as the test's timeout). */
+async function mcp() {
+  const transport = new StdioClientTransport({ command: BIN, args: ["mcp"], env: env(), cwd: sandbox.dir, stderr: "ignore" });
+  const client = new Client({ name: "hostile-host-test", version: "0" });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const started = performance.now();
+    const hang = Bun.sleep(30_000).then(() => "hung");
+    const result = await Promise.race([client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<CallToolResult>, hang]);
+    if (result === "hung") return { error: true, text: "hung: no answer in 30 s", seconds: 30 };
+    return { error: result.isError === true, text: result.content.map((item) => (item.type === "text" ? item.text : `<${item.type}>`)).join("\n"), seconds: (performance.now() - started) / 1000 };
+  };
+  return { call, close: () => client.close() };
+}
+
+test.if(SSHD !== undefined)("a host that never answers holds no MCP call forever: its bound is the call's timeout_ms plus the connect timeout, then an error naming the host", async () => {
+  const { call, close } = await mcp();
+  try {
+    const waited = await call("terminal_wait", { id: "evil:t1", timeout_ms: 500 });
+    expect(waited.text).toMatch(/^evil unreachable: ssh .*no answer within 4 s/);
+    expect(waited.error).toBe(true);
+    // The next call makes a new link (the stuck one was dropped), and is bounded the same way.
+    const again = await call("terminal_wait", { id: "evil:t1", timeout_ms: 1000 });
+    expect(again.text).toMatch(/no answer within 4 s/);
+    // terminal_list all: the host that does not answer is one line after 10 s; this machine's list still comes.
+    const all = await call("terminal_list", { all: true });
+    expect(all.text).toMatch(/^evil: unreachable: .*no answer within 10 s/m);
+    expect(all.error).toBe(false);
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+test.if(SSHD !== undefined)("a host whose answer is a line that never ends is refused at 64 MiB, naming the host, not buffered without end", async () => {
+  const { call, close } = await mcp();
+  try {
+    const read = await call("terminal_read", { id: "evil:t1" });
+    expect(read.text).toMatch(/^evil unreachable: ssh .* sent more than 67108864 bytes without the end of a line/);
+    expect(read.error).toBe(true);
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+if (!SSHD) console.log("skipped: the hostile host tests need openssh-server (.ci/run installs it)");

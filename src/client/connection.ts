@@ -1,6 +1,6 @@
 // A client connection to the daemon: write request lines, read reply lines (and the raw bytes
 // that follow a screenshot header), or stream event lines. Used by the CLI, tests and adapters.
-import { firstBytes, PeerError } from "./errors.ts";
+import { firstBytes, NoAnswer, PeerError } from "./errors.ts";
 
 /** What a connection writes to: a Unix socket, or ssh's stdin (ssh.ts). */
 export interface Wire {
@@ -40,6 +40,8 @@ export class DaemonConnection {
   /** Bytes of #buffer already searched for a newline. */
   #scanned = 0;
   readonly #maxUnread: number;
+  /** How long a request may wait for its reply (a pipe to another host); undefined: as long as it takes. */
+  readonly #replyBoundMs: ((request: Reply) => number) | undefined;
   /** Set once the peer sent more than #maxUnread: the error every read answers from then on. */
   #overflow: string | undefined;
   #wake: (() => void) | undefined;
@@ -55,18 +57,20 @@ export class DaemonConnection {
   /** Who answers, for error messages: "the daemon", or "ssh HOST". */
   readonly peer: string;
 
-  private constructor(socket: Wire, peer: string, maxUnread = Number.POSITIVE_INFINITY) {
+  private constructor(socket: Wire, peer: string, maxUnread = Number.POSITIVE_INFINITY, replyBoundMs?: (request: Reply) => number) {
     this.#socket = socket;
     this.peer = peer;
     this.#maxUnread = maxUnread;
+    this.#replyBoundMs = replyBoundMs;
   }
 
   /**
    * A connection over any byte pipe (ssh dial-stdio): bytes the pipe delivers go to `feed`,
-   * its end to `ended`.
+   * its end to `ended`. `replyBoundMs`: how long each request may wait for its reply (another
+   * host's: ssh.ts); past it the connection is given up and every request on it fails (NoAnswer).
    */
-  static over(wire: Wire, peer: string): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
-    const connection = new DaemonConnection(wire, peer, PIPE_UNREAD_MAX_BYTES);
+  static over(wire: Wire, peer: string, replyBoundMs?: (request: Reply) => number): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
+    const connection = new DaemonConnection(wire, peer, PIPE_UNREAD_MAX_BYTES, replyBoundMs);
     return { connection, feed: (chunk) => connection.#receive(chunk), ended: () => connection.#onClose() };
   }
 
@@ -100,7 +104,8 @@ export class DaemonConnection {
     // A daemon that refuses a connection (at its open-file limit) says why and closes it, maybe
     // before the request is written: that line is the answer, not "closed".
     if (this.#closed && this.#buffer.length === 0) return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
-    return new Promise<Response>((resolve, reject) => {
+    if (this.#overflow) return Promise.reject(new PeerError(this.#overflow));
+    const answer = new Promise<Response>((resolve, reject) => {
       const pending: Pending = { request, resolve, reject };
       if (request.tag === undefined) this.#untagged.push(pending);
       else {
@@ -111,6 +116,23 @@ export class DaemonConnection {
       if (!this.#closed) this.send(request);
       void this.#route();
     });
+    const boundMs = this.#replyBoundMs?.(request);
+    if (boundMs === undefined) return answer;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // A peer that holds one call past its bound is given up: every call on it fails, none waits on.
+        const error = new NoAnswer(`${this.peer}: no answer within ${Math.round(boundMs / 1000)} s (the call's timeout plus T4A_CONNECT_TIMEOUT)`);
+        this.#overflow = error.message;
+        for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
+        this.#tagged.clear();
+        this.close();
+        this.#wakeReader();
+        reject(error);
+      }, boundMs);
+      timer.unref?.();
+    });
+    return Promise.race([answer, late]).finally(() => clearTimeout(timer));
   }
 
   /** Read reply lines while requests wait for them, handing each to its request. */

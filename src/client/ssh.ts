@@ -4,7 +4,7 @@
 // (ControlMaster/ControlPersist, in the private socket directory), so a shell loop of calls pays
 // for one handshake. T4A_SSH_COMMAND replaces `ssh` (e.g. `ssh -F cfg`), T4A_REMOTE_T4A the
 // remote program (default: t4a on PATH, else ~/.local/bin/t4a, where `t4a remote install` puts it).
-import { DaemonConnection } from "./connection.ts";
+import { DaemonConnection, type Reply } from "./connection.ts";
 import { DaemonUnreachable } from "./errors.ts";
 
 /** What the remote's dial-stdio prints on stderr once it is joined to its daemon. */
@@ -18,6 +18,19 @@ export const DIAL_READY = "t4a dial-stdio: joined";
 export function connectTimeoutMs(): number {
   const seconds = Number(process.env.T4A_CONNECT_TIMEOUT);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
+}
+
+/** The longest a daemon works on a call that names no timeout_ms (run's and ask's default; git's limit in create). */
+const UNTIMED_CALL_MS = 10 * 60 * 1000;
+
+/**
+ * How long a daemon through a pipe may take to answer: the call's own timeout_ms (else
+ * UNTIMED_CALL_MS; create's timeout_ms is the session's lifetime, not the call's), plus the
+ * connect timeout. What another host does is tainted: one that never answers holds no call forever.
+ */
+export function replyBoundMs(request: Reply): number {
+  const timeout = request.cmd !== "create" && typeof request.timeout_ms === "number" && Number.isFinite(request.timeout_ms) ? request.timeout_ms : UNTIMED_CALL_MS;
+  return timeout + connectTimeoutMs();
 }
 
 export interface HostTarget {
@@ -96,7 +109,7 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
       setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), PIPE_END_GRACE_MS).unref?.();
     },
   };
-  const { connection, feed, ended } = DaemonConnection.over(wire, peer);
+  const { connection, feed, ended } = DaemonConnection.over(wire, peer, replyBoundMs);
   let answered = false;
   let over = false;
   const end = (failure: string | undefined) => {

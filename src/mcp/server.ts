@@ -10,7 +10,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { T4aError } from "../protocol/errors.ts";
 import { parseReply, type Reply } from "../commands/command.ts";
 import { DaemonLink } from "../client/daemon-link.ts";
-import { FleetLinks, LIST_WAIT_MS, qualify, routeId } from "../client/fleet-links.ts";
+import { FleetLinks, listWait, qualify, routeId } from "../client/fleet-links.ts";
 import { LOCAL } from "../client/hosts.ts";
 import { controlsAsSpaces } from "../protocol/controls.ts";
 import { type Tool, type ToolResult, toolError, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
@@ -132,7 +132,7 @@ async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
   const answers = await Promise.all(
     [LOCAL, ...names].map(async (host) => {
       try {
-        const { reply } = await (host === LOCAL ? link.request(request, signal) : fleet.link(host).request(request, signal, LIST_WAIT_MS));
+        const { reply } = await (host === LOCAL ? link.request(request, signal) : listWait(fleet.link(host).request(request, signal)));
         const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
         if (checked.ok !== true) return { host, error: String(checked.error) };
         return { host, terminals: (checked.terminals as Reply[]) ?? [] };

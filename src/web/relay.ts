@@ -6,7 +6,7 @@ import { parseReply, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { followEvents } from "../client/event-follow.ts";
-import { FleetLinks, LIST_WAIT_MS, qualify } from "../client/fleet-links.ts";
+import { FleetLinks, listWait, qualify } from "../client/fleet-links.ts";
 import { LOCAL, resolveHost } from "../client/hosts.ts";
 import { controlsAsSpaces, controlsOut } from "../protocol/controls.ts";
 import { ErrorCodes, T4aError, type ErrorCode } from "../protocol/errors.ts";
@@ -69,15 +69,11 @@ export class WebRelay {
     if (this.#sinks.size) this.#follow(names);
     const answers = await Promise.all(
       names.map(async (name) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${LIST_WAIT_MS / 1000} s`)), LIST_WAIT_MS)));
         try {
-          const { reply } = await Promise.race([this.call(name, command, fields), late]);
+          const { reply } = await listWait(this.call(name, command, fields));
           return { name, terminals: reply.terminals as Reply[] };
         } catch (error) {
           return { name, error: (error as Error).message.replace(new RegExp(`^${name}: `), "") };
-        } finally {
-          clearTimeout(timer);
         }
       }),
     );

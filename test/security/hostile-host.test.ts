@@ -62,7 +62,7 @@ async function mcp() {
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>) => {
     const started = performance.now();
-    const hang = Bun.sleep(30_000).then(() => "hung");
+    const hang = Bun.sleep(30_000).then(() => "hung" as const);
     const result = await Promise.race([client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<CallToolResult>, hang]);
     if (result === "hung") return { error: true, text: "hung: no answer in 30 s", seconds: 30 };
     return { error: result.isError === true, text: result.content.map((item) => (item.type === "text" ? item.text : `<${item.type}>`)).join("\n"), seconds: (performance.now() - started) / 1000 };
@@ -86,6 +86,20 @@ test.if(SSHD !== undefined)("a host that never answers holds no MCP call forever
   } finally {
     await close();
   }
+}, 120_000);
+
+test.if(SSHD !== undefined)("the CLI too: a call to a host that never answers ends after its bound, exit 3 naming the host; list --all names it after 10 s", async () => {
+  const run = async (args: string[]) => {
+    const child = Bun.spawn([BIN, ...args], { cwd: sandbox.dir, env: env(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const hung = Bun.sleep(30_000).then(() => (child.kill("SIGKILL"), "hung"));
+    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), Promise.race([child.exited, hung])]);
+    return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+  };
+  const waited = await run(["wait", "evil:t1", "--idle", "200ms", "--timeout", "500ms"]);
+  expect(waited).toMatchObject({ code: 3, stderr: expect.stringMatching(/ssh .*no answer within 4 s/) });
+  const listed = await run(["list", "--all"]);
+  expect(listed.code).toBe(0);
+  expect(listed.stderr).toMatch(/evil: unreachable: no answer within 10 s/);
 }, 120_000);
 
 test.if(SSHD !== undefined)("a host whose answer is a line that never ends is refused at 64 MiB, naming the host, not buffered without end", async () => {

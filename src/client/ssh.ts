@@ -24,13 +24,14 @@ export function connectTimeoutMs(): number {
 const UNTIMED_CALL_MS = 10 * 60 * 1000;
 
 /**
- * How long a daemon through a pipe may take to answer: the call's own timeout_ms (else
- * UNTIMED_CALL_MS; create's timeout_ms is the session's lifetime, not the call's), plus the
- * connect timeout. What another host does is tainted: one that never answers holds no call forever.
+ * How long a daemon through a pipe may take to answer: the call's own timeout_ms or exec's
+ * yield_ms (else UNTIMED_CALL_MS; create's timeout_ms is the session's lifetime, not the call's),
+ * plus the connect timeout. What another host does is tainted: one that never answers holds no
+ * call forever.
  */
 export function replyBoundMs(request: Reply): number {
-  const timeout = request.cmd !== "create" && typeof request.timeout_ms === "number" && Number.isFinite(request.timeout_ms) ? request.timeout_ms : UNTIMED_CALL_MS;
-  return timeout + connectTimeoutMs();
+  const own = request.cmd === "create" ? request.yield_ms : (request.timeout_ms ?? request.yield_ms);
+  return (typeof own === "number" && Number.isFinite(own) ? own : UNTIMED_CALL_MS) + connectTimeoutMs();
 }
 
 export interface HostTarget {

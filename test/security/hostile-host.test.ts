@@ -13,12 +13,18 @@ import { BIN, Sandbox } from "../harness.ts";
 import { SSHD, startSshd, type LocalSshd } from "../fixtures/sshd.ts";
 
 // Joins (says dial-stdio's ready line), then: `wait` and `list` never answered; `text` answered
-// with a line that never ends (80 MiB, then silence, so a client without a bound holds it all).
+// with a line that never ends (80 MiB, then silence, so a client without a bound holds it all);
+// `events` joined, then a `lagged` and gone, at once.
 const HOSTILE = `#!/usr/bin/env python3
 import sys, json, time
 sys.stderr.write("t4a dial-stdio: joined\\n"); sys.stderr.flush()
 for line in sys.stdin:
     request = json.loads(line)
+    if request.get("cmd") == "events":
+        # Joins, says this reader lagged, and leaves: at once, every time.
+        print(json.dumps({"ok": True, "instance": "evil", "seq": 0, "tag": request.get("tag")}), flush=True)
+        print(json.dumps({"event": "lagged", "dropped": 1}), flush=True)
+        sys.exit(0)
     if request.get("cmd") == "text":
         sys.stdout.write('{"ok":true,"lines":["')
         chunk = "A" * (1024 * 1024)
@@ -101,6 +107,25 @@ test.if(SSHD !== undefined)("the CLI too: a call to a host that never answers en
   expect(listed.code).toBe(0);
   expect(listed.stderr).toMatch(/evil: unreachable: no answer within 10 s/);
 }, 120_000);
+
+test.if(SSHD !== undefined)("a host that drops every events link as soon as it is joined is joined again more and more slowly, not in a tight loop of ssh processes", async () => {
+  const child = Bun.spawn([BIN, "events", "--all"], { cwd: sandbox.dir, env: env(), stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const lines: string[] = [];
+  const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const decoder = new TextDecoder();
+  let rest = "";
+  for await (const chunk of child.stderr) {
+    rest += decoder.decode(chunk);
+    const parts = rest.split("\n");
+    rest = parts.pop()!;
+    lines.push(...parts.filter((line) => line.includes("joining again")));
+    if (lines.length >= 4) break;
+  }
+  child.kill("SIGKILL");
+  clearTimeout(killer);
+  // The first try again at once (a reader that really fell behind resumes from the ring), then 0.5 s doubling.
+  expect(lines.slice(0, 4).map((line) => /joining again(?: in ([\d.]+) s)?/.exec(line)?.[1] ?? "0")).toEqual(["0", "0.5", "1", "2"]);
+}, 60_000);
 
 test.if(SSHD !== undefined)("a host whose answer is a line that never ends is refused at 64 MiB, naming the host, not buffered without end", async () => {
   const { call, close } = await mcp();

@@ -169,7 +169,8 @@ function reportProgress(link: DaemonLink, id: string | undefined, notify: (progr
       // The cursor often sits on a blank row below the output: show the last row with text.
       const { reply } = await link.request({ cmd: "text", id, tail: 3 }).catch(() => ({ reply: {} as Record<string, unknown> }));
       const lines = Array.isArray(reply.lines) ? (reply.lines as string[]) : [];
-      last = lines.findLast((line) => line.trim() !== "") ?? "";
+      // What the program (or another host) put there is tainted: no control character reaches the client.
+      last = controlsAsSpaces(String(lines.findLast((line) => String(line).trim() !== "") ?? ""));
     }
     if (!stopped) await notify(elapsedS, `waiting ${elapsedS} s${last ? `; last line: ${last}` : ""}`).catch(() => {});
   }, PROGRESS_EVERY_MS);

@@ -20,6 +20,16 @@ import sys, json, time
 sys.stderr.write("t4a dial-stdio: joined\\n"); sys.stderr.flush()
 for line in sys.stdin:
     request = json.loads(line)
+    if request.get("id") == "esc":
+        # A blocking call answered once its progress has asked for the screen twice; the screen's lines carry terminal escapes.
+        if request.get("cmd") == "text":
+            print(json.dumps({"ok": True, "lines": ["\x1b]52;c;QUJD\x07\x1b[2Jpwned"], "tag": request.get("tag")}), flush=True)
+            texts = globals().get("texts", 0) + 1
+            if texts == 2:
+                print(json.dumps({"ok": True, "condition": "idle", "elapsed_ms": 2500, "tag": waiting}), flush=True)
+        elif request.get("cmd") == "wait":
+            waiting = request.get("tag")
+        continue
     if request.get("cmd") == "events":
         # Joins, says this reader lagged, and leaves: at once, every time.
         print(json.dumps({"ok": True, "instance": "evil", "seq": 0, "tag": request.get("tag")}), flush=True)
@@ -93,6 +103,20 @@ test.if(SSHD !== undefined)("a host that never answers holds no MCP call forever
     await close();
   }
 }, 120_000);
+
+test.if(SSHD !== undefined)("a blocking call's progress shows a host's last line without its control characters", async () => {
+  const transport = new StdioClientTransport({ command: BIN, args: ["mcp"], env: env(), cwd: sandbox.dir, stderr: "ignore" });
+  const client = new Client({ name: "hostile-host-test", version: "0" });
+  await client.connect(transport);
+  const progress: string[] = [];
+  try {
+    await client.callTool({ name: "terminal_wait", arguments: { id: "evil:esc", timeout_ms: 5000 } }, undefined, { onprogress: (p) => void progress.push(String(p.message)), timeout: 60_000 });
+  } finally {
+    await client.close();
+  }
+  expect(progress.join("\n")).toContain("pwned");
+  expect(progress.join("\n")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+}, 60_000);
 
 test.if(SSHD !== undefined)("the CLI too: a call to a host that never answers ends after its bound, exit 3 naming the host; list --all names it after 10 s", async () => {
   const run = async (args: string[]) => {

@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { BIN, Sandbox } from "../harness.ts";
+import { BIN, Sandbox, waitFor } from "../harness.ts";
+import { WebRelay } from "../../src/web/relay.ts";
 import { SSHD, startSshd, type LocalSshd } from "../fixtures/sshd.ts";
 
 // Joins (says dial-stdio's ready line), then: `wait` and `list` never answered; `text` answered
@@ -30,6 +31,14 @@ for line in sys.stdin:
         elif request.get("cmd") == "wait":
             waiting = request.get("tag")
         continue
+    if request.get("cmd") == "attach":
+        # A terminal 100 000 columns wide: the page's xterm.js would try to make it so.
+        print(json.dumps({"ok": True, "cols": 100000, "rows": 100000, "tag": request.get("tag")}), flush=True)
+        event = json.dumps({"event": "resize", "cols": 100000, "rows": 3}).encode()
+        sys.stdout.buffer.write(b"E" + len(event).to_bytes(4, "big") + event)
+        sys.stdout.buffer.write(b"O" + (5).to_bytes(4, "big") + b"hello")
+        sys.stdout.flush()
+        time.sleep(600)
     if request.get("cmd") == "events":
         # Joins, says this reader lagged, and leaves: at once, every time.
         print(json.dumps({"ok": True, "instance": "evil", "seq": 0, "tag": request.get("tag")}), flush=True)
@@ -116,6 +125,27 @@ test.if(SSHD !== undefined)("a blocking call's progress shows a host's last line
   }
   expect(progress.join("\n")).toContain("pwned");
   expect(progress.join("\n")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+}, 60_000);
+
+test.if(SSHD !== undefined)("the web relay: a host's terminal size past what a terminal may have never reaches the page (its xterm.js would try to draw 100 000 columns)", async () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, env());
+  const relay = new WebRelay(sandbox.socket);
+  const sent: unknown[] = [];
+  const closed: string[] = [];
+  try {
+    relay.attach("evil", "t1", true, 0, {
+      send: (data) => (sent.push(typeof data === "string" ? JSON.parse(data) : new TextDecoder().decode(data)), 0),
+      close: (code, reason) => void closed.push(`${code} ${reason}`),
+    });
+    await waitFor(() => sent.length > 0 || closed.length > 0, 30_000);
+    await Bun.sleep(500);
+  } finally {
+    relay.close();
+    process.env = saved;
+  }
+  for (const message of sent) if (typeof message === "object" && message && "cols" in message) expect((message as { cols: number }).cols).toBeLessThanOrEqual(1000);
+  expect(closed.join()).toMatch(/evil: .*100000/);
 }, 60_000);
 
 test.if(SSHD !== undefined)("the CLI too: a call to a host that never answers ends after its bound, exit 3 naming the host; list --all names it after 10 s", async () => {

@@ -20,17 +20,20 @@ export function connectTimeoutMs(): number {
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
 }
 
-/** The longest a daemon works on a call that names no timeout_ms (run's and ask's default; git's limit in create). */
+/** The longest a daemon works on a call that names no timeout_ms (run's and ask's default). */
 const UNTIMED_CALL_MS = 10 * 60 * 1000;
+/** A create may run git (10 min at most), a worktree's setup (10 min) and plugins: bounded well past their sum. */
+const CREATE_CALL_MS = 30 * 60 * 1000;
 
 /**
  * How long a daemon through a pipe may take to answer: the call's own timeout_ms or exec's
- * yield_ms (else UNTIMED_CALL_MS; create's timeout_ms is the session's lifetime, not the call's),
+ * yield_ms (else UNTIMED_CALL_MS; a create CREATE_CALL_MS: its timeout_ms is the session's lifetime),
  * plus the connect timeout. What another host does is tainted: one that never answers holds no
  * call forever.
  */
 export function replyBoundMs(request: Reply): number {
-  const own = request.cmd === "create" ? request.yield_ms : (request.timeout_ms ?? request.yield_ms);
+  if (request.cmd === "create") return CREATE_CALL_MS + connectTimeoutMs();
+  const own = request.timeout_ms ?? request.yield_ms;
   return (typeof own === "number" && Number.isFinite(own) ? own : UNTIMED_CALL_MS) + connectTimeoutMs();
 }
 

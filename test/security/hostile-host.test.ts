@@ -31,6 +31,10 @@ for line in sys.stdin:
         elif request.get("cmd") == "wait":
             waiting = request.get("tag")
         continue
+    if request.get("cmd") == "list" and request.get("needs"):
+        terminal = {"id": "t", "cols": 80, "rows": 24, "pid": 1, "alive": True, "title": "x", "cmd_args": [], "cwd": "/", "shell_integration": None}
+        print(json.dumps({"ok": True, "terminals": [dict(terminal, id=f"t{i}") for i in range(5000)], "tag": request.get("tag")}), flush=True)
+        continue
     if request.get("cmd") == "attach":
         # A terminal 100 000 columns wide: the page's xterm.js would try to make it so.
         print(json.dumps({"ok": True, "cols": 100000, "rows": 100000, "tag": request.get("tag")}), flush=True)
@@ -179,6 +183,17 @@ test.if(SSHD !== undefined)("a host that drops every events link as soon as it i
   clearTimeout(killer);
   // The first try again at once (a reader that really fell behind resumes from the ring), then 0.5 s doubling.
   expect(lines.slice(0, 4).map((line) => /joining again(?: in ([\d.]+) s)?/.exec(line)?.[1] ?? "0")).toEqual(["0", "0.5", "1", "2"]);
+}, 60_000);
+
+test.if(SSHD !== undefined)("a host's list longer than any daemon's (5000 terminals; a daemon holds 4096 at most) is refused before its schema is checked", async () => {
+  const { call, close } = await mcp();
+  try {
+    const all = await call("terminal_list", { all: true, needs: true });
+    expect(all.text).toMatch(/^evil: unreachable: .*5000 terminals, more than a daemon may hold \(4096\)/m);
+    expect(all.text).not.toContain("evil:t4999");
+  } finally {
+    await close();
+  }
 }, 60_000);
 
 test.if(SSHD !== undefined)("a host whose answer is a line that never ends is refused at 64 MiB, naming the host, not buffered without end", async () => {

@@ -8,6 +8,7 @@ import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } f
 import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
+import { listWait } from "../client/fleet-links.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
 import { controlsOut as clean } from "../protocol/controls.ts";
 import { DEFAULT_WAIT_MS } from "../commands/wait.ts";
@@ -89,7 +90,8 @@ async function fleetList(command: Command, fleet: Member[], request: Reply, opti
       let connection: DaemonConnection | undefined;
       try {
         connection = await open(member, socket, false);
-        return { member, reply: connection ? await ask(command, member, connection, request) : { terminals: [] } };
+        // A host that does not answer is named after LIST_WAIT_MS; the others still show.
+        return { member, reply: connection ? await (member.host ? listWait(ask(command, member, connection, request)) : ask(command, member, connection, request)) : { terminals: [] } };
       } catch (error) {
         return { member, error: message(error) };
       } finally {

@@ -4,6 +4,7 @@
 // daemon) replaces one the daemon closed.
 import { connectDaemon, type RemoteHost } from "./connect.ts";
 import type { DaemonConnection, Reply, Response } from "./connection.ts";
+import { NoAnswer } from "./errors.ts";
 
 export class DaemonLink {
   readonly #socketPath: string;
@@ -29,7 +30,9 @@ export class DaemonLink {
       answer = connection.request(tagged);
       return await untilAborted(answer, signal);
     } catch (error) {
-      if (signal?.aborted) throw error;
+      // A host that held the call past its bound (connection.ts) is not asked again: the next call makes a new link.
+      if (error instanceof NoAnswer && this.#connection && (await this.#connection) === connection) this.#connection = undefined;
+      if (signal?.aborted || error instanceof NoAnswer) throw error;
       // The daemon went away since the last call (shut down, restarted, crashed). Asking a new
       // one again is what the CLI would do; a request that itself killed the daemon fails twice.
       if (this.#connection && (await this.#connection) === connection) this.#connection = undefined;

@@ -9,6 +9,9 @@ export class NoDaemon extends DaemonUnreachable {}
 /** The other end answered something that is not t4a's protocol (a shell banner, another program). */
 export class PeerError extends DaemonUnreachable {}
 
+/** The other end did not answer a call within its bound (a host that never answers). */
+export class NoAnswer extends DaemonUnreachable {}
+
 /** The first bytes of what came back, escaped, for an error message. */
 export function firstBytes(bytes: Uint8Array | string, max = 80): string {
   const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes.subarray(0, max * 4));

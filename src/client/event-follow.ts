@@ -27,6 +27,13 @@ export interface Follow {
   current?(connection: DaemonConnection | undefined): void;
 }
 
+/**
+ * A link that stayed up this long was a working one: its drop starts the count of tries again
+ * (at once). One dropped sooner counts on, so a host that drops every link as soon as it is
+ * joined (what it sends is tainted) is joined again more and more slowly, not in a tight loop.
+ */
+const STEADY_MS = 10_000;
+
 /** Waits before the n-th try in a row: at once, then 0.5 s doubling to maxMs. */
 export const rejoinDelayMs = (failures: number, maxMs = 30_000) => (failures <= 1 ? 0 : Math.min(maxMs, 500 * 2 ** (failures - 2)));
 
@@ -40,6 +47,7 @@ export async function followEvents(follow: Follow): Promise<string> {
   for (;;) {
     let connection: DaemonConnection | undefined;
     let why: string;
+    let joinedAt: number | undefined;
     try {
       connection = await follow.open();
       follow.current?.(connection);
@@ -54,7 +62,7 @@ export async function followEvents(follow: Follow): Promise<string> {
       follow.joined?.(resume !== undefined, resume?.since ?? 0);
       // Another instance (the daemon restarted): its own count, from its first event.
       if (!resume || resume.instance !== instance) resume = { since: resume ? 0 : Number(reply.seq) || 0, instance };
-      failures = 0;
+      joinedAt = performance.now();
       why = "the event stream ended";
       for (;;) {
         const line = await connection.readLine();
@@ -78,6 +86,7 @@ export async function followEvents(follow: Follow): Promise<string> {
       follow.current?.(undefined);
     }
     if (follow.stopped?.()) return "stopped";
+    if (joinedAt !== undefined && performance.now() - joinedAt >= STEADY_MS) failures = 0;
     if (++failures > follow.tries) return `${why}; gave up after ${follow.tries} tries to join again`;
     const delayMs = rejoinDelayMs(failures, follow.maxDelayMs);
     follow.dropped?.(why, delayMs);

@@ -6,6 +6,20 @@ import { T4aError } from "../protocol/errors.ts";
 import { DaemonLink } from "./daemon-link.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "./hosts.ts";
 
+/** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting; a hostile one never answers). */
+const LIST_WAIT_MS = 10_000;
+
+/** A host's answer to a list, or an error once it has taken LIST_WAIT_MS (the list of every host shows the others meanwhile). */
+export async function listWait<T>(answer: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${LIST_WAIT_MS / 1000} s`)), LIST_WAIT_MS)));
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class FleetLinks {
   readonly #socketPath: string;
   readonly #links = new Map<string, { entry: string; link: DaemonLink }>();

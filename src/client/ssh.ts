@@ -4,7 +4,7 @@
 // (ControlMaster/ControlPersist, in the private socket directory), so a shell loop of calls pays
 // for one handshake. T4A_SSH_COMMAND replaces `ssh` (e.g. `ssh -F cfg`), T4A_REMOTE_T4A the
 // remote program (default: t4a on PATH, else ~/.local/bin/t4a, where `t4a remote install` puts it).
-import { DaemonConnection } from "./connection.ts";
+import { DaemonConnection, type Reply } from "./connection.ts";
 import { DaemonUnreachable } from "./errors.ts";
 
 /** What the remote's dial-stdio prints on stderr once it is joined to its daemon. */
@@ -15,9 +15,26 @@ export const DIAL_READY = "t4a dial-stdio: joined";
  * T4A_CONNECT_TIMEOUT seconds, default 30. A login that runs something else and says nothing
  * would otherwise hang every call.
  */
-function connectTimeoutMs(): number {
+export function connectTimeoutMs(): number {
   const seconds = Number(process.env.T4A_CONNECT_TIMEOUT);
   return (Number.isFinite(seconds) && seconds > 0 ? seconds : 30) * 1000;
+}
+
+/** The longest a daemon works on a call that names no timeout_ms (run's and ask's default). */
+const UNTIMED_CALL_MS = 10 * 60 * 1000;
+/** A create may run git (10 min at most), a worktree's setup (10 min) and plugins: bounded well past their sum. */
+const CREATE_CALL_MS = 30 * 60 * 1000;
+
+/**
+ * How long a daemon through a pipe may take to answer: the call's own timeout_ms or exec's
+ * yield_ms (else UNTIMED_CALL_MS; a create CREATE_CALL_MS: its timeout_ms is the session's lifetime),
+ * plus the connect timeout. What another host does is tainted: one that never answers holds no
+ * call forever.
+ */
+export function replyBoundMs(request: Reply): number {
+  if (request.cmd === "create") return CREATE_CALL_MS + connectTimeoutMs();
+  const own = request.timeout_ms ?? request.yield_ms;
+  return (typeof own === "number" && Number.isFinite(own) ? own : UNTIMED_CALL_MS) + connectTimeoutMs();
 }
 
 export interface HostTarget {
@@ -73,10 +90,16 @@ export async function openRemote(host: string, controlDir: string, sshArgs: stri
  * stderr once joined: ssh running the remote's dial-stdio, or a local `t4a dial-stdio` (the
  * client library's way to start a daemon). node:child_process, so the library runs under Node too.
  */
+/** Characters of a pipe's stderr kept for its errors. */
+const STDERR_KEPT = 16 * 1024;
+/** How long a pipe's program has to exit once its stdin ended. */
+const PIPE_END_GRACE_MS = 5000;
+
 export async function openPipe(argv: string[], peer: string, env?: NodeJS.ProcessEnv): Promise<DaemonConnection> {
   // Loaded here: dial-stdio and hosts.json's readers import this file and start no program.
   const { spawn } = await import("node:child_process");
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env });
+  // What it says on stderr is kept for errors: its last STDERR_KEPT characters (a host may say a lot).
   let stderr = "";
   // A write after the program exited (refused, no route) fails EPIPE: its exit below says why.
   child.stdin.on("error", () => {});
@@ -86,9 +109,11 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
     },
     end: () => {
       child.stdin.end();
+      // A peer that keeps its side open after ours ended (a hostile or stuck host) is not kept.
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), PIPE_END_GRACE_MS).unref?.();
     },
   };
-  const { connection, feed, ended } = DaemonConnection.over(wire, peer);
+  const { connection, feed, ended } = DaemonConnection.over(wire, peer, replyBoundMs);
   let answered = false;
   let over = false;
   const end = (failure: string | undefined) => {
@@ -110,7 +135,7 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
     clearTimeout(timer);
   };
   child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+    stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT);
     if (!answered && stderr.includes(DIAL_READY)) heard();
   });
   child.stdout.on("data", (chunk: Buffer) => {

@@ -1,7 +1,7 @@
 // config: read or change daemon settings; answers the whole configuration after the change.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
-import { MAX_SCROLLBACK_LINES } from "../protocol/limits.ts";
+import { MAX_SCROLLBACK_LINES, MAX_SESSIONS_LIMIT } from "../protocol/limits.ts";
 import { Milliseconds } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
@@ -11,7 +11,7 @@ export const ConfigParams = deferred(() => v.object({
   scrollback_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
   scrollback_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("bytes of scrollback each new terminal keeps at most, oldest rows dropped first (0 = no byte limit)"))),
   kill_grace_ms: v.optional(v.pipe(Milliseconds, v.maxValue(60_000))),
-  max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4096))),
+  max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSIONS_LIMIT))),
 }));
 
 export const ConfigReply = deferred(() => v.object({

@@ -11,7 +11,7 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { T4aError } from "../protocol/errors.ts";
 import { parseReply, type Reply } from "../commands/command.ts";
 import { DaemonLink } from "../client/daemon-link.ts";
-import { FleetLinks, qualify, routeId } from "../client/fleet-links.ts";
+import { FleetLinks, listWait, qualify, routeId } from "../client/fleet-links.ts";
 import { LOCAL } from "../client/hosts.ts";
 import { controlsAsSpaces } from "../protocol/controls.ts";
 import { type Tool, type ToolResult, toolError, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
@@ -138,7 +138,7 @@ async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
   const answers = await Promise.all(
     [LOCAL, ...names].map(async (host) => {
       try {
-        const { reply } = await (host === LOCAL ? link : fleet.link(host)).request(request, signal);
+        const { reply } = await (host === LOCAL ? link.request(request, signal) : listWait(fleet.link(host).request(request, signal)));
         const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
         if (checked.ok !== true) return { host, error: String(checked.error) };
         return { host, terminals: (checked.terminals as Reply[]) ?? [] };
@@ -217,7 +217,8 @@ function reportProgress(link: DaemonLink, id: string | undefined, notify: (progr
       // The cursor often sits on a blank row below the output: show the last row with text.
       const { reply } = await link.request({ cmd: "text", id, tail: 3 }).catch(() => ({ reply: {} as Record<string, unknown> }));
       const lines = Array.isArray(reply.lines) ? (reply.lines as string[]) : [];
-      last = lines.findLast((line) => line.trim() !== "") ?? "";
+      // What the program (or another host) put there is tainted: no control character reaches the client.
+      last = controlsAsSpaces(String(lines.findLast((line) => String(line).trim() !== "") ?? ""));
     }
     if (!stopped) await notify(elapsedS, `waiting ${elapsedS} s${last ? `; last line: ${last}` : ""}`).catch(() => {});
   }, PROGRESS_EVERY_MS);

@@ -107,3 +107,42 @@ test("attacks: a symlink to the user's database is not followed, a FIFO not bloc
   expect(() => readOpencode(db, root, 100, place)).toThrow("more than the 100 read");
   expect(readdirSync(copies)).toEqual([]);
 });
+
+test("attacks that would hold the daemon: a generated column that computes for seconds a row, or a virtual table, is no table of opencode's; ids repeated so the join multiplies rows answer each part once", () => {
+  // `directory` computed per row (20 MB of hex each): only plain tables are read.
+  const planted = new Database(db);
+  planted.run("CREATE TABLE session (id TEXT, x TEXT, directory TEXT GENERATED ALWAYS AS (CASE WHEN length(hex(zeroblob(20000000 + length(x)))) > 0 THEN x END) VIRTUAL, parent_id TEXT, time_created INTEGER, time_updated INTEGER)");
+  planted.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  planted.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  for (let i = 0; i < 50; i++) planted.run("INSERT INTO session (id, x, parent_id, time_created, time_updated) VALUES (?, '/work/repo', NULL, 2000, 2000)", [`s${i}`]);
+  planted.run(`INSERT INTO message VALUES ('m', 's0', 2000, 2000, '{"role":"user"}')`);
+  planted.run(`INSERT INTO part VALUES ('p', 'm', 's0', 2000, 2000, '{"type":"text","text":"planted"}')`);
+  planted.close();
+  expect(readOpencode(db, root, 1 << 20, place)).toBeUndefined();
+  rmSync(db);
+  const virtual = new Database(db);
+  virtual.run("CREATE VIRTUAL TABLE session USING fts5(id, parent_id, directory, time_created, time_updated)");
+  virtual.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  virtual.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  virtual.run("INSERT INTO session VALUES ('s', NULL, '/work/repo', 2000, 2000)");
+  virtual.run(`INSERT INTO message VALUES ('m', 's', 2000, 2000, '{"role":"user"}')`);
+  virtual.run(`INSERT INTO part VALUES ('p', 'm', 's', 2000, 2000, '{"type":"text","text":"planted"}')`);
+  virtual.close();
+  expect(readOpencode(db, root, 1 << 20, place)).toBeUndefined();
+  rmSync(db);
+  // 2000 messages and 2000 parts under one id: a join would answer 4 000 000 rows; each part comes once.
+  const repeated = new Database(db);
+  repeated.run("CREATE TABLE session (id TEXT, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)");
+  repeated.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  repeated.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  repeated.run("INSERT INTO session VALUES ('s', NULL, '/work/repo', 2000, 2000)");
+  repeated.run("BEGIN");
+  for (let i = 0; i < 2000; i++) {
+    repeated.run(`INSERT INTO message VALUES ('m', 's', 2000, 2000, '{"role":"user"}')`);
+    repeated.run(`INSERT INTO part VALUES (?, 'm', 's', 2000, 2000, '{"type":"text","text":"again"}')`, [`p${String(i).padStart(4, "0")}`]);
+  }
+  repeated.run("COMMIT");
+  repeated.close();
+  expect(readOpencode(db, root, 1 << 20, place)?.length).toBe(2000);
+  expect(readdirSync(copies)).toEqual([]);
+}, 120_000);

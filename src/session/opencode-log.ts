@@ -3,7 +3,9 @@
 // database is tainted (a sandboxed opencode keeps it writable), and SQLite opens by path
 // (following symlinks, blocking on a FIFO): both files are read through readTaintedBytes, whole
 // and size-capped, into a private directory of t4a's, and only that copy is opened, with
-// schema-defined functions untrusted, its tables checked to be tables, read-only queries only.
+// schema-defined functions untrusted, its tables checked to be plain tables (no view, virtual
+// table or generated column: a planted schema could make each row cost seconds), read-only
+// queries only, and no join that repeated ids can multiply.
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,16 +45,30 @@ export function readOpencode(path: string, root: string, maxBytes: number, place
     const sqlite = new Database(join(copy, "db"));
     try {
       sqlite.run("PRAGMA trusted_schema = OFF");
-      const kinds = sqlite.query(`SELECT name, type FROM sqlite_master WHERE name IN (${TABLES.map(() => "?").join(",")})`).all(...TABLES) as Array<{ name: string; type: string }>;
-      if (kinds.length !== TABLES.length || kinds.some((kind) => kind.type !== "table")) return undefined;
+      sqlite.run("PRAGMA query_only = ON");
+      if (!plainTables(sqlite)) return undefined;
       const session = sqlite
         .query("SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_updated DESC LIMIT 1")
         .get(place.cwd, place.resumed ? 0 : place.startedAt) as { id: string } | null;
       if (!session) return undefined;
-      const rows = sqlite
-        .query("SELECT m.data AS message, p.data AS part FROM message m JOIN part p ON p.message_id = m.id WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id")
-        .all(session.id) as Array<{ message: string; part: string }>;
-      return rows.flatMap((row) => partMessages(parse(row.message), parse(row.part)));
+      // Messages and parts read apart and matched here, each message id once: a join over ids the
+      // planter repeated would answer every message times every part (2000 x 2000 = 4 000 000 rows).
+      const messages = sqlite.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(session.id) as Array<{ id: string; data: string }>;
+      const parts = new Map<string, string[]>();
+      const partRows = sqlite
+        .query("SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY id")
+        .all(session.id) as Array<{ message_id: string; data: string }>;
+      for (const part of partRows) {
+        const its = parts.get(part.message_id);
+        if (its) its.push(part.data);
+        else parts.set(part.message_id, [part.data]);
+      }
+      return messages.flatMap((message) => {
+        const its = parts.get(message.id) ?? [];
+        parts.delete(message.id);
+        const parsed = parse(message.data);
+        return its.flatMap((part) => partMessages(parsed, parse(part)));
+      });
     } finally {
       sqlite.close();
     }
@@ -63,6 +79,16 @@ export function readOpencode(path: string, root: string, maxBytes: number, place
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * The tables read are plain tables of stored columns: not views, not virtual tables, no generated
+ * column (whose expression, evaluated for each row read, a planter can make take seconds a row).
+ */
+function plainTables(sqlite: Database): boolean {
+  const kinds = sqlite.query(`SELECT name, type, sql FROM sqlite_master WHERE name IN (${TABLES.map(() => "?").join(",")})`).all(...TABLES) as Array<{ name: string; type: string; sql: string | null }>;
+  if (kinds.length !== TABLES.length || kinds.some((kind) => kind.type !== "table" || !/^\s*CREATE\s+TABLE\b/i.test(kind.sql ?? ""))) return false;
+  return TABLES.every((table) => (sqlite.query(`SELECT hidden FROM pragma_table_xinfo(?)`).all(table) as Array<{ hidden: number }>).every((column) => column.hidden === 0));
 }
 
 function parse(text: string): Json {

@@ -6,21 +6,23 @@ import { parseReply, type Command, type Reply } from "../commands/command.ts";
 import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { followEvents } from "../client/event-follow.ts";
-import { FleetLinks, qualify } from "../client/fleet-links.ts";
+import { FleetLinks, listWait, qualify } from "../client/fleet-links.ts";
 import { LOCAL, resolveHost } from "../client/hosts.ts";
 import { controlsAsSpaces, controlsOut } from "../protocol/controls.ts";
 import { ErrorCodes, T4aError, type ErrorCode } from "../protocol/errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
+import { MAX_DIMENSION } from "../protocol/limits.ts";
 import { VIEWER_QUEUE_BYTES } from "../stream/attachment.ts";
 import { HttpRefusal } from "./responses.ts";
-
-/** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting). */
-const LIST_WAIT_MS = 10_000;
 
 /** What a page may send a remote terminal before the attach there is made. */
 const EARLY_INPUT_BYTES = 64 * 1024;
 
 export type RelaySink = (event: Reply) => void;
+
+/** A size a terminal may have (the page's xterm.js draws what it is told: a host's 100 000 columns would hang it). */
+const sized = (size: Reply): boolean => [size.cols, size.rows].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_DIMENSION);
+const oversized = (host: string, size: Reply): string => `${host}: a terminal of ${controlsAsSpaces(String(size.cols))}x${controlsAsSpaces(String(size.rows))}, not a size a terminal may have`.slice(0, 120);
 
 /** What a remote terminal's viewer (the page's WebSocket) is sent; answers the bytes it has not read yet. */
 export interface RelayViewer {
@@ -72,15 +74,11 @@ export class WebRelay {
     if (this.#sinks.size) this.#follow(names);
     const answers = await Promise.all(
       names.map(async (name) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${LIST_WAIT_MS / 1000} s`)), LIST_WAIT_MS)));
         try {
-          const { reply } = await Promise.race([this.call(name, command, fields), late]);
+          const { reply } = await listWait(this.call(name, command, fields));
           return { name, terminals: reply.terminals as Reply[] };
         } catch (error) {
           return { name, error: (error as Error).message.replace(new RegExp(`^${name}: `), "") };
-        } finally {
-          clearTimeout(timer);
         }
       }),
     );
@@ -172,7 +170,8 @@ export class WebRelay {
         if (closed) return connection.close();
         const { reply } = await connection.request({ cmd: "attach", id, read_only: readOnly, scrollback });
         if (reply.ok !== true) return close(4404, `${host}: ${controlsAsSpaces(String(reply.error))}`.slice(0, 120));
-        viewer.send(JSON.stringify({ event: "resize", cols: Number(reply.cols), rows: Number(reply.rows) }));
+        if (!sized(reply)) return close(1011, oversized(host, reply));
+        viewer.send(JSON.stringify({ event: "resize", cols: reply.cols, rows: reply.rows }));
         const reader = new FrameReader();
         link = connection.takeRaw(
           (bytes) => {
@@ -180,7 +179,11 @@ export class WebRelay {
               for (const frame of reader.push(bytes)) {
                 let queued = 0;
                 if (frame.type === Frame.screen || frame.type === Frame.output) queued = viewer.send(frame.payload);
-                else if (frame.type === Frame.event) queued = viewer.send(JSON.stringify(controlsOut(JSON.parse(new TextDecoder().decode(frame.payload)))));
+                else if (frame.type === Frame.event) {
+                  const event = controlsOut(JSON.parse(new TextDecoder().decode(frame.payload)));
+                  if (event.event === "resize" && !sized(event)) return close(1011, oversized(host, event));
+                  queued = viewer.send(JSON.stringify(event));
+                }
                 if (queued > VIEWER_QUEUE_BYTES) {
                   viewer.send(JSON.stringify({ event: "lagged" }));
                   return close(1000, "lagged");

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DaemonConnection, type Reply, type Response } from "../src/client/connection.ts";
+import { livingDaemon } from "../src/client/daemon-pid.ts";
 
 export const BIN = resolve(import.meta.dir, "../dist/t4a");
 
@@ -91,7 +92,9 @@ export class Sandbox {
 
   async cleanup(): Promise<void> {
     const info = await this.run(["info", "--json"]);
-    const pid = info.code === 0 ? (JSON.parse(info.stdout).pid as number) : undefined;
+    // A daemon too busy to answer info (an agent that failed a test, spinning) is found by its
+    // pid file, so no daemon outlives its test.
+    const pid = info.code === 0 ? (JSON.parse(info.stdout).pid as number) : livingDaemon(this.socket);
     await this.run(["shutdown"]);
     if (pid) await waitFor(() => !isAlive(pid), 5000).catch(() => process.kill(pid, "SIGKILL"));
     rmSync(this.dir, { recursive: true, force: true });

@@ -182,8 +182,8 @@ export const NOISE = {
 
 /**
  * Runs every side once per round, in turn (t4a, tmux, floor, t4a, …), after one discarded warm-up
- * round, until each side's wall and CPU spreads are within NOISE.maxSpread (at least minRounds)
- * or maxRounds have run.
+ * round, until the first side's paired ratio to each other side (pairedRatios) and each side's
+ * CPU are within NOISE.maxSpread (at least minRounds), or maxRounds have run.
  */
 export async function interleave(run: Record<string, () => Promise<Measured>>): Promise<Interleaved> {
   const names = Object.keys(run);
@@ -201,10 +201,21 @@ export async function interleave(run: Record<string, () => Promise<Measured>>): 
     }
     rounds++;
     if (rounds < NOISE.minRounds) continue;
-    const settled = names.every((name) => spread(sides[name]!.wall) <= NOISE.maxSpread && (sides[name]!.cpu.length === 0 || spread(sides[name]!.cpu) <= NOISE.maxSpread));
+    const ours = sides[names[0]!]!.wall;
+    const settled = names.every((name, index) => (index === 0 || spread(pairedRatios(ours, sides[name]!.wall)) <= NOISE.maxSpread) && (sides[name]!.cpu.length === 0 || spread(sides[name]!.cpu) <= NOISE.maxSpread));
     if (settled) break;
   }
   return { sides, rounds, load: [loadBefore, loadAverage()], shares };
+}
+
+/**
+ * Each round's own ratio of two interleaved sides (ours[i] / theirs[i]). The machine's speed
+ * drifts between rounds (this VM's `script` floor moved 580–1040 ms in one quiet minute) but
+ * little within one, so the median of these ratios and their spread judge the difference; the
+ * ratio of two medians carries both sides' drift.
+ */
+export function pairedRatios(ours: number[], theirs: number[]): number[] {
+  return ours.map((value, round) => value / theirs[round]!);
 }
 
 /**

@@ -6,7 +6,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../build.ts";
 import { Screen } from "../src/terminal/screen.ts";
-import { BIN, T4a, Tmux, cpuSeconds, hasTmux, interleave, median, noiseOf, percentile, privateBytes, rssBytes, spread, timeProcess, tmuxVersion, type Interleaved } from "./lib.ts";
+import { BIN, T4a, Tmux, cpuSeconds, hasTmux, interleave, median, noiseOf, pairedRatios, percentile, privateBytes, rssBytes, spread, timeProcess, tmuxVersion, type Interleaved } from "./lib.ts";
 
 interface Row {
   section: string;
@@ -21,8 +21,12 @@ interface Row {
   tmuxCpu?: number;
   /** Why the wall-time ratios are not shown (a noisy run), and why the CPU ratio is not. */
   noise?: string;
+  floorNoise?: string;
   cpuNoise?: string;
-  /** Each side's spread (interquartile range / median) of wall time, and the rounds run. */
+  /** Interleaved rows: the median of each round's own ratio (pairedRatios), not a ratio of medians. */
+  tmuxRatio?: number;
+  floorRatio?: number;
+  /** The spread of each paired ratio (t4a/tmux, t4a/floor) and of each side's wall time, and the rounds run. */
   spread?: string;
   /** The load average before → after. */
   load?: string;
@@ -106,19 +110,28 @@ async function ingest(): Promise<void> {
  * the noise that keeps a ratio from being shown. `rate`: the row shows a rate made of the times
  * (MB/s); the spread is still judged on the times. `shared`: wall time, which needs free cores.
  */
-function compared(result: Interleaved, shared: boolean, rate?: (ms: number) => number): Pick<Row, "t4a" | "tmux" | "floor" | "t4aCpu" | "tmuxCpu" | "noise" | "cpuNoise" | "spread" | "load"> {
+function compared(result: Interleaved, shared: boolean, rate?: (ms: number) => number): Pick<Row, "t4a" | "tmux" | "floor" | "t4aCpu" | "tmuxCpu" | "noise" | "floorNoise" | "cpuNoise" | "tmuxRatio" | "floorRatio" | "spread" | "load"> {
   const { t4a, tmux, floor } = result.sides as Record<string, { wall: number[]; cpu: number[] }>;
   const show = rate ?? ((ms: number) => ms);
   const walls = [t4a!.wall, tmux!.wall, ...(floor ? [floor.wall] : [])];
+  // A rate's ratio is the inverse of its times' ratio.
+  const paired = (theirs: number[]) => pairedRatios(rate ? theirs : t4a!.wall, rate ? t4a!.wall : theirs);
+  const byTmux = paired(tmux!.wall);
+  const byFloor = floor ? paired(floor.wall) : undefined;
+  const percent = (samples: number[]) => `${Math.round(spread(samples) * 100)}%`;
   return {
     t4a: show(median(t4a!.wall)),
     tmux: show(median(tmux!.wall)),
     floor: floor ? show(median(floor.wall)) : undefined,
     t4aCpu: median(t4a!.cpu),
     tmuxCpu: median(tmux!.cpu),
-    noise: noiseOf(result, walls, shared),
+    tmuxRatio: median(byTmux),
+    floorRatio: byFloor ? median(byFloor) : undefined,
+    // Each ratio is judged on its own rounds: a noisy floor does not hide t4a against tmux.
+    noise: noiseOf(result, [byTmux], shared),
+    floorNoise: byFloor ? noiseOf(result, [byFloor], shared) : undefined,
     cpuNoise: noiseOf(result, [t4a!.cpu, tmux!.cpu], false),
-    spread: `${walls.map((samples) => `${Math.round(spread(samples) * 100)}%`).join("/")} (${result.rounds} rounds)`,
+    spread: `ratios ${[byTmux, ...(byFloor ? [byFloor] : [])].map(percent).join("/")}, walls ${walls.map(percent).join("/")} (${result.rounds} rounds)`,
     load: `${result.load[0].toFixed(1)}→${result.load[1].toFixed(1)}, core ${Math.round(median(result.shares) * 100)}%`,
   };
 }
@@ -857,17 +870,17 @@ async function elements(): Promise<void> {
 
 function report(): void {
   const format = (n: number | undefined) => (n === undefined ? "" : n >= 100 ? n.toFixed(0) : n.toFixed(1));
-  const ratio = (ours: number, theirs: number | undefined, noise?: string) => (theirs ? noise ?? `${(ours / theirs).toFixed(2)}x` : "");
+  const ratio = (ours: number, theirs: number | undefined, noise?: string, paired?: number) => (theirs ? noise ?? `${(paired ?? ours / theirs).toFixed(2)}x` : "");
   // Every ratio has the other side's own figure just before it; a noisy run shows why instead of a ratio.
-  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "t4a cpu", "tmux cpu", "cpu t4a/tmux", "unit", "target", "spread t4a/tmux/floor", "load, core share"];
+  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "t4a cpu", "tmux cpu", "cpu t4a/tmux", "unit", "target", "spread (IQR/median)", "load, core share"];
   const table = rows.map((row) => [
     row.section,
     row.metric,
     format(row.t4a),
     format(row.tmux),
-    ratio(row.t4a, row.tmux, row.noise),
+    ratio(row.t4a, row.tmux, row.noise, row.tmuxRatio),
     format(row.floor),
-    ratio(row.t4a, row.floor, row.noise),
+    ratio(row.t4a, row.floor, row.floorRatio === undefined ? row.noise : row.floorNoise, row.floorRatio),
     format(row.t4aCpu),
     format(row.tmuxCpu),
     row.t4aCpu === undefined ? "" : ratio(row.t4aCpu, row.tmuxCpu, row.cpuNoise),

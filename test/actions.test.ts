@@ -118,6 +118,25 @@ test("a target not on the screen, and a program with nothing to choose, are refu
   await waitFor(async () => (await sandbox.screen(id)).includes("got=n"), 30_000, "the answer read");
 });
 
+test("a one-line question read a key at a time (raw mode) gets its key alone: no Enter spills into the next question", async () => {
+  // Like `git add -p` with interactive.singleKey: cbreak mode, one key read per question, no echo.
+  const script = "import sys,time,tty\n" +
+    "tty.setcbreak(0)\n" +
+    "print('Delete it? [y/n] ', end='', flush=True); a = sys.stdin.read(1)\n" +
+    "print('\\ngot=' + repr(a)); print('Next one? [y/n] ', end='', flush=True); b = sys.stdin.read(1)\n" +
+    "print('\\nnext=' + repr(b), flush=True); time.sleep(600)\n";
+  const file = join(sandbox.dir, "one-key.py");
+  writeFileSync(file, script);
+  const id = await sandbox.ok(["create", "--", "python3", file]);
+  await snapshot(id, (elements) => elements.some((e) => e.kind === "question"));
+  expect(await sandbox.ok(["choose", id, "yes"])).toMatch(/\(keys: y\)$/);
+  await waitFor(async () => (await sandbox.screen(id)).includes("got='y'"), 30_000, "the key read");
+  // Had an Enter followed the key, the next question would already have its answer ('\r').
+  await sandbox.ok(["send", id, "n"]);
+  const screen = await waitFor(async () => (await sandbox.screen(id)).split("\n").find((line) => line.startsWith("next=")), 30_000, "the next answer");
+  expect(screen).toBe("next='n'");
+});
+
 // Real agent CLIs' permission questions, offline against the fake model.
 // The second answer (yes, and do not ask again): the arrows must move the highlight there.
 const AGENT_QUESTIONS: Array<[AgentCli, string, confirm?: string]> = [

@@ -97,6 +97,11 @@ export class Actor {
     return !this.#terminal.alive;
   }
 
+  /** The program reads input a line at a time (canonical mode): nothing typed reaches it before Enter. */
+  get readsLines(): boolean {
+    return this.#terminal.readsLines;
+  }
+
   /**
    * Re-read the screen each time the program's output pauses until `check` answers, at most until
    * `ms` from now (and the deadline). Undefined when time runs out or the program exits.
@@ -185,10 +190,9 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   const inline = items.every((i) => i.row === element.row);
   const selected = items.findIndex((i) => i.selected);
   if (inline) {
-    // A prompt on one line ("Continue? [Y/n]") reads a line: the answer's key, then Enter.
     const key = itemKey(item);
     if (!key) throw new T4aError("unsupported", `${nameOf(target)} has no one-character key to press`);
-    await actor.keys(key, "Enter");
+    await answerInline(actor, look, key);
     return actor.reply(await actor.effect(look, target));
   }
   let moved: Look | undefined;
@@ -214,6 +218,29 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   }
   await actor.keys("Enter");
   return actor.reply(await actor.effect(moved, target));
+}
+
+/** How long a one-line prompt in raw mode is given to show what its key did before Enter is sent. */
+const KEY_ECHO_MS = 1500;
+
+/**
+ * Answer a prompt on one line ("Continue? [Y/n]") with its key. A program that reads lines (the
+ * terminal in canonical mode: a shell's `read`, apt) gets the key and Enter. One in raw mode may
+ * act on the key alone (`git add -p` with interactive.singleKey, a pager's y/n): Enter is sent
+ * only when the key shows no more than its echo on the prompt's row, else it would answer the
+ * next question.
+ */
+async function answerInline(actor: Actor, look: Look, key: string): Promise<void> {
+  if (actor.readsLines) {
+    await actor.keys(key, "Enter");
+    return;
+  }
+  const row = look.grid.cursor.row;
+  const others = (seen: Look) => seen.text.split("\n").filter((_, index) => index !== row).join("\n");
+  await actor.keys(key);
+  const seen = await actor.until((now) => (now.text !== look.text ? now : undefined), KEY_ECHO_MS);
+  if (actor.exited) return;
+  if (!seen || (seen.grid.cursor.row === row && others(seen) === others(look))) await actor.keys("Enter");
 }
 
 /** Check or uncheck a checkbox, select a radio: bring the focus to it (a click, or arrows from the focused one) and press Space. */

@@ -39,6 +39,8 @@ const DRAIN_QUIET_MS = 100;
 
 /** termios c_iflag bit: XON/XOFF output flow control (Linux value). Raw-mode programs clear it. */
 const IXON = 0o2000;
+/** termios c_lflag bit: canonical mode, input is handed over a line at a time (Linux value). */
+const ICANON = 0o2;
 const XOFF = "\x13";
 const XON = "\x11";
 
@@ -154,6 +156,15 @@ export class Pty {
   get flowControl(): boolean {
     if (this.#terminal.closed) return false;
     return (this.#ttyFlow && this.#ttyPath() !== undefined) || (this.#terminal.inputFlags & IXON) !== 0;
+  }
+
+  /**
+   * Whether the program's terminal hands it input a line at a time (canonical mode: a shell's
+   * `read`, apt's prompt): what is typed reaches it only with Enter. A program in raw or cbreak
+   * mode reads each key as it comes.
+   */
+  get readsLines(): boolean {
+    return !this.#terminal.closed && (this.#terminal.localFlags & ICANON) !== 0;
   }
 
   /**

@@ -626,6 +626,11 @@ export class Terminal {
     return this.#endReport;
   }
 
+  /** Whether the program reads its input a line at a time (its terminal is in canonical mode). */
+  get readsLines(): boolean {
+    return this.#pty.readsLines;
+  }
+
   dispose(): void {
     clearTimeout(this.#resizeFrame);
     for (const tap of [...this.#taps]) tap.end?.();

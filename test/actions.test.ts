@@ -86,6 +86,12 @@ test.if(present("dialog"))("dialog --inputbox: fill replaces the value, click OK
   expect(await sandbox.ok(["fill", box.id, "Name", "Ada Lovelace"])).toBe('filled (keys: End BSpace BSpace BSpace "Ada Lovelace")');
   await sandbox.ok(["click", box.id, "--text", "OK"]);
   expect(await box.done()).toBe("rc=0 out=Ada Lovelace");
+  // A value longer than the field shows only its end: erased until the field shows nothing.
+  const long = await start(`dialog --inputbox Name 10 40 ${"x".repeat(80)} 2>$OUT`);
+  await snapshot(long.id, (elements) => elements.some((e) => e.kind === "input" && String(e.value).startsWith("xxx")));
+  expect(await sandbox.ok(["fill", long.id, "Name", "abc"])).toMatch(/^filled \(keys: End( BSpace)+ "abc"\)$/);
+  await sandbox.ok(["click", long.id, "--text", "OK"]);
+  expect(await long.done()).toBe("rc=0 out=abc");
   // Not an input: refused, naming what it is.
   const other = await start("dialog --inputbox Name 10 40 Bob 2>$OUT");
   await snapshot(other.id, labelled("OK"));

@@ -308,8 +308,7 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
       field = findAgain((await actor.look()).elements, target)?.element ?? field;
     }
   }
-  const old = field.value ?? "";
-  if (old) await actor.keys("End", ...Array<string>([...old].length).fill("BSpace"));
+  await erase(actor, target, field.value ?? "");
   if (value) await actor.type(value);
   const norm = (text: string | undefined) => (text ?? "").trim();
   const shown = await actor.until((seen) => (norm(findAgain(seen.elements, target)?.element.value) === norm(value) ? true : undefined));
@@ -319,6 +318,32 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
     throw new T4aError("timeout", `${nameOf(target)} shows ${JSON.stringify(now ?? "")}, not ${JSON.stringify(value)}`);
   }
   return actor.reply("filled");
+}
+
+/** Erasing a field stops once it shows nothing, or after this many rounds that changed nothing seen. */
+const MAX_STILL_ROUNDS = 2;
+const MAX_ERASE_ROUNDS = 16;
+/** How long a round waits to see the field change before it looks again anyway. */
+const ERASE_ROUND_MS = 600;
+
+/**
+ * Erase what a field shows, from its end: as many Backspaces as it shows characters, again while
+ * it shows more (a value longer than the field: dialog shows a window of its end, which may look
+ * the same after a round, "xxxx…"), until it shows nothing, or rounds change nothing seen (a field
+ * that cannot be erased). A field that shows nothing of what it holds (a password box echoing
+ * nothing) cannot be seen to be empty, and is typed into as it is.
+ */
+async function erase(actor: Actor, target: Target, shown: string): Promise<void> {
+  const valueOf = (seen: Look) => findAgain(seen.elements, target)?.element.value ?? "";
+  let still = 0;
+  for (let round = 0; shown && round < MAX_ERASE_ROUNDS && still < MAX_STILL_ROUNDS; round++) {
+    const before = await actor.look();
+    await actor.keys(...(round === 0 ? ["End"] : []), ...Array<string>([...shown].length).fill("BSpace"));
+    const changed = await actor.until((seen) => (seen.text !== before.text || !sameLook(seen, before) ? seen : undefined), ERASE_ROUND_MS);
+    if (actor.exited) return;
+    still = changed ? 0 : still + 1;
+    shown = valueOf(changed ?? (await actor.look()));
+  }
 }
 
 /** One line for people: what happened and how. */

@@ -46,6 +46,18 @@ async function openSession(box: Sandbox, id: string, options: Parameters<Browser
 
 /** The middle of a cell (1-based, as reports count) of an 80-column session, in the page's pixels. */
 async function cell(page: Page, col: number, row: number): Promise<{ x: number; y: number }> {
+  // The bar saying the program reads input comes and goes with its output, moving the rows: aim
+  // once it is there and the terminal has stayed put a moment.
+  let last = "";
+  let since = Date.now();
+  await waitFor(async () => {
+    const now = await page.evaluate(() => {
+      const box = document.querySelector(".xterm-screen")!.getBoundingClientRect();
+      return (document.querySelector("#answer-bar") as HTMLElement).hidden ? "" : `${box.left},${box.top},${box.width},${box.height}`;
+    });
+    if (now !== last) [last, since] = [now, Date.now()];
+    return now !== "" && Date.now() - since >= 400;
+  }, 20_000, "the terminal to stay put");
   return page.evaluate(
     ([col, row]) => {
       const rows = document.querySelectorAll(".xterm-rows > div");
@@ -140,9 +152,10 @@ inChromium("phone: a tap is a click in the cell tapped, the one beside the curso
       [3, 3],
       [10, 12],
     ] as const;
-    for (const [col, row] of taps) {
+    for (const [i, [col, row]] of taps.entries()) {
       const at = await cell(page, col, row);
       await page.touchscreen.tap(at.x, at.y);
+      await page.waitForFunction((n) => ((document.querySelector(".xterm-rows")?.textContent ?? "").match(/got /g) ?? []).length > n, i);
     }
     const click = taps.map(([col, row]) => `\x1b[<0;${col};${row}M\x1b[<0;${col};${row}m`).join("");
     expect(await reads(sandbox, id)).toBe(hex(click) + hex("z"));

@@ -25,7 +25,26 @@ export function findStatus(view: View): Found[] {
     const text = view.text(row, 0, view.cols);
     if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
     let lit = 0;
-    for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
+    let barred = 0;
+    for (let col = 0; col < view.cols; col++) {
+      if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
+      if (view.background(row, col) !== view.backdrop) barred++;
+    }
+    // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
+    // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
+    const menuWords = [...view.flat[row]!.matchAll(/\S+/g)];
+    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && menuWords.every((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]))) {
+      // The open one is drawn unlike the others (aptitude's "Actions" when its menu is down).
+      const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
+      const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+      for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
+      view.use(row, 0, view.cols);
+    }
+    // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
+    if (row === 0 && barred >= view.cols * 0.8) {
+      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim() && view.free(r, 0, view.cols); r++) out.push(status(view, r, r));
+    }
+    if (!view.free(row, 0, view.cols)) continue;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
     // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
     const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
@@ -64,15 +83,23 @@ export function findStatus(view: View): Found[] {
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
-    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
+    // A spinner's line: a braille or quarter-circle frame, then what it is doing.
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷◐◓◑◒◴◷◶◵] +\S/.test(trimmed);
     // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
     // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
     // (ranger's title, opencode's footer) that is not a shell's prompt.
     const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
     const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
-    const place = edge && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
-    if (counter || bullets || message || keys || spinner || backtitle || position || place) {
+    const typing = view.cursor.visible && view.cursor.row === row;
+    const place = edge && !typing && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    // The message row under a mode line (emacs's echo area, vim's under its status line), not being typed in.
+    const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!));
+    // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
+    const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
+    // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
+    const pager = row === view.rows - 1 && trimmed !== "" && view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }
@@ -98,6 +125,13 @@ export function footerStatus(view: View, found: Found[]): void {
   for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
   const kept = found.filter((e) => !(e.kind === "status" && within(e)));
   found.splice(0, found.length, ...kept, status(view, first, last));
+}
+
+/** A row drawn on a bar across most of the screen (a mode line, a title bar). */
+function barRow(view: View, row: number): boolean {
+  let lit = 0;
+  for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.backdrop) lit++;
+  return lit >= view.cols * 0.8;
 }
 
 function status(view: View, first: number, last: number): Found {

@@ -87,6 +87,19 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       view.use(row, left >= 0 ? left : from, to - (left >= 0 ? left : from));
     }
   }
+  // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
+  // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
+  for (let row = 0; row < view.rows; row++) {
+    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{4,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+      const from = m.index! + m[0].length - m[2]!.length;
+      const to = from + m[2]!.length;
+      const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
+      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_")) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col < to;
+      found.push({ kind: "input", row, col: from, width: to - from, height: 1, label: m[1]!, value: inner.replace(/_+/g, " ").trim(), cursor: here });
+      view.use(row, m.index!, to - m.index!);
+    }
+  }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   for (const box of boxes) {
@@ -214,7 +227,7 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
 }
 
 /** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
+const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [];
@@ -243,7 +256,7 @@ export function findToggles(view: View): Found[] {
 }
 
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
-const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ ([A-Za-z][\w .'&-]{0,18}?) \]/g;
+const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ {1,3}([A-Za-z][\w .'&-]{0,18}?) {1,3}\]/g;
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

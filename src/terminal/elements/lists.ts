@@ -4,7 +4,11 @@ import { CellFlag } from "../cell-grid.ts";
 import { type Found, type Item } from "./types.ts";
 import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MARKERS, stripFrame, VERTICAL, View } from "./view.ts";
 
-const YES_NO = /[[(]([yYnN](?:\/(?:\^?[\w?]+))+|[yn](?:,[\w?])+)[\])]\??/;
+/**
+ * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
+ * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)"; a lone "(y)" only right after a "?".
+ */
+const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -14,21 +18,24 @@ export function findQuestions(view: View): Found[] {
     if (!match) continue;
     const start = line.length - line.trimStart().length;
     const end = line.trimEnd().length;
-    const options = match[1]!.split(/[/,]/);
-    const col = match.index! + 1;
+    const options = (match[1] ?? match[2]!).split(/\/|, ?| or /);
     const items: Omit<Item, "ref">[] = [];
-    let c = col;
+    let c = match.index!;
     for (const option of options) {
+      c = view.flat[row]!.indexOf(option, c);
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
-      items.push({ label: name, row, col: c, width: option.length, key: option.startsWith("^") ? option : key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
-      c += option.length + 1;
+      // A key of several letters is typed whole (emacs's "yes", "C-r").
+      const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.
     const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
-    view.use(row, start, end - start);
+    // The answer is typed after it: the rest of the row is the question's, not an input's.
+    view.use(row, start, view.cols - start);
   }
   // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.

@@ -64,6 +64,24 @@ export class View {
     }
   }
 
+  #backdrop: string | undefined;
+
+  /** The background most of the screen is drawn on ("0" when none is set; lynx paints its own). */
+  get backdrop(): string {
+    if (this.#backdrop === undefined) {
+      const counts = new Map<string, number>();
+      // Every 7th cell is enough to tell, and keeps this cheap on any screen.
+      for (let i = 0; i < this.grid.flags.length; i += 7) {
+        const bg = this.background(Math.floor(i / this.cols), i % this.cols);
+        counts.set(bg, (counts.get(bg) ?? 0) + 1);
+      }
+      let most = 0;
+      this.#backdrop = "0";
+      for (const [bg, count] of counts) if (count > most) [this.#backdrop, most] = [bg, count];
+    }
+    return this.#backdrop;
+  }
+
   text(row: number, start: number, end: number): string {
     return this.chars[row]!.slice(Math.max(0, start), Math.min(this.cols, end)).join("");
   }

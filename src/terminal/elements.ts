@@ -9,7 +9,7 @@ import { BOX_CHARS, contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
-import { barMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
+import { barMenus, circleMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 
@@ -40,6 +40,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
   found.push(...findQuestions(view));
+  found.push(...circleMenus(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view, boxes));
   found.push(...findInputs(view, boxes));

@@ -84,7 +84,8 @@ export function findStatus(view: View): Found[] {
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
-    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷◐◓◑◒◴◷◶◵] +\S/.test(trimmed);
+    // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);
     // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
     // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
     // (ranger's title, opencode's footer) that is not a shell's prompt.
@@ -120,6 +121,8 @@ export function footerStatus(view: View, found: Found[]): void {
   let last = first;
   while (last + 1 < view.rows && !blank(last + 1)) last++;
   if (first >= view.rows || blank(first) || last - first > 2) return;
+  // A frame's closing corner (clack's "└") says nothing.
+  if (!/[\p{L}\p{N}]/u.test(view.flat.slice(first, last + 1).join(""))) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
   const within = (e: Found) => e.row >= first && e.row <= last;
   for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;

@@ -174,6 +174,56 @@ function keyedRun(view: View, row: number): Option[] {
   return options;
 }
 
+/**
+ * A select drawn as radio marks (clack's "○ TypeScript" / "● JavaScript"): one filled mark among
+ * empty ones in a column, each before its text, is a menu (the filled one moves with the arrows);
+ * "● Yes / ○ No" on one row under a question is that question's answers. A dim hint after an
+ * item in parentheses ("(no types)") is not part of its label.
+ */
+export function circleMenus(view: View): Found[] {
+  const out: Found[] = [];
+  const mark = (r: number, col: number) => r >= 0 && r < view.rows && "○●".includes(view.char(r, col)) && view.char(r, col + 1) === " " && view.char(r, col + 2).trim() !== "" && view.free(r, col, col + 3);
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pair = /([●○]) (\S[^/]*?) \/ ([●○]) (\S.*?)\s*$/.exec(line);
+    if (pair && pair[1] !== pair[3] && view.free(row, pair.index!, line.trimEnd().length)) {
+      let q = row - 1;
+      while (q >= 0 && !/[\p{L}\p{N}]/u.test(view.flat[q]!)) q--;
+      const label = q >= 0 ? clean(view.flat[q]!).replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") : "";
+      const col = pair.index!;
+      const second = col + pair[0].indexOf(pair[3]!, pair[1]!.length + pair[2]!.length + 2);
+      const items = [
+        { label: pair[2]!, row, col, width: pair[2]!.length + 2, ...(pair[1] === "●" ? { selected: true } : {}) },
+        { label: pair[4]!, row, col: second, width: pair[4]!.length + 2, ...(pair[3] === "●" ? { selected: true } : {}) },
+      ];
+      if (!label.endsWith("?") || !view.free(q, 0, view.cols)) continue;
+      const qCol = view.flat[q]!.search(/[\p{L}\p{N}"'(]/u);
+      out.push({ kind: "question", row: q, col: qCol, width: Math.max(view.flat[q]!.trimEnd().length, line.trimEnd().length) - qCol, height: row - q + 1, label, items });
+      view.use(q, qCol, view.cols - qCol);
+      view.use(row, col, line.trimEnd().length - col);
+      continue;
+    }
+    const at = line.search(/[○●] \S/);
+    if (at < 0 || !mark(row, at) || mark(row - 1, at)) continue;
+    let last = row;
+    while (mark(last + 1, at)) last++;
+    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
+    if (rows.length < 2 || rows.filter((r) => view.char(r, at) === "●").length !== 1) continue;
+    const items = rows.map((r) => {
+      const text = view.text(r, at + 2, view.cols).trimEnd();
+      // The hint drawn apart from the name: in parentheses at its end, in another style.
+      const hint = /\s+\([^)]*\)$/.exec(text);
+      const cut = hint && view.style(r, at + 2 + hint.index! + hint[0].length - 1) !== view.style(r, at + 2) ? hint.index! : text.length;
+      return { label: text.slice(0, cut), row: r, col: at, width: text.length + 2, ...(view.char(r, at) === "●" ? { selected: true } : {}) };
+    });
+    const width = Math.max(...items.map((i) => i.width));
+    out.push({ kind: "menu", row, col: at, width, height: rows.length, items });
+    view.use(row, at, width, rows.length);
+    row = last;
+  }
+  return out;
+}
+
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;
 

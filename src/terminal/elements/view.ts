@@ -38,6 +38,15 @@ export class View {
     if (!grid.cursor.visible) {
       const drawn = [];
       for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      // Else a lone block ("█", clack's) or a lone cell on a background of its own (enquirer's).
+      if (drawn.length === 0) {
+        const block = [];
+        const lit = [];
+        for (let i = 0; i < grid.codepoints.length && block.length < 2; i++) if (grid.codepoints[i] === 0x2588) block.push(i);
+        for (let i = 0; i < grid.bg.length && lit.length < 2; i++) if (grid.bg[i] !== grid.bg[0] && grid.codepoints[i]! <= 32) lit.push(i);
+        if (block.length === 1) drawn.push(block[0]!);
+        else if (lit.length === 1) drawn.push(lit[0]!);
+      }
       if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
     }
     this.chars = [];

@@ -31,9 +31,10 @@ export function detectElements(grid: CellGrid): Element[] {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }
-  // Separator rows inside boxes (├───┤) and stray rules are frame too.
+  // Separator rows inside boxes (├───┤) and stray rules are frame too; a lone "─" is a tree's guide ("├─>").
   for (let row = 0; row < view.rows; row++) {
-    for (let col = 0; col < view.cols; col++) if (BOX_CHARS.test(view.char(row, col)) && HORIZONTAL.includes(view.char(row, col))) view.use(row, col, 1);
+    const rule = (col: number) => HORIZONTAL.includes(view.char(row, col));
+    for (let col = 0; col < view.cols; col++) if (rule(col) && (rule(col - 1) || rule(col + 1))) view.use(row, col, 1);
   }
   found.push(...panelDialogs(view, boxes));
   found.push(...findFunctionKeys(view));

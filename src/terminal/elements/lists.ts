@@ -239,7 +239,8 @@ export function findTables(view: View): Found[] {
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
       const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim()).filter(Boolean);
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
-      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20)) continue;
+      // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
+      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
@@ -401,6 +402,21 @@ export function markerMenus(view: View): Found[] {
 }
 
 /**
+ * An item's text as a list shows it: a "(3)" before it is its key (tmux's choose-tree), a tree's
+ * guides ("├─> ", "--- ", "+ ") are not part of it, nor a single hot key after it (aptitude's "  g").
+ */
+function treeItem(text: string): { label: string; key?: string } {
+  let rest = clean(text);
+  let key: string | undefined;
+  const numbered = /^\((\d{1,3})\)\s+/.exec(rest);
+  if (numbered) [key, rest] = [numbered[1], rest.slice(numbered[0].length)];
+  rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\*(?=\S))/, "");
+  const hot = /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd()) ? /\s([a-zA-Z])$/.exec(text.trimEnd()) : null;
+  if (hot && !key) [key, rest] = [hot[1], rest.slice(0, -2).trim()];
+  return { label: rest, ...(key ? { key } : {}) };
+}
+
+/**
  * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
  * colour) the rows above and below lack, with items over the same columns starting where its text
  * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
@@ -415,7 +431,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       let end = col + 1;
       while (end < view.cols && view.background(row, end) === bg) end++;
       const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
-      if (bg !== "0" && end - col >= 8 && view.text(row, col, end).trim() && view.char(row, end - 1) === " " && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end });
+      // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
+      const wide = end - col >= 8 && view.char(row, end - 1) === " ";
+      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
+      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
       col = end;
     }
   }
@@ -428,14 +447,17 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
     return true;
   };
-  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b))).map((a) => a.row));
+  // (Not when its colour goes on under the other bar: that is the list's own rows, emacs's drop-down.)
+  const again = (a: { row: number; start: number }, b: { row: number }) => b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
+  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b) && !again(a, b))).map((a) => a.row));
   const out: Found[] = [];
   for (const bar of bars) {
     const { row, start, end } = bar;
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    // (A mark before the selected row's name, vifm's "*", shifts it by one.)
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -443,17 +465,27 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const style = (r: number) => view.spanStyle(r, start, end);
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
-    if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
+    // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
+    const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
     if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
+    // A short bar is a list's only with neighbours enough to be one.
+    if (end - start < 8 && last - first < 2) continue;
+    // The bar over a name alone (nnn's) spans the list's longest name.
+    const right = end - start < 8 ? Math.max(end, ...Array.from({ length: last - first + 1 }, (_, i) => start + view.text(first + i, start, view.cols).search(/\s{2,}|\s*$/))) : end;
+    // Its colour again in the list: this bar is one of its rows, another is the selected one (emacs's drop-down).
+    const alike = (r: number) => r >= 0 && r < view.rows && r !== row && view.background(r, start) === view.background(row, start) && lead(r) === textCol && view.background(r, end - 1) === view.background(row, end - 1);
+    if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
-      const text = view.text(r, start, end).trimEnd();
-      const name = end - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
-      items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
+      const text = view.text(r, start, right).trimEnd();
+      const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      const { label, key } = treeItem(name);
+      items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
-    out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });
-    view.use(first, start, end - start, last - first + 1);
+    out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
+    view.use(first, start, right - start, last - first + 1);
   }
   return out;
 }

@@ -45,7 +45,7 @@ export function findStatus(view: View): Found[] {
       for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim() && view.free(r, 0, view.cols); r++) out.push(status(view, r, r));
     }
     if (!view.free(row, 0, view.cols)) continue;
-    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
+    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}` && view.spanBackground(row, 0, view.cols) !== view.backdrop;
     // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
     const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
     if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
@@ -82,7 +82,9 @@ export function findStatus(view: View): Found[] {
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
-    const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
+    // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
+    const told = (near || row === 0) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    const keys = told || (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);

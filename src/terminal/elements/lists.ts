@@ -51,6 +51,28 @@ export function findQuestions(view: View): Found[] {
     out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
     view.use(first, 0, view.cols, row - first + 1);
   }
+  // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
+  // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.
+  for (let row = 0; row < view.rows; row++) {
+    const line = stripFrame(view.flat[row]!);
+    const start = view.flat[row]!.indexOf(line);
+    const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
+    const pieces = [...line.matchAll(piece)];
+    const rest = line.replace(piece, "").replace(/\s*(?:\/|,|\bor\b)\s*/g, "").replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "").replace(/[?:]\s*$/, "").trim();
+    if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!, row, col: start + m.index!, width: m[1]!.length, key: (m[2] ?? m[3])!.toLowerCase() }));
+    let q = row - 1;
+    while (q >= row - 2 && q >= 0 && !stripFrame(view.flat[q]!).trim()) q--;
+    const qText = q >= 0 ? stripFrame(view.flat[q]!) : "";
+    const qStart = q >= 0 ? view.flat[q]!.indexOf(qText) : 0;
+    const label = q >= row - 2 && qText && view.free(q, qStart, qStart + qText.length) ? clean(qText) : "";
+    const top = label ? q : row;
+    const col = label ? Math.min(start, view.flat[q]!.indexOf(stripFrame(view.flat[q]!))) : start;
+    const width = Math.max(start + line.length, label ? view.flat[q]!.indexOf(stripFrame(view.flat[q]!)) + stripFrame(view.flat[q]!).length : 0) - col;
+    out.push({ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items });
+    if (label) view.use(q, col, width);
+    view.use(row, start, line.length);
+  }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
@@ -457,7 +479,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
     // (A mark before the selected row's name, vifm's "*", shifts it by one.)
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;

@@ -369,6 +369,13 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
       return before && after;
     };
     const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
+    if (all.length === 0) {
+      const choices = choiceButtons(view, boxes, row);
+      if (choices.length) {
+        out.push(...choices);
+        continue;
+      }
+    }
     // A lone "[ New File ]" is a button only alone on its row in a box (mc's "[ Tree ]"), not a
     // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
     const alone = (m: RegExpExecArray) => {
@@ -387,6 +394,25 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     out.push(...row_);
   }
   return out;
+}
+
+/**
+ * Bare choices in a box, a few words each, three or more blanks apart, alone on their row, one of
+ * them in reverse (ncdu's "yes   no   don't ask me again"): the box's buttons, without brackets.
+ */
+function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
+  const line = view.flat[row]!;
+  const box = boxAround(boxes, row, line.search(/[│┃║]/) + 1);
+  if (!box) return [];
+  const inner = view.text(row, box.left + 1, box.right);
+  const pieces = [...inner.matchAll(/\S+(?: \S+){0,3}/g)];
+  if (pieces.length < 2 || pieces.length > 5 || pieces.some((p) => p[0].length > 24) || !/^\s*\S+(?:(?: \S+)*\s{3,}\S+)+(?: \S+)*\s*$/.test(inner)) return [];
+  const buttons: Found[] = pieces.map((p) => ({ kind: "button", row, col: box.left + 1 + p.index!, width: p[0].length, height: 1, label: p[0], selected: false }));
+  const lit = buttons.filter((b) => view.spanStyle(row, b.col, b.col + b.width).includes("/i"));
+  if (lit.length !== 1 || !buttons.every((b) => view.free(row, b.col, b.col + b.width))) return [];
+  lit[0]!.selected = true;
+  for (const b of buttons) view.use(row, b.col, b.width);
+  return buttons;
 }
 
 /**

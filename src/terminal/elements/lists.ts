@@ -267,15 +267,23 @@ export function findTables(view: View): Found[] {
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
-      if (!styled && !separated) continue;
+      // Or underlined by a rule of dashes under each name (sqlite's and psql's column mode: "--  ----").
+      const ruled = /^[\s─━=-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      if (!styled && !separated && !ruled) continue;
       candidates++;
-      const body = bodyRows(view, row, segment.start, segment.end);
-      if (body < 2) continue;
-      if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
+      // The rule is the header's, not a row of the body.
+      const skip = ruled ? 1 : 0;
+      const body = bodyRows(view, row + skip, segment.start, segment.end);
+      const spans = words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
+      // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
+      // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
+      const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
+      if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
+      if (!separated && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
-      for (let r = row + 1; r <= row + body; r++) {
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) {
         const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
         const first = bodyText.search(/[^\s│┃║]/);
         if (first < 0) continue;
@@ -284,11 +292,11 @@ export function findTables(view: View): Found[] {
       }
       // The body rows themselves, blanks between cells collapsed: what the table says.
       const lines: string[] = [];
-      for (let r = row + 1; r <= row + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
       // A panel's empty rows below its last entry (only column rules) are not rows.
       while (lines.length && !lines[lines.length - 1]) lines.pop();
-      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: lines.length, text: lines.join("\n") });
-      view.use(row, col, end - col, body + 1);
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1 + skip, header: names, rows: lines.length, text: lines.join("\n") });
+      view.use(row, col, end - col, body + 1 + skip);
     }
   }
   return out;

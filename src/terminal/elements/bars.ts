@@ -32,8 +32,11 @@ export function findStatus(view: View): Found[] {
     }
     // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
     // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
-    const menuWords = [...view.flat[row]!.matchAll(/\S+/g)];
-    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && menuWords.every((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]))) {
+    // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)
+    const tokens = [...view.flat[row]!.matchAll(/\S+/g)];
+    const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
+    const strays = tokens.filter((w) => !menuWords.includes(w));
+    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
       // The open one is drawn unlike the others (aptitude's "Actions" when its menu is down).
       const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
       const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
@@ -93,6 +96,8 @@ export function findStatus(view: View): Found[] {
     // (ranger's title, opencode's footer) that is not a shell's prompt.
     const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
     const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
+    // A title alone at the top row's right end (lynx's page title).
+    const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
     const typing = view.cursor.visible && view.cursor.row === row;
     const place = edge && !typing && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
@@ -102,7 +107,7 @@ export function findStatus(view: View): Found[] {
     const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
     const pager = row === view.rows - 1 && trimmed !== "" && view.spanStyle(row, start, start + trimmed.length).includes("/i");
-    if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager) {
+    if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }

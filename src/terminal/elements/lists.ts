@@ -431,6 +431,10 @@ export function markerMenus(view: View): Found[] {
   return out;
 }
 
+/** A row of a frame, not a list's: only box characters, or one at its edge (a tree's "├─>" in a row is not). */
+const frameRow = (text: string): boolean =>
+  BOX_CHARS.test(text) && (!/[\p{L}\p{N}]/u.test(text) || /^\s*[│┃║┌┐└┘├┤╭╮╰╯]|[│┃║┌┐└┘├┤╭╮╰╯]\s*$/.test(text));
+
 /**
  * An item's text as a list shows it: a "(3)" before it is its key (tmux's choose-tree), a tree's
  * guides ("├─> ", "--- ", "+ ") are not part of it, nor a single hot key after it (aptitude's "  g").
@@ -487,7 +491,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
     // (A mark before the selected row's name, vifm's "*", shifts it by one.)
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;

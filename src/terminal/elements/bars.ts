@@ -100,7 +100,8 @@ export function findStatus(view: View): Found[] {
     const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
     const typing = view.cursor.visible && view.cursor.row === row;
-    const place = edge && !typing && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
+    const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line), not being typed in.
     const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!));
     // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.

@@ -100,6 +100,25 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       view.use(row, m.index!, to - m.index!);
     }
   }
+  // A form of "Label : value" rows, the colons in one column, the cursor in one of them (enquirer's
+  // form): each row a field. (Without the cursor it is a listing, pacman -Qi's "Name : bash".)
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const colon = / : /.exec(view.flat[row]!)?.index ?? -1;
+    const at = (r: number) => r < view.rows && colon > 0 && view.flat[r]!.slice(colon, colon + 3) === " : " && /[A-Za-z]/.test(view.char(r, colon - 1)) && view.free(r, 0, view.cols);
+    if (!at(row) || !at(row + 1)) continue;
+    let last = row + 1;
+    while (at(last + 1)) last++;
+    if (!(cursor.visible && cursor.row >= row && cursor.row <= last && cursor.col > colon)) {
+      row = last;
+      continue;
+    }
+    for (let r = row; r <= last; r++) {
+      const label = /([A-Za-z][\w'-]*(?: [\w'-]+){0,4})$/.exec(view.text(r, 0, colon))![1]!;
+      found.push({ kind: "input", row: r, col: colon + 3, width: view.cols - colon - 3, height: 1, label, cursor: cursor.row === r });
+      view.use(r, colon - label.length, view.cols - colon + label.length);
+    }
+    row = last;
+  }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   for (const box of boxes) {
@@ -162,10 +181,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
   const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
   const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
-  const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  // A debugger's "(Pdb) ", "(gdb) ": the program's name in parentheses is the prompt.
+  const named = /^\s*\([\w-]{1,12}\)\s/.exec(before);
+  const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
-  const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
+  const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
   const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").trimEnd();

@@ -43,7 +43,7 @@ export class View {
         const block = [];
         const lit = [];
         for (let i = 0; i < grid.codepoints.length && block.length < 2; i++) if (grid.codepoints[i] === 0x2588) block.push(i);
-        for (let i = 0; i < grid.bg.length && lit.length < 2; i++) if (grid.bg[i] !== grid.bg[0] && grid.codepoints[i]! <= 32) lit.push(i);
+        for (let i = 0; i < grid.bg.length && lit.length < 2; i++) if (grid.bg[i] !== grid.bg[0]) lit.push(i);
         if (block.length === 1) drawn.push(block[0]!);
         else if (lit.length === 1) drawn.push(lit[0]!);
       }

@@ -189,7 +189,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").trimEnd();
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.

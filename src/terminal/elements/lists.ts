@@ -421,7 +421,14 @@ export function markerMenus(view: View): Found[] {
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
       const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row && view.char(r, textCol - 1) !== " ";
-      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
+      // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
+      const at = view.flat[r]!.indexOf(name!, textCol);
+      const lastWord = / (\S+)$/.exec(name!);
+      const ink = (col: number) => view.grid.fg[r * view.cols + col];
+      // (Only when drawn in the list's chrome, its frame's ink: gemini's theme names are each in colours of their own.)
+      const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
+      const label = at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
+      items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
@@ -490,8 +497,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
-    // (A mark before the selected row's name, vifm's "*", shifts it by one.)
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -502,6 +509,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
     const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
     if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
+    // So is a first row that ends in a colon (htop's "Send signal:").
+    else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;
     if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
     // A short bar is a list's only with neighbours enough to be one.
     if (end - start < 8 && last - first < 2) continue;
@@ -517,6 +526,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       const { label, key } = treeItem(name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
+    }
+    // Every item numbered ("15 SIGTERM"): the number is its key.
+    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key)) {
+      for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
     }
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
     view.use(first, start, right - start, last - first + 1);
@@ -558,7 +571,10 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
-        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : body.trim(), row: r, col: inner.start + start, width: body.length };
+        // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
+        const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
+        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(), row: r, col: inner.start + start, width: body.length };
+        if (hot) item.key = hot[1]!;
         if (tagged) item.key = parts[0]!;
         if (r === selectedRow) item.selected = true;
         return item;

@@ -7,7 +7,7 @@ import type { CellGrid } from "./cell-grid.ts";
 import { type Element, type Found } from "./elements/types.ts";
 import { BOX_CHARS, contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
-import { findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
+import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
 import { barMenus, circleMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
 
@@ -46,6 +46,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findButtons(view, boxes));
   found.push(...findInputs(view, boxes));
   footerStatus(view, found);
+  buttonHelp(view, found);
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
   found.push(...highlightMenus(view, boxes));

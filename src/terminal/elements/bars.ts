@@ -70,6 +70,17 @@ export function findStatus(view: View): Found[] {
       view.use(row, 0, view.cols);
     } else out.push(status(view, row, row));
   }
+  // Two or more rows in reverse across the screen, apart: windows' status lines (vim's split, its
+  // help window over "[No Name]"); a list has one selected row, not several.
+  const reversed: number[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    let inverse = 0;
+    for (let col = 0; col < view.cols; col++) if (view.background(row, col).startsWith("i")) inverse++;
+    if (inverse >= view.cols * 0.9 && view.char(row, 0).trim() !== "") reversed.push(row);
+  }
+  if (reversed.length >= 2 && reversed.every((r, i) => i === 0 || r > reversed[i - 1]! + 1)) {
+    for (const r of reversed) if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
+  }
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     // Inside a frame (a dialog's hint row), the frame is not part of the line.
@@ -102,8 +113,9 @@ export function findStatus(view: View): Found[] {
     const typing = view.cursor.visible && view.cursor.row === row;
     // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
     const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
-    // The message row under a mode line (emacs's echo area, vim's under its status line), not being typed in.
-    const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!));
+    // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"
+    // rows, its '"file" 34L, 1532B'), not being typed in.
+    const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));
     // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
     const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
@@ -136,6 +148,26 @@ export function footerStatus(view: View, found: Found[]): void {
   for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
   const kept = found.filter((e) => !(e.kind === "status" && within(e)));
   found.splice(0, found.length, ...kept, status(view, first, last));
+}
+
+/**
+ * The last row, a few blank rows under a row of buttons: what the focused one does (cfdisk's
+ * "Create new partition from free space"), a status.
+ */
+export function buttonHelp(view: View, found: Found[]): void {
+  let last = view.rows - 1;
+  while (last > 0 && !view.flat[last]!.trim()) last--;
+  const text = view.flat[last]!.trim();
+  const start = view.flat[last]!.indexOf(text);
+  if (!/\p{L}{2}/u.test(text) || !view.free(last, start, start + text.length)) return;
+  for (let row = last - 1; row >= Math.max(0, last - 4); row--) {
+    if (found.filter((e) => e.kind === "button" && e.row === row).length >= 2) {
+      found.push({ kind: "status", row: last, col: start, width: text.length, height: 1, text });
+      view.use(last, start, text.length);
+      return;
+    }
+    if (view.flat[row]!.trim()) return;
+  }
 }
 
 /** A row drawn on a bar across most of the screen (a mode line, a title bar). */

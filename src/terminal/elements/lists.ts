@@ -555,8 +555,11 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       }
       row++;
       if (rows.length < 2) continue;
-      const bgs = rows.map((r) => lineBackground(view, r, inner.start, inner.end));
-      const odd = rows.filter((_, i) => bgs.filter((b) => b === bgs[i]).length === 1);
+      const lone = (looks: string[]) => rows.filter((_, i) => looks.filter((b) => b === looks[i]).length === 1);
+      // The one row on a background of its own is the selected one, whatever its letters' colours
+      // (debconf colours each item's hot key: "U" red, "S" blue, a tie); else the one drawn unlike the rest.
+      const bgOnly = lone(rows.map((r) => { const t = view.text(r, inner.start, inner.end); return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length); }));
+      const odd = bgOnly.length === 1 && rows.length > 2 ? bgOnly : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;

@@ -1,4 +1,4 @@
-// Status and key-hint lines, and function-key bars (buttons where the program takes the mouse).
+// Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
 import { type Found } from "./types.ts";
 import { stripFrame, View } from "./view.ts";
 

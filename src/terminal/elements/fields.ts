@@ -207,7 +207,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
 
 /**
  * The answer on the row under its question (clack's "◆  What is your project named?" over "│  shop"):
- * nothing but a gutter before it, the question above ending in "?" or ":".
+ * an icon before the question, a gutter of "│" before the answer.
  */
 function answerUnder(view: View, row: number, from: number, before: string): Found[] {
   const { cursor } = view;

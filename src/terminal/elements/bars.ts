@@ -1,4 +1,5 @@
 // Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
+import { CellFlag } from "../cell-grid.ts";
 import { type Found } from "./types.ts";
 import { stripFrame, View } from "./view.ts";
 
@@ -73,10 +74,13 @@ export function findStatus(view: View): Found[] {
   // Two or more rows in reverse across the screen, apart: windows' status lines (vim's split, its
   // help window over "[No Name]"); a list has one selected row, not several.
   const reversed: number[] = [];
+  const { flags } = view.grid;
   for (let row = 0; row < view.rows; row++) {
+    // (Flags read directly, and only rows that start reversed: this runs on every screen.)
+    if (!(flags[row * view.cols]! & CellFlag.inverse) || view.char(row, 0).trim() === "") continue;
     let inverse = 0;
-    for (let col = 0; col < view.cols; col++) if (view.background(row, col).startsWith("i")) inverse++;
-    if (inverse >= view.cols * 0.9 && view.char(row, 0).trim() !== "") reversed.push(row);
+    for (let i = row * view.cols; i < (row + 1) * view.cols; i++) if (flags[i]! & CellFlag.inverse) inverse++;
+    if (inverse >= view.cols * 0.9) reversed.push(row);
   }
   if (reversed.length >= 2 && reversed.every((r, i) => i === 0 || r > reversed[i - 1]! + 1)) {
     for (const r of reversed) if (view.free(r, 0, view.cols)) out.push(status(view, r, r));

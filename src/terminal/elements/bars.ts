@@ -6,12 +6,17 @@ import { stripFrame, View } from "./view.ts";
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
+/** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
+const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
+
 export function findStatus(view: View): Found[] {
   const out: Found[] = [];
   const hintRows: number[] = [];
   for (let row = 0; row < view.rows; row++) {
     const matches = view.flat[row]!.match(KEY_HINT);
-    if (matches && matches.length >= 3) hintRows.push(row);
+    // Or mail and news readers' "q:Quit  d:Del  ?:Help", aptitude's "C-T: Menu  q: Quit": a key, a colon, a name.
+    const colons = view.flat[row]!.match(COLON_HINT);
+    if (matches && matches.length >= 3 || colons && colons.length >= 3) hintRows.push(row);
   }
   // Consecutive hint rows are one status element.
   for (let i = 0; i < hintRows.length; ) {
@@ -46,7 +51,9 @@ export function findStatus(view: View): Found[] {
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {
-      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim() && view.free(r, 0, view.cols); r++) out.push(status(view, r, r));
+      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim(); r++) {
+        if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
+      }
     }
     if (!view.free(row, 0, view.cols)) continue;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}` && view.spanBackground(row, 0, view.cols) !== view.backdrop;

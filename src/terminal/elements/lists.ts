@@ -267,8 +267,8 @@ export function findTables(view: View): Found[] {
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
-      // Or underlined by a rule of dashes under each name (sqlite's and psql's column mode: "--  ----").
-      const ruled = /^[\s─━=-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
+      const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
       if (!styled && !separated && !ruled) continue;
       candidates++;
       // The rule is the header's, not a row of the body.

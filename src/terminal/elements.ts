@@ -7,9 +7,9 @@ import type { CellGrid } from "./cell-grid.ts";
 import { type Element, type Found } from "./elements/types.ts";
 import { BOX_CHARS, contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
-import { findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
+import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
-import { barMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
+import { barMenus, circleMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 
@@ -31,19 +31,22 @@ export function detectElements(grid: CellGrid): Element[] {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }
-  // Separator rows inside boxes (├───┤) and stray rules are frame too.
+  // Separator rows inside boxes (├───┤) and stray rules are frame too; a lone "─" is a tree's guide ("├─>").
   for (let row = 0; row < view.rows; row++) {
-    for (let col = 0; col < view.cols; col++) if (BOX_CHARS.test(view.char(row, col)) && HORIZONTAL.includes(view.char(row, col))) view.use(row, col, 1);
+    const rule = (col: number) => HORIZONTAL.includes(view.char(row, col));
+    for (let col = 0; col < view.cols; col++) if (rule(col) && (rule(col - 1) || rule(col + 1))) view.use(row, col, 1);
   }
   found.push(...panelDialogs(view, boxes));
   found.push(...findFunctionKeys(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
   found.push(...findQuestions(view));
+  found.push(...circleMenus(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view, boxes));
   found.push(...findInputs(view, boxes));
   footerStatus(view, found);
+  buttonHelp(view, found);
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
   found.push(...highlightMenus(view, boxes));

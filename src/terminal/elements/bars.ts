@@ -1,16 +1,22 @@
-// Status and key-hint lines, and function-key bars (buttons where the program takes the mouse).
+// Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
+import { CellFlag } from "../cell-grid.ts";
 import { type Found } from "./types.ts";
 import { stripFrame, View } from "./view.ts";
 
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
+/** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
+const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
+
 export function findStatus(view: View): Found[] {
   const out: Found[] = [];
   const hintRows: number[] = [];
   for (let row = 0; row < view.rows; row++) {
     const matches = view.flat[row]!.match(KEY_HINT);
-    if (matches && matches.length >= 3) hintRows.push(row);
+    // Or mail and news readers' "q:Quit  d:Del  ?:Help", aptitude's "C-T: Menu  q: Quit": a key, a colon, a name.
+    const colons = view.flat[row]!.match(COLON_HINT);
+    if (matches && matches.length >= 3 || colons && colons.length >= 3) hintRows.push(row);
   }
   // Consecutive hint rows are one status element.
   for (let i = 0; i < hintRows.length; ) {
@@ -25,8 +31,32 @@ export function findStatus(view: View): Found[] {
     const text = view.text(row, 0, view.cols);
     if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
     let lit = 0;
-    for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
-    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}`;
+    let barred = 0;
+    for (let col = 0; col < view.cols; col++) {
+      if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
+      if (view.background(row, col) !== view.backdrop) barred++;
+    }
+    // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
+    // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
+    // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)
+    const tokens = [...view.flat[row]!.matchAll(/\S+/g)];
+    const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
+    const strays = tokens.filter((w) => !menuWords.includes(w));
+    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
+      // The open one is drawn unlike the others (aptitude's "Actions" when its menu is down).
+      const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
+      const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+      for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
+      view.use(row, 0, view.cols);
+    }
+    // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
+    if (row === 0 && barred >= view.cols * 0.8) {
+      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim(); r++) {
+        if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
+      }
+    }
+    if (!view.free(row, 0, view.cols)) continue;
+    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}` && view.spanBackground(row, 0, view.cols) !== view.backdrop;
     // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
     const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
     if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
@@ -48,6 +78,20 @@ export function findStatus(view: View): Found[] {
       view.use(row, 0, view.cols);
     } else out.push(status(view, row, row));
   }
+  // Two or more rows in reverse across the screen, apart: windows' status lines (vim's split, its
+  // help window over "[No Name]"); a list has one selected row, not several.
+  const reversed: number[] = [];
+  const { flags } = view.grid;
+  for (let row = 0; row < view.rows; row++) {
+    // (Flags read directly, and only rows that start reversed: this runs on every screen.)
+    if (!(flags[row * view.cols]! & CellFlag.inverse) || view.char(row, 0).trim() === "") continue;
+    let inverse = 0;
+    for (let i = row * view.cols; i < (row + 1) * view.cols; i++) if (flags[i]! & CellFlag.inverse) inverse++;
+    if (inverse >= view.cols * 0.9) reversed.push(row);
+  }
+  if (reversed.length >= 2 && reversed.every((r, i) => i === 0 || r > reversed[i - 1]! + 1)) {
+    for (const r of reversed) if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
+  }
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     // Inside a frame (a dialog's hint row), the frame is not part of the line.
@@ -63,16 +107,31 @@ export function findStatus(view: View): Found[] {
     const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
-    const keys = (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
-    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \S/.test(trimmed);
+    // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
+    const told = (near || row === 0) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    const keys = told || (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
+    // A spinner's line: a braille or quarter-circle frame, then what it is doing.
+    // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
+    const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);
     // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
     // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
     // (ranger's title, opencode's footer) that is not a shell's prompt.
     const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
     const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
+    // A title alone at the top row's right end (lynx's page title).
+    const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
-    const place = edge && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
-    if (counter || bullets || message || keys || spinner || backtitle || position || place) {
+    const typing = view.cursor.visible && view.cursor.row === row;
+    // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
+    const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"
+    // rows, its '"file" 34L, 1532B'), not being typed in.
+    const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));
+    // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
+    const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
+    // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
+    const pager = row === view.rows - 1 && trimmed !== "" && view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }
@@ -93,11 +152,40 @@ export function footerStatus(view: View, found: Found[]): void {
   let last = first;
   while (last + 1 < view.rows && !blank(last + 1)) last++;
   if (first >= view.rows || blank(first) || last - first > 2) return;
+  // A frame's closing corner (clack's "└") says nothing.
+  if (!/[\p{L}\p{N}]/u.test(view.flat.slice(first, last + 1).join(""))) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
   const within = (e: Found) => e.row >= first && e.row <= last;
   for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
   const kept = found.filter((e) => !(e.kind === "status" && within(e)));
   found.splice(0, found.length, ...kept, status(view, first, last));
+}
+
+/**
+ * The last row, a few blank rows under a row of buttons: what the focused one does (cfdisk's
+ * "Create new partition from free space"), a status.
+ */
+export function buttonHelp(view: View, found: Found[]): void {
+  let last = view.rows - 1;
+  while (last > 0 && !view.flat[last]!.trim()) last--;
+  const text = view.flat[last]!.trim();
+  const start = view.flat[last]!.indexOf(text);
+  if (!/\p{L}{2}/u.test(text) || !view.free(last, start, start + text.length)) return;
+  for (let row = last - 1; row >= Math.max(0, last - 4); row--) {
+    if (found.filter((e) => e.kind === "button" && e.row === row).length >= 2) {
+      found.push({ kind: "status", row: last, col: start, width: text.length, height: 1, text });
+      view.use(last, start, text.length);
+      return;
+    }
+    if (view.flat[row]!.trim()) return;
+  }
+}
+
+/** A row drawn on a bar across most of the screen (a mode line, a title bar). */
+function barRow(view: View, row: number): boolean {
+  let lit = 0;
+  for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.backdrop) lit++;
+  return lit >= view.cols * 0.8;
 }
 
 function status(view: View, first: number, last: number): Found {

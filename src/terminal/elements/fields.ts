@@ -87,6 +87,38 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       view.use(row, left >= 0 ? left : from, to - (left >= 0 ? left : from));
     }
   }
+  // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
+  // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
+  for (let row = 0; row < view.rows; row++) {
+    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{4,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+      const from = m.index! + m[0].length - m[2]!.length;
+      const to = from + m[2]!.length;
+      const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
+      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_")) continue;
+      const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col < to;
+      found.push({ kind: "input", row, col: from, width: to - from, height: 1, label: m[1]!, value: inner.replace(/_+/g, " ").trim(), cursor: here });
+      view.use(row, m.index!, to - m.index!);
+    }
+  }
+  // A form of "Label : value" rows, the colons in one column, the cursor in one of them (enquirer's
+  // form): each row a field. (Without the cursor it is a listing, pacman -Qi's "Name : bash".)
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const colon = / : /.exec(view.flat[row]!)?.index ?? -1;
+    const at = (r: number) => r < view.rows && colon > 0 && view.flat[r]!.slice(colon, colon + 3) === " : " && /[A-Za-z]/.test(view.char(r, colon - 1)) && view.free(r, 0, view.cols);
+    if (!at(row) || !at(row + 1)) continue;
+    let last = row + 1;
+    while (at(last + 1)) last++;
+    if (!(cursor.visible && cursor.row >= row && cursor.row <= last && cursor.col > colon)) {
+      row = last;
+      continue;
+    }
+    for (let r = row; r <= last; r++) {
+      const label = /([A-Za-z][\w'-]*(?: [\w'-]+){0,4})$/.exec(view.text(r, 0, colon))![1]!;
+      found.push({ kind: "input", row: r, col: colon + 3, width: view.cols - colon - 3, height: 1, label, cursor: cursor.row === r });
+      view.use(r, colon - label.length, view.cols - colon + label.length);
+    }
+    row = last;
+  }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   for (const box of boxes) {
@@ -99,6 +131,11 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).trim(), cursor: here });
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
+  // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.
+  // (Not a select's question: the rows under it hold its choices.)
+  else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
+    found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
+  }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
@@ -138,33 +175,21 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (from > 0 && view.free(row, from - 1, from)) from--;
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
-  // inquirer: "? Project name shop": the icon, the question in bold, the answer typed so far.
-  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
-  if (asked) {
-    const start = asked[0].length - 1;
-    let end = start;
-    const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
-    if (bold(start)) {
-      while (end < cursor.col && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
-      const label = clean(view.text(row, start, end));
-      const first = asked[1]!.length;
-      view.use(row, first, view.cols - first);
-      // A default drawn dim ("(4)") is not typed.
-      const typed = view.chars[row]!.map((ch, col) => (col >= end && (view.grid.flags[row * view.cols + col]! & CellFlag.dim) === 0 ? ch : "")).join("");
-      return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: typed.trim(), cursor: true }];
-    }
-  }
+  const asked = askedInput(view, row, cursor.col, from);
+  if (asked.length) return asked;
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
   const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
   const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
-  const match = commandLine ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
-  if (!match || /[│┃║]/.test(match[0])) return [];
+  // A debugger's "(Pdb) ", "(gdb) ": the program's name in parentheses is the prompt.
+  const named = /^\s*\([\w-]{1,12}\)\s/.exec(before);
+  const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
-  const labelText = commandLine ? commandLine[1]! : clean(match[1]!).replace(/:$/, "");
+  const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").trimEnd();
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
@@ -181,6 +206,59 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
 }
 
 /**
+ * The answer on the row under its question (clack's "◆  What is your project named?" over "│  shop"):
+ * an icon before the question, a gutter of "│" before the answer.
+ */
+function answerUnder(view: View, row: number, from: number, before: string): Found[] {
+  const { cursor } = view;
+  const gutter = /^[\s│┃|]*/.exec(before)![0].length;
+  // Both drawn by a prompt library: an icon before the question, a rule down the left of the answer
+  // (an editor's cursor under "def f():" is not an answer).
+  const above = row > 0 ? clean(view.text(row - 1, 0, view.cols)) : "";
+  const question = /^[^\p{L}\p{N}\s"'(]+ /u.test(above) && /[│┃|]/.test(before.slice(0, gutter)) ? above.replace(/^\S+ +/, "") : "";
+  if (question && view.free(row - 1, 0, view.cols)) {
+    const first = from + gutter;
+    const drawn = view.char(row, cursor.col);
+    // The cursor a program draws itself ("_", "█") is not typed.
+    const typed = (view.text(row, first, cursor.col) + (/[_█▌▏]/.test(drawn) ? " " : drawn) + view.text(row, cursor.col + 1, view.cols)).trim();
+    view.use(row - 1, 0, view.cols);
+    view.use(row, first, view.cols - first);
+    return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label: question.replace(/:$/, ""), value: placeholder(view, first, view.cols) ? "" : typed, cursor: true }];
+  }
+  return [];
+}
+
+/**
+ * inquirer's and enquirer's "? Project name shop": the icon, the question in bold, the answer typed
+ * so far (after a "‣" or "›" some draw). Dim text is typed too (enquirer's mask), but not a dim hint
+ * in brackets: a default ("(4)") or "[input is masked]".
+ */
+function askedInput(view: View, row: number, cursorCol: number, from: number): Found[] {
+  const before = view.chars[row]!.slice(from, cursorCol).join("");
+  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
+  if (!asked) return [];
+  const start = asked[0].length - 1;
+  let end = start;
+  const flag = (col: number, f: number) => (view.grid.flags[row * view.cols + col]! & f) !== 0;
+  if (!flag(start, CellFlag.bold)) return [];
+  while (end < cursorCol && (flag(end, CellFlag.bold) || view.char(row, end) === " " && flag(end + 1, CellFlag.bold))) end++;
+  const label = clean(view.text(row, start, end));
+  const first = asked[1]!.length;
+  if (!view.free(row, first, view.cols)) return [];
+  view.use(row, first, view.cols - first);
+  let typed = "";
+  let depth = 0;
+  for (let col = end; col < view.cols; col++) {
+    const ch = view.char(row, col);
+    const dim = flag(col, CellFlag.dim);
+    if (dim && /[[(]/.test(ch)) depth++;
+    if (!(dim && depth > 0)) typed += ch;
+    if (dim && /[\])]/.test(ch)) depth = Math.max(0, depth - 1);
+  }
+  return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: typed.trim().replace(/^[‣›»…]\s*/, ""), cursor: true }];
+}
+
+/**
  * A field's placeholder ("Type your message…", "Search"): nothing typed before the cursor, and the
  * text right after it drawn dim or in a colour the field's blanks do not have.
  */
@@ -192,7 +270,8 @@ function placeholder(view: View, start: number, end: number): boolean {
   if (first < col || first > col + 2) return false;
   const i = row * view.cols + first;
   const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
-  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
+  // (clack draws its cursor over the placeholder's first letter: the rest of it is dim.)
+  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || first === col && (view.grid.flags[i + 1]! & CellFlag.dim) !== 0 && view.char(row, first + 1).trim() !== "" || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
 }
 
 /**
@@ -214,7 +293,7 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
 }
 
 /** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$)/g;
+const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [];
@@ -231,6 +310,11 @@ export function findToggles(view: View): Found[] {
       let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^(?:[│├└─]+\s*)+/, "").replace(/^[-•*] /, "").replace(/:$/, "");
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
+      // A hint in parentheses after it, drawn in another style (clack's "(recommended)"), is not part of it.
+      const hint = /\s+\([^)]*\)$/.exec(label);
+      const labelCol = line.indexOf(label, col + marker.length);
+      const hintStyle = hint ? view.style(row, labelCol + label.length - 1) : "";
+      if (hint && (hintStyle !== view.style(row, labelCol) || hintStyle.startsWith(`${CellFlag.dim}/`))) label = label.slice(0, hint.index);
       // inquirer: "❯◯ Vitest", the focus marker right before the box.
       const marked = col > 0 && MARKERS.includes(view.char(row, col - 1)) || col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ";
       out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked, ...(marked ? { selected: true } : {}) });
@@ -238,12 +322,36 @@ export function findToggles(view: View): Found[] {
       if (marked) view.use(row, col - 2, 2);
     }
   }
+  // A column of check marks, some lit and some dim (enquirer's multiselect): each row a checkbox, checked when lit.
+  for (let row = 0; row < view.rows; row++) {
+    const at = view.flat[row]!.search(/[✔✓] \S/);
+    const check = (r: number) => r < view.rows && at >= 0 && view.char(r, at) === view.char(row, at) && view.char(r, at + 1) === " " && view.char(r, at + 2).trim() !== "" && view.free(r, at, view.cols);
+    if (!check(row)) continue;
+    let last = row;
+    while (check(last + 1)) last++;
+    const dim = (r: number) => (view.grid.flags[r * view.cols + at]! & CellFlag.dim) !== 0;
+    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
+    if (rows.length >= 2 && rows.some(dim) && !rows.every(dim)) {
+      for (const r of rows) {
+        const text = view.text(r, at + 2, view.cols).trimEnd();
+        out.push({ kind: "checkbox", row: r, col: at, width: text.length + 2, height: 1, label: text, checked: !dim(r) });
+        view.use(r, at, text.length + 2);
+      }
+    }
+    row = last;
+  }
   if (!out.some((e) => e.selected)) markFocused(view, out);
+  // No highlight: the one label of three or more drawn in a style none of the others has (clack's, enquirer's focus).
+  if (out.length >= 3 && !out.some((e) => e.selected)) {
+    const looks = out.map((e) => view.spanStyle(e.row, e.col + 2, e.col + e.width));
+    const lone = out.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    if (lone.length === 1) lone[0]!.selected = true;
+  }
   return out;
 }
 
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
-const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ ([A-Za-z][\w .'&-]{0,18}?) \]/g;
+const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ {1,3}([A-Za-z][\w .'&-]{0,18}?) {1,3}\]/g;
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
@@ -282,6 +390,13 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
       return before && after;
     };
     const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
+    if (all.length === 0) {
+      const choices = choiceButtons(view, boxes, row);
+      if (choices.length) {
+        out.push(...choices);
+        continue;
+      }
+    }
     // A lone "[ New File ]" is a button only alone on its row in a box (mc's "[ Tree ]"), not a
     // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
     const alone = (m: RegExpExecArray) => {
@@ -300,6 +415,25 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     out.push(...row_);
   }
   return out;
+}
+
+/**
+ * Bare choices in a box, a few words each, three or more blanks apart, alone on their row, one of
+ * them in reverse (ncdu's "yes   no   don't ask me again"): the box's buttons, without brackets.
+ */
+function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
+  const line = view.flat[row]!;
+  const box = boxAround(boxes, row, line.search(/[│┃║]/) + 1);
+  if (!box) return [];
+  const inner = view.text(row, box.left + 1, box.right);
+  const pieces = [...inner.matchAll(/\S+(?: \S+){0,3}/g)];
+  if (pieces.length < 2 || pieces.length > 5 || pieces.some((p) => p[0].length > 24) || !/^\s*\S+(?:(?: \S+)*\s{3,}\S+)+(?: \S+)*\s*$/.test(inner)) return [];
+  const buttons: Found[] = pieces.map((p) => ({ kind: "button", row, col: box.left + 1 + p.index!, width: p[0].length, height: 1, label: p[0], selected: false }));
+  const lit = buttons.filter((b) => view.spanStyle(row, b.col, b.col + b.width).includes("/i"));
+  if (lit.length !== 1 || !buttons.every((b) => view.free(row, b.col, b.col + b.width))) return [];
+  lit[0]!.selected = true;
+  for (const b of buttons) view.use(row, b.col, b.width);
+  return buttons;
 }
 
 /**

@@ -4,7 +4,11 @@ import { CellFlag } from "../cell-grid.ts";
 import { type Found, type Item } from "./types.ts";
 import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MARKERS, stripFrame, VERTICAL, View } from "./view.ts";
 
-const YES_NO = /[[(]([yYnN](?:\/(?:\^?[\w?]+))+|[yn](?:,[\w?])+)[\])]\??/;
+/**
+ * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
+ * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)"; a lone "(y)" only right after a "?".
+ */
+const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -14,21 +18,24 @@ export function findQuestions(view: View): Found[] {
     if (!match) continue;
     const start = line.length - line.trimStart().length;
     const end = line.trimEnd().length;
-    const options = match[1]!.split(/[/,]/);
-    const col = match.index! + 1;
+    const options = (match[1] ?? match[2]!).split(/\/|, ?| or /);
     const items: Omit<Item, "ref">[] = [];
-    let c = col;
+    let c = match.index!;
     for (const option of options) {
+      c = view.flat[row]!.indexOf(option, c);
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
-      items.push({ label: name, row, col: c, width: option.length, key: option.startsWith("^") ? option : key.slice(0, 1), ...(option !== key && option.length === 1 ? { selected: true } : {}) });
-      c += option.length + 1;
+      // A key of several letters is typed whole (emacs's "yes", "C-r").
+      const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.
     const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
-    view.use(row, start, end - start);
+    // The answer is typed after it: the rest of the row is the question's, not an input's.
+    view.use(row, start, view.cols - start);
   }
   // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
@@ -43,6 +50,28 @@ export function findQuestions(view: View): Found[] {
     const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
     out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
     view.use(first, 0, view.cols, row - first + 1);
+  }
+  // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
+  // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.
+  for (let row = 0; row < view.rows; row++) {
+    const line = stripFrame(view.flat[row]!);
+    const start = view.flat[row]!.indexOf(line);
+    const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
+    const pieces = [...line.matchAll(piece)];
+    const rest = line.replace(piece, "").replace(/\s*(?:\/|,|\bor\b)\s*/g, "").replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "").replace(/[?:]\s*$/, "").trim();
+    if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!, row, col: start + m.index!, width: m[1]!.length, key: (m[2] ?? m[3])!.toLowerCase() }));
+    let q = row - 1;
+    while (q >= row - 2 && q >= 0 && !stripFrame(view.flat[q]!).trim()) q--;
+    const qText = q >= 0 ? stripFrame(view.flat[q]!) : "";
+    const qStart = q >= 0 ? view.flat[q]!.indexOf(qText) : 0;
+    const label = q >= row - 2 && qText && view.free(q, qStart, qStart + qText.length) ? clean(qText) : "";
+    const top = label ? q : row;
+    const col = label ? Math.min(start, view.flat[q]!.indexOf(stripFrame(view.flat[q]!))) : start;
+    const width = Math.max(start + line.length, label ? view.flat[q]!.indexOf(stripFrame(view.flat[q]!)) + stripFrame(view.flat[q]!).length : 0) - col;
+    out.push({ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items });
+    if (label) view.use(q, col, width);
+    view.use(row, start, line.length);
   }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
@@ -167,6 +196,56 @@ function keyedRun(view: View, row: number): Option[] {
   return options;
 }
 
+/**
+ * A select drawn as radio marks (clack's "○ TypeScript" / "● JavaScript"): one filled mark among
+ * empty ones in a column, each before its text, is a menu (the filled one moves with the arrows);
+ * "● Yes / ○ No" on one row under a question is that question's answers. A dim hint after an
+ * item in parentheses ("(no types)") is not part of its label.
+ */
+export function circleMenus(view: View): Found[] {
+  const out: Found[] = [];
+  const mark = (r: number, col: number) => r >= 0 && r < view.rows && "○●".includes(view.char(r, col)) && view.char(r, col + 1) === " " && view.char(r, col + 2).trim() !== "" && view.free(r, col, col + 3);
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pair = /([●○]) (\S[^/]*?) \/ ([●○]) (\S.*?)\s*$/.exec(line);
+    if (pair && pair[1] !== pair[3] && view.free(row, pair.index!, line.trimEnd().length)) {
+      let q = row - 1;
+      while (q >= 0 && !/[\p{L}\p{N}]/u.test(view.flat[q]!)) q--;
+      const label = q >= 0 ? clean(view.flat[q]!).replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") : "";
+      const col = pair.index!;
+      const second = col + pair[0].indexOf(pair[3]!, pair[1]!.length + pair[2]!.length + 2);
+      const items = [
+        { label: pair[2]!, row, col, width: pair[2]!.length + 2, ...(pair[1] === "●" ? { selected: true } : {}) },
+        { label: pair[4]!, row, col: second, width: pair[4]!.length + 2, ...(pair[3] === "●" ? { selected: true } : {}) },
+      ];
+      if (!label.endsWith("?") || !view.free(q, 0, view.cols)) continue;
+      const qCol = view.flat[q]!.search(/[\p{L}\p{N}"'(]/u);
+      out.push({ kind: "question", row: q, col: qCol, width: Math.max(view.flat[q]!.trimEnd().length, line.trimEnd().length) - qCol, height: row - q + 1, label, items });
+      view.use(q, qCol, view.cols - qCol);
+      view.use(row, col, line.trimEnd().length - col);
+      continue;
+    }
+    const at = line.search(/[○●] \S/);
+    if (at < 0 || !mark(row, at) || mark(row - 1, at)) continue;
+    let last = row;
+    while (mark(last + 1, at)) last++;
+    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
+    if (rows.length < 2 || rows.filter((r) => view.char(r, at) === "●").length !== 1) continue;
+    const items = rows.map((r) => {
+      const text = view.text(r, at + 2, view.cols).trimEnd();
+      // The hint drawn apart from the name: in parentheses at its end, in another style.
+      const hint = /\s+\([^)]*\)$/.exec(text);
+      const cut = hint && view.style(r, at + 2 + hint.index! + hint[0].length - 1) !== view.style(r, at + 2) ? hint.index! : text.length;
+      return { label: text.slice(0, cut), row: r, col: at, width: text.length + 2, ...(view.char(r, at) === "●" ? { selected: true } : {}) };
+    });
+    const width = Math.max(...items.map((i) => i.width));
+    out.push({ kind: "menu", row, col: at, width, height: rows.length, items });
+    view.use(row, at, width, rows.length);
+    row = last;
+  }
+  return out;
+}
+
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;
 
@@ -182,20 +261,29 @@ export function findTables(view: View): Found[] {
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
       const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim()).filter(Boolean);
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
-      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20)) continue;
+      // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
+      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
       const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
       const separated = cells.length >= 3;
-      if (!styled && !separated) continue;
+      // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
+      const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      if (!styled && !separated && !ruled) continue;
       candidates++;
-      const body = bodyRows(view, row, segment.start, segment.end);
-      if (body < 2) continue;
-      if (!separated && !aligned(view, row, body, words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length })))) continue;
+      // The rule is the header's, not a row of the body.
+      const skip = ruled ? 1 : 0;
+      const body = bodyRows(view, row + skip, segment.start, segment.end);
+      const spans = words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
+      // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
+      // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
+      const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
+      if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
+      if (!separated && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
-      for (let r = row + 1; r <= row + body; r++) {
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) {
         const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
         const first = bodyText.search(/[^\s│┃║]/);
         if (first < 0) continue;
@@ -204,11 +292,11 @@ export function findTables(view: View): Found[] {
       }
       // The body rows themselves, blanks between cells collapsed: what the table says.
       const lines: string[] = [];
-      for (let r = row + 1; r <= row + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
       // A panel's empty rows below its last entry (only column rules) are not rows.
       while (lines.length && !lines[lines.length - 1]) lines.pop();
-      out.push({ kind: "table", row, col, width: end - col, height: body + 1, header: names, rows: lines.length, text: lines.join("\n") });
-      view.use(row, col, end - col, body + 1);
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1 + skip, header: names, rows: lines.length, text: lines.join("\n") });
+      view.use(row, col, end - col, body + 1 + skip);
     }
   }
   return out;
@@ -333,7 +421,14 @@ export function markerMenus(view: View): Found[] {
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
       const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row && view.char(r, textCol - 1) !== " ";
-      items.push({ label: name!, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
+      // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
+      const at = view.flat[r]!.indexOf(name!, textCol);
+      const lastWord = / (\S+)$/.exec(name!);
+      const ink = (col: number) => view.grid.fg[r * view.cols + col];
+      // (Only when drawn in the list's chrome, its frame's ink: gemini's theme names are each in colours of their own.)
+      const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
+      const label = at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
+      items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
@@ -341,6 +436,25 @@ export function markerMenus(view: View): Found[] {
     row = last;
   }
   return out;
+}
+
+/** A row of a frame, not a list's: only box characters, or one at its edge (a tree's "├─>" in a row is not). */
+const frameRow = (text: string): boolean =>
+  BOX_CHARS.test(text) && (!/[\p{L}\p{N}]/u.test(text) || /^\s*[│┃║┌┐└┘├┤╭╮╰╯]|[│┃║┌┐└┘├┤╭╮╰╯]\s*$/.test(text));
+
+/**
+ * An item's text as a list shows it: a "(3)" before it is its key (tmux's choose-tree), a tree's
+ * guides ("├─> ", "--- ", "+ ") are not part of it, nor a single hot key after it (aptitude's "  g").
+ */
+function treeItem(text: string): { label: string; key?: string } {
+  let rest = clean(text);
+  let key: string | undefined;
+  const numbered = /^\((\d{1,3})\)\s+/.exec(rest);
+  if (numbered) [key, rest] = [numbered[1], rest.slice(numbered[0].length)];
+  rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\*(?=\S))/, "");
+  const hot = /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd()) ? /\s([a-zA-Z])$/.exec(text.trimEnd()) : null;
+  if (hot && !key) [key, rest] = [hot[1], rest.slice(0, -2).trim()];
+  return { label: rest, ...(key ? { key } : {}) };
 }
 
 /**
@@ -358,7 +472,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       let end = col + 1;
       while (end < view.cols && view.background(row, end) === bg) end++;
       const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
-      if (bg !== "0" && end - col >= 8 && view.text(row, col, end).trim() && view.char(row, end - 1) === " " && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end });
+      // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
+      const wide = end - col >= 8 && view.char(row, end - 1) === " ";
+      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
+      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
       col = end;
     }
   }
@@ -371,14 +488,17 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
     return true;
   };
-  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b))).map((a) => a.row));
+  // (Not when its colour goes on under the other bar: that is the list's own rows, emacs's drop-down.)
+  const again = (a: { row: number; start: number }, b: { row: number }) => b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
+  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b) && !again(a, b))).map((a) => a.row));
   const out: Found[] = [];
   for (const bar of bars) {
     const { row, start, end } = bar;
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) === textCol && !BOX_CHARS.test(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -386,17 +506,33 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const style = (r: number) => view.spanStyle(r, start, end);
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
-    if (first < row && boldAt(first) && others.length && !others.includes(style(first))) first++;
+    // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
+    const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
+    // So is a first row that ends in a colon (htop's "Send signal:").
+    else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;
     if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
+    // A short bar is a list's only with neighbours enough to be one.
+    if (end - start < 8 && last - first < 2) continue;
+    // The bar over a name alone (nnn's) spans the list's longest name.
+    const right = end - start < 8 ? Math.max(end, ...Array.from({ length: last - first + 1 }, (_, i) => start + view.text(first + i, start, view.cols).search(/\s{2,}|\s*$/))) : end;
+    // Its colour again in the list: this bar is one of its rows, another is the selected one (emacs's drop-down).
+    const alike = (r: number) => r >= 0 && r < view.rows && r !== row && view.background(r, start) === view.background(row, start) && lead(r) === textCol && view.background(r, end - 1) === view.background(row, end - 1);
+    if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
-      const text = view.text(r, start, end).trimEnd();
-      const name = end - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
-      items.push({ label: clean(name), row: r, col: start, width: end - start, ...(r === row ? { selected: true } : {}) });
+      const text = view.text(r, start, right).trimEnd();
+      const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      const { label, key } = treeItem(name);
+      items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
-    out.push({ kind: "menu", row: first, col: start, width: end - start, height: last - first + 1, items });
-    view.use(first, start, end - start, last - first + 1);
+    // Every item numbered ("15 SIGTERM"): the number is its key.
+    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key)) {
+      for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
+    }
+    out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
+    view.use(first, start, right - start, last - first + 1);
   }
   return out;
 }
@@ -419,8 +555,11 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       }
       row++;
       if (rows.length < 2) continue;
-      const bgs = rows.map((r) => lineBackground(view, r, inner.start, inner.end));
-      const odd = rows.filter((_, i) => bgs.filter((b) => b === bgs[i]).length === 1);
+      const lone = (looks: string[]) => rows.filter((_, i) => looks.filter((b) => b === looks[i]).length === 1);
+      // The one row on a background of its own is the selected one, whatever its letters' colours
+      // (debconf colours each item's hot key: "U" red, "S" blue, a tie); else the one drawn unlike the rest.
+      const bgOnly = lone(rows.map((r) => { const t = view.text(r, inner.start, inner.end); return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length); }));
+      const odd = bgOnly.length === 1 && rows.length > 2 ? bgOnly : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;
@@ -435,7 +574,10 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
-        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : body.trim(), row: r, col: inner.start + start, width: body.length };
+        // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
+        const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
+        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(), row: r, col: inner.start + start, width: body.length };
+        if (hot) item.key = hot[1]!;
         if (tagged) item.key = parts[0]!;
         if (r === selectedRow) item.selected = true;
         return item;

@@ -38,6 +38,15 @@ export class View {
     if (!grid.cursor.visible) {
       const drawn = [];
       for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      // Else a lone block ("█", clack's) or a lone cell on a background of its own (enquirer's).
+      if (drawn.length === 0) {
+        const block = [];
+        const lit = [];
+        for (let i = 0; i < grid.codepoints.length && block.length < 2; i++) if (grid.codepoints[i] === 0x2588) block.push(i);
+        for (let i = 0; i < grid.bg.length && lit.length < 2; i++) if (grid.bg[i] !== grid.bg[0]) lit.push(i);
+        if (block.length === 1) drawn.push(block[0]!);
+        else if (lit.length === 1) drawn.push(lit[0]!);
+      }
       if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
     }
     this.chars = [];
@@ -62,6 +71,24 @@ export class View {
       this.chars.push(chars);
       this.flat.push(flat);
     }
+  }
+
+  #backdrop: string | undefined;
+
+  /** The background most of the screen is drawn on ("0" when none is set; lynx paints its own). */
+  get backdrop(): string {
+    if (this.#backdrop === undefined) {
+      const counts = new Map<string, number>();
+      // Every 7th cell is enough to tell, and keeps this cheap on any screen.
+      for (let i = 0; i < this.grid.flags.length; i += 7) {
+        const bg = this.background(Math.floor(i / this.cols), i % this.cols);
+        counts.set(bg, (counts.get(bg) ?? 0) + 1);
+      }
+      let most = 0;
+      this.#backdrop = "0";
+      for (const [bg, count] of counts) if (count > most) [this.#backdrop, most] = [bg, count];
+    }
+    return this.#backdrop;
   }
 
   text(row: number, start: number, end: number): string {

@@ -155,6 +155,30 @@ test("a hook's question waits for the question to be drawn, so the line is the q
   watch.dispose();
 });
 
+test("the idle that ends an answered question's turn waits for the turn's words: the answered question is never its line", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a10", findAgent("claude", env), host, { tickMs: 0 });
+  watch.notify("working");
+  draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+  watch.notify("waiting");
+  const start = performance.now();
+  watch.read(start);
+  expect(watch.line).toBe("Do you want to proceed?");
+  watch.takeQuestion();
+  watch.input();
+  // The Stop hook comes while the dialog is still the last thing drawn (a loaded machine).
+  draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?"], []);
+  watch.notify("idle");
+  watch.read(start + 300);
+  watch.read(start + 500); // still for 200 ms: the idle would go out now, with the old words
+  expect(watch.state).toBe("waiting");
+  draw(host, ["● Bash(rm -rf build)", "● done: build removed"], ["● done: build removed"]);
+  watch.read(start + 520);
+  watch.read(start + 700);
+  expect(watch.reply()).toEqual({ state: "idle", line: "● done: build removed" });
+  watch.dispose();
+});
+
 test("a timeout names the state the agent is in", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a3", findAgent("claude", env), host, { tickMs: 0 });

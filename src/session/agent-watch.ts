@@ -98,6 +98,8 @@ export class AgentWatch {
   questionId = 0;
   /** When the question on screen was answered (approve, deny); undefined while it is open. */
   #answeredAt: number | undefined;
+  /** The words of the last question answered: never the line of the idle that ends its turn. */
+  #answeredLine: string | undefined;
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
@@ -342,6 +344,7 @@ export class AgentWatch {
       throw new T4aError("not_waiting", `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}`);
     }
     this.#answeredAt = performance.now();
+    this.#answeredLine = this.line;
     return { question: this.line, question_id: this.questionId };
   }
 
@@ -419,8 +422,13 @@ export class AgentWatch {
     const idleQuietMs = this.#turnStarted ? IDLE_QUIET_MS : PROMPT_START_MS;
     const pending = this.#pendingQuestion;
     if (this.#pendingIdle !== undefined && question === undefined && (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)) {
+      const line = this.#lastLine();
+      // The question just answered is still the last words drawn: the turn's own words are not
+      // there yet (a loaded machine draws them late). Its idle waits for them, a moment at most.
+      if (line !== "" && line === this.#answeredLine && now - this.#pendingIdle < QUESTION_DRAW_MS) return;
       this.#pendingIdle = undefined;
-      this.#set("idle", this.#lastLine());
+      this.#answeredLine = undefined;
+      this.#set("idle", line);
       return;
     }
     if (question !== undefined) {

@@ -2,29 +2,15 @@
 // the mode it asked for (a python script printing the bytes it reads, raw), one that did not gets
 // nothing and the caller an error saying so; mc quits on a click on its "10Quit".
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { Sandbox, waitFor } from "./harness.ts";
 
 let sandbox: Sandbox;
-let echo: string;
+/** Turns on the DEC modes given, then prints each read's bytes in hex, one read per line. */
+const echo = resolve(import.meta.dir, "fixtures/mouse-echo.py");
 beforeAll(async () => {
   sandbox = new Sandbox();
   await sandbox.start();
-  echo = join(sandbox.dir, "mouse-echo.py");
-  // Turns on the DEC modes given, then prints each read's bytes in hex, one read per line.
-  writeFileSync(
-    echo,
-    [
-      "import os, sys, tty",
-      "tty.setraw(0)",
-      "if sys.argv[1]: sys.stdout.write('\\x1b[?' + sys.argv[1] + 'h')",
-      "sys.stdout.write('ready\\r\\n'); sys.stdout.flush()",
-      "while True:",
-      "    data = os.read(0, 1024)",
-      "    sys.stdout.write('got ' + data.hex() + '\\r\\n'); sys.stdout.flush()",
-    ].join("\n"),
-  );
 });
 afterAll(() => sandbox.cleanup());
 

@@ -3,7 +3,7 @@
 // terminal sends it, in the encoding it asked for — a desktop click, and a phone's tap; mc opens
 // its help and quits on its function-key bar; a read-only page sends nothing at all.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Sandbox, waitFor } from "./harness.ts";
@@ -12,7 +12,8 @@ const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) 
 const BIN = resolve(import.meta.dir, "../dist/t4a");
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 let sandbox: Sandbox;
-let echo: string;
+/** Turns on the DEC modes given, then prints each read's bytes in hex, one read per line. */
+const echo = resolve(import.meta.dir, "fixtures/mouse-echo.py");
 let browser: Browser;
 
 function env(box = sandbox): Record<string, string> {
@@ -91,20 +92,6 @@ async function reads(box: Sandbox, id: string): Promise<string> {
 beforeAll(async () => {
   sandbox = new Sandbox();
   mkdirSync(join(sandbox.dir, "home"), { recursive: true });
-  echo = join(sandbox.dir, "mouse-echo.py");
-  // Turns on the DEC modes given, then prints each read's bytes in hex, one read per line.
-  writeFileSync(
-    echo,
-    [
-      "import os, sys, tty",
-      "tty.setraw(0)",
-      "if sys.argv[1]: sys.stdout.write('\\x1b[?' + sys.argv[1] + 'h')",
-      "sys.stdout.write('ready\\r\\n'); sys.stdout.flush()",
-      "while True:",
-      "    data = os.read(0, 1024)",
-      "    sys.stdout.write('got ' + data.hex() + '\\r\\n'); sys.stdout.flush()",
-    ].join("\n"),
-  );
   await t4a(sandbox, "web", "--listen", "127.0.0.1:0");
   if (CHROMIUM) {
     const { chromium } = await import("playwright-core");

@@ -39,7 +39,9 @@ export function findBoxes(view: View): Box[] {
       const border = view.text(top, left + 1, right);
       // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title.
       const title = clean(border.replace(/\.?\[\^\]|\[[v^]\]/g, " ").replace(/[─━═┤├┨┠╡╞╢╟]/g, " ").replace(/^[<\s]+|[>\s]+$/g, " "));
-      boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(title) ? title : "" });
+      // A title set off by bars or brackets ("─| Export |─", "─[ Log ]─") is the words between.
+      const bare = title.replace(/^[|\[(]\s*(.*?)\s*[|\])]$/, "$1");
+      boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(bare) ? bare : "" });
     }
   }
   return boxes;

@@ -350,8 +350,8 @@ export function findToggles(view: View): Found[] {
   return out;
 }
 
-/** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
-const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ {1,3}([A-Za-z][\w .'&-]{0,18}?) {1,3}\]/g;
+/** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`; toolkits centre a name in a fixed width (`<    Ok    >`). */
+const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{0,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w .'&-]{0,18}?) {1,6}\]/g;
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

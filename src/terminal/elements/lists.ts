@@ -8,7 +8,7 @@ import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MAR
  * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
  * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)"; a lone "(y)" only right after a "?".
  */
-const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)/;
+const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -18,22 +18,31 @@ export function findQuestions(view: View): Found[] {
     if (!match) continue;
     const start = line.length - line.trimStart().length;
     const end = line.trimEnd().length;
-    const options = (match[1] ?? match[2]!).split(/\/|, ?| or /);
+    // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
+    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|, ?| or /);
     const items: Omit<Item, "ref">[] = [];
     let c = match.index!;
-    for (const option of options) {
+    for (const bracketed of options) {
+      const option = bracketed.replace(/^\[(.+)\]$/, "$1");
       c = view.flat[row]!.indexOf(option, c);
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
       // A key of several letters is typed whole (emacs's "yes", "C-r").
       const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
-      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...((option !== key && option.length === 1) || bracketed !== option ? { selected: true } : {}) });
       c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.
-    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
-    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
+    // (nor is the "›" prompts draws between the question and its answers.)
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "").replace(/\s*[›❯»]$/, "");
+    // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
+    let top = row;
+    while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
+    const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
+    const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
+    out.push({ kind: "question", row: top, col, width: right - col, height: row - top + 1, ...(label || top === row ? { label } : {}), items });
+    view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
   }
@@ -263,9 +272,14 @@ export function findTables(view: View): Found[] {
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
+      // A lone figure among them ("   1 N   Jan 01 Alice") makes it a row of data, not names.
+      if (/(?:^|\s)\(?\d+\)?(?=\s|$)/.test(text)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
-      const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
+      // (Not a list's row drawn like the rows below its highlighted neighbour: mutt's index over its cursor bar.)
+      const look = view.spanStyle(row, segment.start, segment.end);
+      const alike = (a: number, b: number) => a >= 0 && b < view.rows && view.text(a, segment.start, segment.end).trim() !== "" && view.spanStyle(a, segment.start, segment.end) === view.spanStyle(b, segment.start, segment.end);
+      const styled = look !== view.spanStyle(row + 1, segment.start, segment.end) && (!view.text(row + 2, segment.start, segment.end).trim() || look !== view.spanStyle(row + 2, segment.start, segment.end)) && !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
       const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
@@ -390,7 +404,7 @@ export function markerMenus(view: View): Found[] {
   const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
     const line = lines[row]!;
-    const match = /^(\s*)(\S)( {1,2})(\S)/.exec(line);
+    const match = /^(\s*)(\S)( {1,3})(\S)/.exec(line);
     if (!match || !MARKERS.includes(match[2]!)) continue;
     const markerCol = match[1]!.length;
     const textCol = markerCol + 1 + match[3]!.length;

@@ -39,7 +39,11 @@ export function findStatus(view: View): Found[] {
     // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
     // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
     // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)
-    const tokens = [...view.flat[row]!.matchAll(/\S+/g)];
+    // A hint after the entries, set off by a wide gap (visidata's "Ctrl+H for help menu"), is not one.
+    const all = [...view.flat[row]!.matchAll(/\S+/g)];
+    const apart = all.findIndex((w, i) => i >= 3 && w.index! - (all[i - 1]!.index! + all[i - 1]![0].length) >= 4);
+    const entry = (w: RegExpMatchArray) => /^[A-Z][a-z]{1,11}$/.test(w[0]);
+    const tokens = apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
     const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
     const strays = tokens.filter((w) => !menuWords.includes(w));
     if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
@@ -47,7 +51,7 @@ export function findStatus(view: View): Found[] {
       const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
       const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
       for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
-      view.use(row, 0, view.cols);
+      view.use(row, 0, tokens === all ? view.cols : all[apart]!.index!);
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {

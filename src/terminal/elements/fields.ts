@@ -21,10 +21,18 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
       for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
         const start = m.index!;
         const end = start + m[0].length;
-        if (col >= start && col < end + 2 && (BAR.test(m[2]!) || col < end)) {
+        // "40.5% [=====>    ]": the percent just before the bar (prompt_toolkit's ProgressBar) is no caption.
+        if (m[1]!.includes(match[0]) && BAR.test(m[2]!)) {
+          const bracket = end - m[2]!.length - 2;
+          bar = { col: bracket, width: end - bracket, label: "" };
+        } else if (col >= start && col < end + 3 && (BAR.test(m[2]!) || col < end)) {
           bar = { col: start, width: Math.max(end, col + match[0].length) - start, label: m[1]! };
         }
       }
+      // Without a caption glued to it, a bar's caption is the row's first word, set off by a colon
+      // or two blanks ("image.iso: 7.63MiB …", "photos  40.5% […]").
+      const first = /^\s*([^\s:]*[A-Za-z][^\s:]*)(?::\s|\s{2})/.exec(line);
+      if (bar && !bar.label.trim() && first && line.indexOf(first[1]!) < bar.col) bar.label = first[1]!;
       if (!bar) {
         const before = line.slice(Math.max(0, col - 60), col);
         const after = line.slice(col + match[0].length, col + match[0].length + 60);

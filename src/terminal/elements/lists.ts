@@ -46,6 +46,25 @@ export function findQuestions(view: View): Found[] {
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
   }
+  // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
+  for (let row = 0; row < view.rows; row++) {
+    const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, view.cols)) continue;
+    const start = match[1]!.length;
+    let c = match.index! + match[0].trimEnd().length - match[3]!.length;
+    const items: Omit<Item, "ref">[] = match[3]!.split(" / ").map((label) => {
+      const item = { label, row, col: c, width: label.length };
+      c += label.length + 3;
+      return item;
+    });
+    // The current one is underlined, bold or reversed; the others are plain.
+    const looks = items.map((i) => view.spanStyle(row, i.col, i.col + i.width));
+    const marked = looks.filter((l) => !l.startsWith("0/") || l.includes("/i"));
+    for (const [i, item] of items.entries()) (item as Omit<Item, "ref">).selected = marked.length === 1 && looks[i] === marked[0];
+    const end = view.flat[row]!.trimEnd().length;
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(match[2]!), items });
+    view.use(row, start, end - start);
+  }
   // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
   for (let row = 0; row < view.rows; row++) {
@@ -511,6 +530,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
+    // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
+    const number = (r: number) => (r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined);
+    const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
+    if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
     // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
     const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];

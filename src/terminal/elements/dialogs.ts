@@ -33,7 +33,8 @@ export function findBoxes(view: View): Box[] {
           bottom = row;
           break;
         }
-        if (!(VERTICAL.includes(l) || "├╟┝┠╞┣".includes(l)) || !(VERTICAL.includes(r) || "┤╢┥┨╡┫".includes(r))) break;
+        // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
+        if (!(VERTICAL.includes(l) || "├╟┝┠╞┣".includes(l)) || !(VERTICAL.includes(r) || "┤╢┥┨╡┫ ".includes(r))) break;
       }
       if (bottom < 0) continue;
       const border = view.text(top, left + 1, right);

@@ -191,6 +191,17 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
   // A debugger's "(Pdb) ", "(gdb) ": the program's name in parentheses is the prompt.
   const named = /^\s*\([\w-]{1,12}\)\s/.exec(before);
+  // A REPL's continuation prompt ("... "): a marker, and the indent after it is part of what is typed.
+  const continued = /^\.\.\. /.exec(before);
+  if (continued && from === 0) {
+    view.use(row, 0, view.cols);
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: line.slice(4).trimEnd(), cursor: true }];
+  }
+  // No prompt at all (bc): the cursor alone at the start of an empty row under the program's output, nothing below.
+  if (cursor.col === 0 && !line.trim() && row > 0 && view.flat[row - 1]!.trim() && view.flat.slice(row + 1).every((l) => !l.trim())) {
+    view.use(row, 0, view.cols);
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
+  }
   const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
@@ -300,8 +311,11 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   return "";
 }
 
-/** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
+/**
+ * A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree
+ * view"); it starts a word ("((x) => x * 2)" in a REPL is code).
+ */
+const TOGGLE = /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [];

@@ -62,7 +62,8 @@ export class View {
           flat += "\uE000";
           continue;
         }
-        let char = cp === 0 ? " " : String.fromCodePoint(cp);
+        // A no-break space (elinks's "[\u00a0Clear\u00a0]") reads as a blank.
+        let char = cp === 0 || cp === 0xa0 ? " " : String.fromCodePoint(cp);
         const marks = grid.combining.get(i);
         if (marks) char += String.fromCodePoint(...marks);
         chars.push(char);

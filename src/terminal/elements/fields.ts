@@ -98,11 +98,13 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
   // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
   for (let row = 0; row < view.rows; row++) {
-    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{4,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
       const from = m.index! + m[0].length - m[2]!.length;
       const to = from + m[2]!.length;
       const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
-      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_")) continue;
+      // (A bracketed word is a field when drawn apart from its label: links2's closed select "[France]", bold.)
+      const apart = view.spanStyle(row, from + 1, to - 1) !== view.spanStyle(row, m.index!, m.index! + m[1]!.length);
+      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_") && !apart) continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col < to;
       found.push({ kind: "input", row, col: from, width: to - from, height: 1, label: m[1]!, value: inner.replace(/_+/g, " ").trim(), cursor: here });
       view.use(row, m.index!, to - m.index!);

@@ -146,6 +146,16 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
   }
+  // The cursor parked elsewhere (prompts' autocomplete, under its list): a question with an answer typed after its "›".
+  if (!found.some((e) => e.cursor)) {
+    for (let row = 0; row < view.rows; row++) {
+      if (!/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+      const [asked] = askedInput(view, row, view.flat[row]!.trimEnd().length, 0);
+      if (!asked) continue;
+      if (asked.value) found.push({ ...asked, cursor: false });
+      else view.used.fill(0, row * view.cols, (row + 1) * view.cols);
+    }
+  }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
     for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
@@ -269,8 +279,12 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   view.use(row, first, view.cols - first);
   let typed = "";
   let depth = 0;
+  // What is drawn in the ink of the "›" between question and answer is a hint or an initial value, not typed.
+  const arrow = view.text(row, end, view.cols).search(/[‣›»]/);
+  const ink = (col: number) => view.grid.fg[row * view.cols + col];
   for (let col = end; col < view.cols; col++) {
     const ch = view.char(row, col);
+    if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start)) continue;
     const dim = flag(col, CellFlag.dim);
     if (dim && /[[(]/.test(ch)) depth++;
     if (!(dim && depth > 0)) typed += ch;
@@ -307,6 +321,8 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
     const label = clean(view.text(r, left, right));
     if (!label) continue;
+    // Another field's frame above is no label.
+    if (!/[\p{L}\p{N}]/u.test(label)) return "";
     view.use(r, left, right - left);
     return label.replace(/:$/, "");
   }

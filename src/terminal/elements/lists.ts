@@ -578,7 +578,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (const box of boxes) {
-    if (box.bottom - box.top < 3) continue;
+    // A frame whose top joins column rules ("┌────┬────┐") holds a table, its highlighted row one of it (pspg).
+    if (box.bottom - box.top < 3 || /[┬┳╤╥╦]/.test(view.text(box.top, box.left, box.right))) continue;
     const inner = { start: box.left + 1, end: box.right };
     // Runs of free non-blank rows inside the box.
     let row = box.top + 1;

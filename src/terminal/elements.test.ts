@@ -68,4 +68,4 @@ test("every fixture (train and holdout) runs through the detector without throwi
       fixture.term.dispose();
     }
   }
-});
+}, 30_000);

@@ -306,13 +306,16 @@ export function findTables(view: View): Found[] {
       candidates++;
       // The rule is the header's, not a row of the body.
       const skip = ruled ? 1 : 0;
-      const body = bodyRows(view, row + skip, segment.start, segment.end);
+      // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
+      const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
+      let body = bodyRows(view, row + skip, segment.start, segment.end);
+      if (letters) while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
       const spans = words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
       // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
       // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
       const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
       if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
-      if (!separated && !aligned(view, row + skip, body, spans)) continue;
+      if (!separated && !letters && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.

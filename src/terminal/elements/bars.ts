@@ -17,6 +17,23 @@ export function findStatus(view: View): Found[] {
     // Or mail and news readers' "q:Quit  d:Del  ?:Help", aptitude's "C-T: Menu  q: Quit": a key, a colon, a name.
     const colons = view.flat[row]!.match(COLON_HINT);
     if (matches && matches.length >= 3 || colons && colons.length >= 3) hintRows.push(row);
+    // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
+    // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
+    else if (row >= view.rows - 3) {
+      const line = view.flat[row]!;
+      const pairs = [...line.matchAll(/(?<=^|\s{2})(\S{1,3}) [A-Z][\w-]*(?: [A-Z]?[\w-]+)?(?=\s{2}|\s*$)/g)];
+      const covered = pairs.reduce((n, m) => n + m[0].length, 0);
+      const inked = pairs.filter((m) => view.spanStyle(row, m.index!, m.index! + m[1]!.length) !== view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length));
+      if (pairs.length >= 4 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
+    }
+  }
+  // A full-width bar right over hint rows at the bottom is the mode line they belong with (calcurse's
+  // "───[ Tue 2026-12-01 | 20:52:57 ]───(apts)───", drawn in reverse with rules).
+  const bottom = hintRows.filter((r) => r >= view.rows - 3);
+  const over = bottom.length ? bottom[0]! - 1 : -1;
+  // (Not a prompt there, nano's "Search:", which holds the cursor.)
+  if (over > 0 && !hintRows.includes(over) && !(view.cursor.visible && view.cursor.row === over) && /[\p{L}\p{N}]/u.test(view.flat[over]!) && view.spanBackground(over, 0, view.cols) !== view.backdrop && view.spanBackground(over, 0, view.cols).startsWith("i")) {
+    out.push(status(view, over, over));
   }
   // Consecutive hint rows are one status element.
   for (let i = 0; i < hintRows.length; ) {

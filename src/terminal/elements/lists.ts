@@ -196,6 +196,14 @@ function keyedRun(view: View, row: number): Option[] {
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
     const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
+    const bare = match ? null : /^(\s+)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
+    if (bare && (options.length === 0 || letters) && !options.some((o) => o.key === bare[2]) && view.free(r, bare[1]!.length, line.trimEnd().length)) {
+      letters = true;
+      const col = bare[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: bare[3]!, selected: false });
+      continue;
+    }
     if (!match) break;
     const key = match[4]!;
     const letter = /[a-z]/.test(key);

@@ -27,6 +27,14 @@ export function findStatus(view: View): Found[] {
       if (pairs.length >= 4 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
     }
   }
+  // A block of key help under its heading (prompts' "Instructions:" over "    ↑/↓: Highlight option"): one status.
+  for (let row = 0; row + 1 < view.rows; row++) {
+    if (!/^\s*(?:Instructions|Keys|Key bindings|Shortcuts|Controls|Usage):\s*$/i.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+    let last = row;
+    while (last + 1 < view.rows && /^\s+[^\s:][^:]{0,24}: \S/.test(view.flat[last + 1]!) && view.free(last + 1, 0, view.cols)) last++;
+    if (last > row) out.push(status(view, row, last));
+    row = last;
+  }
   // A full-width bar right over hint rows at the bottom is the mode line they belong with (calcurse's
   // "───[ Tue 2026-12-01 | 20:52:57 ]───(apts)───", drawn in reverse with rules).
   const bottom = hintRows.filter((r) => r >= view.rows - 3);

@@ -515,7 +515,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const bg = view.background(row, col);
       let end = col + 1;
       while (end < view.cols && view.background(row, end) === bg) end++;
-      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
+      // (A neighbour already read as another element, mutt's help bar over its index, does not count.)
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg || !view.free(r, col, end);
       // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
       const wide = end - col >= 8 && view.char(row, end - 1) === " ";
       const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
@@ -575,8 +576,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const { label, key } = treeItem(name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
-    // Every item numbered ("15 SIGTERM"): the number is its key.
-    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key)) {
+    // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns
+    // following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not to pick).
+    const record = (label: string) => label.split(" ").length > 4;
+    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) && !items.every((i) => record(i.label))) {
       for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
     }
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });

@@ -624,12 +624,14 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         const body = text.trimEnd().slice(start);
         const parts = body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
-        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
+        // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
         const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
         const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(), row: r, col: inner.start + start, width: body.length };
         if (hot) item.key = hot[1]!;
+        if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
         if (tagged) item.key = parts[0]!;
         if (r === selectedRow) item.selected = true;
         return item;

@@ -129,6 +129,26 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
     row = last;
   }
+  // One-row boxes stacked in a column, each after a tag on its row (dialog --inputmenu's "web  │web-01│"),
+  // are a menu of values: the tag is the key, the one drawn on another background the selected one.
+  const fields = boxes.filter((b) => b.bottom - b.top === 2 && boxes.some((o) => o !== b && contains(o, b)));
+  const stacked = fields.filter((b) => fields.some((o) => o !== b && o.left === b.left && o.right === b.right));
+  const tag = (b: Box) => /(\S+)\s*$/.exec(view.text(b.top + 1, boxAround(boxes.filter((o) => o !== b), b.top, b.left)?.left ?? 0, b.left).replace(/^[\s│┃║]+/, ""));
+  if (stacked.length >= 2 && stacked.every((b) => tag(b)) && stacked.every((b) => view.free(b.top + 1, b.left + 1, b.right))) {
+    stacked.sort((a, b) => a.top - b.top);
+    const items = stacked.map((b) => {
+      const key = tag(b)![1]!;
+      const col = b.left - view.text(b.top + 1, 0, b.left).length + view.text(b.top + 1, 0, b.left).lastIndexOf(key);
+      const value = view.text(b.top + 1, b.left + 1, b.right).trim();
+      return { label: value, row: b.top + 1, col, width: b.left + 1 + value.length - col, key };
+    });
+    const looks = items.map((i) => view.spanBackground(i.row, i.col, i.col + i.key.length));
+    const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+    const menu = items.map((i, n) => ({ ...i, selected: lone.length === 1 && looks[n] === lone[0] }));
+    const col = Math.min(...menu.map((i) => i.col));
+    found.push({ kind: "menu", row: menu[0]!.row, col, width: Math.max(...menu.map((i) => i.col + i.width)) - col, height: menu[menu.length - 1]!.row - menu[0]!.row + 1, items: menu });
+    stacked.forEach((b, n) => view.use(b.top, items[n]!.col, b.right - items[n]!.col + 1, 3));
+  }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   for (const box of boxes) {

@@ -159,7 +159,9 @@ export function findStatus(view: View): Found[] {
     // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
     const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
-    const pager = row === view.rows - 1 && trimmed !== "" && view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    // (Not a number going on a column of them above: a grid's row numbers, sc's.)
+    const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
+    const pager = row === view.rows - 1 && trimmed !== "" && !counted && view.spanStyle(row, start, start + trimmed.length).includes("/i");
     if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);

@@ -299,6 +299,8 @@ export function findTables(view: View): Found[] {
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
+      // Weekdays over numbers are a month's grid (calcurse's, dialog --calendar's), read as text.
+      if (names.every((n) => /^(?:Mo|Tu|We|Th|Fr|Sa|Su)/i.test(n) && n.length <= 3)) continue;
       // A lone figure among them ("   1 N   Jan 01 Alice") makes it a row of data, not names.
       if (/(?:^|\s)\(?\d+\)?(?=\s|$)/.test(text)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;

@@ -7,11 +7,12 @@ import { detectElements, outline } from "./elements.ts";
 
 /**
  * Raised as the detector improves; the issue's goal is 0.95. 242 screens since holdout 4 (55
- * screens of programs new to the set, scored once at 80.6% / 71.5%) joined train.
+ * screens of programs new to the set, scored once at 80.6% / 71.5%) joined train: 1067 of 1076
+ * found, 8 extra (99.3% / 99.2%); state right on all matches but one (dialog --editbox's value).
  */
-const FLOOR = { precision: 0.97, recall: 0.96, state: 0.98 };
+const FLOOR = { precision: 0.99, recall: 0.99, state: 0.99 };
 /** Every kind on its own. */
-const KIND_FLOOR = 0.85;
+const KIND_FLOOR = 0.95;
 const KIND_EXCEPTIONS: Record<string, { precision?: number; recall?: number }> = {};
 
 test("the train set: precision, recall and state accuracy over all kinds, and each kind's precision and recall, stay above the floor", async () => {

@@ -27,7 +27,9 @@ export function detectElements(grid: CellGrid): Element[] {
     view.use(box.top, box.left, box.right - box.left + 1);
     view.use(box.bottom, box.left, box.right - box.left + 1);
     // A box no other box holds: an inner frame, titled or not, is a list's, a field's or a gauge's.
-    if (!boxes.some((other) => other !== box && contains(other, box))) {
+    // Boxes that tile the screen side by side, abutting, are the program's panes (calcurse's), not dialogs that float.
+    const abuts = (other: typeof box) => other !== box && other.top <= box.bottom && other.bottom >= box.top && (other.left === box.right + 1 || other.right === box.left - 1);
+    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts)) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }

@@ -17,6 +17,31 @@ export function findStatus(view: View): Found[] {
     // Or mail and news readers' "q:Quit  d:Del  ?:Help", aptitude's "C-T: Menu  q: Quit": a key, a colon, a name.
     const colons = view.flat[row]!.match(COLON_HINT);
     if (matches && matches.length >= 3 || colons && colons.length >= 3) hintRows.push(row);
+    // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
+    // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
+    else if (row >= view.rows - 3) {
+      const line = view.flat[row]!;
+      const pairs = [...line.matchAll(/(?<=^|\s{2})(\S{1,3}) [A-Z][\w-]*(?: [A-Z]?[\w-]+)?(?=\s{2}|\s*$)/g)];
+      const covered = pairs.reduce((n, m) => n + m[0].length, 0);
+      const inked = pairs.filter((m) => view.spanStyle(row, m.index!, m.index! + m[1]!.length) !== view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length));
+      if (pairs.length >= 4 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
+    }
+  }
+  // A block of key help under its heading (prompts' "Instructions:" over "    ↑/↓: Highlight option"): one status.
+  for (let row = 0; row + 1 < view.rows; row++) {
+    if (!/^\s*(?:Instructions|Keys|Key bindings|Shortcuts|Controls|Usage):\s*$/i.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+    let last = row;
+    while (last + 1 < view.rows && /^\s+[^\s:][^:]{0,24}: \S/.test(view.flat[last + 1]!) && view.free(last + 1, 0, view.cols)) last++;
+    if (last > row) out.push(status(view, row, last));
+    row = last;
+  }
+  // A full-width bar right over hint rows at the bottom is the mode line they belong with (calcurse's
+  // "───[ Tue 2026-12-01 | 20:52:57 ]───(apts)───", drawn in reverse with rules).
+  const bottom = hintRows.filter((r) => r >= view.rows - 3);
+  const over = bottom.length ? bottom[0]! - 1 : -1;
+  // (Not a prompt there, nano's "Search:", which holds the cursor.)
+  if (over > 0 && !hintRows.includes(over) && !(view.cursor.visible && view.cursor.row === over) && /[\p{L}\p{N}]/u.test(view.flat[over]!) && view.spanBackground(over, 0, view.cols) !== view.backdrop && view.spanBackground(over, 0, view.cols).startsWith("i")) {
+    out.push(status(view, over, over));
   }
   // Consecutive hint rows are one status element.
   for (let i = 0; i < hintRows.length; ) {
@@ -39,7 +64,11 @@ export function findStatus(view: View): Found[] {
     // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
     // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
     // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)
-    const tokens = [...view.flat[row]!.matchAll(/\S+/g)];
+    // A hint after the entries, set off by a wide gap (visidata's "Ctrl+H for help menu"), is not one.
+    const all = [...view.flat[row]!.matchAll(/\S+/g)];
+    const apart = all.findIndex((w, i) => i >= 3 && w.index! - (all[i - 1]!.index! + all[i - 1]![0].length) >= 4);
+    const entry = (w: RegExpMatchArray) => /^[A-Z][a-z]{1,11}$/.test(w[0]);
+    const tokens = apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
     const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
     const strays = tokens.filter((w) => !menuWords.includes(w));
     if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
@@ -47,7 +76,7 @@ export function findStatus(view: View): Found[] {
       const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
       const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
       for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
-      view.use(row, 0, view.cols);
+      view.use(row, 0, tokens === all ? view.cols : all[apart]!.index!);
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {
@@ -130,7 +159,9 @@ export function findStatus(view: View): Found[] {
     // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
     const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
-    const pager = row === view.rows - 1 && trimmed !== "" && view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    // (Not a number going on a column of them above: a grid's row numbers, sc's.)
+    const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
+    const pager = row === view.rows - 1 && trimmed !== "" && !counted && view.spanStyle(row, start, start + trimmed.length).includes("/i");
     if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);

@@ -13,33 +13,40 @@ export function findBoxes(view: View): Box[] {
   const boxes: Box[] = [];
   for (let top = 0; top < view.rows && boxes.length < MAX_BOXES; top++) {
     for (let left = 0; left < view.cols && boxes.length < MAX_BOXES; left++) {
-      if (!TOP_LEFT.includes(view.char(top, left))) continue;
+      // Frames drawn in ASCII ("+---- Welcome ----+" over "|" sides: links2's) count when they
+      // stand alone, a few rows tall (an ASCII table's "+----+----+" is cells, not boxes).
+      const ascii = view.char(top, left) === "+" && view.char(top, left + 1) === "-" && !"-+".includes(view.char(top, left - 1));
+      if (!TOP_LEFT.includes(view.char(top, left)) && !ascii) continue;
+      const [topRight, bottomLeft, bottomRight, sides] = ascii ? ["+", "+", "+", "|"] : [TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT, VERTICAL];
       // The top border runs right to a corner; a title may interrupt it.
       let right = -1;
       for (let col = left + 1; col < view.cols; col++) {
         const char = view.char(top, col);
-        if (TOP_RIGHT.includes(char)) {
+        if (topRight.includes(char)) {
           right = col;
           break;
         }
         if (TOP_LEFT.includes(char)) break;
       }
-      if (right < left + 2) continue;
+      if (right < left + 2 || ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1)))) continue;
       let bottom = -1;
       for (let row = top + 1; row < view.rows; row++) {
         const l = view.char(row, left);
         const r = view.char(row, right);
-        if (BOTTOM_LEFT.includes(l) && BOTTOM_RIGHT.includes(r)) {
+        if (bottomLeft.includes(l) && bottomRight.includes(r) && (!ascii || row - top >= 3)) {
           bottom = row;
           break;
         }
-        if (!(VERTICAL.includes(l) || "├╟┝┠╞┣".includes(l)) || !(VERTICAL.includes(r) || "┤╢┥┨╡┫".includes(r))) break;
+        // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
+        if (!(sides.includes(l) || "├╟┝┠╞┣".includes(l)) || !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r))) break;
       }
       if (bottom < 0) continue;
       const border = view.text(top, left + 1, right);
       // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title.
-      const title = clean(border.replace(/\.?\[\^\]|\[[v^]\]/g, " ").replace(/[─━═┤├┨┠╡╞╢╟]/g, " ").replace(/^[<\s]+|[>\s]+$/g, " "));
-      boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(title) ? title : "" });
+      const title = clean(border.replace(/\.?\[\^\]|\[[v^]\]/g, " ").replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟]/g, " ").replace(/^[<\s]+|[>\s]+$/g, " "));
+      // A title set off by bars or brackets ("─| Export |─", "─[ Log ]─") is the words between.
+      const bare = title.replace(/^[|\[(]\s*(.*?)\s*[|\])]$/, "$1");
+      boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(bare) ? bare : "" });
     }
   }
   return boxes;

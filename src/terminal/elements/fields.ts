@@ -21,10 +21,18 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
       for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
         const start = m.index!;
         const end = start + m[0].length;
-        if (col >= start && col < end + 2 && (BAR.test(m[2]!) || col < end)) {
+        // "40.5% [=====>    ]": the percent just before the bar (prompt_toolkit's ProgressBar) is no caption.
+        if (m[1]!.includes(match[0]) && BAR.test(m[2]!)) {
+          const bracket = end - m[2]!.length - 2;
+          bar = { col: bracket, width: end - bracket, label: "" };
+        } else if (col >= start && col < end + 3 && (BAR.test(m[2]!) || col < end)) {
           bar = { col: start, width: Math.max(end, col + match[0].length) - start, label: m[1]! };
         }
       }
+      // Without a caption glued to it, a bar's caption is the row's first word, set off by a colon
+      // or two blanks ("image.iso: 7.63MiB …", "photos  40.5% […]").
+      const first = /^\s*([^\s:]*[A-Za-z][^\s:]*)(?::\s|\s{2})/.exec(line);
+      if (bar && !bar.label.trim() && first && line.indexOf(first[1]!) < bar.col) bar.label = first[1]!;
       if (!bar) {
         const before = line.slice(Math.max(0, col - 60), col);
         const after = line.slice(col + match[0].length, col + match[0].length + 60);
@@ -90,11 +98,13 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
   // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
   for (let row = 0; row < view.rows; row++) {
-    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{4,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
       const from = m.index! + m[0].length - m[2]!.length;
       const to = from + m[2]!.length;
       const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
-      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_")) continue;
+      // (A bracketed word is a field when drawn apart from its label: links2's closed select "[France]", bold.)
+      const apart = view.spanStyle(row, from + 1, to - 1) !== view.spanStyle(row, m.index!, m.index! + m[1]!.length);
+      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_") && !apart) continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col < to;
       found.push({ kind: "input", row, col: from, width: to - from, height: 1, label: m[1]!, value: inner.replace(/_+/g, " ").trim(), cursor: here });
       view.use(row, m.index!, to - m.index!);
@@ -119,6 +129,26 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
     row = last;
   }
+  // One-row boxes stacked in a column, each after a tag on its row (dialog --inputmenu's "web  │web-01│"),
+  // are a menu of values: the tag is the key, the one drawn on another background the selected one.
+  const fields = boxes.filter((b) => b.bottom - b.top === 2 && boxes.some((o) => o !== b && contains(o, b)));
+  const stacked = fields.filter((b) => fields.some((o) => o !== b && o.left === b.left && o.right === b.right));
+  const tag = (b: Box) => /(\S+)\s*$/.exec(view.text(b.top + 1, boxAround(boxes.filter((o) => o !== b), b.top, b.left)?.left ?? 0, b.left).replace(/^[\s│┃║]+/, ""));
+  if (stacked.length >= 2 && stacked.every((b) => tag(b)) && stacked.every((b) => view.free(b.top + 1, b.left + 1, b.right))) {
+    stacked.sort((a, b) => a.top - b.top);
+    const items = stacked.map((b) => {
+      const key = tag(b)![1]!;
+      const col = b.left - view.text(b.top + 1, 0, b.left).length + view.text(b.top + 1, 0, b.left).lastIndexOf(key);
+      const value = view.text(b.top + 1, b.left + 1, b.right).trim();
+      return { label: value, row: b.top + 1, col, width: b.left + 1 + value.length - col, key };
+    });
+    const looks = items.map((i) => view.spanBackground(i.row, i.col, i.col + i.key.length));
+    const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+    const menu = items.map((i, n) => ({ ...i, selected: lone.length === 1 && looks[n] === lone[0] }));
+    const col = Math.min(...menu.map((i) => i.col));
+    found.push({ kind: "menu", row: menu[0]!.row, col, width: Math.max(...menu.map((i) => i.col + i.width)) - col, height: menu[menu.length - 1]!.row - menu[0]!.row + 1, items: menu });
+    stacked.forEach((b, n) => view.use(b.top, items[n]!.col, b.right - items[n]!.col + 1, 3));
+  }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   for (const box of boxes) {
@@ -135,6 +165,16 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // (Not a select's question: the rows under it hold its choices.)
   else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
+  }
+  // The cursor parked elsewhere (prompts' autocomplete, under its list): a question with an answer typed after its "›".
+  if (!found.some((e) => e.cursor)) {
+    for (let row = 0; row < view.rows; row++) {
+      if (!/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+      const [asked] = askedInput(view, row, view.flat[row]!.trimEnd().length, 0);
+      if (!asked) continue;
+      if (asked.value) found.push({ ...asked, cursor: false });
+      else view.used.fill(0, row * view.cols, (row + 1) * view.cols);
+    }
   }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
   {
@@ -183,6 +223,17 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
   // A debugger's "(Pdb) ", "(gdb) ": the program's name in parentheses is the prompt.
   const named = /^\s*\([\w-]{1,12}\)\s/.exec(before);
+  // A REPL's continuation prompt ("... "): a marker, and the indent after it is part of what is typed.
+  const continued = /^\.\.\. /.exec(before);
+  if (continued && from === 0) {
+    view.use(row, 0, view.cols);
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: line.slice(4).trimEnd(), cursor: true }];
+  }
+  // No prompt at all (bc): the cursor alone at the start of an empty row under the program's output, nothing below.
+  if (cursor.col === 0 && !line.trim() && row > 0 && view.flat[row - 1]!.trim() && view.flat.slice(row + 1).every((l) => !l.trim())) {
+    view.use(row, 0, view.cols);
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
+  }
   const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
@@ -248,8 +299,12 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   view.use(row, first, view.cols - first);
   let typed = "";
   let depth = 0;
+  // What is drawn in the ink of the "›" between question and answer is a hint or an initial value, not typed.
+  const arrow = view.text(row, end, view.cols).search(/[‣›»]/);
+  const ink = (col: number) => view.grid.fg[row * view.cols + col];
   for (let col = end; col < view.cols; col++) {
     const ch = view.char(row, col);
+    if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start)) continue;
     const dim = flag(col, CellFlag.dim);
     if (dim && /[[(]/.test(ch)) depth++;
     if (!(dim && depth > 0)) typed += ch;
@@ -286,14 +341,19 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   for (let r = top - 1; r > (outer ? outer.top : -1); r--) {
     const label = clean(view.text(r, left, right));
     if (!label) continue;
+    // Another field's frame above is no label.
+    if (!/[\p{L}\p{N}]/u.test(label)) return "";
     view.use(r, left, right - left);
     return label.replace(/:$/, "");
   }
   return "";
 }
 
-/** A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree view"). */
-const TOGGLE = /(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
+/**
+ * A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree
+ * view"); it starts a word ("((x) => x * 2)" in a REPL is code).
+ */
+const TOGGLE = /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [];
@@ -350,8 +410,8 @@ export function findToggles(view: View): Found[] {
   return out;
 }
 
-/** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`. */
-const BUTTON = /<\s{0,3}([A-Za-z][\w .'&-]{0,18}?)\s{0,3}>|\[ {1,3}([A-Za-z][\w .'&-]{0,18}?) {1,3}\]/g;
+/** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`; toolkits centre a name in a fixed width (`<    Ok    >`). */
+const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{0,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w .'&-]{0,18}?) {1,6}\]/g;
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

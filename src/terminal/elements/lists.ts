@@ -8,7 +8,7 @@ import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MAR
  * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
  * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)"; a lone "(y)" only right after a "?".
  */
-const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)/;
+const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -18,24 +18,52 @@ export function findQuestions(view: View): Found[] {
     if (!match) continue;
     const start = line.length - line.trimStart().length;
     const end = line.trimEnd().length;
-    const options = (match[1] ?? match[2]!).split(/\/|, ?| or /);
+    // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
+    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|, ?| or /);
     const items: Omit<Item, "ref">[] = [];
     let c = match.index!;
-    for (const option of options) {
+    for (const bracketed of options) {
+      const option = bracketed.replace(/^\[(.+)\]$/, "$1");
       c = view.flat[row]!.indexOf(option, c);
       const key = option.toLowerCase();
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
       // A key of several letters is typed whole (emacs's "yes", "C-r").
       const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
-      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(option !== key && option.length === 1 ? { selected: true } : {}) });
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...((option !== key && option.length === 1) || bracketed !== option ? { selected: true } : {}) });
       c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.
-    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "");
-    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
+    // (nor is the "›" prompts draws between the question and its answers.)
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "").replace(/\s*[›❯»]$/, "");
+    // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
+    let top = row;
+    while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
+    const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
+    const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
+    out.push({ kind: "question", row: top, col, width: right - col, height: row - top + 1, ...(label || top === row ? { label } : {}), items });
+    view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
+  }
+  // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
+  for (let row = 0; row < view.rows; row++) {
+    const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, view.cols)) continue;
+    const start = match[1]!.length;
+    let c = match.index! + match[0].trimEnd().length - match[3]!.length;
+    const items: Omit<Item, "ref">[] = match[3]!.split(" / ").map((label) => {
+      const item = { label, row, col: c, width: label.length };
+      c += label.length + 3;
+      return item;
+    });
+    // The current one is underlined, bold or reversed; the others are plain.
+    const looks = items.map((i) => view.spanStyle(row, i.col, i.col + i.width));
+    const marked = looks.filter((l) => !l.startsWith("0/") || l.includes("/i"));
+    for (const [i, item] of items.entries()) (item as Omit<Item, "ref">).selected = marked.length === 1 && looks[i] === marked[0];
+    const end = view.flat[row]!.trimEnd().length;
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(match[2]!), items });
+    view.use(row, start, end - start);
   }
   // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
@@ -168,6 +196,14 @@ function keyedRun(view: View, row: number): Option[] {
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
     const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
+    const bare = match ? null : /^(\s+)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
+    if (bare && (options.length === 0 || letters) && !options.some((o) => o.key === bare[2]) && view.free(r, bare[1]!.length, line.trimEnd().length)) {
+      letters = true;
+      const col = bare[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: bare[3]!, selected: false });
+      continue;
+    }
     if (!match) break;
     const key = match[4]!;
     const letter = /[a-z]/.test(key);
@@ -263,9 +299,16 @@ export function findTables(view: View): Found[] {
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
+      // Weekdays over numbers are a month's grid (calcurse's, dialog --calendar's), read as text.
+      if (names.every((n) => /^(?:Mo|Tu|We|Th|Fr|Sa|Su)/i.test(n) && n.length <= 3)) continue;
+      // A lone figure among them ("   1 N   Jan 01 Alice") makes it a row of data, not names.
+      if (/(?:^|\s)\(?\d+\)?(?=\s|$)/.test(text)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
-      const styled = view.spanStyle(row, segment.start, segment.end) !== view.spanStyle(row + 1, segment.start, segment.end);
+      // (Not a list's row drawn like the rows below its highlighted neighbour: mutt's index over its cursor bar.)
+      const look = view.spanStyle(row, segment.start, segment.end);
+      const alike = (a: number, b: number) => a >= 0 && b < view.rows && view.text(a, segment.start, segment.end).trim() !== "" && view.spanStyle(a, segment.start, segment.end) === view.spanStyle(b, segment.start, segment.end);
+      const styled = look !== view.spanStyle(row + 1, segment.start, segment.end) && (!view.text(row + 2, segment.start, segment.end).trim() || look !== view.spanStyle(row + 2, segment.start, segment.end)) && !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
       const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
@@ -273,13 +316,16 @@ export function findTables(view: View): Found[] {
       candidates++;
       // The rule is the header's, not a row of the body.
       const skip = ruled ? 1 : 0;
-      const body = bodyRows(view, row + skip, segment.start, segment.end);
+      // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
+      const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
+      let body = bodyRows(view, row + skip, segment.start, segment.end);
+      if (letters) while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
       const spans = words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
       // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
       // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
       const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
       if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
-      if (!separated && !aligned(view, row + skip, body, spans)) continue;
+      if (!separated && !letters && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
@@ -390,7 +436,7 @@ export function markerMenus(view: View): Found[] {
   const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
     const line = lines[row]!;
-    const match = /^(\s*)(\S)( {1,2})(\S)/.exec(line);
+    const match = /^(\s*)(\S)( {1,3})(\S)/.exec(line);
     if (!match || !MARKERS.includes(match[2]!)) continue;
     const markerCol = match[1]!.length;
     const textCol = markerCol + 1 + match[3]!.length;
@@ -471,7 +517,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const bg = view.background(row, col);
       let end = col + 1;
       while (end < view.cols && view.background(row, end) === bg) end++;
-      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg;
+      // (A neighbour already read as another element, mutt's help bar over its index, does not count.)
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg || !view.free(r, col, end);
       // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
       const wide = end - col >= 8 && view.char(row, end - 1) === " ";
       const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
@@ -497,6 +544,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     const textCol = lead(row);
+    // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
+    const number = (r: number) => (r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined);
+    const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
+    if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
     // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
     const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
@@ -527,8 +578,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const { label, key } = treeItem(name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
-    // Every item numbered ("15 SIGTERM"): the number is its key.
-    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key)) {
+    // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns
+    // following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not to pick).
+    const record = (label: string) => label.split(" ").length > 4;
+    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) && !items.every((i) => record(i.label))) {
       for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
     }
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
@@ -541,7 +594,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (const box of boxes) {
-    if (box.bottom - box.top < 3) continue;
+    // A frame whose top joins column rules ("┌────┬────┐") holds a table, its highlighted row one of it (pspg).
+    if (box.bottom - box.top < 3 || /[┬┳╤╥╦]/.test(view.text(box.top, box.left, box.right))) continue;
     const inner = { start: box.left + 1, end: box.right };
     // Runs of free non-blank rows inside the box.
     let row = box.top + 1;
@@ -572,12 +626,14 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         const body = text.trimEnd().slice(start);
         const parts = body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
-        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)\+\S+)$/i.test(parts[1]!);
+        // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
         const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
         const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(), row: r, col: inner.start + start, width: body.length };
         if (hot) item.key = hot[1]!;
+        if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
         if (tagged) item.key = parts[0]!;
         if (r === selectedRow) item.selected = true;
         return item;

@@ -62,7 +62,8 @@ export class View {
           flat += "\uE000";
           continue;
         }
-        let char = cp === 0 ? " " : String.fromCodePoint(cp);
+        // A no-break space (elinks's "[\u00a0Clear\u00a0]") reads as a blank.
+        let char = cp === 0 || cp === 0xa0 ? " " : String.fromCodePoint(cp);
         const marks = grid.combining.get(i);
         if (marks) char += String.fromCodePoint(...marks);
         chars.push(char);
@@ -217,7 +218,8 @@ export function markFocused(view: View, siblings: Found[]): void {
     return;
   }
   if (siblings.length === 1) {
-    if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i")) siblings[0]!.selected = true;
+    // A lone one is focused when drawn in reverse or on a background the cells around it do not have (dialog's "< EXIT >").
+    if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i") || lit.length === 1) siblings[0]!.selected = true;
     return;
   }
   const counts = new Map<string, number>();

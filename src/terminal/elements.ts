@@ -5,7 +5,7 @@
 // The detectors, by element kind, live in elements/.
 import type { CellGrid } from "./cell-grid.ts";
 import { type Element, type Found } from "./elements/types.ts";
-import { BOX_CHARS, contains, HORIZONTAL, View } from "./elements/view.ts";
+import { contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";

@@ -202,7 +202,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   let end = cursor.col + 1;
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
-  const outside = [view.background(row, start - 1), view.background(row, end)].filter((b, i) => (i === 0 ? start > 0 : end < view.cols));
+  const outside = [view.background(row, start - 1), view.background(row, end)].filter((_, i) => (i === 0 ? start > 0 : end < view.cols));
   const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
   if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
     const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();

@@ -9,7 +9,7 @@ import { contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
-import { barMenus, circleMenus, findQuestions, findTables, highlightMenus, markerMenus } from "./elements/lists.ts";
+import { barMenus, circleMenus, findQuestions, findTables, gridMenus, highlightMenus, markerMenus } from "./elements/lists.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 
@@ -46,6 +46,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...circleMenus(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view, boxes));
+  found.push(...gridMenus(view));
   found.push(...findInputs(view, boxes));
   footerStatus(view, found);
   buttonHelp(view, found);

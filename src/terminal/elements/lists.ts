@@ -647,3 +647,83 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
   }
   return out;
 }
+
+/**
+ * Words laid out in a grid, one of them lit (zsh's and fish's completion rows, kakoune's, a
+ * terminal-kit grid or column menu): a menu whose items are the words, read row by row. Lit is a
+ * background its word alone has, every other word sharing one; a bar across the row is a list's
+ * selected row, not a word's (barMenus). Capitalised words on a bar are a menu bar: buttons.
+ */
+export function gridMenus(view: View): Found[] {
+  const out: Found[] = [];
+  type Word = { row: number; col: number; end: number; text: string; bg: string };
+  const wordsOf = (row: number): Word[] | undefined => {
+    const words: Word[] = [];
+    for (const m of view.flat[row]!.matchAll(/\S+(?: \S+){0,2}/g)) {
+      const [col, end] = [m.index!, m.index! + m[0].length];
+      // A scroll bar's block, a frame or a key's "█" is no word.
+      if (/^[█▌▐░▒▓│┃║]+$/.test(m[0])) continue;
+      if (!view.free(row, col, end) || m[0].length > 30) return undefined;
+      words.push({ row, col, end, text: m[0], bg: view.spanBackground(row, col, end) });
+    }
+    return words;
+  };
+  for (let row = 0; row < view.rows; row++) {
+    const first = wordsOf(row);
+    if (!first?.length) continue;
+    // The rows under it whose words start in the first row's columns (or a one-column list's).
+    const block: Word[][] = [first];
+    const columns = new Set(first.map((w) => w.col));
+    while (row + block.length < view.rows) {
+      const next = wordsOf(row + block.length);
+      if (!next?.length || !next.every((w) => columns.has(w.col))) break;
+      block.push(next);
+    }
+    const words = block.flat();
+    const looks = new Map<string, number>();
+    for (const w of words) looks.set(w.bg, (looks.get(w.bg) ?? 0) + 1);
+    const lit = words.filter((w) => looks.get(w.bg) === 1);
+    const last = row + block.length - 1;
+    const skip = () => (row = last);
+    // (Drawn on the screen's own backdrop, a word is outside the list, not lit in it; words between
+    // rules are a panel's columns.)
+    if (words.length < 3 || looks.size !== 2 || lit.length !== 1 || lit[0]!.bg === view.backdrop && view.backdrop !== "0" || words.some((w) => BOX_CHARS.test(w.text))) {
+      skip();
+      continue;
+    }
+    const selected = lit[0]!;
+    // The lit span is the word's, with at most its column's padding: not a bar across the row.
+    let [from, to] = [selected.col, selected.end];
+    while (from > 0 && view.background(selected.row, from - 1) === selected.bg) from--;
+    while (to < view.cols && view.background(selected.row, to) === selected.bg) to++;
+    const nextCol = Math.min(...words.filter((w) => w.row === selected.row && w.col > selected.col).map((w) => w.col), view.cols);
+    const prevEnd = Math.max(...words.filter((w) => w.row === selected.row && w.col < selected.col).map((w) => w.end), 0);
+    // A table's header with its sort column lit (htop's PERCENT_CPU) and its figures: no words to choose.
+    const data = words.filter((w) => !/\p{Ll}/u.test(w.text)).length;
+    if (data >= words.length / 2) {
+      skip();
+      continue;
+    }
+    // Buttons in brackets ("< OK >  <Cancel>") and "key Name" hints are not a list of words.
+    if (from < prevEnd || to > nextCol || to - from > view.cols * 0.6 || words.some((w) => /^[<[(].*[>\])]$/.test(w.text) || /^(?:\^|M-|F\d)\S* /.test(w.text))) {
+      skip();
+      continue;
+    }
+    // Nor a line of prose with one word marked (a search hit): words of a grid stand two blanks apart.
+    if (block.length === 1 && words.some((w, i) => i > 0 && w.col - words[i - 1]!.end < 2)) {
+      skip();
+      continue;
+    }
+    const bar = block.length === 1 && words.every((w) => /^[A-Z][a-z]{1,11}$/.test(w.text)) && view.spanBackground(row, words[0]!.col, words[words.length - 1]!.end) !== view.backdrop;
+    if (bar) {
+      for (const w of words) out.push({ kind: "button", row, col: w.col, width: w.end - w.col, height: 1, label: w.text, selected: w === selected });
+    } else {
+      const items = words.map((w) => ({ label: w.text, row: w.row, col: w.col, width: w.end - w.col, ...(w === selected ? { selected: true } : {}) }));
+      const col = Math.min(...words.map((w) => w.col));
+      out.push({ kind: "menu", row, col, width: Math.max(...words.map((w) => w.end)) - col, height: block.length, items });
+    }
+    for (const w of words) view.use(w.row, w.col, w.end - w.col);
+    skip();
+  }
+  return out;
+}

@@ -237,7 +237,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
-  const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$/, "");
+  const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
   const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
@@ -250,10 +250,17 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.use(row, first_, q.length);
     return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
   }
-  // The field runs to the end of the row.
-  const width = view.cols - first;
+  // The field runs to the end of the row, or to a status the program keeps at its right end, far
+  // past the cursor (peco's "IgnoreCase [2 (1/1)]", kakoune's "notes.txt 1:1  prompt").
+  const right = /\S(?: ?\S)*(?:\s{2}\S(?: ?\S)*)*\s{0,2}$/.exec(view.text(row, cursor.col + 8, view.cols));
+  const status = right && view.text(row, cursor.col, cursor.col + 8 + right.index).trim() === "" && labelText !== "" && /[\p{L}\p{N}]{3}/u.test(right[0]) ? cursor.col + 8 + right.index : -1;
+  const width = (status > 0 ? status : view.cols) - first;
   view.use(row, first, width);
-  return [{ kind: "input", row, col: first, width, height: 1, label: labelText, value: value.trim(), cursor: true }];
+  const input: Found = { kind: "input", row, col: first, width, height: 1, label: labelText, value: status > 0 ? value.slice(0, status - first - promptEnd).trim() : value.trim(), cursor: true };
+  if (status < 0) return [input];
+  const text = view.text(row, status, view.cols).trimEnd();
+  view.use(row, status, view.cols - status);
+  return [input, { kind: "status", row, col: status, width: text.length, height: 1, text }];
 }
 
 /**

@@ -722,7 +722,9 @@ export function gridMenus(view: View): Found[] {
       const col = Math.min(...words.map((w) => w.col));
       out.push({ kind: "menu", row, col, width: Math.max(...words.map((w) => w.end)) - col, height: block.length, items });
     }
+    // (The lit padding too: a program may park the cursor there.)
     for (const w of words) view.use(w.row, w.col, w.end - w.col);
+    view.use(selected.row, from, to - from);
     skip();
   }
   return out;

@@ -40,9 +40,9 @@ export function detectElements(grid: CellGrid): Element[] {
   }
   found.push(...panelDialogs(view, boxes));
   found.push(...findFunctionKeys(view));
+  found.push(...findQuestions(view));
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
-  found.push(...findQuestions(view));
   found.push(...circleMenus(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view, boxes));

@@ -230,7 +230,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: line.slice(4).trimEnd(), cursor: true }];
   }
   // No prompt at all (bc): the cursor alone at the start of an empty row under the program's output, nothing below.
-  if (cursor.col === 0 && !line.trim() && row > 0 && view.flat[row - 1]!.trim() && view.flat.slice(row + 1).every((l) => !l.trim())) {
+  // (Not under a question, which is answered with a key: terminal-kit's "[Y|n]".)
+  if (cursor.col === 0 && !line.trim() && row > 0 && view.flat[row - 1]!.trim() && view.free(row - 1, 0, view.cols) && view.flat.slice(row + 1).every((l) => !l.trim())) {
     view.use(row, 0, view.cols);
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
   }

@@ -6,9 +6,10 @@ import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MAR
 
 /**
  * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
- * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)"; a lone "(y)" only right after a "?".
+ * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
+ * (Not "(N/A)": not applicable.)
  */
-const YES_NO = /[[(]((?:[yY](?:es)?|[nN]o?)(?:(?:\/|, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
+const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -19,7 +20,7 @@ export function findQuestions(view: View): Found[] {
     const start = line.length - line.trimStart().length;
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
-    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|, ?| or /);
+    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
     const items: Omit<Item, "ref">[] = [];
     let c = match.index!;
     for (const bracketed of options) {
@@ -45,6 +46,26 @@ export function findQuestions(view: View): Found[] {
     view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
+  }
+  // Answers inside the sentence, before its "?": zsh's "correct 'gerp' to 'grep' [nyae]?", one
+  // letter each; newsboat's "Do you really want to quit (y:Yes n:No)?", a key and its name each.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /\[([a-z]{2,6})\]\?\s*$/.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    if (!match || !/y/.test(match[1]!) || !/n/.test(match[1]!) || !view.free(row, match.index!, match.index! + match[0].length)) continue;
+    const start = line.search(/\S/);
+    if (start === match.index) continue;
+    const options = match[1]!.includes(":") ? match[1]!.split(" ") : [...match[1]!];
+    let c = match.index! + 1;
+    const items: Omit<Item, "ref">[] = options.map((option) => {
+      const [key, name] = option.includes(":") ? option.split(":") : [option, option];
+      const item = { label: name!, row, col: c, width: option.length, key: key! };
+      c += option.length + (option.includes(":") ? 1 : 0);
+      return item;
+    });
+    const end = line.trimEnd().length;
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(line.slice(start, match.index!)), items });
+    view.use(row, start, end - start);
   }
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {

@@ -50,6 +50,10 @@ export function findStatus(view: View): Found[] {
     out.push(status(view, hintRows[i]!, hintRows[j]!));
     i = j + 1;
   }
+  // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
+  const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
+  // A list's selected row right under a title bar, on the bar's colour (newsboat's first feed): the title is told from the row under that.
+  const listed = (r: number) => r + 1 < view.rows && shape(r) !== undefined && shape(r) === shape(r + 1) && view.spanBackground(r, 0, view.cols) !== view.spanBackground(r + 1, 0, view.cols);
   // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
   for (const row of [0, view.rows - 1, view.rows - 2]) {
     if (row < 0 || !view.free(row, 0, view.cols)) continue;
@@ -57,8 +61,9 @@ export function findStatus(view: View): Found[] {
     if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
     let lit = 0;
     let barred = 0;
+    const under = row === 0 ? (listed(1) && shape(0) !== shape(1) && view.spanBackground(1, 0, view.cols) === view.spanBackground(0, 0, view.cols) ? 2 : 1) : row - 1;
     for (let col = 0; col < view.cols; col++) {
-      if (view.background(row, col) !== view.background(Math.max(0, row === 0 ? 1 : row - 1), col)) lit++;
+      if (view.background(row, col) !== view.background(under, col)) lit++;
       if (view.background(row, col) !== view.backdrop) barred++;
     }
     // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
@@ -80,14 +85,12 @@ export function findStatus(view: View): Found[] {
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {
-      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim(); r++) {
+      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim() && !listed(r); r++) {
         if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
       }
     }
     if (!view.free(row, 0, view.cols)) continue;
     const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}` && view.spanBackground(row, 0, view.cols) !== view.backdrop;
-    // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
-    const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
     if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
     // mc's "  Left     File     Command…": single words far apart are menus to open.
     const words = [...view.flat[row]!.matchAll(/\S+/g)];

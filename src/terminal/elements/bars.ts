@@ -16,7 +16,9 @@ export function findStatus(view: View): Found[] {
     const matches = view.flat[row]!.match(KEY_HINT);
     // Or mail and news readers' "q:Quit  d:Del  ?:Help", aptitude's "C-T: Menu  q: Quit": a key, a colon, a name.
     const colons = view.flat[row]!.match(COLON_HINT);
-    if (matches && matches.length >= 3 || colons && colons.length >= 3) hintRows.push(row);
+    // Or bpython's "<C-r> Rewind  <C-s> Save  <F8> Pastebin": a key in angle brackets, then its name.
+    const angled = view.flat[row]!.match(/<[^<>\s]{1,6}> [A-Z]\w*/g);
+    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3) hintRows.push(row);
     // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {
@@ -153,9 +155,12 @@ export function findStatus(view: View): Found[] {
     // A title alone at the top row's right end (lynx's page title).
     const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
+    // Words kept at the last row's right end, the row empty before them (kakoune's "notes.txt 1:1  normal").
+    const ruler = row === view.rows - 1 && start > view.cols / 3 && start + trimmed.length >= view.cols - 1 && /\p{L}{3}/u.test(trimmed) && trimmed.includes(" ");
     const typing = view.cursor.visible && view.cursor.row === row;
     // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
-    const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    // (Nor a program's banner, "bpython version 0.24 … /usr/bin/python3", nor a prompt with a command typed after it.)
+    const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && !/\bversion \d/i.test(trimmed) && !/[$#%] \S/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"
     // rows, its '"file" 34L, 1532B'), not being typed in.
     const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));
@@ -165,7 +170,7 @@ export function findStatus(view: View): Found[] {
     // (Not a number going on a column of them above: a grid's row numbers, sc's.)
     const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
     const pager = row === view.rows - 1 && trimmed !== "" && !counted && view.spanStyle(row, start, start + trimmed.length).includes("/i");
-    if (counter || bullets || message || keys || spinner || backtitle || position || place || echo || info || pager || corner) {
+    if (counter || bullets || message || keys || spinner || backtitle || position || ruler || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }

@@ -528,9 +528,11 @@ function pillButtons(view: View, row: number): Found[] {
       at = start + piece[2]!.length;
     }
     if (buttons.length < 2) continue;
+    // Choices all on the pill's colour are drawn alike: none is told apart as the focused one (blessed's "Okay  Cancel").
+    if (buttons.slice(1).every((b) => view.background(row, b.col) === bg)) buttons[0]!.selected = false;
     for (const b of buttons) view.use(b.row, b.col, b.width);
     const hints = line.slice(at).trim();
-    if (hints) {
+    if (/[\p{L}\p{N}]/u.test(hints)) {
       const start = at + line.slice(at).search(/\S/);
       buttons.push({ kind: "status", row, col: start, width: line.trimEnd().length - start, height: 1, text: hints });
       view.use(row, start, line.trimEnd().length - start);

@@ -191,6 +191,8 @@ export function footerStatus(view: View, found: Found[]): void {
   let last = first;
   while (last + 1 < view.rows && !blank(last + 1)) last++;
   if (first >= view.rows || blank(first) || last - first > 2) return;
+  // One row of several on a bar of its own is a list's selected row (peco's), not a footer.
+  if (last > first && Array.from({ length: last - first + 1 }, (_, i) => first + i).filter((r) => barRow(view, r)).length === 1) return;
   // A frame's closing corner (clack's "└") says nothing.
   if (!/[\p{L}\p{N}]/u.test(view.flat.slice(first, last + 1).join(""))) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;

@@ -333,10 +333,12 @@ export function findTables(view: View): Found[] {
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
       const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
-      if (!styled && !separated && !ruled) continue;
+      // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
+      const gapped = !styled && !separated && !ruled && view.text(row + 1, segment.start, segment.end).trim() === "" && /\S\s{8,}\S/.test(text.trim()) && !/\d/.test(text) && names.every((n) => /^[A-Z][a-z]*$/.test(n));
+      if (!styled && !separated && !ruled && !gapped) continue;
       candidates++;
-      // The rule is the header's, not a row of the body.
-      const skip = ruled ? 1 : 0;
+      // The rule is the header's, not a row of the body; so is the blank row.
+      const skip = ruled || gapped ? 1 : 0;
       // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
       const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
       let body = bodyRows(view, row + skip, segment.start, segment.end);

@@ -17,7 +17,7 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
       const percent = Number(match[1]);
       if (percent > 100) continue;
       // A meter: "Cpu[|||||   42.0%]" or "[#####   ] 42%" or "42% ███".
-      let bar: { col: number; width: number; label: string } | undefined;
+      let bar: { row?: number; col: number; width: number; label: string } | undefined;
       for (const m of (brackets ??= [...line.matchAll(/(\S*?)\s*\[([^\]]*)\]/g)])) {
         const start = m.index!;
         const end = start + m[0].length;
@@ -62,13 +62,32 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
           if (start < col && view.text(row, start, col).trim() === "") bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
         }
       }
+      // The percent in a caption over the bar (blessed's "Uploading snapshot: 64%"): a run of colour
+      // under it, a few rows down, as long as the percent says of the width around it.
+      if (!bar && !line.slice(col + match[0].length).replace(/[│┃║]/g, "").trim()) bar = barUnder(view, boxes, row, col, percent);
       if (!bar) continue;
       const label = clean(bar.label);
-      out.push({ kind: "progress", row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
-      view.use(row, bar.col, bar.width);
+      out.push({ kind: "progress", row: bar.row ?? row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
+      view.use(bar.row ?? row, bar.col, bar.width);
     }
   }
   return out;
+}
+
+function barUnder(view: View, boxes: Box[], row: number, col: number, percent: number): { row: number; col: number; width: number; label: string } | undefined {
+  const box = boxAround(boxes, row, col);
+  const caption = view.flat[row]!.slice(box ? box.left + 1 : 0).search(/\S/) + (box ? box.left + 1 : 0);
+  for (let r = row + 1; r <= row + 3 && r < view.rows && (!box || r < box.bottom); r++) {
+    const start = Array.from({ length: 7 }, (_, i) => caption - 3 + i).find((c) => c >= 0 && view.background(r, c) !== view.backdrop && view.background(r, c) !== view.background(r, c - 1));
+    if (start === undefined) continue;
+    let end = start;
+    while (end < view.cols && view.background(r, end) === view.background(r, start) && view.char(r, end) === " ") end++;
+    const right = box ? box.right - 1 : view.flat[row]!.trimEnd().length;
+    const width = right - start;
+    if (width < 10 || view.text(r, start, right).trim() !== "" || Math.abs((end - start) / width - percent / 100) > 0.15) continue;
+    return { row: r, col: start, width, label: "" };
+  }
+  return undefined;
 }
 
 export function findInputs(view: View, boxes: Box[]): Found[] {

@@ -806,7 +806,7 @@ async function fleet(): Promise<void> {
 }
 
 async function elements(): Promise<void> {
-  const { fixtureNames, formatRates, loadFixture, scoreSet } = await import("../test/fixtures/screens/score.ts");
+  const { fixtureNames, formatRates, labelAgreement, loadFixture, scoreSet } = await import("../test/fixtures/screens/score.ts");
   const { detectElements } = await import("../src/terminal/elements.ts");
   const { cellGridOf } = await import("../src/terminal/screen.ts");
   const { renderScreenshot } = await import("../src/render/screenshot.ts");
@@ -822,6 +822,11 @@ async function elements(): Promise<void> {
       if (!Number.isNaN(r.state)) rows.push({ section: "elements", metric: `${set} (${screens} screens) ${r.kind}: state right`, t4a: r.state * 100, unit: "%" });
     }
   }
+  // Two labellers, blind to each other, on the same screens: the ceiling a detector is judged against.
+  const agreement = labelAgreement();
+  const agreed = agreement.rates.find((r) => r.kind === "all")!;
+  rows.push({ section: "elements", metric: `two labellers agree, ${agreement.screens} screens: the second's precision (${agreed.matched}/${agreed.detected})`, t4a: agreed.precision * 100, unit: "%" });
+  rows.push({ section: "elements", metric: `two labellers agree, ${agreement.screens} screens: the second's recall (${agreed.matched}/${agreed.labelled})`, t4a: agreed.recall * 100, unit: "%" });
   // What detection costs in the screen's worker: every fixture's grid read and detected, 20 rounds.
   const grids = await Promise.all(fixtureNames().map(async (name) => {
     const fixture = await loadFixture(name);

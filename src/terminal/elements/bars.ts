@@ -58,7 +58,8 @@ export function findStatus(view: View): Found[] {
   const listed = (r: number) => r + 1 < view.rows && shape(r) !== undefined && shape(r) === shape(r + 1) && view.spanBackground(r, 0, view.cols) !== view.spanBackground(r + 1, 0, view.cols);
   // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
   for (const row of [0, view.rows - 1, view.rows - 2]) {
-    if (row < 0 || !view.free(row, 0, view.cols)) continue;
+    // (Not a bar being typed in: tmux's prompt, ":rename-window build", its cursor a cell it draws.)
+    if (row < 0 || !view.free(row, 0, view.cols) || view.cursor.visible && view.cursor.row === row && row > 0 && /^[:/?]\S/.test(view.flat[row]!)) continue;
     const text = view.text(row, 0, view.cols);
     if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
     let lit = 0;

@@ -31,7 +31,7 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
       }
       // Without a caption glued to it, a bar's caption is the row's first word, set off by a colon
       // or two blanks ("image.iso: 7.63MiB …", "photos  40.5% […]").
-      const first = /^\s*([^\s:]*[A-Za-z][^\s:]*)(?::\s|\s{2})/.exec(line);
+      const first = /^\s*([^\s:]*[A-Za-z][^\s:]*(?: [a-z][\w.-]*){0,3})(?::\s|\s{2})/.exec(line);
       if (bar && !bar.label.trim() && first && line.indexOf(first[1]!) < bar.col) bar.label = first[1]!;
       if (!bar) {
         const before = line.slice(Math.max(0, col - 60), col);
@@ -40,7 +40,11 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
           const left = before.search(/[|█▉▊▋▌▍▎▏▓▒░#=■━[]{2,}[^]*$/);
           const start = left >= 0 ? col - before.length + left : col;
           const tail = /^[\s|█▉▊▋▌▍▎▏▓▒░#=■━\]]*/.exec(after)![0].trimEnd().length;
-          bar = { col: start, width: col + match[0].length + tail - start, label: "" };
+          // Its caption: words before the bar ("Downloading ━━━"), or else a name between rules after
+          // it ("█░░ | video.mp4 | 60%"), not a count, a rate or a time.
+          const lead = line.slice(0, start).trim();
+          const named = [...line.slice(start).split("|").slice(1)].map((p) => p.trim()).find((p) => /^[\p{L}\w][\w.-]*(?: [\w.-]+){0,2}$/u.test(p) && /\p{L}{2}/u.test(p) && !/^ETA\b|\d+\/\d+|^\d/.test(p));
+          bar = { col: start, width: col + match[0].length + tail - start, label: /\p{L}{2}/u.test(lead) && lead.length <= 30 ? lead : named ?? "" };
         }
       }
       if (!bar) {
@@ -254,10 +258,15 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.use(row, 0, view.cols);
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
   }
-  const match = commandLine ?? named ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before);
+  // A progress bar's row ("███░░ 56% | ETA: 1s"), the cursor parked after it: no prompt.
+  if (/[█░▓▒■━#=]{5}/.test(view.flat[row]!.slice(0, from))) return [];
+  // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
+  // "Name (full name) [Some-State]:Noord": a default in brackets, then the colon, then what is typed.
+  const bracketed = /^\[[^\]\s][^\]]{0,20}\] /.exec(before);
+  const match = commandLine ?? named ?? bracketed ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before) ?? /^(.*?\S.*?\]:)(?=\S)/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
-  const labelText = commandLine ? commandLine[1]! : named ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
+  const labelText = commandLine ? commandLine[1]! : named || bracketed ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
   const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();

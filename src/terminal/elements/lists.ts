@@ -9,7 +9,7 @@ import { type Box, BOX_CHARS, boxAround, clean, highlighted, lineBackground, MAR
  * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
  * (Not "(N/A)": not applicable.)
  */
-const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?[\w?!.-]+)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
+const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -51,7 +51,8 @@ export function findQuestions(view: View): Found[] {
   // letter each; newsboat's "Do you really want to quit (y:Yes n:No)?", a key and its name each.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = /\[([a-z]{2,6})\]\?\s*$/.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    const match = /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    if (match && match[2]) match[1] = match[2];
     if (!match || !/y/.test(match[1]!) || !/n/.test(match[1]!) || !view.free(row, match.index!, match.index! + match[0].length)) continue;
     const start = line.search(/\S/);
     if (start === match.index) continue;
@@ -66,6 +67,21 @@ export function findQuestions(view: View): Found[] {
     const end = line.trimEnd().length;
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(line.slice(start, match.index!)), items });
     view.use(row, start, end - start);
+  }
+  // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
+  // typed whole; the default in parentheses is not one.
+  for (let row = 0; row < view.rows; row++) {
+    const match = /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, match[0].length)) continue;
+    const start = match[1]!.length;
+    let c = match[0].indexOf("[") + 1;
+    const items: Omit<Item, "ref">[] = match[3]!.split("/").map((word) => {
+      const item = { label: word, row, col: c, width: word.length, key: word };
+      c += word.length + 1;
+      return item;
+    });
+    out.push({ kind: "question", row, col: start, width: match[0].length - start, height: 1, label: clean(match[2]!), items });
+    view.use(row, start, view.cols - start);
   }
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {

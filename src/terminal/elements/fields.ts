@@ -189,6 +189,16 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
   }
+  // A shell's prompt, the last of the output with nothing typed after it, while the cursor is in
+  // something drawn over the shell (tmux's prompt or its confirm): where the shell takes input next.
+  if (view.cursor.visible) {
+    let last = view.cursor.row - 1;
+    while (last >= 0 && !view.flat[last]!.trim()) last--;
+    if (last >= 0 && last < view.cursor.row - 1 && /^\S*[@:]\S*[#$%] ?$/.test(view.flat[last]!.trimEnd() + " ") && view.free(last, 0, view.cols)) {
+      view.use(last, 0, view.cols);
+      found.push({ kind: "input", row: last, col: 0, width: view.cols, height: 1, value: "", cursor: false });
+    }
+  }
   // The cursor parked elsewhere (prompts' autocomplete, under its list): a question with an answer typed after its "›".
   if (!found.some((e) => e.cursor)) {
     for (let row = 0; row < view.rows; row++) {

@@ -101,7 +101,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
   // by side). A label's words are one blank apart: two blanks part columns.
   for (let row = 0; row < view.rows; row++) {
-    if (!view.flat[row]!.includes(":") && !(row > 0 && view.flat[row - 1]!.includes(":"))) continue;
+    if (!view.flat[row]!.includes(":") && !view.flat[row]!.includes("___") && !(row > 0 && view.flat[row - 1]!.includes(":"))) continue;
     for (let start = 0; start < view.cols; ) {
       let end = start + 1;
       while (end < view.cols && view.background(row, end) === view.background(row, start) && !VERTICAL.includes(view.char(row, end))) end++;
@@ -109,7 +109,9 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       start = end;
       if (from === 0 || view.background(row, from) === view.background(row, from - 1) || to - from < 3 || to - from > view.cols * 0.8 || VERTICAL.includes(view.char(row, from)) || !view.free(row, from, to)) continue;
       // The label before it is drawn on the backdrop, as the cells just before the field are.
-      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,12})$/.exec(view.text(row, Math.max(0, from - 50), from));
+      // (Or, before a field drawn with underscores, a label without its colon: finch's "Local Port      5298____".)
+      const drawn = /_{3}/.test(view.text(row, from, to));
+      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) ?? (drawn ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) : null);
       const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
       if (left < 0 && !(row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to)))) continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col <= to;
@@ -174,14 +176,24 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
+  // A short name padded in such a box is a button (finch's "│ Cancel │"); a label before the box on
+  // its row ("Protocol:│Bonjour  │↓│") is the field's.
   for (const box of boxes) {
     const row = box.top + 1;
     const inner = view.text(row, box.left + 1, box.right);
-    if (box.bottom - box.top !== 2 || inner.length < 8 || /^\s+\S/.test(inner) || !boxes.some((outer) => outer !== box && contains(outer, box)) || !view.free(row, box.left + 1, box.right)) continue;
+    if (box.bottom - box.top !== 2 || !boxes.some((outer) => outer !== box && contains(outer, box)) || !view.free(row, box.left + 1, box.right)) continue;
+    const name = /^ +([A-Z][\w'-]*(?: [\w'-]+)?) +$/.exec(inner);
+    if (name && inner.length <= 20) {
+      view.use(box.top, box.left, box.right - box.left + 1, 3);
+      found.push({ kind: "button", row, col: box.left, width: box.right - box.left + 1, height: 1, label: name[1]!, selected: view.spanBackground(row, box.left + 1, box.right) !== view.backdrop });
+      continue;
+    }
+    if (inner.length < 8 || /^\s+\S/.test(inner)) continue;
     const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
-    const label = labelAbove(view, boxes, box.top, box.left, box.right + 1);
-    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).trim(), cursor: here });
+    const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(view.text(row, Math.max(0, box.left - 30), box.left + 1));
+    const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
+    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim(), cursor: here });
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.

@@ -201,6 +201,29 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
   }
+  // A form's rows, "Label: value" two or more in a column (urwid's "Name: Ada" over "Email:", alpine's
+  // "To      :" over "Cc      :"), one of them empty or holding the cursor: each row is a field, to
+  // its frame's inner edge (or the row's end).
+  const formRow = (row: number) => {
+    const box = boxAround(boxes, row, view.flat[row]!.search(/\S/) + 1);
+    const [from, to] = box ? [box.left + 1, box.right] : [0, view.cols];
+    const m = /^(\s*)([A-Z][A-Za-z'.-]*(?: [A-Za-z'.-]+){0,2}) *:(?: +(\S.*?))?\s*$/.exec(view.text(row, from, to));
+    return m && !/:\s/.test(m[3] ?? "") ? { row, from, to, col: from + m[1]!.length, colon: from + m[0].indexOf(":"), padded: / :/.test(m[0]), boxed: !!box, label: m[2]!, value: m[3] ?? "" } : undefined;
+  };
+  for (let row = 0; row < view.rows; row++) {
+    const rows = [];
+    for (let r = row, f = formRow(r); f && (!rows.length || f.col === rows[0]!.col); f = ++r < view.rows ? formRow(r) : undefined) rows.push(f);
+    // (In a frame, or with the colons lined up by padding: not a line-mode program's answered prompts.)
+    const laidOut = rows.every((f) => f.boxed) || rows.every((f) => f.colon === rows[0]!.colon) && rows.some((f) => f.padded);
+    if (rows.length >= 2 && laidOut && rows.some((f) => !f.value || cursor.visible && cursor.row === f.row)) {
+      for (const f of rows) {
+        if (!view.free(f.row, f.col, f.to)) continue;
+        view.use(f.row, f.col, f.to - f.col);
+        found.push({ kind: "input", row: f.row, col: f.col, width: f.to - f.col, height: 1, label: f.label, value: f.value, cursor: cursor.visible && cursor.row === f.row });
+      }
+    }
+    row += Math.max(0, rows.length - 1);
+  }
   // A shell's prompt, the last of the output with nothing typed after it, while the cursor is in
   // something drawn over the shell (tmux's prompt or its confirm): where the shell takes input next.
   if (view.cursor.visible) {

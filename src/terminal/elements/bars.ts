@@ -23,10 +23,10 @@ export function findStatus(view: View): Found[] {
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {
       const line = view.flat[row]!;
-      const pairs = [...line.matchAll(/(?<=^|\s{2})(\S{1,3}) [A-Z][\w-]*(?: [A-Z]?[\w-]+)?(?=\s{2}|\s*$)/g)];
+      const pairs = [...line.matchAll(/(?<=^|\s{2})(\S{1,3}) [A-Z][\w-]*(?: [A-Za-z][\w-]*){0,2}(?=\s{2}|\s*$)/g)];
       const covered = pairs.reduce((n, m) => n + m[0].length, 0);
       const inked = pairs.filter((m) => view.spanStyle(row, m.index!, m.index! + m[1]!.length) !== view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length));
-      if (pairs.length >= 4 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
+      if (pairs.length >= 3 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
     }
   }
   // A block of key help under its heading (prompts' "Instructions:" over "    ↑/↓: Highlight option"): one status.
@@ -139,11 +139,11 @@ export function findStatus(view: View): Found[] {
     // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
     const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
-    const message = near && /^\[ .+ \]$/.test(trimmed) && trimmed.length < view.cols;
+    const message = near && (/^\[ .+ \]$/.test(trimmed) || /^\[[A-Z][^\]]{20,}\]$/.test(trimmed)) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
-    const told = (near || row === 0) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    const told = (near || row === 0) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
     const keys = told || (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)

@@ -73,18 +73,23 @@ export function findStatus(view: View): Found[] {
     // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
     // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)
     // A hint after the entries, set off by a wide gap (visidata's "Ctrl+H for help menu"), is not one.
-    const all = [...view.flat[row]!.matchAll(/\S+/g)];
+    // (A lead-in before the entries, jed's "F10 key ==> ", is not one of them.)
+    const leadIn = /^\s*\S.{0,14}?(?:==>|->|=>|»)\s+/.exec(view.flat[row]!)?.[0].length ?? 0;
+    const all = [...view.flat[row]!.matchAll(/\S+/g)].filter((w) => w.index! >= leadIn);
     const apart = all.findIndex((w, i) => i >= 3 && w.index! - (all[i - 1]!.index! + all[i - 1]![0].length) >= 4);
     const entry = (w: RegExpMatchArray) => /^[A-Z][a-z]{1,11}$/.test(w[0]);
     const tokens = apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
     const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
     const strays = tokens.filter((w) => !menuWords.includes(w));
-    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
+    // Entries stand a few blanks apart; names far apart over panes (cmus's "Artist / Album …  Track …  Library") head the panes.
+    const spread = menuWords.some((w, i) => i > 0 && w.index! - (menuWords[i - 1]!.index! + menuWords[i - 1]![0].length) > 8);
+    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && !spread && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
       // The open one is drawn unlike the others (aptitude's "Actions" when its menu is down).
       const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
       const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
       for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
       view.use(row, 0, tokens === all ? view.cols : all[apart]!.index!);
+      if (leadIn) view.use(row, 0, leadIn);
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {
@@ -156,6 +161,8 @@ export function findStatus(view: View): Found[] {
     // A title alone at the top row's right end (lynx's page title).
     const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
+    // A mode line drawn with dashes near the bottom (hexedit's "---  blob.bin  --0x0/0x15--0%-----").
+    const dashed = row >= view.rows - 3 && /^-{2,}[ +*%-]*\S.*-{5,}$/.test(trimmed) && /\p{L}{2}/u.test(trimmed);
     // Words kept at the last row's right end, the row empty before them (kakoune's "notes.txt 1:1  normal").
     const ruler = row === view.rows - 1 && start > view.cols / 3 && start + trimmed.length >= view.cols - 1 && /\p{L}{3}/u.test(trimmed) && trimmed.includes(" ");
     const typing = view.cursor.visible && view.cursor.row === row;
@@ -171,7 +178,7 @@ export function findStatus(view: View): Found[] {
     // (Not a number going on a column of them above: a grid's row numbers, sc's.)
     const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
     const pager = row === view.rows - 1 && trimmed !== "" && !counted && view.spanStyle(row, start, start + trimmed.length).includes("/i");
-    if (counter || bullets || message || keys || spinner || backtitle || position || ruler || place || echo || info || pager || corner) {
+    if (counter || bullets || message || keys || spinner || backtitle || position || dashed || ruler || place || echo || info || pager || corner) {
       out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
       view.use(row, start, trimmed.length);
     }

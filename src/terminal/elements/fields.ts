@@ -264,6 +264,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
+  // The cursor on a drop-down's highlighted row (jed's), its neighbours alike: a list's selection, not a field.
+  const box = boxAround(boxes, row, cursor.col);
+  if (box && row > box.top + 1 && row < box.bottom - 1) {
+    const bg = (r: number) => view.spanBackground(r, box.left + 1, box.right);
+    if (bg(row) !== bg(row - 1) && bg(row - 1) === bg(row + 1) && view.text(row - 1, box.left + 1, box.right).trim() && view.text(row + 1, box.left + 1, box.right).trim()) return [];
+  }
   // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
   const bg = view.background(row, cursor.col);
   let start = cursor.col;

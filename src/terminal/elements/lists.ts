@@ -348,7 +348,7 @@ export function findTables(view: View): Found[] {
       const styled = look !== view.spanStyle(row + 1, segment.start, segment.end) && (!view.text(row + 2, segment.start, segment.end).trim() || look !== view.spanStyle(row + 2, segment.start, segment.end)) && !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
-      const ruled = /^[\s─━=+┼╋┿|│-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      const ruled = /^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
       // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
       const gapped = !styled && !separated && !ruled && view.text(row + 1, segment.start, segment.end).trim() === "" && /\S\s{8,}\S/.test(text.trim()) && !/\d/.test(text) && names.every((n) => /^[A-Z][a-z]*$/.test(n));
       if (!styled && !separated && !ruled && !gapped) continue;
@@ -666,7 +666,7 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         const parts = body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
-        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
         const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;

@@ -144,7 +144,8 @@ export function findStatus(view: View): Found[] {
     // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
     const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
-    const message = near && (/^\[ .+ \]$/.test(trimmed) || /^\[[A-Z][^\]]{20,}\]$/.test(trimmed)) && trimmed.length < view.cols;
+    // (Not a row of bracketed buttons: cgdisk's "[ Verify ]  [ Write  ]".)
+    const message = near && (/^\[ [^\]]+ \]$/.test(trimmed) || /^\[[A-Z][^\]]{20,}\]$/.test(trimmed)) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".

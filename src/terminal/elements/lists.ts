@@ -338,6 +338,8 @@ export function findTables(view: View): Found[] {
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
       // Weekdays over numbers are a month's grid (calcurse's, dialog --calendar's), read as text.
       if (names.every((n) => /^(?:Mo|Tu|We|Th|Fr|Sa|Su)/i.test(n) && n.length <= 3)) continue;
+      // Words one blank apart all along, six or more, are a sentence, not column names.
+      if (words.length >= 6 && !/\S\s{2,}\S/.test(text.trim()) && cells.length < 3) continue;
       // A lone figure among them ("   1 N   Jan 01 Alice") makes it a row of data, not names.
       if (/(?:^|\s)\(?\d+\)?(?=\s|$)/.test(text)) continue;
       if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
@@ -359,7 +361,9 @@ export function findTables(view: View): Found[] {
       const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
       let body = bodyRows(view, row + skip, segment.start, segment.end);
       if (letters) while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
-      const spans = words.map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
+      // Names of several words ("Partition Type") line up as one: their words, one blank apart, are a column.
+      const groups = [...text.matchAll(/\S+(?: \S+)*/g)];
+      const spans = (groups.length >= 3 && groups.length < words.length ? groups : words).map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
       // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
       // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
       const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
@@ -394,13 +398,16 @@ function aligned(view: View, header: number, body: number, words: { start: numbe
   const blank = (row: number, col: number) => col < 0 || col >= view.cols || view.char(row, col).trim() === "";
   for (let row = header + 1; row <= header + body; row++) {
     for (const word of words) {
+      // An empty cell of a column says nothing either way (cgdisk's names before any are given).
+      if (view.text(row, word.start - 1, word.end + 1).trim() === "") continue;
       total++;
       const starts = [-1, 0, 1].some((d) => !blank(row, word.start + d) && blank(row, word.start + d - 1));
       const ends = [-1, 0, 1].some((d) => !blank(row, word.end - 1 + d) && blank(row, word.end + d));
       if (starts || ends) agree++;
     }
   }
-  return total > 0 && agree / total >= 0.6;
+  // (Most rows fill two columns or more: a column of lines under a title is not a table.)
+  return total >= 2 * body && agree / total >= 0.6;
 }
 
 interface Segment {
@@ -713,9 +720,10 @@ export function gridMenus(view: View): Found[] {
     // The rows under it whose words start in the first row's columns (or a one-column list's).
     const block: Word[][] = [first];
     const columns = new Set(first.map((w) => w.col));
+    // (A rule under a header ends it: a table's, not a grid of words.)
     while (row + block.length < view.rows) {
       const next = wordsOf(row + block.length);
-      if (!next?.length || !next.every((w) => columns.has(w.col))) break;
+      if (!next?.length || !next.every((w) => columns.has(w.col)) || next.some((w) => /^[-─━=]{5,}$/.test(w.text))) break;
       block.push(next);
     }
     const words = block.flat();

@@ -53,10 +53,10 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findButtons(view, boxes));
   found.push(...gridMenus(view));
   found.push(...findInputs(view, boxes));
-  footerStatus(view, found);
-  buttonHelp(view, found);
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
+  footerStatus(view, found);
+  buttonHelp(view, found);
   found.push(...highlightMenus(view, boxes));
   found.push(...findTables(view));
   found.push(...barMenus(view, boxes));

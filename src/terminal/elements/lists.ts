@@ -298,6 +298,21 @@ export function circleMenus(view: View): Found[] {
       view.use(row, col, line.trimEnd().length - col);
       continue;
     }
+    // Or "( )"/"(x)" marks outside any frame, right under a question (cli-select's): one choice, a menu.
+    const paren = (r: number) => r >= 0 && r < view.rows && /^\((?:[ xX*•])\) \S/.test(view.flat[r]!) && view.free(r, 0, 4);
+    if (paren(row) && !paren(row - 1) && row > 0 && /\?\s*$/.test(view.flat[row - 1]!) && !/[│┃║┌└]/.test(view.flat[row]!)) {
+      let end = row;
+      while (paren(end + 1)) end++;
+      const marked = Array.from({ length: end - row + 1 }, (_, i) => row + i).filter((r) => view.char(r, 1) !== " ");
+      if (end > row && marked.length === 1) {
+        const items = Array.from({ length: end - row + 1 }, (_, i) => row + i).map((r) => ({ label: view.text(r, 4, view.cols).trim(), row: r, col: 0, width: view.text(r, 0, view.cols).trimEnd().length, ...(r === marked[0] ? { selected: true } : {}) }));
+        const width = Math.max(...items.map((i) => i.width));
+        out.push({ kind: "menu", row, col: 0, width, height: end - row + 1, items });
+        view.use(row, 0, width, end - row + 1);
+        row = end;
+        continue;
+      }
+    }
     const at = line.search(/[○●] \S/);
     if (at < 0 || !mark(row, at) || mark(row - 1, at)) continue;
     let last = row;

@@ -614,6 +614,15 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
+    // Items a blank row apart (alpine's main menu), three or more.
+    let step = 1;
+    const blankRow = (r: number) => r >= 0 && r < view.rows && view.text(r, start, end).trim() === "";
+    if (first === last) {
+      let [above, below] = [row, row];
+      while (blankRow(above - 1) && fits(above - 2)) above -= 2;
+      while (blankRow(below + 1) && fits(below + 2)) below += 2;
+      if (below - above >= 4) [first, last, step] = [above, below, 2];
+    }
     // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
     const style = (r: number) => view.spanStyle(r, start, end);
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
@@ -632,11 +641,13 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const alike = (r: number) => r >= 0 && r < view.rows && r !== row && view.background(r, start) === view.background(row, start) && lead(r) === textCol && view.background(r, end - 1) === view.background(row, end - 1);
     if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
-    for (let r = first; r <= last; r++) {
+    for (let r = first; r <= last; r += step) {
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
       const text = view.text(r, start, right).trimEnd();
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
-      const { label, key } = treeItem(name);
+      // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
+      const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
+      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
     // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns

@@ -42,7 +42,7 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
           const tail = /^[\s|█▉▊▋▌▍▎▏▓▒░#=■━\]]*/.exec(after)![0].trimEnd().length;
           // Its caption: words before the bar ("Downloading ━━━"), or else a name between rules after
           // it ("█░░ | video.mp4 | 60%"), not a count, a rate or a time.
-          const lead = line.slice(0, start).trim();
+          const lead = line.slice(0, start).trim().replace(/:$/, "");
           const named = [...line.slice(start).split("|").slice(1)].map((p) => p.trim()).find((p) => /^[\p{L}\w][\w.-]*(?: [\w.-]+){0,2}$/u.test(p) && /\p{L}{2}/u.test(p) && !/^ETA\b|\d+\/\d+|^\d/.test(p));
           bar = { col: start, width: col + match[0].length + tail - start, label: /\p{L}{2}/u.test(lead) && lead.length <= 30 ? lead : named ?? "" };
         }
@@ -185,7 +185,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const name = /^ +([A-Z][\w'-]*(?: [\w'-]+)?) +$/.exec(inner);
     if (name && inner.length <= 20) {
       view.use(box.top, box.left, box.right - box.left + 1, 3);
-      found.push({ kind: "button", row, col: box.left, width: box.right - box.left + 1, height: 1, label: name[1]!, selected: view.spanBackground(row, box.left + 1, box.right) !== view.backdrop });
+      found.push({ kind: "button", row, col: box.left, width: box.right - box.left + 1, height: 1, label: name[1]!, selected: false });
       continue;
     }
     if (inner.length < 8 || /^\s+\S/.test(inner)) continue;
@@ -194,6 +194,14 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(view.text(row, Math.max(0, box.left - 30), box.left + 1));
     const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim(), cursor: here });
+  }
+  // Boxed buttons side by side: the one drawn unlike the others is focused (newt's; finch's are alike).
+  const boxed = found.filter((e) => e.kind === "button");
+  for (const row of new Set(boxed.map((b) => b.row))) {
+    const siblings = boxed.filter((b) => b.row === row);
+    const looks = siblings.map((b) => view.spanBackground(row, b.col + 1, b.col + b.width - 1));
+    const lone = siblings.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    if (siblings.length >= 2 && lone.length === 1) lone[0]!.selected = true;
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.
@@ -444,11 +452,20 @@ const TOGGLE = /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻�
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [];
+  // A list that leads to submenus ("Drivers  --->", menuconfig's) is a menu whose items may carry a
+  // mark ("[*] Networking support"), not a column of checkboxes.
+  const submenus = (row: number, col: number) => {
+    const listed = (r: number) => r >= 0 && r < view.rows && view.flat[r]!.slice(col, col + 12).trim() !== "" && view.flat[r]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "" === (view.flat[row]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "");
+    let [first, last] = [row, row];
+    while (listed(first - 1)) first--;
+    while (listed(last + 1)) last++;
+    return view.flat.slice(first, last + 1).some((l) => /\S\s+-{2,3}>\s*[│┃║]?\s*[│┃║]?\s*$/.test(l));
+  };
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     for (const match of line.matchAll(TOGGLE)) {
       const col = match.index!;
-      if (!match[2] || !view.free(row, col, col + match[0].length)) continue;
+      if (!match[2] || !view.free(row, col, col + match[0].length) || submenus(row, col)) continue;
       const marker = match[1]!;
       const radio = marker.startsWith("(");
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
@@ -498,7 +515,7 @@ export function findToggles(view: View): Found[] {
 }
 
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`; toolkits centre a name in a fixed width (`<    Ok    >`). */
-const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{0,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w .'&-]{0,18}?) {1,6}\]/g;
+const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{1,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w .'&-]{0,18}?) {1,6}\]/g;
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

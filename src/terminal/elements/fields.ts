@@ -275,8 +275,10 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // The cursor on a drop-down's highlighted row (jed's), its neighbours alike: a list's selection, not a field.
   const box = boxAround(boxes, row, cursor.col);
   if (box && row > box.top + 1 && row < box.bottom - 1) {
-    const bg = (r: number) => view.spanBackground(r, box.left + 1, box.right);
-    if (bg(row) !== bg(row - 1) && bg(row - 1) === bg(row + 1) && view.text(row - 1, box.left + 1, box.right).trim() && view.text(row + 1, box.left + 1, box.right).trim()) return [];
+    // (Told by the whole row, or where the cursor is: menuconfig's bar covers only the item's text.)
+    const lone = (bg: (r: number) => string) => bg(row) !== bg(row - 1) && bg(row - 1) === bg(row + 1);
+    const listed = view.text(row - 1, box.left + 1, box.right).trim() && view.text(row + 1, box.left + 1, box.right).trim();
+    if (listed && (lone((r) => view.spanBackground(r, box.left + 1, box.right)) || lone((r) => view.background(r, cursor.col + 1)))) return [];
   }
   // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
   const bg = view.background(row, cursor.col);

@@ -703,7 +703,12 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
         const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
-        const item: Omit<Item, "ref"> = { label: tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(), row: r, col: inner.start + start, width: body.length };
+        // menuconfig's "[*] Networking support (NEW)", "(widget) Default host name", "Drivers  --->":
+        // the mark or value before the name, the "(NEW)" after it and the arrow are not its label.
+        const mark = /^(\[[ *xM]\]|<[ *M]>|\([^)]{1,20}\)) (?=\S)/.exec(body);
+        const named = (text: string) => (mark ? text.slice(mark[0].length) : text).replace(/\s+\(NEW\)$/, "").replace(/\s+-{2,3}>$/, "").trim();
+        const item: Omit<Item, "ref"> = { label: named(tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim()), row: r, col: inner.start + start, width: body.length };
+        if (mark && /^\[[ *xM]\]$/.test(mark[1]!)) item.checked = mark[1] !== "[ ]";
         if (hot) item.key = hot[1]!;
         if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
         if (tagged) item.key = parts[0]!;

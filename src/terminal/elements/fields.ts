@@ -335,7 +335,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
   const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
-  if (asked_ && !commandLine && !line.slice(cursor.col - from).trim()) {
+  // (Not under a list of options it picks from: gpg's "Your selection?" is their input.)
+  const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[(\[]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
+  if (asked_ && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
     const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
     return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];

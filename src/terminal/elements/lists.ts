@@ -172,16 +172,18 @@ export function findQuestions(view: View): Found[] {
     const last = options[options.length - 1]!.row;
     const { cursor } = view;
     // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
-    const prompt = view.text(last + 1, 0, cursor.col).trimEnd();
-    const after = cursor.visible && cursor.row === last + 1 && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
+    // (A blank row may stand between: readline-sync's.)
+    const promptRow = cursor.row === last + 2 && !view.flat[last + 1]?.trim() ? last + 2 : last + 1;
+    const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
+    const after = cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       row += options.length - 1;
       continue;
     }
     const col = Math.min(...options.map((o) => o.markerCol));
     if (after && !question.endsWith("?")) {
-      const width = Math.max(view.text(last + 1, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
-      out.push({ kind: "question", row: options[0]!.row, col, width, height: last - options[0]!.row + 2, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
+      const width = Math.max(view.text(promptRow, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
+      out.push({ kind: "question", row: options[0]!.row, col, width, height: promptRow - options[0]!.row + 1, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
       for (const o of options) view.use(o.row, o.markerCol, o.width);
       row = last;
       continue;
@@ -239,6 +241,14 @@ function keyedRun(view: View, row: number): Option[] {
       letters = true;
       const col = bare[1]!.length;
       options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: bare[3]!, selected: false });
+      continue;
+    }
+    // gpg's "   (1) RSA and RSA (default)", readline-sync's "[1] Staging": a number in brackets, in any order
+    // ("(14) Existing key from card", "[0] CANCEL").
+    const boxed = match ? null : /^(\s*)([(\[])(\d{1,3})[)\]] (\S.*?)\s*$/.exec(line);
+    if (boxed && !letters && !options.some((o) => o.key === boxed[3]) && (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) && view.free(r, 0, line.trimEnd().length)) {
+      const col = boxed[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: boxed[3]!, label: boxed[4]!, selected: false });
       continue;
     }
     if (!match) break;

@@ -219,7 +219,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     return m && !/:\s/.test(m[3] ?? "") ? { row, from, to, col: from + m[1]!.length, colon: from + m[0].indexOf(":"), padded: / :/.test(m[0]), boxed: !!box, label: m[2]!, value: m[3] ?? "" } : undefined;
   };
   for (let row = 0; row < view.rows; row++) {
-    const rows = [];
+    const rows: NonNullable<ReturnType<typeof formRow>>[] = [];
     for (let r = row, f = formRow(r); f && (!rows.length || f.col === rows[0]!.col); f = ++r < view.rows ? formRow(r) : undefined) rows.push(f);
     // (In a frame, or with the colons lined up by padding: not a line-mode program's answered prompts.)
     const laidOut = rows.every((f) => f.boxed) || rows.every((f) => f.colon === rows[0]!.colon) && rows.some((f) => f.padded);

@@ -17,7 +17,8 @@ export function findQuestions(view: View): Found[] {
     const line = view.text(row, 0, view.cols);
     const match = YES_NO.exec(view.flat[row]!);
     if (!match) continue;
-    const start = line.length - line.trimStart().length;
+    // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's.)
+    const start = /^~\s+\S/.test(line) ? line.search(/(?<=^~\s+)\S/) : line.length - line.trimStart().length;
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
@@ -620,7 +621,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
     if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
     // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && !/^\s*[-─━=]{5,}\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;

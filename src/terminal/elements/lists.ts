@@ -758,7 +758,7 @@ export function gridMenus(view: View): Found[] {
   };
   for (let row = 0; row < view.rows; row++) {
     const first = wordsOf(row);
-    if (!first?.length) continue;
+    if (!first?.length || first.some((w) => /^[-─━=]{5,}$/.test(w.text))) continue;
     // The rows under it whose words start in the first row's columns (or a one-column list's).
     const block: Word[][] = [first];
     const columns = new Set(first.map((w) => w.col));

@@ -768,6 +768,10 @@ export function gridMenus(view: View): Found[] {
       if (!next?.length || !next.every((w) => columns.has(w.col)) || next.some((w) => /^[-─━=]{5,}$/.test(w.text))) break;
       block.push(next);
     }
+    // A last row wholly on a background of its own under the grid is a description of the lit
+    // word (ptpython's " function "), not more of it.
+    const tail = block[block.length - 1]!;
+    if (block.length >= 3 && tail.every((w) => w.bg === tail[0]!.bg) && block.slice(0, -1).flat().every((w) => w.bg !== tail[0]!.bg)) block.pop();
     const words = block.flat();
     const looks = new Map<string, number>();
     for (const w of words) looks.set(w.bg, (looks.get(w.bg) ?? 0) + 1);

@@ -28,10 +28,12 @@ export function detectElements(grid: CellGrid): Element[] {
     view.use(box.bottom, box.left, box.right - box.left + 1);
     // A box no other box holds: an inner frame, titled or not, is a list's, a field's or a gauge's.
     // Boxes that tile the screen side by side, abutting, are the program's panes (calcurse's), not dialogs that float.
-    const abuts = (other: typeof box) => other !== box && other.top <= box.bottom && other.bottom >= box.top && (other.left === box.right + 1 || other.right === box.left - 1);
+    // (Or stacked, one's top right under the other's bottom over the same columns: blessed-contrib's grid.)
+    const abuts = (other: typeof box) => other !== box && (other.top <= box.bottom && other.bottom >= box.top && (other.left === box.right + 1 || other.right === box.left - 1) || other.left <= box.right && other.right >= box.left && (other.top === box.bottom + 1 || other.bottom === box.top - 1));
     // A frame round the whole screen is the program's window (nmon's): its title is a status line.
-    if (box.top === 0 && box.left === 0 && box.right === view.cols - 1 && box.bottom >= view.rows - 2) {
-      if (box.title) found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
+    // (Or nearly the whole screen: nconf's, inset by a cell, under its title line.)
+    if (box.top <= 2 && box.left <= 1 && box.right >= view.cols - 2 && box.bottom >= view.rows - 3 && box.bottom - box.top >= view.rows - 5) {
+      if (box.title && box.top === 0) found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
       continue;
     }
     if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts)) {

@@ -1,0 +1,392 @@
+// Menus: lists of items of which one is selected, told by a marker (❯, ●, (x)), a bar or a
+// highlight, in a box or out of one, down a column or across a grid of words.
+import { CellFlag } from "../cell-grid.ts";
+import { type Found, type Item } from "./types.ts";
+import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICAL, View } from "./view.ts";
+
+/**
+ * A select drawn as radio marks (clack's "○ TypeScript" / "● JavaScript"): one filled mark among
+ * empty ones in a column, each before its text, is a menu (the filled one moves with the arrows);
+ * "● Yes / ○ No" on one row under a question is that question's answers. A dim hint after an
+ * item in parentheses ("(no types)") is not part of its label.
+ */
+export function circleMenus(view: View): Found[] {
+  const out: Found[] = [];
+  const mark = (r: number, col: number) => r >= 0 && r < view.rows && "○●".includes(view.char(r, col)) && view.char(r, col + 1) === " " && view.char(r, col + 2).trim() !== "" && view.free(r, col, col + 3);
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pair = /([●○]) (\S[^/]*?) \/ ([●○]) (\S.*?)\s*$/.exec(line);
+    if (pair && pair[1] !== pair[3] && view.free(row, pair.index!, line.trimEnd().length)) {
+      let q = row - 1;
+      while (q >= 0 && !/[\p{L}\p{N}]/u.test(view.flat[q]!)) q--;
+      const label = q >= 0 ? clean(view.flat[q]!).replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") : "";
+      const col = pair.index!;
+      const second = col + pair[0].indexOf(pair[3]!, pair[1]!.length + pair[2]!.length + 2);
+      const items = [
+        { label: pair[2]!, row, col, width: pair[2]!.length + 2, ...(pair[1] === "●" ? { selected: true } : {}) },
+        { label: pair[4]!, row, col: second, width: pair[4]!.length + 2, ...(pair[3] === "●" ? { selected: true } : {}) },
+      ];
+      if (!label.endsWith("?") || !view.free(q, 0, view.cols)) continue;
+      const qCol = view.flat[q]!.search(/[\p{L}\p{N}"'(]/u);
+      out.push({ kind: "question", row: q, col: qCol, width: Math.max(view.flat[q]!.trimEnd().length, line.trimEnd().length) - qCol, height: row - q + 1, label, items });
+      view.use(q, qCol, view.cols - qCol);
+      view.use(row, col, line.trimEnd().length - col);
+      continue;
+    }
+    // Or "( )"/"(x)" marks outside any frame, right under a question (cli-select's): one choice, a menu.
+    const paren = (r: number) => r >= 0 && r < view.rows && /^\((?:[ xX*•])\) \S/.test(view.flat[r]!) && view.free(r, 0, 4);
+    if (paren(row) && !paren(row - 1) && row > 0 && /\?\s*$/.test(view.flat[row - 1]!) && !/[│┃║┌└]/.test(view.flat[row]!)) {
+      let end = row;
+      while (paren(end + 1)) end++;
+      const marked = Array.from({ length: end - row + 1 }, (_, i) => row + i).filter((r) => view.char(r, 1) !== " ");
+      if (end > row && marked.length === 1) {
+        const items = Array.from({ length: end - row + 1 }, (_, i) => row + i).map((r) => ({ label: view.text(r, 4, view.cols).trim(), row: r, col: 0, width: view.text(r, 0, view.cols).trimEnd().length, ...(r === marked[0] ? { selected: true } : {}) }));
+        const width = Math.max(...items.map((i) => i.width));
+        out.push({ kind: "menu", row, col: 0, width, height: end - row + 1, items });
+        view.use(row, 0, width, end - row + 1);
+        row = end;
+        continue;
+      }
+    }
+    const at = line.search(/[○●] \S/);
+    if (at < 0 || !mark(row, at) || mark(row - 1, at)) continue;
+    let last = row;
+    while (mark(last + 1, at)) last++;
+    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
+    if (rows.length < 2 || rows.filter((r) => view.char(r, at) === "●").length !== 1) continue;
+    const items = rows.map((r) => {
+      const text = view.text(r, at + 2, view.cols).trimEnd();
+      // The hint drawn apart from the name: in parentheses at its end, in another style.
+      const hint = /\s+\([^)]*\)$/.exec(text);
+      const cut = hint && view.style(r, at + 2 + hint.index! + hint[0].length - 1) !== view.style(r, at + 2) ? hint.index! : text.length;
+      return { label: text.slice(0, cut), row: r, col: at, width: text.length + 2, ...(view.char(r, at) === "●" ? { selected: true } : {}) };
+    });
+    const width = Math.max(...items.map((i) => i.width));
+    out.push({ kind: "menu", row, col: at, width, height: rows.length, items });
+    view.use(row, at, width, rows.length);
+    row = last;
+  }
+  return out;
+}
+
+/** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
+export function markerMenus(view: View): Found[] {
+  const out: Found[] = [];
+  // A frame's sides are blanks here: a list inside a box (qwen's pickers) indents like one outside.
+  const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
+  for (let row = 0; row < view.rows; row++) {
+    const line = lines[row]!;
+    const match = /^(\s*)(\S)( {1,3})(\S)/.exec(line);
+    if (!match || !MARKERS.includes(match[2]!)) continue;
+    const markerCol = match[1]!.length;
+    const textCol = markerCol + 1 + match[3]!.length;
+    if (!view.free(row, markerCol, textCol + 1)) continue;
+    // Rows above and below with blank marker column and text at textCol (±1).
+    const fits = (r: number) => {
+      const l = lines[r];
+      if (!l || !view.free(r, markerCol, textCol + 1)) return false;
+      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
+      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
+    };
+    let first = row;
+    while (first - 1 >= 0 && fits(first - 1)) first--;
+    // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
+    const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
+    let last = row;
+    for (let r = row + 1; r < view.rows; r++) {
+      if (fits(r)) last = r;
+      else if (!more(r)) break;
+    }
+    // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
+    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4))) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r++) {
+      if (r !== row && !fits(r)) continue;
+      const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
+      // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
+      // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
+      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      const checked = r !== row && view.char(r, textCol - 1) !== " ";
+      // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
+      const at = view.flat[r]!.indexOf(name!, textCol);
+      const lastWord = / (\S+)$/.exec(name!);
+      const ink = (col: number) => view.grid.fg[r * view.cols + col];
+      // (Only when drawn in the list's chrome, its frame's ink: gemini's theme names are each in colours of their own.)
+      const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
+      const label = at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
+      items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
+    }
+    const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
+    out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
+    view.use(first, markerCol, width, last - first + 1);
+    row = last;
+  }
+  return out;
+}
+
+/** A row of a frame, not a list's: only box characters, or one at its edge (a tree's "├─>" in a row is not). */
+const frameRow = (text: string): boolean =>
+  BOX_CHARS.test(text) && (!/[\p{L}\p{N}]/u.test(text) || /^\s*[│┃║┌┐└┘├┤╭╮╰╯]|[│┃║┌┐└┘├┤╭╮╰╯]\s*$/.test(text));
+
+/**
+ * An item's text as a list shows it: a "(3)" before it is its key (tmux's choose-tree), a tree's
+ * guides ("├─> ", "--- ", "+ ") are not part of it, nor a single hot key after it (aptitude's "  g").
+ */
+function treeItem(text: string): { label: string; key?: string } {
+  let rest = clean(text);
+  let key: string | undefined;
+  const numbered = /^\((\d{1,3})\)\s+/.exec(rest);
+  if (numbered) [key, rest] = [numbered[1], rest.slice(numbered[0].length)];
+  rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\*(?=\S))/, "");
+  const hot = /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd()) ? /\s([a-zA-Z])$/.exec(text.trimEnd()) : null;
+  if (hot && !key) [key, rest] = [hot[1], rest.slice(0, -2).trim()];
+  return { label: rest, ...(key ? { key } : {}) };
+}
+
+/**
+ * Lists outside boxes whose selected row is a bar: a span on its own background (reverse video or
+ * colour) the rows above and below lack, with items over the same columns starting where its text
+ * does (tig's commits, ranger's columns). A bar without neighbours is a one-item list only when it
+ * shares its row with other bars (ranger's preview column) and heads nothing found (htop's
+ * "For current screen tab" over its checkboxes).
+ */
+export function barMenus(view: View, boxes: Box[]): Found[] {
+  const bars: { row: number; start: number; end: number }[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    for (let col = 0; col < view.cols; ) {
+      const bg = view.background(row, col);
+      let end = col + 1;
+      while (end < view.cols && view.background(row, end) === bg) end++;
+      // (A neighbour already read as another element, mutt's help bar over its index, does not count.)
+      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg || !view.free(r, col, end);
+      // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
+      const wide = end - col >= 8 && view.char(row, end - 1) === " ";
+      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
+      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
+      col = end;
+    }
+  }
+  // A bar at the top of a list that holds another bar of its own colour is the list's heading
+  // (htop's "Categories" over its selected "Display options", "Sort by" over "PERCENT_CPU"): a list
+  // has one selected row.
+  const lead = (r: number, start: number, end: number) => view.text(r, start, end).search(/\S/);
+  const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => {
+    if (b.row <= a.row || b.start >= a.end || a.start >= b.end || view.background(a.row, a.start) === view.background(b.row, b.start)) return false;
+    for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
+    return true;
+  };
+  // (Not when its colour goes on under the other bar: that is the list's own rows, emacs's drop-down.)
+  const again = (a: { row: number; start: number }, b: { row: number }) => b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
+  const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b) && !again(a, b))).map((a) => a.row));
+  const out: Found[] = [];
+  for (const bar of bars) {
+    const { row, start, end } = bar;
+    if (headings.has(row)) continue;
+    const lead = (r: number) => view.text(r, start, end).search(/\S/);
+    const textCol = lead(row);
+    // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
+    const number = (r: number) => (r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined);
+    const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
+    if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
+    // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && view.free(r, start, end) && !/^\s*[-─━=]{5,}\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    let [first, last] = [row, row];
+    while (fits(first - 1)) first--;
+    while (fits(last + 1)) last++;
+    // Items a blank row apart (alpine's main menu), three or more.
+    let step = 1;
+    const blankRow = (r: number) => r >= 0 && r < view.rows && view.text(r, start, end).trim() === "";
+    if (first === last) {
+      let [above, below] = [row, row];
+      while (blankRow(above - 1) && fits(above - 2)) above -= 2;
+      while (blankRow(below + 1) && fits(below + 2)) below += 2;
+      if (below - above >= 4) [first, last, step] = [above, below, 2];
+    }
+    // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
+    const style = (r: number) => view.spanStyle(r, start, end);
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
+    const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
+    // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
+    const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
+    // So is a first row that ends in a colon (htop's "Send signal:").
+    else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;
+    if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
+    // A short bar is a list's only with neighbours enough to be one.
+    if (end - start < 8 && last - first < 2) continue;
+    // The bar over a name alone (nnn's) spans the list's longest name.
+    const right = end - start < 8 ? Math.max(end, ...Array.from({ length: last - first + 1 }, (_, i) => start + view.text(first + i, start, view.cols).search(/\s{2,}|\s*$/))) : end;
+    // Its colour again in the list: this bar is one of its rows, another is the selected one (emacs's drop-down).
+    const alike = (r: number) => r >= 0 && r < view.rows && r !== row && view.background(r, start) === view.background(row, start) && lead(r) === textCol && view.background(r, end - 1) === view.background(row, end - 1);
+    if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = first; r <= last; r += step) {
+      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
+      const text = view.text(r, start, right).trimEnd();
+      const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
+      const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
+      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(name);
+      items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
+    }
+    // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns
+    // following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not to pick).
+    const record = (label: string) => label.split(" ").length > 4;
+    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) && !items.every((i) => record(i.label))) {
+      for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
+    }
+    out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
+    view.use(first, start, right - start, last - first + 1);
+  }
+  return out;
+}
+
+/** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
+export function highlightMenus(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  for (const box of boxes) {
+    // A frame whose top joins column rules ("┌────┬────┐") holds a table, its highlighted row one of it (pspg).
+    if (box.bottom - box.top < 3 || /[┬┳╤╥╦]/.test(view.text(box.top, box.left, box.right))) continue;
+    const inner = { start: box.left + 1, end: box.right };
+    // Runs of free non-blank rows inside the box.
+    let row = box.top + 1;
+    while (row < box.bottom) {
+      const rows: number[] = [];
+      // A rule between groups of items (├────┤: mc's drop-downs) does not end the list.
+      const rule = (r: number) => /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) && rows.length > 0 && r + 1 < box.bottom && view.free(r + 1, inner.start, inner.end);
+      while (row < box.bottom && (view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "" || rule(row))) {
+        if (!rule(row)) rows.push(row);
+        row++;
+      }
+      row++;
+      if (rows.length < 2) continue;
+      const lone = (looks: string[]) => rows.filter((_, i) => looks.filter((b) => b === looks[i]).length === 1);
+      // The one row on a background of its own is the selected one, whatever its letters' colours
+      // (debconf colours each item's hot key: "U" red, "S" blue, a tie); else the one drawn unlike the rest.
+      const bgOnly = lone(rows.map((r) => { const t = view.text(r, inner.start, inner.end); return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length); }));
+      const odd = bgOnly.length === 1 && rows.length > 2 ? bgOnly : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
+      const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
+      if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
+      if (new Set(lead).size > 2) continue;
+      const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
+      if (selectedRow === undefined) continue;
+      const items: Omit<Item, "ref">[] = rows.map((r) => {
+        // A scroll arrow at the list's right edge is not part of an item.
+        const text = view.text(r, inner.start, inner.end).replace(/[↑↓▲▼]\s*$/, "");
+        const start = text.search(/\S/);
+        const body = text.trimEnd().slice(start);
+        const parts = body.split(/\s{2,}/);
+        // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
+        // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
+        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
+        const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
+        // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
+        const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
+        // menuconfig's "[*] Networking support (NEW)", "(widget) Default host name", "Drivers  --->":
+        // the mark or value before the name, the "(NEW)" after it and the arrow are not its label.
+        const mark = /^(\[[ *xM]\]|<[ *M]>|\([^)]{1,20}\)) (?=\S)/.exec(body);
+        const named = (text: string) => (mark ? text.slice(mark[0].length) : text).replace(/\s+\(NEW\)$/, "").replace(/\s+-{2,3}>$/, "").trim();
+        const item: Omit<Item, "ref"> = { label: named(tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim()), row: r, col: inner.start + start, width: body.length };
+        if (mark && /^\[[ *xM]\]$/.test(mark[1]!)) item.checked = mark[1] !== "[ ]";
+        if (hot) item.key = hot[1]!;
+        if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
+        if (tagged) item.key = parts[0]!;
+        if (r === selectedRow) item.selected = true;
+        return item;
+      });
+      const col = Math.min(...items.map((i) => i.col));
+      const width = Math.max(...items.map((i) => i.col + i.width)) - col;
+      // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
+      out.push({ kind: "menu", row: rows[0]!, col, width, height: rows[rows.length - 1]! - rows[0]! + 1, items });
+      for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
+    }
+  }
+  return out;
+}
+
+/**
+ * Words laid out in a grid, one of them lit (zsh's and fish's completion rows, kakoune's, a
+ * terminal-kit grid or column menu): a menu whose items are the words, read row by row. Lit is a
+ * background its word alone has, every other word sharing one; a bar across the row is a list's
+ * selected row, not a word's (barMenus). Capitalised words on a bar are a menu bar: buttons.
+ */
+export function gridMenus(view: View): Found[] {
+  const out: Found[] = [];
+  type Word = { row: number; col: number; end: number; text: string; bg: string };
+  const wordsOf = (row: number): Word[] | undefined => {
+    const words: Word[] = [];
+    for (const m of view.flat[row]!.matchAll(/\S+(?: \S+){0,2}/g)) {
+      const [col, end] = [m.index!, m.index! + m[0].length];
+      // A scroll bar's block, a frame or a key's "█" is no word.
+      if (/^[█▌▐░▒▓│┃║]+$/.test(m[0])) continue;
+      if (!view.free(row, col, end) || m[0].length > 30) return undefined;
+      words.push({ row, col, end, text: m[0], bg: view.spanBackground(row, col, end) });
+    }
+    return words;
+  };
+  for (let row = 0; row < view.rows; row++) {
+    const first = wordsOf(row);
+    if (!first?.length || first.some((w) => /^[-─━=]{5,}$/.test(w.text))) continue;
+    // The rows under it whose words start in the first row's columns (or a one-column list's).
+    const block: Word[][] = [first];
+    const columns = new Set(first.map((w) => w.col));
+    // (A rule under a header ends it: a table's, not a grid of words.)
+    while (row + block.length < view.rows) {
+      const next = wordsOf(row + block.length);
+      if (!next?.length || !next.every((w) => columns.has(w.col)) || next.some((w) => /^[-─━=]{5,}$/.test(w.text))) break;
+      block.push(next);
+    }
+    // A last row wholly on a background of its own under the grid is a description of the lit
+    // word (ptpython's " function "), not more of it.
+    const tail = block[block.length - 1]!;
+    if (block.length >= 3 && tail.every((w) => w.bg === tail[0]!.bg) && block.slice(0, -1).flat().every((w) => w.bg !== tail[0]!.bg)) block.pop();
+    const words = block.flat();
+    const looks = new Map<string, number>();
+    for (const w of words) looks.set(w.bg, (looks.get(w.bg) ?? 0) + 1);
+    const lit = words.filter((w) => looks.get(w.bg) === 1);
+    const last = row + block.length - 1;
+    const skip = () => (row = last);
+    // (Drawn on the screen's own backdrop, a word is outside the list, not lit in it; words between
+    // rules are a panel's columns.)
+    if (words.length < 3 || looks.size !== 2 || lit.length !== 1 || lit[0]!.bg === view.backdrop && view.backdrop !== "0" || words.some((w) => BOX_CHARS.test(w.text))) {
+      skip();
+      continue;
+    }
+    const selected = lit[0]!;
+    // The lit span is the word's, with at most its column's padding: not a bar across the row.
+    let [from, to] = [selected.col, selected.end];
+    while (from > 0 && view.background(selected.row, from - 1) === selected.bg) from--;
+    while (to < view.cols && view.background(selected.row, to) === selected.bg) to++;
+    const nextCol = Math.min(...words.filter((w) => w.row === selected.row && w.col > selected.col).map((w) => w.col), view.cols);
+    const prevEnd = Math.max(...words.filter((w) => w.row === selected.row && w.col < selected.col).map((w) => w.end), 0);
+    // A table's header with its sort column lit (htop's PERCENT_CPU) and its figures: no words to choose.
+    const data = words.filter((w) => !/\p{Ll}/u.test(w.text)).length;
+    if (data >= words.length / 2) {
+      skip();
+      continue;
+    }
+    // Buttons in brackets ("< OK >  <Cancel>") and "key Name" hints are not a list of words.
+    if (from < prevEnd || to > nextCol || to - from > view.cols * 0.6 || words.some((w) => /^[<[(].*[>\])]$/.test(w.text) || /^(?:\^|M-|F\d)\S* /.test(w.text))) {
+      skip();
+      continue;
+    }
+    // Nor a line of prose with one word marked (a search hit): words of a grid stand two blanks apart.
+    if (block.length === 1 && words.some((w, i) => i > 0 && w.col - words[i - 1]!.end < 2)) {
+      skip();
+      continue;
+    }
+    const bar = block.length === 1 && words.every((w) => /^[A-Z][a-z]{1,11}$/.test(w.text)) && view.spanBackground(row, words[0]!.col, words[words.length - 1]!.end) !== view.backdrop;
+    if (bar) {
+      for (const w of words) out.push({ kind: "button", row, col: w.col, width: w.end - w.col, height: 1, label: w.text, selected: w === selected });
+    } else {
+      const items = words.map((w) => ({ label: w.text, row: w.row, col: w.col, width: w.end - w.col, ...(w === selected ? { selected: true } : {}) }));
+      const col = Math.min(...words.map((w) => w.col));
+      out.push({ kind: "menu", row, col, width: Math.max(...words.map((w) => w.end)) - col, height: block.length, items });
+    }
+    // (The lit padding too: a program may park the cursor there.)
+    for (const w of words) view.use(w.row, w.col, w.end - w.col);
+    view.use(selected.row, from, to - from);
+    skip();
+  }
+  return out;
+}

@@ -1,0 +1,281 @@
+// Questions with their options: "[Y/n]" and its kin after a sentence, numbered or lettered options
+// under a question or over a prompt, toggles and hot-keyed choices.
+import { CellFlag } from "../cell-grid.ts";
+import { type Found, type Item } from "./types.ts";
+import { clean, highlighted, stripFrame, View } from "./view.ts";
+
+/**
+ * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
+ * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
+ * (Not "(N/A)": not applicable.)
+ */
+const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
+
+export function findQuestions(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.text(row, 0, view.cols);
+    const match = YES_NO.exec(view.flat[row]!);
+    if (!match) continue;
+    // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's.)
+    const start = /^~\s+\S/.test(line) ? line.search(/(?<=^~\s+)\S/) : line.length - line.trimStart().length;
+    const end = line.trimEnd().length;
+    // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
+    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
+    const items: Omit<Item, "ref">[] = [];
+    let c = match.index!;
+    for (const bracketed of options) {
+      const option = bracketed.replace(/^\[(.+)\]$/, "$1");
+      c = view.flat[row]!.indexOf(option, c);
+      const key = option.toLowerCase();
+      const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
+      // The capital letter is the default: what Enter picks.
+      // A key of several letters is typed whole (emacs's "yes", "C-r").
+      const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...((option !== key && option.length === 1) || bracketed !== option ? { selected: true } : {}) });
+      c += option.length;
+    }
+    // inquirer's "? " before its question is an icon, not text.
+    // (nor is the "›" prompts draws between the question and its answers.)
+    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "").replace(/\s*[›❯»]$/, "");
+    // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
+    let top = row;
+    while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
+    const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
+    const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
+    out.push({ kind: "question", row: top, col, width: right - col, height: row - top + 1, ...(label || top === row ? { label } : {}), items });
+    view.use(top, 0, view.cols, row - top);
+    // The answer is typed after it: the rest of the row is the question's, not an input's.
+    view.use(row, start, view.cols - start);
+  }
+  // Answers inside the sentence, before its "?": zsh's "correct 'gerp' to 'grep' [nyae]?", one
+  // letter each; newsboat's "Do you really want to quit (y:Yes n:No)?", a key and its name each.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    if (match && match[2]) match[1] = match[2];
+    if (!match || !/y/.test(match[1]!) || !/n/.test(match[1]!) || !view.free(row, match.index!, match.index! + match[0].length)) continue;
+    const start = line.search(/\S/);
+    if (start === match.index) continue;
+    const options = match[1]!.includes(":") ? match[1]!.split(" ") : [...match[1]!];
+    let c = match.index! + 1;
+    const items: Omit<Item, "ref">[] = options.map((option) => {
+      const [key, name] = option.includes(":") ? option.split(":") : [option, option];
+      const item = { label: name!, row, col: c, width: option.length, key: key! };
+      c += option.length + (option.includes(":") ? 1 : 0);
+      return item;
+    });
+    const end = line.trimEnd().length;
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(line.slice(start, match.index!)), items });
+    view.use(row, start, end - start);
+  }
+  // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
+  // typed whole; the default in parentheses is not one.
+  for (let row = 0; row < view.rows; row++) {
+    const match = /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, match[0].length)) continue;
+    const start = match[1]!.length;
+    let c = match[0].indexOf("[") + 1;
+    const items: Omit<Item, "ref">[] = match[3]!.split("/").map((word) => {
+      const item = { label: word, row, col: c, width: word.length, key: word };
+      c += word.length + 1;
+      return item;
+    });
+    out.push({ kind: "question", row, col: start, width: match[0].length - start, height: 1, label: clean(match[2]!), items });
+    view.use(row, start, view.cols - start);
+  }
+  // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
+  for (let row = 0; row < view.rows; row++) {
+    const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, view.cols)) continue;
+    const start = match[1]!.length;
+    let c = match.index! + match[0].trimEnd().length - match[3]!.length;
+    const items: Omit<Item, "ref">[] = match[3]!.split(" / ").map((label) => {
+      const item = { label, row, col: c, width: label.length };
+      c += label.length + 3;
+      return item;
+    });
+    // The current one is underlined, bold or reversed; the others are plain.
+    const looks = items.map((i) => view.spanStyle(row, i.col, i.col + i.width));
+    const marked = looks.filter((l) => !l.startsWith("0/") || l.includes("/i"));
+    for (const [i, item] of items.entries()) (item as Omit<Item, "ref">).selected = marked.length === 1 && looks[i] === marked[0];
+    const end = view.flat[row]!.trimEnd().length;
+    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(match[2]!), items });
+    view.use(row, start, end - start);
+  }
+  // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
+  // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pieces = [...line.matchAll(/(?<=^|, |\s{2})(\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
+    if (pieces.length < 3 || line.replace(/\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
+    const above = row > 0 && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
+    const first = above ? row - 1 : row;
+    const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
+    const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
+    out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
+    view.use(first, 0, view.cols, row - first + 1);
+  }
+  // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
+  // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.
+  for (let row = 0; row < view.rows; row++) {
+    const line = stripFrame(view.flat[row]!);
+    const start = view.flat[row]!.indexOf(line);
+    const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
+    const pieces = [...line.matchAll(piece)];
+    const rest = line.replace(piece, "").replace(/\s*(?:\/|,|\bor\b)\s*/g, "").replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "").replace(/[?:]\s*$/, "").trim();
+    if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
+    const items = pieces.map((m) => ({ label: m[1]!, row, col: start + m.index!, width: m[1]!.length, key: (m[2] ?? m[3])!.toLowerCase() }));
+    let q = row - 1;
+    while (q >= row - 2 && q >= 0 && !stripFrame(view.flat[q]!).trim()) q--;
+    const qText = q >= 0 ? stripFrame(view.flat[q]!) : "";
+    const qStart = q >= 0 ? view.flat[q]!.indexOf(qText) : 0;
+    const label = q >= row - 2 && qText && view.free(q, qStart, qStart + qText.length) ? clean(qText) : "";
+    const top = label ? q : row;
+    const col = label ? Math.min(start, view.flat[q]!.indexOf(stripFrame(view.flat[q]!))) : start;
+    const width = Math.max(start + line.length, label ? view.flat[q]!.indexOf(stripFrame(view.flat[q]!)) + stripFrame(view.flat[q]!).length : 0) - col;
+    out.push({ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items });
+    if (label) view.use(q, col, width);
+    view.use(row, start, line.length);
+  }
+  // vim's and more's "Press ENTER or type command to continue": a question with one answer.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
+    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    const col = match.index!;
+    const text = match[0].trimEnd();
+    const keyCol = col + match[0].indexOf(match[1]!);
+    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }] });
+    view.use(row, col, text.length);
+  }
+  // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const options = keyedRun(view, row);
+    if (options.length < 2) continue;
+    // The question is a row ending in "?" a little above (codex shows the command between), inside the same frame.
+    let q = row - 1;
+    const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
+    // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
+    // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
+    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && (view.grid.flags[r * view.cols + view.flat[r]!.indexOf("?") + 2]! & CellFlag.bold) !== 0;
+    const bold = (r: number) => {
+      let end = view.flat[r]!.indexOf("?") + 2;
+      while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
+      return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
+    };
+    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
+    while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    const question = q >= 0 ? asks(q) : "";
+    // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
+    // the question is unlabelled, the prompt its input.
+    const last = options[options.length - 1]!.row;
+    const { cursor } = view;
+    // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
+    // (A blank row may stand between: readline-sync's.)
+    const promptRow = cursor.row === last + 2 && !view.flat[last + 1]?.trim() ? last + 2 : last + 1;
+    const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
+    const after = cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
+    if (!question.endsWith("?") && !(question && icon(q)) && !after) {
+      row += options.length - 1;
+      continue;
+    }
+    const col = Math.min(...options.map((o) => o.markerCol));
+    if (after && !question.endsWith("?")) {
+      const width = Math.max(view.text(promptRow, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
+      out.push({ kind: "question", row: options[0]!.row, col, width, height: promptRow - options[0]!.row + 1, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
+      for (const o of options) view.use(o.row, o.markerCol, o.width);
+      row = last;
+      continue;
+    }
+    const width = Math.max(...options.map((o) => o.col + o.width)) - col;
+    const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
+    // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
+    if (!options.some((o) => o.selected)) {
+      const styles = options.map((o) => view.spanStyle(o.row, o.col, o.col + o.width));
+      const lone = options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      if (lone.length === 1) lone[0]!.selected = true;
+    }
+    const selected = options.filter((o) => o.selected).length === 1;
+    out.push({
+      kind: "question",
+      row: q,
+      col: Math.min(col, qStart),
+      width,
+      height: options[options.length - 1]!.row - q + 1,
+      label: question,
+      items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
+    });
+    // An inquirer question's row is also its input (the number typed after it).
+    if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
+    for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
+    row = options[options.length - 1]!.row;
+  }
+  return out;
+}
+
+interface Option {
+  row: number;
+  markerCol: number;
+  col: number;
+  width: number;
+  key: string;
+  label: string;
+  selected: boolean;
+}
+
+/**
+ * Options from `row` down, each a key then its text: numbered 1., 2), 3: counting up, or lettered
+ * "y)", "a)" (inquirer's expand), one per row (a marker before the key says which one is selected)
+ * or several per row two blanks apart (git add -i's "1: status   2: update").
+ */
+function keyedRun(view: View, row: number): Option[] {
+  const options: Option[] = [];
+  let letters = false;
+  for (let r = row; r < view.rows; r++) {
+    const line = view.flat[r]!;
+    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
+    const bare = match ? null : /^(\s+)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
+    if (bare && (options.length === 0 || letters) && !options.some((o) => o.key === bare[2]) && view.free(r, bare[1]!.length, line.trimEnd().length)) {
+      letters = true;
+      const col = bare[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: bare[3]!, selected: false });
+      continue;
+    }
+    // gpg's "   (1) RSA and RSA (default)", readline-sync's "[1] Staging": a number in brackets, in any order
+    // ("(14) Existing key from card", "[0] CANCEL").
+    const boxed = match ? null : /^(\s*)([(\[])(\d{1,3})[)\]] (\S.*?)\s*$/.exec(line);
+    if (boxed && !letters && !options.some((o) => o.key === boxed[3]) && (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) && view.free(r, 0, line.trimEnd().length)) {
+      const col = boxed[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: boxed[3]!, label: boxed[4]!, selected: false });
+      continue;
+    }
+    if (!match) break;
+    const key = match[4]!;
+    const letter = /[a-z]/.test(key);
+    if (options.length === 0) letters = letter;
+    if (letter !== letters || !letter && Number(key) !== options.length + 1 || letter && options.some((o) => o.key === key)) break;
+    if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
+    const markerCol = match[1]!.length;
+    const col = markerCol + match[2]!.length + match[3]!.length;
+    const text = view.text(r, col + key.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    // Several on a row, two blanks or more apart, each with the next number.
+    const more = letters ? [] : [...text.matchAll(/\s{2,}(\d{1,2}): /g)];
+    if (more.length && more.every((m, i) => Number(m[1]) === options.length + 2 + i)) {
+      const starts = [col, ...more.map((m) => col + key.length + 2 + m.index! + m[0].length - m[1]!.length - 2)];
+      starts.forEach((start, i) => {
+        const end = i + 1 < starts.length ? starts[i + 1]! : col + key.length + 2 + text.length;
+        const piece = view.text(r, start, end).trim();
+        const [k, ...rest] = piece.split(": ");
+        options.push({ row: r, markerCol: start, col: start, width: piece.length, key: k!, label: rest.join(": "), selected: false });
+      });
+      continue;
+    }
+    // "Yes, proceed (y)": the key in parentheses is not the label.
+    const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
+    options.push({ row: r, markerCol, col, width: key.length + 2 + label.length, key, label, selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length) });
+  }
+  return options;
+}

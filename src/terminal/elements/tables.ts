@@ -1,0 +1,160 @@
+// Tables: a header of column names (styled, split by rules, underlined, or set apart by a blank row)
+// over body rows whose cells line up under it.
+import { type Found } from "./types.ts";
+import { View } from "./view.ts";
+
+/** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
+const MAX_TABLE_CANDIDATES = 10;
+
+export function findTables(view: View): Found[] {
+  const out: Found[] = [];
+  let candidates = 0;
+  for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
+    const line = view.flat[row]!;
+    // Headers: three or more words, no digits, in one segment between frame characters or gutters.
+    for (const segment of segments(line).flatMap((seg) => (view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg)))) {
+      const text = line.slice(segment.start, segment.end);
+      if (!view.free(row, segment.start, segment.end)) continue;
+      const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
+      const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim()).filter(Boolean);
+      const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
+      // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
+      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
+      // Weekdays over numbers are a month's grid (calcurse's, dialog --calendar's), read as text.
+      if (names.every((n) => /^(?:Mo|Tu|We|Th|Fr|Sa|Su)/i.test(n) && n.length <= 3)) continue;
+      // Words one blank apart all along, six or more, are a sentence, not column names.
+      if (words.length >= 6 && !/\S\s{2,}\S/.test(text.trim()) && cells.length < 3) continue;
+      // A lone figure among them ("   1 N   Jan 01 Alice") makes it a row of data, not names.
+      if (/(?:^|\s)\(?\d+\)?(?=\s|$)/.test(text)) continue;
+      if (!names.every((n) => /^[A-Za-z.#%+/▽△▼▲ _-]+[0-9]?[%+]?[A-Za-z.#%+/▽△▼▲ _-]*$/.test(n))) continue;
+      // A header is drawn apart (colour, bold, reverse) or split by column rules.
+      // (Not a list's row drawn like the rows below its highlighted neighbour: mutt's index over its cursor bar.)
+      const look = view.spanStyle(row, segment.start, segment.end);
+      const alike = (a: number, b: number) => a >= 0 && b < view.rows && view.text(a, segment.start, segment.end).trim() !== "" && view.spanStyle(a, segment.start, segment.end) === view.spanStyle(b, segment.start, segment.end);
+      const styled = look !== view.spanStyle(row + 1, segment.start, segment.end) && (!view.text(row + 2, segment.start, segment.end).trim() || look !== view.spanStyle(row + 2, segment.start, segment.end)) && !alike(row - 1, row + 1);
+      const separated = cells.length >= 3;
+      // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
+      const ruled = /^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
+      const gapped = !styled && !separated && !ruled && view.text(row + 1, segment.start, segment.end).trim() === "" && /\S\s{8,}\S/.test(text.trim()) && !/\d/.test(text) && names.every((n) => /^[A-Z][a-z]*$/.test(n));
+      if (!styled && !separated && !ruled && !gapped) continue;
+      candidates++;
+      // The rule is the header's, not a row of the body; so is the blank row.
+      const skip = ruled || gapped ? 1 : 0;
+      // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
+      const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
+      let body = bodyRows(view, row + skip, segment.start, segment.end);
+      if (letters) while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
+      // Names of several words ("Partition Type") line up as one: their words, one blank apart, are a column.
+      const groups = [...text.matchAll(/\S+(?: \S+)*/g)];
+      const spans = (groups.length >= 3 && groups.length < words.length ? groups : words).map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
+      // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
+      // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
+      const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
+      if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
+      if (!separated && !letters && !aligned(view, row + skip, body, spans)) continue;
+      let col = segment.start + (text.length - text.trimStart().length);
+      let end = col + text.trim().length;
+      // Body rows may reach past the header's words, up to the frame around them.
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) {
+        const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
+        const first = bodyText.search(/[^\s│┃║]/);
+        if (first < 0) continue;
+        col = Math.min(col, segment.outerStart + first);
+        end = Math.max(end, segment.outerStart + bodyText.replace(/[\s│┃║]+$/, "").length);
+      }
+      // The body rows themselves, blanks between cells collapsed: what the table says.
+      const lines: string[] = [];
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      // A panel's empty rows below its last entry (only column rules) are not rows.
+      while (lines.length && !lines[lines.length - 1]) lines.pop();
+      out.push({ kind: "table", row, col, width: end - col, height: body + 1 + skip, header: names, rows: lines.length, text: lines.join("\n") });
+      view.use(row, col, end - col, body + 1 + skip);
+    }
+  }
+  return out;
+}
+
+/** Whether the body's words line up under the header's (left- or right-aligned) in most places. */
+function aligned(view: View, header: number, body: number, words: { start: number; end: number }[]): boolean {
+  let agree = 0;
+  let total = 0;
+  const blank = (row: number, col: number) => col < 0 || col >= view.cols || view.char(row, col).trim() === "";
+  for (let row = header + 1; row <= header + body; row++) {
+    for (const word of words) {
+      // An empty cell of a column says nothing either way (cgdisk's names before any are given).
+      if (view.text(row, word.start - 1, word.end + 1).trim() === "") continue;
+      total++;
+      const starts = [-1, 0, 1].some((d) => !blank(row, word.start + d) && blank(row, word.start + d - 1));
+      const ends = [-1, 0, 1].some((d) => !blank(row, word.end - 1 + d) && blank(row, word.end + d));
+      if (starts || ends) agree++;
+    }
+  }
+  // (Most rows fill two columns or more: a column of lines under a title is not a table.)
+  return total >= 2 * body && agree / total >= 0.6;
+}
+
+interface Segment {
+  start: number;
+  end: number;
+  outerStart: number;
+  outerEnd: number;
+}
+
+/** Stretches of a row between box frames (a panel's inside). */
+function segments(line: string): Segment[] {
+  const out: { start: number; end: number }[] = [];
+  const frames: number[] = [];
+  for (let i = 0; i < line.length; i++) if ("│┃║".includes(line[i]!)) frames.push(i);
+  // Frames that are column separators inside a table stay inside: only pairs of "││" split.
+  let start = 0;
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    if (line[f + 1] !== undefined && "│┃║".includes(line[f + 1]!)) {
+      out.push({ start, end: f });
+      start = f + 2;
+      i++;
+    }
+  }
+  out.push({ start, end: line.length });
+  return out.map(({ start: s, end: e }) => {
+    let a = s;
+    let b = e;
+    while (a < b && " │┃║".includes(line[a]!)) a++;
+    while (b > a && " │┃║".includes(line[b - 1]!)) b--;
+    return { start: a, end: b, outerStart: s, outerEnd: e };
+  }).filter((s) => s.end - s.start >= 10);
+}
+
+/**
+ * A header bar broken by unlit blanks (htop's "Sort by" beside its process list's "PID USER…"):
+ * each lit stretch is the header of a pane of its own.
+ */
+function gutters(view: View, row: number, segment: Segment): Segment[] {
+  const lit = (col: number) => view.background(row, col) !== "0";
+  const out: Segment[] = [];
+  let start = segment.start;
+  for (let col = segment.start + 1; col < segment.end - 1; col++) {
+    if (!lit(col) && lit(col - 1) && lit(col + 1) && view.char(row, col) === " ") {
+      out.push({ ...segment, start, end: col, outerEnd: col });
+      start = col + 1;
+    }
+  }
+  if (out.length === 0) return [segment];
+  out.push({ ...segment, start, outerStart: start });
+  return out.map((seg) => {
+    const text = view.text(row, seg.start, seg.end);
+    return { ...seg, start: seg.start + text.length - text.trimStart().length, end: seg.start + text.trimEnd().length };
+  }).filter((seg) => seg.end - seg.start >= 10);
+}
+
+/** Non-blank rows under a header in the same columns, until a blank row or a frame. */
+function bodyRows(view: View, header: number, start: number, end: number): number {
+  let rows = 0;
+  for (let row = header + 1; row < view.rows; row++) {
+    const text = view.text(row, start, end);
+    if (text.trim() === "" || /^[─━═├┤┌┐└┘\s]+$/.test(text) || !view.free(row, start, end)) break;
+    rows++;
+  }
+  return rows;
+}

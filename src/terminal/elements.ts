@@ -9,7 +9,9 @@ import { contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
-import { barMenus, circleMenus, findQuestions, findTables, gridMenus, highlightMenus, markerMenus } from "./elements/lists.ts";
+import { barMenus, circleMenus, gridMenus, highlightMenus, markerMenus } from "./elements/menus.ts";
+import { findQuestions } from "./elements/questions.ts";
+import { findTables } from "./elements/tables.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 

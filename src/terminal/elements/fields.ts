@@ -459,7 +459,9 @@ export function findToggles(view: View): Found[] {
   // A list that leads to submenus ("Drivers  --->", menuconfig's) is a menu whose items may carry a
   // mark ("[*] Networking support"), not a column of checkboxes.
   const submenus = (row: number, col: number) => {
-    const listed = (r: number) => r >= 0 && r < view.rows && view.flat[r]!.slice(col, col + 12).trim() !== "" && view.flat[r]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "" === (view.flat[row]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "");
+    // Rows of the list: text in the mark's column, and nothing but a frame before it as on the mark's row.
+    const clear = (r: number) => view.flat[r]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "";
+    const listed = (r: number) => r >= 0 && r < view.rows && view.flat[r]!.slice(col, col + 12).trim() !== "" && clear(r) === clear(row);
     let [first, last] = [row, row];
     while (listed(first - 1)) first--;
     while (listed(last + 1)) last++;

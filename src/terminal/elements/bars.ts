@@ -19,10 +19,10 @@ export function findStatus(view: View): Found[] {
     // Or bpython's "<C-r> Rewind  <C-s> Save  <F8> Pastebin": a key in angle brackets, then its name.
     const angled = view.flat[row]!.match(/<[^<>\s]{1,6}> [A-Z]\w*/g);
     // Or mtr's "Keys:  Help   Display mode   Restart statistics …": a row that says it lists keys.
-    const listed = /^\s*(?:Keys|Commands|Shortcuts|Hotkeys):\s+\S+(?: \S+)*\s{2,}\S/.test(view.flat[row]!);
+    const keysRow = /^\s*(?:Keys|Commands|Shortcuts|Hotkeys):\s+\S+(?: \S+)*\s{2,}\S/.test(view.flat[row]!);
     // Or newt's "<Tab>/<Alt-Tab> between elements  |  <Space> selects  |  <F12> next screen" at the bottom.
     const keyed = row >= view.rows - 3 && (view.flat[row]!.match(/<[^<>\s]{1,10}>/g) ?? []).length >= 3 && view.flat[row]!.includes("|");
-    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || listed || keyed) hintRows.push(row);
+    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed) hintRows.push(row);
     // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {

@@ -195,13 +195,11 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim(), cursor: here });
   }
-  // Boxed buttons side by side: the one drawn unlike the others is focused (newt's; finch's are alike).
+  // Boxed buttons side by side: the focused one is told as any row of buttons' is (newt's; finch's are alike).
   const boxed = found.filter((e) => e.kind === "button");
   for (const row of new Set(boxed.map((b) => b.row))) {
     const siblings = boxed.filter((b) => b.row === row);
-    const looks = siblings.map((b) => view.spanBackground(row, b.col + 1, b.col + b.width - 1));
-    const lone = siblings.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
-    if (siblings.length >= 2 && lone.length === 1) lone[0]!.selected = true;
+    if (siblings.length >= 2) markFocused(view, siblings);
   }
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.

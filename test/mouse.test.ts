@@ -1,6 +1,7 @@
 // send --click / --scroll end to end: a program that turns mouse reporting on gets the report in
 // the mode it asked for (a python script printing the bytes it reads, raw), one that did not gets
-// nothing and the caller an error saying so; mc quits on a click on its "10Quit".
+// nothing and the caller an error saying so; mc quits on a click on its "10Quit"; click --text
+// clicks words no element holds.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { Sandbox, waitFor } from "./harness.ts";
@@ -64,6 +65,23 @@ test("no mouse mode: nothing is sent, and the error says so (no_mouse)", async (
   // The refused click and scroll wrote nothing before the z.
   expect(await reads(id)).toBe(hex("z"));
   await sandbox.ok(["kill", id]);
+});
+
+test("click --text on words no element holds: a mouse click where they show, or an error saying where they are and why nothing was sent", async () => {
+  // mouse-echo prints "ready" on row 0; the detector sees no button there.
+  const id = await echoing("1000;1006");
+  expect(await sandbox.ok(["click", id, "--text", "READY"])).toBe("changed (mouse: click 0:2)");
+  await sandbox.ok(["send", id, "z"]);
+  expect(await reads(id)).toBe(hex("\x1b[<0;3;1M\x1b[<0;3;1m") + hex("z"));
+  await sandbox.ok(["kill", id]);
+
+  const still = await echoing("");
+  const refused = await sandbox.run(["click", still, "--text", "ready"]);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain("the text shows at 0:2, but the program turned no mouse reporting on, so nothing was sent");
+  await sandbox.ok(["send", still, "z"]);
+  expect(await reads(still)).toBe(hex("z"));
+  await sandbox.ok(["kill", still]);
 });
 
 test("mc quits on a click on its function-key bar's 10Quit", async () => {

@@ -293,6 +293,18 @@ export async function click(actor: Actor, look: Look, target: Target): Promise<A
   return actor.reply(await actor.effect(look, target));
 }
 
+/**
+ * Click words on the screen that no element holds (a button the detector did not read): only by
+ * mouse, since keys need to know what the words are. The effect is any change of the screen.
+ */
+export async function clickText(actor: Actor, look: Look, cell: { row: number; col: number }): Promise<ActReply> {
+  await actor.click(cell);
+  const seen = await actor.until((now) => (now.text !== look.text || !sameLook(now, look) ? true : undefined));
+  if (seen) return actor.reply("changed");
+  if (actor.exited) return actor.reply("exited");
+  throw new T4aError("timeout", `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`);
+}
+
 /** Type `value` into an input in place of what it holds: focus it (a click, or Tab), erase, type; then wait to see it there. */
 export async function fill(actor: Actor, look: Look, target: Target, value: string): Promise<ActReply> {
   if (target.element.kind !== "input") throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);

@@ -1,13 +1,14 @@
 // click: press a button or a function-key bar's entry (or pick an item) by ref or text: a mouse
 // click where the program turned mouse reporting on, else its F-key, or Tab to it and Enter;
-// answers once the screen changes (the dialog gone, the program exited). MCP: terminal_choose
+// answers once the screen changes (the dialog gone, the program exited). Text no element holds is
+// clicked where it shows, when it shows once and the program takes the mouse. MCP: terminal_choose
 // presses buttons too.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
-import { findTarget } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, click as clickTarget, printAct } from "./act.ts";
+import { findTarget, textCells } from "../terminal/targets.ts";
+import { ActReply, actFields, Actor, click as clickTarget, clickText, printAct } from "./act.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -21,14 +22,23 @@ export const click = defineCommand({
   async handle(params, ctx) {
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
-    const target = findTarget(look.elements, refOrText(params.target), ["button", "menu", "question", "checkbox", "radio"]);
-    return clickTarget(actor, look, target);
+    const query = refOrText(params.target);
+    try {
+      return await clickTarget(actor, look, findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]));
+    } catch (error) {
+      if (!(error instanceof T4aError && error.code === "not_found" && query.text !== undefined)) throw error;
+      // No element has the text: the words themselves, clicked by mouse, when they show once.
+      const cells = textCells(look.grid, query.text);
+      if (cells.length === 1 && actor.mouseOn(look)) return clickText(actor, look, cells[0]!);
+      const where = cells.length === 1 ? `the text shows at ${cells[0]!.row}:${cells[0]!.col}, but the program turned no mouse reporting on` : cells.length ? `the text shows in ${cells.length} places` : "";
+      throw where ? new T4aError("not_found", `${error.message}; ${where}, so nothing was sent`) : error;
+    }
   },
   cli: {
     usage: "click <id> [ref]",
     summary: "Press a button (< OK >, 10Quit…) by ref or --text, by mouse or keys; waits for the screen to change",
     options: [
-      ["--text <text>", "the button's text instead of a ref"],
+      ["--text <text>", "the button's text instead of a ref (words no element holds are clicked where they show, by mouse)"],
       ["--timeout <duration>", "wait this long for the effect (default 10s)"],
     ],
     examples: ['t4a click t1 --text "OK"', "t4a click t1 e5"],

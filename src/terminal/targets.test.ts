@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Element } from "./elements.ts";
 import { Screen } from "./screen.ts";
-import { cellOf, findAgain, findTarget, functionKeyOf, itemKey } from "./targets.ts";
+import { cellOf, findAgain, findTarget, functionKeyOf, itemKey, textCells } from "./targets.ts";
 
 const menu: Element = {
   ref: "e2", kind: "menu", row: 7, col: 35, width: 10, height: 3,
@@ -70,4 +70,16 @@ test("an item's key from the screen is pressed only when it is one letter, digit
   const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
   expect(["y", "N", "3", "?", "é"].map((key) => itemKey(item(key)))).toEqual(["y", "N", "3", "?", "é"]);
   expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "10"].map((key) => itemKey(item(key)))).toEqual(Array(7).fill(undefined));
+});
+
+test("text on the screen is found as whole words, case and blanks aside, at its middle cell; wide characters count two", () => {
+  const screen = new Screen({ cols: 40, rows: 3, scrollback: 0 });
+  screen.write("  BOOKS  [ Launch  now ]  ok\r\n漢字 Launch now\r\nnothing");
+  const grid = screen.cellGrid();
+  screen.dispose();
+  expect(textCells(grid, "launch now")).toEqual([{ row: 0, col: 16 }, { row: 1, col: 9 }]);
+  expect(textCells(grid, "OK")).toEqual([{ row: 0, col: 26 }]);
+  expect(textCells(grid, "oo")).toEqual([]);
+  expect(textCells(grid, "  ")).toEqual([]);
+  expect(textCells(grid, "a.b")).toEqual([]);
 });

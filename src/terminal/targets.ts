@@ -101,3 +101,35 @@ export function functionKeyOf(grid: CellGrid, element: Element): string | undefi
 export function itemKey(item: Item): string | undefined {
   return item.key !== undefined && /^[\p{L}\p{N}?]$/u.test(item.key) ? item.key : undefined;
 }
+
+/**
+ * Where `text` shows on the screen as words (case and runs of blanks aside, not inside a longer
+ * word), one row at a time: each place's middle cell. What `click --text` falls back to when no
+ * element has the text: a mouse click on words the detector did not read as a button.
+ */
+export function textCells(grid: CellGrid, text: string): Array<{ row: number; col: number }> {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return [];
+  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu");
+  const found: Array<{ row: number; col: number }> = [];
+  for (let row = 0; row < grid.rows; row++) {
+    // The row's text and, for each UTF-16 index, the column it is drawn in (wide characters take two).
+    let line = "";
+    const colAt: number[] = [];
+    for (let col = 0; col < grid.cols; col++) {
+      const i = row * grid.cols + col;
+      if (grid.widths[i] === 0) continue;
+      const code = grid.codepoints[i]!;
+      const char = code ? String.fromCodePoint(code) : " ";
+      for (let k = 0; k < char.length; k++) colAt.push(col);
+      line += char;
+    }
+    for (const match of line.matchAll(pattern)) {
+      const first = colAt[match.index]!;
+      const last = colAt[match.index + match[0].length - 1]!;
+      found.push({ row, col: first + Math.floor((last - first) / 2) });
+    }
+  }
+  return found;
+}

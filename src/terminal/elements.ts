@@ -38,7 +38,9 @@ export function detectElements(grid: CellGrid): Element[] {
       if (box.title && box.top === 0) found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
       continue;
     }
-    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts)) {
+    // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview), not a dialog over it.
+    const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1);
+    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }

@@ -143,6 +143,14 @@ export function findStatus(view: View): Found[] {
     const start = trimmed ? line.indexOf(trimmed) : 0;
     if (!view.free(row, start, start + trimmed.length) && !/[─━]{5}/.test(line)) continue;
     const near = row >= view.rows - 3;
+    // fzf's inline counter after the query ("> .c  < 8/17 ────"): a status of its own, the query an input.
+    const inline = /\s{2}(< \d+\/\d+(?: \(\d+\))? ?[─━]{5,})\s*$/.exec(line);
+    if (inline && line.slice(0, inline.index).trim() && view.free(row, inline.index + 2, inline.index + 2 + inline[1]!.search(/[─━]/))) {
+      const col = inline.index + 2;
+      out.push({ kind: "status", row, col, width: inline[1]!.length, height: 1, text: inline[1]! });
+      view.use(row, col, inline[1]!.length);
+      continue;
+    }
     // fzf's "8/8 ────": a counter on a rule.
     const counter = /^\d+\/\d+(?: \(\d+\))?(?: [^─━]{0,20})? ?[─━]{5,}$/.test(trimmed);
     // inquirer's "↑↓ navigate • ⏎ select": key hints between bullets.
@@ -153,7 +161,8 @@ export function findStatus(view: View): Found[] {
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
-    const told = (near || row === 0) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's.)
+    const told = (near || row === 0 && !/^[?✔✖◆◇] \S/.test(trimmed)) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
     const keys = told || (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
@@ -173,7 +182,9 @@ export function findStatus(view: View): Found[] {
     const typing = view.cursor.visible && view.cursor.row === row;
     // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
     // (Nor a program's banner, "bpython version 0.24 … /usr/bin/python3", nor a prompt with a command typed after it.)
-    const place = edge && !typing && !/(?:\.\.\.|…)$/.test(trimmed) && !/\bversion \d/i.test(trimmed) && !/[$#%] \S/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    // (Nor a logo's last row, "▝▝   ▝▝   /tmp/work", nor a box's row whose frame goes on under it.)
+    const boxed = trimmed !== line.trim() && /[│┃║]/.test(line.trim()[0] ?? "") && row + 1 < view.rows && view.char(row + 1, line.search(/\S/)) === line.trim()[0];
+    const place = edge && !typing && !boxed && !/[▀-▟]/.test(trimmed) && !/(?:\.\.\.|…)$/.test(trimmed) && !/\bversion \d/i.test(trimmed) && !/[$#%] \S/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"
     // rows, its '"file" 34L, 1532B'), not being typed in.
     const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));

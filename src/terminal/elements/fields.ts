@@ -344,6 +344,13 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // past the cursor (peco's "IgnoreCase [2 (1/1)]", kakoune's "notes.txt 1:1  prompt").
   const right = /\S(?: ?\S)*(?:\s{2}\S(?: ?\S)*)*\s{0,2}$/.exec(view.text(row, cursor.col + 8, view.cols));
   const status = right && view.text(row, cursor.col, cursor.col + 8 + right.index).trim() === "" && labelText !== "" && /[\p{L}\p{N}]{3}/u.test(right[0]) ? cursor.col + 8 + right.index : -1;
+  // Or to what an element found before holds (fzf's inline "< 8/17 ───" counter).
+  let taken = cursor.col;
+  while (taken < view.cols && (view.free(row, taken, taken + 1) || /[─━═]/.test(view.char(row, taken)))) taken++;
+  if (status < 0 && taken < view.cols) {
+    view.use(row, first, taken - first);
+    return [{ kind: "input", row, col: first, width: taken - first, height: 1, label: labelText, value: value.slice(0, taken - first - promptEnd).trim(), cursor: true }];
+  }
   const width = (status > 0 ? status : view.cols) - first;
   view.use(row, first, width);
   const input: Found = { kind: "input", row, col: first, width, height: 1, label: labelText, value: status > 0 ? value.slice(0, status - first - promptEnd).trim() : value.trim(), cursor: true };
@@ -490,6 +497,7 @@ export function findToggles(view: View): Found[] {
       if (marked) view.use(row, col - 2, 2);
     }
   }
+  tagColumn(view, out);
   // A column of check marks, some lit and some dim (enquirer's multiselect): each row a checkbox, checked when lit.
   for (let row = 0; row < view.rows; row++) {
     const at = view.flat[row]!.search(/[✔✓] \S/);
@@ -511,11 +519,47 @@ export function findToggles(view: View): Found[] {
   if (!out.some((e) => e.selected)) markFocused(view, out);
   // No highlight: the one label of three or more drawn in a style none of the others has (clack's, enquirer's focus).
   if (out.length >= 3 && !out.some((e) => e.selected)) {
-    const looks = out.map((e) => view.spanStyle(e.row, e.col + 2, e.col + e.width));
+    // The label's own style: a hint after it ("(needs db)", dim on every row) is not.
+    const looks = out.map((e) => {
+      const at = e.label ? view.flat[e.row]!.indexOf(e.label, e.col + 1) : -1;
+      return at >= 0 ? view.spanStyle(e.row, at, at + e.label!.length) : view.spanStyle(e.row, e.col + 2, e.col + e.width);
+    });
     const lone = out.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (lone.length === 1) lone[0]!.selected = true;
   }
   return out;
+}
+
+/**
+ * A tag column wider than the gap a label may span (dialog pads its tags to the longest: "( ) a4
+ * A4 210x297" over "(*) legal   US Legal"): where the toggles of one column, on rows one under
+ * another, all show their description starting at one column, it is each one's label, not the tag.
+ */
+function tagColumn(view: View, toggles: Found[]): void {
+  const described = toggles.map((t) => {
+    const line = view.flat[t.row]!;
+    const end = t.col + t.width;
+    const after = /^(\s{6,})([^\s│┃║|](?:\S| (?! ))*)/.exec(line.slice(end));
+    if (after && /^\S+$/.test(t.label ?? "") && /[\p{L}\p{N}]/u.test(after[2]!) && view.free(t.row, end, end + after[0].length)) return { at: end + after[1]!.length, text: after[2]! };
+    const at = t.label ? line.indexOf(t.label, t.col + 3) : -1;
+    return at > t.col + 4 && line.slice(t.col + 3, at).trim() ? { at } : undefined;
+  });
+  for (let i = 0; i < toggles.length; ) {
+    let j = i + 1;
+    while (j < toggles.length && toggles[j]!.col === toggles[i]!.col && toggles[j]!.row === toggles[j - 1]!.row + 1) j++;
+    const group = described.slice(i, j);
+    if (j - i >= 2 && group.every((d) => d && d.at === group[0]!.at) && group.some((d) => d!.text)) {
+      for (let k = i; k < j; k++) {
+        const { at, text } = described[k]!;
+        if (!text) continue;
+        const toggle = toggles[k]!;
+        view.use(toggle.row, toggle.col + toggle.width, at + text.length - toggle.col - toggle.width);
+        toggle.label = text;
+        toggle.width = at + text.length - toggle.col;
+      }
+    }
+    i = j;
+  }
 }
 
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`; toolkits centre a name in a fixed width (`<    Ok    >`). */

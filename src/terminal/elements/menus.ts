@@ -76,17 +76,19 @@ export function markerMenus(view: View): Found[] {
   const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {
     const line = lines[row]!;
-    const match = /^(\s*)(\S)( {1,3})(\S)/.exec(line);
-    if (!match || !MARKERS.includes(match[2]!)) continue;
+    // (fzf's cursor right before its multi-select mark: ">>./CHANGELOG.md".)
+    const match = /^(\s*)(\S)((?<=>)>)?( {0,3})(\S)/.exec(line);
+    if (!match || !MARKERS.includes(match[2]!) || !match[3] === !match[4]) continue;
     const markerCol = match[1]!.length;
-    const textCol = markerCol + 1 + match[3]!.length;
+    const textCol = markerCol + 1 + (match[3]?.length ?? 0) + match[4]!.length;
     if (!view.free(row, markerCol, textCol + 1)) continue;
     // Rows above and below with blank marker column and text at textCol (±1).
     const fits = (r: number) => {
       const l = lines[r];
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
-      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the text.
-      return l.slice(0, textCol - 1).trim() === "" && /[ >*✓✔+●]/.test(l[textCol - 1]!) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
+      // fzf's multi-select marks a chosen row in the column between the cursor's marker and the
+      // text; claude's current choice has its ✔ there too, a column or two further left.
+      return l.slice(0, markerCol + 1).trim() === "" && /^ *[>*✓✔+●]? *$/.test(l.slice(markerCol + 1, textCol)) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
     };
     let first = row;
     while (first - 1 >= 0 && fits(first - 1)) first--;
@@ -106,7 +108,7 @@ export function markerMenus(view: View): Found[] {
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
       const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
-      const checked = r !== row && view.char(r, textCol - 1) !== " ";
+      const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
       const at = view.flat[r]!.indexOf(name!, textCol);
       const lastWord = / (\S+)$/.exec(name!);
@@ -159,10 +161,12 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       while (end < view.cols && view.background(row, end) === bg) end++;
       // (A neighbour already read as another element, mutt's help bar over its index, does not count.)
       const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg || !view.free(r, col, end);
+      // (Nor a diff's line on its colour, "2 +  console.log(…)", beside another: each is on a colour of its own.)
+      const diffLine = (r: number) => r >= 0 && r < view.rows && /^\s*(?:\d+\s+)?[-+](?:\s|$)/.test(view.text(r, col, end)) && view.background(r, col) !== "0";
       // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
       const wide = end - col >= 8 && view.char(row, end - 1) === " ";
       const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
-      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
+      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && !(diffLine(row) && (diffLine(row - 1) || diffLine(row + 1))) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
       col = end;
     }
   }
@@ -241,6 +245,21 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
   return out;
 }
 
+/**
+ * whiptail pads its tags to the longest and one blank ("es Spanish" over "fi Finnish"): the column
+ * where every row's description starts after a one-word tag, when the tags' lengths differ (the
+ * padding shows) or all are short lowercase codes. Undefined when the rows show no such column.
+ */
+function tagColumn(texts: string[]): number | undefined {
+  const tags = texts.map((t) => /^(\s*)(\S{1,12})( +)\S/.exec(t));
+  if (texts.length < 2 || tags.some((m) => !m)) return undefined;
+  const at = tags[0]![0].length - 1;
+  if (tags.some((m) => m![0].length - 1 !== at)) return undefined;
+  const lengths = new Set(tags.map((m) => m![2]!.length));
+  const padded = lengths.size > 1 && tags.some((m) => m![3] === " ");
+  return padded || tags.every((m) => /^[a-z0-9]{1,4}$/.test(m![2]!) && m![3] === " ") ? at : undefined;
+}
+
 /** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
@@ -270,12 +289,14 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       if (new Set(lead).size > 2) continue;
       const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
-      const items: Omit<Item, "ref">[] = rows.map((r) => {
-        // A scroll arrow at the list's right edge is not part of an item.
-        const text = view.text(r, inner.start, inner.end).replace(/[↑↓▲▼]\s*$/, "");
+      // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.
+      const texts = rows.map((r) => view.text(r, inner.start, inner.end).replace(/[↑↓▲▼▒▮█░▓■]\s*$/, ""));
+      const tagAt = tagColumn(texts);
+      const items: Omit<Item, "ref">[] = rows.map((r, index) => {
+        const text = texts[index]!;
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
-        const parts = body.split(/\s{2,}/);
+        const parts = tagAt !== undefined ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()] : body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
         const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
@@ -318,7 +339,7 @@ export function gridMenus(view: View): Found[] {
     for (const m of view.flat[row]!.matchAll(/\S+(?: \S+){0,2}/g)) {
       const [col, end] = [m.index!, m.index! + m[0].length];
       // A scroll bar's block, a frame or a key's "█" is no word.
-      if (/^[█▌▐░▒▓│┃║]+$/.test(m[0])) continue;
+      if (/^[█▌▐░▒▓│┃║↑↓▲▼▮■]+$/.test(m[0])) continue;
       if (!view.free(row, col, end) || m[0].length > 30) return undefined;
       words.push({ row, col, end, text: m[0], bg: view.spanBackground(row, col, end) });
     }

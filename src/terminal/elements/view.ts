@@ -208,10 +208,12 @@ export function markFocused(view: View, siblings: Found[]): void {
     return;
   }
   const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
-  // Drawn on other backgrounds than the cells around it: a highlight.
+  // Drawn on other backgrounds than the cells around it: a highlight. (Not one drawn as all its
+  // siblings are, whose span happens to end where their common background does.)
   const lit = siblings.filter((e, i) => {
     const around = new Set([view.background(e.row, e.col - 1), view.background(e.row, e.col + e.width)]);
-    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg));
+    const alike = looks.filter((look) => look === looks[i]).length;
+    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg)) && (alike === 1 || siblings.length < 3);
   });
   if (lit.length === 1 && siblings.length > 1) {
     lit[0]!.selected = true;

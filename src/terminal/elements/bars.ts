@@ -69,10 +69,15 @@ export function findStatus(view: View): Found[] {
     let lit = 0;
     let barred = 0;
     const under = row === 0 ? (listed(1) && shape(0) !== shape(1) && view.spanBackground(1, 0, view.cols) === view.spanBackground(0, 0, view.cols) ? 2 : 1) : row - 1;
+    // (Barred: off the screen's backdrop, or coloured over other rows when a dialog of the bar's
+    // colour fills most of the screen, mc's user menu.)
+    let coloured = 0;
     for (let col = 0; col < view.cols; col++) {
       if (view.background(row, col) !== view.background(under, col)) lit++;
       if (view.background(row, col) !== view.backdrop) barred++;
+      if (view.background(row, col) !== "0" && view.background(row, col) !== view.background(under, col)) coloured++;
     }
+    barred = Math.max(barred, coloured);
     // A menu bar: three or more capitalised words alone on a bar across the top (emacs's "File Edit
     // Options…", aptitude's, mc's), whatever the rows under it look like (aptitude's are the same blue).
     // (A drop-down drawn from it may leave a stray mark or letter on it: emacs's " File > t Options…".)

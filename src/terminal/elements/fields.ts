@@ -123,7 +123,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
   // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
   for (let row = 0; row < view.rows; row++) {
-    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):(?!\/\/)\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
       const from = m.index! + m[0].length - m[2]!.length;
       const to = from + m[2]!.length;
       const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
@@ -289,7 +289,11 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
     const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
     view.use(row, start, end - start);
-    const label = labelAbove(view, boxes, row, start, end);
+    // Its prompt before it on its row (mc's "cd [docs    ]"), else the text above it.
+    const outer = boxAround(boxes, row, start);
+    const before = clean(view.text(row, outer ? outer.left + 1 : 0, start)).replace(/:$/, "");
+    const label = /\p{L}/u.test(before) && before.length <= 30 && view.free(row, start - before.length - 1, start) ? before : labelAbove(view, boxes, row, start, end);
+    if (label === before) view.use(row, start - before.length - 1, before.length + 1);
     return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
   }
   // The prompt starts after what the row already holds (htop's key hints before its "Search:").

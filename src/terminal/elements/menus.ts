@@ -90,14 +90,16 @@ export function markerMenus(view: View): Found[] {
       // text; claude's current choice has its ✔ there too, a column or two further left.
       return l.slice(0, markerCol + 1).trim() === "" && /^ *[>*✓✔+●]? *$/.test(l.slice(markerCol + 1, textCol)) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
     };
+    // A separator between groups of items (inquirer's "──────", " -- embedded --") is stepped over.
+    const separator = (r: number) => r >= 0 && r < view.rows && /^\s*(?:[─━-]{4,}|--? \S.{0,30} --?)\s*$/.test(lines[r]!) && lines[r]!.search(/\S/) <= textCol;
     let first = row;
-    while (first - 1 >= 0 && fits(first - 1)) first--;
+    while (first - 1 >= 0 && (fits(first - 1) || separator(first - 1) && fits(first - 2))) first--;
     // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
     const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;
     for (let r = row + 1; r < view.rows; r++) {
       if (fits(r)) last = r;
-      else if (!more(r)) break;
+      else if (!more(r) && !(separator(r) && fits(r + 1))) break;
     }
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
     if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4))) continue;

@@ -9,7 +9,7 @@ import { clean, highlighted, stripFrame, View } from "./view.ts";
  * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
  * (Not "(N/A)": not applicable.)
  */
-const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
+const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -17,11 +17,17 @@ export function findQuestions(view: View): Found[] {
     const line = view.text(row, 0, view.cols);
     const match = YES_NO.exec(view.flat[row]!);
     if (!match) continue;
+    // One answered already, a later line under it and the cursor there (git add -p's "…? s" over
+    // the next hunk), is the session's history, not a question.
+    const answered = /[\])]\?? +\S+$/.test(view.flat[row]!.trimEnd()) && view.cursor.row > row && view.flat.slice(row + 1).some((l) => l.trim());
+    if (answered) continue;
     // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's.)
     const start = /^~\s+\S/.test(line) ? line.search(/(?<=^~\s+)\S/) : line.length - line.trimStart().length;
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
-    const options = match[5] ? [...match[5]] : (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
+    // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.
+    const listed = match[1] && /^[yn],/.test(match[1]) ? match[1].split(",") : undefined;
+    const options = match[5] ? [...match[5]] : listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
     const items: Omit<Item, "ref">[] = [];
     let c = match.index!;
     for (const bracketed of options) {
@@ -31,8 +37,9 @@ export function findQuestions(view: View): Found[] {
       const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
       // The capital letter is the default: what Enter picks.
       // A key of several letters is typed whole (emacs's "yes", "C-r").
-      const typed = option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
-      items.push({ label: name, row, col: c, width: option.length, key: typed, ...((option !== key && option.length === 1) || bracketed !== option ? { selected: true } : {}) });
+      // (In git's list, "j" and "J" are two keys, and none is the default.)
+      const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(!listed && ((option !== key && option.length === 1) || bracketed !== option) ? { selected: true } : {}) });
       c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.

@@ -16,7 +16,8 @@ export function findTables(view: View): Found[] {
       const text = line.slice(segment.start, segment.end);
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
-      const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim()).filter(Boolean);
+      // (A wide panel pads its first column's names apart: mc's ".n               Name".)
+      const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim().replace(/\s{2,}/g, " ")).filter(Boolean);
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;

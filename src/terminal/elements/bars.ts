@@ -22,7 +22,10 @@ export function findStatus(view: View): Found[] {
     const keysRow = /^\s*(?:Keys|Commands|Shortcuts|Hotkeys):\s+\S+(?: \S+)*\s{2,}\S/.test(view.flat[row]!);
     // Or newt's "<Tab>/<Alt-Tab> between elements  |  <Space> selects  |  <F12> next screen" at the bottom.
     const keyed = row >= view.rows - 3 && (view.flat[row]!.match(/<[^<>\s]{1,10}>/g) ?? []).length >= 3 && view.flat[row]!.includes("|");
-    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed) hintRows.push(row);
+    // Or opencode's "Connect provider ctrl+a  Favorite ctrl+f": names each followed by its key, and nothing else.
+    const named = view.flat[row]!.trim().split(/\s{2,}/);
+    const trailing = named.length >= 2 && named.every((part) => /^[A-Z][\w-]*(?: [\w-]+){0,3} (?:ctrl|alt|shift|cmd|meta)\+\S+$/i.test(part));
+    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed || trailing) hintRows.push(row);
     // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {

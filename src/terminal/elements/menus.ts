@@ -189,7 +189,9 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const { row, start, end } = bar;
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
-    const textCol = lead(row);
+    // A mark before the selected row's name (opencode's "● Fake model", the current one) stands left of the names.
+    const marked = /^\s*[●•✓✔] (?=\S)/.exec(view.text(row, start, end));
+    const textCol = marked ? marked[0].length : lead(row);
     // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
     const number = (r: number) => (r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined);
     const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
@@ -210,10 +212,26 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     }
     // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
     const style = (r: number) => view.spanStyle(r, start, end);
-    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
     // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
     const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
+    // Groups a blank row apart, each under its heading (opencode's model picker: "Fake" over "● Fake
+    // model", a blank row, "Google" over its models): one list across them, headings not its items.
+    const heading = (r: number) => r !== row && fits(r) && boldAt(r) && !sameInk(r, row) && !boldAt(row);
+    const headed = new Set<number>();
+    if (step === 1) {
+      for (;;) {
+        if (blankRow(first - 1) && fits(first - 2) && (heading(first) || heading(first - 2))) first -= 2;
+        else if (blankRow(last + 1) && fits(last + 2) && (heading(last + 2) || heading(last))) last += 2;
+        else break;
+        while (fits(first - 1)) first--;
+        while (fits(last + 1)) last++;
+      }
+      for (let r = first; r <= last; r++) if (heading(r) || blankRow(r)) headed.add(r);
+      if (headed.size && [...headed].some((r) => !blankRow(r))) while (headed.has(first)) first++;
+      else headed.clear();
+    }
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
     if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
     // So is a first row that ends in a colon (htop's "Send signal:").
     else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;
@@ -227,12 +245,13 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r += step) {
+      if (headed.has(r)) continue;
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
       const text = view.text(r, start, right).trimEnd();
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
       const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
-      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(name);
+      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(r === row && marked ? name.replace(marked[0], "") : name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
     // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns

@@ -326,7 +326,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
   // "Name (full name) [Some-State]:Noord": a default in brackets, then the colon, then what is typed.
   const bracketed = /^\[[^\]\s][^\]]{0,20}\] /.exec(before);
-  const match = commandLine ?? named ?? bracketed ?? /^(.*?[^\s].*?[:>?$#❯›]|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before) ?? /^(.*?\S.*?\]:)(?=\S)/.exec(before);
+  const match = commandLine ?? named ?? bracketed ?? /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before) ?? /^(.*?\S.*?\]:)(?=\S)/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
   const labelText = commandLine ? commandLine[1]! : named || bracketed ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
@@ -358,6 +358,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const width = (status > 0 ? status : view.cols) - first;
   view.use(row, first, width);
   const input: Found = { kind: "input", row, col: first, width, height: 1, label: labelText, value: status > 0 ? value.slice(0, status - first - promptEnd).trim() : value.trim(), cursor: true };
+  // A prompt too long for its row wraps: it starts on the row above, filled to its end (vim's
+  // "Type number and <Enter> or click with the mouse (q or empty" over "cancels): ").
+  const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
+  // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
+  if (status < 0 && first === 0 && !commandLine && /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) && above.length >= view.cols - 2 && !/^\s/.test(above) && view.free(row - 1, 0, view.cols)) {
+    view.use(row - 1, 0, view.cols);
+    return [{ ...input, row: row - 1, height: 2, label: clean(`${above} ${labelText}`) }];
+  }
   if (status < 0) return [input];
   const text = view.text(row, status, view.cols).trimEnd();
   view.use(row, status, view.cols - status);

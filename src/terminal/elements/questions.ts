@@ -181,7 +181,9 @@ export function findQuestions(view: View): Found[] {
     const { cursor } = view;
     // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
     // (A blank row may stand between: readline-sync's.)
-    const promptRow = cursor.row === last + 2 && !view.flat[last + 1]?.trim() ? last + 2 : last + 1;
+    // (Or a long prompt wraps onto the cursor's row: vim's "Type number and <Enter> or click … (q or empty" over "cancels):".)
+    const wrapped = cursor.row === last + 2 && (view.flat[last + 1] ?? "").trimEnd().length >= view.cols - 2;
+    const promptRow = cursor.row === last + 2 && (!view.flat[last + 1]?.trim() || wrapped) ? last + 2 : last + 1;
     const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
     const after = cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
@@ -257,6 +259,13 @@ function keyedRun(view: View, row: number): Option[] {
     if (boxed && !letters && !options.some((o) => o.key === boxed[3]) && (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) && view.free(r, 0, line.trimEnd().length)) {
       const col = boxed[1]!.length;
       options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: boxed[3]!, label: boxed[4]!, selected: false });
+      continue;
+    }
+    // vim's z= suggestions: ' 1 "Tea"', the numbers right-aligned, each suggestion in quotes.
+    const quoted = match ? null : /^(\s*)(\d{1,3}) ("[^"]*")\s*$/.exec(line);
+    if (quoted && !letters && Number(quoted[2]) === options.length + 1 && view.free(r, 0, line.trimEnd().length)) {
+      const col = quoted[1]!.length;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: quoted[2]!, label: quoted[3]!, selected: false });
       continue;
     }
     if (!match) break;

@@ -306,7 +306,8 @@ function keyBar(view: View, row: number): Found[] {
     pairs++;
     const label = view.text(row, name.start, name.end).trim();
     if (!label) continue;
-    if (!/^[A-Za-z][\w/+-]*(?: [\w/+-]+)?$/.test(label)) break;
+    // (A name cut to fit, mc's at 70 columns: "Re~ov", "De~te".)
+    if (!/^[A-Za-z][\w/+~-]*(?: [\w/+-]+)?$/.test(label)) break;
     const col = key.start + keyText.length - keyText.trimStart().length;
     out.push({ kind: "button", row, col, width: name.start + view.text(row, name.start, name.end).trimEnd().length - col, height: 1, label });
   }

@@ -114,8 +114,9 @@ export function findQuestions(view: View): Found[] {
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const pieces = [...line.matchAll(/(?<=^|, |\s{2})(\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
-    if (pieces.length < 3 || line.replace(/\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
+    // (A word may come before the key's: vim's "Save (A)ll".)
+    const pieces = [...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ )?\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
+    if (pieces.length < 3 || line.replace(/(?:[A-Z][a-z]+ )?\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
     const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
     const above = row > 0 && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
     const first = above ? row - 1 : row;
@@ -145,6 +146,25 @@ export function findQuestions(view: View): Found[] {
     out.push({ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items });
     if (label) view.use(q, col, width);
     view.use(row, start, line.length);
+  }
+  // nano's "Replace this instance?" over its answers as key hints (" Y Yes   A All", " N No  ^C
+  // Cancel"), the cursor hidden or not: a question whose items are the hints, keyed by their keys.
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const asked = view.flat[row]!.trimEnd();
+    if (!/^\S.{2,80}\?$/.test(asked) || !view.free(row, 0, view.cols)) continue;
+    const items: Omit<Item, "ref">[] = [];
+    let last = row;
+    for (let r = row + 1; r < Math.min(view.rows, row + 3); r++) {
+      const line = view.flat[r]!;
+      const pairs = [...line.matchAll(/(?<=^|\s)(\^?[A-Z]) ([A-Z][a-z]+(?: [A-Z]?[a-z]+)?)(?=\s{2}|\s*$)/g)];
+      if (!pairs.length || line.replace(/(?<=^|\s)\^?[A-Z] [A-Z][a-z]+(?: [A-Z]?[a-z]+)?/g, "").trim() || !view.free(r, 0, view.cols)) break;
+      for (const m of pairs) items.push({ label: m[2]!, row: r, col: m.index!, width: m[0].length, key: m[1]!.startsWith("^") ? m[1]! : m[1]!.toLowerCase() });
+      last = r;
+    }
+    if (!items.some((i) => i.key === "y") || !items.some((i) => i.key === "n")) continue;
+    out.push({ kind: "question", row, col: 0, width: Math.max(...view.flat.slice(row, last + 1).map((l) => l.trimEnd().length)), height: last - row + 1, label: asked, items });
+    view.use(row, 0, view.cols, last - row + 1);
+    row = last;
   }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {

@@ -113,7 +113,11 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       const drawn = /_{3}/.test(view.text(row, from, to));
       const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) ?? (drawn ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) : null);
       const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
-      if (left < 0 && !(row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to)))) continue;
+      // (Or a field drawn with underscores in a dialog, its prompt the text above it: whiptail's
+      // password box with the focus on its buttons.)
+      const prompted = row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to));
+      const underscored = drawn && to - from >= 8 && boxAround(boxes, row, from) !== undefined;
+      if (left < 0 && !prompted && !underscored) continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col <= to;
       const label = left >= 0 ? before![1]!.trim() : labelAbove(view, boxes, row, from, to);
       found.push({ kind: "input", row, col: from, width: to - from, height: 1, ...(label ? { label } : {}), value: view.text(row, from, to).replace(/_+\s*$/, "").trim(), cursor: here });

@@ -167,7 +167,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const diffLine = (r: number) => r >= 0 && r < view.rows && /^\s*(?:\d+\s+)?[-+](?:\s|$)/.test(view.text(r, col, end)) && view.background(r, col) !== "0";
       // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
       const wide = end - col >= 8 && view.char(row, end - 1) === " ";
-      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end));
+      // (Not a word of a sentence, a search hit: "- buy milk".)
+      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end)) && !/^ \p{L}/u.test(view.text(row, end, end + 2));
       if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && !(diffLine(row) && (diffLine(row - 1) || diffLine(row + 1))) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
       col = end;
     }
@@ -420,7 +421,7 @@ export function gridMenus(view: View): Found[] {
       continue;
     }
     // Nor a line of prose with one word marked (a search hit): words of a grid stand two blanks apart.
-    if (block.length === 1 && words.some((w, i) => i > 0 && w.col - words[i - 1]!.end < 2)) {
+    if (words.some((w, i) => i > 0 && w.row === words[i - 1]!.row && w.col - words[i - 1]!.end < 2)) {
       skip();
       continue;
     }

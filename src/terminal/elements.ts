@@ -40,7 +40,10 @@ export function detectElements(grid: CellGrid): Element[] {
     }
     // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview), not a dialog over it.
     const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1);
-    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall) {
+    // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
+    // progress dialog under its "File exists"), is not one: its "title" is the other's text.
+    const buried = box.title !== undefined && /[│┃║]/.test(box.title);
+    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall && !buried) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }

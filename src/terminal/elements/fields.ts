@@ -303,6 +303,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // The prompt starts after what the row already holds (htop's key hints before its "Search:").
   let from = cursor.col;
   while (from > 0 && view.free(row, from - 1, from)) from--;
+  // (Blanks before the prompt, inside a frame: fzf's "│ > ht".)
+  while (from < cursor.col && view.char(row, from) === " ") from++;
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
   const asked = askedInput(view, row, cursor.col, from);

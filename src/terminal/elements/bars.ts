@@ -171,7 +171,7 @@ export function findStatus(view: View): Found[] {
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
     // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's.)
     const told = (near || row === 0 && !/^[?✔✖◆◇] \S/.test(trimmed)) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
-    const keys = told || (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
+    const keys = told || !/^[?✔✖◆◇] \S.*›/.test(trimmed) && (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);

@@ -205,7 +205,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const [left, right] = [start === 0 || view.background(r, start - 1) !== b, end === view.cols || view.background(r, end) !== b];
       return left && right && (start > 0 || end < view.cols) ? b : undefined;
     }).find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && (popup === undefined || view.spanBackground(r, start, end) === popup) && view.free(r, start, end) && !/^\s*[-─━=]{5,}\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && (popup === undefined || view.spanBackground(r, start, end) === popup) && view.free(r, start, end) && !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;

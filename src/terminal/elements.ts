@@ -9,7 +9,7 @@ import { contains, HORIZONTAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
-import { barMenus, circleMenus, gridMenus, highlightMenus, markerMenus } from "./elements/menus.ts";
+import { barMenus, circleMenus, gridMenus, highlightMenus, markerMenus, styleMenus } from "./elements/menus.ts";
 import { findQuestions } from "./elements/questions.ts";
 import { findTables } from "./elements/tables.ts";
 
@@ -64,6 +64,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findInputs(view, boxes));
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
+  found.push(...styleMenus(view));
   footerStatus(view, found);
   buttonHelp(view, found);
   found.push(...highlightMenus(view, boxes));

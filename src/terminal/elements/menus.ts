@@ -128,6 +128,34 @@ export function markerMenus(view: View): Found[] {
   return out;
 }
 
+/**
+ * A prompt library's list with neither marker nor bar (enquirer's autocomplete): rows from one
+ * column under its "? Question" row, one of them drawn in a style (underline, colour) none of the
+ * others has, which is the selected one.
+ */
+export function styleMenus(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row + 2 < view.rows; row++) {
+    if (!/^[?◆◇] \S/.test(view.flat[row]!) || !view.free(row + 1, 0, view.cols)) continue;
+    const col = view.flat[row + 1]!.search(/\S/);
+    if (col < 0) continue;
+    let last = row + 1;
+    while (last + 1 < view.rows && view.flat[last + 1]!.search(/\S/) === col && view.free(last + 1, 0, view.cols)) last++;
+    const rows = Array.from({ length: last - row }, (_, i) => row + 1 + i);
+    if (rows.length < 3) continue;
+    // Each row's look past what the rows share at their start (the typed filter's matches, "Eur").
+    const look = (r: number) => { const text = view.flat[r]!.trimEnd(); return view.spanStyle(r, Math.min(col + 3, text.length - 1), text.length); };
+    const looks = rows.map(look);
+    const lone = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    if (lone.length !== 1 || new Set(looks).size !== 2) continue;
+    const items = rows.map((r) => ({ label: view.flat[r]!.trim(), row: r, col, width: view.flat[r]!.trimEnd().length - col, ...(r === lone[0] ? { selected: true } : {}) }));
+    out.push({ kind: "menu", row: row + 1, col, width: Math.max(...items.map((i) => i.width)), height: rows.length, items });
+    view.use(row + 1, 0, view.cols, rows.length);
+    row = last;
+  }
+  return out;
+}
+
 /** A row of a frame, not a list's: only box characters, or one at its edge (a tree's "├─>" in a row is not). */
 const frameRow = (text: string): boolean =>
   BOX_CHARS.test(text) && (!/[\p{L}\p{N}]/u.test(text) || /^\s*[│┃║┌┐└┘├┤╭╮╰╯]|[│┃║┌┐└┘├┤╭╮╰╯]\s*$/.test(text));

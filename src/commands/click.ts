@@ -23,8 +23,9 @@ export const click = defineCommand({
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
     const query = refOrText(params.target);
+    let target;
     try {
-      return await clickTarget(actor, look, findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]));
+      target = findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]);
     } catch (error) {
       if (!(error instanceof T4aError && error.code === "not_found" && query.text !== undefined)) throw error;
       // No element has the text: the words themselves, clicked by mouse, when they show once.
@@ -33,6 +34,7 @@ export const click = defineCommand({
       const where = cells.length === 1 ? `the text shows at ${cells[0]!.row}:${cells[0]!.col}, but the program turned no mouse reporting on` : cells.length ? `the text shows in ${cells.length} places` : "";
       throw where ? new T4aError("not_found", `${error.message}; ${where}, so nothing was sent`) : error;
     }
+    return clickTarget(actor, look, target);
   },
   cli: {
     usage: "click <id> [ref]",

@@ -357,18 +357,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // Or to what an element found before holds (fzf's inline "< 8/17 ───" counter).
   let taken = cursor.col;
   while (taken < view.cols && (view.free(row, taken, taken + 1) || /[─━═]/.test(view.char(row, taken)))) taken++;
-  if (status < 0 && taken < view.cols) {
-    view.use(row, first, taken - first);
-    return [{ kind: "input", row, col: first, width: taken - first, height: 1, label: labelText, value: value.slice(0, taken - first - promptEnd).trim(), cursor: true }];
-  }
-  const width = (status > 0 ? status : view.cols) - first;
-  view.use(row, first, width);
-  const input: Found = { kind: "input", row, col: first, width, height: 1, label: labelText, value: status > 0 ? value.slice(0, status - first - promptEnd).trim() : value.trim(), cursor: true };
+  const stop = status > 0 ? status : taken;
+  view.use(row, first, stop - first);
+  const input: Found = { kind: "input", row, col: first, width: stop - first, height: 1, label: labelText, value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(), cursor: true };
   // A prompt too long for its row wraps: it starts on the row above, filled to its end (vim's
   // "Type number and <Enter> or click with the mouse (q or empty" over "cancels): ").
   const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
   // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
-  if (status < 0 && first === 0 && !commandLine && /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) && above.length >= view.cols - 2 && !/^\s/.test(above) && view.free(row - 1, 0, view.cols)) {
+  if (stop === view.cols && first === 0 && !commandLine && /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) && above.length >= view.cols - 2 && !/^\s/.test(above) && view.free(row - 1, 0, view.cols)) {
     view.use(row - 1, 0, view.cols);
     return [{ ...input, row: row - 1, height: 2, label: clean(`${above} ${labelText}`) }];
   }

@@ -5,7 +5,7 @@
 // The detectors, by element kind, live in elements/.
 import type { CellGrid } from "./cell-grid.ts";
 import { type Element, type Found } from "./elements/types.ts";
-import { contains, HORIZONTAL, View } from "./elements/view.ts";
+import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles } from "./elements/fields.ts";
@@ -21,13 +21,17 @@ export function detectElements(grid: CellGrid): Element[] {
   const found: Found[] = [];
   const boxes = findBoxes(view);
   for (const box of boxes) {
-    // The frame is not text; what is inside is read on its own.
+    // A frame another is drawn over (mc's panel behind its hotlist): on its top or bottom border
+    // row, the other's sides stand where its rule would run.
+    const over = boxes.filter((other) => other !== box && [box.top, box.bottom].some((row) => row > other.top && row < other.bottom && other.left > box.left && other.left < box.right && VERTICAL.includes(view.char(row, other.left))));
+    // The frame is not text; what is inside is read on its own (not what the other holds across its border).
     for (let row = box.top; row <= box.bottom; row++) {
       view.use(row, box.left, 1);
       view.use(row, box.right, 1);
     }
-    view.use(box.top, box.left, box.right - box.left + 1);
-    view.use(box.bottom, box.left, box.right - box.left + 1);
+    for (const row of [box.top, box.bottom]) {
+      for (let col = box.left; col <= box.right; col++) if (!over.some((other) => row > other.top && row < other.bottom && col >= other.left && col <= other.right)) view.use(row, col, 1);
+    }
     // A box no other box holds: an inner frame, titled or not, is a list's, a field's or a gauge's.
     // Boxes that tile the screen side by side, abutting, are the program's panes (calcurse's), not dialogs that float.
     // (Or stacked, one's top right under the other's bottom over the same columns: blessed-contrib's grid.)
@@ -42,7 +46,7 @@ export function detectElements(grid: CellGrid): Element[] {
     const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1);
     // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
     // progress dialog under its "File exists"), is not one: its "title" is the other's text.
-    const buried = box.title !== undefined && /[│┃║]/.test(box.title);
+    const buried = box.title !== undefined && /[│┃║]/.test(box.title) || over.length > 0;
     if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall && !buried) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }

@@ -25,7 +25,10 @@ export function findStatus(view: View): Found[] {
     // Or opencode's "Connect provider ctrl+a  Favorite ctrl+f": names each followed by its key, and nothing else.
     const named = view.flat[row]!.trim().split(/\s{2,}/);
     const trailing = named.length >= 2 && named.every((part) => /^[A-Z][\w-]*(?: [\w-]+){0,3} (?:ctrl|alt|shift|cmd|meta)\+\S+$/i.test(part));
-    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed || trailing) hintRows.push(row);
+    // Or opencode's "ctrl+f fullscreen  ⇆ select  enter confirm": keys each before what they do, and nothing else.
+    const parts = stripFrame(view.flat[row]!).trim().split(/\s{2,}/);
+    const leading = parts.length >= 2 && parts.every((part) => /^(?:(?:ctrl|alt|shift|cmd|meta)\+\S+|enter|esc|tab|space|[⇆⇅↑↓←→]+(?:\/[↑↓←→]+)?) [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/i.test(part));
+    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed || trailing || leading) hintRows.push(row);
     // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {
@@ -264,6 +267,8 @@ function barRow(view: View, row: number): boolean {
 function status(view: View, first: number, last: number): Found {
   const lines: string[] = [];
   for (let row = first; row <= last; row++) lines.push(view.text(row, 0, view.cols).trimEnd());
+  // A side bar down the left of every row (opencode's "┃") is its frame, not its text.
+  if (lines.every((line) => /^\s*[│┃║]\s/.test(line))) lines.forEach((line, i) => (lines[i] = line.replace(/[│┃║]/, " ")));
   const start = Math.min(...lines.map((line) => line.length - line.trimStart().length));
   const width = Math.max(...lines.map((line) => line.length)) - start;
   view.use(first, 0, view.cols, last - first + 1);
@@ -284,7 +289,26 @@ export function findFunctionKeys(view: View): Found[] {
   const out: Found[] = [];
   if ((view.grid.mouse?.mode ?? "none") === "none") return out;
   // Only rows that start with a key are read cell by cell.
-  for (let row = 0; row < view.rows; row++) if (/^\s*(?:[SCAM]-)?(?:F\d|\d|Esc|Tab|Enter|Space|\^\S)/.test(view.flat[row]!)) out.push(...keyBar(view, row));
+  for (let row = 0; row < view.rows; row++) {
+    if (!/^\s*(?:[SCAM]-)?(?:F\d|\d|Esc|Tab|Enter|Space|\^\S)/.test(view.flat[row]!)) continue;
+    const bar = keyBar(view, row);
+    out.push(...(bar.length ? bar : numberedBar(view, row)));
+  }
+  return out;
+}
+
+/**
+ * A bar whose styles are lost (mc's under a dialog's shadow, all one ink): told by its text alone,
+ * keys counting up from 1 each before a name (" 1Help   2Menu   3View … 10Quit"), five or more.
+ */
+function numberedBar(view: View, row: number): Found[] {
+  const out: Found[] = [];
+  for (const m of view.flat[row]!.matchAll(/(?<=^|\s|[a-z])(\d{1,2})([A-Z][A-Za-z~/+-]*)/g)) {
+    if (Number(m[1]) !== out.length + 1) break;
+    out.push({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[2]! });
+  }
+  if (out.length < 5 || !out.every((b) => view.free(row, b.col, b.col + b.width))) return [];
+  for (const b of out) view.use(row, b.col, b.width);
   return out;
 }
 

@@ -111,7 +111,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       // The label before it is drawn on the backdrop, as the cells just before the field are.
       // (Or, before a field drawn with underscores, a label without its colon: finch's "Local Port      5298____".)
       const drawn = /_{3}/.test(view.text(row, from, to));
-      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,5}):( {0,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) ?? (drawn ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) : null);
+      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+| \([\w.' -]+\)){0,5}):( {0,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) ?? (drawn ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) : null);
       const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
       // (Or a field drawn with underscores in a dialog, its prompt the text above it: whiptail's
       // password box with the focus on its buttons.)
@@ -192,8 +192,9 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       found.push({ kind: "button", row, col: box.left, width: box.right - box.left + 1, height: 1, label: name[1]!, selected: false });
       continue;
     }
-    if (inner.length < 8 || /^\s+\S/.test(inner)) continue;
+    // (A titled one, the cursor not in it, shows a value: mc's hotlist "┌ Directory path ─┐".)
     const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
+    if (inner.length < 8 || /^\s+\S/.test(inner) || box.title && !here) continue;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
     const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(view.text(row, Math.max(0, box.left - 30), box.left + 1));
     const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
@@ -208,7 +209,8 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.
   // (Not a select's question: the rows under it hold its choices.)
-  else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols))) {
+  // (Nor over choices found already further down: enquirer's scale, its legend between.)
+  else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols)) && !choicesBelow(view, view.grid.cursor.row)) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
   }
   // A form's rows, "Label: value" two or more in a column (urwid's "Name: Ada" over "Email:", alpine's
@@ -267,6 +269,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   return found;
 }
 
+/** Radios or checkboxes found already within a few rows under ROW. */
+function choicesBelow(view: View, row: number): boolean {
+  for (let r = row + 1; r < Math.min(view.rows, row + 10); r++) if (/[◯○◉●◎◻◼☐☑☒]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
+  return false;
+}
+
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
 const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
 
@@ -305,6 +313,11 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (from > 0 && view.free(row, from - 1, from)) from--;
   // (Blanks before the prompt, inside a frame: fzf's "│ > ht".)
   while (from < cursor.col && view.char(row, from) === " ") from++;
+  // (And a prompt library's gutter: clack's "│  Search: f█".)
+  if (/[│┃]/.test(view.char(row, from)) && view.char(row, from + 1) === " " && !boxAround(boxes, row, from + 1) && /[│┃]/.test(view.char(row - 1, from))) {
+    from++;
+    while (from < cursor.col && view.char(row, from) === " ") from++;
+  }
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
   const asked = askedInput(view, row, cursor.col, from);
@@ -338,14 +351,21 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const labelText = commandLine ? commandLine[1]! : named || bracketed ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : line.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
+  // (The cursor a program draws, "█", is not typed; nor a dim count after it: clack's "f█ (1 match)".)
+  const drawn = view.char(row, cursor.col) === "█" && !view.grid.cursor.visible;
+  const hint = /\s+\([^)]*\)\s*$/.exec(line);
+  const shown = drawn ? line.slice(0, cursor.col - from) + line.slice(cursor.col - from + 1) : line;
+  const typed = drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`) ? shown.slice(0, hint.index - 1) : shown;
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : typed.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
   const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
   // (Not under a list of options it picks from: gpg's "Your selection?" is their input.)
   const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[(\[]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
-  if (asked_ && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
+  // (A tool's "rm: …?", about something it names or with keys to type; git's "search for regex? " asks for text.)
+  const yesNo = asked_ && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(\['"‘]/.test(asked_[2]!));
+  if (asked_ && yesNo && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
     const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
     return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
@@ -474,7 +494,7 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
 const TOGGLE = /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
-  const out: Found[] = [];
+  const out: Found[] = [...scaleGrid(view)];
   // A list that leads to submenus ("Drivers  --->", menuconfig's) is a menu whose items may carry a
   // mark ("[*] Networking support"), not a column of checkboxes.
   const submenus = (row: number, col: number) => {
@@ -540,6 +560,52 @@ export function findToggles(view: View): Found[] {
     });
     const lone = out.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (lone.length === 1) lone[0]!.selected = true;
+  }
+  return out;
+}
+
+/**
+ * A grid of radios (enquirer's scale: "Speed     ◯ ───◯ ───◉ ───◯"): rows of three or more circles
+ * in the same columns, one radio per circle, checked when filled; under a row of names, one over
+ * each column, it is a table too. The focused row is the one whose name is drawn in a style no
+ * other row's has; its checked circle is the selected one.
+ */
+function scaleGrid(view: View): Found[] {
+  const circles = (row: number) => {
+    const cols: number[] = [];
+    for (const m of view.flat[row]!.matchAll(/[◯○◉●◎]/g)) if (view.free(row, m.index!, m.index! + 1)) cols.push(m.index!);
+    return cols.length >= 3 ? cols.join(",") : "";
+  };
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const key = circles(row);
+    if (!key) continue;
+    let last = row;
+    while (last + 1 < view.rows && circles(last + 1) === key) last++;
+    const cols = key.split(",").map(Number);
+    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
+    row = last;
+    // One circle per column on rows one under another; a single row is a grid only under its names.
+    const names = rows[0]! > 0 ? [...view.flat[rows[0]! - 1]!.matchAll(/\S+/g)] : [];
+    const header = names.length === cols.length && names.every((m, i) => Math.abs(m.index! + m[0].length / 2 - cols[i]!) <= 2);
+    if (rows.length < 2 && !header) continue;
+    const start = Math.min(...rows.map((r) => view.flat[r]!.search(/\S/)));
+    const looks = rows.map((r) => view.spanStyle(r, start, cols[0]!));
+    const focus = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    for (const r of rows) {
+      const name = view.text(r, start, cols[0]!).trim();
+      for (const [i, col] of cols.entries()) {
+        const checked = /[◉●◎]/.test(view.char(r, col));
+        const label = [name, header ? names[i]![0] : String(i + 1)].filter(Boolean).join(" ");
+        out.push({ kind: "radio", row: r, col, width: 1, height: 1, label, checked, ...(focus.length === 1 ? { selected: focus[0] === r && checked } : {}) });
+      }
+      view.use(r, start, cols.at(-1)! + 1 - start);
+    }
+    if (header) {
+      const top = rows[0]! - 1;
+      out.push({ kind: "table", row: top, col: start, width: cols.at(-1)! + 1 - start, height: rows.length + 1, header: names.map((m) => m[0]), rows: rows.length });
+      view.use(top, 0, view.cols);
+    }
   }
   return out;
 }

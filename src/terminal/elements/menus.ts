@@ -102,7 +102,11 @@ export function markerMenus(view: View): Found[] {
       else if (!more(r) && !(separator(r) && fits(r + 1))) break;
     }
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
-    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4))) continue;
+    // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
+    // (Its marker in an ink of its own: not inquirer's red "> Please enter a number" under its field.)
+    const inked = view.grid.fg[row * view.cols + markerCol] !== view.grid.fg[row * view.cols + textCol];
+    const filtered = view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols) && inked;
+    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4)) && !filtered) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       if (r !== row && !fits(r)) continue;
@@ -117,9 +121,14 @@ export function markerMenus(view: View): Found[] {
       const ink = (col: number) => view.grid.fg[r * view.cols + col];
       // (Only when drawn in the list's chrome, its frame's ink: gemini's theme names are each in colours of their own.)
       const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
-      const label = at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
+      // (A dim hint in parentheses after it, clack's "fastify (fast)", is not part of it either.)
+      const hint = /\s+\([^)]*\)$/.exec(name!);
+      const dimHint = at >= 0 && hint && (view.grid.flags[r * view.cols + at + hint.index + 1]! & CellFlag.dim) !== 0 && (view.grid.flags[r * view.cols + at]! & CellFlag.dim) === 0;
+      const label = dimHint ? name!.slice(0, hint!.index) : at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
       items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
+    // Every item a name, " - ", then what it does (qwen's /approval-mode): the name is the label.
+    if (items.length >= 2 && items.every((i) => / - \S/.test(i.label))) for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);
@@ -233,7 +242,9 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const [left, right] = [start === 0 || view.background(r, start - 1) !== b, end === view.cols || view.background(r, end) !== b];
       return left && right && (start > 0 || end < view.cols) ? b : undefined;
     }).find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && (popup === undefined || view.spanBackground(r, start, end) === popup) && view.free(r, start, end) && !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(lead(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    // (A row with that mark, the current one when another is selected, has its name at the names' column.)
+    const named = (r: number) => (/^\s*[●•✓✔] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r));
+    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && (popup === undefined || view.spanBackground(r, start, end) === popup) && view.free(r, start, end) && !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(named(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -287,7 +298,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
       const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
-      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(r === row && marked ? name.replace(marked[0], "") : name);
+      const mark = /^\s*[●•✓✔] (?=\S)/.exec(name);
+      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(mark && (r === row ? marked : named(r) === textCol) ? name.replace(mark[0], "") : name);
       items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
     }
     // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns

@@ -115,10 +115,13 @@ export function findQuestions(view: View): Found[] {
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     // (A word may come before the key's: vim's "Save (A)ll".)
-    const pieces = [...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ )?\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
-    if (pieces.length < 3 || line.replace(/(?:[A-Z][a-z]+ )?\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
+    // (Or two, the row ending in vim's ":" of a confirm(): "(Y)es, [N]o:"; words may come before a key: "Load File (a)nd Options".)
+    const pieces = [...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ ){0,2}\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
+    if (pieces.length < (/^\S.*:\s*$/.test(line) ? 2 : 3) || line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
     const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
-    const above = row > 0 && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
+    // (A line above that asks nothing, vim's 'See ":help W11" for more info.', is the message before it, not the question.)
+    const asks = row > 0 && /[?:!]\s*$/.test(view.flat[row - 1]!);
+    const above = row > 0 && asks && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
     const first = above ? row - 1 : row;
     const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
     const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
@@ -207,7 +210,8 @@ export function findQuestions(view: View): Found[] {
     const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
     const after = cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
-      row += options.length - 1;
+      // (Past the run's last row: several options may share a row, git add -i's commands.)
+      row = last;
       continue;
     }
     const col = Math.min(...options.map((o) => o.markerCol));

@@ -565,10 +565,11 @@ export function findToggles(view: View): Found[] {
 }
 
 /**
- * A grid of radios (enquirer's scale: "Speed     ◯ ───◯ ───◉ ───◯"): rows of three or more circles
- * in the same columns, one radio per circle, checked when filled; under a row of names, one over
- * each column, it is a table too. The focused row is the one whose name is drawn in a style no
- * other row's has; its checked circle is the selected one.
+ * A grid of radios (enquirer's scale: "Speed     ◯ ───◯ ───◉ ───◯", inquirer's table prompt drawn
+ * in a frame: "│ Mail     │   ◯   │ [ ◯ ] │   ◉   │"): rows of three or more circles in the same
+ * columns, one under another or a rule apart, one radio per circle, checked when filled; under a
+ * row of names over those columns it is a table too. The selected circle is the one in brackets,
+ * else the checked one of the row whose name is drawn in a style no other row's has.
  */
 function scaleGrid(view: View): Found[] {
   const circles = (row: number) => {
@@ -576,35 +577,47 @@ function scaleGrid(view: View): Found[] {
     for (const m of view.flat[row]!.matchAll(/[◯○◉●◎]/g)) if (view.free(row, m.index!, m.index! + 1)) cols.push(m.index!);
     return cols.length >= 3 ? cols.join(",") : "";
   };
+  const rule = (row: number) => row >= 0 && row < view.rows && /─/.test(view.flat[row]!) && /^[\s│┃├┼┤┌┬┐└┴┘─━]*$/.test(view.flat[row]!);
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const key = circles(row);
     if (!key) continue;
-    let last = row;
-    while (last + 1 < view.rows && circles(last + 1) === key) last++;
+    const rows = [row];
+    for (;;) {
+      const next = rows.at(-1)! + 1;
+      if (next < view.rows && circles(next) === key) rows.push(next);
+      else if (rule(next) && next + 1 < view.rows && circles(next + 1) === key) rows.push(next + 1);
+      else break;
+    }
+    row = rows.at(-1)!;
     const cols = key.split(",").map(Number);
-    const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
-    row = last;
-    // One circle per column on rows one under another; a single row is a grid only under its names.
-    const names = rows[0]! > 0 ? [...view.flat[rows[0]! - 1]!.matchAll(/\S+/g)] : [];
-    const header = names.length === cols.length && names.every((m, i) => Math.abs(m.index! + m[0].length / 2 - cols[i]!) <= 2);
+    // The names' row: right above, or above a rule; its names parted by the frame or two blanks.
+    const top = rule(rows[0]! - 1) ? rows[0]! - 2 : rows[0]! - 1;
+    const names = top >= 0 ? [...view.flat[top]!.replace(/[│┃]/g, " ").matchAll(/\S+(?: \S+)*/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length })) : [];
+    const over = cols.map((col) => names.find((n) => n.start - 2 <= col && col <= n.end + 1));
+    const header = names.length > 0 && names.length <= cols.length + 1 && over.every(Boolean) && new Set(over).size === cols.length;
     if (rows.length < 2 && !header) continue;
-    const start = Math.min(...rows.map((r) => view.flat[r]!.search(/\S/)));
-    const looks = rows.map((r) => view.spanStyle(r, start, cols[0]!));
+    const first = (r: number) => view.flat[r]!.search(/[^\s│┃]/);
+    const start = Math.min(...rows.map(first));
+    const looks = rows.map((r) => view.spanStyle(r, first(r), cols[0]! - 1));
     const focus = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    const bracketed = (r: number, col: number) => view.char(r, col - 2) === "[" && view.char(r, col + 2) === "]";
+    const boxed = rows.some((r) => cols.some((col) => bracketed(r, col)));
     for (const r of rows) {
-      const name = view.text(r, start, cols[0]!).trim();
+      const name = view.text(r, start, cols[0]!).replace(/[│┃\[]/g, " ").trim();
       for (const [i, col] of cols.entries()) {
         const checked = /[◉●◎]/.test(view.char(r, col));
-        const label = [name, header ? names[i]![0] : String(i + 1)].filter(Boolean).join(" ");
-        out.push({ kind: "radio", row: r, col, width: 1, height: 1, label, checked, ...(focus.length === 1 ? { selected: focus[0] === r && checked } : {}) });
+        const label = [name, header ? over[i]!.text : String(i + 1)].filter(Boolean).join(" ");
+        const selected = boxed ? bracketed(r, col) : focus.length === 1 ? focus[0] === r && checked : undefined;
+        out.push({ kind: "radio", row: r, col, width: 1, height: 1, label, checked, ...(selected !== undefined ? { selected } : {}) });
       }
       view.use(r, start, cols.at(-1)! + 1 - start);
     }
     if (header) {
-      const top = rows[0]! - 1;
-      out.push({ kind: "table", row: top, col: start, width: cols.at(-1)! + 1 - start, height: rows.length + 1, header: names.map((m) => m[0]), rows: rows.length });
-      view.use(top, 0, view.cols);
+      const left = Math.min(start, names[0]!.start);
+      const right = Math.max(cols.at(-1)! + 1, names.at(-1)!.end);
+      out.push({ kind: "table", row: top, col: left, width: right - left, height: rows.at(-1)! - top + 1, header: names.map((n) => n.text), rows: rows.length });
+      view.use(top, left, right - left, rows.at(-1)! - top + 1);
     }
   }
   return out;

@@ -58,7 +58,7 @@ export function findTables(view: View): Found[] {
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
       for (let r = row + 1 + skip; r <= row + skip + body; r++) {
-        const bodyText = view.text(r, segment.outerStart, segment.outerEnd);
+        const bodyText = view.text(r, segment.outerStart, shown(view, r, segment.outerStart, segment.outerEnd));
         const first = bodyText.search(/[^\s│┃║]/);
         if (first < 0) continue;
         col = Math.min(col, segment.outerStart + first);
@@ -66,11 +66,11 @@ export function findTables(view: View): Found[] {
       }
       // The body rows themselves, blanks between cells collapsed: what the table says.
       const lines: string[] = [];
-      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, end).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, shown(view, r, col, end)).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
       // A panel's empty rows below its last entry (only column rules) are not rows.
       while (lines.length && !lines[lines.length - 1]) lines.pop();
       out.push({ kind: "table", row, col, width: end - col, height: body + 1 + skip, header: names, rows: lines.length, text: lines.join("\n") });
-      view.use(row, col, end - col, body + 1 + skip);
+      for (let r = row; r <= row + skip + body; r++) view.use(r, col, shown(view, r, col, end) - col);
     }
   }
   return out;
@@ -153,9 +153,22 @@ function gutters(view: View, row: number, segment: Segment): Segment[] {
 function bodyRows(view: View, header: number, start: number, end: number): number {
   let rows = 0;
   for (let row = header + 1; row < view.rows; row++) {
-    const text = view.text(row, start, end);
-    if (text.trim() === "" || /^[─━═├┤┌┐└┘\s]+$/.test(text) || !view.free(row, start, end)) break;
+    const to = shown(view, row, start, end);
+    const text = view.text(row, start, to);
+    if (text.trim() === "" || /^[─━═├┤┌┐└┘\s]+$/.test(text) || to < end && !view.free(row, start, end) && to === start) break;
     rows++;
   }
   return rows;
+}
+
+/**
+ * Where a row's cells from START stop showing: END, or the frame of a dialog drawn over the rest
+ * (mc's panel under its "Listing format"), when ten cells or more show before it; START when the
+ * row is hidden or taken by another element.
+ */
+function shown(view: View, row: number, start: number, end: number): number {
+  let to = start;
+  while (to < end && view.free(row, to, to + 1)) to++;
+  if (to === end) return end;
+  return to - start >= 10 && "┌│├└┃║╔╚╟".includes(view.char(row, to)) ? to : start;
 }

@@ -210,7 +210,27 @@ export function findStatus(view: View): Found[] {
       view.use(row, start, trimmed.length);
     }
   }
+  out.push(...labelledFooter(view));
   return out;
+}
+
+/**
+ * The last two rows, names far apart over their values (gemini's "workspace (/directory)  branch
+ * sandbox  /model" over "/tmp/work  master  no sandbox  Auto"), each value starting or ending
+ * where its name does: one status of two rows, not a table of one.
+ */
+function labelledFooter(view: View): Found[] {
+  let last = view.rows - 1;
+  while (last > 0 && !view.flat[last]!.trim()) last--;
+  const top = last - 1;
+  if (top < 0 || !view.free(top, 0, view.cols) || !view.free(last, 0, view.cols)) return [];
+  const groups = (row: number) => [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+  const [names, values] = [groups(top), groups(last)];
+  const apart = (g: { start: number; end: number }[]) => g.slice(1).every((x, i) => x.start - g[i]!.end >= 3);
+  // (Names, not a table's last rows of figures.)
+  if (names.length < 3 || names.length !== values.length || !apart(names) || !apart(values) || /\d/.test(view.flat[top]!) || !names.every((n) => /\p{L}{2}/u.test(view.text(top, n.start, n.end)))) return [];
+  if (!names.every((n, i) => Math.abs(n.start - values[i]!.start) <= 1 || Math.abs(n.end - values[i]!.end) <= 1)) return [];
+  return [status(view, top, last)];
 }
 
 /**

@@ -217,7 +217,8 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // "To      :" over "Cc      :"), one of them empty or holding the cursor: each row is a field, to
   // its frame's inner edge (or the row's end).
   const formRow = (row: number) => {
-    const box = boxAround(boxes, row, view.flat[row]!.search(/\S/) + 1);
+    // (The innermost frame around the row's first word: a form's own box inside the dialog's.)
+    const box = boxAround(boxes, row, view.flat[row]!.search(/[^\s│┃║]/));
     const [from, to] = box ? [box.left + 1, box.right] : [0, view.cols];
     const m = /^(\s*)([A-Z][A-Za-z'.-]*(?: [A-Za-z'.-]+){0,2}) *:(?: +(\S.*?))?\s*$/.exec(view.text(row, from, to));
     return m && !/:\s/.test(m[3] ?? "") ? { row, from, to, col: from + m[1]!.length, colon: from + m[0].indexOf(":"), padded: / :/.test(m[0]), boxed: !!box, label: m[2]!, value: m[3] ?? "" } : undefined;
@@ -228,8 +229,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     // (In a frame, or with the colons lined up by padding: not a line-mode program's answered prompts.)
     const laidOut = rows.every((f) => f.boxed) || rows.every((f) => f.colon === rows[0]!.colon) && rows.some((f) => f.padded);
     if (rows.length >= 2 && laidOut && rows.some((f) => !f.value || cursor.visible && cursor.row === f.row)) {
+      // Where the others are fields on their own background (dialog --mixedform), a value on the
+      // label's background is read-only ("Read only: fixed"), not a field; an empty one is a field.
+      const drawn = rows.some((f) => !view.free(f.row, f.col, f.to));
+      const readOnly = (f: (typeof rows)[number]) => drawn && f.value !== "" && view.background(f.row, view.flat[f.row]!.indexOf(f.value, f.colon)) === view.background(f.row, f.col);
       for (const f of rows) {
-        if (!view.free(f.row, f.col, f.to)) continue;
+        if (!view.free(f.row, f.col, f.to) || readOnly(f)) continue;
         view.use(f.row, f.col, f.to - f.col);
         found.push({ kind: "input", row: f.row, col: f.col, width: f.to - f.col, height: 1, label: f.label, value: f.value, cursor: cursor.visible && cursor.row === f.row });
       }

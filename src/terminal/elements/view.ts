@@ -202,12 +202,15 @@ function backgrounds(view: View, row: number, start: number, end: number): strin
  */
 export function markFocused(view: View, siblings: Found[]): void {
   const { cursor } = view.grid;
+  const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
+  // The cursor on one says it, unless a row of them all drawn alike leaves it on a hot key while
+  // the focus is elsewhere (mc's "[< Chdir >]" under its results list).
   const under = siblings.filter((e) => cursor.row === e.row && cursor.col >= e.col && cursor.col < e.col + e.width);
-  if (under.length === 1) {
+  const alike = siblings.length >= 3 && siblings.every((e) => e.kind === "button" && view.spanStyle(e.row, e.col, e.col + e.width) === view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width));
+  if (under.length === 1 && !alike) {
     under[0]!.selected = true;
     return;
   }
-  const looks = siblings.map((e) => backgrounds(view, e.row, e.col, e.col + e.width));
   // Drawn on other backgrounds than the cells around it: a highlight. (Not one drawn as all its
   // siblings are, whose span happens to end where their common background does.)
   const lit = siblings.filter((e, i) => {

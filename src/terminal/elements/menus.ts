@@ -113,7 +113,8 @@ export function markerMenus(view: View): Found[] {
       const text = view.text(r, textCol, view.cols).replace(/[\s│┃║]+$/, "");
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
-      const [, key, name] = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      // (A record whose first field is a figure, fzf's "230   pg     postgres -D …", is read whole.)
+      const [, key, name] = /^\d+\s{2,}\S/.test(text.trim()) ? [, undefined, clean(text)] : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
       const at = view.flat[r]!.indexOf(name!, textCol);

@@ -355,13 +355,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const promptEnd = match[0].length;
   const labelText = commandLine ? commandLine[1]! : named || bracketed ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
   const first = from + before.length - before.trimStart().length;
-  // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value.
+  // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value
+  // (nor part of what is typed after it: gpg's "What keysize do you want? (3072) 40").
   // (The cursor a program draws, "█", is not typed; nor a dim count after it: clack's "f█ (1 match)".)
   const drawn = view.char(row, cursor.col) === "█" && !view.grid.cursor.visible;
   const hint = /\s+\([^)]*\)\s*$/.exec(line);
   const shown = drawn ? line.slice(0, cursor.col - from) + line.slice(cursor.col - from + 1) : line;
   const typed = drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`) ? shown.slice(0, hint.index - 1) : shown;
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : typed.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").trimEnd();
+  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : typed.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").replace(/^\s*\([^)]*\) (?=\S)/, "").trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.

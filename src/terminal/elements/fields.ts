@@ -254,7 +254,8 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // The cursor parked elsewhere (prompts' autocomplete, under its list): a question with an answer typed after its "›".
   if (!found.some((e) => e.cursor)) {
     for (let row = 0; row < view.rows; row++) {
-      if (!/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+      // (Or typed right after the question, a filter over its choices: inquirer's checkbox-plus "? Pick fruit ap".)
+      if (!(/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || filterTyped(view, row)) || !view.free(row, 0, view.cols)) continue;
       const [asked] = askedInput(view, row, view.flat[row]!.trimEnd().length, 0);
       if (!asked) continue;
       if (asked.value) found.push({ ...asked, cursor: false });
@@ -272,6 +273,21 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
   }
   return found;
+}
+
+/**
+ * A filter typed right after a prompt library's bold question, in the row's plain ink ("? Pick
+ * fruit ap"): a few words, no hint in brackets, the question's "?" in the first column.
+ */
+function filterTyped(view: View, row: number): boolean {
+  if (!/^\? \S/.test(view.flat[row]!)) return false;
+  const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
+  let end = 2;
+  while (end < view.cols && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
+  const after = view.text(row, end, view.cols).trim();
+  const at = view.flat[row]!.indexOf(after, end);
+  const plain = (col: number) => view.grid.fg[row * view.cols + col] === view.grid.fg[row * view.cols + view.cols - 1] && !bold(col) && (view.grid.flags[row * view.cols + col]! & CellFlag.dim) === 0;
+  return end > 2 && /^[^()<>\[\]…›»]{1,30}$/.test(after) && Array.from({ length: after.length }, (_, i) => at + i).every(plain);
 }
 
 /** Radios or checkboxes found already within a few rows under ROW. */

@@ -43,7 +43,9 @@ export function detectElements(grid: CellGrid): Element[] {
       continue;
     }
     // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview), not a dialog over it.
-    const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1);
+    // (Or across the whole width against the top or the bottom, the cursor outside it: fzf's preview above or below its list.)
+    const outside = !(view.cursor.visible && view.cursor.row > box.top && view.cursor.row < box.bottom);
+    const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1) || box.left === 0 && box.right === view.cols - 1 && (box.top === 0) !== (box.bottom === view.rows - 1) && outside;
     // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
     // progress dialog under its "File exists"), is not one: its "title" is the other's text.
     const buried = box.title !== undefined && /[│┃║]/.test(box.title) || over.length > 0;

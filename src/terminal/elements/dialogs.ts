@@ -99,7 +99,8 @@ export function ruleDialogs(view: View, found: Found[]): Found[] {
     const rule = view.flat[row]!.trimEnd();
     if (rule.length < view.cols * 0.9 || !/^[─━]+$/.test(rule)) continue;
     const title = clean(view.text(row + 1, 0, view.cols));
-    if (!title || title.length > 40 || !view.free(row + 1, 0, view.cols)) continue;
+    // (One phrase: fzf's header of key hints, "ENTER open  CTRL-C quit", under its rule is not a title.)
+    if (!title || title.length > 40 || /\S\s{2,}\S/.test(view.text(row + 1, 0, view.cols).trim()) || !view.free(row + 1, 0, view.cols)) continue;
     let last = row + 1;
     for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
     const actionable = found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));

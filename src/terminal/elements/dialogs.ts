@@ -38,7 +38,8 @@ export function findBoxes(view: View): Box[] {
           break;
         }
         // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
-        if (!(sides.includes(l) || "├╟┝┠╞┣".includes(l)) || !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r))) break;
+        // (Nor a list's scroll marks drawn on its right side: mc's "^", "*" and "v".)
+        if (!(sides.includes(l) || "├╟┝┠╞┣".includes(l)) || !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r) || !ascii && "^v*↑↓▲▼█▒░▮■".includes(r))) break;
       }
       if (bottom < 0) continue;
       const border = view.text(top, left + 1, right);

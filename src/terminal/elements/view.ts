@@ -206,7 +206,7 @@ export function markFocused(view: View, siblings: Found[]): void {
   // The cursor on one says it, unless a row of them all drawn alike leaves it on a hot key while
   // the focus is elsewhere (mc's "[< Chdir >]" under its results list).
   const under = siblings.filter((e) => cursor.row === e.row && cursor.col >= e.col && cursor.col < e.col + e.width);
-  const alike = siblings.length >= 3 && siblings.every((e) => e.kind === "button" && view.spanStyle(e.row, e.col, e.col + e.width) === view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width));
+  const alike = siblings.length >= 2 && siblings.every((e) => e.kind === "button" && view.spanStyle(e.row, e.col, e.col + e.width) === view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width));
   if (under.length === 1 && !alike) {
     under[0]!.selected = true;
     return;

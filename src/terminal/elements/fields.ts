@@ -308,7 +308,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (box && row > box.top + 1 && row < box.bottom - 1) {
     // (Told by the whole row, or where the cursor is: menuconfig's bar covers only the item's text.)
     const lone = (bg: (r: number) => string) => bg(row) !== bg(row - 1) && bg(row - 1) === bg(row + 1);
-    const listed = view.text(row - 1, box.left + 1, box.right).trim() && view.text(row + 1, box.left + 1, box.right).trim();
+    // (Neighbours that are items: not a rule under the field, mc's "├───┤" under its "Command" field.)
+    const item = (r: number) => /[^\s─━═├┤]/.test(view.text(r, box.left + 1, box.right));
+    const listed = item(row - 1) && item(row + 1);
     if (listed && (lone((r) => view.spanBackground(r, box.left + 1, box.right)) || lone((r) => view.background(r, cursor.col + 1)))) return [];
   }
   // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").

@@ -93,7 +93,7 @@ export function findQuestions(view: View): Found[] {
   }
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
-    const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
+    const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
     if (!match || !view.free(row, 0, view.cols)) continue;
     const start = match[1]!.length;
     let c = match.index! + match[0].trimEnd().length - match[3]!.length;
@@ -195,7 +195,8 @@ export function findQuestions(view: View): Found[] {
       while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
       return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
     };
-    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0] ?? "");
+    // (An icon before it, clack's "◆", is not part of it.)
+    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "");
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
@@ -225,9 +226,14 @@ export function findQuestions(view: View): Found[] {
     const width = Math.max(...options.map((o) => o.col + o.width)) - col;
     const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
     // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
+    // (Told by its key first, where the library lights only that: clack's selectKey; a dim hint after one option is no light.)
     if (!options.some((o) => o.selected)) {
-      const styles = options.map((o) => view.spanStyle(o.row, o.col, o.col + o.width));
-      const lone = options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      const loneBy = (look: (o: Option) => string) => {
+        const styles = options.map(look);
+        return options.filter((_, i) => styles.filter((st) => st === styles[i]).length === 1);
+      };
+      const byKey = loneBy((o) => view.spanStyle(o.row, o.col, o.col + o.key.length));
+      const lone = byKey.length === 1 ? byKey : loneBy((o) => view.spanStyle(o.row, o.col, o.col + o.width));
       if (lone.length === 1) lone[0]!.selected = true;
     }
     const selected = options.filter((o) => o.selected).length === 1;
@@ -270,11 +276,15 @@ function keyedRun(view: View, row: number): Option[] {
     const line = view.flat[r]!;
     const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
     // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
-    const bare = match ? null : /^(\s+)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
+    // (Or after a prompt library's gutter, the letter on a block of its own: clack's selectKey "│   c  Commit".)
+    const bare = match ? null : /^([\s│┃]*\s)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
     if (bare && (options.length === 0 || letters) && !options.some((o) => o.key === bare[2]) && view.free(r, bare[1]!.length, line.trimEnd().length)) {
       letters = true;
       const col = bare[1]!.length;
-      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: bare[3]!, selected: false });
+      // (A dim hint after the text, "(nothing is changed)", is not part of it.)
+      const hint = /\s+\([^)]*\)$/.exec(bare[3]!);
+      const dim = hint && (view.grid.flags[r * view.cols + line.lastIndexOf(hint[0]) + hint[0].length - 1]! & CellFlag.dim) !== 0;
+      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: dim ? bare[3]!.slice(0, hint!.index) : bare[3]!, selected: false });
       continue;
     }
     // gpg's "   (1) RSA and RSA (default)", readline-sync's "[1] Staging": a number in brackets, in any order

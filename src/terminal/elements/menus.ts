@@ -147,10 +147,15 @@ export function styleMenus(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row + 2 < view.rows; row++) {
     if (!/^[?◆◇] \S/.test(view.flat[row]!) || !view.free(row + 1, 0, view.cols)) continue;
+    // Rows start in one column; a mark in the margin before one (enquirer's sort: "≡ 3 - test") is not its text.
+    const startOf = (r: number) => {
+      const m = /^(\s*(?:[^\s\p{L}\p{N}] +)?)\S/u.exec(view.flat[r]!);
+      return m ? m[1]!.length : -1;
+    };
     const col = view.flat[row + 1]!.search(/\S/);
     if (col < 0) continue;
     let last = row + 1;
-    while (last + 1 < view.rows && view.flat[last + 1]!.search(/\S/) === col && view.free(last + 1, 0, view.cols)) last++;
+    while (last + 1 < view.rows && (view.flat[last + 1]!.search(/\S/) === col || startOf(last + 1) === col) && view.free(last + 1, 0, view.cols)) last++;
     const rows = Array.from({ length: last - row }, (_, i) => row + 1 + i);
     if (rows.length < 3) continue;
     // Each row's look past what the rows share at their start (the typed filter's matches, "Eur").
@@ -158,7 +163,12 @@ export function styleMenus(view: View): Found[] {
     const looks = rows.map(look);
     const lone = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (lone.length !== 1 || new Set(looks).size !== 2) continue;
-    const items = rows.map((r) => ({ label: view.flat[r]!.trim(), row: r, col, width: view.flat[r]!.trimEnd().length - col, ...(r === lone[0] ? { selected: true } : {}) }));
+    // "1 - lint": the number is its key.
+    const items = rows.map((r) => {
+      const text = view.flat[r]!.slice(col).trim();
+      const numbered = /^(\d{1,2}) - (\S.*)$/.exec(text);
+      return { label: numbered ? numbered[2]! : text, row: r, col, width: view.flat[r]!.trimEnd().length - col, ...(numbered ? { key: numbered[1]! } : {}), ...(r === lone[0] ? { selected: true } : {}) };
+    });
     out.push({ kind: "menu", row: row + 1, col, width: Math.max(...items.map((i) => i.width)), height: rows.length, items });
     view.use(row + 1, 0, view.cols, rows.length);
     row = last;

@@ -11,6 +11,8 @@ export function findTables(view: View): Found[] {
   let candidates = 0;
   for (let row = 0; row + 2 < view.rows && candidates < MAX_TABLE_CANDIDATES; row++) {
     const line = view.flat[row]!;
+    // (A prompt library's question, "? Order the build steps …", heads its choices, not a table.)
+    if (/^\s*[?✔◆◇] \S/.test(line)) continue;
     // Headers: three or more words, no digits, in one segment between frame characters or gutters.
     for (const segment of segments(line).flatMap((seg) => (view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg)))) {
       const text = line.slice(segment.start, segment.end);

@@ -247,7 +247,9 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
     // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
     // A pop-up's rows share a background of their own (vim's completion menu over the text): the list is those rows.
-    const popup = [row - 1, row + 1].filter((r) => r >= 0 && r < view.rows).map((r) => {
+    // (Not a heading across panes over it, its row barred beside: htop's "Categories" by "Display options".)
+    const paneHeading = (r: number) => headings.has(r) && bars.filter((b) => b.row === r).length >= 2;
+    const popup = [row - 1, row + 1].filter((r) => r >= 0 && r < view.rows && !paneHeading(r)).map((r) => {
       // (Floating: its colour stops where the bar does.)
       const b = view.spanBackground(r, start, end);
       const [left, right] = [start === 0 || view.background(r, start - 1) !== b, end === view.cols || view.background(r, end) !== b];

@@ -376,6 +376,10 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;
+      // A column rule down every row (mc's panel in its brief format, "│/jars   │ quinoa.txt") makes columns: a table's, read later.
+      // (All but a status row under them.)
+      const ruled = [...view.text(rows[0]!, inner.start, inner.end)].some((ch, i) => VERTICAL.includes(ch) && rows.filter((r) => VERTICAL.includes(view.char(r, inner.start + i))).length >= rows.length - 1 && rows.length >= 3);
+      if (ruled) continue;
       const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
       // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.

@@ -60,7 +60,7 @@ export function findTables(view: View): Found[] {
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.
       for (let r = row + 1 + skip; r <= row + skip + body; r++) {
-        const bodyText = view.text(r, segment.outerStart, shown(view, r, segment.outerStart, segment.outerEnd));
+        const bodyText = view.text(r, segment.outerStart, shown(view, r, segment.start, segment.outerEnd));
         const first = bodyText.search(/[^\s│┃║]/);
         if (first < 0) continue;
         col = Math.min(col, segment.outerStart + first);

@@ -194,11 +194,13 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
     // (A titled one, the cursor not in it, shows a value: mc's hotlist "┌ Directory path ─┐".)
     const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
-    if (inner.length < 8 || /^\s+\S/.test(inner) || box.title && !here) continue;
+    // (Text not from its first cell is a label in a box, unless the cursor is in it: gemini's " Search to filter" placeholder.)
+    if (inner.length < 8 || /^\s+\S/.test(inner) && !here || box.title && !here) continue;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
     const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(view.text(row, Math.max(0, box.left - 30), box.left + 1));
     const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
-    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value: view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim(), cursor: here });
+    const value = here && placeholder(view, box.left + 1, box.right) ? "" : view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim();
+    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value, cursor: here });
   }
   // Boxed buttons side by side: the focused one is told as any row of buttons' is (newt's; finch's are alike).
   const boxed = found.filter((e) => e.kind === "button");
@@ -487,8 +489,9 @@ function placeholder(view: View, start: number, end: number): boolean {
   if (first < col || first > col + 2) return false;
   const i = row * view.cols + first;
   const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
-  // (clack draws its cursor over the placeholder's first letter: the rest of it is dim.)
-  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || first === col && (view.grid.flags[i + 1]! & CellFlag.dim) !== 0 && view.char(row, first + 1).trim() !== "" || (view.char(row, blank) === " " && view.grid.fg[i] !== view.grid.fg[blank]);
+  // (clack draws its cursor over the placeholder's first letter: the rest of it is dim; gemini's, grey.)
+  const after = first === col && view.char(row, first + 1).trim() !== "";
+  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || after && (view.grid.flags[i + 1]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && (view.grid.fg[i] !== view.grid.fg[blank] || after && view.grid.fg[i + 1] !== view.grid.fg[blank]));
 }
 
 /**

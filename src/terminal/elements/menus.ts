@@ -101,6 +101,11 @@ export function markerMenus(view: View): Found[] {
       if (fits(r)) last = r;
       else if (!more(r) && !(separator(r) && fits(r + 1))) break;
     }
+    // A first row above the selected one in an ink no other row has, the others sharing one, is the
+    // list's heading (gemini's "Apply To" over "● User Settings", "Workspace Settings").
+    const inkAt = (r: number) => view.grid.fg[r * view.cols + textCol];
+    const rest = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row && fits(r));
+    if (first < row && rest.length >= 1 && new Set(rest.map(inkAt)).size === 1 && inkAt(first) !== inkAt(rest[0]!)) first++;
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
     // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
     // (Its marker in an ink of its own: not inquirer's red "> Please enter a number" under its field.)

@@ -99,15 +99,20 @@ export function ruleDialogs(view: View, found: Found[]): Found[] {
   for (let row = 0; row + 1 < view.rows; row++) {
     const rule = view.flat[row]!.trimEnd();
     if (rule.length < view.cols * 0.9 || !/^[─━]+$/.test(rule)) continue;
-    const title = clean(view.text(row + 1, 0, view.cols));
+    const line = view.text(row + 1, 0, view.cols);
+    // Or a title, then tabs found as buttons on its row (claude's "Permissions  Recently blocked  Allow…").
+    const lead = line.search(/\S/);
+    const phrase = lead >= 0 ? /^\S+(?: \S+)*/.exec(line.slice(lead))![0] : "";
+    const tabbed = phrase !== "" && view.free(row + 1, lead, lead + phrase.length) && found.some((e) => e.kind === "button" && e.row === row + 1 && e.col > lead + phrase.length);
+    const title = tabbed ? phrase : clean(line);
     // (One phrase: fzf's header of key hints, "ENTER open  CTRL-C quit", under its rule is not a title.)
-    if (!title || title.length > 40 || /\S\s{2,}\S/.test(view.text(row + 1, 0, view.cols).trim()) || !view.free(row + 1, 0, view.cols)) continue;
+    if (!title || title.length > 40 || !tabbed && (/\S\s{2,}\S/.test(line.trim()) || !view.free(row + 1, 0, view.cols))) continue;
     let last = row + 1;
     for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
-    const actionable = found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    const actionable = tabbed || found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
     if (!actionable) continue;
     out.push({ kind: "dialog", row, col: 0, width: view.cols, height: last - row + 1, label: title });
-    view.use(row + 1, 0, view.cols);
+    view.use(row + 1, tabbed ? lead : 0, tabbed ? phrase.length : view.cols);
     row = last;
   }
   // opencode's: rows joined by a bar down their left side ("┃"), its first line the title; what

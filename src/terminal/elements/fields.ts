@@ -202,6 +202,13 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const value = here && placeholder(view, box.left + 1, box.right) ? "" : view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim();
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value, cursor: here });
   }
+  // A one-row box on its own, untitled, holding only a placeholder (claude's "⌕ Search…"): a search field.
+  for (const box of boxes) {
+    if (!placeholderBox(view, boxes, box) || !view.free(box.top + 1, box.left + 1, box.right)) continue;
+    const row = box.top + 1;
+    view.use(box.top, box.left, box.right - box.left + 1, 3);
+    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, value: "", cursor: cursor.visible && cursor.row === row });
+  }
   // Boxed buttons side by side: the focused one is told as any row of buttons' is (newt's; finch's are alike).
   const boxed = found.filter((e) => e.kind === "button");
   for (const row of new Set(boxed.map((b) => b.row))) {
@@ -296,6 +303,21 @@ function filterTyped(view: View, row: number): boolean {
 function choicesBelow(view: View, row: number): boolean {
   for (let r = row + 1; r < Math.min(view.rows, row + 10); r++) if (/[◯○◉●◎◻◼☐☑☒]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
   return false;
+}
+
+/**
+ * A one-row box no other box holds, untitled, whose row holds only a few words all drawn dim or in
+ * a grey of their own (a placeholder: "⌕ Search…"), the cursor not in it: a field, not a dialog.
+ */
+export function placeholderBox(view: View, boxes: Box[], box: Box): boolean {
+  if (box.bottom - box.top !== 2 || box.title || boxes.some((other) => other !== box && contains(other, box))) return false;
+  const row = box.top + 1;
+  const text = view.text(row, box.left + 1, box.right);
+  const first = text.search(/\S/);
+  if (first < 0 || first > 2 || text.trim().split(/\s+/).length > 4 || view.cursor.visible && view.cursor.row === row) return false;
+  const at = row * view.cols + box.left + 1 + first;
+  const blank = row * view.cols + box.right - 1;
+  return (view.grid.flags[at]! & CellFlag.dim) !== 0 || view.char(row, box.right - 1) === " " && view.grid.fg[at] !== view.grid.fg[blank] && (view.grid.flags[at]! & CellFlag.bold) === 0 && /…$|\.\.\.$/.test(text.trim());
 }
 
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
@@ -790,6 +812,16 @@ function pillButtons(view: View, row: number): Found[] {
       if (!/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[2]!) || !view.free(row, start, start + piece[2]!.length)) break;
       buttons.push({ kind: "button", row, col: start, width: piece[2]!.length, height: 1, label: piece[2]! });
       at = start + piece[2]!.length;
+    }
+    // And before it, drawn plain as those are, back to the row's title (claude's tabs: "Permissions" bold, then
+    // "Recently blocked", the lit " Allow ", "Ask"…).
+    const plain = buttons.length > 1 ? view.spanStyle(row, buttons[1]!.col, buttons[1]!.col + buttons[1]!.width) : "";
+    const before = [...line.slice(0, col).matchAll(/\S+(?: \S+)?/g)].reverse();
+    for (const [i, piece] of before.entries()) {
+      const start = piece.index!;
+      const gap = i === 0 ? col - (start + piece[0].length) : before[i - 1]!.index! - (start + piece[0].length);
+      if (gap < 2 || !/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[0]) || view.spanStyle(row, start, start + piece[0].length) !== plain || !view.free(row, start, start + piece[0].length)) break;
+      buttons.splice(1, 0, { kind: "button", row, col: start, width: piece[0].length, height: 1, label: piece[0] });
     }
     if (buttons.length < 2) continue;
     // Choices all on the pill's colour are drawn alike: none is told apart as the focused one (blessed's "Okay  Cancel").

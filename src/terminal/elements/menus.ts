@@ -110,7 +110,9 @@ export function markerMenus(view: View): Found[] {
     // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
     // (Its marker in an ink of its own: not inquirer's red "> Please enter a number" under its field.)
     const inked = view.grid.fg[row * view.cols + markerCol] !== view.grid.fg[row * view.cols + textCol];
-    const filtered = view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols) && inked;
+    // (Or under a search box's bottom edge: claude's "❯ Add a new rule…" under its "⌕ Search…".)
+    const boxedField = row >= 3 && /^\s*[╰└]─+[╯┘]\s*$/.test(view.flat[row - 1]!) && !view.free(row - 2, view.flat[row - 1]!.search(/\S/) + 1, view.flat[row - 1]!.trimEnd().length - 1);
+    const filtered = (view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols) || boxedField) && inked;
     if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4)) && !filtered) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {

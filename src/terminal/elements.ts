@@ -49,7 +49,7 @@ export function detectElements(grid: CellGrid): Element[] {
     // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
     // progress dialog under its "File exists"), is not one: its "title" is the other's text.
     const buried = box.title !== undefined && /[│┃║]/.test(box.title) || over.length > 0;
-    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall && !buried && !placeholderBox(view, boxes, box)) {
+    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall && !buried && !placeholderBox(view, box)) {
       found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
     }
   }

@@ -202,9 +202,9 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const value = here && placeholder(view, box.left + 1, box.right) ? "" : view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim();
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value, cursor: here });
   }
-  // A one-row box on its own, untitled, holding only a placeholder (claude's "⌕ Search…"): a search field.
+  // A one-row box, untitled, holding only a placeholder (claude's and qwen's "⌕ Search…"): a search field.
   for (const box of boxes) {
-    if (!placeholderBox(view, boxes, box) || !view.free(box.top + 1, box.left + 1, box.right)) continue;
+    if (!placeholderBox(view, box) || !view.free(box.top + 1, box.left + 1, box.right)) continue;
     const row = box.top + 1;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
     found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, value: "", cursor: cursor.visible && cursor.row === row });
@@ -306,11 +306,11 @@ function choicesBelow(view: View, row: number): boolean {
 }
 
 /**
- * A one-row box no other box holds, untitled, whose row holds only a few words all drawn dim or in
- * a grey of their own (a placeholder: "⌕ Search…"), the cursor not in it: a field, not a dialog.
+ * A one-row box, untitled, whose row holds only a few words all drawn dim or in a grey of their own
+ * (a placeholder: "⌕ Search…"), the cursor not in it: a field, not a dialog.
  */
-export function placeholderBox(view: View, boxes: Box[], box: Box): boolean {
-  if (box.bottom - box.top !== 2 || box.title || boxes.some((other) => other !== box && contains(other, box))) return false;
+export function placeholderBox(view: View, box: Box): boolean {
+  if (box.bottom - box.top !== 2 || box.title) return false;
   const row = box.top + 1;
   const text = view.text(row, box.left + 1, box.right);
   const first = text.search(/\S/);

@@ -101,6 +101,10 @@ export function markerMenus(view: View): Found[] {
       if (fits(r)) last = r;
       else if (!more(r) && !(separator(r) && fits(r + 1))) break;
     }
+    // The same mark again right past the rows is a bullet list (qwen's "●︎ Extensions changed…" over
+    // its wrapped line, then "●︎ Read context files"), not a selection.
+    const mark = match[2]!;
+    if (mark === "●" && [first - 1, last + 1].some((r) => r >= 0 && r < view.rows && lines[r]![markerCol] === mark && lines[r]!.slice(0, markerCol).trim() === "")) continue;
     // A first row above the selected one in an ink no other row has, the others sharing one, is the
     // list's heading (gemini's "Apply To" over "● User Settings", "Workspace Settings").
     const inkAt = (r: number) => view.grid.fg[r * view.cols + textCol];

@@ -67,7 +67,9 @@ export class View {
         const marks = grid.combining.get(i);
         if (marks) char += String.fromCodePoint(...marks);
         chars.push(char);
-        flat += char.length === 1 ? char : "\uE000";
+        // (A variation selector after a mark, qwen's "●︎", leaves it the mark it is.)
+        const base = marks && marks.every((m) => m >= 0xfe00 && m <= 0xfe0f) ? String.fromCodePoint(cp) : char;
+        flat += base.length === 1 ? base : "\uE000";
       }
       this.chars.push(chars);
       this.flat.push(flat);

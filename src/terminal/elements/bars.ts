@@ -1,5 +1,5 @@
 // Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
-import { CellFlag } from "../cell-grid.ts";
+import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import { type Found } from "./types.ts";
 import { stripFrame, View } from "./view.ts";
 
@@ -250,6 +250,11 @@ export function footerStatus(view: View, found: Found[]): void {
   if (last > first && Array.from({ length: last - first + 1 }, (_, i) => first + i).filter((r) => barRow(view, r)).length === 1) return;
   // A frame's closing corner (clack's "└") says nothing.
   if (!/[\p{L}\p{N}]/u.test(view.flat.slice(first, last + 1).join(""))) return;
+  // Nor is a validation message, all its words in red or yellow (inquirer's "> Please enter a
+  // number", clack's "└  Please enter a relative path"), a footer: it is the prompt's text.
+  const warnings = [1, 3, 9, 11].map((n) => packColour(ColourMode.palette, n));
+  const warned = (r: number) => [...view.flat[r]!].every((ch, col) => !/[\p{L}\p{N}]/u.test(ch) || warnings.includes(view.grid.fg[r * view.cols + col]!));
+  if (first === last && warned(first)) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
   const within = (e: Found) => e.row >= first && e.row <= last;
   for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;

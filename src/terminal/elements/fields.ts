@@ -327,6 +327,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const row = cursor.row;
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
+  // vim's mode on its last row ("-- INSERT --", "-- File name completion … match 1 of 3"): the cursor
+  // is in the text being edited, and "buy: " before it is the text's, no prompt.
+  if (row < view.rows - 1 && /^-- [A-Z][\w ()^-]*?(?: --|\bmatch \d+ of \d+|\s*$)/.test(view.flat[view.rows - 1]!)) return [];
   // The cursor on a drop-down's highlighted row (jed's), its neighbours alike: a list's selection, not a field.
   const box = boxAround(boxes, row, cursor.col);
   if (box && row > box.top + 1 && row < box.bottom - 1) {

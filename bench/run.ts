@@ -815,7 +815,7 @@ async function elements(): Promise<void> {
     const scored = await scoreSet(set, (fixture) => detectElements(cellGridOf(fixture.term)));
     // Between holdouts the set is empty (the last one joined train): no row rather than 0/0 read as 100%.
     if (scored.screens === 0) continue;
-    // Each holdout apart: one of new programs (h8) and one of new screens of the issue's programs (h11) say different things.
+    // Each holdout apart: one of new programs (h8) and one of new screens of the issue's programs (h12) say different things.
     const groups = set === "train" ? [["train", { screens: scored.screens, rates: scored.rates }] as const] : [...byHoldout(scored.perScreen)].map(([group, sum]) => [`holdout ${group}`, sum] as const);
     for (const [name, { rates, screens }] of groups) {
       console.error(`${screens} ${name} screens\n${formatRates(name, rates)}`);

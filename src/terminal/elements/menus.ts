@@ -334,10 +334,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     }
     // Names in one column, each then what it does in a column of sentences (gemini's slash commands:
     // "compress         Compresses the context…"): the name is the label.
-    const described = items.map((i) => (i.key ? null : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(view.text(i.row, start, right).trim())));
-    const column = (i: number) => described[i]![1]!.length + described[i]![2]!.length;
-    if (items.length >= 3 && described.every((d, i) => d && column(i) === column(0)) && described.filter((d) => d![3]!.split(" ").length >= 3).length > items.length / 2) {
-      items.forEach((item, i) => (item.label = described[i]![1]!));
+    const sentences = items.map((i) => (i.key ? null : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(view.text(i.row, start, right).trim())));
+    const column = (i: number) => sentences[i]![1]!.length + sentences[i]![2]!.length;
+    if (items.length >= 3 && sentences.every((d, i) => d && column(i) === column(0)) && sentences.filter((d) => d![3]!.split(" ").length >= 3).length > items.length / 2) {
+      items.forEach((item, i) => (item.label = sentences[i]![1]!));
     }
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
     view.use(first, start, right - start, last - first + 1);

@@ -290,12 +290,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
  */
 function filterTyped(view: View, row: number): boolean {
   if (!/^\? \S/.test(view.flat[row]!)) return false;
-  const bold = (col: number) => (view.grid.flags[row * view.cols + col]! & CellFlag.bold) !== 0;
+  const bold = (col: number) => view.has(row, col, CellFlag.bold);
   let end = 2;
   while (end < view.cols && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
   const after = view.text(row, end, view.cols).trim();
   const at = view.flat[row]!.indexOf(after, end);
-  const plain = (col: number) => view.grid.fg[row * view.cols + col] === view.grid.fg[row * view.cols + view.cols - 1] && !bold(col) && (view.grid.flags[row * view.cols + col]! & CellFlag.dim) === 0;
+  const plain = (col: number) => view.grid.fg[row * view.cols + col] === view.grid.fg[row * view.cols + view.cols - 1] && !bold(col) && !view.has(row, col, CellFlag.dim);
   return end > 2 && /^[^()<>\[\]…›»]{1,30}$/.test(after) && Array.from({ length: after.length }, (_, i) => at + i).every(plain);
 }
 
@@ -315,9 +315,9 @@ export function placeholderBox(view: View, box: Box): boolean {
   const text = view.text(row, box.left + 1, box.right);
   const first = text.search(/\S/);
   if (first < 0 || first > 2 || text.trim().split(/\s+/).length > 4 || view.cursor.visible && view.cursor.row === row) return false;
-  const at = row * view.cols + box.left + 1 + first;
-  const blank = row * view.cols + box.right - 1;
-  return (view.grid.flags[at]! & CellFlag.dim) !== 0 || view.char(row, box.right - 1) === " " && view.grid.fg[at] !== view.grid.fg[blank] && (view.grid.flags[at]! & CellFlag.bold) === 0 && /…$|\.\.\.$/.test(text.trim());
+  const at = box.left + 1 + first;
+  const ink = (col: number) => view.grid.fg[row * view.cols + col];
+  return view.has(row, at, CellFlag.dim) || view.char(row, box.right - 1) === " " && ink(at) !== ink(box.right - 1) && !view.has(row, at, CellFlag.bold) && /…$|\.\.\.$/.test(text.trim());
 }
 
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
@@ -374,7 +374,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (asked.length) return asked;
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
-  const inverse = (view.grid.flags[row * view.cols]! & CellFlag.inverse) !== 0;
+  const inverse = view.has(row, 0, CellFlag.inverse);
   const commandLine = row === view.rows - 1 && !inverse && from === 0 ? /^([:/?])(?=\S)/.exec(before) : null;
   // A debugger's "(Pdb) ", "(gdb) ": the program's name in parentheses is the prompt.
   const named = /^\s*\([\w-]{1,12}\)\s/.exec(before);
@@ -479,7 +479,7 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   if (!asked) return [];
   const start = asked[0].length - 1;
   let end = start;
-  const flag = (col: number, f: number) => (view.grid.flags[row * view.cols + col]! & f) !== 0;
+  const flag = (col: number, f: number) => view.has(row, col, f);
   if (!flag(start, CellFlag.bold)) return [];
   while (end < cursorCol && (flag(end, CellFlag.bold) || view.char(row, end) === " " && flag(end + 1, CellFlag.bold))) end++;
   const label = clean(view.text(row, start, end));
@@ -516,7 +516,7 @@ function placeholder(view: View, start: number, end: number): boolean {
   const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
   // (clack draws its cursor over the placeholder's first letter: the rest of it is dim; gemini's, grey.)
   const after = first === col && view.char(row, first + 1).trim() !== "";
-  return (view.grid.flags[i]! & CellFlag.dim) !== 0 || after && (view.grid.flags[i + 1]! & CellFlag.dim) !== 0 || (view.char(row, blank) === " " && (view.grid.fg[i] !== view.grid.fg[blank] || after && view.grid.fg[i + 1] !== view.grid.fg[blank]));
+  return view.has(row, first, CellFlag.dim) || after && view.has(row, first + 1, CellFlag.dim) || (view.char(row, blank) === " " && (view.grid.fg[i] !== view.grid.fg[blank] || after && view.grid.fg[i + 1] !== view.grid.fg[blank]));
 }
 
 /**
@@ -591,7 +591,7 @@ export function findToggles(view: View): Found[] {
     if (!check(row)) continue;
     let last = row;
     while (check(last + 1)) last++;
-    const dim = (r: number) => (view.grid.flags[r * view.cols + at]! & CellFlag.dim) !== 0;
+    const dim = (r: number) => view.has(r, at, CellFlag.dim);
     const rows = Array.from({ length: last - row + 1 }, (_, i) => row + i);
     if (rows.length >= 2 && rows.some(dim) && !rows.every(dim)) {
       for (const r of rows) {

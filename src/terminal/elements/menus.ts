@@ -135,7 +135,7 @@ export function markerMenus(view: View): Found[] {
       const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
       // (A dim hint in parentheses after it, clack's "fastify (fast)", is not part of it either.)
       const hint = /\s+\([^)]*\)$/.exec(name!);
-      const dimHint = at >= 0 && hint && (view.grid.flags[r * view.cols + at + hint.index + 1]! & CellFlag.dim) !== 0 && (view.grid.flags[r * view.cols + at]! & CellFlag.dim) === 0;
+      const dimHint = at >= 0 && hint && view.has(r, at + hint.index + 1, CellFlag.dim) && !view.has(r, at, CellFlag.dim);
       const label = dimHint ? name!.slice(0, hint!.index) : at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
       items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
     }
@@ -283,7 +283,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     }
     // A first row above the bar, bold in a style no other row has, is a heading (opencode's "Suggested").
     const style = (r: number) => view.spanStyle(r, start, end);
-    const boldAt = (r: number) => (view.grid.flags[r * view.cols + start + lead(r)]! & CellFlag.bold) !== 0;
+    const boldAt = (r: number) => view.has(r, start + lead(r), CellFlag.bold);
     // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
     const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
     // Groups a blank row apart, each under its heading (opencode's model picker: "Fake" over "● Fake

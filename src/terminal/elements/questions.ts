@@ -189,10 +189,10 @@ export function findQuestions(view: View): Found[] {
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
     // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
     // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
-    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && (view.grid.flags[r * view.cols + view.flat[r]!.indexOf("?") + 2]! & CellFlag.bold) !== 0;
+    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && view.has(r, view.flat[r]!.indexOf("?") + 2, CellFlag.bold);
     const bold = (r: number) => {
       let end = view.flat[r]!.indexOf("?") + 2;
-      while (end < view.cols && (view.grid.flags[r * view.cols + end]! & CellFlag.bold) !== 0) end++;
+      while (end < view.cols && view.has(r, end, CellFlag.bold)) end++;
       return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
     };
     // (An icon before it, clack's "◆", is not part of it.)
@@ -283,7 +283,7 @@ function keyedRun(view: View, row: number): Option[] {
       const col = bare[1]!.length;
       // (A dim hint after the text, "(nothing is changed)", is not part of it.)
       const hint = /\s+\([^)]*\)$/.exec(bare[3]!);
-      const dim = hint && (view.grid.flags[r * view.cols + line.lastIndexOf(hint[0]) + hint[0].length - 1]! & CellFlag.dim) !== 0;
+      const dim = hint && view.has(r, line.lastIndexOf(hint[0]) + hint[0].length - 1, CellFlag.dim);
       options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: dim ? bare[3]!.slice(0, hint!.index) : bare[3]!, selected: false });
       continue;
     }

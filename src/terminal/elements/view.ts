@@ -102,6 +102,11 @@ export class View {
     return this.chars[row]?.[col] ?? " ";
   }
 
+  /** Whether a cell is drawn with a flag (CellFlag.bold, dim, inverse…). */
+  has(row: number, col: number, flag: number): boolean {
+    return (this.grid.flags[row * this.cols + col]! & flag) !== 0;
+  }
+
   /** What makes a cell stand out: inverse/bold/underline/dim, and its colours. */
   style(row: number, col: number): string {
     const i = row * this.cols + col;
@@ -238,7 +243,7 @@ export function markFocused(view: View, siblings: Found[]): void {
 /** A span drawn unlike the rest of its row (reverse video or its own background). */
 export function highlighted(view: View, row: number, start: number, end: number): boolean {
   const i = row * view.cols + start;
-  return (view.grid.flags[i]! & CellFlag.inverse) !== 0 && view.char(row, start).trim() !== "" && end > start;
+  return view.has(row, start, CellFlag.inverse) && view.char(row, start).trim() !== "" && end > start;
 }
 
 /** The background of a row's text cells (where a highlight bar shows). */

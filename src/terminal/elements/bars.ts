@@ -253,7 +253,7 @@ export function footerStatus(view: View, found: Found[]): void {
   // Nor is a validation message, all its words in red or yellow (inquirer's "> Please enter a
   // number", clack's "└  Please enter a relative path"), a footer: it is the prompt's text.
   const warnings = [1, 3, 9, 11].map((n) => packColour(ColourMode.palette, n));
-  const warned = (r: number) => [...view.flat[r]!].every((ch, col) => !/[\p{L}\p{N}]/u.test(ch) || warnings.includes(view.grid.fg[r * view.cols + col]!));
+  const warned = (r: number) => [...view.flat[r]!].every((ch, col) => !/[\p{L}\p{N}]/u.test(ch) || warnings.includes(view.ink(r, col)));
   if (first === last && warned(first)) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
   const within = (e: Found) => e.row >= first && e.row <= last;

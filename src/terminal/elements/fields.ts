@@ -295,7 +295,7 @@ function filterTyped(view: View, row: number): boolean {
   while (end < view.cols && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
   const after = view.text(row, end, view.cols).trim();
   const at = view.flat[row]!.indexOf(after, end);
-  const plain = (col: number) => view.grid.fg[row * view.cols + col] === view.grid.fg[row * view.cols + view.cols - 1] && !bold(col) && !view.has(row, col, CellFlag.dim);
+  const plain = (col: number) => view.ink(row, col) === view.ink(row, view.cols - 1) && !bold(col) && !view.has(row, col, CellFlag.dim);
   return end > 2 && /^[^()<>\[\]…›»]{1,30}$/.test(after) && Array.from({ length: after.length }, (_, i) => at + i).every(plain);
 }
 
@@ -316,8 +316,7 @@ export function placeholderBox(view: View, box: Box): boolean {
   const first = text.search(/\S/);
   if (first < 0 || first > 2 || text.trim().split(/\s+/).length > 4 || view.cursor.visible && view.cursor.row === row) return false;
   const at = box.left + 1 + first;
-  const ink = (col: number) => view.grid.fg[row * view.cols + col];
-  return view.has(row, at, CellFlag.dim) || view.char(row, box.right - 1) === " " && ink(at) !== ink(box.right - 1) && !view.has(row, at, CellFlag.bold) && /…$|\.\.\.$/.test(text.trim());
+  return view.has(row, at, CellFlag.dim) || view.char(row, box.right - 1) === " " && view.ink(row, at) !== view.ink(row, box.right - 1) && !view.has(row, at, CellFlag.bold) && /…$|\.\.\.$/.test(text.trim());
 }
 
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
@@ -490,7 +489,7 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   let depth = 0;
   // What is drawn in the ink of the "›" between question and answer is a hint or an initial value, not typed.
   const arrow = view.text(row, end, view.cols).search(/[‣›»]/);
-  const ink = (col: number) => view.grid.fg[row * view.cols + col];
+  const ink = (col: number) => view.ink(row, col);
   for (let col = end; col < view.cols; col++) {
     const ch = view.char(row, col);
     if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start)) continue;

@@ -107,13 +107,13 @@ export function markerMenus(view: View): Found[] {
     if (mark === "●" && [first - 1, last + 1].some((r) => r >= 0 && r < view.rows && lines[r]![markerCol] === mark && lines[r]!.slice(0, markerCol).trim() === "")) continue;
     // A first row above the selected one in an ink no other row has, the others sharing one, is the
     // list's heading (gemini's "Apply To" over "● User Settings", "Workspace Settings").
-    const inkAt = (r: number) => view.grid.fg[r * view.cols + textCol];
+    const inkAt = (r: number) => view.ink(r, textCol);
     const rest = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row && fits(r));
     if (first < row && rest.length >= 1 && new Set(rest.map(inkAt)).size === 1 && inkAt(first) !== inkAt(rest[0]!)) first++;
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
     // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
     // (Its marker in an ink of its own: not inquirer's red "> Please enter a number" under its field.)
-    const inked = view.grid.fg[row * view.cols + markerCol] !== view.grid.fg[row * view.cols + textCol];
+    const inked = view.ink(row, markerCol) !== view.ink(row, textCol);
     // (Or under a search box's bottom edge: claude's "❯ Add a new rule…" under its "⌕ Search…".)
     const boxedField = row >= 3 && /^\s*[╰└]─+[╯┘]\s*$/.test(view.flat[row - 1]!) && !view.free(row - 2, view.flat[row - 1]!.search(/\S/) + 1, view.flat[row - 1]!.trimEnd().length - 1);
     const filtered = (view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols) || boxedField) && inked;
@@ -130,7 +130,7 @@ export function markerMenus(view: View): Found[] {
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
       const at = view.flat[r]!.indexOf(name!, textCol);
       const lastWord = / (\S+)$/.exec(name!);
-      const ink = (col: number) => view.grid.fg[r * view.cols + col];
+      const ink = (col: number) => view.ink(r, col);
       // (Only when drawn in the list's chrome, its frame's ink: gemini's theme names are each in colours of their own.)
       const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
       // (A dim hint in parentheses after it, clack's "fastify (fast)", is not part of it either.)
@@ -285,7 +285,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const style = (r: number) => view.spanStyle(r, start, end);
     const boldAt = (r: number) => view.has(r, start + lead(r), CellFlag.bold);
     // (Not one drawn in the selected row's own colour: nnn's folders, bold blue, the selected one among them.)
-    const sameInk = (a: number, b: number) => view.grid.fg[a * view.cols + start + lead(a)] === view.grid.fg[b * view.cols + start + lead(b)];
+    const sameInk = (a: number, b: number) => view.ink(a, start + lead(a)) === view.ink(b, start + lead(b));
     // Groups a blank row apart, each under its heading (opencode's model picker: "Fake" over "● Fake
     // model", a blank row, "Google" over its models): one list across them, headings not its items.
     const heading = (r: number) => r !== row && fits(r) && boldAt(r) && !sameInk(r, row) && !boldAt(row);

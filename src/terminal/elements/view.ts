@@ -107,6 +107,11 @@ export class View {
     return (this.grid.flags[row * this.cols + col]! & flag) !== 0;
   }
 
+  /** A cell's foreground colour, packed (cell-grid.ts): equal inks compare equal. */
+  ink(row: number, col: number): number {
+    return this.grid.fg[row * this.cols + col]!;
+  }
+
   /** What makes a cell stand out: inverse/bold/underline/dim, and its colours. */
   style(row: number, col: number): string {
     const i = row * this.cols + col;
@@ -242,7 +247,6 @@ export function markFocused(view: View, siblings: Found[]): void {
 
 /** A span drawn unlike the rest of its row (reverse video or its own background). */
 export function highlighted(view: View, row: number, start: number, end: number): boolean {
-  const i = row * view.cols + start;
   return view.has(row, start, CellFlag.inverse) && view.char(row, start).trim() !== "" && end > start;
 }
 

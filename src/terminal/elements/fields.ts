@@ -511,11 +511,10 @@ function placeholder(view: View, start: number, end: number): boolean {
   const text = view.text(row, col, end).trimEnd();
   const first = col + text.search(/\S/);
   if (first < col || first > col + 2) return false;
-  const i = row * view.cols + first;
-  const blank = row * view.cols + Math.min(col + text.length, end - 1, view.cols - 1);
+  const blank = Math.min(col + text.length, end - 1, view.cols - 1);
   // (clack draws its cursor over the placeholder's first letter: the rest of it is dim; gemini's, grey.)
   const after = first === col && view.char(row, first + 1).trim() !== "";
-  return view.has(row, first, CellFlag.dim) || after && view.has(row, first + 1, CellFlag.dim) || (view.char(row, blank) === " " && (view.grid.fg[i] !== view.grid.fg[blank] || after && view.grid.fg[i + 1] !== view.grid.fg[blank]));
+  return view.has(row, first, CellFlag.dim) || after && view.has(row, first + 1, CellFlag.dim) || (view.char(row, blank) === " " && (view.ink(row, first) !== view.ink(row, blank) || after && view.ink(row, first + 1) !== view.ink(row, blank)));
 }
 
 /**

@@ -10,7 +10,7 @@ import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import type { Parsed } from "./screen-host.ts";
 import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
-import { canTellInputWanted, InputWantedWatch } from "./input-wanted.ts";
+import { canTellInputWanted, InputWantedWatch, terminalReader } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
@@ -155,6 +155,13 @@ const RESIZE_FRAME_MS = 50;
  * third of its worker's time, and the other sessions there are still answered.
  */
 const RESIZE_COST_SPACING = 2;
+
+/**
+ * A half-typed line's Ctrl-C waits (checking every CANCEL_CHECK_MS) until the shell reads keys at
+ * its continuation prompt, at most this long; then it is sent anyway.
+ */
+const CANCEL_WAIT_MS = 2000;
+const CANCEL_CHECK_MS = 5;
 
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
@@ -731,7 +738,7 @@ export class Terminal {
       // The shell wants more of a line run or exec typed (an open quote, `a((`): it would wait
       // forever. Cancelled (Ctrl-C drops the half line), and the run fails with the shell's words.
       if (unstarted?.oneLine) {
-        this.write("\x03");
+        this.#cancelLine();
         // The next line waits for the prompt the cancel brings (its done mark is the cancel's, not the line's).
         this.#shellState = "starting";
         unstarted.end({ code: null, output: { first: unstarted.inputAt.row, last: row, lastCol: at.col }, incomplete: true });
@@ -767,6 +774,25 @@ export class Terminal {
     if (wasRunning && typed && !typed.finished && typed.startRow !== undefined) {
       typed.end({ code, output: { first: typed.startRow, last: row, lastCol: at.col } });
     }
+  }
+
+  /**
+   * Ctrl-C for a line the shell wants more of, once the shell waits for keys at its continuation
+   * prompt. Its mark comes as the prompt is drawn, and zsh draws it before its line editor reads:
+   * a Ctrl-C in between was taken as a signal and lost, and zsh stayed at `dquote>` (1 session in
+   * 12 with three at once on a busy machine). Where reading cannot be told, it is sent at once.
+   */
+  #cancelLine(): void {
+    const deadline = performance.now() + CANCEL_WAIT_MS;
+    const attempt = () => {
+      if (!this.alive) return;
+      if (performance.now() < deadline && terminalReader(this.#pty.pid) === null) {
+        setTimeout(attempt, CANCEL_CHECK_MS);
+        return;
+      }
+      this.write("\x03");
+    };
+    attempt();
   }
 
   /** The error for a typed line the shell wanted more of: its continuation prompt's words. */

@@ -416,6 +416,8 @@ inChromium("the keyboard across three waiting agents: the first is focused, a / 
     expect(ids).toContain(target);
     await page.keyboard.press("r");
     expect(await page.evaluate(() => (document.activeElement?.closest("li") as HTMLElement | null)?.dataset.id)).toBe(target);
+    // Its Send is on: it was off while the card's answer went, and a list read meanwhile once left it off (Enter did nothing).
+    expect(await page.isDisabled(`${card(target)} form.reply button`)).toBe(false);
     await page.keyboard.type("go on");
     await page.keyboard.press("Enter");
     // (A ceiling, not a speed: a real claude answers in seconds, but a loaded machine once took over 20 s.)

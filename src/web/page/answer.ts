@@ -106,7 +106,9 @@ export function answerControls(session: Session, handlers: ControlsHandlers, whe
       status.textContent = (error as Error).message;
       for (const other of box.querySelectorAll("button.act")) (other as HTMLButtonElement).disabled = false;
     } finally {
-      for (const send of box.querySelectorAll<HTMLButtonElement>("form.reply button")) send.disabled = false;
+      // The reply box itself, not through this drawing's box: a list read while the answer went
+      // has moved it into a new card, and its Send would stay off (and Enter in it do nothing).
+      for (const send of replyBoxes.get(session.id)?.querySelectorAll("button") ?? []) send.disabled = false;
     }
   };
   if (waiting && session.agent) {

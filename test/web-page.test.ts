@@ -528,7 +528,7 @@ inChromium("review before kill: a worktree card's diff stats, kill says what is 
     await t4a("send", "done1", "summarise the branch", "-k", "Enter");
     await page.waitForFunction(() => document.title === "(3) t4a: 1 waiting, 1 review, 1 failed", undefined, { timeout: 20_000 });
     await page.waitForFunction(() => /^\+3 −0, 2 files, 1 commit$/.test(document.querySelector('#sessions li[data-id="wt"] .stats')?.textContent ?? ""), undefined, { timeout: 20_000 });
-    // Waited for, not read once: once (1 run in 7), right after the title said 1 review, the cards
+    // Waited for, not read once: in one run of 13, right after the title said 1 review, the cards
     // read asks, bad, done1: done1 was drawn without its need by a list read after the title's.
     const order = () => page.$$eval("#sessions li", (items) => items.map((item) => (item as HTMLElement).dataset.id).join());
     await waitFor(async () => (await order()) === "asks,done1,bad,wt", 20_000, "the cards in order of need").catch(async (error) => {

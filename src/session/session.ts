@@ -268,11 +268,29 @@ export class Session {
   async settledTranscript(): Promise<ReturnType<Session["transcript"]>> {
     for (;;) {
       const read = this.transcript();
-      const watch = this.#agent;
-      const turnJustEnded = watch?.state === "idle" && watch.turnEnded && watch.inStateMs() < LOG_SETTLE_MS;
-      if (!turnJustEnded || read?.messages.at(-1)?.role === "assistant") return read;
+      if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant") return read;
       await Bun.sleep(LOG_POLL_MS);
     }
+  }
+
+  /**
+   * Before a kill: a turn that has just ended has its answer in the CLI's log (as for
+   * settledTranscript). qwen killed the moment its idle came had not written it, and its resume
+   * began without that turn's answer (twice in fresh-clone runs of the suite).
+   */
+  async logSettled(): Promise<void> {
+    if (!this.#agent?.agent.log || !this.#terminal?.alive || !this.#turnJustEnded()) return;
+    try {
+      await this.settledTranscript();
+    } catch {
+      // A log refused as tainted has nothing to wait for: the kill goes on.
+    }
+  }
+
+  /** The agent's turn ended less than LOG_SETTLE_MS ago, and it is still idle. */
+  #turnJustEnded(): boolean {
+    const watch = this.#agent;
+    return watch?.state === "idle" && watch.turnEnded && watch.inStateMs() < LOG_SETTLE_MS;
   }
 
   /** transcript(), its TaintedReadError as thrown. */

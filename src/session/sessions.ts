@@ -97,6 +97,7 @@ export class Sessions {
     const session = this.get(id);
     this.#sessions.delete(id);
     try {
+      await session.logSettled();
       return await session.terminal.kill(this.#options.config.kill_grace_ms, reason);
     } finally {
       this.#options.records?.remove(session.terminal.pid);

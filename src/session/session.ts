@@ -266,9 +266,12 @@ export class Session {
    * message is the agent's, for LOG_SETTLE_MS after the idle at most.
    */
   async settledTranscript(): Promise<ReturnType<Session["transcript"]>> {
+    // Its own deadline too: an agent flickering between working and idle (the log and the screen
+    // are the agent's to shape) would otherwise keep a transcript, or a kill, waiting for ever.
+    const deadline = performance.now() + LOG_SETTLE_MS;
     for (;;) {
       const read = this.transcript();
-      if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant") return read;
+      if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant" || performance.now() >= deadline) return read;
       await Bun.sleep(LOG_POLL_MS);
     }
   }
@@ -281,7 +284,8 @@ export class Session {
   async logSettled(): Promise<void> {
     if (!this.#agent?.agent.log || !this.#terminal?.alive || !this.#turnJustEnded()) return;
     try {
-      await this.settledTranscript();
+      // No log of it at all (a CLI that keeps none where its preset says): nothing to wait for.
+      if (this.transcript() !== undefined) await this.settledTranscript();
     } catch {
       // A log refused as tainted has nothing to wait for: the kill goes on.
     }

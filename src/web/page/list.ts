@@ -62,9 +62,6 @@ export class SessionList {
   /** Sessions writing now (between an activity and an idle event): their cards follow, at THUMB_EVERY_MS. */
   #active = new Set<string>();
   #listTimer: ReturnType<typeof setTimeout> | undefined;
-  /** List reads asked for, and the latest whose answer was drawn: an older answer arriving later is dropped. */
-  #readsAsked = 0;
-  #readDrawn = 0;
   #onStatus: (text: string, down: boolean, alarm?: string) => void;
   #open: (id: string) => void;
   #showChanges: (id: string) => void;
@@ -92,13 +89,8 @@ export class SessionList {
   async refresh(): Promise<boolean> {
     clearTimeout(this.#listTimer);
     this.#listTimer = undefined;
-    const read = ++this.#readsAsked;
     try {
       const { terminals, hosts = [] } = await api<{ terminals: Session[]; hosts?: HostStatus[] }>("/api/sessions?all=true");
-      // Reads overlap (each event asks for one) and may be answered out of order: a read older than
-      // the one drawn would put back states already left (a turn that ended shown working again).
-      if (read < this.#readDrawn) return true;
-      this.#readDrawn = read;
       this.hosts = hosts;
       this.#hostsShown();
       // The presets' answer keys (read once, never waited on): a card draws Always only where its agent has one.
@@ -126,7 +118,6 @@ export class SessionList {
       this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`, false);
       return true;
     } catch (error) {
-      if (read < this.#readDrawn) return true; // a later read reached the daemon
       if (error instanceof Impostor) this.#onStatus("stopped", false, error.message);
       else this.#onStatus(error instanceof Unreachable ? "the daemon is not reachable" : `cannot list sessions: ${(error as Error).message}`, error instanceof Unreachable);
       return false;

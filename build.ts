@@ -30,7 +30,8 @@ export const COMPILE_FLAGS = [
   "--no-compile-autoload-dotenv",
 ];
 
-const commit = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stderr: "ignore" }).stdout.toString().trim() || "unknown";
+const commit =
+  Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stderr: "ignore" }).stdout.toString().trim() || "unknown";
 const built = new Date().toISOString();
 
 /** Compiles src/main.ts for `target` (undefined: this machine) to `outfile`; answers bun's error output on failure. */
@@ -55,7 +56,10 @@ function compile(outfile: string, target: string | undefined): string | undefine
     { stdout: "pipe", stderr: "pipe" },
   );
   if (build.exitCode === 0) return undefined;
-  return `${build.stderr.toString().trim() || build.stdout.toString().trim()}`.split("\n").slice(-3).join(" / ") || `exit ${build.exitCode}`;
+  return (
+    `${build.stderr.toString().trim() || build.stdout.toString().trim()}`.split("\n").slice(-3).join(" / ") ||
+    `exit ${build.exitCode}`
+  );
 }
 
 function main(): void {
@@ -83,14 +87,23 @@ function main(): void {
         console.error(`${target}: not built: ${error}`);
         continue;
       }
-      sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${file}`)).digest("hex")}  ${file}`);
+      sums.push(
+        `${createHash("sha256")
+          .update(readFileSync(`dist/release/${file}`))
+          .digest("hex")}  ${file}`,
+      );
       console.log(`built dist/release/${file}`);
     }
     if (args[0] === "--target") {
       // One target built (remote install on demand): its line in the list replaced, the others kept.
-      const listed = existsSync("dist/release/SHA256SUMS") ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean) : [];
+      const listed = existsSync("dist/release/SHA256SUMS")
+        ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean)
+        : [];
       const names = new Set(sums.map((line) => line.split("  ")[1]));
-      writeFileSync("dist/release/SHA256SUMS", `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`);
+      writeFileSync(
+        "dist/release/SHA256SUMS",
+        `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`,
+      );
     }
     if (args[0] === "--release") {
       writeFileSync("dist/release/SHA256SUMS", `${sums.join("\n")}\n`);
@@ -100,7 +113,9 @@ function main(): void {
           `t4a ${pkg.version} (commit ${commit}, built ${built} with bun ${Bun.version})`,
           "",
           "One self-contained executable per platform; copy the one for your server, rename it t4a, and run it:",
-          ...Object.keys(TARGETS).map((target) => `  t4a-${target}${target.endsWith("musl") ? "   (Alpine and other musl systems)" : ""}`),
+          ...Object.keys(TARGETS).map(
+            (target) => `  t4a-${target}${target.endsWith("musl") ? "   (Alpine and other musl systems)" : ""}`,
+          ),
           "",
           "`t4a remote install HOST` copies the right one over ssh and checks it against SHA256SUMS.",
           "Check a download: sha256sum -c SHA256SUMS (macOS: shasum -a 256 -c SHA256SUMS).",
@@ -108,7 +123,9 @@ function main(): void {
         ].join("\n"),
       );
     }
-    console.log(`release: ${wanted.length - failed.length} of ${wanted.length} built in ${Math.round(performance.now() - started)} ms${failed.length ? `; not built: ${failed.join(", ")}` : ""}`);
+    console.log(
+      `release: ${wanted.length - failed.length} of ${wanted.length} built in ${Math.round(performance.now() - started)} ms${failed.length ? `; not built: ${failed.join(", ")}` : ""}`,
+    );
     process.exit(failed.length ? 1 : 0);
   }
 

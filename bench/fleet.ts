@@ -35,7 +35,8 @@ const run = (args: string[], extra: Record<string, string> = {}) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const closeMasters = () => {
   const control = join(dir, "run");
-  for (const name of readdirSync(control).filter((n) => n.startsWith("ssh-"))) Bun.spawnSync(["ssh", "-o", `ControlPath=${join(control, name)}`, "-O", "exit", "x"]);
+  for (const name of readdirSync(control).filter((n) => n.startsWith("ssh-")))
+    Bun.spawnSync(["ssh", "-o", `ControlPath=${join(control, name)}`, "-O", "exit", "x"]);
 };
 
 const sshds: LocalSshd[] = [];
@@ -47,7 +48,11 @@ export async function benchFleet(hosts = 5, sessions = 40): Promise<FleetRow[] |
   SESSIONS = sessions;
   sshds.length = 0;
   dir = mkdtempSync(join(tmpdir(), "t4a-fleet-bench-"));
-  env = { ...(process.env as Record<string, string>), T4A_SOCKET: join(dir, "run", "t4a.sock"), T4A_REMOTE_T4A: '"$HOME/t4a"' };
+  env = {
+    ...(process.env as Record<string, string>),
+    T4A_SOCKET: join(dir, "run", "t4a.sock"),
+    T4A_REMOTE_T4A: '"$HOME/t4a"',
+  };
   for (const name of Object.keys(env)) if (name.startsWith("XDG_")) delete env[name];
   // The web server's token and state in the bench's own directory, never the user's.
   env.XDG_STATE_HOME = join(dir, "state");
@@ -70,39 +75,81 @@ export async function benchFleet(hosts = 5, sessions = 40): Promise<FleetRow[] |
     const one = `ssh://${user}@127.0.0.1:${sshds[0]!.port}`;
     const oneHost = { T4A_SSH_COMMAND: `ssh -F ${sshds[0]!.config}` };
     const coldOne = run(["--host", one, "list"], oneHost);
-    rows.push({ what: "--host h0 list", cold_ms: coldOne, warm_ms: median(Array.from({ length: ROUNDS }, () => run(["--host", one, "list"], oneHost))) });
+    rows.push({
+      what: "--host h0 list",
+      cold_ms: coldOne,
+      warm_ms: median(Array.from({ length: ROUNDS }, () => run(["--host", one, "list"], oneHost))),
+    });
     closeMasters();
     const counts = [1, 3, 5].filter((n) => n <= MAX);
     for (const count of counts) {
       const config = join(dir, `config-${count}`);
-      for (let i = 0; i < count; i++) run(["hosts", "add", `h${i}`, `ssh://${user}@127.0.0.1:${sshds[i]!.port}`, "--", "-F", sshds[i]!.config], { XDG_CONFIG_HOME: config });
+      for (let i = 0; i < count; i++)
+        run(["hosts", "add", `h${i}`, `ssh://${user}@127.0.0.1:${sshds[i]!.port}`, "--", "-F", sshds[i]!.config], {
+          XDG_CONFIG_HOME: config,
+        });
       const cold = run(["list", "--all"], { XDG_CONFIG_HOME: config });
       const warm = median(Array.from({ length: ROUNDS }, () => run(["list", "--all"], { XDG_CONFIG_HOME: config })));
-      rows.push({ what: `list --all, ${count} host${count > 1 ? "s" : ""} + local (${SESSIONS} sessions each)`, cold_ms: cold, warm_ms: warm });
+      rows.push({
+        what: `list --all, ${count} host${count > 1 ? "s" : ""} + local (${SESSIONS} sessions each)`,
+        cold_ms: cold,
+        warm_ms: warm,
+      });
       if (count === counts.at(-1)) {
         // What people do today: a shell loop of ssh over the same hosts (masters warm), tmux holding as many sessions.
         const loop = () => {
           const started = performance.now();
           for (let i = 0; i < count; i++) {
-            const done = Bun.spawnSync(["ssh", "-F", sshds[i]!.config, "-o", "ControlMaster=auto", "-o", `ControlPath=${join(dir, "run")}/tmux-%C`, "-o", "ControlPersist=60", "-p", String(sshds[i]!.port), `${user}@127.0.0.1`, ...TMUX, "list-sessions"]);
+            const done = Bun.spawnSync([
+              "ssh",
+              "-F",
+              sshds[i]!.config,
+              "-o",
+              "ControlMaster=auto",
+              "-o",
+              `ControlPath=${join(dir, "run")}/tmux-%C`,
+              "-o",
+              "ControlPersist=60",
+              "-p",
+              String(sshds[i]!.port),
+              `${user}@127.0.0.1`,
+              ...TMUX,
+              "list-sessions",
+            ]);
             if (done.exitCode !== 0) throw new Error(`ssh tmux list-sessions: ${done.stderr}`);
           }
           return performance.now() - started;
         };
         const coldLoop = loop();
-        rows.push({ what: `ssh host tmux list-sessions, a loop over ${count} hosts`, cold_ms: coldLoop, warm_ms: median(Array.from({ length: ROUNDS }, loop)) });
+        rows.push({
+          what: `ssh host tmux list-sessions, a loop over ${count} hosts`,
+          cold_ms: coldLoop,
+          warm_ms: median(Array.from({ length: ROUNDS }, loop)),
+        });
         await delays(count, config, rows);
       }
       closeMasters();
     }
-    for (const row of rows) if (typeof row.warm_ms === "number" && row.what !== "list (local)") row.ratio_to_local_list = Number(row.warm_ms) / Number(rows[0]!.warm_ms);
-    return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 10) / 10 : v])));
+    for (const row of rows)
+      if (typeof row.warm_ms === "number" && row.what !== "list (local)")
+        row.ratio_to_local_list = Number(row.warm_ms) / Number(rows[0]!.warm_ms);
+    return rows.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 10) / 10 : v])),
+    );
   } catch (error) {
     // What the local daemon said, when the bench broke: its log goes with the directory.
-    console.error(await Bun.file(join(dir, "run", "t4a.log")).text().then((log) => log.slice(-4000), () => "(no log)"));
+    console.error(
+      await Bun.file(join(dir, "run", "t4a.log"))
+        .text()
+        .then(
+          (log) => log.slice(-4000),
+          () => "(no log)",
+        ),
+    );
     throw error;
   } finally {
-    for (const sshd of sshds) Bun.spawnSync([BIN, "shutdown"], { env: { ...env, T4A_SOCKET: join(sshd.dir, "home", "run", "t4a.sock") } });
+    for (const sshd of sshds)
+      Bun.spawnSync([BIN, "shutdown"], { env: { ...env, T4A_SOCKET: join(sshd.dir, "home", "run", "t4a.sock") } });
     Bun.spawnSync([BIN, "shutdown"], { env });
     Bun.spawnSync([...TMUX, "kill-server"]);
     try {
@@ -117,13 +164,19 @@ if (import.meta.main) {
   const rows = await benchFleet(Number(process.argv[2] ?? 5), Number(process.argv[3] ?? 40));
   if (!rows) throw new Error("the fleet bench needs openssh-server (sshd plays each host)");
   console.table(rows);
-  writeFileSync(join(import.meta.dir, "results", "fleet.json"), `${JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2)}\n`);
+  writeFileSync(
+    join(import.meta.dir, "results", "fleet.json"),
+    `${JSON.stringify({ date: new Date().toISOString(), rounds: ROUNDS, rows }, null, 2)}\n`,
+  );
 }
 
 /** SESSIONS sleeping sessions on one daemon, in one batch call. */
 function batchCreate(socket: string): void {
   const lines = Array.from({ length: SESSIONS }, (_, n) => `create --name s${n} -- sleep 600`).join("\n");
-  const done = Bun.spawnSync([BIN, "batch"], { env: { ...env, T4A_SOCKET: socket }, stdin: new TextEncoder().encode(`${lines}\n`) });
+  const done = Bun.spawnSync([BIN, "batch"], {
+    env: { ...env, T4A_SOCKET: socket },
+    stdin: new TextEncoder().encode(`${lines}\n`),
+  });
   if (done.exitCode !== 0) throw new Error(`batch create: ${done.stderr}`);
 }
 
@@ -134,7 +187,11 @@ async function delays(count: number, config: string, rows: FleetRow[]): Promise<
   const fleetEnv = { ...env, XDG_CONFIG_HOME: config };
   /** Starts `wait`, lets it reach every daemon, makes a failing session on the last host: ms from that to the wait's answer. */
   const waitDelay = async (args: string[], extra: Record<string, string>, n: number) => {
-    const waiter = Bun.spawn([BIN, "wait", "--any", "--timeout", "60s", ...args], { env: { ...fleetEnv, ...extra }, stdout: "pipe", stderr: "pipe" });
+    const waiter = Bun.spawn([BIN, "wait", "--any", "--timeout", "60s", ...args], {
+      env: { ...fleetEnv, ...extra },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     await Bun.sleep(1500); // a bench, not a test: time for the waits to be in place on every host
     const started = performance.now();
     run(["create", "--name", `fails${n}`, "--", "false"], { T4A_SOCKET: socket });
@@ -198,7 +255,12 @@ async function delays(count: number, config: string, rows: FleetRow[]): Promise<
   }
   rows.push({ what: `the page's list, ${count} hosts + local (GET /api/sessions?all=true)`, warm_ms: median(listed) });
   const rssAfter = rss();
-  rows.push({ what: `local daemon memory per remote session (rss, page following ${count * SESSIONS})`, kib: (rssAfter - rssBefore) / 1024 / (count * SESSIONS), rss_before_mib: rssBefore / 2 ** 20, rss_after_mib: rssAfter / 2 ** 20 });
+  rows.push({
+    what: `local daemon memory per remote session (rss, page following ${count * SESSIONS})`,
+    kib: (rssAfter - rssBefore) / 1024 / (count * SESSIONS),
+    rss_before_mib: rssBefore / 2 ** 20,
+    rss_after_mib: rssAfter / 2 ** 20,
+  });
   void reader.cancel();
   Bun.spawnSync([BIN, "web", "--stop"], { env: fleetEnv });
 }

@@ -69,7 +69,12 @@ export class T4a {
 
   async start(): Promise<this> {
     // Only create auto-starts a daemon; start one of our own in the background instead.
-    Bun.spawn([BIN, "daemon"], { env: this.env, cwd: "/", stdio: ["ignore", "ignore", "ignore"], detached: true }).unref();
+    Bun.spawn([BIN, "daemon"], {
+      env: this.env,
+      cwd: "/",
+      stdio: ["ignore", "ignore", "ignore"],
+      detached: true,
+    }).unref();
     for (let delayMs = 2; ; delayMs = Math.min(delayMs * 2, 50)) {
       if (Bun.spawnSync([BIN, "info"], { env: this.env }).exitCode === 0) break;
       await Bun.sleep(delayMs);
@@ -202,7 +207,11 @@ export async function interleave(run: Record<string, () => Promise<Measured>>): 
     rounds++;
     if (rounds < NOISE.minRounds) continue;
     const ours = sides[names[0]!]!.wall;
-    const settled = names.every((name, index) => (index === 0 || spread(pairedRatios(ours, sides[name]!.wall)) <= NOISE.maxSpread) && (sides[name]!.cpu.length === 0 || spread(sides[name]!.cpu) <= NOISE.maxSpread));
+    const settled = names.every(
+      (name, index) =>
+        (index === 0 || spread(pairedRatios(ours, sides[name]!.wall)) <= NOISE.maxSpread) &&
+        (sides[name]!.cpu.length === 0 || spread(sides[name]!.cpu) <= NOISE.maxSpread),
+    );
     if (settled) break;
   }
   return { sides, rounds, load: [loadBefore, loadAverage()], shares };

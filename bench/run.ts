@@ -6,7 +6,24 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../build.ts";
 import { Screen } from "../src/terminal/screen.ts";
-import { BIN, T4a, Tmux, cpuSeconds, hasTmux, interleave, median, noiseOf, pairedRatios, percentile, privateBytes, rssBytes, spread, timeProcess, tmuxVersion, type Interleaved } from "./lib.ts";
+import {
+  BIN,
+  T4a,
+  Tmux,
+  cpuSeconds,
+  hasTmux,
+  interleave,
+  median,
+  noiseOf,
+  pairedRatios,
+  percentile,
+  privateBytes,
+  rssBytes,
+  spread,
+  timeProcess,
+  tmuxVersion,
+  type Interleaved,
+} from "./lib.ts";
 
 interface Row {
   section: string;
@@ -41,7 +58,25 @@ if (!hasTmux()) {
   process.exit(1);
 }
 
-const sections: Record<string, () => Promise<void>> = { ingest, floods, workers, agents, streams, batch, cli, screenshot, elements, memory, latency, flood, scale, resize, soak, spawn, fleet };
+const sections: Record<string, () => Promise<void>> = {
+  ingest,
+  floods,
+  workers,
+  agents,
+  streams,
+  batch,
+  cli,
+  screenshot,
+  elements,
+  memory,
+  latency,
+  flood,
+  scale,
+  resize,
+  soak,
+  spawn,
+  fleet,
+};
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
   console.error(`bench: ${name}…`);
@@ -83,7 +118,17 @@ async function ingest(): Promise<void> {
           const channel = `done${++round}`;
           const cpuBefore = cpuSeconds(tmuxPid);
           const started = Bun.nanoseconds();
-          tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `ingest${round}`, `${command}; tmux -S ${tmux.socket} wait-for -S ${channel}`);
+          tmux.run(
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            `ingest${round}`,
+            `${command}; tmux -S ${tmux.socket} wait-for -S ${channel}`,
+          );
           tmux.run("wait-for", channel);
           const wall_ms = (Bun.nanoseconds() - started) / 1e6;
           const cpu_ms = (cpuSeconds(tmuxPid) - cpuBefore) * 1000;
@@ -97,7 +142,13 @@ async function ingest(): Promise<void> {
           return { wall_ms: (Bun.nanoseconds() - started) / 1e6 };
         },
       });
-      rows.push({ section: "ingest", metric: label, ...compared(result, true), unit: "ms", target: "≤ 1.0x tmux, ≤ 1.2x floor" });
+      rows.push({
+        section: "ingest",
+        metric: label,
+        ...compared(result, true),
+        unit: "ms",
+        target: "≤ 1.0x tmux, ≤ 1.2x floor",
+      });
     }
   } finally {
     t4a.stop();
@@ -110,7 +161,25 @@ async function ingest(): Promise<void> {
  * the noise that keeps a ratio from being shown. `rate`: the row shows a rate made of the times
  * (MB/s); the spread is still judged on the times. `shared`: wall time, which needs free cores.
  */
-function compared(result: Interleaved, shared: boolean, rate?: (ms: number) => number): Pick<Row, "t4a" | "tmux" | "floor" | "t4aCpu" | "tmuxCpu" | "noise" | "floorNoise" | "cpuNoise" | "tmuxRatio" | "floorRatio" | "spread" | "load"> {
+function compared(
+  result: Interleaved,
+  shared: boolean,
+  rate?: (ms: number) => number,
+): Pick<
+  Row,
+  | "t4a"
+  | "tmux"
+  | "floor"
+  | "t4aCpu"
+  | "tmuxCpu"
+  | "noise"
+  | "floorNoise"
+  | "cpuNoise"
+  | "tmuxRatio"
+  | "floorRatio"
+  | "spread"
+  | "load"
+> {
   const { t4a, tmux, floor } = result.sides as Record<string, { wall: number[]; cpu: number[] }>;
   const show = rate ?? ((ms: number) => ms);
   const walls = [t4a!.wall, tmux!.wall, ...(floor ? [floor.wall] : [])];
@@ -148,7 +217,11 @@ async function floods(): Promise<void> {
   tmux.run("set", "-g", "history-limit", "10000");
   const tmuxPid = tmux.serverPid();
   const total = 2_000_000;
-  const bytes = Number(Bun.spawnSync(["sh", "-c", `seq 1 ${total} | wc -c`]).stdout.toString().trim());
+  const bytes = Number(
+    Bun.spawnSync(["sh", "-c", `seq 1 ${total} | wc -c`])
+      .stdout.toString()
+      .trim(),
+  );
   try {
     for (const n of [1, 2, 4, 8]) {
       const command = `seq 1 ${total / n}`;
@@ -157,13 +230,24 @@ async function floods(): Promise<void> {
         t4a: async () => {
           const cpuBefore = cpuSeconds(t4a.pid);
           const started = Bun.nanoseconds();
-          const ids = await Promise.all(Array.from({ length: n }, () => t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] }).then((reply) => reply.id as string)));
-          await Promise.all(ids.map(async (id) => {
-            const waiter = await t4a.open();
-            await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 300_000 });
-            waiter.close();
-          }));
-          const measured = { wall_ms: (Bun.nanoseconds() - started) / 1e6, cpu_ms: (cpuSeconds(t4a.pid) - cpuBefore) * 1000 };
+          const ids = await Promise.all(
+            Array.from({ length: n }, () =>
+              t4a
+                .request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", command] })
+                .then((reply) => reply.id as string),
+            ),
+          );
+          await Promise.all(
+            ids.map(async (id) => {
+              const waiter = await t4a.open();
+              await waiter.request({ cmd: "wait", id, exit: true, timeout_ms: 300_000 });
+              waiter.close();
+            }),
+          );
+          const measured = {
+            wall_ms: (Bun.nanoseconds() - started) / 1e6,
+            cpu_ms: (cpuSeconds(t4a.pid) - cpuBefore) * 1000,
+          };
           for (const id of ids) await t4a.request({ cmd: "kill", id });
           return measured;
         },
@@ -172,16 +256,36 @@ async function floods(): Promise<void> {
           round++;
           const cpuBefore = cpuSeconds(tmuxPid);
           const started = Bun.nanoseconds();
-          for (let i = 0; i < n; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", name(i), `${command}; tmux -S ${tmux.socket} wait-for -S ${name(i)}`);
+          for (let i = 0; i < n; i++)
+            tmux.run(
+              "new-session",
+              "-d",
+              "-x",
+              "80",
+              "-y",
+              "24",
+              "-s",
+              name(i),
+              `${command}; tmux -S ${tmux.socket} wait-for -S ${name(i)}`,
+            );
           for (let i = 0; i < n; i++) tmux.run("wait-for", name(i));
-          const measured = { wall_ms: (Bun.nanoseconds() - started) / 1e6, cpu_ms: (cpuSeconds(tmuxPid) - cpuBefore) * 1000 };
+          const measured = {
+            wall_ms: (Bun.nanoseconds() - started) / 1e6,
+            cpu_ms: (cpuSeconds(tmuxPid) - cpuBefore) * 1000,
+          };
           for (let i = 0; i < n; i++) Bun.spawnSync(tmux.cmd("kill-session", "-t", name(i)), { stderr: "ignore" });
           return measured;
         },
       });
       // MB/s: higher is better, so here a t4a/tmux above 1 is t4a ahead.
       const rate = (ms: number) => Math.round((bytes / 1e6 / (ms / 1000)) * 10) / 10;
-      rows.push({ section: "floods", metric: `${n} session(s) flooding at once, ${(bytes / 1e6).toFixed(0)} MB in all, on ${cpus().length} cores: aggregate MB/s`, ...compared(result, true, rate), unit: "MB/s", target: "≥ tmux" });
+      rows.push({
+        section: "floods",
+        metric: `${n} session(s) flooding at once, ${(bytes / 1e6).toFixed(0)} MB in all, on ${cpus().length} cores: aggregate MB/s`,
+        ...compared(result, true, rate),
+        unit: "MB/s",
+        target: "≥ tmux",
+      });
     }
   } finally {
     t4a.stop();
@@ -205,7 +309,12 @@ async function workers(): Promise<void> {
       f.start = (Bun.nanoseconds() - started) / 1e6;
       f.idle = rssBytes(t4a.pid);
       const firstStarted = Bun.nanoseconds();
-      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["bash", "--norc", "--noprofile"] });
+      const { id } = await t4a.request({
+        cmd: "create",
+        cols: 80,
+        rows: 24,
+        cmd_args: ["bash", "--norc", "--noprofile"],
+      });
       await t4a.request({ cmd: "text", id });
       f.first = (Bun.nanoseconds() - firstStarted) / 1e6;
       await t4a.request({ cmd: "wait", id, idle_ms: 300, timeout_ms: 10_000 });
@@ -218,7 +327,8 @@ async function workers(): Promise<void> {
       }
       f.p50 = median(reads);
       f.p95 = percentile(reads, 95);
-      for (let i = 0; i < 20; i++) await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["bash", "--norc", "--noprofile"] });
+      for (let i = 0; i < 20; i++)
+        await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["bash", "--norc", "--noprofile"] });
       await Bun.sleep(1000);
       f.many = rssBytes(t4a.pid);
       const ingest: number[] = [];
@@ -234,7 +344,12 @@ async function workers(): Promise<void> {
       f.ingest = median(ingest);
       // Another session's `text` while four floods run (the torture suite's four).
       const floods: string[] = [];
-      for (const argv of [["yes"], ["cat", "/dev/urandom"], ["seq", "1", "inf"], ["yes", "\u001b[31mred\u001b[0m 中文 ".repeat(40)]]) {
+      for (const argv of [
+        ["yes"],
+        ["cat", "/dev/urandom"],
+        ["seq", "1", "inf"],
+        ["yes", "\u001b[31mred\u001b[0m 中文 ".repeat(40)],
+      ]) {
         floods.push(String((await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: argv })).id));
       }
       const flooded: number[] = [];
@@ -254,8 +369,14 @@ async function workers(): Promise<void> {
   const { pool, inline } = figures as { pool: Record<string, number>; inline: Record<string, number> };
   const mb = (bytes: number) => Math.round((bytes / 1e6) * 10) / 10;
   const cores = cpus().length;
-  const row = (metric: string, ours: number, theirs: number, unit: string) => rows.push({ section: "workers", metric, t4a: ours, floor: theirs, unit });
-  rows.push({ section: "workers", metric: `(t4a: ${cores} screen workers, the default; floor: parsing on the daemon's thread, T4A_SCREEN_WORKERS=0)`, t4a: cores, unit: "workers" });
+  const row = (metric: string, ours: number, theirs: number, unit: string) =>
+    rows.push({ section: "workers", metric, t4a: ours, floor: theirs, unit });
+  rows.push({
+    section: "workers",
+    metric: `(t4a: ${cores} screen workers, the default; floor: parsing on the daemon's thread, T4A_SCREEN_WORKERS=0)`,
+    t4a: cores,
+    unit: "workers",
+  });
   row("`text` of an idle session on an open connection, p50", pool.p50!, inline.p50!, "ms");
   row("  … p95", pool.p95!, inline.p95!, "ms");
   row("daemon start → first answer", pool.start!, inline.start!, "ms");
@@ -277,15 +398,27 @@ async function agents(): Promise<void> {
   const rounds = Number(process.env.T4A_AGENT_ROUNDS ?? 3);
   const samples = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
-    const run = Bun.spawnSync([process.execPath, "test", "--timeout", "200000", "test/real-agents.test.ts", "-t", "a whole turn"], { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawnSync(
+      [process.execPath, "test", "--timeout", "200000", "test/real-agents.test.ts", "-t", "a whole turn"],
+      { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" },
+    );
     const printed = run.stdout.toString() + run.stderr.toString();
-    const turns = [...printed.matchAll(/^(\w+): first working (\d+) after create; waiting \+(-?\d+|NaN); working \+(-?\d+|NaN) after the answer; idle \+(-?\d+) after the final text$/gm)];
+    const turns = [
+      ...printed.matchAll(
+        /^(\w+): first working (\d+) after create; waiting \+(-?\d+|NaN); working \+(-?\d+|NaN) after the answer; idle \+(-?\d+) after the final text$/gm,
+      ),
+    ];
     if (turns.length === 0) {
       console.log("agents: no whole turn ran (npm run agents:install puts the real CLIs in test/agents)");
       return;
     }
     for (const [, cli, start, waiting, working, idle] of turns) {
-      for (const [step, value] of [["first working after create", start], ["waiting after the question is drawn", waiting], ["working after the answer", working], ["idle after the final text", idle]] as const) {
+      for (const [step, value] of [
+        ["first working after create", start],
+        ["waiting after the question is drawn", waiting],
+        ["working after the answer", working],
+        ["idle after the final text", idle],
+      ] as const) {
         if (value === "NaN") continue;
         const key = `${cli}: ${step}`;
         samples.set(key, [...(samples.get(key) ?? []), Number(value)]);
@@ -293,7 +426,14 @@ async function agents(): Promise<void> {
     }
   }
   const targets: Record<string, string> = { waiting: "≤ 500 ms", working: "≤ 500 ms", idle: "≤ 1000 ms" };
-  for (const [metric, values] of samples) rows.push({ section: "agents", metric, t4a: median(values), unit: "ms", target: targets[metric.split(": ")[1]!.split(" ")[0]!] });
+  for (const [metric, values] of samples)
+    rows.push({
+      section: "agents",
+      metric,
+      t4a: median(values),
+      unit: "ms",
+      target: targets[metric.split(": ")[1]!.split(" ")[0]!],
+    });
 }
 
 /** What following a session costs its ingest: nobody, one attached viewer, a recording (median of 5). */
@@ -303,11 +443,19 @@ async function streams(): Promise<void> {
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) {
       // The program waits for a line, so the viewer or the recording is in place before the flood.
-      const { id } = await t4a.request({ cmd: "create", cols: 80, rows: 24, cmd_args: ["sh", "-c", "read x; seq 1 2000000"] });
+      const { id } = await t4a.request({
+        cmd: "create",
+        cols: 80,
+        rows: 24,
+        cmd_args: ["sh", "-c", "read x; seq 1 2000000"],
+      });
       const viewer = await t4a.open();
       if (follow === "attached") {
         await viewer.request({ cmd: "attach", id, read_only: true });
-        viewer.takeRaw(() => {}, () => {});
+        viewer.takeRaw(
+          () => {},
+          () => {},
+        );
       }
       if (follow === "recorded") await t4a.request({ cmd: "record", id, path: join(t4a.dir, `bench-${i}.cast`) });
       const waiter = await t4a.open();
@@ -324,8 +472,22 @@ async function streams(): Promise<void> {
   try {
     const none = await run("none");
     rows.push({ section: "streams", metric: "seq 2M, nobody following", t4a: none, unit: "ms" });
-    rows.push({ section: "streams", metric: "seq 2M, one attached viewer", t4a: await run("attached"), floor: none, unit: "ms", target: "≤ 1.1x nobody" });
-    rows.push({ section: "streams", metric: "seq 2M, recording", t4a: await run("recorded"), floor: none, unit: "ms", target: "≤ 1.1x nobody" });
+    rows.push({
+      section: "streams",
+      metric: "seq 2M, one attached viewer",
+      t4a: await run("attached"),
+      floor: none,
+      unit: "ms",
+      target: "≤ 1.1x nobody",
+    });
+    rows.push({
+      section: "streams",
+      metric: "seq 2M, recording",
+      t4a: await run("recorded"),
+      floor: none,
+      unit: "ms",
+      target: "≤ 1.1x nobody",
+    });
   } finally {
     t4a.stop();
   }
@@ -351,7 +513,14 @@ async function batch(): Promise<void> {
       Bun.spawnSync(tmux.cmd("capture-pane", "-p", "-t", "batch"));
     }
     const tmuxMs = (Bun.nanoseconds() - tmuxStarted) / 1e6;
-    rows.push({ section: "batch", metric: "1000 send+text pairs", t4a: t4aMs, tmux: tmuxMs, unit: "ms", target: "≤ 0.2x tmux (5x faster)" });
+    rows.push({
+      section: "batch",
+      metric: "1000 send+text pairs",
+      t4a: t4aMs,
+      tmux: tmuxMs,
+      unit: "ms",
+      target: "≤ 0.2x tmux (5x faster)",
+    });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -371,14 +540,28 @@ async function cli(): Promise<void> {
       ["send (send-keys)", t4a.cli(["send", String(id), "x"]), tmux.cmd("send-keys", "-t", "t1", "x")],
     ];
     for (const [label, ours, theirs] of pairs) {
-      rows.push({ section: "cli", metric: `round trip: ${label}`, t4a: median(timeProcess(ours, runs)), tmux: median(timeProcess(theirs, runs)), unit: "ms", target: "≤ 2.5x tmux" });
+      rows.push({
+        section: "cli",
+        metric: `round trip: ${label}`,
+        t4a: median(timeProcess(ours, runs)),
+        tmux: median(timeProcess(theirs, runs)),
+        unit: "ms",
+        target: "≤ 2.5x tmux",
+      });
     }
-    rows.push({ section: "cli", metric: "t4a --version (no daemon contact)", t4a: median(timeProcess([t4a.cli([])[0]!, "--version"], runs)), unit: "ms" });
+    rows.push({
+      section: "cli",
+      metric: "t4a --version (no daemon contact)",
+      t4a: median(timeProcess([t4a.cli([])[0]!, "--version"], runs)),
+      unit: "ms",
+    });
 
     // The floor: programs built with t4a's own flags that do nothing, and that only send `list`.
     const build = (source: string, name: string) => {
       const outfile = join(t4a.dir, name);
-      const built = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, source, "--outfile", outfile], { stdout: "ignore" });
+      const built = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, source, "--outfile", outfile], {
+        stdout: "ignore",
+      });
       if (built.exitCode !== 0) throw new Error(`building ${source} failed`);
       return outfile;
     };
@@ -397,8 +580,21 @@ async function cli(): Promise<void> {
       checked.push(...timeProcess([bare, "--check"], 8, t4a.env));
       nothing.push(...timeProcess([empty], 8));
     }
-    rows.push({ section: "cli", metric: "t4a list vs a bare compiled client that sends list", t4a: median(ours), floor: median(floor), unit: "ms", target: "≤ 1.2x floor" });
-    rows.push({ section: "cli", metric: "t4a list vs a bare client that checks the socket dir as t4a does", t4a: median(ours), floor: median(checked), unit: "ms" });
+    rows.push({
+      section: "cli",
+      metric: "t4a list vs a bare compiled client that sends list",
+      t4a: median(ours),
+      floor: median(floor),
+      unit: "ms",
+      target: "≤ 1.2x floor",
+    });
+    rows.push({
+      section: "cli",
+      metric: "t4a list vs a bare client that checks the socket dir as t4a does",
+      t4a: median(ours),
+      floor: median(checked),
+      unit: "ms",
+    });
     rows.push({ section: "cli", metric: "  (an empty compiled Bun program)", t4a: median(nothing), unit: "ms" });
   } finally {
     t4a.stop();
@@ -409,8 +605,16 @@ async function cli(): Promise<void> {
 async function screenshot(): Promise<void> {
   const t4a = await new T4a().start();
   try {
-    for (const [cols, rows_] of [[80, 24], [200, 50]] as const) {
-      const { id } = await t4a.request({ cmd: "create", cols, rows: rows_, cmd_args: ["sh", "-c", `ls -la --color=always /usr/bin | head -${rows_ - 1}; sleep 600`] });
+    for (const [cols, rows_] of [
+      [80, 24],
+      [200, 50],
+    ] as const) {
+      const { id } = await t4a.request({
+        cmd: "create",
+        cols,
+        rows: rows_,
+        cmd_args: ["sh", "-c", `ls -la --color=always /usr/bin | head -${rows_ - 1}; sleep 600`],
+      });
       await t4a.request({ cmd: "wait", id, idle_ms: 300 });
       for (const scale of [66, 100]) {
         const samples: number[] = [];
@@ -422,8 +626,19 @@ async function screenshot(): Promise<void> {
           size = bytes!.length;
         }
         const target = cols === 80 && scale === 66 ? "≤ 5 ms, ≤ 20 KB" : cols === 200 ? "≤ 20 ms" : undefined;
-        rows.push({ section: "screenshot", metric: `${cols}x${rows_} @${scale}%: request round trip`, t4a: median(samples), unit: "ms", target });
-        rows.push({ section: "screenshot", metric: `${cols}x${rows_} @${scale}%: PNG size`, t4a: size / 1024, unit: "KB" });
+        rows.push({
+          section: "screenshot",
+          metric: `${cols}x${rows_} @${scale}%: request round trip`,
+          t4a: median(samples),
+          unit: "ms",
+          target,
+        });
+        rows.push({
+          section: "screenshot",
+          metric: `${cols}x${rows_} @${scale}%: PNG size`,
+          t4a: size / 1024,
+          unit: "KB",
+        });
       }
     }
   } finally {
@@ -431,9 +646,16 @@ async function screenshot(): Promise<void> {
   }
   // The renderer alone, in process, on a worst-case screen (bench/screenshot.ts).
   Bun.spawnSync([process.execPath, join(import.meta.dir, "screenshot.ts")], { stdout: "ignore", stderr: "inherit" });
-  const rendered = JSON.parse(readFileSync(join(RESULTS, "screenshot.json"), "utf8")) as { results: Record<string, Record<string, number>> };
+  const rendered = JSON.parse(readFileSync(join(RESULTS, "screenshot.json"), "utf8")) as {
+    results: Record<string, Record<string, number>>;
+  };
   for (const result of Object.values(rendered.results)) {
-    rows.push({ section: "screenshot", metric: `render only, busy ${result.cols}x${result.rows} @${result.scale}%`, t4a: result.median_ms!, unit: "ms" });
+    rows.push({
+      section: "screenshot",
+      metric: `render only, busy ${result.cols}x${result.rows} @${result.scale}%`,
+      t4a: result.median_ms!,
+      unit: "ms",
+    });
     rows.push({ section: "screenshot", metric: `  … PNG size`, t4a: result.png_bytes! / 1024, unit: "KB" });
   }
 }
@@ -451,15 +673,24 @@ async function memory(): Promise<void> {
     for (const { id } of warm) await t4a.request({ cmd: "kill", id });
     const t4aBefore = rssBytes(t4a.pid);
     const ids: string[] = [];
-    for (let i = 0; i < sessions; i++) ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).id));
+    for (let i = 0; i < sessions; i++)
+      ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).id));
     for (const id of ids) await t4a.request({ cmd: "wait", id, idle_ms: 200, timeout_ms: 30_000 });
     const t4aIdle = (rssBytes(t4a.pid) - t4aBefore) / sessions;
 
     const tmuxBefore = rssBytes(tmux.serverPid());
-    for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `idle${i}`, "bash --norc --noprofile");
+    for (let i = 0; i < sessions; i++)
+      tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `idle${i}`, "bash --norc --noprofile");
     await Bun.sleep(1000); // let every shell draw its prompt
     const tmuxIdle = (rssBytes(tmux.serverPid()) - tmuxBefore) / sessions;
-    rows.push({ section: "memory", metric: `per idle bash session (${sessions} sessions)`, t4a: t4aIdle / 1e6, tmux: tmuxIdle / 1e6, unit: "MB", target: "≤ 1 MB" });
+    rows.push({
+      section: "memory",
+      metric: `per idle bash session (${sessions} sessions)`,
+      t4a: t4aIdle / 1e6,
+      tmux: tmuxIdle / 1e6,
+      unit: "MB",
+      target: "≤ 1 MB",
+    });
 
     // Memory per session once `command` has printed and gone quiet: 10 sessions each, side by side.
     const perSession = async (name: string, command: string) => {
@@ -471,15 +702,28 @@ async function memory(): Promise<void> {
       }
       const ours = (rssBytes(t4a.pid) - t4aBase) / sessions;
       const tmuxBase = rssBytes(tmux.serverPid());
-      for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `${name}${i}`, command);
+      for (let i = 0; i < sessions; i++)
+        tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `${name}${i}`, command);
       await Bun.sleep(2000);
       return { t4a: ours / 1e6, tmux: (rssBytes(tmux.serverPid()) - tmuxBase) / sessions / 1e6 };
     };
     const fill = "python3 -c \"import sys; sys.stdout.write(('x' * 80 + '\\n') * 10000)\"; sleep 600";
-    rows.push({ section: "memory", metric: "per session with 10 000 lines of 80 columns", ...(await perSession("full", fill)), unit: "MB", target: "≤ 1.5 MB (≤ 1/3 of tmux)" });
+    rows.push({
+      section: "memory",
+      metric: "per session with 10 000 lines of 80 columns",
+      ...(await perSession("full", fill)),
+      unit: "MB",
+      target: "≤ 1.5 MB (≤ 1/3 of tmux)",
+    });
     // The same with lines that compress the way logs do (timestamps, ids, random hex), not repeats.
-    const logs = "python3 -c \"import random,sys; random.seed(1); sys.stdout.write(''.join(f'2026-11-23T12:{i//60%60:02d}:{i%60:02d}Z INFO worker-{i%7} req={random.getrandbits(64):016x} {i*7919%100000} ms\\n' for i in range(10000)))\"; sleep 600";
-    rows.push({ section: "memory", metric: "per session with 10 000 log lines (~70 columns)", ...(await perSession("logs", logs)), unit: "MB" });
+    const logs =
+      "python3 -c \"import random,sys; random.seed(1); sys.stdout.write(''.join(f'2026-11-23T12:{i//60%60:02d}:{i%60:02d}Z INFO worker-{i%7} req={random.getrandbits(64):016x} {i*7919%100000} ms\\n' for i in range(10000)))\"; sleep 600";
+    rows.push({
+      section: "memory",
+      metric: "per session with 10 000 log lines (~70 columns)",
+      ...(await perSession("logs", logs)),
+      unit: "MB",
+    });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -498,7 +742,13 @@ async function latency(): Promise<void> {
       runs.push((Bun.nanoseconds() - started) / 1e6);
     }
     const spawn = timeProcess(["bash", "--norc", "--noprofile", "-c", "true"], 30);
-    rows.push({ section: "latency", metric: "run `true`: request → exit code back (client-side)", t4a: median(runs), unit: "ms", target: "≤ 20 ms after the prompt" });
+    rows.push({
+      section: "latency",
+      metric: "run `true`: request → exit code back (client-side)",
+      t4a: median(runs),
+      unit: "ms",
+      target: "≤ 20 ms after the prompt",
+    });
     rows.push({ section: "latency", metric: "(for scale: spawning `bash -c true`)", t4a: median(spawn), unit: "ms" });
 
     // wait --text: the shell prints the marker at a known moment; how late does the wait return?
@@ -511,7 +761,12 @@ async function latency(): Promise<void> {
       late.push(Number(reply.elapsed_ms) - 50);
       waiter.close();
     }
-    rows.push({ section: "latency", metric: "wait --text: returned after `sleep 0.05` (beyond 50 ms)", t4a: median(late), unit: "ms" });
+    rows.push({
+      section: "latency",
+      metric: "wait --text: returned after `sleep 0.05` (beyond 50 ms)",
+      t4a: median(late),
+      unit: "ms",
+    });
 
     // idle precision: the idle event should come idle_ms after the last byte, no later.
     const idleMs = 300;
@@ -519,7 +774,11 @@ async function latency(): Promise<void> {
     const events = await t4a.open();
     await events.request({ cmd: "events" });
     for (let i = 0; i < 10; i++) {
-      const { id: quiet } = await t4a.request({ cmd: "create", idle_timeout_ms: idleMs, cmd_args: ["sh", "-c", "sleep 0.1; echo last-byte; sleep 600"] });
+      const { id: quiet } = await t4a.request({
+        cmd: "create",
+        idle_timeout_ms: idleMs,
+        cmd_args: ["sh", "-c", "sleep 0.1; echo last-byte; sleep 600"],
+      });
       const waiter = await t4a.open();
       await waiter.request({ cmd: "wait", id: quiet, text: "last-byte", timeout_ms: 10_000 });
       const lastByteAt = Bun.nanoseconds();
@@ -532,7 +791,12 @@ async function latency(): Promise<void> {
       await t4a.request({ cmd: "kill", id: quiet });
     }
     events.close();
-    rows.push({ section: "latency", metric: `idle event after the last byte, beyond idle_ms=${idleMs}`, t4a: median(errors), unit: "ms" });
+    rows.push({
+      section: "latency",
+      metric: `idle event after the last byte, beyond idle_ms=${idleMs}`,
+      t4a: median(errors),
+      unit: "ms",
+    });
   } finally {
     t4a.stop();
   }
@@ -557,8 +821,21 @@ async function flood(): Promise<void> {
     };
     const ours = await sample(t4a.cli(["text", String(quiet)]));
     const theirs = await sample(tmux.cmd("capture-pane", "-p", "-t", "quiet"));
-    rows.push({ section: "flood", metric: "`yes` in another session: text / capture-pane, median", t4a: median(ours), tmux: median(theirs), unit: "ms", target: "≤ 100 ms" });
-    rows.push({ section: "flood", metric: "  … p95", t4a: percentile(ours, 95), tmux: percentile(theirs, 95), unit: "ms" });
+    rows.push({
+      section: "flood",
+      metric: "`yes` in another session: text / capture-pane, median",
+      t4a: median(ours),
+      tmux: median(theirs),
+      unit: "ms",
+      target: "≤ 100 ms",
+    });
+    rows.push({
+      section: "flood",
+      metric: "  … p95",
+      t4a: percentile(ours, 95),
+      tmux: percentile(theirs, 95),
+      unit: "ms",
+    });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -575,8 +852,10 @@ async function scale(): Promise<void> {
   try {
     const { id: quiet } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
     const ids: string[] = [];
-    for (let i = 0; i < sessions; i++) ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["python3", ticker] })).id));
-    for (let i = 0; i < sessions; i++) tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `tick${i}`, `python3 ${ticker}`);
+    for (let i = 0; i < sessions; i++)
+      ids.push(String((await t4a.request({ cmd: "create", cmd_args: ["python3", ticker] })).id));
+    for (let i = 0; i < sessions; i++)
+      tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", `tick${i}`, `python3 ${ticker}`);
     const printing = Bun.nanoseconds();
     await Bun.sleep(2000);
 
@@ -597,12 +876,43 @@ async function scale(): Promise<void> {
     await Bun.sleep(Math.max(0, 30_000 - (Bun.nanoseconds() - printing) / 1e6));
     const rss = { t4a: rssBytes(t4a.pid), tmux: rssBytes(tmux.serverPid()) };
     const anon = { t4a: privateBytes(t4a.pid), tmux: privateBytes(tmux.serverPid()) };
-    rows.push({ section: "scale", metric: `${sessions} sessions printing every 10 ms: server CPU`, t4a: ours.cpu, tmux: theirs.cpu, unit: "%" });
-    rows.push({ section: "scale", metric: "  … text / capture-pane of another session, median", t4a: median(ours.latencies), tmux: median(theirs.latencies), unit: "ms" });
-    rows.push({ section: "scale", metric: "  … text / capture-pane, p95", t4a: percentile(ours.latencies, 95), tmux: percentile(theirs.latencies, 95), unit: "ms" });
-    rows.push({ section: "scale", metric: "  … server RSS after 30 s", t4a: rss.t4a / 1e6, tmux: rss.tmux / 1e6, unit: "MB", target: "≤ 1.0x tmux" });
+    rows.push({
+      section: "scale",
+      metric: `${sessions} sessions printing every 10 ms: server CPU`,
+      t4a: ours.cpu,
+      tmux: theirs.cpu,
+      unit: "%",
+    });
+    rows.push({
+      section: "scale",
+      metric: "  … text / capture-pane of another session, median",
+      t4a: median(ours.latencies),
+      tmux: median(theirs.latencies),
+      unit: "ms",
+    });
+    rows.push({
+      section: "scale",
+      metric: "  … text / capture-pane, p95",
+      t4a: percentile(ours.latencies, 95),
+      tmux: percentile(theirs.latencies, 95),
+      unit: "ms",
+    });
+    rows.push({
+      section: "scale",
+      metric: "  … server RSS after 30 s",
+      t4a: rss.t4a / 1e6,
+      tmux: rss.tmux / 1e6,
+      unit: "MB",
+      target: "≤ 1.0x tmux",
+    });
     // RSS counts the pages of the server's own executable (t4a's ~39 MB, shared and evictable).
-    rows.push({ section: "scale", metric: "  … of which private (RssAnon)", t4a: anon.t4a / 1e6, tmux: anon.tmux / 1e6, unit: "MB" });
+    rows.push({
+      section: "scale",
+      metric: "  … of which private (RssAnon)",
+      t4a: anon.t4a / 1e6,
+      tmux: anon.tmux / 1e6,
+      unit: "MB",
+    });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -621,7 +931,11 @@ async function resize(): Promise<void> {
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "big", "seq 1 10000; sleep 600");
   try {
     const { id: quiet } = await t4a.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
-    const { id: big } = await t4a.request({ cmd: "create", cmd_args: ["sh", "-c", "seq 1 10000; sleep 600"], scrollback: 10_000 });
+    const { id: big } = await t4a.request({
+      cmd: "create",
+      cmd_args: ["sh", "-c", "seq 1 10000; sleep 600"],
+      scrollback: 10_000,
+    });
     await t4a.request({ cmd: "wait", id: big, text: "10000", timeout_ms: 30_000 }).catch(() => undefined);
     await Bun.sleep(1000);
     const sizes = Array.from({ length: 2000 }, (_, i) => [60 + (i % 40), 20 + (i % 10)] as const);
@@ -636,20 +950,57 @@ async function resize(): Promise<void> {
       await running;
       return latencies;
     };
-    const ours = await during(async () => {
-      const input = sizes.map(([cols, rows]) => JSON.stringify({ cmd: "resize", id: big, cols, rows })).join("\n");
-      await Bun.spawn([BIN, "batch"], { env: t4a.env, stdin: new TextEncoder().encode(`${input}\n`), stdout: "ignore" }).exited;
-    }, t4a.cli(["text", String(quiet)]));
-    const theirs = await during(async () => {
-      // tmux takes commands separated by \; in one client call: one connection, as t4a batch.
-      const argv = tmux.cmd(...sizes.flatMap(([cols, rows], i) => [...(i ? [";"] : []), "resize-window", "-t", "big", "-x", String(cols), "-y", String(rows)]));
-      await Bun.spawn(argv, { stdout: "ignore", stderr: "ignore" }).exited;
-    }, tmux.cmd("capture-pane", "-p", "-t", "quiet"));
-    rows.push({ section: "resize", metric: "2000 resizes of a 10 000-row session: text / capture-pane of another, median", t4a: median(ours), tmux: median(theirs), unit: "ms" });
-    rows.push({ section: "resize", metric: "  … slowest", t4a: Math.max(...ours), tmux: Math.max(...theirs), unit: "ms" });
+    const ours = await during(
+      async () => {
+        const input = sizes.map(([cols, rows]) => JSON.stringify({ cmd: "resize", id: big, cols, rows })).join("\n");
+        await Bun.spawn([BIN, "batch"], {
+          env: t4a.env,
+          stdin: new TextEncoder().encode(`${input}\n`),
+          stdout: "ignore",
+        }).exited;
+      },
+      t4a.cli(["text", String(quiet)]),
+    );
+    const theirs = await during(
+      async () => {
+        // tmux takes commands separated by \; in one client call: one connection, as t4a batch.
+        const argv = tmux.cmd(
+          ...sizes.flatMap(([cols, rows], i) => [
+            ...(i ? [";"] : []),
+            "resize-window",
+            "-t",
+            "big",
+            "-x",
+            String(cols),
+            "-y",
+            String(rows),
+          ]),
+        );
+        await Bun.spawn(argv, { stdout: "ignore", stderr: "ignore" }).exited;
+      },
+      tmux.cmd("capture-pane", "-p", "-t", "quiet"),
+    );
+    rows.push({
+      section: "resize",
+      metric: "2000 resizes of a 10 000-row session: text / capture-pane of another, median",
+      t4a: median(ours),
+      tmux: median(theirs),
+      unit: "ms",
+    });
+    rows.push({
+      section: "resize",
+      metric: "  … slowest",
+      t4a: Math.max(...ours),
+      tmux: Math.max(...theirs),
+      unit: "ms",
+    });
     // What one resize costs the daemon, in process: the archive's chunks that fit the new width
     // unchanged are kept as they are; those holding long (wrapped) lines are rewrapped.
-    for (const [what, line] of [["short lines", (i: number) => `${i}\r\n`], ["a long line every 500", (i: number) => (i % 500 ? `${i}\r\n` : `${"long ".repeat(40)}\r\n`)], ["every line wraps", (i: number) => `${i} ${"x".repeat(120)}\r\n`]] as const) {
+    for (const [what, line] of [
+      ["short lines", (i: number) => `${i}\r\n`],
+      ["a long line every 500", (i: number) => (i % 500 ? `${i}\r\n` : `${"long ".repeat(40)}\r\n`)],
+      ["every line wraps", (i: number) => `${i} ${"x".repeat(120)}\r\n`],
+    ] as const) {
       const screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
       for (let i = 0; i < 10_200; i += 100) screen.write(Array.from({ length: 100 }, (_, j) => line(i + j)).join(""));
       const costs = Array.from({ length: 30 }, (_, i) => {
@@ -658,7 +1009,12 @@ async function resize(): Promise<void> {
         return performance.now() - started;
       });
       screen.dispose();
-      rows.push({ section: "resize", metric: `one resize of a 10 000-line archive, ${what} (in process), median`, t4a: median(costs), unit: "ms" });
+      rows.push({
+        section: "resize",
+        metric: `one resize of a 10 000-line archive, ${what} (in process), median`,
+        t4a: median(costs),
+        unit: "ms",
+      });
     }
   } finally {
     t4a.stop();
@@ -676,7 +1032,10 @@ async function soak(): Promise<void> {
   const t4a = await new T4a().start();
   const tmux = new Tmux();
   const ticker = join(tmux.dir, "ticker.py");
-  writeFileSync(ticker, "import time\nwhile True:\n  print('tick', time.time(), 'x' * 40, flush=True)\n  time.sleep(0.01)\n");
+  writeFileSync(
+    ticker,
+    "import time\nwhile True:\n  print('tick', time.time(), 'x' * 40, flush=True)\n  time.sleep(0.01)\n",
+  );
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
   tmux.run("set", "-g", "history-limit", "10000");
   try {
@@ -696,22 +1055,56 @@ async function soak(): Promise<void> {
       const now = (Bun.nanoseconds() - started) / 1e9;
       for (const name of ["t4a", "tmux"] as const) {
         const cpu = cpuSeconds(servers[name]);
-        curve[name].push({ at, rss: rssBytes(servers[name]) / 1e6, fds: fds(servers[name]), cpu: ((cpu - lastCpu[name]) / (now - lastAt)) * 100 });
+        curve[name].push({
+          at,
+          rss: rssBytes(servers[name]) / 1e6,
+          fds: fds(servers[name]),
+          cpu: ((cpu - lastCpu[name]) / (now - lastAt)) * 100,
+        });
         lastCpu[name] = cpu;
       }
       lastAt = now;
     }
-    console.log(`soak: ${sessions} sessions printing every 10 ms for ${seconds} s; every 5 s: RSS MB, open files, CPU %`);
+    console.log(
+      `soak: ${sessions} sessions printing every 10 ms for ${seconds} s; every 5 s: RSS MB, open files, CPU %`,
+    );
     for (let i = 0; i < curve.t4a.length; i++) {
       const [ours, theirs] = [curve.t4a[i]!, curve.tmux[i]!];
-      console.log(`  ${String(ours.at).padStart(4)} s  t4a ${ours.rss.toFixed(0).padStart(4)} MB ${String(ours.fds).padStart(4)} fds ${ours.cpu.toFixed(0).padStart(3)} %   tmux ${theirs.rss.toFixed(0).padStart(4)} MB ${String(theirs.fds).padStart(4)} fds ${theirs.cpu.toFixed(0).padStart(3)} %`);
+      console.log(
+        `  ${String(ours.at).padStart(4)} s  t4a ${ours.rss.toFixed(0).padStart(4)} MB ${String(ours.fds).padStart(4)} fds ${ours.cpu.toFixed(0).padStart(3)} %   tmux ${theirs.rss.toFixed(0).padStart(4)} MB ${String(theirs.fds).padStart(4)} fds ${theirs.cpu.toFixed(0).padStart(3)} %`,
+      );
     }
     const last = (name: "t4a" | "tmux") => curve[name].at(-1)!;
     const first = (name: "t4a" | "tmux") => curve[name][0]!;
-    rows.push({ section: "soak", metric: `${sessions} sessions for ${seconds} s: RSS at 5 s`, t4a: first("t4a").rss, tmux: first("tmux").rss, unit: "MB" });
-    rows.push({ section: "soak", metric: `  … RSS at ${seconds} s`, t4a: last("t4a").rss, tmux: last("tmux").rss, unit: "MB", target: "flat" });
-    rows.push({ section: "soak", metric: `  … open files at 5 s / ${seconds} s`, t4a: last("t4a").fds - first("t4a").fds, tmux: last("tmux").fds - first("tmux").fds, unit: "fds grown" });
-    rows.push({ section: "soak", metric: "  … CPU, median of the samples", t4a: median(curve.t4a.map((s) => s.cpu)), tmux: median(curve.tmux.map((s) => s.cpu)), unit: "%" });
+    rows.push({
+      section: "soak",
+      metric: `${sessions} sessions for ${seconds} s: RSS at 5 s`,
+      t4a: first("t4a").rss,
+      tmux: first("tmux").rss,
+      unit: "MB",
+    });
+    rows.push({
+      section: "soak",
+      metric: `  … RSS at ${seconds} s`,
+      t4a: last("t4a").rss,
+      tmux: last("tmux").rss,
+      unit: "MB",
+      target: "flat",
+    });
+    rows.push({
+      section: "soak",
+      metric: `  … open files at 5 s / ${seconds} s`,
+      t4a: last("t4a").fds - first("t4a").fds,
+      tmux: last("tmux").fds - first("tmux").fds,
+      unit: "fds grown",
+    });
+    rows.push({
+      section: "soak",
+      metric: "  … CPU, median of the samples",
+      t4a: median(curve.t4a.map((s) => s.cpu)),
+      tmux: median(curve.tmux.map((s) => s.cpu)),
+      unit: "%",
+    });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -721,7 +1114,9 @@ async function soak(): Promise<void> {
 function writeColourStream(path: string): void {
   const lines: string[] = [];
   for (let i = 0; lines.join("").length < 200_000; i++) {
-    lines.push(`\x1b[38;5;${i % 256}m${"word ".repeat(3)}\x1b[1;38;2;${i % 256};${(i * 7) % 256};${(i * 13) % 256}m${String(i).padStart(6)}\x1b[0m \x1b[4mlink\x1b[24m ok\r\n`);
+    lines.push(
+      `\x1b[38;5;${i % 256}m${"word ".repeat(3)}\x1b[1;38;2;${i % 256};${(i * 7) % 256};${(i * 13) % 256}m${String(i).padStart(6)}\x1b[0m \x1b[4mlink\x1b[24m ok\r\n`,
+    );
   }
   const block = lines.join("");
   writeFileSync(path, block.repeat(Math.ceil(16_000_000 / block.length)));
@@ -734,12 +1129,20 @@ async function spawn(): Promise<void> {
   tmux.run("new-session", "-d", "-x", "80", "-y", "24", "-s", "keep");
   const repo = join(t4a.dir, "repo");
   mkdirSync(repo);
-  Bun.spawnSync(["bash", "-c", "git init -q && git -c user.name=b -c user.email=b@b commit -q --allow-empty -m init"], { cwd: repo });
+  Bun.spawnSync(["bash", "-c", "git init -q && git -c user.name=b -c user.email=b@b commit -q --allow-empty -m init"], {
+    cwd: repo,
+  });
   const time = async (request: Record<string, unknown>): Promise<number> => {
     const samples: number[] = [];
     for (let i = 0; i < 10; i++) {
       const started = Bun.nanoseconds();
-      const { id } = await t4a.request({ cmd: "create", cmd_args: ["sleep", "100"], cwd: repo, ...request, ...(request.worktree ? { worktree: `w${i}` } : {}) });
+      const { id } = await t4a.request({
+        cmd: "create",
+        cmd_args: ["sleep", "100"],
+        cwd: repo,
+        ...request,
+        ...(request.worktree ? { worktree: `w${i}` } : {}),
+      });
       samples.push((Bun.nanoseconds() - started) / 1e6);
       await t4a.request({ cmd: "kill", id });
     }
@@ -756,18 +1159,46 @@ async function spawn(): Promise<void> {
     // The chain alone, in process: what it adds to every create without worktree or sandbox.
     const { prepareSession } = await import("../src/spawn/spawn.ts");
     const env = process.env as Record<string, string>;
-    const context = { t4aPath: "t4a", selfArgv: ["t4a"], socketPath: join(t4a.dir, "run", "t4a.sock"), stateDir: t4a.dir, configDir: join(t4a.dir, "config"), worktreesDir: t4a.dir, conversationsFile: join(t4a.dir, "conversations.json"), integrationDir: t4a.dir, daemonEnv: env };
+    const context = {
+      t4aPath: "t4a",
+      selfArgv: ["t4a"],
+      socketPath: join(t4a.dir, "run", "t4a.sock"),
+      stateDir: t4a.dir,
+      configDir: join(t4a.dir, "config"),
+      worktreesDir: t4a.dir,
+      conversationsFile: join(t4a.dir, "conversations.json"),
+      integrationDir: t4a.dir,
+      daemonEnv: env,
+    };
     const chain: number[] = [];
     for (let i = 0; i < 1000; i++) {
       const started = Bun.nanoseconds();
-      await prepareSession({ cols: 80, rows: 24, shell_integration: true, cmd_args: ["sleep", "1"], client_env: env }, context, "bench");
+      await prepareSession(
+        { cols: 80, rows: 24, shell_integration: true, cmd_args: ["sleep", "1"], client_env: env },
+        context,
+        "bench",
+      );
       chain.push((Bun.nanoseconds() - started) / 1e6);
     }
-    rows.push({ section: "spawn", metric: "plugin chain, no worktree/sandbox", t4a: median(chain), unit: "ms", target: "< 1 ms" });
+    rows.push({
+      section: "spawn",
+      metric: "plugin chain, no worktree/sandbox",
+      t4a: median(chain),
+      unit: "ms",
+      target: "< 1 ms",
+    });
     const plain = await time({});
-    rows.push({ section: "spawn", metric: "create (env policy only)", t4a: plain, tmux: median(tmuxSamples), unit: "ms", target: "chain < 1 ms" });
+    rows.push({
+      section: "spawn",
+      metric: "create (env policy only)",
+      t4a: plain,
+      tmux: median(tmuxSamples),
+      unit: "ms",
+      target: "chain < 1 ms",
+    });
     rows.push({ section: "spawn", metric: "create --worktree (new)", t4a: await time({ worktree: true }), unit: "ms" });
-    if (Bun.which("bwrap")) rows.push({ section: "spawn", metric: "create --sandbox", t4a: await time({ sandbox: true }), unit: "ms" });
+    if (Bun.which("bwrap"))
+      rows.push({ section: "spawn", metric: "create --sandbox", t4a: await time({ sandbox: true }), unit: "ms" });
   } finally {
     t4a.stop();
     tmux.stop();
@@ -795,18 +1226,43 @@ async function fleet(): Promise<void> {
     const what = String(row.what);
     if (index === loopAt || row === own) return; // shown beside what they compare with
     if (row.kib !== undefined) {
-      rows.push({ section: "fleet", metric: `${what}: ${row.rss_before_mib} -> ${row.rss_after_mib} MiB`, t4a: Number(row.kib), unit: "KiB" });
+      rows.push({
+        section: "fleet",
+        metric: `${what}: ${row.rss_before_mib} -> ${row.rss_after_mib} MiB`,
+        t4a: Number(row.kib),
+        unit: "KiB",
+      });
       return;
     }
     const loop = index === loopAt - 1 ? found[loopAt] : undefined;
     const floor = what.includes("wait --any --all") || what.includes("page's SSE") ? own : undefined;
-    rows.push({ section: "fleet", metric: loop ? `${what} (tmux: ssh host tmux list-sessions, a loop over the same hosts)` : floor ? `${what} (floor: a wait on that host's own socket)` : what, t4a: Number(row.warm_ms), tmux: loop && Number(loop.warm_ms), floor: floor && Number(floor.warm_ms), unit: "ms" });
-    if (row.cold_ms !== undefined) rows.push({ section: "fleet", metric: "  … the first call (ssh masters opening)", t4a: Number(row.cold_ms), tmux: loop && Number(loop.cold_ms), unit: "ms" });
+    rows.push({
+      section: "fleet",
+      metric: loop
+        ? `${what} (tmux: ssh host tmux list-sessions, a loop over the same hosts)`
+        : floor
+          ? `${what} (floor: a wait on that host's own socket)`
+          : what,
+      t4a: Number(row.warm_ms),
+      tmux: loop && Number(loop.warm_ms),
+      floor: floor && Number(floor.warm_ms),
+      unit: "ms",
+    });
+    if (row.cold_ms !== undefined)
+      rows.push({
+        section: "fleet",
+        metric: "  … the first call (ssh masters opening)",
+        t4a: Number(row.cold_ms),
+        tmux: loop && Number(loop.cold_ms),
+        unit: "ms",
+      });
   });
 }
 
 async function elements(): Promise<void> {
-  const { byHoldout, fixtureNames, formatRates, labelAgreement, loadFixture, scoreSet } = await import("../test/fixtures/screens/score.ts");
+  const { byHoldout, fixtureNames, formatRates, labelAgreement, loadFixture, scoreSet } = await import(
+    "../test/fixtures/screens/score.ts"
+  );
   const { detectElements } = await import("../src/terminal/elements.ts");
   const { cellGridOf } = await import("../src/terminal/screen.ts");
   const { renderScreenshot } = await import("../src/render/screenshot.ts");
@@ -816,32 +1272,70 @@ async function elements(): Promise<void> {
     // Between holdouts the set is empty (the last one joined train): no row rather than 0/0 read as 100%.
     if (scored.screens === 0) continue;
     // Each holdout apart: one of new programs (h8) and one of new screens of the issue's programs (h12) say different things.
-    const groups = set === "train" ? [["train", { screens: scored.screens, rates: scored.rates }] as const] : [...byHoldout(scored.perScreen)].map(([group, sum]) => [`holdout ${group}`, sum] as const);
+    const groups =
+      set === "train"
+        ? [["train", { screens: scored.screens, rates: scored.rates }] as const]
+        : [...byHoldout(scored.perScreen)].map(([group, sum]) => [`holdout ${group}`, sum] as const);
     for (const [name, { rates, screens }] of groups) {
       console.error(`${screens} ${name} screens\n${formatRates(name, rates)}`);
       for (const r of rates) {
-        rows.push({ section: "elements", metric: `${name} (${screens} screens) ${r.kind}: precision (${r.matched}/${r.detected})`, t4a: r.precision * 100, unit: "%", target: r.kind === "all" ? "≥ 95" : undefined });
-        rows.push({ section: "elements", metric: `${name} (${screens} screens) ${r.kind}: recall (${r.matched}/${r.labelled})`, t4a: r.recall * 100, unit: "%", target: r.kind === "all" ? "≥ 95" : undefined });
-        if (!Number.isNaN(r.state)) rows.push({ section: "elements", metric: `${name} (${screens} screens) ${r.kind}: state right`, t4a: r.state * 100, unit: "%" });
+        rows.push({
+          section: "elements",
+          metric: `${name} (${screens} screens) ${r.kind}: precision (${r.matched}/${r.detected})`,
+          t4a: r.precision * 100,
+          unit: "%",
+          target: r.kind === "all" ? "≥ 95" : undefined,
+        });
+        rows.push({
+          section: "elements",
+          metric: `${name} (${screens} screens) ${r.kind}: recall (${r.matched}/${r.labelled})`,
+          t4a: r.recall * 100,
+          unit: "%",
+          target: r.kind === "all" ? "≥ 95" : undefined,
+        });
+        if (!Number.isNaN(r.state))
+          rows.push({
+            section: "elements",
+            metric: `${name} (${screens} screens) ${r.kind}: state right`,
+            t4a: r.state * 100,
+            unit: "%",
+          });
       }
     }
   }
   // Two labellers, blind to each other, on the same screens: the ceiling a detector is judged against.
   const agreement = labelAgreement();
   const agreed = agreement.rates.find((r) => r.kind === "all")!;
-  rows.push({ section: "elements", metric: `two labellers agree, ${agreement.screens} screens: the second's precision (${agreed.matched}/${agreed.detected})`, t4a: agreed.precision * 100, unit: "%" });
-  rows.push({ section: "elements", metric: `two labellers agree, ${agreement.screens} screens: the second's recall (${agreed.matched}/${agreed.labelled})`, t4a: agreed.recall * 100, unit: "%" });
+  rows.push({
+    section: "elements",
+    metric: `two labellers agree, ${agreement.screens} screens: the second's precision (${agreed.matched}/${agreed.detected})`,
+    t4a: agreed.precision * 100,
+    unit: "%",
+  });
+  rows.push({
+    section: "elements",
+    metric: `two labellers agree, ${agreement.screens} screens: the second's recall (${agreed.matched}/${agreed.labelled})`,
+    t4a: agreed.recall * 100,
+    unit: "%",
+  });
   // What detection costs in the screen's worker: every fixture's grid read and detected, 20 rounds.
-  const grids = await Promise.all(fixtureNames().map(async (name) => {
-    const fixture = await loadFixture(name);
-    const grid = cellGridOf(fixture.term);
-    fixture.term.dispose();
-    return grid;
-  }));
+  const grids = await Promise.all(
+    fixtureNames().map(async (name) => {
+      const fixture = await loadFixture(name);
+      const grid = cellGridOf(fixture.term);
+      fixture.term.dispose();
+      return grid;
+    }),
+  );
   for (const grid of grids) detectElements(grid); // warm the JIT first
   const start = performance.now();
   for (let round = 0; round < 20; round++) for (const grid of grids) detectElements(grid);
-  rows.push({ section: "elements", metric: `detectElements, ms per screen (${grids.length} screens × 20)`, t4a: (performance.now() - start) / (20 * grids.length), unit: "ms" });
+  rows.push({
+    section: "elements",
+    metric: `detectElements, ms per screen (${grids.length} screens × 20)`,
+    t4a: (performance.now() - start) / (20 * grids.length),
+    unit: "ms",
+  });
   // Tokens for one screen, as the MCP tools hand it to a model.
   const textOf = (content: Array<{ type: string; text?: string }>) => content.map((part) => part.text ?? "").join("");
   const tokens = (content: Array<{ type: string; text?: string }>) => textOf(content).length / 4;
@@ -849,28 +1343,84 @@ async function elements(): Promise<void> {
   // a run of blanks is one token, a word one per 8 letters, digits one per 3, any other symbol
   // (a box-drawing line, punctuation) one each. chars/4 overcharges blank-padded text.
   const pieces = (content: Array<{ type: string; text?: string }>) =>
-    [...textOf(content).matchAll(/\s+|\p{L}+|\d+|[^\s\p{L}\d]/gu)].reduce((sum, [piece]) => sum + (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1), 0);
-  for (const name of ["dialog-menu", "whiptail-checklist", "claude-run", "htop", "mc-panels"].filter((n) => fixtureNames().includes(n))) {
+    [...textOf(content).matchAll(/\s+|\p{L}+|\d+|[^\s\p{L}\d]/gu)].reduce(
+      (sum, [piece]) =>
+        sum +
+        (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1),
+      0,
+    );
+  for (const name of ["dialog-menu", "whiptail-checklist", "claude-run", "htop", "mc-panels"].filter((n) =>
+    fixtureNames().includes(n),
+  )) {
     const fixture = await loadFixture(name);
     try {
       const grid = cellGridOf(fixture.term);
       const lines: string[] = [];
-      for (let row = 0; row < grid.rows; row++) lines.push(fixture.buffer.getLine(row)?.translateToString(true).replace(/ +$/, "") ?? "");
+      for (let row = 0; row < grid.rows; row++)
+        lines.push(fixture.buffer.getLine(row)?.translateToString(true).replace(/ +$/, "") ?? "");
       let end = lines.length;
       while (end > Math.max(grid.cursor.row + 1, 0) && !lines[end - 1]) end--;
-      const asText = toolResult(toolsByName.get("terminal_read")!, { ok: true, lines: lines.slice(0, end), region: "viewport", total_lines: grid.rows, token: "1.1.0", start: grid.rows - end, end: grid.rows, trimmed_rows: grid.rows - end }).content;
+      const asText = toolResult(toolsByName.get("terminal_read")!, {
+        ok: true,
+        lines: lines.slice(0, end),
+        region: "viewport",
+        total_lines: grid.rows,
+        token: "1.1.0",
+        start: grid.rows - end,
+        end: grid.rows,
+        trimmed_rows: grid.rows - end,
+      }).content;
       const { row, col, visible } = grid.cursor;
-      const asSnapshot = toolResult(toolsByName.get("terminal_snapshot")!, { ok: true, cols: grid.cols, rows: grid.rows, cursor: { row, col, visible }, mouse: grid.mouse?.mode ?? "none", elements: detectElements(grid) }).content;
+      const asSnapshot = toolResult(toolsByName.get("terminal_snapshot")!, {
+        ok: true,
+        cols: grid.cols,
+        rows: grid.rows,
+        cursor: { row, col, visible },
+        mouse: grid.mouse?.mode ?? "none",
+        elements: detectElements(grid),
+      }).content;
       const png = renderScreenshot(grid);
       const view = new DataView(png.buffer, png.byteOffset);
       const [width, height] = [view.getUint32(16), view.getUint32(20)];
       const size = `${grid.cols}x${grid.rows}`;
-      rows.push({ section: "elements", metric: `${name} (${size}) as text (terminal_read), chars/4`, t4a: tokens(asText), unit: "tokens" });
-      rows.push({ section: "elements", metric: `${name} (${size}) as snapshot (terminal_snapshot), chars/4`, t4a: tokens(asSnapshot), unit: "tokens", target: "< text" });
-      rows.push({ section: "elements", metric: `${name} (${size}) as text (terminal_read), pieces`, t4a: pieces(asText), unit: "tokens" });
-      rows.push({ section: "elements", metric: `${name} (${size}) as snapshot (terminal_snapshot), pieces`, t4a: pieces(asSnapshot), unit: "tokens", target: "< text" });
-      rows.push({ section: "elements", metric: `${name} (${size}) as screenshot, ${width}x${height} px image`, t4a: (width * height) / 750, unit: "tokens" });
-      rows.push({ section: "elements", metric: `${name} (${size}) as screenshot, its PNG as base64 text`, t4a: Math.ceil(png.length / 3), unit: "tokens" });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as text (terminal_read), chars/4`,
+        t4a: tokens(asText),
+        unit: "tokens",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as snapshot (terminal_snapshot), chars/4`,
+        t4a: tokens(asSnapshot),
+        unit: "tokens",
+        target: "< text",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as text (terminal_read), pieces`,
+        t4a: pieces(asText),
+        unit: "tokens",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as snapshot (terminal_snapshot), pieces`,
+        t4a: pieces(asSnapshot),
+        unit: "tokens",
+        target: "< text",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as screenshot, ${width}x${height} px image`,
+        t4a: (width * height) / 750,
+        unit: "tokens",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name} (${size}) as screenshot, its PNG as base64 text`,
+        t4a: Math.ceil(png.length / 3),
+        unit: "tokens",
+      });
     } finally {
       fixture.term.dispose();
     }
@@ -879,9 +1429,25 @@ async function elements(): Promise<void> {
 
 function report(): void {
   const format = (n: number | undefined) => (n === undefined ? "" : n >= 100 ? n.toFixed(0) : n.toFixed(1));
-  const ratio = (ours: number, theirs: number | undefined, noise?: string, paired?: number) => (theirs ? noise ?? `${(paired ?? ours / theirs).toFixed(2)}x` : "");
+  const ratio = (ours: number, theirs: number | undefined, noise?: string, paired?: number) =>
+    theirs ? (noise ?? `${(paired ?? ours / theirs).toFixed(2)}x`) : "";
   // Every ratio has the other side's own figure just before it; a noisy run shows why instead of a ratio.
-  const header = ["section", "metric", "t4a", "tmux", "t4a/tmux", "floor", "t4a/floor", "t4a cpu", "tmux cpu", "cpu t4a/tmux", "unit", "target", "spread (IQR/median)", "load, core share"];
+  const header = [
+    "section",
+    "metric",
+    "t4a",
+    "tmux",
+    "t4a/tmux",
+    "floor",
+    "t4a/floor",
+    "t4a cpu",
+    "tmux cpu",
+    "cpu t4a/tmux",
+    "unit",
+    "target",
+    "spread (IQR/median)",
+    "load, core share",
+  ];
   const table = rows.map((row) => [
     row.section,
     row.metric,
@@ -899,7 +1465,11 @@ function report(): void {
     row.load ?? "",
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
   console.log(line(header));
   for (const cells of table) console.log(line(cells));
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${tmuxVersion()}, bun ${Bun.version}`;

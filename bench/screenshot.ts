@@ -12,7 +12,23 @@ const { renderScreenshot } = await import("../src/render/screenshot.ts");
 /** Worst case for size and time: every row full of coloured code tokens, a boxed panel, an inverse status line. */
 function busyScreen(cols: number, rows: number): Screen {
   const screen = new Screen({ cols, rows, scrollback: 0 });
-  const words = ["const", "return", "function", "value", "render", "screen", "=", "{", "}", "(", ")", "42", "\"text\"", "if", "else"];
+  const words = [
+    "const",
+    "return",
+    "function",
+    "value",
+    "render",
+    "screen",
+    "=",
+    "{",
+    "}",
+    "(",
+    ")",
+    "42",
+    '"text"',
+    "if",
+    "else",
+  ];
   const colours = [0, 31, 32, 33, 34, 35, 36, 90];
   const lines: string[] = [];
   let seed = 1;
@@ -46,7 +62,10 @@ function median(values: number[]): number {
   return sorted[sorted.length >> 1];
 }
 
-const results: Record<string, { cols: number; rows: number; scale: number; median_ms: number; png_bytes: number; width_px: number }> = {};
+const results: Record<
+  string,
+  { cols: number; rows: number; scale: number; median_ms: number; png_bytes: number; width_px: number }
+> = {};
 const first = busyScreen(80, 24);
 const coldStarted = performance.now();
 renderScreenshot(first.cellGrid());
@@ -54,7 +73,10 @@ const firstRenderMs = Number((performance.now() - coldStarted).toFixed(2));
 first.dispose();
 console.log(`first render (unpacks the font) ${firstRenderMs} ms`);
 
-for (const [cols, rows] of [[80, 24], [200, 50]] as const) {
+for (const [cols, rows] of [
+  [80, 24],
+  [200, 50],
+] as const) {
   const screen = busyScreen(cols, rows);
   const grid = screen.cellGrid();
   screen.dispose();
@@ -84,4 +106,7 @@ for (const [cols, rows] of [[80, 24], [200, 50]] as const) {
 
 const out = join(import.meta.dir, "results");
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, "screenshot.json"), `${JSON.stringify({ bun: Bun.version, first_render_ms: firstRenderMs, results }, null, 2)}\n`);
+writeFileSync(
+  join(out, "screenshot.json"),
+  `${JSON.stringify({ bun: Bun.version, first_render_ms: firstRenderMs, results }, null, 2)}\n`,
+);

@@ -20,7 +20,8 @@ const BIN = resolve(import.meta.dir, "../dist/t4a");
 
 function t4a(args: string[], allowFail = false): string {
   const child = Bun.spawnSync([BIN, ...args], { stdout: "pipe", stderr: "pipe" });
-  if (child.exitCode !== 0 && !allowFail) throw new Error(`t4a ${args.join(" ")}: exit ${child.exitCode}: ${child.stderr.toString()}`);
+  if (child.exitCode !== 0 && !allowFail)
+    throw new Error(`t4a ${args.join(" ")}: exit ${child.exitCode}: ${child.stderr.toString()}`);
   return child.stdout.toString();
 }
 
@@ -64,7 +65,19 @@ const cast = join(work, "screen.cast");
 const id = `cap-${name}-${process.pid}`;
 const shellLine = command.length === 1 && command[0]!.includes(" ");
 const runArgs = shellLine ? ["bash", "-c", command[0]!] : command;
-t4a(["create", "--name", id, "--cols", String(cols), "--rows", String(rows), "--record", cast, ...createArgs, ...(runArgs.length ? ["--", ...runArgs] : [])]);
+t4a([
+  "create",
+  "--name",
+  id,
+  "--cols",
+  String(cols),
+  "--rows",
+  String(rows),
+  "--record",
+  cast,
+  ...createArgs,
+  ...(runArgs.length ? ["--", ...runArgs] : []),
+]);
 try {
   for (const step of steps) {
     if ("wait" in step) {
@@ -99,7 +112,11 @@ try {
     }
   }
   const buffer = term.buffer.active;
-  const core = (term as unknown as { _core: { coreMouseService: { activeEncoding: string }; coreService: { isCursorHidden: boolean } } })._core;
+  const core = (
+    term as unknown as {
+      _core: { coreMouseService: { activeEncoding: string }; coreService: { isCursorHidden: boolean } };
+    }
+  )._core;
   // The alternate screen is serialized after the normal one, behind CSI ?1049h CSI H: keep only it.
   let body = serializer.serialize({ scrollback: 0, excludeModes: true });
   const alt = "\x1b[?1049h\x1b[H";
@@ -115,14 +132,20 @@ try {
   const check = fixtureTerminal(cols, rows);
   await writeAll(check, ans);
   const replayed = screenText(check.buffer.active, rows);
-  const trim = (text: string[]) => text.map((row) => row.trimEnd()).join("\n").trimEnd();
+  const trim = (text: string[]) =>
+    text
+      .map((row) => row.trimEnd())
+      .join("\n")
+      .trimEnd();
   const t4aRows = shown.replace(/\n$/, "").split("\n");
   if (trim(replayed) !== trim(t4aRows)) {
     console.error(`replay differs from t4a text:\n--- t4a\n${trim(t4aRows)}\n--- replay\n${trim(replayed)}`);
     process.exitCode = 1;
   }
   if (check.buffer.active.cursorY !== cursorRow || check.buffer.active.cursorX !== cursorCol) {
-    console.error(`cursor: t4a ${cursorRow} ${cursorCol}, replay ${check.buffer.active.cursorY} ${check.buffer.active.cursorX}`);
+    console.error(
+      `cursor: t4a ${cursorRow} ${cursorCol}, replay ${check.buffer.active.cursorY} ${check.buffer.active.cursorX}`,
+    );
     process.exitCode = 1;
   }
   writeFileSync(join(SCREENS_DIR, `${name}.ans`), ans);
@@ -142,7 +165,9 @@ try {
   };
   writeFileSync(jsonPath, `${JSON.stringify(meta, null, 2)}\n`);
   console.log(replayed.map((row, i) => `${String(i).padStart(2)}|${row}`).join("\n"));
-  console.log(`cursor ${cursorRow} ${cursorCol}${core.coreService.isCursorHidden ? " (hidden)" : ""}, mouse ${mouse}/${encoding}, ${ans.length} bytes -> ${name}.ans`);
+  console.log(
+    `cursor ${cursorRow} ${cursorCol}${core.coreService.isCursorHidden ? " (hidden)" : ""}, mouse ${mouse}/${encoding}, ${ans.length} bytes -> ${name}.ans`,
+  );
 } finally {
   t4a(["kill", id], true);
   rmSync(work, { recursive: true, force: true });

@@ -6,7 +6,10 @@ import { detectElements } from "../src/terminal/elements.ts";
 import { cellGridOf } from "../src/terminal/screen.ts";
 
 const args = process.argv.slice(2);
-const names = args.length === 0 || args[0] === "train" || args[0] === "holdout" ? fixtureNames((args[0] as "train" | "holdout") ?? "train") : args;
+const names =
+  args.length === 0 || args[0] === "train" || args[0] === "holdout"
+    ? fixtureNames((args[0] as "train" | "holdout") ?? "train")
+    : args;
 const brief = (e: Element) => `${e.kind} ${e.row}:${e.col}+${e.width}${e.label !== undefined ? ` "${e.label}"` : ""}`;
 for (const name of names) {
   const fixture = await loadFixture(name);
@@ -23,7 +26,9 @@ for (const name of names) {
     used.add(index);
     if (stateRight(want, detected[index]!) === false) {
       const got = detected[index]!;
-      lines.push(`  ~ ${brief(want)}: want ${JSON.stringify({ value: want.value, selected: want.selected, checked: want.checked, percent: want.percent, items: want.items?.filter((i) => i.selected).map((i) => i.label) })} got ${JSON.stringify({ value: got.value, selected: got.selected, checked: got.checked, percent: got.percent, items: got.items?.filter((i) => i.selected).map((i) => i.label) })}`);
+      lines.push(
+        `  ~ ${brief(want)}: want ${JSON.stringify({ value: want.value, selected: want.selected, checked: want.checked, percent: want.percent, items: want.items?.filter((i) => i.selected).map((i) => i.label) })} got ${JSON.stringify({ value: got.value, selected: got.selected, checked: got.checked, percent: got.percent, items: got.items?.filter((i) => i.selected).map((i) => i.label) })}`,
+      );
     }
   }
   detected.forEach((got, i) => used.has(i) || lines.push(`  + ${brief(got)}`));

@@ -10,7 +10,10 @@ const root = resolve(import.meta.dir, "..");
 
 /** The package.json fields that offer the library: ESM only (its .mjs and .d.mts say so to Node and tsc). */
 export const LIBRARY_FIELDS = {
-  exports: { ".": { types: "./types/lib/index.d.mts", default: "./lib/index.mjs" }, "./package.json": "./package.json" },
+  exports: {
+    ".": { types: "./types/lib/index.d.mts", default: "./lib/index.mjs" },
+    "./package.json": "./package.json",
+  },
   types: "./types/lib/index.d.mts",
   files: ["lib", "types"],
 };
@@ -24,19 +27,29 @@ export async function buildLibrary(dir: string): Promise<void> {
 
   const out = mkdtempSync(join(tmpdir(), "t4a-lib-types-"));
   try {
-    const tsc = Bun.spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", join(root, "scripts", "lib.tsconfig.json"), "--outDir", out], { stdout: "pipe", stderr: "pipe" });
-    if (tsc.exitCode !== 0) throw new Error(`library types: tsc exited ${tsc.exitCode}: ${tsc.stdout.toString()}${tsc.stderr.toString()}`);
+    const tsc = Bun.spawnSync(
+      [join(root, "node_modules", ".bin", "tsc"), "-p", join(root, "scripts", "lib.tsconfig.json"), "--outDir", out],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    if (tsc.exitCode !== 0)
+      throw new Error(`library types: tsc exited ${tsc.exitCode}: ${tsc.stdout.toString()}${tsc.stderr.toString()}`);
     // From the entry, each declaration file and those it imports, their specifiers made .mjs.
     const wanted = [join(out, "lib", "index.d.ts")];
     const done = new Set<string>();
     for (let file = wanted.pop(); file; file = wanted.pop()) {
       if (done.has(file)) continue;
       done.add(file);
-      const text = readFileSync(file, "utf8").replace(/(from\s+["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, (_, from: string, path: string, quote: string) => {
-        wanted.push(resolve(dirname(file!), `${path}.d.ts`));
-        return `${from}${path}.mjs${quote}`;
-      });
-      if (/from\s+["'](?!\.)/.test(text)) throw new Error(`library types: ${relative(out, file)} imports a package: ${text.match(/from\s+["'](?!\.)[^"']+/)![0]}`);
+      const text = readFileSync(file, "utf8").replace(
+        /(from\s+["'])(\.{1,2}\/[^"']+)\.ts(["'])/g,
+        (_, from: string, path: string, quote: string) => {
+          wanted.push(resolve(dirname(file!), `${path}.d.ts`));
+          return `${from}${path}.mjs${quote}`;
+        },
+      );
+      if (/from\s+["'](?!\.)/.test(text))
+        throw new Error(
+          `library types: ${relative(out, file)} imports a package: ${text.match(/from\s+["'](?!\.)[^"']+/)![0]}`,
+        );
       const target = join(dir, "types", relative(out, file).replace(/\.d\.ts$/, ".d.mts"));
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, text);

@@ -5,7 +5,16 @@
 // `--target NAME` (repeatable) packs only those platform packages; `t4a` still lists all six.
 // `--release DIR` and `--out DIR` replace dist/release and dist/npm (the tests' fake releases).
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { buildLibrary, LIBRARY_FIELDS } from "./lib.ts";
@@ -19,7 +28,11 @@ export const TARGETS = ["linux-x64", "linux-arm64", "linux-x64-musl", "linux-arm
 
 /** Runs `npm pack` in `dir`, the tarball into dist/npm; answers its file name. */
 function npmPack(dir: string): string {
-  const packed = Bun.spawnSync(["npm", "pack", "--json", "--pack-destination", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const packed = Bun.spawnSync(["npm", "pack", "--json", "--pack-destination", out], {
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (packed.exitCode !== 0) throw new Error(`npm pack in ${dir}: ${packed.stderr.toString().trim()}`);
   return JSON.parse(packed.stdout.toString())[0].filename;
 }
@@ -28,7 +41,8 @@ function platformPackage(target: string, sums: Map<string, string>): string {
   const file = join(release, `t4a-${target}`);
   if (!existsSync(file)) throw new Error(`${file} is missing: run npm run release first`);
   const sum = createHash("sha256").update(readFileSync(file)).digest("hex");
-  if (sums.get(`t4a-${target}`) !== sum) throw new Error(`t4a-${target}: its SHA-256 is not the one in ${join(release, "SHA256SUMS")}`);
+  if (sums.get(`t4a-${target}`) !== sum)
+    throw new Error(`t4a-${target}: its SHA-256 is not the one in ${join(release, "SHA256SUMS")}`);
   const [os, cpu, libc] = target.split("-");
   const dir = join(out, target);
   mkdirSync(join(dir, "bin"), { recursive: true });
@@ -45,7 +59,10 @@ function platformPackage(target: string, sums: Map<string, string>): string {
     preferUnplugged: true,
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(dir, "README.md"), `# @t4a/${target}\n\nThe t4a executable for ${target}. Install \`t4a\`, not this package: npm picks this one on ${target}.\n`);
+  writeFileSync(
+    join(dir, "README.md"),
+    `# @t4a/${target}\n\nThe t4a executable for ${target}. Install \`t4a\`, not this package: npm picks this one on ${target}.\n`,
+  );
   return npmPack(dir);
 }
 
@@ -91,11 +108,13 @@ async function main(): Promise<void> {
   // What an earlier run left (only that: --out may name a directory holding other things).
   mkdirSync(out, { recursive: true });
   for (const name of readdirSync(out)) {
-    if ((name.startsWith("t4a-") && name.endsWith(".tgz")) || name === "t4a" || TARGETS.includes(name)) rmSync(join(out, name), { recursive: true, force: true });
+    if ((name.startsWith("t4a-") && name.endsWith(".tgz")) || name === "t4a" || TARGETS.includes(name))
+      rmSync(join(out, name), { recursive: true, force: true });
   }
   const started = performance.now();
   try {
-    for (const target of wanted.length ? wanted : TARGETS) console.log(`packed dist/npm/${platformPackage(target, sums)}`);
+    for (const target of wanted.length ? wanted : TARGETS)
+      console.log(`packed dist/npm/${platformPackage(target, sums)}`);
     console.log(`packed dist/npm/${await mainPackage()}`);
   } catch (error) {
     console.error(`pack: ${(error as Error).message}`);

@@ -4,7 +4,9 @@ import { loadFixture } from "../test/fixtures/screens/score.ts";
 
 for (const name of process.argv.slice(2)) {
   const { meta, buffer, term, cursorVisible } = await loadFixture(name);
-  console.log(`== ${name} ${meta.cols}x${meta.rows} cursor ${meta.cursor} ${cursorVisible ? "shown" : "hidden"} mouse ${meta.mouse}/${meta.encoding}`);
+  console.log(
+    `== ${name} ${meta.cols}x${meta.rows} cursor ${meta.cursor} ${cursorVisible ? "shown" : "hidden"} mouse ${meta.mouse}/${meta.encoding}`,
+  );
   console.log(`   ${"0123456789".repeat(Math.ceil(meta.cols / 10)).slice(0, meta.cols)}`);
   for (let row = 0; row < meta.rows; row++) {
     const line = buffer.getLine(row)!;
@@ -14,7 +16,8 @@ for (const name of process.argv.slice(2)) {
     let style = "";
     let text = "";
     const flush = (end: number) => {
-      if (style && (text.trim() || /INV|bg[1-6](,|$)|bg#/.test(style))) runs.push(`${start}+${end - start} ${style} "${text}"`);
+      if (style && (text.trim() || /INV|bg[1-6](,|$)|bg#/.test(style)))
+        runs.push(`${start}+${end - start} ${style} "${text}"`);
     };
     for (let col = 0; col < meta.cols; col++) {
       const cell = line.getCell(col)!;
@@ -25,7 +28,9 @@ for (const name of process.argv.slice(2)) {
         cell.isUnderline() ? "ul" : "",
         cell.isFgDefault() ? "" : `fg${cell.isFgRGB() ? "#" + cell.getFgColor().toString(16) : cell.getFgColor()}`,
         cell.isBgDefault() ? "" : `bg${cell.isBgRGB() ? "#" + cell.getBgColor().toString(16) : cell.getBgColor()}`,
-      ].filter(Boolean).join(",");
+      ]
+        .filter(Boolean)
+        .join(",");
       if (s !== style) {
         flush(col);
         start = col;

@@ -25,65 +25,101 @@ function present(program: string): boolean {
 /** A program run by bash, which then prints its exit code and what it wrote to $OUT, and stays. */
 async function start(command: string): Promise<{ id: string; done: () => Promise<string> }> {
   const out = join(sandbox.dir, `out-${Math.random().toString(36).slice(2)}`);
-  const id = await sandbox.ok(["create", "--", "bash", "-c", `OUT=${out}; ${command}; echo "rc=$? out=$(cat ${out})"; sleep 600`]);
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "-c",
+    `OUT=${out}; ${command}; echo "rc=$? out=$(cat ${out})"; sleep 600`,
+  ]);
   return {
     id,
-    done: () => waitFor(async () => (await sandbox.screen(id)).split("\n").find((line) => line.startsWith("rc=")), 30_000, `${command} to end`),
+    done: () =>
+      waitFor(
+        async () => (await sandbox.screen(id)).split("\n").find((line) => line.startsWith("rc=")),
+        30_000,
+        `${command} to end`,
+      ),
   };
 }
 
 /** The snapshot's JSON once `ready` holds for it. */
-async function snapshot(id: string, ready: (elements: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
-  return waitFor(async () => {
-    const reply = (await sandbox.request({ cmd: "snapshot", id })).reply;
-    const elements = (reply.elements ?? []) as Array<Record<string, unknown>>;
-    return ready(elements) ? elements : undefined;
-  }, 30_000, `${id}'s screen`);
+async function snapshot(
+  id: string,
+  ready: (elements: Array<Record<string, unknown>>) => boolean,
+): Promise<Array<Record<string, unknown>>> {
+  return waitFor(
+    async () => {
+      const reply = (await sandbox.request({ cmd: "snapshot", id })).reply;
+      const elements = (reply.elements ?? []) as Array<Record<string, unknown>>;
+      return ready(elements) ? elements : undefined;
+    },
+    30_000,
+    `${id}'s screen`,
+  );
 }
 
 const labelled = (label: string) => (elements: Array<Record<string, unknown>>) =>
-  elements.some((e) => e.label === label || (e.items as Array<{ label: string }> | undefined)?.some((i) => i.label === label));
+  elements.some(
+    (e) => e.label === label || (e.items as Array<{ label: string }> | undefined)?.some((i) => i.label === label),
+  );
 
-test.if(present("dialog"))("dialog --menu: choose by text or by ref moves the highlight with arrows (whether or not the mouse is on) and presses Enter", async () => {
-  const mouse = await start("dialog --menu Pick 15 40 4 1 One 2 Two 3 Three 2>$OUT");
-  await snapshot(mouse.id, labelled("Three"));
-  expect(JSON.parse(await sandbox.ok(["choose", mouse.id, "Three", "--json"]))).toMatchObject({ via: "keys", sent: ["Down", "Down", "Enter"] });
-  expect(await mouse.done()).toBe("rc=0 out=3");
+test.if(present("dialog"))(
+  "dialog --menu: choose by text or by ref moves the highlight with arrows (whether or not the mouse is on) and presses Enter",
+  async () => {
+    const mouse = await start("dialog --menu Pick 15 40 4 1 One 2 Two 3 Three 2>$OUT");
+    await snapshot(mouse.id, labelled("Three"));
+    expect(JSON.parse(await sandbox.ok(["choose", mouse.id, "Three", "--json"]))).toMatchObject({
+      via: "keys",
+      sent: ["Down", "Down", "Enter"],
+    });
+    expect(await mouse.done()).toBe("rc=0 out=3");
 
-  const keys = await start("dialog --no-mouse --menu Pick 15 40 4 1 One 2 Two 3 Three 2>$OUT");
-  const elements = await snapshot(keys.id, labelled("Two"));
-  const two = (elements.find((e) => e.kind === "menu")!.items as Array<{ ref: string; label: string }>).find((i) => i.label === "Two")!;
-  expect(await sandbox.ok(["choose", keys.id, two.ref])).toMatch(/^(changed|gone) \(keys: Down Enter\)$/);
-  expect(await keys.done()).toBe("rc=0 out=2");
-});
+    const keys = await start("dialog --no-mouse --menu Pick 15 40 4 1 One 2 Two 3 Three 2>$OUT");
+    const elements = await snapshot(keys.id, labelled("Two"));
+    const two = (elements.find((e) => e.kind === "menu")!.items as Array<{ ref: string; label: string }>).find(
+      (i) => i.label === "Two",
+    )!;
+    expect(await sandbox.ok(["choose", keys.id, two.ref])).toMatch(/^(changed|gone) \(keys: Down Enter\)$/);
+    expect(await keys.done()).toBe("rc=0 out=2");
+  },
+);
 
-test.if(present("whiptail"))("whiptail --checklist: choose toggles boxes with arrows and Space, click presses Ok with Tab and Enter", async () => {
-  const list = await start("whiptail --checklist Pick 15 40 4 a Apple ON b Banana OFF c Cherry OFF 2>$OUT");
-  await snapshot(list.id, labelled("Cherry"));
-  expect(await sandbox.ok(["choose", list.id, "Cherry"])).toBe("checked (keys: Down Down Space)");
-  expect(await sandbox.ok(["choose", list.id, "apple"])).toBe("unchecked (keys: Up Up Space)");
-  expect(await sandbox.ok(["click", list.id, "--text", "Ok"])).toMatch(/\(keys: Tab Enter\)$/);
-  expect(await list.done()).toBe('rc=0 out="c"');
-});
+test.if(present("whiptail"))(
+  "whiptail --checklist: choose toggles boxes with arrows and Space, click presses Ok with Tab and Enter",
+  async () => {
+    const list = await start("whiptail --checklist Pick 15 40 4 a Apple ON b Banana OFF c Cherry OFF 2>$OUT");
+    await snapshot(list.id, labelled("Cherry"));
+    expect(await sandbox.ok(["choose", list.id, "Cherry"])).toBe("checked (keys: Down Down Space)");
+    expect(await sandbox.ok(["choose", list.id, "apple"])).toBe("unchecked (keys: Up Up Space)");
+    expect(await sandbox.ok(["click", list.id, "--text", "Ok"])).toMatch(/\(keys: Tab Enter\)$/);
+    expect(await list.done()).toBe('rc=0 out="c"');
+  },
+);
 
-test.if(present("dialog"))("dialog --checklist and --radiolist: choose clicks the boxes (dialog turns the mouse on), click presses OK", async () => {
-  const list = await start("dialog --checklist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
-  await snapshot(list.id, labelled("Cherry"));
-  expect(await sandbox.ok(["choose", list.id, "Cherry"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
-  expect(await sandbox.ok(["choose", list.id, "Apple"])).toMatch(/^unchecked \(mouse: click \d+:\d+\)$/);
-  await sandbox.ok(["click", list.id, "--text", "OK"]);
-  expect(await list.done()).toBe("rc=0 out=c");
-  const radio = await start("dialog --radiolist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
-  await snapshot(radio.id, labelled("Banana"));
-  expect(await sandbox.ok(["choose", radio.id, "Banana"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
-  await sandbox.ok(["click", radio.id, "--text", "OK"]);
-  expect(await radio.done()).toBe("rc=0 out=b");
-});
+test.if(present("dialog"))(
+  "dialog --checklist and --radiolist: choose clicks the boxes (dialog turns the mouse on), click presses OK",
+  async () => {
+    const list = await start("dialog --checklist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
+    await snapshot(list.id, labelled("Cherry"));
+    expect(await sandbox.ok(["choose", list.id, "Cherry"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
+    expect(await sandbox.ok(["choose", list.id, "Apple"])).toMatch(/^unchecked \(mouse: click \d+:\d+\)$/);
+    await sandbox.ok(["click", list.id, "--text", "OK"]);
+    expect(await list.done()).toBe("rc=0 out=c");
+    const radio = await start("dialog --radiolist Pick 15 40 4 a Apple on b Banana off c Cherry off 2>$OUT");
+    await snapshot(radio.id, labelled("Banana"));
+    expect(await sandbox.ok(["choose", radio.id, "Banana"])).toMatch(/^checked \(mouse: click \d+:\d+\)$/);
+    await sandbox.ok(["click", radio.id, "--text", "OK"]);
+    expect(await radio.done()).toBe("rc=0 out=b");
+  },
+);
 
 test.if(present("dialog"))("dialog --inputbox: fill replaces the value, click OK submits it", async () => {
   const box = await start("dialog --inputbox Name 10 40 Bob 2>$OUT");
   await snapshot(box.id, (elements) => elements.some((e) => e.kind === "input" && e.value === "Bob"));
-  expect(await sandbox.ok(["fill", box.id, "Name", "Ada Lovelace"])).toBe('filled (keys: End BSpace BSpace BSpace "Ada Lovelace")');
+  expect(await sandbox.ok(["fill", box.id, "Name", "Ada Lovelace"])).toBe(
+    'filled (keys: End BSpace BSpace BSpace "Ada Lovelace")',
+  );
   await sandbox.ok(["click", box.id, "--text", "OK"]);
   expect(await box.done()).toBe("rc=0 out=Ada Lovelace");
   // A value longer than the field shows only its end: erased until the field shows nothing.
@@ -115,7 +151,14 @@ test.if(present("fzf"))("fzf: choose by text moves the selection there and accep
 });
 
 test("a target not on the screen, and a program with nothing to choose, are refused saying what is there", async () => {
-  const id = await sandbox.ok(["create", "--", "bash", "--norc", "-c", "echo 'Continue? [Y/n]'; read a; echo got=$a; sleep 600"]);
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    "echo 'Continue? [Y/n]'; read a; echo got=$a; sleep 600",
+  ]);
   await snapshot(id, (elements) => elements.some((e) => e.kind === "question"));
   const missing = await sandbox.run(["choose", id, "Maybe"]);
   expect(missing.stderr).toMatch(/no .* "Maybe" on the screen \(there: .*"Yes"/);
@@ -126,7 +169,8 @@ test("a target not on the screen, and a program with nothing to choose, are refu
 
 test("a one-line question read a key at a time (raw mode) gets its key alone: no Enter spills into the next question", async () => {
   // Like `git add -p` with interactive.singleKey: cbreak mode, one key read per question, no echo.
-  const script = "import sys,time,tty\n" +
+  const script =
+    "import sys,time,tty\n" +
     "tty.setcbreak(0)\n" +
     "print('Delete it? [y/n] ', end='', flush=True); a = sys.stdin.read(1)\n" +
     "print('\\ngot=' + repr(a)); print('Next one? [y/n] ', end='', flush=True); b = sys.stdin.read(1)\n" +
@@ -139,7 +183,11 @@ test("a one-line question read a key at a time (raw mode) gets its key alone: no
   await waitFor(async () => (await sandbox.screen(id)).includes("got='y'"), 30_000, "the key read");
   // Had an Enter followed the key, the next question would already have its answer ('\r').
   await sandbox.ok(["send", id, "n"]);
-  const screen = await waitFor(async () => (await sandbox.screen(id)).split("\n").find((line) => line.startsWith("next=")), 30_000, "the next answer");
+  const screen = await waitFor(
+    async () => (await sandbox.screen(id)).split("\n").find((line) => line.startsWith("next=")),
+    30_000,
+    "the next answer",
+  );
   expect(screen).toBe("next='n'");
 });
 
@@ -156,41 +204,61 @@ const AGENT_QUESTIONS: Array<[AgentCli, string, confirm?: string]> = [
 for (const [cli, yes, confirm] of AGENT_QUESTIONS) {
   const installed = existsSync(join(AGENTS_BIN, cli));
   if (!installed) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
-  test.if(installed)(`${cli}: choose "${yes}" on its permission question, and the file is written`, async () => {
-    const model = new FakeModel();
-    const home = join(sandbox.dir, `home-${cli}`);
-    const work = join(sandbox.dir, `work-${cli}`);
-    mkdirSync(home, { recursive: true });
-    mkdirSync(work, { recursive: true });
-    Bun.spawnSync(["git", "init", "-q", work]);
-    const env = { ...sandbox.env, ...prepareAgentHome(home, model.url, [work]), HOME: home, PATH: `${AGENTS_BIN}:${process.env.PATH}` };
-    writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
-    const t4a = async (args: string[]) => {
-      const child = Bun.spawn([BIN, ...args], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-      if (code !== 0) throw new Error(`t4a ${args.join(" ")}: exit ${code}: ${stderr}${stdout}\n--- screen ---\n${await sandbox.screen(id).catch(() => "")}`);
-      return stdout.trim();
-    };
-    const id = `ask-${cli}`;
-    const file = join(work, `hello-${cli}.txt`);
-    try {
-      await t4a(["create", "--name", id, "--agent", cli, "--prompt", `Please t4a:write:${file}`]);
-      await t4a(["wait", id, "--agent", "waiting", "--timeout", "90s"]);
-      const snap = await t4a(["snapshot", id]);
-      const reply = JSON.parse(await t4a(["choose", id, yes, "--json", "--timeout", "30s"]));
-      // A list: ["Down", "Enter"] (more if a key the CLI dropped while drawing was sent again);
-      // opencode's row of buttons, with its mouse on: a click on the second.
-      if (reply.via === "keys") expect([reply.sent[0], reply.sent.at(-1)], snap).toEqual(["Down", "Enter"]);
-      else expect(reply.sent, snap).toEqual([expect.stringMatching(/^click \d+:\d+$/)]);
-      if (confirm) {
-        await waitFor(async () => (await t4a(["snapshot", id])).includes(`"${confirm}"`), 30_000, `${cli}'s ${confirm}`);
-        await t4a(["click", id, "--text", confirm]);
+  test.if(installed)(
+    `${cli}: choose "${yes}" on its permission question, and the file is written`,
+    async () => {
+      const model = new FakeModel();
+      const home = join(sandbox.dir, `home-${cli}`);
+      const work = join(sandbox.dir, `work-${cli}`);
+      mkdirSync(home, { recursive: true });
+      mkdirSync(work, { recursive: true });
+      Bun.spawnSync(["git", "init", "-q", work]);
+      const env = {
+        ...sandbox.env,
+        ...prepareAgentHome(home, model.url, [work]),
+        HOME: home,
+        PATH: `${AGENTS_BIN}:${process.env.PATH}`,
+      };
+      writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
+      const t4a = async (args: string[]) => {
+        const child = Bun.spawn([BIN, ...args], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+        const [stdout, stderr, code] = await Promise.all([
+          new Response(child.stdout).text(),
+          new Response(child.stderr).text(),
+          child.exited,
+        ]);
+        if (code !== 0)
+          throw new Error(
+            `t4a ${args.join(" ")}: exit ${code}: ${stderr}${stdout}\n--- screen ---\n${await sandbox.screen(id).catch(() => "")}`,
+          );
+        return stdout.trim();
+      };
+      const id = `ask-${cli}`;
+      const file = join(work, `hello-${cli}.txt`);
+      try {
+        await t4a(["create", "--name", id, "--agent", cli, "--prompt", `Please t4a:write:${file}`]);
+        await t4a(["wait", id, "--agent", "waiting", "--timeout", "90s"]);
+        const snap = await t4a(["snapshot", id]);
+        const reply = JSON.parse(await t4a(["choose", id, yes, "--json", "--timeout", "30s"]));
+        // A list: ["Down", "Enter"] (more if a key the CLI dropped while drawing was sent again);
+        // opencode's row of buttons, with its mouse on: a click on the second.
+        if (reply.via === "keys") expect([reply.sent[0], reply.sent.at(-1)], snap).toEqual(["Down", "Enter"]);
+        else expect(reply.sent, snap).toEqual([expect.stringMatching(/^click \d+:\d+$/)]);
+        if (confirm) {
+          await waitFor(
+            async () => (await t4a(["snapshot", id])).includes(`"${confirm}"`),
+            30_000,
+            `${cli}'s ${confirm}`,
+          );
+          await t4a(["click", id, "--text", confirm]);
+        }
+        await t4a(["wait", id, "--agent", "idle", "--timeout", "60s"]);
+        expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
+      } finally {
+        await t4a(["kill", id]).catch(() => {});
+        model.stop();
       }
-      await t4a(["wait", id, "--agent", "idle", "--timeout", "60s"]);
-      expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
-    } finally {
-      await t4a(["kill", id]).catch(() => {});
-      model.stop();
-    }
-  }, 180_000);
+    },
+    180_000,
+  );
 }

@@ -39,12 +39,23 @@ beforeAll(() => {
 afterAll(() => sandbox.cleanup());
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { ...sandbox.env, HOME: home, SHELL: "/bin/bash", PATH: `${fakeBin}:${process.env.PATH}`, XDG_CONFIG_HOME: join(home, ".config"), ...extra };
+  return {
+    ...sandbox.env,
+    HOME: home,
+    SHELL: "/bin/bash",
+    PATH: `${fakeBin}:${process.env.PATH}`,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    ...extra,
+  };
 }
 
 async function t4a(args: string[], extraEnv: Record<string, string> = {}) {
   const child = Bun.spawn([BIN, ...args], { cwd: work, env: env(extraEnv), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
@@ -62,17 +73,36 @@ async function agent(name: string, args: string[], extraEnv: Record<string, stri
 function records(): Array<Record<string, unknown>> {
   const text = readFileSync(log, "utf8");
   // Only whole lines: a fake may be halfway through writing one (a long line takes several writes).
-  return text.slice(0, text.lastIndexOf("\n") + 1).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .slice(0, text.lastIndexOf("\n") + 1)
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 /** The argv the fake `name` was last started with, after `after` records were written. */
 async function argvOf(cli: string, after: number): Promise<string[]> {
-  return waitFor(() => records().slice(after).find((record) => record.name === cli && record.argv)?.argv as string[] | undefined, 15_000, `${cli} to start`);
+  return waitFor(
+    () =>
+      records()
+        .slice(after)
+        .find((record) => record.name === cli && record.argv)?.argv as string[] | undefined,
+    15_000,
+    `${cli} to start`,
+  );
 }
 
 test("argv per preset and mode, in seed 003's order; the hostile prompt arrives byte for byte", async () => {
   const expectations: Record<string, (id: string) => string[]> = {
-    claude: (id) => ["--session-id", deterministicUuid(id), "--settings", expect.any(String) as unknown as string, "--dangerously-skip-permissions", HOSTILE, "--verbose"],
+    claude: (id) => [
+      "--session-id",
+      deterministicUuid(id),
+      "--settings",
+      expect.any(String) as unknown as string,
+      "--dangerously-skip-permissions",
+      HOSTILE,
+      "--verbose",
+    ],
     codex: () => ["--no-daemon", "--dangerously-bypass-approvals-and-sandbox", HOSTILE, "--verbose"],
     gemini: (id) => ["--session-id", deterministicUuid(id), "--yolo", "--prompt-interactive", HOSTILE, "--verbose"],
     qwen: (id) => ["--session-id", deterministicUuid(id), "--yolo", "--prompt-interactive", HOSTILE, "--verbose"],
@@ -82,7 +112,16 @@ test("argv per preset and mode, in seed 003's order; the hostile prompt arrives 
     for (const [cli, expected] of Object.entries(expectations)) {
       const id = `p-${cli}${mode === "direct" ? "-d" : ""}`;
       const before = records().length;
-      await agent(id, ["--agent", cli, "--prompt", HOSTILE, "--yolo", ...(mode === "direct" ? ["--direct"] : []), "--", "--verbose"]);
+      await agent(id, [
+        "--agent",
+        cli,
+        "--prompt",
+        HOSTILE,
+        "--yolo",
+        ...(mode === "direct" ? ["--direct"] : []),
+        "--",
+        "--verbose",
+      ]);
       const argv = await argvOf(cli, before);
       expect({ cli, mode, argv }).toEqual({ cli, mode, argv: expected(id) });
       await ok(["kill", id]);
@@ -96,11 +135,33 @@ test("ssh mode: ssh -tt TARGET 'cd DIR && <cli args>', quoted so the remote shel
   // A fake ssh: records its argv, then runs the remote command with a shell, as sshd would.
   const sshBin = join(sandbox.dir, "ssh-bin");
   mkdirSync(sshBin, { recursive: true });
-  writeFileSync(join(sshBin, "ssh"), `#!/bin/sh\necho "$@" > ${join(sandbox.dir, "ssh-argv")}\nfor last; do :; done\nexec /bin/sh -c "$last"\n`, { mode: 0o755 });
+  writeFileSync(
+    join(sshBin, "ssh"),
+    `#!/bin/sh\necho "$@" > ${join(sandbox.dir, "ssh-argv")}\nfor last; do :; done\nexec /bin/sh -c "$last"\n`,
+    { mode: 0o755 },
+  );
   const before = records().length;
-  await ok(["create", "--name", "remote", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--ssh", "devbox", "--ssh-arg=-p", "--ssh-arg", "2222", "--prompt", HOSTILE], {
-    PATH: `${sshBin}:${fakeBin}:${process.env.PATH}`,
-  });
+  await ok(
+    [
+      "create",
+      "--name",
+      "remote",
+      "-e",
+      `FAKE_AGENT_LOG=${log}`,
+      "--agent",
+      "claude",
+      "--ssh",
+      "devbox",
+      "--ssh-arg=-p",
+      "--ssh-arg",
+      "2222",
+      "--prompt",
+      HOSTILE,
+    ],
+    {
+      PATH: `${sshBin}:${fakeBin}:${process.env.PATH}`,
+    },
+  );
   const argv = await argvOf("claude", before);
   expect(argv.at(-1)).toBe(HOSTILE);
   expect(argv.slice(0, 2)).toEqual(["--session-id", deterministicUuid("remote")]);
@@ -122,7 +183,12 @@ test("login mode leaves a login shell when the agent exits; direct mode a shell 
     const screen = await ok(["text", id]);
     expect(screen).toContain("gemini (fake) ready"); // the agent's screen is still there above
     const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
-    expect(listed).toMatchObject({ alive: true, agent: "gemini", agent_state: "exited", spawn_mode: mode.length ? "direct" : "login" });
+    expect(listed).toMatchObject({
+      alive: true,
+      agent: "gemini",
+      agent_state: "exited",
+      spawn_mode: mode.length ? "direct" : "login",
+    });
     await ok(["kill", id]);
   }
 });
@@ -156,7 +222,9 @@ test("resume: claude gets --resume <same uuid> when its conversation file exists
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, `${uuid}.jsonl`), `${JSON.stringify({ type: "user", cwd: work, sessionId: uuid })}\n`);
   before = records().length;
-  const created = JSON.parse(await ok(["create", "--json", "--name", "fix-7", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--resume"]));
+  const created = JSON.parse(
+    await ok(["create", "--json", "--name", "fix-7", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--resume"]),
+  );
   expect(created).toMatchObject({ conversation_id: uuid, resumed: true });
   expect((await argvOf("claude", before)).slice(0, 2)).toEqual(["--resume", uuid]);
   await ok(["kill", "fix-7"]);
@@ -173,8 +241,12 @@ test("agent_state from claude's hooks: working, waiting with the question, idle;
   await agent("hooked", ["--agent", "claude", "--prompt", "first task"]);
   expect(await ok(["wait", "hooked", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: first task");
   await ok(["send", "hooked", "please approve this\\r"]);
-  expect(await ok(["wait", "hooked", "--agent", "waiting", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
-  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "hooked")).toMatchObject({ agent_state: "waiting" });
+  expect(await ok(["wait", "hooked", "--agent", "waiting", "--timeout", "15s"])).toBe(
+    "waiting\tDo you want to proceed? (y/n)",
+  );
+  expect(
+    JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "hooked"),
+  ).toMatchObject({ agent_state: "waiting" });
   await ok(["send", "hooked", "y"]);
   expect(await ok(["wait", "hooked", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
   const states: string[] = [];
@@ -199,7 +271,9 @@ test("list shows each agent's state and its question; list --needs keeps who nee
   await ok(["wait", reader, "--input", "--timeout", "15s"]);
   await waitFor(async () => /^failed\t.*exited\(3\)/m.test(await ok(["list"])), 15_000, "the failed exit");
   const lines = (await ok(["list"])).split("\n");
-  expect(lines.find((line) => line.startsWith("asks\t"))).toMatch(/\tclaude waiting \d+s "Do you want to proceed\? \(y\/n\)"$/);
+  expect(lines.find((line) => line.startsWith("asks\t"))).toMatch(
+    /\tclaude waiting \d+s "Do you want to proceed\? \(y\/n\)"$/,
+  );
   expect(lines.find((line) => line.startsWith("reader\t"))).toMatch(/\treading input \(python3\)$/);
   const needs = (await ok(["list", "--needs"])).split("\n").map((line) => line.split("\t")[0]);
   expect(needs).toEqual(["asks", "reader", "failed"]);
@@ -214,21 +288,30 @@ test("wait --any: the one call an orchestrator loop needs: blocks until any term
   expect(none.code).toBe(1);
   expect(none.stderr).toContain("no terminal needed a person within 300 ms");
   await agent("any1", ["--agent", "claude", "--prompt", "first task"]);
-  await ok(["wait", "--any", "--agent", "idle", "--timeout", "15s"]).then((line) => expect(line).toStartWith("any1\tidle\t"));
+  await ok(["wait", "--any", "--agent", "idle", "--timeout", "15s"]).then((line) =>
+    expect(line).toStartWith("any1\tidle\t"),
+  );
   // A waiting agent is found by the wait already under way.
   const waiting = t4a(["wait", "--any", "--timeout", "20s"]);
   await ok(["send", "any1", "please approve this\\r"]);
   const found = await waiting;
   expect(found.code).toBe(0);
   expect(found.stdout).toBe("any1\twaiting\tDo you want to proceed? (y/n)");
-  expect(JSON.parse(await ok(["wait", "--any", "--json"]))).toMatchObject({ condition: "needs", terminal: "any1", why: "waiting" });
+  expect(JSON.parse(await ok(["wait", "--any", "--json"]))).toMatchObject({
+    condition: "needs",
+    terminal: "any1",
+    why: "waiting",
+  });
   await ok(["approve", "any1"]);
   // Then a program reading its terminal, which is not an agent.
   const reader = await ok(["create", "--name", "asks-name", "--", "python3", "-c", "input('name? ')"]);
   expect(await ok(["wait", "--any", "--timeout", "20s"])).toBe(`${reader}\tinput\tpython3`);
   // Usage errors name the flags.
   const bare = await t4a(["wait", quiet]);
-  expect({ code: bare.code, stderr: bare.stderr }).toEqual({ code: 2, stderr: "t4a: wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)" });
+  expect({ code: bare.code, stderr: bare.stderr }).toEqual({
+    code: 2,
+    stderr: "t4a: wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)",
+  });
   for (const id of [quiet, "any1", reader]) await ok(["kill", id]);
 });
 
@@ -250,13 +333,29 @@ test("restart: an ended session comes back as it was made, under its id; an agen
   // An agent whose terminal ended (its CLI, then the shell left behind) comes back resuming its
   // conversation: codex resumes its latest one here.
   await agent("comeback", ["--agent", "codex", "--direct", "--", "--no-such-flag"]);
-  await waitFor(async () => JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string; agent_state?: string }) => t.id === "comeback")?.agent_state === "exited", 20_000, "the agent's CLI to end");
+  await waitFor(
+    async () =>
+      JSON.parse(await ok(["list", "--json"])).terminals.find(
+        (t: { id: string; agent_state?: string }) => t.id === "comeback",
+      )?.agent_state === "exited",
+    20_000,
+    "the agent's CLI to end",
+  );
   await ok(["send", "comeback", "exit\\r"]);
-  await waitFor(async () => JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string; alive: boolean }) => t.id === "comeback")?.alive === false, 20_000, "the terminal to end");
+  await waitFor(
+    async () =>
+      JSON.parse(await ok(["list", "--json"])).terminals.find(
+        (t: { id: string; alive: boolean }) => t.id === "comeback",
+      )?.alive === false,
+    20_000,
+    "the terminal to end",
+  );
   const before = records().length;
   expect(await ok(["restart", "comeback"])).toBe("comeback");
   expect((await argvOf("codex", before)).slice(0, 2)).toEqual(["resume", "--last"]);
-  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "comeback")).toMatchObject({ alive: true, resumed: true });
+  expect(
+    JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "comeback"),
+  ).toMatchObject({ alive: true, resumed: true });
   await ok(["kill", "comeback"]);
 }, 90_000);
 
@@ -264,7 +363,9 @@ test("agent_state from screen patterns when the CLI has no hooks (gemini), and t
   await agent("patterned", ["--agent", "gemini", "--idle", "400"]);
   await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"]);
   await ok(["send", "patterned", "approve the change\\r"]);
-  expect(await ok(["wait", "patterned", "--agent", "waiting", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  expect(await ok(["wait", "patterned", "--agent", "waiting", "--timeout", "15s"])).toBe(
+    "waiting\tDo you want to proceed? (y/n)",
+  );
   await ok(["send", "patterned", "y"]);
   // The line is the agent's last words, not its input box.
   expect(await ok(["wait", "patterned", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: approve the change");
@@ -272,20 +373,37 @@ test("agent_state from screen patterns when the CLI has no hooks (gemini), and t
 
   // An agent of the user's own (agents.json) whose prompt is typed once its input is ready.
   mkdirSync(join(home, ".config", "t4a"), { recursive: true });
-  writeFileSync(join(home, ".config", "t4a", "agents.json"), JSON.stringify({ typer: { cli: join(fakeBin, "opencode"), prompt: { via: "type" }, readyPatterns: ["commands >$"] } }));
+  writeFileSync(
+    join(home, ".config", "t4a", "agents.json"),
+    JSON.stringify({
+      typer: { cli: join(fakeBin, "opencode"), prompt: { via: "type" }, readyPatterns: ["commands >$"] },
+    }),
+  );
   const before = records().length;
   await agent("typed", ["--agent", "typer", "--idle", "300", "--prompt", HOSTILE]);
-  const typed = await waitFor(() => records().slice(before).find((record) => record.typed !== undefined)?.typed, 15_000, "the typed prompt");
+  const typed = await waitFor(
+    () =>
+      records()
+        .slice(before)
+        .find((record) => record.typed !== undefined)?.typed,
+    15_000,
+    "the typed prompt",
+  );
   expect(typed).toBe(HOSTILE);
   await ok(["kill", "typed"]);
 });
 
 test("a missing CLI: spawn_failed naming it; wait --agent on a plain terminal: unsupported", async () => {
-  const missing = await t4a(["create", "--agent", "codex"], { PATH: "/usr/bin:/bin", HOME: join(sandbox.dir, "nohome") });
+  const missing = await t4a(["create", "--agent", "codex"], {
+    PATH: "/usr/bin:/bin",
+    HOME: join(sandbox.dir, "nohome"),
+  });
   expect(missing.code).toBe(1);
   expect(missing.stderr).toStartWith("t4a: codex not found on PATH");
   const direct = await t4a(["create", "--agent", "codex", "--direct"], { PATH: "/usr/bin:/bin" });
-  expect(direct.stderr).toStartWith("t4a: codex not found on PATH; PATH was /usr/bin:/bin. Install codex, or add its directory to PATH in the daemon's environment");
+  expect(direct.stderr).toStartWith(
+    "t4a: codex not found on PATH; PATH was /usr/bin:/bin. Install codex, or add its directory to PATH in the daemon's environment",
+  );
   const plain = await ok(["create", "--", "sleep", "100"]);
   expect((await t4a(["wait", plain, "--agent", "idle"])).stderr).toContain("runs no agent");
   await ok(["kill", plain]);
@@ -295,35 +413,64 @@ test("a missing CLI: spawn_failed naming it; wait --agent on a plain terminal: u
 
 test("t4a agents lists every preset, installed or missing, with path and version", async () => {
   const listed = (await ok(["agents"])).split("\n").map((line) => line.split("\t"));
-  expect(listed.map((row) => row[0])).toEqual(expect.arrayContaining(["claude", "codex", "gemini", "qwen", "opencode"]));
-  for (const row of listed.filter((row) => ["claude", "codex", "gemini", "qwen", "opencode"].includes(row[0]!))) expect(row.slice(1, 3)).toEqual(["installed", join(fakeBin, row[0]!)]);
+  expect(listed.map((row) => row[0])).toEqual(
+    expect.arrayContaining(["claude", "codex", "gemini", "qwen", "opencode"]),
+  );
+  for (const row of listed.filter((row) => ["claude", "codex", "gemini", "qwen", "opencode"].includes(row[0]!)))
+    expect(row.slice(1, 3)).toEqual(["installed", join(fakeBin, row[0]!)]);
   const bare = (await ok(["agents"], { PATH: "/usr/bin:/bin" })).split("\n");
   expect(bare).toContain("claude\tmissing\tclaude");
 });
 
-test.if(Bun.which("bwrap") !== null)("a sandboxed agent has the network, reports its state through its own channel, and cannot reach t4a", async () => {
-  const created = JSON.parse(await ok(["create", "--json", "--name", "boxed", "-e", `FAKE_AGENT_LOG=${log}`, "--agent", "claude", "--sandbox", "--sandbox-allow", join(sandbox.dir, "logs"),
-      // Under /tmp here, so behind the sandbox's private /tmp unless shown: the fake CLIs (the home is shown read-only).
-      "--sandbox-allow", fakeBin, "--cwd", work, "--prompt", "boxed task"]));
-  expect(created).toMatchObject({ sandbox: "bwrap, network to api.anthropic.com, statsig.anthropic.com" });
-  expect(await ok(["wait", "boxed", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: boxed task");
-  const record = records().findLast((r) => r.name === "claude" && r.env)!;
-  const agentEnv = record.env as Record<string, string>;
-  expect(agentEnv.T4A_NOTIFY).toBe("/tmp/.t4a-notify");
-  expect(agentEnv.T4A_SOCKET).toBeUndefined();
-  // The channel takes states for this session and nothing else: a create written into it does nothing.
-  await ok(["send", "boxed", "exit\\r"]);
-  await ok(["wait", "boxed", "--agent", "exited", "--timeout", "10s"]);
-  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "boxed", "--tail", "1"])), 10_000, "the shell after the agent");
-  await ok(["send", "boxed", `printf '{"cmd":"create"}\\n' > $T4A_NOTIFY; echo wrote:$?\\r`]);
-  await waitFor(async () => (await ok(["text", "boxed"])).includes("wrote:0"), 10_000, "the write into the channel");
-  // And no unix socket at all can be made inside (the seccomp filter).
-  await ok(["send", "boxed", `python3 -c "import socket; socket.socket(socket.AF_UNIX)" 2>&1 | tail -1\\r`]);
-  await waitFor(async () => (await ok(["text", "boxed"])).includes("PermissionError"), 10_000, "the refused socket");
-  const terminals = JSON.parse(await ok(["list", "--json"])).terminals as Array<{ id: string; agent_state?: string }>;
-  expect(terminals.map((t) => [t.id, t.agent_state])).toEqual([["boxed", "exited"]]);
-  await ok(["kill", "boxed"]);
-});
+test.if(Bun.which("bwrap") !== null)(
+  "a sandboxed agent has the network, reports its state through its own channel, and cannot reach t4a",
+  async () => {
+    const created = JSON.parse(
+      await ok([
+        "create",
+        "--json",
+        "--name",
+        "boxed",
+        "-e",
+        `FAKE_AGENT_LOG=${log}`,
+        "--agent",
+        "claude",
+        "--sandbox",
+        "--sandbox-allow",
+        join(sandbox.dir, "logs"),
+        // Under /tmp here, so behind the sandbox's private /tmp unless shown: the fake CLIs (the home is shown read-only).
+        "--sandbox-allow",
+        fakeBin,
+        "--cwd",
+        work,
+        "--prompt",
+        "boxed task",
+      ]),
+    );
+    expect(created).toMatchObject({ sandbox: "bwrap, network to api.anthropic.com, statsig.anthropic.com" });
+    expect(await ok(["wait", "boxed", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: boxed task");
+    const record = records().findLast((r) => r.name === "claude" && r.env)!;
+    const agentEnv = record.env as Record<string, string>;
+    expect(agentEnv.T4A_NOTIFY).toBe("/tmp/.t4a-notify");
+    expect(agentEnv.T4A_SOCKET).toBeUndefined();
+    // The channel takes states for this session and nothing else: a create written into it does nothing.
+    await ok(["send", "boxed", "exit\\r"]);
+    await ok(["wait", "boxed", "--agent", "exited", "--timeout", "10s"]);
+    await waitFor(
+      async () => /[$#] ?$/.test(await ok(["text", "boxed", "--tail", "1"])),
+      10_000,
+      "the shell after the agent",
+    );
+    await ok(["send", "boxed", `printf '{"cmd":"create"}\\n' > $T4A_NOTIFY; echo wrote:$?\\r`]);
+    await waitFor(async () => (await ok(["text", "boxed"])).includes("wrote:0"), 10_000, "the write into the channel");
+    // And no unix socket at all can be made inside (the seccomp filter).
+    await ok(["send", "boxed", `python3 -c "import socket; socket.socket(socket.AF_UNIX)" 2>&1 | tail -1\\r`]);
+    await waitFor(async () => (await ok(["text", "boxed"])).includes("PermissionError"), 10_000, "the refused socket");
+    const terminals = JSON.parse(await ok(["list", "--json"])).terminals as Array<{ id: string; agent_state?: string }>;
+    expect(terminals.map((t) => [t.id, t.agent_state])).toEqual([["boxed", "exited"]]);
+    await ok(["kill", "boxed"]);
+  },
+);
 
 // The orchestrator contract: what ask, approve, deny, send and wait --agent promise a script.
 
@@ -339,17 +486,30 @@ test("an exited agent takes no ask, approve or deny: the shell its wrapper left 
   const marker = join(sandbox.dir, "pwned-exited");
   await agent("gone-cli", ["--agent", "claude", "--direct", "--", "--no-such-flag"]);
   expect(await ok(["wait", "gone-cli", "--agent", "exited", "--timeout", "10s"])).toBe("exited\texit code 1");
-  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "gone-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  await waitFor(
+    async () => /[$#] ?$/.test(await ok(["text", "gone-cli", "--tail", "1"])),
+    10_000,
+    "the shell after the agent",
+  );
   const asked = await t4a(["ask", "gone-cli", "--timeout", "30s", `echo PWNED > ${marker}`]);
-  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "gone-cli" has exited') });
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringContaining('agent "gone-cli" has exited'),
+  });
   for (const answer of ["approve", "deny"]) {
     const answered = await t4a([answer, "gone-cli"]);
-    expect({ answer, code: answered.code, stderr: answered.stderr }).toEqual({ answer, code: 1, stderr: expect.stringContaining("has exited") });
+    expect({ answer, code: answered.code, stderr: answered.stderr }).toEqual({
+      answer,
+      code: 1,
+      stderr: expect.stringContaining("has exited"),
+    });
   }
   await Bun.sleep(700);
   expect(existsSync(marker)).toBe(false);
   expect(await ok(["text", "gone-cli"])).not.toContain("PWNED");
-  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "gone-cli")).toMatchObject({ agent_state: "exited" });
+  expect(
+    JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "gone-cli"),
+  ).toMatchObject({ agent_state: "exited" });
   await ok(["kill", "gone-cli"]);
 });
 
@@ -358,9 +518,16 @@ test("an agent whose exit report was lost is seen gone by its process: ask answe
   userAgents({ bare: { cli: join(fakeBin, "claude") } });
   const marker = join(sandbox.dir, "pwned-lost");
   await agent("lost-cli", ["--agent", "bare", "--direct", "--", "--no-such-flag-quiet"]);
-  await waitFor(async () => /[$#] ?$/.test(await ok(["text", "lost-cli", "--tail", "1"])), 10_000, "the shell after the agent");
+  await waitFor(
+    async () => /[$#] ?$/.test(await ok(["text", "lost-cli", "--tail", "1"])),
+    10_000,
+    "the shell after the agent",
+  );
   const asked = await t4a(["ask", "lost-cli", "--timeout", "30s", `echo PWNED > ${marker}`]);
-  expect({ code: asked.code, stderr: asked.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('agent "lost-cli" has exited') });
+  expect({ code: asked.code, stderr: asked.stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringContaining('agent "lost-cli" has exited'),
+  });
   await Bun.sleep(700);
   expect(existsSync(marker)).toBe(false);
   expect(await ok(["wait", "lost-cli", "--agent", "exited", "--timeout", "30s"])).toStartWith("exited\t");
@@ -388,7 +555,9 @@ test("concurrent asks take turns: two asks 0.2 s apart are two prompts, two answ
   expect(answerA.answer).not.toContain("second");
   expect(answerB.answer).toContain("done: second question");
   expect(answerB.answer).not.toContain("first");
-  const typed = records().slice(before).flatMap((record) => (record.typed === undefined ? [] : [record.typed]));
+  const typed = records()
+    .slice(before)
+    .flatMap((record) => (record.typed === undefined ? [] : [record.typed]));
   expect(typed).toEqual(["first question", "second question"]);
   await ok(["kill", "turns"]);
 });
@@ -412,12 +581,22 @@ test("an answer is bound to its question: a second approve is not_waiting, no st
   // Refused either way: while the question is still drawn ("answered already"), or once the agent
   // took the answer and is working (how soon depends on the machine's speed).
   const again = await t4a(["approve", "answers"]);
-  expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: expect.stringMatching(/was answered already|is working: it waits on no question/) });
+  expect({ code: again.code, stderr: again.stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringMatching(/was answered already|is working: it waits on no question/),
+  });
   expect(await ok(["wait", "answers", "--agent", "idle", "--timeout", "15s"])).toStartWith("idle\t");
   expect(await ok(["text", "answers"])).toContain("done: please approve this");
   const before = records().length;
   await ok(["send", "answers", "next one\\r"]);
-  const typed = await waitFor(() => records().slice(before).find((record) => record.typed !== undefined)?.typed, 15_000, "the next prompt");
+  const typed = await waitFor(
+    () =>
+      records()
+        .slice(before)
+        .find((record) => record.typed !== undefined)?.typed,
+    15_000,
+    "the next prompt",
+  );
   expect(typed).toBe("next one");
   await ok(["kill", "answers"]);
 });
@@ -443,9 +622,13 @@ test("wait --agent after send waits for the turn that input began, not the last 
   await ok(["send", "fresh", "second task", "-k", "Enter"]);
   expect(await ok(["wait", "fresh", "--agent", "idle", "--timeout", "15s"])).toBe("idle\tdone: second task");
   await ok(["send", "fresh", "please approve this", "-k", "Enter"]);
-  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("waiting\tDo you want to proceed? (y/n)");
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe(
+    "waiting\tDo you want to proceed? (y/n)",
+  );
   await ok(["send", "fresh", "y"]);
-  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe("idle\tdone: please approve this");
+  expect(await ok(["wait", "fresh", "--agent", "waiting,idle", "--timeout", "15s"])).toBe(
+    "idle\tdone: please approve this",
+  );
   await ok(["kill", "fresh"]);
 });
 
@@ -466,7 +649,12 @@ test("ask right after create waits for the agent to start, in login and direct m
     const id = `early${mode.length ? "-d" : ""}`;
     await agent(id, ["--agent", "codex", "--idle", "300", ...mode]);
     const asked = await t4a(["ask", id, "--timeout", "20s", "early question"]);
-    expect({ mode, code: asked.code, stdout: asked.stdout, stderr: asked.stderr }).toEqual({ mode, code: 0, stdout: expect.stringContaining("done: early question"), stderr: "" });
+    expect({ mode, code: asked.code, stdout: asked.stdout, stderr: asked.stderr }).toEqual({
+      mode,
+      code: 0,
+      stdout: expect.stringContaining("done: early question"),
+      stderr: "",
+    });
     await ok(["kill", id]);
   }
 });

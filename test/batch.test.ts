@@ -24,7 +24,10 @@ test("CLI lines and JSON requests, one reply line each, in order; a bad line get
     `cursor ${id}`,
   ].join("\n");
   const out = await sandbox.run(["batch"], `${input}\n`);
-  const replies = out.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const replies = out.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   expect(replies).toHaveLength(6);
   expect(replies[0]).toEqual({ ok: true });
   // The wait may start after the line came (pipelined): it then times out, which is an answer too.
@@ -45,7 +48,12 @@ test("splitWords reads lines the way a shell would", () => {
 
 test("an interactive client (a coproc) gets each reply while its stdin stays open", async () => {
   const id = await sandbox.ok(["create", "--", "sleep", "100"]);
-  const batch = Bun.spawn([`${import.meta.dir}/../dist/t4a`, "batch"], { env: sandbox.env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const batch = Bun.spawn([`${import.meta.dir}/../dist/t4a`, "batch"], {
+    env: sandbox.env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const reader = batch.stdout.getReader();
   let out = "";
   const nextLine = async () => {
@@ -55,7 +63,11 @@ test("an interactive client (a coproc) gets each reply while its stdin stays ope
     return JSON.parse(line!);
   };
   // One line, one answer, and only then the next line: as `coproc t4a batch` is used.
-  for (const [line, expected] of [[`send ${id} ''`, { ok: true }], ["list", { ok: true }], [`info`, { ok: true }]] as const) {
+  for (const [line, expected] of [
+    [`send ${id} ''`, { ok: true }],
+    ["list", { ok: true }],
+    [`info`, { ok: true }],
+  ] as const) {
     batch.stdin.write(`${line}\n`);
     batch.stdin.flush();
     expect(await waitFor(nextLine, 10_000, `the reply to ${line}`)).toMatchObject(expected);

@@ -46,13 +46,23 @@ test("a newcomer's help and errors: everyday commands first, a bad value names i
 
     const id = await sandbox.ok(["create", "--", "bash", "--norc"]);
     const badInt = await sandbox.run(["create", "--cols", "abc"]);
-    expect({ code: badInt.code, stderr: badInt.stderr.trim() }).toEqual({ code: 2, stderr: 't4a: --cols: expected an integer, got "abc"' });
+    expect({ code: badInt.code, stderr: badInt.stderr.trim() }).toEqual({
+      code: 2,
+      stderr: 't4a: --cols: expected an integer, got "abc"',
+    });
     const overCap = await sandbox.run(["run", id, "--max-lines", "9999999", "true"]);
-    expect({ code: overCap.code, stderr: overCap.stderr.trim() }).toEqual({ code: 1, stderr: "t4a: run: --max-lines: must be at most 100000, got 9999999" });
+    expect({ code: overCap.code, stderr: overCap.stderr.trim() }).toEqual({
+      code: 1,
+      stderr: "t4a: run: --max-lines: must be at most 100000, got 9999999",
+    });
     expect(overCap.stderr).not.toMatch(/Invalid|Expected|received/);
 
     // stdout a terminal (script gives it one): refused before anything is drawn, with the fix.
-    const onTty = Bun.spawnSync(["script", "-qec", `${BIN} screenshot ${id}`, "/dev/null"], { env: sandbox.env, stdout: "pipe", stderr: "pipe" });
+    const onTty = Bun.spawnSync(["script", "-qec", `${BIN} screenshot ${id}`, "/dev/null"], {
+      env: sandbox.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const shown = onTty.stdout.toString();
     expect(shown).toContain("stdout is a terminal");
     expect(shown).toContain("-o screen.png");

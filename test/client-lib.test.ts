@@ -68,7 +68,12 @@ test("under Node: the shipped library runs the same scenario, and tsc checks a c
 
   const sandbox = new Sandbox();
   sandboxes.push(sandbox);
-  const node = Bun.spawnSync(["node", "run.mjs", BIN], { cwd: project, env: sandbox.env, stdout: "pipe", stderr: "pipe" });
+  const node = Bun.spawnSync(["node", "run.mjs", BIN], {
+    cwd: project,
+    env: sandbox.env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(node.stderr.toString()).toBe("");
   expect(node.exitCode).toBe(0);
   expectScenario(JSON.parse(node.stdout.toString()));
@@ -78,45 +83,60 @@ test("under Node: the shipped library runs the same scenario, and tsc checks a c
   expect(existsSync(join(pkg, "types", "lib", "wire.d.mts"))).toBe(true);
 }, 180_000);
 
-test.if(SSHD !== undefined)("over ssh (a real sshd): the scenario with { host }, and HOST:ID from a local client; an unknown host names hosts.json", async () => {
-  const local = new Sandbox();
-  sandboxes.push(local);
-  const sshd = (await startSshd(join(local.dir, "ssh")))!;
-  const remoteSocket = join(local.dir, "remote-run", "t4a.sock");
-  const host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${sshd.port}`;
-  // The library reads these as the CLI does: ssh with the test's config, the "remote" t4a with a socket of its own.
-  const saved = { ssh: process.env.T4A_SSH_COMMAND, remote: process.env.T4A_REMOTE_T4A, config: process.env.XDG_CONFIG_HOME };
-  process.env.T4A_SSH_COMMAND = `ssh -F ${sshd.config}`;
-  process.env.T4A_REMOTE_T4A = `env T4A_SOCKET=${remoteSocket} ${BIN}`;
-  process.env.XDG_CONFIG_HOME = join(local.dir, "config");
-  try {
-    expectScenario(await scenario(connect, T4aError, { host, socket: local.socket }));
-    expect(existsSync(remoteSocket)).toBe(true); // it ran there, not here
-    expect((await local.run(["info"])).code).not.toBe(0);
-
-    await local.ok(["hosts", "add", "far", host]);
-    const remote = await connect({ host: "far", socket: local.socket });
-    const { id } = await remote.create({ name: "far-one", cmd_args: ["sh", "-c", "read x; echo far-$((x+2)); exec sleep 60"] });
-    remote.close();
-    const t4a = await connect({ socket: local.socket, t4a: BIN });
+test.if(SSHD !== undefined)(
+  "over ssh (a real sshd): the scenario with { host }, and HOST:ID from a local client; an unknown host names hosts.json",
+  async () => {
+    const local = new Sandbox();
+    sandboxes.push(local);
+    const sshd = (await startSshd(join(local.dir, "ssh")))!;
+    const remoteSocket = join(local.dir, "remote-run", "t4a.sock");
+    const host = `ssh://${process.env.USER ?? "root"}@127.0.0.1:${sshd.port}`;
+    // The library reads these as the CLI does: ssh with the test's config, the "remote" t4a with a socket of its own.
+    const saved = {
+      ssh: process.env.T4A_SSH_COMMAND,
+      remote: process.env.T4A_REMOTE_T4A,
+      config: process.env.XDG_CONFIG_HOME,
+    };
+    process.env.T4A_SSH_COMMAND = `ssh -F ${sshd.config}`;
+    process.env.T4A_REMOTE_T4A = `env T4A_SOCKET=${remoteSocket} ${BIN}`;
+    process.env.XDG_CONFIG_HOME = join(local.dir, "config");
     try {
-      const waiting = t4a.wait({ id: `far:${id}`, text: "far-42", timeout_ms: 30_000 });
-      await t4a.send({ id: `far:${id}`, input: "40\n" });
-      expect((await waiting).condition).toBe("text");
-      expect((await t4a.text({ id: `far:${id}` })).lines.join("\n")).toContain("far-42");
-      await t4a.kill({ id: `far:${id}` });
-      const unknown = await t4a.text({ id: "nowhere:t1" }).catch((error: unknown) => error);
-      expect(unknown).toBeInstanceOf(T4aError);
-      expect(unknown).toMatchObject({ code: "invalid_params", message: expect.stringContaining("hosts.json") });
+      expectScenario(await scenario(connect, T4aError, { host, socket: local.socket }));
+      expect(existsSync(remoteSocket)).toBe(true); // it ran there, not here
+      expect((await local.run(["info"])).code).not.toBe(0);
+
+      await local.ok(["hosts", "add", "far", host]);
+      const remote = await connect({ host: "far", socket: local.socket });
+      const { id } = await remote.create({
+        name: "far-one",
+        cmd_args: ["sh", "-c", "read x; echo far-$((x+2)); exec sleep 60"],
+      });
+      remote.close();
+      const t4a = await connect({ socket: local.socket, t4a: BIN });
+      try {
+        const waiting = t4a.wait({ id: `far:${id}`, text: "far-42", timeout_ms: 30_000 });
+        await t4a.send({ id: `far:${id}`, input: "40\n" });
+        expect((await waiting).condition).toBe("text");
+        expect((await t4a.text({ id: `far:${id}` })).lines.join("\n")).toContain("far-42");
+        await t4a.kill({ id: `far:${id}` });
+        const unknown = await t4a.text({ id: "nowhere:t1" }).catch((error: unknown) => error);
+        expect(unknown).toBeInstanceOf(T4aError);
+        expect(unknown).toMatchObject({ code: "invalid_params", message: expect.stringContaining("hosts.json") });
+      } finally {
+        t4a.close();
+      }
     } finally {
-      t4a.close();
+      for (const [key, value] of [
+        ["T4A_SSH_COMMAND", saved.ssh],
+        ["T4A_REMOTE_T4A", saved.remote],
+        ["XDG_CONFIG_HOME", saved.config],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      Bun.spawnSync([BIN, "shutdown"], { env: { ...local.env, T4A_SOCKET: remoteSocket } });
+      sshd.stop();
     }
-  } finally {
-    for (const [key, value] of [["T4A_SSH_COMMAND", saved.ssh], ["T4A_REMOTE_T4A", saved.remote], ["XDG_CONFIG_HOME", saved.config]] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-    Bun.spawnSync([BIN, "shutdown"], { env: { ...local.env, T4A_SOCKET: remoteSocket } });
-    sshd.stop();
-  }
-}, 120_000);
+  },
+  120_000,
+);

@@ -17,7 +17,9 @@ afterEach(async () => {
 
 test("50 simultaneous first creates start exactly one daemon", async () => {
   const sandbox = fresh();
-  const results = await Promise.all(Array.from({ length: 50 }, () => sandbox.run(["create", "--json", "--", "sleep", "30"])));
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => sandbox.run(["create", "--json", "--", "sleep", "30"])),
+  );
   const failures = results.filter((result) => result.code !== 0);
   expect(failures).toEqual([]);
   const { reply } = await sandbox.request({ cmd: "list" });
@@ -164,7 +166,20 @@ test("CLI exit codes: 0 ok, 1 refused, 2 usage, 3 unreachable", async () => {
 test("--help lists every command and --version prints the version", async () => {
   const sandbox = fresh();
   const help = await sandbox.ok(["--help"]);
-  for (const name of ["create", "list", "send", "text", "cursor", "resize", "events", "kill", "config", "info", "shutdown", "daemon"]) {
+  for (const name of [
+    "create",
+    "list",
+    "send",
+    "text",
+    "cursor",
+    "resize",
+    "events",
+    "kill",
+    "config",
+    "info",
+    "shutdown",
+    "daemon",
+  ]) {
     expect(help).toContain(`  ${name}`);
   }
   expect(await sandbox.ok(["--version"])).toMatch(/^t4a \d+\.\d+\.\d+/);

@@ -12,7 +12,11 @@ beforeAll(() => {
 afterAll(() => sandbox.cleanup());
 
 async function doctor(args: string[], env: Record<string, string> = {}) {
-  const child = Bun.spawn([BIN, "doctor", ...args], { env: { ...sandbox.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BIN, "doctor", ...args], {
+    env: { ...sandbox.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return { code, stdout };
 }
@@ -24,37 +28,48 @@ test("no daemon yet, then a running one; --json gives the same checks", async ()
   expect(before.code).toBe(0);
   expect(before.stdout).toContain(`daemon: not running (the first \`t4a create\` starts it, on ${sandbox.socket})`);
   await sandbox.start();
-  const after = JSON.parse((await doctor(["--json"])).stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
+  const after = JSON.parse((await doctor(["--json"])).stdout) as {
+    ok: boolean;
+    checks: Array<{ name: string; ok: boolean; detail: string }>;
+  };
   expect(after.ok).toBe(true);
-  expect(after.checks.find((check) => check.name === "daemon")!.detail).toContain(`running: pid ${await sandbox.daemonPid()}`);
+  expect(after.checks.find((check) => check.name === "daemon")!.detail).toContain(
+    `running: pid ${await sandbox.daemonPid()}`,
+  );
   expect(after.checks.find((check) => check.name === "socket directory")!.detail).toContain("(private)");
   expect(after.checks.map((check) => check.name)).toContain("agent claude");
   // glibc here: widths come from the C library, as the programs' own.
-  expect(after.checks.find((check) => check.name === "character widths")).toMatchObject({ ok: true, detail: expect.stringContaining("wcwidth (glibc, C.UTF-8)") });
+  expect(after.checks.find((check) => check.name === "character widths")).toMatchObject({
+    ok: true,
+    detail: expect.stringContaining("wcwidth (glibc, C.UTF-8)"),
+  });
 });
 
-test.if(HAS_BWRAP)("the sandbox: works here; without bwrap on PATH, or without user namespaces, --sandbox fails naming the fix", async () => {
-  const here = await doctor(["--sandbox"]);
-  expect(here.code).toBe(0);
-  expect(here.stdout).toContain("ok   sandbox: bwrap");
-  // A PATH with the basics but no bwrap.
-  const bin = join(sandbox.dir, "bin");
-  mkdirSync(bin);
-  for (const tool of ["sh", "bash", "socat", "systemctl", "loginctl"]) {
-    const path = Bun.which(tool);
-    if (path) symlinkSync(path, join(bin, tool));
-  }
-  const noBwrap = await doctor(["--sandbox"], { PATH: bin });
-  expect(noBwrap.code).toBe(1);
-  expect(noBwrap.stdout).toContain("FAIL sandbox: bwrap is not on PATH");
-  expect(noBwrap.stdout).toContain("fix: install bubblewrap");
-  // Reported, not failed, when the sandbox was not asked for.
-  expect((await doctor([], { PATH: bin })).code).toBe(0);
-  const noUserns = await doctor(["--sandbox"], { T4A_TEST_NO_USERNS: "1" });
-  expect(noUserns.code).toBe(1);
-  expect(noUserns.stdout).toContain("FAIL sandbox: bwrap cannot make a sandbox here");
-  expect(noUserns.stdout).toContain("unprivileged user namespaces");
-});
+test.if(HAS_BWRAP)(
+  "the sandbox: works here; without bwrap on PATH, or without user namespaces, --sandbox fails naming the fix",
+  async () => {
+    const here = await doctor(["--sandbox"]);
+    expect(here.code).toBe(0);
+    expect(here.stdout).toContain("ok   sandbox: bwrap");
+    // A PATH with the basics but no bwrap.
+    const bin = join(sandbox.dir, "bin");
+    mkdirSync(bin);
+    for (const tool of ["sh", "bash", "socat", "systemctl", "loginctl"]) {
+      const path = Bun.which(tool);
+      if (path) symlinkSync(path, join(bin, tool));
+    }
+    const noBwrap = await doctor(["--sandbox"], { PATH: bin });
+    expect(noBwrap.code).toBe(1);
+    expect(noBwrap.stdout).toContain("FAIL sandbox: bwrap is not on PATH");
+    expect(noBwrap.stdout).toContain("fix: install bubblewrap");
+    // Reported, not failed, when the sandbox was not asked for.
+    expect((await doctor([], { PATH: bin })).code).toBe(0);
+    const noUserns = await doctor(["--sandbox"], { T4A_TEST_NO_USERNS: "1" });
+    expect(noUserns.code).toBe(1);
+    expect(noUserns.stdout).toContain("FAIL sandbox: bwrap cannot make a sandbox here");
+    expect(noUserns.stdout).toContain("unprivileged user namespaces");
+  },
+);
 
 test("a daemon of another version that refuses a request: the message says which versions and what to do", async () => {
   const other = new Sandbox();
@@ -66,7 +81,19 @@ test("a daemon of another version that refuses a request: the message says which
       data(socket, chunk) {
         for (const line of new TextDecoder().decode(chunk).split("\n").filter(Boolean)) {
           const request = JSON.parse(line) as { cmd: string };
-          const reply = request.cmd === "info" ? { ok: true, version: "0.0.1", pid: 1, uptime_ms: 1, sessions: 0, subscribers: 0, rss_bytes: 1, socket: other.socket } : { ok: false, code: "unknown_cmd", error: `unknown command "${request.cmd}"` };
+          const reply =
+            request.cmd === "info"
+              ? {
+                  ok: true,
+                  version: "0.0.1",
+                  pid: 1,
+                  uptime_ms: 1,
+                  sessions: 0,
+                  subscribers: 0,
+                  rss_bytes: 1,
+                  socket: other.socket,
+                }
+              : { ok: false, code: "unknown_cmd", error: `unknown command "${request.cmd}"` };
           socket.write(`${JSON.stringify(reply)}\n`);
         }
       },
@@ -94,7 +121,8 @@ test("a PATH without systemctl, loginctl, bwrap or any agent: every probe fails 
   const result = await doctor([], { PATH: bin });
   expect(result.stdout).not.toContain("Executable not found");
   expect(result.code).toBe(0); // nothing asked for fails: the basics work
-  if (process.platform === "linux") expect(result.stdout).toMatch(/no +service: .*systemctl is not on PATH[^\n]*\n +fix: /);
+  if (process.platform === "linux")
+    expect(result.stdout).toMatch(/no +service: .*systemctl is not on PATH[^\n]*\n +fix: /);
   expect(result.stdout).toMatch(/character widths: /); // the probes after it ran too
   const service = await doctor(["--service"], { PATH: bin });
   if (process.platform === "linux") expect(service.code).toBe(1);

@@ -58,12 +58,25 @@ for (const [name, argv] of shells) {
   describe.skipIf(!Bun.which(name))(`${name} with shell integration`, () => {
     test("run answers exit codes 0, 1, 127 and exactly the command's output", async () => {
       const id = await create(argv, { env: { HOME: sandbox.dir } });
-      expect(await request({ cmd: "run", id, command: "echo one; echo two", timeout_ms: 15_000 })).toMatchObject({ ok: true, code: 0, lines: ["one", "two"], total_lines: 2, truncated: false });
-      expect(await request({ cmd: "run", id, command: "false", timeout_ms: 15_000 })).toMatchObject({ ok: true, code: 1, lines: [] });
+      expect(await request({ cmd: "run", id, command: "echo one; echo two", timeout_ms: 15_000 })).toMatchObject({
+        ok: true,
+        code: 0,
+        lines: ["one", "two"],
+        total_lines: 2,
+        truncated: false,
+      });
+      expect(await request({ cmd: "run", id, command: "false", timeout_ms: 15_000 })).toMatchObject({
+        ok: true,
+        code: 1,
+        lines: [],
+      });
       const missing = await request({ cmd: "run", id, command: "no-such-command-t4a", timeout_ms: 15_000 });
       expect(missing).toMatchObject({ ok: true, code: 127 });
       expect((missing.lines as string[]).join("\n")).toContain("no-such-command-t4a");
-      expect(await request({ cmd: "run", id, command: "printf 'no newline'", timeout_ms: 15_000 })).toMatchObject({ code: 0, lines: ["no newline"] });
+      expect(await request({ cmd: "run", id, command: "printf 'no newline'", timeout_ms: 15_000 })).toMatchObject({
+        code: 0,
+        lines: ["no newline"],
+      });
       await request({ cmd: "kill", id });
     });
 
@@ -81,7 +94,11 @@ for (const [name, argv] of shells) {
           expect(reply.error as string).toMatch(/incomplete|not complete/);
         }
         // Nothing half-typed is left behind: the next command runs alone.
-        expect(await request({ cmd: "run", id, command: "echo fine", timeout_ms: 15_000 })).toMatchObject({ ok: true, code: 0, lines: ["fine"] });
+        expect(await request({ cmd: "run", id, command: "echo fine", timeout_ms: 15_000 })).toMatchObject({
+          ok: true,
+          code: 0,
+          lines: ["fine"],
+        });
       }
       await request({ cmd: "kill", id });
     });
@@ -134,7 +151,11 @@ for (const [name, argv] of shells) {
       await events.next("command_start");
       // The shell announces the command just before handing it the terminal: wait for sleep itself.
       const shellPid = ((await request({ cmd: "list" })).terminals as Reply[]).find((x) => x.id === id)!.pid as number;
-      await waitFor(() => sessionMembers(shellPid).some((pid) => commandName(pid) === "sleep"), 10_000, "sleep to start");
+      await waitFor(
+        () => sessionMembers(shellPid).some((pid) => commandName(pid) === "sleep"),
+        10_000,
+        "sleep to start",
+      );
       await request({ cmd: "send", id, keys: ["C-c"] });
       expect((await running).reply).toMatchObject({ ok: true, code: 130 });
       other.close();
@@ -147,7 +168,12 @@ for (const [name, argv] of shells) {
       await request({ cmd: "run", id, command: "true", timeout_ms: 15_000 });
       const events = await subscribe(id);
       await request({ cmd: "send", id, input: "sh -c 'exit 7'\r" });
-      expect(await events.next("command_done")).toEqual({ event: "command_done", terminal: id, code: 7, seq: expect.any(Number) });
+      expect(await events.next("command_done")).toEqual({
+        event: "command_done",
+        terminal: id,
+        code: 7,
+        seq: expect.any(Number),
+      });
       events.close();
       await request({ cmd: "kill", id });
     });
@@ -167,7 +193,10 @@ test("wait --text matches the output, not the echo of the typed command", async 
   waiter.close();
 
   // Text already on the screen does not satisfy a new wait.
-  expect(await request({ cmd: "wait", id, text: "READY", timeout_ms: 300 })).toMatchObject({ ok: false, code: "timeout" });
+  expect(await request({ cmd: "wait", id, text: "READY", timeout_ms: 300 })).toMatchObject({
+    ok: false,
+    code: "timeout",
+  });
   await request({ cmd: "kill", id });
 });
 
@@ -222,20 +251,30 @@ test("a forged OSC 133/7777 mark printed mid-command does not end a run", async 
 });
 
 test("native OSC 133 marks are understood in a session without injected integration", async () => {
-  const script = "import sys,time\nfor code in (0, 3):\n  sys.stdout.write('\\x1b]133;C\\x07out\\n\\x1b]133;D;%d\\x07' % code); sys.stdout.flush(); time.sleep(0.3)\ntime.sleep(30)";
+  const script =
+    "import sys,time\nfor code in (0, 3):\n  sys.stdout.write('\\x1b]133;C\\x07out\\n\\x1b]133;D;%d\\x07' % code); sys.stdout.flush(); time.sleep(0.3)\ntime.sleep(30)";
   const events = await subscribeAll();
   const id = await create(["python3", "-c", script]);
-  await waitFor(() => events.filter((e) => e.terminal === id && e.event === "command_done").length === 2, 10_000, "two command_done events");
+  await waitFor(
+    () => events.filter((e) => e.terminal === id && e.event === "command_done").length === 2,
+    10_000,
+    "two command_done events",
+  );
   expect(events.filter((e) => e.terminal === id && e.event === "command_done").map((e) => e.code)).toEqual([0, 3]);
   await request({ cmd: "kill", id });
 });
 
 test("idle does not fire while a spinner prints every 200 ms (idle_ms 1000)", async () => {
-  const spinner = "import sys,time\nfor i in range(15):\n  sys.stdout.write('\\r' + '|/-\\\\'[i % 4]); sys.stdout.flush(); time.sleep(0.2)\nsys.stdout.write(' spun'); sys.stdout.flush()\ntime.sleep(30)";
+  const spinner =
+    "import sys,time\nfor i in range(15):\n  sys.stdout.write('\\r' + '|/-\\\\'[i % 4]); sys.stdout.flush(); time.sleep(0.2)\nsys.stdout.write(' spun'); sys.stdout.flush()\ntime.sleep(30)";
   const events = await subscribeAll();
   const id = await create(["python3", "-c", spinner], { idle_timeout_ms: 1000 });
   // Python can take over a second to start on a loaded machine: the wait begins at the first frame.
-  await waitFor(async () => /[|/\\-]/.test(((await request({ cmd: "text", id })).lines as string[]).join("")), 15_000, "the first frame");
+  await waitFor(
+    async () => /[|/\\-]/.test(((await request({ cmd: "text", id })).lines as string[]).join("")),
+    15_000,
+    "the first frame",
+  );
   const idleWait = await request({ cmd: "wait", id, idle_ms: 1000, timeout_ms: 15_000 });
   expect(idleWait).toMatchObject({ ok: true, condition: "idle" });
   // 15 frames 200 ms apart never leave 1 s of quiet: idle comes only once the spinning is over.
@@ -264,7 +303,10 @@ test("wait times out when nothing happens, and always has a bound", async () => 
   const started = performance.now();
   expect(await request({ cmd: "wait", id, text: "x", timeout_ms: 200 })).toMatchObject({ ok: false, code: "timeout" });
   expect(performance.now() - started).toBeGreaterThanOrEqual(200);
-  expect(await request({ cmd: "wait", id, text: "x", timeout_ms: 99_999_999 })).toMatchObject({ ok: false, code: "invalid_params" });
+  expect(await request({ cmd: "wait", id, text: "x", timeout_ms: 99_999_999 })).toMatchObject({
+    ok: false,
+    code: "invalid_params",
+  });
   expect(await request({ cmd: "wait", id })).toMatchObject({ ok: false, code: "invalid_params" });
   expect(await request({ cmd: "run", id, command: "ls" })).toMatchObject({ ok: false, code: "unsupported" });
   await request({ cmd: "kill", id });

@@ -33,7 +33,12 @@ async function shell(): Promise<string> {
 
 test("exec yields at the yield time with the output so far, and continues from its token to the exit code", async () => {
   const id = await shell();
-  const first = await request({ cmd: "exec", id, command: "for i in 1 2 3 4 5 6; do echo step$i; sleep 0.5; done; exit_status=7; (exit 7)", yield_ms: 1200 });
+  const first = await request({
+    cmd: "exec",
+    id,
+    command: "for i in 1 2 3 4 5 6; do echo step$i; sleep 0.5; done; exit_status=7; (exit 7)",
+    yield_ms: 1200,
+  });
   expect(first).toMatchObject({ ok: true, running: true, cut: 0 });
   expect(first.output).toStartWith("step1\n");
   expect(first.output).not.toContain("step6");
@@ -55,22 +60,38 @@ test("exec yields at the yield time with the output so far, and continues from i
   // Each piece once, in order: the continuations add up to the whole output.
   expect(seen).toBe("step1\nstep2\nstep3\nstep4\nstep5\nstep6\n");
   // The token of an ended command answers the same again; a token of an older command is refused.
-  expect(await request({ cmd: "exec", id, continue: token })).toMatchObject({ ok: true, running: false, code: 7, output: "" });
+  expect(await request({ cmd: "exec", id, continue: token })).toMatchObject({
+    ok: true,
+    running: false,
+    code: 7,
+    output: "",
+  });
   expect(await request({ cmd: "exec", id, command: "true" })).toMatchObject({ ok: true, code: 0 });
   expect(await request({ cmd: "exec", id, continue: token })).toMatchObject({ ok: false, code: "not_found" });
   expect(await request({ cmd: "exec", id, continue: "nonsense" })).toMatchObject({ ok: false, code: "invalid_params" });
   expect(await request({ cmd: "exec", id })).toMatchObject({ ok: false, code: "invalid_params" });
 });
 
-test.if(process.platform === "linux")("exec comes back when the command asks for a password, and continue types it", async () => {
-  const id = await shell();
-  const asked = await request({ cmd: "exec", id, command: "read -s -p 'Password: ' pw; echo; echo got ${#pw} chars", yield_ms: 30_000 });
-  expect(asked).toMatchObject({ ok: true, running: true, input_wanted: "bash", output: "Password:" });
-  const done = await request({ cmd: "exec", id, continue: asked.token, input: "s3cret\n", yield_ms: 10_000 });
-  expect(done).toMatchObject({ ok: true, running: false, code: 0, output: "\ngot 6 chars\n" });
-  // Input for a command that has ended reaches nobody: refused.
-  expect(await request({ cmd: "exec", id, continue: done.token, input: "x\n" })).toMatchObject({ ok: false, code: "exited" });
-});
+test.if(process.platform === "linux")(
+  "exec comes back when the command asks for a password, and continue types it",
+  async () => {
+    const id = await shell();
+    const asked = await request({
+      cmd: "exec",
+      id,
+      command: "read -s -p 'Password: ' pw; echo; echo got ${#pw} chars",
+      yield_ms: 30_000,
+    });
+    expect(asked).toMatchObject({ ok: true, running: true, input_wanted: "bash", output: "Password:" });
+    const done = await request({ cmd: "exec", id, continue: asked.token, input: "s3cret\n", yield_ms: 10_000 });
+    expect(done).toMatchObject({ ok: true, running: false, code: 0, output: "\ngot 6 chars\n" });
+    // Input for a command that has ended reaches nobody: refused.
+    expect(await request({ cmd: "exec", id, continue: done.token, input: "x\n" })).toMatchObject({
+      ok: false,
+      code: "exited",
+    });
+  },
+);
 
 test("a full-screen program is answered with its screen (and says so); quitting it, output resumes where it was, nothing replayed", async () => {
   const id = await shell();
@@ -89,7 +110,11 @@ test("a full-screen program is answered with its screen (and says so); quitting 
   const paged = await request({ cmd: "exec", id, command: `less ${file}`, yield_ms: 10_000 });
   expect(paged).toMatchObject({ ok: true, running: true, screen: true });
   expect((paged.output as string).split("\n")[0]).toBe("line 1");
-  expect(await request({ cmd: "exec", id, continue: paged.token, input: "q", yield_ms: 10_000 })).toMatchObject({ running: false, code: 0, output: "" });
+  expect(await request({ cmd: "exec", id, continue: paged.token, input: "q", yield_ms: 10_000 })).toMatchObject({
+    running: false,
+    code: 0,
+    output: "",
+  });
   await request({ cmd: "kill", id });
 });
 
@@ -127,12 +152,21 @@ test("the CLI in a shell loop: exec, then continue until it ends, exit code as t
 });
 
 test("MCP: terminal_exec yields within the client's limit, terminal_write continues to the exit code", async () => {
-  const transport = new StdioClientTransport({ command: BIN, args: ["mcp"], env: sandbox.env, cwd: sandbox.dir, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: BIN,
+    args: ["mcp"],
+    env: sandbox.env,
+    cwd: sandbox.dir,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "t4a-test", version: "0" });
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    return { isError: result.isError, text: result.content.map((item) => (item.type === "text" ? item.text : "")).join("") };
+    return {
+      isError: result.isError,
+      text: result.content.map((item) => (item.type === "text" ? item.text : "")).join(""),
+    };
   };
   try {
     const tools = (await client.listTools()).tools;

@@ -21,7 +21,11 @@ interface Where {
 }
 async function t4a(args: string[], where: Where = { dir: sandbox.dir, env: env() }) {
   const child = Bun.spawn([BIN, ...args], { cwd: where.dir, env: where.env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 async function ok(args: string[], where?: Where) {
@@ -31,7 +35,11 @@ async function ok(args: string[], where?: Where) {
 }
 
 /** The cast's lines as JSON: the header, then events. */
-const cast = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const cast = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 test("a restart mid-recording continues the cast (one header, both halves, a marker); it never truncates it", async () => {
   const file = join(sandbox.dir, "persisted.cast");
@@ -47,7 +55,10 @@ test("a restart mid-recording continues the cast (one header, both halves, a mar
   const lines = cast(file);
   expect(lines[0]).toMatchObject({ version: 2 });
   expect(lines.slice(1).every((line) => Array.isArray(line))).toBe(true);
-  const text = lines.slice(1).map((event) => event[2]).join("");
+  const text = lines
+    .slice(1)
+    .map((event) => event[2])
+    .join("");
   expect(text).toContain("first-42");
   expect(text).toContain("second-43");
   expect(lines.some((event) => event[1] === "m" && String(event[2]).startsWith("recording continued"))).toBe(true);
@@ -63,41 +74,57 @@ test("a restart mid-recording continues the cast (one header, both halves, a mar
   await ok(["kill", "rec"]);
 }, 60_000);
 
-test.if(process.getuid?.() === 0)("a full disk under a recording: the header survives, the gap is marked once space returns, the screen is whole", async () => {
-  const disk = join(sandbox.dir, "tiny");
-  mkdirSync(disk);
-  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk]).exitCode).toBe(0);
-  try {
-    const file = join(disk, "full.cast");
-    const id = await ok(["create", "--record", file, "--", "bash", "--norc", "--noprofile"]);
-    await ok(["run", id, "echo before-the-flood"]);
-    await waitFor(() => readFileSync(file, "utf8").includes("before-the-flood"), 10_000, "the first output on disk");
-    // Fill the disk, then print more than it could hold anyway.
-    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(disk, "filler")}`]);
-    await ok(["run", id, "seq 1 20000"]);
-    await ok(["run", id, "echo lost-$((1+1))-while-full"]);
-    await Bun.sleep(1500); // a flush (once a second) meets the full disk
-    rmSync(join(disk, "filler"));
-    await ok(["run", id, "echo after-$((2+2))-the-flood"]);
-    expect((await ok(["text", id])).split("\n")).toContain("after-4-the-flood");
-    await ok(["record", id, "--stop"]);
-    const lines = cast(file);
-    expect(lines[0]).toMatchObject({ version: 2 });
-    const events = lines.slice(1);
-    const text = events.map((event) => event[2]).join("");
-    expect(text).toContain("before-the-flood");
-    expect(text).toContain("after-4-the-flood");
-    expect(events.some((event) => event[1] === "m" && /recording dropped \d+ bytes: could not write the file \((ENOSPC|a short write: the disk is likely full)\)/.test(event[2]))).toBe(true);
-    await ok(["kill", id]);
-  } finally {
-    Bun.spawnSync(["umount", "-l", disk]);
-  }
-}, 60_000);
+test.if(process.getuid?.() === 0)(
+  "a full disk under a recording: the header survives, the gap is marked once space returns, the screen is whole",
+  async () => {
+    const disk = join(sandbox.dir, "tiny");
+    mkdirSync(disk);
+    expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk]).exitCode).toBe(0);
+    try {
+      const file = join(disk, "full.cast");
+      const id = await ok(["create", "--record", file, "--", "bash", "--norc", "--noprofile"]);
+      await ok(["run", id, "echo before-the-flood"]);
+      await waitFor(() => readFileSync(file, "utf8").includes("before-the-flood"), 10_000, "the first output on disk");
+      // Fill the disk, then print more than it could hold anyway.
+      Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(disk, "filler")}`]);
+      await ok(["run", id, "seq 1 20000"]);
+      await ok(["run", id, "echo lost-$((1+1))-while-full"]);
+      await Bun.sleep(1500); // a flush (once a second) meets the full disk
+      rmSync(join(disk, "filler"));
+      await ok(["run", id, "echo after-$((2+2))-the-flood"]);
+      expect((await ok(["text", id])).split("\n")).toContain("after-4-the-flood");
+      await ok(["record", id, "--stop"]);
+      const lines = cast(file);
+      expect(lines[0]).toMatchObject({ version: 2 });
+      const events = lines.slice(1);
+      const text = events.map((event) => event[2]).join("");
+      expect(text).toContain("before-the-flood");
+      expect(text).toContain("after-4-the-flood");
+      expect(
+        events.some(
+          (event) =>
+            event[1] === "m" &&
+            /recording dropped \d+ bytes: could not write the file \((ENOSPC|a short write: the disk is likely full)\)/.test(
+              event[2],
+            ),
+        ),
+      ).toBe(true);
+      await ok(["kill", id]);
+    } finally {
+      Bun.spawnSync(["umount", "-l", disk]);
+    }
+  },
+  60_000,
+);
 
 test("wait --text ignores the command line run types (bracketed paste); it matches the output", async () => {
   const id = await ok(["create", "--", "bash", "--norc", "--noprofile"]);
   await ok(["run", id, "true"]); // the shell is at its prompt
-  const waiting = Bun.spawn([BIN, "wait", id, "--text", "LATE-MARK", "--timeout", "20s", "--json"], { env: env(), stdout: "pipe", stderr: "pipe" });
+  const waiting = Bun.spawn([BIN, "wait", id, "--text", "LATE-MARK", "--timeout", "20s", "--json"], {
+    env: env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   await Bun.sleep(200); // the wait has begun (a wait only sees output after it starts)
   await ok(["run", id, "sleep 1; echo LATE-MARK"]);
   const reply = JSON.parse(await new Response(waiting.stdout).text());
@@ -134,9 +161,17 @@ test("a direct-mode agent quit with Ctrl-C leaves its shell behind, whether the 
     ].join("\n"),
   );
   Bun.spawnSync(["chmod", "+x", cooked, raw]);
-  writeFileSync(join(home, ".config", "t4a", "agents.json"), JSON.stringify({ cooked: { cli: cooked }, raw: { cli: raw } }));
+  writeFileSync(
+    join(home, ".config", "t4a", "agents.json"),
+    JSON.stringify({ cooked: { cli: cooked }, raw: { cli: raw } }),
+  );
   for (const name of ["cooked", "raw"]) {
-    const child = Bun.spawn([BIN, "create", "--agent", name, "--direct"], { cwd: sandbox.dir, env: { ...env(), HOME: home, SHELL: "/bin/bash" }, stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([BIN, "create", "--agent", name, "--direct"], {
+      cwd: sandbox.dir,
+      env: { ...env(), HOME: home, SHELL: "/bin/bash" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const id = (await new Response(child.stdout).text()).trim();
     await waitFor(async () => (await ok(["text", id])).includes(`${name}-ready`), 10_000, `${name} to start`);
     await ok(["send", id, "-k", "C-c"]);
@@ -151,7 +186,8 @@ test("a direct-mode agent quit with Ctrl-C leaves its shell behind, whether the 
 
 test("a deleted socket never starts a second daemon that ends live sessions; a daemon never unlinks a socket that is not its own", async () => {
   const other = new Sandbox();
-  const run = (args: string[]) => t4a(args, { dir: other.dir, env: { ...other.env, XDG_STATE_HOME: join(other.dir, "state") } });
+  const run = (args: string[]) =>
+    t4a(args, { dir: other.dir, env: { ...other.env, XDG_STATE_HOME: join(other.dir, "state") } });
   try {
     expect((await run(["create", "--persist", "--name", "p", "--", "sleep", "1002"])).code).toBe(0);
     const daemon = Number(JSON.parse((await run(["info", "--json"])).stdout).pid);
@@ -161,7 +197,11 @@ test("a deleted socket never starts a second daemon that ends live sessions; a d
     const listed = await run(["create", "--name", "q", "--", "sleep", "1003"]);
     expect(listed.code).toBe(0);
     expect(Number(JSON.parse((await run(["info", "--json"])).stdout).pid)).toBe(daemon);
-    expect(JSON.parse((await run(["list", "--json"])).stdout).terminals.map((t: { id: string }) => t.id).sort()).toEqual(["p", "q"]);
+    expect(
+      JSON.parse((await run(["list", "--json"])).stdout)
+        .terminals.map((t: { id: string }) => t.id)
+        .sort(),
+    ).toEqual(["p", "q"]);
     expect(isAlive(sleeper)).toBe(true);
     // Someone else's socket at the path: the daemon leaves it there when it stops.
     rmSync(other.socket);
@@ -181,10 +221,29 @@ test("a deleted socket never starts a second daemon that ends live sessions; a d
 test("restore: the last size comes back, a deleted directory falls back (and list says so), plain list shows restored", async () => {
   const gone = join(sandbox.dir, "soon-gone");
   mkdirSync(gone);
-  await ok(["create", "--name", "sized", "--persist", "--cols", "100", "--rows", "30", "--", "bash", "--norc", "--noprofile"]);
+  await ok([
+    "create",
+    "--name",
+    "sized",
+    "--persist",
+    "--cols",
+    "100",
+    "--rows",
+    "30",
+    "--",
+    "bash",
+    "--norc",
+    "--noprofile",
+  ]);
   await ok(["resize", "sized", "120", "40"]);
   await ok(["run", "sized", `cd ${gone}`]);
-  await waitFor(async () => readFileSync(manifestFile(), "utf8").includes(gone) && readFileSync(manifestFile(), "utf8").includes('"cols": 120'), 10_000, "the size and directory saved");
+  await waitFor(
+    async () =>
+      readFileSync(manifestFile(), "utf8").includes(gone) &&
+      readFileSync(manifestFile(), "utf8").includes('"cols": 120'),
+    10_000,
+    "the size and directory saved",
+  );
   const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
   process.kill(daemon, "SIGKILL");
   await waitFor(() => !isAlive(daemon), 30_000, "the daemon to die");
@@ -205,7 +264,11 @@ test("restore: the daemon listens first; a client subscribed then sees each sess
   const plugins = join(own.dir, "config", "t4a", "plugins");
   mkdirSync(plugins, { recursive: true });
   const gate = join(own.dir, "restore-gate");
-  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
+  writeFileSync(
+    join(plugins, "gate"),
+    `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`,
+    { mode: 0o755 },
+  );
   writeFileSync(gate, "");
   let daemon: ReturnType<typeof Bun.spawn> | undefined;
   try {
@@ -232,7 +295,9 @@ test("restore: the daemon listens first; a client subscribed then sees each sess
     let event = await events.readLine();
     while (event?.event !== "restored") event = await events.readLine();
     expect(event).toMatchObject({ event: "restored", terminal: "gated" });
-    expect(JSON.parse(await listing).terminals).toContainEqual(expect.objectContaining({ id: "gated", restored: true }));
+    expect(JSON.parse(await listing).terminals).toContainEqual(
+      expect.objectContaining({ id: "gated", restored: true }),
+    );
     events.close();
   } finally {
     daemon?.kill();
@@ -248,7 +313,11 @@ test("a SIGTERM during the restore stops the daemon as cleanly as later: exit 0,
   const plugins = join(own.dir, "config", "t4a", "plugins");
   mkdirSync(plugins, { recursive: true });
   const gate = join(own.dir, "restore-gate");
-  writeFileSync(join(plugins, "gate"), `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`, { mode: 0o755 });
+  writeFileSync(
+    join(plugins, "gate"),
+    `#!/bin/sh\ncat > /dev/null\nwhile [ ! -e ${gate} ] && [ -d ${own.dir} ]; do sleep 0.05; done\necho '{}'\n`,
+    { mode: 0o755 },
+  );
   writeFileSync(gate, "");
   let daemon: ReturnType<typeof Bun.spawn> | undefined;
   try {
@@ -270,50 +339,68 @@ test("a SIGTERM during the restore stops the daemon as cleanly as later: exit 0,
     writeFileSync(gate, "");
     expect({ code: await daemon.exited, signal: daemon.signalCode }).toEqual({ code: 0, signal: null });
     expect(Bun.spawnSync(["test", "-e", own.socket]).exitCode).not.toBe(0);
-    expect(JSON.parse(await run(["list", "--json"])).terminals).toContainEqual(expect.objectContaining({ id: "gated", restored: true }));
+    expect(JSON.parse(await run(["list", "--json"])).terminals).toContainEqual(
+      expect.objectContaining({ id: "gated", restored: true }),
+    );
   } finally {
     daemon?.kill();
     await own.cleanup();
   }
 }, 60_000);
 
-test.if(process.getuid?.() === 0)("a full state disk: a persisted create fails naming ENOSPC and leaves nothing running; cwd floods keep the screen whole and leave no temp file", async () => {
-  const full = new Sandbox();
-  const state = join(full.dir, "state");
-  mkdirSync(state);
-  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
-  const run = (args: string[]) => t4a(args, { dir: full.dir, env: { ...full.env, XDG_STATE_HOME: state } });
-  try {
-    // A persisted shell first (while there is room), then the disk fills.
-    expect((await run(["create", "--name", "busy", "--persist", "--", "bash", "--norc", "--noprofile"])).code).toBe(0);
-    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
-    const refused = await run(["create", "--name", "new", "--persist", "--", "sleep", "1000"]);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain("ENOSPC");
-    const ids = JSON.parse((await run(["list", "--json"])).stdout).terminals.map((t: { id: string }) => t.id);
-    expect(ids).toEqual(["busy"]);
-    // Hundreds of directory changes while the manifest cannot be written: every line reaches the screen.
-    await run(["run", "busy", `for i in $(seq 1 300); do cd /tmp; cd /; done; echo after-the-flood-$((6*7))`]);
-    expect((await run(["text", "busy"])).stdout).toContain("after-the-flood-42");
-    expect(Bun.spawnSync(["sh", "-c", `ls ${state}/t4a | grep -c tmp`]).stdout.toString().trim()).toBe("0");
-    await run(["kill", "busy"]);
-  } finally {
-    await run(["shutdown"]);
-    Bun.spawnSync(["umount", "-l", state]);
-    await full.cleanup();
-  }
-}, 60_000);
+test.if(process.getuid?.() === 0)(
+  "a full state disk: a persisted create fails naming ENOSPC and leaves nothing running; cwd floods keep the screen whole and leave no temp file",
+  async () => {
+    const full = new Sandbox();
+    const state = join(full.dir, "state");
+    mkdirSync(state);
+    expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
+    const run = (args: string[]) => t4a(args, { dir: full.dir, env: { ...full.env, XDG_STATE_HOME: state } });
+    try {
+      // A persisted shell first (while there is room), then the disk fills.
+      expect((await run(["create", "--name", "busy", "--persist", "--", "bash", "--norc", "--noprofile"])).code).toBe(
+        0,
+      );
+      Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
+      const refused = await run(["create", "--name", "new", "--persist", "--", "sleep", "1000"]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("ENOSPC");
+      const ids = JSON.parse((await run(["list", "--json"])).stdout).terminals.map((t: { id: string }) => t.id);
+      expect(ids).toEqual(["busy"]);
+      // Hundreds of directory changes while the manifest cannot be written: every line reaches the screen.
+      await run(["run", "busy", `for i in $(seq 1 300); do cd /tmp; cd /; done; echo after-the-flood-$((6*7))`]);
+      expect((await run(["text", "busy"])).stdout).toContain("after-the-flood-42");
+      expect(
+        Bun.spawnSync(["sh", "-c", `ls ${state}/t4a | grep -c tmp`])
+          .stdout.toString()
+          .trim(),
+      ).toBe("0");
+      await run(["kill", "busy"]);
+    } finally {
+      await run(["shutdown"]);
+      Bun.spawnSync(["umount", "-l", state]);
+      await full.cleanup();
+    }
+  },
+  60_000,
+);
 
 function manifestFile(): string {
   const dir = join(sandbox.dir, "state", "t4a");
-  const name = Bun.spawnSync(["sh", "-c", `ls ${dir} | grep -E '^sessions-[0-9a-f]+\\.json$'`]).stdout.toString().trim().split("\n")[0]!;
+  const name = Bun.spawnSync(["sh", "-c", `ls ${dir} | grep -E '^sessions-[0-9a-f]+\\.json$'`])
+    .stdout.toString()
+    .trim()
+    .split("\n")[0]!;
   return join(dir, name);
 }
 
 test("at the daemon's open-file limit a create is refused with the figures, and the daemon goes on serving", async () => {
   const tight = new Sandbox();
   try {
-    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], { env: tight.env, stdio: ["ignore", "ignore", "ignore"] });
+    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], {
+      env: tight.env,
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon");
     let refusal = "";
     for (let i = 0; i < 100 && !refusal; i++) {
@@ -336,7 +423,10 @@ test("at the open-file limit through client connections: each one past the reser
   const tight = new Sandbox();
   const held: Array<{ end(): void }> = [];
   try {
-    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], { env: tight.env, stdio: ["ignore", "ignore", "ignore"] });
+    const daemon = Bun.spawn(["sh", "-c", `ulimit -n 256; exec ${BIN} daemon`], {
+      env: tight.env,
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon");
     let refused = 0;
     for (let i = 0; i < 400; i++) {
@@ -360,7 +450,9 @@ test("at the open-file limit through client connections: each one past the reser
     if (call.code === 3) expect(call.stderr).toMatch(/daemon \d+ runs on .* but does not take connections/);
     else if (call.code !== 0) {
       expect(call.code).toBe(1);
-      expect(call.stderr).toMatch(/too many open files: the daemon has \d+ open of its limit of 256 \(ulimit -n\); close idle clients/);
+      expect(call.stderr).toMatch(
+        /too many open files: the daemon has \d+ open of its limit of 256 \(ulimit -n\); close idle clients/,
+      );
     }
     for (const socket of held.splice(0)) socket.end();
     await waitFor(async () => (await tight.run(["info"])).code === 0, 10_000, "the daemon to serve again");
@@ -375,7 +467,9 @@ test("a program that prints and exits at once: every byte is on the screen when 
   const file = join(sandbox.dir, "printed.txt");
   writeFileSync(file, `${Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the file`).join("\n")}\n`);
   // Two busy loops per core keep the daemon's event loop late, as on a loaded machine.
-  const hogs = Array.from({ length: 4 }, () => Bun.spawn(["sh", "-c", "while :; do :; done"], { stdio: ["ignore", "ignore", "ignore"] }));
+  const hogs = Array.from({ length: 4 }, () =>
+    Bun.spawn(["sh", "-c", "while :; do :; done"], { stdio: ["ignore", "ignore", "ignore"] }),
+  );
   const blank: number[] = [];
   try {
     for (let round = 0; round < 60; round++) {
@@ -393,7 +487,17 @@ test("a program that prints and exits at once: every byte is on the screen when 
 }, 120_000);
 
 test("a read right after two resizes sees the second size, though the second was held back a frame", async () => {
-  const id = await ok(["create", "--cols", "80", "--rows", "24", "--", "sh", "-c", "printf '%0200d\\n' 0; exec sleep 600"]);
+  const id = await ok([
+    "create",
+    "--cols",
+    "80",
+    "--rows",
+    "24",
+    "--",
+    "sh",
+    "-c",
+    "printf '%0200d\\n' 0; exec sleep 600",
+  ]);
   await waitFor(async () => (await ok(["text", id])).includes("0000"), 10_000, "the long line");
   await ok(["resize", id, "50", "20"]);
   await ok(["resize", id, "120", "30"]); // within the first's frame: held back
@@ -404,24 +508,42 @@ test("a read right after two resizes sees the second size, though the second was
 
 test("a resize storm collapses into few rewraps, ends at the last size asked, and another session is served meanwhile", async () => {
   const cast = join(sandbox.dir, "storm.cast");
-  const { reply } = await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"], record: cast, scrollback: 10_000 });
+  const { reply } = await sandbox.request({
+    cmd: "create",
+    cmd_args: ["bash", "--norc", "--noprofile"],
+    record: cast,
+    scrollback: 10_000,
+  });
   const id = reply.id as string;
   await ok(["run", id, "seq 1 10000"]); // a full scrollback makes each rewrap expensive
   const other = (await sandbox.request({ cmd: "create", cmd_args: ["sleep", "1000"] })).reply.id as string;
   // 300 resizes pipelined on one connection (t4a batch), as fast as a client can send them; a
   // text read of the other session on another connection at the same time.
   const sizes = Array.from({ length: 300 }, (_, i) => ({ cols: 60 + (i % 40), rows: 20 + (i % 10) }));
-  const storm = Bun.spawn([BIN, "batch"], { env: env(), stdin: new TextEncoder().encode(sizes.map((size) => JSON.stringify({ cmd: "resize", id, ...size })).join("\n") + "\n"), stdout: "pipe", stderr: "ignore" });
+  const storm = Bun.spawn([BIN, "batch"], {
+    env: env(),
+    stdin: new TextEncoder().encode(
+      sizes.map((size) => JSON.stringify({ cmd: "resize", id, ...size })).join("\n") + "\n",
+    ),
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const read = await sandbox.request({ cmd: "text", id: other });
   expect(read.reply.ok).toBe(true);
   expect(await storm.exited).toBe(0);
   const last = sizes.at(-1)!;
-  await waitFor(async () => {
-    const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
-    return listed.cols === last.cols && listed.rows === last.rows;
-  }, 10_000, "the last size");
+  await waitFor(
+    async () => {
+      const listed = JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === id);
+      return listed.cols === last.cols && listed.rows === last.rows;
+    },
+    10_000,
+    "the last size",
+  );
   await ok(["record", id, "--stop"]);
-  const resizes = readFileSync(cast, "utf8").split("\n").filter((line) => line.includes('"r"')).length;
+  const resizes = readFileSync(cast, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"r"')).length;
   expect(resizes).toBeLessThan(100); // of 300 asked: the rest collapsed into the last of each frame
   await sandbox.request({ cmd: "kill", id });
   await sandbox.request({ cmd: "kill", id: other });

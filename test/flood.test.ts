@@ -33,7 +33,9 @@ test("yes flooding one session for 10 s: RSS under 300 MB, another session still
   }
   const floodScreen = (await connection.request({ cmd: "text", id: flood })).reply.lines as string[];
   expect(floodScreen.filter((line) => line === "flood").length).toBeGreaterThan(20);
-  console.log(`flood: ${answers} text answers, slowest ${slowest.toFixed(1)} ms, daemon max RSS ${(maxRss / 1e6).toFixed(0)} MB`);
+  console.log(
+    `flood: ${answers} text answers, slowest ${slowest.toFixed(1)} ms, daemon max RSS ${(maxRss / 1e6).toFixed(0)} MB`,
+  );
   expect(maxRss).toBeLessThan(300 * 1024 * 1024);
   // Liveness: the other session answered all along (how fast lives in npm run bench; a timing
   // bound here failed a fresh-clone run on a loaded machine).

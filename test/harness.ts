@@ -54,9 +54,18 @@ export class Sandbox {
   /** Start the daemon unless one answers (only `create` auto-starts it from the CLI). */
   async start(): Promise<void> {
     if ((await this.run(["info"])).code === 0) return;
-    const daemon = Bun.spawn([BIN, "daemon"], { env: this.env, cwd: "/", stdio: ["ignore", "ignore", "ignore"], detached: true });
+    const daemon = Bun.spawn([BIN, "daemon"], {
+      env: this.env,
+      cwd: "/",
+      stdio: ["ignore", "ignore", "ignore"],
+      detached: true,
+    });
     daemon.unref();
-    await waitFor(async () => (await this.run(["info"])).code === 0 || daemon.exitCode !== null, 10_000, "the daemon to start");
+    await waitFor(
+      async () => (await this.run(["info"])).code === 0 || daemon.exitCode !== null,
+      10_000,
+      "the daemon to start",
+    );
   }
 
   async connect(): Promise<DaemonConnection> {
@@ -105,7 +114,11 @@ export class Sandbox {
 /** Polls with backoff until `condition` answers something truthy, and answers that. */
 type Truthy<T> = Exclude<T, undefined | null | false | 0 | "">;
 
-export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10_000, what = "condition"): Promise<Truthy<T>> {
+export async function waitFor<T>(
+  condition: () => T | Promise<T>,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<Truthy<T>> {
   const deadline = performance.now() + timeoutMs;
   let delayMs = 5;
   for (;;) {

@@ -36,24 +36,45 @@ async function session(cmdArgs: string[]) {
   expect((await connection.request({ cmd: "events", terminal: id })).reply.ok).toBe(true);
   const events: Array<Reply & { at: number }> = [];
   void (async () => {
-    for (let event = await connection.readLine(); event; event = await connection.readLine()) events.push({ ...event, at: performance.now() });
+    for (let event = await connection.readLine(); event; event = await connection.readLine())
+      events.push({ ...event, at: performance.now() });
   })();
   return { id, events, close: () => connection.close() };
 }
 
 /** Polls the screen for `text` (what a person sees), answering when it was first seen. */
 async function drawn(id: string, text: string): Promise<number> {
-  return waitFor(async () => {
-    const reply = await request({ cmd: "text", id });
-    return (reply.lines as string[]).join("\n").includes(text) ? performance.now() : undefined;
-  }, 15_000, `"${text}" on screen`);
+  return waitFor(
+    async () => {
+      const reply = await request({ cmd: "text", id });
+      return (reply.lines as string[]).join("\n").includes(text) ? performance.now() : undefined;
+    },
+    15_000,
+    `"${text}" on screen`,
+  );
 }
 
 const waiting: Array<{ name: string; argv: () => string[]; prompt: string; process: string; keys?: string }> = [
-  { name: "a password prompt (read -s, as sudo asks)", argv: () => ["bash", "--norc", "-c", "read -s -p 'Password: ' pw; echo got"], prompt: "Password:", process: "bash" },
+  {
+    name: "a password prompt (read -s, as sudo asks)",
+    argv: () => ["bash", "--norc", "-c", "read -s -p 'Password: ' pw; echo got"],
+    prompt: "Password:",
+    process: "bash",
+  },
   { name: "python's input()", argv: () => ["python3", "-c", "input('name? ')"], prompt: "name?", process: "python3" },
-  { name: "an apt-like [Y/n]", argv: () => ["bash", "--norc", "-c", "echo 'Need to get 1 MB.'; read -p 'Do you want to continue? [Y/n] ' a"], prompt: "[Y/n]", process: "bash" },
-  { name: "vim in insert mode", argv: () => ["vim", "-u", "NONE", "-N", join(sandbox.dir, "notes.txt")], prompt: "-- INSERT --", process: "vim", keys: "i" },
+  {
+    name: "an apt-like [Y/n]",
+    argv: () => ["bash", "--norc", "-c", "echo 'Need to get 1 MB.'; read -p 'Do you want to continue? [Y/n] ' a"],
+    prompt: "[Y/n]",
+    process: "bash",
+  },
+  {
+    name: "vim in insert mode",
+    argv: () => ["vim", "-u", "NONE", "-N", join(sandbox.dir, "notes.txt")],
+    prompt: "-- INSERT --",
+    process: "vim",
+    keys: "i",
+  },
 ];
 
 describe("input wanted", () => {
@@ -68,7 +89,9 @@ describe("input wanted", () => {
       const event = await waitFor(() => s.events.find((e) => e.event === "input_wanted"), 15_000, "input_wanted");
       expect(event.process).toBe(c.process);
       if (c.process !== "vim") expect(event.line as string).toContain(c.prompt);
-      console.log(`input_wanted ${c.name}: ${Math.max(0, Math.round(event.at - shown))} ms after the prompt was seen drawn`);
+      console.log(
+        `input_wanted ${c.name}: ${Math.max(0, Math.round(event.at - shown))} ms after the prompt was seen drawn`,
+      );
       const waited = await request({ cmd: "wait", id: s.id, input: true, timeout_ms: 10_000 });
       expect(waited).toMatchObject({ ok: true, condition: "input", process: c.process });
       const listed = ((await request({ cmd: "list" })).terminals as Reply[]).find((x) => x.id === s.id);
@@ -87,12 +110,26 @@ describe("input wanted", () => {
     const key = join(sandbox.dir, "locked_key");
     Bun.spawnSync(["ssh-keygen", "-q", "-t", "ed25519", "-N", "s3cret", "-f", key]);
     Bun.spawnSync(["sh", "-c", `cat ${key}.pub >> ${join(sshd.dir, "authorized_keys")}`]);
-    const s = await session(["ssh", "-F", sshd.config, "-o", "IdentitiesOnly=yes", "-i", key, "-p", String(sshd.port), "127.0.0.1", "echo logged-in; sleep 30"]);
+    const s = await session([
+      "ssh",
+      "-F",
+      sshd.config,
+      "-o",
+      "IdentitiesOnly=yes",
+      "-i",
+      key,
+      "-p",
+      String(sshd.port),
+      "127.0.0.1",
+      "echo logged-in; sleep 30",
+    ]);
     const shown = await drawn(s.id, "Enter passphrase");
     const event = await waitFor(() => s.events.find((e) => e.event === "input_wanted"), 15_000, "input_wanted");
     expect(event).toMatchObject({ process: "ssh" });
     expect(event.line as string).toContain("Enter passphrase");
-    console.log(`input_wanted ssh passphrase: ${Math.max(0, Math.round(event.at - shown))} ms after the prompt was seen drawn`);
+    console.log(
+      `input_wanted ssh passphrase: ${Math.max(0, Math.round(event.at - shown))} ms after the prompt was seen drawn`,
+    );
     await request({ cmd: "send", id: s.id, input: "s3cret\n" });
     await drawn(s.id, "logged-in");
     // Logged in and running `sleep 30` over ssh: ssh waits on the network and the terminal, but
@@ -104,7 +141,10 @@ describe("input wanted", () => {
 
   test("a shell at its prompt wants input; a command running in it does not", async () => {
     const s = await session(["bash", "--norc", "--noprofile"]);
-    expect(await request({ cmd: "wait", id: s.id, input: true, timeout_ms: 15_000 })).toMatchObject({ ok: true, process: "bash" });
+    expect(await request({ cmd: "wait", id: s.id, input: true, timeout_ms: 15_000 })).toMatchObject({
+      ok: true,
+      process: "bash",
+    });
     await request({ cmd: "send", id: s.id, input: "sleep 3; read -p 'ready? ' r\n" });
     // The sleep prints nothing first: the watch keeps looking while the terminal is quiet.
     const waited = await request({ cmd: "wait", id: s.id, input: true, timeout_ms: 20_000 });

@@ -11,7 +11,12 @@ import pkg from "../package.json" with { type: "json" };
 const root = resolve(import.meta.dir, "..");
 const release = join(root, "dist", "release");
 const script = join(root, "install.sh");
-const host = process.platform === "linux" && process.arch === "x64" ? "linux-x64" : process.platform === "linux" && process.arch === "arm64" ? "linux-arm64" : undefined;
+const host =
+  process.platform === "linux" && process.arch === "x64"
+    ? "linux-x64"
+    : process.platform === "linux" && process.arch === "arm64"
+      ? "linux-arm64"
+      : undefined;
 const skip = host ? undefined : `the test plays Linux machines; this is ${process.platform}-${process.arch}`;
 if (skip) console.log(`skipped: ${skip}`);
 
@@ -25,7 +30,11 @@ beforeAll(() => {
   // The release files this test serves, built when missing (npm run release builds all six).
   for (const target of [host, `${host}-musl`]) {
     if (!existsSync(join(release, `t4a-${target}`))) {
-      const built = Bun.spawnSync([process.execPath, "build.ts", "--target", target], { cwd: root, stdout: "pipe", stderr: "pipe" });
+      const built = Bun.spawnSync([process.execPath, "build.ts", "--target", target], {
+        cwd: root,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       if (built.exitCode !== 0) throw new Error(`bun build.ts --target ${target}: ${built.stderr}`);
     }
   }
@@ -37,10 +46,13 @@ beforeAll(() => {
       requests.push(path);
       // /good/FILE: the release as built; /bad/: the same files, every sum in SHA256SUMS off by one digit.
       const [, kind, name] = path.split("/");
-      if (!name || !/^[\w.-]+$/.test(name) || (kind !== "good" && kind !== "bad")) return new Response("no", { status: 404 });
+      if (!name || !/^[\w.-]+$/.test(name) || (kind !== "good" && kind !== "bad"))
+        return new Response("no", { status: 404 });
       const file = Bun.file(join(release, name));
       if (kind === "bad" && name === "SHA256SUMS") {
-        return file.text().then((text) => new Response(text.replace(/^(\w)/gm, (digit) => (digit === "0" ? "1" : "0"))));
+        return file
+          .text()
+          .then((text) => new Response(text.replace(/^(\w)/gm, (digit) => (digit === "0" ? "1" : "0"))));
       }
       return file.exists().then((exists) => (exists ? new Response(file) : new Response("not found", { status: 404 })));
     },
@@ -70,18 +82,34 @@ async function install(args: string[], options: { base: string; bin?: string; en
   // Not spawnSync: the server answering it runs on this process's event loop.
   const child = Bun.spawn(["dash", script, ...args], {
     cwd: home,
-    env: { PATH: `${options.bin ? `${options.bin}:` : ""}/usr/bin:/bin`, HOME: home, T4A_INSTALL_BASE: options.base, ...options.env },
+    env: {
+      PATH: `${options.bin ? `${options.bin}:` : ""}/usr/bin:/bin`,
+      HOME: home,
+      T4A_INSTALL_BASE: options.base,
+      ...options.env,
+    },
     stdout: "pipe",
     stderr: "pipe",
     timeout: 50_000,
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  return { home, code, out: `${stdout}${stderr}`, ms: Math.round(performance.now() - started), requests: [...requests] };
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return {
+    home,
+    code,
+    out: `${stdout}${stderr}`,
+    ms: Math.round(performance.now() - started),
+    requests: [...requests],
+  };
 }
 
 describe.skipIf(!!skip)("install.sh", () => {
   test("is shellcheck-clean as POSIX sh", () => {
-    if (!Bun.which("shellcheck")) return console.log("skipped: shellcheck is not installed (apt-get install shellcheck)");
+    if (!Bun.which("shellcheck"))
+      return console.log("skipped: shellcheck is not installed (apt-get install shellcheck)");
     const checked = Bun.spawnSync(["shellcheck", "-s", "sh", script], { stdout: "pipe", stderr: "pipe" });
     expect(checked.stdout.toString()).toBe("");
     expect(checked.exitCode).toBe(0);
@@ -105,7 +133,11 @@ describe.skipIf(!!skip)("install.sh", () => {
     writeFileSync(join(prefix, "t4a"), "old");
     const run = await install(["--prefix", prefix], { base: `${base}/good`, env: { PATH: `${prefix}:/usr/bin:/bin` } });
     expect(run.code).toBe(0);
-    expect(Bun.spawnSync([join(prefix, "t4a"), "--version"]).stdout.toString().trim()).toBe(`t4a ${pkg.version}`);
+    expect(
+      Bun.spawnSync([join(prefix, "t4a"), "--version"])
+        .stdout.toString()
+        .trim(),
+    ).toBe(`t4a ${pkg.version}`);
     expect(run.out).not.toContain("not on PATH");
   }, 60_000);
 
@@ -136,7 +168,9 @@ describe.skipIf(!!skip)("install.sh", () => {
       return;
     }
     expect(run.code).toBe(1);
-    expect(run.out).toContain(`t4a-${host}-musl does not run on this machine (the musl build; T4A_INSTALL_LIBC=glibc or musl picks the other)`);
+    expect(run.out).toContain(
+      `t4a-${host}-musl does not run on this machine (the musl build; T4A_INSTALL_LIBC=glibc or musl picks the other)`,
+    );
     expect(existsSync(join(run.home, ".local", "bin", "t4a"))).toBe(false);
     // The override wins over ldd.
     const forced = await install([], { base: `${base}/good`, bin, env: { T4A_INSTALL_LIBC: "glibc" } });
@@ -148,7 +182,8 @@ describe.skipIf(!!skip)("install.sh", () => {
     const bin = join(dir, "mac");
     fake(bin, "uname", `case "$1" in -s) echo Darwin ;; -m) echo arm64 ;; esac`);
     const run = await install([], { base: `${base}/good`, bin });
-    if (!existsSync(join(release, "t4a-darwin-arm64"))) return console.log("skipped: dist/release/t4a-darwin-arm64 is not built");
+    if (!existsSync(join(release, "t4a-darwin-arm64")))
+      return console.log("skipped: dist/release/t4a-darwin-arm64 is not built");
     expect(run.requests).toEqual(["/good/SHA256SUMS", "/good/t4a-darwin-arm64"]);
     expect(run.code).toBe(1);
     expect(run.out).toContain("t4a-darwin-arm64 does not run on this machine");

@@ -74,7 +74,13 @@ test("no import circle between any two files of src/ (tests aside)", () => {
     path.push(file);
     onPath.add(file);
     for (const target of graph.get(file)!) {
-      if (onPath.has(target)) circles.push(path.slice(path.indexOf(target)).map((p) => relative(root, p)).join(" -> "));
+      if (onPath.has(target))
+        circles.push(
+          path
+            .slice(path.indexOf(target))
+            .map((p) => relative(root, p))
+            .join(" -> "),
+        );
       else if (!done.has(target)) visit(target);
     }
     path.pop();

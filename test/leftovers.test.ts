@@ -29,7 +29,11 @@ afterAll(() => sandbox.cleanup());
 
 async function t4a(args: string[]) {
   const child = Bun.spawn([BIN, ...args], { cwd: sandbox.dir, env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
@@ -43,7 +47,11 @@ async function ok(args: string[]): Promise<string> {
 async function startDaemon(): Promise<number> {
   const daemon = Bun.spawn([BIN, "daemon"], { env, cwd: "/", stdio: ["ignore", "ignore", "ignore"] });
   daemons.push(daemon);
-  await waitFor(async () => (await t4a(["info"])).code === 0 || daemon.exitCode !== null, 20_000, "the daemon to serve");
+  await waitFor(
+    async () => (await t4a(["info"])).code === 0 || daemon.exitCode !== null,
+    20_000,
+    "the daemon to serve",
+  );
   expect(daemon.exitCode).toBeNull();
   expect(Number(JSON.parse(await ok(["info", "--json"])).pid)).toBe(daemon.pid);
   return daemon.pid;
@@ -78,26 +86,30 @@ test("a plugin's cleanup for a session of a SIGKILLed daemon runs at the next st
 }, 90_000);
 
 for (const helper of ["plugin", "setup script"] as const) {
-test(`kill -9 of the daemon during create: the ${helper} it was waiting on is ended at the next start`, async () => {
-  const pidFile = join(sandbox.dir, `${helper.replace(" ", "-")}.pid`);
-  writeFileSync(join(plugins, "slow"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 600\n`, { mode: 0o755 });
-  const daemon = await startDaemon();
-  const how = helper === "plugin" ? ["--plugin", "slow"] : ["--setup", `echo $$ > ${pidFile}; exec sleep 600`];
-  const creating = t4a(["create", ...how, "--", "sleep", "600"]);
-  await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"), 20_000, "the plugin to run");
-  const plugin = Number(readFileSync(pidFile, "utf8"));
-  await killDaemon(daemon);
-  expect((await creating).code).not.toBe(0);
-  expect(isAlive(plugin)).toBe(true); // unsupervised until a daemon comes back
+  test(`kill -9 of the daemon during create: the ${helper} it was waiting on is ended at the next start`, async () => {
+    const pidFile = join(sandbox.dir, `${helper.replace(" ", "-")}.pid`);
+    writeFileSync(join(plugins, "slow"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 600\n`, { mode: 0o755 });
+    const daemon = await startDaemon();
+    const how = helper === "plugin" ? ["--plugin", "slow"] : ["--setup", `echo $$ > ${pidFile}; exec sleep 600`];
+    const creating = t4a(["create", ...how, "--", "sleep", "600"]);
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"),
+      20_000,
+      "the plugin to run",
+    );
+    const plugin = Number(readFileSync(pidFile, "utf8"));
+    await killDaemon(daemon);
+    expect((await creating).code).not.toBe(0);
+    expect(isAlive(plugin)).toBe(true); // unsupervised until a daemon comes back
 
-  try {
-    await startDaemon();
-    await waitFor(() => !isAlive(plugin), 10_000, "the plugin to be ended").catch(() => undefined);
-    expect(isAlive(plugin)).toBe(false);
-  } finally {
-    if (isAlive(plugin)) process.kill(plugin, "SIGKILL");
-  }
-}, 90_000);
+    try {
+      await startDaemon();
+      await waitFor(() => !isAlive(plugin), 10_000, "the plugin to be ended").catch(() => undefined);
+      expect(isAlive(plugin)).toBe(false);
+    } finally {
+      if (isAlive(plugin)) process.kill(plugin, "SIGKILL");
+    }
+  }, 90_000);
 }
 
 /** The daemon's own place in the cgroup v1 pids hierarchy, when it may make cgroups there. */
@@ -133,7 +145,6 @@ test("the empty cgroups of a dead daemon's sessions are removed at the next star
   }
 }, 60_000);
 
-
 test("a SIGKILLed daemon's session that ignored the hangup is ended at the next start, and its cgroup removed", async () => {
   const root = pidsCgroup();
   if (!root) return console.log("skipped: no writable cgroup v1 pids hierarchy here");
@@ -142,10 +153,14 @@ test("a SIGKILLed daemon's session that ignored the hangup is ended at the next 
   const made = () => readdirSync(root).filter((name) => name.startsWith(`t4a-${daemon}-`));
   expect(made().length).toBe(1);
   const procs = join(root, made()[0]!, "cgroup.procs");
-  const held = await waitFor(() => {
-    const pids = readFileSync(procs, "utf8").split("\n").filter(Boolean).map(Number);
-    return pids.length ? pids : undefined;
-  }, 10_000, "the program to enter its cgroup");
+  const held = await waitFor(
+    () => {
+      const pids = readFileSync(procs, "utf8").split("\n").filter(Boolean).map(Number);
+      return pids.length ? pids : undefined;
+    },
+    10_000,
+    "the program to enter its cgroup",
+  );
   await killDaemon(daemon);
   expect(held.some(isAlive)).toBe(true);
   try {

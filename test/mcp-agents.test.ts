@@ -62,11 +62,18 @@ beforeAll(async () => {
   // otherwise; the fake is one that does, as a user's would be.
   const qwenSettings = join(home, ".qwen", "settings.json");
   const qwen = JSON.parse(readFileSync(qwenSettings, "utf8"));
-  writeFileSync(qwenSettings, JSON.stringify({ ...qwen, model: { generationConfig: { modalities: { image: true } } } }, null, 2));
+  writeFileSync(
+    qwenSettings,
+    JSON.stringify({ ...qwen, model: { generationConfig: { modalities: { image: true } } } }, null, 2),
+  );
   // `t4a` on PATH, as an installed one is. It refuses to run without this suite's socket: a CLI
   // that did not pass T4A_SOCKET on to its MCP server must fail here, not reach the machine's
   // own daemon at the default path.
-  writeFileSync(join(bin, "t4a"), `#!/bin/sh\n[ "$T4A_SOCKET" = '${sandbox.socket}' ] || { echo "t4a test wrapper: T4A_SOCKET not passed on" >&2; exit 97; }\nexec '${BIN}' "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    join(bin, "t4a"),
+    `#!/bin/sh\n[ "$T4A_SOCKET" = '${sandbox.socket}' ] || { echo "t4a test wrapper: T4A_SOCKET not passed on" >&2; exit 97; }\nexec '${BIN}' "$@"\n`,
+    { mode: 0o755 },
+  );
   await sandbox.start();
 });
 afterAll(async () => {
@@ -75,14 +82,24 @@ afterAll(async () => {
 });
 
 function env(): Record<string, string> {
-  return { ...sandbox.env, ...agentEnv, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), PATH: `${bin}:${AGENTS_BIN}:${process.env.PATH}` };
+  return {
+    ...sandbox.env,
+    ...agentEnv,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    PATH: `${bin}:${AGENTS_BIN}:${process.env.PATH}`,
+  };
 }
 
 /** Runs an agent CLI to its end (or kills it after `timeoutMs`), in the project. */
 async function run(argv: string[], timeoutMs = 120_000): Promise<{ code: number | null; out: string }> {
   const child = Bun.spawn(argv, { cwd: work, env: env(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   clearTimeout(timer);
   return { code: child.signalCode ? null : code, out: `${stdout}\n${stderr}` };
 }
@@ -94,34 +111,38 @@ function installed(cli: AgentCli): boolean {
 }
 
 for (const cli of AGENT_CLIS) {
-  test.if(installed(cli))(`${cli}: registered as the README says, its turn drives a t4a terminal over MCP and every result reaches the model`, async () => {
-    const register = REGISTER[cli];
-    if (typeof register === "function") register();
-    else {
-      const registered = await run(register);
-      expect(registered.code, registered.out).toBe(0);
-    }
-    const listed = await run([cli, "mcp", "list"]);
-    expect(listed.out).toContain("t4a");
+  test.if(installed(cli))(
+    `${cli}: registered as the README says, its turn drives a t4a terminal over MCP and every result reaches the model`,
+    async () => {
+      const register = REGISTER[cli];
+      if (typeof register === "function") register();
+      else {
+        const registered = await run(register);
+        expect(registered.code, registered.out).toBe(0);
+      }
+      const listed = await run([cli, "mcp", "list"]);
+      expect(listed.out).toContain("t4a");
 
-    const name = `mcp-${cli}`;
-    const prompt = `t4a:mcp:${name}`;
-    const turn = await run(TURN[cli](prompt));
-    const all = model.resultsAfter(prompt);
-    const seen = `exit ${turn.code}\n${turn.out.slice(-3000)}\nresults: ${all.map((r) => `${r.tool}: ${r.result.slice(0, 300)}`).join("\n")}`;
-    const results = all.filter((r) => !isToolSearch(r.tool)).map((r) => r.result);
-    expect(results.length, seen).toBe(5);
-    const [created, ran, read, screenshot, killed] = results as [string, string, string, string, string];
-    expect(created, seen).toContain(name);
-    expect(ran, seen).toContain(MCP_OUTPUT);
-    expect(read, seen).toContain(MCP_COMMAND); // the screen's rows: the command line typed, then its output
-    expect(read, seen).toContain(MCP_OUTPUT);
-    expect(screenshot, seen).toContain("iVBORw0KGgo"); // a PNG, base64
-    expect(killed, seen).not.toContain("not_found");
-    expect(turn.out, seen).toContain("FAKE-ANSWER");
-    expect(turn.code, seen).toBe(0);
-    // The terminal was this suite's daemon's, and the kill ended it.
-    const list = JSON.parse(await sandbox.ok(["list", "--json"])).terminals as Array<{ id: string; alive: boolean }>;
-    expect(list.find((t) => t.id === name)?.alive ?? false).toBe(false);
-  }, 300_000);
+      const name = `mcp-${cli}`;
+      const prompt = `t4a:mcp:${name}`;
+      const turn = await run(TURN[cli](prompt));
+      const all = model.resultsAfter(prompt);
+      const seen = `exit ${turn.code}\n${turn.out.slice(-3000)}\nresults: ${all.map((r) => `${r.tool}: ${r.result.slice(0, 300)}`).join("\n")}`;
+      const results = all.filter((r) => !isToolSearch(r.tool)).map((r) => r.result);
+      expect(results.length, seen).toBe(5);
+      const [created, ran, read, screenshot, killed] = results as [string, string, string, string, string];
+      expect(created, seen).toContain(name);
+      expect(ran, seen).toContain(MCP_OUTPUT);
+      expect(read, seen).toContain(MCP_COMMAND); // the screen's rows: the command line typed, then its output
+      expect(read, seen).toContain(MCP_OUTPUT);
+      expect(screenshot, seen).toContain("iVBORw0KGgo"); // a PNG, base64
+      expect(killed, seen).not.toContain("not_found");
+      expect(turn.out, seen).toContain("FAKE-ANSWER");
+      expect(turn.code, seen).toBe(0);
+      // The terminal was this suite's daemon's, and the kill ended it.
+      const list = JSON.parse(await sandbox.ok(["list", "--json"])).terminals as Array<{ id: string; alive: boolean }>;
+      expect(list.find((t) => t.id === name)?.alive ?? false).toBe(false);
+    },
+    300_000,
+  );
 }

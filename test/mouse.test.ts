@@ -23,10 +23,18 @@ async function echoing(modes: string): Promise<string> {
 
 /** Every byte the script read up to the "z" sent last, in hex (a loaded machine may join reads). */
 async function reads(id: string): Promise<string> {
-  return waitFor(async () => {
-    const got = (await sandbox.screen(id)).split("\n").filter((line) => line.startsWith("got ")).map((line) => line.slice(4)).join("");
-    return got.endsWith(hex("z")) ? got : undefined;
-  }, 30_000, "the z after the reports");
+  return waitFor(
+    async () => {
+      const got = (await sandbox.screen(id))
+        .split("\n")
+        .filter((line) => line.startsWith("got "))
+        .map((line) => line.slice(4))
+        .join("");
+      return got.endsWith(hex("z")) ? got : undefined;
+    },
+    30_000,
+    "the z after the reports",
+  );
 }
 
 const hex = (text: string) => Buffer.from(text, "latin1").toString("hex");
@@ -78,7 +86,9 @@ test("click --text on words no element holds: a mouse click where they show, or 
   const still = await echoing("");
   const refused = await sandbox.run(["click", still, "--text", "ready"]);
   expect(refused.code).not.toBe(0);
-  expect(refused.stderr).toContain("the text shows at 0:2, but the program turned no mouse reporting on, so nothing was sent");
+  expect(refused.stderr).toContain(
+    "the text shows at 0:2, but the program turned no mouse reporting on, so nothing was sent",
+  );
   await sandbox.ok(["send", still, "z"]);
   expect(await reads(still)).toBe(hex("z"));
   await sandbox.ok(["kill", still]);
@@ -87,7 +97,11 @@ test("click --text on words no element holds: a mouse click where they show, or 
 test("mc quits on a click on its function-key bar's 10Quit", async () => {
   if (!Bun.which("mc")) return console.log("skipped: mc is not installed");
   const id = await sandbox.ok(["create", "--", "mc"]);
-  const bar = await waitFor(async () => (await sandbox.screen(id)).split("\n").find((line) => /10\s*Quit/.test(line)), 30_000, "mc's key bar");
+  const bar = await waitFor(
+    async () => (await sandbox.screen(id)).split("\n").find((line) => /10\s*Quit/.test(line)),
+    30_000,
+    "mc's key bar",
+  );
   const rows = (await sandbox.screen(id)).split("\n");
   await sandbox.ok(["send", id, "--click", `${rows.indexOf(bar)}:${bar.indexOf("Quit")}`]);
   await sandbox.ok(["wait", id, "--exit", "--timeout", "30s"]);

@@ -4,7 +4,17 @@
 // project's `npm install t4a` gives Node the client library and tsc its types.
 // Skipped, saying why, when verdaccio (a devDependency) is not installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
@@ -14,7 +24,8 @@ import { expectConsumerTypechecks, expectScenario } from "./fixtures/client-lib/
 
 const root = resolve(import.meta.dir, "..");
 const verdaccio = join(root, "node_modules", "verdaccio", "bin", "verdaccio");
-const musl = process.platform === "linux" && existsSync("/usr/bin/ldd") && readFileSync("/usr/bin/ldd", "utf8").includes("musl");
+const musl =
+  process.platform === "linux" && existsSync("/usr/bin/ldd") && readFileSync("/usr/bin/ldd", "utf8").includes("musl");
 const host = `${process.platform}-${process.arch}${musl ? "-musl" : ""}`;
 // On Linux the other C library's package is published too: npm must leave it out (`libc`).
 const other = process.platform === "linux" ? (musl ? host.replace(/-musl$/, "") : `${host}-musl`) : undefined;
@@ -35,7 +46,12 @@ const figures: string[] = [];
 
 /** Only Node's own directory and the system's on PATH: what a machine with just Node and npm has. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  const node = Bun.which("node", { PATH: (process.env.PATH ?? "").split(":").filter((p) => !p.includes("node_modules")).join(":") });
+  const node = Bun.which("node", {
+    PATH: (process.env.PATH ?? "")
+      .split(":")
+      .filter((p) => !p.includes("node_modules"))
+      .join(":"),
+  });
   return {
     PATH: `${dirname(node ?? "/usr/bin/node")}:/usr/bin:/bin`,
     HOME: join(dir, "home"),
@@ -53,7 +69,12 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function run(argv: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const done = Bun.spawnSync(argv, { cwd: options.cwd ?? dir, env: options.env ?? env(), stdout: "pipe", stderr: "pipe" });
+  const done = Bun.spawnSync(argv, {
+    cwd: options.cwd ?? dir,
+    env: options.env ?? env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: done.exitCode, stdout: done.stdout.toString(), stderr: done.stderr.toString() };
 }
 
@@ -68,11 +89,24 @@ beforeAll(async () => {
   mkdirSync(join(dir, "home"));
   mkdirSync(join(dir, "run"), { mode: 0o700 });
   // The host's release file, built when missing (npm run release builds all six).
-  if (!existsSync(join(root, "dist", "release", `t4a-${host}`))) ok([process.execPath, "build.ts", "--target", host], { cwd: root, env: process.env as Record<string, string> });
-  if (other && !existsSync(join(root, "dist", "release", `t4a-${other}`))) ok([process.execPath, "build.ts", "--target", other], { cwd: root, env: process.env as Record<string, string> });
+  if (!existsSync(join(root, "dist", "release", `t4a-${host}`)))
+    ok([process.execPath, "build.ts", "--target", host], { cwd: root, env: process.env as Record<string, string> });
+  if (other && !existsSync(join(root, "dist", "release", `t4a-${other}`)))
+    ok([process.execPath, "build.ts", "--target", other], { cwd: root, env: process.env as Record<string, string> });
   let started = performance.now();
   // Into the test's own directory: dist/npm keeps what `npm run pack` left there.
-  ok([process.execPath, "scripts/pack.ts", "--out", join(dir, "npm"), "--target", host, ...(other ? ["--target", other] : [])], { cwd: root, env: process.env as Record<string, string> });
+  ok(
+    [
+      process.execPath,
+      "scripts/pack.ts",
+      "--out",
+      join(dir, "npm"),
+      "--target",
+      host,
+      ...(other ? ["--target", other] : []),
+    ],
+    { cwd: root, env: process.env as Record<string, string> },
+  );
   figures.push(`pack ${Math.round(performance.now() - started)} ms`);
 
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -101,8 +135,16 @@ beforeAll(async () => {
   );
   // npm publish wants a token for the registry; this verdaccio takes anyone's.
   writeFileSync(npmrc, `//127.0.0.1:${port}/:_authToken=test\n`);
-  server = Bun.spawn(["node", verdaccio, "-c", join(dir, "verdaccio.yaml"), "-l", `127.0.0.1:${port}`], { cwd: dir, stdout: "ignore", stderr: "ignore" });
-  await waitFor(async () => (await fetch(`${registry}-/ping`).catch(() => undefined))?.ok, 30_000, "verdaccio to answer");
+  server = Bun.spawn(["node", verdaccio, "-c", join(dir, "verdaccio.yaml"), "-l", `127.0.0.1:${port}`], {
+    cwd: dir,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  await waitFor(
+    async () => (await fetch(`${registry}-/ping`).catch(() => undefined))?.ok,
+    30_000,
+    "verdaccio to answer",
+  );
 
   started = performance.now();
   const tarballs = readdirSync(join(dir, "npm")).filter((name) => name.endsWith(".tgz"));
@@ -150,9 +192,17 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
 
   test("a signal sent to the launcher reaches t4a, and the launcher dies of it", async () => {
     const id = ok([t4a, "create", "--", "sleep", "60"]);
-    const launcher = Bun.spawn([t4a, "wait", id, "--text", "never-printed", "--timeout", "60s"], { env: env(), stdout: "ignore", stderr: "ignore" });
+    const launcher = Bun.spawn([t4a, "wait", id, "--text", "never-printed", "--timeout", "60s"], {
+      env: env(),
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     const children = `/proc/${launcher.pid}/task/${launcher.pid}/children`;
-    const child = await waitFor(() => (existsSync(children) ? Number(readFileSync(children, "utf8").trim().split(" ")[0]) : 0), 10_000, "the launcher to start t4a");
+    const child = await waitFor(
+      () => (existsSync(children) ? Number(readFileSync(children, "utf8").trim().split(" ")[0]) : 0),
+      10_000,
+      "the launcher to start t4a",
+    );
     launcher.kill("SIGTERM");
     await launcher.exited;
     expect(launcher.signalCode).toBe("SIGTERM");
@@ -166,9 +216,20 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
     expect(ok(["npx", "-y", "t4a", "--version"], { env: npxEnv })).toBe(`t4a ${pkg.version}`);
     figures.push(`first npx ${Math.round(performance.now() - started)} ms`);
     started = performance.now();
-    const mcp = Bun.spawn(["npx", "-y", "t4a", "mcp"], { cwd: dir, env: npxEnv, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const mcp = Bun.spawn(["npx", "-y", "t4a", "mcp"], {
+      cwd: dir,
+      env: npxEnv,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-test", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "npm-test", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
     ];
@@ -200,7 +261,10 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
     ok(["npm", "install", "-g", "--prefix", bare, "--omit=optional", "t4a"]);
     // npm -g may install optional dependencies all the same: the platform package is removed here.
     const nested = join(bare, "lib", "node_modules", "t4a", "node_modules");
-    if (existsSync(nested)) console.log(`npm install -g --omit=optional installed ${readdirSync(join(nested, "@t4a")).join(", ")} all the same`);
+    if (existsSync(nested))
+      console.log(
+        `npm install -g --omit=optional installed ${readdirSync(join(nested, "@t4a")).join(", ")} all the same`,
+      );
     rmSync(nested, { recursive: true, force: true });
     // A package of the right name and version in the cwd's node_modules and on NODE_PATH.
     const planted = join(dir, "planted");
@@ -209,7 +273,10 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
     writeFileSync(join(fake, "package.json"), JSON.stringify({ name: `@t4a/${host}`, version: pkg.version }));
     writeFileSync(join(fake, "bin", "t4a"), `#!/bin/sh\ntouch ${join(dir, "planted-ran")}\n`);
     chmodSync(join(fake, "bin", "t4a"), 0o755);
-    const result = run([join(bare, "bin", "t4a"), "--version"], { cwd: planted, env: env({ NODE_PATH: join(planted, "node_modules") }) });
+    const result = run([join(bare, "bin", "t4a"), "--version"], {
+      cwd: planted,
+      env: env({ NODE_PATH: join(planted, "node_modules") }),
+    });
     expect(existsSync(join(dir, "planted-ran"))).toBe(false);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`@t4a/${host}@${pkg.version}`);
@@ -219,9 +286,13 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
   test("npm install t4a in a project: Node runs the client library's scenario with `import { connect } from \"t4a\"` (the package's own t4a starts the daemon), and tsc checks a TypeScript consumer against its types", () => {
     const project = join(dir, "lib-project");
     mkdirSync(project);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "orchestrator", private: true, type: "module" }));
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "orchestrator", private: true, type: "module" }),
+    );
     ok(["npm", "install", "t4a"], { cwd: project });
-    for (const file of ["scenario.mjs", "run.mjs", "consumer.ts"]) copyFileSync(join(root, "test", "fixtures", "client-lib", file), join(project, file));
+    for (const file of ["scenario.mjs", "run.mjs", "consumer.ts"])
+      copyFileSync(join(root, "test", "fixtures", "client-lib", file), join(project, file));
     // A socket of its own: the daemon the launcher's t4a starts is this test's.
     const libEnv = env({ T4A_SOCKET: join(dir, "run-lib", "t4a.sock") });
     try {
@@ -233,6 +304,8 @@ describe.skipIf(!!skip)("npm packages from a local registry", () => {
   }, 120_000);
 
   test("Bun runs the launcher too", () => {
-    expect(ok([process.execPath, join(prefix, "lib", "node_modules", "t4a", "bin", "t4a.js"), "--version"])).toBe(`t4a ${pkg.version}`);
+    expect(ok([process.execPath, join(prefix, "lib", "node_modules", "t4a", "bin", "t4a.js"), "--version"])).toBe(
+      `t4a ${pkg.version}`,
+    );
   });
 });

@@ -26,7 +26,11 @@ function fakeRelease(name: string, tamper?: string): string {
 }
 
 const pack = (release: string, out: string) =>
-  Bun.spawnSync([process.execPath, "scripts/pack.ts", "--release", release, "--out", out], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  Bun.spawnSync([process.execPath, "scripts/pack.ts", "--release", release, "--out", out], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 
 /** A tarball's files with their modes (`tar tvzf`), and one file's text. */
 const listing = (tgz: string) => Bun.spawnSync(["tar", "tvzf", tgz]).stdout.toString();
@@ -40,7 +44,11 @@ test("one package per target with os/cpu/libc, and t4a listing them all", () => 
   expect(packed.stderr.toString()).toBe("");
   expect(packed.exitCode).toBe(0);
   const v = pkg.version;
-  expect(readdirSync(out).filter((name) => name.endsWith(".tgz")).sort()).toEqual([`t4a-${v}.tgz`, ...TARGETS.map((target) => `t4a-${target}-${v}.tgz`)].sort());
+  expect(
+    readdirSync(out)
+      .filter((name) => name.endsWith(".tgz"))
+      .sort(),
+  ).toEqual([`t4a-${v}.tgz`, ...TARGETS.map((target) => `t4a-${target}-${v}.tgz`)].sort());
   expect(readdirSync(out)).toContain("keep-me");
   for (const target of TARGETS) {
     const tgz = join(out, `t4a-${target}-${v}.tgz`);
@@ -59,7 +67,13 @@ test("one package per target with os/cpu/libc, and t4a listing them all", () => 
   expect(manifest.scripts).toBeUndefined();
   expect(manifest.dependencies).toBeUndefined();
   expect(listing(main)).toMatch(/^-rwxr-xr-x .* package\/bin\/t4a\.js$/m);
-  expect(listing(main).trim().split("\n").map((line) => line.split(/\s+/).at(-1)).sort()).toEqual([
+  expect(
+    listing(main)
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/\s+/).at(-1))
+      .sort(),
+  ).toEqual([
     "package/README.md",
     "package/bin/t4a.js",
     "package/lib/index.mjs",

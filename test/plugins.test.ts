@@ -22,8 +22,17 @@ function env(): Record<string, string> {
 }
 
 async function t4a(args: string[], cwd = work) {
-  const child = Bun.spawn([resolve(import.meta.dir, "../dist/t4a"), ...args], { cwd, env: env(), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([resolve(import.meta.dir, "../dist/t4a"), ...args], {
+    cwd,
+    env: env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
@@ -40,7 +49,16 @@ async function output(id: string): Promise<string> {
 }
 
 function sh(cwd: string, script: string): string {
-  const result = Bun.spawnSync(["bash", "-c", script], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  const result = Bun.spawnSync(["bash", "-c", script], {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
   if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
   return result.stdout.toString().trim();
 }
@@ -61,16 +79,33 @@ afterAll(() => sandbox.cleanup());
 test("a plugin's env reaches the program; a wrapping plugin's prefix runs it (nice), and its cleanup runs at the end", async () => {
   const mark = join(sandbox.dir, "cleaned");
   const created = JSON.parse(
-    await ok(["create", "--json", "--plugin", "dotenv", "--plugin", "nice", "-e", `PLUGIN_MARK_PATH=${mark}`, "-e", "T4A_NICE=7", "--", "bash", "-c", "echo \"$GREETING $PROJECT nice=$(cut -d' ' -f19 /proc/$$/stat)\"; sleep 0.2"]),
+    await ok([
+      "create",
+      "--json",
+      "--plugin",
+      "dotenv",
+      "--plugin",
+      "nice",
+      "-e",
+      `PLUGIN_MARK_PATH=${mark}`,
+      "-e",
+      "T4A_NICE=7",
+      "--",
+      "bash",
+      "-c",
+      "echo \"$GREETING $PROJECT nice=$(cut -d' ' -f19 /proc/$$/stat)\"; sleep 0.2",
+    ]),
   );
   expect(created.plugins).toEqual(["dotenv", "nice"]);
   expect(await output(created.id)).toContain(`hello-from-dotenv widget nice=${NICED}`);
-  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === created.id).plugins).toEqual(["dotenv", "nice"]);
+  expect(
+    JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === created.id).plugins,
+  ).toEqual(["dotenv", "nice"]);
   await ok(["kill", created.id]);
   expect(readFileSync(mark, "utf8")).toBe("cleaned\n");
   // NAME=ARG: the argument reaches the plugin (another env file).
   writeFileSync(join(work, "other.env"), "GREETING=from-the-argument\n");
-  const withArg = await ok(["create", "--plugin", "dotenv=other.env", "--", "bash", "-c", "echo \"[$GREETING]\""]);
+  const withArg = await ok(["create", "--plugin", "dotenv=other.env", "--", "bash", "-c", 'echo "[$GREETING]"']);
   expect(await output(withArg)).toContain("[from-the-argument]");
   await ok(["kill", withArg]);
 });
@@ -85,7 +120,17 @@ test("a plugin that fails, hangs, answers garbage, names no directory, or does n
   ];
   const hangsPids = join(sandbox.dir, "hangs.pids");
   for (const [name, message] of cases) {
-    const refused = await t4a(["create", "--name", `p-${name}`, "--plugin", name, "-e", `HANGS_PIDS=${hangsPids}`, "--", "true"]);
+    const refused = await t4a([
+      "create",
+      "--name",
+      `p-${name}`,
+      "--plugin",
+      name,
+      "-e",
+      `HANGS_PIDS=${hangsPids}`,
+      "--",
+      "true",
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(message);
   }
@@ -98,36 +143,76 @@ test("a plugin that fails, hangs, answers garbage, names no directory, or does n
   // The hanging plugin's whole process group was killed, the child it left behind too.
   const pids = readFileSync(hangsPids, "utf8").trim().split(" ").map(Number);
   expect(pids).toHaveLength(2);
-  await waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000, `the hanging plugin and its child (${pids.join(", ")}) to be gone`);
+  await waitFor(
+    () => pids.every((pid) => !isAlive(pid)),
+    10_000,
+    `the hanging plugin and its child (${pids.join(", ")}) to be gone`,
+  );
 }, 60_000);
 
-test.if(HAS_BWRAP)("a sandboxed program cannot change a plugin; the plugin still wraps it and the sandbox wraps both", async () => {
-  const pluginFile = join(config, "t4a", "plugins", "nice");
-  const id = await ok([
-    "create", "--sandbox", "--plugin", "nice", "-e", `PLUGIN_MARK_PATH=${join(work, "mark")}`, "--",
-    "bash", "-c", `(echo 'echo pwned' > ${pluginFile}) 2>/dev/null && echo plugin:written || echo plugin:refused; (touch ${join(config, "t4a", "plugins", "new")}) 2>/dev/null && echo added || echo not-added; echo nice=$(cut -d' ' -f19 /proc/$$/stat)`,
-  ]);
-  const screen = await output(id);
-  expect(screen).toContain("plugin:refused");
-  expect(screen).toContain("not-added");
-  expect(screen).toContain(`nice=${NICED}`);
-  expect(readFileSync(pluginFile, "utf8")).toContain("argv_prefix");
-  await ok(["kill", id]);
-});
+test.if(HAS_BWRAP)(
+  "a sandboxed program cannot change a plugin; the plugin still wraps it and the sandbox wraps both",
+  async () => {
+    const pluginFile = join(config, "t4a", "plugins", "nice");
+    const id = await ok([
+      "create",
+      "--sandbox",
+      "--plugin",
+      "nice",
+      "-e",
+      `PLUGIN_MARK_PATH=${join(work, "mark")}`,
+      "--",
+      "bash",
+      "-c",
+      `(echo 'echo pwned' > ${pluginFile}) 2>/dev/null && echo plugin:written || echo plugin:refused; (touch ${join(config, "t4a", "plugins", "new")}) 2>/dev/null && echo added || echo not-added; echo nice=$(cut -d' ' -f19 /proc/$$/stat)`,
+    ]);
+    const screen = await output(id);
+    expect(screen).toContain("plugin:refused");
+    expect(screen).toContain("not-added");
+    expect(screen).toContain(`nice=${NICED}`);
+    expect(readFileSync(pluginFile, "utf8")).toContain("argv_prefix");
+    await ok(["kill", id]);
+  },
+);
 
 test("--setup: what it sets reaches the program; a failing setup refuses the create with its output and starts nothing", async () => {
   mkdirSync(join(work, ".venv", "bin"), { recursive: true });
-  writeFileSync(join(work, ".venv", "bin", "activate"), `export VIRTUAL_ENV=${work}/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\nunset T4A_DROP_ME\n`);
+  writeFileSync(
+    join(work, ".venv", "bin", "activate"),
+    `export VIRTUAL_ENV=${work}/.venv\nexport PATH="$VIRTUAL_ENV/bin:$PATH"\nunset T4A_DROP_ME\n`,
+  );
   writeFileSync(join(work, ".venv", "bin", "tool"), "#!/bin/sh\necho venv-tool\n");
   chmodSync(join(work, ".venv", "bin", "tool"), 0o755);
-  const id = await ok(["create", "--setup", "echo setting up; source .venv/bin/activate", "-e", "T4A_DROP_ME=1", "--", "bash", "-c", 'echo "venv=$VIRTUAL_ENV drop=${T4A_DROP_ME-unset}"; tool'], work);
+  const id = await ok(
+    [
+      "create",
+      "--setup",
+      "echo setting up; source .venv/bin/activate",
+      "-e",
+      "T4A_DROP_ME=1",
+      "--",
+      "bash",
+      "-c",
+      'echo "venv=$VIRTUAL_ENV drop=${T4A_DROP_ME-unset}"; tool',
+    ],
+    work,
+  );
   const screen = await output(id);
   expect(screen).toContain(`venv=${work}/.venv drop=unset`);
   expect(screen).toContain("venv-tool");
   expect(screen).not.toContain("setting up"); // the setup's own output is not the program's
   await ok(["kill", id]);
 
-  const refused = await t4a(["create", "--name", "nosetup", "--setup", "echo cannot find nvm >&2; false", "--", "touch", join(work, "started")]);
+  const refused = await t4a([
+    "create",
+    "--name",
+    "nosetup",
+    "--setup",
+    "echo cannot find nvm >&2; false",
+    "--",
+    "touch",
+    join(work, "started"),
+  ]);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("setup failed (exit 1); the program did not start");
   expect(refused.stderr).toContain("cannot find nvm");
@@ -142,7 +227,16 @@ test.if(HAS_BWRAP)("--setup runs inside the sandbox: it cannot write outside the
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("setup failed");
   expect(existsSync(outside)).toBe(false);
-  const inside = await ok(["create", "--sandbox", "--setup", "touch made-by-setup && export MADE=yes", "--", "bash", "-c", 'echo "made=$MADE"']);
+  const inside = await ok([
+    "create",
+    "--sandbox",
+    "--setup",
+    "touch made-by-setup && export MADE=yes",
+    "--",
+    "bash",
+    "-c",
+    'echo "made=$MADE"',
+  ]);
   expect(await output(inside)).toContain("made=yes");
   expect(existsSync(join(work, "made-by-setup"))).toBe(true);
   await ok(["kill", inside]);
@@ -161,7 +255,9 @@ test("cost: what one external plugin adds to create (median of 10)", async () =>
   };
   const plain = await median([]);
   const plugged = await median(["--plugin", "dotenv"]);
-  console.log(`create: ${plain.toFixed(1)} ms; with one external plugin (a bash script): ${plugged.toFixed(1)} ms (+${(plugged - plain).toFixed(1)} ms, median of 10)`);
+  console.log(
+    `create: ${plain.toFixed(1)} ms; with one external plugin (a bash script): ${plugged.toFixed(1)} ms (+${(plugged - plain).toFixed(1)} ms, median of 10)`,
+  );
   expect(plugged).toBeGreaterThan(0);
 }, 60_000);
 
@@ -185,7 +281,9 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
   expect(first.code).toBe(0);
   const one = JSON.parse(first.stdout);
   expect(one.worktree_included).toBe(2);
-  expect(one.worktree_setup).toMatch(/^not run: \.t4a\/setup \(sha256 [0-9a-f]{12}\) is not approved; read it, then run `t4a trust .*\/app`$/);
+  expect(one.worktree_setup).toMatch(
+    /^not run: \.t4a\/setup \(sha256 [0-9a-f]{12}\) is not approved; read it, then run `t4a trust .*\/app`$/,
+  );
   expect(readFileSync(join(one.worktree, ".env"), "utf8")).toBe("API_KEY=abc\n");
   expect(readFileSync(join(one.worktree, "certs", "dev.pem"), "utf8")).toBe("pem\n");
   expect(existsSync(join(one.worktree, ".env.local"))).toBe(false); // ignored, but not listed
@@ -200,16 +298,24 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
   expect(approved.stderr).toContain("approved");
   const three = JSON.parse(await ok(["create", "--json", "--worktree", "three", "--", "true"], app));
   expect(three.worktree_setup).toBe("ran .t4a/setup");
-  expect(readFileSync(join(three.worktree, "setup-ran.txt"), "utf8")).toBe(`setup ran in ${three.worktree} on t4a/three\n`);
+  expect(readFileSync(join(three.worktree, "setup-ran.txt"), "utf8")).toBe(
+    `setup ran in ${three.worktree} on t4a/three\n`,
+  );
 
   // A changed script (committed on the base) is not the approved one: not run until approved again.
-  sh(app, `printf '#!/bin/sh\\ntouch ${join(sandbox.dir, "PWNED")}\\n' > .t4a/setup && git commit -qam 'change the setup'`);
+  sh(
+    app,
+    `printf '#!/bin/sh\\ntouch ${join(sandbox.dir, "PWNED")}\\n' > .t4a/setup && git commit -qam 'change the setup'`,
+  );
   const four = JSON.parse(await ok(["create", "--json", "--worktree", "four", "--", "true"], app));
   expect(four.worktree_setup).toStartWith("not run:");
   expect(existsSync(join(sandbox.dir, "PWNED"))).toBe(false);
 
   // An approved script that fails refuses the create and undoes the worktree.
-  sh(app, "printf '#!/bin/sh\\necho installing; echo npm ERR! missing >&2; exit 4\\n' > .t4a/setup && git commit -qam 'a failing setup'");
+  sh(
+    app,
+    "printf '#!/bin/sh\\necho installing; echo npm ERR! missing >&2; exit 4\\n' > .t4a/setup && git commit -qam 'a failing setup'",
+  );
   await ok(["trust"], app);
   const failed = await t4a(["create", "--worktree", "five", "--", "true"], app);
   expect(failed.code).toBe(1);
@@ -227,16 +333,38 @@ test.if(Bun.which("jq") !== null)("the README's example plugin works as printed"
   writeFileSync(path, script!);
   chmodSync(path, 0o755);
   writeFileSync(join(work, "app.env"), "# a comment\nDATABASE_URL=postgres://db/app?x=1\nMODE=dev\n");
-  const id = await ok(["create", "--plugin", "readme-dotenv=app.env", "--", "bash", "-c", 'echo "[$DATABASE_URL] [$MODE]"']);
+  const id = await ok([
+    "create",
+    "--plugin",
+    "readme-dotenv=app.env",
+    "--",
+    "bash",
+    "-c",
+    'echo "[$DATABASE_URL] [$MODE]"',
+  ]);
   expect(await output(id)).toContain("[postgres://db/app?x=1] [dev]");
   await ok(["kill", id]);
 });
 
 test("connector.json names plugins and setup like the CLI flags", async () => {
   const file = join(work, "connector.json");
-  writeFileSync(file, JSON.stringify({ sessions: [{ name: "from-file", cmd: ["bash", "-c", 'echo "[$GREETING] [$FROM_SETUP]"'], plugins: ["dotenv"], setup: "export FROM_SETUP=yes" }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      sessions: [
+        {
+          name: "from-file",
+          cmd: ["bash", "-c", 'echo "[$GREETING] [$FROM_SETUP]"'],
+          plugins: ["dotenv"],
+          setup: "export FROM_SETUP=yes",
+        },
+      ],
+    }),
+  );
   await ok(["up", file]);
   expect(await output("from-file")).toContain("[hello-from-dotenv] [yes]");
-  expect(JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "from-file").plugins).toEqual(["dotenv"]);
+  expect(
+    JSON.parse(await ok(["list", "--json"])).terminals.find((t: { id: string }) => t.id === "from-file").plugins,
+  ).toEqual(["dotenv"]);
   await ok(["down", file]);
 });

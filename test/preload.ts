@@ -16,7 +16,8 @@ for (const name of Object.keys(process.env)) {
 {
   const real = process.env.HOME;
   const home = mkdtempSync(`${tmpdir()}/t4a-test-home-`);
-  for (const file of [".gitconfig", ".npmrc"]) if (real && existsSync(`${real}/${file}`)) copyFileSync(`${real}/${file}`, `${home}/${file}`);
+  for (const file of [".gitconfig", ".npmrc"])
+    if (real && existsSync(`${real}/${file}`)) copyFileSync(`${real}/${file}`, `${home}/${file}`);
   process.env.HOME = home;
   process.on("exit", () => rmSync(home, { recursive: true, force: true }));
 }

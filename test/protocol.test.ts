@@ -13,14 +13,25 @@ afterAll(() => sandbox.cleanup());
 
 test("every seed command round-trips with the seed's field names", async () => {
   const t = await sandbox.connect();
-  const created = (await t.request({ cmd: "create", cols: 90, rows: 20, cmd_args: ["bash", "--norc"], cwd: sandbox.dir, env: { GREETING: "hi" } })).reply;
+  const created = (
+    await t.request({
+      cmd: "create",
+      cols: 90,
+      rows: 20,
+      cmd_args: ["bash", "--norc"],
+      cwd: sandbox.dir,
+      env: { GREETING: "hi" },
+    })
+  ).reply;
   expect(created).toMatchObject({ ok: true, cols: 90, rows: 20 });
   expect(created.id).toMatch(/^t\d+$/);
   expect(created.pid).toBeGreaterThan(0);
   const id = created.id as string;
 
   const listed = (await t.request({ cmd: "list" })).reply;
-  expect(listed.terminals).toContainEqual(expect.objectContaining({ id, cols: 90, rows: 20, pid: created.pid, alive: true, title: expect.any(String) }));
+  expect(listed.terminals).toContainEqual(
+    expect.objectContaining({ id, cols: 90, rows: 20, pid: created.pid, alive: true, title: expect.any(String) }),
+  );
 
   expect((await t.request({ cmd: "send", id, input: "echo $GREETING-$((40+2)); pwd\n" })).reply).toEqual({ ok: true });
   await waitFor(async () => (await sandbox.screen(id)).includes("hi-42"), 5000, "command output");
@@ -31,18 +42,36 @@ test("every seed command round-trips with the seed's field names", async () => {
   expect(lastRows.lines).toHaveLength(5);
 
   await t.request({ cmd: "wait", id, idle_ms: 200 }); // the next prompt is drawn
-  const screen = ((await t.request({ cmd: "text", id })).reply.lines as string[]);
+  const screen = (await t.request({ cmd: "text", id })).reply.lines as string[];
   const promptRow = screen.findLastIndex((line) => line !== "");
   const cursor = (await t.request({ cmd: "cursor", id })).reply;
-  expect(cursor).toMatchObject({ ok: true, visible: true, row: promptRow, col: screen[promptRow]!.length + 1, style: "block" });
+  expect(cursor).toMatchObject({
+    ok: true,
+    visible: true,
+    row: promptRow,
+    col: screen[promptRow]!.length + 1,
+    style: "block",
+  });
 
   expect((await t.request({ cmd: "resize", id, cols: 100, rows: 30 })).reply).toMatchObject({ ok: true });
-  expect((await t.request({ cmd: "config", idle_timeout_ms: 1500 })).reply).toMatchObject({ ok: true, config: { idle_timeout_ms: 1500 } });
-  expect((await t.request({ cmd: "info" })).reply).toMatchObject({ ok: true, version: expect.any(String), sessions: 1, rss_bytes: expect.any(Number) });
+  expect((await t.request({ cmd: "config", idle_timeout_ms: 1500 })).reply).toMatchObject({
+    ok: true,
+    config: { idle_timeout_ms: 1500 },
+  });
+  expect((await t.request({ cmd: "info" })).reply).toMatchObject({
+    ok: true,
+    version: expect.any(String),
+    sessions: 1,
+    rss_bytes: expect.any(Number),
+  });
 
   // events: ack first, then the title and exit of this terminal.
   const events = await DaemonConnection.open(sandbox.socket);
-  expect((await events.request({ cmd: "events", terminal: id })).reply).toEqual({ ok: true, instance: expect.any(String), seq: expect.any(Number) });
+  expect((await events.request({ cmd: "events", terminal: id })).reply).toEqual({
+    ok: true,
+    instance: expect.any(String),
+    seq: expect.any(Number),
+  });
   await t.request({ cmd: "send", id, input: "printf '\\033]2;my title\\007'; exit 3\n" });
   const seen = [];
   for (;;) {
@@ -95,7 +124,9 @@ test("item 9: a tagged request is answered when done; untagged ones keep request
 });
 
 test("item 4: a raw create without cwd starts in the daemon user's home, and the schema says so", async () => {
-  const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["sh", "-c", "pwd; exec sleep 100"] })).reply as { id: string };
+  const { id } = (await sandbox.request({ cmd: "create", cmd_args: ["sh", "-c", "pwd; exec sleep 100"] })).reply as {
+    id: string;
+  };
   await waitFor(async () => (await sandbox.screen(id)).trim() !== "", 5000, "pwd");
   expect((await sandbox.screen(id)).split("\n")[0]).toBe(process.env.HOME!);
   await sandbox.request({ cmd: "kill", id });
@@ -112,12 +143,19 @@ test("item 8: text --tail N reads the last N rows that hold something, and the w
   await waitFor(async () => (await sandbox.screen(id)).includes("three\n>"), 5000, "the prompt");
   expect(await sandbox.ok(["text", id, "0:3"])).toBe("\n\n"); // rows from the bottom: blank on a fresh screen
   expect(await sandbox.ok(["text", id, "--tail", "3"])).toBe("two\nthree\n>");
-  expect((await sandbox.request({ cmd: "text", id, tail: 2 })).reply).toMatchObject({ lines: ["three", ">"], start: 20, end: 22 });
+  expect((await sandbox.request({ cmd: "text", id, tail: 2 })).reply).toMatchObject({
+    lines: ["three", ">"],
+    start: 20,
+    end: 22,
+  });
   // The cursor's row counts even when blank: a program waiting on an empty line.
   const blank = await sandbox.ok(["create", "--", "sh", "-c", "printf 'a\\nb\\n\\n'; exec sleep 100"]);
   await waitFor(async () => (await sandbox.screen(blank)).startsWith("a\nb"), 5000, "a b");
   expect((await sandbox.request({ cmd: "text", id: blank, tail: 3 })).reply.lines).toEqual(["b", "", ""]);
-  expect((await sandbox.request({ cmd: "text", id: blank, trim_rows: true })).reply).toMatchObject({ lines: ["a", "b", "", ""], trimmed_rows: 20 });
+  expect((await sandbox.request({ cmd: "text", id: blank, trim_rows: true })).reply).toMatchObject({
+    lines: ["a", "b", "", ""],
+    trimmed_rows: 20,
+  });
   await sandbox.request({ cmd: "kill", id });
   await sandbox.request({ cmd: "kill", id: blank });
 });
@@ -149,13 +187,19 @@ test("malformed requests each get an error and the daemon keeps serving", async 
     raw.write(line);
     raw.write("\n");
     const reply = JSON.parse(await raw.readLine());
-    expect({ line: String(line).slice(0, 60), ok: reply.ok, code: reply.code }).toEqual({ line: String(line).slice(0, 60), ok: false, code });
+    expect({ line: String(line).slice(0, 60), ok: reply.ok, code: reply.code }).toEqual({
+      line: String(line).slice(0, 60),
+      ok: false,
+      code,
+    });
     expect(reply.error).toEqual(expect.any(String));
   }
   raw.write('{"cmd":"list"}\n');
   expect(JSON.parse(await raw.readLine())).toMatchObject({ ok: true });
   raw.close();
-  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(expect.objectContaining({ id, alive: true }));
+  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toContainEqual(
+    expect.objectContaining({ id, alive: true }),
+  );
   await sandbox.request({ cmd: "kill", id });
 });
 
@@ -164,7 +208,9 @@ test("a client of another protocol number is refused with version_mismatch, nami
   try {
     const other = (await t.request({ cmd: "list", protocol: 999 })).reply;
     expect(other).toMatchObject({ ok: false, code: "version_mismatch" });
-    expect(String(other.error)).toMatch(/^this daemon runs t4a \S+, which speaks protocol 1; the client speaks 999: `t4a shutdown` and call again/);
+    expect(String(other.error)).toMatch(
+      /^this daemon runs t4a \S+, which speaks protocol 1; the client speaks 999: `t4a shutdown` and call again/,
+    );
     expect((await t.request({ cmd: "list", protocol: 1 })).reply.ok).toBe(true);
     expect((await t.request({ cmd: "list" })).reply.ok).toBe(true); // raw clients and older ones
     // The CLI sends its number with every call (and is served).
@@ -186,7 +232,9 @@ test("a local peer whose reply lacks what the command prints: one clear error na
     for (const args of [["list"], ["text", "t1"]]) {
       const { code, stderr } = await own.run(args);
       expect({ args, code }).toEqual({ args, code: 3 });
-      expect(stderr).toMatch(new RegExp(`^t4a: the daemon at \\S+ answered "\\{\\\\"ok\\\\":true\\}", not a ${args[0]} reply: `));
+      expect(stderr).toMatch(
+        new RegExp(`^t4a: the daemon at \\S+ answered "\\{\\\\"ok\\\\":true\\}", not a ${args[0]} reply: `),
+      );
       expect(stderr.trim().split("\n")).toHaveLength(1);
     }
   } finally {

@@ -17,7 +17,11 @@ const ARCH: Record<string, RegExp> = {
 };
 
 test("the release: one executable per target, each for its architecture, with checksums that verify", () => {
-  const built = Bun.spawnSync([process.execPath, "build.ts", "--release"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const built = Bun.spawnSync([process.execPath, "build.ts", "--release"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const said = `${built.stdout}${built.stderr}`;
   const missing = Object.keys(ARCH).filter((target) => said.includes(`${target}: not built`));
   if (missing.length) console.log(`skipped: not built here (offline, no cached runtime?): ${missing.join(", ")}`);

@@ -23,14 +23,34 @@ test("screenshot answers a len header then raw PNG bytes, or base64 inside the J
   expect([image.width, image.height]).toEqual([528, 317]); // 80x24 at the default 66%
   const inline = (await sandbox.request({ cmd: "screenshot", id, encoding: "base64", scale: 100, pad: 1 })).reply;
   expect(decodePng(Buffer.from(inline.png as string, "base64"))).toMatchObject({ width: 820, height: 520 });
-  expect((await sandbox.request({ cmd: "screenshot", id, scale: 5 })).reply).toMatchObject({ ok: false, code: "invalid_params" });
+  expect((await sandbox.request({ cmd: "screenshot", id, scale: 5 })).reply).toMatchObject({
+    ok: false,
+    code: "invalid_params",
+  });
   await sandbox.ok(["kill", id]);
 });
 
 test("vim through the daemon matches its golden image pixel for pixel", async () => {
   const file = join(sandbox.dir, "sample.txt");
   writeFileSync(file, "t4a golden\n\tindented line\nbox: ┌─┐ └─┘ 中文\n");
-  const id = await sandbox.ok(["create", "--cols", "60", "--rows", "12", "--", "vim", "-u", "NONE", "-N", "-n", "-i", "NONE", "+set number", "+set laststatus=2", "sample.txt"]);
+  const id = await sandbox.ok([
+    "create",
+    "--cols",
+    "60",
+    "--rows",
+    "12",
+    "--",
+    "vim",
+    "-u",
+    "NONE",
+    "-N",
+    "-n",
+    "-i",
+    "NONE",
+    "+set number",
+    "+set laststatus=2",
+    "sample.txt",
+  ]);
   await waitFor(async () => (await sandbox.screen(id)).includes("sample.txt"), 5000, "vim's status line");
   await sandbox.request({ cmd: "wait", id, idle_ms: 300 });
   const png = (await sandbox.request({ cmd: "screenshot", id, scale: 100 })).bytes!;
@@ -48,9 +68,15 @@ test("vim through the daemon matches its golden image pixel for pixel", async ()
 
 test("a read during a synchronized-output frame waits for the whole frame", async () => {
   // Opens a DEC 2026 frame, draws half, pauses 300 ms, draws the rest, closes the frame.
-  const script = "import sys,time\nw=sys.stdout.write\nw('\\x1b[?2026h\\x1b[2J\\x1b[Hfirst half\\r\\n'); sys.stdout.flush(); time.sleep(0.3)\nw('second half\\r\\n\\x1b[?2026l'); sys.stdout.flush(); time.sleep(30)";
+  const script =
+    "import sys,time\nw=sys.stdout.write\nw('\\x1b[?2026h\\x1b[2J\\x1b[Hfirst half\\r\\n'); sys.stdout.flush(); time.sleep(0.3)\nw('second half\\r\\n\\x1b[?2026l'); sys.stdout.flush(); time.sleep(30)";
   const id = await sandbox.ok(["create", "--", "python3", "-c", script]);
-  await waitFor(async () => (await sandbox.request({ cmd: "cursor", id })).reply.row === 1 || (await sandbox.screen(id)).includes("second"), 5000, "the frame to start");
+  await waitFor(
+    async () =>
+      (await sandbox.request({ cmd: "cursor", id })).reply.row === 1 || (await sandbox.screen(id)).includes("second"),
+    5000,
+    "the frame to start",
+  );
   const screen = await sandbox.screen(id);
   expect(screen).toContain("first half");
   expect(screen).toContain("second half");

@@ -43,14 +43,26 @@ test("resize rewraps the scrollback as tmux does: narrower, then wider", async (
   try {
     expect(run("-u", "new-session", "-d", "-x", "80", "-y", "24", command).exitCode).toBe(0);
     run("set", "-g", "history-limit", "10000");
-    await waitFor(() => run("capture-pane", "-p").stdout.toString().includes("0299"), 10_000, "tmux to show the held text");
-    for (const [cols, rows] of [[50, 20], [120, 30], [33, 12]] as const) {
+    await waitFor(
+      () => run("capture-pane", "-p").stdout.toString().includes("0299"),
+      10_000,
+      "tmux to show the held text",
+    );
+    for (const [cols, rows] of [
+      [50, 20],
+      [120, 30],
+      [33, 12],
+    ] as const) {
       await sandbox.ok(["resize", id, String(cols), String(rows)]);
       run("resize-window", "-x", String(cols), "-y", String(rows));
-      const theirs = await waitFor(() => {
-        const capture = run("capture-pane", "-p", "-S", "-", "-E", "-").stdout.toString();
-        return capture.split("\n")[0]!.length <= cols ? capture : undefined;
-      }, 5000, "tmux to resize");
+      const theirs = await waitFor(
+        () => {
+          const capture = run("capture-pane", "-p", "-S", "-", "-E", "-").stdout.toString();
+          return capture.split("\n")[0]!.length <= cols ? capture : undefined;
+        },
+        5000,
+        "tmux to resize",
+      );
       const ours = await sandbox.ok(["text", id, "--all"]);
       expect({ cols, rows: rowsOf(ours) }).toEqual({ cols, rows: rowsOf(theirs) });
     }

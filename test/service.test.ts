@@ -13,32 +13,38 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-test.if(Bun.which("systemd-analyze") !== null)("the systemd unit verifies, and its ExecStart runs the daemon", async () => {
-  const printed = await sandbox.ok(["service", "install", "--print", "--web", "127.0.0.1:0"]);
-  expect(printed).toContain(`ExecStart=${BIN} daemon --web 127.0.0.1:0`);
-  expect(printed).toContain("Restart=on-failure");
-  expect(printed).toContain("Environment=T4A_SOCKET=%t/t4a/t4a.sock");
-  const unit = join(sandbox.dir, "t4a.service");
-  writeFileSync(unit, printed);
-  const verify = Bun.spawnSync(["systemd-analyze", "verify", unit], { stderr: "pipe" });
-  expect({ code: verify.exitCode, stderr: verify.stderr.toString() }).toEqual({ code: 0, stderr: "" });
-  // A broken one does not pass: the check can fail.
-  writeFileSync(unit, printed.replace(`ExecStart=${BIN}`, "ExecStart=/no/such/t4a"));
-  expect(Bun.spawnSync(["systemd-analyze", "verify", unit], { stderr: "pipe" }).exitCode).not.toBe(0);
-  // What ExecStart says, run by hand: a daemon that answers.
-  const execStart = /^ExecStart=(.*)$/m.exec(printed)![1]!.split(" ");
-  const daemon = Bun.spawn(execStart, { env: { ...sandbox.env }, stdio: ["ignore", "ignore", "ignore"] });
-  await waitFor(async () => (await sandbox.run(["info"])).code === 0, 10_000, "the service's daemon");
-  await sandbox.ok(["shutdown"]);
-  await waitFor(() => !isAlive(daemon.pid), 5000, "it to stop");
-});
+test.if(Bun.which("systemd-analyze") !== null)(
+  "the systemd unit verifies, and its ExecStart runs the daemon",
+  async () => {
+    const printed = await sandbox.ok(["service", "install", "--print", "--web", "127.0.0.1:0"]);
+    expect(printed).toContain(`ExecStart=${BIN} daemon --web 127.0.0.1:0`);
+    expect(printed).toContain("Restart=on-failure");
+    expect(printed).toContain("Environment=T4A_SOCKET=%t/t4a/t4a.sock");
+    const unit = join(sandbox.dir, "t4a.service");
+    writeFileSync(unit, printed);
+    const verify = Bun.spawnSync(["systemd-analyze", "verify", unit], { stderr: "pipe" });
+    expect({ code: verify.exitCode, stderr: verify.stderr.toString() }).toEqual({ code: 0, stderr: "" });
+    // A broken one does not pass: the check can fail.
+    writeFileSync(unit, printed.replace(`ExecStart=${BIN}`, "ExecStart=/no/such/t4a"));
+    expect(Bun.spawnSync(["systemd-analyze", "verify", unit], { stderr: "pipe" }).exitCode).not.toBe(0);
+    // What ExecStart says, run by hand: a daemon that answers.
+    const execStart = /^ExecStart=(.*)$/m.exec(printed)![1]!.split(" ");
+    const daemon = Bun.spawn(execStart, { env: { ...sandbox.env }, stdio: ["ignore", "ignore", "ignore"] });
+    await waitFor(async () => (await sandbox.run(["info"])).code === 0, 10_000, "the service's daemon");
+    await sandbox.ok(["shutdown"]);
+    await waitFor(() => !isAlive(daemon.pid), 5000, "it to stop");
+  },
+);
 
 test("the launchd plist is a valid plist with RunAtLoad, KeepAlive and the program", () => {
   const plist = launchdPlist({ exec: "/Users/me/bin/t4a & co", web: "127.0.0.1:7681", home: "/Users/me" });
-  const parsed = Bun.spawnSync(["python3", "-c", "import plistlib, sys, json; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))"], {
-    stdin: new TextEncoder().encode(plist),
-    stderr: "pipe",
-  });
+  const parsed = Bun.spawnSync(
+    ["python3", "-c", "import plistlib, sys, json; print(json.dumps(plistlib.loads(sys.stdin.buffer.read())))"],
+    {
+      stdin: new TextEncoder().encode(plist),
+      stderr: "pipe",
+    },
+  );
   expect(parsed.exitCode).toBe(0);
   expect(JSON.parse(parsed.stdout.toString())).toEqual({
     Label: "dev.t4a.daemon",
@@ -52,9 +58,12 @@ test("the launchd plist is a valid plist with RunAtLoad, KeepAlive and the progr
 });
 
 const noUserManager = Bun.spawnSync(["systemctl", "--user", "show-environment"], { stderr: "ignore" }).exitCode !== 0;
-test.if(noUserManager && process.platform === "linux")("without a service manager, install says so plainly and exits non-zero", async () => {
-  const result = await sandbox.run(["service", "install"]);
-  expect(result.code).toBe(1);
-  expect(result.stderr).toContain("no systemd user manager answers here");
-  expect(result.stderr).toContain("t4a service install --print");
-});
+test.if(noUserManager && process.platform === "linux")(
+  "without a service manager, install says so plainly and exits non-zero",
+  async () => {
+    const result = await sandbox.run(["service", "install"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("no systemd user manager answers here");
+    expect(result.stderr).toContain("t4a service install --print");
+  },
+);

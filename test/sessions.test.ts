@@ -35,7 +35,9 @@ test("CLI send interprets escapes, reads stdin, and sends named keys", async () 
   await sandbox.ok(["send", id], "echo from-stdin\n");
   await sandbox.ok(["send", id, "sleep 100", "-k", "Enter"]);
   // Conditions, not a fixed wait: on a loaded machine the shell may take seconds to start sleep.
-  const pid = ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; pid: number }>).find((t) => t.id === id)!.pid;
+  const pid = ((await sandbox.request({ cmd: "list" })).reply.terminals as Array<{ id: string; pid: number }>).find(
+    (t) => t.id === id,
+  )!.pid;
   await waitFor(() => sessionMembers(pid).length >= 2, 60_000, "sleep to run");
   await sandbox.ok(["send", id, "-k", "C-c"]);
   await sandbox.ok(["send", id, "echo after-interrupt", "-k", "Enter"]);
@@ -88,7 +90,13 @@ test("1 MiB of output all reaches the screen and scrollback before the exit even
   expect((await events.request({ cmd: "events" })).reply.ok).toBe(true);
   // 8192 numbered lines of 128 bytes (127 + newline) = 1 MiB, then exit.
   const script = "for i in range(8192): print(str(i).rjust(6, '0') + 'x' * 121)";
-  const { reply } = await sandbox.request({ cmd: "create", cols: 200, rows: 24, scrollback: 20000, cmd_args: ["python3", "-c", script] });
+  const { reply } = await sandbox.request({
+    cmd: "create",
+    cols: 200,
+    rows: 24,
+    scrollback: 20000,
+    cmd_args: ["python3", "-c", script],
+  });
   const id = reply.id as string;
   for (;;) {
     const event = await events.readLine();
@@ -103,15 +111,39 @@ test("1 MiB of output all reaches the screen and scrollback before the exit even
 });
 
 test("vim draws a full screen that text reads back", async () => {
-  const id = await sandbox.ok(["create", "--cols", "80", "--rows", "24", "--", "vim", "-u", "NONE", "-N", "-n", "-i", "NONE"]);
+  const id = await sandbox.ok([
+    "create",
+    "--cols",
+    "80",
+    "--rows",
+    "24",
+    "--",
+    "vim",
+    "-u",
+    "NONE",
+    "-N",
+    "-n",
+    "-i",
+    "NONE",
+  ]);
   await waitFor(async () => (await sandbox.screen(id)).includes("~"), 5000, "vim's tildes");
   await sandbox.ok(["send", id, "ihello from vim", "-k", "Escape"]);
-  await waitFor(async () => (await sandbox.ok(["text", id, "23:24"])) === "hello from vim", 5000, "typed text on row 0");
+  await waitFor(
+    async () => (await sandbox.ok(["text", id, "23:24"])) === "hello from vim",
+    5000,
+    "typed text on row 0",
+  );
   const lines = (await sandbox.ok(["text", id])).split("\n");
   expect(lines).toHaveLength(24);
   expect(lines.slice(1, 22).every((line) => line === "~")).toBe(true);
   await sandbox.ok(["send", id, ":q!\\r"]);
-  await waitFor(async () => ((await sandbox.request({ cmd: "list" })).reply.terminals as any[]).find((t: any) => t.id === id)?.alive === false, 5000, "vim to exit");
+  await waitFor(
+    async () =>
+      ((await sandbox.request({ cmd: "list" })).reply.terminals as any[]).find((t: any) => t.id === id)?.alive ===
+      false,
+    5000,
+    "vim to exit",
+  );
   await sandbox.ok(["kill", id]);
 });
 
@@ -139,7 +171,11 @@ test("the README's first sequence as fast as a script runs it: a line sent befor
   await sandbox.ok(["send", id, "echo typed-$((40+2)); sleep 100\\n"]);
   await sandbox.ok(["send", id, "-k", "C-c"]);
   await sandbox.ok(["send", id, "echo after-$((40+3))\\n"]);
-  await waitFor(async () => (await sandbox.ok(["text", id])).includes("\nafter-43"), 30_000, "the line after the interrupt");
+  await waitFor(
+    async () => (await sandbox.ok(["text", id])).includes("\nafter-43"),
+    30_000,
+    "the line after the interrupt",
+  );
   const screen = await sandbox.ok(["text", id]);
   // The first line ran (its output is there) before the Ctrl-C stopped its sleep.
   expect(screen).toContain("\ntyped-42");

@@ -11,7 +11,9 @@ test("item 2: every dependency with an install script is approved in package.jso
   const npm = Bun.spawnSync(["npm", "install-scripts", "ls", "--json"], { cwd: root, stderr: "pipe" });
   if (npm.exitCode !== 0) {
     // npm before 11.x has no allowScripts and warns about nothing: the check cannot run there.
-    console.log(`skipped: this npm has no install-scripts command (${npm.stderr.toString().trim().split("\n").at(-1)})`);
+    console.log(
+      `skipped: this npm has no install-scripts command (${npm.stderr.toString().trim().split("\n").at(-1)})`,
+    );
     return;
   }
   expect(JSON.parse(npm.stdout.toString())).toEqual({ allowScripts: [] });

@@ -16,7 +16,16 @@ const MB = 1024 * 1024;
 
 test("30 connections that never read 64 replies of ~2 MB each: RSS stays bounded, another client is answered", async () => {
   // 10 000 lines of 200 characters: a `text --all` reply of ~2 MB.
-  const made = await sandbox.request({ cmd: "create", cmd_args: ["python3", "-c", "import sys\nfor i in range(10000): print(str(i).rjust(200, 'x'))\nprint('DONE')\nsys.stdin.read()"], cols: 220, rows: 24 });
+  const made = await sandbox.request({
+    cmd: "create",
+    cmd_args: [
+      "python3",
+      "-c",
+      "import sys\nfor i in range(10000): print(str(i).rjust(200, 'x'))\nprint('DONE')\nsys.stdin.read()",
+    ],
+    cols: 220,
+    rows: 24,
+  });
   const id = made.reply.id as string;
   expect((await sandbox.request({ cmd: "wait", id, text: "DONE", timeout_ms: 60_000 })).reply.ok).toBe(true);
   const one = (await sandbox.request({ cmd: "text", id, region: "all" })).reply;
@@ -25,9 +34,17 @@ test("30 connections that never read 64 replies of ~2 MB each: RSS stays bounded
   const daemon = await sandbox.daemonPid();
   const before = rssBytes(daemon);
   // One process holds 30 connections, each sent 64 requests (half of them tagged), and reads nothing.
-  const lines = Array.from({ length: 64 }, (_, i) => JSON.stringify({ cmd: "text", id, region: "all", ...(i % 2 ? { tag: i } : {}) })).join("\n");
+  const lines = Array.from({ length: 64 }, (_, i) =>
+    JSON.stringify({ cmd: "text", id, region: "all", ...(i % 2 ? { tag: i } : {}) }),
+  ).join("\n");
   const holder = Bun.spawn(
-    ["python3", "-c", `import socket, sys, time\nheld = []\nfor _ in range(30):\n    s = socket.socket(socket.AF_UNIX)\n    s.connect(sys.argv[1])\n    s.sendall(sys.argv[2].encode() + b"\\n")\n    held.append(s)\nprint("SENT", flush=True)\ntime.sleep(600)`, sandbox.socket, lines],
+    [
+      "python3",
+      "-c",
+      `import socket, sys, time\nheld = []\nfor _ in range(30):\n    s = socket.socket(socket.AF_UNIX)\n    s.connect(sys.argv[1])\n    s.sendall(sys.argv[2].encode() + b"\\n")\n    held.append(s)\nprint("SENT", flush=True)\ntime.sleep(600)`,
+      sandbox.socket,
+      lines,
+    ],
     { stdout: "pipe", stderr: "inherit" },
   );
   try {
@@ -43,18 +60,24 @@ test("30 connections that never read 64 replies of ~2 MB each: RSS stays bounded
       }
       // Settled: the daemon has done all it will for the stuck readers (its RSS stops rising).
       let last = 0;
-      await waitFor(() => {
-        const now = rssBytes(daemon);
-        const still = Math.abs(now - last) < 4 * MB;
-        last = now;
-        return still;
-      }, 60_000, "the daemon's memory to settle");
+      await waitFor(
+        () => {
+          const now = rssBytes(daemon);
+          const still = Math.abs(now - last) < 4 * MB;
+          last = now;
+          return still;
+        },
+        60_000,
+        "the daemon's memory to settle",
+      );
     } finally {
       clearInterval(sampling);
     }
     const settled = rssBytes(daemon);
     const unread = (await sandbox.request({ cmd: "info" })).reply.unread_reply_bytes as number;
-    console.log(`30 stuck readers: daemon RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB, settled ${Math.round(settled / MB)} MB with them still connected; ${Math.round(unread / MB)} MB of replies held for them`);
+    console.log(
+      `30 stuck readers: daemon RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB, settled ${Math.round(settled / MB)} MB with them still connected; ${Math.round(unread / MB)} MB of replies held for them`,
+    );
     // By construction: what the daemon holds for them is at most 128 MB (the total cap) plus the
     // one reply that crossed it. Unbounded, it held 2–6 GB.
     expect(unread).toBeLessThanOrEqual(128 * MB + 3 * MB);
@@ -82,12 +105,25 @@ test("20 event streams (SSE) that never read, while a program marks 300 000 comm
   const before = rssBytes(daemon);
   // 20 streams that read nothing after their request is sent.
   const holder = Bun.spawn(
-    ["python3", "-c", `import socket, sys, time\nheld = []\nfor _ in range(20):\n    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))\n    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)\n    s.sendall(("GET /api/events HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\n\\r\\n" % (sys.argv[1], sys.argv[2])).encode())\n    held.append(s)\nprint("SENT", flush=True)\ntime.sleep(600)`, base.port, token],
+    [
+      "python3",
+      "-c",
+      `import socket, sys, time\nheld = []\nfor _ in range(20):\n    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))\n    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)\n    s.sendall(("GET /api/events HTTP/1.1\\r\\nHost: 127.0.0.1:%s\\r\\nAuthorization: Bearer %s\\r\\n\\r\\n" % (sys.argv[1], sys.argv[2])).encode())\n    held.append(s)\nprint("SENT", flush=True)\ntime.sleep(600)`,
+      base.port,
+      token,
+    ],
     { stdout: "pipe", stderr: "inherit" },
   );
   try {
     expect(new TextDecoder().decode((await holder.stdout.getReader().read()).value)).toContain("SENT");
-        const made = await box.request({ cmd: "create", cmd_args: ["python3", "-c", "import sys\nfor i in range(300000): sys.stdout.write('\\x1b]133;C\\x07\\x1b]133;D;%d\\x07' % (i % 100))\nsys.stdout.flush()\nprint('MARKS-DONE')\nsys.stdin.read()"] });
+    const made = await box.request({
+      cmd: "create",
+      cmd_args: [
+        "python3",
+        "-c",
+        "import sys\nfor i in range(300000): sys.stdout.write('\\x1b]133;C\\x07\\x1b]133;D;%d\\x07' % (i % 100))\nsys.stdout.flush()\nprint('MARKS-DONE')\nsys.stdin.read()",
+      ],
+    });
     const id = made.reply.id as string;
     let peak = rssBytes(daemon);
     const sampling = setInterval(() => (peak = Math.max(peak, rssBytes(daemon))), 100);
@@ -96,7 +132,9 @@ test("20 event streams (SSE) that never read, while a program marks 300 000 comm
     } finally {
       clearInterval(sampling);
     }
-    console.log(`20 unread event streams, 600 000 command events: daemon RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB`);
+    console.log(
+      `20 unread event streams, 600 000 command events: daemon RSS ${Math.round(before / MB)} MB before, peak ${Math.round(peak / MB)} MB`,
+    );
     // Each stream holds at most 1 MB of events for its reader (then drops them and says so);
     // unbounded, each held every event: +1131 MB for these 600 000, growing with every event. What
     // is left is the heap's churn of encoding them (+250 MB measured).

@@ -13,7 +13,16 @@ let repo: string;
 const hasBwrap = Bun.which("bwrap") !== null;
 
 function sh(cwd: string, script: string): string {
-  const result = Bun.spawnSync(["bash", "-c", script], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  const result = Bun.spawnSync(["bash", "-c", script], {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
   if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
   return result.stdout.toString().trim();
 }
@@ -23,7 +32,10 @@ beforeAll(() => {
   state = join(sandbox.dir, "state");
   repo = join(sandbox.dir, "repo");
   mkdirSync(join(repo, "src"), { recursive: true });
-  sh(repo, "git init -q -b main && echo 'node_modules/' > .gitignore && echo hi > src/a.txt && git add -A && git commit -qm init");
+  sh(
+    repo,
+    "git init -q -b main && echo 'node_modules/' > .gitignore && echo hi > src/a.txt && git add -A && git commit -qm init",
+  );
   mkdirSync(join(repo, "node_modules", "left-pad"), { recursive: true });
   writeFileSync(join(repo, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
 });
@@ -35,8 +47,17 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function t4a(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const child = Bun.spawn([`${import.meta.dir}/../dist/t4a`, ...args], { cwd: options.cwd ?? sandbox.dir, env: options.env ?? env(), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([`${import.meta.dir}/../dist/t4a`, ...args], {
+    cwd: options.cwd ?? sandbox.dir,
+    env: options.env ?? env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
@@ -54,7 +75,12 @@ async function run(id: string, command: string): Promise<string[]> {
 }
 
 async function created(args: string[], cwd = repo, extraEnv?: Record<string, string>): Promise<Reply> {
-  return JSON.parse(await ok(["create", "--json", ...args, "--", "bash", "--norc", "--noprofile"], { cwd, env: extraEnv ? env(extraEnv) : undefined }));
+  return JSON.parse(
+    await ok(["create", "--json", ...args, "--", "bash", "--norc", "--noprofile"], {
+      cwd,
+      env: extraEnv ? env(extraEnv) : undefined,
+    }),
+  );
 }
 
 test("worktree: made on branch t4a/NAME in the same subdirectory, node_modules linked, removed with its branch when clean", async () => {
@@ -62,7 +88,11 @@ test("worktree: made on branch t4a/NAME in the same subdirectory, node_modules l
   const session = await created(["--worktree", "clean-one"], join(repo, "src"));
   const dir = join(state, "t4a", "worktrees", "repo-clean-one");
   expect(session).toMatchObject({ worktree: dir, branch: "t4a/clean-one" });
-  expect(await run(session.id as string, "pwd; git branch --show-current; cat a.txt")).toEqual([join(dir, "src"), "t4a/clean-one", "hi"]);
+  expect(await run(session.id as string, "pwd; git branch --show-current; cat a.txt")).toEqual([
+    join(dir, "src"),
+    "t4a/clean-one",
+    "hi",
+  ]);
   expect(lstatSync(join(dir, "node_modules")).isSymbolicLink()).toBe(true);
   expect(readlinkSync(join(dir, "node_modules"))).toBe(join(repo, "node_modules"));
   expect(await run(session.id as string, "git status --porcelain | wc -l")).toEqual(["0"]); // the link is excluded
@@ -88,10 +118,14 @@ test("worktree: the same name reuses it; kept when dirty, its branch kept when i
   const dirty = await t4a(["kill", first.id as string]);
   expect(dirty.stderr).toBe(`t4a: kept worktree ${dir}: 1 uncommitted or untracked file`);
   expect(existsSync(join(dir, "new.txt"))).toBe(true);
-  const exit = await waitFor(async () => {
-    const line = await events.readLine();
-    return line?.event === "exit" ? line : undefined;
-  }, 10_000, "the exit event");
+  const exit = await waitFor(
+    async () => {
+      const line = await events.readLine();
+      return line?.event === "exit" ? line : undefined;
+    },
+    10_000,
+    "the exit event",
+  );
   expect(exit.kept).toEqual([{ what: "worktree", path: dir, reason: "1 uncommitted or untracked file" }]);
   events.close();
   // Committed work: the worktree goes, the branch with the commit stays.
@@ -128,7 +162,12 @@ test("scratchpad: shared between sessions, linked in a worktree and excluded fro
   const a = await created(["--scratchpad", "notes", "--worktree", "pad-a"]);
   const b = await created(["--scratchpad", "notes"]);
   const dir = join(state, "t4a", "scratchpads", "notes");
-  expect(await run(a.id as string, 'echo from-a > "$T4A_SCRATCHPAD/finding"; readlink scratchpad; git status --porcelain | wc -l')).toEqual([dir, "0"]);
+  expect(
+    await run(
+      a.id as string,
+      'echo from-a > "$T4A_SCRATCHPAD/finding"; readlink scratchpad; git status --porcelain | wc -l',
+    ),
+  ).toEqual([dir, "0"]);
   expect(await run(b.id as string, 'cat "$T4A_SCRATCHPAD/finding"')).toEqual(["from-a"]);
   expect((await t4a(["kill", a.id as string])).stderr).toBe(""); // clean: the link is excluded
   await t4a(["kill", b.id as string]);
@@ -140,17 +179,27 @@ test("env: the client's values, not the daemon's; passthrough keys; -e, --env-fi
   const clientEnv = { ...env(), ANTHROPIC_API_KEY: "sk-test", CLIENT_ONLY: "x", LANG: "C.UTF-8" };
   delete (clientEnv as Record<string, string>).ONLY_IN_DAEMON;
   const id = JSON.parse(
-    await ok(["create", "--json", "--env-file", "vars.env", "-e", "FROM_FLAG=2", "--", "bash", "--norc", "--noprofile"], { env: clientEnv }),
+    await ok(
+      ["create", "--json", "--env-file", "vars.env", "-e", "FROM_FLAG=2", "--", "bash", "--norc", "--noprofile"],
+      { env: clientEnv },
+    ),
   ).id as string;
-  const seen = await run(id, 'echo "d=${ONLY_IN_DAEMON-unset} c=${CLIENT_ONLY-unset} k=$ANTHROPIC_API_KEY f=$FROM_FILE g=$FROM_FLAG l=$LANG p=$TERM_PROGRAM"; printf %s "$QUOTED" | wc -l');
+  const seen = await run(
+    id,
+    'echo "d=${ONLY_IN_DAEMON-unset} c=${CLIENT_ONLY-unset} k=$ANTHROPIC_API_KEY f=$FROM_FILE g=$FROM_FLAG l=$LANG p=$TERM_PROGRAM"; printf %s "$QUOTED" | wc -l',
+  );
   expect(seen).toEqual(["d=unset c=unset k=sk-test f=one two g=2 l=C.UTF-8 p=t4a", "1"]);
   await t4a(["kill", id]);
-  const inherit = JSON.parse(await ok(["create", "--json", "--inherit-env", "--", "bash", "--norc", "--noprofile"], { env: clientEnv })).id as string;
+  const inherit = JSON.parse(
+    await ok(["create", "--json", "--inherit-env", "--", "bash", "--norc", "--noprofile"], { env: clientEnv }),
+  ).id as string;
   expect(await run(inherit, 'echo "c=${CLIENT_ONLY-unset} d=${ONLY_IN_DAEMON-unset}"')).toEqual(["c=x d=unset"]);
   await t4a(["kill", inherit]);
   // A raw client that sends no environment gets the daemon's policy variables, nothing else.
   const { reply } = await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] });
-  expect(await run(reply.id as string, 'echo "d=${ONLY_IN_DAEMON-unset} h=$HOME"')).toEqual([`d=unset h=${process.env.HOME}`]);
+  expect(await run(reply.id as string, 'echo "d=${ONLY_IN_DAEMON-unset} h=$HOME"')).toEqual([
+    `d=unset h=${process.env.HOME}`,
+  ]);
   await sandbox.request({ cmd: "kill", id: reply.id });
 });
 
@@ -159,10 +208,14 @@ test("timeout: the session is ended as kill does, and its exit event says why", 
   await events.request({ cmd: "events" });
   const id = await ok(["create", "--timeout", "1s", "--", "sleep", "100"]);
   const started = performance.now();
-  const exit = await waitFor(async () => {
-    const line = await events.readLine();
-    return line?.event === "exit" && line.terminal === id ? line : undefined;
-  }, 10_000, "the timeout");
+  const exit = await waitFor(
+    async () => {
+      const line = await events.readLine();
+      return line?.event === "exit" && line.terminal === id ? line : undefined;
+    },
+    10_000,
+    "the timeout",
+  );
   expect(performance.now() - started).toBeGreaterThan(900);
   expect(exit).toMatchObject({ reason: "timeout", signal: "SIGHUP" });
   expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: Reply) => t.id)).not.toContain(id);
@@ -184,16 +237,27 @@ test("connector.json: up creates three sessions (again: left alone), down ends t
   expect(await ok(["up", file])).toBe("web\tcreated\nagent\tcreated\nnotes\tcreated");
   expect(await ok(["up", file])).toBe("web\texists\nagent\texists\nnotes\texists");
   const listed = JSON.parse(await ok(["list", "--json"])).terminals as Reply[];
-  expect(listed.find((t) => t.id === "agent")).toMatchObject({ worktree: join(state, "t4a", "worktrees", "repo-from-file") });
+  expect(listed.find((t) => t.id === "agent")).toMatchObject({
+    worktree: join(state, "t4a", "worktrees", "repo-from-file"),
+  });
   expect(await ok(["down", file])).toBe("web\tended\nagent\tended\nnotes\tended");
   expect(existsSync(join(state, "t4a", "worktrees", "repo-from-file"))).toBe(false);
 
-  writeFileSync(file, JSON.stringify({ sessions: [{ name: "ok1", cmd: ["sleep", "1"] }, { name: "ok2" }, { name: "bad", worktree: 7 }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ sessions: [{ name: "ok1", cmd: ["sleep", "1"] }, { name: "ok2" }, { name: "bad", worktree: 7 }] }),
+  );
   const bad = await t4a(["up", file]);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("sessions[2].worktree: ");
   // A create that fails in the daemon undoes the ones before it.
-  writeFileSync(file, JSON.stringify([{ name: "first", cmd: ["sleep", "100"] }, { name: "second", cmd: ["/no/such/program"] }]));
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { name: "first", cmd: ["sleep", "100"] },
+      { name: "second", cmd: ["/no/such/program"] },
+    ]),
+  );
   const failed = await t4a(["up", file]);
   expect(failed.code).toBe(1);
   expect(failed.stderr).toContain("sessions[1]: cannot start");
@@ -202,69 +266,98 @@ test("connector.json: up creates three sessions (again: left alone), down ends t
   expect(JSON.stringify(schema)).toContain('"worktree"');
 });
 
-test.if(hasBwrap)("sandbox: writes only in cwd, /tmp and allowed paths; no network; no way to the t4a socket", async () => {
-  // A web token, as `t4a web` leaves it: the sandbox must not read it.
-  mkdirSync(join(state, "t4a", "web"), { recursive: true, mode: 0o700 });
-  writeFileSync(join(state, "t4a", "web", "token"), "secret-web-token\n", { mode: 0o600 });
-  const allowed = join(sandbox.dir, "allowed");
-  mkdirSync(allowed, { recursive: true });
-  const work = join(sandbox.dir, "work");
-  mkdirSync(work, { recursive: true });
-  // A server on the host's loopback: reachable only with --sandbox-net.
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (s) => void s.end("hello-from-host\n"), data() {} } });
-  try {
-    const box = await created(["--sandbox", "--sandbox-allow", allowed], work);
-    const id = box.id as string;
-    expect(box.sandbox).toBe("bwrap, no network");
-    const probe = [
-      "touch in-cwd && echo cwd:ok",
-      "touch /tmp/x && echo tmp:ok",
-      `touch ${allowed}/y && echo allowed:ok`,
-      "touch /var/t4a-escape 2>/dev/null || echo outside:denied",
-      // The host's /tmp is not the sandbox's: this lands in a private tmpfs, never on the host.
-      `touch ${sandbox.dir}/outside`,
-      `touch ${process.env.HOME}/t4a-escape 2>/dev/null || echo home:denied`,
-      `(echo > /dev/tcp/127.0.0.1/${server.port}) 2>/dev/null && echo net:open || echo net:denied`,
-      'echo "socket-env:${T4A_SOCKET-unset}"',
-      `ls -A ${join(sandbox.dir, "run")} | tr '\\n' ' '; echo`,
-      `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sandbox.socket}')" 2>/dev/null && echo socket:reached || echo socket:unreachable`,
-      `ls /proc | grep -c '^[0-9]'`,
-      `cat ${join(state, "t4a", "web", "token")} 2>/dev/null || echo token:hidden`,
-    ].join("; ");
-    const lines = await run(id, probe);
-    expect(lines.slice(0, 8)).toEqual(["cwd:ok", "tmp:ok", "allowed:ok", "outside:denied", "home:denied", "net:denied", "socket-env:unset", "shell-integration"]);
-    expect(lines[8]).toBe("socket:unreachable");
-    expect(Number(lines[9])).toBeLessThan(10); // its own PID namespace: no daemon to see
-    expect(lines[10]).toBe("token:hidden");
-    expect(existsSync(join(sandbox.dir, "outside"))).toBe(false);
-    await t4a(["kill", id]);
+test.if(hasBwrap)(
+  "sandbox: writes only in cwd, /tmp and allowed paths; no network; no way to the t4a socket",
+  async () => {
+    // A web token, as `t4a web` leaves it: the sandbox must not read it.
+    mkdirSync(join(state, "t4a", "web"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, "t4a", "web", "token"), "secret-web-token\n", { mode: 0o600 });
+    const allowed = join(sandbox.dir, "allowed");
+    mkdirSync(allowed, { recursive: true });
+    const work = join(sandbox.dir, "work");
+    mkdirSync(work, { recursive: true });
+    // A server on the host's loopback: reachable only with --sandbox-net.
+    const server = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { open: (s) => void s.end("hello-from-host\n"), data() {} },
+    });
+    try {
+      const box = await created(["--sandbox", "--sandbox-allow", allowed], work);
+      const id = box.id as string;
+      expect(box.sandbox).toBe("bwrap, no network");
+      const probe = [
+        "touch in-cwd && echo cwd:ok",
+        "touch /tmp/x && echo tmp:ok",
+        `touch ${allowed}/y && echo allowed:ok`,
+        "touch /var/t4a-escape 2>/dev/null || echo outside:denied",
+        // The host's /tmp is not the sandbox's: this lands in a private tmpfs, never on the host.
+        `touch ${sandbox.dir}/outside`,
+        `touch ${process.env.HOME}/t4a-escape 2>/dev/null || echo home:denied`,
+        `(echo > /dev/tcp/127.0.0.1/${server.port}) 2>/dev/null && echo net:open || echo net:denied`,
+        'echo "socket-env:${T4A_SOCKET-unset}"',
+        `ls -A ${join(sandbox.dir, "run")} | tr '\\n' ' '; echo`,
+        `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${sandbox.socket}')" 2>/dev/null && echo socket:reached || echo socket:unreachable`,
+        `ls /proc | grep -c '^[0-9]'`,
+        `cat ${join(state, "t4a", "web", "token")} 2>/dev/null || echo token:hidden`,
+      ].join("; ");
+      const lines = await run(id, probe);
+      expect(lines.slice(0, 8)).toEqual([
+        "cwd:ok",
+        "tmp:ok",
+        "allowed:ok",
+        "outside:denied",
+        "home:denied",
+        "net:denied",
+        "socket-env:unset",
+        "shell-integration",
+      ]);
+      expect(lines[8]).toBe("socket:unreachable");
+      expect(Number(lines[9])).toBeLessThan(10); // its own PID namespace: no daemon to see
+      expect(lines[10]).toBe("token:hidden");
+      expect(existsSync(join(sandbox.dir, "outside"))).toBe(false);
+      await t4a(["kill", id]);
 
-    const open = await created(["--sandbox", "--sandbox-net"], work);
-    expect(await run(open.id as string, `exec 3<>/dev/tcp/127.0.0.1/${server.port}; head -1 <&3`)).toEqual(["hello-from-host"]);
-    await t4a(["kill", open.id as string]);
-  } finally {
-    server.stop(true);
-  }
-  // Fail closed: a path that does not exist, a cwd inside t4a's own directory.
-  expect((await t4a(["create", "--sandbox", "--sandbox-allow", "/no/such/dir", "--", "true"], { cwd: work })).stderr).toContain("allowed path /no/such/dir does not exist");
-  expect((await t4a(["create", "--sandbox", "--cwd", join(sandbox.dir, "run"), "--", "true"])).stderr).toContain("inside t4a's private directory");
-});
+      const open = await created(["--sandbox", "--sandbox-net"], work);
+      expect(await run(open.id as string, `exec 3<>/dev/tcp/127.0.0.1/${server.port}; head -1 <&3`)).toEqual([
+        "hello-from-host",
+      ]);
+      await t4a(["kill", open.id as string]);
+    } finally {
+      server.stop(true);
+    }
+    // Fail closed: a path that does not exist, a cwd inside t4a's own directory.
+    expect(
+      (await t4a(["create", "--sandbox", "--sandbox-allow", "/no/such/dir", "--", "true"], { cwd: work })).stderr,
+    ).toContain("allowed path /no/such/dir does not exist");
+    expect((await t4a(["create", "--sandbox", "--cwd", join(sandbox.dir, "run"), "--", "true"])).stderr).toContain(
+      "inside t4a's private directory",
+    );
+  },
+);
 
-test.if(hasBwrap)("sandbox: a daemon without bwrap on its PATH refuses to create, never running unsandboxed", async () => {
-  const lonely = new Sandbox();
-  try {
-    const bin = join(lonely.dir, "bin");
-    mkdirSync(bin);
-    for (const tool of ["bash", "sh", "true", "git", "env"]) symlinkSync(Bun.which(tool)!, join(bin, tool));
-    const daemonEnv = { ...lonely.env, PATH: bin };
-    const result = Bun.spawn([`${import.meta.dir}/../dist/t4a`, "create", "--sandbox", "--", "true"], { env: daemonEnv, cwd: lonely.dir, stderr: "pipe" });
-    const [stderr, code] = await Promise.all([new Response(result.stderr).text(), result.exited]);
-    expect(code).toBe(1);
-    expect(stderr).toContain("sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed");
-    expect((await lonely.request({ cmd: "list" })).reply.terminals).toEqual([]);
-  } finally {
-    await lonely.cleanup();
-  }
-});
+test.if(hasBwrap)(
+  "sandbox: a daemon without bwrap on its PATH refuses to create, never running unsandboxed",
+  async () => {
+    const lonely = new Sandbox();
+    try {
+      const bin = join(lonely.dir, "bin");
+      mkdirSync(bin);
+      for (const tool of ["bash", "sh", "true", "git", "env"]) symlinkSync(Bun.which(tool)!, join(bin, tool));
+      const daemonEnv = { ...lonely.env, PATH: bin };
+      const result = Bun.spawn([`${import.meta.dir}/../dist/t4a`, "create", "--sandbox", "--", "true"], {
+        env: daemonEnv,
+        cwd: lonely.dir,
+        stderr: "pipe",
+      });
+      const [stderr, code] = await Promise.all([new Response(result.stderr).text(), result.exited]);
+      expect(code).toBe(1);
+      expect(stderr).toContain("sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed");
+      expect((await lonely.request({ cmd: "list" })).reply.terminals).toEqual([]);
+    } finally {
+      await lonely.cleanup();
+    }
+  },
+);
 
 if (!hasBwrap) console.log("skipped: the sandbox tests need bubblewrap (.ci/run installs it)");

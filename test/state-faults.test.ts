@@ -11,8 +11,17 @@ function own() {
   const box = new Sandbox();
   const env = { ...box.env, XDG_STATE_HOME: join(box.dir, "state") };
   const t4a = async (args: string[], extraEnv: Record<string, string> = {}) => {
-    const child = Bun.spawn([BIN, ...args], { cwd: box.dir, env: { ...env, ...extraEnv }, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const child = Bun.spawn([BIN, ...args], {
+      cwd: box.dir,
+      env: { ...env, ...extraEnv },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     return { code, stdout: stdout.trim(), stderr: stderr.trim() };
   };
   const ok = async (args: string[]) => {
@@ -36,7 +45,11 @@ function daemonsOf(socket: string): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, "latin1").split("\0");
-      if (environ.includes(`T4A_SOCKET=${socket}`) && readFileSync(`/proc/${entry}/cmdline`, "latin1").includes("\0daemon")) found.push(Number(entry));
+      if (
+        environ.includes(`T4A_SOCKET=${socket}`) &&
+        readFileSync(`/proc/${entry}/cmdline`, "latin1").includes("\0daemon")
+      )
+        found.push(Number(entry));
     } catch {
       // gone, or not ours to read
     }
@@ -72,7 +85,11 @@ test("a deleted socket and pid file (a /tmp cleaner), or a garbled pid file: no 
     rmSync(box.socket);
     const second = await t4a(["daemon"]);
     expect(second.code).not.toBe(0);
-    expect(second.stderr).toMatch(new RegExp(`a daemon \\(pid ${daemon}\\) holds ${join(box.dir, "state", "t4a")}/daemon-[0-9a-f]{8}\\.lock|already listening`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `a daemon \\(pid ${daemon}\\) holds ${join(box.dir, "state", "t4a")}/daemon-[0-9a-f]{8}\\.lock|already listening`,
+      ),
+    );
     expect(isAlive(sleeper)).toBe(true);
     await waitFor(() => existsSync(box.socket), 10_000, "the first daemon's socket again");
     expect(JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id)).toContain("keep");
@@ -126,7 +143,8 @@ const manifestOf = (box: Sandbox) => {
   const dir = join(box.dir, "state", "t4a");
   return join(dir, readdirSync(dir).find((name) => /^sessions-[0-9a-f]{8}\.json$/.test(name))!);
 };
-const corruptCopies = (box: Sandbox) => readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.includes(".json.corrupt-"));
+const corruptCopies = (box: Sandbox) =>
+  readdirSync(join(box.dir, "state", "t4a")).filter((name) => name.includes(".json.corrupt-"));
 
 test("a corrupt manifest: the readable entries come back, the others are named (log, list, info), a copy is kept, nothing is silently dropped", async () => {
   const { box, t4a, ok, done } = own();
@@ -146,16 +164,24 @@ test("a corrupt manifest: the readable entries come back, the others are named (
     const plain = await t4a(["list"]);
     expect(plain.stderr).toContain(`warning: session "a" of the manifest cannot be restored`);
     expect((await t4a(["info"])).stderr).toContain(`session "a"`);
-    expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(`session "a" of the manifest cannot be restored`);
+    expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(
+      `session "a" of the manifest cannot be restored`,
+    );
     expect(corruptCopies(box)).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(box.dir, "state", "t4a", corruptCopies(box)[0]!), "utf8")).sessions[0].spec).toBeNull();
+    expect(
+      JSON.parse(readFileSync(join(box.dir, "state", "t4a", corruptCopies(box)[0]!), "utf8")).sessions[0].spec,
+    ).toBeNull();
 
     // Truncated, or null: nothing readable, but said so and kept before any write replaces it.
     for (const broken of [readFileSync(file, "utf8").slice(0, 40), "null", '{"sessions": {"id": 3}}']) {
       await crash(ok);
       writeFileSync(file, broken);
       const before = corruptCopies(box).length;
-      const again = JSON.parse(await ok(["create", "--persist", "--name", `c${before}`, "--", "sleep", "1003"]).then(() => ok(["list", "--json"])));
+      const again = JSON.parse(
+        await ok(["create", "--persist", "--name", `c${before}`, "--", "sleep", "1003"]).then(() =>
+          ok(["list", "--json"]),
+        ),
+      );
       expect(again.warnings.join("\n")).toContain(`${file} is unreadable`);
       expect(corruptCopies(box).length).toBe(before + 1);
       const kept = corruptCopies(box).map((name) => readFileSync(join(box.dir, "state", "t4a", name), "utf8"));
@@ -208,50 +234,67 @@ test("a failed restore keeps the session: list says restore_failed and why, the 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.error("state-faults: the full-disk test needs root to mount a 64 KiB tmpfs; skipped");
 
-test.if(isRoot)("a full state disk: web and trust name the file and ENOSPC (no internal error, no empty token file); a logins file of null is named and kept, and web still works", async () => {
-  const { box, t4a, ok, done } = own();
-  const state = join(box.dir, "state");
-  mkdirSync(state);
-  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
-  try {
-    const repo = join(box.dir, "repo");
-    mkdirSync(join(repo, ".t4a"), { recursive: true });
-    writeFileSync(join(repo, ".t4a", "setup"), "echo set up\n");
-    expect(Bun.spawnSync(["git", "init", "-q", repo]).exitCode).toBe(0);
-    await ok(["create", "--name", "s", "--", "sleep", "1005"]); // the daemon, its lock on the small disk
-    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
+test.if(isRoot)(
+  "a full state disk: web and trust name the file and ENOSPC (no internal error, no empty token file); a logins file of null is named and kept, and web still works",
+  async () => {
+    const { box, t4a, ok, done } = own();
+    const state = join(box.dir, "state");
+    mkdirSync(state);
+    expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", state]).exitCode).toBe(0);
+    try {
+      const repo = join(box.dir, "repo");
+      mkdirSync(join(repo, ".t4a"), { recursive: true });
+      writeFileSync(join(repo, ".t4a", "setup"), "echo set up\n");
+      expect(Bun.spawnSync(["git", "init", "-q", repo]).exitCode).toBe(0);
+      await ok(["create", "--name", "s", "--", "sleep", "1005"]); // the daemon, its lock on the small disk
+      Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(state, "filler")}`]);
 
-    const web = await t4a(["web", "--listen", "127.0.0.1:0"]);
-    expect(web.code).not.toBe(0);
-    expect(web.stderr).toContain(`cannot write ${join(state, "t4a", "web", "token")}: ENOSPC`);
-    expect(existsSync(join(state, "t4a", "web", "token"))).toBe(false);
-    const trust = await t4a(["trust", repo]);
-    expect(trust.code).not.toBe(0);
-    expect(trust.stderr).toContain(`cannot write ${join(state, "t4a", "trusted-setup.json")}: ENOSPC`);
-    expect(trust.stderr).not.toContain("internal error");
+      const web = await t4a(["web", "--listen", "127.0.0.1:0"]);
+      expect(web.code).not.toBe(0);
+      expect(web.stderr).toContain(`cannot write ${join(state, "t4a", "web", "token")}: ENOSPC`);
+      expect(existsSync(join(state, "t4a", "web", "token"))).toBe(false);
+      const trust = await t4a(["trust", repo]);
+      expect(trust.code).not.toBe(0);
+      expect(trust.stderr).toContain(`cannot write ${join(state, "t4a", "trusted-setup.json")}: ENOSPC`);
+      expect(trust.stderr).not.toContain("internal error");
 
-    // Room again; a logins file that is null.
-    rmSync(join(state, "filler"));
-    mkdirSync(join(state, "t4a", "web"), { recursive: true });
-    writeFileSync(join(state, "t4a", "web", "logins.json"), "null");
-    const served = await t4a(["web", "--listen", "127.0.0.1:0"]);
-    expect(served.stderr).not.toContain("Object.values");
-    expect(served.code).toBe(0);
-    expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(`${join(state, "t4a", "web", "logins.json")} is unreadable (the logins file is null, not an object)`);
-    expect(readdirSync(join(state, "t4a", "web")).some((name) => name.startsWith("logins.json.corrupt-"))).toBe(true);
-    await ok(["web", "--stop"]);
-  } finally {
-    await done();
-    Bun.spawnSync(["umount", "-l", state]);
-    rmSync(box.dir, { recursive: true, force: true });
-  }
-}, 60_000);
+      // Room again; a logins file that is null.
+      rmSync(join(state, "filler"));
+      mkdirSync(join(state, "t4a", "web"), { recursive: true });
+      writeFileSync(join(state, "t4a", "web", "logins.json"), "null");
+      const served = await t4a(["web", "--listen", "127.0.0.1:0"]);
+      expect(served.stderr).not.toContain("Object.values");
+      expect(served.code).toBe(0);
+      expect(readFileSync(join(box.dir, "run", "t4a.log"), "utf8")).toContain(
+        `${join(state, "t4a", "web", "logins.json")} is unreadable (the logins file is null, not an object)`,
+      );
+      expect(readdirSync(join(state, "t4a", "web")).some((name) => name.startsWith("logins.json.corrupt-"))).toBe(true);
+      await ok(["web", "--stop"]);
+    } finally {
+      await done();
+      Bun.spawnSync(["umount", "-l", state]);
+      rmSync(box.dir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);
 
 test("-e K=V survives a restart: the values are kept 0600 beside the manifest (which holds only the names), and the restored session has them", async () => {
   const { box, ok, done } = own();
   try {
     const secret = `value-${process.pid}-${Date.now()}`;
-    await ok(["create", "--persist", "--name", "envy", "-e", `FAKE_SCENARIO=${secret}`, "--", "bash", "--norc", "--noprofile"]);
+    await ok([
+      "create",
+      "--persist",
+      "--name",
+      "envy",
+      "-e",
+      `FAKE_SCENARIO=${secret}`,
+      "--",
+      "bash",
+      "--norc",
+      "--noprofile",
+    ]);
     expect(await ok(["run", "envy", "echo got-$FAKE_SCENARIO"])).toContain(`got-${secret}`);
     const file = manifestOf(box);
     const values = file.replace(/\.json$/, ".env.json");
@@ -274,7 +317,11 @@ test("a daemon that is there but cannot take a connection (its queue full): list
   const daemon = Number(JSON.parse(await ok(["info", "--json"])).pid);
   // Stopped, it accepts nothing: connections queue until the kernel's backlog is full.
   process.kill(daemon, "SIGSTOP");
-  const filler = Bun.spawn(["python3", "-c", `
+  const filler = Bun.spawn(
+    [
+      "python3",
+      "-c",
+      `
 import socket, sys, time
 held = []
 while True:
@@ -287,7 +334,11 @@ while True:
     held.append(s)
 print("full", len(held), flush=True)
 time.sleep(120)
-`, box.socket], { stdout: "pipe", stderr: "inherit" });
+`,
+      box.socket,
+    ],
+    { stdout: "pipe", stderr: "inherit" },
+  );
   try {
     const reader = filler.stdout.getReader();
     let first = "";
@@ -308,31 +359,35 @@ time.sleep(120)
   }
 }, 60_000);
 
-test.if(isRoot)("a full socket directory: a create either succeeds or leaves nothing running, and says which directory is full", async () => {
-  const { box, t4a, ok, done } = own();
-  const run = dirname(box.socket);
-  mkdirSync(run, { recursive: true, mode: 0o700 });
-  expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", run]).exitCode).toBe(0);
-  try {
-    await ok(["create", "--name", "first", "--", "sleep", "1006"]); // the daemon, its socket and log on the small disk
-    Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(run, "filler")}`]);
-    for (const name of ["a", "b", "c"]) {
-      const made = await t4a(["create", "--name", name, "--", "sleep", "1007"]);
-      const listed = JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id);
-      if (made.code === 0) {
-        expect(listed).toContain(name);
-      } else {
-        expect(made.stderr).toContain(`cannot write ${run}`);
-        expect(made.stderr).toContain("ENOSPC");
-        expect(made.stderr).not.toContain("internal error");
-        expect(listed).not.toContain(name);
-        expect(Bun.spawnSync(["pgrep", "-f", "sleep 1007"]).stdout.toString().trim()).toBe("");
+test.if(isRoot)(
+  "a full socket directory: a create either succeeds or leaves nothing running, and says which directory is full",
+  async () => {
+    const { box, t4a, ok, done } = own();
+    const run = dirname(box.socket);
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", run]).exitCode).toBe(0);
+    try {
+      await ok(["create", "--name", "first", "--", "sleep", "1006"]); // the daemon, its socket and log on the small disk
+      Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(run, "filler")}`]);
+      for (const name of ["a", "b", "c"]) {
+        const made = await t4a(["create", "--name", name, "--", "sleep", "1007"]);
+        const listed = JSON.parse(await ok(["list", "--json"])).terminals.map((t: { id: string }) => t.id);
+        if (made.code === 0) {
+          expect(listed).toContain(name);
+        } else {
+          expect(made.stderr).toContain(`cannot write ${run}`);
+          expect(made.stderr).toContain("ENOSPC");
+          expect(made.stderr).not.toContain("internal error");
+          expect(listed).not.toContain(name);
+          expect(Bun.spawnSync(["pgrep", "-f", "sleep 1007"]).stdout.toString().trim()).toBe("");
+        }
       }
+    } finally {
+      Bun.spawnSync(["pkill", "-f", "sleep 1007"]);
+      await done();
+      Bun.spawnSync(["umount", "-l", run]);
+      rmSync(box.dir, { recursive: true, force: true });
     }
-  } finally {
-    Bun.spawnSync(["pkill", "-f", "sleep 1007"]);
-    await done();
-    Bun.spawnSync(["umount", "-l", run]);
-    rmSync(box.dir, { recursive: true, force: true });
-  }
-}, 60_000);
+  },
+  60_000,
+);

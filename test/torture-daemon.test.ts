@@ -41,7 +41,14 @@ async function busyDaemon() {
     sessions[name] = { id: reply.id as string, pid: reply.pid as number };
   }
   const shell = sessions["interactive bash with a background job"]!;
-  await waitFor(async () => ((await control.request({ cmd: "text", id: shell.id })).reply.lines as string[]).some((l) => l.includes("$") || l.includes("#")), 10_000, "the interactive prompt");
+  await waitFor(
+    async () =>
+      ((await control.request({ cmd: "text", id: shell.id })).reply.lines as string[]).some(
+        (l) => l.includes("$") || l.includes("#"),
+      ),
+    10_000,
+    "the interactive prompt",
+  );
   await control.request({ cmd: "send", id: shell.id, input: "sleep 1004 &\n" });
   await waitFor(() => leftInSessions([shell.pid]).some((p) => p.comm === "sleep"), 10_000, "the background job");
   await waitFor(() => leftInSessions([sessions["process tree"]!.pid]).length >= 3, 10_000, "the process tree");
@@ -81,7 +88,9 @@ test("item 17: SIGKILL mid-flood: the PTY hangup ends every session but those ig
   // and its exit hangs up the foreground group; bash passes SIGHUP on to its jobs.
   const { "SIGHUP ignored": ignoring, ...ordinary } = sessions;
   const ordinarySids = Object.values(ordinary).map((s) => s.pid);
-  await waitFor(() => leftInSessions(ordinarySids).length === 0, 10_000, "the hung-up sessions to end").catch(() => undefined);
+  await waitFor(() => leftInSessions(ordinarySids).length === 0, 10_000, "the hung-up sessions to end").catch(
+    () => undefined,
+  );
   expect(describe(leftInSessions(ordinarySids))).toEqual([]);
   // Nothing was left to send SIGKILL after a grace period: a program ignoring SIGHUP survives,
   // reparented to init...
@@ -126,10 +135,14 @@ test("SIGTERM mid-flood with clients attached: every process ends, clients are c
   await waitFor(() => shooter.closed, 5000, "the screenshot connection to close");
   const sids = Object.values(sessions).map((s) => s.pid);
   // The SIGKILL after the grace period reaches even the program that ignores SIGHUP.
-  await waitFor(() => leftInSessions(sids).length === 0, 5000, "every session's processes to end").catch(() => undefined);
+  await waitFor(() => leftInSessions(sids).length === 0, 5000, "every session's processes to end").catch(
+    () => undefined,
+  );
   expect(describe(leftInSessions(sids))).toEqual([]);
   expect(existsSync(sandbox.socket)).toBe(false);
-  console.log(`SIGTERM with ${sids.length} sessions (2 flooding), a subscriber, a wait and a screenshot in flight: daemon gone in ${exitMs.toFixed(0)} ms`);
+  console.log(
+    `SIGTERM with ${sids.length} sessions (2 flooding), a subscriber, a wait and a screenshot in flight: daemon gone in ${exitMs.toFixed(0)} ms`,
+  );
   expect(await sandbox.daemonPid()).not.toBe(daemon);
 }, 60_000);
 

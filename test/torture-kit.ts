@@ -90,8 +90,10 @@ export class RawClient {
   async readBytes(length: number, timeoutMs = 30_000): Promise<Uint8Array> {
     const deadline = performance.now() + timeoutMs;
     while (this.#buffer.length < length) {
-      if (this.#closed) throw new Error(`the daemon closed the connection after ${this.#buffer.length} of ${length} bytes`);
-      if (performance.now() > deadline) throw new Error(`only ${this.#buffer.length} of ${length} bytes within ${timeoutMs} ms`);
+      if (this.#closed)
+        throw new Error(`the daemon closed the connection after ${this.#buffer.length} of ${length} bytes`);
+      if (performance.now() > deadline)
+        throw new Error(`only ${this.#buffer.length} of ${length} bytes within ${timeoutMs} ms`);
       await this.#sleepUntilWoken(50);
     }
     const bytes = this.#buffer.slice(0, length);

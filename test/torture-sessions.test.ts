@@ -5,7 +5,15 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";
 import { Sandbox, fdCount, rssBytes, waitFor } from "./harness.ts";
-import { SOAK, distribution, leftInSessions, logProblems, pick, ownThreadCount, zombieChildren } from "./torture-kit.ts";
+import {
+  SOAK,
+  distribution,
+  leftInSessions,
+  logProblems,
+  pick,
+  ownThreadCount,
+  zombieChildren,
+} from "./torture-kit.ts";
 
 let sandbox: Sandbox;
 let defaults: Reply;
@@ -48,134 +56,180 @@ async function cycle(connection: DaemonConnection, index: number, pids: number[]
   pids.push(reply.pid as number);
   // Half the time kill at once (mid-exec), half the time once the program is up.
   if (program.ready && index % 2 === 0) {
-    await waitFor(async () => (await screenOf(connection, id)).includes(program.ready!), 10_000, `${program.argv.join(" ")} to start`);
+    await waitFor(
+      async () => (await screenOf(connection, id)).includes(program.ready!),
+      10_000,
+      `${program.argv.join(" ")} to start`,
+    );
   }
   const killed = (await connection.request({ cmd: "kill", id })).reply;
   if (killed.ok !== true) throw new Error(`kill ${id}: ${JSON.stringify(killed)}`);
 }
 
-test(`${pick(200, 1000)} create/kill cycles: fds, threads, zombies and orphans back at baseline`, async () => {
-  const cycles = pick(200, 1000);
-  const workers = 4;
-  const daemon = await sandbox.daemonPid();
-  const connections = await Promise.all(Array.from({ length: workers }, () => DaemonConnection.open(sandbox.socket)));
-  // A short grace keeps the HUP-ignoring program's SIGKILL from dominating the run time.
-  await connections[0]!.request({ cmd: "config", kill_grace_ms: 50 });
+test(
+  `${pick(200, 1000)} create/kill cycles: fds, threads, zombies and orphans back at baseline`,
+  async () => {
+    const cycles = pick(200, 1000);
+    const workers = 4;
+    const daemon = await sandbox.daemonPid();
+    const connections = await Promise.all(Array.from({ length: workers }, () => DaemonConnection.open(sandbox.socket)));
+    // A short grace keeps the HUP-ignoring program's SIGKILL from dominating the run time.
+    await connections[0]!.request({ cmd: "config", kill_grace_ms: 50 });
 
-  // Warm-up: one cycle of every program, so lazily created threads and fds exist before the
-  // baseline; then sessions on every connection at once, which starts every screen worker.
-  const warmupPids: number[] = [];
-  for (let i = 0; i < PROGRAMS.length * 2; i++) await cycle(connections[0]!, i, warmupPids);
-  await Promise.all(connections.map((connection, i) => cycle(connection, PROGRAMS.length * 2 + i, warmupPids)));
-  await waitFor(() => leftInSessions(warmupPids).length === 0, 10_000, "the warm-up sessions to end");
-  const before = { fds: fdCount(daemon), threads: ownThreadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
+    // Warm-up: one cycle of every program, so lazily created threads and fds exist before the
+    // baseline; then sessions on every connection at once, which starts every screen worker.
+    const warmupPids: number[] = [];
+    for (let i = 0; i < PROGRAMS.length * 2; i++) await cycle(connections[0]!, i, warmupPids);
+    await Promise.all(connections.map((connection, i) => cycle(connection, PROGRAMS.length * 2 + i, warmupPids)));
+    await waitFor(() => leftInSessions(warmupPids).length === 0, 10_000, "the warm-up sessions to end");
+    const before = {
+      fds: fdCount(daemon),
+      threads: ownThreadCount(daemon),
+      zombies: zombieChildren(daemon).length,
+      rss: rssBytes(daemon),
+    };
 
-  const pids: number[] = [];
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    connections.map(async (connection) => {
-      while (next < cycles) await cycle(connection, next++, pids);
-    }),
-  );
-  const elapsed = performance.now() - started;
-  for (const connection of connections) connection.close();
+    const pids: number[] = [];
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      connections.map(async (connection) => {
+        while (next < cycles) await cycle(connection, next++, pids);
+      }),
+    );
+    const elapsed = performance.now() - started;
+    for (const connection of connections) connection.close();
 
-  expect(pids.length).toBe(cycles);
-  expect((await sandbox.request({ cmd: "list" })).reply.terminals).toEqual([]);
-  // Every process of every killed session is gone, zombies included (the session's pid is its sid).
-  await waitFor(() => leftInSessions(pids).length === 0, 10_000, "every session's processes to end").catch(() => undefined);
-  expect(leftInSessions(pids).map((p) => `${p.pid} ${p.state} ${p.comm} (sid ${p.sid})`)).toEqual([]);
-  expect(zombieChildren(daemon)).toEqual([]);
-  // A leak shows as more than the baseline, never fewer (the baseline may hold a closing connection).
-  await waitFor(() => fdCount(daemon) <= before.fds && ownThreadCount(daemon) <= before.threads, 10_000, "fds and threads back at baseline").catch(() => undefined);
-  const after = { fds: fdCount(daemon), threads: ownThreadCount(daemon), zombies: zombieChildren(daemon).length, rss: rssBytes(daemon) };
-  console.log(
-    `create/kill: ${cycles} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / cycles).toFixed(1)} ms each, ${workers} at a time); ` +
-      `fds ${before.fds} -> ${after.fds}, threads ${before.threads} -> ${after.threads}, zombies ${before.zombies} -> ${after.zombies}, ` +
-      `RSS ${(before.rss / 1e6).toFixed(0)} -> ${(after.rss / 1e6).toFixed(0)} MB`,
-  );
-  expect(after.fds).toBeLessThanOrEqual(before.fds);
-  expect(after.threads).toBeLessThanOrEqual(before.threads);
-  expect(await sandbox.daemonPid()).toBe(daemon);
-  expect(logProblems(sandbox)).toEqual([]);
-}, SOAK ? 900_000 : 120_000);
+    expect(pids.length).toBe(cycles);
+    expect((await sandbox.request({ cmd: "list" })).reply.terminals).toEqual([]);
+    // Every process of every killed session is gone, zombies included (the session's pid is its sid).
+    await waitFor(() => leftInSessions(pids).length === 0, 10_000, "every session's processes to end").catch(
+      () => undefined,
+    );
+    expect(leftInSessions(pids).map((p) => `${p.pid} ${p.state} ${p.comm} (sid ${p.sid})`)).toEqual([]);
+    expect(zombieChildren(daemon)).toEqual([]);
+    // A leak shows as more than the baseline, never fewer (the baseline may hold a closing connection).
+    await waitFor(
+      () => fdCount(daemon) <= before.fds && ownThreadCount(daemon) <= before.threads,
+      10_000,
+      "fds and threads back at baseline",
+    ).catch(() => undefined);
+    const after = {
+      fds: fdCount(daemon),
+      threads: ownThreadCount(daemon),
+      zombies: zombieChildren(daemon).length,
+      rss: rssBytes(daemon),
+    };
+    console.log(
+      `create/kill: ${cycles} cycles in ${(elapsed / 1000).toFixed(1)} s (${(elapsed / cycles).toFixed(1)} ms each, ${workers} at a time); ` +
+        `fds ${before.fds} -> ${after.fds}, threads ${before.threads} -> ${after.threads}, zombies ${before.zombies} -> ${after.zombies}, ` +
+        `RSS ${(before.rss / 1e6).toFixed(0)} -> ${(after.rss / 1e6).toFixed(0)} MB`,
+    );
+    expect(after.fds).toBeLessThanOrEqual(before.fds);
+    expect(after.threads).toBeLessThanOrEqual(before.threads);
+    expect(await sandbox.daemonPid()).toBe(daemon);
+    expect(logProblems(sandbox)).toEqual([]);
+  },
+  SOAK ? 900_000 : 120_000,
+);
 
-test(`floods in several sessions at once (${pick(5, 30)} s): another session answers text and echoes input`, async () => {
-  const seconds = pick(5, 30);
-  const daemon = await sandbox.daemonPid();
-  const control = await DaemonConnection.open(sandbox.socket);
-  const quiet = (await control.request({ cmd: "create", cmd_args: ["sh", "-c", "echo quiet-ready; exec sleep 100000"] })).reply.id as string;
-  const typist = (await control.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"], cwd: sandbox.dir })).reply.id as string;
-  expect((await control.request({ cmd: "run", id: typist, command: "true", timeout_ms: 15_000 })).reply).toMatchObject({ ok: true, code: 0 });
-  await waitFor(async () => (await screenOf(control, quiet)).includes("quiet-ready"), 10_000, "the quiet session");
-  const floodArgs = [["yes"], ["cat", "/dev/urandom"], ["seq", "1", "inf"], ["yes", "\u001b[31mred\u001b[0m 中文 ".repeat(40)]];
-  const floods: string[] = [];
-  for (const argv of floodArgs) floods.push((await control.request({ cmd: "create", cmd_args: argv })).reply.id as string);
-  const tokens: string[] = [];
-  for (const id of floods) tokens.push((await control.request({ cmd: "text", id })).reply.token as string);
+test(
+  `floods in several sessions at once (${pick(5, 30)} s): another session answers text and echoes input`,
+  async () => {
+    const seconds = pick(5, 30);
+    const daemon = await sandbox.daemonPid();
+    const control = await DaemonConnection.open(sandbox.socket);
+    const quiet = (
+      await control.request({ cmd: "create", cmd_args: ["sh", "-c", "echo quiet-ready; exec sleep 100000"] })
+    ).reply.id as string;
+    const typist = (
+      await control.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"], cwd: sandbox.dir })
+    ).reply.id as string;
+    expect(
+      (await control.request({ cmd: "run", id: typist, command: "true", timeout_ms: 15_000 })).reply,
+    ).toMatchObject({ ok: true, code: 0 });
+    await waitFor(async () => (await screenOf(control, quiet)).includes("quiet-ready"), 10_000, "the quiet session");
+    const floodArgs = [
+      ["yes"],
+      ["cat", "/dev/urandom"],
+      ["seq", "1", "inf"],
+      ["yes", "\u001b[31mred\u001b[0m 中文 ".repeat(40)],
+    ];
+    const floods: string[] = [];
+    for (const argv of floodArgs)
+      floods.push((await control.request({ cmd: "create", cmd_args: argv })).reply.id as string);
+    const tokens: string[] = [];
+    for (const id of floods) tokens.push((await control.request({ cmd: "text", id })).reply.token as string);
 
-  // One connection reads the quiet screen over and over; another types into a shell and waits for the echo.
-  const reader = await DaemonConnection.open(sandbox.socket);
-  const textMs: number[] = [];
-  const echoMs: number[] = [];
-  let maxRss = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const reading = (async () => {
-    while (performance.now() < deadline) {
-      const started = performance.now();
-      const { reply } = await reader.request({ cmd: "text", id: quiet });
-      textMs.push(performance.now() - started);
-      if (!(reply.lines as string[]).includes("quiet-ready")) throw new Error("the quiet session lost its screen");
-      maxRss = Math.max(maxRss, rssBytes(daemon));
-      await Bun.sleep(20);
+    // One connection reads the quiet screen over and over; another types into a shell and waits for the echo.
+    const reader = await DaemonConnection.open(sandbox.socket);
+    const textMs: number[] = [];
+    const echoMs: number[] = [];
+    let maxRss = 0;
+    const deadline = performance.now() + seconds * 1000;
+    const reading = (async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const { reply } = await reader.request({ cmd: "text", id: quiet });
+        textMs.push(performance.now() - started);
+        if (!(reply.lines as string[]).includes("quiet-ready")) throw new Error("the quiet session lost its screen");
+        maxRss = Math.max(maxRss, rssBytes(daemon));
+        await Bun.sleep(20);
+      }
+    })();
+    const typing = (async () => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const started = performance.now();
+        await control.request({ cmd: "send", id: typist, input: `: ping-${i}\n` });
+        await waitFor(
+          async () => (await screenOf(control, typist)).includes(`: ping-${i}`),
+          20_000,
+          `echo of ping-${i}`,
+        );
+        echoMs.push(performance.now() - started);
+        await Bun.sleep(50);
+      }
+    })();
+    await Promise.all([reading, typing]);
+    reader.close();
+
+    // Every flood made progress, and each ends promptly when killed.
+    for (const [i, id] of floods.entries()) {
+      const delta = (await control.request({ cmd: "text", id, since: tokens[i] })).reply;
+      expect({ id, changed: (delta.lines as string[]).length > 0 }).toEqual({ id, changed: true });
     }
-  })();
-  const typing = (async () => {
-    for (let i = 0; performance.now() < deadline; i++) {
-      const started = performance.now();
-      await control.request({ cmd: "send", id: typist, input: `: ping-${i}\n` });
-      await waitFor(async () => (await screenOf(control, typist)).includes(`: ping-${i}`), 20_000, `echo of ping-${i}`);
-      echoMs.push(performance.now() - started);
-      await Bun.sleep(50);
-    }
-  })();
-  await Promise.all([reading, typing]);
-  reader.close();
+    // Nothing lost under contention: seq's scrollback and screen hold consecutive numbers.
+    const seqId = floods[floodArgs.findIndex((argv) => argv[0] === "seq")]!;
+    const numbers = ((await control.request({ cmd: "text", id: seqId, region: "all" })).reply.lines as string[])
+      .filter((line) => line !== "")
+      .map(Number);
+    numbers.pop(); // the row being written may be cut short
+    expect(numbers.length).toBeGreaterThan(1000);
+    expect(numbers.filter((n, i) => i > 0 && n !== numbers[i - 1]! + 1).slice(0, 5)).toEqual([]);
+    const killStarted = performance.now();
+    // One connection per kill: a DaemonConnection reads one reply at a time.
+    await Promise.all(floods.map((id) => sandbox.request({ cmd: "kill", id })));
+    const killMs = performance.now() - killStarted;
+    control.close();
 
-  // Every flood made progress, and each ends promptly when killed.
-  for (const [i, id] of floods.entries()) {
-    const delta = (await control.request({ cmd: "text", id, since: tokens[i] })).reply;
-    expect({ id, changed: (delta.lines as string[]).length > 0 }).toEqual({ id, changed: true });
-  }
-  // Nothing lost under contention: seq's scrollback and screen hold consecutive numbers.
-  const seqId = floods[floodArgs.findIndex((argv) => argv[0] === "seq")]!;
-  const numbers = ((await control.request({ cmd: "text", id: seqId, region: "all" })).reply.lines as string[]).filter((line) => line !== "").map(Number);
-  numbers.pop(); // the row being written may be cut short
-  expect(numbers.length).toBeGreaterThan(1000);
-  expect(numbers.filter((n, i) => i > 0 && n !== numbers[i - 1]! + 1).slice(0, 5)).toEqual([]);
-  const killStarted = performance.now();
-  // One connection per kill: a DaemonConnection reads one reply at a time.
-  await Promise.all(floods.map((id) => sandbox.request({ cmd: "kill", id })));
-  const killMs = performance.now() - killStarted;
-  control.close();
-
-  const text = distribution(textMs);
-  const echo = distribution(echoMs);
-  console.log(
-    `floods (${floodArgs.map((a) => a[0]).join(", ")}) for ${seconds} s: text ${text.text}; send->echo ${echo.text}; ` +
-      `kill of ${floods.length} floods ${killMs.toFixed(0)} ms; daemon max RSS ${(maxRss / 1e6).toFixed(0)} MB`,
-  );
-  // Liveness bounds, not the issue's 100 ms target (a benchmark figure, printed above). Measured
-  // on 2 cores with these 4 floods: text p50 ~300 ms, p95 ~1.4 s; echo p50 ~1.6 s, p95 ~5 s.
-  // Bun's PTY reader drains a flooding terminal for up to ~15 chunks (~0.5 s of parsing) before
-  // the event loop serves anything else, and an echo needs several turns of that loop.
-  expect(text.p95).toBeLessThan(3000);
-  expect(echo.p95).toBeLessThan(10_000);
-  expect(maxRss).toBeLessThan(600 * 1024 * 1024);
-  expect(await sandbox.daemonPid()).toBe(daemon);
-  expect(logProblems(sandbox)).toEqual([]);
-}, SOAK ? 300_000 : 60_000);
+    const text = distribution(textMs);
+    const echo = distribution(echoMs);
+    console.log(
+      `floods (${floodArgs.map((a) => a[0]).join(", ")}) for ${seconds} s: text ${text.text}; send->echo ${echo.text}; ` +
+        `kill of ${floods.length} floods ${killMs.toFixed(0)} ms; daemon max RSS ${(maxRss / 1e6).toFixed(0)} MB`,
+    );
+    // Liveness bounds, not the issue's 100 ms target (a benchmark figure, printed above). Measured
+    // on 2 cores with these 4 floods: text p50 ~300 ms, p95 ~1.4 s; echo p50 ~1.6 s, p95 ~5 s.
+    // Bun's PTY reader drains a flooding terminal for up to ~15 chunks (~0.5 s of parsing) before
+    // the event loop serves anything else, and an echo needs several turns of that loop.
+    expect(text.p95).toBeLessThan(3000);
+    expect(echo.p95).toBeLessThan(10_000);
+    expect(maxRss).toBeLessThan(600 * 1024 * 1024);
+    expect(await sandbox.daemonPid()).toBe(daemon);
+    expect(logProblems(sandbox)).toEqual([]);
+  },
+  SOAK ? 300_000 : 60_000,
+);
 
 /**
  * A program that starts and ends a command (OSC 133 C, D) `count` times as fast as it can, then
@@ -234,39 +288,55 @@ while True:
 print(json.dumps(counts), flush=True)
 `;
 
-test("a slow event subscriber is told it lagged; it neither slows the PTY nor grows the daemon", async () => {
-  // 600 000 events, ~40x the 1 MB a subscriber may queue: enough to lag it, and done within the
-  // minute on a busy machine (2 000 000 took 29 s with two test suites beside it, over 60 s once).
-  const count = pick(300_000, 5_000_000);
-  const daemon = await sandbox.daemonPid();
-  const connection = await DaemonConnection.open(sandbox.socket);
-  const alone = await storm(connection, count);
+test(
+  "a slow event subscriber is told it lagged; it neither slows the PTY nor grows the daemon",
+  async () => {
+    // 600 000 events, ~40x the 1 MB a subscriber may queue: enough to lag it, and done within the
+    // minute on a busy machine (2 000 000 took 29 s with two test suites beside it, over 60 s once).
+    const count = pick(300_000, 5_000_000);
+    const daemon = await sandbox.daemonPid();
+    const connection = await DaemonConnection.open(sandbox.socket);
+    const alone = await storm(connection, count);
 
-  const goFast = `${sandbox.dir}/storm-done`;
-  const reader = Bun.spawn(["python3", "-c", SLOW_READER, sandbox.socket, goFast], { stdout: "pipe", stderr: "inherit" });
-  await waitFor(async () => ((await connection.request({ cmd: "info" })).reply.subscribers as number) >= 1, 10_000, "the slow subscriber");
-  const rssBefore = rssBytes(daemon);
-  let maxRss = rssBefore;
-  const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssBytes(daemon))), 50);
-  let watched: { id: string; ms: number };
-  try {
-    watched = await storm(connection, count);
-  } finally {
-    clearInterval(sampler);
-    writeFileSync(goFast, "");
-  }
-  const report = JSON.parse(await new Response(reader.stdout).text()) as { lines: number; slow_lines: number; lagged: number; dropped: number };
-  await reader.exited;
+    const goFast = `${sandbox.dir}/storm-done`;
+    const reader = Bun.spawn(["python3", "-c", SLOW_READER, sandbox.socket, goFast], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    await waitFor(
+      async () => ((await connection.request({ cmd: "info" })).reply.subscribers as number) >= 1,
+      10_000,
+      "the slow subscriber",
+    );
+    const rssBefore = rssBytes(daemon);
+    let maxRss = rssBefore;
+    const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssBytes(daemon))), 50);
+    let watched: { id: string; ms: number };
+    try {
+      watched = await storm(connection, count);
+    } finally {
+      clearInterval(sampler);
+      writeFileSync(goFast, "");
+    }
+    const report = JSON.parse(await new Response(reader.stdout).text()) as {
+      lines: number;
+      slow_lines: number;
+      lagged: number;
+      dropped: number;
+    };
+    await reader.exited;
 
-  console.log(
-    `slow subscriber: ${count * 2} events; storm ${alone.ms.toFixed(0)} ms alone, ${watched.ms.toFixed(0)} ms with a reader at 10 lines/s; ` +
-      `reader got ${report.slow_lines} lines slowly, ${report.lines} in all, lagged ${report.lagged}x, ${report.dropped} dropped; daemon RSS ${(rssBefore / 1e6).toFixed(0)} -> max ${(maxRss / 1e6).toFixed(0)} MB`,
-  );
-  expect(report.lagged).toBeGreaterThan(0);
-  expect(report.dropped).toBeGreaterThan(0);
-  // The storm did not wait for the reader: it was told it lagged and events were dropped for it
-  // (the pace with and without it is printed above; a timing bound here would fail on a busy machine).
-  expect(maxRss - rssBefore).toBeLessThan(200 * 1024 * 1024);
-  expect(await sandbox.daemonPid()).toBe(daemon);
-  connection.close();
-}, SOAK ? 300_000 : 60_000);
+    console.log(
+      `slow subscriber: ${count * 2} events; storm ${alone.ms.toFixed(0)} ms alone, ${watched.ms.toFixed(0)} ms with a reader at 10 lines/s; ` +
+        `reader got ${report.slow_lines} lines slowly, ${report.lines} in all, lagged ${report.lagged}x, ${report.dropped} dropped; daemon RSS ${(rssBefore / 1e6).toFixed(0)} -> max ${(maxRss / 1e6).toFixed(0)} MB`,
+    );
+    expect(report.lagged).toBeGreaterThan(0);
+    expect(report.dropped).toBeGreaterThan(0);
+    // The storm did not wait for the reader: it was told it lagged and events were dropped for it
+    // (the pace with and without it is printed above; a timing bound here would fail on a busy machine).
+    expect(maxRss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+    expect(await sandbox.daemonPid()).toBe(daemon);
+    connection.close();
+  },
+  SOAK ? 300_000 : 60_000,
+);

@@ -22,13 +22,21 @@ function env(box = sandbox): Record<string, string> {
 
 async function t4a(box: Sandbox, ...args: string[]): Promise<string> {
   const child = Bun.spawn([BIN, ...args], { cwd: box.dir, env: env(box), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (code !== 0) throw new Error(`t4a ${args.join(" ")} exited ${code}: ${stderr}`);
   return stdout.trim();
 }
 
 /** A logged-in page on a session, with every frame it sends on the session's socket recorded (hex). */
-async function openSession(box: Sandbox, id: string, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page; sent: string[] }> {
+async function openSession(
+  box: Sandbox,
+  id: string,
+  options: Parameters<Browser["newContext"]>[0] = {},
+): Promise<{ context: BrowserContext; page: Page; sent: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error("page error:", error.message));
@@ -51,14 +59,20 @@ async function cell(page: Page, col: number, row: number): Promise<{ x: number; 
   // once it is there and the terminal has stayed put a moment.
   let last = "";
   let since = Date.now();
-  await waitFor(async () => {
-    const now = await page.evaluate(() => {
-      const box = document.querySelector(".xterm-screen")!.getBoundingClientRect();
-      return (document.querySelector("#answer-bar") as HTMLElement).hidden ? "" : `${box.left},${box.top},${box.width},${box.height}`;
-    });
-    if (now !== last) [last, since] = [now, Date.now()];
-    return now !== "" && Date.now() - since >= 400;
-  }, 20_000, "the terminal to stay put");
+  await waitFor(
+    async () => {
+      const now = await page.evaluate(() => {
+        const box = document.querySelector(".xterm-screen")!.getBoundingClientRect();
+        return (document.querySelector("#answer-bar") as HTMLElement).hidden
+          ? ""
+          : `${box.left},${box.top},${box.width},${box.height}`;
+      });
+      if (now !== last) [last, since] = [now, Date.now()];
+      return now !== "" && Date.now() - since >= 400;
+    },
+    20_000,
+    "the terminal to stay put",
+  );
   return page.evaluate(
     ([col, row]) => {
       const rows = document.querySelectorAll(".xterm-rows > div");
@@ -82,11 +96,15 @@ async function echoing(box: Sandbox, modes: string): Promise<string> {
 /** Every byte the script read up to the "z" sent last, in hex (a loaded machine may join reads). */
 async function reads(box: Sandbox, id: string): Promise<string> {
   await t4a(box, "send", id, "z");
-  return waitFor(async () => {
-    // Below "ready", each read's "got <hex>" (a long one wraps onto the next row).
-    const got = (await t4a(box, "text", id)).split("ready")[1]!.replace(/\s+/g, "").replaceAll("got", "");
-    return got.endsWith(hex("z")) ? got : undefined;
-  }, 30_000, "the z after the reports");
+  return waitFor(
+    async () => {
+      // Below "ready", each read's "got <hex>" (a long one wraps onto the next row).
+      const got = (await t4a(box, "text", id)).split("ready")[1]!.replace(/\s+/g, "").replaceAll("got", "");
+      return got.endsWith(hex("z")) ? got : undefined;
+    },
+    30_000,
+    "the z after the reports",
+  );
 }
 
 beforeAll(async () => {
@@ -95,7 +113,17 @@ beforeAll(async () => {
   await t4a(sandbox, "web", "--listen", "127.0.0.1:0");
   if (CHROMIUM) {
     const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
   }
 });
 afterAll(async () => {
@@ -113,107 +141,146 @@ const encodings: Array<[modes: string, click: string]> = [
 ];
 
 for (const [modes, click] of encodings) {
-  inChromium(`desktop: a click at 10:5 under ?${modes}h reaches the program as ${JSON.stringify(click)}`, async () => {
-    const id = await echoing(sandbox, modes);
-    const { context, page, sent } = await openSession(sandbox, id);
+  inChromium(
+    `desktop: a click at 10:5 under ?${modes}h reaches the program as ${JSON.stringify(click)}`,
+    async () => {
+      const id = await echoing(sandbox, modes);
+      const { context, page, sent } = await openSession(sandbox, id);
+      try {
+        await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("ready"));
+        const at = await cell(page, 10, 5);
+        await page.mouse.click(at.x, at.y);
+        expect(await reads(sandbox, id)).toBe(hex(click) + hex("z"));
+        expect(sent.join("")).toBe(hex(click));
+      } finally {
+        await context.close();
+        await t4a(sandbox, "kill", id);
+      }
+    },
+    60_000,
+  );
+}
+
+inChromium(
+  "phone: a tap is a click in the cell tapped, the one beside the cursor too (the browser's tap targeting does not pull it onto the cursor)",
+  async () => {
+    const id = await echoing(sandbox, "1000;1006");
+    const { context, page, sent } = await openSession(sandbox, id, PHONE);
     try {
       await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("ready"));
-      const at = await cell(page, 10, 5);
-      await page.mouse.click(at.x, at.y);
+      // The cursor waits at 1:2, below "ready": a tap two cells right of it and one down, then one far away.
+      const taps = [
+        [3, 3],
+        [10, 12],
+      ] as const;
+      for (const [i, [col, row]] of taps.entries()) {
+        const at = await cell(page, col, row);
+        await page.touchscreen.tap(at.x, at.y);
+        await page.waitForFunction(
+          (n) => ((document.querySelector(".xterm-rows")?.textContent ?? "").match(/got /g) ?? []).length > n,
+          i,
+        );
+      }
+      const click = taps.map(([col, row]) => `\x1b[<0;${col};${row}M\x1b[<0;${col};${row}m`).join("");
       expect(await reads(sandbox, id)).toBe(hex(click) + hex("z"));
       expect(sent.join("")).toBe(hex(click));
     } finally {
       await context.close();
       await t4a(sandbox, "kill", id);
     }
-  }, 60_000);
-}
+  },
+  60_000,
+);
 
-inChromium("phone: a tap is a click in the cell tapped, the one beside the cursor too (the browser's tap targeting does not pull it onto the cursor)", async () => {
-  const id = await echoing(sandbox, "1000;1006");
-  const { context, page, sent } = await openSession(sandbox, id, PHONE);
-  try {
-    await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("ready"));
-    // The cursor waits at 1:2, below "ready": a tap two cells right of it and one down, then one far away.
-    const taps = [
-      [3, 3],
-      [10, 12],
-    ] as const;
-    for (const [i, [col, row]] of taps.entries()) {
-      const at = await cell(page, col, row);
-      await page.touchscreen.tap(at.x, at.y);
-      await page.waitForFunction((n) => ((document.querySelector(".xterm-rows")?.textContent ?? "").match(/got /g) ?? []).length > n, i);
+inChromium(
+  "read-only: a click and a tap send nothing on the socket, and the program reads nothing",
+  async () => {
+    const ro = new Sandbox();
+    try {
+      mkdirSync(join(ro.dir, "home"), { recursive: true });
+      await t4a(ro, "web", "--listen", "127.0.0.1:0", "--read-only");
+      const id = await echoing(ro, "1000;1006");
+      for (const options of [{}, PHONE]) {
+        const { context, page, sent } = await openSession(ro, id, options);
+        try {
+          await page.waitForFunction(() =>
+            (document.querySelector(".xterm-rows")?.textContent ?? "").includes("ready"),
+          );
+          const at = await cell(page, 10, 5);
+          if (options === PHONE) await page.touchscreen.tap(at.x, at.y);
+          else await page.mouse.click(at.x, at.y);
+          await page.waitForTimeout(300);
+          expect(sent).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+      expect(await reads(ro, id)).toBe(hex("z"));
+    } finally {
+      await ro.cleanup();
     }
-    const click = taps.map(([col, row]) => `\x1b[<0;${col};${row}M\x1b[<0;${col};${row}m`).join("");
-    expect(await reads(sandbox, id)).toBe(hex(click) + hex("z"));
-    expect(sent.join("")).toBe(hex(click));
-  } finally {
-    await context.close();
-    await t4a(sandbox, "kill", id);
-  }
-}, 60_000);
+  },
+  60_000,
+);
 
-inChromium("read-only: a click and a tap send nothing on the socket, and the program reads nothing", async () => {
-  const ro = new Sandbox();
-  try {
-    mkdirSync(join(ro.dir, "home"), { recursive: true });
-    await t4a(ro, "web", "--listen", "127.0.0.1:0", "--read-only");
-    const id = await echoing(ro, "1000;1006");
-    for (const options of [{}, PHONE]) {
-      const { context, page, sent } = await openSession(ro, id, options);
+inChromium(
+  "mc: a click on 1Help opens its help, a click on 10Quit quits it (desktop, then a phone's taps)",
+  async () => {
+    if (!Bun.which("mc")) return console.log("skipped: mc is not installed");
+    for (const [name, options] of [
+      ["desktop", {}],
+      ["phone", PHONE],
+    ] as const) {
+      const id = await t4a(sandbox, "create", "--cols", "80", "--rows", "24", "--", "mc", "-u");
+      const bar = await waitFor(
+        async () => (await t4a(sandbox, "text", id)).split("\n").find((line) => /10\s*Quit/.test(line)),
+        30_000,
+        `mc's key bar (${name})`,
+      );
+      const { context, page, sent } = await openSession(sandbox, id, options);
       try {
-        await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("ready"));
-        const at = await cell(page, 10, 5);
-        if (options === PHONE) await page.touchscreen.tap(at.x, at.y);
-        else await page.mouse.click(at.x, at.y);
-        await page.waitForTimeout(300);
-        expect(sent).toEqual([]);
+        const rows = (await t4a(sandbox, "text", id)).split("\n");
+        const row = rows.indexOf(bar) + 1;
+        await page.waitForFunction(() => /10\s*Quit/.test(document.querySelector(".xterm-rows")?.textContent ?? ""));
+        await page.screenshot({ path: `/tmp/t4a-web-mouse-mc-${name}.png` });
+        const press = async (col: number) => {
+          // A phone pans a session wider than its screen: bring the cell into view first, as a thumb would.
+          await page.evaluate((x) => {
+            const host = document.querySelector("#terminal")!;
+            const screen = document.querySelector(".xterm-screen")!.getBoundingClientRect();
+            host.scrollLeft = Math.max(0, ((x - 0.5) * screen.width) / 80 - host.clientWidth / 2);
+          }, col);
+          const at = await cell(page, col, row);
+          if (options === PHONE) await page.touchscreen.tap(at.x, at.y);
+          else await page.mouse.click(at.x, at.y);
+        };
+        await press(bar.indexOf("Help") + 1);
+        await waitFor(
+          async () => (await t4a(sandbox, "text", id)).includes("Midnight Commander"),
+          15_000,
+          `mc's help (${name})`,
+        );
+        await page.waitForFunction(() =>
+          (document.querySelector(".xterm-rows")?.textContent ?? "").includes("Midnight Commander"),
+        );
+        await page.screenshot({ path: `/tmp/t4a-web-mouse-mc-${name}-help.png` });
+        await t4a(sandbox, "send", id, "-k", "Escape");
+        await t4a(sandbox, "send", id, "-k", "Escape");
+        await waitFor(
+          async () => !(await t4a(sandbox, "text", id)).includes("Midnight Commander"),
+          15_000,
+          "the help closed",
+        );
+        await press(bar.indexOf("Quit") + 1);
+        await t4a(sandbox, "wait", id, "--exit", "--timeout", "30s");
       } finally {
         await context.close();
+        await t4a(sandbox, "kill", id).catch(() => {});
       }
     }
-    expect(await reads(ro, id)).toBe(hex("z"));
-  } finally {
-    await ro.cleanup();
-  }
-}, 60_000);
+  },
+  120_000,
+);
 
-inChromium("mc: a click on 1Help opens its help, a click on 10Quit quits it (desktop, then a phone's taps)", async () => {
-  if (!Bun.which("mc")) return console.log("skipped: mc is not installed");
-  for (const [name, options] of [["desktop", {}], ["phone", PHONE]] as const) {
-    const id = await t4a(sandbox, "create", "--cols", "80", "--rows", "24", "--", "mc", "-u");
-    const bar = await waitFor(async () => (await t4a(sandbox, "text", id)).split("\n").find((line) => /10\s*Quit/.test(line)), 30_000, `mc's key bar (${name})`);
-    const { context, page, sent } = await openSession(sandbox, id, options);
-    try {
-      const rows = (await t4a(sandbox, "text", id)).split("\n");
-      const row = rows.indexOf(bar) + 1;
-      await page.waitForFunction(() => /10\s*Quit/.test(document.querySelector(".xterm-rows")?.textContent ?? ""));
-      await page.screenshot({ path: `/tmp/t4a-web-mouse-mc-${name}.png` });
-      const press = async (col: number) => {
-        // A phone pans a session wider than its screen: bring the cell into view first, as a thumb would.
-        await page.evaluate((x) => {
-          const host = document.querySelector("#terminal")!;
-          const screen = document.querySelector(".xterm-screen")!.getBoundingClientRect();
-          host.scrollLeft = Math.max(0, ((x - 0.5) * screen.width) / 80 - host.clientWidth / 2);
-        }, col);
-        const at = await cell(page, col, row);
-        if (options === PHONE) await page.touchscreen.tap(at.x, at.y);
-        else await page.mouse.click(at.x, at.y);
-      };
-      await press(bar.indexOf("Help") + 1);
-      await waitFor(async () => (await t4a(sandbox, "text", id)).includes("Midnight Commander"), 15_000, `mc's help (${name})`);
-      await page.waitForFunction(() => (document.querySelector(".xterm-rows")?.textContent ?? "").includes("Midnight Commander"));
-      await page.screenshot({ path: `/tmp/t4a-web-mouse-mc-${name}-help.png` });
-      await t4a(sandbox, "send", id, "-k", "Escape");
-      await t4a(sandbox, "send", id, "-k", "Escape");
-      await waitFor(async () => !(await t4a(sandbox, "text", id)).includes("Midnight Commander"), 15_000, "the help closed");
-      await press(bar.indexOf("Quit") + 1);
-      await t4a(sandbox, "wait", id, "--exit", "--timeout", "30s");
-    } finally {
-      await context.close();
-      await t4a(sandbox, "kill", id).catch(() => {});
-    }
-  }
-}, 120_000);
-
-if (CHROMIUM === undefined) console.log("skipped: the browser mouse tests need Debian's chromium (.ci/run installs it)");
+if (CHROMIUM === undefined)
+  console.log("skipped: the browser mouse tests need Debian's chromium (.ci/run installs it)");

@@ -25,12 +25,22 @@ test("item 12: the keycap row leaves the cursor where tmux leaves it", async () 
   const server = ["-L", `t4a-widths-${process.pid}`, "-f", "/dev/null"];
   const env = { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
   try {
-    expect(Bun.spawnSync([tmux, ...server, "-u", "new-session", "-d", "-x", "80", "-y", "24", script], { env }).exitCode).toBe(0);
-    const tmuxCol = await waitFor(() => {
-      const pane = Bun.spawnSync([tmux, ...server, "capture-pane", "-p"], { env }).stdout.toString();
-      if (!pane.includes("|x")) return undefined;
-      return Number(Bun.spawnSync([tmux, ...server, "display", "-p", "#{cursor_x}"], { env }).stdout.toString().trim());
-    }, 5000, "tmux to draw the row");
+    expect(
+      Bun.spawnSync([tmux, ...server, "-u", "new-session", "-d", "-x", "80", "-y", "24", script], { env }).exitCode,
+    ).toBe(0);
+    const tmuxCol = await waitFor(
+      () => {
+        const pane = Bun.spawnSync([tmux, ...server, "capture-pane", "-p"], { env }).stdout.toString();
+        if (!pane.includes("|x")) return undefined;
+        return Number(
+          Bun.spawnSync([tmux, ...server, "display", "-p", "#{cursor_x}"], { env })
+            .stdout.toString()
+            .trim(),
+        );
+      },
+      5000,
+      "tmux to draw the row",
+    );
     expect(col).toBe(tmuxCol);
     expect(col).toBe(10); // 1️⃣ 1 + | + नि 2 + | + SHY 1 + | + ☰ 1 + | + x
   } finally {

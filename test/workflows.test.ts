@@ -14,8 +14,10 @@ test("the workflows call npm scripts and files that exist", () => {
   for (const name of ["ci.yml", "release.yml"]) {
     const text = workflow(name);
     expect(Object.keys((Bun.YAML.parse(text) as { jobs: object }).jobs).length).toBe(1);
-    for (const [, script] of text.matchAll(/npm run ([\w:-]+)/g)) expect(Object.keys(pkg.scripts)).toContain(script ?? "");
-    for (const [, file] of text.matchAll(/run: (\.ci\/\S+)/g)) expect(statSync(join(root, file ?? "")).mode & 0o111).not.toBe(0);
+    for (const [, script] of text.matchAll(/npm run ([\w:-]+)/g))
+      expect(Object.keys(pkg.scripts)).toContain(script ?? "");
+    for (const [, file] of text.matchAll(/run: (\.ci\/\S+)/g))
+      expect(statSync(join(root, file ?? "")).mode & 0o111).not.toBe(0);
   }
   expect(workflow("ci.yml")).toContain("run: .ci/run");
   expect(readFileSync(join(root, ".ci", "run"), "utf8")).toContain("npm test");
@@ -23,9 +25,14 @@ test("the workflows call npm scripts and files that exist", () => {
 
 test("the release publishes every platform package before t4a, and points install.sh at its repository", () => {
   const text = workflow("release.yml");
-  const loop = text.match(/for target in ([\w -]+); do/)?.[1]?.trim().split(/\s+/);
+  const loop = text
+    .match(/for target in ([\w -]+); do/)?.[1]
+    ?.trim()
+    .split(/\s+/);
   expect(loop?.sort()).toEqual([...TARGETS].sort());
-  expect(text.indexOf('dist/npm/t4a-${target}-${version}.tgz')).toBeLessThan(text.indexOf('dist/npm/t4a-${version}.tgz'));
+  expect(text.indexOf("dist/npm/t4a-${target}-${version}.tgz")).toBeLessThan(
+    text.indexOf("dist/npm/t4a-${version}.tgz"),
+  );
   expect(text).toContain("npm run release");
   expect(text).toContain("npm run pack");
   expect(text).toContain("secrets.NPM_TOKEN");

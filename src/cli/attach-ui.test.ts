@@ -6,7 +6,8 @@ const run = (input: string, filter = new OutputFilter(), splitEvery = 0) => {
   const bytes = new TextEncoder().encode(input);
   const parts: Uint8Array[] = [];
   if (splitEvery === 0) parts.push(filter.push(bytes));
-  else for (let at = 0; at < bytes.length; at += splitEvery) parts.push(filter.push(bytes.subarray(at, at + splitEvery)));
+  else
+    for (let at = 0; at < bytes.length; at += splitEvery) parts.push(filter.push(bytes.subarray(at, at + splitEvery)));
   return new TextDecoder().decode(Uint8Array.from(parts.flatMap((part) => [...part])));
 };
 
@@ -31,7 +32,9 @@ test("clipboard writes, titles and DCS/APC/PM/SOS strings never reach the user's
 
 test("asked for (T4A_ATTACH_ALLOW=title,clipboard), titles and clipboard writes pass; DCS never does", () => {
   const filter = new OutputFilter(allowedFrom({ T4A_ATTACH_ALLOW: "title,clipboard" }));
-  expect(run(`${ESC}]2;hi\x07${ESC}]52;c;eA==\x07${ESC}P+q544e${ESC}\\x`, filter)).toBe(`${ESC}]2;hi${ESC}\\${ESC}]52;c;eA==${ESC}\\x`);
+  expect(run(`${ESC}]2;hi\x07${ESC}]52;c;eA==\x07${ESC}P+q544e${ESC}\\x`, filter)).toBe(
+    `${ESC}]2;hi${ESC}\\${ESC}]52;c;eA==${ESC}\\x`,
+  );
   expect(allowedFrom({})).toEqual({ title: false, clipboard: false });
 });
 

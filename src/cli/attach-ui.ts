@@ -69,7 +69,7 @@ export class OutputFilter {
           else {
             out.push(0xc2);
             if (byte === 0x1b) this.#state = "esc";
-            else if (byte !== 0xc2) (out.push(byte), (this.#state = "ground"));
+            else if (byte !== 0xc2) out.push(byte), (this.#state = "ground");
           }
           break;
         case "string":
@@ -108,7 +108,7 @@ export class OutputFilter {
   #keep(byte: number): void {
     if (!this.#isOsc || this.#oscTooLong) return;
     this.#osc.push(byte);
-    if (this.#osc.length > MAX_OSC_BYTES) ((this.#oscTooLong = true), (this.#osc = []));
+    if (this.#osc.length > MAX_OSC_BYTES) (this.#oscTooLong = true), (this.#osc = []);
   }
 
   /** The string ended (completed, or aborted by CAN/SUB): an allowed OSC goes out, ST-terminated. */
@@ -167,13 +167,24 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
           if (frame.type === Frame.screen || frame.type === Frame.output) write(filter.push(frame.payload));
           else if (frame.type === Frame.event) {
             const event = JSON.parse(new TextDecoder().decode(frame.payload)) as Reply;
-            if (event.event === "exit") return finish(0, `[t4a: ${id} exited${event.signal ? ` (${event.signal})` : event.code !== null ? ` (code ${event.code})` : ""}]`);
-            if (event.event === "lagged") return finish(1, `[t4a: this terminal fell behind ${id}'s output and was dropped; attach again]`);
+            if (event.event === "exit")
+              return finish(
+                0,
+                `[t4a: ${id} exited${event.signal ? ` (${event.signal})` : event.code !== null ? ` (code ${event.code})` : ""}]`,
+              );
+            if (event.event === "lagged")
+              return finish(1, `[t4a: this terminal fell behind ${id}'s output and was dropped; attach again]`);
           }
         }
       },
       // Over ssh the link can end while the remote daemon and the session live on.
-      () => finish(3, connection.peer.startsWith("ssh ") ? `t4a: the connection to ${connection.peer.slice(4)} ended; ${id} may still run there: attach again` : `t4a: the daemon went away; ${id} is gone with it`),
+      () =>
+        finish(
+          3,
+          connection.peer.startsWith("ssh ")
+            ? `t4a: the connection to ${connection.peer.slice(4)} ended; ${id} may still run there: attach again`
+            : `t4a: the daemon went away; ${id} is gone with it`,
+        ),
     );
     const send = (type: number, payload: Uint8Array | string) => {
       if (!options.readOnly) link.write(encodeFrame(type, payload));

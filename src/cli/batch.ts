@@ -40,7 +40,10 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
 }
 
 /** Builds and sends one request; `sent` settles once it is on the wire, `reply` with its answer. */
-async function send(connection: DaemonConnection, line: string): Promise<{ sent: Promise<void>; reply: Promise<Reply> }> {
+async function send(
+  connection: DaemonConnection,
+  line: string,
+): Promise<{ sent: Promise<void>; reply: Promise<Reply> }> {
   const done = Promise.resolve();
   let request: Reply;
   let words: string[] = [];
@@ -51,12 +54,29 @@ async function send(connection: DaemonConnection, line: string): Promise<{ sent:
   }
   // One connection is one daemon: the fleet's `HOST:ID` and `--all` are the command line's (fleet.ts).
   const id = request.id ?? request.terminal;
-  if ((typeof id === "string" && id.includes(":")) || (words.includes("--all") && FLEET_COMMANDS.has(String(request.cmd)))) {
-    return { sent: done, reply: Promise.resolve({ ok: false, error: `batch talks to one daemon: ${typeof id === "string" && id.includes(":") ? `"${id}" names a host` : "--all asks every host"}; run a batch per host (t4a --host TARGET batch)`, code: "unsupported" }) };
+  if (
+    (typeof id === "string" && id.includes(":")) ||
+    (words.includes("--all") && FLEET_COMMANDS.has(String(request.cmd)))
+  ) {
+    return {
+      sent: done,
+      reply: Promise.resolve({
+        ok: false,
+        error: `batch talks to one daemon: ${typeof id === "string" && id.includes(":") ? `"${id}" names a host` : "--all asks every host"}; run a batch per host (t4a --host TARGET batch)`,
+        code: "unsupported",
+      }),
+    };
   }
   if (request.cmd === "screenshot") request.encoding = "base64";
   if (request.cmd === "events" || request.cmd === "attach") {
-    return { sent: done, reply: Promise.resolve({ ok: false, error: `${request.cmd} streams: it needs a connection of its own`, code: "unsupported" }) };
+    return {
+      sent: done,
+      reply: Promise.resolve({
+        ok: false,
+        error: `${request.cmd} streams: it needs a connection of its own`,
+        code: "unsupported",
+      }),
+    };
   }
   const reply = connection.request(request).then(
     (response) => response.reply,

@@ -44,8 +44,9 @@ export const builtins: Record<string, Builtin> = {
   },
   batch: {
     usage: "batch",
-    summary: "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout",
-    examples: ['printf \'send t1 "ls\\\\n"\\ntext t1 --tail 5\\n\' | t4a batch'],
+    summary:
+      "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout",
+    examples: ["printf 'send t1 \"ls\\\\n\"\\ntext t1 --tail 5\\n' | t4a batch"],
     async run(_args, options) {
       const { runBatch } = await import("./batch.ts");
       return runBatch(() => connectDaemon(resolveSocket(options), true, remoteHost(options)));
@@ -62,16 +63,27 @@ export const builtins: Record<string, Builtin> = {
   remote: {
     usage: "remote <action> <host>",
     summary: "remote install HOST: put t4a on HOST as ~/.local/bin/t4a, the build for its OS and CPU",
-    options: [["--from <dir>", "where the release files are (default: release/ beside this binary, as npm run release leaves them)"]],
+    options: [
+      [
+        "--from <dir>",
+        "where the release files are (default: release/ beside this binary, as npm run release leaves them)",
+      ],
+    ],
     async run([action, host], options, { target }) {
       if (action !== "install") throw usage(`remote takes install, not "${action}"`);
       const { installRemote } = await import("./remote-install.ts");
-      return installRemote(host!, parentDir(resolveSocket({})), target, options.from === undefined ? undefined : String(options.from));
+      return installRemote(
+        host!,
+        parentDir(resolveSocket({})),
+        target,
+        options.from === undefined ? undefined : String(options.from),
+      );
     },
   },
   doctor: {
     usage: "doctor",
-    summary: "What works on this machine and what does not, each with its fix (exit 1 when something asked for does not)",
+    summary:
+      "What works on this machine and what does not, each with its fix (exit 1 when something asked for does not)",
     options: [
       ["--sandbox", "the sandbox must work"],
       ["--service", "the service (a systemd user manager) must work"],
@@ -80,7 +92,13 @@ export const builtins: Record<string, Builtin> = {
     examples: ["t4a doctor --sandbox", "t4a doctor --host user@server"],
     async run(_args, options) {
       const { runDoctor } = await import("./doctor.ts");
-      return runDoctor({ socket: resolveSocket(options), sandbox: options.sandbox === true, service: options.service === true, host: remoteHost(options), json: options.json === true });
+      return runDoctor({
+        socket: resolveSocket(options),
+        sandbox: options.sandbox === true,
+        service: options.service === true,
+        host: remoteHost(options),
+        json: options.json === true,
+      });
     },
   },
   service: {
@@ -91,20 +109,32 @@ export const builtins: Record<string, Builtin> = {
       ["--print", "write the unit (or plist) to stdout instead of installing it"],
     ],
     async run([action], options) {
-      if (!["install", "uninstall", "status"].includes(action!)) throw usage(`service takes install, uninstall or status, not "${action}"`);
+      if (!["install", "uninstall", "status"].includes(action!))
+        throw usage(`service takes install, uninstall or status, not "${action}"`);
       const { runService } = await import("../service/service.ts");
-      return runService({ action: action!, web: options.web === undefined ? undefined : String(options.web), print: options.print === true });
+      return runService({
+        action: action!,
+        web: options.web === undefined ? undefined : String(options.web),
+        print: options.print === true,
+      });
     },
   },
   hosts: {
     usage: "hosts [action] [...args]",
-    summary: "The fleet: hosts add NAME [user@]host[:port] [-- ssh options], hosts rm NAME, hosts list; then NAME:ID, list --all, wait --any --all",
-    examples: ["t4a hosts add box me@box.lan", "t4a hosts add gpu ssh://me@gpu:2222 -- -J bastion", "t4a text box:t3", "t4a list --all"],
+    summary:
+      "The fleet: hosts add NAME [user@]host[:port] [-- ssh options], hosts rm NAME, hosts list; then NAME:ID, list --all, wait --any --all",
+    examples: [
+      "t4a hosts add box me@box.lan",
+      "t4a hosts add gpu ssh://me@gpu:2222 -- -J bastion",
+      "t4a text box:t3",
+      "t4a list --all",
+    ],
     async run([action = "list", ...rest], options) {
       const { addHost, hostsPath, loadHosts, removeHost } = await import("../client/hosts.ts");
       if (action === "add") {
         const [name, target, ...sshArgs] = rest;
-        if (name === undefined || target === undefined) throw usage("hosts add NAME [ssh://][user@]host[:port] [-- ssh options]");
+        if (name === undefined || target === undefined)
+          throw usage("hosts add NAME [ssh://][user@]host[:port] [-- ssh options]");
         addHost(name, target, sshArgs);
         return 0;
       }
@@ -117,7 +147,9 @@ export const builtins: Record<string, Builtin> = {
       const { hosts, problems } = loadHosts();
       for (const problem of problems) console.error(`t4a: warning: ${problem}`);
       if (options.json) console.log(JSON.stringify({ path: hostsPath(), hosts }));
-      else for (const [name, host] of Object.entries(hosts)) console.log([name, host.target, ...(host.ssh_args ?? [])].join("\t"));
+      else
+        for (const [name, host] of Object.entries(hosts))
+          console.log([name, host.target, ...(host.ssh_args ?? [])].join("\t"));
       return 0;
     },
   },
@@ -126,8 +158,21 @@ export const builtins: Record<string, Builtin> = {
     summary: "Print a JSON Schema: `spec` = connector.json (the session spec), for editors",
     async run([what]) {
       if (what !== "spec") throw usage(`unknown schema "${what}"; the one there is: spec`);
-      const [{ jsonSchema }, { ConnectorFile }] = await Promise.all([import("../mcp/tools.ts"), import("../protocol/session-spec.ts")]);
-      console.log(JSON.stringify({ $schema: "http://json-schema.org/draft-07/schema#", title: "t4a connector.json", ...jsonSchema(ConnectorFile) }, null, 2));
+      const [{ jsonSchema }, { ConnectorFile }] = await Promise.all([
+        import("../mcp/tools.ts"),
+        import("../protocol/session-spec.ts"),
+      ]);
+      console.log(
+        JSON.stringify(
+          {
+            $schema: "http://json-schema.org/draft-07/schema#",
+            title: "t4a connector.json",
+            ...jsonSchema(ConnectorFile),
+          },
+          null,
+          2,
+        ),
+      );
       return 0;
     },
   },

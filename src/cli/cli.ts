@@ -21,8 +21,17 @@ declare const T4A_BUILD: string;
 
 /** What this binary is: `t4a --version --json`, `t4a version`. */
 export function buildInfo(): { version: string; commit: string; built: string; target: string; bun: string } {
-  const built = typeof T4A_BUILD === "string" ? (JSON.parse(T4A_BUILD) as { commit: string; built: string; target: string; bun: string }) : undefined;
-  return { version, commit: built?.commit ?? "dev", built: built?.built ?? "", target: built?.target ?? `${process.platform}-${process.arch}`, bun: built?.bun ?? Bun.version };
+  const built =
+    typeof T4A_BUILD === "string"
+      ? (JSON.parse(T4A_BUILD) as { commit: string; built: string; target: string; bun: string })
+      : undefined;
+  return {
+    version,
+    commit: built?.commit ?? "dev",
+    built: built?.built ?? "",
+    target: built?.target ?? `${process.platform}-${process.arch}`,
+    bun: built?.bun ?? Bun.version,
+  };
 }
 
 export const ExitCode = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
@@ -32,7 +41,10 @@ export async function runCli(argv: string[]): Promise<number> {
   if ((argv[0] === "--version" || argv[0] === "version") && argv.length <= 2) {
     const info = buildInfo();
     if (argv[1] === "--json") console.log(JSON.stringify(info));
-    else console.log(`t4a ${info.version} (commit ${info.commit}, built ${info.built || "from source"}, ${info.target}, bun ${info.bun})`);
+    else
+      console.log(
+        `t4a ${info.version} (commit ${info.commit}, built ${info.built || "from source"}, ${info.target}, bun ${info.bun})`,
+      );
     return ExitCode.ok;
   }
   try {
@@ -124,7 +136,10 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
       // A remote's refusal is its own text: no control characters reach this terminal from it.
-      else console.error(`t4a: ${inFlags(host ? controlsAsSpaces(String(reply.error)) : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
+      else
+        console.error(
+          `t4a: ${inFlags(host ? controlsAsSpaces(String(reply.error)) : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`,
+        );
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection);
@@ -142,7 +157,9 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     // a call. What a peer over ssh answers, which may be any program, is checked first.
     const notOurs = async (error: unknown) =>
       // Not what this t4a answers (another program, another version): say who and what came back.
-      new PeerError(`${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`);
+      new PeerError(
+        `${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`,
+      );
     let parsed: Reply = reply;
     if (host) {
       try {
@@ -184,10 +201,12 @@ function inFlags(error: string, name: string, spec: CliSpec): string {
   const prefix = `invalid ${name} request: `;
   if (!error.startsWith(prefix)) return error;
   const flags = new Set((spec.options ?? []).flatMap(([flags]) => flags.match(/--[a-z][a-z-]*/g) ?? []));
-  const fields = error.slice(prefix.length).replace(/(^|; )([a-z][a-z_]*)(?=[:.[])/g, (whole, before: string, field: string) => {
-    const flag = `--${field.replace(/_/g, "-")}`;
-    return flags.has(flag) ? `${before}${flag}` : whole;
-  });
+  const fields = error
+    .slice(prefix.length)
+    .replace(/(^|; )([a-z][a-z_]*)(?=[:.[])/g, (whole, before: string, field: string) => {
+      const flag = `--${field.replace(/_/g, "-")}`;
+      return flags.has(flag) ? `${before}${flag}` : whole;
+    });
   return `${name}: ${fields}`;
 }
 

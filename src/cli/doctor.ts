@@ -30,7 +30,10 @@ export interface DoctorOptions {
 }
 
 /** A program's run that never throws: a missing program (ENOENT) is an answer like any other. */
-function probe(argv: string[], timeoutMs = 10_000): { code: number | null; stdout: string; stderr: string; missing?: string } {
+function probe(
+  argv: string[],
+  timeoutMs = 10_000,
+): { code: number | null; stdout: string; stderr: string; missing?: string } {
   try {
     const run = Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe", timeout: timeoutMs });
     return { code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
@@ -57,33 +60,59 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     const problem = socketDirProblem(statSync(dir));
     dirOk = problem === undefined;
-    add({ name: "socket directory", ok: dirOk, detail: problem ? `${dir}: ${problem}` : `${dir} (private)`, fix: problem ? `chmod 700 ${dir}, or set T4A_SOCKET elsewhere` : undefined, required: true });
+    add({
+      name: "socket directory",
+      ok: dirOk,
+      detail: problem ? `${dir}: ${problem}` : `${dir} (private)`,
+      fix: problem ? `chmod 700 ${dir}, or set T4A_SOCKET elsewhere` : undefined,
+      required: true,
+    });
   } catch {
-    add({ name: "socket directory", ok: true, detail: `${dir} does not exist yet (made at the first create)`, required: true });
+    add({
+      name: "socket directory",
+      ok: true,
+      detail: `${dir} does not exist yet (made at the first create)`,
+      required: true,
+    });
   }
-  const daemon = await DaemonConnection.open(options.socket).then(
-    async (connection) => {
-      try {
-        return (await connection.request({ cmd: "info" })).reply;
-      } finally {
-        connection.close();
-      }
-    },
-    () => undefined,
-  ).catch(() => undefined);
+  const daemon = await DaemonConnection.open(options.socket)
+    .then(
+      async (connection) => {
+        try {
+          return (await connection.request({ cmd: "info" })).reply;
+        } finally {
+          connection.close();
+        }
+      },
+      () => undefined,
+    )
+    .catch(() => undefined);
   add({
     name: "daemon",
     ok: true,
-    detail: daemon ? `running: pid ${daemon.pid}, t4a ${daemon.version}, ${daemon.sessions ?? 0} sessions on ${options.socket}` : `not running (the first \`t4a create\` starts it, on ${options.socket})`,
+    detail: daemon
+      ? `running: pid ${daemon.pid}, t4a ${daemon.version}, ${daemon.sessions ?? 0} sessions on ${options.socket}`
+      : `not running (the first \`t4a create\` starts it, on ${options.socket})`,
   });
 
   // The sandbox: bwrap, user namespaces, the seccomp filter (its allow-list bridge is t4a itself).
   await guard("sandbox", options.sandbox, "install bubblewrap (apt install bubblewrap)", async () => {
     const bwrap = Bun.which("bwrap");
     if (process.platform !== "linux") {
-      add({ name: "sandbox", ok: false, detail: `not available on ${process.platform} yet`, required: options.sandbox });
+      add({
+        name: "sandbox",
+        ok: false,
+        detail: `not available on ${process.platform} yet`,
+        required: options.sandbox,
+      });
     } else if (!bwrap) {
-      add({ name: "sandbox", ok: false, detail: "bwrap is not on PATH", fix: "install bubblewrap (apt install bubblewrap)", required: options.sandbox });
+      add({
+        name: "sandbox",
+        ok: false,
+        detail: "bwrap is not on PATH",
+        fix: "install bubblewrap (apt install bubblewrap)",
+        required: options.sandbox,
+      });
     } else {
       // T4A_TEST_NO_USERNS: the tests' seam for a kernel that refuses user namespaces.
       const broken = process.env.T4A_TEST_NO_USERNS ? "setting up uid map: Permission denied" : await probeBwrap(bwrap);
@@ -98,13 +127,21 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       } else {
         // The very command line a session gets (bwrapArgs), with sandbox-exec's filter, running `true`.
         // This binary is shown again over the private /tmp (a checkout under /tmp), as sessions do.
-        const self = selfArgv().filter((arg) => arg.startsWith("/")).map((path) => ({ kind: "ro-bind" as const, path }));
-        const argv = [...bwrapArgs(bwrap, { cwd: "/", mounts: self, net: "none", exec: [...selfArgv(), "sandbox-exec", "--"] }), "true"];
+        const self = selfArgv()
+          .filter((arg) => arg.startsWith("/"))
+          .map((path) => ({ kind: "ro-bind" as const, path }));
+        const argv = [
+          ...bwrapArgs(bwrap, { cwd: "/", mounts: self, net: "none", exec: [...selfArgv(), "sandbox-exec", "--"] }),
+          "true",
+        ];
         const filter = probe(argv);
         add({
           name: "sandbox",
           ok: filter.code === 0,
-          detail: filter.code === 0 ? `bwrap ${bwrap}: user namespaces, no capabilities, the seccomp filter` : `the seccomp filter failed: ${filter.stderr.trim()}`,
+          detail:
+            filter.code === 0
+              ? `bwrap ${bwrap}: user namespaces, no capabilities, the seccomp filter`
+              : `the seccomp filter failed: ${filter.stderr.trim()}`,
           fix: filter.code === 0 ? undefined : "a kernel with seccomp filters (CONFIG_SECCOMP_FILTER)",
           required: options.sandbox,
         });
@@ -124,8 +161,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     add({
       name: "service",
       ok: running,
-      detail: running ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : lingering.missing ? `unknown (${lingering.missing})` : "off (stops at logout)"}` : why,
-      fix: running ? (linger === "yes" ? undefined : `loginctl enable-linger ${user}`) : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` (or under your init); `t4a service install` needs a user manager",
+      detail: running
+        ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : lingering.missing ? `unknown (${lingering.missing})` : "off (stops at logout)"}`
+        : why,
+      fix: running
+        ? linger === "yes"
+          ? undefined
+          : `loginctl enable-linger ${user}`
+        : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` (or under your init); `t4a service install` needs a user manager",
       required: options.service,
     });
   }
@@ -134,7 +177,12 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   for (const preset of PRESETS) {
     const path = Bun.which(preset.cli);
     const version = path ? probe([path, "--version"], 5000).stdout.trim().split("\n")[0] : undefined;
-    add({ name: `agent ${preset.name}`, ok: path !== null, detail: path ? `${path}${version ? ` (${version})` : ""}` : "not on PATH", fix: path ? undefined : `install ${preset.cli} to use --agent ${preset.name}` });
+    add({
+      name: `agent ${preset.name}`,
+      ok: path !== null,
+      detail: path ? `${path}${version ? ` (${version})` : ""}` : "not on PATH",
+      fix: path ? undefined : `install ${preset.cli} to use --agent ${preset.name}`,
+    });
   }
 
   // Character widths: the C library's table (what programs here count with), or Bun's.
@@ -151,7 +199,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     detail: libcWidths
       ? "the C library's wcwidth (glibc, C.UTF-8): wide and emoji cells counted as the programs here count them"
       : "no glibc with a C.UTF-8 locale here: Bun's Unicode table is used, and a program counting with another table may disagree on emoji widths",
-    fix: libcWidths ? undefined : "run the daemon on a glibc system (musl's wcwidth is not asked), or accept rare misplaced emoji",
+    fix: libcWidths
+      ? undefined
+      : "run the daemon on a glibc system (musl's wcwidth is not asked), or accept rare misplaced emoji",
   });
 
   // A web server, when the daemon runs one.
@@ -172,8 +222,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       add({
         name: `host ${target.destination}`,
         ok: answer.code === 0 && answered.startsWith("t4a "),
-        detail: answer.code === 0 ? answered : answer.missing ?? (answer.stderr.trim() || `ssh exited ${answer.code}`),
-        fix: answer.code === 0 ? undefined : answer.missing ? "install an ssh client (apt install openssh-client)" : `check \`ssh ${target.destination}\` works without a password, then \`t4a remote install ${host}\``,
+        detail:
+          answer.code === 0 ? answered : (answer.missing ?? (answer.stderr.trim() || `ssh exited ${answer.code}`)),
+        fix:
+          answer.code === 0
+            ? undefined
+            : answer.missing
+              ? "install an ssh client (apt install openssh-client)"
+              : `check \`ssh ${target.destination}\` works without a password, then \`t4a remote install ${host}\``,
         required: true,
       });
     });
@@ -182,7 +238,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const failed = checks.filter((check) => check.required && !check.ok);
   if (options.json) console.log(JSON.stringify({ ok: failed.length === 0, checks }));
   else {
-    for (const check of checks) console.log(`${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}${check.fix ? `\n       fix: ${check.fix}` : ""}`);
+    for (const check of checks)
+      console.log(
+        `${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}${check.fix ? `\n       fix: ${check.fix}` : ""}`,
+      );
   }
   return failed.length ? 1 : 0;
 }

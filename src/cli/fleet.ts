@@ -16,7 +16,6 @@ import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
 
-
 interface Member {
   /** LOCAL, or the host's name in hosts.json. */
   name: string;
@@ -35,10 +34,12 @@ export function routeHostId(id: string, options: CliOptions): { host: RemoteHost
   return { host: split.host === LOCAL ? undefined : resolveHost(split.host), id: split.id };
 }
 
-const qualify = (member: Member, id: unknown): string => (member.name === LOCAL ? String(id) : `${member.name}:${String(id)}`);
+const qualify = (member: Member, id: unknown): string =>
+  member.name === LOCAL ? String(id) : `${member.name}:${String(id)}`;
 
 function members(options: CliOptions): Member[] {
-  if (typeof options.host === "string" || process.env.T4A_HOST) throw usage("--all asks every host in hosts.json: it takes no --host (nor T4A_HOST)");
+  if (typeof options.host === "string" || process.env.T4A_HOST)
+    throw usage("--all asks every host in hosts.json: it takes no --host (nor T4A_HOST)");
   const { hosts, problems } = loadHosts();
   for (const problem of problems) console.error(`t4a: warning: ${problem}`);
   return [{ name: LOCAL }, ...Object.entries(hosts).map(([name, host]) => ({ name, host }))];
@@ -65,13 +66,21 @@ async function ask(command: Command, member: Member, connection: DaemonConnectio
   try {
     return clean(parseReply(command, reply));
   } catch (error) {
-    throw new Error(`${connection.peer} answered something that is not a ${command.name} reply: ${(error as Error).message}`);
+    throw new Error(
+      `${connection.peer} answered something that is not a ${command.name} reply: ${(error as Error).message}`,
+    );
   }
 }
 
 const message = (error: unknown) => clean(error instanceof Error ? error.message : String(error));
 
-export async function runFleet(command: Command, spec: CliSpec, args: string[], options: CliOptions, socket: string): Promise<number> {
+export async function runFleet(
+  command: Command,
+  spec: CliSpec,
+  args: string[],
+  options: CliOptions,
+  socket: string,
+): Promise<number> {
   const fields = withoutUndefined(await spec.request(args, options));
   const request = { cmd: command.name, ...fields, protocol: PROTOCOL_VERSION };
   if (command.name === "list") return fleetList(command, members(options), request, options, socket);
@@ -83,7 +92,13 @@ export async function runFleet(command: Command, spec: CliSpec, args: string[], 
   return fleetEvents(members(options), request, socket);
 }
 
-async function fleetList(command: Command, fleet: Member[], request: Reply, options: CliOptions, socket: string): Promise<number> {
+async function fleetList(
+  command: Command,
+  fleet: Member[],
+  request: Reply,
+  options: CliOptions,
+  socket: string,
+): Promise<number> {
   const started = performance.now();
   const answers = await Promise.all(
     fleet.map(async (member) => {
@@ -91,7 +106,14 @@ async function fleetList(command: Command, fleet: Member[], request: Reply, opti
       try {
         connection = await open(member, socket, false);
         // A host that does not answer is named after LIST_WAIT_MS; the others still show.
-        return { member, reply: connection ? await (member.host ? listWait(ask(command, member, connection, request)) : ask(command, member, connection, request)) : { terminals: [] } };
+        return {
+          member,
+          reply: connection
+            ? await (member.host
+                ? listWait(ask(command, member, connection, request))
+                : ask(command, member, connection, request))
+            : { terminals: [] },
+        };
       } catch (error) {
         return { member, error: message(error) };
       } finally {
@@ -110,15 +132,22 @@ async function fleetList(command: Command, fleet: Member[], request: Reply, opti
       continue;
     }
     const reply = answer.reply!;
-    for (const t of (reply.terminals as Reply[]) ?? []) terminals.push({ ...t, id: qualify(member, t.id), host: member.name });
-    for (const f of (reply.restore_failed as Reply[] | undefined) ?? []) failed.push({ ...f, id: qualify(member, f.id), host: member.name });
+    for (const t of (reply.terminals as Reply[]) ?? [])
+      terminals.push({ ...t, id: qualify(member, t.id), host: member.name });
+    for (const f of (reply.restore_failed as Reply[] | undefined) ?? [])
+      failed.push({ ...f, id: qualify(member, f.id), host: member.name });
     for (const w of (reply.warnings as string[] | undefined) ?? []) warnings.push(`${member.name}: ${w}`);
   }
   if (request.needs) {
     const { needRank } = await import("../commands/needs.ts");
     terminals.sort((a, b) => needRank(a) - needRank(b));
   }
-  const merged: Reply = { terminals, ...(failed.length ? { restore_failed: failed } : {}), ...(warnings.length ? { warnings } : {}), unreachable };
+  const merged: Reply = {
+    terminals,
+    ...(failed.length ? { restore_failed: failed } : {}),
+    ...(warnings.length ? { warnings } : {}),
+    unreachable,
+  };
   // A host that is off is a result, not a failure: exit 3 only when no daemon answered at all.
   const code = unreachable.length === fleet.length ? 3 : 0;
   if (options.json) {
@@ -128,12 +157,19 @@ async function fleetList(command: Command, fleet: Member[], request: Reply, opti
   const { terminalLines } = await import("../commands/list.ts");
   for (const warning of warnings) console.error(`t4a: warning: ${warning}`);
   for (const t of terminals) for (const line of terminalLines({ terminals: [t] })) console.log(`${t.host}\t${line}`);
-  for (const f of failed) for (const line of terminalLines({ terminals: [], restore_failed: [f] })) console.log(`${f.host}\t${line}`);
+  for (const f of failed)
+    for (const line of terminalLines({ terminals: [], restore_failed: [f] })) console.log(`${f.host}\t${line}`);
   for (const u of unreachable) console.error(`t4a: ${u.host}: unreachable: ${u.error}`);
   return code;
 }
 
-async function fleetWait(command: Command, fleet: Member[], request: Reply, options: CliOptions, socket: string): Promise<number> {
+async function fleetWait(
+  command: Command,
+  fleet: Member[],
+  request: Reply,
+  options: CliOptions,
+  socket: string,
+): Promise<number> {
   const connections = new Set<DaemonConnection>();
   const failures: string[] = [];
   let refusal: string | undefined;
@@ -164,7 +200,8 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
               reached++;
               // A daemon before the fleet's resume says no seq: its waits are level-triggered alone.
               const { reply: info } = await connection.request({ cmd: "info", protocol: PROTOCOL_VERSION });
-              if (typeof info.seq === "number" && typeof info.instance === "string") resume = { since: info.seq, instance: info.instance };
+              if (typeof info.seq === "number" && typeof info.instance === "string")
+                resume = { since: info.seq, instance: info.instance };
             }
             joined = true;
             tries = 0;
@@ -182,7 +219,9 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
               failures.push(`${member.name}: ${message(error)}`);
               return console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
             }
-            console.error(`t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}; asking again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
+            console.error(
+              `t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}; asking again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
+            );
             await Bun.sleep(delayMs);
           } finally {
             if (connection && !settled) {
@@ -206,7 +245,11 @@ async function fleetWait(command: Command, fleet: Member[], request: Reply, opti
     if (reached === 0 && failures.length === 0) console.error("t4a: no daemon runs here and hosts.json names no host");
     return 3;
   }
-  const reply: Reply = { ...winner.reply, terminal: winner.reply.terminal === undefined ? undefined : qualify(winner.member, winner.reply.terminal), host: winner.member.name };
+  const reply: Reply = {
+    ...winner.reply,
+    terminal: winner.reply.terminal === undefined ? undefined : qualify(winner.member, winner.reply.terminal),
+    host: winner.member.name,
+  };
   if (options.json) console.log(JSON.stringify(reply));
   else console.log(`${reply.terminal}\t${reply.why ?? reply.state}\t${reply.line ?? ""}`);
   return 0;
@@ -242,11 +285,19 @@ async function followMember(member: Member, request: Reply, socket: string, join
     },
     dropped: (why, delayMs) => {
       failedFirst ||= !joinedOnce;
-      console.error(`t4a: ${member.name}: ${joinedOnce ? "" : "unreachable: "}${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`);
+      console.error(
+        `t4a: ${member.name}: ${joinedOnce ? "" : "unreachable: "}${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
+      );
     },
     event: (line) => {
       const event = member.host ? clean(line) : line;
-      console.log(JSON.stringify({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }), host: member.name }));
+      console.log(
+        JSON.stringify({
+          ...event,
+          ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }),
+          host: member.name,
+        }),
+      );
     },
   });
   if (ended !== "no daemon") console.error(`t4a: ${member.name}: ${clean(ended)}`);

@@ -6,12 +6,30 @@ import type { Builtin } from "./builtins.ts";
 import { GLOBAL_OPTIONS, type LineSpec } from "./parse.ts";
 
 /** The commands listed first, in this order. */
-const EVERYDAY = ["create", "list", "send", "text", "wait", "run", "exec", "ask", "approve", "deny", "attach", "web", "screenshot", "kill"];
+const EVERYDAY = [
+  "create",
+  "list",
+  "send",
+  "text",
+  "wait",
+  "run",
+  "exec",
+  "ask",
+  "approve",
+  "deny",
+  "attach",
+  "web",
+  "screenshot",
+  "kill",
+];
 
 /** Prints the help for `name` (one command), or for every command when `name` is undefined. */
 export function printHelp(builtins: Record<string, Builtin>, commands: Command[], name?: string): void {
   const cli = cac("t4a");
-  const [help, versionFlag] = [GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--help"))!, GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--version"))!];
+  const [help, versionFlag] = [
+    GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--help"))!,
+    GLOBAL_OPTIONS.find(([flags]) => flags.endsWith("--version"))!,
+  ];
   for (const option of GLOBAL_OPTIONS) if (option !== help && option !== versionFlag) cli.option(...option);
   const add = (spec: LineSpec & { summary: string; examples?: string[] }) => {
     const entry = cli.command(spec.usage, spec.summary);
@@ -24,7 +42,8 @@ export function printHelp(builtins: Record<string, Builtin>, commands: Command[]
   // What people use every day first, the rest of the table after it, plumbing (daemon, mcp,
   // batch, dial-stdio…) last.
   const everyday = EVERYDAY.flatMap((wanted) => commands.filter((command) => command.name === wanted));
-  for (const command of [...everyday, ...commands.filter((command) => !everyday.includes(command))]) if (command.cli) add(command.cli);
+  for (const command of [...everyday, ...commands.filter((command) => !everyday.includes(command))])
+    if (command.cli) add(command.cli);
   for (const builtin of Object.values(builtins)) add(builtin);
   cli.help((sections) =>
     // cac ends the list with one "t4a X --help" line per command: one line says it.

@@ -8,7 +8,10 @@ import { builtins } from "./builtins.ts";
 import { GLOBAL_OPTIONS, readLine, type LineSpec } from "./parse.ts";
 
 /** How cac read a line (or the error it threw), in the reader's shape. */
-function cacReads(argv: string[], spec: LineSpec): { args: string[]; options: Record<string, unknown> } | { error: string } {
+function cacReads(
+  argv: string[],
+  spec: LineSpec,
+): { args: string[]; options: Record<string, unknown> } | { error: string } {
   const cli = cac("t4a");
   for (const [flags, description] of GLOBAL_OPTIONS) if (!flags.includes("--help")) cli.option(flags, description);
   const entry = cli.command(spec.usage, "");
@@ -19,11 +22,28 @@ function cacReads(argv: string[], spec: LineSpec): { args: string[]; options: Re
   entry.action((...args: unknown[]) => {
     const options = args.pop() as Record<string, unknown>;
     const rest = (options["--"] as string[]) ?? [];
-    read = { args: [...args.flat().filter((arg) => arg !== undefined).map(String), ...rest], options: {} };
-    const short = new Set([...GLOBAL_OPTIONS, ...(spec.options ?? [])].flatMap(([flags]) => (/^-([a-z]),/.exec(flags) ? [/^-([a-z]),/.exec(flags)![1]!] : [])));
+    read = {
+      args: [
+        ...args
+          .flat()
+          .filter((arg) => arg !== undefined)
+          .map(String),
+        ...rest,
+      ],
+      options: {},
+    };
+    const short = new Set(
+      [...GLOBAL_OPTIONS, ...(spec.options ?? [])].flatMap(([flags]) =>
+        /^-([a-z]),/.exec(flags) ? [/^-([a-z]),/.exec(flags)![1]!] : [],
+      ),
+    );
     for (const [key, value] of Object.entries(options)) {
       if (key === "--" || short.has(key) || value === undefined) continue;
-      read.options[key] = Array.isArray(value) ? value.map((each) => (typeof each === "number" ? String(each) : each)) : typeof value === "number" ? String(value) : value;
+      read.options[key] = Array.isArray(value)
+        ? value.map((each) => (typeof each === "number" ? String(each) : each))
+        : typeof value === "number"
+          ? String(value)
+          : value;
     }
   });
   try {
@@ -35,7 +55,10 @@ function cacReads(argv: string[], spec: LineSpec): { args: string[]; options: Re
   return read ?? { error: "no command matched" };
 }
 
-function readerReads(argv: string[], spec: LineSpec): { args: string[]; options: Record<string, unknown> } | { error: string } {
+function readerReads(
+  argv: string[],
+  spec: LineSpec,
+): { args: string[]; options: Record<string, unknown> } | { error: string } {
   try {
     return readLine(argv, spec);
   } catch (error) {
@@ -48,7 +71,13 @@ function linesFor(spec: LineSpec): string[][] {
   const [name, ...params] = spec.usage.split(" ");
   const filled = params.map((param, i) => (param.startsWith("[...") ? ["x", "-y", "7"] : [`a${i}`])).flat();
   const required = params.filter((param) => param.startsWith("<")).map((_, i) => `a${i}`);
-  const lines: string[][] = [[name!, ...filled], [name!, ...required], [name!], [name!, ...required, "--bogus"], ["--json", name!, ...required]];
+  const lines: string[][] = [
+    [name!, ...filled],
+    [name!, ...required],
+    [name!],
+    [name!, ...required, "--bogus"],
+    ["--json", name!, ...required],
+  ];
   if (!params.some((param) => param.startsWith("[..."))) lines.push([name!, ...filled, "extra"]);
   lines.push([name!, ...required, "--", "-k", "after"]);
   for (const [flags] of spec.options ?? []) {
@@ -57,7 +86,12 @@ function linesFor(spec: LineSpec): string[][] {
     const takes = flags.includes("<") || flags.includes("[");
     lines.push([name!, ...required, long]);
     if (takes) {
-      lines.push([name!, ...required, long, "12"], [name!, ...required, `${long}=v=w`], [name!, ...required, long, "one", long, "two"], [name!, ...required, long, "--json"]);
+      lines.push(
+        [name!, ...required, long, "12"],
+        [name!, ...required, `${long}=v=w`],
+        [name!, ...required, long, "one", long, "two"],
+        [name!, ...required, long, "--json"],
+      );
       if (short) lines.push([name!, ...required, short, "s"]);
     } else if (!long.slice(2).includes("-")) {
       // cac reads a hyphenated flag followed by a word (`--inherit-env bash`) as taking it for a
@@ -69,7 +103,10 @@ function linesFor(spec: LineSpec): string[][] {
 }
 
 test("every command's lines read as cac reads them, errors included", () => {
-  const specs: LineSpec[] = [...Object.values(builtins), ...commands.flatMap((command) => (command.cli ? [command.cli] : []))];
+  const specs: LineSpec[] = [
+    ...Object.values(builtins),
+    ...commands.flatMap((command) => (command.cli ? [command.cli] : [])),
+  ];
   let compared = 0;
   for (const spec of specs) {
     for (const argv of linesFor(spec)) {
@@ -94,15 +131,34 @@ test("values: `--x v`, `--x=v`, repeated into a list; `--no-x` is false; an opti
       ["--limit-pids <n>", ""],
     ],
   };
-  expect(readLine(["demo", "t1", "-n", "007", "--env=A=1", "--env", "B=2", "--no-trim", "--idle", "--limit-pids", "5"], spec)).toEqual({
+  expect(
+    readLine(
+      ["demo", "t1", "-n", "007", "--env=A=1", "--env", "B=2", "--no-trim", "--idle", "--limit-pids", "5"],
+      spec,
+    ),
+  ).toEqual({
     args: ["t1"],
     options: { name: "007", env: ["A=1", "B=2"], trim: false, idle: true, limitPids: "5" },
   });
-  expect(readLine(["demo", "t1", "--no-persist", "x", "--", "--name", "y"], spec)).toEqual({ args: ["t1", "x", "--name", "y"], options: { persist: false } });
-  expect(readLine(["--socket", "/s", "demo", "t1", "--persist", "--idle", "500ms"], spec).options).toEqual({ socket: "/s", persist: true, idle: "500ms" });
+  expect(readLine(["demo", "t1", "--no-persist", "x", "--", "--name", "y"], spec)).toEqual({
+    args: ["t1", "x", "--name", "y"],
+    options: { persist: false },
+  });
+  expect(readLine(["--socket", "/s", "demo", "t1", "--persist", "--idle", "500ms"], spec).options).toEqual({
+    socket: "/s",
+    persist: true,
+    idle: "500ms",
+  });
   // Where cac took `bash` for the flag's value (and created a shell without the flag).
-  expect(readLine(["demo", "--limit-pids", "3", "--persist", "bash"], { ...spec, options: [...spec.options!, ["--inherit-env", ""]] })).toEqual({ args: ["bash"], options: { limitPids: "3", persist: true } });
-  expect(readLine(["demo", "--inherit-env", "bash"], { ...spec, options: [...spec.options!, ["--inherit-env", ""]] })).toEqual({ args: ["bash"], options: { inheritEnv: true } });
+  expect(
+    readLine(["demo", "--limit-pids", "3", "--persist", "bash"], {
+      ...spec,
+      options: [...spec.options!, ["--inherit-env", ""]],
+    }),
+  ).toEqual({ args: ["bash"], options: { limitPids: "3", persist: true } });
+  expect(
+    readLine(["demo", "--inherit-env", "bash"], { ...spec, options: [...spec.options!, ["--inherit-env", ""]] }),
+  ).toEqual({ args: ["bash"], options: { inheritEnv: true } });
   expect(() => readLine(["demo"], spec)).toThrow("missing required args for command `demo <id> [...rest]`");
   expect(() => readLine(["demo", "t1", "--name"], spec)).toThrow("option `-n, --name <name>` value is missing");
   expect(() => readLine(["demo", "t1", "--nmae", "x"], spec)).toThrow("Unknown option `--nmae`");

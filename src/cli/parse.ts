@@ -88,7 +88,8 @@ export function readLine(argv: string[], spec: LineSpec): Line {
     if (!option) {
       // `--no-x` turns off any option x (as cac's parser does), declared negated or not.
       const negated = name.startsWith("no-") ? lookup(name.slice(3)) : undefined;
-      if (!negated || inline !== undefined) throw usage(`Unknown option \`${arg.startsWith("--") ? `--${name}` : `-${name}`}\``);
+      if (!negated || inline !== undefined)
+        throw usage(`Unknown option \`${arg.startsWith("--") ? `--${name}` : `-${name}`}\``);
       set(options, negated.key, false);
       continue;
     }
@@ -97,7 +98,8 @@ export function readLine(argv: string[], spec: LineSpec): Line {
       continue;
     }
     if (option.takes === "flag") {
-      if (inline !== undefined && inline !== "true" && inline !== "false") throw usage(`option \`${option.flags}\` takes no value`);
+      if (inline !== undefined && inline !== "true" && inline !== "false")
+        throw usage(`option \`${option.flags}\` takes no value`);
       set(options, option.key, inline !== "false");
       continue;
     }
@@ -117,7 +119,13 @@ export function readLine(argv: string[], spec: LineSpec): Line {
     else if (params[i]!.startsWith("[...")) variadic = true;
   }
   if (words.length < required) throw usage(`missing required args for command \`${spec.usage}\``);
-  if (!variadic && words.length > params.length - 1) throw usage(`Unused args: ${words.slice(params.length - 1).map((word) => `\`${word}\``).join(", ")}`);
+  if (!variadic && words.length > params.length - 1)
+    throw usage(
+      `Unused args: ${words
+        .slice(params.length - 1)
+        .map((word) => `\`${word}\``)
+        .join(", ")}`,
+    );
   for (const word of rest) words.push(word);
   return { args: words, options };
 }

@@ -15,19 +15,31 @@ import { parseHost, sshArgv } from "../client/ssh.ts";
 export function targetOf(uname: string, musl: boolean): string | undefined {
   const [system, machine] = uname.trim().split(/\s+/);
   const os = system === "Linux" ? "linux" : system === "Darwin" ? "darwin" : undefined;
-  const arch = machine === "x86_64" || machine === "amd64" ? "x64" : machine === "aarch64" || machine === "arm64" ? "arm64" : undefined;
+  const arch =
+    machine === "x86_64" || machine === "amd64"
+      ? "x64"
+      : machine === "aarch64" || machine === "arm64"
+        ? "arm64"
+        : undefined;
   if (!os || !arch) return undefined;
   return `${os}-${arch}${os === "linux" && musl ? "-musl" : ""}`;
 }
 
-export async function installRemote(host: string, controlDir: string, ownTarget: string, from: string | undefined): Promise<number> {
+export async function installRemote(
+  host: string,
+  controlDir: string,
+  ownTarget: string,
+  from: string | undefined,
+): Promise<number> {
   if (!isCompiled()) {
     console.error("t4a: install from the compiled binary (dist/t4a)");
     return 2;
   }
   const target = parseHost(host);
   mkdirSync(controlDir, { recursive: true, mode: 0o700 }); // ssh's control socket goes there
-  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm; (ldd --version 2>&1 || true) | head -1"]), { stderr: "pipe" });
+  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm; (ldd --version 2>&1 || true) | head -1"]), {
+    stderr: "pipe",
+  });
   if (probe.exitCode !== 0) {
     console.error(`t4a: ssh ${target.destination}: ${probe.stderr.toString().trim() || `exited ${probe.exitCode}`}`);
     return 3;
@@ -35,7 +47,9 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
   const [uname = "", libc = ""] = probe.stdout.toString().split("\n");
   const wanted = targetOf(uname, /musl/i.test(libc));
   if (!wanted) {
-    console.error(`t4a: ${target.destination} is ${uname.trim()}: t4a is built for Linux and macOS on x64 and arm64 only`);
+    console.error(
+      `t4a: ${target.destination} is ${uname.trim()}: t4a is built for Linux and macOS on x64 and arm64 only`,
+    );
     return 1;
   }
   // --from is honoured even when this binary would do: the user asked for that file.
@@ -51,14 +65,22 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
   const checkout = dirname(dirname(process.execPath));
   if (!existsSync(file) && from === undefined && existsSync(join(checkout, "build.ts"))) {
     console.error(`t4a: building the ${wanted} build for ${target.destination} (bun build.ts --target ${wanted})…`);
-    const built = Bun.spawnSync([join(checkout, "node_modules", ".bin", "bun"), "build.ts", "--target", wanted], { cwd: checkout, stdout: "pipe", stderr: "pipe" });
+    const built = Bun.spawnSync([join(checkout, "node_modules", ".bin", "bun"), "build.ts", "--target", wanted], {
+      cwd: checkout,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     if (built.exitCode !== 0) {
-      console.error(`t4a: cannot build ${wanted}: ${built.stderr.toString().trim().split("\n").at(-1) ?? `exit ${built.exitCode}`}`);
+      console.error(
+        `t4a: cannot build ${wanted}: ${built.stderr.toString().trim().split("\n").at(-1) ?? `exit ${built.exitCode}`}`,
+      );
       return 1;
     }
   }
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
-    console.error(`t4a: ${target.destination} needs the ${wanted} build: no ${file}${from === undefined ? " (run `npm run release` in t4a's checkout, or give --from DIR)" : ""}`);
+    console.error(
+      `t4a: ${target.destination} needs the ${wanted} build: no ${file}${from === undefined ? " (run `npm run release` in t4a's checkout, or give --from DIR)" : ""}`,
+    );
     return 1;
   }
   const bytes = readFileSync(file);
@@ -66,7 +88,10 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
   // A release file is checked against the release's own list before it goes anywhere.
   const sums = join(dirname(file), "SHA256SUMS");
   if (file !== process.execPath && existsSync(sums)) {
-    const listed = readFileSync(sums, "utf8").split("\n").find((line) => line.endsWith(`  ${basename(file)}`))?.split(" ")[0];
+    const listed = readFileSync(sums, "utf8")
+      .split("\n")
+      .find((line) => line.endsWith(`  ${basename(file)}`))
+      ?.split(" ")[0];
     if (listed !== sum) {
       console.error(`t4a: ${file} does not match ${sums}${listed ? "" : " (not listed)"}: not installing it`);
       return 1;
@@ -94,13 +119,25 @@ export async function installRemote(host: string, controlDir: string, ownTarget:
     return 3;
   }
   // What the far side printed, without control characters: it reaches this terminal.
-  const lines = stdout.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "").trim().split("\n");
+  const lines = stdout
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "")
+    .trim()
+    .split("\n");
   const found = lines.find((line) => line.startsWith("path:"))?.slice("path:".length) ?? "";
   const version = lines.filter((line) => !line.startsWith("path:")).join(" ");
-  console.log(`installed ${version} (${wanted}, sha256 ${sum.slice(0, 12)}…) on ${target.destination} as ~/.local/bin/t4a`);
-  const fix = 'add  export PATH="$HOME/.local/bin:$PATH"  at the top of ~/.bashrc there (above its return for non-interactive shells), or to ~/.zshenv for zsh';
-  if (!found) console.error(`t4a: note: ~/.local/bin is not on ${target.destination}'s PATH for ssh commands (--host finds t4a there anyway); to run \`ssh ${target.destination} t4a\`, ${fix}`);
-  else if (!found.endsWith("/.local/bin/t4a")) console.error(`t4a: note: on ${target.destination}, ssh commands find ${found} before ~/.local/bin/t4a (--host runs that one too); remove it, or ${fix}`);
+  console.log(
+    `installed ${version} (${wanted}, sha256 ${sum.slice(0, 12)}…) on ${target.destination} as ~/.local/bin/t4a`,
+  );
+  const fix =
+    'add  export PATH="$HOME/.local/bin:$PATH"  at the top of ~/.bashrc there (above its return for non-interactive shells), or to ~/.zshenv for zsh';
+  if (!found)
+    console.error(
+      `t4a: note: ~/.local/bin is not on ${target.destination}'s PATH for ssh commands (--host finds t4a there anyway); to run \`ssh ${target.destination} t4a\`, ${fix}`,
+    );
+  else if (!found.endsWith("/.local/bin/t4a"))
+    console.error(
+      `t4a: note: on ${target.destination}, ssh commands find ${found} before ~/.local/bin/t4a (--host runs that one too); remove it, or ${fix}`,
+    );
   return 0;
 }
 

@@ -28,11 +28,15 @@ export async function startDaemon(path: string): Promise<DaemonConnection> {
           try {
             process.kill(living, "SIGUSR1");
           } catch {
-            throw new DaemonUnreachable(`daemon ${living} runs for ${path} but its socket is gone, and it is not yours to signal`);
+            throw new DaemonUnreachable(
+              `daemon ${living} runs for ${path} but its socket is gone, and it is not yours to signal`,
+            );
           }
           const back = await waitForDaemon(path, deadline);
           if (back) return back;
-          throw new DaemonUnreachable(`daemon ${living} runs for ${path} but does not answer there; see ${parentDir(path)}/t4a.log`);
+          throw new DaemonUnreachable(
+            `daemon ${living} runs for ${path} but does not answer there; see ${parentDir(path)}/t4a.log`,
+          );
         }
         removeIfPresent(path); // stale: nobody answers on it
         const child = spawnDaemon(path);

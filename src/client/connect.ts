@@ -9,7 +9,9 @@ export async function connectRemote(host: string | RemoteHost, path: string): Pr
   const { openRemote } = await import("./ssh.ts");
   const { ensureSocketDir } = await import("./socket-dir.ts");
   ensureSocketDir(path);
-  return typeof host === "string" ? openRemote(host, parentDir(path)) : openRemote(host.target, parentDir(path), host.ssh_args);
+  return typeof host === "string"
+    ? openRemote(host, parentDir(path))
+    : openRemote(host.target, parentDir(path), host.ssh_args);
 }
 
 /** A host from hosts.json: its ssh target and its own ssh options. */
@@ -18,7 +20,11 @@ export interface RemoteHost {
   ssh_args?: string[];
 }
 
-export async function connectDaemon(path: string, autoStart: boolean, host?: string | RemoteHost): Promise<DaemonConnection> {
+export async function connectDaemon(
+  path: string,
+  autoStart: boolean,
+  host?: string | RemoteHost,
+): Promise<DaemonConnection> {
   if (host) return connectRemote(host, path);
   // The socket is connected while its directory is checked (a stat that waits for a thread of
   // Bun's): connecting tells a listener nothing, and nothing is sent before the check has passed.

@@ -57,7 +57,12 @@ export class DaemonConnection {
   /** Who answers, for error messages: "the daemon", or "ssh HOST". */
   readonly peer: string;
 
-  private constructor(socket: Wire, peer: string, maxUnread = Number.POSITIVE_INFINITY, replyBoundMs?: (request: Reply) => number) {
+  private constructor(
+    socket: Wire,
+    peer: string,
+    maxUnread = Number.POSITIVE_INFINITY,
+    replyBoundMs?: (request: Reply) => number,
+  ) {
     this.#socket = socket;
     this.peer = peer;
     this.#maxUnread = maxUnread;
@@ -69,7 +74,11 @@ export class DaemonConnection {
    * its end to `ended`. `replyBoundMs`: how long each request may wait for its reply (another
    * host's: ssh.ts); past it the connection is given up and every request on it fails (NoAnswer).
    */
-  static over(wire: Wire, peer: string, replyBoundMs?: (request: Reply) => number): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
+  static over(
+    wire: Wire,
+    peer: string,
+    replyBoundMs?: (request: Reply) => number,
+  ): { connection: DaemonConnection; feed(chunk: Uint8Array): void; ended(): void } {
     const connection = new DaemonConnection(wire, peer, PIPE_UNREAD_MAX_BYTES, replyBoundMs);
     return { connection, feed: (chunk) => connection.#receive(chunk), ended: () => connection.#onClose() };
   }
@@ -103,7 +112,8 @@ export class DaemonConnection {
   request(request: Reply): Promise<Response> {
     // A daemon that refuses a connection (at its open-file limit) says why and closes it, maybe
     // before the request is written: that line is the answer, not "closed".
-    if (this.#closed && this.#buffer.length === 0) return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
+    if (this.#closed && this.#buffer.length === 0)
+      return Promise.reject(new Error(this.#failure ?? "the daemon closed the connection"));
     if (this.#overflow) return Promise.reject(new PeerError(this.#overflow));
     const answer = new Promise<Response>((resolve, reject) => {
       const pending: Pending = { request, resolve, reject };
@@ -122,7 +132,9 @@ export class DaemonConnection {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         // A peer that holds one call past its bound is given up: every call on it fails, none waits on.
-        const error = new NoAnswer(`${this.peer}: no answer within ${Math.round(boundMs / 1000)} s (the call's timeout plus T4A_CONNECT_TIMEOUT)`);
+        const error = new NoAnswer(
+          `${this.peer}: no answer within ${Math.round(boundMs / 1000)} s (the call's timeout plus T4A_CONNECT_TIMEOUT)`,
+        );
         this.#overflow = error.message;
         for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
         this.#tagged.clear();
@@ -162,7 +174,10 @@ export class DaemonConnection {
         if (!pending) continue; // an answer nobody waits for (its tag was never ours)
         const { request } = pending;
         const expectsBytes =
-          BINARY_REPLIES.has(String(request.cmd)) && request.encoding !== "base64" && reply.ok === true && typeof reply.len === "number";
+          BINARY_REPLIES.has(String(request.cmd)) &&
+          request.encoding !== "base64" &&
+          reply.ok === true &&
+          typeof reply.len === "number";
         try {
           pending.resolve(expectsBytes ? { reply, bytes: await this.#readBytes(reply.len as number) } : { reply });
         } catch (error) {
@@ -203,7 +218,8 @@ export class DaemonConnection {
         throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(line)}`);
       }
       if (this.#closed) {
-        if (this.#buffer.length) throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(this.#buffer)}`);
+        if (this.#buffer.length)
+          throw new PeerError(`${this.peer} answered something that is not t4a: ${firstBytes(this.#buffer)}`);
         return undefined;
       }
       // Every line of ours starts with "{": a peer that sent anything else, and perhaps no newline
@@ -219,11 +235,14 @@ export class DaemonConnection {
   async #readBytes(length: number): Promise<Uint8Array> {
     if (length > this.#maxUnread) {
       this.close();
-      throw new PeerError(`${this.peer} announced ${length} bytes, more than the ${this.#maxUnread} it may send at once`);
+      throw new PeerError(
+        `${this.peer} announced ${length} bytes, more than the ${this.#maxUnread} it may send at once`,
+      );
     }
     while (this.#buffer.length < length) {
       if (this.#overflow) throw new PeerError(this.#overflow);
-      if (this.#closed) throw new Error(`the daemon closed the connection after ${this.#buffer.length} of ${length} bytes`);
+      if (this.#closed)
+        throw new Error(`the daemon closed the connection after ${this.#buffer.length} of ${length} bytes`);
       await new Promise<void>((resolve) => (this.#wake = resolve));
     }
     const bytes = new Uint8Array(this.#buffer.subarray(0, length));

@@ -31,7 +31,8 @@ export class DaemonLink {
       return await untilAborted(answer, signal);
     } catch (error) {
       // A host that held the call past its bound (connection.ts) is not asked again: the next call makes a new link.
-      if (error instanceof NoAnswer && this.#connection && (await this.#connection) === connection) this.#connection = undefined;
+      if (error instanceof NoAnswer && this.#connection && (await this.#connection) === connection)
+        this.#connection = undefined;
       if (signal?.aborted || error instanceof NoAnswer) throw error;
       // The daemon went away since the last call (shut down, restarted, crashed). Asking a new
       // one again is what the CLI would do; a request that itself killed the daemon fails twice.

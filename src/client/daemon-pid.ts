@@ -64,7 +64,8 @@ export function recordedProcess(path: string): number | undefined {
 /** Removes the record if it is still this process's. */
 export function forgetDaemon(socketPath: string): void {
   try {
-    if (Number(readFileSync(pidFile(socketPath), "utf8").split(" ")[0]) === process.pid) rmSync(pidFile(socketPath), { force: true });
+    if (Number(readFileSync(pidFile(socketPath), "utf8").split(" ")[0]) === process.pid)
+      rmSync(pidFile(socketPath), { force: true });
   } catch {
     // Gone already.
   }

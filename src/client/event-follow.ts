@@ -35,7 +35,8 @@ export interface Follow {
 const STEADY_MS = 10_000;
 
 /** Waits before the n-th try in a row: at once, then 0.5 s doubling to maxMs. */
-export const rejoinDelayMs = (failures: number, maxMs = 30_000) => (failures <= 1 ? 0 : Math.min(maxMs, 500 * 2 ** (failures - 2)));
+export const rejoinDelayMs = (failures: number, maxMs = 30_000) =>
+  failures <= 1 ? 0 : Math.min(maxMs, 500 * 2 ** (failures - 2));
 
 /**
  * Follows until stopped, or given up: answers why it ended. A daemon that cannot be reached at
@@ -56,7 +57,9 @@ export async function followEvents(follow: Follow): Promise<string> {
         if (!resume) return "no daemon";
         throw new Error("the daemon is gone");
       }
-      const { reply } = await connection.request(resume ? { ...follow.request, since: resume.since, instance: resume.instance } : follow.request);
+      const { reply } = await connection.request(
+        resume ? { ...follow.request, since: resume.since, instance: resume.instance } : follow.request,
+      );
       if (reply.ok !== true) throw new Error(String(reply.error));
       const instance = String(reply.instance);
       follow.joined?.(resume !== undefined, resume?.since ?? 0);
@@ -79,7 +82,8 @@ export async function followEvents(follow: Follow): Promise<string> {
         follow.event(line);
       }
     } catch (error) {
-      if (!resume && !follow.retryStart) return `unreachable: ${error instanceof Error ? error.message : String(error)}`;
+      if (!resume && !follow.retryStart)
+        return `unreachable: ${error instanceof Error ? error.message : String(error)}`;
       why = error instanceof Error ? error.message : String(error);
     } finally {
       connection?.close();

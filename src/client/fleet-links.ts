@@ -12,7 +12,10 @@ const LIST_WAIT_MS = 10_000;
 /** A host's answer to a list, or an error once it has taken LIST_WAIT_MS (the list of every host shows the others meanwhile). */
 export async function listWait<T>(answer: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${LIST_WAIT_MS / 1000} s`)), LIST_WAIT_MS)));
+  const late = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error(`no answer within ${LIST_WAIT_MS / 1000} s`)), LIST_WAIT_MS)),
+  );
   try {
     return await Promise.race([answer, late]);
   } finally {

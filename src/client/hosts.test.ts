@@ -20,7 +20,8 @@ test("hosts.json lives in the config directory", () => {
 });
 
 test("names: no ':' '/' spaces or control characters, no leading '-', at most 64, not local", () => {
-  for (const bad of ["", "a:b", "a/b", "a b", "a\x1b", "-x", "n".repeat(65), "local"]) expect(badHostName(bad)).toBeString();
+  for (const bad of ["", "a:b", "a/b", "a b", "a\x1b", "-x", "n".repeat(65), "local"])
+    expect(badHostName(bad)).toBeString();
   for (const good of ["box", "gpu-1", "n".repeat(64), "box.lan"]) expect(badHostName(good)).toBeUndefined();
 });
 
@@ -41,7 +42,12 @@ test("a hand-edited file: bad entries are left out and named, an unreadable file
   const path = fresh();
   addHost("ok", "me@ok", [], path);
   const good = readFileSync(path, "utf8");
-  writeFileSync(path, JSON.stringify({ hosts: { ok: { target: "me@ok" }, "a:b": { target: "h" }, bad: { target: "h", ssh_args: ["h2"] }, none: {} } }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      hosts: { ok: { target: "me@ok" }, "a:b": { target: "h" }, bad: { target: "h", ssh_args: ["h2"] }, none: {} },
+    }),
+  );
   const read = loadHosts(path);
   expect(Object.keys(read.hosts)).toEqual(["ok"]);
   expect(read.problems.filter((p) => p.includes("left out"))).toHaveLength(3);

@@ -26,7 +26,8 @@ export function hostsPath(env: NodeJS.ProcessEnv = process.env): string {
 /** Why NAME cannot name a host, or undefined. */
 export function badHostName(name: string): string | undefined {
   if (name.length === 0 || name.length > 64) return `a host name is 1 to 64 characters, got ${name.length}`;
-  if (/[:/\s\x00-\x1f\x7f]/.test(name)) return `host name "${name}" must not contain ':', '/', spaces or control characters`;
+  if (/[:/\s\x00-\x1f\x7f]/.test(name))
+    return `host name "${name}" must not contain ':', '/', spaces or control characters`;
   if (name.startsWith("-")) return `host name "${name}" must not start with '-'`;
   if (name === LOCAL) return `"${LOCAL}" is this machine's daemon; name the host otherwise`;
   return undefined;
@@ -34,10 +35,12 @@ export function badHostName(name: string): string | undefined {
 
 /** Why these ssh options are refused, or undefined: each must be one option word, not the destination or a command. */
 function badSshArgs(args: unknown): string | undefined {
-  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string" || /[\x00-\x1f\x7f]/.test(arg))) return "ssh_args must be a list of strings without control characters";
+  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string" || /[\x00-\x1f\x7f]/.test(arg)))
+    return "ssh_args must be a list of strings without control characters";
   // ssh takes the first word that is not an option (or an option's value) as the destination: a
   // list that does not start with an option could make the remote command something else.
-  if (args.length > 0 && !String(args[0]).startsWith("-")) return `ssh_args must start with an option (like -J or -i), got "${args[0]}"`;
+  if (args.length > 0 && !String(args[0]).startsWith("-"))
+    return `ssh_args must start with an option (like -J or -i), got "${args[0]}"`;
   if (args.includes("--")) return "ssh_args must not contain --";
   return undefined;
 }
@@ -52,9 +55,16 @@ export function loadHosts(path = hostsPath()): { hosts: Hosts; problems: string[
     const entries = expectObject(expectObject(json, path).hosts ?? {}, `"hosts" in ${path}`);
     for (const [name, raw] of Object.entries(entries)) {
       const entry = raw as Partial<HostEntry> | null;
-      const why = badHostName(name) ?? (typeof entry?.target !== "string" ? "it has no target" : targetProblem(entry.target)) ?? (entry?.ssh_args === undefined ? undefined : badSshArgs(entry.ssh_args));
+      const why =
+        badHostName(name) ??
+        (typeof entry?.target !== "string" ? "it has no target" : targetProblem(entry.target)) ??
+        (entry?.ssh_args === undefined ? undefined : badSshArgs(entry.ssh_args));
       if (why) skipped.push(`${path}: host "${name}" left out: ${why}`);
-      else hosts[name] = { target: entry!.target!, ...(entry!.ssh_args?.length ? { ssh_args: [...entry!.ssh_args] } : {}) };
+      else
+        hosts[name] = {
+          target: entry!.target!,
+          ...(entry!.ssh_args?.length ? { ssh_args: [...entry!.ssh_args] } : {}),
+        };
     }
     return hosts;
   });

@@ -42,8 +42,14 @@ export function namedError(path: string, verb: string, error: unknown): T4aError
   const cause = error as NodeJS.ErrnoException;
   const code = cause?.code;
   // Node's message names the syscall, and the path only sometimes.
-  const words = String(cause?.message ?? error).replace(/^[A-Z]+: /, "").split(",")[0]!.trim();
-  const named: T4aError & { errno?: string } = new T4aError(code && LIMITS.has(code) ? "busy" : "internal", `cannot ${verb} ${path}: ${code ? `${code} (${words})` : words}`);
+  const words = String(cause?.message ?? error)
+    .replace(/^[A-Z]+: /, "")
+    .split(",")[0]!
+    .trim();
+  const named: T4aError & { errno?: string } = new T4aError(
+    code && LIMITS.has(code) ? "busy" : "internal",
+    `cannot ${verb} ${path}: ${code ? `${code} (${words})` : words}`,
+  );
   if (code) named.errno = code;
   return named;
 }

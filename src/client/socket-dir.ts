@@ -19,6 +19,7 @@ export function ensureSocketDir(socketPath: string): void {
   const stat = lstatSync(dir);
   const problem = stat.isSymbolicLink() ? "it is a symlink" : socketDirProblem(stat);
   if (!problem) return;
-  if (squattedDefault(dir, stat.isSymbolicLink() ? undefined : stat)) throw leaveSquatted(dir, problem, { mkdirSync, chmodSync, writeFileSync });
+  if (squattedDefault(dir, stat.isSymbolicLink() ? undefined : stat))
+    throw leaveSquatted(dir, problem, { mkdirSync, chmodSync, writeFileSync });
   throw unsafeSocketDir(dir, problem);
 }

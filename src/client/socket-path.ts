@@ -11,7 +11,10 @@ import { T4aError } from "../protocol/errors.ts";
 export const SQUATTED_MARK = "default-dir-squatted";
 
 /** `isFile` answers whether the mark is there: Bun.which by default; the client library passes node:fs's (it runs under Node too). */
-export function socketPath(env: NodeJS.ProcessEnv = process.env, isFile = (dir: string, name: string) => Bun.which(name, { PATH: dir }) !== null): string {
+export function socketPath(
+  env: NodeJS.ProcessEnv = process.env,
+  isFile = (dir: string, name: string) => Bun.which(name, { PATH: dir }) !== null,
+): string {
   if (env.T4A_SOCKET) return env.T4A_SOCKET;
   if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR.replace(/\/+$/, "")}/t4a/t4a.sock`;
   const fallback = fallbackSocketDir(env);
@@ -25,7 +28,11 @@ function defaultSocketPath(): string {
 
 /** Where the socket goes when the default directory is another user's: our own state directory. */
 export function fallbackSocketDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const state = env.XDG_STATE_HOME?.startsWith("/") ? env.XDG_STATE_HOME : env.HOME?.startsWith("/") ? `${env.HOME}/.local/state` : undefined;
+  const state = env.XDG_STATE_HOME?.startsWith("/")
+    ? env.XDG_STATE_HOME
+    : env.HOME?.startsWith("/")
+      ? `${env.HOME}/.local/state`
+      : undefined;
   return state === undefined ? undefined : `${state.replace(/\/+$/, "")}/t4a/run`;
 }
 
@@ -33,7 +40,11 @@ export function fallbackSocketDir(env: NodeJS.ProcessEnv = process.env): string 
  * `dir` is the default socket directory, chosen by default (no T4A_SOCKET, no XDG_RUNTIME_DIR),
  * and what is wrong with it is that someone else made it: the case the fallback is for.
  */
-export function squattedDefault(dir: string, stat: { isDirectory(): boolean; uid: number } | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+export function squattedDefault(
+  dir: string,
+  stat: { isDirectory(): boolean; uid: number } | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (env.T4A_SOCKET || env.XDG_RUNTIME_DIR || dir !== parentDir(defaultSocketPath())) return false;
   return stat === undefined || !stat.isDirectory() || stat.uid !== process.getuid?.();
 }
@@ -78,7 +89,10 @@ export function socketDirProblem(stat: { isDirectory(): boolean; uid: number; mo
 }
 
 export function unsafeSocketDir(dir: string, reason: string): T4aError {
-  return new T4aError("bad_request", `refusing socket directory ${dir}: ${reason} (fix it, or set T4A_SOCKET elsewhere)`);
+  return new T4aError(
+    "bad_request",
+    `refusing socket directory ${dir}: ${reason} (fix it, or set T4A_SOCKET elsewhere)`,
+  );
 }
 
 /**
@@ -86,9 +100,14 @@ export function unsafeSocketDir(dir: string, reason: string): T4aError {
  * never used; the mark that sends every later call to our own state directory is made, and the
  * error says so (once: the calls after it never look at the default directory again).
  */
-export function leaveSquatted(dir: string, problem: string, fs: Pick<typeof import("node:fs"), "mkdirSync" | "chmodSync" | "writeFileSync">): T4aError {
+export function leaveSquatted(
+  dir: string,
+  problem: string,
+  fs: Pick<typeof import("node:fs"), "mkdirSync" | "chmodSync" | "writeFileSync">,
+): T4aError {
   const fallback = fallbackSocketDir();
-  if (fallback === undefined) return unsafeSocketDir(dir, `${problem}; another user made it, and with no HOME there is nowhere private to go`);
+  if (fallback === undefined)
+    return unsafeSocketDir(dir, `${problem}; another user made it, and with no HOME there is nowhere private to go`);
   try {
     fs.mkdirSync(fallback, { recursive: true, mode: 0o700 });
     fs.chmodSync(fallback, 0o700);

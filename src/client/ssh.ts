@@ -45,7 +45,8 @@ export interface HostTarget {
 
 export function parseHost(host: string): HostTarget {
   const match = /^(?:ssh:\/\/)?((?:[^@/\s]+@)?(?:\[[0-9a-fA-F:]+\]|[^:/@\s]+))(?::(\d+))?\/?$/.exec(host.trim());
-  if (!match || match[1]!.startsWith("-")) throw new DaemonUnreachable(`--host must be [ssh://][user@]host[:port], got "${host}"`);
+  if (!match || match[1]!.startsWith("-"))
+    throw new DaemonUnreachable(`--host must be [ssh://][user@]host[:port], got "${host}"`);
   return { destination: match[1]!.replace(/^(.*@)?\[(.*)\]$/, "$1$2"), port: match[2] ? Number(match[2]) : undefined };
 }
 
@@ -54,11 +55,16 @@ export function sshArgv(target: HostTarget, controlDir: string, remote: string[]
   const ssh = (process.env.T4A_SSH_COMMAND ?? "ssh").split(/\s+/).filter(Boolean);
   return [
     ...ssh,
-    "-o", "ControlMaster=auto",
-    "-o", `ControlPath=${controlDir}/ssh-%C`,
-    "-o", "ControlPersist=60",
-    "-o", "BatchMode=yes",
-    "-o", `ConnectTimeout=${Math.ceil(connectTimeoutMs() / 1000)}`,
+    "-o",
+    "ControlMaster=auto",
+    "-o",
+    `ControlPath=${controlDir}/ssh-%C`,
+    "-o",
+    "ControlPersist=60",
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    `ConnectTimeout=${Math.ceil(connectTimeoutMs() / 1000)}`,
     ...(target.port ? ["-p", String(target.port)] : []),
     // A host's own options from hosts.json (`-J jump`, `-i key`): the user's file, checked to start with an option.
     ...extra,
@@ -110,7 +116,10 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
     end: () => {
       child.stdin.end();
       // A peer that keeps its side open after ours ended (a hostile or stuck host) is not kept.
-      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), PIPE_END_GRACE_MS).unref?.();
+      setTimeout(
+        () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"),
+        PIPE_END_GRACE_MS,
+      ).unref?.();
     },
   };
   const { connection, feed, ended } = DaemonConnection.over(wire, peer, replyBoundMs);
@@ -126,7 +135,9 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
   const timeoutMs = connectTimeoutMs();
   const timer = setTimeout(() => {
     // Ended here, not when ssh's pipes close: a ControlPersist master it forked may hold them open.
-    end(`${peer}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`);
+    end(
+      `${peer}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`,
+    );
     child.kill("SIGKILL");
   }, timeoutMs);
   timer.unref?.();

@@ -44,7 +44,10 @@ export function loadStateFile<T>(path: string, check: (json: unknown, problems: 
 
 /** A JSON object (not null, not an array), or throws saying what it is instead. */
 export function expectObject(json: unknown, what: string): Record<string, unknown> {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) throw new Error(`${what} is ${json === null ? "null" : Array.isArray(json) ? "an array" : `a ${typeof json}`}, not an object`);
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new Error(
+      `${what} is ${json === null ? "null" : Array.isArray(json) ? "an array" : `a ${typeof json}`}, not an object`,
+    );
   return json as Record<string, unknown>;
 }
 

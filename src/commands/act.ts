@@ -15,18 +15,28 @@ export const ACT_TIMEOUT_MS = 10_000;
 /** The fields every action takes besides its own: which terminal, what to act on, how long to wait. */
 export const actFields = () => ({
   target: v.pipe(v.string(), v.minLength(1), v.description("a snapshot ref (e3, e3.2) or its text")),
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(600_000), v.description("wait this long for the effect (default 10 s)")), ACT_TIMEOUT_MS),
+  timeout_ms: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(600_000),
+      v.description("wait this long for the effect (default 10 s)"),
+    ),
+    ACT_TIMEOUT_MS,
+  ),
 });
 
-export const ActReply = () => v.object({
-  /** How it acted: a mouse click, or keys only. */
-  via: v.picklist(["mouse", "keys"]),
-  /** What was sent, in order: key names, "click ROW:COL", typed text in quotes. */
-  sent: v.array(v.string()),
-  /** What the screen showed at the end: the item selected, a box checked or unchecked, the field's value, the element gone, the program exited, or the screen changed. */
-  effect: v.picklist(["selected", "checked", "unchecked", "filled", "gone", "exited", "changed"]),
-  elapsed_ms: v.number(),
-});
+export const ActReply = () =>
+  v.object({
+    /** How it acted: a mouse click, or keys only. */
+    via: v.picklist(["mouse", "keys"]),
+    /** What was sent, in order: key names, "click ROW:COL", typed text in quotes. */
+    sent: v.array(v.string()),
+    /** What the screen showed at the end: the item selected, a box checked or unchecked, the field's value, the element gone, the program exited, or the screen changed. */
+    effect: v.picklist(["selected", "checked", "unchecked", "filled", "gone", "exited", "changed"]),
+    elapsed_ms: v.number(),
+  });
 export type ActReply = v.InferOutput<ReturnType<typeof ActReply>>;
 export type Effect = ActReply["effect"];
 
@@ -125,10 +135,15 @@ export class Actor {
 
   /** The effect of a last key or click: `target` gone from the screen, the program exited, or the screen changed from `before`. */
   async effect(before: Look, target: Target): Promise<Effect> {
-    const seen = await this.until((look) => (!findAgain(look.elements, target) ? "gone" : look.text !== before.text ? "changed" : undefined));
+    const seen = await this.until((look) =>
+      !findAgain(look.elements, target) ? "gone" : look.text !== before.text ? "changed" : undefined,
+    );
     if (seen) return seen;
     if (this.exited) return "exited";
-    throw new T4aError("timeout", `${this.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`);
+    throw new T4aError(
+      "timeout",
+      `${this.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+    );
   }
 
   reply(effect: Effect): ActReply {
@@ -164,7 +179,11 @@ export class Actor {
       const before = await this.look();
       await this.keys("Tab");
       // The program redraws the focus: wait for the screen to change (briefly: a Tab onto something drawn alike changes nothing).
-      const again = await this.until((look) => (look.text !== before.text || !sameLook(look, before) ? findAgain(look.elements, target) ?? null : undefined), 1500);
+      const again = await this.until(
+        (look) =>
+          look.text !== before.text || !sameLook(look, before) ? (findAgain(look.elements, target) ?? null) : undefined,
+        1500,
+      );
       if (again && focused(again)) return;
     }
     throw new T4aError("timeout", `${MAX_TABS} Tab presses never brought the focus to ${nameOf(target)} (${what})`);
@@ -184,7 +203,8 @@ function sameLook(a: Look, b: Look): boolean {
 export async function choose(actor: Actor, look: Look, target: Target): Promise<ActReply> {
   const { element, item } = target;
   if (element.kind === "button") return click(actor, look, target);
-  if (element.kind === "checkbox" || element.kind === "radio" || item?.checked !== undefined) return toggle(actor, look, target);
+  if (element.kind === "checkbox" || element.kind === "radio" || item?.checked !== undefined)
+    return toggle(actor, look, target);
   if (!item) throw new T4aError("invalid_params", `${element.ref} is a ${element.kind}: name one of its items`);
   const items = element.items!;
   const inline = items.every((i) => i.row === element.row);
@@ -211,7 +231,11 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
     // A list with keys and nothing shown selected (a dialog tag, "1."): its key picks it.
     await actor.keys(itemKey(item)!);
     return actor.reply(await actor.effect(look, target));
-  } else throw new T4aError("unsupported", `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no one-character key`);
+  } else
+    throw new T4aError(
+      "unsupported",
+      `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no one-character key`,
+    );
   if (!moved) {
     if (actor.exited) return actor.reply("exited");
     throw new T4aError("timeout", `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}`);
@@ -236,7 +260,11 @@ async function answerInline(actor: Actor, look: Look, key: string): Promise<void
     return;
   }
   const row = look.grid.cursor.row;
-  const others = (seen: Look) => seen.text.split("\n").filter((_, index) => index !== row).join("\n");
+  const others = (seen: Look) =>
+    seen.text
+      .split("\n")
+      .filter((_, index) => index !== row)
+      .join("\n");
   await actor.keys(key);
   const seen = await actor.until((now) => (now.text !== look.text ? now : undefined), KEY_ECHO_MS);
   if (actor.exited) return;
@@ -259,10 +287,15 @@ async function toggle(actor: Actor, look: Look, target: Target): Promise<ActRepl
       const again = findAgain(seen.elements, target);
       if (!again) return undefined;
       const list = siblings(seen.elements, again);
-      return { at: list.findIndex(focused), to: list.findIndex((t) => (t.item ?? t.element) === (again.item ?? again.element)) };
+      return {
+        at: list.findIndex(focused),
+        to: list.findIndex((t) => (t.item ?? t.element) === (again.item ?? again.element)),
+      };
     };
-    if ((place(look)?.at ?? -1) < 0) throw new T4aError("unsupported", `none of the ${target.element.kind}es is shown focused to count from`);
-    if (!(await actor.arrowTo(place))) throw new T4aError("timeout", `${actor.sent.join(" ")}: the focus did not reach ${nameOf(target)}`);
+    if ((place(look)?.at ?? -1) < 0)
+      throw new T4aError("unsupported", `none of the ${target.element.kind}es is shown focused to count from`);
+    if (!(await actor.arrowTo(place)))
+      throw new T4aError("timeout", `${actor.sent.join(" ")}: the focus did not reach ${nameOf(target)}`);
     await actor.keys("Space");
   }
   const after = await actor.until((seen) => {
@@ -271,7 +304,10 @@ async function toggle(actor: Actor, look: Look, target: Target): Promise<ActRepl
   });
   if (after === undefined) {
     if (actor.exited) return actor.reply("exited");
-    throw new T4aError("timeout", `${actor.sent.join(" ")}: ${nameOf(target)} stayed ${before ? "checked" : "unchecked"}`);
+    throw new T4aError(
+      "timeout",
+      `${actor.sent.join(" ")}: ${nameOf(target)} stayed ${before ? "checked" : "unchecked"}`,
+    );
   }
   return actor.reply(after ? "checked" : "unchecked");
 }
@@ -302,18 +338,24 @@ export async function clickText(actor: Actor, look: Look, cell: { row: number; c
   const seen = await actor.until((now) => (now.text !== look.text || !sameLook(now, look) ? true : undefined));
   if (seen) return actor.reply("changed");
   if (actor.exited) return actor.reply("exited");
-  throw new T4aError("timeout", `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`);
+  throw new T4aError(
+    "timeout",
+    `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+  );
 }
 
 /** Type `value` into an input in place of what it holds: focus it (a click, or Tab), erase, type; then wait to see it there. */
 export async function fill(actor: Actor, look: Look, target: Target, value: string): Promise<ActReply> {
-  if (target.element.kind !== "input") throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);
+  if (target.element.kind !== "input")
+    throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);
   let field = target.element;
   if (!field.cursor) {
     if (actor.mouseOn(look)) {
       await actor.click(cellOf(target));
-      field = (await actor.until((seen) => (findAgain(seen.elements, target)?.element.cursor ? findAgain(seen.elements, target)!.element : undefined)))
-        ?? field;
+      field =
+        (await actor.until((seen) =>
+          findAgain(seen.elements, target)?.element.cursor ? findAgain(seen.elements, target)!.element : undefined,
+        )) ?? field;
     }
     if (!field.cursor) {
       await actor.tabTo(target, (again) => again.element.cursor === true, "the cursor");
@@ -323,7 +365,9 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
   await erase(actor, target, field.value ?? "");
   if (value) await actor.type(value);
   const norm = (text: string | undefined) => (text ?? "").trim();
-  const shown = await actor.until((seen) => (norm(findAgain(seen.elements, target)?.element.value) === norm(value) ? true : undefined));
+  const shown = await actor.until((seen) =>
+    norm(findAgain(seen.elements, target)?.element.value) === norm(value) ? true : undefined,
+  );
   if (!shown) {
     if (actor.exited) return actor.reply("exited");
     const now = findAgain((await actor.look()).elements, target)?.element.value;
@@ -351,7 +395,10 @@ async function erase(actor: Actor, target: Target, shown: string): Promise<void>
   for (let round = 0; shown && round < MAX_ERASE_ROUNDS && still < MAX_STILL_ROUNDS; round++) {
     const before = await actor.look();
     await actor.keys(...(round === 0 ? ["End"] : []), ...Array<string>([...shown].length).fill("BSpace"));
-    const changed = await actor.until((seen) => (seen.text !== before.text || !sameLook(seen, before) ? seen : undefined), ERASE_ROUND_MS);
+    const changed = await actor.until(
+      (seen) => (seen.text !== before.text || !sameLook(seen, before) ? seen : undefined),
+      ERASE_ROUND_MS,
+    );
     if (actor.exited) return;
     still = changed ? 0 : still + 1;
     shown = valueOf(changed ?? (await actor.look()));

@@ -8,32 +8,54 @@ import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 
-export const AgentsParams = deferred(() => v.object({
-  check: v.optional(v.pipe(v.boolean(), v.description("run each installed CLI's --help and report the preset flags it no longer lists"))),
-  client_env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)"))),
-  versions: v.optional(v.pipe(v.boolean(), v.description("ask each installed CLI its version (default true; a node CLI takes seconds): false answers at once"))),
-}));
+export const AgentsParams = deferred(() =>
+  v.object({
+    check: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("run each installed CLI's --help and report the preset flags it no longer lists"),
+      ),
+    ),
+    client_env: v.optional(
+      v.pipe(v.record(v.string(), v.string()), v.description("the caller's environment (its PATH finds the CLIs)")),
+    ),
+    versions: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "ask each installed CLI its version (default true; a node CLI takes seconds): false answers at once",
+        ),
+      ),
+    ),
+  }),
+);
 
 /** `cli --version` gets this long to answer (node CLIs load their whole bundle first: gemini ~5 s here). */
 const VERSION_TIMEOUT_MS = 15_000;
 
-export const AgentsReply = deferred(() => v.object({
-  agents: v.array(
-    v.object({
-      name: v.string(),
-      cli: v.string(),
-      installed: v.boolean(),
-      path: v.nullable(v.string()),
-      version: v.nullable(v.string()),
-      /** With check: the preset's flags its --help no longer lists (empty: all there). */
-      missing_flags: v.optional(v.array(v.string())),
-      /** The keys (send's names) that answer its question: yes, yes for the session (where it has one), no. */
-      answers: v.object({ yes: v.array(v.string()), always: v.optional(v.array(v.string())), no: v.array(v.string()) }),
-    }),
-  ),
-  /** The PATH the CLIs were looked for on (the caller's, else the daemon's). */
-  searched_path: v.string(),
-}));
+export const AgentsReply = deferred(() =>
+  v.object({
+    agents: v.array(
+      v.object({
+        name: v.string(),
+        cli: v.string(),
+        installed: v.boolean(),
+        path: v.nullable(v.string()),
+        version: v.nullable(v.string()),
+        /** With check: the preset's flags its --help no longer lists (empty: all there). */
+        missing_flags: v.optional(v.array(v.string())),
+        /** The keys (send's names) that answer its question: yes, yes for the session (where it has one), no. */
+        answers: v.object({
+          yes: v.array(v.string()),
+          always: v.optional(v.array(v.string())),
+          no: v.array(v.string()),
+        }),
+      }),
+    ),
+    /** The PATH the CLIs were looked for on (the caller's, else the daemon's). */
+    searched_path: v.string(),
+  }),
+);
 
 export const agents = defineCommand({
   name: "agents",
@@ -45,7 +67,14 @@ export const agents = defineCommand({
     const list = await Promise.all(
       loadAgents(env).map(async (agent) => {
         const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });
-        const found = { name: agent.name, cli: agent.cli, installed: path !== null, path, version: path && params.versions !== false ? await version(path) : null, answers: agent.answers };
+        const found = {
+          name: agent.name,
+          cli: agent.cli,
+          installed: path !== null,
+          path,
+          version: path && params.versions !== false ? await version(path) : null,
+          answers: agent.answers,
+        };
         return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
       }),
     );
@@ -54,7 +83,9 @@ export const agents = defineCommand({
   cli: {
     usage: "agents",
     summary: "List the coding-agent presets: installed or missing, path, version (--check: flags their --help lost)",
-    options: [["--check", "run each installed CLI's --help and report the preset flags it no longer lists (exit 1 if any)"]],
+    options: [
+      ["--check", "run each installed CLI's --help and report the preset flags it no longer lists (exit 1 if any)"],
+    ],
     request: (_args, options) => ({ client_env: callerEnv(false), ...(options.check === true ? { check: true } : {}) }),
     print(response) {
       let stale = false;
@@ -62,7 +93,11 @@ export const agents = defineCommand({
         const missing = agent.missing_flags as string[] | undefined;
         const check = missing === undefined ? "" : missing.length ? `missing flags: ${missing.join(" ")}` : "flags ok";
         if (missing?.length) stale = true;
-        console.log([agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? "", check].join("\t").trimEnd());
+        console.log(
+          [agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? "", check]
+            .join("\t")
+            .trimEnd(),
+        );
       }
       if (stale) process.exitCode = 1;
     },
@@ -81,7 +116,10 @@ async function version(path: string): Promise<string | null> {
   if (packaged !== null) return packaged;
   const { text, code } = await outputOf(path, ["--version"]);
   // Some CLIs colour their version: what is printed and sent is the text alone.
-  const plain = text.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  const plain = text.replace(
+    /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g,
+    "",
+  );
   return code === 0 ? (plain.trim().split("\n")[0] ?? null) : null;
 }
 
@@ -121,20 +159,34 @@ async function missingFlags(path: string, agent: Agent): Promise<string[]> {
   const helps = new Map<string, Promise<string>>();
   const help = (sub: string[]) => {
     const key = sub.join(" ");
-    if (!helps.has(key)) helps.set(key, outputOf(path, [...sub, "--help"], true).then((help) => help.text));
+    if (!helps.has(key))
+      helps.set(
+        key,
+        outputOf(path, [...sub, "--help"], true).then((help) => help.text),
+      );
     return helps.get(key)!;
   };
   const missing: string[] = [];
   for (const [flag, sub] of flags) {
     const text = await help(sub);
-    if (!new RegExp(`(^|[\\s,\\[])${flag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([\\s,=\\]]|$)`, "m").test(text)) missing.push(sub.length ? `${sub.join(" ")} ${flag}` : flag);
+    if (!new RegExp(`(^|[\\s,\\[])${flag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([\\s,=\\]]|$)`, "m").test(text))
+      missing.push(sub.length ? `${sub.join(" ")} ${flag}` : flag);
   }
   return missing;
 }
 
 /** What `path args…` prints (stdout, then stderr with `withStderr`) and its exit code; killed after the timeout. */
 async function outputOf(path: string, args: string[], withStderr = false): Promise<{ text: string; code: number }> {
-  const child = Bun.spawn([path, ...args], { stdin: "ignore", stdout: "pipe", stderr: withStderr ? "pipe" : "ignore", timeout: VERSION_TIMEOUT_MS });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), withStderr ? new Response(child.stderr).text() : "", child.exited]);
+  const child = Bun.spawn([path, ...args], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: withStderr ? "pipe" : "ignore",
+    timeout: VERSION_TIMEOUT_MS,
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    withStderr ? new Response(child.stderr).text() : "",
+    child.exited,
+  ]);
   return { text: withStderr ? `${out}\n${err}` : out, code };
 }

@@ -8,23 +8,30 @@ import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-const questionId = () => v.optional(v.pipe(v.number(), v.integer(), v.description("only if this question is the one on screen")));
+const questionId = () =>
+  v.optional(v.pipe(v.number(), v.integer(), v.description("only if this question is the one on screen")));
 
-const AnswerReply = deferred(() => v.object({
-  /** The question that was answered, as the agent state reported it, and its id. */
-  question: v.string(),
-  question_id: v.number(),
-  /** The keys pressed, by name. */
-  keys: v.array(v.string()),
-}));
+const AnswerReply = deferred(() =>
+  v.object({
+    /** The question that was answered, as the agent state reported it, and its id. */
+    question: v.string(),
+    question_id: v.number(),
+    /** The keys pressed, by name. */
+    keys: v.array(v.string()),
+  }),
+);
 
 export const approve = defineCommand({
   name: "approve",
-  params: deferred(() => v.object({
-    id: TerminalId,
-    always: v.optional(v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)"))),
-    question_id: questionId(),
-  })),
+  params: deferred(() =>
+    v.object({
+      id: TerminalId,
+      always: v.optional(
+        v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)")),
+      ),
+      question_id: questionId(),
+    }),
+  ),
   reply: AnswerReply,
   handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes", params.question_id),
   cli: {
@@ -35,12 +42,17 @@ export const approve = defineCommand({
       ["--question <n>", "only if question n (its question_id) is the one on screen"],
     ],
     examples: ["t4a wait t1 --agent waiting && t4a approve t1"],
-    request: ([id], options) => ({ id, always: options.always ? true : undefined, question_id: intOption(options.question, "--question") }),
+    request: ([id], options) => ({
+      id,
+      always: options.always ? true : undefined,
+      question_id: intOption(options.question, "--question"),
+    }),
     print: (response) => console.log(response.question),
   },
   mcp: {
     tool: "agent_approve",
-    description: "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+    description:
+      "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
     // Within the tool definitions' budget (src/mcp/tools.test.ts); a second answer is refused all the same.
     hide: ["question_id"],
   },
@@ -61,7 +73,8 @@ export const deny = defineCommand({
   },
   mcp: {
     tool: "agent_deny",
-    description: "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
+    description:
+      "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
     hide: ["question_id"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],

@@ -13,36 +13,68 @@ import { MAX_WAIT_MS } from "./wait.ts";
 
 export const ask = defineCommand({
   name: "ask",
-  params: deferred(() => v.object({
-    id: TerminalId,
-    prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty"), v.description("what to ask, as typed")),
-    timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("stop waiting after this many ms (default 10 min)")), 600_000),
-    max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of answer (default 16000)")), DEFAULT_MAX_OUTPUT),
-    no_wait: v.optional(v.pipe(v.boolean(), v.description("busy at once, not queued behind another turn"))),
-  })),
-  reply: deferred(() => v.object({
-    ended: v.picklist(["idle", "waiting", "exited", "timeout", "error"]),
-    /** The CLI's own error line, when it ended error. */
-    error: v.optional(v.string()),
-    question: v.optional(v.string()),
-    question_id: v.optional(v.number()),
-    answer: v.string(),
-    source: v.picklist(["log", "screen"]),
-    cut: v.number(),
-    elapsed_ms: v.number(),
-  })),
-  handle: (params, ctx) => ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output, params.no_wait === true),
+  params: deferred(() =>
+    v.object({
+      id: TerminalId,
+      prompt: v.pipe(v.string(), v.minLength(1, "prompt must not be empty"), v.description("what to ask, as typed")),
+      timeout_ms: v.optional(
+        v.pipe(
+          Milliseconds,
+          v.minValue(1),
+          v.maxValue(MAX_WAIT_MS),
+          v.description("stop waiting after this many ms (default 10 min)"),
+        ),
+        600_000,
+      ),
+      max_output: v.optional(
+        v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(100),
+          v.description("at most this many characters of answer (default 16000)"),
+        ),
+        DEFAULT_MAX_OUTPUT,
+      ),
+      no_wait: v.optional(v.pipe(v.boolean(), v.description("busy at once, not queued behind another turn"))),
+    }),
+  ),
+  reply: deferred(() =>
+    v.object({
+      ended: v.picklist(["idle", "waiting", "exited", "timeout", "error"]),
+      /** The CLI's own error line, when it ended error. */
+      error: v.optional(v.string()),
+      question: v.optional(v.string()),
+      question_id: v.optional(v.number()),
+      answer: v.string(),
+      source: v.picklist(["log", "screen"]),
+      cut: v.number(),
+      elapsed_ms: v.number(),
+    }),
+  ),
+  handle: (params, ctx) =>
+    ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output, params.no_wait === true),
   cli: {
     usage: "ask <id> <prompt>",
-    summary: "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, 4 waiting on a question, 5 the CLI's error line (its API refused), 1 otherwise)",
+    summary:
+      "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, 4 waiting on a question, 5 the CLI's error line (its API refused), 1 otherwise)",
     options: [
       ["--timeout <duration>", "stop waiting after this long (default 10m); the turn goes on"],
       ["--max-output <n>", "print at most n characters of the answer (default 16000); the middle is cut"],
-      ["--no-wait", "fail with busy at once when another turn runs, instead of waiting for it (asks take turns, in order)"],
+      [
+        "--no-wait",
+        "fail with busy at once when another turn runs, instead of waiting for it (asks take turns, in order)",
+      ],
     ],
     examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
-    request: ([id, prompt], options) => ({ id, prompt, timeout_ms: durationOption(options.timeout, "--timeout"), max_output: intOption(options.maxOutput, "--max-output"), no_wait: options.wait === false ? true : undefined }),
-    exit: (response) => (response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : response.ended === "error" ? 5 : 1),
+    request: ([id, prompt], options) => ({
+      id,
+      prompt,
+      timeout_ms: durationOption(options.timeout, "--timeout"),
+      max_output: intOption(options.maxOutput, "--max-output"),
+      no_wait: options.wait === false ? true : undefined,
+    }),
+    exit: (response) =>
+      response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : response.ended === "error" ? 5 : 1,
     print(response) {
       if (response.answer) console.log(response.answer);
       if (response.cut) console.error(`t4a: ${response.cut} characters of the answer cut`);
@@ -60,7 +92,9 @@ export const ask = defineCommand({
     // One model's calls come one at a time; a second ask queues behind the first all the same.
     hide: ["no_wait"],
     result: (response) =>
-      textContent(`[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`),
+      textContent(
+        `[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`,
+      ),
   },
   http: [{ method: "POST", path: "/api/sessions/:id/ask" }],
 });

@@ -6,15 +6,36 @@ import { deferred } from "../protocol/deferred.ts";
 import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, DuplexReply } from "./command.ts";
 
-export const AttachParams = deferred(() => v.object({
-  id: TerminalId,
-  cols: v.optional(v.pipe(Dimension, v.description("the client's columns: the terminal is resized to them (not when read_only)"))),
-  rows: v.optional(v.pipe(Dimension, v.description("the client's rows"))),
-  read_only: v.optional(v.pipe(v.boolean(), v.description("watch only: input and resize frames are ignored")), false),
-  scrollback: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("rows of scrollback replayed above the screen")), 0),
-}));
+export const AttachParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    cols: v.optional(
+      v.pipe(Dimension, v.description("the client's columns: the terminal is resized to them (not when read_only)")),
+    ),
+    rows: v.optional(v.pipe(Dimension, v.description("the client's rows"))),
+    read_only: v.optional(v.pipe(v.boolean(), v.description("watch only: input and resize frames are ignored")), false),
+    scrollback: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(100_000),
+        v.description("rows of scrollback replayed above the screen"),
+      ),
+      0,
+    ),
+  }),
+);
 
-export const AttachReply = deferred(() => v.object({ id: v.string(), cols: v.number(), rows: v.number(), alive: v.boolean(), framing: v.literal("t4a-frames-1") }));
+export const AttachReply = deferred(() =>
+  v.object({
+    id: v.string(),
+    cols: v.number(),
+    rows: v.number(),
+    alive: v.boolean(),
+    framing: v.literal("t4a-frames-1"),
+  }),
+);
 
 export const attach = defineCommand({
   name: "attach",
@@ -23,11 +44,24 @@ export const attach = defineCommand({
   async handle(params, ctx) {
     const session = ctx.sessions.get(params.id);
     const terminal = session.terminal;
-    const [{ frameViewer }, { FrameReader }] = await Promise.all([import("../stream/attachment.ts"), import("../protocol/frames.ts")]);
-    if (!params.read_only && terminal.alive && params.cols !== undefined && params.rows !== undefined) terminal.resize(params.cols, params.rows);
-    const fields = { id: params.id, cols: terminal.screen.cols, rows: terminal.screen.rows, alive: terminal.alive, framing: "t4a-frames-1" as const };
+    const [{ frameViewer }, { FrameReader }] = await Promise.all([
+      import("../stream/attachment.ts"),
+      import("../protocol/frames.ts"),
+    ]);
+    if (!params.read_only && terminal.alive && params.cols !== undefined && params.rows !== undefined)
+      terminal.resize(params.cols, params.rows);
+    const fields = {
+      id: params.id,
+      cols: terminal.screen.cols,
+      rows: terminal.screen.rows,
+      alive: terminal.alive,
+      framing: "t4a-frames-1" as const,
+    };
     return new DuplexReply(fields, (transport) => {
-      const attachment = session.view(frameViewer(transport), { readOnly: params.read_only, scrollback: params.scrollback });
+      const attachment = session.view(frameViewer(transport), {
+        readOnly: params.read_only,
+        scrollback: params.scrollback,
+      });
       const reader = new FrameReader();
       return {
         receive(bytes) {
@@ -56,6 +90,9 @@ export const attach = defineCommand({
       cols: process.stdout.isTTY ? process.stdout.columns : undefined,
       rows: process.stdout.isTTY ? process.stdout.rows : undefined,
     }),
-    attachUi: (options) => ({ readOnly: options.readOnly === true, detachKey: options.detachKey === undefined ? "C-\\" : String(options.detachKey) }),
+    attachUi: (options) => ({
+      readOnly: options.readOnly === true,
+      detachKey: options.detachKey === undefined ? "C-\\" : String(options.detachKey),
+    }),
   },
 });

@@ -18,7 +18,13 @@ export const choose = defineCommand({
   async handle(params, ctx) {
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
-    const target = findTarget(look.elements, refOrText(params.target), ["menu", "question", "checkbox", "radio", "button"]);
+    const target = findTarget(look.elements, refOrText(params.target), [
+      "menu",
+      "question",
+      "checkbox",
+      "radio",
+      "button",
+    ]);
     return chooseTarget(actor, look, target);
   },
   cli: {
@@ -32,11 +38,13 @@ export const choose = defineCommand({
   mcp: {
     tool: "terminal_choose",
     // It presses buttons too (click's tool would cost the list as much again for the same thing).
-    description: "Pick a menu item or answer, toggle a checkbox, press a button (OK, 10Quit): by mouse or keys; returns once the screen shows it.",
+    description:
+      "Pick a menu item or answer, toggle a checkbox, press a button (OK, 10Quit): by mouse or keys; returns once the screen shows it.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/choose" }],
 });
 
 /** "e3" and "e3.2" are refs; anything else is text. */
-export const refOrText = (target: string): { ref?: string; text?: string } => (/^e\d+(\.\d+)?$/.test(target) ? { ref: target } : { text: target });
+export const refOrText = (target: string): { ref?: string; text?: string } =>
+  /^e\d+(\.\d+)?$/.test(target) ? { ref: target } : { text: target };

@@ -7,7 +7,11 @@ import type { CliOptions } from "./command.ts";
 export function intOption(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value === "boolean" || !Number.isInteger(n)) throw new T4aError("invalid_params", `${flag}: expected an integer, got ${typeof value === "boolean" ? "nothing" : `"${value}"`}`);
+  if (typeof value === "boolean" || !Number.isInteger(n))
+    throw new T4aError(
+      "invalid_params",
+      `${flag}: expected an integer, got ${typeof value === "boolean" ? "nothing" : `"${value}"`}`,
+    );
   return n;
 }
 

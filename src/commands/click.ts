@@ -31,7 +31,12 @@ export const click = defineCommand({
       // No element has the text: the words themselves, clicked by mouse, when they show once.
       const cells = textCells(look.grid, query.text);
       if (cells.length === 1 && actor.mouseOn(look)) return clickText(actor, look, cells[0]!);
-      const where = cells.length === 1 ? `the text shows at ${cells[0]!.row}:${cells[0]!.col}, but the program turned no mouse reporting on` : cells.length ? `the text shows in ${cells.length} places` : "";
+      const where =
+        cells.length === 1
+          ? `the text shows at ${cells[0]!.row}:${cells[0]!.col}, but the program turned no mouse reporting on`
+          : cells.length
+            ? `the text shows in ${cells.length} places`
+            : "";
       throw where ? new T4aError("not_found", `${error.message}; ${where}, so nothing was sent`) : error;
     }
     return clickTarget(actor, look, target);
@@ -40,7 +45,10 @@ export const click = defineCommand({
     usage: "click <id> [ref]",
     summary: "Press a button (< OK >, 10Quit…) by ref or --text, by mouse or keys; waits for the screen to change",
     options: [
-      ["--text <text>", "the button's text instead of a ref (words no element holds are clicked where they show, by mouse)"],
+      [
+        "--text <text>",
+        "the button's text instead of a ref (words no element holds are clicked where they show, by mouse)",
+      ],
       ["--timeout <duration>", "wait this long for the effect (default 10s)"],
     ],
     examples: ['t4a click t1 --text "OK"', "t4a click t1 e5"],

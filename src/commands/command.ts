@@ -129,7 +129,10 @@ export interface Command<S extends v.GenericSchema = v.GenericSchema, R extends 
   params: S;
   /** What a success answers: the fields after `"ok":true`, as a schema beside the handler. */
   reply: R;
-  handle(params: v.InferOutput<S>, ctx: DaemonContext): HandlerResult<v.InferOutput<R>> | Promise<HandlerResult<v.InferOutput<R>>>;
+  handle(
+    params: v.InferOutput<S>,
+    ctx: DaemonContext,
+  ): HandlerResult<v.InferOutput<R>> | Promise<HandlerResult<v.InferOutput<R>>>;
   cli?: CliSpec<v.InferOutput<R>>;
   /** Offered as an MCP tool by `t4a mcp` when present (several tools: exec and its continuation). */
   mcp?: McpSpec<v.InferOutput<R>> | McpSpec<v.InferOutput<R>>[];
@@ -149,14 +152,25 @@ export const defineCommand = <const N extends string, S extends v.GenericSchema,
  * A success reply read through its command's schema, as the CLI and MCP print it. A daemon of
  * another version that answers something else is told apart from a success.
  */
-export function parseReply<R extends ReplySchema>(command: Command<v.GenericSchema, R>, reply: Reply): v.InferOutput<R> {
+export function parseReply<R extends ReplySchema>(
+  command: Command<v.GenericSchema, R>,
+  reply: Reply,
+): v.InferOutput<R> {
   // Counted before the schema walks them: a host's list of 594 000 terminals (64 MiB) cost 1.5 s
   // of the daemon's thread to check, at each poll of the page.
   for (const field of ["terminals", "restore_failed"]) {
     const list = reply[field];
-    if (Array.isArray(list) && list.length > MAX_SESSIONS_LIMIT) throw new T4aError("internal", `the ${command.name} reply holds ${list.length} ${field}, more than a daemon may hold (${MAX_SESSIONS_LIMIT})`);
+    if (Array.isArray(list) && list.length > MAX_SESSIONS_LIMIT)
+      throw new T4aError(
+        "internal",
+        `the ${command.name} reply holds ${list.length} ${field}, more than a daemon may hold (${MAX_SESSIONS_LIMIT})`,
+      );
   }
   const parsed = v.safeParse(command.reply, reply);
-  if (!parsed.success) throw new T4aError("internal", `the daemon's ${command.name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`);
+  if (!parsed.success)
+    throw new T4aError(
+      "internal",
+      `the daemon's ${command.name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`,
+    );
   return parsed.output;
 }

@@ -6,17 +6,36 @@ import { Milliseconds } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-export const ConfigParams = deferred(() => v.object({
-  idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
-  scrollback_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
-  scrollback_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("bytes of scrollback each new terminal keeps at most, oldest rows dropped first (0 = no byte limit)"))),
-  kill_grace_ms: v.optional(v.pipe(Milliseconds, v.maxValue(60_000))),
-  max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSIONS_LIMIT))),
-}));
+export const ConfigParams = deferred(() =>
+  v.object({
+    idle_timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(10))),
+    scrollback_lines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SCROLLBACK_LINES))),
+    scrollback_bytes: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description(
+          "bytes of scrollback each new terminal keeps at most, oldest rows dropped first (0 = no byte limit)",
+        ),
+      ),
+    ),
+    kill_grace_ms: v.optional(v.pipe(Milliseconds, v.maxValue(60_000))),
+    max_sessions: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_SESSIONS_LIMIT))),
+  }),
+);
 
-export const ConfigReply = deferred(() => v.object({
-  config: v.object({ idle_timeout_ms: v.number(), scrollback_lines: v.number(), scrollback_bytes: v.number(), kill_grace_ms: v.number(), max_sessions: v.number() }),
-}));
+export const ConfigReply = deferred(() =>
+  v.object({
+    config: v.object({
+      idle_timeout_ms: v.number(),
+      scrollback_lines: v.number(),
+      scrollback_bytes: v.number(),
+      kill_grace_ms: v.number(),
+      max_sessions: v.number(),
+    }),
+  }),
+);
 
 export const config = defineCommand({
   name: "config",

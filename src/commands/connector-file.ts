@@ -21,7 +21,11 @@ export async function readConnectorFile(path: string): Promise<Reply[]> {
   }
   const parsed = v.safeParse(ConnectorFile, json);
   if (!parsed.success) throw new T4aError("invalid_params", `${path}: ${describe(json, parsed.issues)}`);
-  const sessions: ConnectorSession[] = Array.isArray(parsed.output) ? parsed.output : "sessions" in parsed.output ? parsed.output.sessions : [parsed.output];
+  const sessions: ConnectorSession[] = Array.isArray(parsed.output)
+    ? parsed.output
+    : "sessions" in parsed.output
+      ? parsed.output.sessions
+      : [parsed.output];
   const dir = absolutePath(path.slice(0, Math.max(0, path.lastIndexOf("/"))) || ".");
   return Promise.all(
     sessions.map(async ({ cmd, env_file, ...session }, index) => {
@@ -44,15 +48,22 @@ async function readEnvFile(path: string, where: string): Promise<Record<string, 
 /** The first problem, at the path of the entry a person would look at (the union's branches confuse). */
 function describe(json: unknown, issues: v.GenericIssue[]): string {
   // Which form the file took decides which branch's issues matter.
-  const list = Array.isArray(json) ? "" : typeof json === "object" && json !== null && "sessions" in json ? "sessions" : undefined;
+  const list = Array.isArray(json)
+    ? ""
+    : typeof json === "object" && json !== null && "sessions" in json
+      ? "sessions"
+      : undefined;
   const flat = issues.flatMap((issue) => [issue, ...(issue.issues ?? [])]);
   const relevant = flat.filter((issue) => {
     const first = issue.path?.[0]?.key;
-    return list === undefined ? typeof first !== "number" && first !== "sessions" : list === "" ? typeof first === "number" : first === "sessions";
+    return list === undefined
+      ? typeof first !== "number" && first !== "sessions"
+      : list === ""
+        ? typeof first === "number"
+        : first === "sessions";
   });
   const issue = relevant.find((candidate) => candidate.path?.length) ?? relevant[0] ?? issues[0]!;
   const where = issuePath(issue);
   const shown = list === "" ? `sessions${where}` : where;
   return shown ? `${shown}: ${issue.message}` : issue.message;
 }
-

@@ -34,20 +34,38 @@ export const create = defineCommand({
       ["-e, --env <KEY=VALUE>", "set an environment variable (repeatable)"],
       ["--env-file <file>", "set the variables of a dotenv file (-e wins)"],
       ["--inherit-env", "pass this shell's whole environment, not only the policy's variables"],
-      ["--worktree <name>", "run in git worktree t4a/NAME of the repo here (made or reused; removed at the end if clean)"],
+      [
+        "--worktree <name>",
+        "run in git worktree t4a/NAME of the repo here (made or reused; removed at the end if clean)",
+      ],
       ["--base <ref>", "the commit a new worktree starts from (default HEAD)"],
       ["--scratchpad <name>", "share $T4A_SCRATCHPAD with every session naming it"],
-      ["--sandbox", "run in a bubblewrap sandbox: read-only but cwd and /tmp, no network but allowed hosts, no way to t4a"],
+      [
+        "--sandbox",
+        "run in a bubblewrap sandbox: read-only but cwd and /tmp, no network but allowed hosts, no way to t4a",
+      ],
       ["--sandbox-net", "give the sandbox the whole network (instead of an allow-list)"],
-      ["--sandbox-allow-domain <host>", "let the sandbox reach this host: api.example.com, *.example.com, an IP (repeatable)"],
+      [
+        "--sandbox-allow-domain <host>",
+        "let the sandbox reach this host: api.example.com, *.example.com, an IP (repeatable)",
+      ],
       ["--sandbox-allow <path>", "let the sandbox write this path too (repeatable)"],
       ["--timeout <duration>", "end the session after this long: 90s, 30m, 2h"],
-      ["--limit-memory <size>", "memory for the whole process tree: 512M, 2G (cgroup; refused where it cannot be enforced)"],
+      [
+        "--limit-memory <size>",
+        "memory for the whole process tree: 512M, 2G (cgroup; refused where it cannot be enforced)",
+      ],
       ["--limit-cpu <percent>", "CPU for the whole process tree: 50% = half a core, 200% = two"],
       ["--limit-pids <n>", "at most n processes and threads in the tree"],
       ["--plugin <name[=arg]>", "run your plugin $XDG_CONFIG_HOME/t4a/plugins/NAME on the plan (repeatable, in order)"],
-      ["--setup <commands>", "shell commands run before the program, in its directory and sandbox; the variables they set reach it"],
-      ["--agent <name>", "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it"],
+      [
+        "--setup <commands>",
+        "shell commands run before the program, in its directory and sandbox; the variables they set reach it",
+      ],
+      [
+        "--agent <name>",
+        "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it",
+      ],
       ["--prompt <text>", "the agent's first prompt (verbatim)"],
       ["--yolo", "start the agent with its auto-approve flag"],
       ["--resume", "resume this session name's earlier conversation"],
@@ -71,7 +89,8 @@ export const create = defineCommand({
     async request(args, options) {
       const env = await envOptions(options);
       const agent = stringOption(options.agent);
-      if (options.direct && options.ssh !== undefined) throw new T4aError("invalid_params", "--direct and --ssh: choose one");
+      if (options.direct && options.ssh !== undefined)
+        throw new T4aError("invalid_params", "--direct and --ssh: choose one");
       return {
         agent,
         prompt: stringOption(options.prompt),
@@ -98,7 +117,8 @@ export const create = defineCommand({
         sandbox: options.sandbox === true ? true : undefined,
         sandbox_net: options.sandboxNet === true ? true : undefined,
         sandbox_allow: options.sandboxAllow === undefined ? undefined : listOption(options.sandboxAllow),
-        sandbox_allow_domain: options.sandboxAllowDomain === undefined ? undefined : listOption(options.sandboxAllowDomain),
+        sandbox_allow_domain:
+          options.sandboxAllowDomain === undefined ? undefined : listOption(options.sandboxAllowDomain),
         timeout_ms: durationOption(options.timeout, "--timeout"),
         limit_memory: stringOption(options.limitMemory),
         limit_cpu: options.limitCpu === undefined ? undefined : percentOption(String(options.limitCpu)),
@@ -114,7 +134,8 @@ export const create = defineCommand({
     },
     print(response) {
       // A repository's setup script that was not approved: the session started without it.
-      if (response.worktree_setup?.startsWith("not run")) console.error(`t4a: worktree setup ${response.worktree_setup}`);
+      if (response.worktree_setup?.startsWith("not run"))
+        console.error(`t4a: worktree setup ${response.worktree_setup}`);
       console.log(response.id);
     },
     startsDaemon: true,
@@ -130,8 +151,25 @@ export const create = defineCommand({
     group: {
       field: "more",
       fields: [
-        "scrollback", "shell_integration", "base", "worktree_path", "branch", "scratchpad", "sandbox_allow", "sandbox_allow_domain", "sandbox_net",
-        "sandbox_no_net", "agent_args", "spawn_mode", "ssh_target", "ssh_args", "persist", "record", "record_input", "cast_format", "inherit_env",
+        "scrollback",
+        "shell_integration",
+        "base",
+        "worktree_path",
+        "branch",
+        "scratchpad",
+        "sandbox_allow",
+        "sandbox_allow_domain",
+        "sandbox_net",
+        "sandbox_no_net",
+        "agent_args",
+        "spawn_mode",
+        "ssh_target",
+        "ssh_args",
+        "persist",
+        "record",
+        "record_input",
+        "cast_format",
+        "inherit_env",
       ],
       description:
         "rarely needed, as in connector.json (`t4a schema spec`): scrollback (lines), shell_integration (bool), base/branch/worktree_path (worktree), " +
@@ -169,6 +207,7 @@ async function envOptions(options: CliOptions): Promise<Record<string, string>> 
 /** "50%" or "50": a percentage of one core. */
 function percentOption(text: string): number {
   const value = Number(text.replace(/%$/, ""));
-  if (!Number.isFinite(value) || value <= 0) throw new T4aError("invalid_params", `--limit-cpu: "${text}" is not a percentage (50%, 200%)`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new T4aError("invalid_params", `--limit-cpu: "${text}" is not a percentage (50%, 200%)`);
   return value;
 }

@@ -6,7 +6,9 @@ import { defineCommand } from "./command.ts";
 
 export const CursorParams = deferred(() => v.object({ id: TerminalId }));
 
-export const CursorReply = deferred(() => v.object({ row: v.number(), col: v.number(), visible: v.boolean(), style: v.string() }));
+export const CursorReply = deferred(() =>
+  v.object({ row: v.number(), col: v.number(), visible: v.boolean(), style: v.string() }),
+);
 
 export const cursor = defineCommand({
   name: "cursor",

@@ -9,25 +9,37 @@ import { defineCommand } from "./command.ts";
 
 export const diff = defineCommand({
   name: "diff",
-  params: deferred(() => v.object({
-    id: TerminalId,
-    max_output: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.description("at most this many characters of diff (default 16000); its middle is cut")), DEFAULT_MAX_OUTPUT),
-  })),
-  reply: deferred(() => v.object({
-    /** The worktree, or the directory the session works in. */
-    dir: v.string(),
-    branch: v.optional(v.string()),
-    /** The commit the work started from. */
-    base: v.string(),
-    /** Newest first. */
-    commits: v.array(v.object({ sha: v.string(), subject: v.string() })),
-    /** Not committed: git status's two letters and the path. */
-    files: v.array(v.object({ status: v.string(), path: v.string() })),
-    /** The base against the working tree, then each new file. */
-    diff: v.string(),
-    /** Characters of the diff left out. */
-    cut: v.number(),
-  })),
+  params: deferred(() =>
+    v.object({
+      id: TerminalId,
+      max_output: v.optional(
+        v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(100),
+          v.description("at most this many characters of diff (default 16000); its middle is cut"),
+        ),
+        DEFAULT_MAX_OUTPUT,
+      ),
+    }),
+  ),
+  reply: deferred(() =>
+    v.object({
+      /** The worktree, or the directory the session works in. */
+      dir: v.string(),
+      branch: v.optional(v.string()),
+      /** The commit the work started from. */
+      base: v.string(),
+      /** Newest first. */
+      commits: v.array(v.object({ sha: v.string(), subject: v.string() })),
+      /** Not committed: git status's two letters and the path. */
+      files: v.array(v.object({ status: v.string(), path: v.string() })),
+      /** The base against the working tree, then each new file. */
+      diff: v.string(),
+      /** Characters of the diff left out. */
+      cut: v.number(),
+    }),
+  ),
   async handle(params, ctx) {
     const changes = await ctx.sessions.get(params.id).changes();
     const { text, cut } = withinBudget(changes.diff, params.max_output);
@@ -41,7 +53,9 @@ export const diff = defineCommand({
     request: ([id], options) => ({ id, max_output: intOption(options.maxOutput, "--max-output") }),
     print(response) {
       const ahead = response.commits.length;
-      console.log(`${response.branch ?? "(detached)"} in ${response.dir}: ${ahead} commit${ahead === 1 ? "" : "s"} beyond ${response.base.slice(0, 12)}, ${response.files.length} uncommitted file${response.files.length === 1 ? "" : "s"}`);
+      console.log(
+        `${response.branch ?? "(detached)"} in ${response.dir}: ${ahead} commit${ahead === 1 ? "" : "s"} beyond ${response.base.slice(0, 12)}, ${response.files.length} uncommitted file${response.files.length === 1 ? "" : "s"}`,
+      );
       for (const commit of response.commits) console.log(`  ${commit.sha} ${commit.subject}`);
       for (const file of response.files) console.log(`  ${file.status} ${file.path}`);
       if (response.diff) console.log(`\n${response.diff}`);

@@ -7,11 +7,15 @@ import { T4aError } from "../protocol/errors.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { readConnectorFile } from "./connector-file.ts";
 
-export const DownParams = deferred(() => v.object({
-  names: v.pipe(v.array(TerminalName), v.minLength(1), v.description("the sessions to end, by name")),
-}));
+export const DownParams = deferred(() =>
+  v.object({
+    names: v.pipe(v.array(TerminalName), v.minLength(1), v.description("the sessions to end, by name")),
+  }),
+);
 
-export const DownReply = deferred(() => v.object({ ended: v.array(v.string()), missing: v.array(v.string()), kept: v.array(KeptItem) }));
+export const DownReply = deferred(() =>
+  v.object({ ended: v.array(v.string()), missing: v.array(v.string()), kept: v.array(KeptItem) }),
+);
 
 export const down = defineCommand({
   name: "down",
@@ -38,7 +42,11 @@ export const down = defineCommand({
     async request([file]) {
       const sessions = await readConnectorFile(file!);
       const unnamed = sessions.findIndex((session) => session.name === undefined);
-      if (unnamed !== -1) throw new T4aError("invalid_params", `sessions[${unnamed}]: down finds sessions by name, and this one has none`);
+      if (unnamed !== -1)
+        throw new T4aError(
+          "invalid_params",
+          `sessions[${unnamed}]: down finds sessions by name, and this one has none`,
+        );
       return { names: sessions.map((session) => session.name) };
     },
     print(response) {

@@ -23,7 +23,9 @@ export const events = defineCommand({
   handle(params, ctx) {
     if (params.terminal !== undefined) ctx.sessions.get(params.terminal);
     const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
-    return new StreamReply({ instance: ctx.bus.instance, seq: ctx.bus.seq }, (sink) => ctx.bus.subscribe(params.terminal, sink, resume));
+    return new StreamReply({ instance: ctx.bus.instance, seq: ctx.bus.seq }, (sink) =>
+      ctx.bus.subscribe(params.terminal, sink, resume),
+    );
   },
   cli: {
     usage: "events [id]",
@@ -33,7 +35,14 @@ export const events = defineCommand({
       ["--since <seq>", "first the events after this seq (a gap event says what is lost)"],
       ["--instance <id>", "the daemon instance that seq counted in (its events reply)"],
     ],
-    request: ([terminal], options) => ({ terminal, since: options.since === undefined ? undefined : Number(options.since), instance: options.instance }),
+    request: ([terminal], options) => ({
+      terminal,
+      since: options.since === undefined ? undefined : Number(options.since),
+      instance: options.instance,
+    }),
   },
-  http: [{ method: "GET", path: "/api/events" }, { method: "GET", path: "/api/sessions/:terminal/events" }],
+  http: [
+    { method: "GET", path: "/api/events" },
+    { method: "GET", path: "/api/sessions/:terminal/events" },
+  ],
 });

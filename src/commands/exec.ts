@@ -16,39 +16,81 @@ import { MAX_WAIT_MS } from "./wait.ts";
 
 export const DEFAULT_YIELD_MS = 10_000;
 
-export const ExecParams = deferred(() => v.object({
-  id: TerminalId,
-  command: v.optional(v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("a shell command line to start, as you would type it"))),
-  continue: v.optional(v.pipe(v.string(), v.description("the token of an earlier exec: continue that command from where its last answer stopped"))),
-  input: v.optional(v.pipe(v.string(), v.description("with continue: text to type first (a password, an answer; a newline presses Enter)"))),
-  yield_ms: v.optional(
-    v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("return after this many ms at the latest (default 10000); the command keeps running")),
-    DEFAULT_YIELD_MS,
-  ),
-  max_output: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(10_000_000), v.description("answer at most this many characters of output (default 16000); the middle is cut")),
-    DEFAULT_MAX_OUTPUT,
-  ),
-}));
+export const ExecParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    command: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1, "command must not be empty"),
+        v.description("a shell command line to start, as you would type it"),
+      ),
+    ),
+    continue: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("the token of an earlier exec: continue that command from where its last answer stopped"),
+      ),
+    ),
+    input: v.optional(
+      v.pipe(
+        v.string(),
+        v.description("with continue: text to type first (a password, an answer; a newline presses Enter)"),
+      ),
+    ),
+    yield_ms: v.optional(
+      v.pipe(
+        Milliseconds,
+        v.minValue(1),
+        v.maxValue(MAX_WAIT_MS),
+        v.description("return after this many ms at the latest (default 10000); the command keeps running"),
+      ),
+      DEFAULT_YIELD_MS,
+    ),
+    max_output: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(100),
+        v.maxValue(10_000_000),
+        v.description("answer at most this many characters of output (default 16000); the middle is cut"),
+      ),
+      DEFAULT_MAX_OUTPUT,
+    ),
+  }),
+);
 
-export const ExecReply = deferred(() => v.object({
-  output: v.string(),
-  cut: v.number(),
-  lost_lines: v.optional(v.number()),
-  running: v.boolean(),
-  token: v.string(),
-  code: v.optional(v.nullable(v.number())),
-  shell_exited: v.optional(v.literal(true)),
-  input_wanted: v.optional(v.string()),
-  screen: v.optional(v.pipe(v.literal(true), v.description("a full-screen program holds the terminal: output is its screen, not output"))),
-  elapsed_ms: v.number(),
-}));
+export const ExecReply = deferred(() =>
+  v.object({
+    output: v.string(),
+    cut: v.number(),
+    lost_lines: v.optional(v.number()),
+    running: v.boolean(),
+    token: v.string(),
+    code: v.optional(v.nullable(v.number())),
+    shell_exited: v.optional(v.literal(true)),
+    input_wanted: v.optional(v.string()),
+    screen: v.optional(
+      v.pipe(
+        v.literal(true),
+        v.description("a full-screen program holds the terminal: output is its screen, not output"),
+      ),
+    ),
+    elapsed_ms: v.number(),
+  }),
+);
 
 type ExecAnswer = v.InferOutput<typeof ExecReply>;
 
 /** One line saying how the call ended, for people and models. */
 function status(response: ExecAnswer): string {
-  const parts = [response.running ? (response.input_wanted ? `waiting for input (${response.input_wanted} reads the terminal)` : "still running") : `exit code ${response.code}`];
+  const parts = [
+    response.running
+      ? response.input_wanted
+        ? `waiting for input (${response.input_wanted} reads the terminal)`
+        : "still running"
+      : `exit code ${response.code}`,
+  ];
   if (response.screen) parts.push("a full-screen program: this is its screen");
   if (response.cut) parts.push(`${response.cut} characters cut`);
   if (response.lost_lines) parts.push(`${response.lost_lines} lines scrolled away unread`);
@@ -65,15 +107,20 @@ export const exec = defineCommand({
     if ((params.command === undefined) === (params.continue === undefined)) {
       throw new T4aError("invalid_params", "exec needs a command to start, or continue with the token of one");
     }
-    if (params.input !== undefined && params.continue === undefined) throw new T4aError("invalid_params", "input goes with continue");
+    if (params.input !== undefined && params.continue === undefined)
+      throw new T4aError("invalid_params", "input goes with continue");
     const session = ctx.sessions.get(params.id);
     // A new command needs a live shell; a continuation may read what an ended one left.
-    if (params.command !== undefined) return { ...(await session.alive.exec(params.command, params.yield_ms, params.max_output)) };
-    return { ...(await session.terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)) };
+    if (params.command !== undefined)
+      return { ...(await session.alive.exec(params.command, params.yield_ms, params.max_output)) };
+    return {
+      ...(await session.terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)),
+    };
   },
   cli: {
     usage: "exec <id> [...command]",
-    summary: "Run a shell command; return when it ends, waits for input, or the yield passes, with its output so far and a token",
+    summary:
+      "Run a shell command; return when it ends, waits for input, or the yield passes, with its output so far and a token",
     options: [
       ["--yield <duration>", "return after this long at the latest (default 10s); the command keeps running"],
       ["--max-output <n>", "print at most n characters of output (default 16000); the middle is cut"],

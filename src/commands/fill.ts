@@ -10,7 +10,9 @@ import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
 
-export const FillParams = deferred(() => v.object({ id: TerminalId, ...actFields(), value: v.pipe(v.string(), v.description("the text it should hold")) }));
+export const FillParams = deferred(() =>
+  v.object({ id: TerminalId, ...actFields(), value: v.pipe(v.string(), v.description("the text it should hold")) }),
+);
 
 export const fill = defineCommand({
   name: "fill",
@@ -27,12 +29,18 @@ export const fill = defineCommand({
     summary: "Put text in an input field (by ref or label) in place of its value; waits until it shows",
     options: [["--timeout <duration>", "wait this long for the effect (default 10s)"]],
     examples: ['t4a fill t1 e1 "Ada Lovelace"', 't4a fill t1 Name "Ada"'],
-    request: ([id, target, value], options) => ({ id, target, value: unescapeInput(value ?? ""), timeout_ms: durationOption(options.timeout, "--timeout") }),
+    request: ([id, target, value], options) => ({
+      id,
+      target,
+      value: unescapeInput(value ?? ""),
+      timeout_ms: durationOption(options.timeout, "--timeout"),
+    }),
     print: printAct,
   },
   mcp: {
     tool: "terminal_fill",
-    description: "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type, no Enter; returns once shown.",
+    description:
+      "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type, no Enter; returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/fill" }],

@@ -35,7 +35,42 @@ import { up } from "./up.ts";
 import { wait } from "./wait.ts";
 import { web } from "./web.ts";
 
-const table = [create, list, send, text, screenshot, cursor, snapshot, choose, click, fill, wait, run, exec, resize, events, attach, record, kill, restore, restart, up, down, agents, ask, approve, deny, transcript, diff, trust, notify, web, config, info, shutdown] as const;
+const table = [
+  create,
+  list,
+  send,
+  text,
+  screenshot,
+  cursor,
+  snapshot,
+  choose,
+  click,
+  fill,
+  wait,
+  run,
+  exec,
+  resize,
+  events,
+  attach,
+  record,
+  kill,
+  restore,
+  restart,
+  up,
+  down,
+  agents,
+  ask,
+  approve,
+  deny,
+  transcript,
+  diff,
+  trust,
+  notify,
+  web,
+  config,
+  info,
+  shutdown,
+] as const;
 
 export const commands: Command[] = [...table] as Command[];
 

@@ -5,24 +5,47 @@ import { defineCommand } from "./command.ts";
 
 export const InfoParams = deferred(() => v.object({}));
 
-export const InfoReply = deferred(() => v.object({
-  version: v.string(),
-  pid: v.number(),
-  uptime_ms: v.number(),
-  sessions: v.number(),
-  subscribers: v.number(),
-  rss_bytes: v.number(),
-  unread_reply_bytes: v.optional(v.pipe(v.number(), v.description("replies written for clients that have not read them yet (at most 128 MB; past it the furthest behind is dropped)"))),
-  socket: v.string(),
-  /** Optional: daemons before the fleet's resume do not say. */
-  instance: v.optional(v.pipe(v.string(), v.description("this daemon instance (events and wait count their seq in it)"))),
-  seq: v.optional(v.pipe(v.number(), v.description("the last event's seq (a wait --any's since)"))),
-  /** Optional: daemons before the screen pool do not say. */
-  screen_workers: v.optional(v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)"))),
-  worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
-  restore_failed: v.optional(v.pipe(v.array(v.object({ id: v.string(), error: v.string() })), v.description("persisted sessions that could not come back, with why"))),
-  warnings: v.optional(v.pipe(v.array(v.string()), v.description("what of the state files could not be read at the daemon's start (each names the file)"))),
-}));
+export const InfoReply = deferred(() =>
+  v.object({
+    version: v.string(),
+    pid: v.number(),
+    uptime_ms: v.number(),
+    sessions: v.number(),
+    subscribers: v.number(),
+    rss_bytes: v.number(),
+    unread_reply_bytes: v.optional(
+      v.pipe(
+        v.number(),
+        v.description(
+          "replies written for clients that have not read them yet (at most 128 MB; past it the furthest behind is dropped)",
+        ),
+      ),
+    ),
+    socket: v.string(),
+    /** Optional: daemons before the fleet's resume do not say. */
+    instance: v.optional(
+      v.pipe(v.string(), v.description("this daemon instance (events and wait count their seq in it)")),
+    ),
+    seq: v.optional(v.pipe(v.number(), v.description("the last event's seq (a wait --any's since)"))),
+    /** Optional: daemons before the screen pool do not say. */
+    screen_workers: v.optional(
+      v.pipe(v.number(), v.description("worker threads the screens parse on (0: the daemon's own thread)")),
+    ),
+    worker_sessions: v.optional(v.pipe(v.array(v.number()), v.description("sessions on each worker started so far"))),
+    restore_failed: v.optional(
+      v.pipe(
+        v.array(v.object({ id: v.string(), error: v.string() })),
+        v.description("persisted sessions that could not come back, with why"),
+      ),
+    ),
+    warnings: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description("what of the state files could not be read at the daemon's start (each names the file)"),
+      ),
+    ),
+  }),
+);
 
 export const info = defineCommand({
   name: "info",
@@ -53,7 +76,9 @@ export const info = defineCommand({
     print(response) {
       for (const [key, value] of Object.entries(response)) {
         if (key === "warnings") for (const warning of value as string[]) console.error(`t4a: warning: ${warning}`);
-        else if (key === "restore_failed") for (const f of value as Array<{ id: string; error: string }>) console.log(`restore_failed=${f.id}: ${f.error}`);
+        else if (key === "restore_failed")
+          for (const f of value as Array<{ id: string; error: string }>)
+            console.log(`restore_failed=${f.id}: ${f.error}`);
         else if (key !== "ok") console.log(`${key}=${value}`);
       }
     },

@@ -8,18 +8,31 @@ import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
 import { needOf, needRank } from "./needs.ts";
 
-export const ListParams = deferred(() => v.object({
-  needs: v.optional(v.pipe(v.boolean(), v.description("only who needs a person, most urgent first"))),
-}));
+export const ListParams = deferred(() =>
+  v.object({
+    needs: v.optional(v.pipe(v.boolean(), v.description("only who needs a person, most urgent first"))),
+  }),
+);
 
-export const ListReply = deferred(() => v.object({
-  terminals: v.array(SessionInfo),
-  restore_failed: v.optional(v.pipe(
-    v.array(v.object({ id: v.string(), error: v.string() })),
-    v.description("persisted sessions that could not come back, with why: kept, tried again at the next start or by `restore`, forgotten by `kill`"),
-  )),
-  warnings: v.optional(v.pipe(v.array(v.string()), v.description("what of the state files could not be read at the daemon's start (each names the file)"))),
-}));
+export const ListReply = deferred(() =>
+  v.object({
+    terminals: v.array(SessionInfo),
+    restore_failed: v.optional(
+      v.pipe(
+        v.array(v.object({ id: v.string(), error: v.string() })),
+        v.description(
+          "persisted sessions that could not come back, with why: kept, tried again at the next start or by `restore`, forgotten by `kill`",
+        ),
+      ),
+    ),
+    warnings: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description("what of the state files could not be read at the daemon's start (each names the file)"),
+      ),
+    ),
+  }),
+);
 
 export const list = defineCommand({
   name: "list",
@@ -29,7 +42,8 @@ export const list = defineCommand({
     const failed = ctx.sessions.manifest.failures();
     const warnings = ctx.sessions.manifest.problems;
     let terminals = ctx.sessions.list().map((session) => session.info());
-    if (params.needs) terminals = terminals.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b));
+    if (params.needs)
+      terminals = terminals.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b));
     return {
       terminals,
       ...(failed.length ? { restore_failed: failed } : {}),
@@ -40,13 +54,20 @@ export const list = defineCommand({
     usage: "list",
     summary: "List terminals: id, size, pid, state, title, and an agent's state and question",
     options: [
-      ["--needs", "only terminals that need you (waiting agents first, then programs reading input, then failed exits)"],
-      ["--all", "every host in hosts.json too (t4a hosts add), asked in parallel: a host column first, ids as HOST:ID; a host that does not answer is one line on stderr"],
+      [
+        "--needs",
+        "only terminals that need you (waiting agents first, then programs reading input, then failed exits)",
+      ],
+      [
+        "--all",
+        "every host in hosts.json too (t4a hosts add), asked in parallel: a host column first, ids as HOST:ID; a host that does not answer is one line on stderr",
+      ],
     ],
     examples: ["t4a list", "t4a list --needs", "t4a list --all --needs"],
     request: (_args, options) => ({ needs: options.needs === true ? true : undefined }),
     print(response) {
-      for (const warning of (response.warnings as string[] | undefined) ?? []) console.error(`t4a: warning: ${warning}`);
+      for (const warning of (response.warnings as string[] | undefined) ?? [])
+        console.error(`t4a: warning: ${warning}`);
       for (const line of terminalLines(response)) console.log(line);
     },
     // No daemon, no terminals: a script's `t4a list` must not start one just to learn that.
@@ -69,7 +90,8 @@ export const list = defineCommand({
 export function terminalLines(response: Reply): string[] {
   const now = Date.now();
   const failed = ((response.restore_failed as Array<{ id: string; error: string }> | undefined) ?? []).map(
-    (f) => `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} (\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,
+    (f) =>
+      `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} (\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,
   );
   const lines = (response.terminals as Reply[]).map((t) => {
     const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;

@@ -9,11 +9,19 @@ import { describeIssue } from "../protocol/issue-path.ts";
 import { AgentStateName, TerminalId } from "../protocol/fields.ts";
 import { defineCommand, type Reply } from "./command.ts";
 
-export const NotifyParams = deferred(() => v.object({
-  id: TerminalId,
-  state: v.pipe(v.picklist(["working", "waiting", "idle", "exited"]), v.description("what the agent is doing now")),
-  message: v.optional(v.pipe(v.string(), v.maxLength(1000), v.description("what it says about it (kept when the screen shows nothing better)"))),
-}));
+export const NotifyParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    state: v.pipe(v.picklist(["working", "waiting", "idle", "exited"]), v.description("what the agent is doing now")),
+    message: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(1000),
+        v.description("what it says about it (kept when the screen shows nothing better)"),
+      ),
+    ),
+  }),
+);
 
 export const NotifyReply = deferred(() => v.object({ state: AgentStateName, line: v.string() }));
 
@@ -39,7 +47,10 @@ export const notify = defineCommand({
       // The channel answers nothing: a bad report is caught here, as the daemon would.
       const checked = v.safeParse(NotifyParams, { id: request.id, state: request.state, message: request.message });
       if (!checked.success) return { ok: false, error: describeIssue(checked.issues[0]), code: "invalid_params" };
-      return notifyChannel(path, `${request.state}${request.message ? ` ${String(request.message).replace(/\s+/g, " ")}` : ""}`);
+      return notifyChannel(
+        path,
+        `${request.state}${request.message ? ` ${String(request.message).replace(/\s+/g, " ")}` : ""}`,
+      );
     },
   },
 });

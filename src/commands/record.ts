@@ -7,17 +7,30 @@ import { TerminalId } from "../protocol/fields.ts";
 import { absolutePath } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-const CastPath = deferred(() => v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path (the CLI makes it one)")));
+const CastPath = deferred(() =>
+  v.pipe(v.string(), v.minLength(1), v.startsWith("/", "must be an absolute path (the CLI makes it one)")),
+);
 
-export const RecordParams = deferred(() => v.object({
-  id: TerminalId,
-  path: v.optional(v.pipe(CastPath, v.description("the .cast file to write (made or truncated, mode 600)"))),
-  input: v.optional(v.pipe(v.boolean(), v.description("record what is typed too (\"i\" events)")), false),
-  format: v.optional(v.pipe(v.picklist(["v2", "v3"]), v.description("asciicast v2 (asciinema 2.x plays it) or v3")), "v2"),
-  stop: v.optional(v.pipe(v.boolean(), v.description("stop the terminal's recording instead"))),
-}));
+export const RecordParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    path: v.optional(v.pipe(CastPath, v.description("the .cast file to write (made or truncated, mode 600)"))),
+    input: v.optional(v.pipe(v.boolean(), v.description('record what is typed too ("i" events)')), false),
+    format: v.optional(
+      v.pipe(v.picklist(["v2", "v3"]), v.description("asciicast v2 (asciinema 2.x plays it) or v3")),
+      "v2",
+    ),
+    stop: v.optional(v.pipe(v.boolean(), v.description("stop the terminal's recording instead"))),
+  }),
+);
 
-export const RecordReply = deferred(() => v.object({ recording: v.optional(v.string()), format: v.optional(v.picklist(["v2", "v3"])), stopped: v.optional(v.string()) }));
+export const RecordReply = deferred(() =>
+  v.object({
+    recording: v.optional(v.string()),
+    format: v.optional(v.picklist(["v2", "v3"])),
+    stopped: v.optional(v.string()),
+  }),
+);
 
 export const record = defineCommand({
   name: "record",

@@ -5,11 +5,13 @@ import { Dimension, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
-export const ResizeParams = deferred(() => v.object({
-  id: TerminalId,
-  cols: v.pipe(Dimension, v.description("columns, 1..1000")),
-  rows: v.pipe(Dimension, v.description("rows, 1..1000")),
-}));
+export const ResizeParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    cols: v.pipe(Dimension, v.description("columns, 1..1000")),
+    rows: v.pipe(Dimension, v.description("rows, 1..1000")),
+  }),
+);
 
 export const ResizeReply = deferred(() => v.object({ cols: v.number(), rows: v.number() }));
 

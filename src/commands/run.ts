@@ -8,27 +8,48 @@ import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
 
-export const RunParams = deferred(() => v.object({
-  id: TerminalId,
-  command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("a shell command line, as you would type it")),
-  timeout_ms: v.optional(
-    v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms; the command keeps running")),
-    600_000,
-  ),
-  max_lines: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("answer at most the last this many output lines")),
-    1000,
-  ),
-}));
+export const RunParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    command: v.pipe(
+      v.string(),
+      v.minLength(1, "command must not be empty"),
+      v.description("a shell command line, as you would type it"),
+    ),
+    timeout_ms: v.optional(
+      v.pipe(
+        Milliseconds,
+        v.minValue(1),
+        v.maxValue(MAX_WAIT_MS),
+        v.description("give up after this many ms; the command keeps running"),
+      ),
+      600_000,
+    ),
+    max_lines: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(100_000),
+        v.description("answer at most the last this many output lines"),
+      ),
+      1000,
+    ),
+  }),
+);
 
-export const RunReply = deferred(() => v.object({
-  code: v.nullable(v.number()),
-  shell_exited: v.optional(v.pipe(v.literal(true), v.description("the command ended the shell; code is the shell's exit status"))),
-  lines: v.array(v.string()),
-  total_lines: v.number(),
-  truncated: v.boolean(),
-  elapsed_ms: v.number(),
-}));
+export const RunReply = deferred(() =>
+  v.object({
+    code: v.nullable(v.number()),
+    shell_exited: v.optional(
+      v.pipe(v.literal(true), v.description("the command ended the shell; code is the shell's exit status")),
+    ),
+    lines: v.array(v.string()),
+    total_lines: v.number(),
+    truncated: v.boolean(),
+    elapsed_ms: v.number(),
+  }),
+);
 
 export const run = defineCommand({
   name: "run",
@@ -57,7 +78,8 @@ export const run = defineCommand({
     print(response) {
       const lines = response.lines as string[];
       if (lines.length) console.log(lines.join("\n"));
-      if (response.truncated) console.error(`t4a: showing the last ${lines.length} of ${response.total_lines} output lines`);
+      if (response.truncated)
+        console.error(`t4a: showing the last ${lines.length} of ${response.total_lines} output lines`);
       const code = response.code as number | null;
       return code === null ? 1 : code;
     },
@@ -72,7 +94,9 @@ export const run = defineCommand({
     result(response) {
       const lines = response.lines as string[];
       const shown = response.truncated ? `the last ${lines.length} of ${response.total_lines}` : `${lines.length}`;
-      return textContent([`[exit code ${response.code}; ${shown} output lines; ${response.elapsed_ms} ms]`, ...lines].join("\n"));
+      return textContent(
+        [`[exit code ${response.code}; ${shown} output lines; ${response.elapsed_ms} ms]`, ...lines].join("\n"),
+      );
     },
   },
   http: [{ method: "POST", path: "/api/sessions/:id/run" }],

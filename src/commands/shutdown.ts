@@ -27,7 +27,8 @@ export const shutdown = defineCommand({
     async after(response) {
       const deadline = performance.now() + SHUTDOWN_WAIT_MS;
       while (processExists(response.pid)) {
-        if (performance.now() > deadline) throw new Error(`the daemon did not exit within ${SHUTDOWN_WAIT_MS / 1000} s`);
+        if (performance.now() > deadline)
+          throw new Error(`the daemon did not exit within ${SHUTDOWN_WAIT_MS / 1000} s`);
         await Bun.sleep(10);
       }
     },
@@ -43,4 +44,3 @@ function processExists(pid: unknown): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
-

@@ -42,16 +42,18 @@ const ElementSchema = v.object({
   text: v.optional(v.string()),
 });
 
-export const SnapshotReply = deferred(() => v.object({
-  cols: v.number(),
-  rows: v.number(),
-  cursor: v.object({ row: v.number(), col: v.number(), visible: v.boolean() }),
-  /** The mouse reports the program turned on ("none": a click must be keys). */
-  mouse: v.string(),
-  elements: v.array(ElementSchema),
-  /** Elements past the first 1000, left out. */
-  omitted: v.optional(v.number()),
-}));
+export const SnapshotReply = deferred(() =>
+  v.object({
+    cols: v.number(),
+    rows: v.number(),
+    cursor: v.object({ row: v.number(), col: v.number(), visible: v.boolean() }),
+    /** The mouse reports the program turned on ("none": a click must be keys). */
+    mouse: v.string(),
+    elements: v.array(ElementSchema),
+    /** Elements past the first 1000, left out. */
+    omitted: v.optional(v.number()),
+  }),
+);
 
 export const snapshot = defineCommand({
   name: "snapshot",

@@ -6,54 +6,74 @@ import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 
-const RowIndex = deferred(() => v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative")));
+const RowIndex = deferred(() =>
+  v.pipe(v.number(), v.integer("must be an integer"), v.minValue(0, "must not be negative")),
+);
 
-export const TextParams = deferred(() => v.object({
-  id: TerminalId,
-  start: v.optional(v.pipe(RowIndex, v.description("first row to read, counted from the bottom (0 = last row); inclusive"))),
-  end: v.optional(v.pipe(RowIndex, v.description("row to stop before, counted from the bottom; omit start and end to read the whole region"))),
-  trim: v.optional(v.pipe(v.boolean(), v.description("drop trailing blanks of each row")), true),
-  region: v.optional(
-    v.pipe(v.picklist(["viewport", "scrollback", "all"]), v.description("viewport (the screen), scrollback (rows that scrolled off above it) or all")),
-    "viewport",
-  ),
-  tail: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer("must be an integer"),
-      v.minValue(1, "must be at least 1"),
-      v.description("the last N rows that hold something: ending at the last non-blank row or the cursor row, whichever is lower; overrides start/end"),
+export const TextParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    start: v.optional(
+      v.pipe(RowIndex, v.description("first row to read, counted from the bottom (0 = last row); inclusive")),
     ),
-  ),
-  trim_rows: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description("drop the blank rows below the last non-blank row and the cursor row; the reply says how many in trimmed_rows"),
+    end: v.optional(
+      v.pipe(
+        RowIndex,
+        v.description("row to stop before, counted from the bottom; omit start and end to read the whole region"),
+      ),
     ),
-    false,
-  ),
-  since: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+\.\d+\.-?\d+$/, "since must be a token from an earlier text reply"),
-      v.description("a token from an earlier read: answer only the rows changed or scrolled in since then"),
+    trim: v.optional(v.pipe(v.boolean(), v.description("drop trailing blanks of each row")), true),
+    region: v.optional(
+      v.pipe(
+        v.picklist(["viewport", "scrollback", "all"]),
+        v.description("viewport (the screen), scrollback (rows that scrolled off above it) or all"),
+      ),
+      "viewport",
     ),
-  ),
-}));
+    tail: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer("must be an integer"),
+        v.minValue(1, "must be at least 1"),
+        v.description(
+          "the last N rows that hold something: ending at the last non-blank row or the cursor row, whichever is lower; overrides start/end",
+        ),
+      ),
+    ),
+    trim_rows: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "drop the blank rows below the last non-blank row and the cursor row; the reply says how many in trimmed_rows",
+        ),
+      ),
+      false,
+    ),
+    since: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+\.\d+\.-?\d+$/, "since must be a token from an earlier text reply"),
+        v.description("a token from an earlier read: answer only the rows changed or scrolled in since then"),
+      ),
+    ),
+  }),
+);
 
-export const TextReply = deferred(() => v.object({
-  lines: v.array(v.string()),
-  region: v.picklist(["viewport", "scrollback", "all"]),
-  total_lines: v.number(),
-  /** Hand it back as `since` for the rows changed after this read. */
-  token: v.string(),
-  start: v.optional(v.number()),
-  end: v.optional(v.number()),
-  trimmed_rows: v.optional(v.number()),
-  /** Delta reads: each line's row from the bottom, and whether every row came (the token was too old). */
-  rows: v.optional(v.array(v.number())),
-  full: v.optional(v.boolean()),
-}));
+export const TextReply = deferred(() =>
+  v.object({
+    lines: v.array(v.string()),
+    region: v.picklist(["viewport", "scrollback", "all"]),
+    total_lines: v.number(),
+    /** Hand it back as `since` for the rows changed after this read. */
+    token: v.string(),
+    start: v.optional(v.number()),
+    end: v.optional(v.number()),
+    trimmed_rows: v.optional(v.number()),
+    /** Delta reads: each line's row from the bottom, and whether every row came (the token was too old). */
+    rows: v.optional(v.array(v.number())),
+    full: v.optional(v.boolean()),
+  }),
+);
 
 export const text = defineCommand({
   name: "text",
@@ -105,11 +125,23 @@ export const text = defineCommand({
       ["--no-trim", "keep trailing blanks of each row"],
       ["--since <token>", "only rows changed since an earlier read (its token: see --json)"],
     ],
-    examples: ["t4a text t1", "t4a text t1 --tail 5  # the last five rows with text in them", "t4a text t1 0:5      # the bottom five rows of the screen, blank or not", "t4a text t1 --all"],
+    examples: [
+      "t4a text t1",
+      "t4a text t1 --tail 5  # the last five rows with text in them",
+      "t4a text t1 0:5      # the bottom five rows of the screen, blank or not",
+      "t4a text t1 --all",
+    ],
     request([id, range], options) {
       const region = options.all ? "all" : options.scrollback ? "scrollback" : "viewport";
       const since = options.since === undefined ? undefined : String(options.since);
-      return { id, region, trim: options.trim !== false, since, tail: intOption(options.tail, "--tail"), ...parseRange(range) };
+      return {
+        id,
+        region,
+        trim: options.trim !== false,
+        since,
+        tail: intOption(options.tail, "--tail"),
+        ...parseRange(range),
+      };
     },
     print(response) {
       const lines = response.lines as string[];
@@ -121,7 +153,7 @@ export const text = defineCommand({
     description:
       "A terminal's screen as plain text, one line per row: exact characters. " +
       "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five holding text. " +
-      "The header line's token, passed as `since`, gets only the rows changed since (\"row: text\"): the cheapest way to follow. " +
+      'The header line\'s token, passed as `since`, gets only the rows changed since ("row: text"): the cheapest way to follow. ' +
       "~1 token per 4 characters: 80x24 up to ~500.",
     // An agent pays tokens for every blank row of an empty screen: leave them out unless asked.
     request: (args) => ({ trim_rows: true, ...args }),
@@ -131,11 +163,20 @@ export const text = defineCommand({
       if (response.rows === undefined) {
         const span = lines.length ? `, rows ${(response.end as number) - 1}..${response.start} from the bottom` : "";
         const trimmed = response.trimmed_rows ? `, ${response.trimmed_rows} blank rows below left out` : "";
-        return textContent([`[${lines.length} of ${total} ${region} lines${span}${trimmed}; token ${token}]`, ...lines].join("\n"));
+        return textContent(
+          [`[${lines.length} of ${total} ${region} lines${span}${trimmed}; token ${token}]`, ...lines].join("\n"),
+        );
       }
       const rows = response.rows as number[];
-      const what = response.full ? `layout changed: all ${total} ${region} lines` : `${lines.length} of ${total} ${region} lines changed`;
-      return textContent([`[${what}, as "row: text", 0 = bottom; token ${token}]`, ...lines.map((line, i) => `${rows[i]}: ${line}`)].join("\n"));
+      const what = response.full
+        ? `layout changed: all ${total} ${region} lines`
+        : `${lines.length} of ${total} ${region} lines changed`;
+      return textContent(
+        [
+          `[${what}, as "row: text", 0 = bottom; token ${token}]`,
+          ...lines.map((line, i) => `${rows[i]}: ${line}`),
+        ].join("\n"),
+      );
     },
   },
   http: [{ method: "GET", path: "/api/sessions/:id/text" }],

@@ -9,15 +9,25 @@ import { absolutePath } from "./cli-helpers.ts";
 
 export const trust = defineCommand({
   name: "trust",
-  params: deferred(() => v.object({ dir: v.pipe(v.string(), v.startsWith("/", "must be an absolute path"), v.description("a checkout of the repository (its main one or a worktree)")) })),
-  reply: deferred(() => v.object({
-    /** The repository's main checkout: approvals are per repository. */
-    repo: v.string(),
-    path: v.string(),
-    sha256: v.string(),
-    /** The approved script, as it was read. */
-    script: v.string(),
-  })),
+  params: deferred(() =>
+    v.object({
+      dir: v.pipe(
+        v.string(),
+        v.startsWith("/", "must be an absolute path"),
+        v.description("a checkout of the repository (its main one or a worktree)"),
+      ),
+    }),
+  ),
+  reply: deferred(() =>
+    v.object({
+      /** The repository's main checkout: approvals are per repository. */
+      repo: v.string(),
+      path: v.string(),
+      sha256: v.string(),
+      /** The approved script, as it was read. */
+      script: v.string(),
+    }),
+  ),
   async handle(params, ctx) {
     const { trustSetup } = await import("../spawn/repo-setup.ts");
     return trustSetup(params.dir, ctx.stateDir);
@@ -28,7 +38,9 @@ export const trust = defineCommand({
     examples: ["cat .t4a/setup && t4a trust", "t4a trust ~/code/app"],
     request: ([dir]) => ({ dir: absolutePath(dir ?? ".") }),
     print(response) {
-      console.error(`t4a: approved ${response.path} (sha256 ${response.sha256}) for worktrees of ${response.repo}; a changed script must be approved again`);
+      console.error(
+        `t4a: approved ${response.path} (sha256 ${response.sha256}) for worktrees of ${response.repo}; a changed script must be approved again`,
+      );
     },
     startsDaemon: true,
   },

@@ -10,14 +10,25 @@ import { defineCommand, type Reply } from "./command.ts";
 import { createdReply } from "./create.ts";
 import { readConnectorFile } from "./connector-file.ts";
 
-export const UpParams = deferred(() => v.object({
-  sessions: v.pipe(v.array(SessionSpec), v.minLength(1), v.maxLength(256), v.description("the sessions to create, as create takes them")),
-}));
+export const UpParams = deferred(() =>
+  v.object({
+    sessions: v.pipe(
+      v.array(SessionSpec),
+      v.minLength(1),
+      v.maxLength(256),
+      v.description("the sessions to create, as create takes them"),
+    ),
+  }),
+);
 
-export const UpReply = deferred(() => v.object({
-  /** A session already running is reported by id alone. */
-  sessions: v.array(v.object({ ...v.partial(CreateReply).entries, id: v.string(), state: v.picklist(["created", "exists"]) })),
-}));
+export const UpReply = deferred(() =>
+  v.object({
+    /** A session already running is reported by id alone. */
+    sessions: v.array(
+      v.object({ ...v.partial(CreateReply).entries, id: v.string(), state: v.picklist(["created", "exists"]) }),
+    ),
+  }),
+);
 
 export const up = defineCommand({
   name: "up",
@@ -41,7 +52,10 @@ export const up = defineCommand({
       } catch (error) {
         for (const id of made.reverse()) await ctx.sessions.kill(id).catch(() => {});
         const known = error instanceof T4aError ? error : new T4aError("internal", String(error));
-        throw new T4aError(known.code, `sessions[${index}]: ${known.message}${made.length ? ` (the ${made.length} created before it were ended)` : ""}`);
+        throw new T4aError(
+          known.code,
+          `sessions[${index}]: ${known.message}${made.length ? ` (the ${made.length} created before it were ended)` : ""}`,
+        );
       }
     }
     return { sessions: report };

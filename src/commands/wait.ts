@@ -19,48 +19,97 @@ export const DEFAULT_WAIT_MS = 30_000;
 
 const agentWaitState = () => v.picklist(["working", "waiting", "idle", "exited"]);
 
-export const WaitParams = deferred(() => v.object({
-  id: v.optional(TerminalId),
-  any: v.optional(v.pipe(v.boolean(), v.description("no id: until any terminal needs a person (or an agent reaches `agent`)"))),
-  idle_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.description("no output for this many ms (counted from the wait's start at the earliest)"))),
-  text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text appears in output that arrives after the wait began"))),
-  regex: v.optional(v.pipe(v.string(), v.minLength(1), v.description("a line of new output matches this JavaScript regular expression"))),
-  gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen"))),
-  command_done: v.optional(v.pipe(v.boolean(), v.description("the running shell command finishes; answers its exit code (needs shell integration)"))),
-  exit: v.optional(v.pipe(v.boolean(), v.description("the program exits; answers its exit code or signal"))),
-  input: v.optional(
-    v.pipe(v.boolean(), v.description("the program is blocked reading the terminal (a password, y/n or REPL prompt, a shell's prompt), now or later (Linux)")),
-  ),
-  agent: v.optional(
-    v.pipe(
-      v.union([agentWaitState(), v.array(agentWaitState())]),
-      v.description("agent state(s): waiting (for the user), idle (turn done), working, exited"),
+export const WaitParams = deferred(() =>
+  v.object({
+    id: v.optional(TerminalId),
+    any: v.optional(
+      v.pipe(v.boolean(), v.description("no id: until any terminal needs a person (or an agent reaches `agent`)")),
     ),
-  ),
-  timeout_ms: v.optional(v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")), DEFAULT_WAIT_MS),
-  since: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("with any: an event after this seq (info's) that would have answered answers too (a rejoin)"))),
-  instance: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("the daemon instance since counted in"))),
-}));
+    idle_ms: v.optional(
+      v.pipe(
+        Milliseconds,
+        v.minValue(1),
+        v.description("no output for this many ms (counted from the wait's start at the earliest)"),
+      ),
+    ),
+    text: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description("this text appears in output that arrives after the wait began"),
+      ),
+    ),
+    regex: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.description("a line of new output matches this JavaScript regular expression"),
+      ),
+    ),
+    gone: v.optional(
+      v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen")),
+    ),
+    command_done: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("the running shell command finishes; answers its exit code (needs shell integration)"),
+      ),
+    ),
+    exit: v.optional(v.pipe(v.boolean(), v.description("the program exits; answers its exit code or signal"))),
+    input: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "the program is blocked reading the terminal (a password, y/n or REPL prompt, a shell's prompt), now or later (Linux)",
+        ),
+      ),
+    ),
+    agent: v.optional(
+      v.pipe(
+        v.union([agentWaitState(), v.array(agentWaitState())]),
+        v.description("agent state(s): waiting (for the user), idle (turn done), working, exited"),
+      ),
+    ),
+    timeout_ms: v.optional(
+      v.pipe(Milliseconds, v.minValue(1), v.maxValue(MAX_WAIT_MS), v.description("give up after this many ms")),
+      DEFAULT_WAIT_MS,
+    ),
+    since: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.description("with any: an event after this seq (info's) that would have answered answers too (a rejoin)"),
+      ),
+    ),
+    instance: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("the daemon instance since counted in"))),
+  }),
+);
 
-export const WaitReply = deferred(() => v.object({
-  condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent", "needs"]),
-  elapsed_ms: v.number(),
-  /** With `any`: the terminal, and (needs) why it needs a person. */
-  terminal: v.optional(v.string()),
-  why: v.optional(v.picklist(NEEDS)),
-  line: v.optional(v.string()),
-  row: v.optional(v.number()),
-  match: v.optional(v.string()),
-  code: v.optional(v.nullable(v.number())),
-  signal: v.optional(v.nullable(v.string())),
-  state: v.optional(AgentStateName),
-  question_id: v.optional(v.number()),
-  process: v.optional(v.string()),
-}));
+export const WaitReply = deferred(() =>
+  v.object({
+    condition: v.picklist(["idle", "text", "regex", "gone", "command_done", "exit", "input", "agent", "needs"]),
+    elapsed_ms: v.number(),
+    /** With `any`: the terminal, and (needs) why it needs a person. */
+    terminal: v.optional(v.string()),
+    why: v.optional(v.picklist(NEEDS)),
+    line: v.optional(v.string()),
+    row: v.optional(v.number()),
+    match: v.optional(v.string()),
+    code: v.optional(v.nullable(v.number())),
+    signal: v.optional(v.nullable(v.string())),
+    state: v.optional(AgentStateName),
+    question_id: v.optional(v.number()),
+    process: v.optional(v.string()),
+  }),
+);
 
 /** `waiting,idle` → ["waiting", "idle"]; one state stays a string. */
 function agentStates(option: string): string | string[] {
-  const states = option.split(",").map((state) => state.trim()).filter(Boolean);
+  const states = option
+    .split(",")
+    .map((state) => state.trim())
+    .filter(Boolean);
   return states.length === 1 ? states[0]! : states;
 }
 
@@ -70,9 +119,17 @@ export const wait = defineCommand({
   reply: WaitReply,
   async handle(params, ctx) {
     const { idle_ms, text, gone, command_done, exit, input } = params;
-    const others = idle_ms !== undefined || text !== undefined || params.regex !== undefined || gone !== undefined || command_done || exit || input;
+    const others =
+      idle_ms !== undefined ||
+      text !== undefined ||
+      params.regex !== undefined ||
+      gone !== undefined ||
+      command_done ||
+      exit ||
+      input;
     if (params.any) {
-      if (params.id !== undefined || others) throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
+      if (params.id !== undefined || others)
+        throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
       const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
       return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms, resume);
     }
@@ -83,11 +140,15 @@ export const wait = defineCommand({
       if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
       const watch = session.agent;
       if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
-      if (Array.isArray(params.agent) && params.agent.length === 0) throw new T4aError("invalid_params", "agent: name at least one state");
+      if (Array.isArray(params.agent) && params.agent.length === 0)
+        throw new T4aError("invalid_params", "agent: name at least one state");
       return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
     }
     if (!others) {
-      throw new T4aError("invalid_params", "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent");
+      throw new T4aError(
+        "invalid_params",
+        "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent",
+      );
     }
     let regex: RegExp | undefined;
     try {
@@ -95,11 +156,14 @@ export const wait = defineCommand({
     } catch (error) {
       throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
     }
-    return { ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit, input }, params.timeout_ms)) };
+    return {
+      ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit, input }, params.timeout_ms)),
+    };
   },
   cli: {
     usage: "wait [id]",
-    summary: "Wait until idle, text appears (in new output), text is gone, a command is done, exit, or an agent's state",
+    summary:
+      "Wait until idle, text appears (in new output), text is gone, a command is done, exit, or an agent's state",
     options: [
       ["--idle [duration]", "no output for this long (default 2s)"],
       ["--text <text>", "this text appears in output that arrives after the wait began"],
@@ -108,8 +172,14 @@ export const wait = defineCommand({
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
       ["--input", "the program waits for input: blocked reading the terminal (Linux)"],
-      ["--agent <states>", "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle"],
-      ["--any", "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why"],
+      [
+        "--agent <states>",
+        "an agent session is waiting (for you), idle (turn done), working or exited; several: waiting,idle",
+      ],
+      [
+        "--any",
+        "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why",
+      ],
       ["--all", "with --any: every host in hosts.json too; prints HOST:ID, why and the line"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
@@ -117,18 +187,27 @@ export const wait = defineCommand({
       't4a send t1 "make\\n" && t4a wait t1 --done --timeout 10m',
       "t4a wait t1 --text 'Listening on' --timeout 1m",
       "t4a wait t1 --idle 1s",
-      "while read -r id why line < <(t4a wait --any --timeout 1h); do t4a approve \"$id\"; done",
+      'while read -r id why line < <(t4a wait --any --timeout 1h); do t4a approve "$id"; done',
     ],
     request([id], options) {
       const conditions = ["idle", "text", "regex", "gone", "done", "exit", "input", "agent"];
       if (!options.any && !conditions.some((name) => options[name] !== undefined && options[name] !== false)) {
-        throw new T4aError("invalid_params", "wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)");
+        throw new T4aError(
+          "invalid_params",
+          "wait needs one of --idle --text --regex --gone --done --exit --input --agent (or --any)",
+        );
       }
-      if (!options.any && id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id (or --any for every terminal)");
+      if (!options.any && id === undefined)
+        throw new T4aError("invalid_params", "wait needs a terminal id (or --any for every terminal)");
       return {
         id,
         any: options.any ? true : undefined,
-        idle_ms: options.idle === undefined ? undefined : options.idle === true ? 2000 : durationOption(options.idle, "--idle"),
+        idle_ms:
+          options.idle === undefined
+            ? undefined
+            : options.idle === true
+              ? 2000
+              : durationOption(options.idle, "--idle"),
         text: options.text === undefined ? undefined : String(options.text),
         regex: options.regex === undefined ? undefined : String(options.regex),
         gone: options.gone === undefined ? undefined : String(options.gone),
@@ -140,7 +219,8 @@ export const wait = defineCommand({
       };
     },
     print(response) {
-      if (response.terminal !== undefined) console.log(`${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}`);
+      if (response.terminal !== undefined)
+        console.log(`${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}`);
       else if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
       else if (response.condition === "input") console.log(`${response.process}\t${response.line}`);
       else if (response.line !== undefined) console.log(response.line);
@@ -175,12 +255,25 @@ function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: nu
     const infos = ctx.sessions.list().map((session) => session.info());
     if (states) {
       const found = infos.find((t) => t.agent_state !== undefined && states.includes(t.agent_state));
-      return found && { condition: "agent" as const, terminal: found.id, state: found.agent_state, line: found.agent_line ?? "", ...(found.agent_question_id !== undefined ? { question_id: found.agent_question_id } : {}) };
+      return (
+        found && {
+          condition: "agent" as const,
+          terminal: found.id,
+          state: found.agent_state,
+          line: found.agent_line ?? "",
+          ...(found.agent_question_id !== undefined ? { question_id: found.agent_question_id } : {}),
+        }
+      );
     }
     const found = infos.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b))[0];
     if (!found) return undefined;
     const why = needOf(found)!;
-    const line = why === "waiting" ? (found.agent_line ?? "") : why === "input" ? String(found.input_wanted) : `exited ${found.signal ?? found.exit_code}`;
+    const line =
+      why === "waiting"
+        ? (found.agent_line ?? "")
+        : why === "input"
+          ? String(found.input_wanted)
+          : `exited ${found.signal ?? found.exit_code}`;
     return { condition: "needs" as const, terminal: found.id, why, line };
   };
   type Found = NonNullable<ReturnType<typeof look>> & { elapsed_ms: number };
@@ -222,8 +315,15 @@ function then(event: TerminalEvent, states: string[] | undefined) {
       : { condition: "needs" as const, terminal: event.terminal, why: "waiting" as const, line: event.line };
   }
   if (states) return undefined;
-  if (event.event === "input_wanted") return { condition: "needs" as const, terminal: event.terminal, why: "input" as const, line: event.process };
+  if (event.event === "input_wanted")
+    return { condition: "needs" as const, terminal: event.terminal, why: "input" as const, line: event.process };
   // A program that failed by itself (t4a's own kill, a shutdown, is no need).
-  if (event.event === "exit" && event.code !== 0 && event.reason === undefined) return { condition: "needs" as const, terminal: event.terminal, why: "failed" as const, line: `exited ${event.signal ?? event.code}` };
+  if (event.event === "exit" && event.code !== 0 && event.reason === undefined)
+    return {
+      condition: "needs" as const,
+      terminal: event.terminal,
+      why: "failed" as const,
+      line: `exited ${event.signal ?? event.code}`,
+    };
   return undefined;
 }

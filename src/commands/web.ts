@@ -9,7 +9,13 @@ import { defineCommand } from "./command.ts";
 import { absolutePath, listOption } from "./cli-helpers.ts";
 
 /** The running server, or (stop) that it stopped. */
-export const WebReply = deferred(() => v.object({ ...v.partial(WebServerInfo).entries, stopped: v.optional(v.literal(true)), logins_revoked: v.optional(v.number()) }));
+export const WebReply = deferred(() =>
+  v.object({
+    ...v.partial(WebServerInfo).entries,
+    stopped: v.optional(v.literal(true)),
+    logins_revoked: v.optional(v.number()),
+  }),
+);
 
 export const web = defineCommand({
   name: "web",
@@ -52,9 +58,14 @@ export const web = defineCommand({
     }),
     print(response) {
       if (response.stopped) return console.error("t4a: the web server stopped");
-      if (response.logins_revoked !== undefined) return console.error(`t4a: ended ${response.logins_revoked} browser login${response.logins_revoked === 1 ? "" : "s"}`);
+      if (response.logins_revoked !== undefined)
+        return console.error(
+          `t4a: ended ${response.logins_revoked} browser login${response.logins_revoked === 1 ? "" : "s"}`,
+        );
       if (response.warning) console.error(`t4a: WARNING: ${response.warning}`);
-      console.error(`t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ${response.allowed_hosts?.join(", ")}; ${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"} (end them: t4a web --logout-all)`);
+      console.error(
+        `t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ${response.allowed_hosts?.join(", ")}; ${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"} (end them: t4a web --logout-all)`,
+      );
       console.error("t4a: open this to log in a browser tab (it works one time; another tab needs another `t4a web`):");
       console.log(response.login_url);
     },

@@ -1,7 +1,17 @@
 // The one proof that a daemon owns its socket: an flock(2) on a file in the state dir, taken before
 // anything else and held for the daemon's whole life (the kernel drops it when the process ends,
 // even by SIGKILL). A daemon that cannot take it never touches a session. Must not be closed early.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { processStartTicks, recordedProcess } from "../client/daemon-pid.ts";
 import { T4aError } from "../protocol/errors.ts";
@@ -36,7 +46,10 @@ export function takeDaemonLock(lockPath: string, socketPath: string): void {
     }
     // undefined: no flock here (not glibc, or a filesystem without locks); the pid file alone
     // then guards, as before, and the log says so.
-    if (taken === undefined) console.error(`t4a daemon: cannot lock ${lockPath} here; only the pid file guards ${socketPath} against a second daemon`);
+    if (taken === undefined)
+      console.error(
+        `t4a daemon: cannot lock ${lockPath} here; only the pid file guards ${socketPath} against a second daemon`,
+      );
     ftruncateSync(fd);
     writeSync(fd, `${process.pid} ${processStartTicks(process.pid) ?? 0}\n`, 0);
     held = { fd, path: lockPath };

@@ -40,12 +40,15 @@ const SOCKET_CHECK_MS = 2000;
 async function finishLeftovers(records: SessionRecords, ended: number[]): Promise<void> {
   // The processes just SIGKILLed leave their cgroups as they die, not at once.
   for (let waited = 0; waited < 2000 && ended.some(isRunning); waited += 20) await Bun.sleep(20);
-  for (const path of removeDeadCgroups()) console.error(`t4a daemon: removed the empty cgroup ${path} a previous daemon left`);
+  for (const path of removeDeadCgroups())
+    console.error(`t4a daemon: removed the empty cgroup ${path} a previous daemon left`);
   await Promise.all(
     records.pendingCleanups().map(async ({ key, cleanup }) => {
       const failed = await runLeftoverCleanup(cleanup);
       records.removeCleanup(key);
-      console.error(`t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`);
+      console.error(
+        `t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`,
+      );
     }),
   );
 }
@@ -72,7 +75,10 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   // would take its sessions for leftovers and end them.
   const living = livingDaemon(socketPath);
   if (living) {
-    throw new T4aError("exists", `daemon ${living} still runs for ${socketPath} though its socket is gone; \`kill -USR1 ${living}\` makes it listen again`);
+    throw new T4aError(
+      "exists",
+      `daemon ${living} still runs for ${socketPath} though its socket is gone; \`kill -USR1 ${living}\` makes it listen again`,
+    );
   }
   removeIfPresent(socketPath); // stale: nobody answers on it
 
@@ -83,12 +89,17 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   rmSync(join(dirname(socketPath), "notify"), { recursive: true, force: true });
   const leftovers = records.endLeftovers();
   for (const leftover of leftovers) {
-    console.error(`t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`);
+    console.error(
+      `t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`,
+    );
   }
   records.adopt();
   // What it had promised to do at a session's end (plugin cleanups) and the cgroups it left;
   // the restore waits for it, so an old session's cleanup never runs under its restored self.
-  const leftoversDone = finishLeftovers(records, leftovers.flatMap((leftover) => leftover.pids));
+  const leftoversDone = finishLeftovers(
+    records,
+    leftovers.flatMap((leftover) => leftover.pids),
+  );
   const bus = new EventBus();
   const config = defaultConfig(options.idleTimeoutMs);
   const spawn = spawnContext(socketPath, join(dirname(socketPath), "shell-integration"));
@@ -120,7 +131,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
   process.on("SIGHUP", () => {}); // the terminal that started us going away is not a reason to stop
-  if (process.env.T4A_DEBUG_MEMORY) (await import("../terminal/memory-probe.ts")).installMemoryProbe(process.env.T4A_DEBUG_MEMORY);
+  if (process.env.T4A_DEBUG_MEMORY)
+    (await import("../terminal/memory-probe.ts")).installMemoryProbe(process.env.T4A_DEBUG_MEMORY);
   process.on("uncaughtException", (error) => console.error("t4a daemon: uncaught exception:", error));
   process.on("unhandledRejection", (error) => console.error("t4a daemon: unhandled rejection:", error));
 
@@ -139,15 +151,20 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   };
   // Listening before the restore: a client may subscribe to events and see each session come
   // back (`restored`); every other request waits for the restore, so none sees a partial list.
-  const restoring = leftoversDone.then(() => sessions.restore()).then(
-    (report) => {
-      for (const restored of report) {
-        if (restored.error) console.error(`t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`);
-        else console.error(`t4a daemon: restored session ${restored.id}`);
-      }
-    },
-    (error: Error) => console.error(`t4a daemon: could not restore sessions: ${error.message}`),
-  );
+  const restoring = leftoversDone
+    .then(() => sessions.restore())
+    .then(
+      (report) => {
+        for (const restored of report) {
+          if (restored.error)
+            console.error(
+              `t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`,
+            );
+          else console.error(`t4a daemon: restored session ${restored.id}`);
+        }
+      },
+      (error: Error) => console.error(`t4a daemon: could not restore sessions: ${error.message}`),
+    );
   ctx.restoring = restoring;
   claimSocket();
   recordDaemon(socketPath);
@@ -211,7 +228,17 @@ function spawnContext(socketPath: string, integrationDir: string): SpawnContext 
   const t4aPath = isCompiled() ? process.execPath : "t4a";
   const selfArgv = isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
   const configDir = dirname(agentsFile(process.env));
-  return { socketPath, stateDir, configDir, worktreesDir, integrationDir, daemonEnv, t4aPath, selfArgv, conversationsFile: conversationsPath(process.env, socketPath) };
+  return {
+    socketPath,
+    stateDir,
+    configDir,
+    worktreesDir,
+    integrationDir,
+    daemonEnv,
+    t4aPath,
+    selfArgv,
+    conversationsFile: conversationsPath(process.env, socketPath),
+  };
 }
 
 async function socketAnswers(path: string): Promise<boolean> {

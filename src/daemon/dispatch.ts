@@ -1,7 +1,14 @@
 // Request → reply, as plain data: parse and validate, run the command, and turn any failure
 // into the wire error. The only place errors become `{"ok":false,…}`. Knows nothing of sockets.
 import * as v from "valibot";
-import { BinaryReply, DuplexReply, StreamReply, type Command, type Reply, type StreamSink } from "../commands/command.ts";
+import {
+  BinaryReply,
+  DuplexReply,
+  StreamReply,
+  type Command,
+  type Reply,
+  type StreamSink,
+} from "../commands/command.ts";
 import { commandsByName } from "../commands/index.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Envelope, PROTOCOL_VERSION } from "../protocol/fields.ts";
@@ -45,7 +52,10 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
   const tag = envelope.success ? envelope.output.tag : undefined;
   try {
     if (!envelope.success) {
-      throw new T4aError("bad_request", 'a request is a JSON object with a string "cmd" (and an optional string or number "tag")');
+      throw new T4aError(
+        "bad_request",
+        'a request is a JSON object with a string "cmd" (and an optional string or number "tag")',
+      );
     }
     const protocol = envelope.output.protocol;
     if (protocol !== undefined && protocol !== PROTOCOL_VERSION) {
@@ -62,7 +72,10 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
     }
     if (ctx.restoring && command.name !== "events") await ctx.restoring;
     const result = await command.handle(parsed.output, ctx);
-    const fields = result instanceof BinaryReply || result instanceof StreamReply || result instanceof DuplexReply ? result.fields : result;
+    const fields =
+      result instanceof BinaryReply || result instanceof StreamReply || result instanceof DuplexReply
+        ? result.fields
+        : result;
     if (CHECK_REPLIES) checkReply(command, fields);
     if (result instanceof BinaryReply) return { reply: success(fields, tag), bytes: result.bytes };
     if (result instanceof StreamReply) return { reply: success(fields, tag), stream: result.start };
@@ -82,7 +95,11 @@ const CHECK_REPLIES = process.env.T4A_CHECK_REPLIES === "1";
 
 function checkReply(command: Command, fields: Reply): void {
   const checked = v.safeParse(command.reply, fields);
-  if (!checked.success) throw new T4aError("internal", `the ${command.name} reply does not match its schema: ${describeIssues(checked.issues)}`);
+  if (!checked.success)
+    throw new T4aError(
+      "internal",
+      `the ${command.name} reply does not match its schema: ${describeIssues(checked.issues)}`,
+    );
 }
 
 function success(fields: Reply, tag: string | number | undefined): Reply {
@@ -90,7 +107,10 @@ function success(fields: Reply, tag: string | number | undefined): Reply {
 }
 
 function failure(error: unknown, tag: string | number | undefined): Outcome {
-  const known = error instanceof T4aError ? error : new T4aError("internal", `internal error: ${String((error as Error)?.message ?? error)}`);
+  const known =
+    error instanceof T4aError
+      ? error
+      : new T4aError("internal", `internal error: ${String((error as Error)?.message ?? error)}`);
   if (!(error instanceof T4aError)) console.error("t4a: internal error:", error);
   const reply: Reply = { ok: false, error: known.message, code: known.code };
   if (tag !== undefined) reply.tag = tag;

@@ -149,7 +149,8 @@ function receive(socket: Socket<Connection>, chunk: Uint8Array): void {
     }
     if (newline === -1) break;
     if (connection.discarding) connection.discarding = false;
-    else if (connection.partialBytes > 0 || connection.partial.length > 1) connection.lines.push(joinPartial(connection));
+    else if (connection.partialBytes > 0 || connection.partial.length > 1)
+      connection.lines.push(joinPartial(connection));
     else connection.partial = [];
     from = newline + 1;
   }
@@ -214,7 +215,8 @@ function pump(socket: Socket<Connection>, ctx: DaemonContext): void {
       // A client gone meanwhile has its queued requests dropped, not run for nobody; one that has
       // not read its last replies gets the next when it has (the reply is made only then).
       const run = async (): Promise<Outcome> => {
-        if (connection.outboxBytes > OUTBOX_LOW_BYTES) await new Promise<void>((wake) => connection.drainWaiters.push(wake));
+        if (connection.outboxBytes > OUTBOX_LOW_BYTES)
+          await new Promise<void>((wake) => connection.drainWaiters.push(wake));
         return connection.closed ? { reply: {} } : dispatch(parsed.request, ctx);
       };
       connection.untaggedTail = connection.untaggedTail.then(run).then(answer);
@@ -282,7 +284,10 @@ function send(socket: Socket<Connection>, bytes: Uint8Array): void {
   if (totalOutboxBytes > OUTBOX_TOTAL_BYTES) {
     let furthest = socket;
     for (const other of behind) if (other.data.outboxBytes > furthest.data.outboxBytes) furthest = other;
-    drop(furthest, `the daemon holds more than ${OUTBOX_TOTAL_BYTES} bytes of replies unread by its clients, and this one is furthest behind`);
+    drop(
+      furthest,
+      `the daemon holds more than ${OUTBOX_TOTAL_BYTES} bytes of replies unread by its clients, and this one is furthest behind`,
+    );
   }
 }
 
@@ -317,7 +322,8 @@ function flush(socket: Socket<Connection>): void {
   }
   sendLagged(socket);
   if (connection.outboxBytes <= OUTBOX_LOW_BYTES) for (const wake of connection.drainWaiters.splice(0)) wake();
-  if (connection.paused && connection.inFlight < MAX_IN_FLIGHT && connection.outboxBytes <= OUTBOX_LOW_BYTES) resume(socket);
+  if (connection.paused && connection.inFlight < MAX_IN_FLIGHT && connection.outboxBytes <= OUTBOX_LOW_BYTES)
+    resume(socket);
 }
 
 function resume(socket: Socket<Connection>): void {

@@ -29,8 +29,37 @@ export interface ConnectOptions {
 
 /** The commands offered as methods: all but attach (a live terminal for a person) and the two below. */
 const CALLS = [
-  "create", "list", "send", "text", "cursor", "snapshot", "choose", "click", "fill", "wait", "run", "exec", "resize", "record", "kill", "restore", "restart",
-  "up", "down", "agents", "ask", "approve", "deny", "transcript", "diff", "trust", "notify", "web", "config", "info", "shutdown",
+  "create",
+  "list",
+  "send",
+  "text",
+  "cursor",
+  "snapshot",
+  "choose",
+  "click",
+  "fill",
+  "wait",
+  "run",
+  "exec",
+  "resize",
+  "record",
+  "kill",
+  "restore",
+  "restart",
+  "up",
+  "down",
+  "agents",
+  "ask",
+  "approve",
+  "deny",
+  "transcript",
+  "diff",
+  "trust",
+  "notify",
+  "web",
+  "config",
+  "info",
+  "shutdown",
 ] as const satisfies readonly CommandName[];
 
 type Call = (typeof CALLS)[number];
@@ -106,7 +135,8 @@ export class Client {
     }
     async function* lines(): AsyncGenerator<TerminalEvent, void, undefined> {
       try {
-        for (let line = await connection.readLine(); line !== undefined; line = await connection.readLine()) yield line as TerminalEvent;
+        for (let line = await connection.readLine(); line !== undefined; line = await connection.readLine())
+          yield line as TerminalEvent;
       } finally {
         close();
       }
@@ -120,16 +150,26 @@ export class Client {
     this.#closed = true;
     this.#main.close();
     for (const stream of this.#streams) stream.close();
-    for (const host of this.#hosts.values()) void host.then((connection) => connection.close(), () => {});
+    for (const host of this.#hosts.values())
+      void host.then(
+        (connection) => connection.close(),
+        () => {},
+      );
   }
 
-  async #request(connection: DaemonConnection, cmd: string, fields: Reply): Promise<{ reply: Reply; bytes?: Uint8Array }> {
+  async #request(
+    connection: DaemonConnection,
+    cmd: string,
+    fields: Reply,
+  ): Promise<{ reply: Reply; bytes?: Uint8Array }> {
     if (this.#closed) throw new DaemonUnreachable("this t4a client is closed");
     const tag = ++this.#tag;
     // A connection that ends (the daemon gone, ssh failed) is one kind of error for the caller.
-    const response = await connection.request({ cmd, ...fields, tag, protocol: PROTOCOL_VERSION }).catch((error: Error) => {
-      throw error instanceof DaemonUnreachable ? error : new DaemonUnreachable(error.message);
-    });
+    const response = await connection
+      .request({ cmd, ...fields, tag, protocol: PROTOCOL_VERSION })
+      .catch((error: Error) => {
+        throw error instanceof DaemonUnreachable ? error : new DaemonUnreachable(error.message);
+      });
     const { ok, tag: _, ...reply } = response.reply;
     if (ok !== true) throw new T4aError(String(reply.code) as ErrorCode, String(reply.error));
     return { reply, bytes: response.bytes };
@@ -139,12 +179,19 @@ export class Client {
    * `HOST:ID` in `id` (or events' `terminal`) goes to that host's daemon, `local:ID` to this
    * machine's, as the CLI routes them (ids never hold a ':').
    */
-  #route(params: Reply | undefined, field = "id"): { connection: Promise<DaemonConnection>; fields: Reply; remote: boolean; host?: string } {
+  #route(
+    params: Reply | undefined,
+    field = "id",
+  ): { connection: Promise<DaemonConnection>; fields: Reply; remote: boolean; host?: string } {
     const fields = { ...params };
     const id = fields[field];
     const split = typeof id === "string" ? splitHostId(id) : undefined;
     if (!split) return { connection: Promise.resolve(this.#main), fields, remote: this.#options.host !== undefined };
-    if (this.#options.host !== undefined) throw new T4aError("invalid_params", `"${id}" names a host, and so does this client's host option: give one of them`);
+    if (this.#options.host !== undefined)
+      throw new T4aError(
+        "invalid_params",
+        `"${id}" names a host, and so does this client's host option: give one of them`,
+      );
     fields[field] = split.id;
     if (split.host === LOCAL) return { connection: Promise.resolve(this.#main), fields, remote: false };
     resolveHost(split.host); // an unknown name is refused here, naming hosts.json
@@ -159,7 +206,8 @@ export class Client {
   /** What the CLI fills in from its surroundings: create's directory and environment, here only. */
   #fill(name: string, fields: Reply, remote: boolean): Reply {
     if (remote) return fields;
-    if (name === "create") return { cwd: process.cwd(), ...fields, client_env: fields.client_env ?? callerEnv(fields.inherit_env === true) };
+    if (name === "create")
+      return { cwd: process.cwd(), ...fields, client_env: fields.client_env ?? callerEnv(fields.inherit_env === true) };
     if (name === "agents") return { client_env: callerEnv(false), ...fields };
     return fields;
   }
@@ -192,6 +240,7 @@ function knownHost(name: string): { target: string; ssh_args?: string[] } | unde
 function executable(options: ConnectOptions): string[] {
   if (options.t4a) return [options.t4a];
   const launcher = new URL("../bin/t4a.js", import.meta.url);
-  if (launcher.protocol === "file:" && statSync(launcher, { throwIfNoEntry: false })?.isFile()) return [process.execPath, launcher.pathname];
+  if (launcher.protocol === "file:" && statSync(launcher, { throwIfNoEntry: false })?.isFile())
+    return [process.execPath, launcher.pathname];
   return ["t4a"];
 }

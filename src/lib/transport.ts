@@ -6,7 +6,14 @@ import { createConnection } from "node:net";
 import { DaemonConnection } from "../client/connection.ts";
 import { DaemonUnreachable } from "../client/errors.ts";
 import { openPipe } from "../client/ssh.ts";
-import { leaveSquatted, parentDir, socketDirProblem, squattedDefault, socketPath, unsafeSocketDir } from "../client/socket-path.ts";
+import {
+  leaveSquatted,
+  parentDir,
+  socketDirProblem,
+  squattedDefault,
+  socketPath,
+  unsafeSocketDir,
+} from "../client/socket-path.ts";
 
 /** The socket the CLI would use here: T4A_SOCKET, XDG_RUNTIME_DIR, else the default directory. */
 export const defaultSocket = (): string => socketPath(process.env, (dir, name) => existsSync(`${dir}/${name}`));
@@ -53,7 +60,9 @@ function openSocket(path: string): Promise<DaemonConnection> {
         `the daemon at ${path}`,
       );
       socket.on("data", feed);
-      socket.on("error", (error) => connection.failWith(`the connection to the daemon at ${path} failed: ${error.message}`));
+      socket.on("error", (error) =>
+        connection.failWith(`the connection to the daemon at ${path} failed: ${error.message}`),
+      );
       socket.on("close", ended);
       resolve(connection);
     });

@@ -52,7 +52,8 @@ export async function runMcpServer(options: { socketPath: string; version: strin
     let daemon: DaemonLink;
     try {
       routed = target(tool, args);
-      if (routed.host !== LOCAL && options.host) throw new Error(`"${routed.host}" names a host, and so does t4a mcp --host`);
+      if (routed.host !== LOCAL && options.host)
+        throw new Error(`"${routed.host}" names a host, and so does t4a mcp --host`);
       daemon = routed.host === LOCAL ? link : fleet.link(routed.host);
     } catch (error) {
       return toolError(`invalid_params: ${controlsAsSpaces((error as Error).message)}`);
@@ -101,7 +102,13 @@ function target(tool: Tool, args: Record<string, unknown>): { host: string; args
   return { host: routed.host, args: { ...args, id: routed.id } };
 }
 
-async function callTool(daemon: DaemonLink, host: string, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+async function callTool(
+  daemon: DaemonLink,
+  host: string,
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   try {
     const daemonRequest = toolRequest(tool, args);
     if (host !== LOCAL) {
@@ -115,7 +122,9 @@ async function callTool(daemon: DaemonLink, host: string, tool: Tool, args: Reco
     // Not the daemon's refusal (that is a reply) but no daemon at all, or one gone mid-call.
     const message = error instanceof Error ? error.message : String(error);
     const where = host === LOCAL ? "daemon" : controlsAsSpaces(host);
-    return toolError(error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${controlsAsSpaces(message)}`);
+    return toolError(
+      error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${controlsAsSpaces(message)}`,
+    );
   }
 }
 
@@ -124,26 +133,47 @@ async function callTool(daemon: DaemonLink, host: string, tool: Tool, args: Reco
  * as HOST:ID (a host cannot name another's terminal), its refusal on one line.
  */
 function fromHost(tool: Tool, host: string, reply: Reply): Reply {
-  if (reply.ok !== true) return { ok: false, code: controlsAsSpaces(String(reply.code)), error: `${host}: ${controlsAsSpaces(String(reply.error))}` };
+  if (reply.ok !== true)
+    return {
+      ok: false,
+      code: controlsAsSpaces(String(reply.code)),
+      error: `${host}: ${controlsAsSpaces(String(reply.error))}`,
+    };
   const parsed = parseReply(tool.command, reply) as Reply;
-  for (const field of ["id", "terminal"]) if (typeof parsed[field] === "string") parsed[field] = qualify(host, controlsAsSpaces(parsed[field] as string));
-  if (Array.isArray(parsed.terminals)) parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({ ...t, id: qualify(host, controlsAsSpaces(String(t.id))) }));
+  for (const field of ["id", "terminal"])
+    if (typeof parsed[field] === "string") parsed[field] = qualify(host, controlsAsSpaces(parsed[field] as string));
+  if (Array.isArray(parsed.terminals))
+    parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({
+      ...t,
+      id: qualify(host, controlsAsSpaces(String(t.id))),
+    }));
   return { ok: true, ...parsed };
 }
 
 /** terminal_list all: every host's list at once, ids as HOST:ID; a host that does not answer is one line. */
-async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+async function listAll(
+  link: DaemonLink,
+  fleet: FleetLinks,
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const { names, problems } = fleet.hosts();
   const request = toolRequest(tool, args);
   const answers = await Promise.all(
     [LOCAL, ...names].map(async (host) => {
       try {
-        const { reply } = await (host === LOCAL ? link.request(request, signal) : listWait(fleet.link(host).request(request, signal)));
+        const { reply } = await (host === LOCAL
+          ? link.request(request, signal)
+          : listWait(fleet.link(host).request(request, signal)));
         const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
         if (checked.ok !== true) return { host, error: String(checked.error) };
         return { host, terminals: (checked.terminals as Reply[]) ?? [] };
       } catch (error) {
-        return { host, error: `unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}` };
+        return {
+          host,
+          error: `unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`,
+        };
       }
     }),
   );
@@ -153,7 +183,10 @@ async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
     terminals.sort((a, b) => needRank(a) - needRank(b));
   }
   const listed = toolResult(tool, { ok: true, terminals });
-  const notes = [...problems, ...answers.flatMap((answer) => (answer.error === undefined ? [] : [`${answer.host}: ${answer.error}`]))];
+  const notes = [
+    ...problems,
+    ...answers.flatMap((answer) => (answer.error === undefined ? [] : [`${answer.host}: ${answer.error}`])),
+  ];
   if (notes.length) listed.content.push({ type: "text", text: notes.join("\n") });
   return listed;
 }
@@ -163,8 +196,15 @@ async function listAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
  * with its host) and the others are let go (each daemon ends its wait by its timeout). A host
  * that does not answer is a line after the answer; every wait timing out is the timeout error.
  */
-async function waitAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
-  if (args.any !== true || args.id !== undefined) return toolError("invalid_params: all waits with any (no id): until a terminal on any host needs a person");
+async function waitAll(
+  link: DaemonLink,
+  fleet: FleetLinks,
+  tool: Tool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  if (args.any !== true || args.id !== undefined)
+    return toolError("invalid_params: all waits with any (no id): until a terminal on any host needs a person");
   const { names, problems } = fleet.hosts();
   const request = toolRequest(tool, args);
   const stop = new AbortController();
@@ -184,7 +224,10 @@ async function waitAll(link: DaemonLink, fleet: FleetLinks, tool: Tool, args: Re
             if (checked.code === "timeout") refused ??= checked;
             else notes.push(host === LOCAL ? `${host}: ${String(checked.error)}` : String(checked.error));
           } catch (error) {
-            if (!stop.signal.aborted) notes.push(`${host}: unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`);
+            if (!stop.signal.aborted)
+              notes.push(
+                `${host}: unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`,
+              );
           } finally {
             if (--pending === 0) resolve(undefined);
           }
@@ -207,7 +250,11 @@ const PROGRESS_EVERY_MS = 1000;
  * While a wait or run blocks: every second, the elapsed time and the terminal's last line, so the
  * client (and its user) sees it is alive and may reset its request timeout. Returns the stop.
  */
-function reportProgress(link: DaemonLink, id: string | undefined, notify: (progress: number, message: string) => Promise<void>): () => void {
+function reportProgress(
+  link: DaemonLink,
+  id: string | undefined,
+  notify: (progress: number, message: string) => Promise<void>,
+): () => void {
   const started = performance.now();
   let stopped = false;
   const timer = setInterval(async () => {
@@ -215,7 +262,9 @@ function reportProgress(link: DaemonLink, id: string | undefined, notify: (progr
     let last = "";
     if (id !== undefined) {
       // The cursor often sits on a blank row below the output: show the last row with text.
-      const { reply } = await link.request({ cmd: "text", id, tail: 3 }).catch(() => ({ reply: {} as Record<string, unknown> }));
+      const { reply } = await link
+        .request({ cmd: "text", id, tail: 3 })
+        .catch(() => ({ reply: {} as Record<string, unknown> }));
       const lines = Array.isArray(reply.lines) ? (reply.lines as string[]) : [];
       // What the program (or another host) put there is tainted: no control character reaches the client.
       last = controlsAsSpaces(String(lines.findLast((line) => String(line).trim() !== "") ?? ""));

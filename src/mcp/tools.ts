@@ -2,7 +2,14 @@
 // description, its valibot params the JSON Schema; daemon replies become tool results here.
 // The only importer of @valibot/to-json-schema. No MCP SDK, no sockets.
 import { toJsonSchema } from "@valibot/to-json-schema";
-import { type Command, type McpSpec, parseReply, type Reply, textContent, type ToolContent } from "../commands/command.ts";
+import {
+  type Command,
+  type McpSpec,
+  parseReply,
+  type Reply,
+  textContent,
+  type ToolContent,
+} from "../commands/command.ts";
 import { commands } from "../commands/index.ts";
 
 export interface Tool {
@@ -39,19 +46,29 @@ function toTool(command: Command, spec: McpSpec): Tool {
   // The draft's URL tells a model nothing, and each turn of a client pays for it once per tool.
   delete (schema as { $schema?: string }).$schema;
   for (const field of spec.hide ?? []) delete schema.properties?.[field];
-  schema.required = [...(schema.required ?? []), ...(spec.require ?? [])].filter((field) => !spec.hide?.includes(field));
+  schema.required = [...(schema.required ?? []), ...(spec.require ?? [])].filter(
+    (field) => !spec.hide?.includes(field),
+  );
   if (spec.group) {
     for (const field of spec.group.fields) delete schema.properties?.[field];
-    schema.properties = { ...schema.properties, [spec.group.field]: { type: "object", description: spec.group.description } };
+    schema.properties = {
+      ...schema.properties,
+      [spec.group.field]: { type: "object", description: spec.group.description },
+    };
   }
-  if (spec.fleet) schema.properties = { ...schema.properties, [spec.fleet.field]: { type: spec.fleet.type, description: spec.fleet.description } };
+  if (spec.fleet)
+    schema.properties = {
+      ...schema.properties,
+      [spec.fleet.field]: { type: spec.fleet.type, description: spec.fleet.description },
+    };
   return { name: spec.tool, description: spec.description, inputSchema: schema, command, spec };
 }
 
 /** The daemon request for a tool call. The daemon validates the arguments; hidden fields never pass. */
 export function toolRequest(tool: Tool, args: Reply): Reply {
   const group = tool.spec.group;
-  const grouped = group && typeof args[group.field] === "object" && args[group.field] !== null ? (args[group.field] as Reply) : {};
+  const grouped =
+    group && typeof args[group.field] === "object" && args[group.field] !== null ? (args[group.field] as Reply) : {};
   const flat: Reply = { ...args };
   if (tool.spec.fleet) delete flat[tool.spec.fleet.field];
   if (group) {

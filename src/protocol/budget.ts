@@ -11,5 +11,8 @@ export function withinBudget(text: string, max: number): { text: string; cut: nu
   const tail = max - head;
   const cut = text.length - head - tail;
   const before = text.slice(0, head);
-  return { text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`, cut };
+  return {
+    text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`,
+    cut,
+  };
 }

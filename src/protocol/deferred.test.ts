@@ -13,7 +13,10 @@ test("built once, on the first look; parses, converts, spreads and enumerates as
   expect(v.parse(Params, { id: "t1" })).toEqual({ id: "t1", rows: 24 });
   expect(builds).toBe(1);
   expect(v.safeParse(Params, { id: "" }).success).toBe(false);
-  const direct = v.object({ id: v.pipe(v.string(), v.minLength(1), v.description("an id")), rows: v.optional(v.number(), 24) });
+  const direct = v.object({
+    id: v.pipe(v.string(), v.minLength(1), v.description("an id")),
+    rows: v.optional(v.number(), 24),
+  });
   expect(toJsonSchema(Params)).toEqual(toJsonSchema(direct));
   expect(Object.keys(Params)).toEqual(Object.keys(direct));
   expect({ ...v.omit(Params, ["rows"]).entries }).toEqual({ id: Id });

@@ -13,23 +13,29 @@ export const IdleEvent = deferred(() => v.object({ event: v.literal("idle"), seq
 export const ActivityEvent = deferred(() => v.object({ event: v.literal("activity"), seq, terminal }));
 export const BellEvent = deferred(() => v.object({ event: v.literal("bell"), seq, terminal }));
 export const CommandStartEvent = deferred(() => v.object({ event: v.literal("command_start"), seq, terminal }));
-export const CommandDoneEvent = deferred(() => v.object({ event: v.literal("command_done"), seq, terminal, code: v.nullable(v.number()) }));
-export const ExitEvent = deferred(() => v.object({
-  event: v.literal("exit"),
-  seq,
-  terminal,
-  code: v.nullable(v.number()),
-  signal: v.optional(v.string()),
-  /** Why t4a ended it: kill's own reason ("timeout", "shutdown"); absent when the program ended by itself. */
-  reason: v.optional(v.string()),
-  kept: v.optional(v.array(KeptItem)),
-}));
+export const CommandDoneEvent = deferred(() =>
+  v.object({ event: v.literal("command_done"), seq, terminal, code: v.nullable(v.number()) }),
+);
+export const ExitEvent = deferred(() =>
+  v.object({
+    event: v.literal("exit"),
+    seq,
+    terminal,
+    code: v.nullable(v.number()),
+    signal: v.optional(v.string()),
+    /** Why t4a ended it: kill's own reason ("timeout", "shutdown"); absent when the program ended by itself. */
+    reason: v.optional(v.string()),
+    kept: v.optional(v.array(KeptItem)),
+  }),
+);
 export const TitleEvent = deferred(() => v.object({ event: v.literal("title"), seq, terminal, title: v.string() }));
 /** A new session (create, up, an issue launch); a restored one says `restored` instead. */
 export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"), seq, terminal }));
 export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), seq, terminal, cwd: v.string() }));
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
-export const InputWantedEvent = deferred(() => v.object({ event: v.literal("input_wanted"), seq, terminal, process: v.string(), line: v.string() }));
+export const InputWantedEvent = deferred(() =>
+  v.object({ event: v.literal("input_wanted"), seq, terminal, process: v.string(), line: v.string() }),
+);
 export const AgentStateEvent = deferred(() =>
   v.object({
     event: v.literal("agent_state"),
@@ -47,30 +53,36 @@ export const LaggedEvent = deferred(() => v.object({ event: v.literal("lagged"),
  * A resumed subscriber (`events` `since`) missed `lost` events the daemon no longer holds, or
  * (`restarted`, `lost` null) the daemon is another instance than the one `since` counted in.
  */
-export const GapEvent = deferred(() => v.object({ event: v.literal("gap"), lost: v.nullable(v.number()), restarted: v.optional(v.boolean()) }));
+export const GapEvent = deferred(() =>
+  v.object({ event: v.literal("gap"), lost: v.nullable(v.number()), restarted: v.optional(v.boolean()) }),
+);
 
-export const TerminalEvent = deferred(() => v.variant("event", [
-  IdleEvent,
-  ActivityEvent,
-  BellEvent,
-  CommandStartEvent,
-  CommandDoneEvent,
-  ExitEvent,
-  TitleEvent,
-  CreatedEvent,
-  RestoredEvent,
-  AgentStateEvent,
-  InputWantedEvent,
-  LaggedEvent,
-  GapEvent,
-]));
+export const TerminalEvent = deferred(() =>
+  v.variant("event", [
+    IdleEvent,
+    ActivityEvent,
+    BellEvent,
+    CommandStartEvent,
+    CommandDoneEvent,
+    ExitEvent,
+    TitleEvent,
+    CreatedEvent,
+    RestoredEvent,
+    AgentStateEvent,
+    InputWantedEvent,
+    LaggedEvent,
+    GapEvent,
+  ]),
+);
 export type TerminalEvent = v.InferOutput<typeof TerminalEvent>;
 
 /** What an attached viewer (t4a attach, a browser) is told between output bytes. */
-export const ViewerEvent = deferred(() => v.variant("event", [
-  v.object({ event: v.literal("resize"), cols: v.number(), rows: v.number() }),
-  v.object({ event: v.literal("exit"), code: v.nullable(v.number()), signal: v.nullable(v.string()) }),
-  /** The viewer fell too far behind and was dropped; it may attach again. */
-  v.object({ event: v.literal("lagged") }),
-]));
+export const ViewerEvent = deferred(() =>
+  v.variant("event", [
+    v.object({ event: v.literal("resize"), cols: v.number(), rows: v.number() }),
+    v.object({ event: v.literal("exit"), code: v.nullable(v.number()), signal: v.nullable(v.string()) }),
+    /** The viewer fell too far behind and was dropped; it may attach again. */
+    v.object({ event: v.literal("lagged") }),
+  ]),
+);
 export type ViewerEvent = v.InferOutput<typeof ViewerEvent>;

@@ -4,31 +4,34 @@ import * as v from "valibot";
 import { deferred } from "./deferred.ts";
 import { MAX_DIMENSION } from "./limits.ts";
 
-export const TerminalId = deferred(() => v.pipe(
-  v.string(),
-  v.minLength(1),
-  v.maxLength(64),
-  v.description("terminal id: t1, a name, or HOST:ID"),
-));
+export const TerminalId = deferred(() =>
+  v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("terminal id: t1, a name, or HOST:ID")),
+);
 
 /** A name given at create: becomes the terminal's id. */
-export const TerminalName = deferred(() => v.pipe(
-  v.string(),
-  v.minLength(1),
-  v.maxLength(64),
-  // No ':' either: `box:t3` is terminal t3 on the host named box (hosts.json, the fleet).
-  v.regex(/^[^/:\x00-\x1f\x7f]+$/, "name must not contain '/', ':' or control characters"),
-  v.check((name) => !name.startsWith("-"), "name must not start with '-'"),
-));
+export const TerminalName = deferred(() =>
+  v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(64),
+    // No ':' either: `box:t3` is terminal t3 on the host named box (hosts.json, the fleet).
+    v.regex(/^[^/:\x00-\x1f\x7f]+$/, "name must not contain '/', ':' or control characters"),
+    v.check((name) => !name.startsWith("-"), "name must not start with '-'"),
+  ),
+);
 
-export const Dimension = deferred(() => v.pipe(
-  v.number(),
-  v.integer("must be an integer"),
-  v.minValue(1, "must be at least 1"),
-  v.maxValue(MAX_DIMENSION, `must be at most ${MAX_DIMENSION}`),
-));
+export const Dimension = deferred(() =>
+  v.pipe(
+    v.number(),
+    v.integer("must be an integer"),
+    v.minValue(1, "must be at least 1"),
+    v.maxValue(MAX_DIMENSION, `must be at most ${MAX_DIMENSION}`),
+  ),
+);
 
-export const Milliseconds = deferred(() => v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000)));
+export const Milliseconds = deferred(() =>
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24 * 3600 * 1000)),
+);
 
 /** Request envelope: every request has `cmd`; `tag` is echoed back. */
 /**
@@ -38,19 +41,23 @@ export const Milliseconds = deferred(() => v.pipe(v.number(), v.integer(), v.min
  */
 export const PROTOCOL_VERSION = 1;
 
-export const Envelope = deferred(() => v.object({
-  cmd: v.string(),
-  tag: v.optional(v.union([v.string(), v.pipe(v.number(), v.finite())])),
-  protocol: v.optional(v.unknown()),
-}));
+export const Envelope = deferred(() =>
+  v.object({
+    cmd: v.string(),
+    tag: v.optional(v.union([v.string(), v.pipe(v.number(), v.finite())])),
+    protocol: v.optional(v.unknown()),
+  }),
+);
 
 /** Something t4a kept at a session's end so no work is lost (a dirty worktree, a branch with commits). */
-export const KeptItem = deferred(() => v.object({
-  what: v.picklist(["worktree", "branch", "plugin"]),
-  /** The worktree's directory, the branch name, or the plugin whose cleanup failed. */
-  path: v.string(),
-  reason: v.string(),
-}));
+export const KeptItem = deferred(() =>
+  v.object({
+    what: v.picklist(["worktree", "branch", "plugin"]),
+    /** The worktree's directory, the branch name, or the plugin whose cleanup failed. */
+    path: v.string(),
+    reason: v.string(),
+  }),
+);
 export type KeptItem = v.InferOutput<typeof KeptItem>;
 
 /** What an agent session is doing. */

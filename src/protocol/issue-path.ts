@@ -3,7 +3,9 @@
 import type * as v from "valibot";
 
 export function issuePath(issue: v.GenericIssue): string {
-  return (issue.path ?? []).map((item, i) => (typeof item.key === "number" ? `[${item.key}]` : `${i ? "." : ""}${String(item.key)}`)).join("");
+  return (issue.path ?? [])
+    .map((item, i) => (typeof item.key === "number" ? `[${item.key}]` : `${i ? "." : ""}${String(item.key)}`))
+    .join("");
 }
 
 /** `path: message`, or the message alone for the whole value. */
@@ -19,7 +21,8 @@ export function describeIssue(issue: v.GenericIssue): string {
  */
 function plainMessage(issue: v.GenericIssue): string {
   if (!issue.message.startsWith("Invalid ")) return issue.message;
-  if (issue.message.startsWith("Invalid key:") || (issue.kind === "schema" && issue.received === "undefined")) return "is required";
+  if (issue.message.startsWith("Invalid key:") || (issue.kind === "schema" && issue.received === "undefined"))
+    return "is required";
   const got = issue.received === "undefined" ? "nothing" : issue.received;
   const requirement = (issue as { requirement?: unknown }).requirement;
   switch (issue.type) {
@@ -36,6 +39,8 @@ function plainMessage(issue: v.GenericIssue): string {
     case "picklist":
       return `must be one of ${issue.expected?.replace(/^\((.*)\)$/, "$1").replace(/ \| /g, ", ")}, got ${got}`;
     default:
-      return issue.kind === "schema" ? `must be ${issue.expected === "Object" ? "an object" : `a ${issue.expected}`}, got ${got}` : `is not valid (${issue.message})`;
+      return issue.kind === "schema"
+        ? `must be ${issue.expected === "Object" ? "an object" : `a ${issue.expected}`}, got ${got}`
+        : `is not valid (${issue.message})`;
   }
 }

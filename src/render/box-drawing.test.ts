@@ -14,7 +14,14 @@ function count(rows: Uint32Array): number {
 /** What a line of each weight leaves on the edge it crosses: none, light, heavy, double. */
 function edgeProfile(size: number, weight: number): number[] {
   const middle = (size - 1) >> 1;
-  const on = weight === 1 ? [middle] : weight === 2 ? [middle - 1, middle, middle + 1] : weight === 3 ? [middle - 1, middle + 1] : [];
+  const on =
+    weight === 1
+      ? [middle]
+      : weight === 2
+        ? [middle - 1, middle, middle + 1]
+        : weight === 3
+          ? [middle - 1, middle + 1]
+          : [];
   return Array.from({ length: size }, (_, i) => (on.includes(i) ? 1 : 0));
 }
 
@@ -23,9 +30,18 @@ describe("box drawing", () => {
   // so every arm must leave exactly its weight's profile on the edge it reaches.
   const lines = [...Array(0x80).keys()].map((i) => 0x2500 + i).filter((cp) => !(cp >= 0x256d && cp <= 0x2573));
   const weights: Record<number, [number, number, number, number]> = {
-    0x2500: [0, 1, 0, 1], 0x2503: [2, 0, 2, 0], 0x250c: [0, 1, 1, 0], 0x254b: [2, 2, 2, 2],
-    0x2550: [0, 3, 0, 3], 0x2554: [0, 3, 3, 0], 0x256a: [1, 3, 1, 3], 0x256b: [3, 1, 3, 1],
-    0x2564: [0, 3, 1, 3], 0x255f: [3, 1, 3, 0], 0x257c: [0, 2, 0, 1], 0x2541: [1, 1, 2, 1],
+    0x2500: [0, 1, 0, 1],
+    0x2503: [2, 0, 2, 0],
+    0x250c: [0, 1, 1, 0],
+    0x254b: [2, 2, 2, 2],
+    0x2550: [0, 3, 0, 3],
+    0x2554: [0, 3, 3, 0],
+    0x256a: [1, 3, 1, 3],
+    0x256b: [3, 1, 3, 1],
+    0x2564: [0, 3, 1, 3],
+    0x255f: [3, 1, 3, 0],
+    0x257c: [0, 2, 0, 1],
+    0x2541: [1, 1, 2, 1],
   };
   for (const [cp, [up, right, down, left]] of Object.entries(weights).map(([k, v]) => [Number(k), v] as const)) {
     test(`${String.fromCodePoint(cp)} leaves its arms' profiles on the cell edges`, () => {
@@ -79,7 +95,12 @@ describe("block elements", () => {
   });
 
   test("quadrants", () => {
-    const quadrant = (cp: number) => [pixel(proceduralGlyph(cp), 0, 0), pixel(proceduralGlyph(cp), 9, 0), pixel(proceduralGlyph(cp), 0, 19), pixel(proceduralGlyph(cp), 9, 19)];
+    const quadrant = (cp: number) => [
+      pixel(proceduralGlyph(cp), 0, 0),
+      pixel(proceduralGlyph(cp), 9, 0),
+      pixel(proceduralGlyph(cp), 0, 19),
+      pixel(proceduralGlyph(cp), 9, 19),
+    ];
     expect(quadrant(0x2596)).toEqual([0, 0, 1, 0]); // ▖
     expect(quadrant(0x259a)).toEqual([1, 0, 0, 1]); // ▚
     expect(quadrant(0x259f)).toEqual([0, 1, 1, 1]); // ▟

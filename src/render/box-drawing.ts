@@ -22,9 +22,18 @@ const ARMS =
 
 /** Dashed lines: code point → number of dashes per cell. */
 const DASHES = new Map([
-  [0x2504, 3], [0x2505, 3], [0x2506, 3], [0x2507, 3],
-  [0x2508, 4], [0x2509, 4], [0x250a, 4], [0x250b, 4],
-  [0x254c, 2], [0x254d, 2], [0x254e, 2], [0x254f, 2],
+  [0x2504, 3],
+  [0x2505, 3],
+  [0x2506, 3],
+  [0x2507, 3],
+  [0x2508, 4],
+  [0x2509, 4],
+  [0x250a, 4],
+  [0x250b, 4],
+  [0x254c, 2],
+  [0x254d, 2],
+  [0x254e, 2],
+  [0x254f, 2],
 ]);
 
 type Rows = Uint32Array;
@@ -161,7 +170,12 @@ export function proceduralGlyph(codepoint: number): Uint32Array {
   if (codepoint >= 0x2800) braille(rows, codepoint - 0x2800);
   else if (codepoint >= 0x2580) block(rows, codepoint);
   else if (codepoint >= 0x256d && codepoint <= 0x2570) {
-    const [dx, dy] = [[1, 1], [-1, 1], [-1, -1], [1, -1]][codepoint - 0x256d];
+    const [dx, dy] = [
+      [1, 1],
+      [-1, 1],
+      [-1, -1],
+      [1, -1],
+    ][codepoint - 0x256d];
     arc(rows, dx, dy);
   } else if (codepoint >= 0x2571 && codepoint <= 0x2573) {
     if (codepoint !== 0x2572) diagonal(rows, true);

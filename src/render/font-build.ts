@@ -35,7 +35,9 @@ interface Face {
 
 /** Writes dist/font.bin unless it is newer than every source and every file of this converter. */
 export function buildFontAsset(): void {
-  const converter = ["font-build.ts", "font-format.ts", "otf-bitmaps.ts", "box-drawing.ts"].map((file) => join(import.meta.dir, file));
+  const converter = ["font-build.ts", "font-format.ts", "otf-bitmaps.ts", "box-drawing.ts"].map((file) =>
+    join(import.meta.dir, file),
+  );
   const inputs = [...Object.values(SOURCES), ...converter];
   if (existsSync(FONT_ASSET) && inputs.every((file) => statSync(file).mtimeMs <= statSync(FONT_ASSET).mtimeMs)) return;
   const terminus = (file: string): Face => ({
@@ -125,7 +127,10 @@ export function parsePcf(bytes: Uint8Array): Glyph[] {
   const tableCount = view.getUint32(4, true);
   for (let i = 0; i < tableCount; i++) {
     const at = 8 + i * 16;
-    tables.set(view.getUint32(at, true), { format: view.getUint32(at + 4, true), offset: view.getUint32(at + 12, true) });
+    tables.set(view.getUint32(at, true), {
+      format: view.getUint32(at + 4, true),
+      offset: view.getUint32(at + 12, true),
+    });
   }
   const table = (type: number) => {
     const found = tables.get(type);
@@ -145,7 +150,8 @@ export function parsePcf(bytes: Uint8Array): Glyph[] {
   const accel = table(tables.has(PCF_BDF_ACCELERATORS) ? PCF_BDF_ACCELERATORS : PCF_ACCELERATORS);
   const fontAscent = accel.u32(accel.at + 8) | 0;
   const fontDescent = accel.u32(accel.at + 12) | 0;
-  if (fontAscent + fontDescent !== CELL_H) throw new Error(`font is ${fontAscent + fontDescent} px tall, want ${CELL_H}`);
+  if (fontAscent + fontDescent !== CELL_H)
+    throw new Error(`font is ${fontAscent + fontDescent} px tall, want ${CELL_H}`);
 
   const metricsTable = table(PCF_METRICS);
   const metrics: Metrics[] = [];

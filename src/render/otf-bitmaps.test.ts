@@ -3,10 +3,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { otfBitmaps } from "./otf-bitmaps.ts";
 
-const upper = otfBitmaps(Bun.gunzipSync(readFileSync(join(import.meta.dir, "../../fonts/unifont_upper-15.0.01.otf.gz"))), 16, 14);
+const upper = otfBitmaps(
+  Bun.gunzipSync(readFileSync(join(import.meta.dir, "../../fonts/unifont_upper-15.0.01.otf.gz"))),
+  16,
+  14,
+);
 const drawn = (codepoint: number) => {
   const glyph = upper.find((g) => g.codepoint === codepoint)!;
-  return Array.from(glyph.rows, (row) => Array.from({ length: glyph.width }, (_, x) => ((row >>> x) & 1 ? "#" : ".")).join(""));
+  return Array.from(glyph.rows, (row) =>
+    Array.from({ length: glyph.width }, (_, x) => ((row >>> x) & 1 ? "#" : ".")).join(""),
+  );
 };
 
 test("reads every glyph of Unifont's upper planes as 8 or 16 px wide bitmaps inside their box", () => {

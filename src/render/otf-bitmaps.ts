@@ -88,7 +88,12 @@ function readDict(cff: DataView, [start, end]: [number, number]): Map<number, nu
 const subrBias = (count: number) => (count < 1240 ? 107 : count < 33900 ? 1131 : 32768);
 
 /** Runs a Type 2 charstring, collecting its closed contours. */
-function contours(cff: DataView, charstring: [number, number], globals: [number, number][], locals: [number, number][]): Point[][] {
+function contours(
+  cff: DataView,
+  charstring: [number, number],
+  globals: [number, number][],
+  locals: [number, number][],
+): Point[][] {
   const shapes: Point[][] = [];
   let current: Point[] = [];
   let x = 0;
@@ -129,32 +134,55 @@ function contours(cff: DataView, charstring: [number, number], globals: [number,
         continue;
       }
       switch (b0) {
-        case 1: case 3: case 18: case 23: // hstem vstem hstemhm vstemhm
+        case 1:
+        case 3:
+        case 18:
+        case 23: // hstem vstem hstemhm vstemhm
           dropWidth(stack.length & ~1);
           stems += stack.length >> 1;
           stack = [];
           break;
-        case 19: case 20: // hintmask cntrmask: implicit vstems, then the mask bytes
+        case 19:
+        case 20: // hintmask cntrmask: implicit vstems, then the mask bytes
           dropWidth(stack.length & ~1);
           stems += stack.length >> 1;
           stack = [];
           at += (stems + 7) >> 3;
           break;
-        case 21: dropWidth(2); moveTo(stack[0], stack[1]); stack = []; break;
-        case 22: dropWidth(1); moveTo(stack[0], 0); stack = []; break;
-        case 4: dropWidth(1); moveTo(0, stack[0]); stack = []; break;
-        case 5: for (let i = 0; i + 1 < stack.length; i += 2) lineTo(stack[i], stack[i + 1]); stack = []; break;
-        case 6: case 7: // hlineto vlineto: alternating directions
+        case 21:
+          dropWidth(2);
+          moveTo(stack[0], stack[1]);
+          stack = [];
+          break;
+        case 22:
+          dropWidth(1);
+          moveTo(stack[0], 0);
+          stack = [];
+          break;
+        case 4:
+          dropWidth(1);
+          moveTo(0, stack[0]);
+          stack = [];
+          break;
+        case 5:
+          for (let i = 0; i + 1 < stack.length; i += 2) lineTo(stack[i], stack[i + 1]);
+          stack = [];
+          break;
+        case 6:
+        case 7: // hlineto vlineto: alternating directions
           stack.forEach((d, i) => ((i % 2 === 0) === (b0 === 6) ? lineTo(d, 0) : lineTo(0, d)));
           stack = [];
           break;
-        case 10: case 29: { // callsubr callgsubr
+        case 10:
+        case 29: {
+          // callsubr callgsubr
           const subrs = b0 === 10 ? locals : globals;
           const index = stack.pop()! + subrBias(subrs.length);
           if (run(subrs[index])) return true;
           break;
         }
-        case 11: return false; // return
+        case 11:
+          return false; // return
         case 14: // endchar
           dropWidth(0);
           if (current.length) shapes.push(current);

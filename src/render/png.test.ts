@@ -13,7 +13,9 @@ function frame(width: number, height: number, colours: number): Frame {
 
 function rgba(f: Frame): Uint8Array {
   const out = new Uint8Array(f.width * f.height * 4);
-  f.pixels.forEach((index, i) => out.set([f.palette[index] >>> 16, (f.palette[index] >>> 8) & 0xff, f.palette[index] & 0xff, 255], i * 4));
+  f.pixels.forEach((index, i) =>
+    out.set([f.palette[index] >>> 16, (f.palette[index] >>> 8) & 0xff, f.palette[index] & 0xff, 255], i * 4),
+  );
   return out;
 }
 
@@ -31,7 +33,13 @@ function chunks(png: Uint8Array): Map<string, Uint8Array> {
   return found;
 }
 
-for (const [colours, depth] of [[2, 1], [3, 2], [16, 4], [17, 8], [256, 8]] as const) {
+for (const [colours, depth] of [
+  [2, 1],
+  [3, 2],
+  [16, 4],
+  [17, 8],
+  [256, 8],
+] as const) {
   test(`${colours} colours: indexed at depth ${depth}, decodes to the same pixels`, () => {
     const f = frame(13, 5, colours);
     const png = encodePng(f);

@@ -27,7 +27,8 @@ function indexedScanlines({ width, height, pixels }: Frame, depth: number): Uint
       if (from < end) out[at] = pixels[from] << 4;
     } else {
       // Depths 1 and 2: most significant bits first, as PNG orders sub-byte pixels.
-      for (let x = 0; from < end; from++, x++) out[at + ((x * depth) >> 3)] |= pixels[from] << (8 - depth - ((x * depth) & 7));
+      for (let x = 0; from < end; from++, x++)
+        out[at + ((x * depth) >> 3)] |= pixels[from] << (8 - depth - ((x * depth) & 7));
     }
   }
   return out;

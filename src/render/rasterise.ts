@@ -48,7 +48,13 @@ const composed = new Map<string, Glyph>();
  * places each mark within the cell where it belongs (above, below, around), so the marks' bits
  * are ORed onto the base, fitted to the base's width.
  */
-function withMarks(base: Glyph, baseCodepoint: number, marks: number[], bold: boolean, glyphs: ReturnType<typeof font>): Glyph {
+function withMarks(
+  base: Glyph,
+  baseCodepoint: number,
+  marks: number[],
+  bold: boolean,
+  glyphs: ReturnType<typeof font>,
+): Glyph {
   const key = `${baseCodepoint},${marks.join(",")},${bold ? 1 : 0}`;
   let glyph = composed.get(key);
   if (glyph) return glyph;
@@ -163,7 +169,14 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
   };
 
   let cursorIndex = -1;
-  if (options.cursor && cursor.visible && cursor.row >= 0 && cursor.row < rows && cursor.col >= 0 && cursor.col < cols) {
+  if (
+    options.cursor &&
+    cursor.visible &&
+    cursor.row >= 0 &&
+    cursor.row < rows &&
+    cursor.col >= 0 &&
+    cursor.col < cols
+  ) {
     cursorIndex = cursor.row * cols + cursor.col;
     // On the right half of a wide character the cursor covers the whole character.
     if (widths[cursorIndex] === 0 && cursor.col > 0 && widths[cursorIndex - 1] === 2) cursorIndex--;
@@ -185,7 +198,7 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       let bg = resolveColour(grid.bg[i], DEFAULT_BG);
       const isCursor = i === cursorIndex;
       // A block cursor shows the cell inverted, as xterm does; on an inverse cell that undoes it.
-      if ((cellFlags & CellFlag.inverse) !== 0 !== (isCursor && cursor.style === "block")) [fg, bg] = [bg, fg];
+      if (((cellFlags & CellFlag.inverse) !== 0) !== (isCursor && cursor.style === "block")) [fg, bg] = [bg, fg];
       // Dim fades whatever colour the glyph is drawn in, after inversion, as xterm.js does.
       if (cellFlags & CellFlag.dim) fg = mix(fg, bg, 128);
       if (bg !== DEFAULT_BG) {
@@ -198,7 +211,8 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       if (!(cellFlags & CellFlag.invisible)) {
         const codepoint = codepoints[i];
         const following = grid.combining.get(i);
-        if (codepoint > 0x20) glyph = glyphs.glyph(codepoint, bold) ?? glyphs.placeholder[span === 2 ? "wide" : "narrow"];
+        if (codepoint > 0x20)
+          glyph = glyphs.glyph(codepoint, bold) ?? glyphs.placeholder[span === 2 ? "wide" : "narrow"];
         if (following && glyph !== NO_GLYPH) glyph = withMarks(glyph, codepoint, following, bold, glyphs);
         const emoji = emojiColour(codepoint, following);
         if (emoji !== undefined) fg = emoji;
@@ -214,7 +228,8 @@ export function rasterise(grid: CellGrid, options: { cursor: boolean; pad: numbe
       const { levels, used } = cellCoverage(glyph, span, marks, cellWidth, cellHeight);
       const shades = ramp(fg, bg);
       for (let level = 1; level <= LEVELS; level++) {
-        if (used & (1 << level) && shades[level] === UNSET) shades[level] = indexOf(mix(bg, fg, Math.round((level * 256) / LEVELS)));
+        if (used & (1 << level) && shades[level] === UNSET)
+          shades[level] = indexOf(mix(bg, fg, Math.round((level * 256) / LEVELS)));
       }
       for (let y = 0; y < cellHeight; y++) {
         const line = (y0 + y) * width + x0;

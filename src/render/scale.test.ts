@@ -13,7 +13,13 @@ const full = () => new Uint32Array(20).fill(0x3ff);
 const stroke = () => new Uint32Array(20).fill(1 << 4);
 
 test("full and empty masks stay full and empty at any size", () => {
-  for (const [w, h] of [[10, 20], [7, 13], [6, 14], [1, 2], [40, 80]]) {
+  for (const [w, h] of [
+    [10, 20],
+    [7, 13],
+    [6, 14],
+    [1, 2],
+    [40, 80],
+  ]) {
     expect(coverage(full(), 10, w, h).every((level) => level === LEVELS)).toBe(true);
     expect(coverage(new Uint32Array(20), 10, w, h).every((level) => level === 0)).toBe(true);
   }
@@ -23,9 +29,11 @@ test("100% is the mask itself; 200% doubles each pixel", () => {
   const mask = stroke();
   mask[3] = 0b1010101010;
   const same = coverage(mask, 10, 10, 20);
-  for (let y = 0; y < 20; y++) for (let x = 0; x < 10; x++) expect(same[y * 10 + x]).toBe((mask[y] >> x) & 1 ? LEVELS : 0);
+  for (let y = 0; y < 20; y++)
+    for (let x = 0; x < 10; x++) expect(same[y * 10 + x]).toBe((mask[y] >> x) & 1 ? LEVELS : 0);
   const double = coverage(mask, 10, 20, 40);
-  for (let y = 0; y < 40; y++) for (let x = 0; x < 20; x++) expect(double[y * 20 + x]).toBe(same[(y >> 1) * 10 + (x >> 1)]);
+  for (let y = 0; y < 40; y++)
+    for (let x = 0; x < 20; x++) expect(double[y * 20 + x]).toBe(same[(y >> 1) * 10 + (x >> 1)]);
 });
 
 test("area averaging keeps a 1 px stroke visible at 66% (nearest neighbour can drop it)", () => {

@@ -78,7 +78,8 @@ export function coverage(rows: Uint32Array, sourceWidth: number, width: number, 
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let sum = 0;
-      for (let k = 0; k < down.count[y]; k++) sum += partial[(down.first[y] + k) * width + x] * down.weights[down.offset[y] + k];
+      for (let k = 0; k < down.count[y]; k++)
+        sum += partial[(down.first[y] + k) * width + x] * down.weights[down.offset[y] + k];
       out[y * width + x] = (sum * LEVELS + 32768) >>> 16;
     }
   }

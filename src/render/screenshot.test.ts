@@ -40,7 +40,8 @@ function shot(grid: CellGrid, options: ScreenshotOptions = {}) {
   /** The cell's pixels as 0xRRGGBB, row by row, `span` cells wide. */
   const cell = (col: number, row: number, span = 1) => {
     const out: number[] = [];
-    for (let y = 0; y < CELL_H; y++) for (let x = 0; x < span * CELL_W; x++) out.push(at(col * CELL_W + x, row * CELL_H + y));
+    for (let y = 0; y < CELL_H; y++)
+      for (let x = 0; x < span * CELL_W; x++) out.push(at(col * CELL_W + x, row * CELL_H + y));
     return out;
   };
   return { ...image, at, cell };
@@ -106,7 +107,12 @@ describe("glyphs", () => {
         const span = grid.widths[row * grid.cols + col] === 2 ? 2 : 1;
         const cp = ch.codePointAt(0)!;
         const rows = cp === 0x20 ? new Uint32Array(CELL_H) : font().glyph(cp, false)!.rows;
-        expect({ ch, col, row, pixels: image.cell(col, row, span) }).toEqual({ ch, col, row, pixels: expectedCell(rows, span, DEFAULT_FG, DEFAULT_BG) });
+        expect({ ch, col, row, pixels: image.cell(col, row, span) }).toEqual({
+          ch,
+          col,
+          row,
+          pixels: expectedCell(rows, span, DEFAULT_FG, DEFAULT_BG),
+        });
         checked++;
         col += span;
       }
@@ -309,8 +315,14 @@ const GOLDEN: Record<string, { grid: () => CellGrid; options?: ScreenshotOptions
   "cursor-underline": { grid: () => gridOf(20, 2, `$ echo hi\r\nhi\r\n$ ${ESC}4 q`), options: { cursor: true } },
   "cursor-bar": { grid: () => gridOf(20, 2, `$ echo hi\r\nhi\r\n$ ${ESC}6 q`), options: { cursor: true } },
   "cursor-on-text-hidden": { grid: () => gridOf(20, 2, `vim-ish text${ESC}4D${ESC}?25l`), options: { cursor: true } },
-  "pad-2-scale-100": { grid: () => gridOf(20, 3, `${ESC}1;32mok${ESC}0m padded\r\n┌──┐\r\n└──┘`), options: { pad: 2, scale: 100 } },
-  "scale-150": { grid: () => gridOf(20, 2, `scale ${ESC}1m150${ESC}0m ┼─┼ ⣿\r\n中文 ${ESC}4mund${ESC}0m`), options: { scale: 150 } },
+  "pad-2-scale-100": {
+    grid: () => gridOf(20, 3, `${ESC}1;32mok${ESC}0m padded\r\n┌──┐\r\n└──┘`),
+    options: { pad: 2, scale: 100 },
+  },
+  "scale-150": {
+    grid: () => gridOf(20, 2, `scale ${ESC}1m150${ESC}0m ┼─┼ ⣿\r\n中文 ${ESC}4mund${ESC}0m`),
+    options: { scale: 150 },
+  },
 };
 
 describe("golden images", () => {
@@ -329,12 +341,19 @@ describe("golden images", () => {
       expect([actual.width, actual.height]).toEqual([expected.width, expected.height]);
       let differing = 0;
       for (let i = 0; i < actual.rgba.length; i += 4) {
-        if (actual.rgba[i] !== expected.rgba[i] || actual.rgba[i + 1] !== expected.rgba[i + 1] || actual.rgba[i + 2] !== expected.rgba[i + 2]) differing++;
+        if (
+          actual.rgba[i] !== expected.rgba[i] ||
+          actual.rgba[i + 1] !== expected.rgba[i + 1] ||
+          actual.rgba[i + 2] !== expected.rgba[i + 2]
+        )
+          differing++;
       }
       if (differing) {
         const saved = join(tmpdir(), `t4a-${name}.actual.png`);
         writeFileSync(saved, png);
-        throw new Error(`${differing} pixels differ from ${file}; this render is in ${saved} (UPDATE_GOLDEN=1 to accept)`);
+        throw new Error(
+          `${differing} pixels differ from ${file}; this render is in ${saved} (UPDATE_GOLDEN=1 to accept)`,
+        );
       }
     });
   }
@@ -347,11 +366,20 @@ describe("combining marks and emoji", () => {
     const acute = font().glyph(0x301, false)!;
     const e = font().glyph(0x65, false)!;
     // Exactly the OR of the two glyphs: the e is kept, the accent added above it.
-    expect(accented).toEqual(expectedCell(e.rows.map((row, y) => row | acute.rows[y]!), 1, DEFAULT_FG, DEFAULT_BG));
+    expect(accented).toEqual(
+      expectedCell(
+        e.rows.map((row, y) => row | acute.rows[y]!),
+        1,
+        DEFAULT_FG,
+        DEFAULT_BG,
+      ),
+    );
     expect(accented).not.toEqual(plain);
     // Marks of other scripts too: a Devanagari sign over its consonant, a cedilla under c.
     expect(shot(gridOf(4, 1, "c\u0327"), FULL).cell(0, 0)).not.toEqual(shot(gridOf(4, 1, "c"), FULL).cell(0, 0));
-    expect(shot(gridOf(4, 1, "\u0915\u0941"), FULL).cell(0, 0, 2)).not.toEqual(shot(gridOf(4, 1, "\u0915"), FULL).cell(0, 0, 2));
+    expect(shot(gridOf(4, 1, "\u0915\u0941"), FULL).cell(0, 0, 2)).not.toEqual(
+      shot(gridOf(4, 1, "\u0915"), FULL).cell(0, 0, 2),
+    );
   });
 
   test("item 11: emoji are drawn in colour, 😀 yellow and ✅ green; text keeps its colour", () => {

@@ -30,4 +30,3 @@ export function renderScreenshot(grid: CellGrid, options: ScreenshotOptions = {}
   const scale = checkRange("scale", options.scale ?? SCREENSHOT_DEFAULTS.scale);
   return encodePng(rasterise(grid, { cursor, pad, scale }));
 }
-

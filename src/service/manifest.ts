@@ -55,7 +55,8 @@ export class Manifest {
     const read = loadStateFile(path, readEntries);
     for (const entry of read.value ?? []) this.#entries.set(entry.id, entry);
     const values = loadStateFile(this.valuesPath, readValues);
-    for (const [id, value] of Object.entries(values.value ?? {})) if (this.#entries.has(id)) this.#values.set(id, value);
+    for (const [id, value] of Object.entries(values.value ?? {}))
+      if (this.#entries.has(id)) this.#values.set(id, value);
     this.problems = [...read.problems, ...values.problems];
     // What could be read is written back at once, once a copy of the whole is kept: the next start
     // does not report, and copy, the same problems again.
@@ -109,7 +110,12 @@ export class Manifest {
     const { env, client_env, ...rest } = spec;
     this.#entries.set(id, {
       id,
-      spec: { ...rest, name: id, env_names: env ? Object.keys(env) : undefined, client_env_names: client_env ? Object.keys(client_env) : undefined },
+      spec: {
+        ...rest,
+        name: id,
+        env_names: env ? Object.keys(env) : undefined,
+        client_env_names: client_env ? Object.keys(client_env) : undefined,
+      },
       cols,
       rows,
       created_at: new Date().toISOString(),
@@ -153,7 +159,10 @@ export class Manifest {
   /** The spec again, with the environment's values read from `env` (the daemon's). */
   static specOf(entry: ManifestEntry, env: Record<string, string>): SessionSpec {
     const { env_names, client_env_names, ...spec } = entry.spec;
-    const pick = (names: string[] | undefined) => (names ? Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!])) : undefined);
+    const pick = (names: string[] | undefined) =>
+      names
+        ? Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]!]))
+        : undefined;
     return { ...spec, env: pick(env_names), client_env: pick(client_env_names) } as SessionSpec;
   }
 
@@ -170,7 +179,10 @@ export class Manifest {
       if (this.#failing) console.error(`t4a daemon: the manifest ${this.path} is written again`);
       this.#failing = false;
     } catch (error) {
-      if (!this.#failing) console.error(`t4a daemon: ${(error as Error).message} (the manifest); trying again every ${RETRY_MS / 1000} s`);
+      if (!this.#failing)
+        console.error(
+          `t4a daemon: ${(error as Error).message} (the manifest); trying again every ${RETRY_MS / 1000} s`,
+        );
       this.#failing = true;
       this.#schedule(RETRY_MS);
     }
@@ -188,7 +200,11 @@ export class Manifest {
       return rmSync(this.path, { force: true });
     }
     // The values first: a manifest never names a session whose values were not kept.
-    if (this.#values.size) writePrivateFile(this.valuesPath, `${JSON.stringify({ version: 1, values: Object.fromEntries(this.#values) })}\n`);
+    if (this.#values.size)
+      writePrivateFile(
+        this.valuesPath,
+        `${JSON.stringify({ version: 1, values: Object.fromEntries(this.#values) })}\n`,
+      );
     else rmSync(this.valuesPath, { force: true });
     writePrivateFile(this.path, `${JSON.stringify({ version: 1, sessions: this.entries() }, null, 2)}\n`);
   }
@@ -200,11 +216,13 @@ export class Manifest {
  */
 function readEntries(json: unknown, problems: string[]): ManifestEntry[] {
   const sessions = expectObject(json, "the manifest").sessions;
-  if (!Array.isArray(sessions)) throw new Error(`its "sessions" is ${sessions === null ? "null" : typeof sessions}, not a list`);
+  if (!Array.isArray(sessions))
+    throw new Error(`its "sessions" is ${sessions === null ? "null" : typeof sessions}, not a list`);
   const entries: ManifestEntry[] = [];
   sessions.forEach((raw: unknown, index) => {
     const why = entryProblem(raw);
-    const id = typeof (raw as ManifestEntry | null)?.id === "string" ? `"${(raw as ManifestEntry).id}"` : `#${index + 1}`;
+    const id =
+      typeof (raw as ManifestEntry | null)?.id === "string" ? `"${(raw as ManifestEntry).id}"` : `#${index + 1}`;
     if (why) problems.push(`session ${id} of the manifest cannot be restored: ${why}`);
     else entries.push(raw as ManifestEntry);
   });
@@ -215,14 +233,18 @@ function entryProblem(raw: unknown): string | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "it is not an object";
   const entry = raw as Record<string, unknown>;
   if (typeof entry.id !== "string" || entry.id === "") return "it has no id";
-  if (typeof entry.spec !== "object" || entry.spec === null || Array.isArray(entry.spec)) return `its spec is ${entry.spec === null ? "null" : typeof entry.spec}`;
+  if (typeof entry.spec !== "object" || entry.spec === null || Array.isArray(entry.spec))
+    return `its spec is ${entry.spec === null ? "null" : typeof entry.spec}`;
   for (const key of ["env_names", "client_env_names"] as const) {
     const names = (entry.spec as Record<string, unknown>)[key];
-    if (names !== undefined && !(Array.isArray(names) && names.every((name) => typeof name === "string"))) return `its spec's ${key} is not a list of names`;
+    if (names !== undefined && !(Array.isArray(names) && names.every((name) => typeof name === "string")))
+      return `its spec's ${key} is not a list of names`;
   }
   const checked = v.safeParse(SessionSpec, Manifest.specOf(raw as ManifestEntry, {}));
   if (!checked.success) return `its spec does not hold: ${v.summarize(checked.issues).replace(/\n/g, "; ")}`;
-  for (const key of ["cols", "rows"] as const) if (!Number.isInteger(entry[key]) || (entry[key] as number) <= 0) return `its ${key} is not a positive whole number`;
+  for (const key of ["cols", "rows"] as const)
+    if (!Number.isInteger(entry[key]) || (entry[key] as number) <= 0)
+      return `its ${key} is not a positive whole number`;
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") return "its cwd is not a string";
   return undefined;
 }
@@ -230,12 +252,18 @@ function entryProblem(raw: unknown): string | undefined {
 /** The kept environment values by session id; a malformed one is left out, named. */
 function readValues(json: unknown, problems: string[]): Record<string, EnvValues> {
   const values = expectObject(expectObject(json, "the environment values file").values, "its values");
-  const stringMap = (map: unknown) => map === undefined || (typeof map === "object" && map !== null && Object.values(map).every((value) => typeof value === "string"));
+  const stringMap = (map: unknown) =>
+    map === undefined ||
+    (typeof map === "object" && map !== null && Object.values(map).every((value) => typeof value === "string"));
   const kept: Record<string, EnvValues> = {};
   for (const [id, value] of Object.entries(values)) {
     const entry = value as EnvValues | null;
-    if (typeof entry === "object" && entry !== null && stringMap(entry.env) && stringMap(entry.client_env)) kept[id] = entry;
-    else problems.push(`the environment values of session "${id}" cannot be read: it comes back with the daemon's values of its variables`);
+    if (typeof entry === "object" && entry !== null && stringMap(entry.env) && stringMap(entry.client_env))
+      kept[id] = entry;
+    else
+      problems.push(
+        `the environment values of session "${id}" cannot be read: it comes back with the daemon's values of its variables`,
+      );
   }
   return kept;
 }

@@ -21,13 +21,18 @@ function run(argv: string[]): { code: number; out: string } {
 
 /** This executable, as a service should start it: the compiled binary's absolute path. */
 function executable(): string {
-  if (!isCompiled()) throw new Error("install the service from the compiled binary (dist/t4a), not from `bun src/main.ts`");
+  if (!isCompiled())
+    throw new Error("install the service from the compiled binary (dist/t4a), not from `bun src/main.ts`");
   return process.execPath;
 }
 
 export function runService(command: ServiceCommand): number {
   const home = homedir();
-  const options = { exec: command.print && !isCompiled() ? "/usr/local/bin/t4a" : executable(), web: command.web, home };
+  const options = {
+    exec: command.print && !isCompiled() ? "/usr/local/bin/t4a" : executable(),
+    web: command.web,
+    home,
+  };
   const mac = process.platform === "darwin";
   const text = mac ? launchdPlist(options) : systemdUnit(options);
   if (command.print) {
@@ -41,14 +46,21 @@ function systemd(action: string, unit: string, home: string): number {
   const path = join(process.env.XDG_CONFIG_HOME || join(home, ".config"), "systemd", "user", "t4a.service");
   const probe = run(["systemctl", "--user", "show-environment"]);
   if (probe.code !== 0) {
-    console.error(`t4a: no systemd user manager answers here (${probe.out.split("\n")[0] || "systemctl failed"}), as in most containers.`);
-    console.error("t4a: run `t4a daemon` under your own supervisor, or write the unit with `t4a service install --print`.");
+    console.error(
+      `t4a: no systemd user manager answers here (${probe.out.split("\n")[0] || "systemctl failed"}), as in most containers.`,
+    );
+    console.error(
+      "t4a: run `t4a daemon` under your own supervisor, or write the unit with `t4a service install --print`.",
+    );
     return 1;
   }
   if (action === "install") {
     mkdirSync(join(path, ".."), { recursive: true });
     writeFileSync(path, unit);
-    for (const argv of [["systemctl", "--user", "daemon-reload"], ["systemctl", "--user", "enable", "--now", "t4a.service"]]) {
+    for (const argv of [
+      ["systemctl", "--user", "daemon-reload"],
+      ["systemctl", "--user", "enable", "--now", "t4a.service"],
+    ]) {
       const result = run(argv);
       if (result.code !== 0) {
         console.error(`t4a: ${argv.join(" ")}: ${result.out}`);
@@ -57,7 +69,8 @@ function systemd(action: string, unit: string, home: string): number {
     }
     console.log(`installed ${path}; the daemon runs now and at every login (logs: journalctl --user -u t4a)`);
     const linger = run(["loginctl", "show-user", userInfo().username, "-p", "Linger", "--value"]);
-    if (linger.out !== "yes") console.log(`to start it at boot without a login: loginctl enable-linger ${userInfo().username}`);
+    if (linger.out !== "yes")
+      console.log(`to start it at boot without a login: loginctl enable-linger ${userInfo().username}`);
     return 0;
   }
   if (action === "uninstall") {

@@ -38,7 +38,8 @@ function fakeHost() {
   return host satisfies AgentHost & Record<string, unknown>;
 }
 
-const states = (host: ReturnType<typeof fakeHost>) => host.published.flatMap((event) => (event.event === "agent_state" ? [event.state] : []));
+const states = (host: ReturnType<typeof fakeHost>) =>
+  host.published.flatMap((event) => (event.event === "agent_state" ? [event.state] : []));
 const env = { HOME: "/nonexistent-home" };
 
 /** A new screen: rows and a new change token. */
@@ -67,16 +68,28 @@ test("screen rules: starting until the input box is drawn; busy is working; a qu
   // A tool silent for a long time: the busy marker holds it at working.
   watch.read(60_000);
   expect(watch.state).toBe("working");
-  draw(host, ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠏ Waiting for user confirmation... (esc to cancel)"]);
+  draw(host, [
+    "│ Apply this change?     │",
+    "│ ● 1. Allow once        │",
+    "⠏ Waiting for user confirmation... (esc to cancel)",
+  ]);
   watch.read(60_100);
   expect(watch.state).toBe("waiting");
   expect(watch.line).toBe("Apply this change?"); // the question, out of its box: not the option or the status
   // Input answers it: the question still drawn from before no longer counts.
   watch.input();
-  draw(host, ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠋ Thinking... (esc to cancel, 1s)"], ["⠋ Thinking... (esc to cancel, 1s)"]);
+  draw(
+    host,
+    ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠋ Thinking... (esc to cancel, 1s)"],
+    ["⠋ Thinking... (esc to cancel, 1s)"],
+  );
   watch.read(60_200);
   expect(watch.state).toBe("working");
-  draw(host, ["✦ All done.", "? for shortcuts", "> Type your message"], ["✦ All done.", "? for shortcuts", "> Type your message"]);
+  draw(
+    host,
+    ["✦ All done.", "? for shortcuts", "> Type your message"],
+    ["✦ All done.", "? for shortcuts", "> Type your message"],
+  );
   watch.read(60_300);
   expect(watch.state).toBe("working");
   watch.read(60_900);
@@ -108,7 +121,11 @@ test("a busy marker the TUI wrapped onto two rows is still working (qwen's and g
   const watch = new AgentWatch("a6", findAgent("gemini", env), host, { tickMs: 0, promptGiven: true });
   draw(host, ["> Type your message"]);
   watch.read(0);
-  draw(host, ["  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to", "                                                                     cancel)", "> Type your message"]);
+  draw(host, [
+    "  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to",
+    "                                                                     cancel)",
+    "> Type your message",
+  ]);
   watch.read(100);
   expect(watch.state).toBe("working");
   watch.read(20_000); // a silent tool: the wrapped marker still holds it at working
@@ -220,7 +237,12 @@ test("resuming, the typed prompt waits for the conversation to show; no idle bef
   watch.read(2000);
   expect(host.written).toEqual([]);
   expect(watch.state).toBe("starting");
-  draw(host, ["  ┃  remember it", "     ▣  Build · Fake model", "  ┃", "   /work            tab agents  ctrl+p commands"]);
+  draw(host, [
+    "  ┃  remember it",
+    "     ▣  Build · Fake model",
+    "  ┃",
+    "   /work            tab agents  ctrl+p commands",
+  ]);
   watch.read(2100);
   watch.read(2400);
   expect(host.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
@@ -240,7 +262,12 @@ test("resuming, the typed prompt waits for the conversation to show; no idle bef
 
 test("an agent of the user's own (no patterns) is idle when the kernel says it reads its terminal, working otherwise", () => {
   const host = { ...fakeHost(), wanted: false as boolean | undefined };
-  const watch = new AgentWatch("a1", { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined }, { ...host, inputWanted: () => host.wanted }, { tickMs: 0 });
+  const watch = new AgentWatch(
+    "a1",
+    { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined },
+    { ...host, inputWanted: () => host.wanted },
+    { tickMs: 0 },
+  );
   const t0 = performance.now() - 10_000; // the event's own read happens at the real time
   draw(host, ["thinking about it"]);
   watch.read(t0);
@@ -251,7 +278,12 @@ test("an agent of the user's own (no patterns) is idle when the kernel says it r
   expect(watch.state).toBe("idle");
   // Where the kernel cannot tell, anything drawn and still is idle, as before.
   const blind = fakeHost();
-  const other = new AgentWatch("a2", { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined }, blind, { tickMs: 0 });
+  const other = new AgentWatch(
+    "a2",
+    { ...findAgent("gemini", env), readyPatterns: [], busyPatterns: [], waitingPatterns: [], hooks: undefined },
+    blind,
+    { tickMs: 0 },
+  );
   draw(blind, ["thinking about it"]);
   other.read(0);
   other.read(5000);
@@ -261,7 +293,10 @@ test("an agent of the user's own (no patterns) is idle when the kernel says it r
 test("input goes to the CLI alone: a typed prompt waits while another program has the terminal, and an exited agent takes none", () => {
   const host = fakeHost();
   let place: "foreground" | "elsewhere" | "gone" = "elsewhere";
-  const watch = new AgentWatch("a8", findAgent("gemini", env), Object.assign(host, { agentProcess: () => place }), { tickMs: 0, typedPrompt: "fix the bug" });
+  const watch = new AgentWatch("a8", findAgent("gemini", env), Object.assign(host, { agentProcess: () => place }), {
+    tickMs: 0,
+    typedPrompt: "fix the bug",
+  });
   draw(host, ["Type your message or @path/to/file"]);
   watch.read(0);
   watch.read(10_100); // a prompt to type: idle only after the long wait

@@ -160,7 +160,9 @@ export class AgentWatch {
     this.#chrome = agent.chromePatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#errors = (agent.errorPatterns ?? []).map((pattern) => new RegExp(pattern));
     this.#notWords = [...this.#ready, ...this.#chrome];
-    this.#typeAfter = options.resumed ? (agent.resume.shownPatterns ?? []).map((pattern) => new RegExp(pattern, "m")) : [];
+    this.#typeAfter = options.resumed
+      ? (agent.resume.shownPatterns ?? []).map((pattern) => new RegExp(pattern, "m"))
+      : [];
     this.#unsubscribe = host.subscribe((event) => this.#onEvent(event));
     if (tickMs > 0) {
       this.#timer = setInterval(() => this.read(), tickMs);
@@ -278,10 +280,14 @@ export class AgentWatch {
   assertOwnsTerminal(): void {
     const place = this.state === "exited" ? undefined : this.#host.agentProcess?.(this.state !== "starting");
     if (place === "gone") this.#set("exited", this.#lastLine());
-    if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited${this.line ? ` (${this.line})` : ""}`);
+    if (this.state === "exited")
+      throw new T4aError("exited", `agent "${this.id}" has exited${this.line ? ` (${this.line})` : ""}`);
     // Still starting, the CLI may not have the terminal yet (a login profile runs): not refused.
     if (place === "elsewhere" && this.state !== "starting") {
-      throw new T4aError("busy", `another program has agent "${this.id}"'s terminal: its input is not for the agent now`);
+      throw new T4aError(
+        "busy",
+        `another program has agent "${this.id}"'s terminal: its input is not for the agent now`,
+      );
     }
   }
 
@@ -303,7 +309,10 @@ export class AgentWatch {
         return () => this.#waiters.delete(waiter);
       },
       () => {
-        throw new T4aError("timeout", `agent "${this.id}" was not ${[...wanted].join(" or ")} within ${timeoutMs} ms (it is ${this.state})`);
+        throw new T4aError(
+          "timeout",
+          `agent "${this.id}" was not ${[...wanted].join(" or ")} within ${timeoutMs} ms (it is ${this.state})`,
+        );
       },
     );
     return { ...reply, elapsed_ms: Math.round(performance.now() - started) };
@@ -321,13 +330,18 @@ export class AgentWatch {
     return this.#host
       .changedSince(token)
       .map(unboxed)
-      .filter((row) => row !== "" && !this.#notWords.some((pattern) => pattern.test(row)) && !isEcho(row.replace(/^[>❯›]\s*/, "")))
+      .filter(
+        (row) =>
+          row !== "" && !this.#notWords.some((pattern) => pattern.test(row)) && !isEcho(row.replace(/^[>❯›]\s*/, "")),
+      )
       .join("\n");
   }
 
   /** The state now, with the question's id while waiting. */
   reply(): AgentStateReply {
-    return this.state === "waiting" ? { state: this.state, line: this.line, question_id: this.questionId } : { state: this.state, line: this.line };
+    return this.state === "waiting"
+      ? { state: this.state, line: this.line, question_id: this.questionId }
+      : { state: this.state, line: this.line };
   }
 
   /**
@@ -336,9 +350,13 @@ export class AgentWatch {
    * a new question is drawn, so no key meant for it lands in the input box after it.
    */
   takeQuestion(questionId?: number): { question: string; question_id: number } {
-    if (this.state !== "waiting") throw new T4aError("not_waiting", `agent "${this.id}" is ${this.state}: it waits on no question`);
+    if (this.state !== "waiting")
+      throw new T4aError("not_waiting", `agent "${this.id}" is ${this.state}: it waits on no question`);
     if (this.#answeredAt !== undefined) {
-      throw new T4aError("not_waiting", `agent "${this.id}": question ${this.questionId} was answered already; no new question since`);
+      throw new T4aError(
+        "not_waiting",
+        `agent "${this.id}": question ${this.questionId} was answered already; no new question since`,
+      );
     }
     if (questionId !== undefined && questionId !== this.questionId) {
       throw new T4aError("not_waiting", `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}`);
@@ -399,8 +417,16 @@ export class AgentWatch {
     }
     const quietMs = now - this.#changedAt;
     // Read again when the screen changed, and once as each quiet period it waits for comes due.
-    const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some((ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms);
-    if (this.#readAt >= this.#changedAt && !due && this.#pendingQuestion === undefined && this.#pendingIdle === undefined) return;
+    const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some(
+      (ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms,
+    );
+    if (
+      this.#readAt >= this.#changedAt &&
+      !due &&
+      this.#pendingQuestion === undefined &&
+      this.#pendingIdle === undefined
+    )
+      return;
     this.#readAt = now;
 
     const rows = this.#host.screen();
@@ -421,7 +447,11 @@ export class AgentWatch {
     // sit still for seconds before it does (opencode ~2 s).
     const idleQuietMs = this.#turnStarted ? IDLE_QUIET_MS : PROMPT_START_MS;
     const pending = this.#pendingQuestion;
-    if (this.#pendingIdle !== undefined && question === undefined && (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)) {
+    if (
+      this.#pendingIdle !== undefined &&
+      question === undefined &&
+      (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)
+    ) {
       const line = this.#lastLine();
       // The question just answered is still the last words drawn: the turn's own words are not
       // there yet (a loaded machine draws them late). Its idle waits for them, a moment at most.
@@ -452,9 +482,11 @@ export class AgentWatch {
       // (idleQuietMs is the long wait then).
       if ((this.state === "waiting" || this.state === "starting") && busy) this.#set("working", this.#busyLine(rows));
       // Answered, and the question gone: a refusal ends the turn with no hook to say so (claude).
-      else if (this.state === "waiting" && this.#answeredAt !== undefined && still && quietMs >= IDLE_QUIET_MS) this.#set("idle", this.#lastLine());
+      else if (this.state === "waiting" && this.#answeredAt !== undefined && still && quietMs >= IDLE_QUIET_MS)
+        this.#set("idle", this.#lastLine());
       else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
-      else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs)) this.#set("idle", this.#lastLine());
+      else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs))
+        this.#set("idle", this.#lastLine());
     } else if (busy) {
       this.#set("working", this.#busyLine(rows));
     } else if (still && quietMs >= idleQuietMs) {
@@ -491,7 +523,8 @@ export class AgentWatch {
 
   /** Waiters for a state the agent can no longer reach. */
   #failWaiters(): void {
-    for (const waiter of [...this.#waiters]) waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
+    for (const waiter of [...this.#waiters])
+      waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
   /** Another question while waiting, in the same words as the one answered. */
@@ -501,7 +534,13 @@ export class AgentWatch {
     this.#answeredAt = undefined;
     this.line = line;
     this.#stateAt = performance.now();
-    this.#host.publish({ event: "agent_state", terminal: this.id, state: "waiting", line, question_id: this.questionId });
+    this.#host.publish({
+      event: "agent_state",
+      terminal: this.id,
+      state: "waiting",
+      line,
+      question_id: this.questionId,
+    });
   }
 
   /** A change of state is an event; so is a new question while waiting. Other line changes are not. */
@@ -510,7 +549,12 @@ export class AgentWatch {
     if (this.state === "exited") return;
     // The first sign of the CLI (its box drawn, a hook) is when its process is found; a shell
     // drawn where it was (its wrapper's, after it ended) is no sign of it.
-    if (this.state === "starting" && state !== "starting" && state !== "exited" && this.#host.agentProcess?.(true) === "gone") {
+    if (
+      this.state === "starting" &&
+      state !== "starting" &&
+      state !== "exited" &&
+      this.#host.agentProcess?.(true) === "gone"
+    ) {
       state = "exited";
       line = this.#lastLine();
     }
@@ -554,7 +598,9 @@ export class AgentWatch {
   #busyLine(rows: string[]): string {
     const row = rows.findLast((candidate) => this.#busy.some((pattern) => pattern.test(candidate)));
     // A busy marker in a status bar (claude's footer) says less than the agent's last words.
-    return row === undefined || this.#chrome.some((pattern) => pattern.test(unboxed(row))) ? this.#lastLine() : unboxed(row);
+    return row === undefined || this.#chrome.some((pattern) => pattern.test(unboxed(row)))
+      ? this.#lastLine()
+      : unboxed(row);
   }
 
   /** The agent's last words on screen: the lowest row that is not its input box or frame. */

@@ -15,7 +15,9 @@ const CONNECTION_RESERVE = 16;
 function fdUse(): { open: number; limit: number } | undefined {
   try {
     const open = readdirSync("/proc/self/fd").length;
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((row) => row.startsWith("Max open files"));
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((row) => row.startsWith("Max open files"));
     const limit = Number(line?.split(/\s{2,}/)[1]);
     return Number.isFinite(limit) ? { open, limit } : undefined;
   } catch {

@@ -13,5 +13,11 @@ const oneLine = (text: string) => {
   return flat.length > ONE_LINE ? `${flat.slice(0, ONE_LINE - 1)}…` : flat;
 };
 
-export const call = (name: string, args: unknown): Message => ({ role: "tool_call", text: oneLine(`${name} ${typeof args === "string" ? args : JSON.stringify(args ?? {})}`) });
-export const result = (output: unknown): Message => ({ role: "tool_result", text: oneLine(typeof output === "string" ? output : JSON.stringify(output ?? "")) });
+export const call = (name: string, args: unknown): Message => ({
+  role: "tool_call",
+  text: oneLine(`${name} ${typeof args === "string" ? args : JSON.stringify(args ?? {})}`),
+});
+export const result = (output: unknown): Message => ({
+  role: "tool_result",
+  text: oneLine(typeof output === "string" ? output : JSON.stringify(output ?? "")),
+});

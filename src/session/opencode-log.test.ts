@@ -34,16 +34,42 @@ afterEach(() => {
 });
 
 /** A database shaped as opencode 1.18's (the columns read), in WAL mode as it keeps it, left open so the newest rows stay in the -wal. */
-function write(path: string, sessions: Array<{ id: string; directory: string; created: number; parent?: string }>, rows: Array<[string, string, number, object, object[]]>): Database {
+function write(
+  path: string,
+  sessions: Array<{ id: string; directory: string; created: number; parent?: string }>,
+  rows: Array<[string, string, number, object, object[]]>,
+): Database {
   const sqlite = new Database(path);
   sqlite.run("PRAGMA journal_mode = WAL");
-  sqlite.run("CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)");
-  sqlite.run("CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  sqlite.run("CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  for (const s of sessions) sqlite.run("INSERT INTO session VALUES (?, ?, ?, ?, ?)", [s.id, s.parent ?? null, s.directory, s.created, s.created]);
+  sqlite.run(
+    "CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)",
+  );
+  sqlite.run(
+    "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
+  sqlite.run(
+    "CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
+  for (const s of sessions)
+    sqlite.run("INSERT INTO session VALUES (?, ?, ?, ?, ?)", [
+      s.id,
+      s.parent ?? null,
+      s.directory,
+      s.created,
+      s.created,
+    ]);
   for (const [id, session, at, message, parts] of rows) {
     sqlite.run("INSERT INTO message VALUES (?, ?, ?, ?, ?)", [id, session, at, at, JSON.stringify(message)]);
-    parts.forEach((part, i) => sqlite.run("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", [`${id}-p${i}`, id, session, at, at, JSON.stringify(part)]));
+    parts.forEach((part, i) =>
+      sqlite.run("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", [
+        `${id}-p${i}`,
+        id,
+        session,
+        at,
+        at,
+        JSON.stringify(part),
+      ]),
+    );
   }
   return sqlite;
 }
@@ -51,12 +77,41 @@ function write(path: string, sessions: Array<{ id: string; directory: string; cr
 test("this directory's conversation begun since the session started: user and agent text, a tool's call and result, in order (from the -wal too)", () => {
   const open = write(
     db,
-    [{ id: "ses_old", directory: "/work/repo", created: 500 }, { id: "ses_other", directory: "/elsewhere", created: 2000 }, { id: "ses_new", directory: "/work/repo", created: 1500 }, { id: "ses_sub", directory: "/work/repo", created: 1600, parent: "ses_new" }],
+    [
+      { id: "ses_old", directory: "/work/repo", created: 500 },
+      { id: "ses_other", directory: "/elsewhere", created: 2000 },
+      { id: "ses_new", directory: "/work/repo", created: 1500 },
+      { id: "ses_sub", directory: "/work/repo", created: 1600, parent: "ses_new" },
+    ],
     [
       ["msg_1", "ses_old", 600, { role: "user" }, [{ type: "text", text: "an earlier session's" }]],
       ["msg_2", "ses_new", 1500, { role: "user" }, [{ type: "text", text: "write it" }]],
-      ["msg_3", "ses_new", 1600, { role: "assistant" }, [{ type: "step-start" }, { type: "text", text: "Writing." }, { type: "tool", tool: "write", state: { status: "completed", input: { filePath: "/work/repo/a" }, output: "Wrote file" } }, { type: "step-finish" }]],
-      ["msg_4", "ses_new", 1700, { role: "assistant" }, [{ type: "reasoning", text: "hidden" }, { type: "text", text: "Done." }]],
+      [
+        "msg_3",
+        "ses_new",
+        1600,
+        { role: "assistant" },
+        [
+          { type: "step-start" },
+          { type: "text", text: "Writing." },
+          {
+            type: "tool",
+            tool: "write",
+            state: { status: "completed", input: { filePath: "/work/repo/a" }, output: "Wrote file" },
+          },
+          { type: "step-finish" },
+        ],
+      ],
+      [
+        "msg_4",
+        "ses_new",
+        1700,
+        { role: "assistant" },
+        [
+          { type: "reasoning", text: "hidden" },
+          { type: "text", text: "Done." },
+        ],
+      ],
       ["msg_5", "ses_sub", 1650, { role: "user" }, [{ type: "text", text: "a subagent's" }]],
     ],
   );
@@ -70,7 +125,10 @@ test("this directory's conversation begun since the session started: user and ag
       { role: "assistant", text: "Done." },
     ]);
     // Resumed (--continue): its directory's newest, begun before the session.
-    expect(readOpencode(db, root, 1 << 20, { ...place, startedAt: 1_000_000, resumed: true })?.[0]).toEqual({ role: "user", text: "write it" });
+    expect(readOpencode(db, root, 1 << 20, { ...place, startedAt: 1_000_000, resumed: true })?.[0]).toEqual({
+      role: "user",
+      text: "write it",
+    });
     expect(readOpencode(db, root, 1 << 20, { ...place, startedAt: 1_000_000 })).toBeUndefined();
   } finally {
     open.close();
@@ -79,7 +137,11 @@ test("this directory's conversation begun since the session started: user and ag
 
 test("attacks: a symlink to the user's database is not followed, a FIFO not blocked on, a view in a table's place not read, an oversized file refused; no copy is left", () => {
   const secret = join(dir, "secret.db");
-  write(secret, [{ id: "s", directory: "/work/repo", created: 2000 }], [["m", "s", 2000, { role: "user" }, [{ type: "text", text: "the user's secret" }]]]).close();
+  write(
+    secret,
+    [{ id: "s", directory: "/work/repo", created: 2000 }],
+    [["m", "s", 2000, { role: "user" }, [{ type: "text", text: "the user's secret" }]]],
+  ).close();
   symlinkSync(secret, db);
   expect(() => readOpencode(db, root, 1 << 20, place)).toThrow("is a symbolic link; not followed");
   rmSync(db);
@@ -94,8 +156,12 @@ test("attacks: a symlink to the user's database is not followed, a FIFO not bloc
   rmSync(db);
   // `message` made a view over another table: not opencode's database, nothing read.
   const planted = new Database(db);
-  planted.run("CREATE TABLE session (id TEXT, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)");
-  planted.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  planted.run(
+    "CREATE TABLE session (id TEXT, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)",
+  );
+  planted.run(
+    "CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
   planted.run("CREATE TABLE stash (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
   planted.run("CREATE VIEW message AS SELECT * FROM stash");
   planted.run("INSERT INTO session VALUES ('s', NULL, '/work/repo', 2000, 2000)");
@@ -111,10 +177,18 @@ test("attacks: a symlink to the user's database is not followed, a FIFO not bloc
 test("attacks that would hold the daemon: a generated column that computes for seconds a row, or a virtual table, is no table of opencode's; ids repeated so the join multiplies rows answer each part once", () => {
   // `directory` computed per row (20 MB of hex each): only plain tables are read.
   const planted = new Database(db);
-  planted.run("CREATE TABLE session (id TEXT, x TEXT, directory TEXT GENERATED ALWAYS AS (CASE WHEN length(hex(zeroblob(20000000 + length(x)))) > 0 THEN x END) VIRTUAL, parent_id TEXT, time_created INTEGER, time_updated INTEGER)");
+  planted.run(
+    "CREATE TABLE session (id TEXT, x TEXT, directory TEXT GENERATED ALWAYS AS (CASE WHEN length(hex(zeroblob(20000000 + length(x)))) > 0 THEN x END) VIRTUAL, parent_id TEXT, time_created INTEGER, time_updated INTEGER)",
+  );
   planted.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  planted.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  for (let i = 0; i < 50; i++) planted.run("INSERT INTO session (id, x, parent_id, time_created, time_updated) VALUES (?, '/work/repo', NULL, 2000, 2000)", [`s${i}`]);
+  planted.run(
+    "CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
+  for (let i = 0; i < 50; i++)
+    planted.run(
+      "INSERT INTO session (id, x, parent_id, time_created, time_updated) VALUES (?, '/work/repo', NULL, 2000, 2000)",
+      [`s${i}`],
+    );
   planted.run(`INSERT INTO message VALUES ('m', 's0', 2000, 2000, '{"role":"user"}')`);
   planted.run(`INSERT INTO part VALUES ('p', 'm', 's0', 2000, 2000, '{"type":"text","text":"planted"}')`);
   planted.close();
@@ -123,7 +197,9 @@ test("attacks that would hold the daemon: a generated column that computes for s
   const virtual = new Database(db);
   virtual.run("CREATE VIRTUAL TABLE session USING fts5(id, parent_id, directory, time_created, time_updated)");
   virtual.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  virtual.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  virtual.run(
+    "CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
   virtual.run("INSERT INTO session VALUES ('s', NULL, '/work/repo', 2000, 2000)");
   virtual.run(`INSERT INTO message VALUES ('m', 's', 2000, 2000, '{"role":"user"}')`);
   virtual.run(`INSERT INTO part VALUES ('p', 'm', 's', 2000, 2000, '{"type":"text","text":"planted"}')`);
@@ -132,14 +208,22 @@ test("attacks that would hold the daemon: a generated column that computes for s
   rmSync(db);
   // 2000 messages and 2000 parts under one id: a join would answer 4 000 000 rows; each part comes once.
   const repeated = new Database(db);
-  repeated.run("CREATE TABLE session (id TEXT, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)");
-  repeated.run("CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
-  repeated.run("CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)");
+  repeated.run(
+    "CREATE TABLE session (id TEXT, parent_id TEXT, directory TEXT, time_created INTEGER, time_updated INTEGER)",
+  );
+  repeated.run(
+    "CREATE TABLE message (id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
+  repeated.run(
+    "CREATE TABLE part (id TEXT, message_id TEXT, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)",
+  );
   repeated.run("INSERT INTO session VALUES ('s', NULL, '/work/repo', 2000, 2000)");
   repeated.run("BEGIN");
   for (let i = 0; i < 2000; i++) {
     repeated.run(`INSERT INTO message VALUES ('m', 's', 2000, 2000, '{"role":"user"}')`);
-    repeated.run(`INSERT INTO part VALUES (?, 'm', 's', 2000, 2000, '{"type":"text","text":"again"}')`, [`p${String(i).padStart(4, "0")}`]);
+    repeated.run(`INSERT INTO part VALUES (?, 'm', 's', 2000, 2000, '{"type":"text","text":"again"}')`, [
+      `p${String(i).padStart(4, "0")}`,
+    ]);
   }
   repeated.run("COMMIT");
   repeated.close();

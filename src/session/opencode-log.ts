@@ -30,7 +30,12 @@ export interface OpencodePlace {
  * directory's newest top-level conversation begun since the session started (any, resumed);
  * undefined when there is none (yet). Throws TaintedReadError for anything but regular files.
  */
-export function readOpencode(path: string, root: string, maxBytes: number, place: OpencodePlace): Message[] | undefined {
+export function readOpencode(
+  path: string,
+  root: string,
+  maxBytes: number,
+  place: OpencodePlace,
+): Message[] | undefined {
   const copy = mkdtempSync(join(tmpdir(), "t4a-opencode-"));
   try {
     const db = readTaintedBytes(path, { root, maxBytes });
@@ -48,15 +53,21 @@ export function readOpencode(path: string, root: string, maxBytes: number, place
       sqlite.run("PRAGMA query_only = ON");
       if (!plainTables(sqlite)) return undefined;
       const session = sqlite
-        .query("SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_updated DESC LIMIT 1")
+        .query(
+          "SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_updated DESC LIMIT 1",
+        )
         .get(place.cwd, place.resumed ? 0 : place.startedAt) as { id: string } | null;
       if (!session) return undefined;
       // Messages and parts read apart and matched here, each message id once: a join over ids the
       // planter repeated would answer every message times every part (2000 x 2000 = 4 000 000 rows).
-      const messages = sqlite.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id").all(session.id) as Array<{ id: string; data: string }>;
+      const messages = sqlite
+        .query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id")
+        .all(session.id) as Array<{ id: string; data: string }>;
       const parts = new Map<string, string[]>();
       const partRows = sqlite
-        .query("SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY id")
+        .query(
+          "SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY id",
+        )
         .all(session.id) as Array<{ message_id: string; data: string }>;
       for (const part of partRows) {
         const its = parts.get(part.message_id);
@@ -86,9 +97,19 @@ export function readOpencode(path: string, root: string, maxBytes: number, place
  * column (whose expression, evaluated for each row read, a planter can make take seconds a row).
  */
 function plainTables(sqlite: Database): boolean {
-  const kinds = sqlite.query(`SELECT name, type, sql FROM sqlite_master WHERE name IN (${TABLES.map(() => "?").join(",")})`).all(...TABLES) as Array<{ name: string; type: string; sql: string | null }>;
-  if (kinds.length !== TABLES.length || kinds.some((kind) => kind.type !== "table" || !/^\s*CREATE\s+TABLE\b/i.test(kind.sql ?? ""))) return false;
-  return TABLES.every((table) => (sqlite.query(`SELECT hidden FROM pragma_table_xinfo(?)`).all(table) as Array<{ hidden: number }>).every((column) => column.hidden === 0));
+  const kinds = sqlite
+    .query(`SELECT name, type, sql FROM sqlite_master WHERE name IN (${TABLES.map(() => "?").join(",")})`)
+    .all(...TABLES) as Array<{ name: string; type: string; sql: string | null }>;
+  if (
+    kinds.length !== TABLES.length ||
+    kinds.some((kind) => kind.type !== "table" || !/^\s*CREATE\s+TABLE\b/i.test(kind.sql ?? ""))
+  )
+    return false;
+  return TABLES.every((table) =>
+    (sqlite.query(`SELECT hidden FROM pragma_table_xinfo(?)`).all(table) as Array<{ hidden: number }>).every(
+      (column) => column.hidden === 0,
+    ),
+  );
 }
 
 function parse(text: string): Json {
@@ -104,7 +125,8 @@ function parse(text: string): Json {
 function partMessages(message: Json, part: Json): Message[] {
   const role = message.role === "user" ? "user" : message.role === "assistant" ? "assistant" : undefined;
   if (!role) return [];
-  if (part.type === "text" && typeof part.text === "string" && part.text && !part.synthetic) return [{ role, text: part.text }];
+  if (part.type === "text" && typeof part.text === "string" && part.text && !part.synthetic)
+    return [{ role, text: part.text }];
   if (part.type === "tool" && typeof part.tool === "string") {
     const state = part.state ?? {};
     const messages: Message[] = [call(part.tool, state.input)];

@@ -44,7 +44,9 @@ export interface AskOutcome {
 /** The agent's words after the prompt, in a log's messages since the ask began; undefined when none are there. */
 function answerIn(messages: Message[] | undefined, prompt: string): string | undefined {
   if (!messages) return undefined;
-  const asked = messages.findLastIndex((message) => message.role === "user" && message.text.includes(prompt.trim().slice(0, 200)));
+  const asked = messages.findLastIndex(
+    (message) => message.role === "user" && message.text.includes(prompt.trim().slice(0, 200)),
+  );
   const words = messages.slice(asked + 1).filter((message) => message.role === "assistant");
   return words.length ? words.map((message) => message.text).join("\n\n") : undefined;
 }
@@ -54,7 +56,6 @@ const IDLE_SETTLE_MS = 1500;
 
 /** Between the keys of one answer (Right, then Enter): a TUI reads a chunk of keys as a paste. */
 const KEY_GAP_MS = 80;
-
 
 /** A FIFO lock: one holder, the others queued in order, each within its own timeout. */
 class TurnLock {
@@ -161,7 +162,10 @@ export class Session {
    * Answers the question the agent waits on with the keys its preset names (yes, always, no),
    * one key at a time as a person presses them. Refused unless it waits on a question.
    */
-  async answer(kind: "yes" | "always" | "no", questionId?: number): Promise<{ question: string; question_id: number; keys: string[] }> {
+  async answer(
+    kind: "yes" | "always" | "no",
+    questionId?: number,
+  ): Promise<{ question: string; question_id: number; keys: string[] }> {
     const watch = this.#requireAgent();
     watch.assertOwnsTerminal();
     const keys = watch.agent.answers[kind];
@@ -196,12 +200,21 @@ export class Session {
     }
   }
 
-  async #askInTurn(watch: AgentWatch, prompt: string, started: number, left: () => number, maxChars: number, noWait: boolean): Promise<AskOutcome> {
+  async #askInTurn(
+    watch: AgentWatch,
+    prompt: string,
+    started: number,
+    left: () => number,
+    maxChars: number,
+    noWait: boolean,
+  ): Promise<AskOutcome> {
     watch.assertOwnsTerminal();
-    if (watch.state === "working" && noWait) throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
+    if (watch.state === "working" && noWait)
+      throw new T4aError("busy", `agent "${this.id}" is working on a turn; wait for it (wait --agent idle)`);
     // Someone else's turn (a prompt sent with send, the first one): this ask waits for its end.
     if (watch.state === "starting" || watch.state === "working") await watch.until(["idle", "waiting"], left());
-    if (watch.state === "waiting") throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
+    if (watch.state === "waiting")
+      throw new T4aError("busy", `agent "${this.id}" waits on a question: approve or deny it first ("${watch.line}")`);
     watch.assertOwnsTerminal();
     const terminal = this.alive;
     // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
@@ -231,7 +244,13 @@ export class Session {
     // A turn that ended on the CLI's own error line (its API refused) did not answer.
     const error = ended === "idle" ? watch.errorLine(words) : undefined;
     const budgeted = withinBudget(words, maxChars);
-    const outcome: AskOutcome = { ended: error === undefined ? ended : "error", answer: budgeted.text, source, cut: budgeted.cut, elapsed_ms: Math.round(performance.now() - started) };
+    const outcome: AskOutcome = {
+      ended: error === undefined ? ended : "error",
+      answer: budgeted.text,
+      source,
+      cut: budgeted.cut,
+      elapsed_ms: Math.round(performance.now() - started),
+    };
     if (error !== undefined) outcome.error = error;
     if (ended === "waiting") {
       outcome.question = watch.line;
@@ -271,7 +290,8 @@ export class Session {
     const deadline = performance.now() + LOG_SETTLE_MS;
     for (;;) {
       const read = this.transcript();
-      if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant" || performance.now() >= deadline) return read;
+      if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant" || performance.now() >= deadline)
+        return read;
       await Bun.sleep(LOG_POLL_MS);
     }
   }
@@ -301,7 +321,13 @@ export class Session {
   #readLog(): { path: string; messages: Message[] } | undefined {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
-    const place = { home: this.#terminal.env.HOME ?? "", cwd: this.#startCwd, conversationId: this.facts.conversation_id, startedAt: this.#startedAt, resumed: this.facts.resumed };
+    const place = {
+      home: this.#terminal.env.HOME ?? "",
+      cwd: this.#startCwd,
+      conversationId: this.facts.conversation_id,
+      startedAt: this.#startedAt,
+      resumed: this.facts.resumed,
+    };
     const found = place.home ? findLog(log, place) : undefined;
     return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format, place) };
   }
@@ -309,7 +335,10 @@ export class Session {
   /** What the session changed in its worktree (or, unsandboxed, in the repository it works in). */
   changes(): Promise<Changes> {
     const worktree = this.facts.worktree;
-    return readChanges(worktree ?? this.terminal.cwd, { worktree: worktree !== undefined, trusted: this.facts.sandbox === undefined });
+    return readChanges(worktree ?? this.terminal.cwd, {
+      worktree: worktree !== undefined,
+      trusted: this.facts.sandbox === undefined,
+    });
   }
 
   #requireAgent(): AgentWatch {
@@ -361,11 +390,18 @@ export class Session {
 
   /** Record to an asciicast file from this byte on, until stopRecording, the end, or shutdown. */
   record(path: string, input: boolean, format: CastFormat): void {
-    if (this.#recorder) throw new T4aError("exists", `terminal "${this.id}" is already being recorded to ${this.#recorder.path}`);
+    if (this.#recorder)
+      throw new T4aError("exists", `terminal "${this.id}" is already being recorded to ${this.#recorder.path}`);
     if (!this.terminal.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
     let recorder: Recorder;
     try {
-      recorder = new Recorder(this.terminal, { path, format, input, env: this.terminal.env, events: (sink) => this.#bus.subscribe(this.id, sink) });
+      recorder = new Recorder(this.terminal, {
+        path,
+        format,
+        input,
+        env: this.terminal.env,
+        events: (sink) => this.#bus.subscribe(this.id, sink),
+      });
     } catch (error) {
       throw new T4aError("invalid_params", `cannot record to ${path}: ${(error as Error).message}`);
     }
@@ -403,7 +439,10 @@ export class Session {
     this.#clearTimers();
     if (reason !== "shutdown") this.#manifest.remove(this.id);
     // Killed by the kernel for want of memory (read before the cleanups remove the cgroup).
-    const outOfMemory = this.#limits !== undefined && this.terminal.info().signal === "SIGKILL" && this.#limits.oomKills(this.terminal.pid) > 0;
+    const outOfMemory =
+      this.#limits !== undefined &&
+      this.terminal.info().signal === "SIGKILL" &&
+      this.#limits.oomKills(this.terminal.pid) > 0;
     const kept = await runCleanups(this.#cleanups);
     return { ...(outOfMemory ? { reason: "memory_limit" } : {}), ...(kept.length ? { kept } : {}) };
   }

@@ -16,7 +16,16 @@ import { ScreenPool } from "../terminal/screen-pool.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "t4a-sessions-"));
 const repo = join(dir, "repo");
-const git = (...args: string[]) => Bun.spawnSync(["git", "-C", repo, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+const git = (...args: string[]) =>
+  Bun.spawnSync(["git", "-C", repo, ...args], {
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
 Bun.spawnSync(["git", "init", "-q", repo]);
 writeFileSync(join(repo, "README"), "hello\n");
 git("add", ".");
@@ -31,7 +40,17 @@ const sessions = new Sessions({
   config,
   screens: new ScreenPool(),
   manifest,
-  spawn: { t4aPath: "t4a", selfArgv: [process.execPath, "src/main.ts"], socketPath: join(dir, "run", "t4a.sock"), stateDir: join(dir, "state"), configDir: join(dir, "config", "t4a"), worktreesDir: join(dir, "worktrees"), conversationsFile: join(dir, "state", "conversations.json"), integrationDir: join(dir, "integration"), daemonEnv: env },
+  spawn: {
+    t4aPath: "t4a",
+    selfArgv: [process.execPath, "src/main.ts"],
+    socketPath: join(dir, "run", "t4a.sock"),
+    stateDir: join(dir, "state"),
+    configDir: join(dir, "config", "t4a"),
+    worktreesDir: join(dir, "worktrees"),
+    conversationsFile: join(dir, "state", "conversations.json"),
+    integrationDir: join(dir, "integration"),
+    daemonEnv: env,
+  },
 });
 afterAll(async () => {
   await sessions.killAll();
@@ -45,7 +64,11 @@ function nextExit(id: string): Promise<{ event: TerminalEvent; worktreeThere: bo
       if (event.event !== "exit") return;
       stop();
       // Seen by a subscriber the moment the event goes out.
-      resolve({ event, worktreeThere: worktree !== "" && existsSync(worktree), inManifest: manifest.entries().some((entry) => entry.id === id) });
+      resolve({
+        event,
+        worktreeThere: worktree !== "" && existsSync(worktree),
+        inManifest: manifest.entries().some((entry) => entry.id === id),
+      });
     });
   });
 }
@@ -54,7 +77,17 @@ const spec = (fields: Record<string, unknown>) => v.parse(SessionSpec, fields);
 const worktreeOf = (id: string) => sessions.get(id).facts.worktree ?? "";
 
 test("a session's end: cleanups and the manifest are settled before the exit event; then the rest lets go", async () => {
-  const session = await sessions.create(spec({ name: "ending", cwd: repo, worktree: "ending", persist: true, timeout_ms: 60_000, cmd_args: ["sh", "-c", "read line; exit 3"], client_env: env }));
+  const session = await sessions.create(
+    spec({
+      name: "ending",
+      cwd: repo,
+      worktree: "ending",
+      persist: true,
+      timeout_ms: 60_000,
+      cmd_args: ["sh", "-c", "read line; exit 3"],
+      client_env: env,
+    }),
+  );
   expect(existsSync(worktreeOf("ending"))).toBe(true);
   expect(manifest.entries().map((entry) => entry.id)).toContain("ending");
   const exit = nextExit("ending");
@@ -71,11 +104,15 @@ test("a session's end: cleanups and the manifest are settled before the exit eve
 });
 
 test("kill reports a dirty worktree as kept, and its reason joins the exit event", async () => {
-  const session = await sessions.create(spec({ name: "dirty", cwd: repo, worktree: "dirty", cmd_args: ["sleep", "60"], client_env: env }));
+  const session = await sessions.create(
+    spec({ name: "dirty", cwd: repo, worktree: "dirty", cmd_args: ["sleep", "60"], client_env: env }),
+  );
   writeFileSync(join(worktreeOf("dirty"), "new.txt"), "work\n");
   const exit = nextExit("dirty");
   const report = await sessions.kill("dirty");
-  expect(report.kept).toEqual([{ what: "worktree", path: session.facts.worktree!, reason: "1 uncommitted or untracked file" }]);
+  expect(report.kept).toEqual([
+    { what: "worktree", path: session.facts.worktree!, reason: "1 uncommitted or untracked file" },
+  ]);
   expect((await exit).event).toMatchObject({ event: "exit", kept: report.kept });
 });
 
@@ -88,10 +125,13 @@ test("a daemon shutdown keeps persisted sessions in the manifest to come back", 
 
 test("ids: t1, t2…, names taken once, the session limit refused at once", async () => {
   const made = [];
-  for (let i = 0; i < 3; i++) made.push(await sessions.create(spec({ cmd_args: ["sleep", "60"], cwd: dir, client_env: env })));
+  for (let i = 0; i < 3; i++)
+    made.push(await sessions.create(spec({ cmd_args: ["sleep", "60"], cwd: dir, client_env: env })));
   expect(made.map((session) => session.id)).toEqual(["t1", "t2", "t3"]);
   await expect(sessions.create(spec({ cmd_args: ["true"], cwd: dir }))).rejects.toThrow("session limit reached (3)");
   await sessions.kill("t2");
-  await expect(sessions.create(spec({ name: "t1", cmd_args: ["true"], cwd: dir }))).rejects.toThrow('terminal "t1" already exists');
+  await expect(sessions.create(spec({ name: "t1", cmd_args: ["true"], cwd: dir }))).rejects.toThrow(
+    'terminal "t1" already exists',
+  );
   for (const id of ["t1", "t3"]) await sessions.kill(id);
 });

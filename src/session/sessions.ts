@@ -112,7 +112,8 @@ export class Sessions {
    */
   async restart(id: string): Promise<Session> {
     const ended = this.get(id);
-    if (ended.terminal.alive) throw new T4aError("busy", `terminal "${id}" still runs; restart makes an ended session again (kill it first)`);
+    if (ended.terminal.alive)
+      throw new T4aError("busy", `terminal "${id}" still runs; restart makes an ended session again (kill it first)`);
     const spec: SessionSpec = { ...ended.spec, name: id, ...(ended.spec.agent ? { resume: true } : {}) };
     await this.kill(id);
     return this.create(spec);
@@ -144,7 +145,11 @@ export class Sessions {
     const entry = manifest.entry(id);
     if (!entry) throw new T4aError("not_found", `no persisted session "${id}" waits to be restored`);
     const result = await this.#restoreEntry(entry);
-    if (result.error) throw new T4aError("spawn_failed", `session "${id}" could not be restored: ${result.error}; it stays in ${manifest.path} (\`t4a kill ${id}\` forgets it)`);
+    if (result.error)
+      throw new T4aError(
+        "spawn_failed",
+        `session "${id}" could not be restored: ${result.error}; it stays in ${manifest.path} (\`t4a kill ${id}\` forgets it)`,
+      );
     return this.get(id);
   }
 
@@ -186,7 +191,17 @@ export class Sessions {
     const plan = await prepareSession(spec, this.#options.spawn, id);
     // Agents come back by default: their conversation resumes where it was.
     const persist = spec.persist ?? spec.agent !== undefined;
-    const session = new Session({ id, facts: plan.facts, cleanups: plan.cleanups, persist, restored, spec, bus, manifest, limits: plan.limits });
+    const session = new Session({
+      id,
+      facts: plan.facts,
+      cleanups: plan.cleanups,
+      persist,
+      restored,
+      spec,
+      bus,
+      manifest,
+      limits: plan.limits,
+    });
     let terminal: Terminal;
     try {
       terminal = this.#spawn(session, spec, plan);
@@ -201,7 +216,10 @@ export class Sessions {
     } catch (error) {
       // Unrecorded, a daemon SIGKILLed later could not end what it leaves: not started at all.
       await this.kill(id);
-      throw new T4aError("spawn_failed", `${(error as Error).message}: the session could not be recorded beside the socket, so it was not started`);
+      throw new T4aError(
+        "spawn_failed",
+        `${(error as Error).message}: the session could not be recorded beside the socket, so it was not started`,
+      );
     }
     if (spec.record !== undefined) {
       try {
@@ -217,7 +235,10 @@ export class Sessions {
       } catch (error) {
         // A session that could not come back after a restart is not started as if it could.
         await this.kill(id);
-        throw new T4aError("spawn_failed", `${(error as Error).message}: the session could not be saved to come back after a restart; it was not started`);
+        throw new T4aError(
+          "spawn_failed",
+          `${(error as Error).message}: the session could not be saved to come back after a restart; it was not started`,
+        );
       }
     }
     if (plan.timeoutMs !== undefined) session.endAfter(plan.timeoutMs, () => this.kill(id, "timeout"));
@@ -290,9 +311,13 @@ export class Sessions {
     if (this.#sessions.size + this.#reserved.size >= max) {
       throw new T4aError("busy", `session limit reached (${max}); kill a terminal first`);
     }
-    if (name !== undefined && (this.#sessions.has(name) || this.#reserved.has(name))) throw new T4aError("exists", `terminal "${name}" already exists`);
+    if (name !== undefined && (this.#sessions.has(name) || this.#reserved.has(name)))
+      throw new T4aError("exists", `terminal "${name}" already exists`);
     if (name !== undefined && !restoring && this.#options.manifest.failures().some((failed) => failed.id === name)) {
-      throw new T4aError("exists", `terminal "${name}" is a persisted session waiting to be restored (\`t4a restore ${name}\`, or \`t4a kill ${name}\` to forget it)`);
+      throw new T4aError(
+        "exists",
+        `terminal "${name}" is a persisted session waiting to be restored (\`t4a restore ${name}\`, or \`t4a kill ${name}\` to forget it)`,
+      );
     }
     const id = name ?? this.#freshId();
     this.#reserved.add(id);

@@ -18,17 +18,31 @@ test("gemini: a `$set.messages` record is the whole history again (rewritten aft
       { id: "g1", type: "gemini", content: "The answer is 42", thoughts: [] },
       { id: "u2", type: "user", content: [{ text: "Please t4a:write:/work/denied.txt" }] },
       { id: "g2", type: "gemini", content: "", thoughts: [] },
-      { id: "g2", type: "gemini", content: "", toolCalls: [{ name: "write_file", args: { file_path: "/work/denied.txt" }, status: "cancelled" }] },
+      {
+        id: "g2",
+        type: "gemini",
+        content: "",
+        toolCalls: [{ name: "write_file", args: { file_path: "/work/denied.txt" }, status: "cancelled" }],
+      },
       { id: "i1", type: "info", content: "Request cancelled." },
       { id: "c2", type: "user", content: [context, { text: "t4a:say:The answer is 42" }] },
       { id: "g3", type: "gemini", content: [{ text: "The answer is 42" }], thoughts: [], tokens: null },
-      { $set: { messages: [{ id: "c2", type: "user", content: [context, { text: "t4a:say:The answer is 42" }] }, { id: "g3", type: "gemini", content: [{ text: "The answer is 42" }] }] } },
+      {
+        $set: {
+          messages: [
+            { id: "c2", type: "user", content: [context, { text: "t4a:say:The answer is 42" }] },
+            { id: "g3", type: "gemini", content: [{ text: "The answer is 42" }] },
+          ],
+        },
+      },
       { id: "u3", type: "user", content: [{ text: "t4a:say:Next" }] },
       { id: "g4", type: "gemini", content: "Next" },
     ];
     const log = join(dir, "session.jsonl");
     writeFileSync(log, records.map((record) => JSON.stringify(record)).join("\n"));
-    expect(readTranscript(log, dir, "gemini", { home: dir, cwd: dir, conversationId: undefined, startedAt: 0 })).toEqual([
+    expect(
+      readTranscript(log, dir, "gemini", { home: dir, cwd: dir, conversationId: undefined, startedAt: 0 }),
+    ).toEqual([
       { role: "user", text: "t4a:say:The answer is 42" },
       { role: "assistant", text: "The answer is 42" },
       { role: "user", text: "t4a:say:Next" },

@@ -17,7 +17,6 @@ export type { Message };
 /** Of a log, only its last this many bytes are read (its newest messages; the first line cut is skipped). */
 export const LOG_MAX_BYTES = 64 * 1024 * 1024;
 
-
 /** Where to look: the session's HOME and directory, the conversation id t4a gave it, when it started. */
 export interface LogPlace {
   home: string;
@@ -33,7 +32,9 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
   for (const pattern of log.paths) {
     const byId = pattern.includes("{id");
     if (byId && !place.conversationId) continue;
-    const glob = pattern.replaceAll("{id8}", place.conversationId?.slice(0, 8) ?? "").replaceAll("{id}", place.conversationId ?? "");
+    const glob = pattern
+      .replaceAll("{id8}", place.conversationId?.slice(0, 8) ?? "")
+      .replaceAll("{id}", place.conversationId ?? "");
     const root = logRoot(place.home, pattern);
     let newest: { path: string; mtime: number } | undefined;
     for (const path of new Bun.Glob(glob).scanSync({ cwd: place.home, absolute: true, dot: true })) {
@@ -43,7 +44,12 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
       // (an earlier session's log there may still be written to as this one starts); resumed,
       // its directory's newest, which is the one the CLI resumed (codex appends to it).
       // (opencode's one database holds every conversation: its reader picks this session's.)
-      if (!byId && log.format !== "opencode" && ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))) continue;
+      if (
+        !byId &&
+        log.format !== "opencode" &&
+        ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))
+      )
+        continue;
       if (!newest || mtime > newest.mtime) newest = { path, mtime };
     }
     if (newest) return { path: newest.path, root };
@@ -59,7 +65,12 @@ function logRoot(home: string, pattern: string): string {
 }
 
 /** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
-export function readTranscript(path: string, root: string, format: ConversationLog["format"], place: LogPlace): Message[] {
+export function readTranscript(
+  path: string,
+  root: string,
+  format: ConversationLog["format"],
+  place: LogPlace,
+): Message[] {
   if (format === "opencode") return readOpencode(path, root, LOG_MAX_BYTES, place) ?? [];
   const records = jsonLines(path, root);
   switch (format) {
@@ -120,10 +131,13 @@ function claudeMessages(record: Json): Message[] {
   if (typeof content === "string") return isPreamble(content) ? [] : [{ role, text: content }];
   if (!Array.isArray(content)) return [];
   return content.flatMap((part: Json): Message[] => {
-    if (part.type === "text" && typeof part.text === "string" && !isPreamble(part.text)) return [{ role, text: part.text }];
+    if (part.type === "text" && typeof part.text === "string" && !isPreamble(part.text))
+      return [{ role, text: part.text }];
     if (part.type === "tool_use") return [call(part.name, part.input)];
     if (part.type === "tool_result") {
-      const output = Array.isArray(part.content) ? part.content.map((item: Json) => item.text ?? "").join(" ") : part.content;
+      const output = Array.isArray(part.content)
+        ? part.content.map((item: Json) => item.text ?? "").join(" ")
+        : part.content;
       return [result(output)];
     }
     return [];
@@ -137,7 +151,8 @@ function codexMessages(record: Json): Message[] {
     const text = (item.content ?? []).map((part: Json) => part.text ?? "").join("");
     return text && !isPreamble(text) ? [{ role: item.role, text }] : [];
   }
-  if (item.type === "function_call" || item.type === "custom_tool_call") return [call(item.name, item.arguments ?? item.input)];
+  if (item.type === "function_call" || item.type === "custom_tool_call")
+    return [call(item.name, item.arguments ?? item.input)];
   if (item.type === "function_call_output" || item.type === "custom_tool_call_output") return [result(item.output)];
   return [];
 }
@@ -172,7 +187,12 @@ function geminiMessages(record: Json): Message[] {
   if (record.type === "user") return partsMessages("user", record.content);
   if (record.type !== "gemini") return [];
   // Its text: a string as it answers, parts once its history is rewritten.
-  const messages = typeof record.content === "string" ? (record.content ? [{ role: "assistant" as const, text: record.content }] : []) : partsMessages("assistant", record.content);
+  const messages =
+    typeof record.content === "string"
+      ? record.content
+        ? [{ role: "assistant" as const, text: record.content }]
+        : []
+      : partsMessages("assistant", record.content);
   for (const tool of record.toolCalls ?? []) messages.push(call(tool.name, tool.args));
   return messages;
 }
@@ -187,9 +207,17 @@ function qwenMessages(record: Json): Message[] {
 function partsMessages(role: "user" | "assistant", parts: unknown): Message[] {
   if (!Array.isArray(parts)) return [];
   return parts.flatMap((part: Json): Message[] => {
-    if (typeof part.text === "string" && part.text && !part.thought && !isPreamble(part.text)) return [{ role, text: part.text }];
+    if (typeof part.text === "string" && part.text && !part.thought && !isPreamble(part.text))
+      return [{ role, text: part.text }];
     if (part.functionCall) return [call(part.functionCall.name, part.functionCall.args)];
-    if (part.functionResponse) return [result(part.functionResponse.response?.output ?? part.functionResponse.response?.error ?? part.functionResponse.response)];
+    if (part.functionResponse)
+      return [
+        result(
+          part.functionResponse.response?.output ??
+            part.functionResponse.response?.error ??
+            part.functionResponse.response,
+        ),
+      ];
     return [];
   });
 }

@@ -13,7 +13,10 @@ export interface Bounded {
 }
 
 /** Runs `argv`; answers how it ended, or "late" when it took longer than `timeoutMs` (then killed). */
-export async function runBounded(argv: string[], options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number }): Promise<Bounded | "late"> {
+export async function runBounded(
+  argv: string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number },
+): Promise<Bounded | "late"> {
   // Recorded while it runs: if the daemon is SIGKILLed meanwhile, the next one ends it (leftovers.ts).
   const token = `${process.pid}-${++helpers}`;
   const child = Bun.spawn(argv, {

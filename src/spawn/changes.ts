@@ -44,17 +44,29 @@ const DIFF_FLAGS = ["--no-ext-diff", "--no-textconv", "--no-color"];
  */
 export async function readChanges(dir: string, options: { worktree: boolean; trusted: boolean }): Promise<Changes> {
   const location = await gitLocation(dir, options);
-  const bounds = { timeoutMs: GIT_TIMEOUT_MS, maxBytes: MAX_DIFF_BYTES, filters: await filterOverrides(dir, location.flags) };
+  const bounds = {
+    timeoutMs: GIT_TIMEOUT_MS,
+    maxBytes: MAX_DIFF_BYTES,
+    filters: await filterOverrides(dir, location.flags),
+  };
   const run = (args: string[]) => git(dir, [...location.flags, ...args], bounds);
   const ok = (args: string[]) => gitOk(dir, [...location.flags, ...args], "diff", bounds);
   const branch = (await run(["symbolic-ref", "--short", "-q", "HEAD"])).stdout || undefined;
   const base = location.base ?? (await upstreamBase(run)) ?? (await ok(["rev-parse", "--verify", "HEAD"]));
   const log = await ok(["log", "--no-color", `--max-count=${MAX_LISTED}`, "--format=%h %s", `${base}..HEAD`]);
-  const commits = log ? log.split("\n").map((line) => ({ sha: line.slice(0, line.indexOf(" ")), subject: printable(line.slice(line.indexOf(" ") + 1)) })) : [];
+  const commits = log
+    ? log
+        .split("\n")
+        .map((line) => ({
+          sha: line.slice(0, line.indexOf(" ")),
+          subject: printable(line.slice(line.indexOf(" ") + 1)),
+        }))
+    : [];
   const status = await ok(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"]);
   const files = parseStatus(status);
   const tracked = await run(["diff", ...DIFF_FLAGS, base, "--"]);
-  if (tracked.code !== 0) throw new T4aError("spawn_failed", `diff: ${tracked.stderr || `git diff exited ${tracked.code}`}`);
+  if (tracked.code !== 0)
+    throw new T4aError("spawn_failed", `diff: ${tracked.stderr || `git diff exited ${tracked.code}`}`);
   const parts = [tracked.stdout];
   let size = tracked.stdout.length;
   let truncated = tracked.truncated === true;
@@ -64,10 +76,20 @@ export async function readChanges(dir: string, options: { worktree: boolean; tru
     if (size + added.length > MAX_DIFF_BYTES) truncated = true;
     else parts.push(added), (size += added.length);
   }
-  if (truncated) parts.push(`[diff truncated at ${MAX_DIFF_BYTES / 1024 / 1024} MiB: the change is bigger; read it with git in ${dir}]\n`);
+  if (truncated)
+    parts.push(
+      `[diff truncated at ${MAX_DIFF_BYTES / 1024 / 1024} MiB: the change is bigger; read it with git in ${dir}]\n`,
+    );
   const diff = parts.filter(Boolean).join("\n");
   // What git prints comes from the session's commits and files: shown, never obeyed by a terminal or the page.
-  return { dir, branch, base, commits, files: files.map((file) => ({ status: file.status, path: printable(file.path) })), diff: printable(diff) };
+  return {
+    dir,
+    branch,
+    base,
+    commits,
+    files: files.map((file) => ({ status: file.status, path: printable(file.path) })),
+    diff: printable(diff),
+  };
 }
 
 /**
@@ -77,28 +99,42 @@ export async function readChanges(dir: string, options: { worktree: boolean; tru
  */
 export function printable(text: string): string {
   // A carriage return before a newline (a CRLF file) cannot hide anything: kept.
-  return text.replace(/\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => {
-    const code = char.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-  });
+  return text.replace(
+    /\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => {
+      const code = char.charCodeAt(0);
+      return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    },
+  );
 }
 
 /** How git is pointed at the checkout, and the base a worktree recorded. */
-async function gitLocation(dir: string, options: { worktree: boolean; trusted: boolean }): Promise<{ flags: string[]; base?: string }> {
+async function gitLocation(
+  dir: string,
+  options: { worktree: boolean; trusted: boolean },
+): Promise<{ flags: string[]; base?: string }> {
   if (options.worktree) {
     const linked = linkedWorktree(dir);
-    if (!linked || !existsSync(join(linked.gitDir, "HEAD"))) throw new T4aError("not_found", `${dir} is no longer a git worktree`);
+    if (!linked || !existsSync(join(linked.gitDir, "HEAD")))
+      throw new T4aError("not_found", `${dir} is no longer a git worktree`);
     const base = recordedBase(linked.gitDir);
     return { flags: ["--git-dir", linked.gitDir, "--work-tree", dir], base };
   }
   // A sandbox may have made a .git of its own anywhere it writes: its config would be obeyed.
-  if (!options.trusted) throw new T4aError("unsupported", "the changes of a sandboxed session are read from its worktree only (create it with --worktree)");
-  if ((await git(dir, ["rev-parse", "--is-inside-work-tree"])).stdout !== "true") throw new T4aError("not_found", `${dir} is not in a git repository`);
+  if (!options.trusted)
+    throw new T4aError(
+      "unsupported",
+      "the changes of a sandboxed session are read from its worktree only (create it with --worktree)",
+    );
+  if ((await git(dir, ["rev-parse", "--is-inside-work-tree"])).stdout !== "true")
+    throw new T4aError("not_found", `${dir} is not in a git repository`);
   return { flags: [] };
 }
 
 /** Where HEAD left its upstream branch, when it has one. */
-async function upstreamBase(run: (args: string[]) => Promise<{ code: number; stdout: string }>): Promise<string | undefined> {
+async function upstreamBase(
+  run: (args: string[]) => Promise<{ code: number; stdout: string }>,
+): Promise<string | undefined> {
   const found = await run(["merge-base", "HEAD", "@{upstream}"]);
   return found.code === 0 && found.stdout ? found.stdout : undefined;
 }

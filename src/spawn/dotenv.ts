@@ -19,7 +19,10 @@ export function readDotenvFile(path: string, where: string): Record<string, stri
     text = readTainted(absolute, { root: dirname(absolute), maxBytes: DOTENV_MAX_BYTES });
   } catch (error) {
     if (!(error instanceof TaintedReadError)) throw error;
-    throw new T4aError("invalid_params", error.reason === "missing" ? `${where} ${path}: no such file` : `${where} ${error.message}`);
+    throw new T4aError(
+      "invalid_params",
+      error.reason === "missing" ? `${where} ${path}: no such file` : `${where} ${error.message}`,
+    );
   }
   return parseDotenv(text, path);
 }
@@ -31,7 +34,8 @@ export function parseDotenv(text: string, source: string): Record<string, string
     const line = lines[n]!.trim();
     if (!line || line.startsWith("#")) continue;
     const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!match) throw new T4aError("invalid_params", `${source}:${n + 1}: expected KEY=VALUE, got "${line.slice(0, 60)}"`);
+    if (!match)
+      throw new T4aError("invalid_params", `${source}:${n + 1}: expected KEY=VALUE, got "${line.slice(0, 60)}"`);
     const [, key, raw] = match as unknown as [string, string, string];
     env[key] = unquote(raw, `${source}:${n + 1}`);
   }

@@ -74,7 +74,11 @@ export const PASSTHROUGH_KEYS = [
   "no_proxy",
 ] as const;
 
-const POLICY_KEYS = new Set<string>([...BASE_KEYS, ...PASSTHROUGH_KEYS, ...PRESETS.flatMap((preset) => preset.envKeys)]);
+const POLICY_KEYS = new Set<string>([
+  ...BASE_KEYS,
+  ...PASSTHROUGH_KEYS,
+  ...PRESETS.flatMap((preset) => preset.envKeys),
+]);
 
 /**
  * The policy's variables out of an environment: the base, LC_*, the passthrough list, and the
@@ -96,7 +100,9 @@ export function policyEnv(env: Record<string, string | undefined>): Record<strin
 function userAgentEnvKeys(env: Record<string, string | undefined>): string[] {
   try {
     const json = JSON.parse(readFileSync(agentsFile(env), "utf8")) as Record<string, { envKeys?: unknown }>;
-    return Object.values(json).flatMap((entry) => (Array.isArray(entry?.envKeys) ? entry.envKeys.filter((key) => typeof key === "string") : []));
+    return Object.values(json).flatMap((entry) =>
+      Array.isArray(entry?.envKeys) ? entry.envKeys.filter((key) => typeof key === "string") : [],
+    );
   } catch {
     return [];
   }

@@ -28,11 +28,28 @@ export interface GitOptions {
 /** Settings that would make git run a program the repository names. Filters are per driver name: see `filterOverrides`. */
 const UNTRUSTING = [
   ...["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.sshCommand=false", "diff.external=", "core.pager=cat"],
-  ...["log.showSignature=false", "gpg.program=false", "gpg.ssh.program=false", "gpg.x509.program=false", "core.askPass=false"],
+  ...[
+    "log.showSignature=false",
+    "gpg.program=false",
+    "gpg.ssh.program=false",
+    "gpg.x509.program=false",
+    "core.askPass=false",
+  ],
 ].flatMap((setting) => ["-c", setting]);
 
 /** Subcommands (as t4a uses them) that never convert file content: no filter can run, none to turn off. */
-const NO_CONTENT = new Set(["config", "rev-parse", "check-ref-format", "rev-list", "log", "branch", "symbolic-ref", "merge-base", "check-ignore", "ls-files"]);
+const NO_CONTENT = new Set([
+  "config",
+  "rev-parse",
+  "check-ref-format",
+  "rev-list",
+  "log",
+  "branch",
+  "symbolic-ref",
+  "merge-base",
+  "check-ignore",
+  "ls-files",
+]);
 
 const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -41,14 +58,18 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 export async function git(cwd: string, args: string[], options: GitOptions = {}): Promise<GitResult> {
   const globals = globalOptions(args);
   const subcommand = args[globals.length];
-  const filters = subcommand !== undefined && NO_CONTENT.has(subcommand) ? {} : (options.filters ?? (await filterOverrides(cwd, globals)));
+  const filters =
+    subcommand !== undefined && NO_CONTENT.has(subcommand)
+      ? {}
+      : (options.filters ?? (await filterOverrides(cwd, globals)));
   return run(["git", "-C", cwd, ...UNTRUSTING, ...args], filters, options);
 }
 
 /** Runs git and answers its stdout, or fails the create with git's message. */
 export async function gitOk(cwd: string, args: string[], what: string, options: GitOptions = {}): Promise<string> {
   const result = await git(cwd, args, options);
-  if (result.code !== 0) throw new T4aError("spawn_failed", `${what}: ${result.stderr || `git ${args[0]} exited ${result.code}`}`);
+  if (result.code !== 0)
+    throw new T4aError("spawn_failed", `${what}: ${result.stderr || `git ${args[0]} exited ${result.code}`}`);
   return result.stdout;
 }
 
@@ -60,7 +81,11 @@ export async function gitOk(cwd: string, args: string[], what: string, options: 
  * `git config` itself runs nothing.
  */
 export async function filterOverrides(cwd: string, globals: string[] = []): Promise<Record<string, string>> {
-  const listed = await run(["git", "-C", cwd, ...UNTRUSTING, ...globals, "config", "-z", "--name-only", "--get-regexp", "^filter\\."], {}, { timeoutMs: 60_000 });
+  const listed = await run(
+    ["git", "-C", cwd, ...UNTRUSTING, ...globals, "config", "-z", "--name-only", "--get-regexp", "^filter\\."],
+    {},
+    { timeoutMs: 60_000 },
+  );
   const drivers = new Set<string>();
   for (const key of listed.stdout.split("\0")) {
     const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
@@ -69,7 +94,12 @@ export async function filterOverrides(cwd: string, globals: string[] = []): Prom
   const env: Record<string, string> = {};
   let n = 0;
   for (const driver of drivers) {
-    for (const [field, value] of [["smudge", ""], ["clean", ""], ["process", ""], ["required", "false"]]) {
+    for (const [field, value] of [
+      ["smudge", ""],
+      ["clean", ""],
+      ["process", ""],
+      ["required", "false"],
+    ]) {
       env[`GIT_CONFIG_KEY_${n}`] = `filter.${driver}.${field}`;
       env[`GIT_CONFIG_VALUE_${n}`] = value!;
       n++;
@@ -82,7 +112,8 @@ export async function filterOverrides(cwd: string, globals: string[] = []): Prom
 /** The options before the subcommand (`--git-dir X --work-tree Y`): the config listing must read the same repository. */
 function globalOptions(args: string[]): string[] {
   let i = 0;
-  while (i < args.length && args[i]!.startsWith("-")) i += ["--git-dir", "--work-tree", "-c", "-C", "--namespace"].includes(args[i]!) ? 2 : 1;
+  while (i < args.length && args[i]!.startsWith("-"))
+    i += ["--git-dir", "--work-tree", "-c", "-C", "--namespace"].includes(args[i]!) ? 2 : 1;
   return args.slice(0, i);
 }
 
@@ -94,7 +125,16 @@ async function run(argv: string[], extraEnv: Record<string, string>, options: Gi
     stdout: "pipe",
     stderr: "pipe",
     // No pager, no prompts for credentials, no editor: the daemon has no one to ask.
-    env: { ...env, ...extraEnv, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", GIT_EDITOR: "true", GIT_ASKPASS: "false", SSH_ASKPASS: "false", LC_ALL: "C" },
+    env: {
+      ...env,
+      ...extraEnv,
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_PAGER: "cat",
+      GIT_EDITOR: "true",
+      GIT_ASKPASS: "false",
+      SSH_ASKPASS: "false",
+      LC_ALL: "C",
+    },
   });
   let late = false;
   const timer = setTimeout(() => {
@@ -102,17 +142,32 @@ async function run(argv: string[], extraEnv: Record<string, string>, options: Gi
     child.kill("SIGKILL");
   }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    const [out, err, code] = await Promise.all([readCapped(child.stdout, options.maxBytes ?? DEFAULT_MAX_BYTES, () => child.kill("SIGKILL")), readCapped(child.stderr, 64 * 1024, () => {}), child.exited]);
-    const stderr = late ? `git did not finish within ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s` : err.text.trim();
+    const [out, err, code] = await Promise.all([
+      readCapped(child.stdout, options.maxBytes ?? DEFAULT_MAX_BYTES, () => child.kill("SIGKILL")),
+      readCapped(child.stderr, 64 * 1024, () => {}),
+      child.exited,
+    ]);
+    const stderr = late
+      ? `git did not finish within ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`
+      : err.text.trim();
     // Only the end: leading blanks mean something (status's " M").
-    return { code: late ? -1 : out.truncated ? 0 : code, stdout: out.text.trimEnd(), stderr, ...(out.truncated ? { truncated: true as const } : {}) };
+    return {
+      code: late ? -1 : out.truncated ? 0 : code,
+      stdout: out.text.trimEnd(),
+      stderr,
+      ...(out.truncated ? { truncated: true as const } : {}),
+    };
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** A stream read up to `max` bytes; past it the rest is dropped and `stop` called (git killed). */
-async function readCapped(stream: ReadableStream<Uint8Array>, max: number, stop: () => void): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  stop: () => void,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;

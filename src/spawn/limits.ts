@@ -45,12 +45,17 @@ const CPU_PERIOD_US = 100_000;
 export function parseBytes(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)i?[bB]?$/.exec(text.trim());
   if (!match) return undefined;
-  const scale = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[match[2]!.toLowerCase() as "" | "k" | "m" | "g" | "t"];
+  const scale = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 }[
+    match[2]!.toLowerCase() as "" | "k" | "m" | "g" | "t"
+  ];
   return Math.round(Number(match[1]) * scale);
 }
 
 /** The cgroup v1 hierarchies mounted here, by controller: where each is, and the daemon's place in it. */
-export function v1Hierarchies(mountinfo = readText("/proc/self/mountinfo"), ownCgroups = readText("/proc/self/cgroup")): Map<string, string> {
+export function v1Hierarchies(
+  mountinfo = readText("/proc/self/mountinfo"),
+  ownCgroups = readText("/proc/self/cgroup"),
+): Map<string, string> {
   const own = new Map<string, string>();
   for (const line of ownCgroups.split("\n")) {
     const [, controllers, path] = line.split(":");
@@ -78,11 +83,23 @@ export function v1Hierarchies(mountinfo = readText("/proc/self/mountinfo"), ownC
 let made = 0;
 
 /** Makes the session's cgroup with these limits, or refuses saying why they cannot be enforced here. */
-export async function makeLimits(id: string, limits: LimitRequest, env: Record<string, string>): Promise<SessionLimits> {
+export async function makeLimits(
+  id: string,
+  limits: LimitRequest,
+  env: Record<string, string>,
+): Promise<SessionLimits> {
   const hierarchies = v1Hierarchies();
-  const needed = [...(limits.memory_bytes !== undefined ? ["memory"] : []), ...(limits.cpu_percent !== undefined ? ["cpu"] : []), ...(limits.pids !== undefined ? ["pids"] : [])];
+  const needed = [
+    ...(limits.memory_bytes !== undefined ? ["memory"] : []),
+    ...(limits.cpu_percent !== undefined ? ["cpu"] : []),
+    ...(limits.pids !== undefined ? ["pids"] : []),
+  ];
   if (needed.every((controller) => hierarchies.has(controller))) return v1Limits(id, limits, hierarchies, needed);
-  return scopeLimits(limits, env, `cgroup v1 has no ${needed.filter((c) => !hierarchies.has(c)).join(", ")} controller here`);
+  return scopeLimits(
+    limits,
+    env,
+    `cgroup v1 has no ${needed.filter((c) => !hierarchies.has(c)).join(", ")} controller here`,
+  );
 }
 
 function v1Limits(id: string, limits: LimitRequest, hierarchies: Map<string, string>, needed: string[]): SessionLimits {
@@ -103,12 +120,18 @@ function v1Limits(id: string, limits: LimitRequest, hierarchies: Map<string, str
     }
     if (limits.cpu_percent !== undefined) {
       writeFileSync(join(dirs.get("cpu")!, "cpu.cfs_period_us"), String(CPU_PERIOD_US));
-      writeFileSync(join(dirs.get("cpu")!, "cpu.cfs_quota_us"), String(Math.round((CPU_PERIOD_US * limits.cpu_percent) / 100)));
+      writeFileSync(
+        join(dirs.get("cpu")!, "cpu.cfs_quota_us"),
+        String(Math.round((CPU_PERIOD_US * limits.cpu_percent) / 100)),
+      );
     }
     if (limits.pids !== undefined) writeFileSync(join(dirs.get("pids")!, "pids.max"), String(limits.pids));
   } catch (error) {
     undo();
-    throw new T4aError("unsupported", `cannot enforce the limits here: ${(error as Error).message} (cgroup v1 needs the daemon to run as root or own ${[...dirs.values()][0]?.replace(/\/[^/]+$/, "")})`);
+    throw new T4aError(
+      "unsupported",
+      `cannot enforce the limits here: ${(error as Error).message} (cgroup v1 needs the daemon to run as root or own ${[...dirs.values()][0]?.replace(/\/[^/]+$/, "")})`,
+    );
   }
   const procs = [...dirs.values()].map((dir) => join(dir, "cgroup.procs"));
   // `$$` is the shim, which then becomes the program: everything it starts stays inside.
@@ -137,9 +160,15 @@ function v1Limits(id: string, limits: LimitRequest, hierarchies: Map<string, str
 /** cgroup v2 through the user's systemd: a transient scope around the program. */
 async function scopeLimits(limits: LimitRequest, env: Record<string, string>, why: string): Promise<SessionLimits> {
   const systemdRun = Bun.which("systemd-run", { PATH: env.PATH ?? "/usr/bin:/bin" });
-  const reachable = systemdRun ? (await Bun.spawn(["systemctl", "--user", "show-environment"], { env, stdout: "ignore", stderr: "ignore" }).exited) === 0 : false;
+  const reachable = systemdRun
+    ? (await Bun.spawn(["systemctl", "--user", "show-environment"], { env, stdout: "ignore", stderr: "ignore" })
+        .exited) === 0
+    : false;
   if (!systemdRun || !reachable) {
-    throw new T4aError("unsupported", `cannot enforce the limits here: ${why}, and no systemd user manager answers for a cgroup v2 scope (systemd-run --user); nothing was started`);
+    throw new T4aError(
+      "unsupported",
+      `cannot enforce the limits here: ${why}, and no systemd user manager answers for a cgroup v2 scope (systemd-run --user); nothing was started`,
+    );
   }
   const properties = [
     ...(limits.memory_bytes !== undefined ? [`MemoryMax=${limits.memory_bytes}`, "MemorySwapMax=0"] : []),
@@ -155,10 +184,21 @@ async function scopeLimits(limits: LimitRequest, env: Record<string, string>, wh
   return {
     limits,
     how: "systemd scope",
-    prefix: [systemdRun!, "--user", "--scope", "--quiet", "--collect", `--unit=${unit}`, ...properties.flatMap((property) => ["-p", property]), "--"],
+    prefix: [
+      systemdRun!,
+      "--user",
+      "--scope",
+      "--quiet",
+      "--collect",
+      `--unit=${unit}`,
+      ...properties.flatMap((property) => ["-p", property]),
+      "--",
+    ],
     usage: (pid) => {
       const dir = cgroup(pid);
-      return dir ? { memory_bytes: readNumber(join(dir, "memory.current")), pids: readNumber(join(dir, "pids.current")) } : {};
+      return dir
+        ? { memory_bytes: readNumber(join(dir, "memory.current")), pids: readNumber(join(dir, "pids.current")) }
+        : {};
     },
     oomKills: (pid) => {
       const dir = cgroup(pid);

@@ -43,7 +43,9 @@ function trustPath(stateDir: string): string {
 function readTrusted(stateDir: string): Trusted[] {
   const read = loadStateFile(trustPath(stateDir), (json) => {
     if (!Array.isArray(json)) throw new Error(`it is ${json === null ? "null" : typeof json}, not a list`);
-    return json.filter((entry): entry is Trusted => typeof entry?.repo === "string" && typeof entry?.sha256 === "string");
+    return json.filter(
+      (entry): entry is Trusted => typeof entry?.repo === "string" && typeof entry?.sha256 === "string",
+    );
   });
   for (const problem of read.problems) console.error(`t4a daemon: ${problem}`);
   return read.value ?? [];
@@ -62,16 +64,28 @@ async function mainCheckout(dir: string): Promise<string> {
 }
 
 /** Approves the setup script of the checkout holding `dir` as it is now; answers what was approved. */
-export async function trustSetup(dir: string, stateDir: string): Promise<{ repo: string; path: string; sha256: string; script: string }> {
+export async function trustSetup(
+  dir: string,
+  stateDir: string,
+): Promise<{ repo: string; path: string; sha256: string; script: string }> {
   const top = (await gitOk(dir, ["rev-parse", "--show-toplevel"], "trust")).trim();
   const path = join(top, SETUP_SCRIPT);
   const read = readUnder(top, SETUP_SCRIPT, MAX_SETUP_BYTES);
-  if (!("bytes" in read)) throw new T4aError("not_found", read.skipped === "missing" ? `${top} has no ${SETUP_SCRIPT}` : `${path} is ${read.skipped === "too big" ? "too big" : "not a regular file"}: not approved`);
+  if (!("bytes" in read))
+    throw new T4aError(
+      "not_found",
+      read.skipped === "missing"
+        ? `${top} has no ${SETUP_SCRIPT}`
+        : `${path} is ${read.skipped === "too big" ? "too big" : "not a regular file"}: not approved`,
+    );
   const bytes = read.bytes;
   const repo = await mainCheckout(dir);
   const digest = sha256(bytes);
   const kept = readTrusted(stateDir).filter((entry) => !(entry.repo === repo && entry.sha256 === digest));
-  writePrivateFile(trustPath(stateDir), JSON.stringify([...kept, { repo, sha256: digest, trusted_at: new Date().toISOString() }], null, 2));
+  writePrivateFile(
+    trustPath(stateDir),
+    JSON.stringify([...kept, { repo, sha256: digest, trusted_at: new Date().toISOString() }], null, 2),
+  );
   return { repo, path, sha256: digest, script: bytes.toString("utf8") };
 }
 
@@ -90,35 +104,59 @@ export interface SandboxedSetup {
  * did, for the session's facts; throws when the script fails (the create is refused and the
  * worktree undone).
  */
-export async function readyWorktree(main: string, dir: string, options: { stateDir: string; branch: string; env: Record<string, string>; sandboxed?: SandboxedSetup }): Promise<{ included: number; setup?: string }> {
+export async function readyWorktree(
+  main: string,
+  dir: string,
+  options: { stateDir: string; branch: string; env: Record<string, string>; sandboxed?: SandboxedSetup },
+): Promise<{ included: number; setup?: string }> {
   const included = await copyIncluded(main, dir);
   // Read as tainted: the branch may hold a symlink or a FIFO there.
   const read = readUnder(dir, SETUP_SCRIPT, MAX_SETUP_BYTES);
   if (!("bytes" in read)) {
-    return read.skipped === "missing" ? { included } : { included, setup: `not run: ${SETUP_SCRIPT} is ${read.skipped === "too big" ? "too big" : "not a regular file"}` };
+    return read.skipped === "missing"
+      ? { included }
+      : {
+          included,
+          setup: `not run: ${SETUP_SCRIPT} is ${read.skipped === "too big" ? "too big" : "not a regular file"}`,
+        };
   }
   const digest = sha256(read.bytes);
   if (!readTrusted(options.stateDir).some((entry) => entry.repo === main && entry.sha256 === digest)) {
-    return { included, setup: `not run: ${SETUP_SCRIPT} (sha256 ${digest.slice(0, 12)}) is not approved; read it, then run \`t4a trust ${main}\`` };
+    return {
+      included,
+      setup: `not run: ${SETUP_SCRIPT} (sha256 ${digest.slice(0, 12)}) is not approved; read it, then run \`t4a trust ${main}\``,
+    };
   }
   const script = join(dir, SETUP_SCRIPT);
   const argv = (read.mode & 0o111) !== 0 ? [script] : ["bash", script];
   const env = { ...options.env, T4A_WORKTREE: dir, T4A_MAIN_CHECKOUT: main, T4A_BRANCH: options.branch };
-  const where = options.sandboxed ? ` in a sandbox${options.sandboxed.net ? "" : " without network"} (${options.sandboxed.why})` : "";
+  const where = options.sandboxed
+    ? ` in a sandbox${options.sandboxed.net ? "" : " without network"} (${options.sandboxed.why})`
+    : "";
   let command: { argv: string[]; env: Record<string, string> } = { argv, env };
   if (options.sandboxed) {
     try {
       command = await options.sandboxed.run(argv, env);
     } catch (error) {
       // No sandbox here (macOS, no bwrap): the worktree is made, the script not run, and why.
-      return { included, setup: `not run: ${SETUP_SCRIPT} would need a sandbox (${options.sandboxed.why}), and ${(error as Error).message}` };
+      return {
+        included,
+        setup: `not run: ${SETUP_SCRIPT} would need a sandbox (${options.sandboxed.why}), and ${(error as Error).message}`,
+      };
     }
   }
   const outcome = await runBounded(command.argv, { cwd: dir, env: command.env, timeoutMs: REPO_SETUP_TIMEOUT_MS });
-  if (outcome === "late") throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} did not finish within ${REPO_SETUP_TIMEOUT_MS / 60_000} min${where}`);
+  if (outcome === "late")
+    throw new T4aError(
+      "spawn_failed",
+      `worktree: ${SETUP_SCRIPT} did not finish within ${REPO_SETUP_TIMEOUT_MS / 60_000} min${where}`,
+    );
   if (outcome.code !== 0) {
     const said = `${outcome.stdout}\n${outcome.stderr}`.trim().split("\n").slice(-10).join("\n");
-    throw new T4aError("spawn_failed", `worktree: ${SETUP_SCRIPT} failed (exit ${outcome.code ?? outcome.signal})${where}${said ? `:\n${said}` : ""}`);
+    throw new T4aError(
+      "spawn_failed",
+      `worktree: ${SETUP_SCRIPT} failed (exit ${outcome.code ?? outcome.signal})${where}${said ? `:\n${said}` : ""}`,
+    );
   }
   return { included, setup: `ran ${SETUP_SCRIPT}${where}` };
 }
@@ -134,11 +172,25 @@ async function copyIncluded(main: string, dir: string): Promise<number> {
   try {
     writeFileSync(join(patterns, "list"), list.bytes, { mode: 0o600 });
     // Untracked files matching the include patterns, then those of them git ignores.
-    const matching = (await gitOk(main, ["ls-files", "-z", "--others", "--ignored", `--exclude-from=${join(patterns, "list")}`], "worktree include")).split("\0").filter(Boolean);
+    const matching = (
+      await gitOk(
+        main,
+        ["ls-files", "-z", "--others", "--ignored", `--exclude-from=${join(patterns, "list")}`],
+        "worktree include",
+      )
+    )
+      .split("\0")
+      .filter(Boolean);
     if (!matching.length) return 0;
-    const check = await git(main, ["check-ignore", "--no-index", "-z", "--stdin"], { input: new TextEncoder().encode(`${matching.join("\0")}\0`) });
+    const check = await git(main, ["check-ignore", "--no-index", "-z", "--stdin"], {
+      input: new TextEncoder().encode(`${matching.join("\0")}\0`),
+    });
     const ignored = check.stdout.split("\0").filter(Boolean);
-    if (ignored.length > MAX_INCLUDED) throw new T4aError("invalid_params", `worktree: ${INCLUDE_FILE} matches ${ignored.length} ignored files (more than ${MAX_INCLUDED}); name files, not dependency directories`);
+    if (ignored.length > MAX_INCLUDED)
+      throw new T4aError(
+        "invalid_params",
+        `worktree: ${INCLUDE_FILE} matches ${ignored.length} ignored files (more than ${MAX_INCLUDED}); name files, not dependency directories`,
+      );
     let copied = 0;
     for (const path of ignored) {
       // Regular files only: a symlink would lead the worktree (and a sandbox in it) elsewhere.

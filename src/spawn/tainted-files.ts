@@ -4,7 +4,19 @@
 // it), regular files only, opened without blocking (a FIFO in place of a conversation log hung
 // the whole daemon), the open file checked to be the one asked for, within a size cap. Never
 // runs or interprets what it reads.
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readlinkSync, readSync, realpathSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  writeSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 
 /** A relative path that stays under its root: no absolute path, no `..`, no empty name. */
@@ -59,7 +71,9 @@ export function directoryUnder(root: string, rel: string, mode = 0o755): string 
   return realpathSync(dir) === dir ? dir : undefined;
 }
 
-export type TaintedRead = { bytes: Buffer; mode: number } | { skipped: "not a regular file" | "too big" | "outside its root" | "missing" };
+export type TaintedRead =
+  | { bytes: Buffer; mode: number }
+  | { skipped: "not a regular file" | "too big" | "outside its root" | "missing" };
 
 /** Reads `rel` under `root`: a regular file reached through no symlink, at most `maxBytes`. */
 export function readUnder(root: string, rel: string, maxBytes: number): TaintedRead {
@@ -96,7 +110,16 @@ export function writeNewUnder(root: string, rel: string, bytes: Uint8Array, mode
   const path = join(dir, rel.split(sep).at(-1)!);
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY, mode & 0o777);
+    fd = openSync(
+      path,
+      constants.O_WRONLY |
+        constants.O_CREAT |
+        constants.O_EXCL |
+        constants.O_NOFOLLOW |
+        constants.O_NONBLOCK |
+        constants.O_NOCTTY,
+      mode & 0o777,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
@@ -155,19 +178,25 @@ export function readTaintedFile(path: string, options: TaintedReadOptions): { by
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new TaintedReadError(path, "missing", "no such file");
     // Linux answers ELOOP for a final symlink under O_NOFOLLOW, the BSDs EMLINK.
-    if (code === "ELOOP" || code === "EMLINK") throw new TaintedReadError(path, "symlink", "is a symbolic link; not followed");
+    if (code === "ELOOP" || code === "EMLINK")
+      throw new TaintedReadError(path, "symlink", "is a symbolic link; not followed");
     throw new TaintedReadError(path, "unreadable", `cannot be opened (${code ?? (error as Error).message})`);
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new TaintedReadError(path, "not_regular", `is not a regular file (${kind(stat)}); not read`);
+    if (!stat.isFile())
+      throw new TaintedReadError(path, "not_regular", `is not a regular file (${kind(stat)}); not read`);
     let real: string;
     let root: string;
     try {
       real = realpathSync(path);
       root = realpathSync(options.root);
     } catch (error) {
-      throw new TaintedReadError(path, "unreadable", `cannot be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new TaintedReadError(
+        path,
+        "unreadable",
+        `cannot be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     if (real !== root && !real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) {
       throw new TaintedReadError(path, "outside_root", `leads outside ${options.root}; not read`);

@@ -76,9 +76,12 @@ export class AnsweredQueryFilter {
       this.#held.push(byte);
       switch (this.#state) {
         case State.Escape:
-          if (byte === 0x5b) this.#state = State.Csi; // [
-          else if (byte === 0x50) this.#state = State.DcsStart; // P
-          else if (byte === ESC) release(State.Escape, 1); // the first ESC was alone
+          if (byte === 0x5b)
+            this.#state = State.Csi; // [
+          else if (byte === 0x50)
+            this.#state = State.DcsStart; // P
+          else if (byte === ESC)
+            release(State.Escape, 1); // the first ESC was alone
           else {
             // ] _ ^ X open a string; anything else is a whole escape sequence.
             this.#osc = byte === 0x5d;
@@ -89,13 +92,15 @@ export class AnsweredQueryFilter {
           if (byte >= 0x40 && byte <= 0x7e) {
             if (isAnsweredCsi(this.#held)) this.#held = [];
             release(State.Ground);
-          } else if (byte === ESC) release(State.Escape, 1); // ESC cancels it and starts another
+          } else if (byte === ESC)
+            release(State.Escape, 1); // ESC cancels it and starts another
           else if (byte < 0x20 || byte > 0x3f || this.#held.length > MAX_HELD) release(State.Ground);
           break;
         case State.DcsStart:
           if (byte === ESC) release(State.Escape, 1);
           else if (this.#held.length === 4) {
-            if (this.#held[2] === 0x24 && byte === 0x71) this.#state = State.Decrqss; // $ q
+            if (this.#held[2] === 0x24 && byte === 0x71)
+              this.#state = State.Decrqss; // $ q
             else {
               this.#osc = false;
               release(State.Str);

@@ -77,15 +77,31 @@ export class Recorder {
     } else {
       const header =
         this.#format === "v2"
-          ? { version: 2, width: cols, height: rows, timestamp, title, env: { TERM: options.env.TERM ?? "xterm-256color", SHELL: options.env.SHELL ?? "" } }
-          : { version: 3, term: { cols, rows, type: options.env.TERM ?? "xterm-256color" }, timestamp, title, env: { SHELL: options.env.SHELL ?? "" } };
+          ? {
+              version: 2,
+              width: cols,
+              height: rows,
+              timestamp,
+              title,
+              env: { TERM: options.env.TERM ?? "xterm-256color", SHELL: options.env.SHELL ?? "" },
+            }
+          : {
+              version: 3,
+              term: { cols, rows, type: options.env.TERM ?? "xterm-256color" },
+              timestamp,
+              title,
+              env: { SHELL: options.env.SHELL ?? "" },
+            };
       this.#header = `${JSON.stringify(header)}\n`;
     }
     // The screen as it is now, then every byte after it: the same seam as attach (terminal.tap).
     const screen = terminal.bytesOut > 0 ? terminal.screen.serialize(0) : "";
     this.#untap = terminal.tap({
       output: (chunk) => this.#event("o", this.#decoder.decode(chunk, { stream: true })),
-      input: options.input ? (data) => this.#event("i", typeof data === "string" ? data : this.#inputDecoder.decode(data, { stream: true })) : undefined,
+      input: options.input
+        ? (data) =>
+            this.#event("i", typeof data === "string" ? data : this.#inputDecoder.decode(data, { stream: true }))
+        : undefined,
       resize: (c, r) => this.#event("r", `${c}x${r}`),
       end: () => this.close(),
     });
@@ -231,9 +247,12 @@ function existingCast(path: string): { format: CastFormat; lastTime: number; unt
     } catch {
       version = undefined;
     }
-    if (version !== 2 && version !== 3) throw new Error("it exists and is not an asciicast recording (t4a never overwrites a file)");
+    if (version !== 2 && version !== 3)
+      throw new Error("it exists and is not an asciicast recording (t4a never overwrites a file)");
     // v2: the last event's time is where the continued cast goes on from.
-    const tail = read(Math.max(0, size - 64 * 1024), Math.min(size, 64 * 1024)).trimEnd().split("\n");
+    const tail = read(Math.max(0, size - 64 * 1024), Math.min(size, 64 * 1024))
+      .trimEnd()
+      .split("\n");
     let lastTime = 0;
     for (const line of tail.reverse()) {
       try {
@@ -246,7 +265,11 @@ function existingCast(path: string): { format: CastFormat; lastTime: number; unt
         // A line cut short by a crash: look further back.
       }
     }
-    return { format: version === 2 ? "v2" : "v3", lastTime: version === 2 ? lastTime : 0, unterminated: read(size - 1, 1) !== "\n" };
+    return {
+      format: version === 2 ? "v2" : "v3",
+      lastTime: version === 2 ? lastTime : 0,
+      unterminated: read(size - 1, 1) !== "\n",
+    };
   } finally {
     closeSync(fd);
   }

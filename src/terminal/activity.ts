@@ -28,14 +28,17 @@ export class ActivityTracker {
   }
 
   #arm(delayMs: number): void {
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      const idleMs = this.idleMs();
-      const quietMs = performance.now() - this.#lastOutputAt;
-      if (quietMs + 1 < idleMs) return this.#arm(idleMs - quietMs);
-      this.#idle = true;
-      this.onIdle(idleMs);
-    }, Math.max(1, delayMs));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        const idleMs = this.idleMs();
+        const quietMs = performance.now() - this.#lastOutputAt;
+        if (quietMs + 1 < idleMs) return this.#arm(idleMs - quietMs);
+        this.#idle = true;
+        this.onIdle(idleMs);
+      },
+      Math.max(1, delayMs),
+    );
   }
 
   dispose(): void {

@@ -18,7 +18,11 @@ import { detectElements, outline } from "./elements.ts";
 const FLOOR = { precision: 0.98, recall: 0.95, state: 0.98 };
 /** Every kind on its own. */
 const KIND_FLOOR = 0.9;
-const KIND_EXCEPTIONS: Record<string, { precision?: number; recall?: number }> = { progress: { recall: 0.8 }, table: { recall: 0.85 }, radio: { recall: 0.8 } };
+const KIND_EXCEPTIONS: Record<string, { precision?: number; recall?: number }> = {
+  progress: { recall: 0.8 },
+  table: { recall: 0.85 },
+  radio: { recall: 0.8 },
+};
 
 test("the train set: precision, recall and state accuracy over all kinds, and each kind's precision and recall, stay above the floor", async () => {
   const { rates, screens } = await scoreSet("train", (fixture) => detectElements(cellGridOf(fixture.term)));
@@ -30,7 +34,11 @@ test("the train set: precision, recall and state accuracy over all kinds, and ea
   expect(all.state).toBeGreaterThanOrEqual(FLOOR.state);
   for (const r of rates) {
     const floor = { precision: KIND_FLOOR, recall: KIND_FLOOR, ...KIND_EXCEPTIONS[r.kind] };
-    expect({ kind: r.kind, precision: r.precision >= floor.precision, recall: r.recall >= floor.recall }).toEqual({ kind: r.kind, precision: true, recall: true });
+    expect({ kind: r.kind, precision: r.precision >= floor.precision, recall: r.recall >= floor.recall }).toEqual({
+      kind: r.kind,
+      precision: true,
+      recall: true,
+    });
   }
   // (242 screens on a loaded shared machine take more than the default 5 s.)
 }, 30_000);

@@ -23,34 +23,76 @@ export function detectElements(grid: CellGrid): Element[] {
   for (const box of boxes) {
     // A frame another is drawn over (mc's panel behind its hotlist): on its top or bottom border
     // row, the other's sides stand where its rule would run.
-    const over = boxes.filter((other) => other !== box && [box.top, box.bottom].some((row) => row > other.top && row < other.bottom && other.left > box.left && other.left < box.right && VERTICAL.includes(view.char(row, other.left))));
+    const over = boxes.filter(
+      (other) =>
+        other !== box &&
+        [box.top, box.bottom].some(
+          (row) =>
+            row > other.top &&
+            row < other.bottom &&
+            other.left > box.left &&
+            other.left < box.right &&
+            VERTICAL.includes(view.char(row, other.left)),
+        ),
+    );
     // The frame is not text; what is inside is read on its own (not what the other holds across its border).
     for (let row = box.top; row <= box.bottom; row++) {
       view.use(row, box.left, 1);
       view.use(row, box.right, 1);
     }
     for (const row of [box.top, box.bottom]) {
-      for (let col = box.left; col <= box.right; col++) if (!over.some((other) => row > other.top && row < other.bottom && col >= other.left && col <= other.right)) view.use(row, col, 1);
+      for (let col = box.left; col <= box.right; col++)
+        if (!over.some((other) => row > other.top && row < other.bottom && col >= other.left && col <= other.right))
+          view.use(row, col, 1);
     }
     // A box no other box holds: an inner frame, titled or not, is a list's, a field's or a gauge's.
     // Boxes that tile the screen side by side, abutting, are the program's panes (calcurse's), not dialogs that float.
     // (Or stacked, one's top right under the other's bottom over the same columns: blessed-contrib's grid.)
-    const abuts = (other: typeof box) => other !== box && (other.top <= box.bottom && other.bottom >= box.top && (other.left === box.right + 1 || other.right === box.left - 1) || other.left <= box.right && other.right >= box.left && (other.top === box.bottom + 1 || other.bottom === box.top - 1));
+    const abuts = (other: typeof box) =>
+      other !== box &&
+      ((other.top <= box.bottom &&
+        other.bottom >= box.top &&
+        (other.left === box.right + 1 || other.right === box.left - 1)) ||
+        (other.left <= box.right &&
+          other.right >= box.left &&
+          (other.top === box.bottom + 1 || other.bottom === box.top - 1)));
     // A frame round the whole screen is the program's window (nmon's): its title is a status line.
     // (Or nearly the whole screen: nconf's, inset by a cell, under its title line.)
-    if (box.top <= 2 && box.left <= 1 && box.right >= view.cols - 2 && box.bottom >= view.rows - 3 && box.bottom - box.top >= view.rows - 5) {
-      if (box.title && box.top === 0) found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
+    if (
+      box.top <= 2 &&
+      box.left <= 1 &&
+      box.right >= view.cols - 2 &&
+      box.bottom >= view.rows - 3 &&
+      box.bottom - box.top >= view.rows - 5
+    ) {
+      if (box.title && box.top === 0)
+        found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
       continue;
     }
     // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview), not a dialog over it.
     // (Or across the whole width against the top or the bottom, the cursor outside it: fzf's preview above or below its list.)
     const outside = !(view.cursor.visible && view.cursor.row > box.top && view.cursor.row < box.bottom);
-    const tall = box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1) || box.left === 0 && box.right === view.cols - 1 && (box.top === 0) !== (box.bottom === view.rows - 1) && outside;
+    const tall =
+      (box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1)) ||
+      (box.left === 0 && box.right === view.cols - 1 && (box.top === 0) !== (box.bottom === view.rows - 1) && outside);
     // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
     // progress dialog under its "File exists"), is not one: its "title" is the other's text.
-    const buried = box.title !== undefined && /[│┃║]/.test(box.title) || over.length > 0;
-    if (!boxes.some((other) => other !== box && contains(other, box)) && !boxes.some(abuts) && !tall && !buried && !placeholderBox(view, box)) {
-      found.push({ kind: "dialog", row: box.top, col: box.left, width: box.right - box.left + 1, height: box.bottom - box.top + 1, ...(box.title ? { label: box.title } : {}) });
+    const buried = (box.title !== undefined && /[│┃║]/.test(box.title)) || over.length > 0;
+    if (
+      !boxes.some((other) => other !== box && contains(other, box)) &&
+      !boxes.some(abuts) &&
+      !tall &&
+      !buried &&
+      !placeholderBox(view, box)
+    ) {
+      found.push({
+        kind: "dialog",
+        row: box.top,
+        col: box.left,
+        width: box.right - box.left + 1,
+        height: box.bottom - box.top + 1,
+        ...(box.title ? { label: box.title } : {}),
+      });
     }
   }
   // Separator rows inside boxes (├───┤) and stray rules are frame too; a lone "─" is a tree's guide ("├─>").
@@ -80,10 +122,28 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.
   const tables = found.filter((e) => e.kind === "table");
-  const panels = new Set(found.filter((e) => e.kind === "dialog" && tables.some((t) => t.row > e.row && t.row < e.row + e.height && t.col >= e.col && t.col < e.col + e.width)));
+  const panels = new Set(
+    found.filter(
+      (e) =>
+        e.kind === "dialog" &&
+        tables.some((t) => t.row > e.row && t.row < e.row + e.height && t.col >= e.col && t.col < e.col + e.width),
+    ),
+  );
   // An untitled frame a menu fills from its top to its bottom is the menu's (a drop-down: mc's "Left"), not a dialog.
   for (const e of found) {
-    if (e.kind === "dialog" && !e.label && found.some((m) => m.kind === "menu" && m.row === e.row + 1 && m.row + m.height === e.row + e.height - 1 && m.col > e.col && m.col < e.col + e.width)) panels.add(e);
+    if (
+      e.kind === "dialog" &&
+      !e.label &&
+      found.some(
+        (m) =>
+          m.kind === "menu" &&
+          m.row === e.row + 1 &&
+          m.row + m.height === e.row + e.height - 1 &&
+          m.col > e.col &&
+          m.col < e.col + e.width,
+      )
+    )
+      panels.add(e);
   }
   return number(found.filter((e) => !panels.has(e)));
 }
@@ -106,7 +166,14 @@ function findText(view: View): Found[] {
     if (!block) return;
     const col = Math.min(...block.lines.map((l) => l.col));
     const width = Math.max(...block.lines.map((l) => l.col + l.text.length)) - col;
-    out.push({ kind: "text", row: block.row, col, width, height: block.lines.length, text: block.lines.map((l) => " ".repeat(l.col - col) + l.text).join("\n") });
+    out.push({
+      kind: "text",
+      row: block.row,
+      col,
+      width,
+      height: block.lines.length,
+      text: block.lines.map((l) => " ".repeat(l.col - col) + l.text).join("\n"),
+    });
     block = undefined;
   };
   for (let row = 0; row < view.rows; row++) {
@@ -183,14 +250,21 @@ export function outline(elements: Element[]): string {
       case "button": {
         // The buttons of one row (a dialog's, a function-key bar) on one line.
         const row: Element[] = [e];
-        while (elements[index + 1]?.kind === "button" && elements[index + 1]!.row === e.row) row.push(elements[++index]!);
-        lines.push(`- button${row.length > 1 ? "s" : ""}: ${row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`).join(", ")}`);
+        while (elements[index + 1]?.kind === "button" && elements[index + 1]!.row === e.row)
+          row.push(elements[++index]!);
+        lines.push(
+          `- button${row.length > 1 ? "s" : ""}: ${row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`).join(", ")}`,
+        );
         break;
       }
       default: {
-        lines.push(`- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}${e.items ? ":" : ""}`);
+        lines.push(
+          `- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}${e.items ? ":" : ""}`,
+        );
         for (const item of e.items ?? []) {
-          lines.push(`  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${item.key !== undefined ? ` key=${item.key}` : ""}`);
+          lines.push(
+            `  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${item.key !== undefined ? ` key=${item.key}` : ""}`,
+          );
         }
       }
     }

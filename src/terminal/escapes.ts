@@ -1,7 +1,18 @@
 // C-style escapes in a `t4a send` argument: \n \r \t \e \a \b \f \v \0 \\ \xHH \uHHHH \u{H…}.
 // Shells make raw control bytes awkward to type; agents and scripts write them this way.
 
-const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", e: "\x1b", a: "\x07", b: "\b", f: "\f", v: "\v", "0": "\0", "\\": "\\" };
+const simple: Record<string, string> = {
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  e: "\x1b",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+  "\\": "\\",
+};
 
 export function unescapeInput(text: string): string {
   return text.replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|.)/gs, (match, escape: string) => {

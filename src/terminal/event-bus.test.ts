@@ -15,7 +15,11 @@ test("every event gets the next seq; a resume replays what came after since, onc
   const { seen, sink } = collect();
   bus.subscribe(undefined, sink, { since: 1, instance: bus.instance });
   bus.publish(bell("t3"));
-  expect(seen).toEqual([{ event: "bell", terminal: "t2", seq: 2 }, { event: "bell", terminal: "t1", seq: 3 }, { event: "bell", terminal: "t3", seq: 4 }]);
+  expect(seen).toEqual([
+    { event: "bell", terminal: "t2", seq: 2 },
+    { event: "bell", terminal: "t1", seq: 3 },
+    { event: "bell", terminal: "t3", seq: 4 },
+  ]);
   // One terminal's subscriber replays only its events.
   const one = collect();
   bus.subscribe("t1", one.sink, { since: 0 });
@@ -32,7 +36,9 @@ test("a ring that no longer holds since says gap with how many were lost; anothe
   expect(first.event).toBe("gap");
   expect(first.lost).toBe(replayed[0]!.seq - 3);
   expect(replayed.at(-1)!.seq).toBe(20);
-  expect(replayed.map((e) => e.seq)).toEqual(Array.from({ length: replayed.length }, (_, i) => 21 - replayed.length + i));
+  expect(replayed.map((e) => e.seq)).toEqual(
+    Array.from({ length: replayed.length }, (_, i) => 21 - replayed.length + i),
+  );
   const other = collect();
   bus.subscribe(undefined, other.sink, { since: 19, instance: "another" });
   expect(other.seen[0]).toEqual({ event: "gap", lost: null, restarted: true });

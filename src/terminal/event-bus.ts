@@ -66,7 +66,8 @@ export class EventBus {
     const bytes = JSON.stringify(stamped).length;
     this.#ring.push({ event: stamped, seq, bytes });
     this.#ringBytes += bytes;
-    while (this.#ringBytes > this.ringBytes && this.#ring.length - this.#head > 1) this.#ringBytes -= this.#ring[this.#head++]!.bytes;
+    while (this.#ringBytes > this.ringBytes && this.#ring.length - this.#head > 1)
+      this.#ringBytes -= this.#ring[this.#head++]!.bytes;
     if (this.#head > 1024 && this.#head * 2 > this.#ring.length) {
       this.#ring = this.#ring.slice(this.#head);
       this.#head = 0;

@@ -13,7 +13,11 @@ function slowConsumer(msPerKiB: number, into: number[]) {
 test("past its share of a turn, the feed finishes on later turns, in order; the program is held only once a backlog builds up", async () => {
   const received: number[] = [];
   const flow: string[] = [];
-  const feed = new FairFeed(slowConsumer(1, received), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") });
+  const feed = new FairFeed(slowConsumer(1, received), {
+    enabled: () => true,
+    stop: () => flow.push("XOFF"),
+    start: () => flow.push("XON"),
+  });
   const chunk = Uint8Array.from({ length: 64 * 1024 }, (_, i) => i & 0xff);
   feed.push(chunk); // 64 ms of work at 1 ms/KiB: far over one share
   expect(received.length).toBeLessThan(chunk.length);
@@ -42,7 +46,11 @@ test("without flow control (a raw-mode program) everything is delivered at once"
 test("a consumer that parses elsewhere: what it has not parsed counts, and its progress restarts the program", () => {
   let unparsed = 0;
   const flow: string[] = [];
-  const feed = new FairFeed((bytes) => void (unparsed += bytes.length), { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") }, () => unparsed);
+  const feed = new FairFeed(
+    (bytes) => void (unparsed += bytes.length),
+    { enabled: () => true, stop: () => flow.push("XOFF"), start: () => flow.push("XON") },
+    () => unparsed,
+  );
   feed.push(new Uint8Array(HOLD_BYTES - 1024));
   expect(flow).toEqual([]);
   feed.push(new Uint8Array(2048)); // past HOLD_BYTES handed over, none parsed yet

@@ -113,7 +113,8 @@ function epollFds(pid: number, epfd: number): number[] {
   const info = text(`/proc/${pid}/fdinfo/${epfd}`);
   if (!info) return [];
   const fds: number[] = [];
-  for (const match of info.matchAll(/^tfd:\s*(\d+)\s+events:\s*([0-9a-f]+)/gm)) if (Number.parseInt(match[2]!, 16) & 1) fds.push(Number(match[1]));
+  for (const match of info.matchAll(/^tfd:\s*(\d+)\s+events:\s*([0-9a-f]+)/gm))
+    if (Number.parseInt(match[2]!, 16) & 1) fds.push(Number(match[1]));
   return fds;
 }
 
@@ -153,7 +154,14 @@ export function procStat(pid: number, tid?: number): ProcStat | undefined {
   const line = text(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`);
   if (!line) return undefined;
   const fields = line.slice(line.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0]!, ppid: Number(fields[1]), pgrp: Number(fields[2]), ttyNr: Number(fields[4]), tpgid: Number(fields[5]), start: Number(fields[19]) };
+  return {
+    state: fields[0]!,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    ttyNr: Number(fields[4]),
+    tpgid: Number(fields[5]),
+    start: Number(fields[19]),
+  };
 }
 
 const taskState = (pid: number, tid: number) => procStat(pid, tid)?.state;

@@ -7,12 +7,35 @@ const ESC = "\x1b";
 /** Keys sent as CSI/SS3 sequences: [final byte, or tilde number]. */
 const cursorKeys: Record<string, string> = { up: "A", down: "B", right: "C", left: "D", home: "H", end: "F" };
 const tildeKeys: Record<string, number> = {
-  insert: 2, ic: 2, delete: 3, dc: 3, pageup: 5, pgup: 5, ppage: 5, pagedown: 6, pgdn: 6, npage: 6,
-  f5: 15, f6: 17, f7: 18, f8: 19, f9: 20, f10: 21, f11: 23, f12: 24,
+  insert: 2,
+  ic: 2,
+  delete: 3,
+  dc: 3,
+  pageup: 5,
+  pgup: 5,
+  ppage: 5,
+  pagedown: 6,
+  pgdn: 6,
+  npage: 6,
+  f5: 15,
+  f6: 17,
+  f7: 18,
+  f8: 19,
+  f9: 20,
+  f10: 21,
+  f11: 23,
+  f12: 24,
 };
 const ss3FunctionKeys: Record<string, string> = { f1: "P", f2: "Q", f3: "R", f4: "S" };
 const plainKeys: Record<string, string> = {
-  enter: "\r", return: "\r", tab: "\t", escape: ESC, esc: ESC, space: " ", bspace: "\x7f", backspace: "\x7f",
+  enter: "\r",
+  return: "\r",
+  tab: "\t",
+  escape: ESC,
+  esc: ESC,
+  space: " ",
+  bspace: "\x7f",
+  backspace: "\x7f",
 };
 
 export interface KeyModes {

@@ -92,7 +92,8 @@ export class SessionRecords {
       if (!key.startsWith(CLEANUP_PREFIX)) continue;
       try {
         const cleanup = JSON.parse(readFileSync(join(this.#dir, key), "utf8")) as PendingCleanup;
-        if (Array.isArray(cleanup.argv) && cleanup.argv.length && typeof cleanup.cwd === "string") pending.push({ key, cleanup });
+        if (Array.isArray(cleanup.argv) && cleanup.argv.length && typeof cleanup.cwd === "string")
+          pending.push({ key, cleanup });
         else this.removeCleanup(key);
       } catch {
         this.removeCleanup(key);
@@ -111,7 +112,9 @@ export class SessionRecords {
     } catch (error) {
       rmSync(path, { force: true }); // no half record
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(`cannot write ${path}: ${code === "ENOSPC" ? "ENOSPC (no space left on device)" : (code ?? (error as Error).message)}`);
+      throw new Error(
+        `cannot write ${path}: ${code === "ENOSPC" ? "ENOSPC (no space left on device)" : (code ?? (error as Error).message)}`,
+      );
     }
   }
 
@@ -137,9 +140,14 @@ export class SessionRecords {
         rmSync(path, { force: true });
         continue;
       }
-      const marker = "kind" in record && record.kind === "helper" ? `\0T4A_HELPER=${record.token}\0` : `\0T4A_TERMINAL=${(record as SessionRecord).id}\0`;
+      const marker =
+        "kind" in record && record.kind === "helper"
+          ? `\0T4A_HELPER=${record.token}\0`
+          : `\0T4A_TERMINAL=${(record as SessionRecord).id}\0`;
       const id = "kind" in record && record.kind === "helper" ? `helper ${record.pid}` : (record as SessionRecord).id;
-      const pids = sessionMembers(record.pid).filter((pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(marker));
+      const pids = sessionMembers(record.pid).filter(
+        (pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(marker),
+      );
       for (const pid of pids) {
         try {
           process.kill(pid, "SIGKILL");

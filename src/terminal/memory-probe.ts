@@ -8,7 +8,25 @@ export function installMemoryProbe(path: string): void {
     const before = heapStats();
     Bun.gc(true);
     const stats = heapStats();
-    const types = Object.entries(stats.objectTypeCounts).sort((a, b) => b[1] - a[1]).slice(0, 40);
-    writeFileSync(path, JSON.stringify({ memory: process.memoryUsage(), heapSizeBeforeGc: before.heapSize, heapSize: stats.heapSize, heapCapacity: stats.heapCapacity, extraMemorySize: stats.extraMemorySize, objectCount: stats.objectCount, protectedObjectCount: stats.protectedObjectCount, types }, null, 1));
+    const types = Object.entries(stats.objectTypeCounts)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 40);
+    writeFileSync(
+      path,
+      JSON.stringify(
+        {
+          memory: process.memoryUsage(),
+          heapSizeBeforeGc: before.heapSize,
+          heapSize: stats.heapSize,
+          heapCapacity: stats.heapCapacity,
+          extraMemorySize: stats.extraMemorySize,
+          objectCount: stats.objectCount,
+          protectedObjectCount: stats.protectedObjectCount,
+          types,
+        },
+        null,
+        1,
+      ),
+    );
   });
 }

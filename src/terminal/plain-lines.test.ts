@@ -18,8 +18,9 @@ function random(seed: number): () => number {
 
 /** Pieces of output: runs of plain lines (the path's case) among everything that must stop it. */
 function stream(next: () => number, cols: number): string {
-  const pick = <T,>(items: T[]) => items[Math.floor(next() * items.length)]!;
-  const word = (length: number) => Array.from({ length }, () => String.fromCharCode(0x20 + Math.floor(next() * 95))).join("");
+  const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)]!;
+  const word = (length: number) =>
+    Array.from({ length }, () => String.fromCharCode(0x20 + Math.floor(next() * 95))).join("");
   const parts: string[] = [];
   for (let piece = 0; piece < 40; piece++) {
     const kind = next();
@@ -139,7 +140,9 @@ const floodAfter: Record<string, { before: string; first?: string }> = {
 for (const [name, { before, first = "first\r\n" }] of Object.entries(floodAfter)) {
   test(`a flood after ${name} leaves what xterm leaves`, () => {
     const flood = `${first}${Array.from({ length: 200 }, (_, i) => `line ${i}\r\n`).join("")}last`;
-    const writes = [...Array.from({ length: 30 }, (_, i) => `filler ${i}\r\n`), before, flood].map((text) => Uint8Array.from(text, (char) => char.charCodeAt(0)));
+    const writes = [...Array.from({ length: 30 }, (_, i) => `filler ${i}\r\n`), before, flood].map((text) =>
+      Uint8Array.from(text, (char) => char.charCodeAt(0)),
+    );
     const fast = new Screen({ cols: 20, rows: 6, scrollback: 500 });
     const slow = new Screen({ cols: 20, rows: 6, scrollback: 500 });
     try {

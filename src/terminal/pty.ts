@@ -92,11 +92,15 @@ export class Pty {
     }
     this.#onExit = options.onExit;
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
-    this.#feed = new FairFeed(options.onData, {
-      enabled: () => this.flowControl,
-      stop: () => this.#stopOutput(),
-      start: () => this.#startOutput(),
-    }, options.unparsed);
+    this.#feed = new FairFeed(
+      options.onData,
+      {
+        enabled: () => this.flowControl,
+        stop: () => this.#stopOutput(),
+        start: () => this.#startOutput(),
+      },
+      options.unparsed,
+    );
     this.#feed.onDrained = () => this.#maybeReport();
     // The terminal is made with the spawn, not beforehand with `new Bun.Terminal`: a Terminal
     // made on its own keeps the PTY's slave side open in the daemon (it can be spawned on again),
@@ -125,7 +129,10 @@ export class Pty {
     this.#terminal = this.#process.terminal!;
     this.pid = this.#process.pid;
     this.#process.exited.then(() => {
-      this.#exited = { code: this.#process.exitCode, signal: this.#process.signalCode === null ? null : String(this.#process.signalCode) };
+      this.#exited = {
+        code: this.#process.exitCode,
+        signal: this.#process.signalCode === null ? null : String(this.#process.signalCode),
+      };
       this.#exitedAt = performance.now();
       this.#maybeReport();
     });
@@ -194,7 +201,8 @@ export class Pty {
   #startOutput(): void {
     if (this.#heldBy === "tty") setOutputFlow(this.#tty!, true);
     // A program that cleared IXON meanwhile was restarted by the kernel, and would read XON as a key.
-    else if (this.#heldBy === "xoff" && !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0) this.#terminal.write(XON);
+    else if (this.#heldBy === "xoff" && !this.#terminal.closed && (this.#terminal.inputFlags & IXON) !== 0)
+      this.#terminal.write(XON);
     this.#heldBy = undefined;
   }
 
@@ -250,7 +258,11 @@ export class Pty {
     this.#startOutput();
     if (this.alive) {
       signalGroup(this.pid, "SIGHUP");
-      const exitedInTime = await within<boolean>(graceMs, (settle) => void this.#process.exited.then(() => settle(true)), () => false);
+      const exitedInTime = await within<boolean>(
+        graceMs,
+        (settle) => void this.#process.exited.then(() => settle(true)),
+        () => false,
+      );
       if (!exitedInTime) signalGroup(this.pid, "SIGKILL");
     }
     await Bun.sleep(0);

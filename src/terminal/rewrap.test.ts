@@ -33,7 +33,9 @@ function oracleLines(xterm: XTerm): string[] {
 function feed(input: string): void {
   for (let i = 0; i < input.length; i += 4096) {
     screen!.write(input.slice(i, i + 4096));
-    (oracle as unknown as { _core: { _writeBuffer: { writeSync(d: string): void } } })._core._writeBuffer.writeSync(input.slice(i, i + 4096));
+    (oracle as unknown as { _core: { _writeBuffer: { writeSync(d: string): void } } })._core._writeBuffer.writeSync(
+      input.slice(i, i + 4096),
+    );
   }
 }
 
@@ -48,11 +50,20 @@ test("resize 20 then 200 keeps all 10 000 lines of a full archive, as xterm's re
   feed(input);
   expect(screen.regionLength("scrollback")).toBe(10_000);
   expect(all()).toEqual(oracleLines(oracle));
-  for (const [cols, rows] of [[20, 24], [200, 24], [7, 24], [80, 24]] as const) {
+  for (const [cols, rows] of [
+    [20, 24],
+    [200, 24],
+    [7, 24],
+    [80, 24],
+  ] as const) {
     screen.resize(cols, rows);
     oracle.resize(cols, rows);
     const ours = all();
-    expect({ cols, rows: ours.length, first: ours[0] }).toEqual({ cols, rows: oracleLines(oracle).length, first: oracleLines(oracle)[0] });
+    expect({ cols, rows: ours.length, first: ours[0] }).toEqual({
+      cols,
+      rows: oracleLines(oracle).length,
+      first: oracleLines(oracle)[0],
+    });
     expect(ours).toEqual(oracleLines(oracle));
   }
   expect(all()[0]).toBe("00000");

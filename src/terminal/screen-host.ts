@@ -103,7 +103,8 @@ export class ScreenHost {
     try {
       this.#handle(request);
     } catch (error) {
-      if ("call" in request) this.#send({ ev: "return", call: request.call, error: error instanceof Error ? error.message : String(error) });
+      if ("call" in request)
+        this.#send({ ev: "return", call: request.call, error: error instanceof Error ? error.message : String(error) });
       else console.error(`t4a daemon: screen ${request.screen}: ${request.op} failed:`, error);
     }
   }
@@ -130,7 +131,9 @@ export class ScreenHost {
         },
       });
       for (const ident of request.osc) {
-        screen.onOsc(ident, (payload) => send({ ev: "osc", screen: id, ident, payload, row: screen.cursorStableRow(), col: screen.cursor().col }));
+        screen.onOsc(ident, (payload) =>
+          send({ ev: "osc", screen: id, ident, payload, row: screen.cursorStableRow(), col: screen.cursor().col }),
+        );
       }
       this.#screens.set(id, screen);
       return;
@@ -146,7 +149,14 @@ export class ScreenHost {
       if (!screen) return;
       screen.write(request.bytes);
       const { first, last } = screen.lastWrite;
-      send({ ev: "parsed", screen: request.screen, bytes: request.bytes.length, first, last, inSyncFrame: screen.inSyncFrame });
+      send({
+        ev: "parsed",
+        screen: request.screen,
+        bytes: request.bytes.length,
+        first,
+        last,
+        inSyncFrame: screen.inSyncFrame,
+      });
       return;
     }
     if (!screen) throw new Error(`no screen ${request.screen}`);
@@ -156,7 +166,8 @@ export class ScreenHost {
       return send({ ev: "return", call: request.call, value: performance.now() - started });
     }
     const member = screen[request.read] as unknown;
-    const value = typeof member === "function" ? (member as (...args: unknown[]) => unknown).apply(screen, request.args) : member;
+    const value =
+      typeof member === "function" ? (member as (...args: unknown[]) => unknown).apply(screen, request.args) : member;
     send({ ev: "return", call: request.call, value });
   }
 }

@@ -32,7 +32,12 @@ for (const [kind, pool] of Object.entries(pools)) {
     expect(screen.lines("viewport", 3, 6, true)).toEqual(["one", "two", "three"]);
     // A worker gets the output of one turn as one message, and reports it parsed once.
     const parsed = kind === "worker" ? ["parsed 33"] : ["parsed 23", "parsed 10"];
-    expect(log.filter((line) => !line.startsWith("parsed"))).toEqual(["mark A at 1:3", "title T", "bell", 'reply "\\u001b[?1;2c"']);
+    expect(log.filter((line) => !line.startsWith("parsed"))).toEqual([
+      "mark A at 1:3",
+      "title T",
+      "bell",
+      'reply "\\u001b[?1;2c"',
+    ]);
     expect(log.filter((line) => line.startsWith("parsed"))).toEqual(parsed);
     expect(log.at(-1)).toBe(parsed.at(-1));
     expect(screen.title).toBe("T");
@@ -54,7 +59,11 @@ for (const [kind, pool] of Object.entries(pools)) {
     const log: string[] = [];
     const screen = open(pool, log);
     const told = () => log.filter((line) => !line.startsWith("parsed"));
-    screen.write(encode("\x07".repeat(5000) + "\x1b]2;a\x07\x1b]2;b\x07" + "\x1b[c".repeat(3) + "\x07\x1b]2;c\x07\x07\x1b]2;c\x07"));
+    screen.write(
+      encode(
+        "\x07".repeat(5000) + "\x1b]2;a\x07\x1b]2;b\x07" + "\x1b[c".repeat(3) + "\x07\x1b]2;c\x07\x07\x1b]2;c\x07",
+      ),
+    );
     expect(screen.cursor().row).toBe(0);
     const reply = JSON.stringify("\x1b[?1;2c".repeat(3));
     // The bells after the first come within 200 ms of it, unless the machine stalls that long.
@@ -81,10 +90,21 @@ for (const [kind, pool] of Object.entries(pools)) {
       },
     });
     // A worker parses 8 KB at a time: "three" comes in a later message than the rest.
-    screen.write(encode("a\x1b]133;A\x07\x1b]2;one\x07\x1b]133;B\x07\x1b]2;two\x07\x07" + "\x1b[0m".repeat(3000) + "\x1b]2;three\x07"));
+    screen.write(
+      encode(
+        "a\x1b]133;A\x07\x1b]2;one\x07\x1b]133;B\x07\x1b]2;two\x07\x07" + "\x1b[0m".repeat(3000) + "\x1b]2;three\x07",
+      ),
+    );
     expect(screen.cursor().row).toBe(0);
     // When each read is answered differs (inline: at once; a worker: after the events before it).
-    expect(log.filter((line) => !line.startsWith("parsed") && !line.startsWith("read"))).toEqual(["mark A", "title one", "mark B", "title two", "bell", "title three"]);
+    expect(log.filter((line) => !line.startsWith("parsed") && !line.startsWith("read"))).toEqual([
+      "mark A",
+      "title one",
+      "mark B",
+      "title two",
+      "bell",
+      "title three",
+    ]);
     expect(log.filter((line) => line.startsWith("read")).sort()).toEqual(["read after A", "read after B"]);
     screen.dispose();
   });
@@ -94,7 +114,8 @@ test("the worker's screen and one on this thread answer every read alike", async
   const logs = { worker: [] as string[], inline: [] as string[] };
   const screens = { worker: open(pools.worker, logs.worker), inline: open(pools.inline, logs.inline) };
   const output = encode(
-    Array.from({ length: 300 }, (_, i) => `\x1b[3${i % 8}mline ${i} ${"x".repeat(i % 70)}\x1b[0m\r\n`).join("") + "\x1b[?1049h\x1b[2;3Hup here\x1b[?1049l\x1b]0;done\x07",
+    Array.from({ length: 300 }, (_, i) => `\x1b[3${i % 8}mline ${i} ${"x".repeat(i % 70)}\x1b[0m\r\n`).join("") +
+      "\x1b[?1049h\x1b[2;3Hup here\x1b[?1049l\x1b]0;done\x07",
   );
   for (let offset = 0; offset < output.length; offset += 1000) {
     for (const screen of Object.values(screens)) screen.write(output.subarray(offset, offset + 1000));
@@ -110,7 +131,8 @@ test("the worker's screen and one on this thread answer every read alike", async
   });
   expect(read(screens.worker)).toEqual(read(screens.inline));
   const events = (log: string[]) => log.filter((line) => !line.startsWith("parsed"));
-  const parsedBytes = (log: string[]) => log.filter((line) => line.startsWith("parsed")).reduce((sum, line) => sum + Number(line.split(" ")[1]), 0);
+  const parsedBytes = (log: string[]) =>
+    log.filter((line) => line.startsWith("parsed")).reduce((sum, line) => sum + Number(line.split(" ")[1]), 0);
   expect(events(logs.worker)).toEqual(events(logs.inline));
   expect(parsedBytes(logs.worker)).toBe(output.length);
   expect(parsedBytes(logs.inline)).toBe(output.length);
@@ -122,7 +144,11 @@ test("sessions go to the least loaded worker, and a worker starts only when a sc
   const log: string[] = [];
   const screens = [open(pool, log), open(pool, log), open(pool, log)];
   for (const [index, screen] of screens.entries()) screen.write(encode(`screen ${index}`));
-  expect(screens.map((screen) => screen.lines("viewport", 5, 6, true)[0])).toEqual(["screen 0", "screen 1", "screen 2"]);
+  expect(screens.map((screen) => screen.lines("viewport", 5, 6, true)[0])).toEqual([
+    "screen 0",
+    "screen 1",
+    "screen 2",
+  ]);
   expect(pool.loads).toEqual([2, 1]);
   screens[0]!.dispose();
   screens[2]!.dispose();

@@ -244,7 +244,15 @@ export class ScreenProxy {
     if (this.#closed || this.#link.broken) return Promise.resolve();
     this.#send();
     const parsed = this.#pool.callLater(this.#link, { op: "read", screen: this.#id, read: "inSyncFrame", args: [] });
-    return within<void>(CALL_TIMEOUT_MS, (settle) => void parsed.then(() => settle(), () => settle()), () => undefined);
+    return within<void>(
+      CALL_TIMEOUT_MS,
+      (settle) =>
+        void parsed.then(
+          () => settle(),
+          () => settle(),
+        ),
+      () => undefined,
+    );
   }
 
   /** Blocks until everything written has been parsed and every event of it handled. */
@@ -275,7 +283,10 @@ export class ScreenProxy {
     return this.#read("changedSince", token, region) as ChangedRows;
   }
 
-  rowsBetween(from: { row: number; col: number }, to: { row: number; col?: number }): Array<{ text: string; wrapped: boolean } | undefined> {
+  rowsBetween(
+    from: { row: number; col: number },
+    to: { row: number; col?: number },
+  ): Array<{ text: string; wrapped: boolean } | undefined> {
     return this.#read("rowsBetween", from, to) as Array<{ text: string; wrapped: boolean } | undefined>;
   }
 
@@ -423,7 +434,10 @@ class InlineLink implements Link {
  * The worker's module: beside this one in the sources; in the compiled binary, where build.ts's
  * second entry lands (its chunks sit at the root of the embedded src/ tree).
  */
-const WORKER_ENTRY = new URL(import.meta.url.startsWith("file:///$bunfs/") ? "./terminal/screen-worker.ts" : "./screen-worker.ts", import.meta.url);
+const WORKER_ENTRY = new URL(
+  import.meta.url.startsWith("file:///$bunfs/") ? "./terminal/screen-worker.ts" : "./screen-worker.ts",
+  import.meta.url,
+);
 
 /** Screens on a worker thread (screen-worker.ts). */
 class WorkerLink implements Link {
@@ -465,7 +479,9 @@ class WorkerLink implements Link {
       workerData: { port: port2, answered: this.#answered.buffer },
       transferList: [port2],
     });
-    this.#worker.on("error", (error) => this.#break(`failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.#worker.on("error", (error) =>
+      this.#break(`failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     this.#worker.on("exit", (code) => this.#break(`exited (${code})`));
     // Neither keeps the daemon (or a test) alive on its own.
     this.#worker.unref();

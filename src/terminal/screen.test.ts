@@ -41,7 +41,11 @@ test("title, bell and terminal replies reach their callbacks", () => {
   const seen: string[] = [];
   screen = new Screen(
     { cols: 10, rows: 2, scrollback: 0 },
-    { title: (t) => seen.push(`title:${t}`), bell: () => seen.push("bell"), reply: (d) => seen.push(`reply:${JSON.stringify(d)}`) },
+    {
+      title: (t) => seen.push(`title:${t}`),
+      bell: () => seen.push("bell"),
+      reply: (d) => seen.push(`reply:${JSON.stringify(d)}`),
+    },
   );
   screen.write("\x1b]2;hello\x07\x07\x1b[6n");
   expect(seen).toEqual(["title:hello", "bell", 'reply:"\\u001b[1;1R"']);
@@ -79,7 +83,10 @@ test("huge CSI counts are clamped to the screen: fast, same screen as the count 
     const started = performance.now();
     screen.write(`a\r\nb\r\nxy\x1b[${count}${final}after`);
     expect({ final, ms: performance.now() - started < 1000 }).toEqual({ final, ms: true });
-    expect({ final, lines: screen.lines("viewport", 0, 5, true) }).toEqual({ final, lines: reference.lines("viewport", 0, 5, true) });
+    expect({ final, lines: screen.lines("viewport", 0, 5, true) }).toEqual({
+      final,
+      lines: reference.lines("viewport", 0, 5, true),
+    });
     reference.dispose();
     screen.dispose();
   }

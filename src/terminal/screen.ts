@@ -3,7 +3,15 @@
 // it knows nothing of PTYs, sockets or the protocol.
 import { SerializeAddon } from "@xterm/addon-serialize";
 import { Terminal as XTerm, type IBufferCell } from "@xterm/headless";
-import { CellFlag, ColourMode, packColour, type CellGrid, type CursorStyle, type MouseEncoding, type MouseReporting } from "./cell-grid.ts";
+import {
+  CellFlag,
+  ColourMode,
+  packColour,
+  type CellGrid,
+  type CursorStyle,
+  type MouseEncoding,
+  type MouseReporting,
+} from "./cell-grid.ts";
 import { detectElements, type Element } from "./elements.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
@@ -278,7 +286,10 @@ export class Screen {
     this.#core._inputHandler.onRequestRefreshRows((range) => {
       const pending = this.#pendingRefresh;
       if (!range || pending === "all") this.#pendingRefresh = "all";
-      else this.#pendingRefresh = pending ? { start: Math.min(pending.start, range.start), end: Math.max(pending.end, range.end) } : range;
+      else
+        this.#pendingRefresh = pending
+          ? { start: Math.min(pending.start, range.start), end: Math.max(pending.end, range.end) }
+          : range;
     });
     this.#xterm.buffer.onBufferChange((buffer) => {
       this.#epoch++;
@@ -389,13 +400,21 @@ export class Screen {
     const input = core._inputHandler;
     const buffer = core._bufferService.buffer;
     const rows = this.#xterm.rows;
-    if (this.#onAlternate || buffer.x !== 0 || buffer.y !== rows - 1 || buffer.ybase !== 0 || buffer.lines.length !== rows) return false;
+    if (
+      this.#onAlternate ||
+      buffer.x !== 0 ||
+      buffer.y !== rows - 1 ||
+      buffer.ybase !== 0 ||
+      buffer.lines.length !== rows
+    )
+      return false;
     if (buffer.scrollTop !== 0 || buffer.scrollBottom !== rows - 1) return false;
     // Not checked, as the LF ending the prefix settles them: a UTF-8 sequence under way (ended),
     // the bottom row continuing the one above (xterm clears that on a line feed). Insert mode
     // prints into a blank row as plain printing does.
     if (input._parser.currentState !== 0) return false;
-    if (input._curAttrData.fg !== 0 || input._curAttrData.bg !== 0 || core._charsetService.charset !== undefined) return false;
+    if (input._curAttrData.fg !== 0 || input._curAttrData.bg !== 0 || core._charsetService.charset !== undefined)
+      return false;
     return keptColumns(this.#packed(buffer.lines.get(rows - 1)!)) === 0;
   }
 
@@ -507,9 +526,13 @@ export class Screen {
    * Stable rows `from` to `to` as row() reads them (undefined where scrolled out of the archive),
    * the first from column `from.col`, the last up to column `to.col` (if given): a command's output, in one read.
    */
-  rowsBetween(from: { row: number; col: number }, to: { row: number; col?: number }): Array<{ text: string; wrapped: boolean } | undefined> {
+  rowsBetween(
+    from: { row: number; col: number },
+    to: { row: number; col?: number },
+  ): Array<{ text: string; wrapped: boolean } | undefined> {
     const rows: Array<{ text: string; wrapped: boolean } | undefined> = [];
-    for (let row = from.row; row <= to.row; row++) rows.push(this.row(row, row === to.row ? to.col : undefined, row === from.row ? from.col : 0));
+    for (let row = from.row; row <= to.row; row++)
+      rows.push(this.row(row, row === to.row ? to.col : undefined, row === from.row ? from.col : 0));
     return rows;
   }
 
@@ -676,7 +699,11 @@ export class Screen {
 
   /** Rows held above the screen, their bytes, and the memory they take (full chunks compressed). */
   get scrollbackUsage(): { rows: number; bytes: number; storedBytes: number } {
-    return { rows: this.#scrollback.length, bytes: this.#scrollback.byteLength, storedBytes: this.#scrollback.storedBytes };
+    return {
+      rows: this.#scrollback.length,
+      bytes: this.#scrollback.byteLength,
+      storedBytes: this.#scrollback.storedBytes,
+    };
   }
 
   /** Number of rows in a region (the alternate screen has no scrollback). */
@@ -730,7 +757,8 @@ export class Screen {
     }
     if (core.coreMouseService.activeEncoding === "SGR") tail += "\x1b[?1006h";
     const style = core.coreService.decPrivateModes.cursorStyle;
-    if (style) tail += `\x1b[${{ block: 2, underline: 4, bar: 6 }[style] - (core.coreService.decPrivateModes.cursorBlink ? 1 : 0)} q`;
+    if (style)
+      tail += `\x1b[${{ block: 2, underline: 4, bar: 6 }[style] - (core.coreService.decPrivateModes.cursorBlink ? 1 : 0)} q`;
     if (core.coreService.isCursorHidden) tail += "\x1b[?25l";
     const title = this.#title ? `\x1b]2;${this.#title.replace(/[\x00-\x1f\x7f]/g, "")}\x07` : "";
     return `${title}${body}${tail}`;
@@ -840,7 +868,10 @@ export function cellGridOf(xterm: XTerm): CellGrid {
       const chars = cell.getChars();
       grid.codepoints[i] = chars ? chars.codePointAt(0)! : 0;
       if (chars.length > 1 && chars.length > (grid.codepoints[i]! > 0xffff ? 2 : 1)) {
-        grid.combining.set(i, [...chars].slice(1).map((char) => char.codePointAt(0)!));
+        grid.combining.set(
+          i,
+          [...chars].slice(1).map((char) => char.codePointAt(0)!),
+        );
       }
       grid.widths[i] = cell.getWidth();
       grid.fg[i] = cellColour(cell.isFgDefault(), cell.isFgRGB(), cell.getFgColor());

@@ -18,7 +18,9 @@ class Oracle {
     this.xterm.loadAddon(this.#serializer as unknown as Parameters<XTerm["loadAddon"]>[0]);
   }
   write(data: string): void {
-    (this.xterm as unknown as { _core: { _writeBuffer: { writeSync(d: string): void } } })._core._writeBuffer.writeSync(data);
+    (this.xterm as unknown as { _core: { _writeBuffer: { writeSync(d: string): void } } })._core._writeBuffer.writeSync(
+      data,
+    );
   }
   all(trim: boolean): string[] {
     const buffer = this.xterm.buffer.active;
@@ -80,7 +82,8 @@ test("text --all after 50k lines is what the emulator alone gave, and the oldest
   screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
   oracle = new Oracle(80, 24, 10_000);
   let input = "";
-  for (let i = 0; i < 50_000; i++) input += i % 7 === 0 ? `\x1b[32m${i}\x1b[0m ${"wrapped ".repeat(i % 23)}\r\n` : `${i}\r\n`;
+  for (let i = 0; i < 50_000; i++)
+    input += i % 7 === 0 ? `\x1b[32m${i}\x1b[0m ${"wrapped ".repeat(i % 23)}\r\n` : `${i}\r\n`;
   feed(input);
   expect(screen.regionLength("scrollback")).toBe(10_000);
   expect(all(true)).toEqual(oracle.all(true));
@@ -107,11 +110,24 @@ test("resize rewraps the archived rows as xterm rewraps its own: narrower, wider
   oracle = new Oracle(80, 24, 1_000_000);
   feed(mixedOutput(1500));
   feed("a prompt$ ");
-  for (const [cols, rows] of [[60, 24], [100, 30], [37, 10], [1, 1], [80, 24], [200, 50], [3, 2], [81, 24], [79, 5]] as const) {
+  for (const [cols, rows] of [
+    [60, 24],
+    [100, 30],
+    [37, 10],
+    [1, 1],
+    [80, 24],
+    [200, 50],
+    [3, 2],
+    [81, 24],
+    [79, 5],
+  ] as const) {
     screen.resize(cols, rows);
     oracle.xterm.resize(cols, rows);
     expect({ cols, rows, text: all(true) }).toEqual({ cols, rows, text: oracle.all(true) });
-    expect(screen.cursor()).toMatchObject({ row: oracle.xterm.buffer.active.cursorY, col: oracle.xterm.buffer.active.cursorX });
+    expect(screen.cursor()).toMatchObject({
+      row: oracle.xterm.buffer.active.cursorY,
+      col: oracle.xterm.buffer.active.cursorX,
+    });
   }
   expect(screen.serialize(100_000)).toBe(oracle.serialize(100_000));
 });
@@ -133,7 +149,8 @@ test("a resize keeps the chunks it leaves unchanged and rewraps the others: the 
   const lines = () => {
     const top = screen.bottomStableRow - screen.regionLength("all") + 1;
     let count = 0;
-    for (let row = top; row <= screen.bottomStableRow; row++) if (!screen.row(row)!.wrapped && screen.row(row)!.text !== "") count++;
+    for (let row = top; row <= screen.bottomStableRow; row++)
+      if (!screen.row(row)!.wrapped && screen.row(row)!.text !== "") count++;
     return count;
   };
   expect(all(true)).toEqual(newest());
@@ -196,7 +213,8 @@ test("full chunks past the first 128 KB are kept compressed; dropping the newest
     for (let col = 0; col < 80; col++) data[col * 3] = (col < text.length ? text.charCodeAt(col) : 0) | (1 << 22);
     return { data, length: 80, combined: {}, extended: {}, wrapped: false };
   };
-  const line = (i: number) => `${new Date(1e12 + i * 1000).toISOString()} INFO worker-${i % 7} request ${(i * 7919) % 100_000}`;
+  const line = (i: number) =>
+    `${new Date(1e12 + i * 1000).toISOString()} INFO worker-${i % 7} request ${(i * 7919) % 100_000}`;
   for (let i = 0; i < 20_000; i++) archive.append(row(line(i)));
   // ~1 MB of records: 128 KB of full chunks and the open one stay as they are, the rest ~5x smaller.
   expect(archive.storedBytes).toBeLessThan(RAW_SEALED_BYTES + 32 * 1024 + archive.byteLength / 4);

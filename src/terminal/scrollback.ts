@@ -192,11 +192,26 @@ export class Scrollback {
   /** The chunk the next record of at most `size` bytes goes into. */
   #room(size: number): Chunk {
     let chunk = this.#chunks.at(-1);
-    if (!chunk || chunk.sealed || chunk.count === CHUNK_ROWS || (chunk.used + size > chunk.bytes!.length && chunk.bytes!.length >= CHUNK_BYTES)) {
+    if (
+      !chunk ||
+      chunk.sealed ||
+      chunk.count === CHUNK_ROWS ||
+      (chunk.used + size > chunk.bytes!.length && chunk.bytes!.length >= CHUNK_BYTES)
+    ) {
       if (chunk && !chunk.sealed) this.#seal(chunk);
       // A session's first chunk starts small (most never scroll far); later ones at full size.
       const capacity = this.#chunks.length === 0 ? FIRST_CHUNK_BYTES : CHUNK_BYTES;
-      chunk = { bytes: new Uint8Array(Math.max(size, capacity)), packed: null, used: 0, offsets: new Uint32Array(FIRST_CHUNK_ROWS), count: 0, first: this.#end, sealed: false, widest: 0, anyWrapped: false };
+      chunk = {
+        bytes: new Uint8Array(Math.max(size, capacity)),
+        packed: null,
+        used: 0,
+        offsets: new Uint32Array(FIRST_CHUNK_ROWS),
+        count: 0,
+        first: this.#end,
+        sealed: false,
+        widest: 0,
+        anyWrapped: false,
+      };
       this.#chunks.push(chunk);
     } else if (chunk.used + size > chunk.bytes!.length) {
       const grown = new Uint8Array(Math.max(chunk.used + size, Math.min(chunk.bytes!.length * 2, CHUNK_BYTES)));
@@ -306,7 +321,12 @@ export class Scrollback {
       while (old[index]!.first + old[index]!.count <= row) index++;
       const chunk = old[index]!;
       const next = old[index + 1];
-      if (row === Math.max(chunk.first, first) && !chunk.anyWrapped && chunk.widest <= newCols && !(next && reader.wrapped(next.first))) {
+      if (
+        row === Math.max(chunk.first, first) &&
+        !chunk.anyWrapped &&
+        chunk.widest <= newCols &&
+        !(next && reader.wrapped(next.first))
+      ) {
         this.#keep(chunk, row);
         row = chunk.first + chunk.count;
         continue;
@@ -442,7 +462,8 @@ export class Scrollback {
     chunk.offsets = chunk.offsets.slice(0, chunk.count);
     const records = chunk.bytes!.subarray(0, chunk.used);
     let raw = 0;
-    for (const other of this.#chunks) if (other.sealed && other.bytes) raw += other === chunk ? chunk.used : other.bytes.length;
+    for (const other of this.#chunks)
+      if (other.sealed && other.bytes) raw += other === chunk ? chunk.used : other.bytes.length;
     const packed = raw > RAW_SEALED_BYTES ? Bun.zstdCompressSync(records, { level: 1 }) : undefined;
     if (packed && packed.length < chunk.used * 0.9) {
       chunk.packed = packed;
@@ -452,7 +473,11 @@ export class Scrollback {
 
   #enforceLimits(): void {
     const bytes = this.#limits.bytes;
-    while (this.length > this.#rowCap || this.#lines > this.#lineCap || (bytes > 0 && this.#bytes > bytes && this.length > 0)) {
+    while (
+      this.length > this.#rowCap ||
+      this.#lines > this.#lineCap ||
+      (bytes > 0 && this.#bytes > bytes && this.length > 0)
+    ) {
       const chunk = this.#chunks[0]!;
       const index = this.#start - chunk.first;
       const left = chunk.count - index;
@@ -503,10 +528,18 @@ export function keptColumns(row: PackedRow): number {
   while (col >= 4) {
     const i = (col - 4) * CELL_WORDS;
     const any =
-      (data[i]! & HAS_CONTENT) | data[i + 1]! | data[i + 2]! |
-      (data[i + 3]! & HAS_CONTENT) | data[i + 4]! | data[i + 5]! |
-      (data[i + 6]! & HAS_CONTENT) | data[i + 7]! | data[i + 8]! |
-      (data[i + 9]! & HAS_CONTENT) | data[i + 10]! | data[i + 11]!;
+      (data[i]! & HAS_CONTENT) |
+      data[i + 1]! |
+      data[i + 2]! |
+      (data[i + 3]! & HAS_CONTENT) |
+      data[i + 4]! |
+      data[i + 5]! |
+      (data[i + 6]! & HAS_CONTENT) |
+      data[i + 7]! |
+      data[i + 8]! |
+      (data[i + 9]! & HAS_CONTENT) |
+      data[i + 10]! |
+      data[i + 11]!;
     if (any !== 0) break;
     col -= 4;
   }
@@ -523,7 +556,8 @@ function isPlain(row: PackedRow, columns: number): boolean {
   const data = row.data;
   for (let i = 0, end = columns * CELL_WORDS; i < end; i += CELL_WORDS) {
     const content = data[i]!;
-    if ((content & ~CODEPOINT_MASK) !== 1 << WIDTH_SHIFT || content === 1 << WIDTH_SHIFT || data[i + 1] || data[i + 2]) return false;
+    if ((content & ~CODEPOINT_MASK) !== 1 << WIDTH_SHIFT || content === 1 << WIDTH_SHIFT || data[i + 1] || data[i + 2])
+      return false;
   }
   return true;
 }
@@ -578,7 +612,13 @@ function encodeStyled(row: PackedRow, columns: number, bytes: Uint8Array, at: nu
     while (col < columns) {
       const j = col * CELL_WORDS;
       const cell = data[j]!;
-      if (cellKind(cell) !== kind || data[j + 1] !== fg || data[j + 2] !== bg || (bg & HAS_EXTENDED && (extended[col]?.ext ?? 0) !== ext)) break;
+      if (
+        cellKind(cell) !== kind ||
+        data[j + 1] !== fg ||
+        data[j + 2] !== bg ||
+        (bg & HAS_EXTENDED && (extended[col]?.ext ?? 0) !== ext)
+      )
+        break;
       const codepoint = kind === RUN_EMPTY ? 0x20 : cell & CODEPOINT_MASK;
       if (codepoint < 0x80) bytes[text++] = codepoint;
       else text = writeUtf8(bytes, text, codepoint);
@@ -685,7 +725,8 @@ function rewrap(rows: PackedRow[], oldCols: number, newCols: number): PackedRow[
     const keep = Math.min(newCols, rows[0]!.length);
     row.data.set(rows[0]!.data.subarray(0, keep * CELL_WORDS));
     if (keep > 0 && widthAt(rows[0]!, keep - 1) === 2) row.data[(keep - 1) * CELL_WORDS] = 1 << WIDTH_SHIFT;
-    for (const [col, chars] of Object.entries(rows[0]!.combined)) if (Number(col) < keep) row.combined[Number(col)] = chars;
+    for (const [col, chars] of Object.entries(rows[0]!.combined))
+      if (Number(col) < keep) row.combined[Number(col)] = chars;
     for (const [col, ext] of Object.entries(rows[0]!.extended)) if (Number(col) < keep) row.extended[Number(col)] = ext;
     return [row];
   }
@@ -696,7 +737,8 @@ function rewrap(rows: PackedRow[], oldCols: number, newCols: number): PackedRow[
   rows.forEach((row, index) => {
     let length = oldCols;
     if (index === rows.length - 1) length = contentLength(row);
-    else if (widthAt(rows[index + 1]!, 0) === 2 && !(row.data[(oldCols - 1) * CELL_WORDS]! & HAS_CONTENT)) length = oldCols - 1;
+    else if (widthAt(rows[index + 1]!, 0) === 2 && !(row.data[(oldCols - 1) * CELL_WORDS]! & HAS_CONTENT))
+      length = oldCols - 1;
     for (let col = 0; col < length; ) {
       const width = Math.max(1, widthAt(row, col));
       cells.push({ row, col, width });

@@ -58,7 +58,10 @@ export function integrate(spawn: Spawn, dir: string, nonce: string): { spawn: Sp
     return { spawn: { argv: spawn.argv, env }, shell: "zsh" };
   }
   if (name === "fish") {
-    return { spawn: { argv: [...spawn.argv, "--init-command", `source ${shellQuote(join(dir, "fish.fish"))}`], env }, shell: "fish" };
+    return {
+      spawn: { argv: [...spawn.argv, "--init-command", `source ${shellQuote(join(dir, "fish.fish"))}`], env },
+      shell: "fish",
+    };
   }
   return undefined;
 }

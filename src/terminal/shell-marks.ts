@@ -32,7 +32,8 @@ export function parseOsc7777(payload: string): Mark | undefined {
 function withParams(mark: Mark, params: string[]): Mark {
   for (const param of params) {
     if (param.startsWith("t4a=")) mark.nonce = param.slice(4);
-    else if (mark.kind === "command_done" && mark.code === undefined && /^-?\d+$/.test(param)) mark.code = Number(param);
+    else if (mark.kind === "command_done" && mark.code === undefined && /^-?\d+$/.test(param))
+      mark.code = Number(param);
   }
   return mark;
 }

@@ -4,7 +4,12 @@ import { Screen } from "./screen.ts";
 import { cellOf, findAgain, findTarget, functionKeyOf, itemKey, textCells } from "./targets.ts";
 
 const menu: Element = {
-  ref: "e2", kind: "menu", row: 7, col: 35, width: 10, height: 3,
+  ref: "e2",
+  kind: "menu",
+  row: 7,
+  col: 35,
+  width: 10,
+  height: 3,
   items: [
     { ref: "e2.1", label: "One", row: 7, col: 35, width: 6, selected: true, key: "1" },
     { ref: "e2.2", label: "Two", row: 8, col: 35, width: 6, key: "2" },
@@ -25,7 +30,9 @@ test("a target by ref, by exact text (case and blanks aside), or by the only lab
 });
 
 test("what is not there, or names several, is refused with what is there", () => {
-  expect(() => findTarget(elements, { text: "Quit" }, all)).toThrow('no menu, question, button, checkbox, radio "Quit" on the screen (there: e2.1 "One"');
+  expect(() => findTarget(elements, { text: "Quit" }, all)).toThrow(
+    'no menu, question, button, checkbox, radio "Quit" on the screen (there: e2.1 "One"',
+  );
   expect(() => findTarget(elements, { text: "o" }, all)).toThrow("names 4 things");
   expect(() => findTarget(elements, { ref: "e9" }, all)).toThrow("no element e9");
   expect(() => findTarget(elements, { ref: "e2" }, all)).toThrow("name one of its items");
@@ -33,7 +40,10 @@ test("what is not there, or names several, is refused with what is there", () =>
 });
 
 test("a label's leading marker and number do not count: the marker moves with the selection", () => {
-  const drawn = (labels: string[]): Element => ({ ...menu, items: labels.map((label, i) => ({ ...menu.items![i]!, label })) });
+  const drawn = (labels: string[]): Element => ({
+    ...menu,
+    items: labels.map((label, i) => ({ ...menu.items![i]!, label })),
+  });
   const before = drawn(["● 1. Allow once", "2. Allow for this session", "3. No"]);
   const after = drawn(["1. Allow once", "● 2. Allow for this session", "3. No"]);
   const target = findTarget([before], { text: "allow for this session" }, all);
@@ -43,7 +53,11 @@ test("a label's leading marker and number do not count: the marker moves with th
 });
 
 test("found again on a later screen by kind and label, the nearest; gone when it is not there", () => {
-  const moved: Element = { ...menu, ref: "e5", items: menu.items!.map((item, i) => ({ ...item, ref: `e5.${i + 1}`, selected: i === 1 })) };
+  const moved: Element = {
+    ...menu,
+    ref: "e5",
+    items: menu.items!.map((item, i) => ({ ...item, ref: `e5.${i + 1}`, selected: i === 1 })),
+  };
   const again = findAgain([moved], { element: menu, item: menu.items![1]! });
   expect(again?.item).toMatchObject({ ref: "e5.2", selected: true });
   expect(findAgain([menu], { element: ok })).toBeUndefined();
@@ -69,7 +83,9 @@ test("a function-key bar's entry is its F-key (mc's 10Quit, F10 Quit), a plain b
 test("an item's key from the screen is pressed only when it is one letter, digit or ?: never a named key or a word", () => {
   const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
   expect(["y", "N", "3", "?", "é"].map((key) => itemKey(item(key)))).toEqual(["y", "N", "3", "?", "é"]);
-  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "10"].map((key) => itemKey(item(key)))).toEqual(Array(7).fill(undefined));
+  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "10"].map((key) => itemKey(item(key)))).toEqual(
+    Array(7).fill(undefined),
+  );
 });
 
 test("text on the screen is found as whole words, case and blanks aside, at its middle cell; wide characters count two", () => {
@@ -77,7 +93,10 @@ test("text on the screen is found as whole words, case and blanks aside, at its 
   screen.write("  BOOKS  [ Launch  now ]  ok\r\n漢字 Launch now\r\nnothing");
   const grid = screen.cellGrid();
   screen.dispose();
-  expect(textCells(grid, "launch now")).toEqual([{ row: 0, col: 16 }, { row: 1, col: 9 }]);
+  expect(textCells(grid, "launch now")).toEqual([
+    { row: 0, col: 16 },
+    { row: 1, col: 9 },
+  ]);
   expect(textCells(grid, "OK")).toEqual([{ row: 0, col: 26 }]);
   expect(textCells(grid, "oo")).toEqual([]);
   expect(textCells(grid, "  ")).toEqual([]);

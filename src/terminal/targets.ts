@@ -15,17 +15,26 @@ export interface Target {
  * is "allow once": the marker moves with the selection, and a list may draw it in the label).
  */
 const norm = (text: string): string =>
-  text.replace(/\s+/g, " ").trim().replace(/^[^\p{L}\p{N}"'`(\[]*(?:\d{1,2}[.)] )?/u, "").toLowerCase();
+  text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^[^\p{L}\p{N}"'`(\[]*(?:\d{1,2}[.)] )?/u, "")
+    .toLowerCase();
 
 /** The name a target is said by in messages: its label, else its ref. */
-export const nameOf = (target: Target): string => JSON.stringify(target.item?.label ?? target.element.label ?? target.element.ref);
+export const nameOf = (target: Target): string =>
+  JSON.stringify(target.item?.label ?? target.element.label ?? target.element.ref);
 
 /**
  * The target `query` names on this screen: a ref ("e3", "e3.2"), else the item or element whose
  * label is the text (case and runs of blanks aside), else the only one whose label contains it.
  * Only elements of `kinds` (and their items) count. Throws not_found, naming what is there.
  */
-export function findTarget(elements: Element[], query: { ref?: string; text?: string }, kinds: readonly Kind[]): Target {
+export function findTarget(
+  elements: Element[],
+  query: { ref?: string; text?: string },
+  kinds: readonly Kind[],
+): Target {
   const candidates: Target[] = [];
   for (const element of elements) {
     if (!kinds.includes(element.kind)) continue;
@@ -36,9 +45,18 @@ export function findTarget(elements: Element[], query: { ref?: string; text?: st
     const ref = query.ref;
     const element = elements.find((e) => e.ref === ref || e.items?.some((i) => i.ref === ref));
     const item = element?.items?.find((i) => i.ref === ref);
-    if (!element) throw new T4aError("not_found", `no element ${ref} on the screen now (take a new snapshot: refs follow the screen)`);
-    if (!kinds.includes(element.kind)) throw new T4aError("invalid_params", `${ref} is a ${element.kind}; this acts on ${kinds.join(", ")}`);
-    if (!item && element.items?.length) throw new T4aError("invalid_params", `${ref} is a ${element.kind}: name one of its items (${element.items.map((i) => i.ref).join(", ")})`);
+    if (!element)
+      throw new T4aError(
+        "not_found",
+        `no element ${ref} on the screen now (take a new snapshot: refs follow the screen)`,
+      );
+    if (!kinds.includes(element.kind))
+      throw new T4aError("invalid_params", `${ref} is a ${element.kind}; this acts on ${kinds.join(", ")}`);
+    if (!item && element.items?.length)
+      throw new T4aError(
+        "invalid_params",
+        `${ref} is a ${element.kind}: name one of its items (${element.items.map((i) => i.ref).join(", ")})`,
+      );
     return { element, item };
   }
   const text = norm(query.text ?? "");
@@ -47,8 +65,15 @@ export function findTarget(elements: Element[], query: { ref?: string; text?: st
   const found = exact.length ? exact : candidates.filter((t) => text !== "" && label(t).includes(text));
   if (found.length === 1) return found[0]!;
   const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
-  if (found.length > 1) throw new T4aError("invalid_params", `${JSON.stringify(query.text)} names ${found.length} things: ${names(found)}; give a ref`);
-  throw new T4aError("not_found", `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen${candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""}`);
+  if (found.length > 1)
+    throw new T4aError(
+      "invalid_params",
+      `${JSON.stringify(query.text)} names ${found.length} things: ${names(found)}; give a ref`,
+    );
+  throw new T4aError(
+    "not_found",
+    `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen${candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""}`,
+  );
 }
 
 /**
@@ -57,13 +82,17 @@ export function findTarget(elements: Element[], query: { ref?: string; text?: st
  */
 export function findAgain(elements: Element[], target: Target): Target | undefined {
   const { element, item } = target;
-  const distance = (e: { row: number; col: number }) => Math.abs(e.row - (item ?? element).row) * 1000 + Math.abs(e.col - (item ?? element).col);
+  const distance = (e: { row: number; col: number }) =>
+    Math.abs(e.row - (item ?? element).row) * 1000 + Math.abs(e.col - (item ?? element).col);
   let best: Target | undefined;
   for (const e of elements) {
     if (e.kind !== element.kind) continue;
     if (item) {
-      for (const i of e.items ?? []) if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!))) best = { element: e, item: i };
-    } else if (norm(e.label ?? "") === norm(element.label ?? "") && (!best || distance(e) < distance(best.element))) best = { element: e };
+      for (const i of e.items ?? [])
+        if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!)))
+          best = { element: e, item: i };
+    } else if (norm(e.label ?? "") === norm(element.label ?? "") && (!best || distance(e) < distance(best.element)))
+      best = { element: e };
   }
   return best;
 }

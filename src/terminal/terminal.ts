@@ -47,7 +47,21 @@ export interface TerminalSpec {
 /** What the terminal itself knows of its session; the rest of SessionInfo is what t4a made of it. */
 export type TerminalInfo = Pick<
   SessionInfo,
-  "id" | "cols" | "rows" | "pid" | "alive" | "title" | "cmd_args" | "cwd" | "shell_integration" | "exit_code" | "signal" | "answers_dropped" | "input_wanted" | "last_output_at" | keyof EndReport
+  | "id"
+  | "cols"
+  | "rows"
+  | "pid"
+  | "alive"
+  | "title"
+  | "cmd_args"
+  | "cwd"
+  | "shell_integration"
+  | "exit_code"
+  | "signal"
+  | "answers_dropped"
+  | "input_wanted"
+  | "last_output_at"
+  | keyof EndReport
 >;
 
 /** What a terminal's end reports: why t4a ended it (kill's reason), and what the session's cleanups kept. */
@@ -68,7 +82,10 @@ export interface Tap {
 }
 
 /** Rewrites the final argv and env before the spawn (a sandbox's bwrap); the terminal knows no more of it. */
-export type Wrap = (spawn: { argv: string[]; env: Record<string, string> }) => { argv: string[]; env: Record<string, string> };
+export type Wrap = (spawn: { argv: string[]; env: Record<string, string> }) => {
+  argv: string[];
+  env: Record<string, string>;
+};
 
 export interface RunOutcome {
   code: number | null;
@@ -256,7 +273,9 @@ export class Terminal {
       },
     );
     const env = { ...spec.env, T4A_TERMINAL: spec.id };
-    const integrated = spec.integrationDir ? integrate({ argv: spec.argv, env }, spec.integrationDir, this.#nonce) : undefined;
+    const integrated = spec.integrationDir
+      ? integrate({ argv: spec.argv, env }, spec.integrationDir, this.#nonce)
+      : undefined;
     this.shell = integrated?.shell ?? null;
     this.#activity = new ActivityTracker(
       spec.idleMs,
@@ -366,7 +385,8 @@ export class Terminal {
       // As the screen shows them: without the bracketed-paste markers and other sequences around them.
       const shown = data.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "");
       for (const line of shown.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
-      if (this.#typedLines.length > TYPED_LINES_KEPT) this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
+      if (this.#typedLines.length > TYPED_LINES_KEPT)
+        this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
     this.#pty.write(data);
     this.#inputWanted.activity();
@@ -385,10 +405,11 @@ export class Terminal {
     this.#wantedSize = { cols, rows };
     const wait = this.#nextResizeAt - performance.now();
     if (wait <= 0) this.#applyWantedSize();
-    else this.#resizeFrame ??= setTimeout(() => {
-      this.#resizeFrame = undefined;
-      if (this.#wantedSize) this.resize(this.#wantedSize.cols, this.#wantedSize.rows);
-    }, wait);
+    else
+      this.#resizeFrame ??= setTimeout(() => {
+        this.#resizeFrame = undefined;
+        if (this.#wantedSize) this.resize(this.#wantedSize.cols, this.#wantedSize.rows);
+      }, wait);
   }
 
   #applyWantedSize(): void {
@@ -432,13 +453,24 @@ export class Terminal {
   async settled(): Promise<void> {
     this.#applyWantedSize();
     if (!this.screen.inSyncFrame || !this.alive) return;
-    await within<void>(SYNC_FRAME_WAIT_MS, (settle) => void this.#syncWaiters.push(() => settle()), () => undefined);
+    await within<void>(
+      SYNC_FRAME_WAIT_MS,
+      (settle) => void this.#syncWaiters.push(() => settle()),
+      () => undefined,
+    );
   }
 
   wait(conditions: WaitConditions, timeoutMs: number): Promise<WaitOutcome> {
-    if (conditions.input && !canTellInputWanted) throw new T4aError("unsupported", "input wanted is known only on Linux (from /proc)");
+    if (conditions.input && !canTellInputWanted)
+      throw new T4aError("unsupported", "input wanted is known only on Linux (from /proc)");
     if (!this.alive) {
-      if (conditions.exit) return Promise.resolve({ condition: "exit", elapsed_ms: 0, code: this.#exit!.code, signal: this.#exit!.signal });
+      if (conditions.exit)
+        return Promise.resolve({
+          condition: "exit",
+          elapsed_ms: 0,
+          code: this.#exit!.code,
+          signal: this.#exit!.signal,
+        });
       throw new T4aError("exited", `terminal "${this.id}" has exited`);
     }
     const terminal = this;
@@ -476,13 +508,21 @@ export class Terminal {
     const started = performance.now();
     const typed = await this.#type(command, timeoutMs);
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    const finished = await within<Finished | undefined>(remaining, (settle) => void typed.done.then(settle), () => undefined);
+    const finished = await within<Finished | undefined>(
+      remaining,
+      (settle) => void typed.done.then(settle),
+      () => undefined,
+    );
     if (!finished) {
       if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" exited before the command finished`);
       throw new T4aError("timeout", `the command did not finish within ${timeoutMs} ms (it is still running)`);
     }
     if (finished.incomplete) throw this.#incomplete(finished);
-    const outcome: RunOutcome = { code: finished.code, ...this.#outputLines(finished.output, maxLines), elapsed_ms: Math.round(performance.now() - started) };
+    const outcome: RunOutcome = {
+      code: finished.code,
+      ...this.#outputLines(finished.output, maxLines),
+      elapsed_ms: Math.round(performance.now() - started),
+    };
     if (finished.shellExited) {
       outcome.shell_exited = true;
       // bash says `exit` (or `logout`) as an interactive shell leaves; `ssh host 'cmd; exit 3'` does not.
@@ -506,17 +546,26 @@ export class Terminal {
   }
 
   /** Continue an exec from its token: write `input` (if any), then yield as exec does. */
-  async execContinue(token: string, input: string | undefined, yieldMs: number, maxChars: number): Promise<ExecOutcome> {
+  async execContinue(
+    token: string,
+    input: string | undefined,
+    yieldMs: number,
+    maxChars: number,
+  ): Promise<ExecOutcome> {
     const started = performance.now();
     const match = /^(\d+)\.(?:start|(\d+)\.(\d+))$/.exec(token);
     if (!match) throw new T4aError("invalid_params", `not an exec token: ${JSON.stringify(token)}`);
     const typed = this.#typed;
     if (!typed || typed.seq !== Number(match[1])) {
-      throw new T4aError("not_found", `token ${token} is not of the command typed last in terminal "${this.id}" (another command started since?)`);
+      throw new T4aError(
+        "not_found",
+        `token ${token} is not of the command typed last in terminal "${this.id}" (another command started since?)`,
+      );
     }
     const place: OutputPlace = match[2] === undefined ? "start" : { row: Number(match[2]), col: Number(match[3]) };
     if (input !== undefined && input !== "") {
-      if (typed.finished || !this.alive) throw new T4aError("exited", "the command has ended: nothing reads that input");
+      if (typed.finished || !this.alive)
+        throw new T4aError("exited", "the command has ended: nothing reads that input");
       this.write(input);
     }
     return this.#yield(typed, place, yieldMs, maxChars, started);
@@ -525,10 +574,14 @@ export class Terminal {
   /** Types a command line into the integrated shell at its prompt (waiting for a shell still starting). */
   async #type(command: string, timeoutMs: number): Promise<TypedCommand> {
     if (!this.shell) {
-      throw new T4aError("unsupported", `terminal "${this.id}" has no shell integration; run and exec need bash, zsh or fish started by t4a`);
+      throw new T4aError(
+        "unsupported",
+        `terminal "${this.id}" has no shell integration; run and exec need bash, zsh or fish started by t4a`,
+      );
     }
     if (this.#shellState !== "prompt") {
-      if (this.#shellState === "running") throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
+      if (this.#shellState === "running")
+        throw new T4aError("busy", `terminal "${this.id}" is still running a command`);
       await this.#untilPrompt(timeoutMs);
     }
     const text = command.replace(/\n+$/, "");
@@ -540,7 +593,10 @@ export class Terminal {
     const cursor = this.screen.cursor();
     const typed: TypedCommand = {
       seq: ++this.#typedCount,
-      inputAt: { row: this.screen.cursorStableRow(), rows: Math.floor((cursor.col + Bun.stringWidth(text)) / Math.max(1, this.screen.cols)) + 1 },
+      inputAt: {
+        row: this.screen.cursorStableRow(),
+        rows: Math.floor((cursor.col + Bun.stringWidth(text)) / Math.max(1, this.screen.cols)) + 1,
+      },
       oneLine: bracketed || !text.includes("\n"),
       startRow: undefined,
       finished: undefined,
@@ -557,7 +613,13 @@ export class Terminal {
   }
 
   /** Waits for the command's end, its reading the terminal, or the yield; answers its output since `place`. */
-  async #yield(typed: TypedCommand, place: OutputPlace, yieldMs: number, maxChars: number, started: number): Promise<ExecOutcome> {
+  async #yield(
+    typed: TypedCommand,
+    place: OutputPlace,
+    yieldMs: number,
+    maxChars: number,
+    started: number,
+  ): Promise<ExecOutcome> {
     let reader = this.#inputWanted.wanted?.process;
     if (!typed.finished && reader === undefined && this.alive) {
       reader = await within<string | undefined>(
@@ -577,13 +639,24 @@ export class Terminal {
     if (finished?.incomplete) throw this.#incomplete(finished);
     if (!finished && this.alive && this.screen.alternate) {
       // No output to read on the alternate screen: what a person sees is the program's screen.
-      const budgeted = withinBudget(this.screen.lines("viewport", 0, this.screen.rows, true).join("\n").replace(/\n+$/, ""), maxChars);
+      const budgeted = withinBudget(
+        this.screen.lines("viewport", 0, this.screen.rows, true).join("\n").replace(/\n+$/, ""),
+        maxChars,
+      );
       const token = `${typed.seq}.${place === "start" ? "start" : `${place.row}.${place.col}`}`;
-      const outcome: ExecOutcome = { output: budgeted.text, cut: budgeted.cut, running: true, token, screen: true, elapsed_ms: Math.round(performance.now() - started) };
+      const outcome: ExecOutcome = {
+        output: budgeted.text,
+        cut: budgeted.cut,
+        running: true,
+        token,
+        screen: true,
+        elapsed_ms: Math.round(performance.now() - started),
+      };
       if (reader !== undefined) outcome.input_wanted = reader;
       return outcome;
     }
-    const start = place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
+    const start =
+      place === "start" ? (typed.startRow === undefined ? undefined : { row: typed.startRow, col: 0 }) : place;
     const end = finished
       ? { row: finished.output.last, col: finished.output.lastCol }
       : { row: this.screen.cursorStableRow(), col: this.screen.cursor().col };
@@ -608,7 +681,10 @@ export class Terminal {
    * The text between two places of the screen, rows joined by newlines (soft wraps joined without
    * one): what a command printed there. A last row holding nothing before `end` is not a line.
    */
-  #outputBetween(start: { row: number; col: number }, end: { row: number; col: number }): { text: string; lost: number } {
+  #outputBetween(
+    start: { row: number; col: number },
+    end: { row: number; col: number },
+  ): { text: string; lost: number } {
     let text = "";
     let lost = 0;
     const last = end.col === 0 && end.row > start.row ? { row: end.row - 1 } : end;
@@ -684,7 +760,11 @@ export class Terminal {
     const typed = this.#typed;
     if (typed && !typed.finished) {
       if (this.#shellState === "running") {
-        const output = { first: typed.startRow ?? this.#commandStart.row, last: this.screen.cursorStableRow(), lastCol: this.screen.cursor().col };
+        const output = {
+          first: typed.startRow ?? this.#commandStart.row,
+          last: this.screen.cursorStableRow(),
+          lastCol: this.screen.cursor().col,
+        };
         typed.end({ code: exit.code, output, shellExited: true });
       } else typed.end(undefined);
     }
@@ -701,7 +781,13 @@ export class Terminal {
       console.error(`t4a daemon: ending terminal "${this.id}" failed:`, error);
     }
     this.#endReport = { ...(this.#killReason ? { reason: this.#killReason } : {}), ...report };
-    this.#emit({ event: "exit", terminal: this.id, code: exit.code, ...(exit.signal ? { signal: exit.signal } : {}), ...this.#endReport });
+    this.#emit({
+      event: "exit",
+      terminal: this.id,
+      code: exit.code,
+      ...(exit.signal ? { signal: exit.signal } : {}),
+      ...this.#endReport,
+    });
     this.#resolveEnded();
     for (const tap of [...this.#taps]) tap.end?.();
     this.#taps.clear();
@@ -741,7 +827,11 @@ export class Terminal {
         this.#cancelLine();
         // The next line waits for the prompt the cancel brings (its done mark is the cancel's, not the line's).
         this.#shellState = "starting";
-        unstarted.end({ code: null, output: { first: unstarted.inputAt.row, last: row, lastCol: at.col }, incomplete: true });
+        unstarted.end({
+          code: null,
+          output: { first: unstarted.inputAt.row, last: row, lastCol: at.col },
+          incomplete: true,
+        });
       }
       return;
     }
@@ -797,7 +887,9 @@ export class Terminal {
 
   /** The error for a typed line the shell wanted more of: its continuation prompt's words. */
   #incomplete(finished: Finished): T4aError {
-    const prompt = this.screen.rowsBetween({ row: finished.output.last, col: 0 }, { row: finished.output.last })[0]?.text.trim();
+    const prompt = this.screen
+      .rowsBetween({ row: finished.output.last, col: 0 }, { row: finished.output.last })[0]
+      ?.text.trim();
     return new T4aError(
       "invalid_params",
       `the command is incomplete: the shell asked for more of it${prompt ? ` (${JSON.stringify(prompt)})` : ""}, so nothing ran and the line was cancelled`,
@@ -806,7 +898,11 @@ export class Terminal {
 
   /** A shell still starting: wait for its first prompt mark (or its exit, or the timeout). */
   async #untilPrompt(timeoutMs: number): Promise<void> {
-    const prompted = await within<boolean>(timeoutMs, (settle) => void this.#promptWaiters.push(() => settle(true)), () => false);
+    const prompted = await within<boolean>(
+      timeoutMs,
+      (settle) => void this.#promptWaiters.push(() => settle(true)),
+      () => false,
+    );
     if (!this.alive) throw new T4aError("exited", `terminal "${this.id}" has exited`);
     if (!prompted) throw new T4aError("timeout", `the shell showed no prompt within ${timeoutMs} ms`);
   }
@@ -823,7 +919,13 @@ export class Terminal {
     const lastRow = output.lastCol > 0 ? output.last : output.last - 1;
     const lines: string[] = [];
     let lost = 0;
-    const rows = lastRow < output.first ? [] : this.screen.rowsBetween({ row: output.first, col: 0 }, { row: lastRow, col: lastRow === output.last ? output.lastCol : undefined });
+    const rows =
+      lastRow < output.first
+        ? []
+        : this.screen.rowsBetween(
+            { row: output.first, col: 0 },
+            { row: lastRow, col: lastRow === output.last ? output.lastCol : undefined },
+          );
     rows.forEach((row, index) => {
       if (!row) lost++;
       else if (row.wrapped && lines.length && index > 0) lines[lines.length - 1] += row.text;
@@ -852,10 +954,18 @@ export class Terminal {
 async function refuseIncompleteFish(text: string): Promise<void> {
   const fish = Bun.which("fish");
   if (!fish) return;
-  const child = Bun.spawn([fish, "--no-config", "--no-execute", "-c", text], { stdin: "ignore", stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const child = Bun.spawn([fish, "--no-config", "--no-execute", "-c", text], {
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { PATH: "/usr/bin:/bin" },
+  });
   const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
   // fish 3.6 reports a parse error on stderr and may still exit 0.
   if (code !== 0 || stderr.trim()) {
-    throw new T4aError("invalid_params", `the command is not complete fish syntax, so nothing was typed: ${stderr.trim().split("\n")[0] ?? `fish exited ${code}`}`);
+    throw new T4aError(
+      "invalid_params",
+      `the command is not complete fish syntax, so nothing was typed: ${stderr.trim().split("\n")[0] ?? `fish exited ${code}`}`,
+    );
   }
 }

@@ -28,7 +28,8 @@ test("item 12: widths are libc's wcwidth (C.UTF-8) for every assigned code point
     if (cp >= 0xd800 && cp <= 0xdfff) continue; // surrogates: never a code point in UTF-8
     if (libc[cp] === 0xff || !assigned.test(String.fromCodePoint(cp))) continue; // libc has no width: our table decides
     asked++;
-    if (codepointWidth(cp) !== libc[cp]) differ.push(`U+${cp.toString(16).toUpperCase()} t4a ${codepointWidth(cp)} libc ${libc[cp]}`);
+    if (codepointWidth(cp) !== libc[cp])
+      differ.push(`U+${cp.toString(16).toUpperCase()} t4a ${codepointWidth(cp)} libc ${libc[cp]}`);
   }
   expect(asked).toBeGreaterThan(100_000);
   // No listed exceptions: where libc answers, t4a counts exactly as the programs do.

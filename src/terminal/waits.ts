@@ -82,7 +82,8 @@ export class Waiter {
       },
     );
     if (conditions.idle_ms !== undefined) this.#armIdle();
-    if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone)) this.#finish({ condition: "gone" });
+    if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone))
+      this.#finish({ condition: "gone" });
     if (conditions.input && source.inputWanted) this.inputWanted(source.inputWanted);
   }
 
@@ -96,8 +97,10 @@ export class Waiter {
   output(changed: { first: number; last: number }): void {
     if (this.#settled) return;
     const { text, regex, gone } = this.#conditions;
-    if ((text !== undefined || regex !== undefined) && changed.first <= changed.last) this.#matchChangedRows(changed, text, regex);
-    if (!this.#settled && gone !== undefined && !viewportHas(this.#source.screen, gone)) this.#finish({ condition: "gone" });
+    if ((text !== undefined || regex !== undefined) && changed.first <= changed.last)
+      this.#matchChangedRows(changed, text, regex);
+    if (!this.#settled && gone !== undefined && !viewportHas(this.#source.screen, gone))
+      this.#finish({ condition: "gone" });
   }
 
   commandDone(code: number | null): void {
@@ -117,7 +120,11 @@ export class Waiter {
     this.#settle.fail(error);
   }
 
-  #matchChangedRows(changed: { first: number; last: number }, text: string | undefined, regex: RegExp | undefined): void {
+  #matchChangedRows(
+    changed: { first: number; last: number },
+    text: string | undefined,
+    regex: RegExp | undefined,
+  ): void {
     const screen = this.#source.screen;
     const commandLines = this.#source.commandLines;
     for (const line of screen.logicalLines(changed.first, changed.last)) {
@@ -139,7 +146,12 @@ export class Waiter {
       }
       const found = regex?.exec(output);
       if (found) {
-        return this.#finish({ condition: "regex", line: line.text, match: found[0], row: screen.fromBottom(line.first, "viewport") });
+        return this.#finish({
+          condition: "regex",
+          line: line.text,
+          match: found[0],
+          row: screen.fromBottom(line.first, "viewport"),
+        });
       }
     }
   }

@@ -11,7 +11,11 @@ export interface Settle<T> {
  * `listen` gets the settle function and answers how to stop listening (or nothing). After
  * `timeoutMs`, `timedOut` decides: its value settles the wait, an error it throws rejects it.
  */
-export function within<T>(timeoutMs: number, listen: (settle: Settle<T>) => (() => void) | void, timedOut: () => T): Promise<T> {
+export function within<T>(
+  timeoutMs: number,
+  listen: (settle: Settle<T>) => (() => void) | void,
+  timedOut: () => T,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let done = false;
     let stop: (() => void) | void = undefined;

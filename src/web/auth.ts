@@ -60,7 +60,10 @@ export class Logins {
   add(userAgent: string): string {
     const id = randomBytes(32).toString("hex");
     const now = Date.now();
-    this.#write({ ...this.#read(), [hash(id)]: { created: now, expires: now + LOGIN_MS, user_agent: userAgent.slice(0, 200) } });
+    this.#write({
+      ...this.#read(),
+      [hash(id)]: { created: now, expires: now + LOGIN_MS, user_agent: userAgent.slice(0, 200) },
+    });
     return id;
   }
 
@@ -102,7 +105,13 @@ function readLogins(json: unknown, problems: string[]): Record<string, Login> {
   const logins: Record<string, Login> = {};
   for (const [key, login] of Object.entries(expectObject(json, "the logins file"))) {
     const entry = login as Partial<Login> | null;
-    if (typeof entry === "object" && entry !== null && typeof entry.expires === "number" && typeof entry.created === "number") logins[key] = { user_agent: "", ...entry } as Login;
+    if (
+      typeof entry === "object" &&
+      entry !== null &&
+      typeof entry.expires === "number" &&
+      typeof entry.created === "number"
+    )
+      logins[key] = { user_agent: "", ...entry } as Login;
     else problems.push(`a login in the logins file is not one (left out)`);
   }
   return logins;
@@ -163,7 +172,10 @@ export class Gate {
   /** A new browser login: the Set-Cookie header that carries its id, and the key the page keeps. */
   login(userAgent: string): { cookie: string; key: string } {
     const id = this.#logins.add(userAgent);
-    return { cookie: `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`, key: this.#key(id) };
+    return {
+      cookie: `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`,
+      key: this.#key(id),
+    };
   }
 
   /**

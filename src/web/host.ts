@@ -24,7 +24,8 @@ export function webHost(ctx: DaemonContext): WebHost {
 
   async function start(options: WebOptions): Promise<WebServerInfo> {
     const listen = options.listen ?? DEFAULT_LISTEN;
-    if ((options.tls_cert === undefined) !== (options.tls_key === undefined)) throw new T4aError("invalid_params", "tls_cert and tls_key go together");
+    if ((options.tls_cert === undefined) !== (options.tls_key === undefined))
+      throw new T4aError("invalid_params", "tls_cert and tls_key go together");
     const { startWeb, isLoopback, parseListen } = await import("./server.ts");
     if (running && (options.listen === undefined || running.listen === listen)) return describe(running);
     running?.stop();
@@ -84,5 +85,12 @@ export function webHost(ctx: DaemonContext): WebHost {
 }
 
 function describe(web: WebServer): WebServerInfo {
-  return { url: web.url, login_url: web.loginUrl(), listen: web.listen, read_only: web.readOnly, allowed_hosts: web.allowedHosts, logins: new Logins(stateDir(process.env)).list().length };
+  return {
+    url: web.url,
+    login_url: web.loginUrl(),
+    listen: web.listen,
+    read_only: web.readOnly,
+    allowed_hosts: web.allowedHosts,
+    logins: new Logins(stateDir(process.env)).list().length,
+  };
 }

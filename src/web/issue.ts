@@ -10,7 +10,11 @@ import { createdReply } from "../commands/create.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
 
-const Name = v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,100}$/, "letters, digits, . _ - only"), v.check((name) => !name.startsWith(".") && !name.startsWith("-"), "must not start with . or -"));
+const Name = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9._-]{1,100}$/, "letters, digits, . _ - only"),
+  v.check((name) => !name.startsWith(".") && !name.startsWith("-"), "must not start with . or -"),
+);
 
 export const IssueLaunch = v.object({
   repo: v.object({ owner: Name, name: Name }),
@@ -23,14 +27,24 @@ export interface IssueOptions {
   agent: string;
 }
 
-export async function launchIssue(body: unknown, ctx: DaemonContext, options: IssueOptions): Promise<{ status: number; session: Record<string, unknown> }> {
+export async function launchIssue(
+  body: unknown,
+  ctx: DaemonContext,
+  options: IssueOptions,
+): Promise<{ status: number; session: Record<string, unknown> }> {
   const parsed = v.safeParse(IssueLaunch, body);
   if (!parsed.success) throw new T4aError("invalid_params", `invalid issue launch: ${describeIssue(parsed.issues[0])}`);
   const { repo, issue } = parsed.output;
   const id = `${repo.name}-${issue}`;
-  const base = { id, repo, issue, worktree: options.repos ? join(options.repos, `${repo.name}-issue-${issue}`) : undefined };
+  const base = {
+    id,
+    repo,
+    issue,
+    worktree: options.repos ? join(options.repos, `${repo.name}-issue-${issue}`) : undefined,
+  };
   if (ctx.sessions.has(id)) return { status: 200, session: { ...base, ...ctx.sessions.get(id).info() } };
-  if (!options.repos) throw new T4aError("unsupported", "issue launches need the clones' directory: t4a web --repos DIR");
+  if (!options.repos)
+    throw new T4aError("unsupported", "issue launches need the clones' directory: t4a web --repos DIR");
   const clone = join(options.repos, repo.name);
   if (!existsSync(join(clone, ".git"))) throw new T4aError("invalid_params", `no clone of ${repo.name} at ${clone}`);
   const session = await ctx.sessions.create({

@@ -21,8 +21,13 @@ const EARLY_INPUT_BYTES = 64 * 1024;
 export type RelaySink = (event: Reply) => void;
 
 /** A size a terminal may have (the page's xterm.js draws what it is told: a host's 100 000 columns would hang it). */
-const sized = (size: Reply): boolean => [size.cols, size.rows].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_DIMENSION);
-const oversized = (host: string, size: Reply): string => `${host}: a terminal of ${controlsAsSpaces(String(size.cols))}x${controlsAsSpaces(String(size.rows))}, not a size a terminal may have`.slice(0, 120);
+const sized = (size: Reply): boolean =>
+  [size.cols, size.rows].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_DIMENSION);
+const oversized = (host: string, size: Reply): string =>
+  `${host}: a terminal of ${controlsAsSpaces(String(size.cols))}x${controlsAsSpaces(String(size.rows))}, not a size a terminal may have`.slice(
+    0,
+    120,
+  );
 
 /** What a remote terminal's viewer (the page's WebSocket) is sent; answers the bytes it has not read yet. */
 export interface RelayViewer {
@@ -53,22 +58,33 @@ export class WebRelay {
     }
     const { reply } = answer;
     if (reply.ok !== true) {
-      const code = (ErrorCodes as readonly string[]).includes(String(reply.code)) ? (reply.code as ErrorCode) : "internal";
+      const code = (ErrorCodes as readonly string[]).includes(String(reply.code))
+        ? (reply.code as ErrorCode)
+        : "internal";
       throw new T4aError(code, `${host}: ${controlsAsSpaces(String(reply.error))}`);
     }
     let parsed: Reply;
     try {
       parsed = controlsOut(parseReply(command, reply) as Reply);
     } catch (error) {
-      throw new HttpRefusal(502, "internal", `${host} answered something that is not a ${command.name} reply: ${(error as Error).message}`);
+      throw new HttpRefusal(
+        502,
+        "internal",
+        `${host} answered something that is not a ${command.name} reply: ${(error as Error).message}`,
+      );
     }
-    for (const field of ["id", "terminal"]) if (typeof parsed[field] === "string") parsed[field] = qualify(host, parsed[field]);
-    if (Array.isArray(parsed.terminals)) parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({ ...t, id: qualify(host, t.id), host }));
+    for (const field of ["id", "terminal"])
+      if (typeof parsed[field] === "string") parsed[field] = qualify(host, parsed[field]);
+    if (Array.isArray(parsed.terminals))
+      parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({ ...t, id: qualify(host, t.id), host }));
     return { reply: parsed, bytes: answer.bytes };
   }
 
   /** Every host's list at once; a host that does not answer is named with why, the others still show. */
-  async lists(command: Command, fields: Reply): Promise<{ terminals: Reply[]; hosts: Array<{ name: string; error?: string }> }> {
+  async lists(
+    command: Command,
+    fields: Reply,
+  ): Promise<{ terminals: Reply[]; hosts: Array<{ name: string; error?: string }> }> {
     const { names, problems } = this.#fleet.hosts();
     // A host added to hosts.json while pages listen is followed from now on; one removed, no longer.
     if (this.#sinks.size) this.#follow(names);
@@ -84,7 +100,10 @@ export class WebRelay {
     );
     return {
       terminals: answers.flatMap((answer) => answer.terminals ?? []),
-      hosts: [...answers.map(({ name, error }) => (error === undefined ? { name } : { name, error })), ...problems.map((problem) => ({ name: "hosts.json", error: problem }))],
+      hosts: [
+        ...answers.map(({ name, error }) => (error === undefined ? { name } : { name, error })),
+        ...problems.map((problem) => ({ name: "hosts.json", error: problem })),
+      ],
     };
   }
 
@@ -129,7 +148,11 @@ export class WebRelay {
         dropped: (why) => this.#fan({ event: "host", host: name, state: "down", error: controlsAsSpaces(why) }),
         event: (line) => {
           const event = controlsOut(line);
-          this.#fan({ ...event, ...(event.terminal === undefined ? {} : { terminal: qualify(name, event.terminal) }), host: name });
+          this.#fan({
+            ...event,
+            ...(event.terminal === undefined ? {} : { terminal: qualify(name, event.terminal) }),
+            host: name,
+          });
         },
       });
     }
@@ -144,7 +167,13 @@ export class WebRelay {
    * A remote terminal on the page's WebSocket, as a local one is shown: its size first, then its
    * screen and output bytes, its events as JSON text; keys and resizes go back unless read-only.
    */
-  attach(host: string, id: string, readOnly: boolean, scrollback: number, viewer: RelayViewer): { input(bytes: Uint8Array | string): void; resize(cols: number, rows: number): void; close(): void } {
+  attach(
+    host: string,
+    id: string,
+    readOnly: boolean,
+    scrollback: number,
+    viewer: RelayViewer,
+  ): { input(bytes: Uint8Array | string): void; resize(cols: number, rows: number): void; close(): void } {
     let link: { write(bytes: Uint8Array): void } | undefined;
     // Keys and resizes the page sends before the attach there is made: kept (64 KiB at most), then sent in order.
     let early: Uint8Array[] = [];
@@ -152,7 +181,8 @@ export class WebRelay {
     const toHost = (frame: Uint8Array) => {
       if (readOnly || closed) return;
       if (link) return link.write(frame);
-      if (earlyBytes + frame.length > EARLY_INPUT_BYTES) return close(1008, `${host}: typed too much before the terminal there was ready`);
+      if (earlyBytes + frame.length > EARLY_INPUT_BYTES)
+        return close(1008, `${host}: typed too much before the terminal there was ready`);
       early.push(frame);
       earlyBytes += frame.length;
     };

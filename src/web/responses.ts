@@ -34,7 +34,10 @@ export class HttpRefusal extends T4aError {
 }
 
 export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store" },
+  });
 }
 
 /** Any failure as the response a client sees: `{"ok":false,"error","code"}` with its status. */
@@ -46,6 +49,7 @@ export function errorResponse(error: unknown): Response {
   }
   const status = error instanceof HttpRefusal ? error.status : (STATUS[error.code] ?? 500);
   const response = json({ ok: false, error: error.message, code: error.code }, status);
-  if (error instanceof HttpRefusal) for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  if (error instanceof HttpRefusal)
+    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
   return response;
 }

@@ -80,12 +80,20 @@ const ROUTES: Route[] = [
     "/api/sessions",
     async ({ fields, env }) => {
       const { all: _all, ...rest } = fields;
-      const [local, remote] = await Promise.all([dispatch({ ...rest, cmd: "list" }, env.ctx), env.relay.lists(commandNamed("list"), rest)]);
+      const [local, remote] = await Promise.all([
+        dispatch({ ...rest, cmd: "list" }, env.ctx),
+        env.relay.lists(commandNamed("list"), rest),
+      ]);
       if (local.reply.ok !== true) throw new T4aError(local.reply.code as T4aError["code"], String(local.reply.error));
-      const terminals: Reply[] = [...((local.reply.terminals as Reply[]) ?? []).map((t) => ({ ...t, host: LOCAL })), ...remote.terminals];
+      const terminals: Reply[] = [
+        ...((local.reply.terminals as Reply[]) ?? []).map((t) => ({ ...t, host: LOCAL })),
+        ...remote.terminals,
+      ];
       if (rest.needs === true) {
         const { needRank } = await import("../commands/needs.ts");
-        terminals.sort((a, b) => needRank(a as Parameters<typeof needRank>[0]) - needRank(b as Parameters<typeof needRank>[0]));
+        terminals.sort(
+          (a, b) => needRank(a as Parameters<typeof needRank>[0]) - needRank(b as Parameters<typeof needRank>[0]),
+        );
       }
       return json({ terminals, hosts: remote.hosts });
     },
@@ -107,7 +115,8 @@ const ROUTES: Route[] = [
     "/api/sessions",
     async ({ fields, env }) => {
       const { host, ...rest } = fields;
-      if (typeof host !== "string" || host === LOCAL) throw new T4aError("invalid_params", `host must name a host of hosts.json`);
+      if (typeof host !== "string" || host === LOCAL)
+        throw new T4aError("invalid_params", `host must name a host of hosts.json`);
       const { reply } = await env.relay.call(host, commandNamed("create"), rest);
       return json(reply, 201);
     },
@@ -122,7 +131,11 @@ const ROUTES: Route[] = [
     },
     (fields) => "repo" in fields,
   ),
-  ...commands.flatMap((command) => (command.http ?? []).map((spec) => route(spec.method, spec.path, (call) => commandRoute(command, spec.status ?? 200, spec.answer, call)))),
+  ...commands.flatMap((command) =>
+    (command.http ?? []).map((spec) =>
+      route(spec.method, spec.path, (call) => commandRoute(command, spec.status ?? 200, spec.answer, call)),
+    ),
+  ),
 ];
 
 /**
@@ -133,7 +146,11 @@ const ROUTES: Route[] = [
 const CALLER_ONLY = ["client_env"];
 
 /** The route for this request, or undefined when none matches its method and path. */
-export async function handleRoute(request: Request, url: URL, env: RouteEnv): Promise<Response | undefined | "no route"> {
+export async function handleRoute(
+  request: Request,
+  url: URL,
+  env: RouteEnv,
+): Promise<Response | undefined | "no route"> {
   const candidates = ROUTES.flatMap((candidate) => {
     if (candidate.method !== request.method) return [];
     const match = candidate.pattern.exec(url.pathname);
@@ -145,7 +162,11 @@ export async function handleRoute(request: Request, url: URL, env: RouteEnv): Pr
   if (!candidates.length) return "no route";
   const fields = request.method === "POST" ? await jsonBody(request) : queryFields(url);
   for (const field of CALLER_ONLY) {
-    if (field in fields) throw new T4aError("invalid_params", `${field} is the local CLI's own environment; an HTTP request cannot set it`);
+    if (field in fields)
+      throw new T4aError(
+        "invalid_params",
+        `${field} is the local CLI's own environment; an HTTP request cannot set it`,
+      );
   }
   const found = candidates.find(({ candidate }) => candidate.when?.(fields) ?? true);
   if (!found) return "no route";
@@ -173,7 +194,12 @@ function stateOf(info: Reply): Reply {
 
 const commandNamed = (name: string): Command => commands.find((command) => command.name === name)!;
 
-async function commandRoute(command: Command, status: number, answer: Record<string, string> | undefined, { params, fields, env }: RouteCall): Promise<Response> {
+async function commandRoute(
+  command: Command,
+  status: number,
+  answer: Record<string, string> | undefined,
+  { params, fields, env }: RouteCall,
+): Promise<Response> {
   // An id naming a host goes there (`local:` is this machine's); the page's `host` on create too.
   const field = params.id !== undefined ? "id" : params.terminal !== undefined ? "terminal" : undefined;
   // The create form's agents: the chosen host's (GET /api/agents?host=box), as its daemon finds them.
@@ -189,18 +215,25 @@ async function commandRoute(command: Command, status: number, answer: Record<str
       const terminal = `${routed.host}:${routed.id}`;
       return serverSentEvents((sink) =>
         env.relay.events((event) => {
-          if (event.host === routed.host && (event.terminal === terminal || event.event === "host")) (sink as (event: Reply) => void)(event);
+          if (event.host === routed.host && (event.terminal === terminal || event.event === "host"))
+            (sink as (event: Reply) => void)(event);
         }),
       );
     }
     const { reply, bytes } = await env.relay.call(routed.host, command, { ...fields, ...params });
-    if (bytes) return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+    if (bytes)
+      return new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": "image/png", "cache-control": "no-store" },
+      });
     return json({ ...reply, ...answer }, status);
   }
   const outcome = await dispatch({ ...fields, ...params, cmd: command.name }, env.ctx);
   const { reply } = outcome;
   if (reply.ok !== true) throw new T4aError(reply.code as T4aError["code"], String(reply.error));
-  if (outcome.bytes) return new Response(outcome.bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": "image/png", "cache-control": "no-store" } });
+  if (outcome.bytes)
+    return new Response(outcome.bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": "image/png", "cache-control": "no-store" },
+    });
   if (outcome.stream) return serverSentEvents(outcome.stream);
   const { ok: _ok, tag: _tag, ...rest } = reply;
   return json({ ...rest, ...answer }, status);
@@ -215,7 +248,8 @@ async function jsonBody(request: Request): Promise<Reply> {
   } catch {
     throw new T4aError("bad_request", "the body is not JSON");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new T4aError("bad_request", "the body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new T4aError("bad_request", "the body must be a JSON object");
   return body as Reply;
 }
 

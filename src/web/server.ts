@@ -77,7 +77,9 @@ const CLEAR_SITE_DATA = '"cache", "storage"';
 
 /** Every name this machine answers to, for a server on all interfaces (0.0.0.0, [::]). */
 function machineNames(): string[] {
-  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => (entry.family === "IPv6" ? `[${entry.address}]` : entry.address)));
+  const addresses = Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((entry) => (entry.family === "IPv6" ? `[${entry.address}]` : entry.address)),
+  );
   return [hostname(), ...addresses];
 }
 
@@ -87,7 +89,8 @@ export function isLoopback(host: string): boolean {
 
 export function parseListen(listen: string): { host: string; port: number } {
   const match = /^(\[[0-9a-fA-F:]+\]|[^:]+):(\d{1,5})$/.exec(listen);
-  if (!match || Number(match[2]) > 65535) throw new T4aError("invalid_params", `listen must be host:port, e.g. 127.0.0.1:7681, got "${listen}"`);
+  if (!match || Number(match[2]) > 65535)
+    throw new T4aError("invalid_params", `listen must be host:port, e.g. 127.0.0.1:7681, got "${listen}"`);
   return { host: match[1]!, port: Number(match[2]) };
 }
 
@@ -95,7 +98,10 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const { host, port } = parseListen(options.listen);
   const secure = options.tlsCert !== undefined;
   const everywhere = host === "0.0.0.0" || host === "[::]";
-  const hosts = isLoopback(host) || everywhere ? [...LOOPBACK.filter((name) => name !== "::1"), ...(everywhere ? machineNames() : [host])] : [host];
+  const hosts =
+    isLoopback(host) || everywhere
+      ? [...LOOPBACK.filter((name) => name !== "::1"), ...(everywhere ? machineNames() : [host])]
+      : [host];
   const token = loadToken(options.stateDir);
   const relay = new WebRelay(ctx.socketPath);
   // Made once the port is known (the cookie's name carries it); no request comes before.
@@ -103,7 +109,9 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
   const assets = new Map<string, { path: string; headers: Record<string, string> }>();
   let index: { path: string; headers: Record<string, string> } | undefined;
   // Compiled: the page's files are in the binary, served here behind the gate like everything else.
-  for (const file of (page as unknown as { files?: Array<{ path: string; loader: string; headers: Record<string, string> }> }).files ?? []) {
+  for (const file of (
+    page as unknown as { files?: Array<{ path: string; loader: string; headers: Record<string, string> }> }
+  ).files ?? []) {
     if (file.loader === "html") index = file;
     else assets.set(`/${basename(file.path)}`, file);
   }
@@ -174,16 +182,26 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     if (!gate.hostAllowed(request)) throw new HttpRefusal(403, "bad_request", "this Host is not served here");
     // The browser checking a service worker's script for an update: we never serve one, so one
     // registered here was another program's (on this port while the daemon was down): it goes.
-    if (request.headers.get("service-worker") === "script") return new Response(null, { status: 404, headers: { "clear-site-data": CLEAR_SITE_DATA } });
+    if (request.headers.get("service-worker") === "script")
+      return new Response(null, { status: 404, headers: { "clear-site-data": CLEAR_SITE_DATA } });
     const url = new URL(request.url);
     const login = url.searchParams.get("login");
     if (login !== null && request.method === "GET") {
-      if (!gate.redeem(login)) return new Response("This login link was used or has expired: run `t4a web` for a new one.\n", { status: 403 });
+      if (!gate.redeem(login))
+        return new Response("This login link was used or has expired: run `t4a web` for a new one.\n", { status: 403 });
       const made = gate.login(request.headers.get("user-agent") ?? "");
       // The key rides in the fragment, which no server sees; the page takes it from there. Whatever
       // this origin held before (a worker another server on this port planted while the daemon was
       // down, an old key) is cleared first.
-      return new Response(null, { status: 302, headers: { location: `/#${KEY_FRAGMENT}${made.key}`, "set-cookie": made.cookie, "cache-control": "no-store", "clear-site-data": CLEAR_SITE_DATA } });
+      return new Response(null, {
+        status: 302,
+        headers: {
+          location: `/#${KEY_FRAGMENT}${made.key}`,
+          "set-cookie": made.cookie,
+          "cache-control": "no-store",
+          "clear-site-data": CLEAR_SITE_DATA,
+        },
+      });
     }
     const api = url.pathname.startsWith("/api/");
     // The page asks this first, with a fresh nonce, before it sends its key anywhere (auth.ts proof()).
@@ -192,26 +210,43 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
       if (!/^[0-9a-f]{32,128}$/.test(nonce)) throw new HttpRefusal(400, "bad_request", "nonce: 32 to 128 hex digits");
       const proof = gate.proof(request, nonce);
       if (proof === undefined) throw refusedLogin(request);
-      return new Response(JSON.stringify({ proof }), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+      return new Response(JSON.stringify({ proof }), {
+        headers: { "content-type": "application/json", "cache-control": "no-store" },
+      });
     }
     const credential = gate.credential(request);
     const browser = credential === "login" || (credential === undefined && !api && gate.pageLogin(request));
-    if (browser && !gate.sameSite(request, api)) throw new HttpRefusal(403, "bad_request", "cross-site request refused");
+    if (browser && !gate.sameSite(request, api))
+      throw new HttpRefusal(403, "bad_request", "cross-site request refused");
     if (!credential && !browser) {
       if (api) throw refusedLogin(request);
-      const response = new Response("Open the URL that `t4a web` prints to log in.\n", { status: 401, headers: { "content-type": "text/plain" } });
+      const response = new Response("Open the URL that `t4a web` prints to log in.\n", {
+        status: 401,
+        headers: { "content-type": "text/plain" },
+      });
       if (gate.staleLogin(request)) response.headers.set("clear-site-data", CLEAR_SITE_DATA);
       return response;
     }
     const changes = request.method !== "GET" && request.method !== "HEAD";
     const opensTerminal = /^\/api\/sessions\/[^/]+\/terminal$/.test(url.pathname);
-    if ((changes || opensTerminal) && !gate.originAllowed(request)) throw new HttpRefusal(403, "bad_request", "cross-origin request refused");
+    if ((changes || opensTerminal) && !gate.originAllowed(request))
+      throw new HttpRefusal(403, "bad_request", "cross-origin request refused");
     if (changes && options.readOnly) throw new HttpRefusal(403, "unsupported", "this web server is read-only");
     if (api) {
       if (!credential) throw refusedLogin(request);
       // A page's WebSocket offered its key as a subprotocol: the answer names the plain one.
-      const protocol = credential === "login" && request.headers.get("sec-websocket-protocol") !== null ? { "sec-websocket-protocol": WS_PROTOCOL } : undefined;
-      const env = { ctx, relay, readOnly: options.readOnly, repos: options.repos, agent: options.agent, upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data, headers: protocol }) };
+      const protocol =
+        credential === "login" && request.headers.get("sec-websocket-protocol") !== null
+          ? { "sec-websocket-protocol": WS_PROTOCOL }
+          : undefined;
+      const env = {
+        ctx,
+        relay,
+        readOnly: options.readOnly,
+        repos: options.repos,
+        agent: options.agent,
+        upgrade: (request: Request, data: SocketData) => server.upgrade(request, { data, headers: protocol }),
+      };
       const response = await handleRoute(request, url, env);
       if (response === "no route") throw new T4aError("not_found", `no such route: ${request.method} ${url.pathname}`);
       return response;
@@ -219,13 +254,18 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
     const asset = assets.get(url.pathname);
     if (asset) return new Response(Bun.file(asset.path), { headers: asset.headers });
     // Any other path is the page (SPA fallback).
-    if (index) return new Response(Bun.file(index.path), { headers: { ...index.headers, "cache-control": "no-store" } });
+    if (index)
+      return new Response(Bun.file(index.path), { headers: { ...index.headers, "cache-control": "no-store" } });
     return Response.redirect("/dev-page", 302);
   }
 
   /** A refused API request; a login the server no longer knows also has its browser's site data cleared. */
   function refusedLogin(request: Request): HttpRefusal {
-    const refusal = new HttpRefusal(401, "bad_request", "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints");
+    const refusal = new HttpRefusal(
+      401,
+      "bad_request",
+      "a token is needed: Authorization: Bearer, or open the URL `t4a web` prints",
+    );
     if (gate.staleLogin(request)) refusal.headers = { "clear-site-data": CLEAR_SITE_DATA };
     return refusal;
   }

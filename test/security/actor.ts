@@ -65,15 +65,38 @@ export class Actor {
   /** `t4a args…` as this user. */
   async run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
     const env = { ...this.env, ...options.env };
-    const argv = this.user ? [RUNUSER, "-u", this.user, "--", "env", "-i", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), this.bin, ...args] : [this.bin, ...args];
-    const child = Bun.spawn(argv, { env, cwd: options.cwd ?? this.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const argv = this.user
+      ? [
+          RUNUSER,
+          "-u",
+          this.user,
+          "--",
+          "env",
+          "-i",
+          ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+          this.bin,
+          ...args,
+        ]
+      : [this.bin, ...args];
+    const child = Bun.spawn(argv, {
+      env,
+      cwd: options.cwd ?? this.dir,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     return { code, stdout, stderr };
   }
 
   async ok(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<string> {
     const result = await this.run(args, options);
-    if (result.code !== 0) throw new Error(`t4a ${args.join(" ")} (as ${this.user ?? "self"}) exited ${result.code}: ${result.stderr}`);
+    if (result.code !== 0)
+      throw new Error(`t4a ${args.join(" ")} (as ${this.user ?? "self"}) exited ${result.code}: ${result.stderr}`);
     return result.stdout.replace(/\n$/, "");
   }
 
@@ -90,7 +113,20 @@ export class Actor {
   /** A shell command run outside any sandbox as this user (what the user does later). */
   outside(command: string, cwd = this.dir): RunResult {
     const env = { ...this.env, GIT_CONFIG_NOSYSTEM: "1" };
-    const argv = this.user ? [RUNUSER, "-u", this.user, "--", "env", "-i", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), "bash", "-c", command] : ["bash", "-c", command];
+    const argv = this.user
+      ? [
+          RUNUSER,
+          "-u",
+          this.user,
+          "--",
+          "env",
+          "-i",
+          ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+          "bash",
+          "-c",
+          command,
+        ]
+      : ["bash", "-c", command];
     const result = Bun.spawnSync(argv, { cwd, env, stdout: "pipe", stderr: "pipe" });
     return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
   }

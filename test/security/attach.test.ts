@@ -11,7 +11,13 @@ afterAll(() => sandbox.cleanup());
 
 /** Attaches with pipes (no tty): every byte the user's terminal would get is collected. */
 async function attached(id: string, env: Record<string, string> = {}) {
-  const child = Bun.spawn([BIN, "attach", id], { env: { ...sandbox.env, ...env }, cwd: sandbox.dir, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BIN, "attach", id], {
+    env: { ...sandbox.env, ...env },
+    cwd: sandbox.dir,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let seen = "";
   const reading = (async () => {
     const decoder = new TextDecoder();
@@ -50,7 +56,8 @@ test("a session's clipboard write, title and terminal queries never reach the at
   await sandbox.request({ cmd: "kill", id });
   // Asked for, the title and the clipboard pass (the queries still do not). A fresh shell: the
   // session's own emulator answered the DECRQSS above into the first one's input line.
-  const again = (await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).reply.id as string;
+  const again = (await sandbox.request({ cmd: "create", cmd_args: ["bash", "--norc", "--noprofile"] })).reply
+    .id as string;
   await waitFor(async () => /[$#] ?$/.test((await sandbox.screen(again)).trimEnd()), 10_000, "the second prompt");
   const allowing = await attached(again, { T4A_ATTACH_ALLOW: "title,clipboard" });
   await waitFor(() => /[$#]/.test(allowing.seen()), 10_000, "the screen replayed to the second client");

@@ -21,7 +21,11 @@ afterAll(() => sandbox.cleanup());
 
 async function t4aIn(cwd: string, args: string[]) {
   const child = Bun.spawn([BIN, ...args], { cwd, env: sandbox.env, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -36,7 +40,11 @@ test("a repository's bunfig.toml runs nothing and its .env changes nothing, for 
   const listed = await t4aIn(repo, ["list"]);
   expect(listed.stderr).not.toContain("attacker");
   expect(listed.stdout).toContain(id);
-  const line = await waitFor(async () => /planted=\S+/.exec((await t4aIn(repo, ["text", id])).stdout)?.[0], 10_000, "the session's line");
+  const line = await waitFor(
+    async () => /planted=\S+/.exec((await t4aIn(repo, ["text", id])).stdout)?.[0],
+    10_000,
+    "the session's line",
+  );
   expect(line).toBe("planted=none");
   expect(existsSync(join(repo, "PWNED"))).toBe(false);
   await t4aIn(repo, ["kill", id]);

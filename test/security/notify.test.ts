@@ -9,8 +9,17 @@ import { Sandbox, waitFor } from "../harness.ts";
 let sandbox: Sandbox;
 const env = () => ({ ...sandbox.env, HOME: sandbox.dir });
 async function t4a(args: string[]) {
-  const child = Bun.spawn([join(import.meta.dir, "../../dist/t4a"), ...args], { cwd: sandbox.dir, env: env(), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([join(import.meta.dir, "../../dist/t4a"), ...args], {
+    cwd: sandbox.dir,
+    env: env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
@@ -18,7 +27,10 @@ beforeAll(() => {
   sandbox = new Sandbox();
   // An "agent" that is a plain shell: the test writes into its channel as a hostile CLI would.
   mkdirSync(join(sandbox.dir, ".config", "t4a"), { recursive: true });
-  writeFileSync(join(sandbox.dir, ".config", "t4a", "agents.json"), JSON.stringify({ shell: { cli: "bash", defaultArgs: ["--norc", "--noprofile"] } }));
+  writeFileSync(
+    join(sandbox.dir, ".config", "t4a", "agents.json"),
+    JSON.stringify({ shell: { cli: "bash", defaultArgs: ["--norc", "--noprofile"] } }),
+  );
 });
 afterAll(() => sandbox.cleanup());
 
@@ -41,7 +53,11 @@ test("a report's escape sequences never reach a reader; garbage and another prot
   expect(waited.stdout).toContain("SGVsbG8=");
   expect(waited.stdout).toContain("question?");
   expect(waited.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
-  const listed = JSON.parse((await t4a(["list", "--json"])).stdout).terminals as Array<{ id: string; agent_state: string; agent_line?: string }>;
+  const listed = JSON.parse((await t4a(["list", "--json"])).stdout).terminals as Array<{
+    id: string;
+    agent_state: string;
+    agent_line?: string;
+  }>;
   expect(listed.map((t) => t.id)).toEqual([id]);
   expect(JSON.stringify(listed)).not.toContain("\\u001b");
   // The same through the daemon's socket (`t4a notify` from outside the session).

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
-const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
+const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP
+  ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])]
+  : [];
 if (!HAS_BWRAP) console.log("skipped: the sandbox attacks need bubblewrap (.ci/run installs it)");
 if (HAS_BWRAP && !CAN_MAKE_USERS) console.log("skipped: the unprivileged-user runs need root (useradd, runuser)");
 
@@ -53,7 +55,15 @@ for (const kind of kinds) {
           ].join("; "),
         )
       ).split("\n");
-      expect(lines).toEqual(["CapEff:0000000000000000", "remount:no", "umount:no", "userns:no", "socket:hidden", "socket:unreachable", "T4A_SOCKET=unset"]);
+      expect(lines).toEqual([
+        "CapEff:0000000000000000",
+        "remount:no",
+        "umount:no",
+        "userns:no",
+        "socket:hidden",
+        "socket:unreachable",
+        "T4A_SOCKET=unset",
+      ]);
       expect(JSON.parse(await a.ok(["list", "--json"])).terminals).toHaveLength(1);
       await a.ok(["kill", id]);
     });
@@ -62,17 +72,25 @@ for (const kind of kinds) {
       for (const cwd of [a.home, "/", a.dir, a.state, join(a.state, "t4a"), join(a.config, "t4a")]) {
         const refused = await a.run(["create", "--sandbox", "--cwd", cwd, "--", "true"]);
         expect(refused.code).not.toBe(0);
-        expect(refused.stderr).toMatch(/would make (your home directory|t4a's directory .*) writable|inside t4a's private directory/);
+        expect(refused.stderr).toMatch(
+          /would make (your home directory|t4a's directory .*) writable|inside t4a's private directory/,
+        );
       }
       const allowed = await a.run(["create", "--sandbox", "--sandbox-allow", a.home, "--cwd", work, "--", "true"]);
       expect(allowed.stderr).toContain("would make your home directory writable");
       // No cwd at all: the home, refused, never a sandbox with a writable home.
-      expect((await a.run(["create", "--sandbox", "--", "true"], { cwd: "/" })).stderr).toContain("would make your home directory writable");
+      expect((await a.run(["create", "--sandbox", "--", "true"], { cwd: "/" })).stderr).toContain(
+        "would make your home directory writable",
+      );
       expect(JSON.parse(await a.ok(["list", "--json"])).terminals).toEqual([]);
     });
 
     test("a worktree's .git, config, hooks and pointers stay as they were; the agent still commits; nothing runs outside", async () => {
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "evil", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "--worktree", "evil", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
       const lines = (
         await a.sh(
           box.id,
@@ -86,17 +104,31 @@ for (const kind of kinds) {
           ].join("; "),
         )
       ).split("\n");
-      expect(lines).toEqual(["dotgit:kept", "config:refused", "hook:refused", "commondir:refused", "pointer:refused", "commit:ok"]);
+      expect(lines).toEqual([
+        "dotgit:kept",
+        "config:refused",
+        "hook:refused",
+        "commondir:refused",
+        "pointer:refused",
+        "commit:ok",
+      ]);
       await a.ok(["kill", box.id]);
       // The user's next git commands, outside: the commit is there, nothing planted runs.
-      const after = a.outside(`git log --format=%s -1 t4a/evil && git status --short && git checkout -q t4a/evil && git checkout -q main && git worktree list | wc -l`, repo);
+      const after = a.outside(
+        `git log --format=%s -1 t4a/evil && git status --short && git checkout -q t4a/evil && git checkout -q main && git worktree list | wc -l`,
+        repo,
+      );
       expect(after.stdout.split("\n").slice(0, 1)).toEqual(["from the sandbox"]);
       expect(existsSync(mark)).toBe(false);
       expect(existsSync(box.worktree)).toBe(false); // clean: removed, its branch kept for the commit
     });
 
     test("t4a diff never obeys a .git the sandbox made: it reads the worktree through its recorded git dir, and refuses a sandbox without one", async () => {
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--worktree", "differ", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--sandbox", "--worktree", "differ", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
       // A repository of its own inside the tree, configured to run the attacker's code, and the
       // shell moved into it (the session's cwd follows): git run there would obey it.
       const lines = (
@@ -113,7 +145,9 @@ for (const kind of kinds) {
       const changes = JSON.parse(await a.ok(["diff", "--json", box.id]));
       expect(changes.dir).toBe(box.worktree);
       expect(changes.diff).toContain("+changed");
-      expect(changes.files.map((file: { path: string }) => file.path)).toEqual(expect.arrayContaining([".gitattributes", "file.txt"]));
+      expect(changes.files.map((file: { path: string }) => file.path)).toEqual(
+        expect.arrayContaining([".gitattributes", "file.txt"]),
+      );
       expect(existsSync(mark)).toBe(false);
       await a.ok(["kill", box.id]);
       const plain = await a.shell(["--sandbox"], repo);
@@ -125,8 +159,15 @@ for (const kind of kinds) {
     });
 
     test("a session that replaced its worktree's .git (no sandbox to stop it) is kept, never cleaned with git obeying that .git", async () => {
-      const box = JSON.parse(await a.ok(["create", "--json", "--worktree", "replaced", "--", "bash", "--norc", "--noprofile"], { cwd: repo }));
-      await a.sh(box.id, `rm .git && git init -q . && git config core.fsmonitor 'touch ${mark}; false' && git config core.hooksPath /nonexistent && echo replaced`);
+      const box = JSON.parse(
+        await a.ok(["create", "--json", "--worktree", "replaced", "--", "bash", "--norc", "--noprofile"], {
+          cwd: repo,
+        }),
+      );
+      await a.sh(
+        box.id,
+        `rm .git && git init -q . && git config core.fsmonitor 'touch ${mark}; false' && git config core.hooksPath /nonexistent && echo replaced`,
+      );
       const killed = await a.run(["kill", box.id]);
       expect(killed.stderr).toContain("its .git no longer leads into the repository");
       expect(existsSync(box.worktree)).toBe(true);
@@ -150,7 +191,10 @@ for (const kind of kinds) {
       ).split("\n");
       expect(lines).toEqual(["config:refused", "hook:refused", "info:refused", "husky:refused", "commit:ok"]);
       await a.ok(["kill", id]);
-      const after = a.outside("git commit -q --allow-empty -m 'the user, later' && git status --short && git log --format=%s -2", repo);
+      const after = a.outside(
+        "git commit -q --allow-empty -m 'the user, later' && git status --short && git log --format=%s -2",
+        repo,
+      );
       expect(after.stdout.trim().split("\n")).toEqual(["the user, later", "sandboxed commit"]);
       expect(existsSync(mark)).toBe(false);
       a.outside("git config --unset core.hooksPath", repo);
@@ -167,7 +211,21 @@ for (const kind of kinds) {
       writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n");
       chmodSync(join(bin, "claude"), 0o755);
       a.own(a.home, bin);
-      const create = ["create", "--json", "--name", "boxed-claude", "--agent", "claude", "--resume", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const create = [
+        "create",
+        "--json",
+        "--name",
+        "boxed-claude",
+        "--agent",
+        "claude",
+        "--resume",
+        "--direct",
+        "--sandbox",
+        "--sandbox-allow",
+        bin,
+        "--cwd",
+        work,
+      ];
       const first = JSON.parse(await a.ok(create, { env: { PATH: `${bin}:/usr/bin:/bin` } }));
       expect(first.resumed).toBeUndefined();
       const id = first.id as string;
@@ -205,9 +263,13 @@ for (const kind of kinds) {
 
     test("no host IPC: unix sockets on disk and abstract ones are refused, the desktop's variables are gone", async () => {
       const path = join(work, "host.sock");
-      const onDisk = Bun.spawn(["socat", `UNIX-LISTEN:${path},fork,mode=777`, "SYSTEM:echo host-says-hi"], { stdio: ["ignore", "ignore", "ignore"] });
+      const onDisk = Bun.spawn(["socat", `UNIX-LISTEN:${path},fork,mode=777`, "SYSTEM:echo host-says-hi"], {
+        stdio: ["ignore", "ignore", "ignore"],
+      });
       const name = `t4a-atk-${process.pid}`;
-      const abstract = Bun.spawn(["socat", `ABSTRACT-LISTEN:${name},fork`, "SYSTEM:echo host-says-hi"], { stdio: ["ignore", "ignore", "ignore"] });
+      const abstract = Bun.spawn(["socat", `ABSTRACT-LISTEN:${name},fork`, "SYSTEM:echo host-says-hi"], {
+        stdio: ["ignore", "ignore", "ignore"],
+      });
       try {
         await waitFor(() => existsSync(path), 5000, "the host socket");
         const env = ["-e", "SSH_AUTH_SOCK=/tmp/agent.sock", "-e", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/0/bus"];
@@ -224,7 +286,12 @@ for (const kind of kinds) {
               ].join("; "),
             )
           ).split("\n");
-          expect(lines).toEqual(["disk:refused", "abstract:refused", "PermissionError: [Errno 1] Operation not permitted", "ssh=unset dbus=unset"]);
+          expect(lines).toEqual([
+            "disk:refused",
+            "abstract:refused",
+            "PermissionError: [Errno 1] Operation not permitted",
+            "ssh=unset dbus=unset",
+          ]);
           await a.ok(["kill", id]);
         }
       } finally {
@@ -239,7 +306,22 @@ for (const kind of kinds) {
         const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1,other.test=127.0.0.1" };
         // The daemon reads the test's name mapping from its own environment: a fresh one for this test.
         await a.run(["shutdown"]);
-        const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--", "bash", "--norc", "--noprofile"], { cwd: work, env: hosts }));
+        const box = JSON.parse(
+          await a.ok(
+            [
+              "create",
+              "--json",
+              "--sandbox",
+              "--sandbox-allow-domain",
+              "api.allowed.test",
+              "--",
+              "bash",
+              "--norc",
+              "--noprofile",
+            ],
+            { cwd: work, env: hosts },
+          ),
+        );
         expect(box.sandbox).toBe("bwrap, network to api.allowed.test");
         const port = server.port;
         const lines = (
@@ -262,21 +344,53 @@ for (const kind of kinds) {
         expect(lines.slice(5)).toEqual(["direct:unreachable", "socks-ip:refused"]);
         await a.ok(["kill", box.id]);
         // The bridge dies with the program: a program that exits ends its session.
-        const short = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "sh", "-c", "exit 3"], { cwd: work }));
+        const short = JSON.parse(
+          await a.ok(
+            [
+              "create",
+              "--json",
+              "--sandbox",
+              "--sandbox-allow-domain",
+              "api.allowed.test",
+              "--no-integration",
+              "--",
+              "sh",
+              "-c",
+              "exit 3",
+            ],
+            { cwd: work },
+          ),
+        );
         expect((await a.run(["wait", short.id, "--exit", "--timeout", "10s"])).code).toBe(0);
         // No allow-list, no network at all; a bad entry is refused.
-        expect((await a.run(["create", "--sandbox", "--sandbox-allow-domain", "bad host", "--", "true"], { cwd: work })).stderr).toContain("is not a host name");
+        expect(
+          (await a.run(["create", "--sandbox", "--sandbox-allow-domain", "bad host", "--", "true"], { cwd: work }))
+            .stderr,
+        ).toContain("is not a host name");
       } finally {
         server.stop(true);
       }
     });
 
     test("the session's loader variables never reach bwrap or the shim before it: only the program gets them", async () => {
-      const library = ["/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6", "/usr/lib/libm.so.6"].find((path) => existsSync(path));
+      const library = [
+        "/lib/x86_64-linux-gnu/libm.so.6",
+        "/lib/aarch64-linux-gnu/libm.so.6",
+        "/usr/lib/libm.so.6",
+      ].find((path) => existsSync(path));
       if (!library) return console.log("skipped: no libm to preload");
-      const box = JSON.parse(await a.ok(["create", "--json", "--sandbox", "-e", `LD_PRELOAD=${library}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }));
+      const box = JSON.parse(
+        await a.ok(
+          ["create", "--json", "--sandbox", "-e", `LD_PRELOAD=${library}`, "--", "bash", "--norc", "--noprofile"],
+          { cwd: work },
+        ),
+      );
       // The session's pid is bwrap's once the shim has exec'd into it: its environment is what it started with.
-      await waitFor(() => readFileSync(`/proc/${box.pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("bwrap"), 10_000, "the shim to become bwrap");
+      await waitFor(
+        () => readFileSync(`/proc/${box.pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("bwrap"),
+        10_000,
+        "the shim to become bwrap",
+      );
       const environ = readFileSync(`/proc/${box.pid}/environ`, "utf8").split("\0");
       expect(environ.filter((entry) => entry.startsWith("LD_"))).toEqual([]);
       expect(await a.sh(box.id, 'echo "inside: $LD_PRELOAD"')).toBe(`inside: ${library}`);

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
-const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])] : [];
+const kinds: Array<"self" | "unprivileged"> = HAS_BWRAP
+  ? ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])]
+  : [];
 if (!HAS_BWRAP) console.log("skipped: the taint attacks need bubblewrap (.ci/run installs it)");
 const HAS_CC = Bun.which("cc") !== null;
 
@@ -32,13 +34,20 @@ for (const kind of kinds) {
     test("a .env the sandbox wrote (LD_PRELOAD of its own library, BASH_ENV) never acts on the user's plugins, their cleanups or an unsandboxed setup", async () => {
       // The user's plugin: a bash script, as plugins often are; its cleanup too.
       const plugin = join(a.config, "t4a", "plugins", "noop");
-      writeFileSync(plugin, `#!/bin/bash\ncat > /dev/null\necho '{"cleanup":["/bin/bash","-c","true"]}'\n`, { mode: 0o755 });
+      writeFileSync(plugin, `#!/bin/bash\ncat > /dev/null\necho '{"cleanup":["/bin/bash","-c","true"]}'\n`, {
+        mode: 0o755,
+      });
       // What the sandbox plants: a library of its own (when there is a compiler to make it) and a script.
       const library = join(work, "evil.so");
       if (HAS_CC) {
         const source = join(a.dir, "evil.c");
-        writeFileSync(source, `#include <stdio.h>\n__attribute__((constructor)) static void pwn(void) { FILE *f = fopen("${mark}", "a"); if (f) { fputs("preload\\n", f); fclose(f); } }\n`);
-        const built = Bun.spawnSync(["cc", "-shared", "-fPIC", "-o", join(a.home, "evil.so"), source], { stderr: "pipe" });
+        writeFileSync(
+          source,
+          `#include <stdio.h>\n__attribute__((constructor)) static void pwn(void) { FILE *f = fopen("${mark}", "a"); if (f) { fputs("preload\\n", f); fclose(f); } }\n`,
+        );
+        const built = Bun.spawnSync(["cc", "-shared", "-fPIC", "-o", join(a.home, "evil.so"), source], {
+          stderr: "pipe",
+        });
         expect(built.stderr.toString()).toBe("");
         a.own(join(a.home, "evil.so"));
       } else console.log("no C compiler: the LD_PRELOAD half plants a library that does nothing");
@@ -46,7 +55,9 @@ for (const kind of kinds) {
       const planted = await a.sh(
         box,
         [
-          HAS_CC ? `cp ${join(a.home, "evil.so")} ${library}` : `cp /lib/x86_64-linux-gnu/libm.so.6 ${library} 2>/dev/null; true`,
+          HAS_CC
+            ? `cp ${join(a.home, "evil.so")} ${library}`
+            : `cp /lib/x86_64-linux-gnu/libm.so.6 ${library} 2>/dev/null; true`,
           `printf '#!/bin/sh\\necho bash_env >> ${mark}\\n' > ${work}/env.sh`,
           `printf 'LD_PRELOAD=${library}\\nBASH_ENV=${work}/env.sh\\nENV=${work}/env.sh\\n' > ${work}/.env`,
           "echo planted",
@@ -56,14 +67,21 @@ for (const kind of kinds) {
       await a.ok(["kill", box]);
       expect(existsSync(mark)).toBe(false);
       // The user's next create in that project: sandboxed, the env file, a plugin, and a setup.
-      const id = (await a.ok(["create", "--sandbox", "--env-file", ".env", "--plugin", "noop", "--", "bash", "--norc", "--noprofile"], { cwd: work })).trim();
+      const id = (
+        await a.ok(
+          ["create", "--sandbox", "--env-file", ".env", "--plugin", "noop", "--", "bash", "--norc", "--noprofile"],
+          { cwd: work },
+        )
+      ).trim();
       expect(existsSync(mark) ? readFileSync(mark, "utf8") : "").toBe("");
       // The program itself gets them, inside.
       expect(await a.sh(id, 'echo "$LD_PRELOAD $BASH_ENV"')).toBe(`${library} ${work}/env.sh`);
       await a.ok(["kill", id]); // runs the plugin's cleanup
       expect(existsSync(mark) ? readFileSync(mark, "utf8") : "").toBe("");
       // No sandbox: a setup's own shell does not source BASH_ENV nor preload (the program gets both: it is unsandboxed by choice).
-      const plain = await a.run(["create", "--env-file", ".env", "--setup", "true", "--no-integration", "--", "true"], { cwd: work });
+      const plain = await a.run(["create", "--env-file", ".env", "--setup", "true", "--no-integration", "--", "true"], {
+        cwd: work,
+      });
       expect(plain.stderr).toBe("");
       const after = existsSync(mark) ? readFileSync(mark, "utf8") : "";
       // The create has answered, so the setup ran. The program (/usr/bin/true, not bash) may preload; no shell sourced BASH_ENV.
@@ -74,16 +92,49 @@ for (const kind of kinds) {
     test("BUN_OPTIONS (and Node's) from the session never reach `t4a sandbox-exec`, which runs before the seccomp filter; the program still gets them", async () => {
       const preload = join(work, "pre.mjs");
       const ran = join(work, "preload-ran");
-      writeFileSync(preload, `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(ran)}, process.argv.slice(1).join(" ") + "\\n");\n`);
+      writeFileSync(
+        preload,
+        `import { appendFileSync } from "node:fs";\nappendFileSync(${JSON.stringify(ran)}, process.argv.slice(1).join(" ") + "\\n");\n`,
+      );
       a.own(preload);
       const box = JSON.parse(
-        await a.ok(["create", "--json", "--sandbox", "-e", `BUN_OPTIONS=--preload=${preload}`, "-e", `NODE_OPTIONS=--require=${preload}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }),
+        await a.ok(
+          [
+            "create",
+            "--json",
+            "--sandbox",
+            "-e",
+            `BUN_OPTIONS=--preload=${preload}`,
+            "-e",
+            `NODE_OPTIONS=--require=${preload}`,
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+          ],
+          { cwd: work },
+        ),
       );
       expect(await a.sh(box.id, 'echo "$BUN_OPTIONS|$NODE_OPTIONS"')).toBe(`--preload=${preload}|--require=${preload}`);
       await a.ok(["kill", box.id]);
       expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
       // Exported by a setup run inside the sandbox: the same.
-      const set = JSON.parse(await a.ok(["create", "--json", "--sandbox", "--setup", `export BUN_OPTIONS=--preload=${preload}`, "--", "bash", "--norc", "--noprofile"], { cwd: work }));
+      const set = JSON.parse(
+        await a.ok(
+          [
+            "create",
+            "--json",
+            "--sandbox",
+            "--setup",
+            `export BUN_OPTIONS=--preload=${preload}`,
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+          ],
+          { cwd: work },
+        ),
+      );
       expect(await a.sh(set.id, 'echo "$BUN_OPTIONS"')).toBe(`--preload=${preload}`);
       await a.ok(["kill", set.id]);
       expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe("");
@@ -96,7 +147,18 @@ for (const kind of kinds) {
       writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n", { mode: 0o755 });
       a.own(bin);
       expect(existsSync(join(a.home, ".claude.json"))).toBe(false);
-      const create = ["create", "--json", "--agent", "claude", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const create = [
+        "create",
+        "--json",
+        "--agent",
+        "claude",
+        "--direct",
+        "--sandbox",
+        "--sandbox-allow",
+        bin,
+        "--cwd",
+        work,
+      ];
       const box = JSON.parse(await a.ok(create, { env: { PATH: `${bin}:/usr/bin:/bin` } }));
       const probe = [
         "test -d ~/.claude.json && echo config:directory || (test -e ~/.claude.json && echo config:present || echo config:absent)",
@@ -119,12 +181,35 @@ for (const kind of kinds) {
       writeFileSync(join(bin, "claude"), "#!/bin/bash\nexec bash --norc --noprofile\n", { mode: 0o755 });
       // A file of the user's outside the kept directory, shaped like a conversation of this cwd.
       const secret = join(a.home, "secret.jsonl");
-      writeFileSync(secret, `{"type":"user","cwd":${JSON.stringify(work)},"message":{"content":"the user's secret"}}\n`);
+      writeFileSync(
+        secret,
+        `{"type":"user","cwd":${JSON.stringify(work)},"message":{"content":"the user's secret"}}\n`,
+      );
       a.own(bin, secret);
       const env = { PATH: `${bin}:/usr/bin:/bin` };
-      const create = ["create", "--json", "--name", "trap-log", "--agent", "claude", "--resume", "--direct", "--sandbox", "--sandbox-allow", bin, "--cwd", work];
+      const create = [
+        "create",
+        "--json",
+        "--name",
+        "trap-log",
+        "--agent",
+        "claude",
+        "--resume",
+        "--direct",
+        "--sandbox",
+        "--sandbox-allow",
+        bin,
+        "--cwd",
+        work,
+      ];
       const first = JSON.parse(await a.ok(create, { env }));
-      const log = join(a.home, ".claude", "projects", work.replace(/[^a-zA-Z0-9]/g, "-"), `${first.conversation_id}.jsonl`);
+      const log = join(
+        a.home,
+        ".claude",
+        "projects",
+        work.replace(/[^a-zA-Z0-9]/g, "-"),
+        `${first.conversation_id}.jsonl`,
+      );
       /** The FIFO's reader, if t4a blocked on it: a writer that opens and closes lets it go (cleanup, never the pass). */
       const release = () => {
         try {
@@ -163,12 +248,24 @@ for (const kind of kinds) {
         expect(again.code).not.toBe(0);
         expect(again.stdout + again.stderr).toContain("is not a regular file (a FIFO)"); // --json: the error is on stdout
         const listed = await within(a.run(["list", "--json"]), 20_000);
-        expect(listed !== "hung" && JSON.parse(listed.stdout).terminals.filter((terminal: { name?: string }) => terminal.name === "trap-log")).toEqual([]);
+        expect(
+          listed !== "hung" &&
+            JSON.parse(listed.stdout).terminals.filter((terminal: { name?: string }) => terminal.name === "trap-log"),
+        ).toEqual([]);
         // A symlink to a file outside, in the log's place: never followed, by transcript or resume.
-        const box = JSON.parse(await a.ok(create.filter((arg) => arg !== "--resume"), { env }));
+        const box = JSON.parse(
+          await a.ok(
+            create.filter((arg) => arg !== "--resume"),
+            { env },
+          ),
+        );
         // Its own log's place (a create without --resume starts a new conversation; the next --resume resumes that one).
         const boxLog = join(log, "..", `${box.conversation_id}.jsonl`);
-        await a.ok(["send", box.id, `mkdir -p ${JSON.stringify(join(log, ".."))} && rm -f ${boxLog} && ln -s ${secret} ${boxLog}; echo LINK-$((6*7))-DONE\r`]);
+        await a.ok([
+          "send",
+          box.id,
+          `mkdir -p ${JSON.stringify(join(log, ".."))} && rm -f ${boxLog} && ln -s ${secret} ${boxLog}; echo LINK-$((6*7))-DONE\r`,
+        ]);
         await waitFor(async () => /^LINK-42-DONE$/m.test(await a.ok(["text", box.id])), 15_000, "the link");
         const shown = await a.run(["transcript", box.id]);
         expect(shown.stdout).not.toContain("the user's secret");
@@ -194,14 +291,35 @@ for (const kind of kinds) {
         await a.run(["shutdown"]);
         const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1" };
         const box = JSON.parse(
-          await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "python3", script, report, `http://api.allowed.test:${server.port}/`], { cwd: work, env: hosts }),
+          await a.ok(
+            [
+              "create",
+              "--json",
+              "--sandbox",
+              "--sandbox-allow-domain",
+              "api.allowed.test",
+              "--no-integration",
+              "--",
+              "python3",
+              script,
+              report,
+              `http://api.allowed.test:${server.port}/`,
+            ],
+            { cwd: work, env: hosts },
+          ),
         );
         expect((await a.run(["wait", box.id, "--exit", "--timeout", "60s"])).code).toBe(0);
         const lines = readFileSync(report, "utf8").trim().split("\n");
         expect(lines[0]).toMatch(/^bridges:[1-9]/);
         const attempts = lines.slice(1, -2);
         expect(attempts.length % 5).toBe(0);
-        expect([...new Set(attempts)].sort()).toEqual(["fds:refused", "getfd:refused", "mem:refused", "ptrace:refused", "vm:refused"]);
+        expect([...new Set(attempts)].sort()).toEqual([
+          "fds:refused",
+          "getfd:refused",
+          "mem:refused",
+          "ptrace:refused",
+          "vm:refused",
+        ]);
         expect(lines.slice(-2)).toEqual(["fetch:hello-from-allowed", "done"]);
         await a.run(["kill", box.id]);
       } finally {
@@ -240,11 +358,29 @@ for (const kind of kinds) {
         await a.run(["shutdown"]);
         const hosts = { T4A_TEST_PROXY_HOSTS: "api.allowed.test=127.0.0.1" };
         const box = JSON.parse(
-          await a.ok(["create", "--json", "--sandbox", "--sandbox-allow-domain", "api.allowed.test", "--no-integration", "--", "python3", script, report, String(server.port)], { cwd: work, env: hosts }),
+          await a.ok(
+            [
+              "create",
+              "--json",
+              "--sandbox",
+              "--sandbox-allow-domain",
+              "api.allowed.test",
+              "--no-integration",
+              "--",
+              "python3",
+              script,
+              report,
+              String(server.port),
+            ],
+            { cwd: work, env: hosts },
+          ),
         );
         expect(JSON.parse(await a.ok(["list", "--json"])).terminals.length).toBeGreaterThan(0);
         expect((await a.run(["wait", box.id, "--exit", "--timeout", "90s"])).code).toBe(0);
-        expect(readFileSync(report, "utf8").trim().split("\n")).toEqual(["HTTP/1.1 200 Connection Established=256", "HTTP/1.1 503 Service Unavailable=44"]);
+        expect(readFileSync(report, "utf8").trim().split("\n")).toEqual([
+          "HTTP/1.1 200 Connection Established=256",
+          "HTTP/1.1 503 Service Unavailable=44",
+        ]);
         expect((await a.run(["list"])).code).toBe(0);
         await a.run(["kill", box.id]);
       } finally {
@@ -257,9 +393,16 @@ for (const kind of kinds) {
       writeFileSync(secret, "AWS_SECRET_ACCESS_KEY=the-users-secret\n");
       a.own(secret);
       const box = await a.shell(["--sandbox"], work);
-      expect(await a.sh(box, `mkdir -p ${work}/linked ${work}/piped && ln -sf ${secret} ${work}/linked/.env && mkfifo ${work}/piped/.env && echo planted`)).toBe("planted");
+      expect(
+        await a.sh(
+          box,
+          `mkdir -p ${work}/linked ${work}/piped && ln -sf ${secret} ${work}/linked/.env && mkfifo ${work}/piped/.env && echo planted`,
+        ),
+      ).toBe("planted");
       await a.ok(["kill", box]);
-      const linked = await a.run(["create", "--sandbox", "--env-file", ".env", "--", "bash", "--norc", "--noprofile"], { cwd: join(work, "linked") });
+      const linked = await a.run(["create", "--sandbox", "--env-file", ".env", "--", "bash", "--norc", "--noprofile"], {
+        cwd: join(work, "linked"),
+      });
       expect(linked.code).not.toBe(0);
       expect(linked.stderr).toContain("is a symbolic link; not followed");
       let timer: ReturnType<typeof setTimeout> | undefined;

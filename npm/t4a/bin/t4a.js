@@ -58,7 +58,9 @@ function findBinary(pkg) {
 function main() {
   const name = target();
   if (!name) {
-    process.stderr.write(`t4a: no build for ${process.platform}-${process.arch}; t4a runs on Linux and macOS, x64 and arm64\n`);
+    process.stderr.write(
+      `t4a: no build for ${process.platform}-${process.arch}; t4a runs on Linux and macOS, x64 and arm64\n`,
+    );
     return process.exit(1);
   }
   const pkg = `@t4a/${name}`;

@@ -24,7 +24,15 @@ const Override = v.strictObject({
   autoApprove: v.optional(Strings),
   env: v.optional(v.record(v.string(), v.string())),
   prompt: v.optional(PromptVia),
-  resume: v.optional(v.strictObject({ sessionIdFlag: v.optional(v.string()), byId: v.optional(Strings), latest: v.optional(Strings), prompt: v.optional(PromptVia), shownPatterns: v.optional(Strings) })),
+  resume: v.optional(
+    v.strictObject({
+      sessionIdFlag: v.optional(v.string()),
+      byId: v.optional(Strings),
+      latest: v.optional(Strings),
+      prompt: v.optional(PromptVia),
+      shownPatterns: v.optional(Strings),
+    }),
+  ),
   envKeys: v.optional(Strings),
   home: v.optional(v.strictObject({ config: Strings, keep: Strings })),
   domains: v.optional(Strings),
@@ -34,7 +42,9 @@ const Override = v.strictObject({
   readyPatterns: v.optional(Strings),
   errorPatterns: v.optional(Strings),
   answers: v.optional(v.strictObject({ yes: Strings, always: v.optional(Strings), no: Strings })),
-  log: v.optional(v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen", "opencode"]) })),
+  log: v.optional(
+    v.strictObject({ paths: Strings, format: v.picklist(["claude", "codex", "gemini", "qwen", "opencode"]) }),
+  ),
 });
 
 export interface Agent extends AgentPreset {
@@ -53,7 +63,13 @@ export function loadAgents(env: Record<string, string>): Agent[] {
   } catch (error) {
     throw new T4aError("invalid_params", `${path}: not JSON (${(error as Error).message})`);
   }
-  const parsed = v.safeParse(v.record(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -")), Override), json);
+  const parsed = v.safeParse(
+    v.record(
+      v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -")),
+      Override,
+    ),
+    json,
+  );
   if (!parsed.success) {
     throw new T4aError("invalid_params", `${path}: ${describeIssue(parsed.issues[0])}`);
   }
@@ -61,7 +77,24 @@ export function loadAgents(env: Record<string, string>): Agent[] {
     const base = agents.get(name);
     if (!base && !override.cli) throw new T4aError("invalid_params", `${path}: ${name}: a new agent needs "cli"`);
     agents.set(name, {
-      ...(base ?? { name, cli: override.cli!, defaultArgs: [], autoApprove: [], prompt: { via: "positional" }, resume: {}, envKeys: [], home: { config: [], keep: [] }, domains: [], waitingPatterns: [], busyPatterns: [], readyPatterns: [], chromePatterns: [], answers: { yes: ["Enter"], no: ["Escape"] }, extraArgs: [], env: {} }),
+      ...(base ?? {
+        name,
+        cli: override.cli!,
+        defaultArgs: [],
+        autoApprove: [],
+        prompt: { via: "positional" },
+        resume: {},
+        envKeys: [],
+        home: { config: [], keep: [] },
+        domains: [],
+        waitingPatterns: [],
+        busyPatterns: [],
+        readyPatterns: [],
+        chromePatterns: [],
+        answers: { yes: ["Enter"], no: ["Escape"] },
+        extraArgs: [],
+        env: {},
+      }),
       ...override,
       name,
     } as Agent);
@@ -72,6 +105,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
 export function findAgent(name: string, env: Record<string, string>): Agent {
   const agents = loadAgents(env);
   const agent = agents.find((candidate) => candidate.name === name);
-  if (!agent) throw new T4aError("invalid_params", `unknown agent "${name}"; known: ${agents.map((a) => a.name).join(", ")}`);
+  if (!agent)
+    throw new T4aError("invalid_params", `unknown agent "${name}"; known: ${agents.map((a) => a.name).join(", ")}`);
   return agent;
 }

@@ -25,7 +25,15 @@ const options = (name: string, extra: Partial<LaunchOptions> = {}): LaunchOption
 const hostile = `it's "$(touch /tmp/pwned)" \`id\` $HOME; done\n`;
 
 test("claude: session id, state hooks, yolo, the prompt, extra args, in that order (direct mode)", () => {
-  const built = launch(options("claude", { mode: "direct", yolo: true, prompt: hostile, extraArgs: ["--model", "x"], cliPath: "/usr/bin/claude" }));
+  const built = launch(
+    options("claude", {
+      mode: "direct",
+      yolo: true,
+      prompt: hostile,
+      extraArgs: ["--model", "x"],
+      cliPath: "/usr/bin/claude",
+    }),
+  );
   const id = deterministicUuid("fix-42");
   const args = built.argv.slice(built.argv.indexOf("/usr/bin/claude") + 1);
   expect(args.slice(0, 2)).toEqual(["--session-id", id]);
@@ -47,7 +55,10 @@ test("login mode: one shell line, every argument quoted, the prompt reaches the 
 });
 
 test("a TUI that takes no prompt argument gets it typed; resume without an id uses the latest flag", () => {
-  const all = ["claude", "codex", "gemini", "qwen", "opencode"].map((name) => ({ name, built: launch(options(name, { prompt: "hello", resume: true })) }));
+  const all = ["claude", "codex", "gemini", "qwen", "opencode"].map((name) => ({
+    name,
+    built: launch(options(name, { prompt: "hello", resume: true })),
+  }));
   for (const { name, built } of all) {
     const agent = findAgent(name, env);
     // Resuming, opencode takes its prompt typed (its --prompt is ignored with --continue).
@@ -58,7 +69,9 @@ test("a TUI that takes no prompt argument gets it typed; resume without an id us
 });
 
 test("ssh mode: ssh -tt TARGET 'cd DIR && cli args'", () => {
-  const built = launch(options("codex", { mode: "ssh", ssh: { target: "dev@box", args: ["-p", "2222"] }, prompt: "go" }));
+  const built = launch(
+    options("codex", { mode: "ssh", ssh: { target: "dev@box", args: ["-p", "2222"] }, prompt: "go" }),
+  );
   expect(built.argv.slice(0, 5)).toEqual(["ssh", "-tt", "-p", "2222", "dev@box"]);
   expect(built.argv[5]).toStartWith("cd /work/repo && codex ");
   expect(built.argv[5]).toEndWith(" go");
@@ -68,14 +81,19 @@ test("gemini resumes by id only from its log for this directory (its project's s
   const home = mkdtempSync(join(tmpdir(), "t4a-gemini-resume-"));
   try {
     const id = deterministicUuid("fix-42");
-    const resume = (cwd = "/work/repo") => launch(options("gemini", { home, cwd, resume: true, mode: "direct", cliPath: "/usr/bin/gemini" }));
-    const args = (built: ReturnType<typeof launch>) => built.argv.slice(built.argv.indexOf("/usr/bin/gemini") + 1, built.argv.indexOf("/usr/bin/gemini") + 3);
+    const resume = (cwd = "/work/repo") =>
+      launch(options("gemini", { home, cwd, resume: true, mode: "direct", cliPath: "/usr/bin/gemini" }));
+    const args = (built: ReturnType<typeof launch>) =>
+      built.argv.slice(built.argv.indexOf("/usr/bin/gemini") + 1, built.argv.indexOf("/usr/bin/gemini") + 3);
     expect(args(resume())).toEqual(["--resume", "latest"]); // no log yet
     const chats = join(home, ".gemini", "tmp", "repo", "chats");
     mkdirSync(chats, { recursive: true });
     const log = join(chats, `session-2026-11-26T20-00-${id.slice(0, 8)}.jsonl`);
     const project = createHash("sha256").update("/work/repo").digest("hex");
-    writeFileSync(log, `${JSON.stringify({ sessionId: id, projectHash: project, startTime: "2026-11-26T20:00:00Z" })}\n`);
+    writeFileSync(
+      log,
+      `${JSON.stringify({ sessionId: id, projectHash: project, startTime: "2026-11-26T20:00:00Z" })}\n`,
+    );
     const built = resume();
     expect(args(built)).toEqual(["--resume", id]);
     expect(built.conversationId).toBe(id);

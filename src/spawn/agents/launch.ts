@@ -123,7 +123,9 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
   if (name === "gemini") {
     const tmp = join(options.home, ".gemini", "tmp");
     const project = createHash("sha256").update(options.cwd).digest("hex");
-    const files = existsSync(tmp) ? [...new Bun.Glob(`*/chats/session-*-${id.slice(0, 8)}.jsonl`).scanSync({ cwd: tmp, absolute: true })] : [];
+    const files = existsSync(tmp)
+      ? [...new Bun.Glob(`*/chats/session-*-${id.slice(0, 8)}.jsonl`).scanSync({ cwd: tmp, absolute: true })]
+      : [];
     return files.some((file) => {
       const head = logHead(name, file, tmp);
       return head !== undefined && head.includes(`"sessionId":"${id}"`) && head.includes(`"projectHash":"${project}"`);
@@ -138,7 +140,8 @@ function logHead(name: string, file: string, root: string): string | undefined {
     return readTainted(file, { root, maxBytes: RESUME_HEAD_BYTES, over: "head" });
   } catch (error) {
     if (error instanceof TaintedReadError && error.reason === "missing") return undefined;
-    if (error instanceof TaintedReadError) throw new T4aError("spawn_failed", `cannot resume: ${name}'s conversation log ${error.message}`);
+    if (error instanceof TaintedReadError)
+      throw new T4aError("spawn_failed", `cannot resume: ${name}'s conversation log ${error.message}`);
     throw error;
   }
 }

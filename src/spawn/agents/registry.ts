@@ -123,7 +123,11 @@ export interface SandboxHome {
 }
 
 /** Questions any TUI may ask in some form, after each preset's own: proceed, allow, y/n. */
-const COMMON_WAITING = ["Do you want to (proceed|make this edit|create|run|allow)", "\\b(Allow|Approve)\\b.*\\?", "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)"];
+const COMMON_WAITING = [
+  "Do you want to (proceed|make this edit|create|run|allow)",
+  "\\b(Allow|Approve)\\b.*\\?",
+  "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)",
+];
 
 export const PRESETS: AgentPreset[] = [
   {
@@ -134,14 +138,35 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "positional" }, // help: "Usage: claude [options] [command] [prompt]"; interactive by default
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id <uuid>", "-r, --resume [value]  Resume a conversation by session ID"
     envKeys: [
-      "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_CUSTOM_HEADERS", "ANTHROPIC_MODEL",
-      "ANTHROPIC_SMALL_FAST_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL", "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-      "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
-      "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "DISABLE_ERROR_REPORTING", "IS_SANDBOX",
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "ANTHROPIC_BASE_URL",
+      "ANTHROPIC_CUSTOM_HEADERS",
+      "ANTHROPIC_MODEL",
+      "ANTHROPIC_SMALL_FAST_MODEL",
+      "ANTHROPIC_DEFAULT_OPUS_MODEL",
+      "ANTHROPIC_DEFAULT_SONNET_MODEL",
+      "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+      "ANTHROPIC_VERTEX_PROJECT_ID",
+      "CLOUD_ML_REGION",
+      "CLAUDE_CONFIG_DIR",
+      "CLAUDE_CODE_USE_BEDROCK",
+      "CLAUDE_CODE_USE_VERTEX",
+      "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+      "DISABLE_TELEMETRY",
+      "DISABLE_AUTOUPDATER",
+      "DISABLE_ERROR_REPORTING",
+      "IS_SANDBOX",
     ],
     home: {
       config: [".claude/", ".claude.json"],
-      keep: [".claude/projects/", ".claude/todos/", ".claude/file-history/", ".claude/plans/", ".claude/.credentials.json"],
+      keep: [
+        ".claude/projects/",
+        ".claude/todos/",
+        ".claude/file-history/",
+        ".claude/plans/",
+        ".claude/.credentials.json",
+      ],
     },
     domains: ["api.anthropic.com", "statsig.anthropic.com"],
     hooks: "claude-settings", // help: "--settings <file-or-json>  Path to a settings JSON file or a JSON string"
@@ -159,7 +184,15 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
     readyPatterns: ["^\\s*❯(\\s|$)"],
     errorPatterns: ["^(● )?API Error: "], // 2.1.330: "● API Error: 400 …", in its log "API Error: 400 …"
-    chromePatterns: ["^[✻✶✢✳✽·*] \\S+ for \\d", "^[✻✶✢✳✽·*] \\S+… \\(", "for shortcuts", "mode on", "esc to interrupt", "← for agents", "/effort"],
+    chromePatterns: [
+      "^[✻✶✢✳✽·*] \\S+ for \\d",
+      "^[✻✶✢✳✽·*] \\S+… \\(",
+      "for shortcuts",
+      "mode on",
+      "esc to interrupt",
+      "← for agents",
+      "/effort",
+    ],
     // 2.1.330: "❯ 1. Yes", "2. Yes, and switch to accept edits … (shift+tab)", "3. No"; "Esc to cancel".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
     log: { paths: [".claude/projects/*/{id}.jsonl"], format: "claude" },
@@ -173,12 +206,24 @@ export const PRESETS: AgentPreset[] = [
     prompt: { via: "positional" }, // help: "Usage: codex [OPTIONS] [PROMPT]", "codex resume [OPTIONS] [SESSION_ID] [PROMPT]"
     // No flag gives a new conversation an id of ours; resume the latest one in the directory.
     resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
-    envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORGANIZATION", "OPENAI_PROJECT", "CODEX_HOME", "CODEX_API_KEY"],
+    envKeys: [
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "OPENAI_ORGANIZATION",
+      "OPENAI_PROJECT",
+      "CODEX_HOME",
+      "CODEX_API_KEY",
+    ],
     home: {
       config: [".codex/"],
       keep: [".codex/sessions/", ".codex/archived_sessions/", ".codex/history.jsonl", ".codex/auth.json"],
       // 0.169 writes these once they exist: read-only, its thread store fails ("Read-only file system").
-      scratch: [".codex/thread-writer-locks", ".codex/shell_snapshots", ".codex/.tmp", ".codex/tui-thread-reference-capabilities"],
+      scratch: [
+        ".codex/thread-writer-locks",
+        ".codex/shell_snapshots",
+        ".codex/.tmp",
+        ".codex/tui-thread-reference-capabilities",
+      ],
     },
     domains: ["api.openai.com", "chatgpt.com", "auth.openai.com"],
     // Its notify program also runs for side requests (a title), and its hooks ask for a review
@@ -198,7 +243,14 @@ export const PRESETS: AgentPreset[] = [
     errorPatterns: ["^■ (?!Conversation interrupted)"], // 0.169: "■ {\"error\":{…}}" (an interrupt, also drawn with ■, is no error)
     // Its footer, "MODEL EFFORT · CWD · PROVIDER", wraps when the cwd is long (a worktree under
     // ~/.local/state/t4a/worktrees): the wrapped tail, "repo-feat · fake", is footer too.
-    chromePatterns: ["^\\s*Worked for", "for shortcuts", "esc to interrupt", "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ", "^\\s*[^\\s·]+ · [^\\s·]+\\s*$", "f2 to view"],
+    chromePatterns: [
+      "^\\s*Worked for",
+      "for shortcuts",
+      "esc to interrupt",
+      "^\\s*\\S+ (default|minimal|low|medium|high|xhigh) · ",
+      "^\\s*[^\\s·]+ · [^\\s·]+\\s*$",
+      "f2 to view",
+    ],
     // 0.169: "1. Yes, proceed (y)", "2. Yes, and don't ask again for commands that start with … (p)", "3. No, … (esc)".
     answers: { yes: ["y"], always: ["p"], no: ["Escape"] },
     log: { paths: [".codex/sessions/*/*/*/rollout-*.jsonl"], format: "codex" },
@@ -213,8 +265,15 @@ export const PRESETS: AgentPreset[] = [
     // so the log is found again by the id; else its latest.
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
     envKeys: [
-      "GEMINI_API_KEY", "GEMINI_MODEL", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
-      "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+      "GEMINI_API_KEY",
+      "GEMINI_MODEL",
+      "GOOGLE_API_KEY",
+      "GOOGLE_GEMINI_BASE_URL",
+      "GOOGLE_GENAI_USE_VERTEXAI",
+      "GOOGLE_CLOUD_PROJECT",
+      "GOOGLE_CLOUD_LOCATION",
+      "GOOGLE_APPLICATION_CREDENTIALS",
+      "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
     ],
     home: {
       config: [".gemini/"],
@@ -236,7 +295,15 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
     readyPatterns: ["Type your message"],
     errorPatterns: ["^✕ \\[API Error: "], // "✕ [API Error: {…}]"
-    chromePatterns: ["for shortcuts", "Shift\\+Tab", "^\\s*workspace \\(/directory\\)", "no sandbox", "[Aa]uto mode", "YOLO mode", "YOLO Ctrl\\+Y"],
+    chromePatterns: [
+      "for shortcuts",
+      "Shift\\+Tab",
+      "^\\s*workspace \\(/directory\\)",
+      "no sandbox",
+      "[Aa]uto mode",
+      "YOLO mode",
+      "YOLO Ctrl\\+Y",
+    ],
     // 0.61: "● 1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4. No, suggest changes (esc)".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
     log: { paths: [".gemini/tmp/*/chats/session-*-{id8}.jsonl"], format: "gemini" },
@@ -249,7 +316,15 @@ export const PRESETS: AgentPreset[] = [
     // The positional prompt is one-shot for qwen; -i keeps the session interactive.
     prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
-    envKeys: ["DASHSCOPE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "QWEN_MODEL", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
+    envKeys: [
+      "DASHSCOPE_API_KEY",
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "OPENAI_MODEL",
+      "QWEN_MODEL",
+      "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+      "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
+    ],
     home: {
       config: [".qwen/"],
       keep: [".qwen/tmp/", ".qwen/projects/", ".qwen/oauth_creds.json"],
@@ -269,7 +344,17 @@ export const PRESETS: AgentPreset[] = [
     busyPatterns: ["esc to cancel"], // "⠙ Initiating thoughtful gaze... (0s · esc to cancel)"
     readyPatterns: ["Type your message"],
     errorPatterns: ["^✕ \\[API Error: "], // "✕ [API Error: {…}]"
-    chromePatterns: ["for shortcuts", "Enter to steer", "Ctrl\\+Q to queue", "Ask permissions", "[Aa]uto mode", "YOLO mode", "shift \\+ tab", "^➜ ", "git:\\("],
+    chromePatterns: [
+      "for shortcuts",
+      "Enter to steer",
+      "Ctrl\\+Q to queue",
+      "Ask permissions",
+      "[Aa]uto mode",
+      "YOLO mode",
+      "shift \\+ tab",
+      "^➜ ",
+      "git:\\(",
+    ],
     // 0.24: "› 1. Yes, allow once", "2. Yes, allow always", "3. No, suggest changes (esc)".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
     log: { paths: [".qwen/projects/*/chats/{id}.jsonl"], format: "qwen" },
@@ -286,18 +371,34 @@ export const PRESETS: AgentPreset[] = [
     // conversation, whose messages each end in a "▣  Build · model" row.
     resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] }, // help: "-c, --continue  continue the last session"
     envKeys: [
-      "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "OPENCODE_CONFIG",
-      "OPENCODE_CONFIG_DIR", "OPENCODE_DISABLE_MODELS_FETCH", "OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_BASE_URL",
+      "OPENAI_API_KEY",
+      "OPENAI_BASE_URL",
+      "GEMINI_API_KEY",
+      "OPENCODE_CONFIG",
+      "OPENCODE_CONFIG_DIR",
+      "OPENCODE_DISABLE_MODELS_FETCH",
+      "OPENCODE_DISABLE_AUTOUPDATE",
+      "OPENCODE_DISABLE_DEFAULT_PLUGINS",
       "OPENCODE_DISABLE_LSP_DOWNLOAD",
     ],
     home: {
       config: [".config/opencode/", ".local/share/opencode/", ".local/state/opencode/", ".cache/opencode/"],
       // 1.18 keeps its conversations in opencode.db (SQLite, with its WAL), older versions in storage/.
       keep: [
-        ".local/share/opencode/storage/", ".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal",
-        ".local/share/opencode/opencode.db-shm", ".local/share/opencode/auth.json", ".local/state/opencode/",
+        ".local/share/opencode/storage/",
+        ".local/share/opencode/opencode.db",
+        ".local/share/opencode/opencode.db-wal",
+        ".local/share/opencode/opencode.db-shm",
+        ".local/share/opencode/auth.json",
+        ".local/state/opencode/",
       ],
-      madeEmpty: [".local/share/opencode/opencode.db", ".local/share/opencode/opencode.db-wal", ".local/share/opencode/opencode.db-shm"],
+      madeEmpty: [
+        ".local/share/opencode/opencode.db",
+        ".local/share/opencode/opencode.db-wal",
+        ".local/share/opencode/opencode.db-shm",
+      ],
       // 1.18 opens its log at start (read-only: it exits, "FileSystem.open … opencode.log") and
       // snapshots the work tree into a git dir of its own (read-only: "Failed to send prompt").
       // Not kept: hooks written into that git dir would run in a later unsandboxed session.
@@ -311,7 +412,13 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc interrupt"], // "■■■■■■⬝⬝  esc interrupt"
     readyPatterns: ["ctrl\\+p commands"],
-    chromePatterns: ["ctrl\\+p commands", "tab agents", "esc interrupt", "^(▣\\s+)?(Build|Plan)\\b.* · ", "^\\s*Ask anything"],
+    chromePatterns: [
+      "ctrl\\+p commands",
+      "tab agents",
+      "esc interrupt",
+      "^(▣\\s+)?(Build|Plan)\\b.* · ",
+      "^\\s*Ask anything",
+    ],
     // 1.18: "Allow once   Allow always   Reject" in a row, the first selected; Esc rejects.
     answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
     // 1.18: a SQLite database (session, message, part), in WAL mode; see session/opencode-log.ts.

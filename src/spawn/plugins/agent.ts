@@ -19,18 +19,30 @@ export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
 
 export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (spec.agent === undefined) {
-    for (const field of ["prompt", "yolo", "resume", "agent_args", "spawn_mode", "ssh_target", "ssh_args", "sandbox_no_net"] as const) {
+    for (const field of [
+      "prompt",
+      "yolo",
+      "resume",
+      "agent_args",
+      "spawn_mode",
+      "ssh_target",
+      "ssh_args",
+      "sandbox_no_net",
+    ] as const) {
       if (spec[field] !== undefined) throw new T4aError("invalid_params", `${field} needs agent`);
     }
     return;
   }
-  if (spec.cmd_args) throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
+  if (spec.cmd_args)
+    throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
   const source = spec.client_env ?? ctx.daemonEnv;
   const preset = findAgent(spec.agent, source);
   const mode: SpawnMode = spec.spawn_mode ?? (spec.ssh_target ? "ssh" : "login");
   if (mode === "ssh" && !spec.ssh_target) throw new T4aError("invalid_params", "spawn_mode ssh needs ssh_target");
-  if (mode !== "ssh" && spec.ssh_target) throw new T4aError("invalid_params", `ssh_target needs spawn_mode ssh, not ${mode}`);
-  const shell = plan.env.SHELL && Bun.which(plan.env.SHELL) ? plan.env.SHELL : Bun.which("bash") ? "/bin/bash" : "/bin/sh";
+  if (mode !== "ssh" && spec.ssh_target)
+    throw new T4aError("invalid_params", `ssh_target needs spawn_mode ssh, not ${mode}`);
+  const shell =
+    plan.env.SHELL && Bun.which(plan.env.SHELL) ? plan.env.SHELL : Bun.which("bash") ? "/bin/bash" : "/bin/sh";
   let cliPath: string | undefined;
   if (mode === "ssh") {
     if (!Bun.which("ssh", { PATH: plan.env.PATH })) throw new T4aError("spawn_failed", "ssh not found on PATH");
@@ -49,7 +61,8 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   const notifyPath = join(dirname(ctx.socketPath), "notify", `${id}-${randomBytes(4).toString("hex")}.fifo`);
   mkdirSync(dirname(notifyPath), { recursive: true, mode: 0o700 });
   const made = Bun.spawnSync(["mkfifo", "-m", "600", notifyPath], { stderr: "pipe" });
-  if (made.exitCode !== 0) throw new T4aError("spawn_failed", `agent: cannot make the notify channel: ${made.stderr.toString().trim()}`);
+  if (made.exitCode !== 0)
+    throw new T4aError("spawn_failed", `agent: cannot make the notify channel: ${made.stderr.toString().trim()}`);
   plan.cleanups.push(async () => rmSync(notifyPath, { force: true }));
   const built = launch({
     agent: preset,
@@ -68,7 +81,13 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   });
   plan.argv = built.argv;
   plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
-  plan.agent = { agent: preset, typedPrompt: built.typedPrompt, promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined, resumed: built.resumed, notifyPath };
+  plan.agent = {
+    agent: preset,
+    typedPrompt: built.typedPrompt,
+    promptGiven: spec.prompt !== undefined && built.typedPrompt === undefined,
+    resumed: built.resumed,
+    notifyPath,
+  };
   plan.facts.agent = preset.name;
   plan.facts.spawn_mode = mode;
   if (built.conversationId) plan.facts.conversation_id = built.conversationId;
@@ -111,16 +130,29 @@ function baseUrlHosts(env: Record<string, string>): string[] {
   });
 }
 
-async function foundByLoginShell(shell: string, cli: string, plan: { env: Record<string, string>; cwd: string }): Promise<boolean> {
-  const child = Bun.spawn([shell, ...loginFlags(shell).map((flag) => flag.replace("i", "")).filter((flag) => flag !== "-"), `command -v ${cli}`], {
-    cwd: plan.cwd,
-    // Not the session's loader variables (LD_PRELOAD from an env file): this runs unsandboxed.
-    env: splitLoaderVariables(plan.env).safe,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "ignore",
-    timeout: 5000,
-  });
+async function foundByLoginShell(
+  shell: string,
+  cli: string,
+  plan: { env: Record<string, string>; cwd: string },
+): Promise<boolean> {
+  const child = Bun.spawn(
+    [
+      shell,
+      ...loginFlags(shell)
+        .map((flag) => flag.replace("i", ""))
+        .filter((flag) => flag !== "-"),
+      `command -v ${cli}`,
+    ],
+    {
+      cwd: plan.cwd,
+      // Not the session's loader variables (LD_PRELOAD from an env file): this runs unsandboxed.
+      env: splitLoaderVariables(plan.env).safe,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout: 5000,
+    },
+  );
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return code === 0 && out.trim() !== "";
 }

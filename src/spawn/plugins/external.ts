@@ -35,7 +35,9 @@ const AbsoluteDir = v.pipe(v.string(), v.startsWith("/", "must be an absolute pa
 const PluginReply = v.strictObject({
   cwd: v.optional(AbsoluteDir),
   argv_prefix: v.optional(v.array(v.string())),
-  env: v.optional(v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "is not a variable name")), v.string())),
+  env: v.optional(
+    v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "is not a variable name")), v.string()),
+  ),
   unset_env: v.optional(v.array(v.string())),
   cleanup: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
 });
@@ -58,16 +60,23 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     try {
       parsed = JSON.parse(stdout);
     } catch {
-      throw new T4aError("spawn_failed", `plugin ${name} answered something that is not JSON: ${JSON.stringify(stdout.slice(0, 200))}`);
+      throw new T4aError(
+        "spawn_failed",
+        `plugin ${name} answered something that is not JSON: ${JSON.stringify(stdout.slice(0, 200))}`,
+      );
     }
     const reply = v.safeParse(PluginReply, parsed);
     if (!reply.success) {
       const issue = reply.issues[0];
-      throw new T4aError("spawn_failed", `plugin ${name} answered a plan t4a cannot use: ${v.getDotPath(issue) ?? "the reply"} ${issue.message}`);
+      throw new T4aError(
+        "spawn_failed",
+        `plugin ${name} answered a plan t4a cannot use: ${v.getDotPath(issue) ?? "the reply"} ${issue.message}`,
+      );
     }
     const answer = reply.output;
     if (answer.cwd !== undefined) {
-      if (!isDirectory(answer.cwd)) throw new T4aError("spawn_failed", `plugin ${name}: cwd ${answer.cwd} is not a directory`);
+      if (!isDirectory(answer.cwd))
+        throw new T4aError("spawn_failed", `plugin ${name}: cwd ${answer.cwd} is not a directory`);
       plan.cwd = answer.cwd;
     }
     if (answer.argv_prefix?.length) plan.argv = [...answer.argv_prefix, ...plan.argv];
@@ -77,7 +86,12 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
       const [command, cwd, env] = [answer.cleanup, plan.cwd, helperEnv(plan.env, spec, ctx)];
       // Recorded now, so a daemon SIGKILLed before the session ends has the next one run it.
       const records = daemonRecords();
-      const key = records?.addCleanup({ name: `plugin ${name}`, argv: command, cwd, env: { ...env, T4A_PLUGIN: `${name} cleanup` } });
+      const key = records?.addCleanup({
+        name: `plugin ${name}`,
+        argv: command,
+        cwd,
+        env: { ...env, T4A_PLUGIN: `${name} cleanup` },
+      });
       plan.cleanups.push(async () => {
         try {
           await runPlugin(`${name} cleanup`, command, "", cwd, env);
@@ -96,9 +110,15 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
 /** Runs a cleanup an earlier daemon recorded and never ran, as it would have run then; answers why it failed, if it did. */
 export async function runLeftoverCleanup(cleanup: PendingCleanup): Promise<string | undefined> {
   try {
-    const outcome = await runBounded(cleanup.argv, { cwd: cleanup.cwd, env: cleanup.env, stdin: "", timeoutMs: PLUGIN_TIMEOUT_MS });
+    const outcome = await runBounded(cleanup.argv, {
+      cwd: cleanup.cwd,
+      env: cleanup.env,
+      stdin: "",
+      timeoutMs: PLUGIN_TIMEOUT_MS,
+    });
     if (outcome === "late") return `did not finish within ${PLUGIN_TIMEOUT_MS / 1000} s`;
-    if (outcome.code !== 0) return `exit ${outcome.code ?? outcome.signal}: ${outcome.stderr.trim().split("\n").slice(-5).join("\n")}`;
+    if (outcome.code !== 0)
+      return `exit ${outcome.code ?? outcome.signal}: ${outcome.stderr.trim().split("\n").slice(-5).join("\n")}`;
     return undefined;
   } catch (error) {
     return `could not start: ${(error as Error).message}`;
@@ -108,22 +128,38 @@ export async function runLeftoverCleanup(cleanup: PendingCleanup): Promise<strin
 /** What a plugin and its cleanup run with: the plan's environment without what the session's variables could steer. */
 function helperEnv(env: Record<string, string>, spec: SessionSpec, ctx: SpawnContext): Record<string, string> {
   const safe = withoutLoaderVariables(env);
-  if (spec.env?.PATH !== undefined) safe.PATH = (spec.client_env ?? ctx.daemonEnv).PATH ?? "/usr/local/bin:/usr/bin:/bin";
+  if (spec.env?.PATH !== undefined)
+    safe.PATH = (spec.client_env ?? ctx.daemonEnv).PATH ?? "/usr/local/bin:/usr/bin:/bin";
   return safe;
 }
 
 /** Runs a plugin (or its cleanup): its stdout, or a T4aError naming it (its exit, a signal, no answer in time). */
-async function runPlugin(name: string, argv: string[], input: string, cwd: string, env: Record<string, string>): Promise<{ stdout: string }> {
+async function runPlugin(
+  name: string,
+  argv: string[],
+  input: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ stdout: string }> {
   let outcome: Awaited<ReturnType<typeof runBounded>>;
   try {
-    outcome = await runBounded(argv, { cwd, env: { ...env, T4A_PLUGIN: name }, stdin: input, timeoutMs: PLUGIN_TIMEOUT_MS });
+    outcome = await runBounded(argv, {
+      cwd,
+      env: { ...env, T4A_PLUGIN: name },
+      stdin: input,
+      timeoutMs: PLUGIN_TIMEOUT_MS,
+    });
   } catch (error) {
     throw new T4aError("spawn_failed", `plugin ${name} could not start: ${(error as Error).message}`);
   }
-  if (outcome === "late") throw new T4aError("spawn_failed", `plugin ${name} did not answer within ${PLUGIN_TIMEOUT_MS / 1000} s`);
+  if (outcome === "late")
+    throw new T4aError("spawn_failed", `plugin ${name} did not answer within ${PLUGIN_TIMEOUT_MS / 1000} s`);
   if (outcome.code !== 0) {
     const said = outcome.stderr.trim().split("\n").slice(-5).join("\n");
-    throw new T4aError("spawn_failed", `plugin ${name} failed (exit ${outcome.code ?? outcome.signal})${said ? `: ${said}` : ""}`);
+    throw new T4aError(
+      "spawn_failed",
+      `plugin ${name} failed (exit ${outcome.code ?? outcome.signal})${said ? `: ${said}` : ""}`,
+    );
   }
   return { stdout: outcome.stdout };
 }

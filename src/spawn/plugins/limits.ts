@@ -10,7 +10,11 @@ export const limits: Plugin = async (spec, plan, ctx, id) => {
   const request: LimitRequest = {};
   if (spec.limit_memory !== undefined) {
     const bytes = typeof spec.limit_memory === "number" ? spec.limit_memory : parseBytes(spec.limit_memory);
-    if (bytes === undefined || bytes < 1024 * 1024) throw new T4aError("invalid_params", `limit_memory: "${spec.limit_memory}" is not a size of at least 1M (512M, 2G, or bytes)`);
+    if (bytes === undefined || bytes < 1024 * 1024)
+      throw new T4aError(
+        "invalid_params",
+        `limit_memory: "${spec.limit_memory}" is not a size of at least 1M (512M, 2G, or bytes)`,
+      );
     request.memory_bytes = bytes;
   }
   if (spec.limit_cpu !== undefined) request.cpu_percent = spec.limit_cpu;

@@ -19,7 +19,14 @@ import { allowEntryProblem, startProxy } from "../sandbox/proxy.ts";
 let usable: Promise<string | undefined> | undefined;
 
 /** Variables that lead to host IPC the sandbox must not reach (its sockets are refused anyway). */
-const HOST_IPC_VARIABLES = ["DBUS_SESSION_BUS_ADDRESS", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR"];
+const HOST_IPC_VARIABLES = [
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+  "GPG_AGENT_INFO",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+];
 
 export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   if (!spec.sandbox) {
@@ -29,7 +36,10 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
     return;
   }
   if (process.platform !== "linux") {
-    throw new T4aError("unsupported", `sandbox: not available on ${process.platform} yet (the sandbox-exec profile is generated but not run)`);
+    throw new T4aError(
+      "unsupported",
+      `sandbox: not available on ${process.platform} yet (the sandbox-exec profile is generated but not run)`,
+    );
   }
   const bwrap = await usableBwrap(ctx.daemonEnv.PATH);
   const program = plan.argv[0]!;
@@ -37,7 +47,8 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
     throw new T4aError("spawn_failed", `${program}: command not found or not executable`);
   }
   const allowed = spec.sandbox_allow ?? [];
-  for (const path of allowed) if (!existsSync(path)) throw new T4aError("invalid_params", `sandbox: allowed path ${path} does not exist`);
+  for (const path of allowed)
+    if (!existsSync(path)) throw new T4aError("invalid_params", `sandbox: allowed path ${path} does not exist`);
 
   const home = ctx.daemonEnv.HOME ?? plan.env.HOME;
   const mounts = await sandboxMounts(ctx, home, [plan.cwd, ...allowed], plan.mounts);
@@ -50,17 +61,33 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
     // bwrap and the shim before it start without the loader variables; the program gets them
     // from sandbox-exec, after the filter.
     const { safe, loader } = splitLoaderVariables(env);
-    const exec = [...ctx.selfArgv, "sandbox-exec", ...bridge, ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]), "--"];
+    const exec = [
+      ...ctx.selfArgv,
+      "sandbox-exec",
+      ...bridge,
+      ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]),
+      "--",
+    ];
     return { argv: [...bwrapArgs(bwrap, { cwd: plan.cwd, mounts, net, exec }), ...argv], env: safe };
   };
-  plan.facts.sandbox = net === "host" ? "bwrap, network" : net === "proxy" ? `bwrap, network to ${domains.join(", ")}` : "bwrap, no network";
+  plan.facts.sandbox =
+    net === "host"
+      ? "bwrap, network"
+      : net === "proxy"
+        ? `bwrap, network to ${domains.join(", ")}`
+        : "bwrap, no network";
 };
 
 /**
  * The mounts of a sandbox writable at `writable` (each refused when it is or holds home or one
  * of t4a's directories): git's executable parts read-only, t4a's private directories hidden.
  */
-async function sandboxMounts(ctx: SpawnContext, home: string | undefined, writable: string[], extra: Mount[]): Promise<Mount[]> {
+async function sandboxMounts(
+  ctx: SpawnContext,
+  home: string | undefined,
+  writable: string[],
+  extra: Mount[],
+): Promise<Mount[]> {
   // Hidden: this daemon's directory, the default one of the user's own daemon when that is
   // elsewhere, and the web server's token (made now if need be, so it is hidden once it exists).
   const webDir = join(ctx.stateDir, "web");
@@ -80,12 +107,19 @@ async function sandboxMounts(ctx: SpawnContext, home: string | undefined, writab
     ...extra,
     ...guard.readOnly.map((path): Mount => ({ kind: "ro-bind", path })),
     // Other users' and this user's runtime directories: sockets of every desktop service.
-    ...["/run/user", ...(runtime ? [runtime] : [])].filter((dir) => existsSync(dir)).map((path): Mount => ({ kind: "tmpfs", path })),
+    ...["/run/user", ...(runtime ? [runtime] : [])]
+      .filter((dir) => existsSync(dir))
+      .map((path): Mount => ({ kind: "tmpfs", path })),
     ...hidden.map((path): Mount => ({ kind: "tmpfs", path })),
     // The shell-integration scripts and this binary (sandbox-exec, agents' `t4a notify`), shown
     // again where the private /tmp or a hidden directory covers them.
     ...readable
-      .filter((path) => inside(path, "/tmp") || inside(path, "/run/user") || [...hidden, ...(runtime ? [runtime] : [])].some((dir) => inside(path, dir)))
+      .filter(
+        (path) =>
+          inside(path, "/tmp") ||
+          inside(path, "/run/user") ||
+          [...hidden, ...(runtime ? [runtime] : [])].some((dir) => inside(path, dir)),
+      )
       .map((path): Mount => ({ kind: "ro-bind", path })),
   ];
 }
@@ -94,26 +128,45 @@ async function sandboxMounts(ctx: SpawnContext, home: string | undefined, writab
  * A command run to its end in a sandbox writable only at `dir` (a repository's setup script on a
  * commit that is not the user's): the argv and env to spawn instead.
  */
-export async function sandboxedCommand(ctx: SpawnContext, dir: string, net: "none" | "host", argv: string[], env: Record<string, string>): Promise<{ argv: string[]; env: Record<string, string> }> {
-  if (process.platform !== "linux") throw new T4aError("unsupported", `sandbox: not available on ${process.platform} yet`);
+export async function sandboxedCommand(
+  ctx: SpawnContext,
+  dir: string,
+  net: "none" | "host",
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ argv: string[]; env: Record<string, string> }> {
+  if (process.platform !== "linux")
+    throw new T4aError("unsupported", `sandbox: not available on ${process.platform} yet`);
   const bwrap = await usableBwrap(ctx.daemonEnv.PATH);
   const mounts = await sandboxMounts(ctx, ctx.daemonEnv.HOME ?? env.HOME, [dir], []);
   const inner = { ...env };
   for (const name of HOST_IPC_VARIABLES) delete inner[name];
   delete inner.T4A_SOCKET;
   const { safe, loader } = splitLoaderVariables(inner);
-  const exec = [...ctx.selfArgv, "sandbox-exec", ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]), "--"];
+  const exec = [
+    ...ctx.selfArgv,
+    "sandbox-exec",
+    ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]),
+    "--",
+  ];
   return { argv: [...bwrapArgs(bwrap, { cwd: dir, mounts, net, exec }), ...argv], env: safe };
 }
 
 async function usableBwrap(path: string | undefined): Promise<string> {
   const bwrap = Bun.which("bwrap", { PATH: path ?? "/usr/bin:/bin" });
-  if (!bwrap) throw new T4aError("spawn_failed", "sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed");
+  if (!bwrap)
+    throw new T4aError(
+      "spawn_failed",
+      "sandbox: bwrap not found on PATH (install bubblewrap); refusing to run unsandboxed",
+    );
   usable ??= probeBwrap(bwrap);
   const broken = await usable;
   if (broken) {
     usable = undefined; // the cause may be fixed later: ask again next time
-    throw new T4aError("spawn_failed", `sandbox: bwrap cannot create a sandbox here (${broken}); refusing to run unsandboxed`);
+    throw new T4aError(
+      "spawn_failed",
+      `sandbox: bwrap cannot create a sandbox here (${broken}); refusing to run unsandboxed`,
+    );
   }
   return bwrap;
 }
@@ -129,7 +182,14 @@ function protectedDirs(ctx: SpawnContext, home: string | undefined, hidden: stri
  * later; only its worktrees and scratchpads are work), or one that holds home or a t4a
  * directory; the agent's kept paths are checked too (agents.json could name any).
  */
-function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], protectedDirs: string[], home: string | undefined, ctx: SpawnContext): void {
+function refuseProtected(
+  writable: string[],
+  mounts: Mount[],
+  hidden: string[],
+  protectedDirs: string[],
+  home: string | undefined,
+  ctx: SpawnContext,
+): void {
   const work = [ctx.worktreesDir, join(ctx.stateDir, "scratchpads")].map(real);
   for (const path of writable) {
     const dir = hidden.find((hide) => inside(real(path), hide));
@@ -139,11 +199,18 @@ function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], 
     const held = protectedDirs.find((dir) => inside(dir, real(path)));
     if (!held) continue;
     const what = held === real(home ?? "") ? "your home directory" : `t4a's directory ${held}`;
-    throw new T4aError("invalid_params", `sandbox: ${path} would make ${what} writable; give the sandbox a project directory (--cwd)`);
+    throw new T4aError(
+      "invalid_params",
+      `sandbox: ${path} would make ${what} writable; give the sandbox a project directory (--cwd)`,
+    );
   }
   for (const path of writable) {
     const own = [ctx.configDir, ctx.stateDir].map(real).find((mine) => inside(real(path), mine));
-    if (own && !work.some((dir) => inside(real(path), dir))) throw new T4aError("invalid_params", `sandbox: ${path} is inside t4a's directory ${own}; give the sandbox a project directory (--cwd)`);
+    if (own && !work.some((dir) => inside(real(path), dir)))
+      throw new T4aError(
+        "invalid_params",
+        `sandbox: ${path} is inside t4a's directory ${own}; give the sandbox a project directory (--cwd)`,
+      );
   }
 }
 
@@ -151,7 +218,13 @@ function refuseProtected(writable: string[], mounts: Mount[], hidden: string[], 
  * The allow-listed network: this session's proxy on a unix socket shown inside, the proxy
  * variables pointing at the bridge's port; answers sandbox-exec's bridge arguments.
  */
-async function allowListNetwork(domains: string[], plan: SpawnPlan, mounts: Mount[], ctx: SpawnContext, id: string): Promise<string[]> {
+async function allowListNetwork(
+  domains: string[],
+  plan: SpawnPlan,
+  mounts: Mount[],
+  ctx: SpawnContext,
+  id: string,
+): Promise<string[]> {
   for (const domain of domains) {
     const problem = allowEntryProblem(domain);
     if (problem) throw new T4aError("invalid_params", `sandbox_allow_domain: ${problem}`);
@@ -167,7 +240,15 @@ async function allowListNetwork(domains: string[], plan: SpawnPlan, mounts: Moun
   mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });
   const http = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
   const socks = `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-  Object.assign(plan.env, { HTTP_PROXY: http, HTTPS_PROXY: http, http_proxy: http, https_proxy: http, ALL_PROXY: socks, all_proxy: socks, NODE_USE_ENV_PROXY: "1" });
+  Object.assign(plan.env, {
+    HTTP_PROXY: http,
+    HTTPS_PROXY: http,
+    http_proxy: http,
+    https_proxy: http,
+    ALL_PROXY: socks,
+    all_proxy: socks,
+    NODE_USE_ENV_PROXY: "1",
+  });
   for (const name of ["NO_PROXY", "no_proxy"]) delete plan.env[name];
   return ["--bridge", `${SANDBOX_PROXY_PORT}=${SANDBOX_PROXY_PATH}`];
 }

@@ -19,7 +19,21 @@ export const SETUP_TIMEOUT_MS = 120_000;
 const SPLIT = "\0T4A-SETUP-DONE\0";
 
 /** What every shell changes by running at all: never the setup's doing. */
-const SHELL_OWN = new Set(["_", "SHLVL", "PWD", "OLDPWD", "PS1", "PS2", "PS4", "OPTIND", "PPID", "LINENO", "RANDOM", "SECONDS", "BASH_EXECUTION_STRING"]);
+const SHELL_OWN = new Set([
+  "_",
+  "SHLVL",
+  "PWD",
+  "OLDPWD",
+  "PS1",
+  "PS2",
+  "PS4",
+  "OPTIND",
+  "PPID",
+  "LINENO",
+  "RANDOM",
+  "SECONDS",
+  "BASH_EXECUTION_STRING",
+]);
 
 export const setup: Plugin = async (spec, plan, ctx) => {
   if (spec.setup === undefined) return;
@@ -31,17 +45,24 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   const { argv, env } = plan.wrap ? plan.wrap(unwrapped) : { ...unwrapped, env: withoutLoaderVariables(plan.env) };
   const outcome = await runBounded(argv, { cwd: plan.cwd, env, timeoutMs: SETUP_TIMEOUT_MS });
   if (outcome === "late") {
-    throw new T4aError("spawn_failed", `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; the program did not start (run long installs in the session itself)`);
+    throw new T4aError(
+      "spawn_failed",
+      `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; the program did not start (run long installs in the session itself)`,
+    );
   }
   const { stdout, stderr, code } = outcome;
   const said = stderr.trim().split("\n").slice(-10).join("\n");
   const split = stdout.indexOf(SPLIT);
   if (code !== 0 || split < 0 || !stdout.endsWith("\0")) {
-    throw new T4aError("spawn_failed", `setup failed (exit ${code ?? outcome.signal}); the program did not start${said ? `:\n${said}` : ""}`);
+    throw new T4aError(
+      "spawn_failed",
+      `setup failed (exit ${code ?? outcome.signal}); the program did not start${said ? `:\n${said}` : ""}`,
+    );
   }
   const before = parseEnv(stdout.slice(0, split));
   const after = parseEnv(stdout.slice(split + SPLIT.length));
-  for (const [key, value] of Object.entries(after)) if (!SHELL_OWN.has(key) && before[key] !== value) plan.env[key] = value;
+  for (const [key, value] of Object.entries(after))
+    if (!SHELL_OWN.has(key) && before[key] !== value) plan.env[key] = value;
   for (const key of Object.keys(before)) if (!SHELL_OWN.has(key) && !(key in after)) delete plan.env[key];
 };
 

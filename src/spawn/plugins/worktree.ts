@@ -3,7 +3,16 @@
 // reuses the worktree. At the session's end the worktree is removed only when it holds no
 // uncommitted or untracked work, and the branch deleted only when it has no commits beyond its
 // base: never lose work; what is kept is reported.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
 import { git, gitOk } from "../git.ts";
@@ -18,7 +27,17 @@ import type { Plugin } from "../plan.ts";
 const users = new Map<string, number>();
 
 /** Git-ignored directories too big to copy: linked from the main checkout instead. */
-const SHARED_DIRS = ["node_modules", ".venv", "venv", "target", "vendor/bundle", ".gradle", ".tox", "elm-stuff", "Pods"];
+const SHARED_DIRS = [
+  "node_modules",
+  ".venv",
+  "venv",
+  "target",
+  "vendor/bundle",
+  ".gradle",
+  ".tox",
+  "elm-stuff",
+  "Pods",
+];
 
 export const worktree: Plugin = async (spec, plan, ctx) => {
   const name = spec.worktree;
@@ -31,7 +50,9 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   const top = await git(plan.cwd, ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0) throw new T4aError("invalid_params", `worktree: ${plan.cwd} is not in a git repository`);
   // A cwd inside another worktree belongs to the same repository: start from its main checkout.
-  const common = realpathSync(await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree"));
+  const common = realpathSync(
+    await gitOk(plan.cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"], "worktree"),
+  );
   const main = common.endsWith("/.git") ? common.slice(0, -5) : top.stdout;
   const subdir = relative(top.stdout, plan.cwd);
   const branch = spec.branch ?? `t4a/${name}`;
@@ -50,7 +71,11 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
       throw new T4aError("exists", `worktree: ${dir} exists and is not a worktree of ${main}`);
     }
   } else {
-    base = await gitOk(main, ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`], `worktree: base "${spec.base ?? "HEAD"}"`);
+    base = await gitOk(
+      main,
+      ["rev-parse", "--verify", "--end-of-options", `${spec.base ?? "HEAD"}^{commit}`],
+      `worktree: base "${spec.base ?? "HEAD"}"`,
+    );
     branchExists = (await git(main, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).code === 0;
     // An existing branch is checked out as it is, never reset (`-B` would drop its commits).
     const add = branchExists ? ["worktree", "add", dir, branch] : ["worktree", "add", "-b", branch, dir, base];
@@ -78,9 +103,19 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
     // run code nobody approved (a script it calls), so there it runs in a sandbox.
     const linked = linkedWorktree(dir);
     const trusted = linked ? ["--git-dir", linked.gitDir, "--work-tree", dir] : [];
-    const [own, checkedOut] = await Promise.all([git(main, ["rev-parse", "--verify", "HEAD"]), git(dir, [...trusted, "rev-parse", "--verify", "HEAD"])]);
+    const [own, checkedOut] = await Promise.all([
+      git(main, ["rev-parse", "--verify", "HEAD"]),
+      git(dir, [...trusted, "rev-parse", "--verify", "HEAD"]),
+    ]);
     const yours = linked !== undefined && own.code === 0 && checkedOut.code === 0 && own.stdout === checkedOut.stdout;
-    const sandboxed = yours ? undefined : { why: branchExists ? `${branch} existed: its commits may be an agent's` : `not the commit your checkout is at`, net: spec.sandbox_net === true, run: (argv: string[], env: Record<string, string>) => sandboxedCommand(ctx, dir, spec.sandbox_net === true ? "host" : "none", argv, env) };
+    const sandboxed = yours
+      ? undefined
+      : {
+          why: branchExists ? `${branch} existed: its commits may be an agent's` : `not the commit your checkout is at`,
+          net: spec.sandbox_net === true,
+          run: (argv: string[], env: Record<string, string>) =>
+            sandboxedCommand(ctx, dir, spec.sandbox_net === true ? "host" : "none", argv, env),
+        };
     const ready = await readyWorktree(main, dir, { stateDir: ctx.stateDir, branch, env: ctx.daemonEnv, sandboxed });
     if (ready.included) plan.facts.worktree_included = ready.included;
     if (ready.setup) plan.facts.worktree_setup = ready.setup;
@@ -88,7 +123,10 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   // The session's subdirectory as the branch has it: never through a symlink the branch holds
   // (it could lead the session, and a sandbox's writable cwd, anywhere).
   if (!directoryUnder(dir, subdir)) {
-    throw new T4aError("invalid_params", `worktree: ${subdir} is a symlink or not a directory on ${branch}; start the session from the repository's root (or another directory)`);
+    throw new T4aError(
+      "invalid_params",
+      `worktree: ${subdir} is a symlink or not a directory on ${branch}; start the session from the repository's root (or another directory)`,
+    );
   }
   plan.cwd = join(dir, subdir);
   plan.facts.worktree = dir;
@@ -127,28 +165,54 @@ async function removeIfClean(main: string, common: string, dir: string, branch: 
   // would obey that config. Only a .git that still leads into this repository is trusted.
   const linked = linkedWorktree(dir);
   if (linked?.common !== common || !existsSync(join(linked.gitDir, "HEAD"))) {
-    return [{ what: "worktree", path: dir, reason: "its .git no longer leads into the repository (replaced inside the session): not trusted, kept for you to inspect" }];
+    return [
+      {
+        what: "worktree",
+        path: dir,
+        reason:
+          "its .git no longer leads into the repository (replaced inside the session): not trusted, kept for you to inspect",
+      },
+    ];
   }
   const trusted = ["--git-dir", linked.gitDir, "--work-tree", dir];
   // A submodule's own .git could be the session's too: git status would run git inside it.
   const gitlinks = await git(dir, [...trusted, "ls-files", "--stage"]);
   if (gitlinks.code !== 0) return [{ what: "worktree", path: dir, reason: `git ls-files failed: ${gitlinks.stderr}` }];
-  if (/^160000 /m.test(gitlinks.stdout)) return [{ what: "worktree", path: dir, reason: "it has submodules (t4a does not look inside them)" }];
-  const status = await git(dir, [...trusted, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=all"]);
+  if (/^160000 /m.test(gitlinks.stdout))
+    return [{ what: "worktree", path: dir, reason: "it has submodules (t4a does not look inside them)" }];
+  const status = await git(dir, [
+    ...trusted,
+    "status",
+    "--porcelain",
+    "--untracked-files=all",
+    "--ignore-submodules=all",
+  ]);
   if (status.code !== 0) return [{ what: "worktree", path: dir, reason: `git status failed: ${status.stderr}` }];
   if (status.stdout !== "") {
     const files = status.stdout.split("\n").length;
     return [{ what: "worktree", path: dir, reason: `${files} uncommitted or untracked file${files === 1 ? "" : "s"}` }];
   }
   const base = recordedBase(linked.gitDir);
-  const removed = await git(main, ["worktree", "remove", dir]);  if (removed.code !== 0) return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
+  const removed = await git(main, ["worktree", "remove", dir]);
+  if (removed.code !== 0)
+    return [{ what: "worktree", path: dir, reason: `git worktree remove failed: ${removed.stderr}` }];
   // Commits beyond the base are work: the branch stays. Without a recorded base (a branch that
   // existed before), every commit not on another branch counts.
   const ahead = base
     ? await git(main, ["rev-list", "--count", `${base}..refs/heads/${branch}`])
     : await git(main, ["rev-list", "--count", `refs/heads/${branch}`, "--not", `--exclude=${branch}`, "--branches"]);
-  if (ahead.code !== 0) return [{ what: "branch", path: branch, reason: `could not count its commits: ${ahead.stderr}` }];
-  if (Number(ahead.stdout) > 0) return [{ what: "branch", path: branch, reason: `${ahead.stdout} commit${ahead.stdout === "1" ? "" : "s"} beyond its base` }];
+  if (ahead.code !== 0)
+    return [{ what: "branch", path: branch, reason: `could not count its commits: ${ahead.stderr}` }];
+  if (Number(ahead.stdout) > 0)
+    return [
+      {
+        what: "branch",
+        path: branch,
+        reason: `${ahead.stdout} commit${ahead.stdout === "1" ? "" : "s"} beyond its base`,
+      },
+    ];
   const deleted = await git(main, ["branch", "-D", branch]);
-  return deleted.code === 0 ? [] : [{ what: "branch", path: branch, reason: `git branch -D failed: ${deleted.stderr}` }];
+  return deleted.code === 0
+    ? []
+    : [{ what: "branch", path: branch, reason: `git branch -D failed: ${deleted.stderr}` }];
 }

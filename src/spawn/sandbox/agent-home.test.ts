@@ -50,7 +50,11 @@ test("a missing configuration file is never made in the real home, least of all 
     expect(existsSync(join(home, ".claude.json"))).toBe(false);
     expect(mounts.map((mount) => mount.path)).not.toContain(join(home, ".claude.json"));
     expect(statSync(join(home, ".claude")).isDirectory()).toBe(true);
-    expect(mounts).toContainEqual({ kind: "bind", path: join(home, ".claude"), source: expect.stringContaining(join(home, "private")) });
+    expect(mounts).toContainEqual({
+      kind: "bind",
+      path: join(home, ".claude"),
+      source: expect.stringContaining(join(home, "private")),
+    });
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

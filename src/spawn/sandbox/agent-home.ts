@@ -3,7 +3,18 @@
 // files, so the CLI may rewrite them, even by write-then-rename; its subdirectories read-only;
 // everything written there is removed with the session), and only what it must keep between
 // sessions writable for real.
-import { closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmdirSync,
+  statSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { SandboxHome } from "../agents/registry.ts";
 import type { Mount } from "../plan.ts";
@@ -63,7 +74,11 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     } else if (existsSync(path) && statSync(path).isDirectory() && readdirSync(path).length === 0) {
       rmdirSync(path);
     }
-    if (madeEmpty.includes(path) && !lstatSync(path, { throwIfNoEntry: false }) && lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+    if (
+      madeEmpty.includes(path) &&
+      !lstatSync(path, { throwIfNoEntry: false }) &&
+      lstatSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()
+    ) {
       // O_EXCL: never through a symlink put in its place meanwhile.
       closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
     }

@@ -17,9 +17,11 @@ export async function sandboxBridge(args: string[]): Promise<number> {
   const at = spec.indexOf("=");
   const port = Number(spec.slice(0, at));
   const socket = spec.slice(at + 1);
-  if (args.length !== 1 || at < 1 || !Number.isInteger(port) || !socket) return fail("usage: t4a sandbox-bridge PORT=SOCKET");
+  if (args.length !== 1 || at < 1 || !Number.isInteger(port) || !socket)
+    return fail("usage: t4a sandbox-bridge PORT=SOCKET");
   const prctl = openPrctl();
-  if (prctl(PR_SET_DUMPABLE, 0) !== 0 || prctl(PR_GET_DUMPABLE, 0) !== 0) return fail("sandbox-bridge: cannot make itself non-dumpable; refusing to bridge");
+  if (prctl(PR_SET_DUMPABLE, 0) !== 0 || prctl(PR_GET_DUMPABLE, 0) !== 0)
+    return fail("sandbox-bridge: cannot make itself non-dumpable; refusing to bridge");
   const server = createServer((client) => {
     const upstream = createConnection(socket);
     client.pipe(upstream);
@@ -37,7 +39,9 @@ export async function sandboxBridge(args: string[]): Promise<number> {
 }
 
 function openPrctl(): (option: number, value: number) => number {
-  const symbols = { prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 } } as const;
+  const symbols = {
+    prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+  } as const;
   for (const name of ["libc.so.6", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`]) {
     try {
       const libc = dlopen(name, symbols);

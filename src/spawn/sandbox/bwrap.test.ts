@@ -31,20 +31,59 @@ test("bwrap: no capabilities in a new user namespace, read-only root, private /t
   expect(bwrapArgs("/usr/bin/bwrap", { ...rules, net: "host" })).not.toContain("--unshare-net");
   expect(bwrapArgs("/usr/bin/bwrap", { ...rules, net: "proxy" })).toContain("--unshare-net");
   // A bind from elsewhere: source, then the path inside.
-  const copy = bwrapArgs("/usr/bin/bwrap", { ...rules, mounts: [{ kind: "bind", path: "/home/u/.claude.json", source: "/run/t4a/sandbox/a/0-.claude.json" }] });
+  const copy = bwrapArgs("/usr/bin/bwrap", {
+    ...rules,
+    mounts: [{ kind: "bind", path: "/home/u/.claude.json", source: "/run/t4a/sandbox/a/0-.claude.json" }],
+  });
   expect(copy.join(" ")).toContain("--bind /run/t4a/sandbox/a/0-.claude.json /home/u/.claude.json");
 });
 
 test("the loader's variables never reach bwrap: they are split off for the program alone", () => {
-  const { safe, loader } = splitLoaderVariables({ PATH: "/bin", LD_PRELOAD: "/x.so", LD_LIBRARY_PATH: "/l", GCONV_PATH: "/g", HOME: "/h" });
+  const { safe, loader } = splitLoaderVariables({
+    PATH: "/bin",
+    LD_PRELOAD: "/x.so",
+    LD_LIBRARY_PATH: "/l",
+    GCONV_PATH: "/g",
+    HOME: "/h",
+  });
   expect(safe).toEqual({ PATH: "/bin", HOME: "/h" });
   expect(loader).toEqual({ LD_PRELOAD: "/x.so", LD_LIBRARY_PATH: "/l", GCONV_PATH: "/g" });
 });
 
 test("shells' startup hooks, runtimes' options and git's execution knobs are split off too; ordinary variables are not", () => {
-  const steering = ["BASH_ENV", "ENV", "ZDOTDIR", "PROMPT_COMMAND", "BASH_FUNC_ls%%", "BUN_OPTIONS", "BUN_INSPECT", "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "GIT_SSH_COMMAND", "GIT_CONFIG_COUNT", "GLIBC_TUNABLES", "PAGER"];
-  const ordinary = ["PATH", "HOME", "LANG", "TERM", "ANTHROPIC_API_KEY", "HTTPS_PROXY", "NODE_ENV", "ENVIRONMENT", "MY_BUN_OPTIONS"];
-  const { safe, loader } = splitLoaderVariables(Object.fromEntries([...steering, ...ordinary].map((key) => [key, "x"])));
+  const steering = [
+    "BASH_ENV",
+    "ENV",
+    "ZDOTDIR",
+    "PROMPT_COMMAND",
+    "BASH_FUNC_ls%%",
+    "BUN_OPTIONS",
+    "BUN_INSPECT",
+    "NODE_OPTIONS",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "PERL5OPT",
+    "RUBYOPT",
+    "JAVA_TOOL_OPTIONS",
+    "GIT_SSH_COMMAND",
+    "GIT_CONFIG_COUNT",
+    "GLIBC_TUNABLES",
+    "PAGER",
+  ];
+  const ordinary = [
+    "PATH",
+    "HOME",
+    "LANG",
+    "TERM",
+    "ANTHROPIC_API_KEY",
+    "HTTPS_PROXY",
+    "NODE_ENV",
+    "ENVIRONMENT",
+    "MY_BUN_OPTIONS",
+  ];
+  const { safe, loader } = splitLoaderVariables(
+    Object.fromEntries([...steering, ...ordinary].map((key) => [key, "x"])),
+  );
   expect(Object.keys(loader).sort()).toEqual([...steering].sort());
   expect(Object.keys(safe).sort()).toEqual([...ordinary].sort());
 });
@@ -60,7 +99,12 @@ test("sandbox-exec (macOS): deny by default, read everywhere, write only where a
   expect(profile).toContain('(deny file-write* (subpath "/work/repo/.git/hooks"))');
   expect(profile).toContain('(deny file-read* file-write* network-outbound (subpath "/run/user/1000/t4a"))');
   expect(lines.at(-1)).toBe("(deny network*)");
-  expect(sandboxExecProfile({ ...rules, net: "host" }).trim().split("\n").at(-1)).toBe("(allow network*)");
+  expect(
+    sandboxExecProfile({ ...rules, net: "host" })
+      .trim()
+      .split("\n")
+      .at(-1),
+  ).toBe("(allow network*)");
   // Paths are quoted as SBPL strings: a quote in a path cannot end the rule.
   expect(sandboxExecProfile({ ...rules, cwd: '/a"b' })).toContain('(subpath "/a\\"b")');
 });

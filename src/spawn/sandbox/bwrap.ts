@@ -50,8 +50,12 @@ export function sandboxExecProfile(rules: SandboxRules): string {
     "(allow ipc-posix*)",
     "(allow file-read*)",
     `(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (regex #"^/dev/tty") (regex #"^/dev/ttys")${[rules.cwd, ...writable].map((path) => ` (subpath ${quote(path)})`).join("")})`,
-    ...rules.mounts.filter((mount) => mount.kind === "ro-bind").map((mount) => `(deny file-write* (subpath ${quote(mount.path)}))`),
-    ...rules.mounts.filter((mount) => mount.kind === "tmpfs").map((mount) => `(deny file-read* file-write* network-outbound (subpath ${quote(mount.path)}))`),
+    ...rules.mounts
+      .filter((mount) => mount.kind === "ro-bind")
+      .map((mount) => `(deny file-write* (subpath ${quote(mount.path)}))`),
+    ...rules.mounts
+      .filter((mount) => mount.kind === "tmpfs")
+      .map((mount) => `(deny file-read* file-write* network-outbound (subpath ${quote(mount.path)}))`),
   ];
   lines.push(rules.net === "host" ? "(allow network*)" : "(deny network*)");
   return `${lines.join("\n")}\n`;
@@ -79,13 +83,66 @@ export async function probeBwrap(bwrap: string): Promise<string | undefined> {
 const LOADER_VARIABLES = new RegExp(
   `^(${[
     // glibc (elf/dl-support, sysdeps/generic/unsecvars.h)
-    "LD_.*", "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_.*", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
+    "LD_.*",
+    "GCONV_PATH",
+    "GETCONF_DIR",
+    "GLIBC_TUNABLES",
+    "HOSTALIASES",
+    "LOCALDOMAIN",
+    "LOCPATH",
+    "MALLOC_.*",
+    "NIS_PATH",
+    "NLSPATH",
+    "RESOLV_HOST_CONF",
+    "RES_OPTIONS",
+    "TMPDIR",
+    "TZDIR",
     // shells: files sourced by non-interactive shells, options, prompts, exported functions
-    "BASH_ENV", "ENV", "ZDOTDIR", "SHELLOPTS", "BASHOPTS", "PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND", "BASH_FUNC_.*", "BASH_XTRACEFD", "INPUTRC", "IFS", "CDPATH", "GLOBIGNORE",
+    "BASH_ENV",
+    "ENV",
+    "ZDOTDIR",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS4",
+    "PROMPT_COMMAND",
+    "BASH_FUNC_.*",
+    "BASH_XTRACEFD",
+    "INPUTRC",
+    "IFS",
+    "CDPATH",
+    "GLOBIGNORE",
     // runtimes: Bun (t4a itself is a Bun program: BUN_OPTIONS=--preload runs before any of its code), Node, Python, Perl, Ruby, Java, Tcl
-    "BUN_.*", "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE", "PYTHON.*", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "PERL_.*", "RUBYOPT", "RUBYLIB", "GEM_.*", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "TCLLIBPATH",
+    "BUN_.*",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "NODE_REPL_EXTERNAL_MODULE",
+    "PYTHON.*",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "PERL5DB",
+    "PERL_.*",
+    "RUBYOPT",
+    "RUBYLIB",
+    "GEM_.*",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "TCLLIBPATH",
     // git's execution knobs (GIT_SSH_COMMAND, GIT_EXEC_PATH, GIT_CONFIG_*, GIT_DIR…) and what tools run for the user
-    "GIT_.*", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "SSH_ASKPASS", "SUDO_ASKPASS", "BROWSER",
+    "GIT_.*",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "MANPAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "BROWSER",
   ].join("|")})$`,
 );
 
@@ -95,7 +152,10 @@ export function withoutLoaderVariables(env: Record<string, string>): Record<stri
 }
 
 /** The environment split: what bwrap may start with, and what only the program gets. */
-export function splitLoaderVariables(env: Record<string, string>): { safe: Record<string, string>; loader: Record<string, string> } {
+export function splitLoaderVariables(env: Record<string, string>): {
+  safe: Record<string, string>;
+  loader: Record<string, string>;
+} {
   const safe: Record<string, string> = {};
   const loader: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) (LOADER_VARIABLES.test(key) ? loader : safe)[key] = value;

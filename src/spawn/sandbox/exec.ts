@@ -28,17 +28,20 @@ export async function sandboxExec(args: string[]): Promise<number> {
     else if (flag === "--bridge") bridges.push({ port: Number(value.slice(0, at)), socket: value.slice(at + 1) });
     else return fail(`sandbox-exec: unknown option ${flag}`);
   }
-  if (!program.length) return fail("usage: t4a sandbox-exec [--bridge PORT=SOCKET] [--env NAME=VALUE]… -- PROGRAM ARGS…");
+  if (!program.length)
+    return fail("usage: t4a sandbox-exec [--bridge PORT=SOCKET] [--env NAME=VALUE]… -- PROGRAM ARGS…");
   for (const bridge of bridges) await startBridge(bridge.port, bridge.socket);
 
   const libc = openLibc();
-  if (libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1, null, 0, 0) !== 0) return fail("sandbox-exec: prctl(PR_SET_NO_NEW_PRIVS) failed");
+  if (libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1, null, 0, 0) !== 0)
+    return fail("sandbox-exec: prctl(PR_SET_NO_NEW_PRIVS) failed");
   const filter = unixSocketFilter();
   // struct sock_fprog: unsigned short len, then (aligned) the pointer to the instructions.
   const fprog = new BigUint64Array(2);
   new DataView(fprog.buffer).setUint16(0, filter.length / 8, true);
   fprog[1] = BigInt(ptr(filter));
-  if (libc.symbols.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ptr(fprog), 0, 0) !== 0) return fail("sandbox-exec: installing the seccomp filter failed; refusing to run unfiltered");
+  if (libc.symbols.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ptr(fprog), 0, 0) !== 0)
+    return fail("sandbox-exec: installing the seccomp filter failed; refusing to run unfiltered");
 
   const path = program[0]!.includes("/") ? program[0]! : Bun.which(program[0]!, { PATH: env.PATH ?? "/usr/bin:/bin" });
   if (!path) return fail(`${program[0]}: command not found`, 127);
@@ -54,7 +57,11 @@ export async function sandboxExec(args: string[]): Promise<number> {
     keep.push(new Uint8Array(array.buffer));
     return ptr(array);
   };
-  libc.symbols.execve(ptr(new TextEncoder().encode(`${path}\0`)), pointers(program), pointers(Object.entries(env).map(([key, value]) => `${key}=${value}`)));
+  libc.symbols.execve(
+    ptr(new TextEncoder().encode(`${path}\0`)),
+    pointers(program),
+    pointers(Object.entries(env).map(([key, value]) => `${key}=${value}`)),
+  );
   return fail(`${program[0]}: cannot execute (execve failed)`, 126);
 }
 
@@ -82,7 +89,10 @@ function openLibc() {
 async function startBridge(port: number, socket: string): Promise<void> {
   // Nothing of it reaches the session's terminal: its words would land in the program's screen
   // (a broken pipe printed into an agent's TUI reached an `ask` answer). Its exit code says enough.
-  const child = Bun.spawn([...selfArgv(), "sandbox-bridge", `${port}=${socket}`], { stdio: ["ignore", "ignore", "ignore"], env: {} });
+  const child = Bun.spawn([...selfArgv(), "sandbox-bridge", `${port}=${socket}`], {
+    stdio: ["ignore", "ignore", "ignore"],
+    env: {},
+  });
   child.unref();
   for (let i = 0; i < 1000; i++) {
     const reached = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(

@@ -38,7 +38,11 @@ export async function gitGuard(writable: string[]): Promise<GitGuard> {
       await guardRepository(below, path, writable, guard);
     }
   }
-  return { shown: [...new Set(guard.shown)], writable: [...new Set(guard.writable)], readOnly: [...new Set(guard.readOnly)] };
+  return {
+    shown: [...new Set(guard.shown)],
+    writable: [...new Set(guard.writable)],
+    readOnly: [...new Set(guard.readOnly)],
+  };
 }
 
 /** How deep below a writable directory, and through how many directories, repositories are looked for. */
@@ -68,7 +72,9 @@ function repositoriesBelow(path: string): string[] {
         const child = join(dir, entry.name);
         if (++seen > BELOW_MAX_DIRS) {
           // A cache (~/.npm) rather than a directory of projects: what was found, nearest first, is guarded.
-          console.error(`t4a daemon: sandbox: stopped looking for git repositories below ${path} after ${BELOW_MAX_DIRS} directories`);
+          console.error(
+            `t4a daemon: sandbox: stopped looking for git repositories below ${path} after ${BELOW_MAX_DIRS} directories`,
+          );
           return found;
         }
         if (lstatSync(join(child, ".git"), { throwIfNoEntry: false })) found.push(child);
@@ -104,11 +110,15 @@ async function guardRepository(top: string, path: string, writable: string[], gu
   const linked = linkedWorktree(top);
   if (!linked) return;
   guard.shown.push(linked.common);
-  guard.writable.push(linked.gitDir, ...["objects", "refs", "logs"].map((name) => join(linked.common, name)).filter((dir) => existsSync(dir)));
+  guard.writable.push(
+    linked.gitDir,
+    ...["objects", "refs", "logs"].map((name) => join(linked.common, name)).filter((dir) => existsSync(dir)),
+  );
   if (inside(dotGit, path)) guard.readOnly.push(dotGit);
   // Made when missing so the sandbox cannot make them: a config.worktree git would obey, a
   // t4a-base (empty: none recorded) t4a's diff and cleanup would read.
-  for (const name of ["config.worktree", "t4a-base"]) if (!existsSync(join(linked.gitDir, name))) writeFileSync(join(linked.gitDir, name), "");
+  for (const name of ["config.worktree", "t4a-base"])
+    if (!existsSync(join(linked.gitDir, name))) writeFileSync(join(linked.gitDir, name), "");
   for (const name of ["commondir", "gitdir", "config.worktree", "t4a-base"]) {
     if (existsSync(join(linked.gitDir, name))) guard.readOnly.push(join(linked.gitDir, name));
   }
@@ -147,7 +157,13 @@ export function recordedBase(gitDir: string): string | undefined {
 
 /** A hooks path or an included config that lies inside a writable path: read-only too. */
 async function guardConfig(config: string, top: string, writable: string[], guard: GitGuard): Promise<void> {
-  const found = await git("/", ["config", "--file", config, "--get-regexp", "^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$"]);
+  const found = await git("/", [
+    "config",
+    "--file",
+    config,
+    "--get-regexp",
+    "^(core\\.hookspath|include\\.path|includeif\\..*\\.path)$",
+  ]);
   for (const line of found.stdout.split("\n")) {
     const [key, ...rest] = line.split(" ");
     const value = rest.join(" ").replace(/^~\//, "/nonexistent/"); // ~ is $HOME: read-only in a sandbox

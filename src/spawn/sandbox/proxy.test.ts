@@ -25,7 +25,9 @@ test("an allowed name that resolves to this machine is refused: no way to local 
   try {
     const answer = await new Promise<string>((resolve) => {
       let text = "";
-      const socket = createConnection(join(dir, "p.sock"), () => socket.write("CONNECT localhost:22 HTTP/1.1\r\nhost: localhost:22\r\n\r\n"));
+      const socket = createConnection(join(dir, "p.sock"), () =>
+        socket.write("CONNECT localhost:22 HTTP/1.1\r\nhost: localhost:22\r\n\r\n"),
+      );
       socket.on("data", (chunk) => (text += chunk.toString()));
       socket.on("close", () => resolve(text));
     });
@@ -76,14 +78,20 @@ test("a request body reaches the server whole: a head and body past 64 KB in one
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
   const server = await countingServer();
   const proxy = await startProxy(join(dir, "p.sock"), { allow: ["127.0.0.1"] });
-  const head = (length: number) => `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\ncontent-length: ${length}\r\n\r\n`;
+  const head = (length: number) =>
+    `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\ncontent-length: ${length}\r\n\r\n`;
   try {
     const big = "x".repeat(4 * 1024 * 1024);
-    expect(await through(join(dir, "p.sock"), [{ data: head(big.length) + big, after: 0 }])).toEndWith(`\r\n\r\n${big.length}`);
+    expect(await through(join(dir, "p.sock"), [{ data: head(big.length) + big, after: 0 }])).toEndWith(
+      `\r\n\r\n${big.length}`,
+    );
     // The tail lands in the window between the head read and the upstream connect at one of
     // these delays (before the fix, 2 turns hung here, every run).
     for (let after = 0; after < 12; after++) {
-      const answer = await through(join(dir, "p.sock"), [{ data: `${head(20_000)}${"y".repeat(10_000)}`, after: 0 }, { data: "z".repeat(10_000), after }]);
+      const answer = await through(join(dir, "p.sock"), [
+        { data: `${head(20_000)}${"y".repeat(10_000)}`, after: 0 },
+        { data: "z".repeat(10_000), after },
+      ]);
       expect(answer, `tail sent ${after} turns later`).toEndWith("\r\n\r\n20000");
     }
   } finally {
@@ -110,14 +118,26 @@ function ask(proxyPath: string, request: string): Promise<string> {
 
 /** A server that answers each request with the Host header it got. */
 async function hostEcho(): Promise<{ port: number; close(): void }> {
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => new Response(`host=${request.headers.get("host")}`) });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request) => new Response(`host=${request.headers.get("host")}`),
+  });
   return { port: server.port!, close: () => server.stop(true) };
 }
 
 test("an allowed name leading to this machine's own addresses or to cloud metadata (IMDSv6, Alibaba's, v4-mapped) is refused", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
-  const own = Object.values(networkInterfaces()).flat().find((address) => address && !address.internal && address.family === "IPv4")?.address;
-  const hosts: Record<string, string> = { "imds6.test": "fd00:ec2::254", "aliyun.test": "100.100.100.200", "mapped.test": "::ffff:169.254.169.254", "zero.test": "0.0.0.0", ...(own ? { "own.test": own } : {}) };
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && !address.internal && address.family === "IPv4")?.address;
+  const hosts: Record<string, string> = {
+    "imds6.test": "fd00:ec2::254",
+    "aliyun.test": "100.100.100.200",
+    "mapped.test": "::ffff:169.254.169.254",
+    "zero.test": "0.0.0.0",
+    ...(own ? { "own.test": own } : {}),
+  };
   const proxy = await startProxy(join(dir, "p.sock"), { allow: Object.keys(hosts), hosts });
   try {
     for (const [name, address] of Object.entries(hosts)) {
@@ -137,11 +157,15 @@ test("plain HTTP: the Host header must name the URL's host (no virtual-host fron
   const proxy = await startProxy(join(dir, "p.sock"), { allow: ["api.test"], hosts: { "api.test": "127.0.0.1" } });
   const url = `http://api.test:${server.port}/`;
   try {
-    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: API.test:${server.port}\r\n\r\n`)).toEndWith(`host=API.test:${server.port}`);
+    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: API.test:${server.port}\r\n\r\n`)).toEndWith(
+      `host=API.test:${server.port}`,
+    );
     const fronted = await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: evil.test\r\n\r\n`);
     expect(fronted).toStartWith("HTTP/1.1 403");
     expect(fronted).toContain("the Host header names evil.test, not api.test");
-    expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: api.test:${server.port}\r\nHost: evil.test\r\n\r\n`)).toStartWith("HTTP/1.1 403");
+    expect(
+      await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.1\r\nHost: api.test:${server.port}\r\nHost: evil.test\r\n\r\n`),
+    ).toStartWith("HTTP/1.1 403");
     expect(await ask(join(dir, "p.sock"), `GET ${url} HTTP/1.0\r\n\r\n`)).toEndWith(`host=api.test:${server.port}`);
   } finally {
     proxy.close();
@@ -153,12 +177,18 @@ test("plain HTTP: the Host header must name the URL's host (no virtual-host fron
 test("connections per session are capped: beyond the cap a tunnel is refused with 503, and one closing makes room", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
   const server = await hostEcho();
-  const proxy = await startProxy(join(dir, "p.sock"), { allow: ["api.test"], hosts: { "api.test": "127.0.0.1" }, maxConnections: 8 });
+  const proxy = await startProxy(join(dir, "p.sock"), {
+    allow: ["api.test"],
+    hosts: { "api.test": "127.0.0.1" },
+    maxConnections: 8,
+  });
   const held: Array<ReturnType<typeof createConnection>> = [];
   const tunnel = () =>
     new Promise<string>((resolve) => {
       let text = "";
-      const socket = createConnection(join(dir, "p.sock"), () => socket.write(`CONNECT api.test:${server.port} HTTP/1.1\r\n\r\n`));
+      const socket = createConnection(join(dir, "p.sock"), () =>
+        socket.write(`CONNECT api.test:${server.port} HTTP/1.1\r\n\r\n`),
+      );
       held.push(socket);
       socket.on("data", (chunk) => {
         text += chunk.toString();
@@ -198,7 +228,13 @@ test("a loopback entry with a port (a *_BASE_URL's local model server) opens tha
   const proxy = await startProxy(join(dir, "p.sock"), { allow: [baseUrlEntry(`http://localhost:${server.port}/v1`)!] });
   try {
     for (const host of ["127.0.0.1", "localhost"]) {
-      expect(await ask(join(dir, "p.sock"), `GET http://${host}:${server.port}/ HTTP/1.1\r\nhost: ${host}:${server.port}\r\n\r\n`), host).toEndWith(`host=${host}:${server.port}`);
+      expect(
+        await ask(
+          join(dir, "p.sock"),
+          `GET http://${host}:${server.port}/ HTTP/1.1\r\nhost: ${host}:${server.port}\r\n\r\n`,
+        ),
+        host,
+      ).toEndWith(`host=${host}:${server.port}`);
       const refused = await ask(join(dir, "p.sock"), `CONNECT ${host}:${other.port} HTTP/1.1\r\n\r\n`);
       expect(refused, host).toStartWith("HTTP/1.1 403");
     }
@@ -232,7 +268,10 @@ test("plain HTTP: one request per connection, and the client is told so (connect
   });
   const proxy = await startProxy(join(dir, "p.sock"), { allow: [`127.0.0.1:${server.port}`] });
   try {
-    const answer = await ask(join(dir, "p.sock"), `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`);
+    const answer = await ask(
+      join(dir, "p.sock"),
+      `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`,
+    );
     const end = answer.indexOf("\r\n\r\n");
     const head = answer.slice(0, end);
     const body = answer.slice(end + 4);

@@ -94,10 +94,13 @@ function listed(host: string, port: number, allow: string[]): boolean {
 
 /** A port-bound loopback entry lets host:port through (the one local server a session names). */
 function loopbackListed(host: string, port: number, allow: string[]): boolean {
-  return loopback(host) && allow.some((entry) => {
-    const split = splitEntry(entry);
-    return split.port === port && loopback(split.host);
-  });
+  return (
+    loopback(host) &&
+    allow.some((entry) => {
+      const split = splitEntry(entry);
+      return split.port === port && loopback(split.host);
+    })
+  );
 }
 
 export async function startProxy(path: string, options: ProxyOptions): Promise<Proxy> {
@@ -112,7 +115,10 @@ export async function startProxy(path: string, options: ProxyOptions): Promise<P
       client.once("data", (chunk: Buffer) => {
         options.onRefused?.("(connection)", `more than ${max} connections at once`);
         if (chunk[0] === 0x05) client.end(Buffer.from([0x05, 0xff]));
-        else client.end(`HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nt4a sandbox: more than ${max} connections at once through this sandbox's proxy\n`);
+        else
+          client.end(
+            `HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nt4a sandbox: more than ${max} connections at once through this sandbox's proxy\n`,
+          );
       });
       return;
     }
@@ -122,7 +128,8 @@ export async function startProxy(path: string, options: ProxyOptions): Promise<P
     const greeting = { answered: false };
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
-      const handled = buffered[0] === 0x05 ? socks(client, buffered, options, greeting) : http(client, buffered, options);
+      const handled =
+        buffered[0] === 0x05 ? socks(client, buffered, options, greeting) : http(client, buffered, options);
       if (handled) {
         // What comes while it connects upstream (a request body's tail) must wait in the socket
         // for the pipe: a flowing socket without a listener drops it (claude's first request hung).
@@ -159,7 +166,7 @@ function http(client: Socket, buffered: Buffer, options: ProxyOptions): boolean 
   };
   if (method === "CONNECT") {
     const match = /^(\[[0-9a-f:.]+\]|[^:]+):(\d{1,5})$/i.exec(target);
-    if (!match) return refuse("400 Bad Request", "CONNECT needs host:port"), true;
+    if (!match) return (refuse("400 Bad Request", "CONNECT needs host:port"), true);
     void open(match[1]!.replace(/^\[|\]$/g, ""), Number(match[2]), options).then(
       (upstream) => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
@@ -173,21 +180,25 @@ function http(client: Socket, buffered: Buffer, options: ProxyOptions): boolean 
   try {
     url = new URL(target);
   } catch {
-    return refuse("400 Bad Request", "a proxy request needs an absolute http:// URL"), true;
+    return (refuse("400 Bad Request", "a proxy request needs an absolute http:// URL"), true);
   }
-  if (url.protocol !== "http:") return refuse("400 Bad Request", `${url.protocol} is not proxied (use CONNECT)`), true;
+  if (url.protocol !== "http:")
+    return (refuse("400 Bad Request", `${url.protocol} is not proxied (use CONNECT)`), true);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   // The server picks the site by Host: it must be the host the list was asked about.
   const hostHeaders = headers.filter((line) => /^host:/i.test(line)).map((line) => line.slice(5).trim());
-  if (hostHeaders.length > 1) return refuse("403 Forbidden", "more than one Host header"), true;
+  if (hostHeaders.length > 1) return (refuse("403 Forbidden", "more than one Host header"), true);
   const named = hostHeaders[0];
-  if (named !== undefined && !sameHost(named, url)) return refuse("403 Forbidden", `the Host header names ${named}, not ${url.hostname}`), true;
+  if (named !== undefined && !sameHost(named, url))
+    return (refuse("403 Forbidden", `the Host header names ${named}, not ${url.hostname}`), true);
   void open(host, Number(url.port || 80), options).then(
     (upstream) => {
       // Origin form for the server; one request per connection, so no later one picks another host.
       const kept = headers.filter((line) => !/^(proxy-connection|connection|keep-alive):/i.test(line));
       if (named === undefined) kept.unshift(`host: ${url.host}`);
-      upstream.write(`${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "connection: close"].join("\r\n")}\r\n\r\n`);
+      upstream.write(
+        `${method} ${url.pathname}${url.search} ${version}\r\n${[...kept, "connection: close"].join("\r\n")}\r\n\r\n`,
+      );
       join(client, upstream, rest, true);
     },
     (error: Error) => refuse("403 Forbidden", error.message),
@@ -208,7 +219,7 @@ function socks(client: Socket, buffered: Buffer, options: ProxyOptions, greeting
   const methods = buffered[1];
   if (methods === undefined || buffered.length < 2 + methods) return false;
   if (!greeting.answered) {
-    if (!buffered.subarray(2, 2 + methods).includes(0x00)) return client.end(Buffer.from([0x05, 0xff])), true;
+    if (!buffered.subarray(2, 2 + methods).includes(0x00)) return (client.end(Buffer.from([0x05, 0xff])), true);
     client.write(Buffer.from([0x05, 0x00])); // no authentication
     greeting.answered = true;
   }
@@ -268,7 +279,8 @@ async function open(host: string, port: number, options: ProxyOptions): Promise<
     address = mapped ?? (await lookup(host)).address;
     // An allowed name may not lead back to this machine or to cloud metadata. The tests' own
     // names (T4A_TEST_PROXY_HOSTS) may lead to loopback, where their servers are; nothing else.
-    if (isLocal(address) && !(mapped && /^127\./.test(mapped))) throw new Error(`${host} resolves to ${address}, a local address`);
+    if (isLocal(address) && !(mapped && /^127\./.test(mapped)))
+      throw new Error(`${host} resolves to ${address}, a local address`);
   }
   return new Promise((resolve, reject) => {
     const upstream = createConnection({ host: address, port });
@@ -291,7 +303,11 @@ function closingHead(upstream: Socket, client: Socket): void {
     relayed = true;
     upstream.off("data", onData);
     upstream.pause();
-    const head = buffered.subarray(0, end).toString("latin1").split("\r\n").filter((line) => !/^(connection|keep-alive|proxy-connection):/i.test(line));
+    const head = buffered
+      .subarray(0, end)
+      .toString("latin1")
+      .split("\r\n")
+      .filter((line) => !/^(connection|keep-alive|proxy-connection):/i.test(line));
     client.write(`${[...head, "connection: close"].join("\r\n")}\r\n\r\n`);
     const body = buffered.subarray(end + 4);
     if (body.length) client.write(body);
@@ -312,7 +328,8 @@ function isLocal(raw: string): boolean {
   let address = raw.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (mapped) address = mapped[1]!;
-  if (/^(127\.|0\.|169\.254\.)/.test(address) || /^(::1?|fe[89ab][0-9a-f]:)/i.test(address) || address === "::") return true;
+  if (/^(127\.|0\.|169\.254\.)/.test(address) || /^(::1?|fe[89ab][0-9a-f]:)/i.test(address) || address === "::")
+    return true;
   if (METADATA.has(address)) return true;
   // Read each time: addresses come and go (DHCP, VPNs, containers).
   return Object.values(networkInterfaces()).some((list) => list?.some((own) => own.address.toLowerCase() === address));

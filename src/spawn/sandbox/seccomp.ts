@@ -46,8 +46,14 @@ export function unixSocketFilter(arch: string = process.arch): Uint8Array {
     [JGE, 0, 1, 0x40000000],
     [RET, 0, 0, ERRNO | EPERM],
     // Each refused call: "equal? then the next instruction (its answer), else skip it".
-    ...IO_URING.flatMap((nr): Instruction[] => [[JEQ, 0, 1, nr], [RET, 0, 0, ERRNO | ENOSYS]]),
-    ...native.intrusive.flatMap((nr): Instruction[] => [[JEQ, 0, 1, nr], [RET, 0, 0, ERRNO | EPERM]]),
+    ...IO_URING.flatMap((nr): Instruction[] => [
+      [JEQ, 0, 1, nr],
+      [RET, 0, 0, ERRNO | ENOSYS],
+    ]),
+    ...native.intrusive.flatMap((nr): Instruction[] => [
+      [JEQ, 0, 1, nr],
+      [RET, 0, 0, ERRNO | EPERM],
+    ]),
     [JEQ, 1, 0, native.socket],
     [RET, 0, 0, ALLOW],
     [LOAD, 0, 0, ARG0],

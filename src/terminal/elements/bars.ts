@@ -21,29 +21,69 @@ export function findStatus(view: View): Found[] {
     // Or mtr's "Keys:  Help   Display mode   Restart statistics …": a row that says it lists keys.
     const keysRow = /^\s*(?:Keys|Commands|Shortcuts|Hotkeys):\s+\S+(?: \S+)*\s{2,}\S/.test(view.flat[row]!);
     // Or newt's "<Tab>/<Alt-Tab> between elements  |  <Space> selects  |  <F12> next screen" at the bottom.
-    const keyed = row >= view.rows - 3 && (view.flat[row]!.match(/<[^<>\s]{1,10}>/g) ?? []).length >= 3 && view.flat[row]!.includes("|");
+    const keyed =
+      row >= view.rows - 3 &&
+      (view.flat[row]!.match(/<[^<>\s]{1,10}>/g) ?? []).length >= 3 &&
+      view.flat[row]!.includes("|");
     // Or opencode's "Connect provider ctrl+a  Favorite ctrl+f": names each followed by its key, and nothing else.
     const named = view.flat[row]!.trim().split(/\s{2,}/);
-    const trailing = named.length >= 2 && named.every((part) => /^[A-Z][\w-]*(?: [\w-]+){0,3} (?:ctrl|alt|shift|cmd|meta)\+\S+$/i.test(part));
+    const trailing =
+      named.length >= 2 &&
+      named.every((part) => /^[A-Z][\w-]*(?: [\w-]+){0,3} (?:ctrl|alt|shift|cmd|meta)\+\S+$/i.test(part));
     // Or opencode's "ctrl+f fullscreen  ⇆ select  enter confirm": keys each before what they do, and nothing else.
-    const parts = stripFrame(view.flat[row]!).trim().split(/\s{2,}/);
-    const leading = parts.length >= 2 && parts.every((part) => /^(?:(?:ctrl|alt|shift|cmd|meta)\+\S+|enter|esc|tab|space|[⇆⇅↑↓←→]+(?:\/[↑↓←→]+)?) [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/i.test(part));
-    if (matches && matches.length >= 3 || colons && colons.length >= 3 || angled && angled.length >= 3 || keysRow || keyed || trailing || leading) hintRows.push(row);
+    const parts = stripFrame(view.flat[row]!)
+      .trim()
+      .split(/\s{2,}/);
+    const leading =
+      parts.length >= 2 &&
+      parts.every((part) =>
+        /^(?:(?:ctrl|alt|shift|cmd|meta)\+\S+|enter|esc|tab|space|[⇆⇅↑↓←→]+(?:\/[↑↓←→]+)?) [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/i.test(
+          part,
+        ),
+      );
+    if (
+      (matches && matches.length >= 3) ||
+      (colons && colons.length >= 3) ||
+      (angled && angled.length >= 3) ||
+      keysRow ||
+      keyed ||
+      trailing ||
+      leading
+    )
+      hintRows.push(row);
     // Or at the bottom, a row made only of "key Name" pairs two blanks apart, the keys in their own colour
     // (calcurse's "? Help   s Save   TAB Chg Win   ^P Prv View", alpine's "? Help  < FldrList").
     else if (row >= view.rows - 3) {
       const line = view.flat[row]!;
       const pairs = [...line.matchAll(/(?<=^|\s{2})(\S{1,3}) [A-Z][\w-]*(?: [A-Za-z][\w-]*){0,2}(?=\s{2}|\s*$)/g)];
       const covered = pairs.reduce((n, m) => n + m[0].length, 0);
-      const inked = pairs.filter((m) => view.spanStyle(row, m.index!, m.index! + m[1]!.length) !== view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length));
-      if (pairs.length >= 3 && covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) && inked.length >= pairs.length * 0.75) hintRows.push(row);
+      const inked = pairs.filter(
+        (m) =>
+          view.spanStyle(row, m.index!, m.index! + m[1]!.length) !==
+          view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length),
+      );
+      if (
+        pairs.length >= 3 &&
+        covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) &&
+        inked.length >= pairs.length * 0.75
+      )
+        hintRows.push(row);
     }
   }
   // A block of key help under its heading (prompts' "Instructions:" over "    ↑/↓: Highlight option"): one status.
   for (let row = 0; row + 1 < view.rows; row++) {
-    if (!/^\s*(?:Instructions|Keys|Key bindings|Shortcuts|Controls|Usage):\s*$/i.test(view.flat[row]!) || !view.free(row, 0, view.cols)) continue;
+    if (
+      !/^\s*(?:Instructions|Keys|Key bindings|Shortcuts|Controls|Usage):\s*$/i.test(view.flat[row]!) ||
+      !view.free(row, 0, view.cols)
+    )
+      continue;
     let last = row;
-    while (last + 1 < view.rows && /^\s+[^\s:][^:]{0,24}: \S/.test(view.flat[last + 1]!) && view.free(last + 1, 0, view.cols)) last++;
+    while (
+      last + 1 < view.rows &&
+      /^\s+[^\s:][^:]{0,24}: \S/.test(view.flat[last + 1]!) &&
+      view.free(last + 1, 0, view.cols)
+    )
+      last++;
     if (last > row) out.push(status(view, row, last));
     row = last;
   }
@@ -52,7 +92,14 @@ export function findStatus(view: View): Found[] {
   const bottom = hintRows.filter((r) => r >= view.rows - 3);
   const over = bottom.length ? bottom[0]! - 1 : -1;
   // (Not a prompt there, nano's "Search:", which holds the cursor.)
-  if (over > 0 && !hintRows.includes(over) && !(view.cursor.visible && view.cursor.row === over) && /[\p{L}\p{N}]/u.test(view.flat[over]!) && view.spanBackground(over, 0, view.cols) !== view.backdrop && view.spanBackground(over, 0, view.cols).startsWith("i")) {
+  if (
+    over > 0 &&
+    !hintRows.includes(over) &&
+    !(view.cursor.visible && view.cursor.row === over) &&
+    /[\p{L}\p{N}]/u.test(view.flat[over]!) &&
+    view.spanBackground(over, 0, view.cols) !== view.backdrop &&
+    view.spanBackground(over, 0, view.cols).startsWith("i")
+  ) {
     out.push(status(view, over, over));
   }
   // Consecutive hint rows are one status element.
@@ -63,18 +110,38 @@ export function findStatus(view: View): Found[] {
     i = j + 1;
   }
   // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
-  const shape = (r: number) => /^\s*\S+/.exec(view.flat[r] ?? "")?.[0].replace(/\d/g, "9").replace(/\p{L}/gu, "a");
+  const shape = (r: number) =>
+    /^\s*\S+/
+      .exec(view.flat[r] ?? "")?.[0]
+      .replace(/\d/g, "9")
+      .replace(/\p{L}/gu, "a");
   // A list's selected row right under a title bar, on the bar's colour (newsboat's first feed): the title is told from the row under that.
-  const listed = (r: number) => r + 1 < view.rows && shape(r) !== undefined && shape(r) === shape(r + 1) && view.spanBackground(r, 0, view.cols) !== view.spanBackground(r + 1, 0, view.cols);
+  const listed = (r: number) =>
+    r + 1 < view.rows &&
+    shape(r) !== undefined &&
+    shape(r) === shape(r + 1) &&
+    view.spanBackground(r, 0, view.cols) !== view.spanBackground(r + 1, 0, view.cols);
   // A full-width highlighted row at the very top or bottom: a title or mode line, or a menu bar.
   for (const row of [0, view.rows - 1, view.rows - 2]) {
     // (Not a bar being typed in: tmux's prompt, ":rename-window build", its cursor a cell it draws.)
-    if (row < 0 || !view.free(row, 0, view.cols) || view.cursor.visible && view.cursor.row === row && row > 0 && /^[:/?]\S/.test(view.flat[row]!)) continue;
+    if (
+      row < 0 ||
+      !view.free(row, 0, view.cols) ||
+      (view.cursor.visible && view.cursor.row === row && row > 0 && /^[:/?]\S/.test(view.flat[row]!))
+    )
+      continue;
     const text = view.text(row, 0, view.cols);
-    if (!text.trim() || /^\s*\S+\s*$/.test(text) && text.trim().length < 3) continue;
+    if (!text.trim() || (/^\s*\S+\s*$/.test(text) && text.trim().length < 3)) continue;
     let lit = 0;
     let barred = 0;
-    const under = row === 0 ? (listed(1) && shape(0) !== shape(1) && view.spanBackground(1, 0, view.cols) === view.spanBackground(0, 0, view.cols) ? 2 : 1) : row - 1;
+    const under =
+      row === 0
+        ? listed(1) &&
+          shape(0) !== shape(1) &&
+          view.spanBackground(1, 0, view.cols) === view.spanBackground(0, 0, view.cols)
+          ? 2
+          : 1
+        : row - 1;
     // (Barred: off the screen's backdrop, or coloured over other rows when a dialog of the bar's
     // colour fills most of the screen, mc's user menu.)
     let coloured = 0;
@@ -93,28 +160,62 @@ export function findStatus(view: View): Found[] {
     const all = [...view.flat[row]!.matchAll(/\S+/g)].filter((w) => w.index! >= leadIn);
     const apart = all.findIndex((w, i) => i >= 3 && w.index! - (all[i - 1]!.index! + all[i - 1]![0].length) >= 4);
     const entry = (w: RegExpMatchArray) => /^[A-Z][a-z]{1,11}$/.test(w[0]);
-    const tokens = apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
+    const tokens =
+      apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
     const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
     const strays = tokens.filter((w) => !menuWords.includes(w));
     // Entries stand a few blanks apart; names far apart over panes (cmus's "Artist / Album …  Track …  Library") head the panes.
-    const spread = menuWords.some((w, i) => i > 0 && w.index! - (menuWords[i - 1]!.index! + menuWords[i - 1]![0].length) > 8);
-    if (row === 0 && barred >= view.cols * 0.8 && menuWords.length >= 3 && !spread && strays.length <= 2 && strays.every((w) => w[0].length <= 2) && menuWords.length >= tokens.length * 0.75) {
+    const spread = menuWords.some(
+      (w, i) => i > 0 && w.index! - (menuWords[i - 1]!.index! + menuWords[i - 1]![0].length) > 8,
+    );
+    if (
+      row === 0 &&
+      barred >= view.cols * 0.8 &&
+      menuWords.length >= 3 &&
+      !spread &&
+      strays.length <= 2 &&
+      strays.every((w) => w[0].length <= 2) &&
+      menuWords.length >= tokens.length * 0.75
+    ) {
       // The open one is drawn unlike the others (aptitude's "Actions" when its menu is down).
-      const looks = menuWords.map((w) => view.spanStyle(row, w.index!, w.index! + w[0].length) + view.spanBackground(row, w.index!, w.index! + w[0].length));
+      const looks = menuWords.map(
+        (w) =>
+          view.spanStyle(row, w.index!, w.index! + w[0].length) +
+          view.spanBackground(row, w.index!, w.index! + w[0].length),
+      );
       const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
-      for (const [i, w] of menuWords.entries()) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0], selected: lone.length === 1 && looks[i] === lone[0] });
+      for (const [i, w] of menuWords.entries())
+        out.push({
+          kind: "button",
+          row,
+          col: w.index!,
+          width: w[0].length,
+          height: 1,
+          label: w[0],
+          selected: lone.length === 1 && looks[i] === lone[0],
+        });
       view.use(row, 0, tokens === all ? view.cols : all[apart]!.index!);
       if (leadIn) view.use(row, 0, leadIn);
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
     if (row === 0 && barred >= view.cols * 0.8) {
-      for (let r = 1; r < 3 && view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) && view.text(r, 0, view.cols).trim() && !listed(r); r++) {
+      for (
+        let r = 1;
+        r < 3 &&
+        view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) &&
+        view.text(r, 0, view.cols).trim() &&
+        !listed(r);
+        r++
+      ) {
         if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
       }
     }
     if (!view.free(row, 0, view.cols)) continue;
-    const highlighted = lit >= view.cols * 0.8 && view.background(row, 0) !== `${0}` && view.spanBackground(row, 0, view.cols) !== view.backdrop;
-    if (!highlighted || row === 0 && shape(0) === shape(1)) continue;
+    const highlighted =
+      lit >= view.cols * 0.8 &&
+      view.background(row, 0) !== `${0}` &&
+      view.spanBackground(row, 0, view.cols) !== view.backdrop;
+    if (!highlighted || (row === 0 && shape(0) === shape(1))) continue;
     // mc's "  Left     File     Command…": single words far apart are menus to open.
     const words = [...view.flat[row]!.matchAll(/\S+/g)];
     const gaps = words.slice(1).map((w, i) => w.index! - (words[i]!.index! + words[i]![0].length));
@@ -124,10 +225,17 @@ export function findStatus(view: View): Found[] {
     const looks = names.map((w) => view.spanBackground(row, w.index!, w.index! + w[0].length));
     const lone = names.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
-      for (const w of words) out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
+      for (const w of words)
+        out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
       view.use(row, 0, view.cols);
     } else if (names.length >= 3 && lone.length === 1 && new Set(looks).size === 2) {
-      const items = names.map((w) => ({ label: w[0], row, col: w.index!, width: w[0].length, selected: w === lone[0] }));
+      const items = names.map((w) => ({
+        label: w[0],
+        row,
+        col: w.index!,
+        width: w[0].length,
+        selected: w === lone[0],
+      }));
       const width = items[items.length - 1]!.col + items[items.length - 1]!.width - items[0]!.col;
       out.push({ kind: "menu", row, col: items[0]!.col, width, height: 1, items });
       view.use(row, 0, view.cols);
@@ -156,7 +264,11 @@ export function findStatus(view: View): Found[] {
     const near = row >= view.rows - 3;
     // fzf's inline counter after the query ("> .c  < 8/17 ────"): a status of its own, the query an input.
     const inline = /\s{2}(< \d+\/\d+(?: \(\d+\))? ?[─━]{5,})\s*$/.exec(line);
-    if (inline && line.slice(0, inline.index).trim() && view.free(row, inline.index + 2, inline.index + 2 + inline[1]!.search(/[─━]/))) {
+    if (
+      inline &&
+      line.slice(0, inline.index).trim() &&
+      view.free(row, inline.index + 2, inline.index + 2 + inline[1]!.search(/[─━]/))
+    ) {
       const col = inline.index + 2;
       out.push({ kind: "status", row, col, width: inline[1]!.length, height: 1, text: inline[1]! });
       view.use(row, col, inline[1]!.length);
@@ -168,45 +280,122 @@ export function findStatus(view: View): Found[] {
     const bullets = /\S • \S/.test(trimmed) && /[↑↓←→⏎]|\b(?:navigate|select|submit|cancel|enter|esc)\b/i.test(trimmed);
     // nano's "[ Read 1 line ]": a message in brackets over the key hints.
     // (Not a row of bracketed buttons: cgdisk's "[ Verify ]  [ Write  ]".)
-    const message = near && (/^\[ [^\]]+ \]$/.test(trimmed) || /^\[[A-Z][^\]]{20,}\]$/.test(trimmed)) && trimmed.length < view.cols;
+    const message =
+      near && (/^\[ [^\]]+ \]$/.test(trimmed) || /^\[[A-Z][^\]]{20,}\]$/.test(trimmed)) && trimmed.length < view.cols;
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
     // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's.)
-    const told = (near || row === 0 && !/^[?✔✖◆◇] \S/.test(trimmed)) && (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) || /^(?:ctrl|c)-\w to \w+/i.test(trimmed) || /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(trimmed) || (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
-    const keys = told || !/^[?✔✖◆◇] \S.*›/.test(trimmed) && (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) || /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) && trimmed.length < 80;
+    const told =
+      (near || (row === 0 && !/^[?✔✖◆◇] \S/.test(trimmed))) &&
+      (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) ||
+        /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
+        /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(
+          trimmed,
+        ) ||
+        (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    const keys =
+      told ||
+      (!/^[?✔✖◆◇] \S.*›/.test(trimmed) &&
+        (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||
+          /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) &&
+        trimmed.length < 80);
     // A spinner's line: a braille or quarter-circle frame, then what it is doing.
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);
     // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
     // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
     // (ranger's title, opencode's footer) that is not a shell's prompt.
-    const edge = row === 0 || row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim());
-    const backtitle = row === 0 && trimmed !== "" && trimmed.length < view.cols / 2 && !view.flat[1]!.replace(/[─━]/g, "").trim() && view.background(0, view.cols - 1) !== "0" && view.flat.some((l) => /[┌╔╭]/.test(l));
+    const edge = row === 0 || (row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim()));
+    const backtitle =
+      row === 0 &&
+      trimmed !== "" &&
+      trimmed.length < view.cols / 2 &&
+      !view.flat[1]!.replace(/[─━]/g, "").trim() &&
+      view.background(0, view.cols - 1) !== "0" &&
+      view.flat.some((l) => /[┌╔╭]/.test(l));
     // A title alone at the top row's right end (lynx's page title).
-    const corner = row === 0 && trimmed !== "" && start > view.cols / 2 && start + trimmed.length === view.cols && trimmed.length < 40;
+    const corner =
+      row === 0 &&
+      trimmed !== "" &&
+      start > view.cols / 2 &&
+      start + trimmed.length === view.cols &&
+      trimmed.length < 40;
     const position = row === view.rows - 1 && /\s(?:\d+\/\d+\s+)?(?:All|Top|Bot|\d{1,3}%)$/.test(trimmed);
     // A mode line drawn with dashes near the bottom (hexedit's "---  blob.bin  --0x0/0x15--0%-----").
     const dashed = row >= view.rows - 3 && /^-{2,}[ +*%-]*\S.*-{5,}$/.test(trimmed) && /\p{L}{2}/u.test(trimmed);
     // Words kept at the last row's right end, the row empty before them (kakoune's "notes.txt 1:1  normal").
-    const ruler = row === view.rows - 1 && start > view.cols / 3 && start + trimmed.length >= view.cols - 1 && /\p{L}{3}/u.test(trimmed) && trimmed.includes(" ");
+    const ruler =
+      row === view.rows - 1 &&
+      start > view.cols / 3 &&
+      start + trimmed.length >= view.cols - 1 &&
+      /\p{L}{3}/u.test(trimmed) &&
+      trimmed.includes(" ");
     const typing = view.cursor.visible && view.cursor.row === row;
     // (Not a message still going on, gdb's "Reading symbols from /bin/sleep...".)
     // (Nor a program's banner, "bpython version 0.24 … /usr/bin/python3", nor a prompt with a command typed after it.)
     // (Nor a logo's last row, "▝▝   ▝▝   /tmp/work", nor a box's row whose frame goes on under it.)
-    const boxed = trimmed !== line.trim() && /[│┃║]/.test(line.trim()[0] ?? "") && row + 1 < view.rows && view.char(row + 1, line.search(/\S/)) === line.trim()[0];
-    const place = edge && !typing && !boxed && !/[▀-▟]/.test(trimmed) && !/(?:\.\.\.|…)$/.test(trimmed) && !/\bversion \d/i.test(trimmed) && !/[$#%] \S/.test(trimmed) && /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) && !/[$#%>]\s*$/.test(trimmed);
+    const boxed =
+      trimmed !== line.trim() &&
+      /[│┃║]/.test(line.trim()[0] ?? "") &&
+      row + 1 < view.rows &&
+      view.char(row + 1, line.search(/\S/)) === line.trim()[0];
+    const place =
+      edge &&
+      !typing &&
+      !boxed &&
+      !/[▀-▟]/.test(trimmed) &&
+      !/(?:\.\.\.|…)$/.test(trimmed) &&
+      !/\bversion \d/i.test(trimmed) &&
+      !/[$#%] \S/.test(trimmed) &&
+      /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) &&
+      !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"
     // rows, its '"file" 34L, 1532B'), not being typed in.
-    const echo = row === view.rows - 1 && row > 0 && !typing && trimmed !== "" && (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));
+    const echo =
+      row === view.rows - 1 &&
+      row > 0 &&
+      !typing &&
+      trimmed !== "" &&
+      (barRow(view, row - 1) || /^~\s*$/.test(view.flat[row - 1]!) || /^".+" (?:\[[\w ]+\] )*\d+L, \d+B/.test(trimmed));
     // A file manager's line about the current file: its mode bits ("drwxr-xr-x"), or "3/9" first.
-    const info = edge && row >= view.rows - 2 && (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) || /^\d+\/\d+ \S/.test(trimmed));
+    const info =
+      edge &&
+      row >= view.rows - 2 &&
+      (/(?:^|\s)[-dlcbps][-r][-w][-xsS][-r][-w][-xsS][-r][-w][-xtT](?:\s|$)/.test(trimmed) ||
+        /^\d+\/\d+ \S/.test(trimmed));
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
     // (Not a number going on a column of them above: a grid's row numbers, sc's.)
     const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
-    const pager = row === view.rows - 1 && trimmed !== "" && !counted && view.spanStyle(row, start, start + trimmed.length).includes("/i");
-    if (counter || bullets || message || keys || spinner || backtitle || position || dashed || ruler || place || echo || info || pager || corner) {
-      out.push({ kind: "status", row, col: start, width: trimmed.length, height: 1, text: view.text(row, start, start + trimmed.length) });
+    const pager =
+      row === view.rows - 1 &&
+      trimmed !== "" &&
+      !counted &&
+      view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    if (
+      counter ||
+      bullets ||
+      message ||
+      keys ||
+      spinner ||
+      backtitle ||
+      position ||
+      dashed ||
+      ruler ||
+      place ||
+      echo ||
+      info ||
+      pager ||
+      corner
+    ) {
+      out.push({
+        kind: "status",
+        row,
+        col: start,
+        width: trimmed.length,
+        height: 1,
+        text: view.text(row, start, start + trimmed.length),
+      });
       view.use(row, start, trimmed.length);
     }
   }
@@ -224,12 +413,22 @@ function labelledFooter(view: View): Found[] {
   while (last > 0 && !view.flat[last]!.trim()) last--;
   const top = last - 1;
   if (top < 0 || !view.free(top, 0, view.cols) || !view.free(last, 0, view.cols)) return [];
-  const groups = (row: number) => [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+  const groups = (row: number) =>
+    [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
   const [names, values] = [groups(top), groups(last)];
   const apart = (g: { start: number; end: number }[]) => g.slice(1).every((x, i) => x.start - g[i]!.end >= 3);
   // (Names, not a table's last rows of figures.)
-  if (names.length < 3 || names.length !== values.length || !apart(names) || !apart(values) || /\d/.test(view.flat[top]!) || !names.every((n) => /\p{L}{2}/u.test(view.text(top, n.start, n.end)))) return [];
-  if (!names.every((n, i) => Math.abs(n.start - values[i]!.start) <= 1 || Math.abs(n.end - values[i]!.end) <= 1)) return [];
+  if (
+    names.length < 3 ||
+    names.length !== values.length ||
+    !apart(names) ||
+    !apart(values) ||
+    /\d/.test(view.flat[top]!) ||
+    !names.every((n) => /\p{L}{2}/u.test(view.text(top, n.start, n.end)))
+  )
+    return [];
+  if (!names.every((n, i) => Math.abs(n.start - values[i]!.start) <= 1 || Math.abs(n.end - values[i]!.end) <= 1))
+    return [];
   return [status(view, top, last)];
 }
 
@@ -247,17 +446,23 @@ export function footerStatus(view: View, found: Found[]): void {
   while (last + 1 < view.rows && !blank(last + 1)) last++;
   if (first >= view.rows || blank(first) || last - first > 2) return;
   // One row of several on a bar of its own is a list's selected row (peco's), not a footer.
-  if (last > first && Array.from({ length: last - first + 1 }, (_, i) => first + i).filter((r) => barRow(view, r)).length === 1) return;
+  if (
+    last > first &&
+    Array.from({ length: last - first + 1 }, (_, i) => first + i).filter((r) => barRow(view, r)).length === 1
+  )
+    return;
   // A frame's closing corner (clack's "└") says nothing.
   if (!/[\p{L}\p{N}]/u.test(view.flat.slice(first, last + 1).join(""))) return;
   // Nor is a validation message, all its words in red or yellow (inquirer's "> Please enter a
   // number", clack's "└  Please enter a relative path"), a footer: it is the prompt's text.
   const warnings = [1, 3, 9, 11].map((n) => packColour(ColourMode.palette, n));
-  const warned = (r: number) => [...view.flat[r]!].every((ch, col) => !/[\p{L}\p{N}]/u.test(ch) || warnings.includes(view.ink(r, col)));
+  const warned = (r: number) =>
+    [...view.flat[r]!].every((ch, col) => !/[\p{L}\p{N}]/u.test(ch) || warnings.includes(view.ink(r, col)));
   if (first === last && warned(first)) return;
   for (let row = last + 1; row < view.rows; row++) if (!blank(row)) return;
   const within = (e: Found) => e.row >= first && e.row <= last;
-  for (let row = first; row <= last; row++) if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
+  for (let row = first; row <= last; row++)
+    if (!view.free(row, 0, view.cols) && !found.some((e) => e.kind === "status" && e.row === row)) return;
   const kept = found.filter((e) => !(e.kind === "status" && within(e)));
   found.splice(0, found.length, ...kept, status(view, first, last));
 }
@@ -293,11 +498,19 @@ function status(view: View, first: number, last: number): Found {
   const lines: string[] = [];
   for (let row = first; row <= last; row++) lines.push(view.text(row, 0, view.cols).trimEnd());
   // A side bar down the left of every row (opencode's "┃") is its frame, not its text.
-  if (lines.every((line) => /^\s*[│┃║]\s/.test(line))) lines.forEach((line, i) => (lines[i] = line.replace(/[│┃║]/, " ")));
+  if (lines.every((line) => /^\s*[│┃║]\s/.test(line)))
+    lines.forEach((line, i) => (lines[i] = line.replace(/[│┃║]/, " ")));
   const start = Math.min(...lines.map((line) => line.length - line.trimStart().length));
   const width = Math.max(...lines.map((line) => line.length)) - start;
   view.use(first, 0, view.cols, last - first + 1);
-  return { kind: "status", row: first, col: start, width, height: last - first + 1, text: lines.map((line) => line.slice(start)).join("\n") };
+  return {
+    kind: "status",
+    row: first,
+    col: start,
+    width,
+    height: last - first + 1,
+    text: lines.map((line) => line.slice(start)).join("\n"),
+  };
 }
 
 /** A key as a key bar names it: "F3", "S-F3", "Esc", "^X", mc's "1". */
@@ -358,7 +571,14 @@ function keyBar(view: View, row: number): Found[] {
     // (A name cut to fit, mc's at 70 columns: "Re~ov", "De~te".)
     if (!/^[A-Za-z][\w/+~-]*(?: [\w/+-]+)?$/.test(label)) break;
     const col = key.start + keyText.length - keyText.trimStart().length;
-    out.push({ kind: "button", row, col, width: name.start + view.text(row, name.start, name.end).trimEnd().length - col, height: 1, label });
+    out.push({
+      kind: "button",
+      row,
+      col,
+      width: name.start + view.text(row, name.start, name.end).trimEnd().length - col,
+      height: 1,
+      label,
+    });
   }
   if (pairs < 2 || out.length === 0 || !out.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   for (const b of out) view.use(row, b.col, b.width);

@@ -15,9 +15,12 @@ export function findBoxes(view: View): Box[] {
     for (let left = 0; left < view.cols && boxes.length < MAX_BOXES; left++) {
       // Frames drawn in ASCII ("+---- Welcome ----+" over "|" sides: links2's) count when they
       // stand alone, a few rows tall (an ASCII table's "+----+----+" is cells, not boxes).
-      const ascii = view.char(top, left) === "+" && view.char(top, left + 1) === "-" && !"-+".includes(view.char(top, left - 1));
+      const ascii =
+        view.char(top, left) === "+" && view.char(top, left + 1) === "-" && !"-+".includes(view.char(top, left - 1));
       if (!TOP_LEFT.includes(view.char(top, left)) && !ascii) continue;
-      const [topRight, bottomLeft, bottomRight, sides] = ascii ? ["+", "+", "+", "|"] : [TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT, VERTICAL];
+      const [topRight, bottomLeft, bottomRight, sides] = ascii
+        ? ["+", "+", "+", "|"]
+        : [TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT, VERTICAL];
       // The top border runs right to a corner; a title may interrupt it.
       let right = -1;
       for (let col = left + 1; col < view.cols; col++) {
@@ -28,7 +31,7 @@ export function findBoxes(view: View): Box[] {
         }
         if (TOP_LEFT.includes(char)) break;
       }
-      if (right < left + 2 || ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1)))) continue;
+      if (right < left + 2 || (ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1))))) continue;
       let bottom = -1;
       for (let row = top + 1; row < view.rows; row++) {
         const l = view.char(row, left);
@@ -39,12 +42,21 @@ export function findBoxes(view: View): Box[] {
         }
         // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
         // (Nor a list's scroll marks drawn on its right side: mc's "^", "*" and "v".)
-        if (!(sides.includes(l) || "├╟┝┠╞┣".includes(l)) || !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r) || !ascii && "^v*↑↓▲▼█▒░▮■".includes(r))) break;
+        if (
+          !(sides.includes(l) || "├╟┝┠╞┣".includes(l)) ||
+          !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r) || (!ascii && "^v*↑↓▲▼█▒░▮■".includes(r)))
+        )
+          break;
       }
       if (bottom < 0) continue;
       const border = view.text(top, left + 1, right);
       // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title.
-      const title = clean(border.replace(/\.?\[\^\]|\[[v^]\]/g, " ").replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟]/g, " ").replace(/^[<\s]+|[>\s]+$/g, " "));
+      const title = clean(
+        border
+          .replace(/\.?\[\^\]|\[[v^]\]/g, " ")
+          .replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟]/g, " ")
+          .replace(/^[<\s]+|[>\s]+$/g, " "),
+      );
       // A title set off by bars or brackets ("─| Export |─", "─[ Log ]─") is the words between.
       const bare = title.replace(/^[|\[(]\s*(.*?)\s*[|\])]$/, "$1");
       boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(bare) ? bare : "" });
@@ -77,13 +89,29 @@ export function panelDialogs(view: View, boxes: Box[]): Found[] {
     if (start < 4 || Math.abs(start - (view.cols - end)) > 2 || end - start < 10) continue;
     // Its rows keep its background at both edges (what it holds may have others), until the backdrop again.
     let bottom = top;
-    while (bottom + 1 < view.rows && view.background(bottom + 1, start) === bg && view.background(bottom + 1, end - 1) === bg && view.background(bottom + 1, end) !== bg) bottom++;
+    while (
+      bottom + 1 < view.rows &&
+      view.background(bottom + 1, start) === bg &&
+      view.background(bottom + 1, end - 1) === bg &&
+      view.background(bottom + 1, end) !== bg
+    )
+      bottom++;
     if (bottom - top < 2 || bottom + 1 >= view.rows || backdrop(bottom + 1) !== above) continue;
     if (boxes.some((b) => b.top <= bottom && b.bottom >= top && b.left < end && b.right >= start)) continue;
     let first = top;
     while (first < bottom && !view.text(first, start, end).trim()) first++;
-    const label = view.text(first, start, end).trim().split(/\s{2,}/)[0];
-    out.push({ kind: "dialog", row: top, col: start, width: end - start, height: bottom - top + 1, ...(label ? { label } : {}) });
+    const label = view
+      .text(first, start, end)
+      .trim()
+      .split(/\s{2,}/)[0];
+    out.push({
+      kind: "dialog",
+      row: top,
+      col: start,
+      width: end - start,
+      height: bottom - top + 1,
+      ...(label ? { label } : {}),
+    });
     top = bottom;
   }
   return out;
@@ -103,13 +131,26 @@ export function ruleDialogs(view: View, found: Found[]): Found[] {
     // Or a title, then tabs found as buttons on its row (claude's "Permissions  Recently blocked  Allow…").
     const lead = line.search(/\S/);
     const phrase = lead >= 0 ? /^\S+(?: \S+)*/.exec(line.slice(lead))![0] : "";
-    const tabbed = phrase !== "" && view.free(row + 1, lead, lead + phrase.length) && found.some((e) => e.kind === "button" && e.row === row + 1 && e.col > lead + phrase.length);
+    const tabbed =
+      phrase !== "" &&
+      view.free(row + 1, lead, lead + phrase.length) &&
+      found.some((e) => e.kind === "button" && e.row === row + 1 && e.col > lead + phrase.length);
     const title = tabbed ? phrase : clean(line);
     // (One phrase: fzf's header of key hints, "ENTER open  CTRL-C quit", under its rule is not a title.)
-    if (!title || title.length > 40 || !tabbed && (/\S\s{2,}\S/.test(line.trim()) || !view.free(row + 1, 0, view.cols))) continue;
+    if (
+      !title ||
+      title.length > 40 ||
+      (!tabbed && (/\S\s{2,}\S/.test(line.trim()) || !view.free(row + 1, 0, view.cols)))
+    )
+      continue;
     let last = row + 1;
-    for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++) if (!blank(r)) last = r;
-    const actionable = tabbed || found.some((e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"));
+    for (let r = row + 2; r < view.rows && !(blank(r) && (r + 1 >= view.rows || blank(r + 1))); r++)
+      if (!blank(r)) last = r;
+    const actionable =
+      tabbed ||
+      found.some(
+        (e) => e.row > row + 1 && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu"),
+      );
     if (!actionable) continue;
     out.push({ kind: "dialog", row, col: 0, width: view.cols, height: last - row + 1, label: title });
     view.use(row + 1, tabbed ? lead : 0, tabbed ? phrase.length : view.cols);
@@ -118,19 +159,32 @@ export function ruleDialogs(view: View, found: Found[]): Found[] {
   // opencode's: rows joined by a bar down their left side ("┃"), its first line the title; what
   // another dialog holds (the command palette drawn over a toast) is not the bar's.
   const dialogs = found.filter((e) => e.kind === "dialog");
-  const held = (e: Found) => dialogs.some((d) => d.row < e.row && e.row < d.row + d.height && d.col <= e.col && e.col < d.col + d.width);
+  const held = (e: Found) =>
+    dialogs.some((d) => d.row < e.row && e.row < d.row + d.height && d.col <= e.col && e.col < d.col + d.width);
   for (let row = 0; row < view.rows; row++) {
     const col = view.flat[row]!.search(/[┃▌]/);
     if (col < 0 || col > 8) continue;
     let last = row;
     while (last + 1 < view.rows && view.flat[last + 1]![col] === view.flat[row]![col]) last++;
-    const actionable = found.some((e) => e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu") && !held(e));
+    const actionable = found.some(
+      (e) =>
+        e.row > row && e.row <= last && (e.kind === "question" || e.kind === "button" || e.kind === "menu") && !held(e),
+    );
     let titleRow = row;
     while (titleRow <= last && clean(view.text(titleRow, col + 1, view.cols)) === "") titleRow++;
     if (actionable && titleRow <= last) {
       const title = clean(view.text(titleRow, col + 1, view.cols)).replace(/^[△⚠!?✱*] /, "");
-      const right = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length));
-      out.push({ kind: "dialog", row, col, width: right - col, height: last - row + 1, ...(title && title.length <= 40 ? { label: title } : {}) });
+      const right = Math.max(
+        ...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length),
+      );
+      out.push({
+        kind: "dialog",
+        row,
+        col,
+        width: right - col,
+        height: last - row + 1,
+        ...(title && title.length <= 40 ? { label: title } : {}),
+      });
       if (title.length <= 40) view.use(titleRow, col + 1, view.cols - col - 1);
       view.use(row, col, 1, last - row + 1);
     }

@@ -43,18 +43,39 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
           // Its caption: words before the bar ("Downloading ━━━"), or else a name between rules after
           // it ("█░░ | video.mp4 | 60%"), not a count, a rate or a time.
           const lead = line.slice(0, start).trim().replace(/:$/, "");
-          const named = [...line.slice(start).split("|").slice(1)].map((p) => p.trim()).find((p) => /^[\p{L}\w][\w.-]*(?: [\w.-]+){0,2}$/u.test(p) && /\p{L}{2}/u.test(p) && !/^ETA\b|\d+\/\d+|^\d/.test(p));
-          bar = { col: start, width: col + match[0].length + tail - start, label: /\p{L}{2}/u.test(lead) && lead.length <= 30 ? lead : named ?? "" };
+          const named = [...line.slice(start).split("|").slice(1)]
+            .map((p) => p.trim())
+            .find(
+              (p) =>
+                /^[\p{L}\w][\w.-]*(?: [\w.-]+){0,2}$/u.test(p) && /\p{L}{2}/u.test(p) && !/^ETA\b|\d+\/\d+|^\d/.test(p),
+            );
+          bar = {
+            col: start,
+            width: col + match[0].length + tail - start,
+            label: /\p{L}{2}/u.test(lead) && lead.length <= 30 ? lead : (named ?? ""),
+          };
         }
       }
       if (!bar) {
         // dialog --gauge: the percent alone in a box, the done part drawn in reverse.
         const box = boxAround(boxes, row, col);
         if (box && box.bottom - box.top === 2 && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
-          const outer = boxAround(boxes.filter((b) => b !== box), box.top, box.left);
+          const outer = boxAround(
+            boxes.filter((b) => b !== box),
+            box.top,
+            box.left,
+          );
           // Its caption: the gauge's own frame's title (dialog --mixedgauge), else the dialog's first row.
           const caption = box.title || (outer ? clean(view.text(outer.top + 1, outer.left + 1, outer.right)) : "");
-          out.push({ kind: "progress", row: box.top + 1, col: box.left + 1, width: box.right - box.left - 1, height: 1, percent, ...(caption ? { label: caption } : {}) });
+          out.push({
+            kind: "progress",
+            row: box.top + 1,
+            col: box.left + 1,
+            width: box.right - box.left - 1,
+            height: 1,
+            percent,
+            ...(caption ? { label: caption } : {}),
+          });
           view.use(box.top, box.left, box.right - box.left + 1, 3);
           if (outer && !box.title) view.use(outer.top + 1, outer.left + 1, outer.right - outer.left - 1);
           continue;
@@ -63,32 +84,61 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
         if (box && clean(view.text(row, box.left + 1, box.right)) === match[0]) {
           let start = box.left + 1;
           while (start < col && view.background(row, start) === view.background(row, box.left)) start++;
-          if (start < col && view.text(row, start, col).trim() === "") bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
+          if (start < col && view.text(row, start, col).trim() === "")
+            bar = { col: start, width: box.right + box.left + 1 - 2 * start, label: "" };
         }
       }
       // The percent in a caption over the bar (blessed's "Uploading snapshot: 64%"): a run of colour
       // under it, a few rows down, as long as the percent says of the width around it.
-      if (!bar && !line.slice(col + match[0].length).replace(/[│┃║]/g, "").trim()) bar = barUnder(view, boxes, row, col, percent);
+      if (
+        !bar &&
+        !line
+          .slice(col + match[0].length)
+          .replace(/[│┃║]/g, "")
+          .trim()
+      )
+        bar = barUnder(view, boxes, row, col, percent);
       if (!bar) continue;
       const label = clean(bar.label);
-      out.push({ kind: "progress", row: bar.row ?? row, col: bar.col, width: bar.width, height: 1, percent, ...(label ? { label } : {}) });
+      out.push({
+        kind: "progress",
+        row: bar.row ?? row,
+        col: bar.col,
+        width: bar.width,
+        height: 1,
+        percent,
+        ...(label ? { label } : {}),
+      });
       view.use(bar.row ?? row, bar.col, bar.width);
     }
   }
   return out;
 }
 
-function barUnder(view: View, boxes: Box[], row: number, col: number, percent: number): { row: number; col: number; width: number; label: string } | undefined {
+function barUnder(
+  view: View,
+  boxes: Box[],
+  row: number,
+  col: number,
+  percent: number,
+): { row: number; col: number; width: number; label: string } | undefined {
   const box = boxAround(boxes, row, col);
   const caption = view.flat[row]!.slice(box ? box.left + 1 : 0).search(/\S/) + (box ? box.left + 1 : 0);
   for (let r = row + 1; r <= row + 3 && r < view.rows && (!box || r < box.bottom); r++) {
-    const start = Array.from({ length: 7 }, (_, i) => caption - 3 + i).find((c) => c >= 0 && view.background(r, c) !== view.backdrop && view.background(r, c) !== view.background(r, c - 1));
+    const start = Array.from({ length: 7 }, (_, i) => caption - 3 + i).find(
+      (c) => c >= 0 && view.background(r, c) !== view.backdrop && view.background(r, c) !== view.background(r, c - 1),
+    );
     if (start === undefined) continue;
     let end = start;
     while (end < view.cols && view.background(r, end) === view.background(r, start) && view.char(r, end) === " ") end++;
     const right = box ? box.right - 1 : view.flat[row]!.trimEnd().length;
     const width = right - start;
-    if (width < 10 || view.text(r, start, right).trim() !== "" || Math.abs((end - start) / width - percent / 100) > 0.15) continue;
+    if (
+      width < 10 ||
+      view.text(r, start, right).trim() !== "" ||
+      Math.abs((end - start) / width - percent / 100) > 0.15
+    )
+      continue;
     return { row: r, col: start, width, label: "" };
   }
   return undefined;
@@ -101,18 +151,47 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
   // by side). A label's words are one blank apart: two blanks part columns.
   for (let row = 0; row < view.rows; row++) {
-    if (!view.flat[row]!.includes(":") && !view.flat[row]!.includes("___") && !(row > 0 && view.flat[row - 1]!.includes(":"))) continue;
+    if (
+      !view.flat[row]!.includes(":") &&
+      !view.flat[row]!.includes("___") &&
+      !(row > 0 && view.flat[row - 1]!.includes(":"))
+    )
+      continue;
     for (let start = 0; start < view.cols; ) {
       let end = start + 1;
-      while (end < view.cols && view.background(row, end) === view.background(row, start) && !VERTICAL.includes(view.char(row, end))) end++;
+      while (
+        end < view.cols &&
+        view.background(row, end) === view.background(row, start) &&
+        !VERTICAL.includes(view.char(row, end))
+      )
+        end++;
       const [from, to] = [start, end];
       start = end;
-      if (from === 0 || view.background(row, from) === view.background(row, from - 1) || to - from < 3 || to - from > view.cols * 0.8 || VERTICAL.includes(view.char(row, from)) || !view.free(row, from, to)) continue;
+      if (
+        from === 0 ||
+        view.background(row, from) === view.background(row, from - 1) ||
+        to - from < 3 ||
+        to - from > view.cols * 0.8 ||
+        VERTICAL.includes(view.char(row, from)) ||
+        !view.free(row, from, to)
+      )
+        continue;
       // The label before it is drawn on the backdrop, as the cells just before the field are.
       // (Or, before a field drawn with underscores, a label without its colon: finch's "Local Port      5298____".)
       const drawn = /_{3}/.test(view.text(row, from, to));
-      const before = /([A-Za-z][\w.'-]*(?: [\w.'-]+| \([\w.' -]+\)){0,5}):( {0,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) ?? (drawn ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(view.text(row, Math.max(0, from - 50), from)) : null);
-      const left = before && view.background(row, from - before[0].length) === view.background(row, from - 1) ? from - before[0].length : -1;
+      const before =
+        /([A-Za-z][\w.'-]*(?: [\w.'-]+| \([\w.' -]+\)){0,5}):( {0,20})$/.exec(
+          view.text(row, Math.max(0, from - 50), from),
+        ) ??
+        (drawn
+          ? /(?<=^|[│┃║]|\s{2})([A-Z][\w.'-]*(?: [\w.'-]+){0,3})( {2,20})$/.exec(
+              view.text(row, Math.max(0, from - 50), from),
+            )
+          : null);
+      const left =
+        before && view.background(row, from - before[0].length) === view.background(row, from - 1)
+          ? from - before[0].length
+          : -1;
       // (Or a field drawn with underscores in a dialog, its prompt the text above it: whiptail's
       // password box with the focus on its buttons.)
       const prompted = row > 0 && to - from >= 8 && /:\s*$/.test(view.text(row - 1, from, to));
@@ -120,22 +199,49 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       if (left < 0 && !prompted && !underscored) continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col <= to;
       const label = left >= 0 ? before![1]!.trim() : labelAbove(view, boxes, row, from, to);
-      found.push({ kind: "input", row, col: from, width: to - from, height: 1, ...(label ? { label } : {}), value: view.text(row, from, to).replace(/_+\s*$/, "").trim(), cursor: here });
+      found.push({
+        kind: "input",
+        row,
+        col: from,
+        width: to - from,
+        height: 1,
+        ...(label ? { label } : {}),
+        value: view
+          .text(row, from, to)
+          .replace(/_+\s*$/, "")
+          .trim(),
+        cursor: here,
+      });
       view.use(row, left >= 0 ? left : from, to - (left >= 0 ? left : from));
     }
   }
   // A web page's form field after its label (w3m's "Name: [Ada     ]", lynx's "Name: Ada______"): brackets
   // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
   for (let row = 0; row < view.rows; row++) {
-    for (const m of view.flat[row]!.matchAll(/(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):(?!\/\/)\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g)) {
+    for (const m of view.flat[row]!.matchAll(
+      /(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):(?!\/\/)\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g,
+    )) {
       const from = m.index! + m[0].length - m[2]!.length;
       const to = from + m[2]!.length;
       const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
       // (A bracketed word is a field when drawn apart from its label: links2's closed select "[France]", bold.)
       const apart = view.spanStyle(row, from + 1, to - 1) !== view.spanStyle(row, m.index!, m.index! + m[1]!.length);
-      if (!view.free(row, m.index!, to) || m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_") && !apart) continue;
+      if (
+        !view.free(row, m.index!, to) ||
+        (m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_") && !apart)
+      )
+        continue;
       const here = cursor.visible && cursor.row === row && cursor.col >= from && cursor.col < to;
-      found.push({ kind: "input", row, col: from, width: to - from, height: 1, label: m[1]!, value: inner.replace(/_+/g, " ").trim(), cursor: here });
+      found.push({
+        kind: "input",
+        row,
+        col: from,
+        width: to - from,
+        height: 1,
+        label: m[1]!,
+        value: inner.replace(/_+/g, " ").trim(),
+        cursor: here,
+      });
       view.use(row, m.index!, to - m.index!);
     }
   }
@@ -143,7 +249,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // form): each row a field. (Without the cursor it is a listing, pacman -Qi's "Name : bash".)
   for (let row = 0; row + 1 < view.rows; row++) {
     const colon = / : /.exec(view.flat[row]!)?.index ?? -1;
-    const at = (r: number) => r < view.rows && colon > 0 && view.flat[r]!.slice(colon, colon + 3) === " : " && /[A-Za-z]/.test(view.char(r, colon - 1)) && view.free(r, 0, view.cols);
+    const at = (r: number) =>
+      r < view.rows &&
+      colon > 0 &&
+      view.flat[r]!.slice(colon, colon + 3) === " : " &&
+      /[A-Za-z]/.test(view.char(r, colon - 1)) &&
+      view.free(r, 0, view.cols);
     if (!at(row) || !at(row + 1)) continue;
     let last = row + 1;
     while (at(last + 1)) last++;
@@ -153,7 +264,15 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
     for (let r = row; r <= last; r++) {
       const label = /([A-Za-z][\w'-]*(?: [\w'-]+){0,4})$/.exec(view.text(r, 0, colon))![1]!;
-      found.push({ kind: "input", row: r, col: colon + 3, width: view.cols - colon - 3, height: 1, label, cursor: cursor.row === r });
+      found.push({
+        kind: "input",
+        row: r,
+        col: colon + 3,
+        width: view.cols - colon - 3,
+        height: 1,
+        label,
+        cursor: cursor.row === r,
+      });
       view.use(r, colon - label.length, view.cols - colon + label.length);
     }
     row = last;
@@ -162,8 +281,25 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // are a menu of values: the tag is the key, the one drawn on another background the selected one.
   const fields = boxes.filter((b) => b.bottom - b.top === 2 && boxes.some((o) => o !== b && contains(o, b)));
   const stacked = fields.filter((b) => fields.some((o) => o !== b && o.left === b.left && o.right === b.right));
-  const tag = (b: Box) => /(\S+)\s*$/.exec(view.text(b.top + 1, boxAround(boxes.filter((o) => o !== b), b.top, b.left)?.left ?? 0, b.left).replace(/^[\s│┃║]+/, ""));
-  if (stacked.length >= 2 && stacked.every((b) => tag(b)) && stacked.every((b) => view.free(b.top + 1, b.left + 1, b.right))) {
+  const tag = (b: Box) =>
+    /(\S+)\s*$/.exec(
+      view
+        .text(
+          b.top + 1,
+          boxAround(
+            boxes.filter((o) => o !== b),
+            b.top,
+            b.left,
+          )?.left ?? 0,
+          b.left,
+        )
+        .replace(/^[\s│┃║]+/, ""),
+    );
+  if (
+    stacked.length >= 2 &&
+    stacked.every((b) => tag(b)) &&
+    stacked.every((b) => view.free(b.top + 1, b.left + 1, b.right))
+  ) {
     stacked.sort((a, b) => a.top - b.top);
     const items = stacked.map((b) => {
       const key = tag(b)![1]!;
@@ -175,7 +311,14 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
     const menu = items.map((i, n) => ({ ...i, selected: lone.length === 1 && looks[n] === lone[0] }));
     const col = Math.min(...menu.map((i) => i.col));
-    found.push({ kind: "menu", row: menu[0]!.row, col, width: Math.max(...menu.map((i) => i.col + i.width)) - col, height: menu[menu.length - 1]!.row - menu[0]!.row + 1, items: menu });
+    found.push({
+      kind: "menu",
+      row: menu[0]!.row,
+      col,
+      width: Math.max(...menu.map((i) => i.col + i.width)) - col,
+      height: menu[menu.length - 1]!.row - menu[0]!.row + 1,
+      items: menu,
+    });
     stacked.forEach((b, n) => view.use(b.top, items[n]!.col, b.right - items[n]!.col + 1, 3));
   }
   // A one-row box inside a dialog, empty or its text from its first cell on, is a field (dialog
@@ -185,29 +328,67 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   for (const box of boxes) {
     const row = box.top + 1;
     const inner = view.text(row, box.left + 1, box.right);
-    if (box.bottom - box.top !== 2 || !boxes.some((outer) => outer !== box && contains(outer, box)) || !view.free(row, box.left + 1, box.right)) continue;
+    if (
+      box.bottom - box.top !== 2 ||
+      !boxes.some((outer) => outer !== box && contains(outer, box)) ||
+      !view.free(row, box.left + 1, box.right)
+    )
+      continue;
     const name = /^ +([A-Z][\w'-]*(?: [\w'-]+)?) +$/.exec(inner);
     if (name && inner.length <= 20) {
       view.use(box.top, box.left, box.right - box.left + 1, 3);
-      found.push({ kind: "button", row, col: box.left, width: box.right - box.left + 1, height: 1, label: name[1]!, selected: false });
+      found.push({
+        kind: "button",
+        row,
+        col: box.left,
+        width: box.right - box.left + 1,
+        height: 1,
+        label: name[1]!,
+        selected: false,
+      });
       continue;
     }
     // (A titled one, the cursor not in it, shows a value: mc's hotlist "┌ Directory path ─┐".)
     const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
     // (Text not from its first cell is a label in a box, unless the cursor is in it: gemini's " Search to filter" placeholder.)
-    if (inner.length < 8 || /^\s+\S/.test(inner) && !here || box.title && !here) continue;
+    if (inner.length < 8 || (/^\s+\S/.test(inner) && !here) || (box.title && !here)) continue;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
-    const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(view.text(row, Math.max(0, box.left - 30), box.left + 1));
+    const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(
+      view.text(row, Math.max(0, box.left - 30), box.left + 1),
+    );
     const label = beside ? beside[1]! : labelAbove(view, boxes, box.top, box.left, box.right + 1);
-    const value = here && placeholder(view, box.left + 1, box.right) ? "" : view.text(row, box.left + 1, box.right).replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "").trim();
-    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, ...(label ? { label } : {}), value, cursor: here });
+    const value =
+      here && placeholder(view, box.left + 1, box.right)
+        ? ""
+        : view
+            .text(row, box.left + 1, box.right)
+            .replace(/\s*[│┃║]?\s*[↓▼]\s*$/, "")
+            .trim();
+    found.push({
+      kind: "input",
+      row,
+      col: box.left + 1,
+      width: box.right - box.left - 1,
+      height: 1,
+      ...(label ? { label } : {}),
+      value,
+      cursor: here,
+    });
   }
   // A one-row box, untitled, holding only a placeholder (claude's and qwen's "⌕ Search…"): a search field.
   for (const box of boxes) {
     if (!placeholderBox(view, box) || !view.free(box.top + 1, box.left + 1, box.right)) continue;
     const row = box.top + 1;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
-    found.push({ kind: "input", row, col: box.left + 1, width: box.right - box.left - 1, height: 1, value: "", cursor: cursor.visible && cursor.row === row });
+    found.push({
+      kind: "input",
+      row,
+      col: box.left + 1,
+      width: box.right - box.left - 1,
+      height: 1,
+      value: "",
+      cursor: cursor.visible && cursor.row === row,
+    });
   }
   // Boxed buttons side by side: the focused one is told as any row of buttons' is (newt's; finch's are alike).
   const boxed = found.filter((e) => e.kind === "button");
@@ -219,7 +400,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.
   // (Not a select's question: the rows under it hold its choices.)
   // (Nor over choices found already further down: enquirer's scale, its legend between.)
-  else if (!cursor.visible && !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") && !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols)) && !choicesBelow(view, view.grid.cursor.row)) {
+  else if (
+    !cursor.visible &&
+    !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") &&
+    !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols)) &&
+    !choicesBelow(view, view.grid.cursor.row)
+  ) {
     found.push(...askedInput(view, view.grid.cursor.row, view.grid.cursor.col, 0));
   }
   // A form's rows, "Label: value" two or more in a column (urwid's "Name: Ada" over "Email:", alpine's
@@ -230,22 +416,52 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const box = boxAround(boxes, row, view.flat[row]!.search(/[^\s│┃║]/));
     const [from, to] = box ? [box.left + 1, box.right] : [0, view.cols];
     const m = /^(\s*)([A-Z][A-Za-z'.-]*(?: [A-Za-z'.-]+){0,2}) *:(?: +(\S.*?))?\s*$/.exec(view.text(row, from, to));
-    return m && !/:\s/.test(m[3] ?? "") ? { row, from, to, col: from + m[1]!.length, colon: from + m[0].indexOf(":"), padded: / :/.test(m[0]), boxed: !!box, label: m[2]!, value: m[3] ?? "" } : undefined;
+    return m && !/:\s/.test(m[3] ?? "")
+      ? {
+          row,
+          from,
+          to,
+          col: from + m[1]!.length,
+          colon: from + m[0].indexOf(":"),
+          padded: / :/.test(m[0]),
+          boxed: !!box,
+          label: m[2]!,
+          value: m[3] ?? "",
+        }
+      : undefined;
   };
   for (let row = 0; row < view.rows; row++) {
     const rows: NonNullable<ReturnType<typeof formRow>>[] = [];
-    for (let r = row, f = formRow(r); f && (!rows.length || f.col === rows[0]!.col); f = ++r < view.rows ? formRow(r) : undefined) rows.push(f);
+    for (
+      let r = row, f = formRow(r);
+      f && (!rows.length || f.col === rows[0]!.col);
+      f = ++r < view.rows ? formRow(r) : undefined
+    )
+      rows.push(f);
     // (In a frame, or with the colons lined up by padding: not a line-mode program's answered prompts.)
-    const laidOut = rows.every((f) => f.boxed) || rows.every((f) => f.colon === rows[0]!.colon) && rows.some((f) => f.padded);
-    if (rows.length >= 2 && laidOut && rows.some((f) => !f.value || cursor.visible && cursor.row === f.row)) {
+    const laidOut =
+      rows.every((f) => f.boxed) || (rows.every((f) => f.colon === rows[0]!.colon) && rows.some((f) => f.padded));
+    if (rows.length >= 2 && laidOut && rows.some((f) => !f.value || (cursor.visible && cursor.row === f.row))) {
       // Where the others are fields on their own background (dialog --mixedform), a value on the
       // label's background is read-only ("Read only: fixed"), not a field; an empty one is a field.
       const drawn = rows.some((f) => !view.free(f.row, f.col, f.to));
-      const readOnly = (f: (typeof rows)[number]) => drawn && f.value !== "" && view.background(f.row, view.flat[f.row]!.indexOf(f.value, f.colon)) === view.background(f.row, f.col);
+      const readOnly = (f: (typeof rows)[number]) =>
+        drawn &&
+        f.value !== "" &&
+        view.background(f.row, view.flat[f.row]!.indexOf(f.value, f.colon)) === view.background(f.row, f.col);
       for (const f of rows) {
         if (!view.free(f.row, f.col, f.to) || readOnly(f)) continue;
         view.use(f.row, f.col, f.to - f.col);
-        found.push({ kind: "input", row: f.row, col: f.col, width: f.to - f.col, height: 1, label: f.label, value: f.value, cursor: cursor.visible && cursor.row === f.row });
+        found.push({
+          kind: "input",
+          row: f.row,
+          col: f.col,
+          width: f.to - f.col,
+          height: 1,
+          label: f.label,
+          value: f.value,
+          cursor: cursor.visible && cursor.row === f.row,
+        });
       }
     }
     row += Math.max(0, rows.length - 1);
@@ -255,7 +471,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   if (view.cursor.visible) {
     let last = view.cursor.row - 1;
     while (last >= 0 && !view.flat[last]!.trim()) last--;
-    if (last >= 0 && last < view.cursor.row - 1 && /^\S*[@:]\S*[#$%] ?$/.test(view.flat[last]!.trimEnd() + " ") && view.free(last, 0, view.cols)) {
+    if (
+      last >= 0 &&
+      last < view.cursor.row - 1 &&
+      /^\S*[@:]\S*[#$%] ?$/.test(view.flat[last]!.trimEnd() + " ") &&
+      view.free(last, 0, view.cols)
+    ) {
       view.use(last, 0, view.cols);
       found.push({ kind: "input", row: last, col: 0, width: view.cols, height: 1, value: "", cursor: false });
     }
@@ -264,7 +485,8 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   if (!found.some((e) => e.cursor)) {
     for (let row = 0; row < view.rows; row++) {
       // (Or typed right after the question, a filter over its choices: inquirer's checkbox-plus "? Pick fruit ap".)
-      if (!(/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || filterTyped(view, row)) || !view.free(row, 0, view.cols)) continue;
+      if (!(/^\s*[?✔] \S.*? › \S/.test(view.flat[row]!) || filterTyped(view, row)) || !view.free(row, 0, view.cols))
+        continue;
       const [asked] = askedInput(view, row, view.flat[row]!.trimEnd().length, 0);
       if (!asked) continue;
       if (asked.value) found.push({ ...asked, cursor: false });
@@ -292,16 +514,22 @@ function filterTyped(view: View, row: number): boolean {
   if (!/^\? \S/.test(view.flat[row]!)) return false;
   const bold = (col: number) => view.has(row, col, CellFlag.bold);
   let end = 2;
-  while (end < view.cols && (bold(end) || view.char(row, end) === " " && bold(end + 1))) end++;
+  while (end < view.cols && (bold(end) || (view.char(row, end) === " " && bold(end + 1)))) end++;
   const after = view.text(row, end, view.cols).trim();
   const at = view.flat[row]!.indexOf(after, end);
-  const plain = (col: number) => view.ink(row, col) === view.ink(row, view.cols - 1) && !bold(col) && !view.has(row, col, CellFlag.dim);
-  return end > 2 && /^[^()<>\[\]…›»]{1,30}$/.test(after) && Array.from({ length: after.length }, (_, i) => at + i).every(plain);
+  const plain = (col: number) =>
+    view.ink(row, col) === view.ink(row, view.cols - 1) && !bold(col) && !view.has(row, col, CellFlag.dim);
+  return (
+    end > 2 &&
+    /^[^()<>\[\]…›»]{1,30}$/.test(after) &&
+    Array.from({ length: after.length }, (_, i) => at + i).every(plain)
+  );
 }
 
 /** Radios or checkboxes found already within a few rows under ROW. */
 function choicesBelow(view: View, row: number): boolean {
-  for (let r = row + 1; r < Math.min(view.rows, row + 10); r++) if (/[◯○◉●◎◻◼☐☑☒]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
+  for (let r = row + 1; r < Math.min(view.rows, row + 10); r++)
+    if (/[◯○◉●◎◻◼☐☑☒]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
   return false;
 }
 
@@ -314,9 +542,16 @@ export function placeholderBox(view: View, box: Box): boolean {
   const row = box.top + 1;
   const text = view.text(row, box.left + 1, box.right);
   const first = text.search(/\S/);
-  if (first < 0 || first > 2 || text.trim().split(/\s+/).length > 4 || view.cursor.visible && view.cursor.row === row) return false;
+  if (first < 0 || first > 2 || text.trim().split(/\s+/).length > 4 || (view.cursor.visible && view.cursor.row === row))
+    return false;
   const at = box.left + 1 + first;
-  return view.has(row, at, CellFlag.dim) || view.char(row, box.right - 1) === " " && view.ink(row, at) !== view.ink(row, box.right - 1) && !view.has(row, at, CellFlag.bold) && /…$|\.\.\.$/.test(text.trim());
+  return (
+    view.has(row, at, CellFlag.dim) ||
+    (view.char(row, box.right - 1) === " " &&
+      view.ink(row, at) !== view.ink(row, box.right - 1) &&
+      !view.has(row, at, CellFlag.bold) &&
+      /…$|\.\.\.$/.test(text.trim()))
+  );
 }
 
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
@@ -328,7 +563,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (!view.free(row, cursor.col, cursor.col + 1)) return [];
   // vim's mode on its last row ("-- INSERT --", "-- File name completion … match 1 of 3"): the cursor
   // is in the text being edited, and "buy: " before it is the text's, no prompt.
-  if (row < view.rows - 1 && /^-- [A-Z][\w ()^-]*?(?: --|\bmatch \d+ of \d+|\s*$)/.test(view.flat[view.rows - 1]!)) return [];
+  if (row < view.rows - 1 && /^-- [A-Z][\w ()^-]*?(?: --|\bmatch \d+ of \d+|\s*$)/.test(view.flat[view.rows - 1]!))
+    return [];
   // The cursor on a drop-down's highlighted row (jed's), its neighbours alike: a list's selection, not a field.
   const box = boxAround(boxes, row, cursor.col);
   if (box && row > box.top + 1 && row < box.bottom - 1) {
@@ -337,7 +573,11 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     // (Neighbours that are items: not a rule under the field, mc's "├───┤" under its "Command" field.)
     const item = (r: number) => /[^\s─━═├┤]/.test(view.text(r, box.left + 1, box.right));
     const listed = item(row - 1) && item(row + 1);
-    if (listed && (lone((r) => view.spanBackground(r, box.left + 1, box.right)) || lone((r) => view.background(r, cursor.col + 1)))) return [];
+    if (
+      listed &&
+      (lone((r) => view.spanBackground(r, box.left + 1, box.right)) || lone((r) => view.background(r, cursor.col + 1)))
+    )
+      return [];
   }
   // whiptail: a field drawn on its own background around the cursor (blanks shown as "_").
   const bg = view.background(row, cursor.col);
@@ -345,17 +585,45 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   let end = cursor.col + 1;
   while (start > 0 && view.background(row, start - 1) === bg && !VERTICAL.includes(view.char(row, start - 1))) start--;
   while (end < view.cols && view.background(row, end) === bg && !VERTICAL.includes(view.char(row, end))) end++;
-  const outside = [view.background(row, start - 1), view.background(row, end)].filter((_, i) => (i === 0 ? start > 0 : end < view.cols));
+  const outside = [view.background(row, start - 1), view.background(row, end)].filter((_, i) =>
+    i === 0 ? start > 0 : end < view.cols,
+  );
   const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
-  if (bg !== "0" && end - start >= 5 && end - start < view.cols * 0.9 && !prompted && outside.length && outside.every((b) => b !== bg)) {
-    const value = placeholder(view, start, end) ? "" : view.text(row, start, end).replace(/_+\s*$/, "").trim();
+  if (
+    bg !== "0" &&
+    end - start >= 5 &&
+    end - start < view.cols * 0.9 &&
+    !prompted &&
+    outside.length &&
+    outside.every((b) => b !== bg)
+  ) {
+    const value = placeholder(view, start, end)
+      ? ""
+      : view
+          .text(row, start, end)
+          .replace(/_+\s*$/, "")
+          .trim();
     view.use(row, start, end - start);
     // Its prompt before it on its row (mc's "cd [docs    ]"), else the text above it.
     const outer = boxAround(boxes, row, start);
     const before = clean(view.text(row, outer ? outer.left + 1 : 0, start)).replace(/:$/, "");
-    const label = /\p{L}/u.test(before) && before.length <= 30 && view.free(row, start - before.length - 1, start) ? before : labelAbove(view, boxes, row, start, end);
+    const label =
+      /\p{L}/u.test(before) && before.length <= 30 && view.free(row, start - before.length - 1, start)
+        ? before
+        : labelAbove(view, boxes, row, start, end);
     if (label === before) view.use(row, start - before.length - 1, before.length + 1);
-    return [{ kind: "input", row, col: start, width: end - start, height: 1, ...(label ? { label } : {}), value, cursor: true }];
+    return [
+      {
+        kind: "input",
+        row,
+        col: start,
+        width: end - start,
+        height: 1,
+        ...(label ? { label } : {}),
+        value,
+        cursor: true,
+      },
+    ];
   }
   // The prompt starts after what the row already holds (htop's key hints before its "Search:").
   let from = cursor.col;
@@ -363,7 +631,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (Blanks before the prompt, inside a frame: fzf's "│ > ht".)
   while (from < cursor.col && view.char(row, from) === " ") from++;
   // (And a prompt library's gutter: clack's "│  Search: f█".)
-  if (/[│┃]/.test(view.char(row, from)) && view.char(row, from + 1) === " " && !boxAround(boxes, row, from + 1) && /[│┃]/.test(view.char(row - 1, from))) {
+  if (
+    /[│┃]/.test(view.char(row, from)) &&
+    view.char(row, from + 1) === " " &&
+    !boxAround(boxes, row, from + 1) &&
+    /[│┃]/.test(view.char(row - 1, from))
+  ) {
     from++;
     while (from < cursor.col && view.char(row, from) === " ") from++;
   }
@@ -381,11 +654,29 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const continued = /^\.\.\. /.exec(before);
   if (continued && from === 0) {
     view.use(row, 0, view.cols);
-    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: line.slice(4).trimEnd(), cursor: true }];
+    return [
+      {
+        kind: "input",
+        row,
+        col: 0,
+        width: view.cols,
+        height: 1,
+        label: "",
+        value: line.slice(4).trimEnd(),
+        cursor: true,
+      },
+    ];
   }
   // No prompt at all (bc): the cursor alone at the start of an empty row under the program's output, nothing below.
   // (Not under a question, which is answered with a key: terminal-kit's "[Y|n]".)
-  if (cursor.col === 0 && !line.trim() && row > 0 && view.flat[row - 1]!.trim() && view.free(row - 1, 0, view.cols) && view.flat.slice(row + 1).every((l) => !l.trim())) {
+  if (
+    cursor.col === 0 &&
+    !line.trim() &&
+    row > 0 &&
+    view.flat[row - 1]!.trim() &&
+    view.free(row - 1, 0, view.cols) &&
+    view.flat.slice(row + 1).every((l) => !l.trim())
+  ) {
     view.use(row, 0, view.cols);
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
   }
@@ -394,10 +685,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
   // "Name (full name) [Some-State]:Noord": a default in brackets, then the colon, then what is typed.
   const bracketed = /^\[[^\]\s][^\]]{0,20}\] /.exec(before);
-  const match = commandLine ?? named ?? bracketed ?? /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ?? /^(.*[:?>$#❯›])\s*$/.exec(before) ?? /^(.*?\S.*?\]:)(?=\S)/.exec(before);
+  const match =
+    commandLine ??
+    named ??
+    bracketed ??
+    /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
+    /^(.*[:?>$#❯›])\s*$/.exec(before) ??
+    /^(.*?\S.*?\]:)(?=\S)/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   const promptEnd = match[0].length;
-  const labelText = commandLine ? commandLine[1]! : named || bracketed ? "" : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
+  const labelText = commandLine
+    ? commandLine[1]!
+    : named || bracketed
+      ? ""
+      : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value
   // (nor part of what is typed after it: gpg's "What keysize do you want? (3072) 40").
@@ -405,8 +706,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const drawn = view.char(row, cursor.col) === "█" && !view.grid.cursor.visible;
   const hint = /\s+\([^)]*\)\s*$/.exec(line);
   const shown = drawn ? line.slice(0, cursor.col - from) + line.slice(cursor.col - from + 1) : line;
-  const typed = drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`) ? shown.slice(0, hint.index - 1) : shown;
-  const value = placeholder(view, from + promptEnd, view.cols) || /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)) ? "" : typed.slice(promptEnd).replace(DROP_DOWN, "").replace(/\s*[│┃║]\s*$/, "").replace(/^\s*\([^)]*\) (?=\S)/, "").trimEnd();
+  const typed =
+    drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`)
+      ? shown.slice(0, hint.index - 1)
+      : shown;
+  const value =
+    placeholder(view, from + promptEnd, view.cols) ||
+    /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1))
+      ? ""
+      : typed
+          .slice(promptEnd)
+          .replace(DROP_DOWN, "")
+          .replace(/\s*[│┃║]\s*$/, "")
+          .replace(/^\s*\([^)]*\) (?=\S)/, "")
+          .trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
@@ -423,18 +736,41 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // The field runs to the end of the row, or to a status the program keeps at its right end, far
   // past the cursor (peco's "IgnoreCase [2 (1/1)]", kakoune's "notes.txt 1:1  prompt").
   const right = /\S(?: ?\S)*(?:\s{2}\S(?: ?\S)*)*\s{0,2}$/.exec(view.text(row, cursor.col + 8, view.cols));
-  const status = right && view.text(row, cursor.col, cursor.col + 8 + right.index).trim() === "" && labelText !== "" && /[\p{L}\p{N}]{3}/u.test(right[0]) ? cursor.col + 8 + right.index : -1;
+  const status =
+    right &&
+    view.text(row, cursor.col, cursor.col + 8 + right.index).trim() === "" &&
+    labelText !== "" &&
+    /[\p{L}\p{N}]{3}/u.test(right[0])
+      ? cursor.col + 8 + right.index
+      : -1;
   // Or to what an element found before holds (fzf's inline "< 8/17 ───" counter).
   let taken = cursor.col;
   while (taken < view.cols && (view.free(row, taken, taken + 1) || /[─━═]/.test(view.char(row, taken)))) taken++;
   const stop = status > 0 ? status : taken;
   view.use(row, first, stop - first);
-  const input: Found = { kind: "input", row, col: first, width: stop - first, height: 1, label: labelText, value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(), cursor: true };
+  const input: Found = {
+    kind: "input",
+    row,
+    col: first,
+    width: stop - first,
+    height: 1,
+    label: labelText,
+    value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(),
+    cursor: true,
+  };
   // A prompt too long for its row wraps: it starts on the row above, filled to its end (vim's
   // "Type number and <Enter> or click with the mouse (q or empty" over "cancels): ").
   const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
   // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
-  if (stop === view.cols && first === 0 && !commandLine && /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) && above.length >= view.cols - 2 && !/^\s/.test(above) && view.free(row - 1, 0, view.cols)) {
+  if (
+    stop === view.cols &&
+    first === 0 &&
+    !commandLine &&
+    /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) &&
+    above.length >= view.cols - 2 &&
+    !/^\s/.test(above) &&
+    view.free(row - 1, 0, view.cols)
+  ) {
     view.use(row - 1, 0, view.cols);
     return [{ ...input, row: row - 1, height: 2, label: clean(`${above} ${labelText}`) }];
   }
@@ -454,15 +790,31 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
   // Both drawn by a prompt library: an icon before the question, a rule down the left of the answer
   // (an editor's cursor under "def f():" is not an answer).
   const above = row > 0 ? clean(view.text(row - 1, 0, view.cols)) : "";
-  const question = /^[^\p{L}\p{N}\s"'(]+ /u.test(above) && /[│┃|]/.test(before.slice(0, gutter)) ? above.replace(/^\S+ +/, "") : "";
+  const question =
+    /^[^\p{L}\p{N}\s"'(]+ /u.test(above) && /[│┃|]/.test(before.slice(0, gutter)) ? above.replace(/^\S+ +/, "") : "";
   if (question && view.free(row - 1, 0, view.cols)) {
     const first = from + gutter;
     const drawn = view.char(row, cursor.col);
     // The cursor a program draws itself ("_", "█") is not typed.
-    const typed = (view.text(row, first, cursor.col) + (/[_█▌▏]/.test(drawn) ? " " : drawn) + view.text(row, cursor.col + 1, view.cols)).trim();
+    const typed = (
+      view.text(row, first, cursor.col) +
+      (/[_█▌▏]/.test(drawn) ? " " : drawn) +
+      view.text(row, cursor.col + 1, view.cols)
+    ).trim();
     view.use(row - 1, 0, view.cols);
     view.use(row, first, view.cols - first);
-    return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label: question.replace(/:$/, ""), value: placeholder(view, first, view.cols) ? "" : typed, cursor: true }];
+    return [
+      {
+        kind: "input",
+        row,
+        col: first,
+        width: view.cols - first,
+        height: 1,
+        label: question.replace(/:$/, ""),
+        value: placeholder(view, first, view.cols) ? "" : typed,
+        cursor: true,
+      },
+    ];
   }
   return [];
 }
@@ -480,7 +832,8 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   let end = start;
   const flag = (col: number, f: number) => view.has(row, col, f);
   if (!flag(start, CellFlag.bold)) return [];
-  while (end < cursorCol && (flag(end, CellFlag.bold) || view.char(row, end) === " " && flag(end + 1, CellFlag.bold))) end++;
+  while (end < cursorCol && (flag(end, CellFlag.bold) || (view.char(row, end) === " " && flag(end + 1, CellFlag.bold))))
+    end++;
   const label = clean(view.text(row, start, end));
   const first = asked[1]!.length;
   if (!view.free(row, first, view.cols)) return [];
@@ -492,13 +845,25 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   const ink = (col: number) => view.ink(row, col);
   for (let col = end; col < view.cols; col++) {
     const ch = view.char(row, col);
-    if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start)) continue;
+    if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start))
+      continue;
     const dim = flag(col, CellFlag.dim);
     if (dim && /[[(]/.test(ch)) depth++;
     if (!(dim && depth > 0)) typed += ch;
     if (dim && /[\])]/.test(ch)) depth = Math.max(0, depth - 1);
   }
-  return [{ kind: "input", row, col: first, width: view.cols - first, height: 1, label, value: typed.trim().replace(/^[‣›»…]\s*/, ""), cursor: true }];
+  return [
+    {
+      kind: "input",
+      row,
+      col: first,
+      width: view.cols - first,
+      height: 1,
+      label,
+      value: typed.trim().replace(/^[‣›»…]\s*/, ""),
+      cursor: true,
+    },
+  ];
 }
 
 /**
@@ -514,7 +879,12 @@ function placeholder(view: View, start: number, end: number): boolean {
   const blank = Math.min(col + text.length, end - 1, view.cols - 1);
   // (clack draws its cursor over the placeholder's first letter: the rest of it is dim; gemini's, grey.)
   const after = first === col && view.char(row, first + 1).trim() !== "";
-  return view.has(row, first, CellFlag.dim) || after && view.has(row, first + 1, CellFlag.dim) || (view.char(row, blank) === " " && (view.ink(row, first) !== view.ink(row, blank) || after && view.ink(row, first + 1) !== view.ink(row, blank)));
+  return (
+    view.has(row, first, CellFlag.dim) ||
+    (after && view.has(row, first + 1, CellFlag.dim)) ||
+    (view.char(row, blank) === " " &&
+      (view.ink(row, first) !== view.ink(row, blank) || (after && view.ink(row, first + 1) !== view.ink(row, blank))))
+  );
 }
 
 /**
@@ -541,7 +911,8 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
  * A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree
  * view"); it starts a word ("((x) => x * 2)" in a REPL is code).
  */
-const TOGGLE = /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
+const TOGGLE =
+  /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [...scaleGrid(view)];
@@ -550,7 +921,8 @@ export function findToggles(view: View): Found[] {
   const submenus = (row: number, col: number) => {
     // Rows of the list: text in the mark's column, and nothing but a frame before it as on the mark's row.
     const clear = (r: number) => view.flat[r]!.slice(0, col).replace(/[│┃║]/g, " ").trim() === "";
-    const listed = (r: number) => r >= 0 && r < view.rows && view.flat[r]!.slice(col, col + 12).trim() !== "" && clear(r) === clear(row);
+    const listed = (r: number) =>
+      r >= 0 && r < view.rows && view.flat[r]!.slice(col, col + 12).trim() !== "" && clear(r) === clear(row);
     let [first, last] = [row, row];
     while (listed(first - 1)) first--;
     while (listed(last + 1)) last++;
@@ -566,17 +938,34 @@ export function findToggles(view: View): Found[] {
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
       // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
-      let label = view.text(row, col + marker.length + 1, col + match[0].length).trim().replace(/^(?:[│├└─]+\s*)+/, "").replace(/^[-•*] /, "").replace(/:$/, "");
+      let label = view
+        .text(row, col + marker.length + 1, col + match[0].length)
+        .trim()
+        .replace(/^(?:[│├└─]+\s*)+/, "")
+        .replace(/^[-•*] /, "")
+        .replace(/:$/, "");
       const parts = label.split(/\s{2,}/);
       if (parts.length === 2) label = parts[1]!;
       // A hint in parentheses after it, drawn in another style (clack's "(recommended)"), is not part of it.
       const hint = /\s+\([^)]*\)$/.exec(label);
       const labelCol = line.indexOf(label, col + marker.length);
       const hintStyle = hint ? view.style(row, labelCol + label.length - 1) : "";
-      if (hint && (hintStyle !== view.style(row, labelCol) || hintStyle.startsWith(`${CellFlag.dim}/`))) label = label.slice(0, hint.index);
+      if (hint && (hintStyle !== view.style(row, labelCol) || hintStyle.startsWith(`${CellFlag.dim}/`)))
+        label = label.slice(0, hint.index);
       // inquirer: "❯◯ Vitest", the focus marker right before the box.
-      const marked = col > 0 && MARKERS.includes(view.char(row, col - 1)) || col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ";
-      out.push({ kind: radio ? "radio" : "checkbox", row, col, width: match[0].length, height: 1, label, checked, ...(marked ? { selected: true } : {}) });
+      const marked =
+        (col > 0 && MARKERS.includes(view.char(row, col - 1))) ||
+        (col > 1 && MARKERS.includes(view.char(row, col - 2)) && view.char(row, col - 1) === " ");
+      out.push({
+        kind: radio ? "radio" : "checkbox",
+        row,
+        col,
+        width: match[0].length,
+        height: 1,
+        label,
+        checked,
+        ...(marked ? { selected: true } : {}),
+      });
       view.use(row, col, match[0].length);
       if (marked) view.use(row, col - 2, 2);
     }
@@ -585,7 +974,13 @@ export function findToggles(view: View): Found[] {
   // A column of check marks, some lit and some dim (enquirer's multiselect): each row a checkbox, checked when lit.
   for (let row = 0; row < view.rows; row++) {
     const at = view.flat[row]!.search(/[✔✓] \S/);
-    const check = (r: number) => r < view.rows && at >= 0 && view.char(r, at) === view.char(row, at) && view.char(r, at + 1) === " " && view.char(r, at + 2).trim() !== "" && view.free(r, at, view.cols);
+    const check = (r: number) =>
+      r < view.rows &&
+      at >= 0 &&
+      view.char(r, at) === view.char(row, at) &&
+      view.char(r, at + 1) === " " &&
+      view.char(r, at + 2).trim() !== "" &&
+      view.free(r, at, view.cols);
     if (!check(row)) continue;
     let last = row;
     while (check(last + 1)) last++;
@@ -594,7 +989,15 @@ export function findToggles(view: View): Found[] {
     if (rows.length >= 2 && rows.some(dim) && !rows.every(dim)) {
       for (const r of rows) {
         const text = view.text(r, at + 2, view.cols).trimEnd();
-        out.push({ kind: "checkbox", row: r, col: at, width: text.length + 2, height: 1, label: text, checked: !dim(r) });
+        out.push({
+          kind: "checkbox",
+          row: r,
+          col: at,
+          width: text.length + 2,
+          height: 1,
+          label: text,
+          checked: !dim(r),
+        });
         view.use(r, at, text.length + 2);
       }
     }
@@ -606,7 +1009,9 @@ export function findToggles(view: View): Found[] {
     // The label's own style: a hint after it ("(needs db)", dim on every row) is not.
     const looks = out.map((e) => {
       const at = e.label ? view.flat[e.row]!.indexOf(e.label, e.col + 1) : -1;
-      return at >= 0 ? view.spanStyle(e.row, at, at + e.label!.length) : view.spanStyle(e.row, e.col + 2, e.col + e.width);
+      return at >= 0
+        ? view.spanStyle(e.row, at, at + e.label!.length)
+        : view.spanStyle(e.row, e.col + 2, e.col + e.width);
     });
     const lone = out.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (lone.length === 1) lone[0]!.selected = true;
@@ -624,10 +1029,12 @@ export function findToggles(view: View): Found[] {
 function scaleGrid(view: View): Found[] {
   const circles = (row: number) => {
     const cols: number[] = [];
-    for (const m of view.flat[row]!.matchAll(/[◯○◉●◎]/g)) if (view.free(row, m.index!, m.index! + 1)) cols.push(m.index!);
+    for (const m of view.flat[row]!.matchAll(/[◯○◉●◎]/g))
+      if (view.free(row, m.index!, m.index! + 1)) cols.push(m.index!);
     return cols.length >= 3 ? cols.join(",") : "";
   };
-  const rule = (row: number) => row >= 0 && row < view.rows && /─/.test(view.flat[row]!) && /^[\s│┃├┼┤┌┬┐└┴┘─━]*$/.test(view.flat[row]!);
+  const rule = (row: number) =>
+    row >= 0 && row < view.rows && /─/.test(view.flat[row]!) && /^[\s│┃├┼┤┌┬┐└┴┘─━]*$/.test(view.flat[row]!);
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
     const key = circles(row);
@@ -643,9 +1050,17 @@ function scaleGrid(view: View): Found[] {
     const cols = key.split(",").map(Number);
     // The names' row: right above, or above a rule; its names parted by the frame or two blanks.
     const top = rule(rows[0]! - 1) ? rows[0]! - 2 : rows[0]! - 1;
-    const names = top >= 0 ? [...view.flat[top]!.replace(/[│┃]/g, " ").matchAll(/\S+(?: \S+)*/g)].map((m) => ({ text: m[0], start: m.index!, end: m.index! + m[0].length })) : [];
+    const names =
+      top >= 0
+        ? [...view.flat[top]!.replace(/[│┃]/g, " ").matchAll(/\S+(?: \S+)*/g)].map((m) => ({
+            text: m[0],
+            start: m.index!,
+            end: m.index! + m[0].length,
+          }))
+        : [];
     const over = cols.map((col) => names.find((n) => n.start - 2 <= col && col <= n.end + 1));
-    const header = names.length > 0 && names.length <= cols.length + 1 && over.every(Boolean) && new Set(over).size === cols.length;
+    const header =
+      names.length > 0 && names.length <= cols.length + 1 && over.every(Boolean) && new Set(over).size === cols.length;
     if (rows.length < 2 && !header) continue;
     const first = (r: number) => view.flat[r]!.search(/[^\s│┃]/);
     const start = Math.min(...rows.map(first));
@@ -654,19 +1069,39 @@ function scaleGrid(view: View): Found[] {
     const bracketed = (r: number, col: number) => view.char(r, col - 2) === "[" && view.char(r, col + 2) === "]";
     const boxed = rows.some((r) => cols.some((col) => bracketed(r, col)));
     for (const r of rows) {
-      const name = view.text(r, start, cols[0]!).replace(/[│┃\[]/g, " ").trim();
+      const name = view
+        .text(r, start, cols[0]!)
+        .replace(/[│┃\[]/g, " ")
+        .trim();
       for (const [i, col] of cols.entries()) {
         const checked = /[◉●◎]/.test(view.char(r, col));
         const label = [name, header ? over[i]!.text : String(i + 1)].filter(Boolean).join(" ");
         const selected = boxed ? bracketed(r, col) : focus.length === 1 ? focus[0] === r && checked : undefined;
-        out.push({ kind: "radio", row: r, col, width: 1, height: 1, label, checked, ...(selected !== undefined ? { selected } : {}) });
+        out.push({
+          kind: "radio",
+          row: r,
+          col,
+          width: 1,
+          height: 1,
+          label,
+          checked,
+          ...(selected !== undefined ? { selected } : {}),
+        });
       }
       view.use(r, start, cols.at(-1)! + 1 - start);
     }
     if (header) {
       const left = Math.min(start, names[0]!.start);
       const right = Math.max(cols.at(-1)! + 1, names.at(-1)!.end);
-      out.push({ kind: "table", row: top, col: left, width: right - left, height: rows.at(-1)! - top + 1, header: names.map((n) => n.text), rows: rows.length });
+      out.push({
+        kind: "table",
+        row: top,
+        col: left,
+        width: right - left,
+        height: rows.at(-1)! - top + 1,
+        header: names.map((n) => n.text),
+        rows: rows.length,
+      });
       view.use(top, left, right - left, rows.at(-1)! - top + 1);
     }
   }
@@ -683,13 +1118,20 @@ function tagColumn(view: View, toggles: Found[]): void {
     const line = view.flat[t.row]!;
     const end = t.col + t.width;
     const after = /^(\s{6,})([^\s│┃║|](?:\S| (?! ))*)/.exec(line.slice(end));
-    if (after && /^\S+$/.test(t.label ?? "") && /[\p{L}\p{N}]/u.test(after[2]!) && view.free(t.row, end, end + after[0].length)) return { at: end + after[1]!.length, text: after[2]! };
+    if (
+      after &&
+      /^\S+$/.test(t.label ?? "") &&
+      /[\p{L}\p{N}]/u.test(after[2]!) &&
+      view.free(t.row, end, end + after[0].length)
+    )
+      return { at: end + after[1]!.length, text: after[2]! };
     const at = t.label ? line.indexOf(t.label, t.col + 3) : -1;
     return at > t.col + 4 && line.slice(t.col + 3, at).trim() ? { at } : undefined;
   });
   for (let i = 0; i < toggles.length; ) {
     let j = i + 1;
-    while (j < toggles.length && toggles[j]!.col === toggles[i]!.col && toggles[j]!.row === toggles[j - 1]!.row + 1) j++;
+    while (j < toggles.length && toggles[j]!.col === toggles[i]!.col && toggles[j]!.row === toggles[j - 1]!.row + 1)
+      j++;
     const group = described.slice(i, j);
     if (j - i >= 2 && group.every((d) => d && d.at === group[0]!.at) && group.some((d) => d!.text)) {
       for (let k = i; k < j; k++) {
@@ -719,9 +1161,19 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     }
     // htop's "[Main] [I/O]": a row of bracketed names alone is tabs.
     // One alone is a tab when drawn on a background of its own (htop's "[Setup]").
-    const tabRow = /^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) || /^\s*\[[A-Za-z][\w/ .-]{1,15}\]\s*$/.test(line) && view.spanBackground(row, line.indexOf("["), line.indexOf("]") + 1) !== "0";
+    const tabRow =
+      /^\s*(?:\[[A-Za-z][\w/ .-]{1,15}\]\s*){2,}$/.test(line) ||
+      (/^\s*\[[A-Za-z][\w/ .-]{1,15}\]\s*$/.test(line) &&
+        view.spanBackground(row, line.indexOf("["), line.indexOf("]") + 1) !== "0");
     if (tabRow && view.free(row, 0, view.cols)) {
-      const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({ kind: "button", row, col: m.index!, width: m[0].length, height: 1, label: m[1]! }));
+      const tabs: Found[] = [...line.matchAll(/\[([A-Za-z][\w/ .-]{1,15})\]/g)].map((m) => ({
+        kind: "button",
+        row,
+        col: m.index!,
+        width: m[0].length,
+        height: 1,
+        label: m[1]!,
+      }));
       // The active tab is drawn in the colour of the page under it (htop's green [Main] over its green header).
       const page = row + 1 < view.rows ? view.spanBackground(row + 1, 0, view.cols) : "";
       const joined = tabs.filter((t) => view.spanBackground(row, t.col, t.col + t.width) === page);
@@ -740,8 +1192,14 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     const starts = new Set(all.map((m) => m.index!));
     const apart = (m: RegExpExecArray) => {
       const [start, end] = [m.index!, m.index! + m[0].length];
-      const before = /(?:^|\s\s|[│┃║|]\s?|\[)$/.test(line.slice(0, start)) || ends.has(start - 1) || ends.has(start - 2) && line[start - 1] === " ";
-      const after = /^(?:$|\s\s|\s?[│┃║|]|\])/.test(line.slice(end)) || starts.has(end) || starts.has(end + 1) && line[end] === " ";
+      const before =
+        /(?:^|\s\s|[│┃║|]\s?|\[)$/.test(line.slice(0, start)) ||
+        ends.has(start - 1) ||
+        (ends.has(start - 2) && line[start - 1] === " ");
+      const after =
+        /^(?:$|\s\s|\s?[│┃║|]|\])/.test(line.slice(end)) ||
+        starts.has(end) ||
+        (starts.has(end + 1) && line[end] === " ");
       return before && after;
     };
     const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
@@ -756,7 +1214,13 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
     const alone = (m: RegExpExecArray) => {
       const box = boxAround(boxes, row, m.index!);
-      return box !== undefined && view.text(row, box.left + 1, box.right).replace(m[0], "").trim() === "";
+      return (
+        box !== undefined &&
+        view
+          .text(row, box.left + 1, box.right)
+          .replace(m[0], "")
+          .trim() === ""
+      );
     };
     const buttons = matches.filter((m) => m[1] !== undefined || matches.length > 1 || alone(m));
     const row_: Found[] = [];
@@ -782,8 +1246,22 @@ function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
   if (!box) return [];
   const inner = view.text(row, box.left + 1, box.right);
   const pieces = [...inner.matchAll(/\S+(?: \S+){0,3}/g)];
-  if (pieces.length < 2 || pieces.length > 5 || pieces.some((p) => p[0].length > 24) || !/^\s*\S+(?:(?: \S+)*\s{3,}\S+)+(?: \S+)*\s*$/.test(inner)) return [];
-  const buttons: Found[] = pieces.map((p) => ({ kind: "button", row, col: box.left + 1 + p.index!, width: p[0].length, height: 1, label: p[0], selected: false }));
+  if (
+    pieces.length < 2 ||
+    pieces.length > 5 ||
+    pieces.some((p) => p[0].length > 24) ||
+    !/^\s*\S+(?:(?: \S+)*\s{3,}\S+)+(?: \S+)*\s*$/.test(inner)
+  )
+    return [];
+  const buttons: Found[] = pieces.map((p) => ({
+    kind: "button",
+    row,
+    col: box.left + 1 + p.index!,
+    width: p[0].length,
+    height: 1,
+    label: p[0],
+    selected: false,
+  }));
   const lit = buttons.filter((b) => view.spanStyle(row, b.col, b.col + b.width).includes("/i"));
   if (lit.length !== 1 || !buttons.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   lit[0]!.selected = true;
@@ -806,7 +1284,9 @@ function pillButtons(view: View, row: number): Found[] {
     if (!/^ [A-Z][A-Za-z ,'-]{0,23}[a-z] $/.test(text) || !view.free(row, col, end)) continue;
     // Plain choices follow, two or more blanks apart, up to the key hints.
     const rest = line.slice(end);
-    const buttons: Found[] = [{ kind: "button", row, col, width: end - col, height: 1, label: text.trim(), selected: true }];
+    const buttons: Found[] = [
+      { kind: "button", row, col, width: end - col, height: 1, label: text.trim(), selected: true },
+    ];
     let at = end;
     for (const piece of rest.matchAll(/(\s{2,})(\S+(?: \S+)?)/g)) {
       const start = end + piece.index! + piece[1]!.length;
@@ -821,7 +1301,13 @@ function pillButtons(view: View, row: number): Found[] {
     for (const [i, piece] of before.entries()) {
       const start = piece.index!;
       const gap = i === 0 ? col - (start + piece[0].length) : before[i - 1]!.index! - (start + piece[0].length);
-      if (gap < 2 || !/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[0]) || view.spanStyle(row, start, start + piece[0].length) !== plain || !view.free(row, start, start + piece[0].length)) break;
+      if (
+        gap < 2 ||
+        !/^[A-Z][a-z]+(?: [a-z]+)?$/.test(piece[0]) ||
+        view.spanStyle(row, start, start + piece[0].length) !== plain ||
+        !view.free(row, start, start + piece[0].length)
+      )
+        break;
       buttons.splice(1, 0, { kind: "button", row, col: start, width: piece[0].length, height: 1, label: piece[0] });
     }
     if (buttons.length < 2) continue;

@@ -12,7 +12,13 @@ import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICA
  */
 export function circleMenus(view: View): Found[] {
   const out: Found[] = [];
-  const mark = (r: number, col: number) => r >= 0 && r < view.rows && "○●".includes(view.char(r, col)) && view.char(r, col + 1) === " " && view.char(r, col + 2).trim() !== "" && view.free(r, col, col + 3);
+  const mark = (r: number, col: number) =>
+    r >= 0 &&
+    r < view.rows &&
+    "○●".includes(view.char(r, col)) &&
+    view.char(r, col + 1) === " " &&
+    view.char(r, col + 2).trim() !== "" &&
+    view.free(r, col, col + 3);
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     const pair = /([●○]) (\S[^/]*?) \/ ([●○]) (\S.*?)\s*$/.exec(line);
@@ -24,23 +30,50 @@ export function circleMenus(view: View): Found[] {
       const second = col + pair[0].indexOf(pair[3]!, pair[1]!.length + pair[2]!.length + 2);
       const items = [
         { label: pair[2]!, row, col, width: pair[2]!.length + 2, ...(pair[1] === "●" ? { selected: true } : {}) },
-        { label: pair[4]!, row, col: second, width: pair[4]!.length + 2, ...(pair[3] === "●" ? { selected: true } : {}) },
+        {
+          label: pair[4]!,
+          row,
+          col: second,
+          width: pair[4]!.length + 2,
+          ...(pair[3] === "●" ? { selected: true } : {}),
+        },
       ];
       if (!label.endsWith("?") || !view.free(q, 0, view.cols)) continue;
       const qCol = view.flat[q]!.search(/[\p{L}\p{N}"'(]/u);
-      out.push({ kind: "question", row: q, col: qCol, width: Math.max(view.flat[q]!.trimEnd().length, line.trimEnd().length) - qCol, height: row - q + 1, label, items });
+      out.push({
+        kind: "question",
+        row: q,
+        col: qCol,
+        width: Math.max(view.flat[q]!.trimEnd().length, line.trimEnd().length) - qCol,
+        height: row - q + 1,
+        label,
+        items,
+      });
       view.use(q, qCol, view.cols - qCol);
       view.use(row, col, line.trimEnd().length - col);
       continue;
     }
     // Or "( )"/"(x)" marks outside any frame, right under a question (cli-select's): one choice, a menu.
-    const paren = (r: number) => r >= 0 && r < view.rows && /^\((?:[ xX*•])\) \S/.test(view.flat[r]!) && view.free(r, 0, 4);
-    if (paren(row) && !paren(row - 1) && row > 0 && /\?\s*$/.test(view.flat[row - 1]!) && !/[│┃║┌└]/.test(view.flat[row]!)) {
+    const paren = (r: number) =>
+      r >= 0 && r < view.rows && /^\((?:[ xX*•])\) \S/.test(view.flat[r]!) && view.free(r, 0, 4);
+    if (
+      paren(row) &&
+      !paren(row - 1) &&
+      row > 0 &&
+      /\?\s*$/.test(view.flat[row - 1]!) &&
+      !/[│┃║┌└]/.test(view.flat[row]!)
+    ) {
       let end = row;
       while (paren(end + 1)) end++;
       const marked = Array.from({ length: end - row + 1 }, (_, i) => row + i).filter((r) => view.char(r, 1) !== " ");
       if (end > row && marked.length === 1) {
-        const items = Array.from({ length: end - row + 1 }, (_, i) => row + i).map((r) => ({ label: view.text(r, 4, view.cols).trim(), row: r, col: 0, width: view.text(r, 0, view.cols).trimEnd().length, ...(r === marked[0] ? { selected: true } : {}) }));
+        const items = Array.from({ length: end - row + 1 }, (_, i) => row + i).map((r) => ({
+          label: view.text(r, 4, view.cols).trim(),
+          row: r,
+          col: 0,
+          width: view.text(r, 0, view.cols).trimEnd().length,
+          ...(r === marked[0] ? { selected: true } : {}),
+        }));
         const width = Math.max(...items.map((i) => i.width));
         out.push({ kind: "menu", row, col: 0, width, height: end - row + 1, items });
         view.use(row, 0, width, end - row + 1);
@@ -58,8 +91,17 @@ export function circleMenus(view: View): Found[] {
       const text = view.text(r, at + 2, view.cols).trimEnd();
       // The hint drawn apart from the name: in parentheses at its end, in another style.
       const hint = /\s+\([^)]*\)$/.exec(text);
-      const cut = hint && view.style(r, at + 2 + hint.index! + hint[0].length - 1) !== view.style(r, at + 2) ? hint.index! : text.length;
-      return { label: text.slice(0, cut), row: r, col: at, width: text.length + 2, ...(view.char(r, at) === "●" ? { selected: true } : {}) };
+      const cut =
+        hint && view.style(r, at + 2 + hint.index! + hint[0].length - 1) !== view.style(r, at + 2)
+          ? hint.index!
+          : text.length;
+      return {
+        label: text.slice(0, cut),
+        row: r,
+        col: at,
+        width: text.length + 2,
+        ...(view.char(r, at) === "●" ? { selected: true } : {}),
+      };
     });
     const width = Math.max(...items.map((i) => i.width));
     out.push({ kind: "menu", row, col: at, width, height: rows.length, items });
@@ -88,12 +130,22 @@ export function markerMenus(view: View): Found[] {
       if (!l || !view.free(r, markerCol, textCol + 1)) return false;
       // fzf's multi-select marks a chosen row in the column between the cursor's marker and the
       // text; claude's current choice has its ✔ there too, a column or two further left.
-      return l.slice(0, markerCol + 1).trim() === "" && /^ *[>*✓✔+●]? *$/.test(l.slice(markerCol + 1, textCol)) && l[textCol] !== undefined && !" ⎿└├".includes(l[textCol]!) && !/[─━═]{3}/.test(l);
+      return (
+        l.slice(0, markerCol + 1).trim() === "" &&
+        /^ *[>*✓✔+●]? *$/.test(l.slice(markerCol + 1, textCol)) &&
+        l[textCol] !== undefined &&
+        !" ⎿└├".includes(l[textCol]!) &&
+        !/[─━═]{3}/.test(l)
+      );
     };
     // A separator between groups of items (inquirer's "──────", " -- embedded --") is stepped over.
-    const separator = (r: number) => r >= 0 && r < view.rows && /^\s*(?:[─━-]{4,}|--? \S.{0,30} --?)\s*$/.test(lines[r]!) && lines[r]!.search(/\S/) <= textCol;
+    const separator = (r: number) =>
+      r >= 0 &&
+      r < view.rows &&
+      /^\s*(?:[─━-]{4,}|--? \S.{0,30} --?)\s*$/.test(lines[r]!) &&
+      lines[r]!.search(/\S/) <= textCol;
     let first = row;
-    while (first - 1 >= 0 && (fits(first - 1) || separator(first - 1) && fits(first - 2))) first--;
+    while (first - 1 >= 0 && (fits(first - 1) || (separator(first - 1) && fits(first - 2)))) first--;
     // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
     const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;
@@ -104,19 +156,31 @@ export function markerMenus(view: View): Found[] {
     // The same mark again right past the rows is a bullet list (qwen's "●︎ Extensions changed…" over
     // its wrapped line, then "●︎ Read context files"), not a selection.
     const mark = match[2]!;
-    if (mark === "●" && [first - 1, last + 1].some((r) => r >= 0 && r < view.rows && lines[r]![markerCol] === mark && lines[r]!.slice(0, markerCol).trim() === "")) continue;
+    if (
+      mark === "●" &&
+      [first - 1, last + 1].some(
+        (r) => r >= 0 && r < view.rows && lines[r]![markerCol] === mark && lines[r]!.slice(0, markerCol).trim() === "",
+      )
+    )
+      continue;
     // A first row above the selected one in an ink no other row has, the others sharing one, is the
     // list's heading (gemini's "Apply To" over "● User Settings", "Workspace Settings").
     const inkAt = (r: number) => view.ink(r, textCol);
     const rest = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row && fits(r));
-    if (first < row && rest.length >= 1 && new Set(rest.map(inkAt)).size === 1 && inkAt(first) !== inkAt(rest[0]!)) first++;
+    if (first < row && rest.length >= 1 && new Set(rest.map(inkAt)).size === 1 && inkAt(first) !== inkAt(rest[0]!))
+      first++;
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
     // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
     // (Its marker in an ink of its own: not inquirer's red "> Please enter a number" under its field.)
     const inked = view.ink(row, markerCol) !== view.ink(row, textCol);
     // (Or under a search box's bottom edge: claude's "❯ Add a new rule…" under its "⌕ Search…".)
-    const boxedField = row >= 3 && /^\s*[╰└]─+[╯┘]\s*$/.test(view.flat[row - 1]!) && !view.free(row - 2, view.flat[row - 1]!.search(/\S/) + 1, view.flat[row - 1]!.trimEnd().length - 1);
-    const filtered = (view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols) || boxedField) && inked;
+    const boxedField =
+      row >= 3 &&
+      /^\s*[╰└]─+[╯┘]\s*$/.test(view.flat[row - 1]!) &&
+      !view.free(row - 2, view.flat[row - 1]!.search(/\S/) + 1, view.flat[row - 1]!.trimEnd().length - 1);
+    const filtered =
+      ((view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols)) || boxedField) &&
+      inked;
     if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4)) && !filtered) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
@@ -125,7 +189,9 @@ export function markerMenus(view: View): Found[] {
       // "1. GPT-6.1-Sol    Latest workhorse…": the number is the key, a column after two blanks a description.
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
       // (A record whose first field is a figure, fzf's "230   pg     postgres -D …", is read whole.)
-      const [, key, name] = /^\d+\s{2,}\S/.test(text.trim()) ? [, undefined, clean(text)] : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+      const [, key, name] = /^\d+\s{2,}\S/.test(text.trim())
+        ? [, undefined, clean(text)]
+        : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
       const at = view.flat[r]!.indexOf(name!, textCol);
@@ -135,12 +201,26 @@ export function markerMenus(view: View): Found[] {
       const chrome = new Set([...view.flat[r]!].flatMap((ch, col) => ("│┃║".includes(ch) ? [ink(col)] : [])));
       // (A dim hint in parentheses after it, clack's "fastify (fast)", is not part of it either.)
       const hint = /\s+\([^)]*\)$/.exec(name!);
-      const dimHint = at >= 0 && hint && view.has(r, at + hint.index + 1, CellFlag.dim) && !view.has(r, at, CellFlag.dim);
-      const label = dimHint ? name!.slice(0, hint!.index) : at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1)) ? name!.slice(0, lastWord.index) : name!;
-      items.push({ label, row: r, col: textCol, width: text.length, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}), ...(checked ? { checked } : {}) });
+      const dimHint =
+        at >= 0 && hint && view.has(r, at + hint.index + 1, CellFlag.dim) && !view.has(r, at, CellFlag.dim);
+      const label = dimHint
+        ? name!.slice(0, hint!.index)
+        : at >= 0 && lastWord && ink(at + lastWord.index! + 1) !== ink(at) && chrome.has(ink(at + lastWord.index! + 1))
+          ? name!.slice(0, lastWord.index)
+          : name!;
+      items.push({
+        label,
+        row: r,
+        col: textCol,
+        width: text.length,
+        ...(key ? { key } : {}),
+        ...(r === row ? { selected: true } : {}),
+        ...(checked ? { checked } : {}),
+      });
     }
     // Every item a name, " - ", then what it does (qwen's /approval-mode): the name is the label.
-    if (items.length >= 2 && items.every((i) => / - \S/.test(i.label))) for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
+    if (items.length >= 2 && items.every((i) => / - \S/.test(i.label)))
+      for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);
@@ -166,11 +246,19 @@ export function styleMenus(view: View): Found[] {
     const col = view.flat[row + 1]!.search(/\S/);
     if (col < 0) continue;
     let last = row + 1;
-    while (last + 1 < view.rows && (view.flat[last + 1]!.search(/\S/) === col || startOf(last + 1) === col) && view.free(last + 1, 0, view.cols)) last++;
+    while (
+      last + 1 < view.rows &&
+      (view.flat[last + 1]!.search(/\S/) === col || startOf(last + 1) === col) &&
+      view.free(last + 1, 0, view.cols)
+    )
+      last++;
     const rows = Array.from({ length: last - row }, (_, i) => row + 1 + i);
     if (rows.length < 3) continue;
     // Each row's look past what the rows share at their start (the typed filter's matches, "Eur").
-    const look = (r: number) => { const text = view.flat[r]!.trimEnd(); return view.spanStyle(r, Math.min(col + 3, text.length - 1), text.length); };
+    const look = (r: number) => {
+      const text = view.flat[r]!.trimEnd();
+      return view.spanStyle(r, Math.min(col + 3, text.length - 1), text.length);
+    };
     const looks = rows.map(look);
     const lone = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
     if (lone.length !== 1 || new Set(looks).size !== 2) continue;
@@ -178,9 +266,23 @@ export function styleMenus(view: View): Found[] {
     const items = rows.map((r) => {
       const text = view.flat[r]!.slice(col).trim();
       const numbered = /^(\d{1,2}) - (\S.*)$/.exec(text);
-      return { label: numbered ? numbered[2]! : text, row: r, col, width: view.flat[r]!.trimEnd().length - col, ...(numbered ? { key: numbered[1]! } : {}), ...(r === lone[0] ? { selected: true } : {}) };
+      return {
+        label: numbered ? numbered[2]! : text,
+        row: r,
+        col,
+        width: view.flat[r]!.trimEnd().length - col,
+        ...(numbered ? { key: numbered[1]! } : {}),
+        ...(r === lone[0] ? { selected: true } : {}),
+      };
     });
-    out.push({ kind: "menu", row: row + 1, col, width: Math.max(...items.map((i) => i.width)), height: rows.length, items });
+    out.push({
+      kind: "menu",
+      row: row + 1,
+      col,
+      width: Math.max(...items.map((i) => i.width)),
+      height: rows.length,
+      items,
+    });
     view.use(row + 1, 0, view.cols, rows.length);
     row = last;
   }
@@ -201,7 +303,10 @@ function treeItem(text: string): { label: string; key?: string } {
   const numbered = /^\((\d{1,3})\)\s+/.exec(rest);
   if (numbered) [key, rest] = [numbered[1], rest.slice(numbered[0].length)];
   rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\*(?=\S))/, "");
-  const hot = /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd()) ? /\s([a-zA-Z])$/.exec(text.trimEnd()) : null;
+  const hot =
+    /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd())
+      ? /\s([a-zA-Z])$/.exec(text.trimEnd())
+      : null;
   if (hot && !key) [key, rest] = [hot[1], rest.slice(0, -2).trim()];
   return { label: rest, ...(key ? { key } : {}) };
 }
@@ -221,14 +326,44 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       let end = col + 1;
       while (end < view.cols && view.background(row, end) === bg) end++;
       // (A neighbour already read as another element, mutt's help bar over its index, does not count.)
-      const differs = (r: number) => r < 0 || r >= view.rows || view.background(r, col) !== bg && view.background(r, end - 1) !== bg || !view.free(r, col, end);
+      const differs = (r: number) =>
+        r < 0 ||
+        r >= view.rows ||
+        (view.background(r, col) !== bg && view.background(r, end - 1) !== bg) ||
+        !view.free(r, col, end);
       // (Nor a diff's line on its colour, "2 +  console.log(…)", beside another: each is on a colour of its own.)
-      const diffLine = (r: number) => r >= 0 && r < view.rows && /^\s*(?:\d+\s+)?[-+](?:\s|$)/.test(view.text(r, col, end)) && view.background(r, col) !== "0";
+      const diffLine = (r: number) =>
+        r >= 0 &&
+        r < view.rows &&
+        /^\s*(?:\d+\s+)?[-+](?:\s|$)/.test(view.text(r, col, end)) &&
+        view.background(r, col) !== "0";
       // A short one in reverse over a name alone (nnn's "src") counts too, if a list is around it (below).
       const wide = end - col >= 8 && view.char(row, end - 1) === " ";
       // (Not a word of a sentence, a search hit: "- buy milk".)
-      const word = bg.startsWith("i") && end - col >= 2 && view.char(row, col).trim() !== "" && view.char(row, col - 1).trim() === "" && /^[\s/]?$/.test(view.char(row, end)) && !/^ \p{L}/u.test(view.text(row, end, end + 2));
-      if (bg !== "0" && bg !== view.backdrop && (wide || word) && view.text(row, col, end).trim() && !VERTICAL.includes(view.char(row, col - 1)) && differs(row - 1) && differs(row + 1) && !(diffLine(row) && (diffLine(row - 1) || diffLine(row + 1))) && view.free(row, col, end) && !boxAround(boxes, row, col)) bars.push({ row, start: col, end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)) });
+      const word =
+        bg.startsWith("i") &&
+        end - col >= 2 &&
+        view.char(row, col).trim() !== "" &&
+        view.char(row, col - 1).trim() === "" &&
+        /^[\s/]?$/.test(view.char(row, end)) &&
+        !/^ \p{L}/u.test(view.text(row, end, end + 2));
+      if (
+        bg !== "0" &&
+        bg !== view.backdrop &&
+        (wide || word) &&
+        view.text(row, col, end).trim() &&
+        !VERTICAL.includes(view.char(row, col - 1)) &&
+        differs(row - 1) &&
+        differs(row + 1) &&
+        !(diffLine(row) && (diffLine(row - 1) || diffLine(row + 1))) &&
+        view.free(row, col, end) &&
+        !boxAround(boxes, row, col)
+      )
+        bars.push({
+          row,
+          start: col,
+          end: wide ? end : Math.max(end, col + view.text(row, col, view.cols).search(/\s{2,}|\s*$/)),
+        });
       col = end;
     }
   }
@@ -237,12 +372,19 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
   // has one selected row.
   const lead = (r: number, start: number, end: number) => view.text(r, start, end).search(/\S/);
   const over = (a: { row: number; start: number; end: number }, b: { row: number; start: number; end: number }) => {
-    if (b.row <= a.row || b.start >= a.end || a.start >= b.end || view.background(a.row, a.start) === view.background(b.row, b.start)) return false;
+    if (
+      b.row <= a.row ||
+      b.start >= a.end ||
+      a.start >= b.end ||
+      view.background(a.row, a.start) === view.background(b.row, b.start)
+    )
+      return false;
     for (let r = a.row + 1; r < b.row; r++) if (lead(r, a.start, a.end) !== lead(a.row, a.start, a.end)) return false;
     return true;
   };
   // (Not when its colour goes on under the other bar: that is the list's own rows, emacs's drop-down.)
-  const again = (a: { row: number; start: number }, b: { row: number }) => b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
+  const again = (a: { row: number; start: number }, b: { row: number }) =>
+    b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
   const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b) && !again(a, b))).map((a) => a.row));
   const out: Found[] = [];
   for (const bar of bars) {
@@ -253,22 +395,43 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const marked = /^\s*[●•✓✔] (?=\S)/.exec(view.text(row, start, end));
     const textCol = marked ? marked[0].length : lead(row);
     // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
-    const number = (r: number) => (r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined);
+    const number = (r: number) =>
+      r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined;
     const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
     if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
     // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
     // A pop-up's rows share a background of their own (vim's completion menu over the text): the list is those rows.
     // (Not a heading across panes over it, its row barred beside: htop's "Categories" by "Display options".)
     const paneHeading = (r: number) => headings.has(r) && bars.filter((b) => b.row === r).length >= 2;
-    const popup = [row - 1, row + 1].filter((r) => r >= 0 && r < view.rows && !paneHeading(r)).map((r) => {
-      // (Floating: its colour stops where the bar does.)
-      const b = view.spanBackground(r, start, end);
-      const [left, right] = [start === 0 || view.background(r, start - 1) !== b, end === view.cols || view.background(r, end) !== b];
-      return left && right && (start > 0 || end < view.cols) ? b : undefined;
-    }).find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
+    const popup = [row - 1, row + 1]
+      .filter((r) => r >= 0 && r < view.rows && !paneHeading(r))
+      .map((r) => {
+        // (Floating: its colour stops where the bar does.)
+        const b = view.spanBackground(r, start, end);
+        const [left, right] = [
+          start === 0 || view.background(r, start - 1) !== b,
+          end === view.cols || view.background(r, end) !== b,
+        ];
+        return left && right && (start > 0 || end < view.cols) ? b : undefined;
+      })
+      .find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
     // (A row with that mark, the current one when another is selected, has its name at the names' column.)
-    const named = (r: number) => (/^\s*[●•✓✔] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r));
-    const fits = (r: number) => r >= 0 && r < view.rows && !headings.has(r) && (popup === undefined || view.spanBackground(r, start, end) === popup) && view.free(r, start, end) && !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) && lead(r) >= 0 && Math.abs(named(r) - textCol) <= (/[*+]/.test(view.char(row, start + textCol)) || /\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))) ? 1 : 0) && !frameRow(view.text(r, start, end)) && view.spanBackground(r, start, end) !== view.background(row, start);
+    const named = (r: number) => /^\s*[●•✓✔] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r);
+    const fits = (r: number) =>
+      r >= 0 &&
+      r < view.rows &&
+      !headings.has(r) &&
+      (popup === undefined || view.spanBackground(r, start, end) === popup) &&
+      view.free(r, start, end) &&
+      !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) &&
+      lead(r) >= 0 &&
+      Math.abs(named(r) - textCol) <=
+        (/[*+]/.test(view.char(row, start + textCol)) ||
+        (/\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))))
+          ? 1
+          : 0) &&
+      !frameRow(view.text(r, start, end)) &&
+      view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
     while (fits(first - 1)) first--;
     while (fits(last + 1)) last++;
@@ -302,17 +465,40 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       if (headed.size && [...headed].some((r) => !blankRow(r))) while (headed.has(first)) first++;
       else headed.clear();
     }
-    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row).map(style);
-    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row)) first++;
+    const others = Array.from({ length: last - first }, (_, i) => first + 1 + i)
+      .filter((r) => r !== row)
+      .map(style);
+    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row))
+      first++;
     // So is a first row that ends in a colon (htop's "Send signal:").
     else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;
-    if (first === last && (!bars.some((other) => other !== bar && other.row === row) || row + 1 < view.rows && !view.free(row + 1, start, end))) continue;
+    if (
+      first === last &&
+      (!bars.some((other) => other !== bar && other.row === row) ||
+        (row + 1 < view.rows && !view.free(row + 1, start, end)))
+    )
+      continue;
     // A short bar is a list's only with neighbours enough to be one.
     if (end - start < 8 && last - first < 2) continue;
     // The bar over a name alone (nnn's) spans the list's longest name.
-    const right = end - start < 8 ? Math.max(end, ...Array.from({ length: last - first + 1 }, (_, i) => start + view.text(first + i, start, view.cols).search(/\s{2,}|\s*$/))) : end;
+    const right =
+      end - start < 8
+        ? Math.max(
+            end,
+            ...Array.from(
+              { length: last - first + 1 },
+              (_, i) => start + view.text(first + i, start, view.cols).search(/\s{2,}|\s*$/),
+            ),
+          )
+        : end;
     // Its colour again in the list: this bar is one of its rows, another is the selected one (emacs's drop-down).
-    const alike = (r: number) => r >= 0 && r < view.rows && r !== row && view.background(r, start) === view.background(row, start) && lead(r) === textCol && view.background(r, end - 1) === view.background(row, end - 1);
+    const alike = (r: number) =>
+      r >= 0 &&
+      r < view.rows &&
+      r !== row &&
+      view.background(r, start) === view.background(row, start) &&
+      lead(r) === textCol &&
+      view.background(r, end - 1) === view.background(row, end - 1);
     if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r += step) {
@@ -323,20 +509,39 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
       const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
       const mark = /^\s*[●•✓✔] (?=\S)/.exec(name);
-      const { label, key } = described ? { label: described[2]!, key: described[1]!.toLowerCase() } : treeItem(mark && (r === row ? marked : named(r) === textCol) ? name.replace(mark[0], "") : name);
-      items.push({ label, row: r, col: start, width: right - start, ...(key ? { key } : {}), ...(r === row ? { selected: true } : {}) });
+      const { label, key } = described
+        ? { label: described[2]!, key: described[1]!.toLowerCase() }
+        : treeItem(mark && (r === row ? marked : named(r) === textCol) ? name.replace(mark[0], "") : name);
+      items.push({
+        label,
+        row: r,
+        col: start,
+        width: right - start,
+        ...(key ? { key } : {}),
+        ...(r === row ? { selected: true } : {}),
+      });
     }
     // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns
     // following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not to pick).
     const record = (label: string) => label.split(" ").length > 4;
-    if (items.length >= 3 && items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) && !items.every((i) => record(i.label))) {
+    if (
+      items.length >= 3 &&
+      items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) &&
+      !items.every((i) => record(i.label))
+    ) {
       for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
     }
     // Names in one column, each then what it does in a column of sentences (gemini's slash commands:
     // "compress         Compresses the context…"): the name is the label.
-    const sentences = items.map((i) => (i.key ? null : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(view.text(i.row, start, right).trim())));
+    const sentences = items.map((i) =>
+      i.key ? null : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(view.text(i.row, start, right).trim()),
+    );
     const column = (i: number) => sentences[i]![1]!.length + sentences[i]![2]!.length;
-    if (items.length >= 3 && sentences.every((d, i) => d && column(i) === column(0)) && sentences.filter((d) => d![3]!.split(" ").length >= 3).length > items.length / 2) {
+    if (
+      items.length >= 3 &&
+      sentences.every((d, i) => d && column(i) === column(0)) &&
+      sentences.filter((d) => d![3]!.split(" ").length >= 3).length > items.length / 2
+    ) {
       items.forEach((item, i) => (item.label = sentences[i]![1]!));
     }
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
@@ -372,8 +577,15 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
     while (row < box.bottom) {
       const rows: number[] = [];
       // A rule between groups of items (├────┤: mc's drop-downs) does not end the list.
-      const rule = (r: number) => /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) && rows.length > 0 && r + 1 < box.bottom && view.free(r + 1, inner.start, inner.end);
-      while (row < box.bottom && (view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "" || rule(row))) {
+      const rule = (r: number) =>
+        /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) &&
+        rows.length > 0 &&
+        r + 1 < box.bottom &&
+        view.free(r + 1, inner.start, inner.end);
+      while (
+        row < box.bottom &&
+        ((view.free(row, inner.start, inner.end) && view.text(row, inner.start, inner.end).trim() !== "") || rule(row))
+      ) {
         if (!rule(row)) rows.push(row);
         row++;
       }
@@ -382,16 +594,30 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       const lone = (looks: string[]) => rows.filter((_, i) => looks.filter((b) => b === looks[i]).length === 1);
       // The one row on a background of its own is the selected one, whatever its letters' colours
       // (debconf colours each item's hot key: "U" red, "S" blue, a tie); else the one drawn unlike the rest.
-      const bgOnly = lone(rows.map((r) => { const t = view.text(r, inner.start, inner.end); return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length); }));
-      const odd = bgOnly.length === 1 && rows.length > 2 ? bgOnly : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
+      const bgOnly = lone(
+        rows.map((r) => {
+          const t = view.text(r, inner.start, inner.end);
+          return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length);
+        }),
+      );
+      const odd =
+        bgOnly.length === 1 && rows.length > 2
+          ? bgOnly
+          : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;
       // A column rule down every row (mc's panel in its brief format, "│/jars   │ quinoa.txt") makes columns: a table's, read later.
       // (All but a status row under them.)
-      const ruled = [...view.text(rows[0]!, inner.start, inner.end)].some((ch, i) => VERTICAL.includes(ch) && rows.filter((r) => VERTICAL.includes(view.char(r, inner.start + i))).length >= rows.length - 1 && rows.length >= 3);
+      const ruled = [...view.text(rows[0]!, inner.start, inner.end)].some(
+        (ch, i) =>
+          VERTICAL.includes(ch) &&
+          rows.filter((r) => VERTICAL.includes(view.char(r, inner.start + i))).length >= rows.length - 1 &&
+          rows.length >= 3,
+      );
       if (ruled) continue;
-      const selectedRow = odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
+      const selectedRow =
+        odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
       // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.
       const texts = rows.map((r) => view.text(r, inner.start, inner.end).replace(/[↑↓▲▼▒▮█░▓■]\s*$/, ""));
@@ -400,18 +626,30 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         const text = texts[index]!;
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
-        const parts = tagAt !== undefined ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()] : body.split(/\s{2,}/);
+        const parts =
+          tagAt !== undefined ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()] : body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
-        const shortcut = parts.length === 2 && /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
+        const shortcut =
+          parts.length === 2 &&
+          /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
         const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
         // menuconfig's "[*] Networking support (NEW)", "(widget) Default host name", "Drivers  --->":
         // the mark or value before the name, the "(NEW)" after it and the arrow are not its label.
         const mark = /^(\[[ *xM]\]|<[ *M]>|\([^)]{1,20}\)) (?=\S)/.exec(body);
-        const named = (text: string) => (mark ? text.slice(mark[0].length) : text).replace(/\s+\(NEW\)$/, "").replace(/\s+-{2,3}>$/, "").trim();
-        const item: Omit<Item, "ref"> = { label: named(tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim()), row: r, col: inner.start + start, width: body.length };
+        const named = (text: string) =>
+          (mark ? text.slice(mark[0].length) : text)
+            .replace(/\s+\(NEW\)$/, "")
+            .replace(/\s+-{2,3}>$/, "")
+            .trim();
+        const item: Omit<Item, "ref"> = {
+          label: named(tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim()),
+          row: r,
+          col: inner.start + start,
+          width: body.length,
+        };
         if (mark && /^\[[ *xM]\]$/.test(mark[1]!)) item.checked = mark[1] !== "[ ]";
         if (hot) item.key = hot[1]!;
         if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
@@ -458,13 +696,22 @@ export function gridMenus(view: View): Found[] {
     // (A rule under a header ends it: a table's, not a grid of words.)
     while (row + block.length < view.rows) {
       const next = wordsOf(row + block.length);
-      if (!next?.length || !next.every((w) => columns.has(w.col)) || next.some((w) => /^[-─━=]{5,}$/.test(w.text))) break;
+      if (!next?.length || !next.every((w) => columns.has(w.col)) || next.some((w) => /^[-─━=]{5,}$/.test(w.text)))
+        break;
       block.push(next);
     }
     // A last row wholly on a background of its own under the grid is a description of the lit
     // word (ptpython's " function "), not more of it.
     const tail = block[block.length - 1]!;
-    if (block.length >= 3 && tail.every((w) => w.bg === tail[0]!.bg) && block.slice(0, -1).flat().every((w) => w.bg !== tail[0]!.bg)) block.pop();
+    if (
+      block.length >= 3 &&
+      tail.every((w) => w.bg === tail[0]!.bg) &&
+      block
+        .slice(0, -1)
+        .flat()
+        .every((w) => w.bg !== tail[0]!.bg)
+    )
+      block.pop();
     const words = block.flat();
     const looks = new Map<string, number>();
     for (const w of words) looks.set(w.bg, (looks.get(w.bg) ?? 0) + 1);
@@ -473,7 +720,13 @@ export function gridMenus(view: View): Found[] {
     const skip = () => (row = last);
     // (Drawn on the screen's own backdrop, a word is outside the list, not lit in it; words between
     // rules are a panel's columns.)
-    if (words.length < 3 || looks.size !== 2 || lit.length !== 1 || lit[0]!.bg === view.backdrop && view.backdrop !== "0" || words.some((w) => BOX_CHARS.test(w.text))) {
+    if (
+      words.length < 3 ||
+      looks.size !== 2 ||
+      lit.length !== 1 ||
+      (lit[0]!.bg === view.backdrop && view.backdrop !== "0") ||
+      words.some((w) => BOX_CHARS.test(w.text))
+    ) {
       skip();
       continue;
     }
@@ -482,8 +735,14 @@ export function gridMenus(view: View): Found[] {
     let [from, to] = [selected.col, selected.end];
     while (from > 0 && view.background(selected.row, from - 1) === selected.bg) from--;
     while (to < view.cols && view.background(selected.row, to) === selected.bg) to++;
-    const nextCol = Math.min(...words.filter((w) => w.row === selected.row && w.col > selected.col).map((w) => w.col), view.cols);
-    const prevEnd = Math.max(...words.filter((w) => w.row === selected.row && w.col < selected.col).map((w) => w.end), 0);
+    const nextCol = Math.min(
+      ...words.filter((w) => w.row === selected.row && w.col > selected.col).map((w) => w.col),
+      view.cols,
+    );
+    const prevEnd = Math.max(
+      ...words.filter((w) => w.row === selected.row && w.col < selected.col).map((w) => w.end),
+      0,
+    );
     // A table's header with its sort column lit (htop's PERCENT_CPU) and its figures: no words to choose.
     const data = words.filter((w) => !/\p{Ll}/u.test(w.text)).length;
     if (data >= words.length / 2) {
@@ -491,7 +750,12 @@ export function gridMenus(view: View): Found[] {
       continue;
     }
     // Buttons in brackets ("< OK >  <Cancel>") and "key Name" hints are not a list of words.
-    if (from < prevEnd || to > nextCol || to - from > view.cols * 0.6 || words.some((w) => /^[<[(].*[>\])]$/.test(w.text) || /^(?:\^|M-|F\d)\S* /.test(w.text))) {
+    if (
+      from < prevEnd ||
+      to > nextCol ||
+      to - from > view.cols * 0.6 ||
+      words.some((w) => /^[<[(].*[>\])]$/.test(w.text) || /^(?:\^|M-|F\d)\S* /.test(w.text))
+    ) {
       skip();
       continue;
     }
@@ -500,13 +764,38 @@ export function gridMenus(view: View): Found[] {
       skip();
       continue;
     }
-    const bar = block.length === 1 && words.every((w) => /^[A-Z][a-z]{1,11}$/.test(w.text)) && view.spanBackground(row, words[0]!.col, words[words.length - 1]!.end) !== view.backdrop;
+    const bar =
+      block.length === 1 &&
+      words.every((w) => /^[A-Z][a-z]{1,11}$/.test(w.text)) &&
+      view.spanBackground(row, words[0]!.col, words[words.length - 1]!.end) !== view.backdrop;
     if (bar) {
-      for (const w of words) out.push({ kind: "button", row, col: w.col, width: w.end - w.col, height: 1, label: w.text, selected: w === selected });
+      for (const w of words)
+        out.push({
+          kind: "button",
+          row,
+          col: w.col,
+          width: w.end - w.col,
+          height: 1,
+          label: w.text,
+          selected: w === selected,
+        });
     } else {
-      const items = words.map((w) => ({ label: w.text, row: w.row, col: w.col, width: w.end - w.col, ...(w === selected ? { selected: true } : {}) }));
+      const items = words.map((w) => ({
+        label: w.text,
+        row: w.row,
+        col: w.col,
+        width: w.end - w.col,
+        ...(w === selected ? { selected: true } : {}),
+      }));
       const col = Math.min(...words.map((w) => w.col));
-      out.push({ kind: "menu", row, col, width: Math.max(...words.map((w) => w.end)) - col, height: block.length, items });
+      out.push({
+        kind: "menu",
+        row,
+        col,
+        width: Math.max(...words.map((w) => w.end)) - col,
+        height: block.length,
+        items,
+      });
     }
     // (The lit padding too: a program may park the cursor there.)
     for (const w of words) view.use(w.row, w.col, w.end - w.col);

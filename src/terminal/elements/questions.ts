@@ -9,7 +9,8 @@ import { clean, highlighted, stripFrame, View } from "./view.ts";
  * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
  * (Not "(N/A)": not applicable.)
  */
-const YES_NO = /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
+const YES_NO =
+  /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
 
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
@@ -19,7 +20,10 @@ export function findQuestions(view: View): Found[] {
     if (!match) continue;
     // One answered already, a later line under it and the cursor there (git add -p's "…? s" over
     // the next hunk), is the session's history, not a question.
-    const answered = /[\])]\?? +\S+$/.test(view.flat[row]!.trimEnd()) && view.cursor.row > row && view.flat.slice(row + 1).some((l) => l.trim());
+    const answered =
+      /[\])]\?? +\S+$/.test(view.flat[row]!.trimEnd()) &&
+      view.cursor.row > row &&
+      view.flat.slice(row + 1).some((l) => l.trim());
     if (answered) continue;
     // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's.)
     const start = /^~\s+\S/.test(line) ? line.search(/(?<=^~\s+)\S/) : line.length - line.trimStart().length;
@@ -27,30 +31,51 @@ export function findQuestions(view: View): Found[] {
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.
     const listed = match[1] && /^[yn],/.test(match[1]) ? match[1].split(",") : undefined;
-    const options = match[5] ? [...match[5]] : listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /);
+    const options = match[5]
+      ? [...match[5]]
+      : (listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /));
     const items: Omit<Item, "ref">[] = [];
     let c = match.index!;
     for (const bracketed of options) {
       const option = bracketed.replace(/^\[(.+)\]$/, "$1");
       c = view.flat[row]!.indexOf(option, c);
       const key = option.toLowerCase();
-      const name = { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ?? option;
+      const name =
+        { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ??
+        option;
       // The capital letter is the default: what Enter picks.
       // A key of several letters is typed whole (emacs's "yes", "C-r").
       // (In git's list, "j" and "J" are two keys, and none is the default.)
       const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
-      items.push({ label: name, row, col: c, width: option.length, key: typed, ...(!listed && ((option !== key && option.length === 1) || bracketed !== option) ? { selected: true } : {}) });
+      items.push({
+        label: name,
+        row,
+        col: c,
+        width: option.length,
+        key: typed,
+        ...(!listed && ((option !== key && option.length === 1) || bracketed !== option) ? { selected: true } : {}),
+      });
       c += option.length;
     }
     // inquirer's "? " before its question is an icon, not text.
     // (nor is the "›" prompts draws between the question and its answers.)
-    const label = clean(view.text(row, start, match.index!)).replace(/^[?✔✖] /, "").replace(/\s*[›❯»]$/, "");
+    const label = clean(view.text(row, start, match.index!))
+      .replace(/^[?✔✖] /, "")
+      .replace(/\s*[›❯»]$/, "");
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
     const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
     const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
-    out.push({ kind: "question", row: top, col, width: right - col, height: row - top + 1, ...(label || top === row ? { label } : {}), items });
+    out.push({
+      kind: "question",
+      row: top,
+      col,
+      width: right - col,
+      height: row - top + 1,
+      ...(label || top === row ? { label } : {}),
+      items,
+    });
     view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
@@ -59,9 +84,17 @@ export function findQuestions(view: View): Found[] {
   // letter each; newsboat's "Do you really want to quit (y:Yes n:No)?", a key and its name each.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    const match =
+      /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ??
+      /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
     if (match && match[2]) match[1] = match[2];
-    if (!match || !/y/.test(match[1]!) || !/n/.test(match[1]!) || !view.free(row, match.index!, match.index! + match[0].length)) continue;
+    if (
+      !match ||
+      !/y/.test(match[1]!) ||
+      !/n/.test(match[1]!) ||
+      !view.free(row, match.index!, match.index! + match[0].length)
+    )
+      continue;
     const start = line.search(/\S/);
     if (start === match.index) continue;
     const options = match[1]!.includes(":") ? match[1]!.split(" ") : [...match[1]!];
@@ -73,7 +106,15 @@ export function findQuestions(view: View): Found[] {
       return item;
     });
     const end = line.trimEnd().length;
-    out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(line.slice(start, match.index!)), items });
+    out.push({
+      kind: "question",
+      row,
+      col: start,
+      width: end - start,
+      height: 1,
+      label: clean(line.slice(start, match.index!)),
+      items,
+    });
     view.use(row, start, end - start);
   }
   // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
@@ -88,7 +129,15 @@ export function findQuestions(view: View): Found[] {
       c += word.length + 1;
       return item;
     });
-    out.push({ kind: "question", row, col: start, width: match[0].length - start, height: 1, label: clean(match[2]!), items });
+    out.push({
+      kind: "question",
+      row,
+      col: start,
+      width: match[0].length - start,
+      height: 1,
+      label: clean(match[2]!),
+      items,
+    });
     view.use(row, start, view.cols - start);
   }
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -105,7 +154,8 @@ export function findQuestions(view: View): Found[] {
     // The current one is underlined, bold or reversed; the others are plain.
     const looks = items.map((i) => view.spanStyle(row, i.col, i.col + i.width));
     const marked = looks.filter((l) => !l.startsWith("0/") || l.includes("/i"));
-    for (const [i, item] of items.entries()) (item as Omit<Item, "ref">).selected = marked.length === 1 && looks[i] === marked[0];
+    for (const [i, item] of items.entries())
+      (item as Omit<Item, "ref">).selected = marked.length === 1 && looks[i] === marked[0];
     const end = view.flat[row]!.trimEnd().length;
     out.push({ kind: "question", row, col: start, width: end - start, height: 1, label: clean(match[2]!), items });
     view.use(row, start, end - start);
@@ -116,16 +166,37 @@ export function findQuestions(view: View): Found[] {
     const line = view.flat[row]!;
     // (A word may come before the key's: vim's "Save (A)ll".)
     // (Or two, the row ending in vim's ":" of a confirm(): "(Y)es, [N]o:"; words may come before a key: "Load File (a)nd Options".)
-    const pieces = [...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ ){0,2}\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g)];
-    if (pieces.length < (/^\S.*:\s*$/.test(line) ? 2 : 3) || line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" || !view.free(row, 0, view.cols)) continue;
-    const items = pieces.map((m) => ({ label: m[1]!.trim(), row, col: m.index!, width: m[1]!.trim().length, key: m[2]!.toLowerCase() }));
+    const pieces = [
+      ...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ ){0,2}\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g),
+    ];
+    if (
+      pieces.length < (/^\S.*:\s*$/.test(line) ? 2 : 3) ||
+      line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" ||
+      !view.free(row, 0, view.cols)
+    )
+      continue;
+    const items = pieces.map((m) => ({
+      label: m[1]!.trim(),
+      row,
+      col: m.index!,
+      width: m[1]!.trim().length,
+      key: m[2]!.toLowerCase(),
+    }));
     // (A line above that asks nothing, vim's 'See ":help W11" for more info.', is the message before it, not the question.)
     const asks = row > 0 && /[?:!]\s*$/.test(view.flat[row - 1]!);
     const above = row > 0 && asks && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
     const first = above ? row - 1 : row;
     const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
     const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
-    out.push({ kind: "question", row: first, col: start, width, height: row - first + 1, ...(above ? { label: above } : {}), items });
+    out.push({
+      kind: "question",
+      row: first,
+      col: start,
+      width,
+      height: row - first + 1,
+      ...(above ? { label: above } : {}),
+      items,
+    });
     view.use(first, 0, view.cols, row - first + 1);
   }
   // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
@@ -135,9 +206,20 @@ export function findQuestions(view: View): Found[] {
     const start = view.flat[row]!.indexOf(line);
     const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
     const pieces = [...line.matchAll(piece)];
-    const rest = line.replace(piece, "").replace(/\s*(?:\/|,|\bor\b)\s*/g, "").replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "").replace(/[?:]\s*$/, "").trim();
+    const rest = line
+      .replace(piece, "")
+      .replace(/\s*(?:\/|,|\bor\b)\s*/g, "")
+      .replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "")
+      .replace(/[?:]\s*$/, "")
+      .trim();
     if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
-    const items = pieces.map((m) => ({ label: m[1]!, row, col: start + m.index!, width: m[1]!.length, key: (m[2] ?? m[3])!.toLowerCase() }));
+    const items = pieces.map((m) => ({
+      label: m[1]!,
+      row,
+      col: start + m.index!,
+      width: m[1]!.length,
+      key: (m[2] ?? m[3])!.toLowerCase(),
+    }));
     let q = row - 1;
     while (q >= row - 2 && q >= 0 && !stripFrame(view.flat[q]!).trim()) q--;
     const qText = q >= 0 ? stripFrame(view.flat[q]!) : "";
@@ -145,7 +227,11 @@ export function findQuestions(view: View): Found[] {
     const label = q >= row - 2 && qText && view.free(q, qStart, qStart + qText.length) ? clean(qText) : "";
     const top = label ? q : row;
     const col = label ? Math.min(start, view.flat[q]!.indexOf(stripFrame(view.flat[q]!))) : start;
-    const width = Math.max(start + line.length, label ? view.flat[q]!.indexOf(stripFrame(view.flat[q]!)) + stripFrame(view.flat[q]!).length : 0) - col;
+    const width =
+      Math.max(
+        start + line.length,
+        label ? view.flat[q]!.indexOf(stripFrame(view.flat[q]!)) + stripFrame(view.flat[q]!).length : 0,
+      ) - col;
     out.push({ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items });
     if (label) view.use(q, col, width);
     view.use(row, start, line.length);
@@ -160,12 +246,32 @@ export function findQuestions(view: View): Found[] {
     for (let r = row + 1; r < Math.min(view.rows, row + 3); r++) {
       const line = view.flat[r]!;
       const pairs = [...line.matchAll(/(?<=^|\s)(\^?[A-Z]) ([A-Z][a-z]+(?: [A-Z]?[a-z]+)?)(?=\s{2}|\s*$)/g)];
-      if (!pairs.length || line.replace(/(?<=^|\s)\^?[A-Z] [A-Z][a-z]+(?: [A-Z]?[a-z]+)?/g, "").trim() || !view.free(r, 0, view.cols)) break;
-      for (const m of pairs) items.push({ label: m[2]!, row: r, col: m.index!, width: m[0].length, key: m[1]!.startsWith("^") ? m[1]! : m[1]!.toLowerCase() });
+      if (
+        !pairs.length ||
+        line.replace(/(?<=^|\s)\^?[A-Z] [A-Z][a-z]+(?: [A-Z]?[a-z]+)?/g, "").trim() ||
+        !view.free(r, 0, view.cols)
+      )
+        break;
+      for (const m of pairs)
+        items.push({
+          label: m[2]!,
+          row: r,
+          col: m.index!,
+          width: m[0].length,
+          key: m[1]!.startsWith("^") ? m[1]! : m[1]!.toLowerCase(),
+        });
       last = r;
     }
     if (!items.some((i) => i.key === "y") || !items.some((i) => i.key === "n")) continue;
-    out.push({ kind: "question", row, col: 0, width: Math.max(...view.flat.slice(row, last + 1).map((l) => l.trimEnd().length)), height: last - row + 1, label: asked, items });
+    out.push({
+      kind: "question",
+      row,
+      col: 0,
+      width: Math.max(...view.flat.slice(row, last + 1).map((l) => l.trimEnd().length)),
+      height: last - row + 1,
+      label: asked,
+      items,
+    });
     view.use(row, 0, view.cols, last - row + 1);
     row = last;
   }
@@ -177,7 +283,15 @@ export function findQuestions(view: View): Found[] {
     const col = match.index!;
     const text = match[0].trimEnd();
     const keyCol = col + match[0].indexOf(match[1]!);
-    out.push({ kind: "question", row, col, width: text.length, height: 1, label: text, items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }] });
+    out.push({
+      kind: "question",
+      row,
+      col,
+      width: text.length,
+      height: 1,
+      label: text,
+      items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }],
+    });
     view.use(row, col, text.length);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
@@ -189,14 +303,16 @@ export function findQuestions(view: View): Found[] {
     const question_ = (r: number) => clean(stripFrame(view.text(r, 0, view.cols)));
     // The question may open a paragraph ("Trust this folder? Codex can read…"): its first sentence ending in "?".
     // inquirer's rawlist: "? Choose a license", its "?" an icon before the question drawn bold.
-    const icon = (r: number) => /^\s*\? \S/.test(view.flat[r]!) && view.has(r, view.flat[r]!.indexOf("?") + 2, CellFlag.bold);
+    const icon = (r: number) =>
+      /^\s*\? \S/.test(view.flat[r]!) && view.has(r, view.flat[r]!.indexOf("?") + 2, CellFlag.bold);
     const bold = (r: number) => {
       let end = view.flat[r]!.indexOf("?") + 2;
       while (end < view.cols && view.has(r, end, CellFlag.bold)) end++;
       return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
     };
     // (An icon before it, clack's "◆", is not part of it.)
-    const asks = (r: number) => (icon(r) ? bold(r) : /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "");
+    const asks = (r: number) =>
+      icon(r) ? bold(r) : (/^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "");
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
@@ -217,8 +333,16 @@ export function findQuestions(view: View): Found[] {
     }
     const col = Math.min(...options.map((o) => o.markerCol));
     if (after && !question.endsWith("?")) {
-      const width = Math.max(view.text(promptRow, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
-      out.push({ kind: "question", row: options[0]!.row, col, width, height: promptRow - options[0]!.row + 1, items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })) });
+      const width =
+        Math.max(view.text(promptRow, 0, view.cols).trimEnd().length, ...options.map((o) => o.col + o.width)) - col;
+      out.push({
+        kind: "question",
+        row: options[0]!.row,
+        col,
+        width,
+        height: promptRow - options[0]!.row + 1,
+        items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })),
+      });
       for (const o of options) view.use(o.row, o.markerCol, o.width);
       row = last;
       continue;
@@ -244,11 +368,19 @@ export function findQuestions(view: View): Found[] {
       width,
       height: options[options.length - 1]!.row - q + 1,
       label: question,
-      items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key, ...(selected && o.selected ? { selected: true } : {}) })),
+      items: options.map((o) => ({
+        label: o.label,
+        row: o.row,
+        col: o.col,
+        width: o.width,
+        key: o.key,
+        ...(selected && o.selected ? { selected: true } : {}),
+      })),
     });
     // An inquirer question's row is also its input (the number typed after it).
     if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
-    for (const o of options) view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
+    for (const o of options)
+      view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
     row = options[options.length - 1]!.row;
   }
   return out;
@@ -278,39 +410,82 @@ function keyedRun(view: View, row: number): Option[] {
     // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
     // (Or after a prompt library's gutter, the letter on a block of its own: clack's selectKey "│   c  Commit".)
     const bare = match ? null : /^([\s│┃]*\s)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
-    if (bare && (options.length === 0 || letters) && !options.some((o) => o.key === bare[2]) && view.free(r, bare[1]!.length, line.trimEnd().length)) {
+    if (
+      bare &&
+      (options.length === 0 || letters) &&
+      !options.some((o) => o.key === bare[2]) &&
+      view.free(r, bare[1]!.length, line.trimEnd().length)
+    ) {
       letters = true;
       const col = bare[1]!.length;
       // (A dim hint after the text, "(nothing is changed)", is not part of it.)
       const hint = /\s+\([^)]*\)$/.exec(bare[3]!);
       const dim = hint && view.has(r, line.lastIndexOf(hint[0]) + hint[0].length - 1, CellFlag.dim);
-      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: bare[2]!, label: dim ? bare[3]!.slice(0, hint!.index) : bare[3]!, selected: false });
+      options.push({
+        row: r,
+        markerCol: col,
+        col,
+        width: line.trimEnd().length - col,
+        key: bare[2]!,
+        label: dim ? bare[3]!.slice(0, hint!.index) : bare[3]!,
+        selected: false,
+      });
       continue;
     }
     // gpg's "   (1) RSA and RSA (default)", readline-sync's "[1] Staging": a number in brackets, in any order
     // ("(14) Existing key from card", "[0] CANCEL").
     const boxed = match ? null : /^(\s*)([(\[])(\d{1,3})[)\]] (\S.*?)\s*$/.exec(line);
-    if (boxed && !letters && !options.some((o) => o.key === boxed[3]) && (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) && view.free(r, 0, line.trimEnd().length)) {
+    if (
+      boxed &&
+      !letters &&
+      !options.some((o) => o.key === boxed[3]) &&
+      (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) &&
+      view.free(r, 0, line.trimEnd().length)
+    ) {
       const col = boxed[1]!.length;
-      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: boxed[3]!, label: boxed[4]!, selected: false });
+      options.push({
+        row: r,
+        markerCol: col,
+        col,
+        width: line.trimEnd().length - col,
+        key: boxed[3]!,
+        label: boxed[4]!,
+        selected: false,
+      });
       continue;
     }
     // vim's z= suggestions: ' 1 "Tea"', the numbers right-aligned, each suggestion in quotes.
     const quoted = match ? null : /^(\s*)(\d{1,3}) ("[^"]*")\s*$/.exec(line);
     if (quoted && !letters && Number(quoted[2]) === options.length + 1 && view.free(r, 0, line.trimEnd().length)) {
       const col = quoted[1]!.length;
-      options.push({ row: r, markerCol: col, col, width: line.trimEnd().length - col, key: quoted[2]!, label: quoted[3]!, selected: false });
+      options.push({
+        row: r,
+        markerCol: col,
+        col,
+        width: line.trimEnd().length - col,
+        key: quoted[2]!,
+        label: quoted[3]!,
+        selected: false,
+      });
       continue;
     }
     if (!match) break;
     const key = match[4]!;
     const letter = /[a-z]/.test(key);
     if (options.length === 0) letters = letter;
-    if (letter !== letters || !letter && Number(key) !== options.length + 1 || letter && options.some((o) => o.key === key)) break;
+    if (
+      letter !== letters ||
+      (!letter && Number(key) !== options.length + 1) ||
+      (letter && options.some((o) => o.key === key))
+    )
+      break;
     if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
     const markerCol = match[1]!.length;
     const col = markerCol + match[2]!.length + match[3]!.length;
-    const text = view.text(r, col + key.length + 2, col + match[0].length).replace(/[\s│┃║|]+$/, "").trim();
+    const text = view
+      .text(r, col + key.length + 2, col + match[0].length)
+      .replace(/[\s│┃║|]+$/, "")
+      .trim();
     // Several on a row, two blanks or more apart, each with the next number.
     const more = letters ? [] : [...text.matchAll(/\s{2,}(\d{1,2}): /g)];
     if (more.length && more.every((m, i) => Number(m[1]) === options.length + 2 + i)) {
@@ -319,13 +494,29 @@ function keyedRun(view: View, row: number): Option[] {
         const end = i + 1 < starts.length ? starts[i + 1]! : col + key.length + 2 + text.length;
         const piece = view.text(r, start, end).trim();
         const [k, ...rest] = piece.split(": ");
-        options.push({ row: r, markerCol: start, col: start, width: piece.length, key: k!, label: rest.join(": "), selected: false });
+        options.push({
+          row: r,
+          markerCol: start,
+          col: start,
+          width: piece.length,
+          key: k!,
+          label: rest.join(": "),
+          selected: false,
+        });
       });
       continue;
     }
     // "Yes, proceed (y)": the key in parentheses is not the label.
     const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
-    options.push({ row: r, markerCol, col, width: key.length + 2 + label.length, key, label, selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length) });
+    options.push({
+      row: r,
+      markerCol,
+      col,
+      width: key.length + 2 + label.length,
+      key,
+      label,
+      selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length),
+    });
   }
   return options;
 }

@@ -14,12 +14,18 @@ export function findTables(view: View): Found[] {
     // (A prompt library's question, "? Order the build steps …", heads its choices, not a table.)
     if (/^\s*[?✔◆◇] \S/.test(line)) continue;
     // Headers: three or more words, no digits, in one segment between frame characters or gutters.
-    for (const segment of segments(line).flatMap((seg) => (view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg)))) {
+    for (const segment of segments(line).flatMap((seg) =>
+      view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg),
+    )) {
       const text = line.slice(segment.start, segment.end);
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
       // (A wide panel pads its first column's names apart: mc's ".n               Name".)
-      const cells = text.replace(/[▽△▼▲]/g, " ").split(/[│┃║|]/).map((t) => t.trim().replace(/\s{2,}/g, " ")).filter(Boolean);
+      const cells = text
+        .replace(/[▽△▼▲]/g, " ")
+        .split(/[│┃║|]/)
+        .map((t) => t.trim().replace(/\s{2,}/g, " "))
+        .filter(Boolean);
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
       if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
@@ -33,28 +39,65 @@ export function findTables(view: View): Found[] {
       // A header is drawn apart (colour, bold, reverse) or split by column rules.
       // (Not a list's row drawn like the rows below its highlighted neighbour: mutt's index over its cursor bar.)
       const look = view.spanStyle(row, segment.start, segment.end);
-      const alike = (a: number, b: number) => a >= 0 && b < view.rows && view.text(a, segment.start, segment.end).trim() !== "" && view.spanStyle(a, segment.start, segment.end) === view.spanStyle(b, segment.start, segment.end);
-      const styled = look !== view.spanStyle(row + 1, segment.start, segment.end) && (!view.text(row + 2, segment.start, segment.end).trim() || look !== view.spanStyle(row + 2, segment.start, segment.end)) && !alike(row - 1, row + 1);
+      const alike = (a: number, b: number) =>
+        a >= 0 &&
+        b < view.rows &&
+        view.text(a, segment.start, segment.end).trim() !== "" &&
+        view.spanStyle(a, segment.start, segment.end) === view.spanStyle(b, segment.start, segment.end);
+      const styled =
+        look !== view.spanStyle(row + 1, segment.start, segment.end) &&
+        (!view.text(row + 2, segment.start, segment.end).trim() ||
+          look !== view.spanStyle(row + 2, segment.start, segment.end)) &&
+        !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
-      const ruled = /^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(view.text(row + 1, segment.start, segment.end)) && words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      const ruled =
+        /^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(view.text(row + 1, segment.start, segment.end)) &&
+        words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
       // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
-      const gapped = !styled && !separated && !ruled && view.text(row + 1, segment.start, segment.end).trim() === "" && /\S\s{8,}\S/.test(text.trim()) && !/\d/.test(text) && names.every((n) => /^[A-Z][a-z]*$/.test(n));
+      const gapped =
+        !styled &&
+        !separated &&
+        !ruled &&
+        view.text(row + 1, segment.start, segment.end).trim() === "" &&
+        /\S\s{8,}\S/.test(text.trim()) &&
+        !/\d/.test(text) &&
+        names.every((n) => /^[A-Z][a-z]*$/.test(n));
       if (!styled && !separated && !ruled && !gapped) continue;
       candidates++;
       // The rule is the header's, not a row of the body; so is the blank row.
       const skip = ruled || gapped ? 1 : 0;
       // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
-      const letters = names.length >= 3 && names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
+      const letters =
+        names.length >= 3 &&
+        names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
       let body = bodyRows(view, row + skip, segment.start, segment.end);
-      if (letters) while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
+      if (letters)
+        while (row + body + 1 < view.rows && /^\s*\d+\s*$/.test(view.text(row + body + 1, 0, segment.start))) body++;
       // Names of several words ("Partition Type") line up as one: their words, one blank apart, are a column.
       const groups = [...text.matchAll(/\S+(?: \S+)*/g)];
-      const spans = (groups.length >= 3 && groups.length < words.length ? groups : words).map((w) => ({ start: segment.start + w.index!, end: segment.start + w.index! + w[0].length }));
+      const spans = (groups.length >= 3 && groups.length < words.length ? groups : words).map((w) => ({
+        start: segment.start + w.index!,
+        end: segment.start + w.index! + w[0].length,
+      }));
       // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
       // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
-      const onlyNames = !/\d/.test(text) && words.length === text.trim().split(/\s+/).length && names.every((n) => /^[A-Za-z%#]/.test(n));
-      if (body < 1 || body < 2 && !ruled && (!onlyNames || view.text(row + 1, segment.start, segment.end).trim().split(/\s+/).length < 3 || !aligned(view, row, body, spans))) continue;
+      const onlyNames =
+        !/\d/.test(text) &&
+        words.length === text.trim().split(/\s+/).length &&
+        names.every((n) => /^[A-Za-z%#]/.test(n));
+      if (
+        body < 1 ||
+        (body < 2 &&
+          !ruled &&
+          (!onlyNames ||
+            view
+              .text(row + 1, segment.start, segment.end)
+              .trim()
+              .split(/\s+/).length < 3 ||
+            !aligned(view, row, body, spans)))
+      )
+        continue;
       if (!separated && !letters && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
@@ -68,10 +111,26 @@ export function findTables(view: View): Found[] {
       }
       // The body rows themselves, blanks between cells collapsed: what the table says.
       const lines: string[] = [];
-      for (let r = row + 1 + skip; r <= row + skip + body; r++) lines.push(view.text(r, col, shown(view, r, col, end)).replace(/[│┃║]/g, " ").trim().replace(/\s+/g, " "));
+      for (let r = row + 1 + skip; r <= row + skip + body; r++)
+        lines.push(
+          view
+            .text(r, col, shown(view, r, col, end))
+            .replace(/[│┃║]/g, " ")
+            .trim()
+            .replace(/\s+/g, " "),
+        );
       // A panel's empty rows below its last entry (only column rules) are not rows.
       while (lines.length && !lines[lines.length - 1]) lines.pop();
-      out.push({ kind: "table", row, col, width: end - col, height: body + 1 + skip, header: names, rows: lines.length, text: lines.join("\n") });
+      out.push({
+        kind: "table",
+        row,
+        col,
+        width: end - col,
+        height: body + 1 + skip,
+        header: names,
+        rows: lines.length,
+        text: lines.join("\n"),
+      });
       for (let r = row; r <= row + skip + body; r++) view.use(r, col, shown(view, r, col, end) - col);
     }
   }
@@ -120,13 +179,15 @@ function segments(line: string): Segment[] {
     }
   }
   out.push({ start, end: line.length });
-  return out.map(({ start: s, end: e }) => {
-    let a = s;
-    let b = e;
-    while (a < b && " │┃║".includes(line[a]!)) a++;
-    while (b > a && " │┃║".includes(line[b - 1]!)) b--;
-    return { start: a, end: b, outerStart: s, outerEnd: e };
-  }).filter((s) => s.end - s.start >= 10);
+  return out
+    .map(({ start: s, end: e }) => {
+      let a = s;
+      let b = e;
+      while (a < b && " │┃║".includes(line[a]!)) a++;
+      while (b > a && " │┃║".includes(line[b - 1]!)) b--;
+      return { start: a, end: b, outerStart: s, outerEnd: e };
+    })
+    .filter((s) => s.end - s.start >= 10);
 }
 
 /**
@@ -145,10 +206,16 @@ function gutters(view: View, row: number, segment: Segment): Segment[] {
   }
   if (out.length === 0) return [segment];
   out.push({ ...segment, start, outerStart: start });
-  return out.map((seg) => {
-    const text = view.text(row, seg.start, seg.end);
-    return { ...seg, start: seg.start + text.length - text.trimStart().length, end: seg.start + text.trimEnd().length };
-  }).filter((seg) => seg.end - seg.start >= 10);
+  return out
+    .map((seg) => {
+      const text = view.text(row, seg.start, seg.end);
+      return {
+        ...seg,
+        start: seg.start + text.length - text.trimStart().length,
+        end: seg.start + text.trimEnd().length,
+      };
+    })
+    .filter((seg) => seg.end - seg.start >= 10);
 }
 
 /** Non-blank rows under a header in the same columns, until a blank row or a frame. */
@@ -157,7 +224,12 @@ function bodyRows(view: View, header: number, start: number, end: number): numbe
   for (let row = header + 1; row < view.rows; row++) {
     const to = shown(view, row, start, end);
     const text = view.text(row, start, to);
-    if (text.trim() === "" || /^[─━═├┤┌┐└┘\s]+$/.test(text) || to < end && !view.free(row, start, end) && to === start) break;
+    if (
+      text.trim() === "" ||
+      /^[─━═├┤┌┐└┘\s]+$/.test(text) ||
+      (to < end && !view.free(row, start, end) && to === start)
+    )
+      break;
     rows++;
   }
   return rows;

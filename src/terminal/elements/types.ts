@@ -1,7 +1,17 @@
 // The element model of docs/elements.md: what `t4a snapshot` reports.
 
-
-export type Kind = "menu" | "question" | "button" | "input" | "checkbox" | "radio" | "progress" | "table" | "status" | "dialog" | "text";
+export type Kind =
+  | "menu"
+  | "question"
+  | "button"
+  | "input"
+  | "checkbox"
+  | "radio"
+  | "progress"
+  | "table"
+  | "status"
+  | "dialog"
+  | "text";
 
 export interface Item {
   ref: string;

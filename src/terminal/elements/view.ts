@@ -37,17 +37,20 @@ export class View {
     this.cursor = grid.cursor;
     if (!grid.cursor.visible) {
       const drawn = [];
-      for (let i = 0; i < grid.flags.length && drawn.length < 2; i++) if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
+      for (let i = 0; i < grid.flags.length && drawn.length < 2; i++)
+        if (grid.flags[i]! & CellFlag.inverse) drawn.push(i);
       // Else a lone block ("█", clack's) or a lone cell on a background of its own (enquirer's).
       if (drawn.length === 0) {
         const block = [];
         const lit = [];
-        for (let i = 0; i < grid.codepoints.length && block.length < 2; i++) if (grid.codepoints[i] === 0x2588) block.push(i);
+        for (let i = 0; i < grid.codepoints.length && block.length < 2; i++)
+          if (grid.codepoints[i] === 0x2588) block.push(i);
         for (let i = 0; i < grid.bg.length && lit.length < 2; i++) if (grid.bg[i] !== grid.bg[0]) lit.push(i);
         if (block.length === 1) drawn.push(block[0]!);
         else if (lit.length === 1) drawn.push(lit[0]!);
       }
-      if (drawn.length === 1) this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
+      if (drawn.length === 1)
+        this.cursor = { row: Math.floor(drawn[0]! / grid.cols), col: drawn[0]! % grid.cols, visible: true };
     }
     this.chars = [];
     this.flat = [];
@@ -192,7 +195,11 @@ export function boxAround(boxes: Box[], row: number, col: number): Box | undefin
   let best: Box | undefined;
   for (const box of boxes) {
     if (row > box.top && row < box.bottom && col > box.left && col < box.right) {
-      if (!best || (box.bottom - box.top) * (box.right - box.left) < (best.bottom - best.top) * (best.right - best.left)) best = box;
+      if (
+        !best ||
+        (box.bottom - box.top) * (box.right - box.left) < (best.bottom - best.top) * (best.right - best.left)
+      )
+        best = box;
     }
   }
   return best;
@@ -218,7 +225,14 @@ export function markFocused(view: View, siblings: Found[]): void {
   // The cursor on one says it, unless a row of them all drawn alike leaves it on a hot key while
   // the focus is elsewhere (mc's "[< Chdir >]" under its results list).
   const under = siblings.filter((e) => cursor.row === e.row && cursor.col >= e.col && cursor.col < e.col + e.width);
-  const alike = siblings.length >= 2 && siblings.every((e) => e.kind === "button" && view.spanStyle(e.row, e.col, e.col + e.width) === view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width));
+  const alike =
+    siblings.length >= 2 &&
+    siblings.every(
+      (e) =>
+        e.kind === "button" &&
+        view.spanStyle(e.row, e.col, e.col + e.width) ===
+          view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width),
+    );
   if (under.length === 1 && !alike) {
     under[0]!.selected = true;
     return;
@@ -228,7 +242,12 @@ export function markFocused(view: View, siblings: Found[]): void {
   const lit = siblings.filter((e, i) => {
     const around = new Set([view.background(e.row, e.col - 1), view.background(e.row, e.col + e.width)]);
     const alike = looks.filter((look) => look === looks[i]).length;
-    return e.col > 0 && e.col + e.width < view.cols && !looks[i]!.split(",").every((bg) => around.has(bg)) && (alike === 1 || siblings.length < 3);
+    return (
+      e.col > 0 &&
+      e.col + e.width < view.cols &&
+      !looks[i]!.split(",").every((bg) => around.has(bg)) &&
+      (alike === 1 || siblings.length < 3)
+    );
   });
   if (lit.length === 1 && siblings.length > 1) {
     lit[0]!.selected = true;
@@ -236,7 +255,11 @@ export function markFocused(view: View, siblings: Found[]): void {
   }
   if (siblings.length === 1) {
     // A lone one is focused when drawn in reverse or on a background the cells around it do not have (dialog's "< EXIT >").
-    if (view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i") || lit.length === 1) siblings[0]!.selected = true;
+    if (
+      view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i") ||
+      lit.length === 1
+    )
+      siblings[0]!.selected = true;
     return;
   }
   const counts = new Map<string, number>();

@@ -34,14 +34,20 @@ export function showNeeds(sessions: Session[], open: (id: string) => void): void
 /** The notification's title and body, in words of what it needs. */
 function wording(session: Session, need: Need): { title: string; body: string } {
   if (need === "waiting") return { title: `${session.id} needs you`, body: session.agent_line ?? "waiting" };
-  if (need === "review") return { title: `${session.id} finished its turn`, body: session.agent_line ?? "ready for review" };
-  if (need === "input") return { title: `${session.id} is reading input`, body: `${session.input_wanted} waits for you to type` };
-  return { title: `${session.id} failed`, body: session.signal ? `ended by ${session.signal}` : `exit code ${session.exit_code}` };
+  if (need === "review")
+    return { title: `${session.id} finished its turn`, body: session.agent_line ?? "ready for review" };
+  if (need === "input")
+    return { title: `${session.id} is reading input`, body: `${session.input_wanted} waits for you to type` };
+  return {
+    title: `${session.id} failed`,
+    body: session.signal ? `ended by ${session.signal}` : `exit code ${session.exit_code}`,
+  };
 }
 
 function alert(session: Session, need: Need, open: (id: string) => void): void {
   if (localStorage.getItem(SOUND_KEY) === "1") tone();
-  if (localStorage.getItem(NOTIFY_KEY) !== "1" || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (localStorage.getItem(NOTIFY_KEY) !== "1" || !("Notification" in window) || Notification.permission !== "granted")
+    return;
   const { title, body } = wording(session, need);
   const notification = new Notification(title, { body, tag: `t4a-${session.id}` });
   notification.onclick = () => {
@@ -117,7 +123,8 @@ export function setUpAlertToggles(): void {
   };
   notify.addEventListener("click", async () => {
     if (!("Notification" in window)) return;
-    if (localStorage.getItem(NOTIFY_KEY) === "1" && Notification.permission === "granted") localStorage.removeItem(NOTIFY_KEY);
+    if (localStorage.getItem(NOTIFY_KEY) === "1" && Notification.permission === "granted")
+      localStorage.removeItem(NOTIFY_KEY);
     else if ((await Notification.requestPermission()) === "granted") localStorage.setItem(NOTIFY_KEY, "1");
     show();
   });

@@ -47,19 +47,34 @@ export type Act = "approve" | "always" | "deny";
 /** Sends one answer; resolves when the daemon took it, rejects with its refusal. */
 export async function act(id: string, what: Act): Promise<void> {
   if (what === "deny") await api(sessionPath(id, "/deny"), { method: "POST", body: "{}" });
-  else await api(sessionPath(id, "/approve"), { method: "POST", body: JSON.stringify(what === "always" ? { always: true } : {}) });
+  else
+    await api(sessionPath(id, "/approve"), {
+      method: "POST",
+      body: JSON.stringify(what === "always" ? { always: true } : {}),
+    });
 }
 
 /** The reply box's text to a session: an idle agent's next prompt, else a line typed and Enter. */
 export async function reply(session: Session, text: string): Promise<void> {
   if (session.agent && session.alive && session.agent_state === "idle") {
-    await api(sessionPath(session.id, "/ask"), { method: "POST", body: JSON.stringify({ prompt: text, timeout_ms: ASK_TIMEOUT_MS, max_output: 100 }) });
-  } else await api(sessionPath(session.id, "/send"), { method: "POST", body: JSON.stringify({ input: text, keys: ["Enter"] }) });
+    await api(sessionPath(session.id, "/ask"), {
+      method: "POST",
+      body: JSON.stringify({ prompt: text, timeout_ms: ASK_TIMEOUT_MS, max_output: 100 }),
+    });
+  } else
+    await api(sessionPath(session.id, "/send"), {
+      method: "POST",
+      body: JSON.stringify({ input: text, keys: ["Enter"] }),
+    });
 }
 
 /** Keys a program's question names on its last rows: y/n, numbered choices; Enter always. */
 export function keysAsked(lastRows: string): string[] {
-  const rows = lastRows.split("\n").map((row) => row.trim()).filter(Boolean).slice(-6);
+  const rows = lastRows
+    .split("\n")
+    .map((row) => row.trim())
+    .filter(Boolean)
+    .slice(-6);
   const last = rows.at(-1) ?? "";
   const keys: string[] = [];
   if (/[[(]\s*y(es)?\s*\/\s*n(o)?\s*[\])]|\by\/n\b|yes\/no/i.test(last)) keys.push("y", "n");
@@ -83,7 +98,11 @@ const replyBoxes = new Map<string, HTMLFormElement>();
  * The controls for a session that can be answered, or undefined: buttons for a question, and the
  * reply box. `where` tells the card's from the terminal bar's (they are separate elements).
  */
-export function answerControls(session: Session, handlers: ControlsHandlers, where: "card" | "bar"): HTMLElement | undefined {
+export function answerControls(
+  session: Session,
+  handlers: ControlsHandlers,
+  where: "card" | "bar",
+): HTMLElement | undefined {
   if (!session.alive) return undefined;
   const waiting = session.agent_state === "waiting";
   const input = readingInput(session);
@@ -132,7 +151,13 @@ export function answerControls(session: Session, handlers: ControlsHandlers, whe
       const button = element("button", "act key", key);
       button.dataset.key = key;
       button.title = `Press ${key}`;
-      button.addEventListener("click", () => void run(button, () => api(sessionPath(session.id, "/send"), { method: "POST", body: JSON.stringify({ keys: [key] }) })));
+      button.addEventListener(
+        "click",
+        () =>
+          void run(button, () =>
+            api(sessionPath(session.id, "/send"), { method: "POST", body: JSON.stringify({ keys: [key] }) }),
+          ),
+      );
       box.append(button);
     }
   }
@@ -141,7 +166,11 @@ export function answerControls(session: Session, handlers: ControlsHandlers, whe
   return box;
 }
 
-function replyBox(session: Session, handlers: ControlsHandlers, run: (button: undefined, what: () => Promise<void>) => Promise<void>): HTMLFormElement {
+function replyBox(
+  session: Session,
+  handlers: ControlsHandlers,
+  run: (button: undefined, what: () => Promise<void>) => Promise<void>,
+): HTMLFormElement {
   let form = replyBoxes.get(session.id);
   if (!form) {
     form = element("form", "reply");

@@ -96,10 +96,20 @@ async function challenge(): Promise<void> {
   if (response.status === 401) throw new Refused(body.error ?? "not logged in", 401, body.code);
   // A proxy in front (tailscale serve) answers 502 while the daemon restarts: try again later.
   if (response.status !== 200) throw new Unreachable(`the server answered ${response.status}`);
-  const hmac = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const expected = hex(new Uint8Array(await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`t4a-server:${nonce}`))));
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const expected = hex(
+    new Uint8Array(await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(`t4a-server:${nonce}`))),
+  );
   if (body.proof !== expected) {
-    throw new Impostor(`Something else answers at ${location.host} now (not the t4a this page logged in to): the page sends it nothing and stops. Run \`t4a web\` for a new login URL.`);
+    throw new Impostor(
+      `Something else answers at ${location.host} now (not the t4a this page logged in to): the page sends it nothing and stops. Run \`t4a web\` for a new login URL.`,
+    );
   }
 }
 
@@ -116,13 +126,17 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
   await proveServer();
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers: { "content-type": "application/json", "x-t4a-key": key ?? "", ...(init.headers ?? {}) } });
+    response = await fetch(path, {
+      ...init,
+      headers: { "content-type": "application/json", "x-t4a-key": key ?? "", ...(init.headers ?? {}) },
+    });
   } catch {
     connectionLost();
     throw new Unreachable("the daemon is not reachable");
   }
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Refused(body.error ?? `${response.status} ${response.statusText}`, response.status, body.code);
+  if (!response.ok)
+    throw new Refused(body.error ?? `${response.status} ${response.statusText}`, response.status, body.code);
   return body as T;
 }
 
@@ -131,7 +145,11 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
  * A fetch, not an EventSource: it carries the key, and it never reconnects by itself to whatever
  * answers at this address next.
  */
-export async function followStream(path: string, onOpen: () => void, onEvent: (event: TerminalEvent) => void): Promise<void> {
+export async function followStream(
+  path: string,
+  onOpen: () => void,
+  onEvent: (event: TerminalEvent) => void,
+): Promise<void> {
   await proveServer();
   let response: Response;
   try {
@@ -140,7 +158,8 @@ export async function followStream(path: string, onOpen: () => void, onEvent: (e
     connectionLost();
     throw new Unreachable("the daemon is not reachable");
   }
-  if (!response.ok || !response.body) throw new Refused(`${response.status} ${response.statusText}`, response.status, undefined);
+  if (!response.ok || !response.body)
+    throw new Refused(`${response.status} ${response.statusText}`, response.status, undefined);
   onOpen();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -190,7 +209,11 @@ export function age(since: number | undefined, now = Date.now()): string {
 export const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
 /** An element with a class and text (never HTML: session titles and screens are the programs'). */
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text = ""): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  text = "",
+): HTMLElementTagNameMap[K] {
   const made = document.createElement(tag);
   if (className) made.className = className;
   if (text) made.textContent = text;

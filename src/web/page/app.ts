@@ -29,7 +29,8 @@ function show(view: keyof typeof views): void {
 }
 
 const list = new SessionList({
-  status: (text, down, alarm) => banner(alarm ?? (down ? "The daemon is not reachable (stopped or restarting); retrying…" : ""), text),
+  status: (text, down, alarm) =>
+    banner(alarm ?? (down ? "The daemon is not reachable (stopped or restarting); retrying…" : ""), text),
   open: (id) => go(`#/t/${encodeURIComponent(id)}`),
   changes: (id) => go(`#/d/${encodeURIComponent(id)}`),
   sessions: (sessions) => terminal.id && terminal.update(sessions.find((session) => session.id === terminal.id)),
@@ -55,10 +56,16 @@ function route(): void {
   if (match?.[1] === "t" && id !== undefined) {
     show("terminal");
     if (terminal.id !== id) terminal.open(id, { fit: fitNext.delete(id) });
-    seen(id, list.sessions.find((session) => session.id === id));
+    seen(
+      id,
+      list.sessions.find((session) => session.id === id),
+    );
     terminal.update(list.sessions.find((session) => session.id === id));
     $("#terminal-changes").hidden = true;
-    void api<{ worktree?: string }>(sessionPath(id)).then((session) => ($("#terminal-changes").hidden = !session.worktree), () => {});
+    void api<{ worktree?: string }>(sessionPath(id)).then(
+      (session) => ($("#terminal-changes").hidden = !session.worktree),
+      () => {},
+    );
     return;
   }
   terminal.close();
@@ -82,10 +89,15 @@ function banner(message: string, status = ""): void {
 async function followEvents(): Promise<void> {
   for (let retry = 0; ; retry++) {
     try {
-      await followStream("/api/events?all=true", () => ((retry = 0), void list.refresh()), (event: TerminalEvent) => list.changed(event));
+      await followStream(
+        "/api/events?all=true",
+        () => ((retry = 0), void list.refresh()),
+        (event: TerminalEvent) => list.changed(event),
+      );
     } catch (error) {
       if (error instanceof Impostor) return banner(error.message);
-      if (error instanceof Refused && error.status === 401) return banner("This browser is not logged in: open the URL `t4a web` prints.");
+      if (error instanceof Refused && error.status === 401)
+        return banner("This browser is not logged in: open the URL `t4a web` prints.");
     }
     // The list read tells "down" from "up again" (and proves the server again first).
     await list.refresh();
@@ -119,8 +131,18 @@ async function killAsked(): Promise<void> {
     void api<{ diff: string; commits: unknown[]; files: unknown[] }>(sessionPath(id, "/diff?max_output=400000")).then(
       (changes) => {
         work.replaceChildren(
-          element("span", "", `Its worktree (⎇ ${session.branch ?? "?"}, ${session.worktree}) has ${diffStats(changes)}. `),
-          element("span", "", changes.files.length || changes.commits.length ? "The work is kept: the worktree if files are not committed, the branch if it has commits." : "Nothing to keep: the worktree is removed."),
+          element(
+            "span",
+            "",
+            `Its worktree (⎇ ${session.branch ?? "?"}, ${session.worktree}) has ${diffStats(changes)}. `,
+          ),
+          element(
+            "span",
+            "",
+            changes.files.length || changes.commits.length
+              ? "The work is kept: the worktree if files are not committed, the branch if it has commits."
+              : "Nothing to keep: the worktree is removed.",
+          ),
         );
       },
       (error) => (work.textContent = `cannot read its changes: ${(error as Error).message}`),
@@ -128,11 +150,15 @@ async function killAsked(): Promise<void> {
   }
   dialog.returnValue = "";
   dialog.showModal();
-  const choice = await new Promise<string>((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }));
+  const choice = await new Promise<string>((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true }),
+  );
   if (choice === "review") return go(`#/d/${encodeURIComponent(id)}`);
   if (choice !== "kill") return;
   try {
-    const answer = await api<{ kept?: Array<{ what: "worktree" | "branch" | "plugin"; path: string; reason: string }> }>(sessionPath(id), { method: "DELETE" });
+    const answer = await api<{
+      kept?: Array<{ what: "worktree" | "branch" | "plugin"; path: string; reason: string }>;
+    }>(sessionPath(id), { method: "DELETE" });
     list.killed(id, answer.kept ?? [], session?.branch);
   } catch (error) {
     alert((error as Error).message);
@@ -140,7 +166,12 @@ async function killAsked(): Promise<void> {
   location.hash = "#/";
 }
 document.addEventListener("keydown", (event) => {
-  if (!views.list.hidden && event.key === "n" && (document.activeElement === document.body || document.activeElement?.classList.contains("card")) && !readOnly) {
+  if (
+    !views.list.hidden &&
+    event.key === "n" &&
+    (document.activeElement === document.body || document.activeElement?.classList.contains("card")) &&
+    !readOnly
+  ) {
     event.preventDefault();
     $("#new").click();
   }
@@ -158,7 +189,8 @@ setUpCreateForm((id) => {
 try {
   readOnly = (await api<{ read_only: boolean }>("/api/about")).read_only;
 } catch (error) {
-  if (error instanceof Refused && error.status === 401) banner("This browser is not logged in: open the URL `t4a web` prints.");
+  if (error instanceof Refused && error.status === 401)
+    banner("This browser is not logged in: open the URL `t4a web` prints.");
   if (error instanceof Impostor) banner(error.message);
 }
 document.body.classList.toggle("read-only", readOnly);

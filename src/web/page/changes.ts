@@ -38,7 +38,13 @@ export async function showChanges(id: string): Promise<void> {
     summary.append(copy);
   }
   const ahead = changes.commits.length;
-  summary.append(element("span", "", `${ahead} commit${ahead === 1 ? "" : "s"} beyond ${changes.base.slice(0, 10)}, ${changes.files.length} uncommitted file${changes.files.length === 1 ? "" : "s"} in ${changes.dir}`));
+  summary.append(
+    element(
+      "span",
+      "",
+      `${ahead} commit${ahead === 1 ? "" : "s"} beyond ${changes.base.slice(0, 10)}, ${changes.files.length} uncommitted file${changes.files.length === 1 ? "" : "s"} in ${changes.dir}`,
+    ),
+  );
   const sections: HTMLElement[] = [summary];
   if (ahead) {
     const list = element("ul", "commits");
@@ -56,14 +62,30 @@ export async function showChanges(id: string): Promise<void> {
   }
   sections.push(element("h3", "", changes.diff ? "Diff (base → working tree)" : "No differences"));
   if (changes.diff) sections.push(diffView(changes.diff));
-  if (changes.cut) sections.push(element("p", "dim", `${changes.cut} characters of the diff were left out (t4a diff ${id} --max-output N reads more).`));
+  if (changes.cut)
+    sections.push(
+      element(
+        "p",
+        "dim",
+        `${changes.cut} characters of the diff were left out (t4a diff ${id} --max-output N reads more).`,
+      ),
+    );
   body.replaceChildren(...sections);
 }
 
 function diffView(diff: string): HTMLPreElement {
   const pre = element("pre", "diff");
   for (const line of diff.split("\n")) {
-    const kind = line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ") || line.startsWith("index ") ? "file" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : "";
+    const kind =
+      line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ") || line.startsWith("index ")
+        ? "file"
+        : line.startsWith("+")
+          ? "add"
+          : line.startsWith("-")
+            ? "del"
+            : line.startsWith("@@")
+              ? "hunk"
+              : "";
     pre.append(element("span", kind, `${line}\n`));
   }
   return pre;

@@ -37,7 +37,11 @@ async function loadAgents(): Promise<void> {
       return option;
     }),
   );
-  $<HTMLInputElement>("input[name=agent]").placeholder = agents.agents.slice(0, 3).map((agent) => agent.name).join(", ") + "…";
+  $<HTMLInputElement>("input[name=agent]").placeholder =
+    agents.agents
+      .slice(0, 3)
+      .map((agent) => agent.name)
+      .join(", ") + "…";
   noteAgent();
 }
 
@@ -57,7 +61,9 @@ function noteAgent(): void {
 export function createHosts(names: string[]): void {
   const select = $<HTMLSelectElement>("#create-host select");
   const chosen = select.value;
-  select.replaceChildren(...["local", ...names].map((name) => Object.assign(element("option", "", name), { value: name })));
+  select.replaceChildren(
+    ...["local", ...names].map((name) => Object.assign(element("option", "", name), { value: name })),
+  );
   if ([...select.options].some((option) => option.value === chosen)) select.value = chosen;
   $("#create-host").hidden = names.length === 0;
 }

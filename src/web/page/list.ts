@@ -8,7 +8,18 @@
 // reply box, j / k move; after an answer, focus moves to the next that needs me.
 import type { TerminalEvent } from "../../protocol/events.ts";
 import type { KeptItem } from "../../protocol/fields.ts";
-import { $, age, api, element, Impostor, sessionPath, stateOf, Unreachable, type HostStatus, type Session } from "./api.ts";
+import {
+  $,
+  age,
+  api,
+  element,
+  Impostor,
+  sessionPath,
+  stateOf,
+  Unreachable,
+  type HostStatus,
+  type Session,
+} from "./api.ts";
 import { createHosts } from "./create-form.ts";
 import { showNeeds } from "./alerts.ts";
 import { act, answerControls, answersLoaded, forgetRepliesExcept, type Act } from "./answer.ts";
@@ -27,7 +38,15 @@ const HOST_RETRY_MS = 5000;
 /** The ages on the cards ("waiting 2 min") are redrawn this often. */
 const AGES_EVERY_MS = 15_000;
 
-const ORDER: Record<string, number> = { waiting: 0, working: 1, starting: 1, idle: 2, running: 2, exited: 3, failed: 3 };
+const ORDER: Record<string, number> = {
+  waiting: 0,
+  working: 1,
+  starting: 1,
+  idle: 2,
+  running: 2,
+  exited: 3,
+  failed: 3,
+};
 
 interface Thumb {
   text: string;
@@ -67,10 +86,18 @@ export class SessionList {
   #showChanges: (id: string) => void;
   #onSessions: (sessions: Session[]) => void;
 
-  constructor(handlers: { status(text: string, down: boolean, alarm?: string): void; open(id: string): void; changes(id: string): void; sessions?(sessions: Session[]): void }) {
+  constructor(handlers: {
+    status(text: string, down: boolean, alarm?: string): void;
+    open(id: string): void;
+    changes(id: string): void;
+    sessions?(sessions: Session[]): void;
+  }) {
     this.#onStatus = handlers.status;
     this.#open = (id) => {
-      seen(id, this.sessions.find((session) => session.id === id));
+      seen(
+        id,
+        this.sessions.find((session) => session.id === id),
+      );
       handlers.open(id);
     };
     this.#showChanges = handlers.changes;
@@ -90,7 +117,9 @@ export class SessionList {
     clearTimeout(this.#listTimer);
     this.#listTimer = undefined;
     try {
-      const { terminals, hosts = [] } = await api<{ terminals: Session[]; hosts?: HostStatus[] }>("/api/sessions?all=true");
+      const { terminals, hosts = [] } = await api<{ terminals: Session[]; hosts?: HostStatus[] }>(
+        "/api/sessions?all=true",
+      );
       this.hosts = hosts;
       this.#hostsShown();
       // The presets' answer keys (read once, never waited on): a card draws Always only where its agent has one.
@@ -115,11 +144,20 @@ export class SessionList {
       const down = hosts.filter((host) => host.error !== undefined).map((host) => `${host.name}: ${host.error}`);
       // A host that did not answer is asked again soon, events or not: its cards return when it does.
       if (down.length) this.#listTimer ??= setTimeout(() => void this.refresh(), HOST_RETRY_MS);
-      this.#onStatus(`${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`, false);
+      this.#onStatus(
+        `${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`,
+        false,
+      );
       return true;
     } catch (error) {
       if (error instanceof Impostor) this.#onStatus("stopped", false, error.message);
-      else this.#onStatus(error instanceof Unreachable ? "the daemon is not reachable" : `cannot list sessions: ${(error as Error).message}`, error instanceof Unreachable);
+      else
+        this.#onStatus(
+          error instanceof Unreachable
+            ? "the daemon is not reachable"
+            : `cannot list sessions: ${(error as Error).message}`,
+          error instanceof Unreachable,
+        );
       return false;
     }
   }
@@ -147,7 +185,12 @@ export class SessionList {
   /** A session killed from the page: what its end kept (a worktree, a branch) stays on an ended card. */
   killed(id: string, kept: KeptItem[], branch: string | undefined): void {
     if (!kept.length) return;
-    this.#tombstones.set(id, { id, kept, branch: kept.find((item) => item.what === "branch")?.path ?? branch, at: Date.now() });
+    this.#tombstones.set(id, {
+      id,
+      kept,
+      branch: kept.find((item) => item.what === "branch")?.path ?? branch,
+      at: Date.now(),
+    });
     this.#render();
   }
 
@@ -203,7 +246,10 @@ export class SessionList {
     const filter = $<HTMLSelectElement>("#host-filter");
     const names = ["local", ...this.hosts.filter((host) => host.name !== "hosts.json").map((host) => host.name)];
     const chosen = filter.value;
-    filter.replaceChildren(Object.assign(element("option", "", "all hosts"), { value: "" }), ...names.map((name) => Object.assign(element("option", "", name), { value: name })));
+    filter.replaceChildren(
+      Object.assign(element("option", "", "all hosts"), { value: "" }),
+      ...names.map((name) => Object.assign(element("option", "", name), { value: name })),
+    );
     filter.value = names.includes(chosen) ? chosen : "";
     filter.hidden = names.length < 2;
     createHosts(names.slice(1));
@@ -218,9 +264,15 @@ export class SessionList {
     // Redrawing must not take a person's place: the focused card, or the reply being typed, keeps it.
     const active = document.activeElement as HTMLElement | null;
     const focusedCard = active?.classList.contains("card") ? active.dataset.id : undefined;
-    const typing = active instanceof HTMLInputElement && active.closest("form.reply") ? { field: active, start: active.selectionStart, end: active.selectionEnd } : undefined;
+    const typing =
+      active instanceof HTMLInputElement && active.closest("form.reply")
+        ? { field: active, start: active.selectionStart, end: active.selectionEnd }
+        : undefined;
     const live = new Set(sessions.map((session) => session.id));
-    $<HTMLUListElement>("#sessions").replaceChildren(...sessions.map((session) => this.#card(session, now)), ...tombstones.map((tomb) => this.#tombstoneCard(tomb)));
+    $<HTMLUListElement>("#sessions").replaceChildren(
+      ...sessions.map((session) => this.#card(session, now)),
+      ...tombstones.map((tomb) => this.#tombstoneCard(tomb)),
+    );
     forgetRepliesExcept(live);
     if (typing && typing.field.isConnected) {
       typing.field.focus();
@@ -261,7 +313,14 @@ export class SessionList {
   }
 
   #key(event: KeyboardEvent): void {
-    if ($("#list-view").hidden || event.ctrlKey || event.metaKey || event.altKey || document.body.classList.contains("read-only")) return;
+    if (
+      $("#list-view").hidden ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.altKey ||
+      document.body.classList.contains("read-only")
+    )
+      return;
     const target = event.target as HTMLElement;
     if (target !== document.body && !target.classList.contains("card")) return;
     const card = target.classList.contains("card") ? target : this.#nextNeed();
@@ -270,7 +329,10 @@ export class SessionList {
     const cards = [...document.querySelectorAll<HTMLElement>("#sessions li.card")];
     if (event.key === "j" || event.key === "k" || event.key === "ArrowDown" || event.key === "ArrowUp") {
       const here = card ? cards.indexOf(card) : -1;
-      const to = cards[Math.max(0, Math.min(cards.length - 1, here + (event.key === "j" || event.key === "ArrowDown" ? 1 : -1)))];
+      const to =
+        cards[
+          Math.max(0, Math.min(cards.length - 1, here + (event.key === "j" || event.key === "ArrowDown" ? 1 : -1)))
+        ];
       if (to) {
         event.preventDefault();
         to.focus();
@@ -284,7 +346,11 @@ export class SessionList {
       event.preventDefault();
       const button = card.querySelector<HTMLButtonElement>(`button[data-act="${what}"]`);
       if (button) button.click();
-      else void act(session.id, what).then(() => this.#answeredHere(session.id), (error) => alert((error as Error).message));
+      else
+        void act(session.id, what).then(
+          () => this.#answeredHere(session.id),
+          (error) => alert((error as Error).message),
+        );
       return;
     }
     if (event.key === "r") {
@@ -310,21 +376,36 @@ export class SessionList {
     head.append(element("strong", "name", session.id));
     if (session.host && session.host !== "local") head.append(element("span", "host", session.host));
     const since = session.alive ? (session.agent_since ?? session.started_at) : undefined;
-    const label = session.alive ? `${state} ${age(since, now)}` : `${state} (${session.exit_code ?? session.signal ?? "?"})`;
+    const label = session.alive
+      ? `${state} ${age(since, now)}`
+      : `${state} (${session.exit_code ?? session.signal ?? "?"})`;
     head.append(element("span", `state ${state}`, label.trim()));
-    if (need && need !== "waiting" && need !== "failed") head.append(element("span", `state need ${need}`, NEED_WORDS[need]));
+    if (need && need !== "waiting" && need !== "failed")
+      head.append(element("span", `state need ${need}`, NEED_WORDS[need]));
     if (session.agent) head.append(element("span", "agent", session.agent));
     item.append(head);
     if (state === "waiting" && session.agent_line) item.append(element("div", "question", session.agent_line));
     else if (need === "input") {
       // Its question is its last row (read with the card's rows): what the keys below answer.
-      const asked = (this.#thumbs.get(session.id)?.text ?? "").split("\n").map((row) => row.trim()).filter(Boolean).at(-1);
-      item.append(element("div", "question input", `${session.input_wanted} is reading input${asked ? `: ${asked}` : ""}`));
-    }
-    else if (need === "review" && session.agent_line) item.append(element("div", "question review", session.agent_line));
-    const controls = answerControls(session, { done: (id) => this.#answeredHere(id), lastRows: (id) => this.#thumbs.get(id)?.text ?? "" }, "card");
+      const asked = (this.#thumbs.get(session.id)?.text ?? "")
+        .split("\n")
+        .map((row) => row.trim())
+        .filter(Boolean)
+        .at(-1);
+      item.append(
+        element("div", "question input", `${session.input_wanted} is reading input${asked ? `: ${asked}` : ""}`),
+      );
+    } else if (need === "review" && session.agent_line)
+      item.append(element("div", "question review", session.agent_line));
+    const controls = answerControls(
+      session,
+      { done: (id) => this.#answeredHere(id), lastRows: (id) => this.#thumbs.get(id)?.text ?? "" },
+      "card",
+    );
     if (controls) item.append(controls);
-    const where = session.branch ? `⎇ ${session.branch} · ${shortPath(session.worktree ?? session.cwd)}` : shortPath(session.cwd);
+    const where = session.branch
+      ? `⎇ ${session.branch} · ${shortPath(session.worktree ?? session.cwd)}`
+      : shortPath(session.cwd);
     item.append(element("div", "meta where", where));
     if (session.worktree) {
       this.#loadStats(session.id);
@@ -373,7 +454,10 @@ export class SessionList {
     }
     if (buttons.childElementCount) item.append(buttons);
     item.addEventListener("click", () => this.#open(session.id));
-    item.addEventListener("keydown", (event) => event.key === "Enter" && event.target === item && this.#open(session.id));
+    item.addEventListener(
+      "keydown",
+      (event) => event.key === "Enter" && event.target === item && this.#open(session.id),
+    );
     return item;
   }
 
@@ -384,12 +468,20 @@ export class SessionList {
     const head = element("div", "head");
     head.append(element("strong", "name", tomb.id), element("span", "state exited", "killed"));
     item.append(head);
-    for (const kept of tomb.kept) item.append(element("div", "meta kept", `kept ${kept.what} ${kept.path}: ${kept.reason}`));
+    for (const kept of tomb.kept)
+      item.append(element("div", "meta kept", `kept ${kept.what} ${kept.path}: ${kept.reason}`));
     if (tomb.branch) item.append(element("div", "question branch", `its work is on branch ${tomb.branch}`));
     const buttons = element("div", "card-buttons");
     if (tomb.branch) {
       const copy = element("button", "copy", `Copy ${tomb.branch}`);
-      copy.addEventListener("click", () => void navigator.clipboard?.writeText(tomb.branch!).then(() => (copy.textContent = `✓ ${tomb.branch} copied`), () => {}));
+      copy.addEventListener(
+        "click",
+        () =>
+          void navigator.clipboard?.writeText(tomb.branch!).then(
+            () => (copy.textContent = `✓ ${tomb.branch} copied`),
+            () => {},
+          ),
+      );
       buttons.append(copy);
     }
     const remove = element("button", "remove", "Remove");

@@ -10,7 +10,12 @@ export type Need = "waiting" | "review" | "input" | "failed";
 
 /** The order a person should look at them in, and how the title counts them. */
 export const NEED_ORDER: Need[] = ["waiting", "review", "input", "failed"];
-export const NEED_WORDS: Record<Need, string> = { waiting: "waiting", review: "review", input: "reading input", failed: "failed" };
+export const NEED_WORDS: Record<Need, string> = {
+  waiting: "waiting",
+  review: "review",
+  input: "reading input",
+  failed: "failed",
+};
 
 const REVIEW_KEY = "t4a.review";
 const KNOWN_FAILURES_KEY = "t4a.failures-seen";
@@ -96,7 +101,13 @@ export function needOf(session: Session): Need | undefined {
   if (session.alive && session.agent_state === "idle" && reviews.has(session.id)) return "review";
   if (session.alive && readingInput(session)) return "input";
   const known = failuresSeen.get(session.id);
-  if (!session.alive && session.exit_code !== 0 && (session.exit_code !== undefined || session.signal) && !(known && known > (session.started_at ?? 0))) return "failed";
+  if (
+    !session.alive &&
+    session.exit_code !== 0 &&
+    (session.exit_code !== undefined || session.signal) &&
+    !(known && known > (session.started_at ?? 0))
+  )
+    return "failed";
   return undefined;
 }
 

@@ -6,7 +6,18 @@
 // lose a key to the page.
 import { Terminal } from "@xterm/xterm";
 import type { ViewerEvent } from "../../protocol/events.ts";
-import { $, api, connectionLost, Impostor, proveServer, Refused, sessionPath, socketProtocols, Unreachable, type Session } from "./api.ts";
+import {
+  $,
+  api,
+  connectionLost,
+  Impostor,
+  proveServer,
+  Refused,
+  sessionPath,
+  socketProtocols,
+  Unreachable,
+  type Session,
+} from "./api.ts";
 import { answerControls, answersKnown, answersLoaded } from "./answer.ts";
 import { readingInput, seen } from "./needs.ts";
 
@@ -69,14 +80,19 @@ export class TerminalView {
     bar.dataset.key = key;
     bar.hidden = !(waiting || input);
     if (bar.hidden) return;
-    $("#answer-state").textContent = waiting ? `waiting: ${session.agent_line ?? "a question"}` : `reading input: ${session.input_wanted}`;
+    $("#answer-state").textContent = waiting
+      ? `waiting: ${session.agent_line ?? "a question"}`
+      : `reading input: ${session.input_wanted}`;
     const lastRows = () => {
       const buffer = open.term.buffer.active;
       const rows: string[] = [];
-      for (let y = Math.max(0, buffer.baseY + buffer.cursorY - 6); y <= buffer.baseY + buffer.cursorY; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
+      for (let y = Math.max(0, buffer.baseY + buffer.cursorY - 6); y <= buffer.baseY + buffer.cursorY; y++)
+        rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
       return rows.join("\n");
     };
-    const controls = this.#readOnly() ? undefined : answerControls(session, { done: () => open.term.focus(), lastRows }, "bar");
+    const controls = this.#readOnly()
+      ? undefined
+      : answerControls(session, { done: () => open.term.focus(), lastRows }, "bar");
     $("#answer-controls").replaceChildren(...(controls ? [controls] : []));
   }
 
@@ -105,7 +121,12 @@ export class TerminalView {
     this.#current = open;
     term.attachCustomKeyEventHandler((event) => this.#pageKey(event, open));
     term.onData((data) => this.#send(open, this.#withCtrl(open, data)));
-    term.onBinary((data) => this.#send(open, Uint8Array.from(data, (c) => c.charCodeAt(0))));
+    term.onBinary((data) =>
+      this.#send(
+        open,
+        Uint8Array.from(data, (c) => c.charCodeAt(0)),
+      ),
+    );
     this.#connect(open, options.fit === true);
     term.focus();
   }
@@ -129,7 +150,8 @@ export class TerminalView {
     const scale = FIT_FONT / (open.term.options.fontSize ?? FIT_FONT);
     const cols = Math.max(20, Math.floor(width / (cell.width * scale)));
     const rows = Math.max(5, Math.floor(height / (cell.height * scale)));
-    if (open.socket?.readyState === WebSocket.OPEN) open.socket.send(`\x01${Math.min(cols, 1000)};${Math.min(rows, 1000)}`);
+    if (open.socket?.readyState === WebSocket.OPEN)
+      open.socket.send(`\x01${Math.min(cols, 1000)};${Math.min(rows, 1000)}`);
   }
 
   #connect(open: Open, fitOnOpen: boolean): void {
@@ -167,7 +189,10 @@ export class TerminalView {
           }
         } else if (message.event === "exit") {
           open.closed = true;
-          this.#gone(open, `This session has ended (${message.signal ? `signal ${message.signal}` : `exit code ${message.code}`}).`);
+          this.#gone(
+            open,
+            `This session has ended (${message.signal ? `signal ${message.signal}` : `exit code ${message.code}`}).`,
+          );
         }
         return;
       }
@@ -192,12 +217,18 @@ export class TerminalView {
       const session = await api<Session>(sessionPath(open.id));
       if (!session.alive) {
         open.closed = true;
-        return this.#gone(open, `This session has ended (exit code ${session.exit_code ?? session.signal ?? "unknown"}).`);
+        return this.#gone(
+          open,
+          `This session has ended (exit code ${session.exit_code ?? session.signal ?? "unknown"}).`,
+        );
       }
     } catch (error) {
       if (error instanceof Refused && error.status === 404) {
         open.closed = true;
-        return this.#gone(open, "This session is gone: the daemon no longer has it (it was killed, or not brought back after a restart).");
+        return this.#gone(
+          open,
+          "This session is gone: the daemon no longer has it (it was killed, or not brought back after a restart).",
+        );
       }
       if (error instanceof Impostor) return this.#say(error.message);
       if (!(error instanceof Unreachable)) return this.#say(`cannot reconnect: ${(error as Error).message}`);
@@ -253,7 +284,11 @@ export class TerminalView {
     }
     const application = open.term.modes.applicationCursorKeysMode;
     const arrows: Record<string, string> = { up: "A", down: "B", right: "C", left: "D" };
-    const bytes = key in arrows ? `\x1b${application ? "O" : "["}${arrows[key]}` : ({ esc: "\x1b", tab: "\t", "ctrl-c": "\x03", enter: "\r" } as Record<string, string>)[key] ?? (key.length === 1 ? key : undefined);
+    const bytes =
+      key in arrows
+        ? `\x1b${application ? "O" : "["}${arrows[key]}`
+        : (({ esc: "\x1b", tab: "\t", "ctrl-c": "\x03", enter: "\r" } as Record<string, string>)[key] ??
+          (key.length === 1 ? key : undefined));
     if (bytes) this.#send(open, bytes);
     open.term.focus();
   }
@@ -298,7 +333,11 @@ export class TerminalView {
 
 /** xterm.js's measured cell, in CSS pixels (what its fit addon reads too). */
 function cellSize(term: Terminal): { width: number; height: number } | undefined {
-  const cell = (term as unknown as { _core?: { _renderService?: { dimensions?: { css?: { cell?: { width: number; height: number } } } } } })._core?._renderService?.dimensions?.css?.cell;
+  const cell = (
+    term as unknown as {
+      _core?: { _renderService?: { dimensions?: { css?: { cell?: { width: number; height: number } } } } };
+    }
+  )._core?._renderService?.dimensions?.css?.cell;
   return cell && cell.width > 0 && cell.height > 0 ? cell : undefined;
 }
 

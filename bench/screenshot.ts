@@ -53,7 +53,7 @@ function busyScreen(cols: number, rows: number): Screen {
   lines.push(`┌${"─".repeat(inner)}┐`);
   lines.push(`│\x1b[1;32m${" build ok: 128 tests passed".padEnd(inner)}\x1b[0m│`);
   lines.push(`└${"─".repeat(inner)}┘`);
-  screen.write(lines.join("\r\n") + `\r\n\x1b[7m${" NORMAL  src/render/screenshot.ts".padEnd(cols - 1)}\x1b[0m`);
+  screen.write(`${lines.join("\r\n")}\r\n\x1b[7m${" NORMAL  src/render/screenshot.ts".padEnd(cols - 1)}\x1b[0m`);
   return screen;
 }
 

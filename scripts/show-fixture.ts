@@ -26,8 +26,8 @@ for (const name of process.argv.slice(2)) {
         cell.isBold() ? "bold" : "",
         cell.isDim() ? "dim" : "",
         cell.isUnderline() ? "ul" : "",
-        cell.isFgDefault() ? "" : `fg${cell.isFgRGB() ? "#" + cell.getFgColor().toString(16) : cell.getFgColor()}`,
-        cell.isBgDefault() ? "" : `bg${cell.isBgRGB() ? "#" + cell.getBgColor().toString(16) : cell.getBgColor()}`,
+        cell.isFgDefault() ? "" : `fg${cell.isFgRGB() ? `#${cell.getFgColor().toString(16)}` : cell.getFgColor()}`,
+        cell.isBgDefault() ? "" : `bg${cell.isBgRGB() ? `#${cell.getBgColor().toString(16)}` : cell.getBgColor()}`,
       ]
         .filter(Boolean)
         .join(",");

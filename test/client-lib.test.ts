@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { buildLibrary, LIBRARY_FIELDS } from "../scripts/lib.ts";
 import { connect, DaemonUnreachable, T4aError } from "../src/lib/index.ts";
 import { scenario } from "./fixtures/client-lib/scenario.mjs";

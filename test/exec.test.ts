@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { DaemonConnection, type Reply } from "../src/client/connection.ts";
+import type { DaemonConnection, Reply } from "../src/client/connection.ts";
 import { BIN, Sandbox } from "./harness.ts";
 
 const BASH = ["bash", "--norc", "--noprofile"];

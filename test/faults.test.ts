@@ -523,7 +523,7 @@ test("a resize storm collapses into few rewraps, ends at the last size asked, an
   const storm = Bun.spawn([BIN, "batch"], {
     env: env(),
     stdin: new TextEncoder().encode(
-      sizes.map((size) => JSON.stringify({ cmd: "resize", id, ...size })).join("\n") + "\n",
+      `${sizes.map((size) => JSON.stringify({ cmd: "resize", id, ...size })).join("\n")}\n`,
     ),
     stdout: "pipe",
     stderr: "ignore",

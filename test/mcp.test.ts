@@ -297,7 +297,7 @@ test("a client that ends stdin after its requests still gets every answer", asyn
     { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "terminal_list", arguments: {} } },
     { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "terminal_read", arguments: { id: "t404" } } },
   ];
-  const input = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+  const input = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
   const result = await sandbox.run(["mcp"], input);
   expect(result.code).toBe(0);
   const answers = result.stdout

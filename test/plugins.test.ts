@@ -327,7 +327,7 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
 
 test.if(Bun.which("jq") !== null)("the README's example plugin works as printed", async () => {
   const readme = readFileSync(resolve(import.meta.dir, "../README.md"), "utf8");
-  const script = /```sh\n(#!\/bin\/sh\n# ~\/\.config\/t4a\/plugins\/dotenv[^]*?)```/.exec(readme)?.[1];
+  const script = /```sh\n(#!\/bin\/sh\n# ~\/\.config\/t4a\/plugins\/dotenv[\s\S]*?)```/.exec(readme)?.[1];
   expect(script).toBeDefined();
   const path = join(config, "t4a", "plugins", "readme-dotenv");
   writeFileSync(path, script!);

@@ -600,8 +600,8 @@ for (const cli of ["claude", "codex"] as const) {
       // The worktree is a project each CLI trusts, as the user's checkout is.
       prepareAgentHome(home, model.url, [work, repo, tree]);
       const id = `wt-${cli}`;
-      const escape = join(repo, "escaped.txt");
-      const first = `printf feat-${cli} > feat-${cli}.txt; (echo escaped > ${escape}) 2>/dev/null; git add -A && git commit -qm 'feat from ${cli}'`;
+      const escaped = join(repo, "escaped.txt");
+      const first = `printf feat-${cli} > feat-${cli}.txt; (echo escaped > ${escaped}) 2>/dev/null; git add -A && git commit -qm 'feat from ${cli}'`;
       const create = (extra: string[], prompt: string) =>
         t4a([
           "create",
@@ -642,7 +642,7 @@ for (const cli of ["claude", "codex"] as const) {
       expect(git(repo, ["log", "--format=%s", "t4a/feat"]).out, seen).toBe(`feat from ${cli}\nbase`);
       expect(git(repo, ["show", `t4a/feat:feat-${cli}.txt`]).out).toBe(`feat-${cli}`);
       expect(git(repo, ["diff", "--name-only", base, "t4a/feat"]).out).toBe(`feat-${cli}.txt`);
-      expect(existsSync(escape)).toBe(false);
+      expect(existsSync(escaped)).toBe(false);
       expect(git(repo, ["status", "--porcelain", "--untracked-files=all"]).out).toBe("");
       expect(git(repo, ["rev-parse", "main"]).out).toBe(base);
       expect(git(tree, ["status", "--porcelain", "--untracked-files=all"]).out).toBe("");

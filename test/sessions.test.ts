@@ -139,8 +139,9 @@ test("vim draws a full screen that text reads back", async () => {
   await sandbox.ok(["send", id, ":q!\\r"]);
   await waitFor(
     async () =>
-      ((await sandbox.request({ cmd: "list" })).reply.terminals as any[]).find((t: any) => t.id === id)?.alive ===
-      false,
+      ((await sandbox.request({ cmd: "list" })).reply.terminals as { id: string; alive: boolean }[]).find(
+        (t) => t.id === id,
+      )?.alive === false,
     5000,
     "vim to exit",
   );

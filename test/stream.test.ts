@@ -317,9 +317,10 @@ test("t4a attach drives less: search, jump, the client's screen the same as the 
   const file = join(sandbox.dir, "pager.txt");
   await Bun.write(
     file,
-    Array.from({ length: 300 }, (_, i) => `line ${String(i).padStart(3, "0")} ${i % 7 === 0 ? "needle" : "hay"}`).join(
-      "\n",
-    ) + "\n",
+    `${Array.from(
+      { length: 300 },
+      (_, i) => `line ${String(i).padStart(3, "0")} ${i % 7 === 0 ? "needle" : "hay"}`,
+    ).join("\n")}\n`,
   );
   await sandbox.request({
     cmd: "create",

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DaemonConnection, type Reply } from "../src/client/connection.ts";
+import type { DaemonConnection, Reply } from "../src/client/connection.ts";
 import { decodePng } from "../src/render/png.ts";
 import { Sandbox, rssBytes, waitFor } from "./harness.ts";
 import { SOAK, logProblems, pick, prng } from "./torture-kit.ts";

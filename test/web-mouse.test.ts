@@ -237,7 +237,7 @@ inChromium(
         30_000,
         `mc's key bar (${name})`,
       );
-      const { context, page, sent } = await openSession(sandbox, id, options);
+      const { context, page } = await openSession(sandbox, id, options);
       try {
         const rows = (await t4a(sandbox, "text", id)).split("\n");
         const row = rows.indexOf(bar) + 1;

@@ -69,7 +69,7 @@ function readerReads(
 /** Lines for a spec: its arguments filled, each option alone in its spellings, and some mistakes. */
 function linesFor(spec: LineSpec): string[][] {
   const [name, ...params] = spec.usage.split(" ");
-  const filled = params.map((param, i) => (param.startsWith("[...") ? ["x", "-y", "7"] : [`a${i}`])).flat();
+  const filled = params.flatMap((param, i) => (param.startsWith("[...") ? ["x", "-y", "7"] : [`a${i}`]));
   const required = params.filter((param) => param.startsWith("<")).map((_, i) => `a${i}`);
   const lines: string[][] = [
     [name!, ...filled],

@@ -390,7 +390,7 @@ const ERASE_ROUND_MS = 600;
  * nothing) cannot be seen to be empty, and is typed into as it is.
  */
 async function erase(actor: Actor, target: Target, shown: string): Promise<void> {
-  const valueOf = (seen: Look) => findAgain(seen.elements, target)?.element.value ?? "";
+  const valueIn = (seen: Look) => findAgain(seen.elements, target)?.element.value ?? "";
   let still = 0;
   for (let round = 0; shown && round < MAX_ERASE_ROUNDS && still < MAX_STILL_ROUNDS; round++) {
     const before = await actor.look();
@@ -401,7 +401,7 @@ async function erase(actor: Actor, target: Target, shown: string): Promise<void>
     );
     if (actor.exited) return;
     still = changed ? 0 : still + 1;
-    shown = valueOf(changed ?? (await actor.look()));
+    shown = valueIn(changed ?? (await actor.look()));
   }
 }
 

@@ -117,7 +117,7 @@ async function version(path: string): Promise<string | null> {
   const { text, code } = await outputOf(path, ["--version"]);
   // Some CLIs colour their version: what is printed and sent is the text alone.
   const plain = text.replace(
-    /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g,
+    /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g,
     "",
   );
   return code === 0 ? (plain.trim().split("\n")[0] ?? null) : null;

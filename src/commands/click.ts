@@ -23,7 +23,7 @@ export const click = defineCommand({
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
     const query = refOrText(params.target);
-    let target;
+    let target: ReturnType<typeof findTarget>;
     try {
       target = findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]);
     } catch (error) {

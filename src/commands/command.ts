@@ -68,6 +68,7 @@ export interface CliSpec<R = Reply> {
    */
   exit?(response: R): number;
   /** Print a successful response for people and shell loops; `--json` bypasses it. Returns an exit code. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a print that returns nothing is exit code 0
   print?(response: R, options: CliOptions, payload?: Uint8Array): number | void | Promise<number | void>;
   /** Only commands that make something start a daemon when none runs (tmux: only new-session does). */
   startsDaemon?: boolean;

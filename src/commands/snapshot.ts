@@ -82,7 +82,7 @@ export const snapshot = defineCommand({
     examples: ["t4a snapshot t1", "t4a snapshot t1 --json"],
     request: ([id]) => ({ id }),
     print(response) {
-      console.log(header(response) + "\n" + outline(response.elements as Element[]));
+      console.log(`${header(response)}\n${outline(response.elements as Element[])}`);
     },
   },
   mcp: {
@@ -90,7 +90,7 @@ export const snapshot = defineCommand({
     description:
       "A TUI's screen as elements with refs (e3, e3.1): menus, questions, buttons, inputs, checkboxes, tables, dialogs, " +
       "what is selected. Cheaper than terminal_read.",
-    result: (response) => textContent(header(response) + "\n" + outline(response.elements as Element[])),
+    result: (response) => textContent(`${header(response)}\n${outline(response.elements as Element[])}`),
   },
   http: [{ method: "GET", path: "/api/sessions/:id/snapshot" }],
 });

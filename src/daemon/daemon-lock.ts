@@ -1,17 +1,7 @@
 // The one proof that a daemon owns its socket: an flock(2) on a file in the state dir, taken before
 // anything else and held for the daemon's whole life (the kernel drops it when the process ends,
 // even by SIGKILL). A daemon that cannot take it never touches a session. Must not be closed early.
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { processStartTicks, recordedProcess } from "../client/daemon-pid.ts";
 import { T4aError } from "../protocol/errors.ts";

@@ -68,6 +68,7 @@ const everyCommand: Exclude<CommandName, Call | "attach" | "events" | "screensho
 void everyCommand;
 
 /** A params argument that may be left out when every field is optional. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends P` asks whether every parameter is optional
 type Args<N extends CommandName> = {} extends Params<N> ? [params?: Params<N>] : [params: Params<N>];
 
 export type Calls = { [N in Call]: (...params: Args<N>) => Promise<ReplyOf<N>> };
@@ -77,6 +78,7 @@ export type Events = AsyncGenerator<TerminalEvent, void, undefined> & { close():
 
 export interface Client extends Calls {}
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the command methods are installed on the prototype from the table
 export class Client {
   readonly #options: ConnectOptions;
   readonly #socket: string;

@@ -37,7 +37,7 @@ export async function openLocal(path: string, start: boolean, t4a: string[]): Pr
 
 /** As socket-path.ts's checkSocketDir, with node:fs: false when missing, an error when not ours. */
 function socketDirIsOurs(dir: string): boolean {
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(dir);
   } catch {

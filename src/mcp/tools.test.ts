@@ -1,7 +1,7 @@
 // The tool table in-process: what the command files declare must match their schemas, and
 // replies take the tool-result shape the model reads.
 import { expect, test } from "bun:test";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { commands } from "../commands/index.ts";
 import { mcpSpecs, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
 

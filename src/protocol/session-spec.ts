@@ -226,7 +226,7 @@ export const SessionSpec = deferred(() =>
         v.array(
           v.pipe(
             v.string(),
-            v.regex(/^[a-z0-9][a-z0-9._-]*(=[^]*)?$/i, "must be NAME or NAME=ARG (NAME: letters, digits, . _ -)"),
+            v.regex(/^[a-z0-9][a-z0-9._-]*(=[\s\S]*)?$/i, "must be NAME or NAME=ARG (NAME: letters, digits, . _ -)"),
           ),
         ),
         v.description(

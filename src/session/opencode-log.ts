@@ -16,6 +16,7 @@ import { call, result, type Message } from "./messages.ts";
 /** The tables read; each must be a table (not a view a planted schema made). */
 const TABLES = ["session", "message", "part"];
 
+// biome-ignore lint/suspicious/noExplicitAny: another program's JSON, each field checked where it is read
 type Json = Record<string, any>;
 
 export interface OpencodePlace {

@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
-import { Manifest, type ManifestEntry } from "../service/manifest.ts";
+import type { Manifest, ManifestEntry } from "../service/manifest.ts";
 import { runCleanups, type SpawnContext, type SpawnPlan } from "../spawn/plan.ts";
 import { prepareSession } from "../spawn/spawn.ts";
 import type { EventBus } from "../terminal/event-bus.ts";

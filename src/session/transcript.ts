@@ -85,6 +85,7 @@ export function readTranscript(
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: another program's JSON, each field checked where it is read
 type Json = Record<string, any>;
 
 function jsonLines(path: string, root: string): Json[] {

@@ -55,12 +55,10 @@ export async function readChanges(dir: string, options: { worktree: boolean; tru
   const base = location.base ?? (await upstreamBase(run)) ?? (await ok(["rev-parse", "--verify", "HEAD"]));
   const log = await ok(["log", "--no-color", `--max-count=${MAX_LISTED}`, "--format=%h %s", `${base}..HEAD`]);
   const commits = log
-    ? log
-        .split("\n")
-        .map((line) => ({
-          sha: line.slice(0, line.indexOf(" ")),
-          subject: printable(line.slice(line.indexOf(" ") + 1)),
-        }))
+    ? log.split("\n").map((line) => ({
+        sha: line.slice(0, line.indexOf(" ")),
+        subject: printable(line.slice(line.indexOf(" ") + 1)),
+      }))
     : [];
   const status = await ok(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"]);
   const files = parseStatus(status);

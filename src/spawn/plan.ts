@@ -39,6 +39,7 @@ export interface SpawnFacts {
 export type Mount = { kind: "bind" | "ro-bind"; path: string; source?: string } | { kind: "tmpfs"; path: string };
 
 /** Runs at the session's end (exit, kill, timeout, daemon shutdown); reports what it kept. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a cleanup that keeps nothing returns nothing
 export type Cleanup = () => Promise<KeptItem[] | void>;
 
 export interface SpawnPlan {

@@ -8,7 +8,7 @@
 // committed to, another base) the scripts it calls are not what was approved, so it runs in a
 // sandbox writable only in the new worktree. Every file here is read as tainted (tainted-files.ts).
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { T4aError } from "../protocol/errors.ts";

@@ -15,7 +15,7 @@ const BEL = 0x07;
 /** Longest CSI or DECRQSS held back while it may still be a query; longer ones pass as they came. */
 const MAX_HELD = 64;
 
-const enum State {
+enum State {
   Ground,
   /** After ESC. */
   Escape,

@@ -4,7 +4,7 @@
 // list and refs. Heuristics over what programs draw, tuned on test/fixtures/screens/ (train set).
 // The detectors, by element kind, live in elements/.
 import type { CellGrid } from "./cell-grid.ts";
-import { type Element, type Found } from "./elements/types.ts";
+import type { Element, Found } from "./elements/types.ts";
 import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";

@@ -15,12 +15,12 @@ const simple: Record<string, string> = {
 };
 
 export function unescapeInput(text: string): string {
-  return text.replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|.)/gs, (match, escape: string) => {
-    if (escape[0] === "x" && escape.length === 3) return String.fromCharCode(parseInt(escape.slice(1), 16));
-    if (escape[0] === "u" && escape.length > 1) {
-      const code = parseInt(escape.replace(/[u{}]/g, ""), 16);
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|u[0-9a-fA-F]{4}|.)/gs, (match, sequence: string) => {
+    if (sequence[0] === "x" && sequence.length === 3) return String.fromCharCode(parseInt(sequence.slice(1), 16));
+    if (sequence[0] === "u" && sequence.length > 1) {
+      const code = parseInt(sequence.replace(/[u{}]/g, ""), 16);
       return code <= 0x10ffff ? String.fromCodePoint(code) : match;
     }
-    return simple[escape] ?? match;
+    return simple[sequence] ?? match;
   });
 }

@@ -163,7 +163,7 @@ test("a flood of plain lines in one write: the screen, the archive and the rows 
   try {
     screen.write("\r\n\r\n\r\n\r\nprompt$ seq 1 500\r\n");
     const token = screen.changeToken();
-    screen.write(Array.from({ length: 500 }, (_, i) => `${i + 1}\r\n`).join("") + "prompt$ ");
+    screen.write(`${Array.from({ length: 500 }, (_, i) => `${i + 1}\r\n`).join("")}prompt$ `);
     expect(screen.lines("viewport", 0, 5, true)).toEqual(["497", "498", "499", "500", "prompt$"]);
     expect(screen.lines("scrollback", 0, 3, true)).toEqual(["494", "495", "496"]);
     const all = screen.regionLength("all");

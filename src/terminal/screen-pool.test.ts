@@ -60,9 +60,7 @@ for (const [kind, pool] of Object.entries(pools)) {
     const screen = open(pool, log);
     const told = () => log.filter((line) => !line.startsWith("parsed"));
     screen.write(
-      encode(
-        "\x07".repeat(5000) + "\x1b]2;a\x07\x1b]2;b\x07" + "\x1b[c".repeat(3) + "\x07\x1b]2;c\x07\x07\x1b]2;c\x07",
-      ),
+      encode(`${"\x07".repeat(5000)}\x1b]2;a\x07\x1b]2;b\x07${"\x1b[c".repeat(3)}\x07\x1b]2;c\x07\x07\x1b]2;c\x07`),
     );
     expect(screen.cursor().row).toBe(0);
     const reply = JSON.stringify("\x1b[?1;2c".repeat(3));
@@ -91,9 +89,7 @@ for (const [kind, pool] of Object.entries(pools)) {
     });
     // A worker parses 8 KB at a time: "three" comes in a later message than the rest.
     screen.write(
-      encode(
-        "a\x1b]133;A\x07\x1b]2;one\x07\x1b]133;B\x07\x1b]2;two\x07\x07" + "\x1b[0m".repeat(3000) + "\x1b]2;three\x07",
-      ),
+      encode(`a\x1b]133;A\x07\x1b]2;one\x07\x1b]133;B\x07\x1b]2;two\x07\x07${"\x1b[0m".repeat(3000)}\x1b]2;three\x07`),
     );
     expect(screen.cursor().row).toBe(0);
     // When each read is answered differs (inline: at once; a worker: after the events before it).

@@ -18,7 +18,7 @@ const norm = (text: string): string =>
   text
     .replace(/\s+/g, " ")
     .trim()
-    .replace(/^[^\p{L}\p{N}"'`(\[]*(?:\d{1,2}[.)] )?/u, "")
+    .replace(/^[^\p{L}\p{N}"'`([]*(?:\d{1,2}[.)] )?/u, "")
     .toLowerCase();
 
 /** The name a target is said by in messages: its label, else its ref. */

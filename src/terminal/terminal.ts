@@ -383,7 +383,7 @@ export class Terminal {
   write(data: string | Uint8Array): void {
     if (typeof data === "string") {
       // As the screen shows them: without the bracketed-paste markers and other sequences around them.
-      const shown = data.replace(/\x1b\[[0-9;?]*[ -\/]*[@-~]/g, "");
+      const shown = data.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
       for (const line of shown.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
       if (this.#typedLines.length > TYPED_LINES_KEPT)
         this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);

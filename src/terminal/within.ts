@@ -13,12 +13,14 @@ export interface Settle<T> {
  */
 export function within<T>(
   timeoutMs: number,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a listener with nothing to stop returns nothing
   listen: (settle: Settle<T>) => (() => void) | void,
   timedOut: () => T,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let done = false;
-    let stop: (() => void) | void = undefined;
+    // biome-ignore lint/suspicious/noConfusingVoidType: what listen returned
+    let stop: (() => void) | void;
     const finish = (outcome: () => void) => {
       if (done) return;
       done = true;

@@ -7,7 +7,7 @@ import { connectDaemon } from "../client/connect.ts";
 import type { DaemonConnection } from "../client/connection.ts";
 import { followEvents } from "../client/event-follow.ts";
 import { FleetLinks, listWait, qualify } from "../client/fleet-links.ts";
-import { LOCAL, resolveHost } from "../client/hosts.ts";
+import { resolveHost } from "../client/hosts.ts";
 import { controlsAsSpaces, controlsOut } from "../protocol/controls.ts";
 import { ErrorCodes, T4aError, type ErrorCode } from "../protocol/errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";

@@ -151,7 +151,7 @@ test("a 40 MB body, a malformed path, a malformed control message: refused clean
   await new Promise<void>(
     (resolve, reject) => ((socket.onopen = () => resolve()), (socket.onerror = () => reject(new Error("refused")))),
   );
-  for (const message of ["\x01NaN;NaN", "\x01-5;10", "\x01;", "\x0199999;1", "\x01" + "1".repeat(5000)])
+  for (const message of ["\x01NaN;NaN", "\x01-5;10", "\x01;", "\x0199999;1", `\x01${"1".repeat(5000)}`])
     socket.send(message);
   socket.send("\x01100;30");
   socket.send("echo typed-after\r");

@@ -3,6 +3,7 @@
 // (@t4a/<os>-<cpu>[-musl], an optional dependency), passing argv, stdio, exit code and signals.
 // Plain CommonJS for Node >= 18 and Bun. It looks only in node_modules above its own package
 // (Node's own walk, without NODE_PATH or the cwd) and runs nothing but that binary.
+// biome-ignore lint/suspicious/noRedundantUseStrict: this file is CommonJS (the package scripts/pack.ts writes has no "type"), where it is not redundant
 "use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");

@@ -128,7 +128,7 @@ function canResume(name: string, id: string, options: LaunchOptions): boolean {
       : [];
     return files.some((file) => {
       const head = logHead(name, file, tmp);
-      return head !== undefined && head.includes(`"sessionId":"${id}"`) && head.includes(`"projectHash":"${project}"`);
+      return head?.includes(`"sessionId":"${id}"`) && head.includes(`"projectHash":"${project}"`);
     });
   }
   return true;

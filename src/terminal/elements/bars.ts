@@ -1,7 +1,7 @@
 // Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
 import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
-import { type Found } from "./types.ts";
-import { stripFrame, View } from "./view.ts";
+import type { Found } from "./types.ts";
+import { stripFrame, type View } from "./view.ts";
 
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;

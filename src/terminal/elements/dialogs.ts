@@ -1,6 +1,6 @@
 // Boxes and dialogs: frames drawn with box characters, and the frameless panels of agent CLIs.
-import { type Found } from "./types.ts";
-import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTICAL, View } from "./view.ts";
+import type { Found } from "./types.ts";
+import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTICAL, type View } from "./view.ts";
 
 /**
  * Most boxes read on one screen, in reading order; frames past them are text. The screen is the
@@ -58,7 +58,7 @@ export function findBoxes(view: View): Box[] {
           .replace(/^[<\s]+|[>\s]+$/g, " "),
       );
       // A title set off by bars or brackets ("─| Export |─", "─[ Log ]─") is the words between.
-      const bare = title.replace(/^[|\[(]\s*(.*?)\s*[|\])]$/, "$1");
+      const bare = title.replace(/^[|[(]\s*(.*?)\s*[|\])]$/, "$1");
       boxes.push({ top, left, bottom, right, title: /[\p{L}\p{N}]/u.test(bare) ? bare : "" });
     }
   }

@@ -1,7 +1,7 @@
 // Controls on one row: progress bars, input fields, checkboxes and radios, buttons.
 import { CellFlag } from "../cell-grid.ts";
-import { type Found } from "./types.ts";
-import { type Box, boxAround, clean, contains, MARKERS, markFocused, VERTICAL, View } from "./view.ts";
+import type { Found } from "./types.ts";
+import { type Box, boxAround, clean, contains, MARKERS, markFocused, VERTICAL, type View } from "./view.ts";
 
 const PERCENT = /(\d{1,3}(?:\.\d+)?)%/g;
 const BAR = /[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3,}/;
@@ -37,7 +37,7 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
         const before = line.slice(Math.max(0, col - 60), col);
         const after = line.slice(col + match[0].length, col + match[0].length + 60);
         if (BAR.test(before.slice(-40)) || BAR.test(after.slice(0, 40))) {
-          const left = before.search(/[|█▉▊▋▌▍▎▏▓▒░#=■━[]{2,}[^]*$/);
+          const left = before.search(/[|█▉▊▋▌▍▎▏▓▒░#=■━[]{2,}[\s\S]*$/);
           const start = left >= 0 ? col - before.length + left : col;
           const tail = /^[\s|█▉▊▋▌▍▎▏▓▒░#=■━\]]*/.exec(after)![0].trimEnd().length;
           // Its caption: words before the bar ("Downloading ━━━"), or else a name between rules after
@@ -219,7 +219,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // around blanks or a run of underscores are a field's drawn extent, whatever colours the page has.
   for (let row = 0; row < view.rows; row++) {
     for (const m of view.flat[row]!.matchAll(
-      /(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):(?!\/\/)\s?(\[[^\]\[]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g,
+      /(?<=^|\s)([A-Za-z][\w'-]*(?: [\w'-]+){0,3}):(?!\/\/)\s?(\[[^\][]{3,}\]|[^\s_]*_{3,})(?=\s|$)/g,
     )) {
       const from = m.index! + m[0].length - m[2]!.length;
       const to = from + m[2]!.length;
@@ -474,7 +474,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     if (
       last >= 0 &&
       last < view.cursor.row - 1 &&
-      /^\S*[@:]\S*[#$%] ?$/.test(view.flat[last]!.trimEnd() + " ") &&
+      /^\S*[@:]\S*[#$%] ?$/.test(`${view.flat[last]!.trimEnd()} `) &&
       view.free(last, 0, view.cols)
     ) {
       view.use(last, 0, view.cols);
@@ -494,14 +494,12 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
   }
   // A shell prompt with nothing typed yet, the cursor elsewhere (mc's command line under a dialog).
-  {
-    for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
-      const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!.replace(DROP_DOWN, ""));
-      if (!match || !view.free(row, 0, view.cols)) continue;
-      view.use(row, 0, view.cols);
-      found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
-      break;
-    }
+  for (let row = view.rows - 1; row >= Math.max(0, view.rows - 3); row--) {
+    const match = /^(\S{0,40}[$#%])\s*$/.exec(view.flat[row]!.replace(DROP_DOWN, ""));
+    if (!match || !view.free(row, 0, view.cols)) continue;
+    view.use(row, 0, view.cols);
+    found.push({ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: false });
+    break;
   }
   return found;
 }
@@ -521,7 +519,7 @@ function filterTyped(view: View, row: number): boolean {
     view.ink(row, col) === view.ink(row, view.cols - 1) && !bold(col) && !view.has(row, col, CellFlag.dim);
   return (
     end > 2 &&
-    /^[^()<>\[\]…›»]{1,30}$/.test(after) &&
+    /^[^()<>[\]…›»]{1,30}$/.test(after) &&
     Array.from({ length: after.length }, (_, i) => at + i).every(plain)
   );
 }
@@ -725,9 +723,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // "rm: remove regular file 'notes.txt'? ": a question of several words, nothing typed yet, asks for a yes or no.
   const asked_ = /^(\s*)(\S+(?: \S+)+\?)\s*$/.exec(before);
   // (Not under a list of options it picks from: gpg's "Your selection?" is their input.)
-  const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[(\[]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
+  const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[([]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
   // (A tool's "rm: …?", about something it names or with keys to type; git's "search for regex? " asks for text.)
-  const yesNo = asked_ && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(\['"‘]/.test(asked_[2]!));
+  const yesNo = asked_ && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(['"‘]/.test(asked_[2]!));
   if (asked_ && yesNo && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
     const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
@@ -912,7 +910,7 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
  * view"); it starts a word ("((x) => x * 2)" in a REPL is code).
  */
 const TOGGLE =
-  /(?<![\w(\[{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
+  /(?<![\w([{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [...scaleGrid(view)];
@@ -1069,10 +1067,7 @@ function scaleGrid(view: View): Found[] {
     const bracketed = (r: number, col: number) => view.char(r, col - 2) === "[" && view.char(r, col + 2) === "]";
     const boxed = rows.some((r) => cols.some((col) => bracketed(r, col)));
     for (const r of rows) {
-      const name = view
-        .text(r, start, cols[0]!)
-        .replace(/[│┃\[]/g, " ")
-        .trim();
+      const name = view.text(r, start, cols[0]!).replace(/[│┃[]/g, " ").trim();
       for (const [i, col] of cols.entries()) {
         const checked = /[◉●◎]/.test(view.char(r, col));
         const label = [name, header ? over[i]!.text : String(i + 1)].filter(Boolean).join(" ");

@@ -1,8 +1,8 @@
 // Menus: lists of items of which one is selected, told by a marker (❯, ●, (x)), a bar or a
 // highlight, in a box or out of one, down a column or across a grid of words.
 import { CellFlag } from "../cell-grid.ts";
-import { type Found, type Item } from "./types.ts";
-import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICAL, View } from "./view.ts";
+import type { Found, Item } from "./types.ts";
+import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICAL, type View } from "./view.ts";
 
 /**
  * A select drawn as radio marks (clack's "○ TypeScript" / "● JavaScript"): one filled mark among
@@ -190,7 +190,7 @@ export function markerMenus(view: View): Found[] {
       // A mark after the name (claude's ✔ on the current model, codex's "(current)") is not part of it.
       // (A record whose first field is a figure, fzf's "230   pg     postgres -D …", is read whole.)
       const [, key, name] = /^\d+\s{2,}\S/.test(text.trim())
-        ? [, undefined, clean(text)]
+        ? [undefined, undefined, clean(text)]
         : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.

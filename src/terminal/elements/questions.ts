@@ -1,8 +1,8 @@
 // Questions with their options: "[Y/n]" and its kin after a sentence, numbered or lettered options
 // under a question or over a prompt, toggles and hot-keyed choices.
 import { CellFlag } from "../cell-grid.ts";
-import { type Found, type Item } from "./types.ts";
-import { clean, highlighted, stripFrame, View } from "./view.ts";
+import type { Found, Item } from "./types.ts";
+import { clean, highlighted, stripFrame, type View } from "./view.ts";
 
 /**
  * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
@@ -87,7 +87,7 @@ export function findQuestions(view: View): Found[] {
     const match =
       /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ??
       /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
-    if (match && match[2]) match[1] = match[2];
+    if (match?.[2]) match[1] = match[2];
     if (
       !match ||
       !/y/.test(match[1]!) ||
@@ -434,12 +434,12 @@ function keyedRun(view: View, row: number): Option[] {
     }
     // gpg's "   (1) RSA and RSA (default)", readline-sync's "[1] Staging": a number in brackets, in any order
     // ("(14) Existing key from card", "[0] CANCEL").
-    const boxed = match ? null : /^(\s*)([(\[])(\d{1,3})[)\]] (\S.*?)\s*$/.exec(line);
+    const boxed = match ? null : /^(\s*)([([])(\d{1,3})[)\]] (\S.*?)\s*$/.exec(line);
     if (
       boxed &&
       !letters &&
       !options.some((o) => o.key === boxed[3]) &&
-      (options.length === 0 || view.flat[r - 1]!.search(/[(\[]\d/) >= 0) &&
+      (options.length === 0 || view.flat[r - 1]!.search(/[([]\d/) >= 0) &&
       view.free(r, 0, line.trimEnd().length)
     ) {
       const col = boxed[1]!.length;

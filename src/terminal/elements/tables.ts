@@ -1,7 +1,7 @@
 // Tables: a header of column names (styled, split by rules, underlined, or set apart by a blank row)
 // over body rows whose cells line up under it.
-import { type Found } from "./types.ts";
-import { View } from "./view.ts";
+import type { Found } from "./types.ts";
+import type { View } from "./view.ts";
 
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;

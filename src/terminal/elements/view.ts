@@ -1,7 +1,7 @@
 // Reading a CellGrid for the detectors: cells by row and column, their styles, boxes, and the
 // helpers several detectors share (frames, focus, highlights).
 import { CellFlag, type CellGrid } from "../cell-grid.ts";
-import { type Found } from "./types.ts";
+import type { Found } from "./types.ts";
 
 const EMPHASIS = CellFlag.inverse | CellFlag.bold | CellFlag.underline | CellFlag.dim;
 export const VERTICAL = "│┃║|";
@@ -71,7 +71,7 @@ export class View {
         if (marks) char += String.fromCodePoint(...marks);
         chars.push(char);
         // (A variation selector after a mark, qwen's "●︎", leaves it the mark it is.)
-        const base = marks && marks.every((m) => m >= 0xfe00 && m <= 0xfe0f) ? String.fromCodePoint(cp) : char;
+        const base = marks?.every((m) => m >= 0xfe00 && m <= 0xfe0f) ? String.fromCodePoint(cp) : char;
         flat += base.length === 1 ? base : "\uE000";
       }
       this.chars.push(chars);

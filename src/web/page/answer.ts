@@ -161,14 +161,13 @@ export function answerControls(
       box.append(button);
     }
   }
-  if (where === "card") box.append(replyBox(session, handlers, run));
+  if (where === "card") box.append(replyBox(session, run));
   box.append(status);
   return box;
 }
 
 function replyBox(
   session: Session,
-  handlers: ControlsHandlers,
   run: (button: undefined, what: () => Promise<void>) => Promise<void>,
 ): HTMLFormElement {
   let form = replyBoxes.get(session.id);

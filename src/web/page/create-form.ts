@@ -37,11 +37,10 @@ async function loadAgents(): Promise<void> {
       return option;
     }),
   );
-  $<HTMLInputElement>("input[name=agent]").placeholder =
-    agents.agents
-      .slice(0, 3)
-      .map((agent) => agent.name)
-      .join(", ") + "…";
+  $<HTMLInputElement>("input[name=agent]").placeholder = `${agents.agents
+    .slice(0, 3)
+    .map((agent) => agent.name)
+    .join(", ")}…`;
   noteAgent();
 }
 

@@ -134,7 +134,7 @@ export class SessionList {
       for (const id of this.#tombstones.keys()) if (live.has(id)) this.#tombstones.delete(id);
       for (const [id, since] of this.#answered) {
         const session = terminals.find((one) => one.id === id);
-        if (!session || session.agent_state !== "waiting" || session.agent_since !== since) this.#answered.delete(id);
+        if (session?.agent_state !== "waiting" || session.agent_since !== since) this.#answered.delete(id);
       }
       for (const session of terminals) if (!this.#thumbs.has(session.id)) this.#loadThumb(session.id);
       this.#render();
@@ -274,7 +274,7 @@ export class SessionList {
       ...tombstones.map((tomb) => this.#tombstoneCard(tomb)),
     );
     forgetRepliesExcept(live);
-    if (typing && typing.field.isConnected) {
+    if (typing?.field.isConnected) {
       typing.field.focus();
       typing.field.setSelectionRange(typing.start, typing.end);
     } else if (focusedCard !== undefined && live.has(focusedCard)) this.#cardElement(focusedCard)?.focus();

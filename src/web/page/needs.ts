@@ -62,7 +62,7 @@ export function sessionsSeen(sessions: Session[]): void {
   for (const [id, at] of reviews) {
     const session = live.get(id);
     // Busy again, ended, or gone (or a new session under the same name): nothing to review.
-    if (!session || !session.alive || session.agent_state !== "idle" || (session.started_at ?? 0) > at) {
+    if (!session?.alive || session.agent_state !== "idle" || (session.started_at ?? 0) > at) {
       reviews.delete(id);
       changed = true;
     }

@@ -2,6 +2,7 @@
 // Run with `bun build.ts` (npm run build). Generated assets go to dist/, never into src/.
 // `bun build.ts --release` (npm run release) builds the same executable for every server t4a
 // targets into dist/release/, with SHA256SUMS and a README; `--target NAME` builds one of them.
+// `--out DIR` puts them in DIR instead (a test's own directory: tests run in parallel).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
@@ -75,12 +76,14 @@ function main(): void {
       console.error(`unknown target ${unknown.join(", ")}; known: ${Object.keys(TARGETS).join(", ")}`);
       process.exit(2);
     }
-    mkdirSync("dist/release", { recursive: true });
+    const outAt = args.indexOf("--out");
+    const dir = outAt > 0 && args[outAt + 1] ? args[outAt + 1]! : "dist/release";
+    mkdirSync(dir, { recursive: true });
     const failed: string[] = [];
     const sums: string[] = [];
     for (const target of wanted) {
       const file = `t4a-${target}`;
-      const error = compile(`dist/release/${file}`, target);
+      const error = compile(`${dir}/${file}`, target);
       if (error) {
         // Offline with no cached runtime, say: named, and the others still built.
         failed.push(target);
@@ -89,26 +92,26 @@ function main(): void {
       }
       sums.push(
         `${createHash("sha256")
-          .update(readFileSync(`dist/release/${file}`))
+          .update(readFileSync(`${dir}/${file}`))
           .digest("hex")}  ${file}`,
       );
-      console.log(`built dist/release/${file}`);
+      console.log(`built ${dir}/${file}`);
     }
     if (args[0] === "--target") {
       // One target built (remote install on demand): its line in the list replaced, the others kept.
-      const listed = existsSync("dist/release/SHA256SUMS")
-        ? readFileSync("dist/release/SHA256SUMS", "utf8").split("\n").filter(Boolean)
+      const listed = existsSync(`${dir}/SHA256SUMS`)
+        ? readFileSync(`${dir}/SHA256SUMS`, "utf8").split("\n").filter(Boolean)
         : [];
       const names = new Set(sums.map((line) => line.split("  ")[1]));
       writeFileSync(
-        "dist/release/SHA256SUMS",
+        `${dir}/SHA256SUMS`,
         `${[...listed.filter((line) => !names.has(line.split("  ")[1])), ...sums].join("\n")}\n`,
       );
     }
     if (args[0] === "--release") {
-      writeFileSync("dist/release/SHA256SUMS", `${sums.join("\n")}\n`);
+      writeFileSync(`${dir}/SHA256SUMS`, `${sums.join("\n")}\n`);
       writeFileSync(
-        "dist/release/README",
+        `${dir}/README`,
         [
           `t4a ${pkg.version} (commit ${commit}, built ${built} with bun ${Bun.version})`,
           "",

@@ -88,17 +88,22 @@ beforeAll(async () => {
   if (skip) return;
   mkdirSync(join(dir, "home"));
   mkdirSync(join(dir, "run"), { mode: 0o700 });
-  // The host's release file, built when missing (npm run release builds all six).
-  if (!existsSync(join(root, "dist", "release", `t4a-${host}`)))
-    ok([process.execPath, "build.ts", "--target", host], { cwd: root, env: process.env as Record<string, string> });
-  if (other && !existsSync(join(root, "dist", "release", `t4a-${other}`)))
-    ok([process.execPath, "build.ts", "--target", other], { cwd: root, env: process.env as Record<string, string> });
+  // The host's release files, built into the test's own directory: dist/release is `npm run release`'s,
+  // and other tests build and read release files at the same time (the suite runs files in parallel).
+  const release = join(dir, "release");
+  for (const target of other ? [host, other] : [host])
+    ok([process.execPath, "build.ts", "--target", target, "--out", release], {
+      cwd: root,
+      env: process.env as Record<string, string>,
+    });
   let started = performance.now();
   // Into the test's own directory: dist/npm keeps what `npm run pack` left there.
   ok(
     [
       process.execPath,
       "scripts/pack.ts",
+      "--release",
+      release,
       "--out",
       join(dir, "npm"),
       "--target",

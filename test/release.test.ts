@@ -1,12 +1,16 @@
 // `npm run release`: the executable for every server t4a targets (Linux and macOS, x64 and arm64,
 // glibc and musl), each checked for its architecture with `file`, and SHA256SUMS that verify.
 // Targets Bun cannot fetch (offline, no cache) are named as not built, and skipped here.
-import { expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+// Built with `--out` into the test's own directory: other tests build and read release files at the
+// same time (the suite runs files in parallel), and dist/release is `npm run release`'s.
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
-const release = join(root, "dist", "release");
+const release = mkdtempSync(join(tmpdir(), "t4a-release-"));
+afterAll(() => rmSync(release, { recursive: true, force: true }));
 const ARCH: Record<string, RegExp> = {
   "linux-x64": /ELF 64-bit LSB executable, x86-64/,
   "linux-arm64": /ELF 64-bit LSB executable, ARM aarch64/,
@@ -17,7 +21,7 @@ const ARCH: Record<string, RegExp> = {
 };
 
 test("the release: one executable per target, each for its architecture, with checksums that verify", () => {
-  const built = Bun.spawnSync([process.execPath, "build.ts", "--release"], {
+  const built = Bun.spawnSync([process.execPath, "build.ts", "--release", "--out", release], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",

@@ -37,8 +37,8 @@ export class Actor {
   static async make(kind: "self" | "unprivileged"): Promise<Actor> {
     if (kind === "self") return new Actor(undefined);
     const user = `t4a-atk-${process.pid % 100000}-${Math.floor(Math.random() * 1000)}`;
-    const made = Bun.spawnSync(["useradd", "--no-create-home", "--shell", "/bin/bash", user], { stderr: "pipe" });
-    if (made.exitCode !== 0) throw new Error(`useradd: ${made.stderr.toString()}`);
+    const made = accounts(["useradd", "--no-create-home", "--shell", "/bin/bash", user]);
+    if (made.exitCode !== 0) throw new Error(`useradd: ${made.stderr}`);
     const actor = new Actor(user);
     Bun.spawnSync(["chown", "-R", `${user}:${user}`, actor.dir]);
     return actor;
@@ -138,8 +138,21 @@ export class Actor {
     if (pid) await waitFor(() => !isAlive(pid), 5000).catch(() => process.kill(pid, "SIGKILL"));
     if (this.user) {
       Bun.spawnSync(["pkill", "-KILL", "-u", this.user]);
-      Bun.spawnSync(["userdel", this.user]);
+      const removed = accounts(["userdel", this.user]);
+      if (removed.exitCode !== 0) console.log(`userdel ${this.user}: ${removed.stderr.trim()}`);
     }
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * useradd or userdel, again while another holds /etc/passwd's lock: files that make users run in
+ * parallel, and shadow's own wait for the lock (15 tries, a second apart) can run out.
+ */
+function accounts(argv: string[]): { exitCode: number; stderr: string } {
+  for (let attempt = 1; ; attempt++) {
+    const done = Bun.spawnSync(argv, { stderr: "pipe" });
+    const stderr = done.stderr.toString();
+    if (done.exitCode === 0 || attempt === 5 || !/lock/i.test(stderr)) return { exitCode: done.exitCode, stderr };
   }
 }

@@ -9,7 +9,7 @@ import { asksForHelp, commandName, readLine, usage, withoutUndefined } from "./p
 import { FLEET_COMMANDS } from "./fleet-commands.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
-import { controlsAsSpaces } from "../protocol/controls.ts";
+import { displayable, shownLine, shownLines } from "../protocol/program-text.ts";
 import { connectDaemon, type RemoteHost } from "../client/connect.ts";
 import { DaemonUnreachable, firstBytes, NoDaemon, PeerError } from "../client/errors.ts";
 import { resolveSocket } from "../client/socket-path.ts";
@@ -132,22 +132,22 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     else throw error;
   }
   try {
-    const { reply, bytes } = await connection.request(request);
+    const answer = await connection.request(request);
+    const bytes = answer.bytes;
+    // What another machine answers is program text: every string of it, JSON too, goes through
+    // the one stripping function before it reaches this terminal or the program reading stdout.
+    const reply = host ? displayable(answer.reply) : answer.reply;
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      // A remote's refusal is its own text: no control characters reach this terminal from it.
-      else
-        console.error(
-          `t4a: ${inFlags(host ? controlsAsSpaces(String(reply.error)) : String(reply.error), name, spec)}${await versionSkew(connection, reply)}`,
-        );
+      else console.error(`t4a: ${inFlags(String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
       return ExitCode.refused;
     }
-    if (name === "events") return await streamEvents(connection);
+    if (name === "events") return await streamEvents(connection, host !== undefined);
     if (spec.attachUi) {
       const { runAttach } = await import("./attach-ui.ts");
       return await runAttach(connection, reply, spec.attachUi(options));
     }
-    if (options.json) {
+    if (options.json && !host) {
       await spec.after?.(reply);
       console.log(JSON.stringify(reply));
       return spec.exit?.(reply) ?? ExitCode.ok;
@@ -163,12 +163,16 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     let parsed: Reply = reply;
     if (host) {
       try {
-        parsed = parseReply(command, reply);
+        parsed = { ...(options.json ? { ok: true } : {}), ...parseReply(command, reply) };
       } catch (error) {
         throw await notOurs(error);
       }
     }
     await spec.after?.(parsed);
+    if (options.json) {
+      console.log(JSON.stringify(parsed));
+      return spec.exit?.(parsed) ?? ExitCode.ok;
+    }
     try {
       return (await spec.print?.(parsed, options, bytes)) ?? spec.exit?.(parsed) ?? ExitCode.ok;
     } catch (error) {
@@ -181,11 +185,11 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
 }
 
 /** After the ack, copy every event line to stdout until the daemon closes the stream. */
-async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>>): Promise<number> {
+async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>>, remote: boolean): Promise<number> {
   for (;;) {
     const line = await connection.readLine();
     if (line === undefined) return ExitCode.ok;
-    console.log(JSON.stringify(line));
+    console.log(JSON.stringify(remote ? displayable(line) : line));
   }
 }
 
@@ -212,27 +216,30 @@ function inFlags(error: string, name: string, spec: CliSpec): string {
 
 async function versionSkew(connection: Awaited<ReturnType<typeof connectDaemon>>, reply?: Reply): Promise<string> {
   if (reply && !["unknown_cmd", "invalid_params", "bad_request"].includes(String(reply.code))) return "";
-  const theirs = await connection.request({ cmd: "info" }).then(
+  let theirs = await connection.request({ cmd: "info" }).then(
     ({ reply: info }) => (typeof info.version === "string" ? info.version : undefined),
     () => undefined,
   );
   if (theirs === undefined || theirs === version) return "";
+  // A remote's version is its own text.
+  theirs = shownLine(theirs);
   return ` (the daemon runs t4a ${theirs}, this is t4a ${version}: \`t4a shutdown\` and call again to start this version; persisted sessions come back, the others end)`;
 }
 
 function reportError(error: unknown): number {
+  // An error may quote what another machine said (ssh's stderr, a remote's reply): one line, stripped.
   if (error instanceof DaemonUnreachable) {
-    console.error(`t4a: ${error.message}`);
+    console.error(`t4a: ${shownLines(error.message)}`);
     return ExitCode.unreachable;
   }
   if (error instanceof T4aError) {
-    console.error(`t4a: ${error.message}`);
+    console.error(`t4a: ${shownLines(error.message)}`);
     // Refusals found before the daemon was asked (bad socket dir, bad option value) are usage errors.
     if (error.code === "bad_request") return ExitCode.unreachable;
     return error.code === "exists" || error.code === "internal" ? ExitCode.refused : ExitCode.usage;
   }
   const message = error instanceof Error ? error.message : String(error);
-  console.error(`t4a: ${message}`);
+  console.error(`t4a: ${shownLines(message)}`);
   // cac's own errors (missing argument, unknown option) are usage errors.
   const isUsage = (error as { usage?: boolean }).usage || (error as Error)?.name === "CACError";
   return isUsage ? ExitCode.usage : ExitCode.unreachable;

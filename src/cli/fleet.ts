@@ -10,7 +10,7 @@ import type { DaemonConnection } from "../client/connection.ts";
 import { NoDaemon } from "../client/errors.ts";
 import { listWait } from "../client/fleet-links.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "../client/hosts.ts";
-import { controlsOut as clean } from "../protocol/controls.ts";
+import { displayable as clean } from "../protocol/program-text.ts";
 import { DEFAULT_WAIT_MS } from "../commands/wait.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
@@ -204,9 +204,18 @@ async function fleetWait(
                 resume = { since: info.seq, instance: info.instance };
             }
             joined = true;
-            tries = 0;
             const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
-            const reply = await ask(command, member, connection, { ...request, ...resume, timeout_ms: left });
+            const asked = performance.now();
+            const reply = await ask(command, member, connection, { ...request, ...resume, timeout_ms: left }).catch(
+              async (error) => {
+                // A wait that held a while was a working link: its drop starts the count again. One
+                // that failed sooner counts on, so a host that answers every wait ill-typed at once is
+                // asked more and more slowly (it was asked 384 times in 10 s), as events --all does.
+                const { STEADY_MS } = await import("../client/event-follow.ts");
+                if (performance.now() - asked >= STEADY_MS) tries = 0;
+                throw error;
+              },
+            );
             settled = true;
             return resolve({ member, reply });
           } catch (error) {

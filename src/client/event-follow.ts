@@ -32,7 +32,7 @@ export interface Follow {
  * (at once). One dropped sooner counts on, so a host that drops every link as soon as it is
  * joined (what it sends is tainted) is joined again more and more slowly, not in a tight loop.
  */
-const STEADY_MS = 10_000;
+export const STEADY_MS = 10_000;
 
 /** Waits before the n-th try in a row: at once, then 0.5 s doubling to maxMs. */
 export const rejoinDelayMs = (failures: number, maxMs = 30_000) =>

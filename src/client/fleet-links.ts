@@ -1,7 +1,7 @@
 // The hosts of hosts.json as a long-lived client sees them (the MCP server, the web relay): one
 // DaemonLink per host, opened on first use and kept (one ssh link each, over its ControlMaster).
 // hosts.json is read at each lookup, so a host added, changed or removed counts at once. What a
-// host answers is tainted: callers take its strings through controlsOut and its ids through qualify.
+// host answers is tainted: callers take its strings through displayable and its ids through qualify.
 import { T4aError } from "../protocol/errors.ts";
 import { DaemonLink } from "./daemon-link.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "./hosts.ts";

@@ -2,7 +2,7 @@
 // an agent's state and its line (the question it waits on), a program reading its terminal, a
 // non-zero exit. `needs` keeps only those, the most pressing first.
 import * as v from "valibot";
-import { controlsAsSpaces } from "../protocol/controls.ts";
+import { shownLine } from "../protocol/program-text.ts";
 import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
@@ -110,7 +110,7 @@ export function terminalLines(response: Reply): string[] {
 
 /** A line for a terminal: no control characters (a title or a question is the program's text). */
 function oneLine(text: string): string {
-  return controlsAsSpaces(text).slice(0, 200);
+  return shownLine(text).slice(0, 200);
 }
 
 function ago(ms: number): string {

@@ -9,6 +9,7 @@ import { hostsPath, LOCAL, resolveHost, splitHostId } from "../client/hosts.ts";
 import { connectRemote } from "../client/connect.ts";
 import { T4aError, type ErrorCode } from "../protocol/errors.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
+import { displayable, shownLine, shownLines } from "../protocol/program-text.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import { defaultSocket, openLocal } from "./transport.ts";
 import type { CommandName, Params, ReplyOf, TerminalEvent } from "./wire.ts";
@@ -103,9 +104,9 @@ export class Client {
 
   /** Any command by name, as the methods send it. */
   async call<N extends CommandName>(name: N, ...[params]: Args<N>): Promise<ReplyOf<N>> {
-    const { connection, fields, remote } = this.#route(params as Reply | undefined);
+    const { connection, fields, remote, host } = this.#route(params as Reply | undefined);
     const { reply } = await this.#request(await connection, name, this.#fill(name, fields, remote));
-    return reply as ReplyOf<N>;
+    return (remote ? fromRemote(reply, host) : reply) as ReplyOf<N>;
   }
 
   /** The screen as PNG bytes (params as the screenshot command's, without `encoding`). */
@@ -135,10 +136,11 @@ export class Client {
       close();
       throw error;
     }
+    const remote = route.host ?? this.#options.host;
     async function* lines(): AsyncGenerator<TerminalEvent, void, undefined> {
       try {
         for (let line = await connection.readLine(); line !== undefined; line = await connection.readLine())
-          yield line as TerminalEvent;
+          yield (remote === undefined ? line : fromRemote(line, route.host)) as TerminalEvent;
       } finally {
         close();
       }
@@ -173,7 +175,7 @@ export class Client {
         throw error instanceof DaemonUnreachable ? error : new DaemonUnreachable(error.message);
       });
     const { ok, tag: _, ...reply } = response.reply;
-    if (ok !== true) throw new T4aError(String(reply.code) as ErrorCode, String(reply.error));
+    if (ok !== true) throw new T4aError(shownLine(String(reply.code)) as ErrorCode, shownLines(String(reply.error)));
     return { reply, bytes: response.bytes };
   }
 
@@ -221,6 +223,21 @@ for (const name of CALLS) {
       return this.call(name, params as never);
     },
   });
+}
+
+/**
+ * What another machine answered, as the CLI shows it: every string through the one stripping
+ * function, and, for a call routed by `HOST:ID`, its ids as `HOST:ID` (fed back into another call,
+ * an id goes to the host that gave it, never to this machine's daemon).
+ */
+function fromRemote(reply: Reply, host: string | undefined): Reply {
+  const shown = displayable(reply);
+  if (host === undefined) return shown;
+  const qualify = (id: unknown) => `${host}:${String(id)}`;
+  for (const field of ["id", "terminal"]) if (typeof shown[field] === "string") shown[field] = qualify(shown[field]);
+  for (const field of ["terminals", "restore_failed"])
+    if (Array.isArray(shown[field])) shown[field] = (shown[field] as Reply[]).map((t) => ({ ...t, id: qualify(t.id) }));
+  return shown;
 }
 
 /** A daemon: this machine's, or a host's (a hosts.json name, else an ssh target). */

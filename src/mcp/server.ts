@@ -13,7 +13,7 @@ import { parseReply, type Reply } from "../commands/command.ts";
 import { DaemonLink } from "../client/daemon-link.ts";
 import { FleetLinks, listWait, qualify, routeId } from "../client/fleet-links.ts";
 import { LOCAL } from "../client/hosts.ts";
-import { controlsAsSpaces } from "../protocol/controls.ts";
+import { displayable, shownLine } from "../protocol/program-text.ts";
 import { type Tool, type ToolResult, toolError, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
 
 const INSTRUCTIONS =
@@ -56,7 +56,7 @@ export async function runMcpServer(options: { socketPath: string; version: strin
         throw new Error(`"${routed.host}" names a host, and so does t4a mcp --host`);
       daemon = routed.host === LOCAL ? link : fleet.link(routed.host);
     } catch (error) {
-      return toolError(`invalid_params: ${controlsAsSpaces((error as Error).message)}`);
+      return toolError(`invalid_params: ${shownLine((error as Error).message)}`);
     }
     const stopProgress =
       tool.spec.blocking && progressToken !== undefined
@@ -65,11 +65,13 @@ export async function runMcpServer(options: { socketPath: string; version: strin
           )
         : undefined;
     const all = tool.spec.fleet?.field === "all" && args.all === true;
+    // `t4a mcp --host NAME`: "this machine's" daemon is that host's, and what it answers is tainted as any host's.
+    const remote = routed.host !== LOCAL ? routed.host : options.host;
     const call = !all
-      ? callTool(daemon, routed.host, tool, routed.args, extra.signal)
+      ? callTool(daemon, routed.host, remote, tool, routed.args, extra.signal)
       : tool.command.name === "wait"
-        ? waitAll(link, fleet, tool, args, extra.signal)
-        : listAll(link, fleet, tool, args, extra.signal);
+        ? waitAll(link, fleet, tool, args, extra.signal, options.host)
+        : listAll(link, fleet, tool, args, extra.signal, options.host);
     void call.finally(() => stopProgress?.());
     inFlight.add(call);
     void call.finally(() => inFlight.delete(call));
@@ -102,53 +104,68 @@ function target(tool: Tool, args: Record<string, unknown>): { host: string; args
   return { host: routed.host, args: { ...args, id: routed.id } };
 }
 
+/**
+ * One call. `host`: where its id pointed (LOCAL, or a hosts.json name: ids come back as HOST:ID);
+ * `remote`: the machine that answers when it is not this one (a HOST:ID, or `t4a mcp --host`).
+ */
 async function callTool(
   daemon: DaemonLink,
   host: string,
+  remote: string | undefined,
   tool: Tool,
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<ToolResult> {
   try {
     const daemonRequest = toolRequest(tool, args);
-    if (host !== LOCAL) {
+    if (remote !== undefined) {
       // This machine's directory and environment mean nothing there (as the CLI's --host).
       delete daemonRequest.client_env;
       if (args.cwd === undefined) delete daemonRequest.cwd;
     }
     const { reply, bytes } = await daemon.request(daemonRequest, signal);
-    return toolResult(tool, host === LOCAL ? reply : fromHost(tool, host, reply), bytes);
+    return toolResult(tool, remote === undefined ? reply : fromHost(tool, remote, reply, host !== LOCAL), bytes);
   } catch (error) {
     // Not the daemon's refusal (that is a reply) but no daemon at all, or one gone mid-call.
     const message = error instanceof Error ? error.message : String(error);
-    const where = host === LOCAL ? "daemon" : controlsAsSpaces(host);
+    const where = remote === undefined ? "daemon" : shownLine(remote);
     return toolError(
-      error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${controlsAsSpaces(message)}`,
+      error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${shownLine(message)}`,
     );
   }
 }
 
 /**
- * A host's reply as the model may see it: only what the command's reply schema allows, its ids
- * as HOST:ID (a host cannot name another's terminal), its refusal on one line.
+ * A host's reply as the model may see it: only what the command's reply schema allows, every
+ * string through the one stripping function, its ids as HOST:ID (a host cannot name another's
+ * terminal; `qualifyIds` false under `t4a mcp --host`, whose ids are all that host's), its refusal
+ * on one line. An ill-typed reply is an error naming the host.
  */
-function fromHost(tool: Tool, host: string, reply: Reply): Reply {
+function fromHost(tool: Tool, host: string, reply: Reply, qualifyIds = true): Reply {
   if (reply.ok !== true)
     return {
       ok: false,
-      code: controlsAsSpaces(String(reply.code)),
-      error: `${host}: ${controlsAsSpaces(String(reply.error))}`,
+      code: shownLine(String(reply.code)),
+      error: `${host}: ${shownLine(String(reply.error))}`,
     };
-  const parsed = parseReply(tool.command, reply) as Reply;
+  let parsed: Reply;
+  try {
+    parsed = displayable(parseReply(tool.command, reply) as Reply);
+  } catch (error) {
+    return { ok: false, code: "internal", error: `${host}: ${shownLine((error as Error).message)}` };
+  }
+  if (!qualifyIds) return { ok: true, ...parsed };
   for (const field of ["id", "terminal"])
-    if (typeof parsed[field] === "string") parsed[field] = qualify(host, controlsAsSpaces(parsed[field] as string));
-  if (Array.isArray(parsed.terminals))
-    parsed.terminals = (parsed.terminals as Reply[]).map((t) => ({
-      ...t,
-      id: qualify(host, controlsAsSpaces(String(t.id))),
-    }));
+    if (typeof parsed[field] === "string") parsed[field] = qualify(host, parsed[field]);
+  for (const field of ["terminals", "restore_failed"])
+    if (Array.isArray(parsed[field]))
+      parsed[field] = (parsed[field] as Reply[]).map((t) => ({ ...t, id: qualify(host, t.id) }));
   return { ok: true, ...parsed };
 }
+
+/** A reply from the link `t4a mcp` calls this machine's: under --host, that host's, checked and stripped. */
+const fromLink = (tool: Tool, reply: Reply, remote: string | undefined): Reply =>
+  remote === undefined ? reply : fromHost(tool, remote, reply, false);
 
 /** terminal_list all: every host's list at once, ids as HOST:ID; a host that does not answer is one line. */
 async function listAll(
@@ -157,6 +174,7 @@ async function listAll(
   tool: Tool,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  remote: string | undefined,
 ): Promise<ToolResult> {
   const { names, problems } = fleet.hosts();
   const request = toolRequest(tool, args);
@@ -166,13 +184,13 @@ async function listAll(
         const { reply } = await (host === LOCAL
           ? link.request(request, signal)
           : listWait(fleet.link(host).request(request, signal)));
-        const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
+        const checked = host === LOCAL ? fromLink(tool, reply, remote) : fromHost(tool, host, reply);
         if (checked.ok !== true) return { host, error: String(checked.error) };
         return { host, terminals: (checked.terminals as Reply[]) ?? [] };
       } catch (error) {
         return {
           host,
-          error: `unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`,
+          error: `unreachable: ${shownLine(error instanceof Error ? error.message : String(error))}`,
         };
       }
     }),
@@ -202,6 +220,7 @@ async function waitAll(
   tool: Tool,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  remote: string | undefined,
 ): Promise<ToolResult> {
   if (args.any !== true || args.id !== undefined)
     return toolError("invalid_params: all waits with any (no id): until a terminal on any host needs a person");
@@ -219,15 +238,13 @@ async function waitAll(
         void (async () => {
           try {
             const { reply } = await (host === LOCAL ? link : fleet.link(host)).request(request, stop.signal);
-            const checked = host === LOCAL ? reply : fromHost(tool, host, reply);
+            const checked = host === LOCAL ? fromLink(tool, reply, remote) : fromHost(tool, host, reply);
             if (checked.ok === true) return resolve({ ...checked, host });
             if (checked.code === "timeout") refused ??= checked;
             else notes.push(host === LOCAL ? `${host}: ${String(checked.error)}` : String(checked.error));
           } catch (error) {
             if (!stop.signal.aborted)
-              notes.push(
-                `${host}: unreachable: ${controlsAsSpaces(error instanceof Error ? error.message : String(error))}`,
-              );
+              notes.push(`${host}: unreachable: ${shownLine(error instanceof Error ? error.message : String(error))}`);
           } finally {
             if (--pending === 0) resolve(undefined);
           }
@@ -267,7 +284,7 @@ function reportProgress(
         .catch(() => ({ reply: {} as Record<string, unknown> }));
       const lines = Array.isArray(reply.lines) ? (reply.lines as string[]) : [];
       // What the program (or another host) put there is tainted: no control character reaches the client.
-      last = controlsAsSpaces(String(lines.findLast((line) => String(line).trim() !== "") ?? ""));
+      last = shownLine(String(lines.findLast((line) => String(line).trim() !== "") ?? ""));
     }
     if (!stopped) await notify(elapsedS, `waiting ${elapsedS} s${last ? `; last line: ${last}` : ""}`).catch(() => {});
   }, PROGRESS_EVERY_MS);

@@ -8,6 +8,7 @@
 // while working) is read as it is drawn. Each change goes out as an `agent_state` event; scripts
 // and orchestrators wait on it (`t4a wait ID --agent waiting`). Types a prompt into TUIs that take
 // it no other way, once their input is ready. Reads the screen through the host; no xterm here.
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { closeSync, constants, openSync, unlinkSync } from "node:fs";
 import { T4aError } from "../protocol/errors.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
@@ -339,9 +340,11 @@ export class AgentWatch {
 
   /** The state now, with the question's id while waiting. */
   reply(): AgentStateReply {
+    // The line is read off the program's screen (or its notify message): shown, as the program's text.
+    const line = forDisplay(fromProgram(this.line));
     return this.state === "waiting"
-      ? { state: this.state, line: this.line, question_id: this.questionId }
-      : { state: this.state, line: this.line };
+      ? { state: this.state, line, question_id: this.questionId }
+      : { state: this.state, line };
   }
 
   /**
@@ -538,7 +541,7 @@ export class AgentWatch {
       event: "agent_state",
       terminal: this.id,
       state: "waiting",
-      line,
+      line: forDisplay(fromProgram(line)),
       question_id: this.questionId,
     });
   }

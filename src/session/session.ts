@@ -1,6 +1,7 @@
 // One session's life in one place: its terminal, what its spawn plan left to undo, its agent's
 // watch, its recording, its viewers, its timeout, and its manifest entry. Its end runs in one
 // order (see #ended) and dispose() lets go of everything. Made by Sessions; no wire here.
+import { forDisplay, fromProgram, type ProgramText } from "../protocol/program-text.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import { T4aError } from "../protocol/errors.ts";
 import type { Manifest } from "../service/manifest.ts";
@@ -115,7 +116,8 @@ export class Session {
   readonly restored: boolean;
   readonly spec: SessionSpec;
   /** Set when a restore could not bring it back where it was (its directory is gone). */
-  restoreNote: string | undefined;
+  /** Why it is not where it was: names the directory its OSC 7 reported, the program's text. */
+  restoreNote: ProgramText | undefined;
   #terminal: Terminal | undefined;
   #agent: AgentWatch | undefined;
   #recorder: Recorder | undefined;
@@ -358,11 +360,11 @@ export class Session {
     if (this.#agent) {
       info.agent_state = this.#agent.state;
       info.agent_since = Math.round(Date.now() - this.#agent.inStateMs());
-      if (this.#agent.line) info.agent_line = this.#agent.line;
+      if (this.#agent.line) info.agent_line = forDisplay(fromProgram(this.#agent.line));
       if (this.#agent.state === "waiting") info.agent_question_id = this.#agent.questionId;
     }
     if (this.restored) info.restored = true;
-    if (this.restoreNote) info.restore_note = this.restoreNote;
+    if (this.restoreNote) info.restore_note = forDisplay(this.restoreNote);
     if (this.persist) info.persist = true;
     if (this.#limits) {
       info.limits = { ...this.#limits.limits, how: this.#limits.how };

@@ -7,6 +7,7 @@
 // `record` to the same file) with a marker, anything else refused. A write that fails (a full
 // disk) loses only what it carried: the header is written again until it lands, and the gap is
 // marked in the cast once writes succeed again.
+import { forDisplay } from "../protocol/program-text.ts";
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, write, writeSync } from "node:fs";
 import type { TerminalEvent } from "../protocol/events.ts";
 import type { Terminal } from "../terminal/terminal.ts";
@@ -68,7 +69,8 @@ export class Recorder {
     this.#size = fstatSync(this.#fd).size;
     const { cols, rows } = terminal.screen;
     const timestamp = Math.floor(Date.now() / 1000);
-    const title = terminal.screen.title || undefined;
+    // A player shows the header's title: the program's text, shown.
+    const title = forDisplay(terminal.screen.title) || undefined;
     if (existing) {
       // A line a crash cut short is ended first, so the next event starts a line of its own.
       if (existing.unterminated) this.#header = "\n";

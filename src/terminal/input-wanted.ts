@@ -16,12 +16,13 @@
 // Only read when output pauses (see Terminal), so its cost (a few small /proc reads) stays off
 // busy sessions. Elsewhere (macOS) it answers undefined: not known.
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { forDisplay, fromProgram, type ProgramText } from "../protocol/program-text.ts";
 
 /** A process blocked reading the terminal: who it is. */
 export interface Reader {
   pid: number;
-  /** Its command name (/proc/PID/comm): `sudo`, `python3`, `bash`. */
-  process: string;
+  /** Its command name (/proc/PID/comm): `sudo`, `python3`, `bash`; the program sets it itself (prctl). */
+  process: ProgramText;
 }
 
 /** /dev/tty, "my controlling terminal": major 5, minor 0. */
@@ -185,7 +186,7 @@ function groupMembers(pgrp: number, except?: number): number[] {
   return members;
 }
 
-const comm = (pid: number) => text(`/proc/${pid}/comm`)?.trim() ?? "";
+const comm = (pid: number) => fromProgram(text(`/proc/${pid}/comm`)?.trim() ?? "");
 
 function text(path: string): string | undefined {
   try {
@@ -200,7 +201,7 @@ const FIRST_LOOK_MS = 250;
 /** While nothing reads, ask again less and less often (a `sleep 5; read x` prints nothing first). */
 const LONGEST_LOOK_MS = 4000;
 
-/** Input wanted, as a terminal reports it: the reading process and the line its prompt is on. */
+/** Input wanted, as a terminal reports it (list, wait, events, exec): the reading process and the line its prompt is on, fit to show. */
 export interface InputWanted {
   process: string;
   line: string;
@@ -220,7 +221,7 @@ export class InputWantedWatch {
   constructor(
     private readonly leader: () => number,
     /** The line the prompt sits on, read when the reader is found. */
-    private readonly promptLine: () => string,
+    private readonly promptLine: () => ProgramText,
     private readonly onWanted: (wanted: InputWanted) => void,
   ) {
     this.activity();
@@ -245,7 +246,8 @@ export class InputWantedWatch {
     if (quietMs < FIRST_LOOK_MS) return this.#arm(FIRST_LOOK_MS - quietMs);
     const reader = terminalReader(this.leader());
     if (reader) {
-      this.wanted = { process: reader.process, line: this.promptLine() };
+      // Both are the program's: `prctl(PR_SET_NAME, "\e[1A\e[2K")` erased the line above in `t4a list`.
+      this.wanted = { process: forDisplay(reader.process), line: forDisplay(this.promptLine()) };
       this.onWanted(this.wanted);
       return;
     }

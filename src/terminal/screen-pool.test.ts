@@ -40,7 +40,7 @@ for (const [kind, pool] of Object.entries(pools)) {
     ]);
     expect(log.filter((line) => line.startsWith("parsed"))).toEqual(parsed);
     expect(log.at(-1)).toBe(parsed.at(-1));
-    expect(screen.title).toBe("T");
+    expect(String(screen.title)).toBe("T");
     expect(screen.unparsed).toBe(0);
     screen.dispose();
   });

@@ -8,6 +8,7 @@
 // read answers for exactly the output handed over so far, as when parsing was synchronous, and
 // everything the daemon learnt from the output before that point has been applied when it returns.
 // With no workers (T4A_SCREEN_WORKERS=0, see defaultWorkers) the same host runs on the daemon's thread.
+import { fromProgram, type ProgramText } from "../protocol/program-text.ts";
 import { availableParallelism } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { T4aError } from "../protocol/errors.ts";
@@ -32,7 +33,7 @@ const WAKE_CHECK_MS = 50;
 export interface ScreenEvents {
   /** Bytes the emulator answers to the program (DA, DSR/CPR): write them to the PTY. */
   reply(data: string, answers: number): void;
-  title(title: string): void;
+  title(title: ProgramText): void;
   bell(): void;
   /** OSC sequences by number, each with the cursor's stable row and column where it stood in the output. */
   osc: Record<number, (payload: string, at: { row: number; col: number }) => void>;
@@ -151,7 +152,7 @@ export class ScreenProxy {
   readonly #events: ScreenEvents;
   #cols: number;
   #rows: number;
-  #title = "";
+  #title = fromProgram("");
   /** Whether the output parsed so far ends inside a synchronized-output frame (its last report). */
   #inSyncFrame = false;
   #unparsed = 0;
@@ -178,7 +179,8 @@ export class ScreenProxy {
     return this.#rows;
   }
 
-  get title(): string {
+  /** What its OSC 0/2 set: the program's text. */
+  get title(): ProgramText {
     return this.#title;
   }
 
@@ -362,8 +364,8 @@ export class ScreenProxy {
       case "osc":
         return this.#events.osc[event.ident]?.(event.payload, { row: event.row, col: event.col });
       case "title":
-        this.#title = event.title;
-        return this.#events.title(event.title);
+        this.#title = fromProgram(event.title);
+        return this.#events.title(this.#title);
       case "bell":
         return this.#events.bell();
       case "reply":

@@ -2,6 +2,7 @@
 // Owns all of them and tears them down in dispose(). Knows nothing of the wire beyond event shapes.
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../protocol/errors.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 import type { SessionInfo } from "../protocol/session-info.ts";
 import { SYNC_FRAME_WAIT_MS } from "../protocol/limits.ts";
@@ -248,7 +249,7 @@ export class Terminal {
       { cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, scrollbackBytes: spec.scrollbackBytes },
       {
         reply: (data, answers) => this.#pty?.answer(data, answers),
-        title: (title) => emit({ event: "title", terminal: this.id, title }),
+        title: (title) => emit({ event: "title", terminal: this.id, title: forDisplay(title) }),
         bell: () => emit({ event: "bell", terminal: this.id }),
         osc: {
           133: (payload, at) => this.#mark(parseOsc133(payload), at),
@@ -284,7 +285,7 @@ export class Terminal {
     );
     this.#inputWanted = new InputWantedWatch(
       () => this.#pty.pid,
-      () => this.#cursorLine(),
+      () => fromProgram(this.#cursorLine()),
       (wanted) => {
         emit({ event: "input_wanted", terminal: this.id, ...wanted });
         for (const waiter of this.#waiters) waiter.inputWanted(wanted);
@@ -332,9 +333,10 @@ export class Terminal {
       rows: this.screen.rows,
       pid: this.pid,
       alive: this.alive,
-      title: this.screen.title,
+      title: forDisplay(this.screen.title),
       cmd_args: this.argv,
-      cwd: this.cwd,
+      // The directory its OSC 7 named, escape bytes and all (`%1b[2J` decodes to ESC [2J).
+      cwd: forDisplay(fromProgram(this.cwd)),
       shell_integration: this.shell,
       last_output_at: Math.round(Date.now() - (performance.now() - this.#activity.lastOutputAt)),
     };

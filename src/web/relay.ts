@@ -8,7 +8,7 @@ import type { DaemonConnection } from "../client/connection.ts";
 import { followEvents } from "../client/event-follow.ts";
 import { FleetLinks, listWait, qualify } from "../client/fleet-links.ts";
 import { resolveHost } from "../client/hosts.ts";
-import { controlsAsSpaces, controlsOut } from "../protocol/controls.ts";
+import { displayable, shownLine } from "../protocol/program-text.ts";
 import { ErrorCodes, T4aError, type ErrorCode } from "../protocol/errors.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 import { MAX_DIMENSION } from "../protocol/limits.ts";
@@ -24,7 +24,7 @@ export type RelaySink = (event: Reply) => void;
 const sized = (size: Reply): boolean =>
   [size.cols, size.rows].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_DIMENSION);
 const oversized = (host: string, size: Reply): string =>
-  `${host}: a terminal of ${controlsAsSpaces(String(size.cols))}x${controlsAsSpaces(String(size.rows))}, not a size a terminal may have`.slice(
+  `${host}: a terminal of ${shownLine(String(size.cols))}x${shownLine(String(size.rows))}, not a size a terminal may have`.slice(
     0,
     120,
   );
@@ -54,18 +54,18 @@ export class WebRelay {
       answer = await this.#fleet.link(host).request({ ...fields, cmd: command.name });
     } catch (error) {
       if (error instanceof T4aError) throw error;
-      throw new HttpRefusal(502, "internal", `${host}: unreachable: ${controlsAsSpaces((error as Error).message)}`);
+      throw new HttpRefusal(502, "internal", `${host}: unreachable: ${shownLine((error as Error).message)}`);
     }
     const { reply } = answer;
     if (reply.ok !== true) {
       const code = (ErrorCodes as readonly string[]).includes(String(reply.code))
         ? (reply.code as ErrorCode)
         : "internal";
-      throw new T4aError(code, `${host}: ${controlsAsSpaces(String(reply.error))}`);
+      throw new T4aError(code, `${host}: ${shownLine(String(reply.error))}`);
     }
     let parsed: Reply;
     try {
-      parsed = controlsOut(parseReply(command, reply) as Reply);
+      parsed = displayable(parseReply(command, reply) as Reply);
     } catch (error) {
       throw new HttpRefusal(
         502,
@@ -145,9 +145,9 @@ export class WebRelay {
         stopped: () => stopped,
         current: (connection) => (current = connection),
         joined: () => this.#fan({ event: "host", host: name, state: "up" }),
-        dropped: (why) => this.#fan({ event: "host", host: name, state: "down", error: controlsAsSpaces(why) }),
+        dropped: (why) => this.#fan({ event: "host", host: name, state: "down", error: shownLine(why) }),
         event: (line) => {
-          const event = controlsOut(line);
+          const event = displayable(line);
           this.#fan({
             ...event,
             ...(event.terminal === undefined ? {} : { terminal: qualify(name, event.terminal) }),
@@ -199,7 +199,7 @@ export class WebRelay {
         connection = await connectDaemon(this.#socketPath, false, resolveHost(host));
         if (closed) return connection.close();
         const { reply } = await connection.request({ cmd: "attach", id, read_only: readOnly, scrollback });
-        if (reply.ok !== true) return close(4404, `${host}: ${controlsAsSpaces(String(reply.error))}`.slice(0, 120));
+        if (reply.ok !== true) return close(4404, `${host}: ${shownLine(String(reply.error))}`.slice(0, 120));
         if (!sized(reply)) return close(1011, oversized(host, reply));
         viewer.send(JSON.stringify({ event: "resize", cols: reply.cols, rows: reply.rows }));
         const reader = new FrameReader();
@@ -210,7 +210,7 @@ export class WebRelay {
                 let queued = 0;
                 if (frame.type === Frame.screen || frame.type === Frame.output) queued = viewer.send(frame.payload);
                 else if (frame.type === Frame.event) {
-                  const event = controlsOut(JSON.parse(new TextDecoder().decode(frame.payload)));
+                  const event = displayable(JSON.parse(new TextDecoder().decode(frame.payload)));
                   if (event.event === "resize" && !sized(event)) return close(1011, oversized(host, event));
                   queued = viewer.send(JSON.stringify(event));
                 }
@@ -228,7 +228,7 @@ export class WebRelay {
         for (const frame of early) link.write(frame);
         early = [];
       } catch (error) {
-        close(1011, `${host}: ${controlsAsSpaces((error as Error).message)}`.slice(0, 120));
+        close(1011, `${host}: ${shownLine((error as Error).message)}`.slice(0, 120));
       }
     })();
     return {

@@ -139,7 +139,11 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const reply = host ? displayable(answer.reply) : answer.reply;
     if (reply.ok !== true) {
       if (options.json) console.log(JSON.stringify(reply));
-      else console.error(`t4a: ${inFlags(String(reply.error), name, spec)}${await versionSkew(connection, reply)}`);
+      // A refusal may quote a program (the shell's words on a line it could not run): stripped too.
+      else
+        console.error(
+          `t4a: ${inFlags(shownLines(String(reply.error)), name, spec)}${await versionSkew(connection, reply)}`,
+        );
       return ExitCode.refused;
     }
     if (name === "events") return await streamEvents(connection, host !== undefined);

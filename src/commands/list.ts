@@ -2,7 +2,7 @@
 // an agent's state and its line (the question it waits on), a program reading its terminal, a
 // non-zero exit. `needs` keeps only those, the most pressing first.
 import * as v from "valibot";
-import { shownLine } from "../protocol/program-text.ts";
+import { forDisplay, fromProgram, shownLine } from "../protocol/program-text.ts";
 import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
@@ -39,7 +39,10 @@ export const list = defineCommand({
   params: ListParams,
   reply: ListReply,
   handle(params, ctx) {
-    const failed = ctx.sessions.manifest.failures();
+    // Why a restore failed may name the directory a program's OSC 7 reported.
+    const failed = ctx.sessions.manifest
+      .failures()
+      .map((failure) => ({ ...failure, error: forDisplay(fromProgram(failure.error)) }));
     const warnings = ctx.sessions.manifest.problems;
     let terminals = ctx.sessions.list().map((session) => session.info());
     if (params.needs)

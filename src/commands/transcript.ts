@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT, withinBudget } from "../protocol/budget.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
@@ -71,7 +72,13 @@ export const transcript = defineCommand({
     // Not even the newest fits: it comes alone, its middle cut.
     const newest = messages.at(-1);
     if (!shown.length && newest) shown.push({ ...newest, text: withinBudget(newest.text, params.max_output).text });
-    return { messages: shown, next: read.messages.length, cut: messages.length - shown.length, path: read.path };
+    // A message is the log's text, which the agent wrote: no escape sequence reaches a reader's terminal.
+    return {
+      messages: shown.map((message) => ({ ...message, text: forDisplay(fromProgram(message.text), "lines") })),
+      next: read.messages.length,
+      cut: messages.length - shown.length,
+      path: read.path,
+    };
   },
   cli: {
     usage: "transcript <id>",

@@ -139,7 +139,7 @@ async function callTool(
  * A host's reply as the model may see it: only what the command's reply schema allows, every
  * string through the one stripping function, its ids as HOST:ID (a host cannot name another's
  * terminal; `qualifyIds` false under `t4a mcp --host`, whose ids are all that host's), its refusal
- * on one line. An ill-typed reply is an error naming the host.
+ * on one line.
  */
 function fromHost(tool: Tool, host: string, reply: Reply, qualifyIds = true): Reply {
   if (reply.ok !== true)
@@ -148,12 +148,8 @@ function fromHost(tool: Tool, host: string, reply: Reply, qualifyIds = true): Re
       code: shownLine(String(reply.code)),
       error: `${host}: ${shownLine(String(reply.error))}`,
     };
-  let parsed: Reply;
-  try {
-    parsed = displayable(parseReply(tool.command, reply) as Reply);
-  } catch (error) {
-    return { ok: false, code: "internal", error: `${host}: ${shownLine((error as Error).message)}` };
-  }
+  // An ill-typed reply throws: the caller names the host as unreachable.
+  const parsed = displayable(parseReply(tool.command, reply) as Reply);
   if (!qualifyIds) return { ok: true, ...parsed };
   for (const field of ["id", "terminal"])
     if (typeof parsed[field] === "string") parsed[field] = qualify(host, parsed[field]);

@@ -11,6 +11,7 @@ import {
   type ToolContent,
 } from "../commands/command.ts";
 import { commands } from "../commands/index.ts";
+import { shownLines } from "../protocol/program-text.ts";
 
 export interface Tool {
   name: string;
@@ -82,7 +83,8 @@ export function toolRequest(tool: Tool, args: Reply): Reply {
 }
 
 export function toolResult(tool: Tool, reply: Reply, payload?: Uint8Array): ToolResult {
-  if (reply.ok !== true) return toolError(`${reply.code}: ${reply.error}`);
+  // A refusal may quote a program (the shell's words on a line it could not run): stripped.
+  if (reply.ok !== true) return toolError(shownLines(`${reply.code}: ${reply.error}`));
   if (tool.spec.result) {
     let parsed: Reply;
     try {

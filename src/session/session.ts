@@ -246,16 +246,17 @@ export class Session {
     // A turn that ended on the CLI's own error line (its API refused) did not answer.
     const error = ended === "idle" ? watch.errorLine(words) : undefined;
     const budgeted = withinBudget(words, maxChars);
+    // The answer is the agent's (its log, a file it writes, or its screen): shown, newlines kept.
     const outcome: AskOutcome = {
       ended: error === undefined ? ended : "error",
-      answer: budgeted.text,
+      answer: forDisplay(fromProgram(budgeted.text), "lines"),
       source,
       cut: budgeted.cut,
       elapsed_ms: Math.round(performance.now() - started),
     };
-    if (error !== undefined) outcome.error = error;
+    if (error !== undefined) outcome.error = forDisplay(fromProgram(error));
     if (ended === "waiting") {
-      outcome.question = watch.line;
+      outcome.question = forDisplay(fromProgram(watch.line));
       outcome.question_id = watch.questionId;
     }
     return outcome;

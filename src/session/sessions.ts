@@ -1,7 +1,7 @@
 // Every session of the daemon by id: create (ids t1, t2, … or a given name, through the spawn
 // plugins), lookup, kill, and restore from the manifest after a restart. Decides ids and limits;
 // each Session owns its own life. The only place a Terminal is made.
-import { fromProgram } from "../protocol/program-text.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
@@ -174,7 +174,7 @@ export class Sessions {
       const session = await this.create(restored, true);
       manifest.clearFailed(entry.id);
       if (note) session.restoreNote = fromProgram(note);
-      bus.publish({ event: "restored", terminal: entry.id, cwd: restored.cwd ?? "" });
+      bus.publish({ event: "restored", terminal: entry.id, cwd: forDisplay(fromProgram(restored.cwd ?? "")) });
       return { id: entry.id, cwd: restored.cwd ?? "" };
     } catch (error) {
       const reason = (error as Error).message;

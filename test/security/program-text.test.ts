@@ -260,6 +260,7 @@ test.if(SSHD !== undefined)(
       const before = requests().filter((request) => request.cmd === "wait").length;
       const waited = await t4a(["wait", "--any", "--all", "--timeout", "10s"]);
       const asked = requests().filter((request) => request.cmd === "wait").length - before;
+      console.log(`a host answering every wait ill-typed: asked ${asked} times in 10 s`);
       expect(waited.stderr).toContain("evil");
       expect(waited.stderr).not.toMatch(UNSAFE);
       // At once, then 0.5 s doubling: 1 + 6 tries fit in 10 s (it was 384).

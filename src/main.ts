@@ -3,6 +3,15 @@
 import { runCli } from "./cli/cli.ts";
 
 const args = process.argv.slice(2);
+// Run as `tmux` (a symlink `tmux -> t4a`, `t4a tmux-shim DIR`), or `t4a tmux …`: tmux's command line.
+const invokedAs = process.argv0.slice(process.argv0.lastIndexOf("/") + 1);
+if (invokedAs === "tmux" || args[0] === "tmux" || args[0] === "tmux-pipe")
+  process.exit(
+    await (await import("./cli/tmux/entry.ts")).tmuxEntry(
+      invokedAs === "tmux" ? args : args.slice(1),
+      args[0] === "tmux-pipe" && invokedAs !== "tmux",
+    ),
+  );
 // What bwrap runs first inside a sandbox (not a CLI command: no parsing, no daemon).
 if (args[0] === "sandbox-exec")
   process.exit(await (await import("./spawn/sandbox/exec.ts")).sandboxExec(args.slice(1)));

@@ -153,6 +153,24 @@ export const builtins: Record<string, Builtin> = {
       return 0;
     },
   },
+  tmux: {
+    usage: "tmux [...args]",
+    summary: "tmux's command line over t4a's sessions (also: t4a run under the name tmux); see docs/tmux.md",
+    examples: ["t4a tmux new-session -d -s build 'make test'", "t4a tmux capture-pane -p -t build"],
+    // main.ts hands `t4a tmux …` over before this table is read; this entry is for the help.
+    async run(args, _options, { version }) {
+      const { runTmux } = await import("./tmux/tmux.ts");
+      return runTmux(args, { version, self: [process.execPath] });
+    },
+  },
+  "tmux-shim": {
+    usage: "tmux-shim <dir>",
+    summary: "Make DIR/tmux a link to t4a, so tools that run tmux drive t4a (put DIR first on PATH)",
+    async run([dir]) {
+      const { makeShim } = await import("./tmux/shim.ts");
+      return makeShim(dir!);
+    },
+  },
   schema: {
     usage: "schema <what>",
     summary: "Print a JSON Schema: `spec` = connector.json (the session spec), for editors",

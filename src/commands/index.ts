@@ -30,6 +30,7 @@ import { screenshot } from "./screenshot.ts";
 import { send } from "./send.ts";
 import { shutdown } from "./shutdown.ts";
 import { text } from "./text.ts";
+import { tmuxState } from "./tmux-state.ts";
 import { down } from "./down.ts";
 import { up } from "./up.ts";
 import { wait } from "./wait.ts";
@@ -70,6 +71,7 @@ const table = [
   config,
   info,
   shutdown,
+  tmuxState,
 ] as const;
 
 export const commands: Command[] = [...table] as Command[];

@@ -38,6 +38,7 @@ export const commandLoaders: Record<string, () => Promise<Command>> = {
   config: async () => (await import("./config.ts")).config as Command,
   info: async () => (await import("./info.ts")).info as Command,
   shutdown: async () => (await import("./shutdown.ts")).shutdown as Command,
+  tmux_state: async () => (await import("./tmux-state.ts")).tmuxState as Command,
 };
 
 /** Every command, in table order (help, unknown names): loads them all. */

@@ -27,6 +27,14 @@ export const SendParams = deferred(() =>
         v.description('named keys after the input, e.g. ["Down", "Enter"]'),
       ),
     ),
+    paste: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          "input sent as a bracketed paste when the program turned bracketed paste on (tmux paste-buffer -p)",
+        ),
+      ),
+    ),
     click: v.optional(
       v.pipe(
         v.object({
@@ -71,8 +79,15 @@ export const send = defineCommand({
       await terminal.settled();
       parts.push(mouseBytes(mouse, terminal.screen.mouse(), terminal.screen));
     }
+    let bracketed = false;
+    if (params.paste && (params.input !== undefined || params.input_base64 !== undefined)) {
+      await terminal.settled();
+      bracketed = terminal.screen.bracketedPaste;
+    }
+    if (bracketed) parts.push("\x1b[200~");
     if (params.input_base64 !== undefined) parts.push(Buffer.from(params.input_base64, "base64"));
     if (params.input !== undefined) parts.push(params.input);
+    if (bracketed) parts.push("\x1b[201~");
     if (keys.length) parts.push(keys.join(""));
     await terminal.send(parts);
     return {};
@@ -117,7 +132,7 @@ export const send = defineCommand({
       'PageUp PageDown Delete F1…F12, single characters, C- M- S- prefixes (C-c, M-x, S-Tab). Answers "ok" at once: then ' +
       "terminal_wait (idle_ms). A shell command and its output: terminal_exec.",
     // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
-    hide: ["input_base64"],
+    hide: ["input_base64", "paste"],
     group: {
       field: "mouse",
       fields: ["click", "scroll"],

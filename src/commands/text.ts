@@ -49,6 +49,18 @@ export const TextParams = deferred(() =>
       ),
       false,
     ),
+    styles: v.optional(
+      v.pipe(v.boolean(), v.description("each style change as the SGR codes tmux's capture-pane -e writes")),
+    ),
+    join_wrapped: v.optional(
+      v.pipe(v.boolean(), v.description("soft-wrapped rows as one line, their trailing spaces kept (tmux -J)")),
+    ),
+    keep_spaces: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("trailing spaces the program wrote kept; cells never written left out (tmux -N)"),
+      ),
+    ),
     since: v.optional(
       v.pipe(
         v.string(),
@@ -85,6 +97,9 @@ export const text = defineCommand({
     const screen = terminal.screen;
     const total = screen.regionLength(params.region);
     const token = screen.changeToken();
+    const captured = params.styles || params.join_wrapped || params.keep_spaces;
+    if (captured && params.since !== undefined)
+      throw new T4aError("invalid_params", "styles, join_wrapped and keep_spaces do not go with since");
     if (params.since !== undefined) {
       // Delta read: the changed rows alone, each with its index from the bottom of the region.
       const changed = screen.changedSince(params.since, params.region);
@@ -111,6 +126,15 @@ export const text = defineCommand({
       start = Math.min(blank, end);
     }
     if (start > end) throw new T4aError("invalid_params", `start (${start}) is past end (${end})`);
+    if (captured) {
+      const options = {
+        styles: params.styles === true,
+        join: params.join_wrapped === true,
+        keepSpaces: params.keep_spaces === true,
+      };
+      const lines = screen.capture(params.region, start, end, options);
+      return { lines, region: params.region, start, end, total_lines: total, token };
+    }
     const lines = screen.lines(params.region, start, end, params.trim);
     const trimmed = params.trim_rows ? { trimmed_rows: start - (params.start ?? 0) } : {};
     return { lines, region: params.region, start, end, total_lines: total, token, ...trimmed };
@@ -155,6 +179,8 @@ export const text = defineCommand({
       "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five holding text. " +
       'The header line\'s token, passed as `since`, gets only the rows changed since ("row: text"): the cheapest way to follow. ' +
       "~1 token per 4 characters: 80x24 up to ~500.",
+    // tmux's capture-pane forms (the tmux front end's): a model has no use for SGR codes.
+    hide: ["styles", "join_wrapped", "keep_spaces"],
     // An agent pays tokens for every blank row of an empty screen: leave them out unless asked.
     request: (args) => ({ trim_rows: true, ...args }),
     result(response) {

@@ -65,7 +65,10 @@ const CALLS = [
 
 type Call = (typeof CALLS)[number];
 // A command added to the table and not to CALLS (nor left out on purpose) fails to typecheck here.
-const everyCommand: Exclude<CommandName, Call | "attach" | "events" | "screenshot"> extends never ? true : false = true;
+// tmux_state is the tmux front end's own (src/cli/tmux/), not a library call.
+const everyCommand: Exclude<CommandName, Call | "attach" | "events" | "screenshot" | "tmux_state"> extends never
+  ? true
+  : false = true;
 void everyCommand;
 
 /** A params argument that may be left out when every field is optional. */

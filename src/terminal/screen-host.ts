@@ -19,6 +19,8 @@ export type ScreenRead =
   | "inSyncFrame"
   | "regionLength"
   | "lines"
+  | "capture"
+  | "clearHistory"
   | "serialize"
   | "blankRowsBelow"
   | "cursor"

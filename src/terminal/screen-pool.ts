@@ -17,6 +17,7 @@ import type { Element } from "./elements.ts";
 import { ScreenHost, type HostEvent, type HostRequest, type Parsed, type ScreenRead } from "./screen-host.ts";
 import { within } from "./within.ts";
 import type { ChangedRows, Region, ScreenOptions } from "./screen.ts";
+import type { CaptureOptions } from "./tmux-capture.ts";
 
 /**
  * Past this many bytes written and not yet parsed, a write waits for the worker: the bound where
@@ -325,6 +326,14 @@ export class ScreenProxy {
 
   lines(region: Region, start: number, end: number, trim: boolean): string[] {
     return this.#read("lines", region, start, end, trim) as string[];
+  }
+
+  capture(region: Region, start: number, end: number, options: CaptureOptions): string[] {
+    return this.#read("capture", region, start, end, options) as string[];
+  }
+
+  clearHistory(): void {
+    this.#read("clearHistory");
   }
 
   serialize(scrollback: number): string {

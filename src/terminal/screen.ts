@@ -14,6 +14,7 @@ import {
 } from "./cell-grid.ts";
 import { detectElements, type Element } from "./elements.ts";
 import { CELL_WORDS, keptColumns, Scrollback, type PackedRow } from "./scrollback.ts";
+import { type CaptureOptions, TmuxCapture } from "./tmux-capture.ts";
 import { codepointWidth, currentUnicode } from "./unicode-width.ts";
 
 export type Region = "viewport" | "scrollback" | "all";
@@ -727,6 +728,34 @@ export class Screen {
       out.push(trim ? text.replace(/ +$/, "") : text);
     }
     return out;
+  }
+
+  /**
+   * Rows `start` to `end` of a region (as `lines` counts them) the way tmux's capture-pane prints
+   * them: its trimming, wrapped rows joined (-J), its SGR codes (-e). tmux-capture.ts formats.
+   */
+  capture(region: Region, start: number, end: number, options: CaptureOptions): string[] {
+    const bottom = region === "scrollback" ? this.#screenTop - 1 : this.bottomStableRow;
+    const capture = new TmuxCapture(options);
+    const cols = this.#xterm.cols;
+    const buffer = this.#core._bufferService.buffer;
+    for (let fromBottom = end - 1; fromBottom >= start; fromBottom--) {
+      const row = bottom - fromBottom;
+      const line = row >= this.#screenTop ? buffer.lines.get(buffer.ybase + row - this.#screenTop) : undefined;
+      const packed = line
+        ? this.#packed(line)
+        : row < this.#screenTop && row >= this.#scrollbackStart
+          ? this.#scrollback.unpack(row, cols)
+          : undefined;
+      capture.add(packed, fromBottom > start && this.#wrapped(row + 1));
+    }
+    return capture.finish();
+  }
+
+  /** Forget the rows above the screen (tmux's clear-history); the screen stays. */
+  clearHistory(): void {
+    this.#scrollback.clear();
+    this.#epoch++;
   }
 
   /**

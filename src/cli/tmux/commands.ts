@@ -1,0 +1,702 @@
+// What each tmux command does over t4a's protocol commands: a pane is a t4a session, tmux's
+// own state (numbers, options, buffers, channels) is tmux_state's. Output goes to `out`; a
+// refusal is a TmuxError in tmux's words.
+import { readFileSync, writeFileSync, appendFileSync } from "node:fs";
+import type { Reply } from "../../client/connection.ts";
+import { callerEnv } from "../../spawn/env-keys.ts";
+import { expand, namesIn, type Lookup } from "./format.ts";
+import { type ParsedCommand, TmuxError } from "./grammar.ts";
+import { isKnownOption, OPTION_DEFAULTS } from "./options.ts";
+import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget } from "./panes.ts";
+import { livePanes, type Pane, type Server } from "./server.ts";
+
+export interface Run {
+  server: Server;
+  /** What the line prints, written when it ends (or before an attach takes the terminal). */
+  out: string[];
+  /** The executable to run the pipe-pane helper with. */
+  self: string[];
+}
+
+type Handler = (command: ParsedCommand, run: Run) => Promise<void>;
+
+const flag = (command: ParsedCommand, name: string): string | undefined => {
+  const value = command.flags.get(name);
+  return typeof value === "string" ? value : undefined;
+};
+const has = (command: ParsedCommand, name: string) => command.flags.has(name);
+
+/** A pane's variables, with the extras its format needs fetched, and options global ones behind. */
+async function lookupFor(run: Run, pane: Pane, formats: string[]): Promise<Lookup> {
+  const names = new Set(formats.flatMap((format) => [...namesIn(format)]));
+  const extras = await extrasFor(run.server, pane, names);
+  const pid = names.has("pid") ? Number((await run.server.info()).pid) : undefined;
+  const { global } = await run.server.state();
+  const base = paneLookup(run.server, pane, extras, pid);
+  return (name) => base(name) ?? (name.startsWith("@") ? global[name] : undefined);
+}
+
+async function expandFor(run: Run, pane: Pane, format: string): Promise<string> {
+  return expand(format, await lookupFor(run, pane, [format]));
+}
+
+/** Each pane's line, those a -f filter keeps. */
+async function listPanes(run: Run, panes: Pane[], format: string, filter: string | undefined): Promise<void> {
+  for (const pane of panes) {
+    const lookup = await lookupFor(run, pane, filter ? [format, filter] : [format]);
+    if (filter !== undefined) {
+      const kept = expand(filter, lookup);
+      if (kept === "" || kept === "0") continue;
+    }
+    run.out.push(`${expand(format, lookup)}\n`);
+  }
+}
+
+/** tmux's session_check_name: `:` and `.` become `_`. */
+function sessionName(name: string): string {
+  if (name === "") throw new TmuxError("invalid session: ");
+  return name.replace(/[:.]/g, "_");
+}
+
+/** A `-x`/`-y` size: a number of cells, or a percentage of `whole`. */
+function size(value: string | undefined, whole: number, what: string): number | undefined {
+  if (value === undefined || value === "-") return undefined;
+  const percent = /^(\d+)%$/.exec(value);
+  const cells = percent ? Math.floor((whole * Number(percent[1])) / 100) : Number(value);
+  if (!Number.isInteger(cells) || cells < 1 || cells > 1000) throw new TmuxError(`${what} ${value} invalid`);
+  return cells;
+}
+
+async function setOption(run: Run, name: string, value: string | undefined, id?: string): Promise<void> {
+  await run.server.request({
+    cmd: "tmux_state",
+    op: "set_option",
+    name,
+    ...(id ? { id } : {}),
+    ...(value === undefined ? { unset: true } : { value }),
+  });
+  run.server.invalidate();
+}
+
+// ----- keys -----
+
+/** tmux's key names (key-string.c) that t4a's send knows, lower-cased; tmux matches case-insensitively. */
+const KEY_NAMES = new Set([
+  "enter",
+  "escape",
+  "space",
+  "bspace",
+  "tab",
+  "btab",
+  "up",
+  "down",
+  "left",
+  "right",
+  "home",
+  "end",
+  "ic",
+  "insert",
+  "dc",
+  "delete",
+  "npage",
+  "pagedown",
+  "pgdn",
+  "ppage",
+  "pageup",
+  "pgup",
+  ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`),
+]);
+
+/** The t4a key name for a send-keys word tmux reads as a key, else undefined (sent as text). */
+export function keyName(word: string): string | undefined {
+  // ^X is C-X.
+  if (/^\^.$/.test(word)) return `C-${word[1]}`;
+  let rest = word;
+  let prefix = "";
+  while (/^[CMS]-./.test(rest)) {
+    prefix += rest.slice(0, 2);
+    rest = rest.slice(2);
+  }
+  if (KEY_NAMES.has(rest.toLowerCase())) return prefix + rest;
+  if ([...rest].length === 1 && prefix !== "") return prefix + rest;
+  if ([...rest].length === 1) return undefined; // a plain character: as text
+  return undefined;
+}
+
+/** send-keys's words as t4a send requests, in order: text and keys may interleave. */
+function sendRequests(id: string, words: string[], literal: boolean, hex: boolean): Reply[] {
+  const requests: Reply[] = [];
+  let current: { input?: string; input_base64?: string; keys?: string[] } = {};
+  const flush = () => {
+    if (current.input !== undefined || current.input_base64 !== undefined || current.keys?.length)
+      requests.push({ cmd: "send", id, ...current });
+    current = {};
+  };
+  for (const word of words) {
+    if (hex) {
+      const bytes = word
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((byte) => {
+          const value = Number.parseInt(byte, 16);
+          if (!/^(0x)?[0-9a-fA-F]{1,2}$/.test(byte) || Number.isNaN(value)) throw new TmuxError(`invalid key: ${byte}`);
+          return value;
+        });
+      if (current.keys?.length || current.input !== undefined) flush();
+      current.input_base64 = Buffer.concat([
+        Buffer.from(current.input_base64 ?? "", "base64"),
+        Buffer.from(bytes),
+      ]).toString("base64");
+      continue;
+    }
+    const key = literal ? undefined : keyName(word);
+    if (key) {
+      current.keys = [...(current.keys ?? []), key];
+      continue;
+    }
+    // Text after keys must wait for its own request: send writes text before keys.
+    if (current.keys?.length) flush();
+    current.input = (current.input ?? "") + word;
+  }
+  flush();
+  return requests;
+}
+
+// ----- the commands -----
+
+async function newSession(command: ParsedCommand, run: Run): Promise<void> {
+  const { server } = run;
+  const detached = has(command, "d");
+  if (!detached && process.env.TMUX && !has(command, "A"))
+    throw new TmuxError("sessions should be nested with care, unset $TMUX to force");
+  await server.connect(true);
+  let name = flag(command, "s") === undefined ? undefined : sessionName(flag(command, "s")!);
+  if (name !== undefined) {
+    const { panes } = await server.state();
+    const same = panes.find((pane) => pane.id === name);
+    const live = (await livePanes(server)).find((pane) => pane.id === name);
+    if (live) {
+      if (!has(command, "A")) throw new TmuxError(`duplicate session: ${name}`);
+      if (!detached) return attach(run, live, false);
+      return;
+    }
+    // An ended session tmux would have closed: its name is free again.
+    if (same) await server.request({ cmd: "kill", id: same.id });
+  }
+  const reserved = await server.request({ cmd: "tmux_state", op: "reserve", ...(name ? { name } : {}) });
+  name = String(reserved.name);
+  const number = Number(reserved.number);
+  const { global } = await server.state();
+  const info = await server.info();
+  const tty = !detached && process.stdout.isTTY;
+  const cols = size(flag(command, "x"), 0, "width") ?? (tty ? process.stdout.columns : 80);
+  const rows = size(flag(command, "y"), 0, "height") ?? (tty ? process.stdout.rows : 24);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(global)) if (key.startsWith("t4a-env:")) env[key.slice(8)] = value;
+  for (const entry of command.lists.get("e") ?? []) {
+    const eq = entry.indexOf("=");
+    if (eq <= 0) throw new TmuxError(`invalid environment: ${entry}`);
+    env[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  env.TMUX = `${server.socket},${info.pid},${number}`;
+  env.TMUX_PANE = `%${number}`;
+  const shell = global["default-shell"] ?? process.env.SHELL ?? "/bin/sh";
+  const words = command.args;
+  const defaultCommand = global["default-command"];
+  const argv =
+    words.length > 1
+      ? words
+      : words.length === 1
+        ? [shell, "-c", words[0]!]
+        : defaultCommand
+          ? [shell, "-c", defaultCommand]
+          : undefined;
+  const limit = global["history-limit"];
+  await server.request(
+    {
+      cmd: "create",
+      name,
+      cols,
+      rows,
+      ...(argv ? { cmd_args: argv } : {}),
+      cwd: flag(command, "c") ?? process.cwd(),
+      env,
+      // A tmux session gets the environment of whoever made it, as a tmux server's sessions do.
+      client_env: callerEnv(true),
+      inherit_env: true,
+      ...(limit !== undefined ? { scrollback: Number(limit) } : {}),
+    },
+    { exists: `duplicate session: ${name}` },
+  );
+  server.invalidate();
+  const windowName = flag(command, "n");
+  if (windowName !== undefined) await setOption(run, "t4a-window-name", windowName, name);
+  const pane = (await server.state()).panes.find((p) => p.id === name);
+  if (has(command, "P") && pane)
+    run.out.push(`${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:")}\n`);
+  if (!detached && pane) await attach(run, pane, false);
+}
+
+async function attach(run: Run, pane: Pane, readOnly: boolean): Promise<void> {
+  if (!process.stdin.isTTY) throw new TmuxError("open terminal failed: not a terminal");
+  const { writeSync } = await import("node:fs");
+  if (run.out.length) writeSync(1, run.out.splice(0).join(""));
+  const connection = await run.server.connect();
+  const { reply } = await connection.request({
+    cmd: "attach",
+    id: pane.id,
+    ...(readOnly ? { read_only: true } : { cols: process.stdout.columns, rows: process.stdout.rows }),
+  });
+  if (reply.ok !== true) throw new TmuxError(String(reply.error));
+  const { runAttach } = await import("../attach-ui.ts");
+  await runAttach(connection, reply, { readOnly, detachKey: "C-\\" });
+}
+
+async function capturePane(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  // tmux's line numbers: 0 is the screen's top row, negative ones the history above it.
+  const line = (value: string | undefined, fallback: number, dash: number) => {
+    if (value === undefined) return fallback;
+    if (value === "-") return dash;
+    const n = Number.parseInt(value, 10);
+    if (Number.isNaN(n)) throw new TmuxError(`${value} invalid`);
+    return n;
+  };
+  const huge = 1_000_000_000;
+  let top = line(flag(command, "S"), 0, -huge);
+  let bottom = line(flag(command, "E"), pane.rows - 1, pane.rows - 1);
+  if (bottom > pane.rows - 1) bottom = pane.rows - 1;
+  if (bottom < top) [top, bottom] = [bottom, top];
+  // Rows counted from the bottom of history + screen: 0 is the screen's last row.
+  const start = Math.max(0, pane.rows - 1 - bottom);
+  const end = Math.max(start, pane.rows - top);
+  const styled = has(command, "e") || has(command, "J") || has(command, "N");
+  const reply = await run.server.request({
+    cmd: "text",
+    id: pane.id,
+    region: "all",
+    start,
+    end,
+    ...(styled
+      ? { styles: has(command, "e"), join_wrapped: has(command, "J"), keep_spaces: has(command, "N") }
+      : { trim: true }),
+  });
+  const lines = reply.lines as string[];
+  const text = lines.map((row) => `${row}\n`).join("");
+  if (has(command, "p")) run.out.push(text);
+  else {
+    const name = flag(command, "b");
+    await run.server.request({ cmd: "tmux_state", op: "buffer_set", data: text, ...(name ? { name } : {}) });
+  }
+}
+
+async function sendKeys(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  if (has(command, "X")) {
+    // Copy-mode commands: t4a has no copy mode, so a pane is never in it and cancel has nothing to do.
+    if (command.args.length === 1 && command.args[0] === "cancel") return;
+    throw new TmuxError(`t4a does not implement send-keys -X ${command.args.join(" ")}: t4a has no copy mode`);
+  }
+  if (!pane.alive) throw new TmuxError(`can't send keys: pane %${pane.number} is dead`);
+  const repeat = flag(command, "N") === undefined ? 1 : Number(flag(command, "N"));
+  if (!Number.isInteger(repeat) || repeat < 1) throw new TmuxError(`repeat count ${flag(command, "N")} invalid`);
+  const requests = sendRequests(pane.id, command.args, has(command, "l"), has(command, "H"));
+  const connection = await run.server.connect();
+  for (let i = 0; i < repeat; i++) {
+    // Pipelined on the one connection: the daemon answers (and writes) them in order.
+    const replies = await Promise.all(requests.map((request) => connection.request(request)));
+    for (const { reply } of replies) if (reply.ok !== true) throw new TmuxError(String(reply.error));
+  }
+}
+
+const DEFAULT_SESSIONS_FORMAT =
+  "#{session_name}: #{session_windows} windows (created #{t:session_created})#{?session_grouped, (group ,}#{session_group}#{?session_grouped,),}#{?session_attached, (attached),}";
+const DEFAULT_WINDOWS_FORMAT =
+  "#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) [#{window_width}x#{window_height}] [layout #{window_layout}] #{window_id}#{?window_active, (active),}";
+const ALL_WINDOWS_FORMAT =
+  "#{session_name}:#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) [#{window_width}x#{window_height}] ";
+const PANE_FORMAT_TAIL =
+  "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
+
+async function listSessions(command: ParsedCommand, run: Run): Promise<void> {
+  const panes = await livePanes(run.server);
+  // tmux's server exits with its last session: then there is no server to list.
+  if (!panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  await listPanes(run, panes, flag(command, "F") ?? DEFAULT_SESSIONS_FORMAT, flag(command, "f"));
+}
+
+async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
+  const all = has(command, "a");
+  const panes = all ? await livePanes(run.server) : [await resolveTarget(run.server, flag(command, "t"), "session")];
+  if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  await listPanes(
+    run,
+    panes,
+    flag(command, "F") ?? (all ? ALL_WINDOWS_FORMAT : DEFAULT_WINDOWS_FORMAT),
+    flag(command, "f"),
+  );
+}
+
+async function listPanesCommand(command: ParsedCommand, run: Run): Promise<void> {
+  const all = has(command, "a");
+  const panes = all ? await livePanes(run.server) : [await resolveTarget(run.server, flag(command, "t"), "window")];
+  if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  const format =
+    flag(command, "F") ??
+    (all
+      ? `#{session_name}:#{window_index}.${PANE_FORMAT_TAIL}`
+      : has(command, "s")
+        ? `#{window_index}.${PANE_FORMAT_TAIL}`
+        : PANE_FORMAT_TAIL);
+  // history_bytes is not kept by t4a: shown as 0.
+  await listPanes(run, panes, format.replace("#{history_bytes}", "0"), flag(command, "f"));
+}
+
+async function displayMessage(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  const format =
+    command.args[0] ??
+    flag(command, "F") ??
+    "[#{session_name}] #{window_index}:#{window_name}, current pane #{pane_index}";
+  run.out.push(`${has(command, "l") ? format : await expandFor(run, pane, format)}\n`);
+}
+
+/** Where set-option/show-options act: undefined = global; else a session's own options. */
+async function optionScope(command: ParsedCommand, run: Run): Promise<Pane | undefined> {
+  if (has(command, "g") || has(command, "s")) return undefined;
+  return resolveTarget(run.server, flag(command, "t"));
+}
+
+function quoted(value: string): string {
+  if (value === "") return "''";
+  return /[\s"'\\#;$]/.test(value) ? `"${value.replace(/(["\\$])/g, "\\$1")}"` : value;
+}
+
+async function setOptionCommand(command: ParsedCommand, run: Run, window = false): Promise<void> {
+  const [name, given] = command.args as [string, string | undefined];
+  const quiet = has(command, "q");
+  if (!isKnownOption(name)) {
+    if (quiet) return;
+    throw new TmuxError(`invalid option: ${name}`);
+  }
+  const scope = await optionScope(command, run);
+  const { global } = await run.server.state();
+  const current = scope ? scope.options[name] : global[name];
+  if (has(command, "u") || has(command, "U")) {
+    await setOption(run, name, undefined, scope?.id);
+    return;
+  }
+  if (has(command, "o") && current !== undefined) {
+    if (quiet) return;
+    throw new TmuxError(`already set: ${name}`);
+  }
+  let value = given;
+  if (value === undefined) {
+    // A flag option without a value toggles, as in tmux.
+    const now = current ?? OPTION_DEFAULTS[name];
+    if (now === "on" || now === "off") value = now === "on" ? "off" : "on";
+    else throw new TmuxError(`empty value`);
+  }
+  if (has(command, "F")) value = scope ? await expandFor(run, scope, value) : value;
+  if (has(command, "a") && current !== undefined) value = current + value;
+  if (name === "history-limit") {
+    const lines = Number(value);
+    if (!Number.isInteger(lines) || lines < 0 || lines > 2147483647) throw new TmuxError(`value is invalid: ${value}`);
+    // Global: t4a's scrollback for every session made after it (a session's own applies to no
+    // pane already made: tmux sizes a pane's history when it makes it).
+    if (!scope) await run.server.request({ cmd: "config", scrollback_lines: Math.max(lines, 1) });
+  }
+  void window;
+  await setOption(run, name, value, scope?.id);
+}
+
+async function showOptions(command: ParsedCommand, run: Run): Promise<void> {
+  const scope = await optionScope(command, run);
+  const { global } = await run.server.state();
+  const own = scope ? scope.options : global;
+  const visible = (key: string) => !key.startsWith("t4a-");
+  const name = command.args[0];
+  const valueOnly = has(command, "v");
+  const line = (key: string, value: string) => (valueOnly ? `${value}\n` : `${key} ${quoted(value)}\n`);
+  if (name !== undefined) {
+    if (!isKnownOption(name)) {
+      if (has(command, "q")) return;
+      throw new TmuxError(`invalid option: ${name}`);
+    }
+    let value = own[name];
+    if (value === undefined && !scope && name === "history-limit") value = String(await historyLimit(run.server));
+    if (value === undefined && !scope) value = OPTION_DEFAULTS[name];
+    if (value === undefined) {
+      if (name.startsWith("@") && !has(command, "q")) throw new TmuxError(`invalid option: ${name}`);
+      return;
+    }
+    run.out.push(line(name, value));
+    return;
+  }
+  const values: Record<string, string> = scope
+    ? {}
+    : { ...OPTION_DEFAULTS, "history-limit": String(await historyLimit(run.server)) };
+  for (const [key, value] of Object.entries(own)) if (visible(key)) values[key] = value;
+  for (const key of Object.keys(values).sort()) run.out.push(line(key, values[key]!));
+}
+
+async function waitFor(command: ParsedCommand, run: Run): Promise<void> {
+  const channel = command.args[0]!;
+  const op = has(command, "S") ? "signal" : has(command, "L") ? "lock" : has(command, "U") ? "unlock" : "wait";
+  const connection = await run.server.connect();
+  const { reply } = await connection.request({ cmd: "tmux_state", op, channel, protocol: 1 });
+  if (reply.ok !== true) throw new TmuxError(String(reply.error));
+  if (reply.waiting !== true) return;
+  for (;;) {
+    const next = await connection.readLine();
+    if (next === undefined) throw new TmuxError(`lost server`);
+    if (next.woken === true || next.locked === true) return;
+  }
+}
+
+async function resize(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  let cols = size(flag(command, "x"), pane.cols, "width") ?? pane.cols;
+  let rows = size(flag(command, "y"), pane.rows, "height") ?? pane.rows;
+  const adjustment = command.args[0] === undefined ? 1 : Number(command.args[0]);
+  if (!Number.isInteger(adjustment) || adjustment < 1) throw new TmuxError(`adjustment ${command.args[0]} invalid`);
+  if (has(command, "L")) cols = Math.max(1, cols - adjustment);
+  if (has(command, "R")) cols = Math.min(1000, cols + adjustment);
+  if (has(command, "U")) rows = Math.max(1, rows - adjustment);
+  if (has(command, "D")) rows = Math.min(1000, rows + adjustment);
+  if (cols === pane.cols && rows === pane.rows) return;
+  await run.server.request({ cmd: "resize", id: pane.id, cols, rows });
+  run.server.invalidate();
+}
+
+async function bufferData(run: Run, name: string | undefined): Promise<Reply> {
+  return run.server.request(
+    { cmd: "tmux_state", op: "buffer_get", ...(name ? { name } : {}) },
+    { not_found: name ? `no buffer ${name}` : "no buffers" },
+  );
+}
+
+async function setBuffer(command: ParsedCommand, run: Run): Promise<void> {
+  const name = flag(command, "b");
+  const rename = flag(command, "n");
+  if (rename !== undefined) {
+    const old = await bufferData(run, name);
+    await run.server.request({ cmd: "tmux_state", op: "buffer_set", name: rename, data: String(old.data) });
+    await run.server.request({ cmd: "tmux_state", op: "buffer_delete", name: String(old.name) });
+    if (command.args[0] === undefined) return;
+  }
+  const data = command.args[0];
+  if (data === undefined) throw new TmuxError("no data specified");
+  await run.server.request({
+    cmd: "tmux_state",
+    op: "buffer_set",
+    data,
+    append: has(command, "a"),
+    ...(name ? { name } : {}),
+  });
+}
+
+async function loadBuffer(command: ParsedCommand, run: Run): Promise<void> {
+  const path = command.args[0]!;
+  let data: string;
+  try {
+    data = path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+  } catch (error) {
+    throw new TmuxError(
+      `${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "No such file or directory" : (error as Error).message}`,
+    );
+  }
+  const name = flag(command, "b");
+  await run.server.request({ cmd: "tmux_state", op: "buffer_set", data, ...(name ? { name } : {}) });
+}
+
+async function pasteBuffer(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  const name = flag(command, "b");
+  let buffer: Reply;
+  try {
+    buffer = await bufferData(run, name);
+  } catch (error) {
+    // tmux: pasting when there is no buffer is no error, a missing named one is.
+    if (name === undefined) return;
+    throw error;
+  }
+  const separator = flag(command, "s") ?? (has(command, "r") ? "\n" : "\r");
+  const data = String(buffer.data).replace(/\r?\n/g, separator);
+  if (data !== "")
+    await run.server.request({ cmd: "send", id: pane.id, input: data, ...(has(command, "p") ? { paste: true } : {}) });
+  if (has(command, "d"))
+    await run.server.request({ cmd: "tmux_state", op: "buffer_delete", name: String(buffer.name) });
+}
+
+async function pipePane(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  const running = Number(pane.options["t4a-pipe-pid"] ?? 0);
+  const alive = running > 0 && isPipeHelper(running);
+  const shellCommand = command.args[0];
+  // -o: only open a pipe when none is open (a toggle for key bindings).
+  if (has(command, "o") && alive) return;
+  if (alive) process.kill(running, "SIGTERM");
+  if (running) await setOption(run, "t4a-pipe-pid", undefined, pane.id);
+  if (shellCommand === undefined || shellCommand === "") return;
+  const child = Bun.spawn([...run.self, "tmux-pipe", run.server.socket, pane.id, shellCommand], {
+    stdio: ["ignore", "ignore", "ignore"],
+    cwd: process.cwd(),
+    detached: true,
+  } as Parameters<typeof Bun.spawn>[1]);
+  child.unref();
+  await setOption(run, "t4a-pipe-pid", String(child.pid), pane.id);
+}
+
+/** A pid is still our pipe helper (not a reused number) when its command line says so. */
+function isPipeHelper(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("tmux-pipe");
+  } catch {
+    return false;
+  }
+}
+
+async function setEnvironment(command: ParsedCommand, run: Run): Promise<void> {
+  const [name, value] = command.args as [string, string | undefined];
+  const scope = has(command, "g") ? undefined : await resolveTarget(run.server, flag(command, "t"), "session");
+  const unset = has(command, "u") || has(command, "r");
+  if (!unset && value === undefined) throw new TmuxError("no value specified");
+  const expanded = has(command, "F") && scope && value !== undefined ? await expandFor(run, scope, value) : value;
+  await setOption(run, `t4a-env:${name}`, unset ? undefined : expanded, scope?.id);
+}
+
+async function showEnvironment(command: ParsedCommand, run: Run): Promise<void> {
+  const scope = has(command, "g") ? undefined : await resolveTarget(run.server, flag(command, "t"), "session");
+  const { global } = await run.server.state();
+  const own = scope ? scope.options : global;
+  const entries = Object.entries(own)
+    .filter(([key]) => key.startsWith("t4a-env:"))
+    .map(([key, value]) => [key.slice(8), value] as const);
+  const name = command.args[0];
+  if (name !== undefined) {
+    const found = entries.find(([key]) => key === name);
+    if (!found) throw new TmuxError(`unknown variable: ${name}`);
+    run.out.push(`${found[0]}=${found[1]}\n`);
+    return;
+  }
+  for (const [key, value] of entries.sort()) run.out.push(`${key}=${value}\n`);
+}
+
+async function killServer(_command: ParsedCommand, run: Run): Promise<void> {
+  await run.server.request({ cmd: "shutdown" });
+  run.server.close();
+}
+
+async function killSession(command: ParsedCommand, run: Run): Promise<void> {
+  const target = await resolveTarget(run.server, flag(command, "t"), "session");
+  const panes = has(command, "a") ? (await livePanes(run.server)).filter((pane) => pane !== target) : [target];
+  for (const pane of panes) await run.server.request({ cmd: "kill", id: pane.id });
+  run.server.invalidate();
+}
+
+async function respawnPane(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  if (command.args.length)
+    throw new TmuxError("t4a does not implement respawn-pane with a new command (see docs/tmux.md)");
+  if (pane.alive) {
+    if (!has(command, "k")) throw new TmuxError(`pane %${pane.number} still active`);
+    throw new TmuxError("t4a does not implement respawn-pane -k of a running pane (see docs/tmux.md)");
+  }
+  await run.server.request({ cmd: "restart", id: pane.id });
+  run.server.invalidate();
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROLS = /[\x00-\x1f\x7f]/g;
+const BUFFERS_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"';
+
+export const HANDLERS: Record<string, Handler> = {
+  "new-session": newSession,
+  "has-session": async (command, run) => {
+    await resolveTarget(run.server, flag(command, "t"), "session");
+  },
+  "kill-session": killSession,
+  "kill-server": killServer,
+  "start-server": async (_command, run) => {
+    await run.server.connect(true);
+  },
+  "list-sessions": listSessions,
+  "list-windows": listWindows,
+  "list-panes": listPanesCommand,
+  "send-keys": sendKeys,
+  "capture-pane": capturePane,
+  "display-message": displayMessage,
+  "set-option": (command, run) => setOptionCommand(command, run),
+  "set-window-option": (command, run) => setOptionCommand(command, run, true),
+  "show-options": showOptions,
+  "show-window-options": showOptions,
+  "set-environment": setEnvironment,
+  "show-environment": showEnvironment,
+  "wait-for": waitFor,
+  "clear-history": async (command, run) => {
+    const pane = await resolveTarget(run.server, flag(command, "t"));
+    await run.server.request({ cmd: "tmux_state", op: "clear_history", id: pane.id });
+  },
+  "resize-window": resize,
+  "resize-pane": resize,
+  "set-buffer": setBuffer,
+  "load-buffer": loadBuffer,
+  "show-buffer": async (command, run) => {
+    run.out.push(String((await bufferData(run, flag(command, "b"))).data));
+  },
+  "save-buffer": async (command, run) => {
+    const data = String((await bufferData(run, flag(command, "b"))).data);
+    const path = command.args[0]!;
+    if (path === "-") run.out.push(data);
+    else if (has(command, "a")) appendFileSync(path, data);
+    else writeFileSync(path, data);
+  },
+  "delete-buffer": async (command, run) => {
+    const name = flag(command, "b");
+    await run.server.request(
+      { cmd: "tmux_state", op: "buffer_delete", ...(name ? { name } : {}) },
+      { not_found: name ? `no buffer ${name}` : "no buffer" },
+    );
+  },
+  "list-buffers": async (command, run) => {
+    const reply = await run.server.request({ cmd: "tmux_state", op: "buffer_list" });
+    const format = flag(command, "F") ?? BUFFERS_FORMAT;
+    for (const buffer of reply.buffers as Array<{ name: string; size: number; data: string }>) {
+      const lookup: Lookup = (name) =>
+        name === "buffer_name"
+          ? buffer.name
+          : name === "buffer_size"
+            ? String(buffer.size)
+            : name === "buffer_sample"
+              ? buffer.data.slice(0, 50).replace(CONTROLS, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
+              : undefined;
+      run.out.push(`${expand(format, lookup)}\n`);
+    }
+  },
+  "paste-buffer": pasteBuffer,
+  "pipe-pane": pipePane,
+  "attach-session": async (command, run) => {
+    const pane = await resolveTarget(run.server, flag(command, "t"), "session");
+    await attach(run, pane, has(command, "r"));
+  },
+  "kill-pane": killSession,
+  "kill-window": killSession,
+  "select-pane": async (command, run) => {
+    const pane = await resolveTarget(run.server, flag(command, "t"));
+    const title = flag(command, "T");
+    if (title !== undefined) await setOption(run, "t4a-pane-title", title, pane.id);
+  },
+  "select-window": async (command, run) => {
+    await resolveTarget(run.server, flag(command, "t"), "window");
+  },
+  "rename-window": async (command, run) => {
+    const pane = await resolveTarget(run.server, flag(command, "t"), "window");
+    await setOption(run, "t4a-window-name", command.args[0]!, pane.id);
+  },
+  "list-clients": async () => {},
+  "respawn-pane": respawnPane,
+};
+
+/** Used by tests: which pane a command inside a pane acts on. */
+export { currentPaneNumber };

@@ -48,7 +48,9 @@ const Options = v.record(v.string(), v.string());
 
 export const TmuxStateReply = deferred(() =>
   v.object({
-    sessions: v.optional(v.array(v.object({ id: v.string(), number: v.number(), options: Options }))),
+    sessions: v.optional(
+      v.array(v.object({ id: v.string(), number: v.number(), options: Options, remained: v.optional(v.boolean()) })),
+    ),
     options: v.optional(Options),
     number: v.optional(v.number()),
     name: v.optional(v.string()),
@@ -78,6 +80,15 @@ class TmuxState {
   buffers: Array<{ name: string; data: string; automatic: boolean }> = [];
   #bufferCount = 0;
   readonly channels = new Map<string, Channel>();
+  /** Whether a session's pane stayed when its program ended: remain-on-exit as it was then. */
+  readonly remained = new WeakMap<Session, boolean>();
+
+  /** tmux decides at the exit: the option set afterwards does not bring an ended pane back. */
+  exited(session: Session, code: unknown, signal: unknown): void {
+    const value = this.options.get(session)?.get("remain-on-exit") ?? this.global.get("remain-on-exit") ?? "off";
+    const failed = (code !== 0 && code !== undefined) || (signal !== null && signal !== undefined);
+    this.remained.set(session, value === "on" || (value === "failed" && failed));
+  }
 
   take(): number {
     return this.#next++;
@@ -127,8 +138,14 @@ const states = new WeakMap<DaemonContext, TmuxState>();
 function stateOf(ctx: DaemonContext): TmuxState {
   let state = states.get(ctx);
   if (!state) {
-    state = new TmuxState();
-    states.set(ctx, state);
+    const made = new TmuxState();
+    state = made;
+    states.set(ctx, made);
+    ctx.bus.subscribe(undefined, (event) => {
+      const id = (event as { terminal?: unknown }).terminal;
+      if (event.event === "exit" && typeof id === "string" && ctx.sessions.has(id))
+        made.exited(ctx.sessions.get(id), (event as { code?: unknown }).code, (event as { signal?: unknown }).signal);
+    });
   }
   return state;
 }
@@ -154,6 +171,7 @@ export const tmuxState = defineCommand({
           id: session.id,
           number: state.numberOf(session),
           options: fromMap(state.options.get(session) ?? new Map()),
+          ...(state.remained.has(session) ? { remained: state.remained.get(session) } : {}),
         }));
         return { sessions, options: fromMap(state.global) };
       }

@@ -8,7 +8,7 @@ import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
 import { isKnownOption, OPTION_DEFAULTS } from "./options.ts";
 import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget } from "./panes.ts";
-import { livePanes, type Pane, type Server } from "./server.ts";
+import { byName, livePanes, type Pane, type Server } from "./server.ts";
 
 export interface Run {
   server: Server;
@@ -319,7 +319,7 @@ const PANE_FORMAT_TAIL =
   "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
 
 async function listSessions(command: ParsedCommand, run: Run): Promise<void> {
-  const panes = await livePanes(run.server);
+  const panes = byName(await livePanes(run.server));
   // tmux's server exits with its last session: then there is no server to list.
   if (!panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
   await listPanes(run, panes, flag(command, "F") ?? DEFAULT_SESSIONS_FORMAT, flag(command, "f"));
@@ -327,7 +327,9 @@ async function listSessions(command: ParsedCommand, run: Run): Promise<void> {
 
 async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
   const all = has(command, "a");
-  const panes = all ? await livePanes(run.server) : [await resolveTarget(run.server, flag(command, "t"), "session")];
+  const panes = all
+    ? byName(await livePanes(run.server))
+    : [await resolveTarget(run.server, flag(command, "t"), "session")];
   if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
   await listPanes(
     run,
@@ -339,7 +341,9 @@ async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
 
 async function listPanesCommand(command: ParsedCommand, run: Run): Promise<void> {
   const all = has(command, "a");
-  const panes = all ? await livePanes(run.server) : [await resolveTarget(run.server, flag(command, "t"), "window")];
+  const panes = all
+    ? byName(await livePanes(run.server))
+    : [await resolveTarget(run.server, flag(command, "t"), "window")];
   if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
   const format =
     flag(command, "F") ??
@@ -540,11 +544,17 @@ async function pipePane(command: ParsedCommand, run: Run): Promise<void> {
   if (running) await setOption(run, "t4a-pipe-pid", undefined, pane.id);
   if (shellCommand === undefined || shellCommand === "") return;
   const child = Bun.spawn([...run.self, "tmux-pipe", run.server.socket, pane.id, shellCommand], {
-    stdio: ["ignore", "ignore", "ignore"],
+    stdio: ["ignore", "pipe", "ignore"],
     cwd: process.cwd(),
     detached: true,
-  } as Parameters<typeof Bun.spawn>[1]);
+  });
+  // As tmux's, the pipe is open when pipe-pane returns: the helper says so once it is attached.
+  const reader = child.stdout.getReader();
+  const first = await reader.read();
+  reader.releaseLock();
   child.unref();
+  if (first.done || new TextDecoder().decode(first.value) !== "ok\n")
+    throw new TmuxError(`pipe-pane: ${shellCommand}: could not be started`);
   await setOption(run, "t4a-pipe-pid", String(child.pid), pane.id);
 }
 
@@ -584,8 +594,11 @@ async function showEnvironment(command: ParsedCommand, run: Run): Promise<void> 
 }
 
 async function killServer(_command: ParsedCommand, run: Run): Promise<void> {
-  await run.server.request({ cmd: "shutdown" });
+  const reply = await run.server.request({ cmd: "shutdown" });
   run.server.close();
+  // As `t4a shutdown`: answered once the daemon is gone, so a new-session right after starts anew.
+  const { shutdown } = await import("../../commands/shutdown.ts");
+  await shutdown.cli?.after?.(reply as Parameters<NonNullable<NonNullable<typeof shutdown.cli>["after"]>>[0]);
 }
 
 async function killSession(command: ParsedCommand, run: Run): Promise<void> {
@@ -656,7 +669,7 @@ export const HANDLERS: Record<string, Handler> = {
     const name = flag(command, "b");
     await run.server.request(
       { cmd: "tmux_state", op: "buffer_delete", ...(name ? { name } : {}) },
-      { not_found: name ? `no buffer ${name}` : "no buffer" },
+      { not_found: name ? `unknown buffer: ${name}` : "no buffer" },
     );
   },
   "list-buffers": async (command, run) => {

@@ -76,12 +76,12 @@ export async function resolveTarget(
   if (target === undefined || target === "") return currentPane(server, panes);
   if (target.startsWith("%")) {
     const found = panes.find((pane) => `%${pane.number}` === target);
-    if (!found) throw new TmuxError(`can't find pane: ${target.slice(1)}`);
+    if (!found) throw new TmuxError(`can't find pane: ${target}`);
     return found;
   }
   if (target.startsWith("@")) {
     const found = panes.find((pane) => `@${pane.number}` === target.split(".")[0]);
-    if (!found) throw new TmuxError(`can't find window: ${target.slice(1)}`);
+    if (!found) throw new TmuxError(`can't find window: ${target}`);
     return found;
   }
   const colon = target.indexOf(":");
@@ -102,7 +102,11 @@ export async function resolveTarget(
       const current = await currentPane(server, panes);
       if (isOurWindow(current, target) || isOurPane(current, target)) return current;
     }
-    throw new TmuxError(`can't find session: ${sessionPart.replace(/^=/, "")}`);
+    // tmux names what it looked for last: a bare word was tried as a session, window, then pane.
+    const what = colon < 0 && rest === undefined ? kind : "session";
+    throw new TmuxError(
+      `can't find ${what}: ${(colon < 0 && rest === undefined ? target : sessionPart).replace(/^=/, "")}`,
+    );
   }
   if (rest !== undefined) {
     const dot = rest.indexOf(".");

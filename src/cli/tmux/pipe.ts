@@ -15,6 +15,10 @@ export async function runPipeHelper([socket, id, command]: string[]): Promise<nu
     return 1;
   }
   const reader = new FrameReader();
+  // pipe-pane waits for this line: from here on, no output is missed.
+  const { writeSync, closeSync } = await import("node:fs");
+  writeSync(1, "ok\n");
+  closeSync(1);
   const stop = () => {
     connection.close();
     try {

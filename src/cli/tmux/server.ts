@@ -23,6 +23,8 @@ export interface Pane {
   lastOutputAt: number;
   viewers: number;
   options: Record<string, string>;
+  /** Whether its pane stayed when its program ended, decided then (undefined: not seen ending). */
+  remained: boolean | undefined;
 }
 
 export class Server {
@@ -47,7 +49,13 @@ export class Server {
     try {
       this.#connection = await connectDaemon(this.socket, start);
     } catch (error) {
-      if (error instanceof NoDaemon) throw new TmuxError(`no server running on ${this.label}`);
+      if (error instanceof NoDaemon) {
+        // tmux's two words: no socket at all, or a socket nobody answers on.
+        const { existsSync } = await import("node:fs");
+        if (!existsSync(this.socket))
+          throw new TmuxError(`error connecting to ${this.label} (No such file or directory)`);
+        throw new TmuxError(`no server running on ${this.label}`);
+      }
       if (error instanceof DaemonUnreachable)
         throw new TmuxError(`error connecting to ${this.label} (${error.message})`);
       throw error;
@@ -87,10 +95,14 @@ export class Server {
     if (list.reply.ok !== true) throw new TmuxError(String(list.reply.error));
     if (state.reply.ok !== true) throw new TmuxError(String(state.reply.error));
     const extra = new Map(
-      (state.reply.sessions as Array<{ id: string; number: number; options: Record<string, string> }>).map((s) => [
-        s.id,
-        s,
-      ]),
+      (
+        state.reply.sessions as Array<{
+          id: string;
+          number: number;
+          options: Record<string, string>;
+          remained?: boolean;
+        }>
+      ).map((s) => [s.id, s]),
     );
     const panes: Pane[] = [];
     for (const t of list.reply.terminals as Reply[]) {
@@ -112,6 +124,7 @@ export class Server {
         lastOutputAt: Number(t.last_output_at ?? t.started_at ?? Date.now()),
         viewers: Number(t.viewers ?? 0),
         options: more.options,
+        remained: more.remained,
       });
     }
     this.#panes = { panes, global: state.reply.options as Record<string, string> };
@@ -131,6 +144,7 @@ export class Server {
 
 /** remain-on-exit as tmux reads it for a pane: its own, else the global one. */
 export function remainsOnExit(pane: Pane, global: Record<string, string>): boolean {
+  if (pane.remained !== undefined) return pane.remained;
   const value = pane.options["remain-on-exit"] ?? global["remain-on-exit"] ?? "off";
   if (value === "on") return true;
   return value === "failed" && (pane.exitCode !== 0 || (pane.signal ?? null) !== null);
@@ -145,3 +159,6 @@ export async function livePanes(server: Server): Promise<Pane[]> {
   const { panes, global } = await server.state();
   return panes.filter((pane) => pane.alive || remainsOnExit(pane, global));
 }
+
+/** Sessions in tmux's order (by name), as its lists give them. */
+export const byName = (panes: Pane[]): Pane[] => [...panes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

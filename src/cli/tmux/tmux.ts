@@ -59,7 +59,14 @@ export async function runTmux(argv: string[], invocation: TmuxInvocation): Promi
     server = await pickServer(globals);
     const words = argv.slice(i);
     // No command: tmux's is new-session.
-    const commands = splitCommands(words.length ? words : ["new-session"]).map(parseCommand);
+    let commands: ReturnType<typeof parseCommand>[];
+    try {
+      commands = splitCommands(words.length ? words : ["new-session"]).map(parseCommand);
+    } catch (error) {
+      // tmux parses in the server: with none to reach, the line fails on connecting first.
+      await server.connect();
+      throw error;
+    }
     const run = { server, out, self: invocation.self };
     for (const command of commands) {
       await HANDLERS[command.spec.name]!(command, run);

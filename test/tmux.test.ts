@@ -1,0 +1,416 @@
+// t4a as tmux, side by side with the real tmux 3.3a in the same test: the same command lines run
+// against both (t4a through a `tmux -> t4a` link, tmux with its own private socket directory),
+// and what they print and exit with is compared: error words, list formats, capture-pane with and
+// without -e/-J/-N on programs that colour, wrap and scroll, and real TUIs (less, vim).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, Sandbox, waitFor } from "./harness.ts";
+
+const REAL_TMUX = Bun.which("tmux", { PATH: "/usr/bin:/bin:/usr/local/bin" });
+
+let box: Sandbox;
+let shimDir: string;
+let realDir: string;
+
+beforeAll(() => {
+  box = new Sandbox();
+  shimDir = join(box.dir, "bin");
+  realDir = join(box.dir, "real");
+  mkdirSync(shimDir, { recursive: true });
+  mkdirSync(realDir, { recursive: true, mode: 0o700 });
+  symlinkSync(BIN, join(shimDir, "tmux"));
+});
+afterAll(async () => {
+  if (REAL_TMUX) await tmuxReal(["kill-server"]);
+  await box.cleanup();
+});
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function runWith(argv: string[], env: Record<string, string>): Promise<Ran> {
+  const child = Bun.spawn(argv, { env, cwd: box.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
+const baseEnv = () => {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+  };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+};
+
+/** t4a run as `tmux` (the link), on the sandbox's socket. */
+const tmuxT4a = (args: string[]) =>
+  runWith([join(shimDir, "tmux"), ...args], {
+    ...baseEnv(),
+    T4A_SOCKET: box.socket,
+    PATH: `${shimDir}:${process.env.PATH}`,
+  });
+/** The real tmux, with a socket directory of its own. */
+const tmuxReal = (args: string[]) =>
+  runWith([REAL_TMUX!, ...args], { ...baseEnv(), TMUX_TMPDIR: realDir, PATH: process.env.PATH ?? "/usr/bin:/bin" });
+
+/** The same line through both; the socket paths in their words made alike. */
+async function both(args: string[]): Promise<{ t4a: Ran; tmux: Ran }> {
+  const [t4a, tmux] = await Promise.all([tmuxT4a(args), tmuxReal(args)]);
+  const norm = (ran: Ran) => ({
+    ...ran,
+    stderr: ran.stderr.replace(/(no server running on|error connecting to) \S+( \([^)]*\))?/g, "$1 SOCKET"),
+  });
+  return { t4a: norm(t4a), tmux: norm(tmux) };
+}
+
+async function same(args: string[]): Promise<Ran> {
+  const { t4a, tmux } = await both(args);
+  expect({ args, code: t4a.code, stdout: t4a.stdout, stderr: t4a.stderr }).toEqual({
+    args,
+    code: tmux.code,
+    stdout: tmux.stdout,
+    stderr: tmux.stderr,
+  });
+  return t4a;
+}
+
+/** Both panes show `text` (the program has drawn what the test compares). */
+async function shownInBoth(target: string, text: string): Promise<void> {
+  for (const run of [tmuxT4a, tmuxReal]) {
+    await waitFor(
+      async () => (await run(["capture-pane", "-p", "-t", target])).stdout.includes(text),
+      15_000,
+      `${text} in ${target}`,
+    );
+  }
+}
+
+/**
+ * -J keeps trailing spaces, and tmux counts a row's cells up to the furthest ever written, even
+ * after an erase cleared them (xterm, t4a's emulator, forgets erased cells): rows drawn over by a
+ * TUI may end in spaces in tmux only. The same text otherwise.
+ */
+async function sameJoined(target: string): Promise<void> {
+  const { t4a, tmux } = await both(["capture-pane", "-p", "-J", "-t", target]);
+  const trimmed = (text: string) => text.replace(/ +$/gm, "");
+  expect(t4a.code).toBe(tmux.code);
+  expect(trimmed(t4a.stdout)).toEqual(trimmed(tmux.stdout));
+}
+
+describe.skipIf(!REAL_TMUX)("t4a as tmux against tmux 3.3a", () => {
+  test("with no server: the same words and exit codes", async () => {
+    for (const args of [["ls"], ["has-session", "-t", "x"], ["kill-session", "-t", "x"], ["list-panes", "-a"]]) {
+      await same(args);
+    }
+    // What only needs the grammar: the same with or without a server.
+    await same(["bogus"]);
+    await same(["send-keys", "-Z", "x"]);
+    await same(["new-session", "-Q"]);
+  });
+
+  test("sessions: has-session, duplicates, exact names, targets and their errors", async () => {
+    await same(["new-session", "-d", "-s", "alpha", "-x", "100", "-y", "30", "sleep 300"]);
+    await same(["new-session", "-d", "-s", "alpha"]);
+    await same(["has-session", "-t", "alpha"]);
+    await same(["has-session", "-t=alpha"]);
+    await same(["has-session", "-t", "alp"]); // a unique prefix
+    await same(["has-session", "-t=alp"]); // exact: no prefix
+    await same(["has-session", "-t", "nope"]);
+    await same(["has-session", "-t", "alpha:1"]);
+    await same(["has-session", "-t", "alpha:0.3"]);
+    await same(["send-keys", "-t", "nope", "x"]);
+    await same(["capture-pane", "-p", "-t", "%9"]);
+    await same(["kill-session", "-t", "nope"]);
+    await same([
+      "display-message",
+      "-p",
+      "-t",
+      "alpha",
+      "#{session_name} #{session_id} #{window_id} #{pane_id} #{window_index} #{pane_index}",
+    ]);
+    await same([
+      "display-message",
+      "-p",
+      "-t",
+      "=alpha:0.0",
+      "#{pane_width}x#{pane_height} #{window_layout} #{pane_dead} #{session_attached} #{session_windows} #{window_panes} #{pane_active}",
+    ]);
+    await same([
+      "display-message",
+      "-p",
+      "-t",
+      "$0",
+      "#{?pane_dead,dead,alive} #{==:#{session_name},alpha} #{=3:session_name} #{nonexistent}|",
+    ]);
+    await same(["display-message", "-p", "-t", "%0", "#{pane_current_command} #{cursor_x},#{cursor_y}"]);
+    await same(["new-session", "-d", "-P", "-F", "#{session_name} #{pane_id} #{session_id}"]);
+  });
+
+  test("list formats: list-sessions, list-windows, list-panes with -F and their own", async () => {
+    await same(["list-sessions", "-F", "#{session_name}|#{session_windows}|#{session_attached}|#{session_id}"]);
+    await same([
+      "list-windows",
+      "-a",
+      "-F",
+      "#{session_name}:#{window_index} #{window_id} #{window_layout} #{window_flags}",
+    ]);
+    await same([
+      "list-panes",
+      "-a",
+      "-F",
+      "#{session_name}:#{window_index}.#{pane_index} #{pane_id} #{pane_width}x#{pane_height} #{pane_dead} #{pane_current_command}",
+    ]);
+    await same(["list-windows", "-t", "alpha"]);
+    await same(["list-windows", "-a"]);
+    await same(["list-sessions", "-f", "#{==:#{session_name},alpha}", "-F", "#{session_name}"]);
+    // Their own formats carry times and history figures: the same but for those.
+    const { t4a, tmux } = await both(["list-sessions"]);
+    const times = (text: string) => text.replace(/\(created [^)]*\)/g, "(created T)");
+    expect(times(t4a.stdout)).toEqual(times(tmux.stdout));
+    const panes = await both(["list-panes", "-t", "alpha"]);
+    const figures = (text: string) => text.replace(/\[history \d+\/\d+, \d+ bytes\]/g, "[history]");
+    expect(figures(panes.t4a.stdout)).toEqual(figures(panes.tmux.stdout));
+  });
+
+  test("capture-pane, with and without -e/-J/-N, of colours, wrapped lines and scrollback", async () => {
+    const script = join(box.dir, "paint.py");
+    writeFileSync(
+      script,
+      [
+        "import sys, time",
+        "w = sys.stdout.write",
+        "for i in range(40): w(f'line {i}\\n')",
+        "w('\\033[31mred\\033[0m \\033[1;4mbold-under\\033[0m \\033[3mital\\033[23m \\033[7mrev\\033[27m plain\\n')",
+        "w('\\033[38;5;208m256\\033[48;5;17mbg\\033[0m \\033[38;2;10;20;30mrgb\\033[0m \\033[92mbright\\033[0m\\n')",
+        "w('x' * 95 + ' wrapped past the edge of a 60-column pane \\033[32mgreen\\033[0m\\n')",
+        "w('trailing   \\n')",
+        "w('wide: \\u4e2d\\u6587 ok\\n')",
+        "w('\\033[1mbold carries\\nacross lines\\033[0m\\n')",
+        "w('END\\n')",
+        "sys.stdout.flush(); time.sleep(300)",
+      ].join("\n"),
+    );
+    await same(["new-session", "-d", "-s", "paint", "-x", "60", "-y", "20", `python3 ${script}`]);
+    await shownInBoth("paint", "END");
+    for (const flags of [
+      [],
+      ["-e"],
+      ["-J"],
+      ["-N"],
+      ["-e", "-J"],
+      ["-S", "-"],
+      ["-S", "-", "-e"],
+      ["-S", "-", "-J"],
+      ["-S", "-", "-E", "-"],
+      ["-S", "-10", "-E", "5"],
+      ["-S", "3", "-E", "1"],
+      ["-S", "-5", "-e", "-J", "-N"],
+    ]) {
+      await same(["capture-pane", "-p", ...flags, "-t", "paint"]);
+    }
+  });
+
+  test("capture-pane of real TUIs: less and vim", async () => {
+    const file = join(box.dir, "notes.txt");
+    writeFileSync(file, Array.from({ length: 60 }, (_, i) => `note ${i} ${"~".repeat(i % 50)}`).join("\n"));
+    await same([
+      "new-session",
+      "-d",
+      "-s",
+      "pager",
+      "-x",
+      "70",
+      "-y",
+      "15",
+      `env TERM=xterm-256color LESS= less ${file}`,
+    ]);
+    await shownInBoth("pager", "note 0");
+    for (const flags of [[], ["-e"]]) await same(["capture-pane", "-p", ...flags, "-t", "pager"]);
+    await sameJoined("pager");
+    await same(["send-keys", "-t", "pager", "G"]);
+    await shownInBoth("pager", "note 59");
+    await same(["capture-pane", "-p", "-e", "-t", "pager"]);
+    await same([
+      "new-session",
+      "-d",
+      "-s",
+      "editor",
+      "-x",
+      "70",
+      "-y",
+      "15",
+      `env TERM=xterm-256color vim -u NONE -N -n -c 'syntax on' ${file}`,
+    ]);
+    await shownInBoth("editor", "note 1");
+    for (const flags of [[], ["-e"]]) await same(["capture-pane", "-p", ...flags, "-t", "editor"]);
+    await sameJoined("editor");
+    await same(["send-keys", "-t", "editor", "Escape", ":q!", "Enter"]);
+  });
+
+  test("send-keys: key names, C-/M-, -l, -H, text after keys, -N", async () => {
+    await same([
+      "new-session",
+      "-d",
+      "-s",
+      "keys",
+      "-x",
+      "80",
+      "-y",
+      "10",
+      "python3 -c \"import sys,tty; tty.setraw(0); print('READY', end='\\r\\n', flush=True); print(repr(sys.stdin.read(40)), end='\\r\\nDONE\\r\\n', flush=True); import time; time.sleep(300)\"",
+    ]);
+    await shownInBoth("keys", "READY");
+    await same(["send-keys", "-t", "keys", "abc", "Enter", "C-a", "M-x", "Up", "-", "F5", "BTab", "Space"]);
+    await same(["send-keys", "-t", "keys", "-l", "Enter"]);
+    await same(["send-keys", "-t", "keys", "-H", "41", "42"]);
+    await same(["send-keys", "-t", "keys", "-N", "3", "z"]);
+    await same(["send-keys", "-t", "keys", "^C", "C-m", "end!", "x", "y", "zzzzzzzzzz"]);
+    await shownInBoth("keys", "DONE");
+    await same(["capture-pane", "-p", "-t", "keys"]);
+  });
+
+  test("buffers: set, show, list, load, save, paste -d", async () => {
+    await same(["set-buffer", "-b", "one", "hello"]);
+    await same(["set-buffer", "-b", "one", "-a", " world"]);
+    await same(["show-buffer", "-b", "one"]);
+    await same(["show-buffer", "-b", "nope"]);
+    const file = join(box.dir, "buffer.txt");
+    writeFileSync(file, "from a file\n");
+    await same(["load-buffer", "-b", "two", file]);
+    await same(["list-buffers", "-F", "#{buffer_name} #{buffer_size}"]);
+    await same(["save-buffer", "-b", "two", "-"]);
+    await same(["new-session", "-d", "-s", "paste", "-x", "60", "-y", "8", "cat"]);
+    await same(["paste-buffer", "-d", "-b", "two", "-t", "paste"]);
+    await same(["list-buffers", "-F", "#{buffer_name}"]);
+    await same(["delete-buffer", "-b", "one"]);
+    await same(["delete-buffer", "-b", "one"]);
+    await shownInBoth("paste", "from a file");
+    await same(["capture-pane", "-p", "-t", "paste"]);
+  });
+
+  test("options: @user options, show-options, refused names, remain-on-exit", async () => {
+    await same(["set-option", "-g", "@owner", "agent one"]);
+    await same(["show-options", "-g", "@owner"]);
+    await same(["show-options", "-gv", "@owner"]);
+    await same(["show-options", "-v", "@nope"]);
+    await same(["set-option", "-g", "not-an-option", "1"]);
+    await same(["set-option", "-gq", "not-an-option", "1"]);
+    await same(["set-option", "-t", "alpha", "@task", "42"]);
+    await same(["show-options", "-t", "alpha", "@task"]);
+    await same(["display-message", "-p", "-t", "alpha", "#{@task} #{@owner}"]);
+    await same(["set-option", "-g", "mouse", "on"]);
+    await same(["show-options", "-gv", "mouse"]);
+    // remain-on-exit: a pane whose program ended stays, dead, only with it.
+    await same(["new-session", "-d", "-s", "brief", "true"]);
+    // Gone in both before remain-on-exit is set (t4a reads the option when it looks, not at the exit).
+    for (const run of [tmuxT4a, tmuxReal])
+      await waitFor(async () => (await run(["has-session", "-t", "brief"])).code === 1);
+    await same(["set-option", "-g", "remain-on-exit", "on"]);
+    await same(["new-session", "-d", "-s", "kept", "exit 3"]);
+    for (const run of [tmuxT4a, tmuxReal])
+      await waitFor(async () => (await run(["display-message", "-p", "-t", "kept", "#{pane_dead}"])).stdout === "1\n");
+    await same(["has-session", "-t", "brief"]);
+    await same(["display-message", "-p", "-t", "kept", "#{pane_dead} #{pane_dead_status}"]);
+    await same(["set-option", "-g", "remain-on-exit", "off"]);
+    await same(["kill-session", "-t", "kept"]);
+  });
+
+  test("wait-for: a signal before the wait is kept; -L/-U lock", async () => {
+    await same(["wait-for", "-S", "early"]);
+    await same(["wait-for", "early"]);
+    await same(["wait-for", "-L", "lock"]);
+    await same(["wait-for", "-U", "lock"]);
+    await same(["wait-for", "-U", "lock"]);
+  });
+});
+
+describe("t4a as tmux, on its own", () => {
+  test("-V names t4a; the link refuses to replace a real tmux", async () => {
+    const version = await tmuxT4a(["-V"]);
+    expect(version.stdout).toMatch(/^tmux 3\.3a \(t4a [^)]+\)\n$/);
+    const dir = join(box.dir, "shim-test");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "tmux"), "#!/bin/sh\necho real\n", { mode: 0o755 });
+    const refused = await box.run(["tmux-shim", dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("not replaced");
+    expect(readFileSync(join(dir, "tmux"), "utf8")).toContain("real");
+    const other = join(box.dir, "shim-ok");
+    expect((await box.run(["tmux-shim", other])).code).toBe(0);
+    expect((await runWith([join(other, "tmux"), "-V"], baseEnv())).stdout).toContain("t4a");
+    expect((await box.run(["tmux-shim", other])).code).toBe(0); // already ours
+  });
+
+  test("one set of sessions: a tmux session is a t4a session, a t4a session a tmux target", async () => {
+    expect(
+      (await tmuxT4a(["new-session", "-d", "-s", "shared", "-e", "GREETING=hi there", "bash --norc --noprofile"])).code,
+    ).toBe(0);
+    const listed = await box.ok(["list", "--json"]);
+    expect(JSON.parse(listed).terminals.map((t: { id: string }) => t.id)).toContain("shared");
+    await box.ok(["create", "--name", "made-by-t4a", "--", "sleep", "300"]);
+    expect((await tmuxT4a(["has-session", "-t", "made-by-t4a"])).code).toBe(0);
+    // $TMUX and $TMUX_PANE inside the pane, and -e reached it.
+    await tmuxT4a(["send-keys", "-t", "shared", 'echo "[$TMUX_PANE] [${TMUX%%,*}] [$GREETING]"', "Enter"]);
+    const pane = (await tmuxT4a(["display-message", "-p", "-t", "shared", "#{pane_id}"])).stdout.trim();
+    await waitFor(async () =>
+      (await tmuxT4a(["capture-pane", "-p", "-t", "shared"])).stdout.includes(`[${pane}] [${box.socket}] [hi there]`),
+    );
+    // A tmux command inside the pane acts on its own pane without -t.
+    await tmuxT4a(["send-keys", "-t", "shared", "tmux display -p 'inside #{session_name}' > inside.txt", "Enter"]);
+    await waitFor(
+      () =>
+        existsSync(join(box.dir, "inside.txt")) &&
+        readFileSync(join(box.dir, "inside.txt"), "utf8") === "inside shared\n",
+    );
+  });
+
+  test("a waiter killed by timeout takes no later signal", async () => {
+    const killed = await runWith(["timeout", "0.5", join(shimDir, "tmux"), "wait-for", "gone"], {
+      ...baseEnv(),
+      T4A_SOCKET: box.socket,
+    });
+    expect(killed.code).toBe(124);
+    expect((await tmuxT4a(["wait-for", "-S", "gone"])).code).toBe(0);
+    // The signal found nobody (the killed waiter left): kept for this wait, which returns at once.
+    expect((await tmuxT4a(["wait-for", "gone"])).code).toBe(0);
+  });
+
+  test("pipe-pane writes the pane's output to a command until stopped", async () => {
+    const log = join(box.dir, "pipe.log");
+    expect((await tmuxT4a(["new-session", "-d", "-s", "piped", "bash --norc --noprofile"])).code).toBe(0);
+    expect((await tmuxT4a(["pipe-pane", "-t", "piped", `cat > ${log}`])).code).toBe(0);
+    await tmuxT4a(["send-keys", "-t", "piped", "echo PIPED-$((6*7))", "Enter"]);
+    await waitFor(() => existsSync(log) && readFileSync(log, "utf8").includes("PIPED-42"));
+    expect((await tmuxT4a(["pipe-pane", "-t", "piped"])).code).toBe(0);
+    await Bun.sleep(200);
+    const before = readFileSync(log, "utf8");
+    await tmuxT4a(["send-keys", "-t", "piped", "echo AFTER-$((6*7))", "Enter"]);
+    await waitFor(async () => (await tmuxT4a(["capture-pane", "-p", "-t", "piped"])).stdout.includes("AFTER-42"));
+    expect(readFileSync(log, "utf8")).toBe(before);
+  });
+
+  test("what t4a does not implement fails, saying so", async () => {
+    for (const args of [
+      ["split-window"],
+      ["new-window"],
+      ["copy-mode"],
+      ["send-keys", "-X", "begin-selection"],
+      ["capture-pane", "-a", "-p"],
+    ]) {
+      const ran = await tmuxT4a(args);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain("t4a does not implement");
+    }
+  });
+});

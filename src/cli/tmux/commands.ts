@@ -620,7 +620,6 @@ async function respawnPane(command: ParsedCommand, run: Run): Promise<void> {
   run.server.invalidate();
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROLS = /[\x00-\x1f\x7f]/g;
 const BUFFERS_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"';
 

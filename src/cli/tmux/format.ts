@@ -144,7 +144,7 @@ function expandBrace(body: string, lookup: Lookup): string {
     if (modifier === "b") return inner.slice(inner.lastIndexOf("/") + 1);
     if (modifier === "d")
       return inner.slice(0, Math.max(inner.lastIndexOf("/"), 0)) || (inner.startsWith("/") ? "/" : ".");
-    if (modifier === "q") return inner.replace(/[^A-Za-z0-9_.\/@:=+-]/g, (c) => `\\${c}`);
+    if (modifier === "q") return inner.replace(/[^A-Za-z0-9_./@:=+-]/g, (c) => `\\${c}`);
     const truncate = /^=(-?)(\d+)$/.exec(modifier);
     if (truncate) {
       const chars = [...inner];

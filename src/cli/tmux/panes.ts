@@ -3,7 +3,7 @@
 // itself reads there (the foreground program and its directory).
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { controlsAsSpaces } from "../../protocol/controls.ts";
+import { forDisplay, fromProgram } from "../../protocol/program-text.ts";
 import type { Lookup } from "./format.ts";
 import { TmuxError } from "./grammar.ts";
 import { livePanes, type Pane, type Server } from "./server.ts";
@@ -144,7 +144,7 @@ export function currentCommand(pane: Pane): string {
   for (const pid of [foregroundOf(pane.pid), pane.pid]) {
     try {
       const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0];
-      if (argv0) return controlsAsSpaces(programName(argv0));
+      if (argv0) return forDisplay(fromProgram(programName(argv0)));
     } catch {}
   }
   return programName(pane.cmdArgs.join(" "));
@@ -154,7 +154,7 @@ export function currentPath(pane: Pane): string {
   if (pane.alive) {
     for (const pid of [foregroundOf(pane.pid), pane.pid]) {
       try {
-        return controlsAsSpaces(readlinkSync(`/proc/${pid}/cwd`));
+        return forDisplay(fromProgram(readlinkSync(`/proc/${pid}/cwd`)));
       } catch {}
     }
   }
@@ -250,7 +250,7 @@ export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serve
     pane_start_command: () => pane.cmdArgs.join(" "),
     pane_width: () => String(pane.cols),
     pane_height: () => String(pane.rows),
-    pane_title: () => controlsAsSpaces(pane.options["t4a-pane-title"] ?? (pane.title || host)),
+    pane_title: () => forDisplay(fromProgram(pane.options["t4a-pane-title"] ?? (pane.title || host))),
     pane_dead: () => (pane.alive ? "0" : "1"),
     pane_dead_status: () => (pane.alive || pane.exitCode == null ? "" : String(pane.exitCode)),
     pane_dead_signal: () => (pane.alive || !pane.signal ? "" : pane.signal),

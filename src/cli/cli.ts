@@ -188,12 +188,27 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
   }
 }
 
-/** After the ack, copy every event line to stdout until the daemon closes the stream. */
+/**
+ * After the ack, copy every event line to stdout until the daemon closes the stream, or until
+ * stdout's reader has gone (`t4a events | head -n 1`, a loop that broke out): console.log
+ * drops a write to a closed pipe silently, and the stream would outlive its reader.
+ */
 async function streamEvents(connection: Awaited<ReturnType<typeof connectDaemon>>, remote: boolean): Promise<number> {
+  const { writeSync } = await import("node:fs");
   for (;;) {
     const line = await connection.readLine();
     if (line === undefined) return ExitCode.ok;
-    console.log(JSON.stringify(remote ? displayable(line) : line));
+    let bytes = Buffer.from(`${JSON.stringify(remote ? displayable(line) : line)}\n`);
+    while (bytes.length > 0) {
+      try {
+        bytes = bytes.subarray(writeSync(1, bytes));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") return ExitCode.ok;
+        if (code !== "EAGAIN") throw error;
+        await Bun.sleep(5); // a non-blocking stdout whose reader is slow
+      }
+    }
   }
 }
 

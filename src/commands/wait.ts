@@ -46,6 +46,12 @@ export const WaitParams = deferred(() =>
         v.description("a line of new output matches this JavaScript regular expression"),
       ),
     ),
+    screen: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("text, regex: match the rows on the screen now too, not only new output (never a typed echo)"),
+      ),
+    ),
     gone: v.optional(
       v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen")),
     ),
@@ -118,7 +124,7 @@ export const wait = defineCommand({
   params: WaitParams,
   reply: WaitReply,
   async handle(params, ctx) {
-    const { idle_ms, text, gone, command_done, exit, input } = params;
+    const { idle_ms, text, gone, command_done, exit, input, screen } = params;
     const others =
       idle_ms !== undefined ||
       text !== undefined ||
@@ -134,6 +140,8 @@ export const wait = defineCommand({
       return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms, resume);
     }
     if (params.since !== undefined) throw new T4aError("invalid_params", "since is for a wait with any");
+    if (screen && text === undefined && params.regex === undefined)
+      throw new T4aError("invalid_params", "screen is for a wait with text or regex");
     if (params.id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id, or any");
     const session = ctx.sessions.get(params.id);
     if (params.agent !== undefined) {
@@ -157,7 +165,10 @@ export const wait = defineCommand({
       throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
     }
     return {
-      ...(await session.terminal.wait({ idle_ms, text, regex, gone, command_done, exit, input }, params.timeout_ms)),
+      ...(await session.terminal.wait(
+        { idle_ms, text, regex, screen, gone, command_done, exit, input },
+        params.timeout_ms,
+      )),
     };
   },
   cli: {
@@ -168,6 +179,7 @@ export const wait = defineCommand({
       ["--idle [duration]", "no output for this long (default 2s)"],
       ["--text <text>", "this text appears in output that arrives after the wait began"],
       ["--regex <regex>", "a line of new output matches (JavaScript syntax)"],
+      ["--screen", "with --text or --regex: the screen as it is counts too, not only new output (never a typed echo)"],
       ["--gone <text>", "this text is no longer on the screen"],
       ["--done", "the running shell command finishes (needs shell integration)"],
       ["--exit", "the program exits"],
@@ -210,6 +222,7 @@ export const wait = defineCommand({
               : durationOption(options.idle, "--idle"),
         text: options.text === undefined ? undefined : String(options.text),
         regex: options.regex === undefined ? undefined : String(options.regex),
+        screen: options.screen ? true : undefined,
         gone: options.gone === undefined ? undefined : String(options.gone),
         command_done: options.done ? true : undefined,
         exit: options.exit ? true : undefined,
@@ -236,7 +249,7 @@ export const wait = defineCommand({
       "Answers what matched: line, exit code or agent state. " +
       "A timeout (default 30 s) is a tool error.",
     blocking: true,
-    hide: ["since", "instance"],
+    hide: ["since", "instance", "screen"],
     fleet: { field: "all", type: "boolean", description: "with any: every host" },
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],

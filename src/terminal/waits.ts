@@ -10,6 +10,8 @@ export interface WaitConditions {
   idle_ms?: number;
   text?: string;
   regex?: RegExp;
+  /** text, regex: the rows on the screen when the wait begins count too. */
+  screen?: boolean;
   gone?: string;
   command_done?: boolean;
   exit?: boolean;
@@ -78,10 +80,14 @@ export class Waiter {
         };
       },
       () => {
-        throw new T4aError("timeout", `nothing matched within ${timeoutMs} ms`);
+        throw new T4aError("timeout", `nothing matched within ${timeoutMs} ms${this.#onScreenHint()}`);
       },
     );
     if (conditions.idle_ms !== undefined) this.#armIdle();
+    if (conditions.screen && (conditions.text !== undefined || conditions.regex !== undefined)) {
+      const found = this.#matchRows(viewportRows(source.screen), conditions.text, conditions.regex);
+      if (found) this.#finish(found);
+    }
     if (conditions.gone !== undefined && !viewportHas(source.screen, conditions.gone))
       this.#finish({ condition: "gone" });
     if (conditions.input && source.inputWanted) this.inputWanted(source.inputWanted);
@@ -97,8 +103,10 @@ export class Waiter {
   output(changed: { first: number; last: number }): void {
     if (this.#settled) return;
     const { text, regex, gone } = this.#conditions;
-    if ((text !== undefined || regex !== undefined) && changed.first <= changed.last)
-      this.#matchChangedRows(changed, text, regex);
+    if ((text !== undefined || regex !== undefined) && changed.first <= changed.last) {
+      const found = this.#matchRows(changed, text, regex);
+      if (found) this.#finish(found);
+    }
     if (!this.#settled && gone !== undefined && !viewportHas(this.#source.screen, gone))
       this.#finish({ condition: "gone" });
   }
@@ -120,11 +128,33 @@ export class Waiter {
     this.#settle.fail(error);
   }
 
-  #matchChangedRows(
+  /**
+   * A timed-out text or regex wait whose text is on the screen now (it came before the wait
+   * began): say so, and how to match it, rather than a bare "nothing matched".
+   */
+  #onScreenHint(): string {
+    const { text, regex, screen } = this.#conditions;
+    if (screen || (text === undefined && regex === undefined)) return "";
+    let found: Omit<WaitOutcome, "elapsed_ms"> | undefined;
+    try {
+      found = this.#matchRows(viewportRows(this.#source.screen), text, regex);
+    } catch {
+      return ""; // a screen that cannot be read now (its worker gone) gives no hint
+    }
+    if (!found) return "";
+    const what = text !== undefined ? JSON.stringify(text) : `/${regex!.source}/`;
+    return (
+      `; ${what} is on the screen already, but --text and --regex see new output only, ` +
+      "after the wait began: add --screen (wire: screen) to match the screen as it is too"
+    );
+  }
+
+  /** The first of these rows that matches, as output (a typed echo or a command line never does). */
+  #matchRows(
     changed: { first: number; last: number },
     text: string | undefined,
     regex: RegExp | undefined,
-  ): void {
+  ): Omit<WaitOutcome, "elapsed_ms"> | undefined {
     const screen = this.#source.screen;
     const commandLines = this.#source.commandLines;
     for (const line of screen.logicalLines(changed.first, changed.last)) {
@@ -142,18 +172,19 @@ export class Waiter {
       }
       output = withoutEcho(output, this.#source.typedLines);
       if (text !== undefined && output.includes(text)) {
-        return this.#finish({ condition: "text", line: line.text, row: screen.fromBottom(line.first, "viewport") });
+        return { condition: "text", line: line.text, row: screen.fromBottom(line.first, "viewport") };
       }
       const found = regex?.exec(output);
       if (found) {
-        return this.#finish({
+        return {
           condition: "regex",
           line: line.text,
           match: found[0],
           row: screen.fromBottom(line.first, "viewport"),
-        });
+        };
       }
     }
+    return undefined;
   }
 
   /** Idle means no output for idle_ms, counted from the later of the last output and the wait's start. */
@@ -181,7 +212,12 @@ export function withoutEcho(line: string, typed: readonly string[]): string {
   return rest;
 }
 
-function viewportHas(screen: ScreenProxy, text: string): boolean {
+function viewportRows(screen: ScreenProxy): { first: number; last: number } {
   const bottom = screen.bottomStableRow;
-  return screen.logicalLines(bottom - screen.rows + 1, bottom).some((line) => line.text.includes(text));
+  return { first: bottom - screen.rows + 1, last: bottom };
+}
+
+function viewportHas(screen: ScreenProxy, text: string): boolean {
+  const { first, last } = viewportRows(screen);
+  return screen.logicalLines(first, last).some((line) => line.text.includes(text));
 }

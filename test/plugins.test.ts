@@ -325,26 +325,29 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
   for (const terminal of JSON.parse(await ok(["list", "--json"])).terminals) await ok(["kill", terminal.id]);
 });
 
-test.if(Bun.which("jq") !== null)("the README's example plugin works as printed", async () => {
-  const readme = readFileSync(resolve(import.meta.dir, "../README.md"), "utf8");
-  const script = /```sh\n(#!\/bin\/sh\n# ~\/\.config\/t4a\/plugins\/dotenv[\s\S]*?)```/.exec(readme)?.[1];
-  expect(script).toBeDefined();
-  const path = join(config, "t4a", "plugins", "readme-dotenv");
-  writeFileSync(path, script!);
-  chmodSync(path, 0o755);
-  writeFileSync(join(work, "app.env"), "# a comment\nDATABASE_URL=postgres://db/app?x=1\nMODE=dev\n");
-  const id = await ok([
-    "create",
-    "--plugin",
-    "readme-dotenv=app.env",
-    "--",
-    "bash",
-    "-c",
-    'echo "[$DATABASE_URL] [$MODE]"',
-  ]);
-  expect(await output(id)).toContain("[postgres://db/app?x=1] [dev]");
-  await ok(["kill", id]);
-});
+test.if(Bun.which("jq") !== null)(
+  "the docs' example plugin (docs/sandbox-and-security.md) works as printed",
+  async () => {
+    const readme = readFileSync(resolve(import.meta.dir, "../docs/sandbox-and-security.md"), "utf8");
+    const script = /```sh\n(#!\/bin\/sh\n# ~\/\.config\/t4a\/plugins\/dotenv[\s\S]*?)```/.exec(readme)?.[1];
+    expect(script).toBeDefined();
+    const path = join(config, "t4a", "plugins", "readme-dotenv");
+    writeFileSync(path, script!);
+    chmodSync(path, 0o755);
+    writeFileSync(join(work, "app.env"), "# a comment\nDATABASE_URL=postgres://db/app?x=1\nMODE=dev\n");
+    const id = await ok([
+      "create",
+      "--plugin",
+      "readme-dotenv=app.env",
+      "--",
+      "bash",
+      "-c",
+      'echo "[$DATABASE_URL] [$MODE]"',
+    ]);
+    expect(await output(id)).toContain("[postgres://db/app?x=1] [dev]");
+    await ok(["kill", id]);
+  },
+);
 
 test("connector.json names plugins and setup like the CLI flags", async () => {
   const file = join(work, "connector.json");

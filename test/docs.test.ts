@@ -4,8 +4,8 @@
 // have (an API key, another machine) are plain ```sh and are not run; a block whose first line is
 // `# needs: PROGRAM…` is skipped, saying so, where one of them is not installed (.ci/run installs them).
 import { expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { BIN, Sandbox } from "./harness.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -98,3 +98,45 @@ for (const block of blocks) {
     }
   });
 }
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+test("anchorOf makes GitHub's anchors", () => {
+  expect(anchorOf("Shell loops: `t4a batch`")).toBe("shell-loops-t4a-batch");
+  expect(anchorOf("A session's environment")).toBe("a-sessions-environment");
+  expect(anchorOf("connector.json")).toBe("connectorjson");
+  expect(anchorOf("For orchestrators: ask, approve, exec, input wanted")).toBe(
+    "for-orchestrators-ask-approve-exec-input-wanted",
+  );
+});
+
+test("every link between README.md and docs/ reaches a file, and a heading where it names one", () => {
+  const broken: string[] = [];
+  const anchors = (file: string) =>
+    new Set(
+      readFileSync(file, "utf8")
+        .replace(/^```[^]*?^```/gm, "")
+        .split("\n")
+        .filter((line) => /^#{1,6} /.test(line))
+        .map((line) => anchorOf(line.replace(/^#+ /, ""))),
+    );
+  for (const file of markdownFiles()) {
+    const text = readFileSync(file, "utf8").replace(/^```[^]*?^```/gm, "");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue; // https:, mailto:
+      const [path, anchor] = target!.split("#");
+      const into = path ? resolve(dirname(file), path) : file;
+      if (!existsSync(into)) broken.push(`${relative(ROOT, file)}: ${target} (no such file)`);
+      else if (anchor && into.endsWith(".md") && !anchors(into).has(anchor))
+        broken.push(`${relative(ROOT, file)}: ${target} (no such heading)`);
+    }
+  }
+  expect(broken).toEqual([]);
+});

@@ -122,13 +122,13 @@ test("every link between README.md and docs/ reaches a file, and a heading where
   const anchors = (file: string) =>
     new Set(
       readFileSync(file, "utf8")
-        .replace(/^```[^]*?^```/gm, "")
+        .replace(/^```[\s\S]*?^```/gm, "")
         .split("\n")
         .filter((line) => /^#{1,6} /.test(line))
         .map((line) => anchorOf(line.replace(/^#+ /, ""))),
     );
   for (const file of markdownFiles()) {
-    const text = readFileSync(file, "utf8").replace(/^```[^]*?^```/gm, "");
+    const text = readFileSync(file, "utf8").replace(/^```[\s\S]*?^```/gm, "");
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/.test(target!)) continue; // https:, mailto:
       const [path, anchor] = target!.split("#");

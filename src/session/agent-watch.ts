@@ -101,6 +101,14 @@ export class AgentWatch {
   #answeredAt: number | undefined;
   /** The words of the last question answered: never the line of the idle that ends its turn. */
   #answeredLine: string | undefined;
+  /**
+   * The screen the open question was asked on (dialogOf): while it is open, any other row drawn
+   * makes it another question. A child holding the terminal redrew a dialog's command row
+   * (`Bash(ls)` over `rm -rf …`) and `approve --question 1` still passed.
+   */
+  #dialog: string | undefined;
+  /** The question whose dialog was last drawn again (its answer names it: said so when refused). */
+  #redrawnFrom: number | undefined;
   readonly #host: AgentHost;
   readonly #unsubscribe: () => void;
   readonly #waiting: RegExp[];
@@ -361,8 +369,13 @@ export class AgentWatch {
         `agent "${this.id}": question ${this.questionId} was answered already; no new question since`,
       );
     }
+    // Redrawn since the last read (the next read would have seen it): another question first.
+    if (this.#redrawn(this.#host.screen())) this.#newQuestion(this.#waitingLine() ?? this.line);
     if (questionId !== undefined && questionId !== this.questionId) {
-      throw new T4aError("not_waiting", `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}`);
+      throw new T4aError(
+        "not_waiting",
+        `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}${this.#redrawnFrom === questionId ? ` (its dialog was drawn again with other rows: read it again)` : ""}`,
+      );
     }
     this.#answeredAt = performance.now();
     this.#answeredLine = this.line;
@@ -467,7 +480,9 @@ export class AgentWatch {
     if (question !== undefined) {
       this.#pendingIdle = undefined;
       this.#pendingQuestion = undefined;
-      if (this.state === "waiting" && this.#answeredAt !== undefined) {
+      if (this.#redrawn(rows)) {
+        this.#newQuestion(question);
+      } else if (this.state === "waiting" && this.#answeredAt !== undefined) {
         // Drawn since the answer went in, a while after it: a new question, even in the same
         // words. Sooner, it is the dialog redrawn by the answer's own key: nothing new.
         if (performance.now() - this.#answeredAt >= NEW_QUESTION_AFTER_MS) this.#newQuestion(question);
@@ -530,10 +545,22 @@ export class AgentWatch {
       waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
-  /** Another question while waiting, in the same words as the one answered. */
+  /** An open question whose screen has changed since it was asked: what an answer would approve is not what was read. */
+  #redrawn(rows: string[]): boolean {
+    return (
+      this.state === "waiting" &&
+      this.#answeredAt === undefined &&
+      this.#dialog !== undefined &&
+      dialogOf(rows) !== this.#dialog
+    );
+  }
+
+  /** Another question while waiting: in the same words as the one answered, or its dialog drawn again otherwise. */
   #newQuestion(line: string): void {
     this.#inputPendingAt = undefined;
+    if (this.#answeredAt === undefined) this.#redrawnFrom = this.questionId;
     this.questionId++;
+    this.#dialog = dialogOf(this.#host.screen());
     this.#answeredAt = undefined;
     this.line = line;
     this.#stateAt = performance.now();
@@ -574,7 +601,8 @@ export class AgentWatch {
     if (state === "waiting") {
       this.questionId++;
       this.#answeredAt = undefined;
-    }
+      this.#dialog = dialogOf(this.#host.screen());
+    } else this.#dialog = undefined;
     // A turn that ended or asked something is no longer one about to start.
     if (state !== "working") this.#turnStarted = true;
     const reply = this.reply();
@@ -641,6 +669,14 @@ export class AgentWatch {
     this.#turnStarted = false;
     this.#set("working", this.#lastLine());
   }
+}
+
+/**
+ * A question's screen, to tell it drawn again with other rows: every row, trimmed, less a spinner
+ * at its start (qwen and gemini animate "⠏ Waiting for user confirmation…" while they ask).
+ */
+function dialogOf(rows: string[]): string {
+  return rows.map((row) => row.trim().replace(/^[\u2800-\u28ff✢✳✶✻✽·*◐◓◑◒]\s*/u, "")).join("\n");
 }
 
 /** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */

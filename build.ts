@@ -51,6 +51,8 @@ function compile(outfile: string, target: string | undefined): string | undefine
       "src/main.ts",
       // The screen pool's worker threads start from this entry (screen-pool.ts).
       "src/terminal/screen-worker.ts",
+      // opencode's database is read on a worker thread from this entry (opencode-log.ts).
+      "src/session/opencode-worker.ts",
       "--outfile",
       outfile,
     ],

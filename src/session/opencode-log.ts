@@ -5,13 +5,20 @@
 // and size-capped, into a private directory of t4a's, and only that copy is opened, with
 // schema-defined functions untrusted, its tables checked to be plain tables (no view, virtual
 // table or generated column: a planted schema could make each row cost seconds), read-only
-// queries only, and no join that repeated ids can multiply.
+// queries only, and no join that repeated ids can multiply. The daemon reads it on a worker thread
+// (readOpencodeApart), at most READ_MS, and at most MAX_MESSAGES messages and MAX_PARTS parts.
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTaintedBytes, TaintedReadError } from "../spawn/tainted-files.ts";
 import { call, result, type Message } from "./messages.ts";
+
+/** A conversation's newest messages read, and parts of them: a planted million tiny rows took 797 MB of the daemon's RSS. */
+export const MAX_MESSAGES = 10_000;
+export const MAX_PARTS = 50_000;
+/** One read's bound (on its worker thread): past it, the read is stopped and refused. */
+export const READ_MS = 10_000;
 
 /** The tables read; each must be a table (not a view a planted schema made). */
 const TABLES = ["session", "message", "part"];
@@ -36,8 +43,10 @@ export function readOpencode(
   root: string,
   maxBytes: number,
   place: OpencodePlace,
+  /** A private directory made for the copy (removed after, by whoever made it too): a stopped worker cleans nothing. */
+  copyDir?: string,
 ): Message[] | undefined {
-  const copy = mkdtempSync(join(tmpdir(), "t4a-opencode-"));
+  const copy = copyDir ?? mkdtempSync(join(tmpdir(), "t4a-opencode-"));
   try {
     const db = readTaintedBytes(path, { root, maxBytes });
     let wal: Uint8Array | undefined;
@@ -61,15 +70,20 @@ export function readOpencode(
       if (!session) return undefined;
       // Messages and parts read apart and matched here, each message id once: a join over ids the
       // planter repeated would answer every message times every part (2000 x 2000 = 4 000 000 rows).
-      const messages = sqlite
-        .query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id")
-        .all(session.id) as Array<{ id: string; data: string }>;
+      // The newest MAX_MESSAGES messages, and the newest MAX_PARTS parts of them, oldest first.
+      const messages = (
+        sqlite
+          .query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?")
+          .all(session.id, MAX_MESSAGES) as Array<{ id: string; data: string }>
+      ).reverse();
       const parts = new Map<string, string[]>();
-      const partRows = sqlite
-        .query(
-          "SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY id",
-        )
-        .all(session.id) as Array<{ message_id: string; data: string }>;
+      const partRows = (
+        sqlite
+          .query(
+            "SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?) ORDER BY id DESC LIMIT ?",
+          )
+          .all(session.id, MAX_MESSAGES, MAX_PARTS) as Array<{ message_id: string; data: string }>
+      ).reverse();
       for (const part of partRows) {
         const its = parts.get(part.message_id);
         if (its) its.push(part.data);
@@ -135,4 +149,53 @@ function partMessages(message: Json, part: Json): Message[] {
     return messages;
   }
   return [];
+}
+
+/**
+ * The worker's entry: beside this file in the source tree; in the compiled binary, at the root of
+ * its embedded tree under the entry's own path (build.ts lists it), as the screen pool's worker.
+ */
+const WORKER_ENTRY = new URL(
+  import.meta.url.startsWith("file:///$bunfs/") ? "./session/opencode-worker.ts" : "./opencode-worker.ts",
+  import.meta.url,
+);
+
+/**
+ * readOpencode on a worker thread of its own, stopped after `timeoutMs`: the daemon's thread
+ * answers other calls meanwhile. A read stopped so is a TaintedReadError (the agent can shape the
+ * database): `ask` answers from the screen, `transcript` says why.
+ */
+export function readOpencodeApart(
+  path: string,
+  root: string,
+  maxBytes: number,
+  place: OpencodePlace,
+  timeoutMs = READ_MS,
+): Promise<Message[] | undefined> {
+  const copyDir = mkdtempSync(join(tmpdir(), "t4a-opencode-"));
+  const worker = new Worker(WORKER_ENTRY);
+  return new Promise<Message[] | undefined>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new TaintedReadError(path, "unreadable", `not read within ${timeoutMs / 1000} s; stopped`)),
+      timeoutMs,
+    );
+    worker.onmessage = ({ data }) => {
+      clearTimeout(timer);
+      if (data.tainted) {
+        const { path: at, reason, message } = data.tainted;
+        const error = new TaintedReadError(at, reason, "");
+        error.message = message;
+        reject(error);
+      } else if (data.failed !== undefined) resolve(undefined);
+      else resolve(data.messages);
+    };
+    worker.onerror = (event) => {
+      clearTimeout(timer);
+      reject(new Error(`the opencode database reader failed: ${event.message}`));
+    };
+    worker.postMessage({ path, root, maxBytes, place, copyDir });
+  }).finally(async () => {
+    await worker.terminate();
+    rmSync(copyDir, { recursive: true, force: true });
+  });
 }

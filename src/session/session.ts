@@ -223,7 +223,7 @@ export class Session {
     const settling = IDLE_SETTLE_MS - watch.inStateMs();
     if (settling > 0) await Bun.sleep(settling);
     watch.assertOwnsTerminal();
-    const before = this.#transcriptOrNone();
+    const before = await this.#transcriptOrNone();
     const token = terminal.screen.changeToken();
     watch.type(prompt);
     let ended: AskOutcome["ended"] = "timeout";
@@ -236,7 +236,7 @@ export class Session {
     // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there.
     const settled = performance.now() + LOG_SETTLE_MS;
     for (;;) {
-      const after = this.#transcriptOrNone();
+      const after = await this.#transcriptOrNone();
       answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);
       if (answer !== undefined || ended === "timeout" || performance.now() >= settled) break;
       await Bun.sleep(LOG_POLL_MS);
@@ -263,9 +263,9 @@ export class Session {
   }
 
   /** ask's view of the log: one it cannot read (made a FIFO, a symlink) means answering from the screen. */
-  #transcriptOrNone(): ReturnType<Session["transcript"]> {
+  async #transcriptOrNone(): Promise<Awaited<ReturnType<Session["transcript"]>>> {
     try {
-      return this.#readLog();
+      return await this.#readLog();
     } catch (error) {
       if (error instanceof TaintedReadError) return undefined;
       throw error;
@@ -273,9 +273,9 @@ export class Session {
   }
 
   /** The agent's conversation from its CLI's log; undefined when its preset names none or there is none yet. */
-  transcript(): { path: string; messages: Message[] } | undefined {
+  async transcript(): Promise<{ path: string; messages: Message[] } | undefined> {
     try {
-      return this.#readLog();
+      return await this.#readLog();
     } catch (error) {
       if (!(error instanceof TaintedReadError)) throw error;
       throw new T4aError("unsupported", `the conversation log ${error.message} (the agent can write there)`);
@@ -287,12 +287,12 @@ export class Session {
    * comes (an orchestrator's loop), a CLI may not have written it yet. Read again until the last
    * message is the agent's, for LOG_SETTLE_MS after the idle at most.
    */
-  async settledTranscript(): Promise<ReturnType<Session["transcript"]>> {
+  async settledTranscript(): Promise<Awaited<ReturnType<Session["transcript"]>>> {
     // Its own deadline too: an agent flickering between working and idle (the log and the screen
     // are the agent's to shape) would otherwise keep a transcript, or a kill, waiting for ever.
     const deadline = performance.now() + LOG_SETTLE_MS;
     for (;;) {
-      const read = this.transcript();
+      const read = await this.transcript();
       if (!this.#turnJustEnded() || read?.messages.at(-1)?.role === "assistant" || performance.now() >= deadline)
         return read;
       await Bun.sleep(LOG_POLL_MS);
@@ -308,7 +308,7 @@ export class Session {
     if (!this.#agent?.agent.log || !this.#terminal?.alive || !this.#turnJustEnded()) return;
     try {
       // No log of it at all (a CLI that keeps none where its preset says): nothing to wait for.
-      if (this.transcript() !== undefined) await this.settledTranscript();
+      if ((await this.transcript()) !== undefined) await this.settledTranscript();
     } catch {
       // A log refused as tainted has nothing to wait for: the kill goes on.
     }
@@ -321,7 +321,7 @@ export class Session {
   }
 
   /** transcript(), its TaintedReadError as thrown. */
-  #readLog(): { path: string; messages: Message[] } | undefined {
+  async #readLog(): Promise<{ path: string; messages: Message[] } | undefined> {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
     const place = {
@@ -332,7 +332,7 @@ export class Session {
       resumed: this.facts.resumed,
     };
     const found = place.home ? findLog(log, place) : undefined;
-    return found && { path: found.path, messages: readTranscript(found.path, found.root, log.format, place) };
+    return found && { path: found.path, messages: await readTranscript(found.path, found.root, log.format, place) };
   }
 
   /** What the session changed in its worktree (or, unsandboxed, in the repository it works in). */

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTranscript } from "./transcript.ts";
 
-test("gemini: a `$set.messages` record is the whole history again (rewritten after a deny: new ids, parts as lists, the denied turn left out)", () => {
+test("gemini: a `$set.messages` record is the whole history again (rewritten after a deny: new ids, parts as lists, the denied turn left out)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-transcript-test-"));
   try {
     const context = { text: "<session_context>\nThis is the Gemini CLI.\n</session_context>" };
@@ -41,7 +41,7 @@ test("gemini: a `$set.messages` record is the whole history again (rewritten aft
     const log = join(dir, "session.jsonl");
     writeFileSync(log, records.map((record) => JSON.stringify(record)).join("\n"));
     expect(
-      readTranscript(log, dir, "gemini", { home: dir, cwd: dir, conversationId: undefined, startedAt: 0 }),
+      await readTranscript(log, dir, "gemini", { home: dir, cwd: dir, conversationId: undefined, startedAt: 0 }),
     ).toEqual([
       { role: "user", text: "t4a:say:The answer is 42" },
       { role: "assistant", text: "The answer is 42" },

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { ConversationLog } from "../spawn/agents/registry.ts";
 import { readTainted, TaintedReadError } from "../spawn/tainted-files.ts";
 import { call, result, type Message } from "./messages.ts";
-import { readOpencode } from "./opencode-log.ts";
+import { readOpencodeApart } from "./opencode-log.ts";
 
 export type { Message };
 
@@ -65,13 +65,14 @@ function logRoot(home: string, pattern: string): string {
 }
 
 /** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
-export function readTranscript(
+export async function readTranscript(
   path: string,
   root: string,
   format: ConversationLog["format"],
   place: LogPlace,
-): Message[] {
-  if (format === "opencode") return readOpencode(path, root, LOG_MAX_BYTES, place) ?? [];
+): Promise<Message[]> {
+  // A database is read on a worker thread, bounded in rows and time (opencode-log.ts).
+  if (format === "opencode") return (await readOpencodeApart(path, root, LOG_MAX_BYTES, place)) ?? [];
   const records = jsonLines(path, root);
   switch (format) {
     case "claude":

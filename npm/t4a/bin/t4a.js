@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The `t4a` npm package's command: runs the binary of the platform package npm installed with it
 // (@t4a/<os>-<cpu>[-musl], an optional dependency), passing argv, stdio, exit code and signals.
-// Plain CommonJS for Node >= 18 and Bun. It looks only in node_modules above its own package
-// (Node's own walk, without NODE_PATH or the cwd) and runs nothing but that binary.
+// Plain CommonJS for Node >= 18 and Bun. It looks only in its own install's tree (its own
+// node_modules and the one holding it; never further up, nor NODE_PATH or the cwd) and runs
+// nothing but that binary, owned by the launcher's owner or root.
 // biome-ignore lint/suspicious/noRedundantUseStrict: this file is CommonJS (the package scripts/pack.ts writes has no "type"), where it is not redundant
 "use strict";
 const { spawn } = require("node:child_process");
@@ -35,25 +36,39 @@ function target() {
   return process.platform === "linux" && isMusl() ? `${name}-musl` : name;
 }
 
-/** The platform package's binary: in node_modules beside or above this package, of this version. */
+/**
+ * The platform package's binary, of this version, in this install's own tree only: this package's
+ * own node_modules, or the node_modules holding this package (npm, npm -g, npx and pnpm put it
+ * there). Never a node_modules further up: a project under /tmp without its platform package
+ * found another user's /tmp/node_modules/@t4a/… and ran it. And only a binary owned by this
+ * launcher's owner or root. Answers the binary, or why none was taken.
+ */
 function findBinary(pkg) {
-  // __dirname is the real path (Node resolves the bin symlink), so this walks the install's own tree.
-  let dir = path.dirname(__dirname);
-  for (;;) {
-    if (path.basename(dir) !== "node_modules") {
-      const root = path.join(dir, "node_modules", pkg);
-      try {
-        const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-        const binary = path.join(root, "bin", "t4a");
-        if (manifest.name === pkg && manifest.version === version && fs.statSync(binary).isFile()) return binary;
-      } catch {
-        // not here: go on up
-      }
+  // __dirname is the real path (Node resolves the bin symlink): the install's own directory.
+  const own = path.dirname(__dirname);
+  const places = [path.join(own, "node_modules", pkg)];
+  if (path.basename(path.dirname(own)) === "node_modules") places.push(path.join(path.dirname(own), pkg));
+  const owner = fs.statSync(__filename).uid;
+  let refused;
+  for (const root of places) {
+    let binary;
+    let stats;
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+      if (manifest.name !== pkg || manifest.version !== version) continue;
+      binary = fs.realpathSync(path.join(root, "bin", "t4a"));
+      stats = fs.statSync(binary);
+    } catch {
+      continue; // not here
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
+    if (!stats.isFile()) continue;
+    if (stats.uid !== owner && stats.uid !== 0) {
+      refused = `${binary} is owned by uid ${stats.uid}, not by this launcher's owner (uid ${owner}) or root: not run`;
+      continue;
+    }
+    return { binary };
   }
+  return { refused };
 }
 
 function main() {
@@ -65,8 +80,9 @@ function main() {
     return process.exit(1);
   }
   const pkg = `@t4a/${name}`;
-  const binary = findBinary(pkg);
+  const { binary, refused } = findBinary(pkg);
   if (!binary) {
+    if (refused) process.stderr.write(`t4a: ${refused}\n`);
     process.stderr.write(
       `t4a: the package ${pkg}@${version} that holds t4a for this machine is not installed (npm skips it with --omit=optional or --no-optional).\n` +
         `Install it beside t4a: npm install ${pkg}@${version}\n`,

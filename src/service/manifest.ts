@@ -16,8 +16,14 @@ export interface ManifestEntry {
   id: string;
   /** The create request, with env and client_env reduced to their names. */
   spec: Omit<SessionSpec, "env" | "client_env"> & { env_names?: string[]; client_env_names?: string[] };
-  /** The shell's last directory (OSC 7), when it reported one. */
+  /** The shell's last directory (OSC 7), when it reported one: program text, never trusted (sessions.ts's restore). */
   cwd?: string;
+  /**
+   * The real path of the directory the session started in (a sandbox's writable directory, a
+   * worktree session's worktree): a restored sandbox or worktree session goes back to its `cwd`
+   * only when that lies inside this.
+   */
+  start_dir?: string;
   cols: number;
   rows: number;
   created_at: string;
@@ -106,8 +112,10 @@ export class Manifest {
     return [...this.#entries.values()];
   }
 
-  add(id: string, spec: SessionSpec, cols: number, rows: number): void {
+  add(id: string, spec: SessionSpec, cols: number, rows: number, startDir?: string): void {
     const { env, client_env, ...rest } = spec;
+    // A restored session is added again: it keeps the directory its first creation started in.
+    startDir = this.#entries.get(id)?.start_dir ?? startDir;
     this.#entries.set(id, {
       id,
       spec: {
@@ -118,6 +126,7 @@ export class Manifest {
       },
       cols,
       rows,
+      ...(startDir !== undefined ? { start_dir: startDir } : {}),
       created_at: new Date().toISOString(),
     });
     if (env || client_env) this.#values.set(id, { ...(env ? { env } : {}), ...(client_env ? { client_env } : {}) });
@@ -246,6 +255,7 @@ function entryProblem(raw: unknown): string | undefined {
     if (!Number.isInteger(entry[key]) || (entry[key] as number) <= 0)
       return `its ${key} is not a positive whole number`;
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") return "its cwd is not a string";
+  if (entry.start_dir !== undefined && typeof entry.start_dir !== "string") return "its start_dir is not a string";
   return undefined;
 }
 

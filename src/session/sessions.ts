@@ -2,7 +2,7 @@
 // plugins), lookup, kill, and restore from the manifest after a restart. Decides ids and limits;
 // each Session owns its own life. The only place a Terminal is made.
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { T4aError, terminalNotFound } from "../protocol/errors.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Manifest, ManifestEntry } from "../service/manifest.ts";
@@ -165,8 +165,11 @@ export class Sessions {
     const keptValues = manifest.valuesOf(entry.id);
     const spec = manifest.specFor(entry, spawn.daemonEnv);
     // Its last directory, else the one it was made in, else home: a deleted directory does not
-    // lose the session, and `list` says where it came back.
-    const wanted = entry.cwd ?? spec.cwd;
+    // lose the session, and `list` says where it came back. The last directory is what the
+    // program said (OSC 7): a sandbox or worktree session goes back there only when its real path
+    // lies inside the directory it started in (else a sandbox would be rebuilt writable where its
+    // program chose, or a worktree made of another repository).
+    const wanted = restoredCwd(entry, spec);
     const cwd = [wanted, spec.cwd, spawn.daemonEnv.HOME, "/"].find((dir) => dir !== undefined && isDirectory(dir));
     const note = cwd !== wanted ? `its directory ${wanted} is gone: restored in ${cwd}` : undefined;
     const restored = { ...spec, cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
@@ -232,7 +235,7 @@ export class Sessions {
     }
     if (persist) {
       try {
-        manifest.add(id, spec, terminal.screen.cols, terminal.screen.rows);
+        manifest.add(id, spec, terminal.screen.cols, terminal.screen.rows, realDirectory(plan.cwd));
       } catch (error) {
         // A session that could not come back after a restart is not started as if it could.
         await this.kill(id);
@@ -257,7 +260,7 @@ export class Sessions {
           screens,
           argv: plan.argv,
           cwd: plan.cwd,
-          env: plan.env,
+          env: plan.env.forProgram(),
           wrap: plan.wrap,
           cols: spec.cols,
           rows: spec.rows,
@@ -337,5 +340,31 @@ function isDirectory(path: string): boolean {
     return statSync(path).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Where a restored session starts: its reported directory (OSC 7, the program's say), or for a
+ * sandbox or worktree session, that directory only when its real path is inside the real
+ * directory it started in, recorded at creation; else (or for an older manifest, which recorded
+ * none) the directory it was created in.
+ */
+function restoredCwd(entry: ManifestEntry, spec: SessionSpec): string | undefined {
+  const reported = entry.cwd;
+  if (reported === undefined) return spec.cwd;
+  if (!spec.sandbox && spec.worktree === undefined) return reported;
+  const root = entry.start_dir;
+  const real = realDirectory(reported);
+  if (root === undefined || real === undefined) return spec.cwd;
+  return real === root || real.startsWith(`${root}/`) ? real : spec.cwd;
+}
+
+/** The real path of an existing directory; undefined when it is not one. */
+function realDirectory(path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
   }
 }

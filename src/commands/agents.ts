@@ -63,7 +63,8 @@ export const agents = defineCommand({
   reply: AgentsReply,
   async handle(params, ctx) {
     const { loadAgents } = await import("../spawn/agents/agents.ts");
-    const env = params.client_env ?? ctx.daemonEnv;
+    const { clientEnv } = await import("../spawn/session-env.ts");
+    const env = clientEnv(params, ctx.daemonEnv);
     const list = await Promise.all(
       loadAgents(env).map(async (agent) => {
         const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });

@@ -1,6 +1,7 @@
 // The agent watch in process, through its host interface: a fake screen and event stream stand in
 // for the terminal, so each rule (activity, idle, a question on screen, hooks, typed prompts,
 // exit) is checked without a PTY or a CLI.
+import { daemonClientEnv } from "../spawn/session-env.ts";
 import { expect, test } from "bun:test";
 import type { TerminalEvent } from "../protocol/events.ts";
 import { findAgent } from "../spawn/agents/agents.ts";
@@ -40,7 +41,7 @@ function fakeHost() {
 
 const states = (host: ReturnType<typeof fakeHost>) =>
   host.published.flatMap((event) => (event.event === "agent_state" ? [event.state] : []));
-const env = { HOME: "/nonexistent-home" };
+const env = daemonClientEnv({ HOME: "/nonexistent-home" });
 
 /** A new screen: rows and a new change token. */
 function draw(host: ReturnType<typeof fakeHost>, rows: string[], changed = rows) {

@@ -6,6 +6,7 @@ import type { Wrap } from "../terminal/terminal.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Agent } from "./agents/agents.ts";
 import type { SessionLimits } from "./limits.ts";
+import type { SessionEnv } from "./session-env.ts";
 
 /** One link of the chain. `id`: the session's id, reserved before the chain runs (agents' hooks and ids need it). */
 export type Plugin = (spec: SessionSpec, plan: SpawnPlan, ctx: SpawnContext, id: string) => void | Promise<void>;
@@ -45,7 +46,8 @@ export type Cleanup = () => Promise<KeptItem[] | void>;
 export interface SpawnPlan {
   argv: string[];
   cwd: string;
-  env: Record<string, string>;
+  /** The session's environment: tainted, opaque (session-env.ts); the daemon's own actions read the client's. */
+  env: SessionEnv;
   /** Applied to the final argv and env, after shell integration is set up (the sandbox's bwrap). */
   wrap?: Wrap;
   /** What a sandbox must show besides its cwd (an agent's home, its notify channel), in order. */
@@ -90,6 +92,7 @@ export interface SpawnContext {
   conversationsFile: string;
   /** Where shell-integration files live: a sandbox must let the shell read them. */
   integrationDir: string;
+  /** The daemon's own environment (the client's when a create sends no client_env: session-env.ts's clientEnv). */
   daemonEnv: Record<string, string>;
 }
 

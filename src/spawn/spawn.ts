@@ -7,6 +7,7 @@
 import type { SessionSpec } from "../protocol/session-spec.ts";
 import type { Plugin, SpawnContext, SpawnPlan } from "./plan.ts";
 import { runCleanups } from "./plan.ts";
+import { clientEnv, SessionEnv } from "./session-env.ts";
 import { agent } from "./plugins/agent.ts";
 import { environment } from "./plugins/env.ts";
 import { external } from "./plugins/external.ts";
@@ -21,11 +22,11 @@ import { worktree } from "./plugins/worktree.ts";
 const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, external, sandbox, limits, setup, timeout];
 
 export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: string): Promise<SpawnPlan> {
-  const source = spec.client_env ?? ctx.daemonEnv;
+  const source = clientEnv(spec, ctx.daemonEnv);
   const plan: SpawnPlan = {
     argv: spec.cmd_args ?? defaultShell(source.SHELL),
     cwd: spec.cwd ?? source.HOME ?? ctx.daemonEnv.HOME ?? "/",
-    env: {},
+    env: new SessionEnv(),
     mounts: [],
     allowDomains: [],
     cleanups: [],

@@ -7,6 +7,7 @@ import { T4aError } from "../../protocol/errors.ts";
 import { describeIssue } from "../../protocol/issue-path.ts";
 import { agentsFile } from "./agents-file.ts";
 import { type AgentPreset, PRESETS } from "./registry.ts";
+import type { ClientEnv } from "../session-env.ts";
 
 const Strings = v.array(v.string());
 
@@ -52,8 +53,8 @@ export interface Agent extends AgentPreset {
   env: Record<string, string>;
 }
 
-/** Every agent: the presets with the user's overrides, then the user's own. */
-export function loadAgents(env: Record<string, string>): Agent[] {
+/** Every agent: the presets with the user's overrides, then the user's own (agents.json where the client's environment says: it names programs t4a runs). */
+export function loadAgents(env: ClientEnv): Agent[] {
   const path = agentsFile(env);
   const agents = new Map<string, Agent>(PRESETS.map((preset) => [preset.name, { ...preset, extraArgs: [], env: {} }]));
   if (!existsSync(path)) return [...agents.values()];
@@ -102,7 +103,7 @@ export function loadAgents(env: Record<string, string>): Agent[] {
   return [...agents.values()];
 }
 
-export function findAgent(name: string, env: Record<string, string>): Agent {
+export function findAgent(name: string, env: ClientEnv): Agent {
   const agents = loadAgents(env);
   const agent = agents.find((candidate) => candidate.name === name);
   if (!agent)

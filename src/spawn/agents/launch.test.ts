@@ -1,5 +1,6 @@
 // Agent argv building, in process: seed 003's order (resume, defaults and hooks, auto-approve,
 // prompt, extra args), each spawn mode, and a hostile prompt kept byte for byte by the shell.
+import { daemonClientEnv } from "../session-env.ts";
 import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -8,7 +9,7 @@ import { join } from "node:path";
 import { findAgent } from "./agents.ts";
 import { deterministicUuid, launch, type LaunchOptions } from "./launch.ts";
 
-const env = { HOME: "/nonexistent-home", PATH: "/usr/bin:/bin" };
+const env = daemonClientEnv({ HOME: "/nonexistent-home", PATH: "/usr/bin:/bin" });
 const options = (name: string, extra: Partial<LaunchOptions> = {}): LaunchOptions => ({
   agent: findAgent(name, env),
   mode: "login",

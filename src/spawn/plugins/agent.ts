@@ -10,9 +10,9 @@ import { conversationId } from "../agents/conversations.ts";
 import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
-import { splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { inside, real } from "../sandbox/paths.ts";
 import { baseUrlEntry } from "../sandbox/proxy.ts";
+import { type ClientEnv, clientEnv, type SessionEnv } from "../session-env.ts";
 
 /** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
@@ -35,24 +35,27 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   }
   if (spec.cmd_args)
     throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
-  const source = spec.client_env ?? ctx.daemonEnv;
-  const preset = findAgent(spec.agent, source);
+  // Finding the CLI, the shell that looks for it and the home it is given are the daemon's own
+  // decisions: the client's environment, never the session's (an env file a sandbox wrote named
+  // its own SHELL, and a HOME whose kept directory led to ~/.ssh).
+  const client = clientEnv(spec, ctx.daemonEnv);
+  const home = client.HOME ?? "/";
+  const preset = findAgent(spec.agent, client);
   const mode: SpawnMode = spec.spawn_mode ?? (spec.ssh_target ? "ssh" : "login");
   if (mode === "ssh" && !spec.ssh_target) throw new T4aError("invalid_params", "spawn_mode ssh needs ssh_target");
   if (mode !== "ssh" && spec.ssh_target)
     throw new T4aError("invalid_params", `ssh_target needs spawn_mode ssh, not ${mode}`);
-  const shell =
-    plan.env.SHELL && Bun.which(plan.env.SHELL) ? plan.env.SHELL : Bun.which("bash") ? "/bin/bash" : "/bin/sh";
+  const shell = clientShell(client);
   let cliPath: string | undefined;
   if (mode === "ssh") {
-    if (!Bun.which("ssh", { PATH: plan.env.PATH })) throw new T4aError("spawn_failed", "ssh not found on PATH");
+    if (!Bun.which("ssh", { PATH: client.PATH })) throw new T4aError("spawn_failed", "ssh not found on PATH");
   } else {
-    cliPath = Bun.which(preset.cli, { PATH: plan.env.PATH, cwd: plan.cwd }) ?? undefined;
+    cliPath = Bun.which(preset.cli, { PATH: client.PATH, cwd: home }) ?? undefined;
     // A login shell may find it where the bare PATH does not (nvm, asdf, ~/.local/bin added in .profile).
-    if (!cliPath && (mode === "direct" || !(await foundByLoginShell(shell, preset.cli, plan)))) {
+    if (!cliPath && (mode === "direct" || !(await foundByLoginShell(shell, preset.cli, client)))) {
       throw new T4aError(
         "spawn_failed",
-        `${preset.cli} not found on PATH${mode === "login" ? ` (nor by ${shell}'s login startup files)` : ""}; PATH was ${plan.env.PATH ?? "(unset)"}. ` +
+        `${preset.cli} not found on PATH${mode === "login" ? ` (nor by ${shell}'s login startup files)` : ""}; PATH was ${client.PATH ?? "(unset)"}. ` +
           `Install ${preset.cli}, or add its directory to PATH in ${mode === "login" ? `${shell}'s login startup file (~/.profile)` : "the daemon's environment"}, or name its full path as "cli" for "${preset.name}" in $XDG_CONFIG_HOME/t4a/agents.json (~/.config/t4a/agents.json)`,
       );
     }
@@ -69,7 +72,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     mode,
     conversationId: conversationId(ctx.conversationsFile, preset.name, spec.name ?? id, spec.resume === true),
     cwd: plan.cwd,
-    home: plan.env.HOME ?? "/",
+    home,
     shell,
     prompt: spec.prompt,
     yolo: spec.yolo === true,
@@ -80,7 +83,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     cliPath,
   });
   plan.argv = built.argv;
-  plan.env = { ...plan.env, ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath };
+  plan.env.assign({ ...preset.env, T4A_SESSION: id, T4A_NOTIFY: notifyPath });
   plan.agent = {
     agent: preset,
     typedPrompt: built.typedPrompt,
@@ -99,12 +102,12 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     const privateDir = join(dirname(ctx.socketPath), "sandbox", id);
     plan.cleanups.push(async () => rmSync(privateDir, { recursive: true, force: true }));
     try {
-      plan.mounts.push(...agentHomeMounts(plan.env.HOME ?? "/", preset.home, privateDir));
+      plan.mounts.push(...agentHomeMounts(client, preset.home, privateDir));
     } catch (error) {
       throw new T4aError("spawn_failed", `sandbox: cannot prepare ${preset.name}'s home: ${(error as Error).message}`);
     }
     plan.mounts.push({ kind: "bind", path: SANDBOX_NOTIFY_PATH, source: notifyPath });
-    plan.env.T4A_NOTIFY = SANDBOX_NOTIFY_PATH;
+    plan.env.set("T4A_NOTIFY", SANDBOX_NOTIFY_PATH);
     // A CLI installed under /tmp (a CI checkout, a scratch npm prefix) is covered by the sandbox's
     // private /tmp (it exited 127): its install is shown again, read-only.
     for (const root of cliPath ? installRoots(cliPath) : []) {
@@ -123,18 +126,21 @@ function installRoots(cliPath: string): string[] {
 }
 
 /** The hosts of the session's *_BASE_URL variables (a gateway; a local model server: its port only): its API too. */
-function baseUrlHosts(env: Record<string, string>): string[] {
-  return Object.entries(env).flatMap(([key, value]) => {
+function baseUrlHosts(env: SessionEnv): string[] {
+  return env.entries().flatMap(([key, value]) => {
     const entry = key.endsWith("_BASE_URL") ? baseUrlEntry(value) : undefined;
     return entry ? [entry] : [];
   });
 }
 
-async function foundByLoginShell(
-  shell: string,
-  cli: string,
-  plan: { env: Record<string, string>; cwd: string },
-): Promise<boolean> {
+/** The client's shell (bash, else sh): it looks for the CLI unsandboxed, and starts it in the session. */
+function clientShell(client: ClientEnv): string {
+  if (client.SHELL && client.SHELL.startsWith("/") && Bun.which(client.SHELL)) return client.SHELL;
+  return Bun.which("bash") ? "/bin/bash" : "/bin/sh";
+}
+
+/** `command -v CLI` in the client's login shell, run as the user outside any sandbox: the client's environment, in its home. */
+async function foundByLoginShell(shell: string, cli: string, client: ClientEnv): Promise<boolean> {
   const child = Bun.spawn(
     [
       shell,
@@ -144,9 +150,8 @@ async function foundByLoginShell(
       `command -v ${cli}`,
     ],
     {
-      cwd: plan.cwd,
-      // Not the session's loader variables (LD_PRELOAD from an env file): this runs unsandboxed.
-      env: splitLoaderVariables(plan.env).safe,
+      cwd: client.HOME ?? "/",
+      env: { ...client },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",

@@ -4,11 +4,13 @@
 // inherit_env asks for it. Then what earlier plugins set, then the spec's own env.
 import type { Plugin } from "../plan.ts";
 import { policyEnv } from "../env-keys.ts";
+import { clientEnv } from "../session-env.ts";
 
 export const environment: Plugin = (spec, plan, ctx) => {
-  const source = spec.client_env ?? ctx.daemonEnv;
+  const source = clientEnv(spec, ctx.daemonEnv);
   const base = spec.inherit_env ? { ...source } : policyEnv(source);
-  plan.env = {
+  const earlier = plan.env.entries();
+  plan.env.assign({
     ...base,
     // A login shell rebuilds the rest from the user's startup files.
     HOME: base.HOME ?? ctx.daemonEnv.HOME ?? "/",
@@ -17,7 +19,7 @@ export const environment: Plugin = (spec, plan, ctx) => {
     COLORTERM: "truecolor",
     TERM_PROGRAM: "t4a",
     T4A_SOCKET: ctx.socketPath,
-    ...plan.env,
-    ...spec.env,
-  };
+  });
+  plan.env.assign(Object.fromEntries(earlier));
+  plan.env.assign(spec.env);
 };

@@ -15,8 +15,9 @@
 // ends (exit, kill, shutdown), in the plugin's directory, with the same bound.
 // A plugin runs outside any sandbox with the plan's environment, which holds the session's
 // `-e`/`--env-file` variables (tainted: a sandbox can write the `.env`): it never gets those that
-// steer loaders, shells or runtimes (LD_PRELOAD, BASH_ENV, BUN_OPTIONS…), and a PATH the session
-// set is replaced by the creating client's (or the daemon's). It still sees them in its input.
+// steer loaders, shells or runtimes (LD_PRELOAD, BASH_ENV, BUN_OPTIONS…), and its PATH, HOME,
+// SHELL and XDG directories are the creating client's (or the daemon's): a git it runs reads your
+// ~/.gitconfig, not one the session's HOME names (SessionEnv.forHelper). It still sees them in its input.
 import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -25,8 +26,7 @@ import type { KeptItem } from "../../protocol/fields.ts";
 import { daemonRecords, type PendingCleanup } from "../../terminal/leftovers.ts";
 import { runBounded } from "../bounded.ts";
 import type { Plugin, SpawnContext } from "../plan.ts";
-import { withoutLoaderVariables } from "../sandbox/bwrap.ts";
-import type { SessionSpec } from "../../protocol/session-spec.ts";
+import { clientEnv } from "../session-env.ts";
 
 /** A plugin (and its cleanup) must answer within this long. */
 export const PLUGIN_TIMEOUT_MS = 10_000;
@@ -55,7 +55,8 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
     const path = pluginPath(ctx, name);
     if (!isExecutableFile(path)) throw new T4aError("invalid_params", `plugin ${name}: no executable ${path}`);
     const input = { t4a_plugin: 1, id, name, arg, cwd: plan.cwd, argv: plan.argv, env: plan.env, facts: plan.facts };
-    const { stdout } = await runPlugin(name, [path], JSON.stringify(input), plan.cwd, helperEnv(plan.env, spec, ctx));
+    const helperEnv = plan.env.forHelper(clientEnv(spec, ctx.daemonEnv));
+    const { stdout } = await runPlugin(name, [path], JSON.stringify(input), plan.cwd, helperEnv);
     let parsed: unknown;
     try {
       parsed = JSON.parse(stdout);
@@ -80,10 +81,10 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
       plan.cwd = answer.cwd;
     }
     if (answer.argv_prefix?.length) plan.argv = [...answer.argv_prefix, ...plan.argv];
-    for (const key of answer.unset_env ?? []) delete plan.env[key];
-    Object.assign(plan.env, answer.env);
+    for (const key of answer.unset_env ?? []) plan.env.unset(key);
+    plan.env.assign(answer.env);
     if (answer.cleanup) {
-      const [command, cwd, env] = [answer.cleanup, plan.cwd, helperEnv(plan.env, spec, ctx)];
+      const [command, cwd, env] = [answer.cleanup, plan.cwd, plan.env.forHelper(clientEnv(spec, ctx.daemonEnv))];
       // Recorded now, so a daemon SIGKILLed before the session ends has the next one run it.
       const records = daemonRecords();
       const key = records?.addCleanup({
@@ -123,14 +124,6 @@ export async function runLeftoverCleanup(cleanup: PendingCleanup): Promise<strin
   } catch (error) {
     return `could not start: ${(error as Error).message}`;
   }
-}
-
-/** What a plugin and its cleanup run with: the plan's environment without what the session's variables could steer. */
-function helperEnv(env: Record<string, string>, spec: SessionSpec, ctx: SpawnContext): Record<string, string> {
-  const safe = withoutLoaderVariables(env);
-  if (spec.env?.PATH !== undefined)
-    safe.PATH = (spec.client_env ?? ctx.daemonEnv).PATH ?? "/usr/local/bin:/usr/bin:/bin";
-  return safe;
 }
 
 /** Runs a plugin (or its cleanup): its stdout, or a T4aError naming it (its exit, a signal, no answer in time). */

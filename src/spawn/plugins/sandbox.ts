@@ -14,6 +14,7 @@ import { bwrapArgs, probeBwrap, splitLoaderVariables } from "../sandbox/bwrap.ts
 import { gitGuard } from "../sandbox/git-guard.ts";
 import { inside, real } from "../sandbox/paths.ts";
 import { allowEntryProblem, startProxy } from "../sandbox/proxy.ts";
+import { clientEnv } from "../session-env.ts";
 
 /** bwrap works here (user namespaces allowed): checked once per daemon, by running it. */
 let usable: Promise<string | undefined> | undefined;
@@ -43,17 +44,19 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
   }
   const bwrap = await usableBwrap(ctx.daemonEnv.PATH);
   const program = plan.argv[0]!;
-  if (!Bun.which(program, { PATH: plan.env.PATH ?? "/usr/bin:/bin", cwd: plan.cwd })) {
+  // A check only (nothing runs here): the program is found as its own PATH finds it, inside.
+  if (!Bun.which(program, { PATH: plan.env.get("PATH") ?? "/usr/bin:/bin", cwd: plan.cwd })) {
     throw new T4aError("spawn_failed", `${program}: command not found or not executable`);
   }
   const allowed = spec.sandbox_allow ?? [];
   for (const path of allowed)
     if (!existsSync(path)) throw new T4aError("invalid_params", `sandbox: allowed path ${path} does not exist`);
 
-  const home = ctx.daemonEnv.HOME ?? plan.env.HOME;
+  // Home as the daemon's and the client's environments say, never the session's.
+  const home = ctx.daemonEnv.HOME ?? clientEnv(spec, ctx.daemonEnv).HOME;
   const mounts = await sandboxMounts(ctx, home, [plan.cwd, ...allowed], plan.mounts);
-  for (const name of HOST_IPC_VARIABLES) delete plan.env[name];
-  delete plan.env.T4A_SOCKET;
+  for (const name of HOST_IPC_VARIABLES) plan.env.unset(name);
+  plan.env.unset("T4A_SOCKET");
   const domains = unique([...(spec.sandbox_allow_domain ?? []), ...plan.allowDomains]);
   const net = spec.sandbox_net === true ? "host" : domains.length ? "proxy" : "none";
   const bridge = net === "proxy" ? await allowListNetwork(domains, plan, mounts, ctx, id) : [];
@@ -240,7 +243,7 @@ async function allowListNetwork(
   mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });
   const http = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
   const socks = `socks5h://127.0.0.1:${SANDBOX_PROXY_PORT}`;
-  Object.assign(plan.env, {
+  plan.env.assign({
     HTTP_PROXY: http,
     HTTPS_PROXY: http,
     http_proxy: http,
@@ -249,7 +252,7 @@ async function allowListNetwork(
     all_proxy: socks,
     NODE_USE_ENV_PROXY: "1",
   });
-  for (const name of ["NO_PROXY", "no_proxy"]) delete plan.env[name];
+  for (const name of ["NO_PROXY", "no_proxy"]) plan.env.unset(name);
   return ["--bridge", `${SANDBOX_PROXY_PORT}=${SANDBOX_PROXY_PATH}`];
 }
 

@@ -10,7 +10,7 @@ export const scratchpad: Plugin = async (spec, plan, ctx) => {
   if (spec.scratchpad === undefined) return;
   const dir = join(ctx.stateDir, "scratchpads", spec.scratchpad);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  plan.env.T4A_SCRATCHPAD = dir;
+  plan.env.set("T4A_SCRATCHPAD", dir);
   plan.mounts.push({ kind: "bind", path: dir });
   plan.facts.scratchpad = dir;
   const tree = plan.facts.worktree;

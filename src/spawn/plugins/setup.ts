@@ -4,13 +4,15 @@
 // sandbox has made its wrapper), and the create waits for them: a failure refuses the create with
 // their words, and the chain is undone. What they leave in the environment (set, changed or unset
 // variables) becomes the program's; functions and aliases do not carry over.
-// Unsandboxed, its shell never gets the session's variables that steer loaders, shells or
-// runtimes (BASH_ENV, LD_PRELOAD, BUN_OPTIONS…: tainted, a sandbox can write the `.env`); the
-// program still does. Sandboxed, the sandbox's wrapper hands them over only after its filter.
+// Its shell is the client's (never a SHELL the session's env names: t4a chooses it). Unsandboxed,
+// it never gets the session's variables that steer loaders, shells or runtimes (BASH_ENV,
+// LD_PRELOAD, BUN_OPTIONS…: tainted, a sandbox can write the `.env`), and its PATH, HOME and XDG
+// directories are the client's (SessionEnv.forHelper); the program still gets the session's.
+// Sandboxed, the sandbox's wrapper hands them over only after its filter.
 import { T4aError } from "../../protocol/errors.ts";
 import { runBounded } from "../bounded.ts";
 import type { Plugin } from "../plan.ts";
-import { withoutLoaderVariables } from "../sandbox/bwrap.ts";
+import { clientEnv } from "../session-env.ts";
 
 /** Setup is for activating things, not installing them: longer than this and the create is refused. */
 export const SETUP_TIMEOUT_MS = 120_000;
@@ -37,12 +39,15 @@ const SHELL_OWN = new Set([
 
 export const setup: Plugin = async (spec, plan, ctx) => {
   if (spec.setup === undefined) return;
-  const shell = setupShell(plan.env.SHELL ?? ctx.daemonEnv.SHELL);
+  const client = clientEnv(spec, ctx.daemonEnv);
+  const shell = setupShell(client.SHELL);
   // The setup's own output goes to stderr, so stdout carries only the two environments. A group,
   // not a subshell: what it sets stays for the second dump.
   const script = `env -0; printf '${SPLIT.replace(/\0/g, "\\000")}'; {\n${spec.setup}\n} >&2; t4a_setup_status=$?; [ "$t4a_setup_status" -eq 0 ] || exit "$t4a_setup_status"; env -0`;
-  const unwrapped = { argv: [shell, "-c", script], env: plan.env };
-  const { argv, env } = plan.wrap ? plan.wrap(unwrapped) : { ...unwrapped, env: withoutLoaderVariables(plan.env) };
+  const unwrapped = { argv: [shell, "-c", script] };
+  const { argv, env } = plan.wrap
+    ? plan.wrap({ ...unwrapped, env: plan.env.forProgram() })
+    : { ...unwrapped, env: plan.env.forHelper(client) };
   const outcome = await runBounded(argv, { cwd: plan.cwd, env, timeoutMs: SETUP_TIMEOUT_MS });
   if (outcome === "late") {
     throw new T4aError(
@@ -62,13 +67,13 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   const before = parseEnv(stdout.slice(0, split));
   const after = parseEnv(stdout.slice(split + SPLIT.length));
   for (const [key, value] of Object.entries(after))
-    if (!SHELL_OWN.has(key) && before[key] !== value) plan.env[key] = value;
-  for (const key of Object.keys(before)) if (!SHELL_OWN.has(key) && !(key in after)) delete plan.env[key];
+    if (!SHELL_OWN.has(key) && before[key] !== value) plan.env.set(key, value);
+  for (const key of Object.keys(before)) if (!SHELL_OWN.has(key) && !(key in after)) plan.env.unset(key);
 };
 
 /** The user's shell when it reads sh syntax (bash, zsh, sh, dash, ksh); else bash; else sh. */
 function setupShell(shell: string | undefined): string {
-  if (shell && /(^|\/)(ba|z|k|da)?sh$/.test(shell) && Bun.which(shell)) return shell;
+  if (shell?.startsWith("/") && /(^|\/)(ba|z|k|da)?sh$/.test(shell) && Bun.which(shell)) return shell;
   return Bun.which("bash") ?? "sh";
 }
 

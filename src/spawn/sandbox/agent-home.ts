@@ -2,7 +2,9 @@
 // changed (a configuration directory is a private per-session directory holding copies of its
 // files, so the CLI may rewrite them, even by write-then-rename; its subdirectories read-only;
 // everything written there is removed with the session), and only what it must keep between
-// sessions writable for real.
+// sessions writable for real. The home is the client's (never the session's HOME, which an env
+// file names), and a kept path is bound only when no component of it below home is a symlink:
+// bwrap binds through symlinks, and a link there would make its target writable.
 import {
   closeSync,
   constants,
@@ -15,15 +17,18 @@ import {
   rmdirSync,
   statSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import type { SandboxHome } from "../agents/registry.ts";
 import type { Mount } from "../plan.ts";
+import type { ClientEnv } from "../session-env.ts";
 
-/** Mounts for the CLI's home; private copies go into `privateDir` (removed with the session). */
-export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: string): Mount[] {
+/** Mounts for the CLI's home (the client's HOME); private copies go into `privateDir` (removed with the session). */
+export function agentHomeMounts(client: ClientEnv, layout: SandboxHome, privateDir: string): Mount[] {
+  const home = client.HOME ?? "/";
   const mounts: Mount[] = [];
   // Paths without the trailing "/" that marks a kept directory.
   const keep = layout.keep.map((relative) => join(home, relative.replace(/\/+$/, "")));
+  for (const path of keep) refuseSymlinkBelow(home, path);
   const keptDirs = new Set(keep.filter((_, index) => layout.keep[index]!.endsWith("/")));
   const scratch = (layout.scratch ?? []).map((relative) => join(home, relative));
   let copies = 0;
@@ -85,4 +90,18 @@ export function agentHomeMounts(home: string, layout: SandboxHome, privateDir: s
     if (existsSync(path)) mounts.push({ kind: "bind", path });
   }
   return mounts;
+}
+
+/** Throws when a component of `path` below `home` is a symlink (a missing one is made later, as a directory). */
+function refuseSymlinkBelow(home: string, path: string): void {
+  let at = home;
+  for (const part of relative(home, path).split(sep)) {
+    at = join(at, part);
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (!stats) return;
+    if (stats.isSymbolicLink())
+      throw new Error(
+        `${at} is a symlink; what an agent keeps is bound writable, so every directory of ${path} below ${home} must be a real one`,
+      );
+  }
 }

@@ -1,7 +1,7 @@
 // agent: the session runs a coding-agent CLI from its preset (seed 003): the command line in
 // the chosen spawn mode, the deterministic conversation id, the state hooks and their narrow
 // notify channel, and what a sandbox must show it (its network, its home).
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
@@ -150,7 +150,7 @@ async function foundByLoginShell(shell: string, cli: string, client: ClientEnv):
       `command -v ${cli}`,
     ],
     {
-      cwd: client.HOME ?? "/",
+      cwd: client.HOME && isDirectory(client.HOME) ? client.HOME : "/",
       env: { ...client },
       stdin: "ignore",
       stdout: "pipe",
@@ -160,4 +160,12 @@ async function foundByLoginShell(shell: string, cli: string, client: ClientEnv):
   );
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return code === 0 && out.trim() !== "";
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -135,7 +135,7 @@ function baseUrlHosts(env: SessionEnv): string[] {
 
 /** The client's shell (bash, else sh): it looks for the CLI unsandboxed, and starts it in the session. */
 function clientShell(client: ClientEnv): string {
-  if (client.SHELL && client.SHELL.startsWith("/") && Bun.which(client.SHELL)) return client.SHELL;
+  if (client.SHELL?.startsWith("/") && Bun.which(client.SHELL)) return client.SHELL;
   return Bun.which("bash") ? "/bin/bash" : "/bin/sh";
 }
 

@@ -47,6 +47,8 @@ export async function runCli(argv: string[]): Promise<number> {
       );
     return ExitCode.ok;
   }
+  // `t4a help` is `t4a --help`; `t4a help CMD` is `t4a CMD --help` (git's and tmux's users type it).
+  if (argv[0] === "help") argv = argv.length > 1 ? [...argv.slice(1), "--help"] : ["--help"];
   try {
     const name = commandName(argv);
     const isRequest = name !== undefined && Object.hasOwn(commandLoaders, name);

@@ -4,8 +4,8 @@
 // question is answered once: a second answer, or one naming another question, is not_waiting.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
-import { TerminalId } from "../protocol/fields.ts";
-import { intOption } from "./cli-helpers.ts";
+import { actingFields, TerminalId } from "../protocol/fields.ts";
+import { ACTING_OPTIONS, actingRequest, actor, intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
 const questionId = () =>
@@ -30,22 +30,26 @@ export const approve = defineCommand({
         v.pipe(v.boolean(), v.description("yes, and do not ask again for this kind of action (this session)")),
       ),
       question_id: questionId(),
+      ...actingFields(),
     }),
   ),
   reply: AnswerReply,
-  handle: (params, ctx) => ctx.sessions.get(params.id).answer(params.always ? "always" : "yes", params.question_id),
+  handle: (params, ctx) =>
+    ctx.sessions.get(params.id).answer(params.always ? "always" : "yes", params.question_id, actor(params, ctx)),
   cli: {
     usage: "approve <id>",
     summary: "Say yes to the question an agent waits on (the key its CLI wants); prints the question",
     options: [
       ["--always", "yes, and do not ask again for this kind of action"],
       ["--question <n>", "only if question n (its question_id) is the one on screen"],
+      ...ACTING_OPTIONS,
     ],
     examples: ["t4a wait t1 --agent waiting && t4a approve t1"],
     request: ([id], options) => ({
       id,
       always: options.always ? true : undefined,
       question_id: intOption(options.question, "--question"),
+      ...actingRequest(options),
     }),
     print: (response) => console.log(response.question),
   },
@@ -54,28 +58,32 @@ export const approve = defineCommand({
     description:
       "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
     // Within the tool definitions' budget (src/mcp/tools.test.ts); a second answer is refused all the same.
-    hide: ["question_id"],
+    hide: ["question_id", "worker", "force"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/approve" }],
 });
 
 export const deny = defineCommand({
   name: "deny",
-  params: deferred(() => v.object({ id: TerminalId, question_id: questionId() })),
+  params: deferred(() => v.object({ id: TerminalId, question_id: questionId(), ...actingFields() })),
   reply: AnswerReply,
-  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no", params.question_id),
+  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no", params.question_id, actor(params, ctx)),
   cli: {
     usage: "deny <id>",
     summary: "Say no to the question an agent waits on (the key its CLI wants); prints the question",
-    options: [["--question <n>", "only if question n (its question_id) is the one on screen"]],
-    request: ([id], options) => ({ id, question_id: intOption(options.question, "--question") }),
+    options: [["--question <n>", "only if question n (its question_id) is the one on screen"], ...ACTING_OPTIONS],
+    request: ([id], options) => ({
+      id,
+      question_id: intOption(options.question, "--question"),
+      ...actingRequest(options),
+    }),
     print: (response) => console.log(response.question),
   },
   mcp: {
     tool: "agent_deny",
     description:
       "Say no to the question an agent terminal waits on, with the key its CLI wants. Fails with not_waiting if none.",
-    hide: ["question_id"],
+    hide: ["question_id", "worker", "force"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });

@@ -5,8 +5,8 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
-import { Milliseconds, TerminalId } from "../protocol/fields.ts";
-import { intOption } from "./cli-helpers.ts";
+import { actingFields, Milliseconds, TerminalId } from "../protocol/fields.ts";
+import { ACTING_OPTIONS, actingRequest, actor, intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
 import { durationOption } from "./durations.ts";
 import { MAX_WAIT_MS } from "./wait.ts";
@@ -36,6 +36,7 @@ export const ask = defineCommand({
         DEFAULT_MAX_OUTPUT,
       ),
       no_wait: v.optional(v.pipe(v.boolean(), v.description("busy at once, not queued behind another turn"))),
+      ...actingFields(),
     }),
   ),
   reply: deferred(() =>
@@ -52,7 +53,9 @@ export const ask = defineCommand({
     }),
   ),
   handle: (params, ctx) =>
-    ctx.sessions.get(params.id).ask(params.prompt, params.timeout_ms, params.max_output, params.no_wait === true),
+    ctx.sessions
+      .get(params.id)
+      .ask(params.prompt, params.timeout_ms, params.max_output, params.no_wait === true, actor(params, ctx)),
   cli: {
     usage: "ask <id> <prompt>",
     summary:
@@ -64,6 +67,7 @@ export const ask = defineCommand({
         "--no-wait",
         "fail with busy at once when another turn runs, instead of waiting for it (asks take turns, in order)",
       ],
+      ...ACTING_OPTIONS,
     ],
     examples: ['t4a ask t1 "Summarise the failing tests"', 't4a ask t1 "Fix it" || t4a approve t1'],
     request: ([id, prompt], options) => ({
@@ -72,6 +76,7 @@ export const ask = defineCommand({
       timeout_ms: durationOption(options.timeout, "--timeout"),
       max_output: intOption(options.maxOutput, "--max-output"),
       no_wait: options.wait === false ? true : undefined,
+      ...actingRequest(options),
     }),
     exit: (response) =>
       response.ended === "idle" ? 0 : response.ended === "waiting" ? 4 : response.ended === "error" ? 5 : 1,
@@ -90,7 +95,7 @@ export const ask = defineCommand({
       "answer with agent_approve/agent_deny; error: its API refused; exited; timeout) and its answer text.",
     blocking: true,
     // One model's calls come one at a time; a second ask queues behind the first all the same.
-    hide: ["no_wait"],
+    hide: ["no_wait", "worker", "force"],
     result: (response) =>
       textContent(
         `[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`,

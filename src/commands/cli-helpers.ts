@@ -2,6 +2,7 @@
 // Shared by the command files' CLI wiring; no daemon code.
 import { T4aError } from "../protocol/errors.ts";
 import type { CliOptions } from "./command.ts";
+import type { DaemonContext } from "./context.ts";
 
 /** An integer option, or undefined when absent. Rejects "12x" instead of sending NaN, naming the flag. */
 export function intOption(value: unknown, flag: string): number | undefined {
@@ -41,3 +42,21 @@ export function remoteHost(options: CliOptions): string | undefined {
   const host = typeof options.host === "string" ? options.host : process.env.T4A_HOST;
   return host || undefined;
 }
+
+/** The CLI's spelling of who acts on a need (approve, deny, ask, send). */
+export const ACTING_OPTIONS: Array<[string, string]> = [
+  ["--worker <name>", "the worker acting (as it claimed the need with wait --any --claim --worker)"],
+  ["--force", "act even though another worker holds the need's claim"],
+];
+
+export const actingRequest = (options: CliOptions) => ({
+  worker: options.worker === undefined ? undefined : String(options.worker),
+  force: options.force ? true : undefined,
+});
+
+/** Who acts, as the session's claims see it: the worker named, else the connection asked on. */
+export const actor = (params: { worker?: string; force?: boolean }, ctx: DaemonContext) => ({
+  worker: params.worker,
+  force: params.force,
+  connection: ctx.connection?.id,
+});

@@ -25,6 +25,11 @@ export interface DaemonContext {
   restoring?: Promise<void>;
   /** Bytes of replies written for clients that have not read them yet (bounded: server.ts). */
   unreadReplyBytes?(): number;
+  /**
+   * The client connection the request came on (the socket server's; none over HTTP or in tests):
+   * what a connection holds (an anonymous claim) ends when it closes.
+   */
+  connection?: ConnectionScope;
   /** Begin a clean shutdown after the current reply has been written. */
   requestShutdown(): void;
 }
@@ -44,4 +49,12 @@ export interface WebHost {
   close(): void;
   /** Ends every browser login, running server or not; answers how many were live. */
   logoutAll(): number;
+}
+
+/** One client connection as a command sees it. */
+export interface ConnectionScope {
+  /** Counted from 1 per daemon. */
+  id: number;
+  /** Calls `closed` when the connection closes; answers the unregister. */
+  onClose(closed: () => void): () => void;
 }

@@ -6,7 +6,7 @@ import { forDisplay, fromProgram, shownLine } from "../protocol/program-text.ts"
 import { deferred } from "../protocol/deferred.ts";
 import { SessionInfo } from "../protocol/session-info.ts";
 import { defineCommand, type Reply, textContent } from "./command.ts";
-import { needOf, needRank } from "./needs.ts";
+import { NEEDS, needRank } from "./needs.ts";
 
 export const ListParams = deferred(() =>
   v.object({
@@ -45,8 +45,11 @@ export const list = defineCommand({
       .map((failure) => ({ ...failure, error: forDisplay(fromProgram(failure.error)) }));
     const warnings = ctx.sessions.manifest.problems;
     let terminals = ctx.sessions.list().map((session) => session.info());
+    // Its need as the session tracks it: an answered question, an agent an ask holds, is none.
     if (params.needs)
-      terminals = terminals.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b));
+      terminals = terminals
+        .filter((t) => t.need !== undefined && (NEEDS as readonly string[]).includes(t.need.why))
+        .sort((a, b) => needRank(a) - needRank(b));
     return {
       terminals,
       ...(failed.length ? { restore_failed: failed } : {}),
@@ -106,7 +109,13 @@ export function terminalLines(response: Reply): string[] {
       const since = typeof t.agent_since === "number" ? ` ${ago(now - t.agent_since)}` : "";
       doing = `\t${t.agent} ${t.agent_state}${since}${t.agent_line ? ` ${JSON.stringify(oneLine(String(t.agent_line)))}` : ""}`;
     } else if (t.alive && t.input_wanted !== undefined) doing = `\treading input (${t.input_wanted})`;
-    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${restored}`;
+    // Its need's id, and who holds it: `need 17 claimed by worker "w2"`.
+    const need = t.need as { need_id?: unknown; claimed_by?: unknown } | undefined;
+    const held =
+      need && typeof need.need_id === "number"
+        ? `\tneed ${need.need_id}${typeof need.claimed_by === "string" ? ` claimed by ${oneLine(need.claimed_by)}` : ""}`
+        : "";
+    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${held}${restored}`;
   });
   return [...lines, ...failed];
 }

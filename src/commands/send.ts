@@ -2,11 +2,11 @@
 // named keys, in that order. A mouse report is refused (no_mouse) when the program turned none on.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
-import { EmptyReply, TerminalId } from "../protocol/fields.ts";
+import { actingFields, EmptyReply, TerminalId } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
-import { intOption, listOption } from "./cli-helpers.ts";
+import { ACTING_OPTIONS, actingRequest, actor, intOption, listOption } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions } from "./command.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
 
@@ -55,6 +55,7 @@ export const SendParams = deferred(() =>
         v.description("mouse wheel turns (count, default 1) at a 0-based cell"),
       ),
     ),
+    ...actingFields(),
   }),
 );
 
@@ -63,7 +64,10 @@ export const send = defineCommand({
   params: SendParams,
   reply: EmptyReply,
   async handle(params, ctx) {
-    const terminal = ctx.sessions.get(params.id).alive;
+    const session = ctx.sessions.get(params.id);
+    const terminal = session.alive;
+    // Input to a terminal whose need another worker holds is refused; its holder's takes the need.
+    const acted = session.sending(actor(params, ctx));
     // Resolve every key before writing anything: a bad name must not leave half the input sent.
     const keys = (params.keys ?? []).map((name) => keyBytes(name, terminal.screen));
     const parts: Array<string | Uint8Array> = [];
@@ -90,6 +94,7 @@ export const send = defineCommand({
     if (bracketed) parts.push("\x1b[201~");
     if (keys.length) parts.push(keys.join(""));
     await terminal.send(parts);
+    acted();
     return {};
   },
   cli: {
@@ -105,6 +110,7 @@ export const send = defineCommand({
       ["--double", "with --click: a double click"],
       ["--scroll <up|down>", "turn the mouse wheel at the cell given next: --scroll down 10:5"],
       ["--count <n>", "with --scroll: wheel turns (default 1)"],
+      ...ACTING_OPTIONS,
     ],
     examples: [
       't4a send t1 "ls -la\\n"',
@@ -118,11 +124,12 @@ export const send = defineCommand({
       // --scroll's cell is the first word after it.
       const input = options.scroll === undefined ? rest[0] : rest[1];
       const keys = listOption(options.key);
+      const acting = actingRequest(options);
       if (input !== undefined)
-        return { id, ...mouse, input: unescapeInput(input), keys: keys.length ? keys : undefined };
-      if (keys.length || mouse) return { id, ...mouse, keys: keys.length ? keys : undefined };
+        return { id, ...mouse, input: unescapeInput(input), keys: keys.length ? keys : undefined, ...acting };
+      if (keys.length || mouse) return { id, ...mouse, keys: keys.length ? keys : undefined, ...acting };
       const bytes = new Uint8Array(await Bun.stdin.arrayBuffer());
-      return { id, input_base64: Buffer.from(bytes).toString("base64") };
+      return { id, input_base64: Buffer.from(bytes).toString("base64"), ...acting };
     },
   },
   mcp: {
@@ -132,7 +139,7 @@ export const send = defineCommand({
       'PageUp PageDown Delete F1…F12, single characters, C- M- S- prefixes (C-c, M-x, S-Tab). Answers "ok" at once: then ' +
       "terminal_wait (idle_ms). A shell command and its output: terminal_exec.",
     // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
-    hide: ["input_base64", "paste"],
+    hide: ["input_base64", "paste", "worker", "force"],
     group: {
       field: "mouse",
       fields: ["click", "scroll"],

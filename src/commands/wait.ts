@@ -9,13 +9,17 @@ import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts"
 import type { DaemonContext } from "./context.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
-import { NEEDS, needOf, needRank } from "./needs.ts";
+import { NEEDS } from "./needs.ts";
+import { NEED_KINDS, type NeedInfo } from "../protocol/need.ts";
+import { Worker } from "../protocol/fields.ts";
 import { within } from "../terminal/within.ts";
 import type { Resume } from "../terminal/event-bus.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
 
 export const MAX_WAIT_MS = 3_600_000;
 export const DEFAULT_WAIT_MS = 30_000;
+/** How long a claim holds unless its worker acts: long enough for a script's next call. */
+export const DEFAULT_LEASE_MS = 60_000;
 
 const agentWaitState = () => v.picklist(["working", "waiting", "idle", "exited"]);
 
@@ -23,13 +27,13 @@ export const WaitParams = deferred(() =>
   v.object({
     id: v.optional(TerminalId),
     any: v.optional(
-      v.pipe(v.boolean(), v.description("no id: until any terminal needs a person (or an agent reaches `agent`)")),
+      v.pipe(v.boolean(), v.description("no id: until any terminal needs you (or an agent reaches `agent`)")),
     ),
     idle_ms: v.optional(
       v.pipe(
         Milliseconds,
         v.minValue(1),
-        v.description("no output for this many ms (counted from the wait's start at the earliest)"),
+        v.description("no output for this many ms (from the wait's start at the earliest)"),
       ),
     ),
     text: v.optional(
@@ -52,9 +56,7 @@ export const WaitParams = deferred(() =>
         v.description("text, regex: match the rows on the screen now too, not only new output (never a typed echo)"),
       ),
     ),
-    gone: v.optional(
-      v.pipe(v.string(), v.minLength(1), v.description("this text is no longer anywhere on the screen")),
-    ),
+    gone: v.optional(v.pipe(v.string(), v.minLength(1), v.description("this text is gone from the screen"))),
     command_done: v.optional(
       v.pipe(
         v.boolean(),
@@ -66,14 +68,14 @@ export const WaitParams = deferred(() =>
       v.pipe(
         v.boolean(),
         v.description(
-          "the program is blocked reading the terminal (a password, y/n or REPL prompt, a shell's prompt), now or later (Linux)",
+          "the program waits for typing (a password, y/n or REPL prompt, a shell's prompt), now or later (Linux)",
         ),
       ),
     ),
     agent: v.optional(
       v.pipe(
         v.union([agentWaitState(), v.array(agentWaitState())]),
-        v.description("agent state(s): waiting (for the user), idle (turn done), working, exited"),
+        v.description("state(s): waiting (for the user), idle (turn done), working, exited"),
       ),
     ),
     timeout_ms: v.optional(
@@ -89,6 +91,18 @@ export const WaitParams = deferred(() =>
       ),
     ),
     instance: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("the daemon instance since counted in"))),
+    claim: v.optional(
+      v.pipe(v.boolean(), v.description("with any: yours alone until you act, disconnect or its lease ends")),
+    ),
+    worker: v.optional(Worker),
+    lease_ms: v.optional(
+      v.pipe(
+        Milliseconds,
+        v.minValue(1),
+        v.maxValue(MAX_WAIT_MS),
+        v.description("with claim: the claim lapses after this many ms unless acted on (default 60 s)"),
+      ),
+    ),
   }),
 );
 
@@ -107,6 +121,13 @@ export const WaitReply = deferred(() =>
     state: v.optional(AgentStateName),
     question_id: v.optional(v.number()),
     process: v.optional(v.string()),
+    /** With `any`: the need's id (a question, an idle after a turn, input wanted, a failed exit). */
+    need_id: v.optional(v.number()),
+    /** idle: which of the agent's turns. */
+    turn: v.optional(v.number()),
+    /** With claim: who holds it now (the caller), and until when. */
+    claimed_by: v.optional(v.string()),
+    claim_expires_at: v.optional(v.number()),
   }),
 );
 
@@ -137,8 +158,22 @@ export const wait = defineCommand({
       if (params.id !== undefined || others)
         throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
       const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
-      return waitAny(ctx, params.agent === undefined ? undefined : [params.agent].flat(), params.timeout_ms, resume);
+      if (params.claim && resume) throw new T4aError("invalid_params", "claim takes a need there is now: no since");
+      if (params.claim && params.worker === undefined && ctx.connection === undefined)
+        throw new T4aError("invalid_params", "claim: name the worker (there is no connection to hold the claim)");
+      const claim = params.claim
+        ? { worker: params.worker, connection: ctx.connection?.id, lease_ms: params.lease_ms ?? DEFAULT_LEASE_MS }
+        : undefined;
+      return waitAny(
+        ctx,
+        params.agent === undefined ? undefined : [params.agent].flat(),
+        params.timeout_ms,
+        resume,
+        claim,
+      );
     }
+    if (params.claim || params.worker !== undefined || params.lease_ms !== undefined)
+      throw new T4aError("invalid_params", "claim, worker and lease are for a wait with any");
     if (params.since !== undefined) throw new T4aError("invalid_params", "since is for a wait with any");
     if (screen && text === undefined && params.regex === undefined)
       throw new T4aError("invalid_params", "screen is for a wait with text or regex");
@@ -193,6 +228,12 @@ export const wait = defineCommand({
         "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why",
       ],
       ["--all", "with --any: every host in hosts.json too; prints HOST:ID, why and the line"],
+      [
+        "--claim",
+        "with --any: take the need, so no other worker is handed it until you act on it (approve, deny, ask, send) or the lease ends",
+      ],
+      ["--worker <name>", "with --claim: who holds it (name it again when you act); the claim outlives this call"],
+      ["--lease <duration>", "with --claim: it lapses after this long unless you act (default 60s)"],
       ["--timeout <duration>", "give up after this long: 500ms, 30s, 2m (default 30s)"],
     ],
     examples: [
@@ -200,6 +241,7 @@ export const wait = defineCommand({
       "t4a wait t1 --text 'Listening on' --timeout 1m",
       "t4a wait t1 --idle 1s",
       'while read -r id why line < <(t4a wait --any --timeout 1h); do t4a approve "$id"; done',
+      "t4a wait --any --agent waiting,idle --claim --worker w1 --json  # a pool worker: see docs/orchestrators.md",
     ],
     request([id], options) {
       const conditions = ["idle", "text", "regex", "gone", "done", "exit", "input", "agent"];
@@ -229,11 +271,16 @@ export const wait = defineCommand({
         input: options.input ? true : undefined,
         agent: options.agent === undefined ? undefined : agentStates(String(options.agent)),
         timeout_ms: durationOption(options.timeout, "--timeout"),
+        claim: options.claim ? true : undefined,
+        worker: options.worker === undefined ? undefined : String(options.worker),
+        lease_ms: durationOption(options.lease, "--lease"),
       };
     },
     print(response) {
       if (response.terminal !== undefined)
-        console.log(`${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}`);
+        console.log(
+          `${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}${response.need_id !== undefined ? `\t${response.need_id}` : ""}`,
+        );
       else if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
       else if (response.condition === "input") console.log(`${response.process}\t${response.line}`);
       else if (response.line !== undefined) console.log(response.line);
@@ -244,52 +291,85 @@ export const wait = defineCommand({
     tool: "terminal_wait",
     description:
       "Block until a condition holds; no polling. " +
-      "text/regex see only new output, not typed input's echo. " +
-      "After typing into an interactive program, idle_ms 300–1000. input: it waits for typing (password, y/n, REPL). " +
+      "text/regex: new output only, not typed input's echo. " +
+      "After typing into an interactive program, idle_ms 300–1000. " +
       "Answers what matched: line, exit code or agent state. " +
-      "A timeout (default 30 s) is a tool error.",
+      "Timeout (default 30 s): a tool error.",
     blocking: true,
-    hide: ["since", "instance", "screen"],
+    // An MCP client's claims are its connection's (it names no worker).
+    hide: ["since", "instance", "screen", "lease_ms", "worker"],
     fleet: { field: "all", type: "boolean", description: "with any: every host" },
   },
   http: [{ method: "POST", path: "/api/sessions/:id/wait" }],
 });
 
+interface ClaimAsk {
+  worker?: string;
+  connection?: number;
+  lease_ms: number;
+}
+
+/** Most pressing first; idle (asked for by state) after the rest. */
+const needOrder = (need: NeedInfo) => NEED_KINDS.indexOf(need.why);
+
 /**
  * Every terminal: the first (most pressing) that needs a person now, or the first to once an
  * event says something changed; with `states`, the first agent in one of them. Level-triggered:
  * a terminal that already needs you answers at once, so a loop acts on it before it waits again.
+ * Each need has an id; a question answered, a need taken by its worker or held by another's
+ * claim is not answered; with `claim`, the need answered is the caller's alone (see Session.claim).
  * With `resume` (a client joining again after its link dropped), an event after that seq still in
  * the ring answers too, as it would have then: a need that came and went during the drop.
  */
-function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: number, resume?: Resume) {
+function waitAny(
+  ctx: DaemonContext,
+  states: string[] | undefined,
+  timeoutMs: number,
+  resume?: Resume,
+  claim?: ClaimAsk,
+) {
   const started = performance.now();
+  // A need is what a person acts on: waiting, input, failed; asked for by state, an agent's
+  // waiting and idle are needs too (with ids, claimable); other states are states only.
+  const kinds: string[] = states
+    ? NEED_KINDS.filter((kind) => (kind === "waiting" || kind === "idle") && states.includes(kind))
+    : [...NEEDS];
+  const plainStates = states?.filter((state) => state !== "waiting" && state !== "idle") ?? [];
   const look = () => {
-    const infos = ctx.sessions.list().map((session) => session.info());
-    if (states) {
-      const found = infos.find((t) => t.agent_state !== undefined && states.includes(t.agent_state));
-      return (
-        found && {
-          condition: "agent" as const,
-          terminal: found.id,
-          state: found.agent_state,
-          line: found.agent_line ?? "",
-          ...(found.agent_question_id !== undefined ? { question_id: found.agent_question_id } : {}),
-        }
-      );
+    const sessions = ctx.sessions.list();
+    const open = sessions
+      .map((session) => ({ session, need: session.need() }))
+      .filter(
+        (found): found is { session: (typeof sessions)[number]; need: NeedInfo } =>
+          found.need !== undefined && kinds.includes(found.need.why) && found.need.claimed_by === undefined,
+      )
+      .sort((a, b) => needOrder(a.need) - needOrder(b.need));
+    for (const { session, need } of open) {
+      const held = claim
+        ? session.claim(
+            need.need_id,
+            claim,
+            claim.lease_ms,
+            claim.worker === undefined ? ctx.connection?.onClose.bind(ctx.connection) : undefined,
+          )
+        : need;
+      if (!held) continue;
+      return states ? agentReply(session.id, held) : needsReply(session.id, held);
     }
-    const found = infos.filter((t) => needOf(t) !== undefined).sort((a, b) => needRank(a) - needRank(b))[0];
-    if (!found) return undefined;
-    const why = needOf(found)!;
-    const line =
-      why === "waiting"
-        ? (found.agent_line ?? "")
-        : why === "input"
-          ? String(found.input_wanted)
-          : `exited ${found.signal ?? found.exit_code}`;
-    return { condition: "needs" as const, terminal: found.id, why, line };
+    if (!plainStates.length) return undefined;
+    const found = sessions
+      .map((session) => session.info())
+      .find((t) => t.agent_state !== undefined && plainStates.includes(t.agent_state));
+    return (
+      found && {
+        condition: "agent" as const,
+        terminal: found.id,
+        state: found.agent_state,
+        line: found.agent_line ?? "",
+      }
+    );
   };
-  type Found = NonNullable<ReturnType<typeof look>> & { elapsed_ms: number };
+  type Found = v.InferOutput<typeof WaitReply>;
   return within<Found>(
     timeoutMs,
     (settle) => {
@@ -298,7 +378,8 @@ function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: nu
         if (found) settle({ ...found, elapsed_ms: Math.round(performance.now() - started) });
       };
       answer();
-      // Whatever changes what a terminal needs comes as an event: an agent's state, input wanted, an exit.
+      // Whatever changes what a terminal needs comes as an event: an agent's state, input wanted,
+      // an exit; or from a claim or an ask ending, which no event says.
       let replaying = resume !== undefined;
       const stop = ctx.bus.subscribe(
         undefined,
@@ -311,7 +392,11 @@ function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: nu
         resume,
       );
       replaying = false;
-      return stop;
+      const stopNeeds = ctx.sessions.onNeedsChanged(answer);
+      return () => {
+        stop();
+        stopNeeds();
+      };
     },
     () => {
       throw new T4aError("timeout", `no terminal needed a person within ${timeoutMs} ms`);
@@ -319,17 +404,53 @@ function waitAny(ctx: DaemonContext, states: string[] | undefined, timeoutMs: nu
   );
 }
 
+/** A need's fields in a wait's reply. */
+function needFields(need: NeedInfo) {
+  return {
+    need_id: need.need_id,
+    ...(need.question_id !== undefined ? { question_id: need.question_id } : {}),
+    ...(need.turn !== undefined ? { turn: need.turn } : {}),
+    ...(need.claimed_by !== undefined ? { claimed_by: need.claimed_by, claim_expires_at: need.claim_expires_at } : {}),
+  };
+}
+
+function needsReply(terminal: string, need: NeedInfo) {
+  const why = need.why as (typeof NEEDS)[number];
+  return { condition: "needs" as const, terminal, why, line: need.line, ...needFields(need) };
+}
+
+function agentReply(terminal: string, need: NeedInfo) {
+  const state = need.why as "waiting" | "idle";
+  return { condition: "agent" as const, terminal, state, line: need.line, ...needFields(need) };
+}
+
 /** What a past event (replayed from the ring) answered when it came: as look() would have. */
 function then(event: TerminalEvent, states: string[] | undefined) {
   if (event.event === "agent_state" && (states ? states.includes(event.state) : event.state === "waiting")) {
-    const question = event.question_id !== undefined ? { question_id: event.question_id } : {};
+    const question = {
+      ...(event.question_id !== undefined ? { question_id: event.question_id } : {}),
+      ...(event.turn !== undefined ? { turn: event.turn } : {}),
+      ...(event.need_id !== undefined ? { need_id: event.need_id } : {}),
+    };
     return states
       ? { condition: "agent" as const, terminal: event.terminal, state: event.state, line: event.line, ...question }
-      : { condition: "needs" as const, terminal: event.terminal, why: "waiting" as const, line: event.line };
+      : {
+          condition: "needs" as const,
+          terminal: event.terminal,
+          why: "waiting" as const,
+          line: event.line,
+          ...question,
+        };
   }
   if (states) return undefined;
   if (event.event === "input_wanted")
-    return { condition: "needs" as const, terminal: event.terminal, why: "input" as const, line: event.process };
+    return {
+      condition: "needs" as const,
+      terminal: event.terminal,
+      why: "input" as const,
+      line: event.process,
+      ...(event.need_id !== undefined ? { need_id: event.need_id } : {}),
+    };
   // A program that failed by itself (t4a's own kill, a shutdown, is no need).
   if (event.event === "exit" && event.code !== 0 && event.reason === undefined)
     return {
@@ -337,6 +458,7 @@ function then(event: TerminalEvent, states: string[] | undefined) {
       terminal: event.terminal,
       why: "failed" as const,
       line: `exited ${event.signal ?? event.code}`,
+      ...(event.need_id !== undefined ? { need_id: event.need_id } : {}),
     };
   return undefined;
 }

@@ -5,7 +5,7 @@
 import type { Socket, UnixSocketListener } from "bun";
 import type { DuplexPeer, Reply } from "../commands/command.ts";
 import { MAX_REQUEST_LINE_BYTES, SUBSCRIBER_QUEUE_BYTES } from "../protocol/limits.ts";
-import type { DaemonContext } from "../commands/context.ts";
+import type { ConnectionScope, DaemonContext } from "../commands/context.ts";
 import { dispatch, parseLine, type Outcome } from "./dispatch.ts";
 import { connectionShortage } from "../session/fd-budget.ts";
 
@@ -60,6 +60,10 @@ interface Connection {
   droppedEvents: number;
   /** Untagged requests waiting for the client to read what it was sent (the outbox under the low mark). */
   drainWaiters: Array<() => void>;
+  /** The context its requests run in: the daemon's, with this connection (see ConnectionScope). */
+  ctx: DaemonContext;
+  /** What ends with the connection (an anonymous claim). */
+  onClose: Set<() => void>;
 }
 
 export type Listener = UnixSocketListener<Connection>;
@@ -67,13 +71,28 @@ export type Listener = UnixSocketListener<Connection>;
 /** Client connections above which a new one first checks the daemon's open files. */
 const CHECK_FDS_ABOVE = 32;
 
-export function listen(path: string, ctx: DaemonContext): Listener {
+/** Connections counted from 1 per daemon (a claim made on one names it). */
+let lastConnection = 0;
+
+export function listen(path: string, daemonCtx: DaemonContext): Listener {
   let live = 0;
   return Bun.listen<Connection>({
     unix: path,
     socket: {
       open(socket) {
+        const onClose = new Set<() => void>();
+        const connection: ConnectionScope = {
+          id: ++lastConnection,
+          onClose(closed) {
+            onClose.add(closed);
+            return () => onClose.delete(closed);
+          },
+        };
+        // The daemon's context seen through: what it changes later (restoring) shows here too.
+        const ctx: DaemonContext = Object.assign(Object.create(daemonCtx) as DaemonContext, { connection });
         socket.data = {
+          ctx,
+          onClose,
           partial: [],
           partialBytes: 0,
           discarding: false,
@@ -97,11 +116,11 @@ export function listen(path: string, ctx: DaemonContext): Listener {
       },
       data(socket, chunk) {
         receive(socket, chunk);
-        pump(socket, ctx);
+        pump(socket, socket.data.ctx);
       },
       drain(socket) {
         flush(socket);
-        pump(socket, ctx);
+        pump(socket, socket.data.ctx);
       },
       close(socket) {
         live--;
@@ -123,6 +142,9 @@ function closeConnection(socket: Socket<Connection>): void {
   for (const wake of connection.drainWaiters.splice(0)) wake();
   connection.stopStream?.();
   connection.duplex?.closed();
+  const closed = [...connection.onClose];
+  connection.onClose.clear();
+  for (const release of closed) release();
 }
 
 /** Split incoming bytes into lines; an over-long line becomes an error reply, not a buffer. */

@@ -13,6 +13,7 @@ export const ErrorCodes = [
   "unsupported",
   "busy",
   "not_waiting",
+  "claimed",
   "no_mouse",
   "version_mismatch",
   "internal",

@@ -6,6 +6,8 @@ import { deferred } from "./deferred.ts";
 import { AgentStateName, KeptItem } from "./fields.ts";
 
 const terminal = deferred(() => v.string());
+/** The need the event begins (see need.ts): a question, an idle after a turn, input wanted, a failed exit. */
+const need_id = deferred(() => v.optional(v.number()));
 /** This daemon's number for the event, counted from 1 per daemon instance (`events` `since` resumes after it). */
 const seq = deferred(() => v.optional(v.number()));
 
@@ -26,6 +28,7 @@ export const ExitEvent = deferred(() =>
     /** Why t4a ended it: kill's own reason ("timeout", "shutdown"); absent when the program ended by itself. */
     reason: v.optional(v.string()),
     kept: v.optional(v.array(KeptItem)),
+    need_id,
   }),
 );
 export const TitleEvent = deferred(() => v.object({ event: v.literal("title"), seq, terminal, title: v.string() }));
@@ -34,7 +37,7 @@ export const CreatedEvent = deferred(() => v.object({ event: v.literal("created"
 export const RestoredEvent = deferred(() => v.object({ event: v.literal("restored"), seq, terminal, cwd: v.string() }));
 /** The program blocked reading the terminal (a password, a y/n, a REPL, a shell's prompt): someone should type. */
 export const InputWantedEvent = deferred(() =>
-  v.object({ event: v.literal("input_wanted"), seq, terminal, process: v.string(), line: v.string() }),
+  v.object({ event: v.literal("input_wanted"), seq, terminal, process: v.string(), line: v.string(), need_id }),
 );
 export const AgentStateEvent = deferred(() =>
   v.object({
@@ -45,6 +48,9 @@ export const AgentStateEvent = deferred(() =>
     line: v.string(),
     /** While waiting: which question, counted per session (approve/deny may name it). */
     question_id: v.optional(v.number()),
+    /** While idle: which of its idles (turns), counted per session. */
+    turn: v.optional(v.number()),
+    need_id,
   }),
 );
 /** A slow subscriber missed this many events. */

@@ -8,6 +8,23 @@ export const TerminalId = deferred(() =>
   v.pipe(v.string(), v.minLength(1), v.maxLength(64), v.description("terminal id: t1, a name, or HOST:ID")),
 );
 
+/** A worker of a pool, as it names itself to claim a need and to act on it. */
+export const Worker = deferred(() =>
+  v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(64),
+    v.regex(/^[^\x00-\x1f\x7f]+$/, "worker must not contain control characters"),
+    v.description("who acts: a need claimed by another worker is refused unless forced"),
+  ),
+);
+
+/** Who acts on a need, and whether a claim another holds is overridden (approve, deny, ask, send). */
+export const actingFields = () => ({
+  worker: v.optional(Worker),
+  force: v.optional(v.pipe(v.boolean(), v.description("act even though another worker holds the need's claim"))),
+});
+
 /** A name given at create: becomes the terminal's id. */
 export const TerminalName = deferred(() =>
   v.pipe(

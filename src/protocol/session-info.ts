@@ -3,6 +3,7 @@
 import * as v from "valibot";
 import { deferred } from "./deferred.ts";
 import { AgentStateName, KeptItem } from "./fields.ts";
+import { NeedInfo } from "./need.ts";
 
 /** A session as list shows it (and GET /api/sessions/:id, with its seed-002 state). */
 export const SessionInfo = deferred(() =>
@@ -46,6 +47,10 @@ export const SessionInfo = deferred(() =>
     agent_line: v.optional(v.string()),
     /** While the agent waits: which question (counted per session), for approve/deny to name. */
     agent_question_id: v.optional(v.number()),
+    /** That question has been answered (approve, deny); the CLI has not drawn what follows yet. */
+    agent_question_answered: v.optional(v.literal(true)),
+    /** What it needs now, with its id and who holds it; absent while it needs nothing (or an ask has its turn). */
+    need: v.optional(NeedInfo),
     /** When the session started (ms since the epoch; a restored one: when it came back). */
     started_at: v.optional(v.number()),
     /** When the program last wrote output (ms since the epoch). */

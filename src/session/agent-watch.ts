@@ -97,6 +97,8 @@ export class AgentWatch {
   turnEnded = false;
   /** The question drawn last, counted from 1 per session: an answer names the one it answers. */
   questionId = 0;
+  /** Its idles, counted from 1 per session: the idle a turn ended in (a need of its own) is told apart from the next. */
+  turn = 0;
   /** When the question on screen was answered (approve, deny); undefined while it is open. */
   #answeredAt: number | undefined;
   /** The words of the last question answered: never the line of the idle that ends its turn. */
@@ -355,6 +357,11 @@ export class AgentWatch {
       : { state: this.state, line };
   }
 
+  /** The question on screen has been answered (approve, deny): it waits on nothing until a new one is drawn. */
+  get questionAnswered(): boolean {
+    return this.state === "waiting" && this.#answeredAt !== undefined;
+  }
+
   /**
    * The open question, taken by an answer (approve, deny): refused unless one is on screen, and
    * (given `questionId`) it is that one. Once taken it is spent: a second answer is refused until
@@ -603,6 +610,7 @@ export class AgentWatch {
       this.#answeredAt = undefined;
       this.#dialog = dialogOf(this.#host.screen());
     } else this.#dialog = undefined;
+    if (state === "idle") this.turn++;
     // A turn that ended or asked something is no longer one about to start.
     if (state !== "working") this.#turnStarted = true;
     const reply = this.reply();

@@ -18,6 +18,8 @@ import { TaintedReadError } from "../spawn/tainted-files.ts";
 import { readChanges, type Changes } from "../spawn/changes.ts";
 import type { SessionLimits } from "../spawn/limits.ts";
 import type { AgentWatch } from "./agent-watch.ts";
+import { readingInput, type NeedInfo, type NeedKind } from "../protocol/need.ts";
+import type { TerminalEvent } from "../protocol/events.ts";
 
 /**
  * A CLI writes a turn's answer to its log after it draws it: for this long after the turn ended,
@@ -58,9 +60,34 @@ const IDLE_SETTLE_MS = 1500;
 /** Between the keys of one answer (Right, then Enter): a TUI reads a chunk of keys as a paste. */
 const KEY_GAP_MS = 80;
 
+/** Need ids count across the daemon: a session made again under the same name never repeats one. */
+let lastNeedId = 0;
+
+/** Who acts on a need: a worker by name, or (no name) the connection it asks on. */
+export interface Claimer {
+  worker?: string;
+  connection?: number;
+}
+
+/** How a claim ends with the connection that made it (anonymous claims): register, answer the unregister. */
+export type OnClose = (release: () => void) => () => void;
+
+interface Claim {
+  need_id: number;
+  holder: string;
+  who: Claimer;
+  expires_at: number;
+  timer: ReturnType<typeof setTimeout>;
+  unbind?: () => void;
+}
+
 /** A FIFO lock: one holder, the others queued in order, each within its own timeout. */
 class TurnLock {
   #held = false;
+
+  get held(): boolean {
+    return this.#held;
+  }
   readonly #queue: Array<() => void> = [];
 
   /** Resolves to the release once this caller holds it; `noWait` refuses at once when it is held. */
@@ -107,6 +134,8 @@ export interface SessionParts {
   bus: EventBus;
   manifest: Manifest;
   limits?: SessionLimits;
+  /** Its need changed in a way no event says (a claim ended, an ask let go of the agent). */
+  needsChanged?: () => void;
 }
 
 export class Session {
@@ -132,6 +161,13 @@ export class Session {
   readonly #startedAt = Date.now();
   readonly #turns = new TurnLock();
   #startCwd = "";
+  /** The id of the latest need of each kind, by the key that tells it apart (q3, t5, i2, x). */
+  readonly #needIds = new Map<NeedKind, { key: string; id: number }>();
+  /** Needs taken by a worker's own input (send): not reported again. */
+  readonly #spent = new Set<number>();
+  #inputEpisodes = 0;
+  #claim: Claim | undefined;
+  readonly #needsChanged: () => void;
 
   constructor(parts: SessionParts) {
     this.id = parts.id;
@@ -143,6 +179,7 @@ export class Session {
     this.#bus = parts.bus;
     this.#manifest = parts.manifest;
     this.#limits = parts.limits;
+    this.#needsChanged = parts.needsChanged ?? (() => {});
   }
 
   get terminal(): Terminal {
@@ -167,15 +204,18 @@ export class Session {
   async answer(
     kind: "yes" | "always" | "no",
     questionId?: number,
+    who: Claimer & { force?: boolean } = {},
   ): Promise<{ question: string; question_id: number; keys: string[] }> {
     const watch = this.#requireAgent();
     watch.assertOwnsTerminal();
+    this.#mayAct(who);
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
     const terminal = this.alive;
     const bytes = keys.map((key) => keyBytes(key, terminal.screen));
     // Taken before the first key goes in (no await between): a second answer finds it spent.
     const { question, question_id } = watch.takeQuestion(questionId);
+    this.#acted(who, false);
     for (const [i, key] of bytes.entries()) {
       if (i > 0) await Bun.sleep(KEY_GAP_MS);
       if (terminal.alive) terminal.write(key);
@@ -188,18 +228,176 @@ export class Session {
    * the timeout): answers how it ended and the agent's answer, from its CLI's conversation log
    * where the preset names one, else the words drawn since the prompt.
    */
-  async ask(prompt: string, timeoutMs: number, maxChars: number, noWait = false): Promise<AskOutcome> {
+  async ask(
+    prompt: string,
+    timeoutMs: number,
+    maxChars: number,
+    noWait = false,
+    who: Claimer & { force?: boolean } = {},
+  ): Promise<AskOutcome> {
     const watch = this.#requireAgent();
     const started = performance.now();
     const left = () => Math.max(1, timeoutMs - (performance.now() - started));
+    this.#mayAct(who);
     // One turn at a time: held from the check that the agent is free until its turn ends, so two
-    // asks never type into the same input box (they would become one prompt).
+    // asks never type into the same input box (they would become one prompt). While it is held
+    // the agent's needs are the asker's: none is reported (see need()).
     const release = await this.#turns.take(left(), noWait, `agent "${this.id}" is taking another ask's turn`);
+    this.#acted(who, false);
     try {
       return await this.#askInTurn(watch, prompt, started, left, maxChars, noWait);
+    } catch (error) {
+      // A kill that ended the session under the ask: its screen is gone, the agent exited.
+      if (this.#terminal && !this.#terminal.alive && !(error instanceof T4aError && error.code === "exited"))
+        throw new T4aError("exited", `agent "${this.id}" has exited`);
+      throw error;
     } finally {
       release();
+      // What it asked ended (idle, a question): that need is now for anyone to take.
+      this.#needsChanged();
     }
+  }
+
+  /**
+   * What it needs now (see protocol/need.ts): an open question, an idle after a turn, input
+   * wanted, a failed exit; with its id and its claim. None while an ask has its turn (its end is
+   * the asker's), nor once taken.
+   */
+  need(): NeedInfo | undefined {
+    if (this.#turns.held) return undefined;
+    const need = this.#openNeed();
+    if (!need || this.#spent.has(need.need_id)) return undefined;
+    const claim = this.#currentClaim(need.need_id);
+    return claim ? { ...need, claimed_by: claim.holder, claim_expires_at: claim.expires_at } : need;
+  }
+
+  /**
+   * Hands its need to one worker: answers false when it is not the need now, or another holds it.
+   * The claim ends when its holder acts on it, after `leaseMs`, or (bound with `onClose`) when the
+   * connection that made it closes.
+   */
+  claim(needId: number, who: Claimer, leaseMs: number, onClose?: OnClose): NeedInfo | undefined {
+    const need = this.need();
+    if (!need || need.need_id !== needId || need.claimed_by !== undefined) return undefined;
+    const holder = who.worker !== undefined ? `worker "${who.worker}"` : `connection ${who.connection ?? "?"}`;
+    const expires_at = Date.now() + leaseMs;
+    const timer = setTimeout(() => this.#endClaim(claim), leaseMs);
+    timer.unref?.();
+    const claim: Claim = { need_id: needId, holder, who, expires_at, timer };
+    this.#claim = claim;
+    if (onClose) claim.unbind = onClose(() => this.#endClaim(claim));
+    return { ...need, claimed_by: holder, claim_expires_at: expires_at };
+  }
+
+  /** Gives a claim back unacted on: the need is anyone's again. */
+  releaseClaim(who: Claimer): boolean {
+    const claim = this.#claim;
+    if (!claim || !sameClaimer(claim.who, who)) return false;
+    this.#endClaim(claim);
+    return true;
+  }
+
+  /**
+   * Input meant to meet its need (approve, deny, ask, send) from someone not holding its claim is
+   * refused with the holder's name, unless forced.
+   */
+  #mayAct(who: Claimer & { force?: boolean }): void {
+    const need = this.#openNeed();
+    const claim = need && this.#currentClaim(need.need_id);
+    if (!claim || who.force || sameClaimer(claim.who, who)) return;
+    throw new T4aError(
+      "claimed",
+      `${need.why === "waiting" ? `the question of agent "${this.id}"` : `terminal "${this.id}"`} (need ${need.need_id}) is claimed by ${claim.holder} until ${new Date(claim.expires_at).toISOString()}: only it acts on it (force to act anyway)`,
+    );
+  }
+
+  /** After input that met its need: the claim on it ends; `spend` (a worker's send) takes the need for good. */
+  #acted(who: Claimer & { force?: boolean }, spend: boolean): void {
+    const need = this.#openNeed();
+    const claim = this.#claim;
+    const held = claim !== undefined && (sameClaimer(claim.who, who) || who.force === true);
+    if (spend && need && held && (need.why === "waiting" || need.why === "idle")) this.#spent.add(need.need_id);
+    if (claim && held) this.#endClaim(claim);
+  }
+
+  /** Input from send: refused when another worker holds the need; its holder's input takes it. */
+  sending(who: Claimer & { force?: boolean }): () => void {
+    this.#mayAct(who);
+    return () => this.#acted(who, true);
+  }
+
+  /** The claim on this need, if one holds it (a claim on an earlier need is let go). */
+  #currentClaim(needId: number): Claim | undefined {
+    const claim = this.#claim;
+    if (claim && claim.need_id !== needId) {
+      clearTimeout(claim.timer);
+      claim.unbind?.();
+      this.#claim = undefined;
+      return undefined;
+    }
+    return claim;
+  }
+
+  #endClaim(claim: Claim): void {
+    clearTimeout(claim.timer);
+    claim.unbind?.();
+    if (this.#claim !== claim) return;
+    this.#claim = undefined;
+    this.#needsChanged();
+  }
+
+  /** Its need as the screen and the process show it, before claims and asks. */
+  #openNeed(): NeedInfo | undefined {
+    const terminal = this.#terminal;
+    if (!terminal) return undefined;
+    const watch = this.#agent;
+    if (watch && terminal.alive) {
+      if (watch.state === "waiting" && !watch.questionAnswered)
+        return {
+          need_id: this.#needId("waiting", `q${watch.questionId}`),
+          why: "waiting",
+          line: watch.line,
+          question_id: watch.questionId,
+        };
+      if (watch.state === "idle" && watch.turn > 0)
+        return { need_id: this.#needId("idle", `t${watch.turn}`), why: "idle", line: watch.line, turn: watch.turn };
+      return undefined;
+    }
+    if (terminal.alive) {
+      const info = terminal.info();
+      if (!readingInput({ ...info, agent: this.facts.agent })) return undefined;
+      return {
+        need_id: this.#needId("input", `i${this.#inputEpisodes}`),
+        why: "input",
+        line: String(info.input_wanted),
+      };
+    }
+    const info = terminal.info();
+    if (info.exit_code === 0 || info.exit_code === undefined) return undefined;
+    return { need_id: this.#needId("failed", "x"), why: "failed", line: `exited ${info.signal ?? info.exit_code}` };
+  }
+
+  #needId(kind: NeedKind, key: string): number {
+    const last = this.#needIds.get(kind);
+    if (last?.key === key) return last.id;
+    const id = ++lastNeedId;
+    this.#needIds.set(kind, { key, id });
+    return id;
+  }
+
+  /** An event of this session as it goes out: one that begins a need carries its id. */
+  stamp(event: TerminalEvent): TerminalEvent {
+    if (event.event === "input_wanted") {
+      this.#inputEpisodes++;
+      return { ...event, need_id: this.#needId("input", `i${this.#inputEpisodes}`) };
+    }
+    if (event.event === "agent_state" && event.state === "waiting" && event.question_id !== undefined)
+      return { ...event, need_id: this.#needId("waiting", `q${event.question_id}`) };
+    if (event.event === "agent_state" && event.state === "idle" && this.#agent && this.#agent.turn > 0)
+      return { ...event, turn: this.#agent.turn, need_id: this.#needId("idle", `t${this.#agent.turn}`) };
+    if (event.event === "exit" && event.code !== 0 && event.reason === undefined)
+      return { ...event, need_id: this.#needId("failed", "x") };
+    return event;
   }
 
   async #askInTurn(
@@ -363,7 +561,10 @@ export class Session {
       info.agent_since = Math.round(Date.now() - this.#agent.inStateMs());
       if (this.#agent.line) info.agent_line = forDisplay(fromProgram(this.#agent.line));
       if (this.#agent.state === "waiting") info.agent_question_id = this.#agent.questionId;
+      if (this.#agent.questionAnswered) info.agent_question_answered = true;
     }
+    const need = this.need();
+    if (need) info.need = need;
     if (this.restored) info.restored = true;
     if (this.restoreNote) info.restore_note = forDisplay(this.restoreNote);
     if (this.persist) info.persist = true;
@@ -455,6 +656,11 @@ export class Session {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#clearTimers();
+    if (this.#claim) {
+      clearTimeout(this.#claim.timer);
+      this.#claim.unbind?.();
+      this.#claim = undefined;
+    }
     this.#agent?.dispose();
     const recording = this.#recorder?.close();
     this.#terminal?.dispose();
@@ -465,4 +671,8 @@ export class Session {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
   }
+}
+
+function sameClaimer(a: Claimer, b: Claimer): boolean {
+  return a.worker !== undefined ? a.worker === b.worker : b.worker === undefined && a.connection === b.connection;
 }

@@ -43,6 +43,7 @@ export class Sessions {
   readonly #reserved = new Set<string>();
   readonly #options: SessionsOptions;
   #nextNumber = 1;
+  readonly #needListeners = new Set<() => void>();
 
   constructor(options: SessionsOptions) {
     this.#options = options;
@@ -68,6 +69,15 @@ export class Sessions {
   /** Where the sessions' screens parse. */
   get screens(): ScreenPool {
     return this.#options.screens;
+  }
+
+  /**
+   * Called when a need changed in a way no event says: a claim ended, an ask let go of its agent
+   * (wait --any looks again). Answers the unsubscribe.
+   */
+  onNeedsChanged(listener: () => void): () => void {
+    this.#needListeners.add(listener);
+    return () => this.#needListeners.delete(listener);
   }
 
   has(id: string): boolean {
@@ -205,6 +215,8 @@ export class Sessions {
       bus,
       manifest,
       limits: plan.limits,
+      // After the claim or the ask that changed it has settled (a listener may claim again).
+      needsChanged: () => queueMicrotask(() => this.#needListeners.forEach((listener) => listener())),
     });
     let terminal: Terminal;
     try {
@@ -273,7 +285,7 @@ export class Sessions {
           onResize: (cols, rows) => session.resized(cols, rows),
           onEnd: (reason) => session.ended(reason),
         },
-        (event) => bus.publish(event),
+        (event) => bus.publish(session.stamp(event)),
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -292,7 +304,7 @@ export class Sessions {
       agent.agent,
       {
         subscribe: (sink) => bus.subscribe(session.id, sink),
-        publish: (event) => bus.publish(event),
+        publish: (event) => bus.publish(session.stamp(event)),
         screen: () => screen.lines("viewport", 0, screen.rows, true),
         screenToken: () => screen.changeToken(),
         changedSince: (token) => screen.changedSince(token, "viewport").lines,

@@ -14,6 +14,7 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported: 501,
   busy: 429,
   not_waiting: 409,
+  claimed: 409,
   no_mouse: 409,
   version_mismatch: 400,
   internal: 500,

@@ -97,7 +97,8 @@ export function seen(id: string, session?: Session): void {
 }
 
 export function needOf(session: Session): Need | undefined {
-  if (session.alive && session.agent_state === "waiting") return "waiting";
+  // Answered (approve, deny, a worker): no longer waiting, though the CLI may not have redrawn yet.
+  if (session.alive && session.agent_state === "waiting" && session.agent_question_answered !== true) return "waiting";
   if (session.alive && session.agent_state === "idle" && reviews.has(session.id)) return "review";
   if (session.alive && readingInput(session)) return "input";
   const known = failuresSeen.get(session.id);

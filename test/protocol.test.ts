@@ -81,7 +81,8 @@ test("every seed command round-trips with the seed's field names", async () => {
   }
   expect(seen).toEqual([
     { event: "title", terminal: id, title: "my title", seq: expect.any(Number) },
-    { event: "exit", terminal: id, code: 3, seq: expect.any(Number) },
+    // A failed exit begins a need: it carries the need's id (issue 57).
+    { event: "exit", terminal: id, code: 3, seq: expect.any(Number), need_id: expect.any(Number) },
   ]);
   events.close();
 

@@ -109,11 +109,11 @@ export function terminalLines(response: Reply): string[] {
       const since = typeof t.agent_since === "number" ? ` ${ago(now - t.agent_since)}` : "";
       doing = `\t${t.agent} ${t.agent_state}${since}${t.agent_line ? ` ${JSON.stringify(oneLine(String(t.agent_line)))}` : ""}`;
     } else if (t.alive && t.input_wanted !== undefined) doing = `\treading input (${t.input_wanted})`;
-    // Its need's id, and who holds it: `need 17 claimed by worker "w2"`.
+    // Who holds its need, if a worker claimed it: `need 17 claimed by worker "w2"`.
     const need = t.need as { need_id?: unknown; claimed_by?: unknown } | undefined;
     const held =
-      need && typeof need.need_id === "number"
-        ? `\tneed ${need.need_id}${typeof need.claimed_by === "string" ? ` claimed by ${oneLine(need.claimed_by)}` : ""}`
+      need && typeof need.claimed_by === "string"
+        ? `\tneed ${String(need.need_id)} claimed by ${oneLine(need.claimed_by)}`
         : "";
     return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${held}${restored}`;
   });

@@ -278,9 +278,8 @@ export const wait = defineCommand({
     },
     print(response) {
       if (response.terminal !== undefined)
-        console.log(
-          `${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}${response.need_id !== undefined ? `\t${response.need_id}` : ""}`,
-        );
+        // Three columns for `read -r id why line`; the need's id is in --json.
+        console.log(`${response.terminal}\t${response.why ?? response.state}\t${response.line ?? ""}`);
       else if (response.condition === "agent") console.log(`${response.state}\t${response.line}`);
       else if (response.condition === "input") console.log(`${response.process}\t${response.line}`);
       else if (response.line !== undefined) console.log(response.line);

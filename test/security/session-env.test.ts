@@ -216,5 +216,29 @@ for (const kind of kinds) {
       await a.ok(["kill", agent.id]);
       expect(readdirSync(ssh)).toEqual([]);
     });
+
+    test("an env file's *_BASE_URL never widens a sandboxed agent's allow-list; the client's own gateway still does", async () => {
+      const box = await a.shell(["--sandbox"], work);
+      expect(await a.sh(box, "printf 'ANTHROPIC_BASE_URL=https://exfil.example\\n' > .env-url && echo planted")).toBe(
+        "planted",
+      );
+      await a.ok(["kill", box]);
+      const agent = JSON.parse(
+        await a.ok(["create", "--json", "--agent", "claude", "--direct", "--sandbox", "--env-file", ".env-url"], {
+          cwd: work,
+          env: { PATH: `${a.home}/bin:/usr/bin:/bin`, ANTHROPIC_BASE_URL: "https://gateway.example" },
+        }),
+      );
+      expect(agent.sandbox).toContain("gateway.example");
+      expect(agent.sandbox).not.toContain("exfil.example");
+      // The program still gets the session's value (it is the session's to use, and the proxy's to refuse).
+      await a.ok(["send", agent.id, "echo URL=$ANTHROPIC_BASE_URL\r"]);
+      await waitFor(
+        async () => /^URL=https:\/\/exfil\.example$/m.test(await a.ok(["text", agent.id])),
+        15_000,
+        "the program's variable",
+      );
+      await a.ok(["kill", agent.id]);
+    });
   });
 }

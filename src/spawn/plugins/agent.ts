@@ -12,7 +12,7 @@ import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
 import { inside, real } from "../sandbox/paths.ts";
 import { baseUrlEntry } from "../sandbox/proxy.ts";
-import { type ClientEnv, clientEnv, type SessionEnv } from "../session-env.ts";
+import { type ClientEnv, clientEnv } from "../session-env.ts";
 
 /** Where a sandboxed agent finds its notify channel (bound there from the daemon's directory). */
 export const SANDBOX_NOTIFY_PATH = "/tmp/.t4a-notify";
@@ -98,7 +98,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   if (spec.sandbox) {
     // An agent reaches its API hosts (and the one its *_BASE_URL names); its home shows its
     // configuration, changing only what it keeps.
-    if (!spec.sandbox_no_net) plan.allowDomains.push(...preset.domains, ...baseUrlHosts(plan.env));
+    if (!spec.sandbox_no_net) plan.allowDomains.push(...preset.domains, ...baseUrlHosts({ ...client, ...preset.env }));
     const privateDir = join(dirname(ctx.socketPath), "sandbox", id);
     plan.cleanups.push(async () => rmSync(privateDir, { recursive: true, force: true }));
     try {
@@ -125,9 +125,14 @@ function installRoots(cliPath: string): string[] {
   return [...new Set(roots)];
 }
 
-/** The hosts of the session's *_BASE_URL variables (a gateway; a local model server: its port only): its API too. */
-function baseUrlHosts(env: SessionEnv): string[] {
-  return env.entries().flatMap(([key, value]) => {
+/**
+ * The hosts of the *_BASE_URL variables (a gateway; a local model server: its port only) of the
+ * client's environment and the agent's agents.json entry: its API too. Never the session's (-e,
+ * an env file): a sandbox that wrote `ANTHROPIC_BASE_URL=https://elsewhere` into the .env would
+ * have the next sandboxed agent's calls, with its credentials, let through to it.
+ */
+function baseUrlHosts(env: Readonly<Record<string, string>>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => {
     const entry = key.endsWith("_BASE_URL") ? baseUrlEntry(value) : undefined;
     return entry ? [entry] : [];
   });

@@ -64,7 +64,7 @@ export const snapshot = defineCommand({
     await terminal.settled();
     const screen = terminal.screen;
     // Detected where the screen lives (its worker): only the elements cross, not every cell.
-    const elements = screen.elements();
+    const elements = screen.elements(!terminal.alive);
     const { row, col, visible } = screen.cursor();
     const omitted = Math.max(0, elements.length - MAX_ELEMENTS);
     return {

@@ -45,6 +45,8 @@ export interface CellGrid {
   bg: Uint32Array;
   flags: Uint16Array;
   cursor: { row: number; col: number; visible: boolean; style: CursorStyle };
+  /** The program has ended: it reads no keys, so its cursor marks no field (elements read none there). */
+  ended?: boolean;
   /** The mouse reporting the program asked for (what a click must be encoded as); absent: none. */
   mouse?: MouseReporting;
 }

@@ -358,8 +358,8 @@ export class ScreenProxy {
   }
 
   /** The screen as elements (docs/elements.md), detected where the screen lives: off the daemon's thread. */
-  elements(): Element[] {
-    return this.#read("elements") as Element[];
+  elements(ended = false): Element[] {
+    return this.#read("elements", ended) as Element[];
   }
 
   /** @internal From the pool: an event of this screen, in output order. */

@@ -823,9 +823,13 @@ export class Screen {
     return { ...cellGridOf(this.#xterm), mouse: this.mouse() };
   }
 
-  /** The viewport as elements with refs (docs/elements.md). */
-  elements(): Element[] {
-    return detectElements(this.cellGrid());
+  /**
+   * The viewport as elements with refs (docs/elements.md). `ended`: the program has exited, so the
+   * cursor it left behind is no input being typed in.
+   */
+  elements(ended = false): Element[] {
+    const grid = this.cellGrid();
+    return detectElements(ended ? { ...grid, cursor: { ...grid.cursor, visible: false }, ended } : grid);
   }
 
   dispose(): void {

@@ -402,6 +402,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // (Nor over choices found already further down: enquirer's scale, its legend between.)
   else if (
     !cursor.visible &&
+    !view.grid.ended &&
     !/^\s*[^\s\p{L}\p{N}]|^\s*\S+\s*$/u.test(view.flat[view.grid.cursor.row + 1] ?? "") &&
     !(view.flat[view.grid.cursor.row + 1]?.trim() && view.free(view.grid.cursor.row + 1, 0, view.cols)) &&
     !choicesBelow(view, view.grid.cursor.row)

@@ -121,8 +121,18 @@ async function version(path: string): Promise<string | null> {
     /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f]/g,
     "",
   );
-  return code === 0 ? (plain.trim().split("\n")[0] ?? null) : null;
+  // A version is a number with dots (`aider 0.86.1`, `v1.2.3`): a CLI that knows no --version and
+  // starts its TUI, or greets, answers its first words instead, which are no version.
+  const line = plain
+    .split("\n")
+    .map((row) => row.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .find((row) => row.length <= 80 && VERSION.test(row));
+  return code === 0 && line ? VERSION.exec(line)![1]! : null;
 }
+
+const VERSION = /(?:^|[\s(v])(\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z.-]+)?)(?=$|[\s),])/;
 
 function packageVersion(path: string): string | null {
   try {

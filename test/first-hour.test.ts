@@ -1,6 +1,8 @@
 // Issue 62's rough edges, each as a new user met it in the first hour: the help, the waits, the
 // event stream, the names of a fleet's hosts, a snapshot of an ended program, the page's labels.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
 
 let sandbox: Sandbox;
@@ -61,4 +63,44 @@ test("t4a events ends once its reader has gone (`t4a events | head -n 1`)", asyn
   );
   expect(await new Response(events.stdout).text()).toContain('"terminal"');
   await sandbox.ok(["kill", id]);
+});
+
+test("edge 9: a snapshot of a program that has exited shows no input where its cursor was left", async () => {
+  const id = await sandbox.ok(["create", "--", "bash", "-c", "echo 'Name: '; echo all done"]);
+  await sandbox.ok(["wait", id, "--exit", "--timeout", "20s"]);
+  const shown = await sandbox.ok(["snapshot", id]);
+  expect(shown).toContain("Name:");
+  expect(shown).toContain("all done");
+  expect(shown).not.toContain("input");
+  expect(shown).not.toContain("(cursor)");
+  // A live program at the same kind of prompt still has its input.
+  const live = await sandbox.ok(["create", "--", "bash", "-c", "read -p 'Name: ' x"]);
+  await sandbox.ok(["wait", live, "--input", "--timeout", "20s"]);
+  expect(await sandbox.ok(["snapshot", live])).toContain('input "Name" [e1] (cursor)');
+  await sandbox.ok(["kill", id]);
+  await sandbox.ok(["kill", live]);
+});
+
+test("edge 7: `t4a agents` gives a custom agent's version only when it prints one, never its first words", async () => {
+  const bin = join(sandbox.dir, "agent-bin");
+  const config = join(sandbox.dir, "agent-config");
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(join(config, "t4a"), { recursive: true });
+  // One knows no --version and greets (a TUI would draw its first screen); one prints its version.
+  writeFileSync(join(bin, "greeter"), "#!/bin/sh\necho 'Welcome to greeter: what shall we build today?'\n");
+  writeFileSync(join(bin, "versioned"), "#!/bin/sh\necho 'versioned 1.4.2 (build 7)'\n");
+  chmodSync(join(bin, "greeter"), 0o755);
+  chmodSync(join(bin, "versioned"), 0o755);
+  writeFileSync(
+    join(config, "t4a", "agents.json"),
+    JSON.stringify({ greeter: { cli: "greeter" }, versioned: { cli: "versioned" } }),
+  );
+  const env = { ...sandbox.env, PATH: `${bin}:${process.env.PATH}`, XDG_CONFIG_HOME: config };
+  const child = Bun.spawn([BIN, "agents", "--json"], { env, stdout: "pipe", stderr: "pipe" });
+  const reply = JSON.parse(await new Response(child.stdout).text()) as {
+    agents: Array<{ name: string; installed: boolean; version: string | null }>;
+  };
+  const byName = new Map(reply.agents.map((agent) => [agent.name, agent]));
+  expect(byName.get("greeter")).toMatchObject({ installed: true, version: null });
+  expect(byName.get("versioned")).toMatchObject({ installed: true, version: "1.4.2" });
 });

@@ -231,10 +231,17 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
   server.invalidate();
   const windowName = flag(command, "n");
   if (windowName !== undefined) await setOption(run, "t4a-window-name", windowName, name);
+  // pane_start_command: the command as it was given (tmux shows it, not the shell around it).
+  if (words.length) await setOption(run, "t4a-start-command", startCommand(words), name);
   const pane = (await server.state()).panes.find((p) => p.id === name);
   if (has(command, "P") && pane)
     run.out.push(`${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:")}\n`);
   if (!detached && pane) await attach(run, pane, false);
+}
+
+/** Arguments as tmux's cmd_stringify_argv writes them: quoted where they hold blanks or quotes. */
+function startCommand(words: string[]): string {
+  return words.map((word) => (/[\s"'$\\]|^$/.test(word) ? `"${word.replace(/["\\$]/g, "\\$&")}"` : word)).join(" ");
 }
 
 async function attach(run: Run, pane: Pane, readOnly: boolean): Promise<void> {

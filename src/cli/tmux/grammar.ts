@@ -162,7 +162,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [1, 2],
     usage: "[-Fhgru] [-t target-session] name [value]",
     ignored: "h",
-    note: "kept and given to sessions made afterwards (-g: every one, else that session's)",
+    note: "-g: given to every session made afterwards; a session's own is kept and shown (in tmux it reaches that session's new panes, which t4a does not make)",
   },
   {
     name: "show-environment",
@@ -424,6 +424,9 @@ export const NOT_IMPLEMENTED_WHY: Record<string, string> = {
   "detach-client": "t4a has no tmux clients (detach with C-\\)",
   "rename-session": "a t4a session's name is its id, fixed at its start",
 };
+
+/** tmux 3.3a's commands t4a does not run, sorted. */
+export const tmuxCommandNames = (): string[] => Object.keys(TMUX_COMMANDS).sort();
 
 export interface ParsedCommand {
   spec: CommandSpec;

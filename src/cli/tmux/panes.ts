@@ -213,6 +213,26 @@ export async function historyLimit(server: Server, pane?: Pane): Promise<number>
 
 /** Every variable of a pane (and its session and window), as tmux names them. */
 export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serverPid: number | undefined): Lookup {
+  const values = paneValues(server, pane, extras, serverPid);
+  return (name) => {
+    if (Object.hasOwn(values, name)) return values[name]!();
+    if (name.startsWith("@")) return pane.options[name];
+    return undefined;
+  };
+}
+
+/** The variable names formats can read (docs/tmux.md lists them; a test compares). */
+export function variableNames(): string[] {
+  const pane = { options: {}, cmdArgs: [] } as unknown as Pane;
+  return Object.keys(paneValues({} as Server, pane, {}, undefined));
+}
+
+function paneValues(
+  server: Server,
+  pane: Pane,
+  extras: PaneExtras,
+  serverPid: number | undefined,
+): Record<string, () => string> {
   const seconds = (ms: number) => String(Math.floor(ms / 1000));
   const host = hostname();
   const values: Record<string, () => string> = {
@@ -247,7 +267,7 @@ export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serve
     pane_pid: () => String(pane.pid),
     pane_current_command: () => currentCommand(pane),
     pane_current_path: () => currentPath(pane),
-    pane_start_command: () => pane.cmdArgs.join(" "),
+    pane_start_command: () => pane.options["t4a-start-command"] ?? "",
     pane_width: () => String(pane.cols),
     pane_height: () => String(pane.rows),
     pane_title: () => forDisplay(fromProgram(pane.options["t4a-pane-title"] ?? (pane.title || host))),
@@ -281,9 +301,5 @@ export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serve
     version: () => "3.3a",
     t4a_id: () => pane.id,
   };
-  return (name) => {
-    if (name in values) return values[name]!();
-    if (name.startsWith("@")) return pane.options[name];
-    return undefined;
-  };
+  return values;
 }

@@ -1,7 +1,7 @@
 // npm run bench: t4a against tmux (and the kernel-PTY floor), side by side in one run on this
 // machine, as medians and ratios. Prints a table and writes bench/results/latest.json.
 // Sections: ingest, CLI round trip, screenshot, memory, event latency, scale, the fleet (bench/fleet.ts).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { COMPILE_FLAGS } from "../build.ts";
@@ -76,6 +76,7 @@ const sections: Record<string, () => Promise<void>> = {
   soak,
   spawn,
   fleet,
+  tmux: tmuxCli,
 };
 for (const [name, section] of Object.entries(sections)) {
   if (only && only !== name) continue;
@@ -596,6 +597,85 @@ async function cli(): Promise<void> {
       unit: "ms",
     });
     rows.push({ section: "cli", metric: "  (an empty compiled Bun program)", t4a: median(nothing), unit: "ms" });
+  } finally {
+    t4a.stop();
+    tmux.stop();
+  }
+}
+
+/**
+ * `npm run bench tmux`: t4a run as tmux (through a `tmux` link, as a tool finds it) against the
+ * real tmux, command by command (each a whole process: start, connect, answer), and a
+ * Terminal-Bench-style step: send-keys with `; tmux wait -S done`, `tmux wait done`, then
+ * `capture-pane -p -S -`, timed per step.
+ */
+async function tmuxCli(): Promise<void> {
+  const t4a = await new T4a().start();
+  const tmux = new Tmux();
+  const shim = join(t4a.dir, "bin");
+  mkdirSync(shim, { recursive: true });
+  symlinkSync(BIN, join(shim, "tmux"));
+  const env = { ...t4a.env, PATH: `${shim}:${process.env.PATH}` };
+  const ours = (...args: string[]) => [join(shim, "tmux"), ...args];
+  const runOurs = (...args: string[]) => {
+    const result = Bun.spawnSync(ours(...args), { env, stderr: "pipe" });
+    if (result.exitCode !== 0) throw new Error(`t4a as tmux ${args.join(" ")}: ${result.stderr.toString()}`);
+  };
+  const shell = "bash --norc --noprofile";
+  runOurs("new-session", "-d", "-s", "t1", "-x", "80", "-y", "24", shell);
+  tmux.run("new-session", "-d", "-s", "t1", "-x", "80", "-y", "24", shell);
+  const runs = 40;
+  try {
+    const commands: Array<[string, string[]]> = [
+      ["-V", ["-V"]],
+      ["has-session -t t1", ["has-session", "-t", "t1"]],
+      ["list-sessions", ["list-sessions"]],
+      [
+        "list-panes -a -F",
+        ["list-panes", "-a", "-F", "#{session_name} #{pane_id} #{pane_pid} #{pane_current_command}"],
+      ],
+      ["display-message -p", ["display-message", "-p", "-t", "t1", "#{session_name} #{cursor_x},#{cursor_y}"]],
+      ["send-keys", ["send-keys", "-t", "t1", "x"]],
+      ["capture-pane -p", ["capture-pane", "-p", "-t", "t1"]],
+      ["capture-pane -p -e -J -S -", ["capture-pane", "-p", "-e", "-J", "-S", "-", "-t", "t1"]],
+      ["set-option @x", ["set-option", "-t", "t1", "@x", "1"]],
+      ["show-options -v", ["show-options", "-v", "-t", "t1", "@x"]],
+      ["wait-for -S", ["wait-for", "-S", "bench"]],
+    ];
+    for (const [label, args] of commands) {
+      rows.push({
+        section: "tmux",
+        metric: `tmux ${label}`,
+        t4a: median(timeProcess(ours(...args), runs, env)),
+        tmux: median(timeProcess(tmux.cmd(...args), runs)),
+        unit: "ms",
+      });
+    }
+    // A Terminus step: type a command ending in `; tmux wait -S done`, wait on the channel, read it all.
+    const step = (run: (...args: string[]) => string[], runEnv: Record<string, string> | undefined, i: number) => {
+      const started = Bun.nanoseconds();
+      const spawn = (argv: string[]) => {
+        const result = Bun.spawnSync(argv, { env: runEnv, stdout: "ignore", stderr: "pipe" });
+        if (result.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${result.stderr.toString()}`);
+      };
+      spawn(run("send-keys", "-t", "t1", `echo step ${i}; tmux wait -S done`, "Enter"));
+      spawn(["timeout", "30s", ...run("wait", "done")]);
+      spawn(run("capture-pane", "-p", "-S", "-", "-t", "t1"));
+      return (Bun.nanoseconds() - started) / 1e6;
+    };
+    const oursSteps: number[] = [];
+    const theirSteps: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      oursSteps.push(step(ours, env, i));
+      theirSteps.push(step((...args) => tmux.cmd(...args), undefined, i));
+    }
+    rows.push({
+      section: "tmux",
+      metric: "Terminus step: send-keys + wait-for + capture-pane -S -",
+      t4a: median(oursSteps.slice(3)),
+      tmux: median(theirSteps.slice(3)),
+      unit: "ms",
+    });
   } finally {
     t4a.stop();
     tmux.stop();

@@ -3,7 +3,6 @@
 // refusal is a TmuxError in tmux's words.
 import { readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import type { Reply } from "../../client/connection.ts";
-import { callerEnv } from "../../spawn/env-keys.ts";
 import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
 import { isKnownOption, OPTION_DEFAULTS } from "./options.ts";
@@ -212,6 +211,7 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
           ? [shell, "-c", defaultCommand]
           : undefined;
   const limit = global["history-limit"];
+  const { callerEnv } = await import("../../spawn/env-keys.ts");
   await server.request(
     {
       cmd: "create",

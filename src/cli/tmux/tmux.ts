@@ -2,10 +2,8 @@
 // Global flags pick the server (`-L`/`-S`: a t4a socket each), the rest is commands split at `;`,
 // run in order over one connection; the first refusal stops the line with tmux's exit code 1.
 // Loaded only when asked for (main.ts), so t4a's own calls pay nothing for it.
-import { createHash } from "node:crypto";
 import { writeSync } from "node:fs";
 import { parentDir, socketPath } from "../../client/socket-path.ts";
-import { HANDLERS } from "./commands.ts";
 import { parseCommand, splitCommands, TmuxError } from "./grammar.ts";
 import { Server } from "./server.ts";
 
@@ -67,6 +65,8 @@ export async function runTmux(argv: string[], invocation: TmuxInvocation): Promi
       await server.connect();
       throw error;
     }
+    // The commands' code loads only once the line is read (`tmux -V` needs none of it).
+    const { HANDLERS } = await import("./commands.ts");
     const run = { server, out, self: invocation.self };
     for (const command of commands) {
       await HANDLERS[command.spec.name]!(command, run);
@@ -101,6 +101,7 @@ async function pickServer(globals: Map<string, string | true>): Promise<Server> 
     const absolute = path.startsWith("/") ? path : `${process.cwd()}/${path}`;
     const privateDir = await checkSocketDir(parentDir(absolute)).catch(() => false);
     if (privateDir) return new Server(absolute, absolute);
+    const { createHash } = await import("node:crypto");
     const digest = createHash("sha256").update(absolute).digest("hex").slice(0, 16);
     return new Server(`${parentDir(base)}/tmux-S-${digest}.sock`, absolute);
   }

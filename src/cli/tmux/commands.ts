@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, appendFileSync } from "node:fs";
 import type { Reply } from "../../client/connection.ts";
 import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
-import { isKnownOption, OPTION_DEFAULTS } from "./options.ts";
+import { matchOption, OPTION_DEFAULTS } from "./options.ts";
 import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget } from "./panes.ts";
 import { byName, livePanes, type Pane, type Server } from "./server.ts";
 
@@ -378,18 +378,24 @@ async function optionScope(command: ParsedCommand, run: Run): Promise<Pane | und
   return resolveTarget(run.server, flag(command, "t"));
 }
 
+/** An option's full name (a unique prefix is enough, as in tmux); undefined: refused quietly (-q). */
+function optionName(asked: string, quiet: boolean): string | undefined {
+  const match = matchOption(asked);
+  if (match && "name" in match) return match.name;
+  if (quiet) return undefined;
+  throw new TmuxError(match ? `ambiguous option: ${asked}` : `invalid option: ${asked}`);
+}
+
 function quoted(value: string): string {
   if (value === "") return "''";
   return /[\s"'\\#;$]/.test(value) ? `"${value.replace(/(["\\$])/g, "\\$1")}"` : value;
 }
 
 async function setOptionCommand(command: ParsedCommand, run: Run, window = false): Promise<void> {
-  const [name, given] = command.args as [string, string | undefined];
+  const [asked, given] = command.args as [string, string | undefined];
   const quiet = has(command, "q");
-  if (!isKnownOption(name)) {
-    if (quiet) return;
-    throw new TmuxError(`invalid option: ${name}`);
-  }
+  const name = optionName(asked, quiet);
+  if (name === undefined) return;
   const scope = await optionScope(command, run);
   const { global } = await run.server.state();
   const current = scope ? scope.options[name] : global[name];
@@ -426,14 +432,12 @@ async function showOptions(command: ParsedCommand, run: Run): Promise<void> {
   const { global } = await run.server.state();
   const own = scope ? scope.options : global;
   const visible = (key: string) => !key.startsWith("t4a-");
-  const name = command.args[0];
+  const asked = command.args[0];
   const valueOnly = has(command, "v");
   const line = (key: string, value: string) => (valueOnly ? `${value}\n` : `${key} ${quoted(value)}\n`);
-  if (name !== undefined) {
-    if (!isKnownOption(name)) {
-      if (has(command, "q")) return;
-      throw new TmuxError(`invalid option: ${name}`);
-    }
+  if (asked !== undefined) {
+    const name = optionName(asked, has(command, "q"));
+    if (name === undefined) return;
     let value = own[name];
     if (value === undefined && !scope && name === "history-limit") value = String(await historyLimit(run.server));
     if (value === undefined && !scope) value = OPTION_DEFAULTS[name];

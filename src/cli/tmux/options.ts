@@ -132,5 +132,17 @@ export function isKnownOption(name: string): boolean {
   return KNOWN.has(name.replace(/\[\d+\]$/, ""));
 }
 
+/**
+ * tmux's options_match: an exact name, else a unique prefix of one; several: "ambiguous"; none:
+ * undefined (the caller says "invalid option").
+ */
+export function matchOption(name: string): { name: string } | { ambiguous: true } | undefined {
+  if (isKnownOption(name)) return { name };
+  const base = name.replace(/\[\d+\]$/, "");
+  const found = [...KNOWN].filter((known) => known.startsWith(base));
+  if (found.length === 1) return { name: found[0]! + name.slice(base.length) };
+  return found.length > 1 ? { ambiguous: true } : undefined;
+}
+
 /** The options whose value t4a acts on (the docs' table says what each does). */
 export const HONOURED_OPTIONS = ["history-limit", "remain-on-exit"];

@@ -161,6 +161,17 @@ export function currentPath(pane: Pane): string {
   return pane.cwd;
 }
 
+/** The pane's terminal device, as its program has it open (tmux's pane_tty). */
+function ttyOf(pane: Pane): string {
+  if (!pane.alive) return "";
+  try {
+    const device = readlinkSync(`/proc/${pane.pid}/fd/0`);
+    return device.startsWith("/dev/") ? device : "";
+  } catch {
+    return "";
+  }
+}
+
 export function windowName(pane: Pane): string {
   return pane.options["t4a-window-name"] ?? currentCommand(pane);
 }
@@ -267,6 +278,7 @@ function paneValues(
     pane_pid: () => String(pane.pid),
     pane_current_command: () => currentCommand(pane),
     pane_current_path: () => currentPath(pane),
+    pane_tty: () => ttyOf(pane),
     pane_start_command: () => pane.options["t4a-start-command"] ?? "",
     pane_width: () => String(pane.cols),
     pane_height: () => String(pane.rows),

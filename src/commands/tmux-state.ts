@@ -134,13 +134,14 @@ class TmuxState {
   }
 }
 
-const states = new WeakMap<DaemonContext, TmuxState>();
+// Keyed by the daemon's sessions, not the context: each connection has a context of its own.
+const states = new WeakMap<DaemonContext["sessions"], TmuxState>();
 function stateOf(ctx: DaemonContext): TmuxState {
-  let state = states.get(ctx);
+  let state = states.get(ctx.sessions);
   if (!state) {
     const made = new TmuxState();
     state = made;
-    states.set(ctx, made);
+    states.set(ctx.sessions, made);
     ctx.bus.subscribe(undefined, (event) => {
       const id = (event as { terminal?: unknown }).terminal;
       if (event.event === "exit" && typeof id === "string" && ctx.sessions.has(id))

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { deferred } from "../protocol/deferred.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
@@ -113,8 +114,9 @@ export const agents = defineCommand({
  * what `--version` prints.
  */
 async function version(path: string): Promise<string | null> {
+  // A package.json's version and what a CLI prints are theirs: shown through the one stripping function.
   const packaged = packageVersion(path);
-  if (packaged !== null) return packaged;
+  if (packaged !== null) return forDisplay(fromProgram(packaged));
   const { text, code } = await outputOf(path, ["--version"]);
   // Some CLIs colour their version: what is printed and sent is the text alone.
   const plain = text.replace(

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { DEFAULT_MAX_OUTPUT } from "../protocol/budget.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
@@ -112,9 +113,9 @@ export const exec = defineCommand({
     const session = ctx.sessions.get(params.id);
     // A new command needs a live shell; a continuation may read what an ended one left.
     if (params.command !== undefined)
-      return { ...(await session.alive.exec(params.command, params.yield_ms, params.max_output)) };
+      return shown(await session.alive.exec(params.command, params.yield_ms, params.max_output));
     return {
-      ...(await session.terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)),
+      ...shown(await session.terminal.execContinue(params.continue!, params.input, params.yield_ms, params.max_output)),
     };
   },
   cli: {
@@ -172,3 +173,8 @@ export const exec = defineCommand({
   ],
   http: [{ method: "POST", path: "/api/sessions/:id/exec" }],
 });
+
+/** An outcome as shown: its output is the screen's rows (no bidi control), the reader's name the program's own. */
+function shown<T extends { output: string }>(outcome: T): T {
+  return { ...outcome, output: forDisplay(fromProgram(outcome.output), "lines") };
+}

@@ -2,6 +2,7 @@
 // exit code and output lines — `t4a run t1 -- make test` behaves like `ssh host make test`.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
+import { shownRows } from "../protocol/program-text.ts";
 import { Milliseconds, TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
@@ -57,7 +58,9 @@ export const run = defineCommand({
   reply: RunReply,
   async handle(params, ctx) {
     const terminal = ctx.sessions.get(params.id).alive;
-    return { ...(await terminal.run(params.command, params.timeout_ms, params.max_lines)) };
+    const ran = await terminal.run(params.command, params.timeout_ms, params.max_lines);
+    // The command's rows, off its screen: no bidi control reorders the reader's terminal.
+    return { ...ran, lines: shownRows(ran.lines) };
   },
   cli: {
     usage: "run <id> [...command]",

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { shownRows } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
@@ -106,7 +107,7 @@ export const text = defineCommand({
       // A row's index from the region's bottom is that bottom's stable number minus its own.
       const bottom = screen.fromBottom(0, params.region);
       return {
-        lines: params.trim ? changed.lines : changed.lines.map((line) => line.padEnd(screen.cols)),
+        lines: shownRows(params.trim ? changed.lines : changed.lines.map((line) => line.padEnd(screen.cols))),
         rows: changed.rows.map((row) => bottom - row),
         full: !changed.partial,
         region: params.region,
@@ -135,7 +136,8 @@ export const text = defineCommand({
       const lines = screen.capture(params.region, start, end, options);
       return { lines, region: params.region, start, end, total_lines: total, token };
     }
-    const lines = screen.lines(params.region, start, end, params.trim);
+    // The program's rows: a bidi control in a cell would reorder the reader's terminal.
+    const lines = shownRows(screen.lines(params.region, start, end, params.trim));
     const trimmed = params.trim_rows ? { trimmed_rows: start - (params.start ?? 0) } : {};
     return { lines, region: params.region, start, end, total_lines: total, token, ...trimmed };
   },

@@ -21,19 +21,23 @@ export const fromProgram = (text: string): ProgramText => text as unknown as Pro
  */
 export const programTextValue = (text: ProgramText): string => text as unknown as string;
 
-// C0, DEL, C1 (an escape sequence needs one of them: ESC, CSI 0x9b, OSC 0x9d…) and the bidi
-// controls that reorder what follows them (U+202E shows `t1‮gpj.exe` as `t1exe.jpg`).
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const UNSHOWABLE_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0, DEL, C1: an escape sequence needs one of them (ESC, CSI 0x9b, OSC 0x9d…).
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROLS_IN_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// The bidi controls that reorder what follows them (U+202E shows `t1‮gpj.exe` as `t1exe.jpg`):
+// they take no column, and go without a trace (a screen row keeps its columns).
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * The one way program text is shown: its control characters (C0, DEL, C1) and bidi controls as
- * spaces, so no escape sequence, clipboard write, cursor move, title set or reordering reaches a
- * terminal, a model or the page. `lines`: a block of lines (a command's output, a message) keeps
- * its newlines and tabs, which start no sequence.
+ * The one way program text is shown: its control characters (C0, DEL, C1) as spaces and its bidi
+ * controls left out, so no escape sequence, clipboard write, cursor move, title set or reordering
+ * reaches a terminal, a model or the page. `lines`: a block of lines (a command's output, a
+ * message) keeps its newlines and tabs, which start no sequence.
  */
 export function forDisplay(text: ProgramText, lines?: "lines"): string {
-  return programTextValue(text).replace(lines ? UNSHOWABLE_IN_LINES : UNSHOWABLE, " ");
+  return programTextValue(text)
+    .replace(lines ? CONTROLS_IN_LINES : CONTROLS, " ")
+    .replace(BIDI, "");
 }
 
 /** Reply fields that are blocks of lines (exec's output, a message, ask's answer, a diff): their newlines stay. */
@@ -60,3 +64,10 @@ export const shownLine = (text: string): string => forDisplay(fromProgram(text))
 
 /** The same, keeping its newlines and tabs (an error that quotes several lines). */
 export const shownLines = (text: string): string => forDisplay(fromProgram(text), "lines");
+
+/**
+ * Rows read off a screen (text, run): xterm executes every C0 and C1 (a row holds none: U+009B
+ * `31m` coloured, U+0085 began a line), but a bidi control lands in a cell and would reorder the
+ * reader's terminal; it goes, the columns stay.
+ */
+export const shownRows = (rows: string[]): string[] => rows.map((row) => forDisplay(fromProgram(row), "lines"));

@@ -647,7 +647,11 @@ export class Session {
       this.#limits !== undefined &&
       this.terminal.info().signal === "SIGKILL" &&
       this.#limits.oomKills(this.terminal.pid) > 0;
-    const kept = await runCleanups(this.#cleanups);
+    // Why a worktree was kept may quote git's stderr, which names what the session wrote.
+    const kept = (await runCleanups(this.#cleanups)).map((item) => ({
+      ...item,
+      reason: forDisplay(fromProgram(item.reason)),
+    }));
     return { ...(outOfMemory ? { reason: "memory_limit" } : {}), ...(kept.length ? { kept } : {}) };
   }
 

@@ -13,10 +13,12 @@ const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["u
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 // Names itself "ESC[1A ESC[2K ESC]0;X BEL" (the line above erased, the window's title set: 14 of
-// comm's 15 bytes), sets a title holding a right-to-left override, and reads its terminal.
+// comm's 15 bytes), sets a title holding a right-to-left override, prints one on a row, and reads
+// its terminal.
 const RENAME = String.raw`import ctypes
 ctypes.CDLL(None).prctl(15, b"\x1b[1A\x1b[2K\x1b]0;X\x07", 0, 0, 0)
 print("\x1b]2;\u202etitle\x07", end="", flush=True)
+print("row \u202edesrever\u2066 \u009b31mred")
 input()
 `;
 // Reports a directory whose URL-encoded name holds a screen clear and a title set, and stays (the
@@ -74,6 +76,10 @@ for (const kind of kinds) {
       const waited = await a.ok(["wait", id, "--input", "--timeout", "20s"]);
       expect(waited).toContain("0;X");
       expect(waited).not.toMatch(UNSAFE);
+      // A bidi control lands in a cell (xterm executes every C0 and C1): the rows come without it.
+      const rows = await a.ok(["text", id]);
+      expect(rows).toContain("row desrever red");
+      expect(rows).not.toMatch(UNSAFE);
       const listed = await a.ok(["list"]);
       expect(listed).toContain("reading input");
       expect(listed).not.toMatch(UNSAFE);

@@ -3,6 +3,7 @@
 // people and models; --json gives the elements with their bounds.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
+import { displayable } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { outline, type Element } from "../terminal/elements.ts";
 import { defineCommand, textContent } from "./command.ts";
@@ -72,7 +73,8 @@ export const snapshot = defineCommand({
       rows: screen.rows,
       cursor: { row, col, visible },
       mouse: screen.mouse().mode,
-      elements: omitted ? elements.slice(0, MAX_ELEMENTS) : elements,
+      // Labels and texts are the screen's cells: a bidi control there would reorder the reader's terminal.
+      elements: displayable(omitted ? elements.slice(0, MAX_ELEMENTS) : elements),
       ...(omitted ? { omitted } : {}),
     };
   },

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { AgentStateName, Milliseconds, TerminalId } from "../protocol/fields.ts";
 import type { DaemonContext } from "./context.ts";
 import { defineCommand } from "./command.ts";
@@ -145,65 +146,13 @@ export const wait = defineCommand({
   params: WaitParams,
   reply: WaitReply,
   async handle(params, ctx) {
-    const { idle_ms, text, gone, command_done, exit, input, screen } = params;
-    const others =
-      idle_ms !== undefined ||
-      text !== undefined ||
-      params.regex !== undefined ||
-      gone !== undefined ||
-      command_done ||
-      exit ||
-      input;
-    if (params.any) {
-      if (params.id !== undefined || others)
-        throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
-      const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
-      if (params.claim && resume) throw new T4aError("invalid_params", "claim takes a need there is now: no since");
-      if (params.claim && params.worker === undefined && ctx.connection === undefined)
-        throw new T4aError("invalid_params", "claim: name the worker (there is no connection to hold the claim)");
-      const claim = params.claim
-        ? { worker: params.worker, connection: ctx.connection?.id, lease_ms: params.lease_ms ?? DEFAULT_LEASE_MS }
-        : undefined;
-      return waitAny(
-        ctx,
-        params.agent === undefined ? undefined : [params.agent].flat(),
-        params.timeout_ms,
-        resume,
-        claim,
-      );
-    }
-    if (params.claim || params.worker !== undefined || params.lease_ms !== undefined)
-      throw new T4aError("invalid_params", "claim, worker and lease are for a wait with any");
-    if (params.since !== undefined) throw new T4aError("invalid_params", "since is for a wait with any");
-    if (screen && text === undefined && params.regex === undefined)
-      throw new T4aError("invalid_params", "screen is for a wait with text or regex");
-    if (params.id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id, or any");
-    const session = ctx.sessions.get(params.id);
-    if (params.agent !== undefined) {
-      if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
-      const watch = session.agent;
-      if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
-      if (Array.isArray(params.agent) && params.agent.length === 0)
-        throw new T4aError("invalid_params", "agent: name at least one state");
-      return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
-    }
-    if (!others) {
-      throw new T4aError(
-        "invalid_params",
-        "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent",
-      );
-    }
-    let regex: RegExp | undefined;
-    try {
-      regex = params.regex === undefined ? undefined : new RegExp(params.regex);
-    } catch (error) {
-      throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
-    }
+    // The row a text or regex wait matched, and its match, are the program's screen (a bidi
+    // control lands in a cell); an agent's line and a reader's name are stripped where they are read.
+    const reply = await waitFor(params, ctx);
     return {
-      ...(await session.terminal.wait(
-        { idle_ms, text, regex, screen, gone, command_done, exit, input },
-        params.timeout_ms,
-      )),
+      ...reply,
+      ...(reply.line === undefined ? {} : { line: forDisplay(fromProgram(reply.line)) }),
+      ...("match" in reply && reply.match !== undefined ? { match: forDisplay(fromProgram(reply.match)) } : {}),
     };
   },
   cli: {
@@ -460,4 +409,68 @@ function then(event: TerminalEvent, states: string[] | undefined) {
       ...(event.need_id !== undefined ? { need_id: event.need_id } : {}),
     };
   return undefined;
+}
+
+/** The wait itself; handle strips the screen's text from its reply. */
+async function waitFor(params: v.InferOutput<typeof WaitParams>, ctx: DaemonContext) {
+  const { idle_ms, text, gone, command_done, exit, input, screen } = params;
+  const others =
+    idle_ms !== undefined ||
+    text !== undefined ||
+    params.regex !== undefined ||
+    gone !== undefined ||
+    command_done ||
+    exit ||
+    input;
+  if (params.any) {
+    if (params.id !== undefined || others)
+      throw new T4aError("invalid_params", "any waits on every terminal: give no id, and no condition but agent");
+    const resume = params.since === undefined ? undefined : { since: params.since, instance: params.instance };
+    if (params.claim && resume) throw new T4aError("invalid_params", "claim takes a need there is now: no since");
+    if (params.claim && params.worker === undefined && ctx.connection === undefined)
+      throw new T4aError("invalid_params", "claim: name the worker (there is no connection to hold the claim)");
+    const claim = params.claim
+      ? { worker: params.worker, connection: ctx.connection?.id, lease_ms: params.lease_ms ?? DEFAULT_LEASE_MS }
+      : undefined;
+    return waitAny(
+      ctx,
+      params.agent === undefined ? undefined : [params.agent].flat(),
+      params.timeout_ms,
+      resume,
+      claim,
+    );
+  }
+  if (params.claim || params.worker !== undefined || params.lease_ms !== undefined)
+    throw new T4aError("invalid_params", "claim, worker and lease are for a wait with any");
+  if (params.since !== undefined) throw new T4aError("invalid_params", "since is for a wait with any");
+  if (screen && text === undefined && params.regex === undefined)
+    throw new T4aError("invalid_params", "screen is for a wait with text or regex");
+  if (params.id === undefined) throw new T4aError("invalid_params", "wait needs a terminal id, or any");
+  const session = ctx.sessions.get(params.id);
+  if (params.agent !== undefined) {
+    if (others) throw new T4aError("invalid_params", "agent is a condition of its own: wait for it alone");
+    const watch = session.agent;
+    if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
+    if (Array.isArray(params.agent) && params.agent.length === 0)
+      throw new T4aError("invalid_params", "agent: name at least one state");
+    return { condition: "agent" as const, ...(await watch.until(params.agent, params.timeout_ms)) };
+  }
+  if (!others) {
+    throw new T4aError(
+      "invalid_params",
+      "wait needs a condition: idle_ms, text, regex, gone, command_done, exit, input or agent",
+    );
+  }
+  let regex: RegExp | undefined;
+  try {
+    regex = params.regex === undefined ? undefined : new RegExp(params.regex);
+  } catch (error) {
+    throw new T4aError("invalid_params", `invalid regex: ${(error as Error).message}`);
+  }
+  return {
+    ...(await session.terminal.wait(
+      { idle_ms, text, regex, screen, gone, command_done, exit, input },
+      params.timeout_ms,
+    )),
+  };
 }

@@ -1,6 +1,7 @@
 // How the web answers: JSON bodies, and the one place an error becomes an HTTP status. A wire
 // error keeps its code and gets the status that fits it; the gate's refusals carry their own.
 import { T4aError, type ErrorCode } from "../protocol/errors.ts";
+import { shownLines } from "../protocol/program-text.ts";
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -49,7 +50,9 @@ export function errorResponse(error: unknown): Response {
     return json({ ok: false, error: "internal error", code: "internal" }, 500);
   }
   const status = error instanceof HttpRefusal ? error.status : (STATUS[error.code] ?? 500);
-  const response = json({ ok: false, error: error.message, code: error.code }, status);
+  // A refusal may quote a program (a setup script's output, the shell's words): what an HTTP client
+  // prints to a terminal carries no escape sequence of it.
+  const response = json({ ok: false, error: shownLines(error.message), code: error.code }, status);
   if (error instanceof HttpRefusal)
     for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
   return response;

@@ -50,12 +50,12 @@ export class Sessions {
   }
 
   /** A session from a spec: the plugin chain, the terminal, its timeout, its agent's watch, its recording. */
-  async create(spec: SessionSpec, restored = false): Promise<Session> {
+  async create(spec: SessionSpec, restored = false, startIn?: string): Promise<Session> {
     const shortage = fdShortage();
     if (shortage) throw new T4aError("busy", shortage);
     const id = this.#reserve(spec.name, restored);
     try {
-      return await this.#create(id, spec, restored);
+      return await this.#create(id, spec, restored, startIn);
     } finally {
       this.#reserved.delete(id);
     }
@@ -176,19 +176,25 @@ export class Sessions {
     const spec = manifest.specFor(entry, spawn.daemonEnv);
     // Its last directory, else the one it was made in, else home: a deleted directory does not
     // lose the session, and `list` says where it came back. The last directory is what the
-    // program said (OSC 7): a sandbox or worktree session goes back there only when its real path
-    // lies inside the directory it started in (else a sandbox would be rebuilt writable where its
-    // program chose, or a worktree made of another repository).
-    const wanted = restoredCwd(entry, spec);
+    // program said (OSC 7): a sandbox or worktree session is made again in its recorded
+    // directory (the same writable directory, the same repository's worktree) and starts in the
+    // last one only when that one's real path lies inside the directory it started in (else a
+    // sandbox was rebuilt writable where its program chose, or a worktree made of another
+    // repository).
+    const confined = spec.sandbox === true || spec.worktree !== undefined;
+    const wanted = confined ? spec.cwd : (entry.cwd ?? spec.cwd);
+    // An agent starts where it was made: its conversation is kept by that directory (--resume).
+    const startIn = confined && spec.agent === undefined ? insideStart(entry) : undefined;
     const cwd = [wanted, spec.cwd, spawn.daemonEnv.HOME, "/"].find((dir) => dir !== undefined && isDirectory(dir));
     const note = cwd !== wanted ? `its directory ${wanted} is gone: restored in ${cwd}` : undefined;
     const restored = { ...spec, cwd, cols: entry.cols, rows: entry.rows, ...(spec.agent ? { resume: true } : {}) };
     try {
-      const session = await this.create(restored, true);
+      const session = await this.create(restored, true, startIn);
       manifest.clearFailed(entry.id);
       if (note) session.restoreNote = fromProgram(note);
-      bus.publish({ event: "restored", terminal: entry.id, cwd: forDisplay(fromProgram(restored.cwd ?? "")) });
-      return { id: entry.id, cwd: restored.cwd ?? "" };
+      const at = startIn ?? restored.cwd ?? "";
+      bus.publish({ event: "restored", terminal: entry.id, cwd: forDisplay(fromProgram(at)) });
+      return { id: entry.id, cwd: at };
     } catch (error) {
       const reason = (error as Error).message;
       // Its own cleanup (a kill after a failed recording) may have taken it out: put it back whole.
@@ -200,9 +206,9 @@ export class Sessions {
     }
   }
 
-  async #create(id: string, spec: SessionSpec, restored: boolean): Promise<Session> {
+  async #create(id: string, spec: SessionSpec, restored: boolean, startIn?: string): Promise<Session> {
     const { bus, manifest } = this.#options;
-    const plan = await prepareSession(spec, this.#options.spawn, id);
+    const plan = await prepareSession(spec, this.#options.spawn, id, startIn);
     // Agents come back by default: their conversation resumes where it was.
     const persist = spec.persist ?? spec.agent !== undefined;
     const session = new Session({
@@ -271,7 +277,8 @@ export class Sessions {
           id: session.id,
           screens,
           argv: plan.argv,
-          cwd: plan.cwd,
+          // A sandbox changes into startIn inside (bwrap's --chdir); bwrap itself starts in cwd.
+          cwd: spec.sandbox ? plan.cwd : (plan.startIn ?? plan.cwd),
           env: plan.env.forProgram(),
           wrap: plan.wrap,
           cols: spec.cols,
@@ -356,19 +363,15 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * Where a restored session starts: its reported directory (OSC 7, the program's say), or for a
- * sandbox or worktree session, that directory only when its real path is inside the real
- * directory it started in, recorded at creation; else (or for an older manifest, which recorded
- * none) the directory it was created in.
+ * A sandbox or worktree session's reported directory (OSC 7, the program's say) as a real path,
+ * when it lies inside the real directory the session started in, recorded at creation; else (or
+ * for an older manifest, which recorded none) undefined: it starts where it is made.
  */
-function restoredCwd(entry: ManifestEntry, spec: SessionSpec): string | undefined {
-  const reported = entry.cwd;
-  if (reported === undefined) return spec.cwd;
-  if (!spec.sandbox && spec.worktree === undefined) return reported;
+function insideStart(entry: ManifestEntry): string | undefined {
   const root = entry.start_dir;
-  const real = realDirectory(reported);
-  if (root === undefined || real === undefined) return spec.cwd;
-  return real === root || real.startsWith(`${root}/`) ? real : spec.cwd;
+  const real = entry.cwd === undefined ? undefined : realDirectory(entry.cwd);
+  if (root === undefined || real === undefined) return undefined;
+  return real === root || real.startsWith(`${root}/`) ? real : undefined;
 }
 
 /** The real path of an existing directory; undefined when it is not one. */

@@ -46,6 +46,12 @@ export type Cleanup = () => Promise<KeptItem[] | void>;
 export interface SpawnPlan {
   argv: string[];
   cwd: string;
+  /**
+   * Where the program starts when not `cwd` (a restored sandbox or worktree session's last
+   * directory, checked to lie inside it): a sandbox still makes `cwd` writable and only changes
+   * into this inside (bwrap's --chdir), so a link swapped in meanwhile leads to nothing writable.
+   */
+  startIn?: string;
   /** The session's environment: tainted, opaque (session-env.ts); the daemon's own actions read the client's. */
   env: SessionEnv;
   /** Applied to the final argv and env, after shell integration is set up (the sandbox's bwrap). */

@@ -21,7 +21,13 @@ import { worktree } from "./plugins/worktree.ts";
 /** The agent plugin builds the command once cwd and env are final, before the sandbox wraps it. */
 const CHAIN: Plugin[] = [worktree, scratchpad, environment, agent, external, sandbox, limits, setup, timeout];
 
-export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: string): Promise<SpawnPlan> {
+/** `startIn`: a restored session's last directory, inside the one it started in (SpawnPlan.startIn). */
+export async function prepareSession(
+  spec: SessionSpec,
+  ctx: SpawnContext,
+  id: string,
+  startIn?: string,
+): Promise<SpawnPlan> {
   const source = clientEnv(spec, ctx.daemonEnv);
   const plan: SpawnPlan = {
     argv: spec.cmd_args ?? defaultShell(source.SHELL),
@@ -34,6 +40,7 @@ export async function prepareSession(spec: SessionSpec, ctx: SpawnContext, id: s
   };
   try {
     for (const plugin of CHAIN) await plugin(spec, plan, ctx, id);
+    if (startIn !== undefined && startIn !== plan.cwd) plan.startIn = startIn;
   } catch (error) {
     await runCleanups(plan.cleanups);
     throw error;

@@ -91,12 +91,15 @@ for (const kind of kinds) {
         where.push(
           await a.sh(
             id,
-            `echo "$(pwd) $( (echo x > ${ssh}/planted) 2>/dev/null && echo ssh:written || echo ssh:refused)"`,
+            // What is writable is what was at creation: the session's directory, its whole self (seen
+            // from outside: a path under /tmp the sandbox does not bind is its private tmpfs).
+            `echo "$(pwd) $( (echo x > ${ssh}/planted) 2>/dev/null && echo ssh:written || echo ssh:refused)"; echo x > ${work}/root-${id}`,
           ),
         );
         await a.ok(["kill", id]);
       }
       expect(where).toEqual([`${work} ssh:refused`, `${work} ssh:refused`, `${join(work, "sub")} ssh:refused`]);
+      expect(boxes.filter((id) => existsSync(join(work, `root-${id}`)))).toEqual(boxes);
       expect(existsSync(join(ssh, "planted"))).toBe(false);
     });
 

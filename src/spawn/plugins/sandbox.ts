@@ -71,7 +71,7 @@ export const sandbox: Plugin = async (spec, plan, ctx, id) => {
       ...Object.entries(loader).flatMap(([key, value]) => ["--env", `${key}=${value}`]),
       "--",
     ];
-    return { argv: [...bwrapArgs(bwrap, { cwd: plan.cwd, mounts, net, exec }), ...argv], env: safe };
+    return { argv: [...bwrapArgs(bwrap, { cwd: plan.startIn ?? plan.cwd, mounts, net, exec }), ...argv], env: safe };
   };
   plan.facts.sandbox =
     net === "host"

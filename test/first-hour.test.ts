@@ -1,9 +1,10 @@
 // Issue 62's rough edges, each as a new user met it in the first hour: the help, the waits, the
 // event stream, the names of a fleet's hosts, a snapshot of an ended program, the page's labels.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
+import { SSHD, startSshd } from "./fixtures/sshd.ts";
 
 let sandbox: Sandbox;
 beforeAll(() => {
@@ -104,3 +105,56 @@ test("edge 7: `t4a agents` gives a custom agent's version only when it prints on
   expect(byName.get("greeter")).toMatchObject({ installed: true, version: null });
   expect(byName.get("versioned")).toMatchObject({ installed: true, version: "1.4.2" });
 });
+
+test.if(SSHD !== undefined)(
+  "edge 6: a host's name from `t4a hosts add` works wherever a host is taken: --host, T4A_HOST, doctor --host, remote install",
+  async () => {
+    const sshd = (await startSshd(join(sandbox.dir, "ssh-box")))!;
+    const config = join(sandbox.dir, "box-config");
+    const remoteSocket = join(sshd.dir, "home", "run", "t4a.sock");
+    // The far end's `t4a`: this binary on a socket in that host's home, as test/fleet.test.ts has it.
+    writeFileSync(join(sshd.dir, "home", "t4a"), `#!/bin/sh\nT4A_SOCKET="$HOME/run/t4a.sock" exec ${BIN} "$@"\n`);
+    chmodSync(join(sshd.dir, "home", "t4a"), 0o755);
+    const env = { ...sandbox.env, XDG_CONFIG_HOME: config, T4A_REMOTE_T4A: '"$HOME/t4a"', T4A_CONNECT_TIMEOUT: "20" };
+    const t4a = async (args: string[], extra: Record<string, string> = {}) => {
+      const child = Bun.spawn([BIN, ...args], { env: { ...env, ...extra }, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      return { stdout: stdout.trim(), stderr: stderr.trim(), code };
+    };
+    try {
+      const user = process.env.USER ?? "root";
+      // The ssh options of the host's own (its config: key, known hosts) ride in hosts.json only.
+      expect((await t4a(["hosts", "add", "box", `${user}@127.0.0.1:${sshd.port}`, "--", "-F", sshd.config])).code).toBe(
+        0,
+      );
+      const created = await t4a(["--host", "box", "create", "--name", "far", "--", "bash", "--norc"]);
+      expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(created.stdout).toBe("far");
+      expect((await t4a(["list"], { T4A_HOST: "box" })).stdout).toContain("far");
+      expect((await t4a(["text", "box:far"])).code).toBe(0);
+      const doctor = await t4a(["doctor", "--host", "box", "--json"]);
+      const hostCheck = (JSON.parse(doctor.stdout).checks as Array<{ name: string; ok: boolean }>).find((check) =>
+        check.name.startsWith("host "),
+      );
+      expect(hostCheck).toMatchObject({ ok: true });
+      const installed = await t4a(["remote", "install", "box", "--from", BIN]);
+      expect({ code: installed.code, said: installed.stderr }).toMatchObject({ code: 0 });
+      expect(installed.stderr + installed.stdout).toContain("installed");
+      expect((await t4a(["--host", "box", "kill", "far"])).code).toBe(0);
+      // A target that is no name in hosts.json is still an ssh target as before.
+      const unnamed = await t4a(["--host", "no-such-host-name.invalid", "list"]);
+      expect(unnamed.code).toBe(3);
+    } finally {
+      Bun.spawnSync([BIN, "shutdown"], { env: { ...env, T4A_SOCKET: remoteSocket } });
+      // The ssh master kept for 60 s ends now rather than outlive the test.
+      for (const master of readdirSync(dirname(sandbox.socket)).filter((name) => name.startsWith("ssh-")))
+        Bun.spawnSync(["ssh", "-o", `ControlPath=${join(dirname(sandbox.socket), master)}`, "-O", "exit", "unused"]);
+      sshd.stop();
+    }
+  },
+  120_000,
+);

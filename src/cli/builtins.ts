@@ -1,7 +1,7 @@
 // The commands that are not requests: the daemon, MCP, batch, doctor… Each loads its code only
 // when run. Read by the same line reader as the requests (parse.ts); help lists them first.
 import type { CliOptions } from "../commands/command.ts";
-import { remoteHost } from "../commands/cli-helpers.ts";
+import { remoteHost, remoteTarget } from "../commands/cli-helpers.ts";
 import { connectDaemon } from "../client/connect.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { type LineSpec, usage } from "./parse.ts";
@@ -39,7 +39,12 @@ export const builtins: Record<string, Builtin> = {
     summary: "Serve the terminal tools to an MCP client (Claude Code, Codex, Cursor…) over stdio",
     async run(_args, options, { version }) {
       const { runMcpServer } = await import("../mcp/server.ts");
-      return runMcpServer({ socketPath: resolveSocket(options), version, host: remoteHost(options) });
+      return runMcpServer({
+        socketPath: resolveSocket(options),
+        version,
+        host: remoteHost(options),
+        target: await remoteTarget(options),
+      });
     },
   },
   batch: {
@@ -49,7 +54,8 @@ export const builtins: Record<string, Builtin> = {
     examples: ["printf 'send t1 \"ls\\\\n\"\\ntext t1 --tail 5\\n' | t4a batch"],
     async run(_args, options) {
       const { runBatch } = await import("./batch.ts");
-      return runBatch(() => connectDaemon(resolveSocket(options), true, remoteHost(options)));
+      const host = await remoteTarget(options);
+      return runBatch(() => connectDaemon(resolveSocket(options), true, host));
     },
   },
   "dial-stdio": {
@@ -65,15 +71,16 @@ export const builtins: Record<string, Builtin> = {
     summary: "remote install HOST: put t4a on HOST as ~/.local/bin/t4a, the build for its OS and CPU",
     options: [
       [
-        "--from <dir>",
-        "where the release files are (default: release/ beside this binary, as npm run release leaves them)",
+        "--from <dir|file>",
+        "the build to copy: a release file, or the directory holding t4a-<target> files (default: this binary when it fits, else release/ beside it, as npm run release leaves them)",
       ],
     ],
     async run([action, host], options, { target }) {
       if (action !== "install") throw usage(`remote takes install, not "${action}"`);
+      if (host === undefined) throw usage("remote install needs a host: a name in hosts.json, or [user@]host[:port]");
       const { installRemote } = await import("./remote-install.ts");
       return installRemote(
-        host!,
+        (await remoteTarget({ host }))!,
         parentDir(resolveSocket({})),
         target,
         options.from === undefined ? undefined : String(options.from),
@@ -96,7 +103,7 @@ export const builtins: Record<string, Builtin> = {
         socket: resolveSocket(options),
         sandbox: options.sandbox === true,
         service: options.service === true,
-        host: remoteHost(options),
+        host: await remoteTarget(options),
         json: options.json === true,
       });
     },

@@ -3,7 +3,7 @@
 // 1 the daemon said no, 2 usage, 3 daemon unreachable. Never imports daemon code up front, nor
 // any command's code but the one asked for.
 import { parseReply, type CliOptions, type CliSpec, type Command, type Reply } from "../commands/command.ts";
-import { remoteHost } from "../commands/cli-helpers.ts";
+import { remoteTarget } from "../commands/cli-helpers.ts";
 import { commandLoaders, loadAll } from "../commands/lazy.ts";
 import { asksForHelp, commandName, readLine, usage, withoutUndefined } from "./parse.ts";
 import { FLEET_COMMANDS } from "./fleet-commands.ts";
@@ -108,7 +108,7 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     return ExitCode.refused;
   }
   const path = resolveSocket(options);
-  const host = routed === null ? undefined : (routed ?? remoteHost(options));
+  const host = routed === null ? undefined : (routed ?? (await remoteTarget(options)));
   let connection: Awaited<ReturnType<typeof connectDaemon>>;
   try {
     // A remote daemon is started by its own dial-stdio, whatever the command.

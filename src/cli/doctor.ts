@@ -3,6 +3,7 @@
 // daemon answers). Exit 0 when everything asked for works: the basics always, the sandbox,
 // the service or a --host when asked (--sandbox, --service, --host); the rest is reported only.
 import { statSync } from "node:fs";
+import type { RemoteHost } from "../client/connect.ts";
 import { DaemonConnection } from "../client/connection.ts";
 import { selfArgv } from "../client/executable.ts";
 import { parseHost, remoteT4a, sshArgv } from "../client/ssh.ts";
@@ -25,7 +26,8 @@ export interface DoctorOptions {
   socket: string;
   sandbox: boolean;
   service: boolean;
-  host?: string;
+  /** An ssh target, or a host of hosts.json (its target and its own ssh options). */
+  host?: string | RemoteHost;
   json: boolean;
 }
 
@@ -212,12 +214,13 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
 
   // Another machine, when asked.
   if (options.host) {
-    const host = options.host;
+    const named = typeof options.host === "string" ? { target: options.host } : options.host;
+    const host = named.target;
     await guard(`host ${host}`, true, "install ssh, and check the host's name", () => {
       const target = parseHost(host);
       // ssh's control socket lives in the socket directory: it must exist (made private) first.
       ensureSocketDir(options.socket);
-      const answer = probe(sshArgv(target, dir, [remoteT4a("--version")]), 30_000);
+      const answer = probe(sshArgv(target, dir, [remoteT4a("--version")], named.ssh_args), 30_000);
       const answered = answer.stdout.trim();
       add({
         name: `host ${target.destination}`,

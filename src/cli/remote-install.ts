@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
+import type { RemoteHost } from "../client/connect.ts";
 import { parseHost, sshArgv } from "../client/ssh.ts";
 
 /** `uname -sm` (and musl) → a release target name. */
@@ -26,7 +27,7 @@ export function targetOf(uname: string, musl: boolean): string | undefined {
 }
 
 export async function installRemote(
-  host: string,
+  host: string | RemoteHost,
   controlDir: string,
   ownTarget: string,
   from: string | undefined,
@@ -35,9 +36,11 @@ export async function installRemote(
     console.error("t4a: install from the compiled binary (dist/t4a)");
     return 2;
   }
-  const target = parseHost(host);
+  // A host of hosts.json is reached as the fleet reaches it: its target and its own ssh options.
+  const { target: address, ssh_args: own = [] } = typeof host === "string" ? { target: host } : host;
+  const target = parseHost(address);
   mkdirSync(controlDir, { recursive: true, mode: 0o700 }); // ssh's control socket goes there
-  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm; (ldd --version 2>&1 || true) | head -1"]), {
+  const probe = Bun.spawnSync(sshArgv(target, controlDir, ["uname -sm; (ldd --version 2>&1 || true) | head -1"], own), {
     stderr: "pipe",
   });
   if (probe.exitCode !== 0) {
@@ -110,7 +113,11 @@ export async function installRemote(
     // Which t4a an ssh command there finds: the PATH of non-interactive logins often lacks ~/.local/bin.
     'echo "path:$(command -v t4a || true)"',
   ].join(" && ");
-  const child = Bun.spawn(sshArgv(target, controlDir, [script]), { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(sshArgv(target, controlDir, [script], own), {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const answered = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
   await send(child.stdin, bytes, `${basename(file)} to ${target.destination}`);
   const [stdout, stderr, code] = await answered;

@@ -1,6 +1,7 @@
 // Small conversions from cac's loosely typed options to request fields.
 // Shared by the command files' CLI wiring; no daemon code.
 import { T4aError } from "../protocol/errors.ts";
+import type { RemoteHost } from "../client/connect.ts";
 import type { CliOptions } from "./command.ts";
 import type { DaemonContext } from "./context.ts";
 
@@ -41,6 +42,19 @@ export function absolutePath(path: string, base = process.cwd()): string {
 export function remoteHost(options: CliOptions): string | undefined {
   const host = typeof options.host === "string" ? options.host : process.env.T4A_HOST;
   return host || undefined;
+}
+
+/**
+ * The host to reach: --host (or T4A_HOST) as an ssh target, or, when it is a name in hosts.json
+ * (`t4a hosts add box me@box.lan`), that host: its target and its own ssh options. The file is
+ * read only for a bare name, so a call without --host reads nothing more.
+ */
+export async function remoteTarget(options: CliOptions): Promise<string | RemoteHost | undefined> {
+  const host = remoteHost(options);
+  if (host === undefined || !/^[^@:/\s]+$/.test(host)) return host;
+  const { loadHosts } = await import("../client/hosts.ts");
+  const { hosts } = loadHosts();
+  return Object.hasOwn(hosts, host) ? hosts[host] : host;
 }
 
 /** The CLI's spelling of who acts on a need (approve, deny, ask, send). */

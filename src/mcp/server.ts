@@ -10,6 +10,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { T4aError } from "../protocol/errors.ts";
 import { parseReply, type Reply } from "../commands/command.ts";
+import type { RemoteHost } from "../client/connect.ts";
 import { DaemonLink } from "../client/daemon-link.ts";
 import { FleetLinks, listWait, qualify, routeId } from "../client/fleet-links.ts";
 import { LOCAL } from "../client/hosts.ts";
@@ -30,8 +31,14 @@ const noElicitation: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "t4a does not elicit" }),
 };
 
-export async function runMcpServer(options: { socketPath: string; version: string; host?: string }): Promise<number> {
-  const link = new DaemonLink(options.socketPath, options.host);
+export async function runMcpServer(options: {
+  socketPath: string;
+  version: string;
+  host?: string;
+  /** The host to reach, as --host named it: an ssh target, or hosts.json's entry for a name. */
+  target?: string | RemoteHost;
+}): Promise<number> {
+  const link = new DaemonLink(options.socketPath, options.target ?? options.host);
   const fleet = new FleetLinks(options.socketPath);
   const server = new Server(
     { name: "t4a", version: options.version },

@@ -24,10 +24,29 @@ export function daemonClientEnv(daemonEnv: Record<string, string>): ClientEnv {
 }
 
 /**
- * Where a helper outside the sandbox finds programs and reads its own configuration (git's
- * ~/.gitconfig and $XDG_CONFIG_HOME/git/config run code: core.fsmonitor, aliases): the client's.
+ * Where a helper outside the sandbox finds programs and reads its own configuration, which can
+ * run programs: git's ~/.gitconfig and $XDG_CONFIG_HOME/git/config (core.fsmonitor, aliases), a
+ * kubeconfig's exec credential plugin, AWS's credential_process, docker's credential helpers,
+ * cargo's rustc-wrapper, npm's script-shell and node-options. The client's, never the session's.
  */
-const CLIENT_OWN = ["PATH", "HOME", "SHELL", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"];
+const CLIENT_OWN = [
+  "PATH",
+  "HOME",
+  "SHELL",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "KUBECONFIG",
+  "AWS_CONFIG_FILE",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "DOCKER_CONFIG",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "GNUPGHOME",
+];
+/** npm reads its whole configuration from these too (npm_config_script_shell, …_node_options). */
+const CLIENT_OWN_PREFIX = /^npm_config_/i;
 
 /**
  * The session's environment: what its program will get. Opaque (a private field, no index
@@ -84,11 +103,13 @@ export class SessionEnv {
   /**
    * GUARD: the environment of a helper t4a runs as the user outside any sandbox (an external
    * plugin, its cleanup, an unsandboxed setup's shell): without the variables that steer loaders,
-   * shells and runtimes (bwrap.ts's one list), and with the client's PATH, HOME, SHELL and XDG
-   * directories, never the session's.
+   * shells and runtimes (bwrap.ts's one list), and with the client's PATH, HOME, SHELL, XDG
+   * directories and tools' configuration locations (CLIENT_OWN), never the session's.
    */
   forHelper(client: ClientEnv): Record<string, string> {
     const { safe } = splitLoaderVariables(this.#vars);
+    for (const name of Object.keys(safe)) if (CLIENT_OWN_PREFIX.test(name)) delete safe[name];
+    for (const [name, value] of Object.entries(client)) if (CLIENT_OWN_PREFIX.test(name)) safe[name] = value;
     for (const name of CLIENT_OWN) {
       const value = name === "PATH" ? (client.PATH ?? "/usr/local/bin:/usr/bin:/bin") : client[name];
       if (value === undefined) delete safe[name];

@@ -16,8 +16,9 @@
 // A plugin runs outside any sandbox with the plan's environment, which holds the session's
 // `-e`/`--env-file` variables (tainted: a sandbox can write the `.env`): it never gets those that
 // steer loaders, shells or runtimes (LD_PRELOAD, BASH_ENV, BUN_OPTIONS…), and its PATH, HOME,
-// SHELL and XDG directories are the creating client's (or the daemon's): a git it runs reads your
-// ~/.gitconfig, not one the session's HOME names (SessionEnv.forHelper). It still sees them in its input.
+// SHELL, XDG directories and tools' configuration locations (KUBECONFIG, npm_config_*…) are the
+// creating client's (or the daemon's): a git it runs reads your ~/.gitconfig, not one the
+// session's HOME names (SessionEnv.forHelper). It still sees them in its input.
 import { accessSync, constants, statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";

@@ -6,8 +6,9 @@
 // variables) becomes the program's; functions and aliases do not carry over.
 // Its shell is the client's (never a SHELL the session's env names: t4a chooses it). Unsandboxed,
 // it never gets the session's variables that steer loaders, shells or runtimes (BASH_ENV,
-// LD_PRELOAD, BUN_OPTIONS…: tainted, a sandbox can write the `.env`), and its PATH, HOME and XDG
-// directories are the client's (SessionEnv.forHelper); the program still gets the session's.
+// LD_PRELOAD, BUN_OPTIONS…: tainted, a sandbox can write the `.env`), and its PATH, HOME, XDG
+// directories and tools' configuration locations are the client's (SessionEnv.forHelper); the
+// program still gets the session's.
 // Sandboxed, the sandbox's wrapper hands them over only after its filter.
 import { T4aError } from "../../protocol/errors.ts";
 import { runBounded } from "../bounded.ts";

@@ -67,18 +67,21 @@ export const agents = defineCommand({
     const { clientEnv } = await import("../spawn/session-env.ts");
     const env = clientEnv(params, ctx.daemonEnv);
     const list = await Promise.all(
-      loadAgents(env).map(async (agent) => {
-        const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });
-        const found = {
-          name: agent.name,
-          cli: agent.cli,
-          installed: path !== null,
-          path,
-          version: path && params.versions !== false ? await version(path) : null,
-          answers: agent.answers,
-        };
-        return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
-      }),
+      loadAgents(env)
+        // auto is no CLI of its own: it runs the one named after -- (create's help says so).
+        .filter((agent) => !agent.generic)
+        .map(async (agent) => {
+          const path = Bun.which(agent.cli, { PATH: env.PATH ?? "/usr/bin:/bin" });
+          const found = {
+            name: agent.name,
+            cli: agent.cli,
+            installed: path !== null,
+            path,
+            version: path && params.versions !== false ? await version(path) : null,
+            answers: agent.answers,
+          };
+          return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
+        }),
     );
     return { agents: list, searched_path: env.PATH ?? "/usr/bin:/bin" };
   },

@@ -4,7 +4,11 @@
 // question is answered once: a second answer, or one naming another question, is not_waiting.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
+import { T4aError } from "../protocol/errors.ts";
 import { actingFields, TerminalId } from "../protocol/fields.ts";
+import { findQuestion, pickChoice } from "../session/generic-agent.ts";
+import type { Picker, Session } from "../session/session.ts";
+import { ACT_TIMEOUT_MS, Actor, choose } from "./act.ts";
 import { ACTING_OPTIONS, actingRequest, actor, intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 
@@ -34,8 +38,10 @@ export const approve = defineCommand({
     }),
   ),
   reply: AnswerReply,
-  handle: (params, ctx) =>
-    ctx.sessions.get(params.id).answer(params.always ? "always" : "yes", params.question_id, actor(params, ctx)),
+  handle: (params, ctx) => {
+    const session = ctx.sessions.get(params.id);
+    return session.answer(params.always ? "always" : "yes", params.question_id, actor(params, ctx), picker(session));
+  },
   cli: {
     usage: "approve <id>",
     summary: "Say yes to the question an agent waits on (the key its CLI wants); prints the question",
@@ -67,7 +73,10 @@ export const deny = defineCommand({
   name: "deny",
   params: deferred(() => v.object({ id: TerminalId, question_id: questionId(), ...actingFields() })),
   reply: AnswerReply,
-  handle: (params, ctx) => ctx.sessions.get(params.id).answer("no", params.question_id, actor(params, ctx)),
+  handle: (params, ctx) => {
+    const session = ctx.sessions.get(params.id);
+    return session.answer("no", params.question_id, actor(params, ctx), picker(session));
+  },
   cli: {
     usage: "deny <id>",
     summary: "Say no to the question an agent waits on (the key its CLI wants); prints the question",
@@ -87,3 +96,71 @@ export const deny = defineCommand({
   },
   http: [{ method: "POST", path: "/api/sessions/:id/deny" }],
 });
+
+/**
+ * The answer: the keys the preset names, or for a CLI with no preset (`--agent auto`) the
+ * question's own choice that says yes, always or no, picked as `choose` picks it (its key, arrows
+ * and Enter, a click); no choice that says no is Escape.
+ */
+async function answer(
+  session: Session,
+  kind: "yes" | "always" | "no",
+  questionId: number | undefined,
+): Promise<{ question: string; question_id: number; keys: string[] }> {
+  const watch = session.agent;
+  if (!watch?.generic) return session.answer(kind, questionId);
+  watch.assertOwnsTerminal();
+  const found = watch.screenQuestion();
+  const choice = found && pickChoice(found, kind);
+  if (kind === "always" && !choice)
+    throw new T4aError(
+      "unsupported",
+      `the question offers no choice that says always${found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""}`,
+    );
+  // Taken before any key goes in: a second answer finds it spent.
+  const taken = watch.takeQuestion(questionId);
+  const actor = new Actor(session.alive, ACT_TIMEOUT_MS);
+  if (!found || !choice) {
+    await actor.keys("Escape");
+    return { ...taken, keys: actor.sent };
+  }
+  const look = await actor.look();
+  const again = findQuestion(look.elements);
+  const target = again && pickChoice(again, kind);
+  if (!again || !target) throw new T4aError("not_waiting", `the question "${taken.question}" is no longer on screen`);
+  await choose(actor, look, target.item ? { element: again.element, item: target.item } : { element: target.button! });
+  return { ...taken, keys: actor.sent };
+}
+
+/**
+ * For a CLI with no preset (`--agent auto`): the question's own choice that says yes, always or
+ * no, picked the way choose picks it (arrows and Enter, its key, a click); no choice that says no
+ * is Escape.
+ */
+function picker(session: Session): Picker {
+  return {
+    check(kind) {
+      const found = session.agent?.screenQuestion();
+      if (kind === "always" && !(found && pickChoice(found, kind)))
+        throw new T4aError(
+          "unsupported",
+          `the question offers no choice that says always${found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""}`,
+        );
+      return async () => {
+        const actor = new Actor(session.alive, ACT_TIMEOUT_MS);
+        const look = await actor.look();
+        const question = findQuestion(look.elements);
+        const choice = question && pickChoice(question, kind);
+        if (!question || !choice) {
+          await actor.keys("Escape");
+          return actor.sent;
+        }
+        const target = choice.item
+          ? { element: question.element, item: choice.item }
+          : choice.button && { element: choice.button };
+        if (target) await choose(actor, look, target);
+        return actor.sent;
+      };
+    },
+  };
+}

@@ -64,7 +64,7 @@ export const create = defineCommand({
       ],
       [
         "--agent <name>",
-        "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it",
+        "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it. auto: any CLI, the command after -- (--agent auto -- CLI ARGS)",
       ],
       ["--prompt <text>", "the agent's first prompt (verbatim)"],
       ["--yolo", "start the agent with its auto-approve flag"],

@@ -150,7 +150,7 @@ export const SessionSpec = deferred(() =>
         v.string(),
         v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -"),
         v.description(
-          "run a coding-agent CLI by its preset: claude, codex, gemini, qwen, opencode (or one from agents.json); see `t4a agents`",
+          "a coding-agent CLI by preset: claude, codex, gemini, qwen, opencode (or agents.json's); auto: any CLI, in cmd_args",
         ),
       ),
     ),

@@ -15,6 +15,8 @@ import type { TerminalEvent } from "../protocol/events.ts";
 import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 import type { Place } from "../terminal/foreground.ts";
+import type { Element } from "../terminal/elements.ts";
+import { findQuestion, frameRows, lastWords, type ScreenQuestion, TURN_SUMMARY } from "./generic-agent.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -32,6 +34,10 @@ export interface AgentHost {
   write(data: string): void;
   /** Whether the CLI is blocked reading its terminal (the kernel's word); undefined where it cannot be told. */
   inputWanted?(): boolean | undefined;
+  /** The screen as elements (docs/elements.md): how a CLI with no preset is read. */
+  elements?(): Element[];
+  /** The cursor's row when it is shown (a TUI's input box), else undefined. */
+  cursorRow?(): number | undefined;
   /**
    * Where the agent's CLI is (the kernel's word): it has the terminal, another program has it, or
    * it has ended and a shell took the terminal back; undefined where it cannot be told (ssh, macOS).
@@ -86,6 +92,19 @@ const NEW_QUESTION_AFTER_MS = 1000;
  * when the CLI ends before the daemon listens): the report, with the exit code, comes first.
  */
 const GONE_GRACE_MS = 1000;
+/**
+ * A CLI with no preset (`--agent auto`) is working while its screen keeps changing: this many
+ * changes within ANIMATION_WINDOW_MS (a spinner, streamed words), none of them the echo of input
+ * (ECHO_MS after a key). One redraw alone is not work, nor a clock that ticks once a second
+ * (opencode 1.18 keeps counting a finished turn's time).
+ */
+const ANIMATION_CHANGES = 3;
+const ANIMATION_WINDOW_MS = 1000;
+const ECHO_MS = 400;
+/** No busy hint nor animation this long, reading, no question: idle. */
+const GENERIC_IDLE_QUIET_MS = 1500;
+/** Animation this long without a break is a prompt's turn begun (see read). */
+const TURN_ANIMATION_MS = 2000;
 
 export class AgentWatch {
   readonly id: string;
@@ -122,6 +141,18 @@ export class AgentWatch {
   readonly #notWords: RegExp[];
   /** The CLI reports its own turns through hooks: the screen only fills their gaps. */
   readonly #hooked: boolean;
+  /** A CLI with no preset: read from the screen's elements and its changes (generic-agent.ts). */
+  readonly #generic: boolean;
+  /** Generic: when the screen was seen to change (not as input's echo), the latest last. */
+  #changes: number[] = [];
+  #inputAt = -Infinity;
+  /** Generic: when it was last seen busy (a hint, or animated); idle comes once it has been calm a while. */
+  #busyAt = performance.now();
+  /** Generic: since when it has been animated without a break. */
+  #animatedSince: number | undefined;
+  /** Generic: the elements of the screen as last read, and for which screen token. */
+  #elements: { token: string; elements: Element[] } | undefined;
+
   #typedPrompt: string | undefined;
   /**
    * What must be drawn before the prompt is typed (a resumed conversation), and since when the
@@ -165,6 +196,7 @@ export class AgentWatch {
     this.#turnStarted = options.promptGiven !== true && options.typedPrompt === undefined;
     const tickMs = options.tickMs ?? TICK_MS;
     this.#hooked = agent.hooks !== undefined;
+    this.#generic = agent.generic === true && host.elements !== undefined;
     this.#waiting = agent.waitingPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#busy = agent.busyPatterns.map((pattern) => new RegExp(pattern, "m"));
     this.#ready = agent.readyPatterns.map((pattern) => new RegExp(pattern, "m"));
@@ -234,6 +266,7 @@ export class AgentWatch {
    */
   input(data: string | Uint8Array = ""): void {
     this.#sinceInput = this.#host.screenToken();
+    this.#inputAt = performance.now();
     const text = typeof data === "string" ? data : Buffer.from(data).toString("latin1");
     // Newlines inside a bracketed paste are text, not Enter.
     const enter = /[\r\n]/.test(text.replace(/\x1b\[200~[\s\S]*?(\x1b\[201~|$)/g, ""));
@@ -338,12 +371,17 @@ export class AgentWatch {
     // The prompt's first row, or a long piece of it wrapped onto more rows; an answer that
     // repeats a few of its words is still the answer.
     const isEcho = (row: string) => echo.startsWith(row) || (row.length >= 20 && echo.includes(row));
+    const frame = this.#generic ? frameRows(this.#screenElements()) : new Set<string>();
     return this.#host
       .changedSince(token)
       .map(unboxed)
       .filter(
         (row) =>
-          row !== "" && !this.#notWords.some((pattern) => pattern.test(row)) && !isEcho(row.replace(/^[>❯›]\s*/, "")),
+          row !== "" &&
+          !frame.has(row) &&
+          !(this.#generic && TURN_SUMMARY.test(row)) &&
+          !this.#notWords.some((pattern) => pattern.test(row)) &&
+          !isEcho(row.replace(/^[>❯›]\s*/, "")),
       )
       .join("\n");
   }
@@ -437,13 +475,20 @@ export class AgentWatch {
     if (token !== this.#seenToken) {
       this.#seenToken = token;
       this.#changedAt = now;
+      if (this.#generic && now - this.#inputAt >= ECHO_MS) {
+        this.#changes.push(now);
+        if (this.#changes.length > ANIMATION_CHANGES) this.#changes.shift();
+      }
     }
     const quietMs = now - this.#changedAt;
     // Read again when the screen changed, and once as each quiet period it waits for comes due.
-    const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some(
+    const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, GENERIC_IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some(
       (ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms,
     );
+    // A CLI with no preset is read on every tick: its calm is counted from its last busy moment,
+    // which a ticking clock keeps apart from the last change.
     if (
+      !this.#generic &&
       this.#readAt >= this.#changedAt &&
       !due &&
       this.#pendingQuestion === undefined &&
@@ -454,22 +499,37 @@ export class AgentWatch {
 
     const rows = this.#host.screen();
     const text = rows.join("\n");
-    const question = this.#waitingLine();
+    const question = this.#generic ? this.#genericQuestion() : this.#waitingLine();
     // A TUI wraps a long status by words (qwen's "…(0s · esc to" / "cancel)"): the busy marker
     // is also looked for in the rows run together.
     const joined = rows.map((row) => row.trim()).join(" ");
-    const busy = this.#busy.some((pattern) => pattern.test(text) || pattern.test(joined));
+    // A CLI with no preset also works while its screen keeps changing (a spinner): not while it
+    // starts (it draws itself), only once it was seen at rest.
+    const animated =
+      this.#generic &&
+      this.state !== "starting" &&
+      this.#changes.length >= ANIMATION_CHANGES &&
+      now - this.#changes[0]! <= ANIMATION_WINDOW_MS;
+    const hinted = this.#busy.some((pattern) => pattern.test(text) || pattern.test(joined));
+    const busy = animated || hinted;
+    if (busy) this.#busyAt = now;
+    if (animated) this.#animatedSince ??= now;
+    else this.#animatedSince = undefined;
     // An agent of the user's own without ready patterns: ready when it reads its terminal (the
     // kernel says so, see terminal/input-wanted.ts), else when anything is drawn.
     const ready = this.#ready.length
       ? this.#ready.some((pattern) => pattern.test(text))
       : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
-    if (busy) this.#turnStarted = true;
+    // A prompt's turn has begun on a busy hint; on animation alone once it lasts (a CLI redraws
+    // as it takes the prompt in, then may sit still for seconds before its turn shows: opencode).
+    if (hinted || (animated && now - this.#animatedSince! >= TURN_ANIMATION_MS)) this.#turnStarted = true;
     // Given a prompt, the input box drawn is not idle until the turn shows it started: a CLI may
     // sit still for seconds before it does (opencode ~2 s).
-    const idleQuietMs = this.#turnStarted ? IDLE_QUIET_MS : PROMPT_START_MS;
+    const idleQuietMs = this.#turnStarted ? (this.#generic ? GENERIC_IDLE_QUIET_MS : IDLE_QUIET_MS) : PROMPT_START_MS;
     const pending = this.#pendingQuestion;
+    // Generic, past its start: calm since its last busy moment, not since the screen last changed.
+    const calmMs = this.#generic && this.state !== "starting" ? now - this.#busyAt : quietMs;
     if (
       this.#pendingIdle !== undefined &&
       question === undefined &&
@@ -514,11 +574,12 @@ export class AgentWatch {
         this.#set("idle", this.#lastLine());
     } else if (busy) {
       this.#set("working", this.#busyLine(rows));
-    } else if (still && quietMs >= idleQuietMs) {
+    } else if (still && calmMs >= idleQuietMs) {
       this.#set("idle", this.#lastLine());
     }
     if (ready) this.#readySince ??= now;
-    if (still && quietMs >= IDLE_QUIET_MS / 2) this.#maybeType(text, now);
+    // A CLI with no preset has no input box to recognise: its screen at rest as long as idle needs.
+    if (still && quietMs >= (this.#generic ? GENERIC_IDLE_QUIET_MS : IDLE_QUIET_MS / 2)) this.#maybeType(text, now);
   }
 
   /**
@@ -642,8 +703,41 @@ export class AgentWatch {
       : unboxed(row);
   }
 
+  /**
+   * A CLI with no preset: the question with choices on screen while it reads its terminal, drawn
+   * since the last input (one still shown from before was answered), as its line.
+   */
+  #genericQuestion(): string | undefined {
+    if (this.#host.inputWanted?.() === false) return undefined;
+    const found = findQuestion(this.#screenElements());
+    if (!found) return undefined;
+    if (this.#sinceInput !== undefined) {
+      const head = found.line.slice(0, 30);
+      if (!this.#host.changedSince(this.#sinceInput).some((row) => row.includes(head))) return undefined;
+    }
+    return found.line;
+  }
+
+  /** The question on screen now, with its choices (a CLI with no preset: approve and deny pick among them). */
+  screenQuestion(): ScreenQuestion | undefined {
+    return this.#generic ? findQuestion(this.#screenElements()) : undefined;
+  }
+
+  /** The screen's elements, detected once per screen (its token). */
+  #screenElements(): Element[] {
+    const token = this.#host.screenToken();
+    if (this.#elements?.token !== token) this.#elements = { token, elements: this.#host.elements!() };
+    return this.#elements.elements;
+  }
+
+  /** Read from what every CLI shares, with no preset (approve and deny pick the question's own choices). */
+  get generic(): boolean {
+    return this.#generic;
+  }
+
   /** The agent's last words on screen: the lowest row that is not its input box or frame. */
   #lastLine(): string {
+    if (this.#generic) return lastWords(this.#screenElements(), this.#host.cursorRow?.());
     const words = (row: string) => {
       const text = unboxed(row);
       return text !== "" && !this.#notWords.some((pattern) => pattern.test(text));
@@ -674,6 +768,8 @@ export class AgentWatch {
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
     setTimeout(() => this.#host.write("\r"), ENTER_AFTER_PASTE_MS);
+    // Its echo, and the Enter's, are no sign of work.
+    this.#inputAt = performance.now() + ENTER_AFTER_PASTE_MS;
     this.#turnStarted = false;
     this.#set("working", this.#lastLine());
   }

@@ -54,6 +54,14 @@ function answerIn(messages: Message[] | undefined, prompt: string): string | und
   return words.length ? words.map((message) => message.text).join("\n\n") : undefined;
 }
 
+/**
+ * How a CLI with no preset is answered: `check` refuses at once what cannot be answered (no choice
+ * says always), before the question is taken; what it returns presses the choice and names the keys.
+ */
+export interface Picker {
+  check(kind: "yes" | "always" | "no"): () => Promise<string[]>;
+}
+
 /** How long an agent must have been idle before ask types into it. */
 const IDLE_SETTLE_MS = 1500;
 
@@ -205,10 +213,18 @@ export class Session {
     kind: "yes" | "always" | "no",
     questionId?: number,
     who: Claimer & { force?: boolean } = {},
+    pick?: Picker,
   ): Promise<{ question: string; question_id: number; keys: string[] }> {
     const watch = this.#requireAgent();
     watch.assertOwnsTerminal();
     this.#mayAct(who);
+    if (watch.generic && pick) {
+      // A CLI with no preset: the question's own choice, picked on its screen (`pick`, the command's).
+      const press = pick.check(kind);
+      const { question, question_id } = watch.takeQuestion(questionId);
+      this.#acted(who, false);
+      return { question, question_id, keys: await press() };
+    }
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);
     const terminal = this.alive;

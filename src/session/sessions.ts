@@ -317,6 +317,11 @@ export class Sessions {
         changedSince: (token) => screen.changedSince(token, "viewport").lines,
         bracketedPaste: () => screen.bracketedPaste,
         inputWanted: () => terminal.inputWanted,
+        elements: () => screen.elements(),
+        cursorRow: () => {
+          const cursor = screen.cursor();
+          return cursor.visible ? cursor.row : undefined;
+        },
         agentProcess: cli && ((find) => (terminal.alive ? cli.place(find) : "gone")),
         write: (data) => {
           if (terminal.alive) terminal.write(data);

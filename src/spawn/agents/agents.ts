@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
 import { describeIssue } from "../../protocol/issue-path.ts";
 import { agentsFile } from "./agents-file.ts";
-import { type AgentPreset, PRESETS } from "./registry.ts";
+import { AUTO, type AgentPreset, PRESETS } from "./registry.ts";
 import type { ClientEnv } from "../session-env.ts";
 
 const Strings = v.array(v.string());
@@ -56,7 +56,9 @@ export interface Agent extends AgentPreset {
 /** Every agent: the presets with the user's overrides, then the user's own (agents.json where the client's environment says: it names programs t4a runs). */
 export function loadAgents(env: ClientEnv): Agent[] {
   const path = agentsFile(env);
-  const agents = new Map<string, Agent>(PRESETS.map((preset) => [preset.name, { ...preset, extraArgs: [], env: {} }]));
+  const agents = new Map<string, Agent>(
+    [...PRESETS, AUTO].map((preset) => [preset.name, { ...preset, extraArgs: [], env: {} }]),
+  );
   if (!existsSync(path)) return [...agents.values()];
   let json: unknown;
   try {

@@ -75,6 +75,12 @@ export interface AgentPreset {
   answers: { yes: string[]; always?: string[]; no: string[] };
   /** Where it writes its conversation, and in which format: ask and transcript read it. */
   log?: ConversationLog;
+  /**
+   * A CLI of any kind, read from what every CLI shares (`--agent auto -- CLI ARGS`): the question
+   * and its choices from the screen's elements, working from a busy hint or a screen that keeps
+   * changing, idle once it reads its terminal on a still screen. `cli` comes from the command.
+   */
+  generic?: true;
 }
 
 /**
@@ -128,6 +134,20 @@ const COMMON_WAITING = [
   "\\b(Allow|Approve)\\b.*\\?",
   "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)",
 ];
+
+/** Busy hints many CLIs draw while a turn runs (claude, codex "esc to interrupt", gemini, qwen "esc to cancel", opencode "esc interrupt"). */
+export const GENERIC_BUSY = [
+  "\\b[Ee]sc(ape)? to (interrupt|cancel|stop|abort)\\b",
+  "\\besc interrupt\\b",
+  "\\b[Cc]trl\\+[Cc] to (interrupt|cancel|stop|abort)\\b",
+];
+
+/**
+ * A turn's error as CLIs draw it: a row that begins (after an icon) with "Error" or "API Error"
+ * (claude "● API Error: 400 …", gemini and qwen "✕ [API Error: …]"), or an API's JSON error body
+ * (codex "■ {"error":…}").
+ */
+export const GENERIC_ERRORS = ["^(?:[^A-Za-z0-9\\s]{1,2}\\s*)?\\[?(?:API )?Error\\b", '^\\S{0,2}\\s*\\{"error":'];
 
 export const PRESETS: AgentPreset[] = [
   {
@@ -425,3 +445,27 @@ export const PRESETS: AgentPreset[] = [
     log: { paths: [".local/share/opencode/opencode.db"], format: "opencode" },
   },
 ];
+
+/**
+ * Any CLI: `t4a create --agent auto -- CLI ARGS`. No flags of its own: its prompt is typed once it
+ * is idle, and approve and deny pick the question's own choices (see session/generic-agent.ts).
+ * Not among PRESETS: it names no CLI to look for.
+ */
+export const AUTO: AgentPreset = {
+  name: "auto",
+  cli: "",
+  generic: true,
+  defaultArgs: [],
+  autoApprove: [],
+  prompt: { via: "type" },
+  resume: {},
+  envKeys: [],
+  home: { config: [], keep: [] },
+  domains: [],
+  waitingPatterns: [],
+  busyPatterns: GENERIC_BUSY,
+  readyPatterns: [],
+  chromePatterns: [],
+  errorPatterns: GENERIC_ERRORS,
+  answers: { yes: [], no: ["Escape"] },
+};

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgent } from "../agents/agents.ts";
 import { conversationId } from "../agents/conversations.ts";
-import { launch, loginFlags, type SpawnMode } from "../agents/launch.ts";
+import { launch, loginFlags, shellQuote, type SpawnMode } from "../agents/launch.ts";
 import type { Plugin } from "../plan.ts";
 import { agentHomeMounts } from "../sandbox/agent-home.ts";
 import { inside, real } from "../sandbox/paths.ts";
@@ -33,14 +33,37 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     }
     return;
   }
-  if (spec.cmd_args)
-    throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
   // Finding the CLI, the shell that looks for it and the home it is given are the daemon's own
   // decisions: the client's environment, never the session's (an env file a sandbox wrote named
   // its own SHELL, and a HOME whose kept directory led to ~/.ssh).
   const client = clientEnv(spec, ctx.daemonEnv);
   const home = client.HOME ?? "/";
-  const preset = findAgent(spec.agent, client);
+  let preset = findAgent(spec.agent, client);
+  let agentArgs = spec.agent_args ?? [];
+  if (preset.generic) {
+    // Any CLI (`--agent auto -- CLI ARGS`): the command is the CLI and its arguments.
+    const command = spec.cmd_args ?? spec.agent_args ?? [];
+    if (spec.cmd_args && spec.agent_args)
+      throw new T4aError(
+        "invalid_params",
+        `agent ${preset.name}: give its command in cmd_args or agent_args, not both`,
+      );
+    if (!command.length || !command[0])
+      throw new T4aError(
+        "invalid_params",
+        `agent ${preset.name} runs the CLI named after -- (t4a create --agent ${preset.name} -- CLI ARGS)`,
+      );
+    for (const field of ["yolo", "resume"] as const) {
+      if (spec[field])
+        throw new T4aError(
+          "invalid_params",
+          `agent ${preset.name} knows no ${field} flag of its CLI: pass the CLI's own after --`,
+        );
+    }
+    preset = { ...preset, cli: command[0] };
+    agentArgs = command.slice(1);
+  } else if (spec.cmd_args)
+    throw new T4aError("invalid_params", "give agent or cmd_args, not both (extra agent arguments go in agent_args)");
   const mode: SpawnMode = spec.spawn_mode ?? (spec.ssh_target ? "ssh" : "login");
   if (mode === "ssh" && !spec.ssh_target) throw new T4aError("invalid_params", "spawn_mode ssh needs ssh_target");
   if (mode !== "ssh" && spec.ssh_target)
@@ -77,7 +100,7 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     prompt: spec.prompt,
     yolo: spec.yolo === true,
     resume: spec.resume === true,
-    extraArgs: spec.agent_args ?? [],
+    extraArgs: agentArgs,
     notify: { t4a: ctx.t4aPath, id },
     ssh: spec.ssh_target ? { target: spec.ssh_target, args: spec.ssh_args ?? [] } : undefined,
     cliPath,
@@ -152,7 +175,7 @@ async function foundByLoginShell(shell: string, cli: string, client: ClientEnv):
       ...loginFlags(shell)
         .map((flag) => flag.replace("i", ""))
         .filter((flag) => flag !== "-"),
-      `command -v ${cli}`,
+      `command -v ${shellQuote(cli)}`,
     ],
     {
       cwd: client.HOME && isDirectory(client.HOME) ? client.HOME : "/",

@@ -1,0 +1,147 @@
+// How an agent CLI t4a has no preset for is read (`--agent auto`): from what every CLI shares, its
+// screen's elements (docs/elements.md). A question with choices on screen is what it waits on; its
+// frame (status lines, the input box) is never its words; its choices answer approve and deny.
+// Pure: elements in, facts out. No patterns of any one CLI here.
+import type { Element, Item } from "../terminal/elements.ts";
+
+/** A question on screen with the choices it offers: a question element, or a dialog of buttons. */
+export interface ScreenQuestion {
+  /** Its words: the question's label, else the dialog's title, else its first text row. */
+  line: string;
+  element: Element;
+  /** The choices, in order: the question's items, or the dialog's buttons (as elements). */
+  choices: Array<{ label: string; item?: Item; button?: Element }>;
+}
+
+const YES = /^(?:y|yes|allow|approve|accept|continue|proceed|ok|okay|run|trust|confirm)\b/i;
+const ALWAYS =
+  /\b(?:always|don't ask|do not ask|for this session|for the session|remember|all (?:commands|edits|tools)|auto-approve|accept edits)\b/i;
+const NO = /^(?:n|no|deny|reject|decline|cancel|don't|do not|skip|abort)\b/i;
+
+/**
+ * The question on screen, if any: a question element with two or more choices (numbered, lettered,
+ * [y/n]), else a dialog holding two or more buttons ("Allow once   Allow always   Reject").
+ */
+export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
+  const questions = elements.filter((element) => element.kind === "question" && (element.items?.length ?? 0) >= 2);
+  // The lowest: what was drawn last (an earlier one may still stand above it in the history).
+  const question = questions.at(-1);
+  if (question) {
+    return {
+      line: question.label || textAbove(elements, question) || question.items![0]!.label,
+      element: question,
+      choices: question.items!.map((item) => ({ label: item.label, item })),
+    };
+  }
+  const dialogs = elements.filter((element) => element.kind === "dialog");
+  for (const dialog of dialogs.reverse()) {
+    const buttons = elements.filter((element) => element.kind === "button" && inside(element, dialog));
+    if (buttons.length < 2) continue;
+    const text = elements.find((element) => element.kind === "text" && inside(element, dialog))?.text;
+    return {
+      line: dialog.label || firstRow(text) || buttons.map((button) => button.label).join(" / "),
+      element: dialog,
+      choices: buttons.map((button) => ({ label: button.label ?? "", button })),
+    };
+  }
+  return undefined;
+}
+
+/** The choice that answers yes, yes-always or no; undefined when none reads so (no: Escape then). */
+export function pickChoice(
+  question: ScreenQuestion,
+  kind: "yes" | "always" | "no",
+): ScreenQuestion["choices"][number] | undefined {
+  const { choices } = question;
+  if (kind === "always")
+    return (
+      choices.find((choice) => YES.test(choice.label) && ALWAYS.test(choice.label)) ??
+      choices.find((choice) => ALWAYS.test(choice.label) && !NO.test(choice.label))
+    );
+  if (kind === "no") return choices.find((choice) => NO.test(choice.label));
+  // Yes: the first that says so and not "always"; else the first choice, which CLIs make the yes.
+  return choices.find((choice) => YES.test(choice.label) && !ALWAYS.test(choice.label)) ?? choices[0];
+}
+
+/**
+ * Rows that are the CLI's frame, never its words: status and key-hint lines, the input box, menus
+ * and buttons (its own pickers), each row of them as drawn.
+ */
+export function frameRows(elements: Element[]): Set<string> {
+  const rows = new Set<string>();
+  for (const element of elements) {
+    if (element.kind === "text" || element.kind === "dialog" || element.kind === "table") continue;
+    if (element.text) for (const row of element.text.split("\n")) rows.add(row.trim());
+    if (element.label) rows.add(element.label.trim());
+    if (element.value) rows.add(element.value.trim());
+  }
+  rows.delete("");
+  return rows;
+}
+
+/**
+ * A row that sums up a turn's time, not words ("✻ Crunched for 0s · done 12:21 PM", "─ Worked for
+ * 3s ─", "▣  Build · Fake model · 9.0s"): a verb in the past and a duration, or a duration last.
+ */
+export const TURN_SUMMARY =
+  /^[^A-Za-z0-9\s]*\s*[A-Z][a-z]+ed (?:for|in) \d+(?:\.\d+)?\s?(?:ms|s|m|h)\b|·\s*(?:\d+(?:\.\d+)?\s?(?:ms|s|m|h)\s*)+$/;
+
+/** A key hint ("? for shortcuts", "Shift+Tab to accept edits", "esc to interrupt"): the CLI's, not its words. */
+const KEY_HINT = /^(?:[^A-Za-z0-9\s]\s*)?(?:\?|(?:shift|ctrl|alt|meta|cmd|esc|tab|enter)(?:\+\w+)?) (?:to|for) \w/i;
+
+/** Frame characters a TUI draws round its rows (│ ┃ ╭ ─ ▀ …) and padding. */
+const FRAME = /^[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+|[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+$/g;
+
+/**
+ * The agent's last words: the lowest row of text above its input box (where the cursor stands),
+ * not its frame, a key hint or a turn's time.
+ */
+export function lastWords(elements: Element[], cursorRow?: number): string {
+  const input =
+    elements.find((element) => element.kind === "input" && element.cursor) ??
+    (cursorRow === undefined ? undefined : { row: cursorRow });
+  const frame = frameRows(elements);
+  const rows = elements
+    .filter((element) => element.kind === "text" && element.text?.trim() && (!input || element.row < input.row))
+    .flatMap((element) =>
+      element.text!.split("\n").flatMap((row, i) => (!input || element.row + i < input.row ? [row] : [])),
+    )
+    .map((row) => row.replace(FRAME, ""));
+  return (
+    rows.findLast(
+      (row) => /[\p{L}\p{N}]/u.test(row) && !frame.has(row) && !TURN_SUMMARY.test(row) && !KEY_HINT.test(row),
+    ) ?? ""
+  );
+}
+
+function inside(element: Element, box: Element): boolean {
+  return (
+    element.row >= box.row &&
+    element.row < box.row + box.height &&
+    element.col >= box.col &&
+    element.col < box.col + box.width
+  );
+}
+
+/** The last text row right above a question without a label of its own. */
+function textAbove(elements: Element[], question: Element): string {
+  const above = elements.filter(
+    (element) => element.kind === "text" && element.row + element.height <= question.row && element.text?.trim(),
+  );
+  const text = above.at(-1)?.text ?? "";
+  return (
+    text
+      .split("\n")
+      .map((row) => row.trim())
+      .findLast((row) => row !== "") ?? ""
+  );
+}
+
+function firstRow(text: string | undefined): string {
+  return (
+    (text ?? "")
+      .split("\n")
+      .map((row) => row.trim())
+      .find((row) => row !== "") ?? ""
+  );
+}

@@ -130,11 +130,14 @@ for (const cli of AGENT_CLIS) {
       const seen = await report();
       const states = watch.steps.map((step) => step.state).join(",");
       const idleLine = watch.steps.findLast((step) => step.state === "idle")!.line;
-      outcomes.push(`${cli}: ${states} · idle line ${JSON.stringify(idleLine)}`);
+      outcomes.push(
+        `${cli}: ${watch.steps.map((step) => `${step.state} ${step.at}`).join(", ")} · idle line ${JSON.stringify(idleLine)}`,
+      );
       // Never idle mid-turn: the prompt typed (working), its question, the answer's work (which may
-      // end within one screen read), idle. An idle before the prompt is typed is its rest at start.
+      // end within one screen read), idle. Before the prompt is typed, its start: at rest (idle), or
+      // busy with a hint of its own first (gemini and qwen: "Initializing… (esc to cancel)").
       expect(
-        ["working,waiting,working,idle", "working,waiting,idle"].flatMap((s) => [s, `idle,${s}`]),
+        ["working,waiting,working,idle", "working,waiting,idle"].flatMap((s) => [s, `idle,${s}`, `working,idle,${s}`]),
         seen,
       ).toContain(states);
       expect(idleLine, seen).toContain("FAKE-ANSWER 1");

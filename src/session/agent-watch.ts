@@ -128,6 +128,10 @@ export class AgentWatch {
    * (`Bash(ls)` over `rm -rf …`) and `approve --question 1` still passed.
    */
   #dialog: string | undefined;
+  /** When the open question was first seen: its dialog may still be drawn for QUESTION_DRAW_MS. */
+  #dialogAt = 0;
+  /** The time of the last read (its `now`: the tests' clock), for the dialog's times. */
+  #readNow = 0;
   /** The question whose dialog was last drawn again (its answer names it: said so when refused). */
   #redrawnFrom: number | undefined;
   readonly #host: AgentHost;
@@ -468,6 +472,7 @@ export class AgentWatch {
    * nothing changed: one token compared, until a quiet period is due.
    */
   read(now = performance.now()): void {
+    this.#readNow = now;
     if (this.state === "exited") return;
     if (this.#processGone(now)) return;
     this.#expirePending(performance.now());
@@ -613,14 +618,31 @@ export class AgentWatch {
       waiter.settle.fail(new T4aError("exited", `agent "${this.id}" has exited`));
   }
 
-  /** An open question whose screen has changed since it was asked: what an answer would approve is not what was read. */
+  /**
+   * An open question whose screen has changed since it was drawn: what an answer would approve is
+   * not what was read. A CLI draws its dialog over a few frames: changes in the first
+   * QUESTION_DRAW_MS after the question was seen are the dialog being drawn, and become its screen.
+   */
   #redrawn(rows: string[]): boolean {
-    return (
-      this.state === "waiting" &&
-      this.#answeredAt === undefined &&
-      this.#dialog !== undefined &&
-      dialogOf(rows) !== this.#dialog
-    );
+    if (this.state !== "waiting" || this.#answeredAt !== undefined || this.#dialog === undefined) return false;
+    const dialog = dialogOf(rows);
+    if (dialog === this.#dialog) return false;
+    if (this.#now() - this.#dialogAt < QUESTION_DRAW_MS) {
+      this.#dialog = dialog;
+      return false;
+    }
+    return true;
+  }
+
+  /** The screen a question is asked on, from now. */
+  #askedOn(): void {
+    this.#dialog = dialogOf(this.#host.screen());
+    this.#dialogAt = this.#now();
+  }
+
+  /** Now: the last read's time or the clock's, whichever is later. */
+  #now(): number {
+    return Math.max(performance.now(), this.#readNow);
   }
 
   /** Another question while waiting: in the same words as the one answered, or its dialog drawn again otherwise. */
@@ -628,7 +650,7 @@ export class AgentWatch {
     this.#inputPendingAt = undefined;
     if (this.#answeredAt === undefined) this.#redrawnFrom = this.questionId;
     this.questionId++;
-    this.#dialog = dialogOf(this.#host.screen());
+    this.#askedOn();
     this.#answeredAt = undefined;
     this.line = line;
     this.#stateAt = performance.now();
@@ -669,7 +691,7 @@ export class AgentWatch {
     if (state === "waiting") {
       this.questionId++;
       this.#answeredAt = undefined;
-      this.#dialog = dialogOf(this.#host.screen());
+      this.#askedOn();
     } else this.#dialog = undefined;
     if (state === "idle") this.turn++;
     // A turn that ended or asked something is no longer one about to start.
@@ -776,11 +798,13 @@ export class AgentWatch {
 }
 
 /**
- * A question's screen, to tell it drawn again with other rows: every row, trimmed, less a spinner
- * at its start (qwen and gemini animate "⠏ Waiting for user confirmation…" while they ask).
+ * A question's screen, to tell it drawn again with other rows: every row without the glyphs the
+ * CLIs animate while they ask (qwen's and gemini's braille "⠏ Waiting for user confirmation…",
+ * gemini's ⊶/⊷ tool status, claude's ✻ ✽ ✶ ✳ ✢ ·) and with its spaces collapsed.
  */
+const ANIMATED = /[\u2800-\u28ff⊶⊷✢✳✶✻✽·*◐◓◑◒◴◵◶◷]/gu;
 function dialogOf(rows: string[]): string {
-  return rows.map((row) => row.trim().replace(/^[\u2800-\u28ff✢✳✶✻✽·*◐◓◑◒]\s*/u, "")).join("\n");
+  return rows.map((row) => row.replace(ANIMATED, "").replace(/\s+/g, " ").trim()).join("\n");
 }
 
 /** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */

@@ -64,6 +64,9 @@ for (const kind of kinds) {
       const waiting = JSON.parse(await a.ok(["wait", "asker", "--agent", "waiting", "--json", "--timeout", "20s"]));
       const read = waiting.question_id as number;
       expect(await a.ok(["text", "asker"])).toContain("Bash(ls)");
+      // A person reads the dialog; a CLI's dialog takes up to a second to draw (agent-watch.ts
+      // QUESTION_DRAW_MS: changes in it are the dialog being drawn). The redraw comes after that.
+      await Bun.sleep(1500);
       writeFileSync(trigger, "");
       await waitFor(async () => (await a.ok(["text", "asker"])).includes("rm -rf"), 15_000, "the redraw");
       const approved = await a.run(["approve", "asker", "--question", String(read)]);

@@ -20,6 +20,8 @@ export const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u20
 const HOSTILE = `#!/usr/bin/env python3
 import sys, json, os
 home = os.environ["HOME"]
+if sys.argv[1:] == ["--version"]:
+    print("t4a \x1b]52;c;QUJD\x07\x1b[2J\u202e9.9.9"); sys.exit(0)
 if os.path.exists(os.path.join(home, "fail-login")):
     sys.stderr.write("\\x1b]52;c;QUJD\\x07\\x1b[2Jlogin denied\\u202e\\n"); sys.exit(255)
 sys.stderr.write("t4a dial-stdio: joined\\n"); sys.stderr.flush()
@@ -152,6 +154,10 @@ test.if(SSHD !== undefined)(
     expect(JSON.parse(json.stdout).terminals[0].title).not.toMatch(UNSAFE);
     const info = await t4a(["--host", target(), "wait", "t1", "--input", "--timeout", "5s"]);
     expect(info.stdout + info.stderr).not.toMatch(UNSAFE);
+    // doctor --host prints what the host's t4a says its version is.
+    const doctor = await t4a(["doctor", "--host", target()]);
+    expect(doctor.stdout).toContain("9.9.9");
+    expect(doctor.stdout + doctor.stderr).not.toMatch(UNSAFE);
     writeFileSync(join(home(), "fail-login"), "");
     try {
       const failed = await t4a(["text", "evil:t2"]);

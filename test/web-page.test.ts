@@ -640,6 +640,23 @@ inChromium(
       expect(status.text).toBe("6 sessions, 1 waiting");
       expect(status.scroll).toBeLessThanOrEqual(status.client);
       expect(status.right).toBeLessThanOrEqual(390);
+      // The card's answers are whole: each label as wide as its button lets it be, inside the screen
+      // (Approve was cut to "Appro": a 49 px button for 78 px of text).
+      const answers = await page.$$eval(`${card("ph1")} .answer button.act`, (buttons) =>
+        buttons.map((button) => ({
+          label: button.textContent,
+          scroll: button.scrollWidth,
+          client: button.clientWidth,
+          right: button.getBoundingClientRect().right,
+        })),
+      );
+      expect(answers.map((answer) => answer.label)).toEqual(expect.arrayContaining(["Approve", "Deny"]));
+      for (const answer of answers) {
+        expect(`${answer.label}: ${answer.scroll} of ${answer.client}`).toBe(
+          `${answer.label}: ${answer.client} of ${answer.client}`,
+        );
+        expect(answer.right).toBeLessThanOrEqual(390);
+      }
       await page.screenshot({ path: "/tmp/cockpit-phone-list.png" });
       await page.tap(`${card("ph1")} button[data-act=approve]`);
       await waitFor(async () => (await stateOfListed("ph1")) !== "waiting", 20_000, "one tap to answer");
@@ -729,6 +746,38 @@ inChromium(
         await page.$$eval(`${card("yn")} button.key`, (buttons) => buttons.map((button) => button.textContent)),
       ).toEqual(["y", "n", "Enter"]);
       await page.waitForFunction(() => document.title === "(2) t4a: 1 waiting, 1 reading input");
+      // On a phone, a card with Approve and Deny alone (no Always) and its reply box: every label
+      // whole (Approve was cut to "Appro", a 49 px button beside a reply box on one row).
+      const phone = await openPage({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        deviceScaleFactor: 2,
+      });
+      try {
+        await phone.page.waitForSelector(`${card("evil")} button[data-act=approve]`);
+        await phone.page.waitForSelector(`${card("yn")} button[data-key=y]`);
+        await phone.page.screenshot({ path: "/tmp/cockpit-phone-no-always.png" });
+        const labels = await phone.page.$$eval("#sessions .answer button", (buttons) =>
+          buttons.map((button) => ({
+            label: button.textContent,
+            scroll: button.scrollWidth,
+            client: button.clientWidth,
+            right: button.getBoundingClientRect().right,
+          })),
+        );
+        expect(labels.map((label) => label.label)).toEqual(
+          expect.arrayContaining(["Approve", "Deny", "y", "n", "Enter"]),
+        );
+        for (const label of labels) {
+          expect(`${label.label}: ${label.scroll} of ${label.client}`).toBe(
+            `${label.label}: ${label.client} of ${label.client}`,
+          );
+          expect(label.right).toBeLessThanOrEqual(390);
+        }
+      } finally {
+        await phone.context.close();
+      }
       await page.waitForFunction(
         () =>
           document.querySelector('#sessions li[data-id="yn"] .question')?.textContent ===

@@ -140,3 +140,18 @@ test("every link between README.md and docs/ reaches a file, and a heading where
   }
   expect(broken).toEqual([]);
 });
+
+test("docs/web-and-phone.md names every button the page has (it once said the page had no Restart)", () => {
+  const page = resolve(ROOT, "src/web/page");
+  const labels = new Set<string>();
+  for (const name of readdirSync(page)) {
+    const source = readFileSync(join(page, name), "utf8");
+    for (const [, label] of source.matchAll(/element\("button", "[^"]*", "([^"]+)"\)/g)) labels.add(label!);
+    for (const [, label] of source.matchAll(/\["[a-z]+", "([A-Z][a-z]+)", answers/g)) labels.add(label!);
+    for (const [, label] of source.matchAll(/<button id="[a-z-]+"[^>]*>([A-Z][A-Za-z ]+)<\/button>/g))
+      labels.add(label!);
+  }
+  expect(labels.size).toBeGreaterThanOrEqual(12);
+  const doc = readFileSync(resolve(ROOT, "docs/web-and-phone.md"), "utf8").replace(/\s+/g, " ");
+  expect([...labels].filter((label) => !doc.includes(label))).toEqual([]);
+});

@@ -29,7 +29,14 @@ function oneLine(text: string): string {
 function prose(text: string): string {
   return text
     .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 ? part : part.replace(/\\/g, "\\\\")))
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/\\/g, "\\\\")
+            // A page named in a summary or details (plain in `t4a help`) is a link on the page beside it.
+            .replace(/\bdocs\/([a-z-]+\.md)(#[a-z0-9-]+)?/g, "[$1]($1$2)"),
+    )
     .join("");
 }
 
@@ -42,9 +49,11 @@ function code(text: string): string {
   return text.includes("`") ? `\`\` ${oneLine(text)} \`\`` : `\`${oneLine(text)}\``;
 }
 
-function sentence(text: string): string {
+/** A sentence's end; `capital`: its first letter too (details are written as table cells were). */
+function sentence(text: string, capital = false): string {
   const trimmed = text.trim();
-  return trimmed.charAt(0).toUpperCase() + trimmed.slice(1) + (/[.)`"]$/.test(trimmed) ? "" : ".");
+  const first = capital ? trimmed.charAt(0).toUpperCase() : trimmed.charAt(0);
+  return first + trimmed.slice(1) + (/[.)`"]$/.test(trimmed) ? "" : ".");
 }
 
 /** Every command of the CLI, in `t4a --help`'s order, with its spec. */
@@ -64,7 +73,7 @@ export function cliReference(): string {
   for (const { name, spec } of all) out.push(`| [\`${name}\`](#t4a-${name}) | ${cell(spec.summary)} |`);
   for (const { name, spec } of all) {
     out.push("", `### t4a ${name}`, "", "```text", `t4a ${spec.usage}`, "```", "", prose(sentence(spec.summary)));
-    if (DETAILS[name]) out.push("", prose(sentence(DETAILS[name]!)));
+    if (DETAILS[name]) out.push("", prose(sentence(DETAILS[name]!, true)));
     if (spec.options?.length) {
       out.push("", "| option | |", "|---|---|");
       for (const [flags, description] of spec.options) out.push(`| ${code(flags)} | ${cell(description)} |`);

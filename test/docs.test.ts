@@ -155,3 +155,13 @@ test("docs/web-and-phone.md names every button the page has (it once said the pa
   const doc = readFileSync(resolve(ROOT, "docs/web-and-phone.md"), "utf8").replace(/\s+/g, " ");
   expect([...labels].filter((label) => !doc.includes(label))).toEqual([]);
 });
+
+test("edge 10: the fleet has a heading, and the CLI reference's list and hosts link to it", () => {
+  const fleet = readFileSync(resolve(ROOT, "docs/fleet-and-remotes.md"), "utf8");
+  expect(fleet).toContain("\n## A fleet\n");
+  const reference = readFileSync(resolve(ROOT, "docs/cli.md"), "utf8");
+  for (const name of ["list", "hosts"]) {
+    const section = reference.split(`\n### t4a ${name}\n`)[1]?.split("\n### ")[0] ?? "";
+    expect(`${name}: ${section.includes("](fleet-and-remotes.md#a-fleet)")}`).toBe(`${name}: true`);
+  }
+});

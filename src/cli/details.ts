@@ -4,7 +4,7 @@
 export const DETAILS: Record<string, string> = {
   create:
     "start a program (default `$SHELL`) or a coding agent in the current directory, through the session plugins; prints its id",
-  list: 'one line per terminal: id, size, pid, `alive`/`exited(code)`, title, and what it does: an agent\'s state, for how long and its line (`claude waiting 33s "Do you want to proceed?"`), or `reading input (python3)`; `--needs` keeps those that need you: waiting agents first, then programs reading input, then non-zero exits; `--all`: every host in hosts.json too, a host column first and ids as `HOST:ID` (docs/fleet-and-remotes.md)',
+  list: 'one line per terminal: id, size, pid, `alive`/`exited(code)`, title, and what it does: an agent\'s state, for how long and its line (`claude waiting 33s "Do you want to proceed?"`), or `reading input (python3)`; `--needs` keeps those that need you: waiting agents first, then programs reading input, then non-zero exits; `--all`: every host in hosts.json too, a host column first and ids as `HOST:ID` (docs/fleet-and-remotes.md#a-fleet)',
   send: "type input (C escapes interpreted), then named keys; reads stdin when neither is given. A mouse click or wheel turn (cells 0-based, as `cursor` counts) comes first, in the mouse mode the program turned on; none on: nothing sent, `no_mouse`",
   choose:
     "pick a menu item or a question's answer, toggle a checkbox or radio, press a button, named by a `snapshot` ref (`e3.2`) or its text: a click where the program turned the mouse on, else arrows from the selected item (or its key) and Enter; waits for the effect (default 10s) and prints it: `selected`, `checked`, `gone`, `exited`, `changed`",
@@ -34,7 +34,7 @@ export const DETAILS: Record<string, string> = {
   doctor:
     "what works here and what does not, each with its fix: socket directory, daemon, sandbox (bwrap, user namespaces, the seccomp filter), service (systemd user manager, lingering), agent CLIs and versions, character widths (glibc's `wcwidth` or Bun's table), web server, a `--host` (its t4a answering through ssh); exit 1 when something asked for does not",
   hosts:
-    "the fleet's hosts, in `$XDG_CONFIG_HOME/t4a/hosts.json` (mode 600); then `NAME:ID` wherever an id goes, and `list`/`wait --any`/`events` `--all` (docs/fleet-and-remotes.md)",
+    "the fleet's hosts, in `$XDG_CONFIG_HOME/t4a/hosts.json` (mode 600); then `NAME:ID` wherever an id goes, and `list`/`wait --any`/`events` `--all` (docs/fleet-and-remotes.md#a-fleet)",
   remote:
     "put the build for HOST's OS and CPU in its `~/.local/bin/t4a` / join stdio to the local daemon (what `--host` runs over ssh)",
   agents:

@@ -350,6 +350,37 @@ describe.skipIf(!REAL_TMUX)("t4a as tmux against tmux 3.3a", () => {
   });
 });
 
+describe.skipIf(!REAL_TMUX)("windows: each a t4a session in its tmux session", () => {
+  // Last: tmux counts sessions, windows and panes apart, t4a gives them one count, so the ids
+  // (`$N`, `@N`, `%N`) differ from here on; what is compared leaves them out.
+  const layout = "#{window_index} #{window_active} #{window_flags} #{window_panes} #{session_windows}";
+  test("new-window, select-window, kill-window, the current and last windows, kill-session", async () => {
+    await same(["new-session", "-d", "-s", "win", "-x", "90", "-y", "20", "sleep 300"]);
+    await same(["new-window", "-d", "-t", "win", "sleep 301"]);
+    await same(["new-window", "-t", "win", "-n", "named", "-P", "sleep 302"]);
+    await same(["new-window", "-t", "win:5", "-P", "-F", "#{session_name}:#{window_index}", "sleep 303"]);
+    await same(["new-window", "-t", "win:5", "sleep 304"]);
+    await same(["list-windows", "-t", "win", "-F", layout]);
+    await same(["display-message", "-p", "-t", "win", "#{window_index} #{window_name}"]);
+    await same(["display-message", "-p", "-t", "win:named", "#{window_index}"]);
+    await same(["display-message", "-p", "-t", "win:^", "#{window_index}"]);
+    await same(["display-message", "-p", "-t", "win:$", "#{window_index}"]);
+    await same(["select-window", "-t", "win:1"]);
+    await same(["kill-window", "-t", "win:1"]);
+    await same(["list-windows", "-t", "win", "-F", layout]);
+    await same(["select-window", "-t", "win:0"]);
+    await same(["select-window", "-t", "win:2"]);
+    await same(["list-windows", "-t", "win", "-F", layout]);
+    await same(["list-panes", "-s", "-t", "win", "-F", "#{window_index}.#{pane_index} #{pane_width}x#{pane_height}"]);
+    await same(["list-sessions", "-F", "#{session_name} #{session_windows}"]);
+    await same(["kill-window", "-t", "win:0"]);
+    await same(["has-session", "-t", "win"]);
+    await same(["list-windows", "-t", "win", "-F", layout]);
+    await same(["kill-session", "-t", "win"]);
+    await same(["has-session", "-t", "win"]);
+  });
+});
+
 describe("t4a as tmux, on its own", () => {
   test("-V names t4a; the link refuses to replace a real tmux", async () => {
     const version = await tmuxT4a(["-V"]);
@@ -418,7 +449,7 @@ describe("t4a as tmux, on its own", () => {
   test("what t4a does not implement fails, saying so", async () => {
     for (const args of [
       ["split-window"],
-      ["new-window"],
+      ["join-pane"],
       ["copy-mode"],
       ["send-keys", "-X", "begin-selection"],
       ["capture-pane", "-a", "-p"],

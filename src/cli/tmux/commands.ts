@@ -6,8 +6,9 @@ import type { Reply } from "../../client/connection.ts";
 import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
 import { matchOption, OPTION_DEFAULTS } from "./options.ts";
-import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget } from "./panes.ts";
-import { byName, livePanes, type Pane, type Server } from "./server.ts";
+import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget, sessionOf } from "./panes.ts";
+import { liveSessions, type Pane, type Server, type TmuxSession } from "./server.ts";
+import { PROTOCOL_VERSION } from "../../protocol/fields.ts";
 
 export interface Run {
   server: Server;
@@ -31,7 +32,7 @@ async function lookupFor(run: Run, pane: Pane, formats: string[]): Promise<Looku
   const extras = await extrasFor(run.server, pane, names);
   const pid = names.has("pid") ? Number((await run.server.info()).pid) : undefined;
   const { global } = await run.server.state();
-  const base = paneLookup(run.server, pane, extras, pid);
+  const base = paneLookup(run.server, pane, await sessionOf(run.server, pane), extras, pid);
   return (name) => base(name) ?? (name.startsWith("@") ? global[name] : undefined);
 }
 
@@ -169,27 +170,103 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
   if (!detached && process.env.TMUX && !has(command, "A"))
     throw new TmuxError("sessions should be nested with care, unset $TMUX to force");
   await server.connect(true);
-  let name = flag(command, "s") === undefined ? undefined : sessionName(flag(command, "s")!);
+  const name = flag(command, "s") === undefined ? undefined : sessionName(flag(command, "s")!);
   if (name !== undefined) {
-    const { panes } = await server.state();
-    const same = panes.find((pane) => pane.id === name);
-    const live = (await livePanes(server)).find((pane) => pane.id === name);
+    const live = (await liveSessions(server)).find((session) => session.name === name);
     if (live) {
       if (!has(command, "A")) throw new TmuxError(`duplicate session: ${name}`);
-      if (!detached) return attach(run, live, false);
+      if (!detached) return attach(run, live.active, false);
       return;
     }
-    // An ended session tmux would have closed: its name is free again.
-    if (same) await server.request({ cmd: "kill", id: same.id });
+    // Ended windows tmux would have closed: the name is free again.
+    for (const pane of (await server.state()).panes)
+      if (pane.group === name || pane.id === name) await server.request({ cmd: "kill", id: pane.id });
   }
-  const reserved = await server.request({ cmd: "tmux_state", op: "reserve", ...(name ? { name } : {}) });
-  name = String(reserved.name);
+  const tty = !detached && process.stdout.isTTY;
+  const pane = await createPane(run, command, {
+    id: name,
+    cols: size(flag(command, "x"), 0, "width") ?? (tty ? process.stdout.columns : 80),
+    rows: size(flag(command, "y"), 0, "height") ?? (tty ? process.stdout.rows : 24),
+  });
+  if (has(command, "P")) run.out.push(`${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:")}\n`);
+  if (!detached) await attach(run, pane, false);
+}
+
+/**
+ * new-window: another t4a session in the target's tmux session, at the next free index (or -t's),
+ * the size of the session's current window; it becomes the current one unless -d.
+ */
+async function newWindow(command: ParsedCommand, run: Run): Promise<void> {
+  const { server } = run;
+  const target = flag(command, "t");
+  const colon = target?.indexOf(":") ?? -1;
+  // -t is a window: `session:index` places it there; a session (or nothing) takes the next index.
+  const sessionPart = target === undefined ? undefined : colon < 0 ? target : target.slice(0, colon);
+  const indexPart = target !== undefined && colon >= 0 ? target.slice(colon + 1) : undefined;
+  const base = await resolveTarget(server, sessionPart === "" ? undefined : sessionPart, "session");
+  const session = await sessionOf(server, base);
+  const used = new Set(session.windows.map((pane) => pane.windowIndex));
+  let index: number;
+  if (indexPart !== undefined && indexPart !== "") {
+    index = Number(indexPart);
+    if (!Number.isInteger(index) || index < 0) throw new TmuxError(`can't find window: ${indexPart}`);
+    const taken = session.windows.find((pane) => pane.windowIndex === index);
+    if (taken && !has(command, "k")) throw new TmuxError(`create window failed: index ${index} in use`);
+    if (taken) await server.request({ cmd: "kill", id: taken.id });
+  } else {
+    const { global } = await server.state();
+    index = Number(global["base-index"] ?? 0);
+    while (used.has(index)) index++;
+  }
+  const pane = await createPane(run, command, {
+    id: `${session.name}.${index}`,
+    cols: session.active.cols,
+    rows: session.active.rows,
+    group: session.name,
+    windowIndex: index,
+    sessionNumber: session.number,
+  });
+  if (!has(command, "d")) await makeCurrent(run, session, index);
+  if (has(command, "P"))
+    run.out.push(
+      `${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:#{window_index}.#{pane_index}")}\n`,
+    );
+}
+
+/** A window becomes its session's current one; the one before becomes its last (`-`). */
+async function makeCurrent(run: Run, session: TmuxSession, index: number): Promise<void> {
+  if (session.active.windowIndex === index) return;
+  const { global } = await run.server.state();
+  const before = (global[`t4a-last:${session.name}`] ?? "")
+    .split(",")
+    .filter((entry) => entry !== "" && entry !== String(index) && entry !== String(session.active.windowIndex));
+  await setOption(run, `t4a-last:${session.name}`, [session.active.windowIndex, ...before].slice(0, 64).join(","));
+  await setOption(run, `t4a-active:${session.name}`, String(index));
+}
+
+interface PanePlace {
+  /** The t4a session's id; unnamed: the number it is given. */
+  id: string | undefined;
+  cols: number;
+  rows: number;
+  /** For a window of an existing tmux session. */
+  group?: string;
+  windowIndex?: number;
+  sessionNumber?: number;
+}
+
+/** One pane as a t4a session: the command, directory, environment and name new-session/new-window ask for. */
+async function createPane(run: Run, command: ParsedCommand, place: PanePlace): Promise<Pane> {
+  const { server } = run;
+  const reserved = await server.request({
+    cmd: "tmux_state",
+    op: "reserve",
+    ...(place.id ? { name: place.id } : {}),
+  });
+  const id = String(reserved.name);
   const number = Number(reserved.number);
   const { global } = await server.state();
   const info = await server.info();
-  const tty = !detached && process.stdout.isTTY;
-  const cols = size(flag(command, "x"), 0, "width") ?? (tty ? process.stdout.columns : 80);
-  const rows = size(flag(command, "y"), 0, "height") ?? (tty ? process.stdout.rows : 24);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(global)) if (key.startsWith("t4a-env:")) env[key.slice(8)] = value;
   for (const entry of command.lists.get("e") ?? []) {
@@ -197,7 +274,7 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
     if (eq <= 0) throw new TmuxError(`invalid environment: ${entry}`);
     env[entry.slice(0, eq)] = entry.slice(eq + 1);
   }
-  env.TMUX = `${server.socket},${info.pid},${number}`;
+  env.TMUX = `${server.socket},${info.pid},${place.sessionNumber ?? number}`;
   env.TMUX_PANE = `%${number}`;
   const shell = global["default-shell"] ?? process.env.SHELL ?? "/bin/sh";
   const words = command.args;
@@ -215,9 +292,9 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
   await server.request(
     {
       cmd: "create",
-      name,
-      cols,
-      rows,
+      name: id,
+      cols: place.cols,
+      rows: place.rows,
       ...(argv ? { cmd_args: argv } : {}),
       cwd: flag(command, "c") ?? process.cwd(),
       env,
@@ -226,17 +303,35 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
       inherit_env: true,
       ...(limit !== undefined ? { scrollback: Number(limit) } : {}),
     },
-    { exists: `duplicate session: ${name}` },
+    {
+      exists:
+        place.group === undefined
+          ? `duplicate session: ${id}`
+          : `create window failed: index ${place.windowIndex} in use`,
+    },
   );
-  server.invalidate();
+  // What tmux knows of the pane beyond t4a's session, asked at once on the one connection.
+  const options: Array<[string, string]> = [];
+  if (place.group !== undefined) {
+    options.push(["t4a-group", place.group]);
+    options.push(["t4a-window-index", String(place.windowIndex)]);
+    options.push(["t4a-session-number", String(place.sessionNumber)]);
+  }
   const windowName = flag(command, "n");
-  if (windowName !== undefined) await setOption(run, "t4a-window-name", windowName, name);
+  if (windowName !== undefined) options.push(["t4a-window-name", windowName]);
   // pane_start_command: the command as it was given (tmux shows it, not the shell around it).
-  if (words.length) await setOption(run, "t4a-start-command", startCommand(words), name);
-  const pane = (await server.state()).panes.find((p) => p.id === name);
-  if (has(command, "P") && pane)
-    run.out.push(`${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:")}\n`);
-  if (!detached && pane) await attach(run, pane, false);
+  if (words.length) options.push(["t4a-start-command", startCommand(words)]);
+  const connection = await server.connect();
+  const replies = await Promise.all(
+    options.map(([name, value]) =>
+      connection.request({ cmd: "tmux_state", op: "set_option", id, name, value, protocol: PROTOCOL_VERSION }),
+    ),
+  );
+  for (const { reply } of replies) if (reply.ok !== true) throw new TmuxError(String(reply.error));
+  server.invalidate();
+  const pane = (await server.state()).panes.find((p) => p.id === id);
+  if (!pane) throw new TmuxError(`${id}: ended as it started`);
+  return pane;
 }
 
 /** Arguments as tmux's cmd_stringify_argv writes them: quoted where they hold blanks or quotes. */
@@ -326,18 +421,26 @@ const PANE_FORMAT_TAIL =
   "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
 
 async function listSessions(command: ParsedCommand, run: Run): Promise<void> {
-  const panes = byName(await livePanes(run.server));
+  const sessions = await liveSessions(run.server);
   // tmux's server exits with its last session: then there is no server to list.
-  if (!panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
-  await listPanes(run, panes, flag(command, "F") ?? DEFAULT_SESSIONS_FORMAT, flag(command, "f"));
+  if (!sessions.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  const current = sessions.map((session) => session.active);
+  await listPanes(run, current, flag(command, "F") ?? DEFAULT_SESSIONS_FORMAT, flag(command, "f"));
+}
+
+/** Every window of every session (-a), else of the target's session. */
+async function windowsFor(command: ParsedCommand, run: Run, all: boolean): Promise<Pane[]> {
+  if (all) {
+    const sessions = await liveSessions(run.server);
+    if (!sessions.length) throw new TmuxError(`no server running on ${run.server.label}`);
+    return sessions.flatMap((session) => session.windows);
+  }
+  return (await sessionOf(run.server, await resolveTarget(run.server, flag(command, "t"), "session"))).windows;
 }
 
 async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
   const all = has(command, "a");
-  const panes = all
-    ? byName(await livePanes(run.server))
-    : [await resolveTarget(run.server, flag(command, "t"), "session")];
-  if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  const panes = await windowsFor(command, run, all);
   await listPanes(
     run,
     panes,
@@ -348,10 +451,10 @@ async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
 
 async function listPanesCommand(command: ParsedCommand, run: Run): Promise<void> {
   const all = has(command, "a");
-  const panes = all
-    ? byName(await livePanes(run.server))
-    : [await resolveTarget(run.server, flag(command, "t"), "window")];
-  if (all && !panes.length) throw new TmuxError(`no server running on ${run.server.label}`);
+  const panes =
+    all || has(command, "s")
+      ? await windowsFor(command, run, all)
+      : [await resolveTarget(run.server, flag(command, "t"), "window")];
   const format =
     flag(command, "F") ??
     (all
@@ -613,9 +716,19 @@ async function killServer(_command: ParsedCommand, run: Run): Promise<void> {
 }
 
 async function killSession(command: ParsedCommand, run: Run): Promise<void> {
-  const target = await resolveTarget(run.server, flag(command, "t"), "session");
-  const panes = has(command, "a") ? (await livePanes(run.server)).filter((pane) => pane !== target) : [target];
-  for (const pane of panes) await run.server.request({ cmd: "kill", id: pane.id });
+  const target = await sessionOf(run.server, await resolveTarget(run.server, flag(command, "t"), "session"));
+  const sessions = has(command, "a")
+    ? (await liveSessions(run.server)).filter((session) => session.name !== target.name)
+    : [target];
+  for (const pane of sessions.flatMap((session) => session.windows))
+    await run.server.request({ cmd: "kill", id: pane.id });
+  run.server.invalidate();
+}
+
+/** kill-window, kill-pane: the one t4a session; its tmux session lives on while it has other windows. */
+async function killWindow(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"), "window");
+  await run.server.request({ cmd: "kill", id: pane.id });
   run.server.invalidate();
 }
 
@@ -703,15 +816,17 @@ export const HANDLERS: Record<string, Handler> = {
     const pane = await resolveTarget(run.server, flag(command, "t"), "session");
     await attach(run, pane, has(command, "r"));
   },
-  "kill-pane": killSession,
-  "kill-window": killSession,
+  "kill-pane": killWindow,
+  "kill-window": killWindow,
+  "new-window": newWindow,
   "select-pane": async (command, run) => {
     const pane = await resolveTarget(run.server, flag(command, "t"));
     const title = flag(command, "T");
     if (title !== undefined) await setOption(run, "t4a-pane-title", title, pane.id);
   },
   "select-window": async (command, run) => {
-    await resolveTarget(run.server, flag(command, "t"), "window");
+    const pane = await resolveTarget(run.server, flag(command, "t"), "window");
+    await makeCurrent(run, await sessionOf(run.server, pane), pane.windowIndex);
   },
   "rename-window": async (command, run) => {
     const pane = await resolveTarget(run.server, flag(command, "t"), "window");

@@ -51,7 +51,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 0],
     usage: "[-aC] [-t target-session]",
     ignored: "C",
-    note: "t4a kill; -a: every other session",
+    note: "t4a kill of each of its windows; -a: every other session",
   },
   {
     name: "kill-server",
@@ -82,7 +82,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "F:f:at:",
     args: [0, 0],
     usage: "[-a] [-F format] [-f filter] [-t target-session]",
-    note: "one window (index 0) per session",
+    note: "the session's windows, each a t4a session",
   },
   {
     name: "list-panes",
@@ -90,7 +90,17 @@ export const COMMANDS: CommandSpec[] = [
     template: "asF:f:t:",
     args: [0, 0],
     usage: "[-as] [-F format] [-f filter] [-t target-window]",
-    note: "one pane (index 0) per session",
+    note: "each window's one pane (index 0); -s: the session's windows'",
+  },
+  {
+    name: "new-window",
+    alias: "neww",
+    template: "abc:de:F:kn:PSt:",
+    args: [0, -1],
+    usage:
+      "[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] [-t target-window] [shell-command]",
+    refused: "abS",
+    note: "another t4a session in the target's tmux session (named SESSION.INDEX), at the next free index or -t's (-k: replacing it); current unless -d",
   },
   {
     name: "send-keys",
@@ -293,7 +303,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 0],
     usage: "[-a] [-t target-pane]",
     refused: "a",
-    note: "the pane's session killed (one pane per session)",
+    note: "the pane's window (its t4a session) killed",
   },
   {
     name: "kill-window",
@@ -302,7 +312,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 0],
     usage: "[-a] [-t target-window]",
     refused: "a",
-    note: "the window's session killed (one window per session)",
+    note: "the window's t4a session killed; its tmux session lives on while it has other windows",
   },
   {
     name: "select-pane",
@@ -320,7 +330,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 0],
     usage: "[-lnpT] [-t target-window]",
     ignored: "lnpT",
-    note: "the one window is always the active one: checks the target",
+    note: "makes the window its session's current one",
   },
   {
     name: "rename-window",
@@ -379,7 +389,6 @@ const TMUX_COMMANDS: Record<string, string> = {
   "lock-session": "locks",
   "move-pane": "movep",
   "move-window": "movew",
-  "new-window": "neww",
   "next-layout": "nextl",
   "next-window": "next",
   "previous-layout": "prevl",
@@ -408,7 +417,6 @@ const TMUX_COMMANDS: Record<string, string> = {
 
 /** Why t4a refuses a tmux command it knows of (docs/tmux.md's refused rows). */
 export const NOT_IMPLEMENTED_WHY: Record<string, string> = {
-  "new-window": "a window of its own is a session of its own in t4a: use new-session",
   "split-window": "t4a has no splits: a pane is a session (new-session -d)",
   "join-pane": "t4a has no splits",
   "break-pane": "t4a has no splits",

@@ -6,7 +6,7 @@ import { hostname } from "node:os";
 import { forDisplay, fromProgram } from "../../protocol/program-text.ts";
 import type { Lookup } from "./format.ts";
 import { TmuxError } from "./grammar.ts";
-import { livePanes, type Pane, type Server } from "./server.ts";
+import { livePanes, type Pane, type Server, sessionsOf, type TmuxSession } from "./server.ts";
 
 /** The pane this command runs in, when it runs inside one of this server's panes. */
 export function currentPaneNumber(server: Server): number | undefined {
@@ -17,23 +17,23 @@ export function currentPaneNumber(server: Server): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** The session a command without -t acts on: the caller's own, else the newest. */
-async function currentPane(server: Server, panes: Pane[]): Promise<Pane> {
+/** The session a command without -t acts on: the caller's own, else the one made last. */
+function currentSession(server: Server, panes: Pane[], sessions: TmuxSession[]): TmuxSession {
   const number = currentPaneNumber(server);
   const own = number === undefined ? undefined : panes.find((pane) => pane.number === number);
-  if (own) return own;
-  const newest = panes[panes.length - 1];
-  if (!newest) throw new TmuxError(`no server running on ${server.label}`);
-  return newest;
+  const newest = own ?? panes[panes.length - 1];
+  const session = newest && sessions.find((s) => s.name === newest.group);
+  if (!session) throw new TmuxError(`no server running on ${server.label}`);
+  return session;
 }
 
-function findSession(panes: Pane[], word: string): Pane | undefined {
-  if (/^\$\d+$/.test(word)) return panes.find((pane) => pane.number === Number(word.slice(1)));
-  if (word.startsWith("=")) return panes.find((pane) => pane.id === word.slice(1));
-  const exact = panes.find((pane) => pane.id === word);
+function findSession(sessions: TmuxSession[], word: string): TmuxSession | undefined {
+  if (/^\$\d+$/.test(word)) return sessions.find((session) => session.number === Number(word.slice(1)));
+  if (word.startsWith("=")) return sessions.find((session) => session.name === word.slice(1));
+  const exact = sessions.find((session) => session.name === word);
   if (exact) return exact;
   // tmux: a unique prefix, else an fnmatch pattern.
-  const prefixed = panes.filter((pane) => pane.id.startsWith(word));
+  const prefixed = sessions.filter((session) => session.name.startsWith(word));
   if (prefixed.length === 1) return prefixed[0];
   if (prefixed.length > 1) return undefined;
   if (/[*?[]/.test(word)) {
@@ -43,20 +43,32 @@ function findSession(panes: Pane[], word: string): Pane | undefined {
         .replace(/\*/g, ".*")
         .replace(/\?/g, ".")}$`,
     );
-    const matched = panes.filter((pane) => pattern.test(pane.id));
+    const matched = sessions.filter((session) => pattern.test(session.name));
     if (matched.length === 1) return matched[0];
   }
   return undefined;
 }
 
-/** A window part (`0`, `@3`, its name, `^`, `$`, `!`) names the session's one window or nothing. */
-function isOurWindow(pane: Pane, word: string): boolean {
-  if (["", "0", "^", "$", "!", "{start}", "{end}", "{last}", "{current}"].includes(word)) return true;
-  if (word.startsWith("@")) return word === `@${pane.number}`;
-  if (word.startsWith("=")) word = word.slice(1);
-  return word === windowName(pane);
+/** A window of a session by its part of a target: index, `@N`, name, `^`, `$`, `!`, `+`, `-`. */
+function findWindow(session: TmuxSession, word: string): Pane | undefined {
+  const { windows, active } = session;
+  if (["", "!", "{current}", "{last}"].includes(word)) return active;
+  if (word === "^" || word === "{start}") return windows[0];
+  if (word === "$" || word === "{end}") return windows[windows.length - 1];
+  if (word === "+" || word === "{next}") return windows[(windows.indexOf(active) + 1) % windows.length];
+  if (word === "-" || word === "{previous}")
+    return windows[(windows.indexOf(active) - 1 + windows.length) % windows.length];
+  if (word.startsWith("@")) return windows.find((pane) => `@${pane.number}` === word);
+  if (/^\d+$/.test(word)) return windows.find((pane) => pane.windowIndex === Number(word));
+  const name = word.startsWith("=") ? word.slice(1) : word;
+  const named = windows.filter((pane) => windowName(pane) === name);
+  if (named.length === 1) return named[0];
+  if (word.startsWith("=")) return undefined;
+  const prefixed = windows.filter((pane) => windowName(pane).startsWith(name));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
+/** A pane part names the window's one pane (`0`, `%N`, `{top}`…) or nothing. */
 function isOurPane(pane: Pane, word: string): boolean {
   if (["", "0", "{top}", "{bottom}", "{left}", "{right}", "{last}", "{current}", "{active}", "!"].includes(word))
     return true;
@@ -65,15 +77,23 @@ function isOurPane(pane: Pane, word: string): boolean {
 
 /**
  * A target as tmux reads it: `%N` a pane, `@N` a window, else `session[:window[.pane]]` (a session
- * by `$N`, `=exact`, exact name, unique prefix or pattern). kind says which error names a miss.
+ * by `$N`, `=exact`, exact name, unique prefix or pattern; no window part: its current one). A
+ * bare word for a window or pane target may also be a window of the current session. kind says
+ * which error names a miss.
  */
 export async function resolveTarget(
   server: Server,
   target: string | undefined,
   kind: "session" | "window" | "pane" = "pane",
 ): Promise<Pane> {
+  const { global } = await server.state();
   const panes = await livePanes(server);
-  if (target === undefined || target === "") return currentPane(server, panes);
+  const sessions = sessionsOf(panes, global);
+  if (target === undefined || target === "") {
+    const number = currentPaneNumber(server);
+    const own = number === undefined ? undefined : panes.find((pane) => pane.number === number);
+    return own ?? currentSession(server, panes, sessions).active;
+  }
   if (target.startsWith("%")) {
     const found = panes.find((pane) => `%${pane.number}` === target);
     if (!found) throw new TmuxError(`can't find pane: ${target}`);
@@ -88,19 +108,19 @@ export async function resolveTarget(
   let sessionPart = colon < 0 ? target : target.slice(0, colon);
   let rest = colon < 0 ? undefined : target.slice(colon + 1);
   // `name.1` without a colon: a session named so, else a pane of the current window.
-  if (colon < 0 && kind !== "session" && !findSession(panes, sessionPart) && target.includes(".")) {
+  if (colon < 0 && kind !== "session" && !findSession(sessions, sessionPart) && target.includes(".")) {
     const dot = target.lastIndexOf(".");
     sessionPart = target.slice(0, dot);
     rest = `.${target.slice(dot + 1)}`;
   }
-  let session: Pane | undefined;
-  if (sessionPart === "") session = await currentPane(server, panes);
-  else session = findSession(panes, sessionPart);
+  const session = sessionPart === "" ? currentSession(server, panes, sessions) : findSession(sessions, sessionPart);
   if (!session) {
     // A bare word with no session of that name may be a window or pane of the current session.
     if (colon < 0 && kind !== "session" && panes.length) {
-      const current = await currentPane(server, panes);
-      if (isOurWindow(current, target) || isOurPane(current, target)) return current;
+      const current = currentSession(server, panes, sessions);
+      const window = rest === undefined ? findWindow(current, target) : undefined;
+      if (window) return window;
+      if (rest === undefined && isOurPane(current.active, target)) return current.active;
     }
     // tmux names what it looked for last: a bare word was tried as a session, window, then pane.
     const what = colon < 0 && rest === undefined ? kind : "session";
@@ -108,15 +128,31 @@ export async function resolveTarget(
       `can't find ${what}: ${(colon < 0 && rest === undefined ? target : sessionPart).replace(/^=/, "")}`,
     );
   }
-  if (rest !== undefined) {
-    const dot = rest.indexOf(".");
-    const windowPart = dot < 0 ? rest : rest.slice(0, dot);
-    const panePart = dot < 0 ? "" : rest.slice(dot + 1);
-    if (!isOurWindow(session, windowPart)) throw new TmuxError(`can't find window: ${windowPart}`);
-    if (!isOurPane(session, panePart)) throw new TmuxError(`can't find pane: ${panePart}`);
-  }
-  return session;
+  if (rest === undefined) return session.active;
+  const dot = rest.indexOf(".");
+  const windowPart = dot < 0 ? rest : rest.slice(0, dot);
+  const panePart = dot < 0 ? "" : rest.slice(dot + 1);
+  const window = findWindow(session, windowPart);
+  if (!window) throw new TmuxError(`can't find window: ${windowPart}`);
+  if (!isOurPane(window, panePart)) throw new TmuxError(`can't find pane: ${panePart}`);
+  return window;
 }
+
+/** The tmux session a pane's window is in. */
+export async function sessionOf(server: Server, pane: Pane): Promise<TmuxSession> {
+  const { global } = await server.state();
+  return sessionsOf(await livePanes(server), global).find((s) => s.name === pane.group) ?? soleSession(pane);
+}
+
+/** A pane seen alone (an ended one tmux no longer lists): a session of its one window. */
+export const soleSession = (pane: Pane): TmuxSession => ({
+  name: pane.group,
+  number: pane.sessionNumber,
+  windows: [pane],
+  active: pane,
+  last: undefined,
+  createdAt: pane.startedAt,
+});
 
 /** tmux's parse_window_name: the program's first word, without `exec `, a login `-`, a path. */
 function programName(command: string): string {
@@ -223,8 +259,14 @@ export async function historyLimit(server: Server, pane?: Pane): Promise<number>
 }
 
 /** Every variable of a pane (and its session and window), as tmux names them. */
-export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serverPid: number | undefined): Lookup {
-  const values = paneValues(server, pane, extras, serverPid);
+export function paneLookup(
+  server: Server,
+  pane: Pane,
+  session: TmuxSession,
+  extras: PaneExtras,
+  serverPid: number | undefined,
+): Lookup {
+  const values = paneValues(server, pane, session, extras, serverPid);
   return (name) => {
     if (Object.hasOwn(values, name)) return values[name]!();
     if (name.startsWith("@")) return pane.options[name];
@@ -235,43 +277,44 @@ export function paneLookup(server: Server, pane: Pane, extras: PaneExtras, serve
 /** The variable names formats can read (docs/tmux.md lists them; a test compares). */
 export function variableNames(): string[] {
   const pane = { options: {}, cmdArgs: [] } as unknown as Pane;
-  return Object.keys(paneValues({} as Server, pane, {}, undefined));
+  return Object.keys(paneValues({} as Server, pane, soleSession(pane), {}, undefined));
 }
 
 function paneValues(
   server: Server,
   pane: Pane,
+  session: TmuxSession,
   extras: PaneExtras,
   serverPid: number | undefined,
 ): Record<string, () => string> {
   const seconds = (ms: number) => String(Math.floor(ms / 1000));
   const host = hostname();
   const values: Record<string, () => string> = {
-    session_name: () => pane.id,
-    session_id: () => `$${pane.number}`,
-    session_windows: () => "1",
-    session_attached: () => String(pane.viewers),
-    session_many_attached: () => (pane.viewers > 1 ? "1" : "0"),
-    session_created: () => seconds(pane.startedAt),
-    session_activity: () => seconds(pane.lastOutputAt),
-    session_last_attached: () => seconds(pane.startedAt),
-    session_path: () => pane.cwd,
+    session_name: () => session.name,
+    session_id: () => `$${session.number}`,
+    session_windows: () => String(session.windows.length),
+    session_attached: () => String(Math.max(...session.windows.map((window) => window.viewers))),
+    session_many_attached: () => (Math.max(...session.windows.map((window) => window.viewers)) > 1 ? "1" : "0"),
+    session_created: () => seconds(session.createdAt),
+    session_activity: () => seconds(Math.max(...session.windows.map((window) => window.lastOutputAt))),
+    session_last_attached: () => seconds(session.createdAt),
+    session_path: () => session.windows[0]!.cwd,
     session_grouped: () => "0",
     session_group: () => "",
     session_format: () => "1",
-    window_index: () => "0",
+    window_index: () => String(pane.windowIndex),
     window_id: () => `@${pane.number}`,
     window_name: () => windowName(pane),
-    window_active: () => "1",
+    window_active: () => (session.active === pane ? "1" : "0"),
     window_panes: () => "1",
     window_width: () => String(pane.cols),
     window_height: () => String(pane.rows),
     window_layout: () => layoutOf(pane),
     window_visible_layout: () => layoutOf(pane),
-    window_flags: () => "*",
-    window_raw_flags: () => "*",
+    window_flags: () => (session.active === pane ? "*" : session.last === pane ? "-" : ""),
+    window_raw_flags: () => (session.active === pane ? "*" : session.last === pane ? "-" : ""),
     window_zoomed_flag: () => "0",
-    window_last_flag: () => "0",
+    window_last_flag: () => (session.last === pane ? "1" : "0"),
     window_format: () => "1",
     pane_id: () => `%${pane.number}`,
     pane_index: () => "0",

@@ -5,9 +5,17 @@ import type { DaemonConnection, Reply } from "../../client/connection.ts";
 import { PROTOCOL_VERSION } from "../../protocol/fields.ts";
 import { TmuxError } from "./grammar.ts";
 
-/** A t4a session as tmux sees it: a session with one window holding one pane. */
+/**
+ * A t4a session as tmux sees it: a window holding one pane, in a tmux session (its `group`: the
+ * session new-session made, named by it, and the windows new-window added to it).
+ */
 export interface Pane {
   id: string;
+  /** The tmux session it belongs to (its own id unless new-window made it). */
+  group: string;
+  windowIndex: number;
+  /** Behind `$N`: the number of the session's first pane. */
+  sessionNumber: number;
   /** Behind `$N`, `@N` and `%N`: one number each, as the three are one here. */
   number: number;
   cols: number;
@@ -108,8 +116,12 @@ export class Server {
     for (const t of list.reply.terminals as Reply[]) {
       const more = extra.get(String(t.id));
       if (!more) continue; // made between the two reads: seen next time
+      const options = more.options;
       panes.push({
         id: String(t.id),
+        group: options["t4a-group"] ?? String(t.id),
+        windowIndex: Number(options["t4a-window-index"] ?? 0),
+        sessionNumber: Number(options["t4a-session-number"] ?? more.number),
         number: more.number,
         cols: Number(t.cols),
         rows: Number(t.rows),
@@ -160,5 +172,49 @@ export async function livePanes(server: Server): Promise<Pane[]> {
   return panes.filter((pane) => pane.alive || remainsOnExit(pane, global));
 }
 
-/** Sessions in tmux's order (by name), as its lists give them. */
-export const byName = (panes: Pane[]): Pane[] => [...panes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** A tmux session: its windows (each a t4a session) by index, and the one shown. */
+export interface TmuxSession {
+  name: string;
+  number: number;
+  windows: Pane[];
+  active: Pane;
+  /** The window current before it (tmux's last window, flagged `-`). */
+  last: Pane | undefined;
+  /** When its first window was made (ms since the epoch). */
+  createdAt: number;
+}
+
+/** The tmux sessions the panes make, in tmux's order (by name). */
+export function sessionsOf(panes: Pane[], global: Record<string, string>): TmuxSession[] {
+  const groups = new Map<string, Pane[]>();
+  for (const pane of panes) groups.set(pane.group, [...(groups.get(pane.group) ?? []), pane]);
+  const sessions: TmuxSession[] = [];
+  for (const [name, members] of groups) {
+    const windows = members.sort((a, b) => a.windowIndex - b.windowIndex);
+    const chosen = Number(global[`t4a-active:${name}`]);
+    // tmux's stack of windows current before, most recent first: the ended ones drop out.
+    const stack = (global[`t4a-last:${name}`] ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((index) => windows.find((pane) => pane.windowIndex === Number(index)))
+      .filter((pane) => pane !== undefined);
+    // A current window that ended hands over to the last one, as tmux's does.
+    const active = windows.find((pane) => pane.windowIndex === chosen) ?? stack[0] ?? windows[0]!;
+    const last = stack.find((pane) => pane !== active);
+    sessions.push({
+      name,
+      number: Math.min(...windows.map((pane) => pane.sessionNumber)),
+      windows,
+      active,
+      last,
+      createdAt: Math.min(...windows.map((pane) => pane.startedAt)),
+    });
+  }
+  return sessions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The live sessions and the global options, read once. */
+export async function liveSessions(server: Server): Promise<TmuxSession[]> {
+  const { global } = await server.state();
+  return sessionsOf(await livePanes(server), global);
+}

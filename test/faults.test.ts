@@ -385,6 +385,28 @@ test.if(process.getuid?.() === 0)(
   60_000,
 );
 
+test.if(process.getuid?.() === 0)(
+  "an auto-start on a full socket directory names the cause in its message, not only a log it could not write (issue 57)",
+  async () => {
+    const full = new Sandbox();
+    const dir = join(full.dir, "run-full");
+    mkdirSync(dir);
+    expect(Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=16k,mode=0700", "tmpfs", dir]).exitCode).toBe(0);
+    try {
+      Bun.spawnSync(["sh", "-c", `head -c 1000000 /dev/zero > ${join(dir, "filler")}`]);
+      const env = { ...full.env, T4A_SOCKET: join(dir, "t4a.sock") };
+      const started = await t4a(["create", "--", "sleep", "100"], { dir: full.dir, env });
+      expect(started.code).not.toBe(0);
+      expect(started.stderr).toMatch(/ENOSPC|is full/);
+      expect(started.stderr).toContain(dir);
+    } finally {
+      Bun.spawnSync(["umount", "-l", dir]);
+      await full.cleanup();
+    }
+  },
+  60_000,
+);
+
 function manifestFile(): string {
   const dir = join(sandbox.dir, "state", "t4a");
   const name = Bun.spawnSync(["sh", "-c", `ls ${dir} | grep -E '^sessions-[0-9a-f]+\\.json$'`])

@@ -1,7 +1,7 @@
 // Start the daemon when nobody answers: take a lock beside the socket, try to connect once more
 // (someone may have just started it), only then clear a stale socket and spawn `t4a daemon`
 // detached. Fifty simultaneous first calls start exactly one daemon.
-import { closeSync, fstatSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, statfsSync, unlinkSync, writeSync } from "node:fs";
 import { livingDaemon } from "./daemon-pid.ts";
 import { DaemonUnreachable } from "./errors.ts";
 import { selfArgv } from "./executable.ts";
@@ -17,7 +17,7 @@ export async function startDaemon(path: string): Promise<DaemonConnection> {
   const deadline = performance.now() + START_TIMEOUT_MS;
   let delayMs = 2;
   while (performance.now() < deadline) {
-    if (takeLock(lockPath)) {
+    if (takeLock(lockPath, path)) {
       try {
         const connection = await tryOpen(path);
         if (connection) return connection;
@@ -55,7 +55,31 @@ export async function startDaemon(path: string): Promise<DaemonConnection> {
     await Bun.sleep(delayMs);
     delayMs = Math.min(delayMs * 2, 50);
   }
-  throw new DaemonUnreachable(`the daemon did not start on ${path}; see ${parentDir(path)}/t4a.log`);
+  throw new DaemonUnreachable(`the daemon did not start on ${path}; ${seeLog(path)}`);
+}
+
+/**
+ * Where to look for why: its log, unless the directory it is in has no room, so nothing could be
+ * written there; then that is the cause, said here (issue 57).
+ */
+function seeLog(path: string): string {
+  const dir = parentDir(path);
+  const free = freeBytes(dir);
+  if (free !== undefined && free < FULL_BELOW_BYTES)
+    return `the file system of ${dir} is full (${free} bytes free): the daemon could write neither its socket nor its log (${dir}/t4a.log) there`;
+  return `see ${dir}/t4a.log`;
+}
+
+/** Less room than this in the socket's directory: a daemon cannot start there (its log, its lock, its records). */
+const FULL_BELOW_BYTES = 64 * 1024;
+
+function freeBytes(dir: string): number | undefined {
+  try {
+    const stats = statfsSync(dir);
+    return Number(stats.bavail) * Number(stats.bsize);
+  } catch {
+    return undefined;
+  }
 }
 
 async function tryOpen(path: string): Promise<DaemonConnection | undefined> {
@@ -120,18 +144,36 @@ function refusalOf(child: Started, path: string): string {
     // No log to read.
   }
   const reason = said.replace(/^t4a( daemon)?: (error: )?/, "");
-  return `the daemon started for ${path} exited (${child.process.exitCode})${reason ? `: ${reason}` : `; see ${child.log}`}`;
+  return `the daemon started for ${path} exited (${child.process.exitCode})${reason ? `: ${reason}` : `; ${seeLog(path)}`}`;
 }
 
-function takeLock(lockPath: string): boolean {
+/**
+ * The start lock: false while another client holds it. Any other failure to make it (a full
+ * disk, a read-only directory) is why no daemon can start here: said at once, with its cause.
+ */
+function takeLock(lockPath: string, path: string): boolean {
+  let fd: number;
   try {
-    const fd = openSync(lockPath, "wx", 0o600);
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
-  } catch {
-    return false;
+    fd = openSync(lockPath, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw cannotStart(path, lockPath, error);
   }
+  try {
+    writeSync(fd, String(process.pid));
+  } catch (error) {
+    closeSync(fd);
+    removeIfPresent(lockPath);
+    throw cannotStart(path, lockPath, error);
+  }
+  closeSync(fd);
+  return true;
+}
+
+function cannotStart(path: string, lockPath: string, error: unknown): DaemonUnreachable {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === "ENOSPC" || code === "EDQUOT" ? `${code}: ${seeLog(path)}` : (error as Error).message;
+  return new DaemonUnreachable(`cannot start the daemon for ${path}: cannot write its lock ${lockPath} (${why})`);
 }
 
 /** A lock whose holder has died would block every start until the deadline. */

@@ -434,10 +434,13 @@ export class AgentWatch {
   /** The CLI's own error line (its API refused the turn) among an answer's lines, if one is there. */
   errorLine(answer: string): string | undefined {
     if (!this.#errors.length) return undefined;
-    return answer
-      .split("\n")
-      .map((row) => unboxed(row))
-      .find((row) => this.#errors.some((pattern) => pattern.test(row)));
+    return (
+      answer
+        .split("\n")
+        .map((row) => unboxed(row))
+        // The last: a screen's words since the prompt may still show an earlier turn's error above.
+        .findLast((row) => this.#errors.some((pattern) => pattern.test(row)))
+    );
   }
 
   /** Stops listening to the terminal and the notify channel; safe to call again. */

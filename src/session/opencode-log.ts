@@ -93,7 +93,7 @@ export function readOpencode(
         const its = parts.get(message.id) ?? [];
         parts.delete(message.id);
         const parsed = parse(message.data);
-        return its.flatMap((part) => partMessages(parsed, parse(part)));
+        return [...its.flatMap((part) => partMessages(parsed, parse(part))), ...errorMessage(parsed)];
       });
     } finally {
       sqlite.close();
@@ -134,6 +134,20 @@ function parse(text: string): Json {
   } catch {
     return {};
   }
+}
+
+/**
+ * The API's refusal that ended an agent's message (credit, quota, auth, rate limit, overload),
+ * as opencode keeps it on the message: its answer, as the other CLIs' logs word theirs
+ * (`API Error: 400 …`), for ask's error line. An interrupt (MessageAbortedError) is no error.
+ */
+function errorMessage(message: Json): Message[] {
+  const error = message.role === "assistant" ? message.error : undefined;
+  if (!error || typeof error !== "object" || error.name === "MessageAbortedError") return [];
+  const data = error.data && typeof error.data === "object" ? error.data : {};
+  const words = typeof data.message === "string" ? data.message : String(error.name ?? "error");
+  const status = typeof data.statusCode === "number" ? `${data.statusCode} ` : "";
+  return [{ role: "assistant", text: `API Error: ${status}${words}`.replace(/\s+/g, " ").slice(0, 2000) }];
 }
 
 /** One part of a message: its text (user's or agent's), or a tool's call and its result. */

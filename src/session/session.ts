@@ -458,7 +458,10 @@ export class Session {
     const source = answer === undefined ? "screen" : "log";
     const words = answer ?? watch.wordsSince(token, prompt);
     // A turn that ended on the CLI's own error line (its API refused) did not answer.
-    const error = ended === "idle" ? watch.errorLine(words) : undefined;
+    // So did one that ended on a question which is the refusal itself (gemini's "Usage limit
+    // reached …, 1. Keep trying, 2. Stop"): an error, the question still open for an answer.
+    const error =
+      ended === "idle" ? watch.errorLine(words) : ended === "waiting" ? watch.errorLine(watch.line) : undefined;
     const budgeted = withinBudget(words, maxChars);
     // The answer is the agent's (its log, a file it writes, or its screen): shown, newlines kept.
     const outcome: AskOutcome = {

@@ -130,6 +130,9 @@ function claudeMessages(record: Json): Message[] {
   if ((record.type !== "user" && record.type !== "assistant") || record.isMeta || record.isSidechain) return [];
   const content = record.message?.content;
   const role = record.type as "user" | "assistant";
+  // claude writes its API's refusals as its own answer ("Credit balance is too low"), marked:
+  // worded as its other API errors are ("API Error: 400 …"), so ask ends such a turn as an error.
+  if (record.isApiErrorMessage === true && role === "assistant") return apiError(record, content);
   if (typeof content === "string") return isPreamble(content) ? [] : [{ role, text: content }];
   if (!Array.isArray(content)) return [];
   return content.flatMap((part: Json): Message[] => {
@@ -144,6 +147,19 @@ function claudeMessages(record: Json): Message[] {
     }
     return [];
   });
+}
+
+function apiError(record: Json, content: unknown): Message[] {
+  const text = (
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: Json) => (typeof part?.text === "string" ? part.text : "")).join(" ")
+        : ""
+  ).trim();
+  if (/^API Error\b/.test(text)) return [{ role: "assistant", text }];
+  const status = typeof record.apiErrorStatus === "number" ? `${record.apiErrorStatus} ` : "";
+  return [{ role: "assistant", text: `API Error: ${status}${text || String(record.error ?? "error")}` }];
 }
 
 function codexMessages(record: Json): Message[] {

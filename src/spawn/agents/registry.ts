@@ -203,7 +203,9 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to interrupt"], // 2.1.330 footer: "⏸ manual mode on · esc to interrupt"
     readyPatterns: ["^\\s*❯(\\s|$)"],
-    errorPatterns: ["^(● )?API Error: "], // 2.1.330: "● API Error: 400 …", in its log "API Error: 400 …"
+    // 2.1.330: "● API Error: 400 …", in its log "API Error: 400 …"; a refusal for credit is drawn
+    // "⎿  Credit balance too low · Add funds:" (its log: "Credit balance is too low", marked an API error).
+    errorPatterns: ["^(● )?API Error: ", "^(⎿\\s+)?Credit balance (is )?too low"],
     chromePatterns: [
       "^[✻✶✢✳✽·*] \\S+ for \\d",
       "^[✻✶✢✳✽·*] \\S+… \\(",
@@ -310,11 +312,14 @@ export const PRESETS: AgentPreset[] = [
       "Do you want to proceed\\?",
       "Do you trust (this folder|the files)",
       "How would you like to authenticate",
+      // 0.61 on a spent quota: a box "Usage limit reached for all Pro models." with "1. Keep trying", "2. Stop".
+      "Usage limit reached for",
       ...COMMON_WAITING,
     ],
     busyPatterns: ["esc to cancel"], // "⠋ Thinking... (esc to cancel, 0s)"
     readyPatterns: ["Type your message"],
-    errorPatterns: ["^✕ \\[API Error: "], // "✕ [API Error: {…}]"
+    // "✕ [API Error: {…}]"; the quota's question above is the API's refusal too.
+    errorPatterns: ["^✕ \\[API Error: ", "^Usage limit reached for"],
     chromePatterns: [
       "for shortcuts",
       "Shift\\+Tab",
@@ -432,6 +437,9 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc interrupt"], // "■■■■■■⬝⬝  esc interrupt"
     readyPatterns: ["ctrl\\+p commands"],
+    // It draws the API's refusal bare in its frame; its log keeps it on the message, read as
+    // "API Error: 400 …" (session/opencode-log.ts).
+    errorPatterns: ["^API Error: "],
     chromePatterns: [
       "ctrl\\+p commands",
       "tab agents",

@@ -112,6 +112,56 @@ for (const helper of ["plugin", "setup script"] as const) {
   }, 90_000);
 }
 
+for (const where of ["as the user", "in a sandbox"] as const)
+  test(`kill -9 of the daemon while a repository's approved setup script runs ${where}: it is ended at the next start (issue 57)`, async () => {
+    const repo = join(sandbox.dir, `repo-${where.replaceAll(" ", "-")}`);
+    const pidFile = join(repo, "..", `repo-setup-${where.replaceAll(" ", "-")}.pid`);
+    mkdirSync(join(repo, ".t4a"), { recursive: true });
+    writeFileSync(join(repo, ".t4a", "setup"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 600\n`, { mode: 0o755 });
+    const git = (...args: string[]) =>
+      expect(
+        Bun.spawnSync(["git", "-C", repo, ...args], {
+          env: {
+            ...env,
+            GIT_AUTHOR_NAME: "t",
+            GIT_AUTHOR_EMAIL: "t@t",
+            GIT_COMMITTER_NAME: "t",
+            GIT_COMMITTER_EMAIL: "t@t",
+          },
+        }).exitCode,
+      ).toBe(0);
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "setup");
+    // A branch that exists already may hold an agent's commits: its setup runs in a sandbox.
+    if (where === "in a sandbox") git("branch", "t4a/feat");
+    const daemon = await startDaemon();
+    const trusted = Bun.spawnSync([BIN, "trust", repo], { cwd: repo, env });
+    expect(trusted.exitCode).toBe(0);
+    const child = Bun.spawn([BIN, "create", "--worktree", "feat", "--", "sleep", "600"], {
+      cwd: repo,
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"),
+      30_000,
+      "the setup script to run",
+    );
+    const script = Number(readFileSync(pidFile, "utf8"));
+    await killDaemon(daemon);
+    expect(await child.exited).not.toBe(0);
+    expect(isAlive(script)).toBe(true); // unsupervised until a daemon comes back
+    try {
+      await startDaemon();
+      await waitFor(() => !isAlive(script), 10_000, "the setup script to be ended").catch(() => undefined);
+      expect(isAlive(script)).toBe(false);
+    } finally {
+      if (isAlive(script)) process.kill(script, "SIGKILL");
+    }
+  }, 90_000);
+
 /** The daemon's own place in the cgroup v1 pids hierarchy, when it may make cgroups there. */
 function pidsCgroup(): string | undefined {
   const own = /^\d+:pids:(.*)$/m.exec(readFileSync("/proc/self/cgroup", "utf8"))?.[1];

@@ -284,7 +284,10 @@ export class Session {
     const need = this.#openNeed();
     if (!need || this.#spent.has(need.need_id)) return undefined;
     const claim = this.#currentClaim(need.need_id);
-    return claim ? { ...need, claimed_by: claim.holder, claim_expires_at: claim.expires_at } : need;
+    // Its line is the program's (a question or a last line read off the screen, a reader's name):
+    // it reaches list --json, MCP and the page, so it goes out as forDisplay makes it.
+    const shown = { ...need, line: forDisplay(fromProgram(need.line)) };
+    return claim ? { ...shown, claimed_by: claim.holder, claim_expires_at: claim.expires_at } : shown;
   }
 
   /**

@@ -446,6 +446,23 @@ describe("t4a as tmux, on its own", () => {
     expect(readFileSync(log, "utf8")).toBe(before);
   });
 
+  test("attach-session shows the session in a terminal and types into it; C-\\ detaches", async () => {
+    expect((await tmuxT4a(["new-session", "-d", "-s", "viewed", "bash --norc --noprofile"])).code).toBe(0);
+    await tmuxT4a(["send-keys", "-t", "viewed", "echo VIEWED-$((6*7))", "Enter"]);
+    // The terminal attach takes over: a t4a session of its own (a real PTY).
+    await box.ok(["create", "--name", "viewer", "--", join(shimDir, "tmux"), "attach-session", "-t", "viewed"]);
+    await waitFor(async () => (await box.screen("viewer")).includes("VIEWED-42"), 15_000, "the attached screen");
+    await box.ok(["send", "viewer", "echo TYPED-$((6*7))\r"]);
+    await waitFor(async () => (await tmuxT4a(["capture-pane", "-p", "-t", "viewed"])).stdout.includes("TYPED-42"));
+    await box.ok(["send", "viewer", "--key", "C-\\"]);
+    const viewerAlive = async () =>
+      (JSON.parse(await box.ok(["list", "--json"])).terminals as Array<{ id: string; alive: boolean }>).find(
+        (t) => t.id === "viewer",
+      )?.alive;
+    await waitFor(async () => (await viewerAlive()) === false, 15_000, "the detach");
+    expect((await tmuxT4a(["has-session", "-t", "viewed"])).code).toBe(0);
+  });
+
   test("what t4a does not implement fails, saying so", async () => {
     for (const args of [
       ["split-window"],

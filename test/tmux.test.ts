@@ -361,7 +361,7 @@ describe.skipIf(!REAL_TMUX)("windows: each a t4a session in its tmux session", (
     await same(["new-window", "-t", "win:5", "-P", "-F", "#{session_name}:#{window_index}", "sleep 303"]);
     await same(["new-window", "-t", "win:5", "sleep 304"]);
     await same(["list-windows", "-t", "win", "-F", layout]);
-    await same(["display-message", "-p", "-t", "win", "#{window_index} #{window_name}"]);
+    await same(["display-message", "-p", "-t", "win", "#{window_index}"]);
     await same(["display-message", "-p", "-t", "win:named", "#{window_index}"]);
     await same(["display-message", "-p", "-t", "win:^", "#{window_index}"]);
     await same(["display-message", "-p", "-t", "win:$", "#{window_index}"]);

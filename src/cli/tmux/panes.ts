@@ -89,6 +89,8 @@ export async function resolveTarget(
   const { global } = await server.state();
   const panes = await livePanes(server);
   const sessions = sessionsOf(panes, global);
+  // tmux's server exits with its last session (exit-empty): a target then finds no server.
+  if (!panes.length) throw new TmuxError(`no server running on ${server.label}`);
   if (target === undefined || target === "") {
     const number = currentPaneNumber(server);
     const own = number === undefined ? undefined : panes.find((pane) => pane.number === number);

@@ -3,13 +3,15 @@
 // gets one JSON reply line on stdout, in order. Requests are pipelined: the next is sent before
 // the last is answered. A screenshot answers inline as base64, so every reply is one line.
 import type { DaemonConnection, Reply } from "../client/connection.ts";
+import { displayable } from "../protocol/program-text.ts";
 import { FLEET_COMMANDS } from "./fleet-commands.ts";
 import { requestFor } from "./parse.ts";
 
 /** Requests sent ahead of their replies; bounds memory for a fast writer and a slow daemon. */
 const AHEAD = 64;
 
-export async function runBatch(connect: () => Promise<DaemonConnection>): Promise<number> {
+/** `remote`: another machine answers (--host): its replies go through the one stripping function. */
+export async function runBatch(connect: () => Promise<DaemonConnection>, remote = false): Promise<number> {
   const connection = await connect();
   let failures = 0;
   let waiting = 0;
@@ -27,7 +29,7 @@ export async function runBatch(connect: () => Promise<DaemonConnection>): Promis
     const reply = turn.then((sent) => sent.reply);
     waiting++;
     printed = printed.then(async () => {
-      const answer = await reply;
+      const answer = remote ? displayable(await reply) : await reply;
       if (answer.ok !== true) failures++;
       process.stdout.write(`${JSON.stringify(answer)}\n`);
       waiting--;

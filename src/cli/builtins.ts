@@ -55,7 +55,7 @@ export const builtins: Record<string, Builtin> = {
     async run(_args, options) {
       const { runBatch } = await import("./batch.ts");
       const host = await remoteTarget(options);
-      return runBatch(() => connectDaemon(resolveSocket(options), true, host));
+      return runBatch(() => connectDaemon(resolveSocket(options), true, host), host !== undefined);
     },
   },
   "dial-stdio": {

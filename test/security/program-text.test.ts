@@ -154,6 +154,14 @@ test.if(SSHD !== undefined)(
     expect(JSON.parse(json.stdout).terminals[0].title).not.toMatch(UNSAFE);
     const info = await t4a(["--host", target(), "wait", "t1", "--input", "--timeout", "5s"]);
     expect(info.stdout + info.stderr).not.toMatch(UNSAFE);
+    // batch over --host: one JSON line a reply, each stripped (JSON escapes C0, not C1 nor bidi).
+    const batch = Bun.spawnSync([BIN, "--host", target(), "batch"], {
+      cwd: sandbox.dir,
+      env: env(),
+      stdin: new TextEncoder().encode("text t1\n"),
+    });
+    expect(batch.stdout.toString()).toContain("pwned");
+    expect(batch.stdout.toString()).not.toMatch(/\\u001b|\\u0007|[\x80-\x9f\u202e]/);
     // doctor --host prints what the host's t4a says its version is.
     const doctor = await t4a(["doctor", "--host", target()]);
     expect(doctor.stdout).toContain("9.9.9");

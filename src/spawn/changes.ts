@@ -81,8 +81,10 @@ export async function readChanges(dir: string, options: { worktree: boolean; tru
   const diff = parts.filter(Boolean).join("\n");
   // What git prints comes from the session's commits and files: shown, never obeyed by a terminal or the page.
   return {
-    dir,
-    branch,
+    // The directory of an unsandboxed session is the one its OSC 7 last reported (the program's say).
+    dir: printable(dir),
+    // A branch a sandbox made: git's ref names refuse C0 but take C1 (U+009B, CSI) and bidi controls.
+    ...(branch === undefined ? {} : { branch: printable(branch) }),
     base,
     commits,
     files: files.map((file) => ({ status: file.status, path: printable(file.path) })),

@@ -47,5 +47,35 @@ for (const kind of kinds) {
       expect(listed.need.line).not.toMatch(UNSAFE);
       await a.ok(["kill", "asker"]);
     }, 60_000);
+
+    test.skipIf(!HAS_BWRAP)(
+      "a branch a sandboxed worktree names (git allows C1 and bidi controls in a ref) reaches t4a diff shown as text",
+      async () => {
+        const repo = join(a.dir, "repo");
+        const made = a.outside(
+          [
+            `printf '[user]\\n\\tname = t\\n\\temail = t@example.com\\n' > ~/.gitconfig`,
+            `git init -q ${repo} && cd ${repo} && echo one > file.txt && git add . && git commit -qm init`,
+          ].join(" && "),
+        );
+        expect(made.stderr).toBe("");
+        const box = JSON.parse(
+          await a.ok(["create", "--json", "--sandbox", "--worktree", "named", "--", "bash", "--norc", "--noprofile"], {
+            cwd: repo,
+          }),
+        );
+        // U+009B is CSI to a terminal that takes C1 controls; U+202E reverses what follows.
+        const said = await a.sh(box.id, `git checkout -q -b $'x\\xe2\\x80\\xae\\xc2\\x9b2Jy' && echo branched`);
+        expect(said).toBe("branched");
+        const human = await a.ok(["diff", box.id]);
+        expect(human).toContain("x");
+        expect(human).not.toMatch(UNSAFE);
+        const json = JSON.parse(await a.ok(["diff", "--json", box.id]));
+        expect(json.branch).toStartWith("x");
+        expect(json.branch).not.toMatch(UNSAFE);
+        await a.run(["kill", box.id]);
+      },
+      60_000,
+    );
   });
 }

@@ -1,5 +1,7 @@
 // A program flooding output is slowed by backpressure: the daemon's memory stays bounded and
 // every other session keeps answering.
+// Serial phase: measures the daemon's RSS while a program floods; how fast the daemon drains it, and so its
+// memory, depends on the CPU it gets, which other files would take.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { Sandbox, rssBytes } from "./harness.ts";

@@ -1,6 +1,9 @@
 // What a SIGKILLed daemon leaves mid-create or mid-session, the next daemon finishes before it
 // serves: plugin cleanups it had promised run, helpers (plugins, setup scripts) it was waiting on
 // are ended, and the empty cgroups of sessions whose daemon is dead are removed.
+// Serial phase: a daemon starting removes every dead daemon's cgroups in the pids hierarchy, and this
+// file makes and kills daemons with cgroups: another file's daemon starting meanwhile would do this
+// file's sweeping, and this file's would sweep theirs.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

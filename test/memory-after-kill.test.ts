@@ -2,6 +2,8 @@
 // 169 MB RSS (61 MB before). What held it was closed screens not yet collected on the screens'
 // threads (JavaScriptCore collects as a thread allocates, or on its own timer 5-15 s later); the
 // floor it returns to is the daemon's with its screen threads started. A leak fails this test.
+// Serial phase: measures the daemon's RSS falling back to its floor after its sessions are killed;
+// other files' load changes when the screens' threads collect.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { Sandbox, rssBytes, waitFor } from "./harness.ts";

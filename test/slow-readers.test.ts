@@ -2,6 +2,8 @@
 // left open): the daemon's memory stays bounded, since a connection with replies unread gets no
 // more requests run for it, and one that falls far behind is dropped; every other client is
 // answered meanwhile.
+// Serial phase: measures the daemon's RSS (up to 1.5 GB unread) while clients never read; other
+// files' load changes how far behind they fall.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { BIN, rssBytes, Sandbox, waitFor } from "./harness.ts";
 

@@ -1,6 +1,8 @@
 // Torture, session side: hundreds of create/kill cycles with fds, threads, zombies and orphans
 // back at baseline; floods in several sessions while another answers; a slow event subscriber.
 // Long versions: T4A_SOAK=1. Figures are printed; bounds asserted here are liveness, not speed.
+// Serial phase: counts the daemon's fds and threads back at baseline and bounds the p95 of answers
+// and RSS during floods in several sessions; other files' load would be in those figures.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { DaemonConnection, type Reply } from "../src/client/connection.ts";

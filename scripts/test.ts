@@ -1,0 +1,71 @@
+// `npm test`'s test run, in two phases: every test file that can share the machine runs in parallel
+// (bun test --parallel, worker processes, slowest first from test/timings.json), then the files
+// whose header says `// Serial phase: <why>` run one at a time, alone. Runs nothing but bun test.
+//
+//   bun scripts/test.ts [--workers N] [--update-timings] [PATH-PART…]
+//
+// --workers N (or T4A_TEST_WORKERS): parallel workers (default 3: measured on a 2-core machine, see
+// README). --update-timings: writes each file's measured duration back to test/timings.json
+// (npm run test:timings). PATH-PART: only files whose path contains one of them.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const TIMINGS = "test/timings.json";
+/** Measured on this project's 2-core CI machine: 2, 3 and 4 workers (README's test section). */
+const DEFAULT_WORKERS = 3;
+const SERIAL = /^\/\/ Serial phase: /m;
+
+const args = process.argv.slice(2);
+let workers = Number(process.env.T4A_TEST_WORKERS || DEFAULT_WORKERS);
+let updateTimings = false;
+const filters: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (arg === "--workers") workers = Number(args[++i]);
+  else if (arg.startsWith("--workers=")) workers = Number(arg.slice("--workers=".length));
+  else if (arg === "--update-timings") updateTimings = true;
+  else if (arg.startsWith("-")) {
+    console.error(`unknown option ${arg}; known: --workers N, --update-timings`);
+    process.exit(2);
+  } else filters.push(arg);
+}
+if (!Number.isInteger(workers) || workers < 1) {
+  console.error(`--workers wants a whole number of at least 1, got ${workers}`);
+  process.exit(2);
+}
+
+// The files bun test would find: *.test.ts outside node_modules (test/agents holds only those).
+const files = [...new Bun.Glob("**/*.test.ts").scanSync({ cwd: root })]
+  .filter((file) => !file.split("/").includes("node_modules") && !file.startsWith("dist/"))
+  .filter((file) => filters.length === 0 || filters.some((part) => file.includes(part)))
+  .sort();
+const serial = files.filter((file) => SERIAL.test(readFileSync(join(root, file), "utf8").slice(0, 4000)));
+const parallel = files.filter((file) => !serial.includes(file));
+
+const timings = ["--timings", TIMINGS, ...(updateTimings ? ["--update-timings"] : [])];
+const phases = [
+  {
+    name: `parallel phase: ${parallel.length} files, ${workers} workers`,
+    files: parallel,
+    argv: [`--parallel=${workers}`, ...timings],
+  },
+  { name: `serial phase: ${serial.length} files, one at a time (each says why in its header)`, files: serial, argv: timings },
+];
+
+let failed = false;
+const took: string[] = [];
+for (const phase of phases) {
+  if (phase.files.length === 0) continue;
+  console.error(`\n=== ${phase.name}\n`);
+  const started = performance.now();
+  const run = Bun.spawn(
+    [process.execPath, "test", "--timeout", "60000", ...phase.argv, ...phase.files.map((file) => `./${file}`)],
+    { cwd: root, stdio: ["inherit", "inherit", "inherit"] },
+  );
+  const code = await run.exited;
+  if (code !== 0) failed = true;
+  took.push(`${phase.name.split(":")[0]} ${((performance.now() - started) / 60_000).toFixed(1)} min (exit ${code})`);
+}
+console.error(`\n=== ${took.join("; ")}`);
+process.exit(failed ? 1 : 0);

@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { PRESETS } from "../src/spawn/agents/registry.ts";
-import { Sandbox, waitFor } from "./harness.ts";
+import { Sandbox } from "./harness.ts";
 
 const FAKE = resolve(import.meta.dir, "fixtures/fake-agent.py");
 

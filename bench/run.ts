@@ -393,14 +393,14 @@ async function workers(): Promise<void> {
 /**
  * The agent state against the real CLIs (issue 23's targets): how long after the screen showed it
  * each state was reported, median of T4A_AGENT_ROUNDS (default 3) runs of the end-to-end test's
- * whole turn (test/real-agents.test.ts prints its figures). Skipped where the CLIs are not installed.
+ * whole turn (test/real-agents.ts prints its figures). Skipped where the CLIs are not installed.
  */
 async function agents(): Promise<void> {
   const rounds = Number(process.env.T4A_AGENT_ROUNDS ?? 3);
   const samples = new Map<string, number[]>();
   for (let round = 0; round < rounds; round++) {
     const run = Bun.spawnSync(
-      [process.execPath, "test", "--timeout", "200000", "test/real-agents.test.ts", "-t", "a whole turn"],
+      [process.execPath, "test", "--timeout", "200000", "test/real-agents-", "-t", "a whole turn"],
       { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" },
     );
     const printed = run.stdout.toString() + run.stderr.toString();

@@ -1,7 +1,7 @@
 // Agent sessions end to end with fake agent CLIs (test/fixtures/fake-agent.py, first on PATH under
 // each preset's name): argv exact per preset and spawn mode, a hostile prompt verbatim, the shell
 // left behind, resume ids, agent_state from hooks and from screen patterns, typed prompts, and a
-// sandboxed agent that can report its state and nothing more. The real CLIs: real-agents.test.ts.
+// sandboxed agent that can report its state and nothing more. The real CLIs: real-agents.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

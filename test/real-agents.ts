@@ -43,24 +43,27 @@ let agentEnv: Record<string, string>;
 /** Latencies measured here, printed at the end (and read by the note of issue 23). */
 const latencies: string[] = [];
 
-beforeAll(async () => {
-  sandbox = new Sandbox();
-  model = new FakeModel();
-  home = join(sandbox.dir, "home");
-  work = join(sandbox.dir, "work");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(work, { recursive: true });
-  Bun.spawnSync(["git", "init", "-q", work]);
-  agentEnv = prepareAgentHome(home, model.url, [work]);
-  writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
-  await sandbox.start();
-});
-afterAll(async () => {
-  if (latencies.length)
-    console.log(`real agents, ms from the screen showing it to the state event:\n${latencies.join("\n")}`);
-  model?.stop();
-  await sandbox?.cleanup();
-});
+/** The file's own daemon, fake model server, home and work directory. */
+function hooks(): void {
+  beforeAll(async () => {
+    sandbox = new Sandbox();
+    model = new FakeModel();
+    home = join(sandbox.dir, "home");
+    work = join(sandbox.dir, "work");
+    mkdirSync(home, { recursive: true });
+    mkdirSync(work, { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", work]);
+    agentEnv = prepareAgentHome(home, model.url, [work]);
+    writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
+    await sandbox.start();
+  });
+  afterAll(async () => {
+    if (latencies.length)
+      console.log(`real agents, ms from the screen showing it to the state event:\n${latencies.join("\n")}`);
+    model?.stop();
+    await sandbox?.cleanup();
+  });
+}
 
 function env(): Record<string, string> {
   return { ...sandbox.env, ...agentEnv, HOME: home, SHELL: "/bin/bash", PATH: `${AGENTS_BIN}:${process.env.PATH}` };
@@ -186,7 +189,7 @@ function installed(cli: AgentCli): boolean {
   return found;
 }
 
-for (const cli of AGENT_CLIS) {
+function eachCli(cli: AgentCli): void {
   const present = installed(cli);
 
   test.if(present)(
@@ -576,7 +579,7 @@ function git(repo: string, args: string[]): { code: number; out: string } {
 // branch and nothing else changed. Killed, the worktree goes (clean) and the branch stays (it has a
 // commit); --resume on the same name brings it back and the conversation with it, and a second
 // turn commits on top.
-for (const cli of ["claude", "codex"] as const) {
+function sandboxedWorktree(cli: "claude" | "codex"): void {
   const runnable = existsSync(join(AGENTS_BIN, cli)) && HAS_BWRAP;
   if (existsSync(join(AGENTS_BIN, cli)) && !HAS_BWRAP)
     console.log(`skipped: ${cli} --sandbox --worktree (no usable bwrap here)`);
@@ -704,7 +707,7 @@ const FIRST_QUESTION: Partial<Record<AgentCli, RegExp>> = {
   qwen: /^Connect a Provider$/,
 };
 
-for (const [cli, question] of Object.entries(FIRST_QUESTION) as Array<[AgentCli, RegExp]>) {
+function firstScreen(cli: AgentCli, question: RegExp): void {
   test.if(existsSync(join(AGENTS_BIN, cli)))(
     `${cli}: its first screen without credentials is waiting, with the question as its line`,
     async () => {
@@ -733,19 +736,35 @@ for (const [cli, question] of Object.entries(FIRST_QUESTION) as Array<[AgentCli,
   );
 }
 
-test.if(AGENT_CLIS.every((cli) => existsSync(join(AGENTS_BIN, cli))))(
-  "agents --check: every preset flag is still in the pinned CLIs' --help; versions come from their packages",
-  async () => {
-    const out = await t4a(["agents", "--check"]);
-    const rows = out.split("\n").map((row) => row.split("\t"));
-    const pinned = JSON.parse(readFileSync(join(import.meta.dir, "agents", "package.json"), "utf8"))
-      .dependencies as Record<string, string>;
-    for (const cli of AGENT_CLIS) {
-      const row = rows.find((cells) => cells[0] === cli)!;
-      expect(row.slice(1, 2)).toEqual(["installed"]);
-      expect(Object.values(pinned)).toContain(row[3]!);
-      expect(row[4]).toBe("flags ok");
-    }
-  },
-  120_000,
-);
+function presetFlags(): void {
+  test.if(AGENT_CLIS.every((cli) => existsSync(join(AGENTS_BIN, cli))))(
+    "agents --check: every preset flag is still in the pinned CLIs' --help; versions come from their packages",
+    async () => {
+      const out = await t4a(["agents", "--check"]);
+      const rows = out.split("\n").map((row) => row.split("\t"));
+      const pinned = JSON.parse(readFileSync(join(import.meta.dir, "agents", "package.json"), "utf8"))
+        .dependencies as Record<string, string>;
+      for (const cli of AGENT_CLIS) {
+        const row = rows.find((cells) => cells[0] === cli)!;
+        expect(row.slice(1, 2)).toEqual(["installed"]);
+        expect(Object.values(pinned)).toContain(row[3]!);
+        expect(row[4]).toBe("flags ok");
+      }
+    },
+    120_000,
+  );
+}
+
+/**
+ * Registers one CLI's tests, with a daemon, model server and home of their own: each CLI has its file
+ * (test/real-agents-CLI.test.ts), so the suite runs them side by side. `agents --check`, which reads
+ * every CLI, goes with the first.
+ */
+export function realAgentTests(cli: AgentCli): void {
+  hooks();
+  eachCli(cli);
+  if (cli === "claude" || cli === "codex") sandboxedWorktree(cli);
+  const question = FIRST_QUESTION[cli];
+  if (question) firstScreen(cli, question);
+  if (cli === AGENT_CLIS[0]) presetFlags();
+}

@@ -70,7 +70,7 @@ export interface AgentPreset {
   /**
    * The keys (send's names) that answer its permission question: yes once, yes for the rest of
    * the session (or this kind of action), no. Checked against each CLI's real question (see
-   * test/real-agents.test.ts); `always` is absent where the CLI offers none.
+   * test/real-agents.ts); `always` is absent where the CLI offers none.
    */
   answers: { yes: string[]; always?: string[]; no: string[] };
   /** Where it writes its conversation, and in which format: ask and transcript read it. */

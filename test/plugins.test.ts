@@ -276,8 +276,9 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
       `ln -s /etc/passwd secret-link && printf 'secret-link\\n' >> .git/info/exclude`,
     ].join(" && "),
   );
-  // Not approved: the files come, the script does not run, and create says why.
-  const first = await t4a(["create", "--json", "--worktree", "one", "--", "true"], app);
+  // Not approved: the files come, the script does not run, and create says why. (Each session lives
+  // until the end: one that ended would take its clean worktree with it, maybe before it is read.)
+  const first = await t4a(["create", "--json", "--worktree", "one", "--", "sleep", "600"], app);
   expect(first.code).toBe(0);
   const one = JSON.parse(first.stdout);
   expect(one.worktree_included).toBe(2);
@@ -289,14 +290,14 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
   expect(existsSync(join(one.worktree, ".env.local"))).toBe(false); // ignored, but not listed
   expect(existsSync(join(one.worktree, "secret-link"))).toBe(false); // a symlink is never followed out
   expect(existsSync(join(one.worktree, "setup-ran.txt"))).toBe(false);
-  const warned = await t4a(["create", "--worktree", "two", "--", "true"], app);
+  const warned = await t4a(["create", "--worktree", "two", "--", "sleep", "600"], app);
   expect(warned.stderr).toContain("t4a: worktree setup not run: .t4a/setup");
 
   // Approved: the next new worktree runs it.
   const approved = await t4a(["trust"], app);
   expect(approved.code).toBe(0);
   expect(approved.stderr).toContain("approved");
-  const three = JSON.parse(await ok(["create", "--json", "--worktree", "three", "--", "true"], app));
+  const three = JSON.parse(await ok(["create", "--json", "--worktree", "three", "--", "sleep", "600"], app));
   expect(three.worktree_setup).toBe("ran .t4a/setup");
   expect(readFileSync(join(three.worktree, "setup-ran.txt"), "utf8")).toBe(
     `setup ran in ${three.worktree} on t4a/three\n`,
@@ -307,7 +308,7 @@ test("a new worktree gets the ignored files .worktreeinclude lists, and runs .t4
     app,
     `printf '#!/bin/sh\\ntouch ${join(sandbox.dir, "PWNED")}\\n' > .t4a/setup && git commit -qam 'change the setup'`,
   );
-  const four = JSON.parse(await ok(["create", "--json", "--worktree", "four", "--", "true"], app));
+  const four = JSON.parse(await ok(["create", "--json", "--worktree", "four", "--", "sleep", "600"], app));
   expect(four.worktree_setup).toStartWith("not run:");
   expect(existsSync(join(sandbox.dir, "PWNED"))).toBe(false);
 

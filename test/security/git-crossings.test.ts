@@ -65,9 +65,11 @@ for (const kind of kinds) {
       // The user's next git command, and t4a's next worktree (a checkout from the daemon).
       expect(a.outside("git status --short", repo).stderr).toBe("");
       const box = JSON.parse(
-        await a.ok(["create", "--json", "--worktree", "after-rename", "--", "true"], { cwd: repo }),
+        await a.ok(["create", "--json", "--worktree", "after-rename", "--", "sleep", "600"], { cwd: repo }),
       );
+      // (A session that ended would take its clean worktree with it, maybe before it is read: it lives until then.)
       expect(existsSync(join(box.worktree, "file.txt"))).toBe(true);
+      await a.ok(["kill", box.id]);
       expect(existsSync(mark)).toBe(false);
       a.outside("rm -rf .git-copy .git-old && git rm -q .gitattributes && git commit -qm 'no attributes'", repo);
       userRepoWorks();
@@ -176,7 +178,7 @@ for (const kind of kinds) {
       ).split("\n");
       expect(lines).toEqual(["branch:made", "include:made"]);
       await a.ok(["kill", id]);
-      const made = await a.run(["create", "--json", "--worktree", "next", "--", "true"], { cwd: repo });
+      const made = await a.run(["create", "--json", "--worktree", "next", "--", "sleep", "600"], { cwd: repo });
       expect(existsSync(join(plugins, "evil"))).toBe(false);
       expect(existsSync(join(a.home, ".bashrc"))).toBe(false);
       if (made.code === 0) {
@@ -206,7 +208,7 @@ for (const kind of kinds) {
       ).split("\n");
       expect(lines).toEqual(["branch:made", "bundle:made"]);
       await a.ok(["kill", id]);
-      const made = await a.run(["create", "--json", "--worktree", "vendored", "--", "true"], { cwd: repo });
+      const made = await a.run(["create", "--json", "--worktree", "vendored", "--", "sleep", "600"], { cwd: repo });
       expect(readdirSync(plugins)).toEqual([]);
       if (made.code === 0) await a.run(["kill", JSON.parse(made.stdout).id]);
       expect(existsSync(mark)).toBe(false);
@@ -262,7 +264,7 @@ for (const kind of kinds) {
         `printf 'touch ${mark}; echo boot > boot-ran\\n' > scripts/bootstrap.sh && git commit -qam 'a better bootstrap' && echo committed`,
       );
       await a.ok(["kill", box.id]);
-      const again = await a.run(["create", "--json", "--worktree", "feat", "--", "true"], { cwd: repo });
+      const again = await a.run(["create", "--json", "--worktree", "feat", "--", "sleep", "600"], { cwd: repo });
       expect(existsSync(mark)).toBe(false);
       expect(again.code).toBe(0);
       const next = JSON.parse(again.stdout);

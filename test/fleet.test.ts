@@ -380,7 +380,7 @@ function dropLink(name: string): () => void {
     { stderr: "pipe" },
   );
   const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
-  expect(master).toBeGreaterThan(0);
+  expect(master, `ssh -O check: ${check.stderr.toString().trim()}`).toBeGreaterThan(0);
   process.kill(sshdPid, "SIGSTOP");
   process.kill(master, "SIGKILL");
   return () => process.kill(sshdPid, "SIGCONT");

@@ -98,41 +98,6 @@ export const deny = defineCommand({
 });
 
 /**
- * The answer: the keys the preset names, or for a CLI with no preset (`--agent auto`) the
- * question's own choice that says yes, always or no, picked as `choose` picks it (its key, arrows
- * and Enter, a click); no choice that says no is Escape.
- */
-async function answer(
-  session: Session,
-  kind: "yes" | "always" | "no",
-  questionId: number | undefined,
-): Promise<{ question: string; question_id: number; keys: string[] }> {
-  const watch = session.agent;
-  if (!watch?.generic) return session.answer(kind, questionId);
-  watch.assertOwnsTerminal();
-  const found = watch.screenQuestion();
-  const choice = found && pickChoice(found, kind);
-  if (kind === "always" && !choice)
-    throw new T4aError(
-      "unsupported",
-      `the question offers no choice that says always${found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""}`,
-    );
-  // Taken before any key goes in: a second answer finds it spent.
-  const taken = watch.takeQuestion(questionId);
-  const actor = new Actor(session.alive, ACT_TIMEOUT_MS);
-  if (!found || !choice) {
-    await actor.keys("Escape");
-    return { ...taken, keys: actor.sent };
-  }
-  const look = await actor.look();
-  const again = findQuestion(look.elements);
-  const target = again && pickChoice(again, kind);
-  if (!again || !target) throw new T4aError("not_waiting", `the question "${taken.question}" is no longer on screen`);
-  await choose(actor, look, target.item ? { element: again.element, item: target.item } : { element: target.button! });
-  return { ...taken, keys: actor.sent };
-}
-
-/**
  * For a CLI with no preset (`--agent auto`): the question's own choice that says yes, always or
  * no, picked the way choose picks it (arrows and Enter, its key, a click); no choice that says no
  * is Escape.

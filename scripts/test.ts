@@ -50,7 +50,11 @@ const phases = [
     files: parallel,
     argv: [`--parallel=${workers}`, ...timings],
   },
-  { name: `serial phase: ${serial.length} files, one at a time (each says why in its header)`, files: serial, argv: timings },
+  {
+    name: `serial phase: ${serial.length} files, one at a time (each says why in its header)`,
+    files: serial,
+    argv: timings,
+  },
 ];
 
 let failed = false;

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
 const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])];
@@ -46,6 +47,28 @@ for (const kind of kinds) {
       expect(listed.need.line).toContain("Do you want to proceed");
       expect(listed.need.line).not.toMatch(UNSAFE);
       await a.ok(["kill", "asker"]);
+    }, 60_000);
+
+    test("tmux's #{pane_tty} is the pane's terminal, never a path the program put on its stdin (a file named with escapes)", async () => {
+      // The pane's program swaps its stdin for a file in /dev/shm whose name sets the window's title.
+      const name = `t4a-atk-${process.pid}-${kind}`;
+      const evil = `/dev/shm/${name}$(printf '\\033]0;pwned\\007')x`;
+      await a.ok(["tmux", "new-session", "-d", "-s", "swapped", `touch "${evil}" && exec 0<"${evil}" sleep 60`]);
+      const shown = await waitFor(async () => {
+        const out = await a.ok([
+          "tmux",
+          "display-message",
+          "-p",
+          "-t",
+          "swapped",
+          "#{pane_current_command}|#{pane_tty}",
+        ]);
+        return out.startsWith("sleep|") ? out : undefined;
+      }, 20_000);
+      a.outside(`rm -f /dev/shm/${name}*`);
+      expect(shown).not.toContain("pwned");
+      expect(shown).not.toMatch(UNSAFE);
+      await a.ok(["tmux", "kill-session", "-t", "swapped"]);
     }, 60_000);
 
     test.skipIf(!HAS_BWRAP)(

@@ -199,12 +199,15 @@ export function currentPath(pane: Pane): string {
   return pane.cwd;
 }
 
-/** The pane's terminal device, as its program has it open (tmux's pane_tty). */
+/**
+ * The pane's terminal device, as its program has it open (tmux's pane_tty). The program chooses
+ * its own stdin (`exec 0<"/dev/shm/$(printf '\e]0;x\a')"`): only a pseudo-terminal's name is one.
+ */
 function ttyOf(pane: Pane): string {
   if (!pane.alive) return "";
   try {
     const device = readlinkSync(`/proc/${pane.pid}/fd/0`);
-    return device.startsWith("/dev/") ? device : "";
+    return /^\/dev\/pts\/\d+$/.test(device) ? device : "";
   } catch {
     return "";
   }

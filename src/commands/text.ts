@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
-import { shownRows } from "../protocol/program-text.ts";
+import { shownRows, shownStyledRows } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { intOption } from "./cli-helpers.ts";
 import { defineCommand, textContent } from "./command.ts";
@@ -133,7 +133,9 @@ export const text = defineCommand({
         join: params.join_wrapped === true,
         keepSpaces: params.keep_spaces === true,
       };
-      const lines = screen.capture(params.region, start, end, options);
+      // The program's rows still: t4a's SGR kept when styled, a cell's bidi control out either way.
+      const rows = screen.capture(params.region, start, end, options);
+      const lines = options.styles ? shownStyledRows(rows) : shownRows(rows);
       return { lines, region: params.region, start, end, total_lines: total, token };
     }
     // The program's rows: a bidi control in a cell would reorder the reader's terminal.

@@ -71,3 +71,11 @@ export const shownLines = (text: string): string => forDisplay(fromProgram(text)
  * reader's terminal; it goes, the columns stay.
  */
 export const shownRows = (rows: string[]): string[] => rows.map((row) => forDisplay(fromProgram(row), "lines"));
+
+/**
+ * Rows captured with t4a's own colours (text's `styles`, tmux's `capture-pane -e`): their escape
+ * sequences are the SGR t4a wrote, and a cell holds no C0 or C1 (the terminal executed them); a
+ * bidi control does land in a cell, and goes, as from shownRows.
+ */
+export const shownStyledRows = (rows: string[]): string[] =>
+  rows.map((row) => programTextValue(fromProgram(row)).replace(BIDI, ""));

@@ -71,6 +71,21 @@ for (const kind of kinds) {
       await a.ok(["tmux", "kill-session", "-t", "swapped"]);
     }, 60_000);
 
+    test("tmux capture-pane's joined, spaced and styled forms (text's capture) come without a row's bidi control, as plain rows do", async () => {
+      await a.ok(["tmux", "new-session", "-d", "-s", "rows", "printf 'row \\342\\200\\256desrever x\\n'; sleep 60"]);
+      await waitFor(
+        async () => (await a.ok(["tmux", "capture-pane", "-p", "-t", "rows"])).includes("desrever"),
+        20_000,
+      );
+      for (const flags of [[], ["-J"], ["-N"], ["-e"], ["-e", "-J"]]) {
+        const captured = await a.ok(["tmux", "capture-pane", "-p", ...flags, "-t", "rows"]);
+        expect(captured).toContain("desrever");
+        // -e's escapes are t4a's own SGR: none here, the row has no colour.
+        expect(captured).not.toMatch(UNSAFE);
+      }
+      await a.ok(["tmux", "kill-session", "-t", "rows"]);
+    }, 60_000);
+
     test.skipIf(!HAS_BWRAP)(
       "a branch a sandboxed worktree names (git allows C1 and bidi controls in a ref) reaches t4a diff shown as text",
       async () => {

@@ -373,6 +373,15 @@ describe.skipIf(!REAL_TMUX)("windows: each a t4a session in its tmux session", (
     await same(["list-windows", "-t", "win", "-F", layout]);
     await same(["list-panes", "-s", "-t", "win", "-F", "#{window_index}.#{pane_index} #{pane_width}x#{pane_height}"]);
     await same(["list-sessions", "-F", "#{session_name} #{session_windows}"]);
+    // Options: a session's whichever window is current, a window's its own.
+    await same(["set-option", "-t", "win", "@team", "blue"]);
+    await same(["select-window", "-t", "win:5"]);
+    await same(["show-options", "-t", "win", "@team"]);
+    await same(["display-message", "-p", "-t", "win:2", "#{@team}"]);
+    await same(["set-window-option", "-t", "win:5", "@w", "five"]);
+    await same(["display-message", "-p", "-t", "win:5", "#{@w}|#{@team}"]);
+    await same(["display-message", "-p", "-t", "win:2", "#{@w}|"]);
+    await same(["select-window", "-t", "win:2"]);
     await same(["kill-window", "-t", "win:0"]);
     await same(["has-session", "-t", "win"]);
     await same(["list-windows", "-t", "win", "-F", layout]);

@@ -32,8 +32,11 @@ async function lookupFor(run: Run, pane: Pane, formats: string[]): Promise<Looku
   const extras = await extrasFor(run.server, pane, names);
   const pid = names.has("pid") ? Number((await run.server.info()).pid) : undefined;
   const { global } = await run.server.state();
-  const base = paneLookup(run.server, pane, await sessionOf(run.server, pane), extras, pid);
-  return (name) => base(name) ?? (name.startsWith("@") ? global[name] : undefined);
+  const session = await sessionOf(run.server, pane);
+  const base = paneLookup(run.server, pane, session, extras, pid);
+  // A user option: the pane's own, else its session's, else the global one.
+  return (name) =>
+    base(name) ?? (name.startsWith("@") ? (session.windows[0]!.options[name] ?? global[name]) : undefined);
 }
 
 async function expandFor(run: Run, pane: Pane, format: string): Promise<string> {
@@ -476,9 +479,12 @@ async function displayMessage(command: ParsedCommand, run: Run): Promise<void> {
 }
 
 /** Where set-option/show-options act: undefined = global; else a session's own options. */
-async function optionScope(command: ParsedCommand, run: Run): Promise<Pane | undefined> {
+async function optionScope(command: ParsedCommand, run: Run, window = false): Promise<Pane | undefined> {
   if (has(command, "g") || has(command, "s")) return undefined;
-  return resolveTarget(run.server, flag(command, "t"));
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  // A window's or pane's own (-w, -p) on it; a session's on its first window, whichever is current.
+  if (window || has(command, "w") || has(command, "p")) return pane;
+  return (await sessionOf(run.server, pane)).windows[0];
 }
 
 /** An option's full name (a unique prefix is enough, as in tmux); undefined: refused quietly (-q). */
@@ -499,7 +505,7 @@ async function setOptionCommand(command: ParsedCommand, run: Run, window = false
   const quiet = has(command, "q");
   const name = optionName(asked, quiet);
   if (name === undefined) return;
-  const scope = await optionScope(command, run);
+  const scope = await optionScope(command, run, window);
   const { global } = await run.server.state();
   const current = scope ? scope.options[name] : global[name];
   if (has(command, "u") || has(command, "U")) {
@@ -526,12 +532,11 @@ async function setOptionCommand(command: ParsedCommand, run: Run, window = false
     // pane already made: tmux sizes a pane's history when it makes it).
     if (!scope) await run.server.request({ cmd: "config", scrollback_lines: Math.max(lines, 1) });
   }
-  void window;
   await setOption(run, name, value, scope?.id);
 }
 
-async function showOptions(command: ParsedCommand, run: Run): Promise<void> {
-  const scope = await optionScope(command, run);
+async function showOptions(command: ParsedCommand, run: Run, window = false): Promise<void> {
+  const scope = await optionScope(command, run, window);
   const { global } = await run.server.state();
   const own = scope ? scope.options : global;
   const visible = (key: string) => !key.startsWith("t4a-");
@@ -766,7 +771,7 @@ export const HANDLERS: Record<string, Handler> = {
   "set-option": (command, run) => setOptionCommand(command, run),
   "set-window-option": (command, run) => setOptionCommand(command, run, true),
   "show-options": showOptions,
-  "show-window-options": showOptions,
+  "show-window-options": (command, run) => showOptions(command, run, true),
   "set-environment": setEnvironment,
   "show-environment": showEnvironment,
   "wait-for": waitFor,

@@ -311,8 +311,12 @@ export function findQuestions(view: View): Found[] {
       return clean(view.text(r, view.flat[r]!.indexOf("?") + 2, end));
     };
     // (An icon before it, clack's "◆", is not part of it.)
-    const asks = (r: number) =>
-      icon(r) ? bold(r) : (/^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "");
+    // (A bare prompt answered above, tzselect's "#? 7", asks nothing now: it is history.)
+    const asks = (r: number) => {
+      if (icon(r)) return bold(r);
+      const text = /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "";
+      return /\p{L}/u.test(text) ? text : "";
+    };
     while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
@@ -404,6 +408,8 @@ interface Option {
 function keyedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
   let letters = false;
+  // The number the next row's first option must have (a list in columns counts down each column).
+  let next = 1;
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
     const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
@@ -475,7 +481,7 @@ function keyedRun(view: View, row: number): Option[] {
     if (options.length === 0) letters = letter;
     if (
       letter !== letters ||
-      (!letter && Number(key) !== options.length + 1) ||
+      (!letter && Number(key) !== (options.length ? next : 1)) ||
       (letter && options.some((o) => o.key === key))
     )
       break;
@@ -504,8 +510,36 @@ function keyedRun(view: View, row: number): Option[] {
           selected: false,
         });
       });
+      next = options.length + 1;
       continue;
     }
+    // A list in columns (tzselect's countries, `select` in bash with many items): "1) Albania   18)
+    // Guernsey   35) Poland", numbered down each column. Each is an option, in reading order.
+    const columns = letters ? [] : [...text.matchAll(/\s{2,}(\d{1,3})[.)] (?=\S)/g)];
+    if (columns.length && columns.every((m) => Number(m[1]) > Number(key))) {
+      const base = col + key.length + 2;
+      const starts = [col, ...columns.map((m) => base + m.index! + m[0].length - m[1]!.length - 2)];
+      for (let i = 0; i < starts.length; i++) {
+        const start = starts[i]!;
+        const end = i + 1 < starts.length ? starts[i + 1]! : base + text.length;
+        const piece = view.text(r, start, end).trimEnd();
+        const at = /^(\d{1,3})[.)] (.*)$/.exec(piece.trimStart());
+        if (!at) continue;
+        const lead = piece.length - piece.trimStart().length;
+        options.push({
+          row: r,
+          markerCol: start + lead,
+          col: start + lead,
+          width: piece.trimStart().length,
+          key: at[1]!,
+          label: at[2]!.trim(),
+          selected: false,
+        });
+      }
+      next = Number(key) + 1;
+      continue;
+    }
+    next = Number(key) + 1;
     // "Yes, proceed (y)": the key in parentheses is not the label.
     const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
     options.push({

@@ -80,7 +80,9 @@ test.if(present("dialog"))(
     const two = (elements.find((e) => e.kind === "menu")!.items as Array<{ ref: string; label: string }>).find(
       (i) => i.label === "Two",
     )!;
-    expect(await sandbox.ok(["choose", keys.id, two.ref])).toMatch(/^(changed|gone) \(keys: Down Enter\)$/);
+    expect(await sandbox.ok(["choose", keys.id, two.ref])).toMatch(
+      /^(selected|answered|uncertain).* \(keys: Down Enter\)$/,
+    );
     expect(await keys.done()).toBe("rc=0 out=2");
   },
 );

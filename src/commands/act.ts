@@ -7,7 +7,16 @@ import type { CellGrid } from "../terminal/cell-grid.ts";
 import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
-import { cellOf, findAgain, functionKeyOf, itemKey, nameOf, rowText, type Target } from "../terminal/targets.ts";
+import {
+  cellOf,
+  findAgain,
+  functionKeyOf,
+  itemKey,
+  nameOf,
+  rowText,
+  shownKey,
+  type Target,
+} from "../terminal/targets.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 
 export const ACT_TIMEOUT_MS = 10_000;
@@ -33,8 +42,25 @@ export const ActReply = () =>
     via: v.picklist(["mouse", "keys"]),
     /** What was sent, in order: key names, "click ROW:COL", typed text in quotes. */
     sent: v.array(v.string()),
-    /** What the screen showed at the end: the item selected, a box checked or unchecked, the field's value, the element gone, the program exited, or the screen changed. */
-    effect: v.picklist(["selected", "checked", "unchecked", "filled", "gone", "exited", "changed"]),
+    /**
+     * What the screen showed at the end, the action's goal state only: the item shown selected, the
+     * question answered (gone, and a line showing the item meant), a box checked or unchecked, the
+     * field holding the value (submitted: then taken with Enter), a button's dialog gone, the
+     * program exited. `uncertain` when the screen changed but shows none of these: `seen` says what it shows.
+     */
+    effect: v.picklist([
+      "selected",
+      "answered",
+      "checked",
+      "unchecked",
+      "filled",
+      "submitted",
+      "gone",
+      "exited",
+      "uncertain",
+    ]),
+    /** What the screen shows when the effect is uncertain, or how a field that hides its text was judged. */
+    seen: v.optional(v.string()),
     elapsed_ms: v.number(),
   });
 export type ActReply = v.InferOutput<ReturnType<typeof ActReply>>;
@@ -49,6 +75,9 @@ export interface Look {
 /** Rounds of arrows, and how long each waits for the selection to show, before giving up. */
 const MAX_ARROW_ROUNDS = 4;
 const ARROW_ROUND_MS = 3000;
+
+/** How long a screen that changed is watched for the goal state before the action says it is uncertain. */
+const SETTLE_MS = 2000;
 
 /** Most Tab presses tried to bring the focus to a button or field. */
 const MAX_TABS = 12;
@@ -133,21 +162,41 @@ export class Actor {
     }
   }
 
-  /** The effect of a last key or click: `target` gone from the screen, the program exited, or the screen changed from `before`. */
-  async effect(before: Look, target: Target): Promise<Effect> {
-    const seen = await this.until((look) =>
-      !findAgain(look.elements, target) ? "gone" : look.text !== before.text ? "changed" : undefined,
-    );
-    if (seen) return seen;
-    if (this.exited) return "exited";
+  /**
+   * The effect of pressing a button: `target` gone from the screen, or the program exited. A screen
+   * that changed with the button still there is uncertain (a press that moved the focus, or did nothing).
+   */
+  async effect(before: Look, target: Target): Promise<ActReply> {
+    let changedAt = 0;
+    const seen = await this.until((look) => {
+      if (!findAgain(look.elements, target)) return "gone" as const;
+      if (look.text === before.text && sameLook(look, before)) return undefined;
+      changedAt ||= performance.now();
+      return performance.now() - changedAt > SETTLE_MS ? ("uncertain" as const) : undefined;
+    });
+    if (seen === "gone") return this.reply("gone");
+    if (this.exited) return this.reply("exited");
+    if (seen === "uncertain" || changedAt)
+      return this.reply("uncertain", `the screen changed, but ${nameOf(target)} is still there`);
     throw new T4aError(
       "timeout",
       `${this.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
     );
   }
 
-  reply(effect: Effect): ActReply {
-    return { via: this.via, sent: this.sent, effect, elapsed_ms: Math.round(performance.now() - this.#started) };
+  reply(effect: Effect, seen?: string): ActReply {
+    return {
+      via: this.via,
+      sent: this.sent,
+      effect,
+      ...(seen ? { seen } : {}),
+      elapsed_ms: Math.round(performance.now() - this.#started),
+    };
+  }
+
+  /** The tty echoes what is typed. */
+  get echoes(): boolean {
+    return this.#terminal.echoes;
   }
 
   /**
@@ -156,14 +205,18 @@ export class Actor {
    * once the screen shows no move for a while, and an overshoot is walked back. Undefined when it
    * never gets there.
    */
-  async arrowTo(position: (look: Look) => { at: number; to: number } | undefined): Promise<Look | undefined> {
+  async arrowTo(
+    position: (look: Look) => { at: number; to: number } | undefined,
+    sideways = false,
+  ): Promise<Look | undefined> {
     for (let attempt = 0; attempt < MAX_ARROW_ROUNDS; attempt++) {
       const look = await this.look();
       const place = position(look);
       if (!place || place.at < 0) return undefined;
       if (place.at === place.to) return look;
       const delta = place.to - place.at;
-      await this.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? "Down" : "Up"));
+      const [next, back] = sideways ? ["Right", "Left"] : ["Down", "Up"];
+      await this.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? next! : back!));
       const there = await this.until((seen) => {
         const now = position(seen);
         return now && now.at === now.to ? seen : undefined;
@@ -209,54 +262,73 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   const items = element.items!;
   const inline = items.every((i) => i.row === element.row);
   const selected = items.findIndex((i) => i.selected);
-  if (inline) {
-    const key = itemKey(item);
-    if (!key) throw new T4aError("unsupported", `${nameOf(target)} has no one-character key to press`);
-    await answerInline(actor, look, key);
-    return actor.reply(await actor.effect(look, target));
+  if (selected < 0 || (inline && itemKey(item) && !items.some((i) => i !== item && i.row !== item.row))) {
+    if (selected < 0 && !inline && !itemKey(item) && actor.mouseOn(look) && element.kind === "menu") {
+      await actor.click(cellOf(target));
+      const moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
+      if (!moved) {
+        if (actor.exited) return actor.reply("uncertain", `the program exited after the click on ${nameOf(target)}`);
+        throw new T4aError("timeout", `${actor.sent.join(" ")}: ${nameOf(target)} never showed selected`);
+      }
+      await actor.keys("Enter");
+      return answered(actor, moved, target);
+    }
+    if (selected < 0 || inline) return answerWithKey(actor, look, target);
   }
-  let moved: Look | undefined;
-  if (selected >= 0) {
-    // Arrows from the selected item: every list takes them, while a program may turn the mouse on
-    // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
-    moved = await actor.arrowTo((seen) => {
-      const again = findAgain(seen.elements, target);
-      const list = again?.element.items;
-      return list && { at: list.findIndex((i) => i.selected), to: list.indexOf(again.item!) };
-    });
-  } else if (actor.mouseOn(look) && element.kind === "menu") {
-    await actor.click(cellOf(target));
-    moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
-  } else if (itemKey(item)) {
-    // A list with keys and nothing shown selected (a dialog tag, "1."): its key picks it.
-    await actor.keys(itemKey(item)!);
-    return actor.reply(await actor.effect(look, target));
-  } else
-    throw new T4aError(
-      "unsupported",
-      `nothing in ${element.ref} is shown selected to count from, and ${nameOf(target)} has no one-character key`,
-    );
+  // Arrows from the selected item: every list takes them, while a program may turn the mouse on
+  // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
+  // Items side by side on one row (a `● Yes / ○ No` toggle) move with Left and Right.
+  const moved = await actor.arrowTo((seen) => {
+    const again = findAgain(seen.elements, target);
+    const list = again?.element.items;
+    return list && { at: list.findIndex((i) => i.selected), to: list.indexOf(again.item!) };
+  }, inline);
   if (!moved) {
-    if (actor.exited) return actor.reply("exited");
-    throw new T4aError("timeout", `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}`);
+    if (actor.exited) return actor.reply("uncertain", `the program exited before ${nameOf(target)} showed selected`);
+    const now = findAgain((await actor.look()).elements, target);
+    const at = now?.element.items?.find((i) => i.selected);
+    throw new T4aError(
+      "timeout",
+      `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}${at ? ` (it shows ${JSON.stringify(at.label)} selected)` : ""}`,
+    );
   }
   await actor.keys("Enter");
-  return actor.reply(await actor.effect(moved, target));
+  return answered(actor, moved, target);
+}
+
+/**
+ * Answer a question or pick a keyed item with the key the screen shows for it (checked before it
+ * is sent: `43) Spain` among columns is 43, not the 9 of the row's first item), then see it taken.
+ */
+async function answerWithKey(actor: Actor, look: Look, target: Target): Promise<ActReply> {
+  const { key, shows } = shownKey(look.grid, target);
+  if (!key)
+    throw new T4aError(
+      "unsupported",
+      `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), and nothing in ${target.element.ref} is shown selected to count from`,
+    );
+  const prompt = rowText(look.grid, look.grid.cursor.row).slice(0, look.grid.cursor.col).trimEnd();
+  await answerKey(actor, look, key);
+  return answered(actor, look, target, { key, prompt });
 }
 
 /** How long a one-line prompt in raw mode is given to show what its key did before Enter is sent. */
 const KEY_ECHO_MS = 1500;
 
 /**
- * Answer a prompt on one line ("Continue? [Y/n]") with its key. A program that reads lines (the
- * terminal in canonical mode: a shell's `read`, apt) gets the key and Enter. One in raw mode may
- * act on the key alone (`git add -p` with interactive.singleKey, a pager's y/n): Enter is sent
- * only when the key shows no more than its echo on the prompt's row, else it would answer the
- * next question.
+ * Type an answer's key ("y", "43"). A program that reads lines (the terminal in canonical mode: a
+ * shell's `read`, apt, tzselect) gets the key and Enter. One in raw mode may act on a key alone
+ * (`git add -p` with interactive.singleKey, a pager's y/n): Enter is sent only when the key shows
+ * no more than its echo on the prompt's row (a numbered list waiting for Enter after the number),
+ * else it would answer the next question.
  */
-async function answerInline(actor: Actor, look: Look, key: string): Promise<void> {
+async function answerKey(actor: Actor, look: Look, key: string): Promise<void> {
   if (actor.readsLines) {
-    await actor.keys(key, "Enter");
+    if (key.length === 1) await actor.keys(key, "Enter");
+    else {
+      await actor.type(key);
+      await actor.keys("Enter");
+    }
     return;
   }
   const row = look.grid.cursor.row;
@@ -265,11 +337,99 @@ async function answerInline(actor: Actor, look: Look, key: string): Promise<void
       .split("\n")
       .filter((_, index) => index !== row)
       .join("\n");
-  await actor.keys(key);
+  if (key.length === 1) await actor.keys(key);
+  else await actor.type(key);
   const seen = await actor.until((now) => (now.text !== look.text ? now : undefined), KEY_ECHO_MS);
   if (actor.exited) return;
   if (!seen || (seen.grid.cursor.row === row && others(seen) === others(look))) await actor.keys("Enter");
 }
+
+/**
+ * After the keys that answer: the goal state, seen. The item still listed and shown selected is
+ * `selected`; the question gone (or left above as history) with a line that shows the item meant
+ * (its label outside the list's rows, or the prompt's row holding the key typed: `#? 43`) is
+ * `answered`; anything else after the screen settles is `uncertain`, saying what it shows.
+ */
+async function answered(
+  actor: Actor,
+  before: Look,
+  target: Target,
+  typed?: { key: string; prompt: string },
+): Promise<ActReply> {
+  const label = target.item!.label;
+  const listRows = new Set(
+    (target.element.items ?? [])
+      .map((i) => rowText(before.grid, i.row).trim())
+      .concat(rowText(before.grid, target.element.row).trim()),
+  );
+  const evidence = (look: Look, exited: boolean): string | undefined => {
+    const rows = look.text.split("\n");
+    const cursor = look.grid.cursor.row;
+    if (typed) {
+      const line = `${typed.prompt} ${typed.key}`.replace(/\s+/g, " ").trim();
+      const at = rows.findIndex((r, i) => (exited || i !== cursor) && r.replace(/\s+/g, " ").trim() === line);
+      if (at >= 0 && (exited || look.text !== before.text)) return rows[at]!.trim();
+      if (typed.prompt && rows.some((r, i) => (exited || i !== cursor) && r.replace(/\s+/g, " ").trim().endsWith(line)))
+        return line;
+    }
+    const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
+    const again = findAgain(look.elements, target);
+    const live = new Set((again?.element.items ?? []).map((i) => i.row));
+    const hit = rows.findIndex(
+      (r, i) => !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed),
+    );
+    return hit >= 0 ? rows[hit]!.trim() : undefined;
+  };
+  let changedAt = 0;
+  const result = await actor.until((look): ActReply | undefined => {
+    if (look.text === before.text && sameLook(look, before)) return undefined;
+    changedAt ||= performance.now();
+    const again = findAgain(look.elements, target);
+    if (!again || typed) {
+      const line = evidence(look, false);
+      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}`);
+    }
+    if (performance.now() - changedAt <= SETTLE_MS) return undefined;
+    // The list stayed, the item named selected in it: a list that keeps its choice shown.
+    if (!typed && again?.item?.selected && again.element.items!.length > 1)
+      return actor.reply("selected", `after Enter the list is still there with ${nameOf(target)} selected`);
+    return actor.reply("uncertain", uncertainty(look, target, again));
+  });
+  if (result) return result;
+  if (actor.exited) {
+    const last = await actor.look();
+    const line = evidence(last, true);
+    if (line) return actor.reply("answered", `the program exited; its screen shows ${JSON.stringify(line)}`);
+    return typed
+      ? actor.reply("uncertain", `the program exited; nothing on its screen shows ${JSON.stringify(label)}`)
+      : actor.reply("exited", `after Enter on ${nameOf(target)}, shown selected`);
+  }
+  if (changedAt) return actor.reply("uncertain", uncertainty(await actor.look(), target));
+  throw new T4aError(
+    "timeout",
+    `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+  );
+}
+
+/** What the screen shows when the goal state is not seen, in a few words. */
+function uncertainty(look: Look, target: Target, again = findAgain(look.elements, target)): string {
+  const name = nameOf(target);
+  if (!again) {
+    const last = look.text
+      .split("\n")
+      .map((r) => r.trim())
+      .filter(Boolean)
+      .slice(-2)
+      .join(" / ");
+    return `the list is gone and no line shows ${name}; the screen ends with ${JSON.stringify(last.slice(0, 160))}`;
+  }
+  const at = again.element.items?.find((i) => i.selected);
+  return at && at !== again.item
+    ? `the list is still there with ${JSON.stringify(at.label)} selected, not ${name}`
+    : `the screen changed, but ${name} is still listed and not shown answered`;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Check or uncheck a checkbox, select a radio: bring the focus to it (a click, or arrows from the focused one) and press Space. */
 async function toggle(actor: Actor, look: Look, target: Target): Promise<ActReply> {
@@ -318,7 +478,7 @@ export async function click(actor: Actor, look: Look, target: Target): Promise<A
   if (target.item || element.kind === "checkbox" || element.kind === "radio") return choose(actor, look, target);
   if (actor.mouseOn(look)) {
     await actor.click(cellOf(target));
-    return actor.reply(await actor.effect(look, target));
+    return actor.effect(look, target);
   }
   const key = functionKeyOf(look.grid, element);
   if (key) await actor.keys(key);
@@ -326,17 +486,18 @@ export async function click(actor: Actor, look: Look, target: Target): Promise<A
     if (!element.selected) await actor.tabTo(target, (again) => again.element.selected === true, "its highlight");
     await actor.keys("Enter");
   }
-  return actor.reply(await actor.effect(look, target));
+  return actor.effect(look, target);
 }
 
 /**
  * Click words on the screen that no element holds (a button the detector did not read): only by
- * mouse, since keys need to know what the words are. The effect is any change of the screen.
+ * mouse, since keys need to know what the words are. What it did is not known: a change of the
+ * screen is `uncertain`.
  */
 export async function clickText(actor: Actor, look: Look, cell: { row: number; col: number }): Promise<ActReply> {
   await actor.click(cell);
   const seen = await actor.until((now) => (now.text !== look.text || !sameLook(now, look) ? true : undefined));
-  if (seen) return actor.reply("changed");
+  if (seen) return actor.reply("uncertain", "the screen changed after the click; nothing names what the words did");
   if (actor.exited) return actor.reply("exited");
   throw new T4aError(
     "timeout",
@@ -345,7 +506,7 @@ export async function clickText(actor: Actor, look: Look, cell: { row: number; c
 }
 
 /** Type `value` into an input in place of what it holds: focus it (a click, or Tab), erase, type; then wait to see it there. */
-export async function fill(actor: Actor, look: Look, target: Target, value: string): Promise<ActReply> {
+export async function fill(actor: Actor, look: Look, target: Target, value: string, submit = false): Promise<ActReply> {
   if (target.element.kind !== "input")
     throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);
   let field = target.element;
@@ -362,18 +523,78 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
       field = findAgain((await actor.look()).elements, target)?.element ?? field;
     }
   }
+  // A line read with the tty's echo off (getpass, `read -s`, sudo) shows nothing of what is typed.
+  const unechoed = actor.readsLines && !actor.echoes;
   await erase(actor, target, field.value ?? "");
+  const typedAt = await actor.look();
   if (value) await actor.type(value);
   const norm = (text: string | undefined) => (text ?? "").trim();
-  const shown = await actor.until((seen) =>
-    norm(findAgain(seen.elements, target)?.element.value) === norm(value) ? true : undefined,
-  );
+  const length = [...value].length;
+  let how: string | undefined;
+  const shown = await actor.until((seen) => {
+    const now = findAgain(seen.elements, target)?.element.value;
+    if (norm(now) === norm(value)) return true;
+    // A masked field: one mask character for each character typed.
+    if (length && now && [...now].length === length && /^([*•●▪·∙◆■#])\1*$/u.test(now)) {
+      how = `the field is masked: it shows ${length} ${JSON.stringify([...now][0])} for the ${length} characters typed`;
+      return true;
+    }
+    if (unechoed && (now ?? "") === "" && !actor.echoes) {
+      how = `the field echoes nothing (the tty's echo is off): ${length} characters typed, none shown`;
+      return true;
+    }
+    return undefined;
+  });
   if (!shown) {
-    if (actor.exited) return actor.reply("exited");
+    if (actor.exited) return actor.reply("uncertain", "the program exited before the field showed the value");
     const now = findAgain((await actor.look()).elements, target)?.element.value;
     throw new T4aError("timeout", `${nameOf(target)} shows ${JSON.stringify(now ?? "")}, not ${JSON.stringify(value)}`);
   }
-  return actor.reply("filled");
+  if (!submit) return actor.reply("filled", how);
+  return submitted(actor, typedAt, target, how ? undefined : value, how);
+}
+
+/**
+ * Enter after a filled field, and its goal state: the field gone or left behind (the cursor on
+ * another row), the line it was on showing the value (what a masked or unechoed field cannot).
+ */
+async function submitted(
+  actor: Actor,
+  before: Look,
+  target: Target,
+  value: string | undefined,
+  how: string | undefined,
+): Promise<ActReply> {
+  const row = before.grid.cursor.row;
+  const prompt = rowText(before.grid, row).slice(0, before.grid.cursor.col).trim();
+  const filledLook = await actor.look();
+  await actor.keys("Enter");
+  let changedAt = 0;
+  const result = await actor.until((look): ActReply | undefined => {
+    if (look.text === filledLook.text && sameLook(look, filledLook)) return undefined;
+    changedAt ||= performance.now();
+    const again = findAgain(look.elements, target);
+    const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
+    if (left) {
+      if (value === undefined) return actor.reply("submitted", how);
+      const rows = look.text.split("\n");
+      const line = rows.find(
+        (r, i) => i !== look.grid.cursor.row && r.includes(value.trim()) && (!prompt || r.includes(prompt)),
+      );
+      if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}`);
+    }
+    return performance.now() - changedAt > SETTLE_MS
+      ? actor.reply(
+          "uncertain",
+          again?.element.cursor
+            ? `after Enter ${nameOf(target)} still holds the cursor, showing ${JSON.stringify(again.element.value ?? "")}`
+            : `after Enter no line shows ${JSON.stringify(value)}`,
+        )
+      : undefined;
+  });
+  if (result) return result;
+  if (actor.exited) return actor.reply("exited", how);
+  throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait`);
 }
 
 /** Erasing a field stops once it shows nothing, or after this many rounds that changed nothing seen. */
@@ -407,5 +628,5 @@ async function erase(actor: Actor, target: Target, shown: string): Promise<void>
 
 /** One line for people: what happened and how. */
 export function printAct(reply: ActReply): void {
-  console.log(`${reply.effect} (${reply.via}: ${reply.sent.join(" ")})`);
+  console.log(`${reply.effect}${reply.seen ? `: ${reply.seen}` : ""} (${reply.via}: ${reply.sent.join(" ")})`);
 }

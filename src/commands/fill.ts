@@ -1,5 +1,6 @@
 // fill: put text in an input field (by ref or label) in place of what it holds: focus it (a click,
-// or Tab), erase, type; answers once the field shows the text. Never presses Enter.
+// or Tab), erase, type; answers once the field shows the text (or a masked or unechoed field took it,
+// said so). Presses Enter only with submit, then sees the field taken.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
@@ -11,7 +12,17 @@ import { durationOption } from "./durations.ts";
 import { unescapeInput } from "../terminal/escapes.ts";
 
 export const FillParams = deferred(() =>
-  v.object({ id: TerminalId, ...actFields(), value: v.pipe(v.string(), v.description("the text it should hold")) }),
+  v.object({
+    id: TerminalId,
+    ...actFields(),
+    value: v.pipe(v.string(), v.description("the text it should hold")),
+    submit: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("then press Enter, and see the field taken (the answered line shows the value)"),
+      ),
+    ),
+  }),
 );
 
 export const fill = defineCommand({
@@ -22,17 +33,21 @@ export const fill = defineCommand({
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
     const target = findTarget(look.elements, refOrText(params.target), ["input"]);
-    return fillTarget(actor, look, target, params.value);
+    return fillTarget(actor, look, target, params.value, params.submit ?? false);
   },
   cli: {
     usage: "fill <id> <target> <value>",
     summary: "Put text in an input field (by ref or label) in place of its value; waits until it shows",
-    options: [["--timeout <duration>", "wait this long for the effect (default 10s)"]],
-    examples: ['t4a fill t1 e1 "Ada Lovelace"', 't4a fill t1 Name "Ada"'],
+    options: [
+      ["--submit", "then press Enter and see the field taken"],
+      ["--timeout <duration>", "wait this long for the effect (default 10s)"],
+    ],
+    examples: ['t4a fill t1 e1 "Ada Lovelace"', 't4a fill t1 Name "Ada"', 't4a fill t1 "Project name" shop --submit'],
     request: ([id, target, value], options) => ({
       id,
       target,
       value: unescapeInput(value ?? ""),
+      ...(options.submit ? { submit: true } : {}),
       timeout_ms: durationOption(options.timeout, "--timeout"),
     }),
     print: printAct,
@@ -40,7 +55,7 @@ export const fill = defineCommand({
   mcp: {
     tool: "terminal_fill",
     description:
-      "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type, no Enter; returns once shown.",
+      "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type; Enter only with submit; returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/fill" }],

@@ -3,7 +3,7 @@
 // people and models; --json gives the elements with their bounds.
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
-import { displayable } from "../protocol/program-text.ts";
+import { displayable, shownRows } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { outline, type Element } from "../terminal/elements.ts";
 import { defineCommand, textContent } from "./command.ts";
@@ -53,6 +53,13 @@ export const SnapshotReply = deferred(() =>
     elements: v.array(ElementSchema),
     /** Elements past the first 1000, left out. */
     omitted: v.optional(v.number()),
+    /** The program has exited: nothing reads input, so no field holds the cursor. */
+    exited: v.optional(v.boolean()),
+    /**
+     * The screen's text (rows, trailing blank rows dropped), given when the elements say nothing the
+     * text does not, in no fewer characters: then the outline is this text, and costs no more.
+     */
+    plain: v.optional(v.array(v.string())),
   }),
 );
 
@@ -65,17 +72,25 @@ export const snapshot = defineCommand({
     await terminal.settled();
     const screen = terminal.screen;
     // Detected where the screen lives (its worker): only the elements cross, not every cell.
-    const elements = screen.elements(!terminal.alive);
+    const exited = !terminal.alive;
+    // An exited program reads nothing: the cursor it left marks no field (issue 62).
+    const elements = screen.elements(exited);
     const { row, col, visible } = screen.cursor();
     const omitted = Math.max(0, elements.length - MAX_ELEMENTS);
+    const kept = omitted ? elements.slice(0, MAX_ELEMENTS) : elements;
+    const lines = screen.lines("viewport", 0, screen.rows, true);
+    while (lines.length && !lines[lines.length - 1]) lines.pop();
+    const plain = addsNothing(kept, lines) ? { plain: shownRows(lines) } : {};
     return {
       cols: screen.cols,
       rows: screen.rows,
       cursor: { row, col, visible },
       mouse: screen.mouse().mode,
       // Labels and texts are the screen's cells: a bidi control there would reorder the reader's terminal.
-      elements: displayable(omitted ? elements.slice(0, MAX_ELEMENTS) : elements),
+      elements: displayable(kept),
       ...(omitted ? { omitted } : {}),
+      ...(exited ? { exited } : {}),
+      ...plain,
     };
   },
   cli: {
@@ -84,7 +99,7 @@ export const snapshot = defineCommand({
     examples: ["t4a snapshot t1", "t4a snapshot t1 --json"],
     request: ([id]) => ({ id }),
     print(response) {
-      console.log(`${header(response)}\n${outline(response.elements as Element[])}`);
+      console.log(`${header(response)}\n${body(response)}`);
     },
   },
   mcp: {
@@ -92,7 +107,7 @@ export const snapshot = defineCommand({
     description:
       "A TUI's screen as elements with refs (e3, e3.1): menus, questions, buttons, inputs, checkboxes, tables, dialogs, " +
       "what is selected. Cheaper than terminal_read.",
-    result: (response) => textContent(`${header(response)}\n${outline(response.elements as Element[])}`),
+    result: (response) => textContent(`${header(response)}\n${body(response)}`),
   },
   http: [{ method: "GET", path: "/api/sessions/:id/snapshot" }],
 });
@@ -100,5 +115,37 @@ export const snapshot = defineCommand({
 function header(response: Record<string, unknown>): string {
   const cursor = response.cursor as { row: number; col: number; visible: boolean };
   const omitted = response.omitted ? `, ${response.omitted} more elements left out` : "";
-  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}]`;
+  const exited = response.exited ? ", exited" : "";
+  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}${exited}]`;
+}
+
+/** The outline, or the screen's text in its place when the elements add nothing to it. */
+function body(response: Record<string, unknown>): string {
+  const plain = response.plain as string[] | undefined;
+  if (!plain) return outline(response.elements as Element[]);
+  const state = stateOf(response.elements as Element[]);
+  return `(elements add nothing here but ${state || "refs"}; the screen's text:)\n${plain.join("\n")}`;
+}
+
+/**
+ * What the elements know that the text cannot show (reverse video, colours): the selected item
+ * or button, checked boxes, the field holding the cursor, each with its ref.
+ */
+function stateOf(elements: Element[]): string {
+  const facts: string[] = [];
+  for (const e of elements) {
+    if (e.cursor) facts.push(`cursor in ${e.ref}${e.label ? ` ${JSON.stringify(e.label)}` : ""}`);
+    if (e.selected) facts.push(`${e.ref} ${JSON.stringify(e.label ?? "")} selected`);
+    if (e.checked) facts.push(`${e.ref} checked`);
+    for (const i of e.items ?? []) {
+      if (i.selected) facts.push(`${i.ref} ${JSON.stringify(i.label)} selected`);
+      if (i.checked) facts.push(`${i.ref} checked`);
+    }
+  }
+  return facts.slice(0, 8).join(", ") + (facts.length > 8 ? ", …" : "");
+}
+
+/** The elements add nothing when their outline is no shorter than the screen's text. */
+export function addsNothing(elements: Element[], lines: string[]): boolean {
+  return outline(elements).length >= lines.join("\n").length;
 }

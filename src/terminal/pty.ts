@@ -41,6 +41,7 @@ const DRAIN_QUIET_MS = 100;
 const IXON = 0o2000;
 /** termios c_lflag bit: canonical mode, input is handed over a line at a time (Linux value). */
 const ICANON = 0o2;
+const ECHO = 0o10;
 const XOFF = "\x13";
 const XON = "\x11";
 
@@ -172,6 +173,11 @@ export class Pty {
    */
   get readsLines(): boolean {
     return !this.#terminal.closed && (this.#terminal.localFlags & ICANON) !== 0;
+  }
+
+  /** Whether the tty echoes what is typed (off for a password read by getpass, `read -s`, sudo). */
+  get echoes(): boolean {
+    return !this.#terminal.closed && (this.#terminal.localFlags & ECHO) !== 0;
   }
 
   /**

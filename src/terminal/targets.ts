@@ -85,16 +85,32 @@ export function findAgain(elements: Element[], target: Target): Target | undefin
   const distance = (e: { row: number; col: number }) =>
     Math.abs(e.row - (item ?? element).row) * 1000 + Math.abs(e.col - (item ?? element).col);
   let best: Target | undefined;
+  let grown: Target | undefined;
   for (const e of elements) {
     if (e.kind !== element.kind) continue;
     if (item) {
-      for (const i of e.items ?? [])
+      for (const i of e.items ?? []) {
         if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!)))
           best = { element: e, item: i };
+        else if (sameItem(i.label, item.label) && (!grown || distance(i) < distance(grown.item!)))
+          grown = { element: e, item: i };
+      }
     } else if (norm(e.label ?? "") === norm(element.label ?? "") && (!best || distance(e) < distance(best.element)))
       best = { element: e };
   }
-  return best;
+  return best ?? grown;
+}
+
+/**
+ * Two labels of one item: equal, or one the other with words added after it. A list may append a
+ * description to the item in focus (`Router` -> `Router (SPA development)`), and take it away when
+ * the focus leaves.
+ */
+export function sameItem(a: string, b: string): boolean {
+  const [x, y] = [norm(a), norm(b)];
+  if (x === y) return true;
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return short.length > 0 && long.startsWith(short) && /^[\s(\[:—–-]/.test(long.slice(short.length));
 }
 
 /** The cell to click: the middle of the item's or element's first row. */
@@ -128,7 +144,44 @@ export function functionKeyOf(grid: CellGrid, element: Element): string | undefi
  * draw, and a tag read from it ("C-c", "Escape", "F5", a word) must never become a named key or text.
  */
 export function itemKey(item: Item): string | undefined {
-  return item.key !== undefined && /^[\p{L}\p{N}?]$/u.test(item.key) ? item.key : undefined;
+  return item.key !== undefined && (/^[\p{L}\p{N}?]$/u.test(item.key) || /^\d{2,3}$/.test(item.key))
+    ? item.key
+    : undefined;
+}
+
+/**
+ * The key the screen itself shows for an item, checked before anything is typed: the number right
+ * before its label on its row (`43) Spain` among columns, `2. No`), else the item's own key as its
+ * cells show it (the case kept where another item's key differs only in case: unzip's `[n]o` and
+ * `[N]one`). Undefined, with what the row shows, when the screen does not bear the key out.
+ */
+export function shownKey(grid: CellGrid, target: Target): { key?: string; shows: string } {
+  const item = target.item!;
+  const row = rowText(grid, item.row);
+  const shows = row.trim();
+  const key = itemKey(item);
+  const label = item.label.trim();
+  const at = label ? row.toLowerCase().indexOf(label.toLowerCase(), Math.max(0, item.col - 1)) : -1;
+  if (at >= 0) {
+    const number = /(?:^|[^\p{L}\p{N}])(\d{1,3})\s*[).:\]]?\s*$/u.exec(row.slice(Math.max(0, at - 8), at));
+    if (number && (!key || /^\d+$/.test(key))) return { key: number[1], shows };
+  }
+  if (!key) return { shows };
+  const cells = row.slice(item.col, item.col + Math.max(item.width, 1));
+  if (/^\d+$/.test(key)) {
+    return new RegExp(`(^|[^\\d])${key}([^\\d]|$)`).test(cells) ? { key, shows } : { shows };
+  }
+  const twin = target.element.items?.some(
+    (other) =>
+      other !== item && other.key !== undefined && other.key !== key && other.key.toLowerCase() === key.toLowerCase(),
+  );
+  const letters = [...cells.matchAll(/(?<![\p{L}])[\p{L}](?![\p{L}])|[\[(]([\p{L}])[\])]/gu)].map((m) => m[2] ?? m[0]);
+  const exact = letters.find((letter) => letter === key);
+  if (exact) return { key, shows };
+  const other = letters.find((letter) => letter.toLowerCase() === key.toLowerCase());
+  if (other) return { key: twin ? other : key, shows };
+  // A letter drawn apart from the item's cells (a dialog tag column) is kept as the detector read it.
+  return { key, shows };
 }
 
 /**

@@ -716,6 +716,11 @@ export class Terminal {
     return this.#pty.readsLines;
   }
 
+  /** The tty echoes what is typed (a password prompt turns it off). */
+  get echoes(): boolean {
+    return this.#pty.echoes;
+  }
+
   dispose(): void {
     clearTimeout(this.#resizeFrame);
     for (const tap of [...this.#taps]) tap.end?.();

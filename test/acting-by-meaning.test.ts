@@ -1,0 +1,152 @@
+// Acting by meaning reports only what it saw (issue 59): choose/fill answer done only when the
+// target is seen in its goal state, else `uncertain` saying what the screen shows; a key is
+// checked against the item it means before it is sent; an exited program shows no field with the
+// cursor; a snapshot whose elements add nothing gives the text. Real programs: tzselect, bash,
+// Python's getpass, and the small raw-mode programs in test/fixtures/programs/.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Sandbox, waitFor } from "./harness.ts";
+
+const PROGRAMS = resolve(import.meta.dir, "fixtures/programs");
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  await sandbox.start();
+});
+afterAll(() => sandbox.cleanup());
+
+interface Act {
+  via: string;
+  sent: string[];
+  effect: string;
+  seen?: string;
+}
+
+async function act(args: string[]): Promise<Act> {
+  return JSON.parse(await sandbox.ok([...args, "--json"])) as Act;
+}
+
+/** A program run by bash that writes its answer to $OUT; `out()` waits for it. */
+async function start(command: string): Promise<{ id: string; out: () => Promise<string> }> {
+  const out = join(sandbox.dir, `out-${Math.random().toString(36).slice(2)}`);
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `OUT=${out}; ${command}; echo rc=$?; sleep 600`,
+  ]);
+  return {
+    id,
+    out: () =>
+      waitFor(
+        async () => ((await sandbox.screen(id)).includes("rc=") ? readFileSync(out, "utf8").trim() : undefined),
+        30_000,
+        `${command} to end`,
+      ),
+  };
+}
+
+async function shown(id: string, text: string): Promise<void> {
+  await waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}" on ${id}`);
+}
+
+test.if(Bun.which("tzselect") !== null)(
+  "tzselect: Spain among columns is 43, not the 9 of its row's first item; each answer is seen on the prompt's line",
+  async () => {
+    const { id, out } = await start("tzselect > $OUT");
+    await shown(id, "#?");
+    expect(await act(["choose", id, "Europe"])).toMatchObject({ sent: ["7", "Enter"], effect: "answered" });
+    await shown(id, "Albania");
+    const spain = await act(["choose", id, "Spain"]);
+    expect(spain).toMatchObject({ sent: ['"43"', "Enter"], effect: "answered" });
+    expect(spain.seen).toContain("#? 43");
+    await shown(id, "Canary Islands");
+    expect(await act(["choose", id, "Canary Islands"])).toMatchObject({ effect: "answered" });
+    await shown(id, "information OK");
+    expect(await act(["choose", id, "Yes"])).toMatchObject({ effect: "answered" });
+    expect(await out()).toBe("Atlantic/Canary");
+  },
+);
+
+test("a numbered list read a line at a time: a two-digit item is its number and Enter", async () => {
+  const { id, out } = await start(`python3 ${PROGRAMS}/numbered.py $OUT`);
+  await shown(id, "Number:");
+  const reply = await act(["choose", id, "Kiwi"]);
+  expect(reply).toMatchObject({ sent: ['"10"', "Enter"], effect: "answered" });
+  expect(reply.seen).toContain("Number: 10");
+  expect(await out()).toBe("Kiwi");
+});
+
+test("a list whose focused item grows a description is still the item named, and its answer is seen", async () => {
+  const { id, out } = await start(`python3 ${PROGRAMS}/grow-menu.py $OUT`);
+  await shown(id, "Vitest");
+  const reply = await act(["choose", id, "Router"]);
+  expect(reply).toMatchObject({ sent: ["Down", "Enter"], effect: "answered" });
+  expect(reply.seen).toContain("Add features to the project: Router");
+  expect(await out()).toBe("Router");
+});
+
+test("a key whose effect nothing on the screen shows is uncertain, never done", async () => {
+  const { id, out } = await start(`python3 ${PROGRAMS}/single-key.py $OUT`);
+  await shown(id, "Overwrite the backup?");
+  const reply = await act(["choose", id, "yes"]);
+  expect(reply.effect).toBe("uncertain");
+  expect(reply.seen).toContain("no line shows");
+  expect(await out()).toBe("y");
+});
+
+test("fill: a masked field took the length typed, an unechoed one took it unseen, a plain one shows the value; --submit sees it taken", async () => {
+  const masked = await start(`python3 ${PROGRAMS}/masked.py $OUT`);
+  await shown(masked.id, "Password:");
+  const m = await act(["fill", masked.id, "Password", "s3cret", "--submit"]);
+  expect(m).toMatchObject({ effect: "submitted", sent: ['"s3cret"', "Enter"] });
+  expect(m.seen).toContain('it shows 6 "*"');
+  expect(await masked.out()).toBe("s3cret");
+
+  const hidden = await start(
+    `python3 -c "import getpass; open('$OUT','w').write(getpass.getpass('Vault password: '))"`,
+  );
+  await shown(hidden.id, "Vault password:");
+  const h = await act(["fill", hidden.id, "Vault password", "hunter22", "--submit"]);
+  expect(h.effect).toBe("submitted");
+  expect(h.seen).toContain("echoes nothing");
+  expect(await hidden.out()).toBe("hunter22");
+
+  const plain = await start('read -r -p "Name: " n; printf %s "$n" > $OUT');
+  await shown(plain.id, "Name:");
+  const p = await act(["fill", plain.id, "Name", "Ada Lovelace", "--submit"]);
+  expect(p.effect).toBe("submitted");
+  expect(p.seen).toContain("Name: Ada Lovelace");
+  expect(await plain.out()).toBe("Ada Lovelace");
+});
+
+test("an exited program's screen has no field holding the cursor, and says it exited", async () => {
+  const id = await sandbox.ok(["create", "--", "bash", "--norc", "-c", "echo finished"]);
+  await waitFor(async () => (await sandbox.ok(["list"])).includes("exited") || undefined, 30_000, "the exit");
+  const reply = (await sandbox.request({ cmd: "snapshot", id })).reply as {
+    exited?: boolean;
+    elements: Array<{ kind: string; cursor?: boolean }>;
+  };
+  expect(reply.exited).toBe(true);
+  expect(reply.elements.some((e) => e.kind === "input" && e.cursor)).toBe(false);
+});
+
+test("a screen of prose: the snapshot says the elements add nothing and gives the text, for no more than the text", async () => {
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    "printf 'The backup finished at noon.\\nNo files were skipped.\\n'; sleep 600",
+  ]);
+  await shown(id, "No files were skipped.");
+  const outline = await sandbox.ok(["snapshot", id]);
+  expect(outline).toContain("(elements add nothing here");
+  expect(outline).toContain("The backup finished at noon.\nNo files were skipped.");
+  const text = await sandbox.ok(["text", id]);
+  expect(outline.split("\n").slice(2).join("\n").trim()).toBe(text.trim());
+});

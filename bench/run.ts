@@ -1395,10 +1395,28 @@ async function elements(): Promise<void> {
       console.error(`  ${screen}: ${sum("matched")} matched, ${sum("detected")} detected, ${sum("labelled")} labelled`);
     }
     for (const r of blind.rates.filter((r) => r.kind === "all")) {
-      rows.push({ section: "elements", metric: `${name}: precision (${r.matched}/${r.detected})`, t4a: r.precision * 100, unit: "%", target: "≥ 90" });
-      rows.push({ section: "elements", metric: `${name}: recall (${r.matched}/${r.labelled})`, t4a: r.recall * 100, unit: "%", target: "≥ 85" });
+      rows.push({
+        section: "elements",
+        metric: `${name}: precision (${r.matched}/${r.detected})`,
+        t4a: r.precision * 100,
+        unit: "%",
+        target: "≥ 90",
+      });
+      rows.push({
+        section: "elements",
+        metric: `${name}: recall (${r.matched}/${r.labelled})`,
+        t4a: r.recall * 100,
+        unit: "%",
+        target: "≥ 85",
+      });
       if (!Number.isNaN(r.state))
-        rows.push({ section: "elements", metric: `${name}: state right`, t4a: r.state * 100, unit: "%", target: "≥ 95" });
+        rows.push({
+          section: "elements",
+          metric: `${name}: state right`,
+          t4a: r.state * 100,
+          unit: "%",
+          target: "≥ 95",
+        });
     }
   }
   // Two labellers, blind to each other, on the same screens: the ceiling a detector is judged against.
@@ -1447,6 +1465,76 @@ async function elements(): Promise<void> {
         (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1),
       0,
     );
+  // Every fixture screen (train, holdout, blind): the snapshot as the MCP tool gives it (the text
+  // in its place where the elements add nothing) against the text, in pieces. Goal: never more.
+  {
+    const { addsNothing } = await import("../src/commands/snapshot.ts");
+    const { BLIND_DIR, blindNames, SCREENS_DIR } = await import("../test/fixtures/screens/score.ts");
+    let [text, snap, more, screens, worst] = [0, 0, 0, 0, 0];
+    const all = [
+      ...fixtureNames().map((n) => [n, SCREENS_DIR] as const),
+      ...blindNames().map((n) => [n, BLIND_DIR] as const),
+    ];
+    for (const [name, dir] of all) {
+      const fixture = await loadFixture(name, dir);
+      try {
+        const grid = cellGridOf(fixture.term);
+        const lines: string[] = [];
+        for (let row = 0; row < grid.rows; row++)
+          lines.push(fixture.buffer.getLine(row)?.translateToString(true).replace(/ +$/, "") ?? "");
+        while (lines.length && !lines[lines.length - 1]) lines.pop();
+        const asText = toolResult(toolsByName.get("terminal_read")!, {
+          ok: true,
+          lines,
+          region: "viewport",
+          total_lines: grid.rows,
+          token: "1.1.0",
+          start: 0,
+          end: grid.rows,
+        }).content;
+        const elements = detectElements(grid);
+        const { row, col, visible } = grid.cursor;
+        const asSnapshot = toolResult(toolsByName.get("terminal_snapshot")!, {
+          ok: true,
+          cols: grid.cols,
+          rows: grid.rows,
+          cursor: { row, col, visible },
+          mouse: grid.mouse?.mode ?? "none",
+          elements,
+          ...(addsNothing(elements, lines) ? { plain: lines } : {}),
+        }).content;
+        const [t, n] = [pieces(asText), pieces(asSnapshot)];
+        text += t;
+        snap += n;
+        screens++;
+        if (n > t) more++;
+        worst = Math.max(worst, n / Math.max(t, 1));
+      } finally {
+        fixture.term.dispose();
+      }
+    }
+    rows.push({
+      section: "elements",
+      metric: `tokens over ${screens} fixture screens as text (terminal_read), pieces`,
+      t4a: text,
+      unit: "tokens",
+    });
+    rows.push({
+      section: "elements",
+      metric: `tokens over ${screens} fixture screens as snapshot (terminal_snapshot), pieces`,
+      t4a: snap,
+      unit: "tokens",
+      target: "< text",
+    });
+    rows.push({
+      section: "elements",
+      metric: `screens whose snapshot costs more than their text (of ${screens})`,
+      t4a: more,
+      unit: "screens",
+      target: "0",
+    });
+    rows.push({ section: "elements", metric: `the costliest snapshot against its text`, t4a: worst, unit: "x" });
+  }
   for (const name of ["dialog-menu", "whiptail-checklist", "claude-run", "htop", "mc-panels"].filter((n) =>
     fixtureNames().includes(n),
   )) {

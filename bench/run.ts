@@ -1458,17 +1458,12 @@ async function elements(): Promise<void> {
   // A second estimate, nearer what BPE tokenizers do with screens (no tokenizer is installed here):
   // a run of blanks is one token, a word one per 8 letters, digits one per 3, any other symbol
   // (a box-drawing line, punctuation) one each. chars/4 overcharges blank-padded text.
-  const pieces = (content: Array<{ type: string; text?: string }>) =>
-    [...textOf(content).matchAll(/\s+|\p{L}+|\d+|[^\s\p{L}\d]/gu)].reduce(
-      (sum, [piece]) =>
-        sum +
-        (/^\p{L}/u.test(piece) ? Math.ceil(piece.length / 8) : /^\d/.test(piece) ? Math.ceil(piece.length / 3) : 1),
-      0,
-    );
+  const { tokenEstimate } = await import("../src/terminal/tokens.ts");
+  const pieces = (content: Array<{ type: string; text?: string }>) => tokenEstimate(textOf(content));
   // Every fixture screen (train, holdout, blind): the snapshot as the MCP tool gives it (the text
   // in its place where the elements add nothing) against the text, in pieces. Goal: never more.
   {
-    const { addsNothing } = await import("../src/commands/snapshot.ts");
+    const { plainForm } = await import("../src/commands/snapshot.ts");
     const { BLIND_DIR, blindNames, SCREENS_DIR } = await import("../test/fixtures/screens/score.ts");
     let [text, snap, more, screens, worst] = [0, 0, 0, 0, 0];
     const all = [
@@ -1489,7 +1484,7 @@ async function elements(): Promise<void> {
           region: "viewport",
           total_lines: grid.rows,
           token: "1.1.0",
-          start: 0,
+          start: grid.rows - lines.length,
           end: grid.rows,
         }).content;
         const elements = detectElements(grid);
@@ -1501,7 +1496,7 @@ async function elements(): Promise<void> {
           cursor: { row, col, visible },
           mouse: grid.mouse?.mode ?? "none",
           elements,
-          ...(addsNothing(elements, lines) ? { plain: lines } : {}),
+          ...plainForm(elements, lines, { cols: grid.cols, rows: grid.rows, cursor: grid.cursor, token: "1.1.0" }),
         }).content;
         const [t, n] = [pieces(asText), pieces(asSnapshot)];
         text += t;

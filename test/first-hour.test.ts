@@ -77,7 +77,8 @@ test("edge 9: a snapshot of a program that has exited shows no input where its c
   // A live program at the same kind of prompt still has its input.
   const live = await sandbox.ok(["create", "--", "bash", "-c", "read -p 'Name: ' x"]);
   await sandbox.ok(["wait", live, "--input", "--timeout", "20s"]);
-  expect(await sandbox.ok(["snapshot", live])).toContain('input "Name" [e1] (cursor)');
+  // (A screen this small is given as its text, the field with the cursor named in the header: issue 59.)
+  expect(await sandbox.ok(["snapshot", live])).toMatch(/input "Name" \[e1\] \(cursor\)|cursor 0:6 in e1/);
   await sandbox.ok(["kill", id]);
   await sandbox.ok(["kill", live]);
 });

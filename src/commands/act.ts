@@ -260,7 +260,8 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
     return toggle(actor, look, target);
   if (!item) throw new T4aError("invalid_params", `${element.ref} is a ${element.kind}: name one of its items`);
   const items = element.items!;
-  const inline = items.every((i) => i.row === element.row);
+  // Items side by side on one row: an inline answer (`[Y/n]`) or a toggle (`● Yes / ○ No`).
+  const inline = items.every((i) => i.row === items[0]!.row);
   const selected = items.findIndex((i) => i.selected);
   if (selected < 0 || (inline && itemKey(item) && !items.some((i) => i !== item && i.row !== item.row))) {
     if (selected < 0 && !inline && !itemKey(item) && actor.mouseOn(look) && element.kind === "menu") {

@@ -6,6 +6,7 @@ import { deferred } from "../protocol/deferred.ts";
 import { displayable, shownRows } from "../protocol/program-text.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { outline, type Element } from "../terminal/elements.ts";
+import { tokenEstimate } from "../terminal/tokens.ts";
 import { defineCommand, textContent } from "./command.ts";
 
 /** A screen of thousands of elements is no summary: the first ones in reading order, and a count of the rest. */
@@ -60,6 +61,8 @@ export const SnapshotReply = deferred(() =>
      * text does not, in no fewer characters: then the outline is this text, and costs no more.
      */
     plain: v.optional(v.array(v.string())),
+    /** With `plain`: what only the elements know (a highlight, a checked box, the field with the cursor), as fits. */
+    known: v.optional(v.string()),
   }),
 );
 
@@ -80,7 +83,13 @@ export const snapshot = defineCommand({
     const kept = omitted ? elements.slice(0, MAX_ELEMENTS) : elements;
     const lines = screen.lines("viewport", 0, screen.rows, true);
     while (lines.length && !lines[lines.length - 1]) lines.pop();
-    const plain = addsNothing(kept, lines) ? { plain: shownRows(lines) } : {};
+    const plain = plainForm(kept, lines, {
+      cols: screen.cols,
+      rows: screen.rows,
+      cursor: { row, col },
+      exited,
+      token: screen.changeToken(),
+    });
     return {
       cols: screen.cols,
       rows: screen.rows,
@@ -116,25 +125,47 @@ function header(response: Record<string, unknown>): string {
   const cursor = response.cursor as { row: number; col: number; visible: boolean };
   const omitted = response.omitted ? `, ${response.omitted} more elements left out` : "";
   const exited = response.exited ? ", exited" : "";
+  // Where the elements add nothing, the text comes instead, and this line says so (with what only
+  // the elements know: a highlight, a checked box, the field with the cursor).
+  if (response.plain)
+    return plainHeader(
+      response.cols as number,
+      response.rows as number,
+      cursor,
+      response.exited === true,
+      (response.known as string | undefined) ?? "",
+    );
   return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}${exited}]`;
 }
 
 /** The outline, or the screen's text in its place when the elements add nothing to it. */
 function body(response: Record<string, unknown>): string {
   const plain = response.plain as string[] | undefined;
-  if (!plain) return outline(response.elements as Element[]);
-  const state = stateOf(response.elements as Element[]);
-  return `(elements add nothing here but ${state || "refs"}; the screen's text:)\n${plain.join("\n")}`;
+  return plain ? plain.join("\n") : outline(response.elements as Element[]);
 }
 
 /**
  * What the elements know that the text cannot show (reverse video, colours): the selected item
- * or button, checked boxes, the field holding the cursor, each with its ref.
+ * or button, checked boxes, the field holding the cursor, each with its ref; as many facts as keep
+ * the plain form's header within `budget` tokens (the text's own header), so it never costs more.
  */
-function stateOf(elements: Element[]): string {
+function known(elements: Element[], budget: number): { known?: string } {
+  const facts = stateOf(elements);
+  let spent = 0;
+  const kept: string[] = [];
+  for (const fact of facts) {
+    const cost = tokenEstimate(fact.startsWith("in e") ? ` ${fact}` : `; ${fact}`);
+    if (spent + cost > budget) break;
+    spent += cost;
+    kept.push(fact);
+  }
+  return kept.length ? { known: kept.join("; ") } : {};
+}
+
+function stateOf(elements: Element[]): string[] {
   const facts: string[] = [];
   for (const e of elements) {
-    if (e.cursor) facts.push(`cursor in ${e.ref}${e.label ? ` ${JSON.stringify(e.label)}` : ""}`);
+    if (e.cursor) facts.unshift(`in ${e.ref}`);
     if (e.selected) facts.push(`${e.ref} ${JSON.stringify(e.label ?? "")} selected`);
     if (e.checked) facts.push(`${e.ref} checked`);
     for (const i of e.items ?? []) {
@@ -142,10 +173,42 @@ function stateOf(elements: Element[]): string {
       if (i.checked) facts.push(`${i.ref} checked`);
     }
   }
-  return facts.slice(0, 8).join(", ") + (facts.length > 8 ? ", …" : "");
+  return facts;
 }
 
-/** The elements add nothing when their outline is no shorter than the screen's text. */
+/**
+ * The text in place of the elements where they add nothing, with what only they know as fits in a
+ * header no costlier than terminal_read's own (`[N of R viewport lines, …; token T]`); else nothing.
+ */
+export function plainForm(
+  elements: Element[],
+  lines: string[],
+  screen: { cols: number; rows: number; cursor: { row: number; col: number }; exited?: boolean; token: string },
+): { plain?: string[]; known?: string } {
+  if (!addsNothing(elements, lines)) return {};
+  const { cols, rows, cursor, token } = screen;
+  const budget = tokenEstimate(
+    `[${lines.length} of ${rows} viewport lines, rows ${rows - 1}..${rows - lines.length} from the bottom; token ${token}]`,
+  );
+  const base = plainHeader(cols, rows, cursor, screen.exited ?? false, "");
+  return { plain: shownRows(lines), ...known(elements, budget - tokenEstimate(base)) };
+}
+
+function plainHeader(
+  cols: number,
+  rows: number,
+  cursor: { row: number; col: number },
+  exited: boolean,
+  known: string,
+): string {
+  // The field holding the cursor is named beside it ("cursor 0:6 in e1"), the other facts after.
+  const [first, ...rest] = known ? known.split("; ") : [];
+  const field = first?.startsWith("in e") ? ` ${first}` : "";
+  const facts = field ? rest : first ? [first, ...rest] : [];
+  return `[${cols}x${rows}, cursor ${cursor.row}:${cursor.col}${field}${exited ? ", exited" : ""}; as text, elements add nothing${facts.map((f) => `; ${f}`).join("")}]`;
+}
+
+/** The elements add nothing when their outline costs no less than the screen's text. */
 export function addsNothing(elements: Element[], lines: string[]): boolean {
-  return outline(elements).length >= lines.join("\n").length;
+  return tokenEstimate(outline(elements)) >= tokenEstimate(lines.join("\n"));
 }

@@ -159,3 +159,25 @@ test.if(SSHD !== undefined)(
   },
   120_000,
 );
+
+test("t4a events --all ends once its reader has gone, as t4a events does", async () => {
+  const id = await shellAtPrompt();
+  const config = join(sandbox.dir, "no-hosts-config");
+  mkdirSync(config, { recursive: true });
+  const events = Bun.spawn(["bash", "-c", `"${BIN}" events --all | head -n 1`], {
+    env: { ...sandbox.env, XDG_CONFIG_HOME: config },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  await waitFor(
+    async () => {
+      await sandbox.ok(["send", id, "true\\n"]);
+      return events.exitCode !== null;
+    },
+    15_000,
+    "t4a events --all to end after head left",
+  );
+  expect(await new Response(events.stdout).text()).toContain('"host":"local"');
+  expect(await new Response(events.stderr).text()).toBe("");
+  await sandbox.ok(["kill", id]);
+});

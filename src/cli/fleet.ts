@@ -15,6 +15,7 @@ import { DEFAULT_WAIT_MS } from "../commands/wait.ts";
 import { PROTOCOL_VERSION } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { usage, withoutUndefined } from "./parse.ts";
+import { writeLine } from "./stdout.ts";
 
 interface Member {
   /** LOCAL, or the host's name in hosts.json. */
@@ -266,8 +267,10 @@ async function fleetWait(
 
 async function fleetEvents(fleet: Member[], request: Reply, socket: string): Promise<number> {
   let streamed = 0;
-  await Promise.all(fleet.map((member) => followMember(member, request, socket, () => streamed++)));
-  return streamed ? 0 : 3;
+  // Once stdout's reader has gone, every member's stream stops: its connection is closed.
+  const reader = { gone: false, connections: new Set<DaemonConnection>() };
+  await Promise.all(fleet.map((member) => followMember(member, request, socket, () => streamed++, reader)));
+  return streamed || reader.gone ? 0 : 3;
 }
 
 /**
@@ -275,7 +278,14 @@ async function fleetEvents(fleet: Member[], request: Reply, socket: string): Pro
  * again and resumed (client/event-follow.ts); so is a member that cannot be reached at the
  * start (a host that comes up later joins the stream), each try said on stderr.
  */
-async function followMember(member: Member, request: Reply, socket: string, joinedFirst: () => void): Promise<void> {
+async function followMember(
+  member: Member,
+  request: Reply,
+  socket: string,
+  joinedFirst: () => void,
+  reader: { gone: boolean; connections: Set<DaemonConnection> },
+): Promise<void> {
+  let current: DaemonConnection | undefined;
   const { followEvents } = await import("../client/event-follow.ts");
   let joinedOnce = false;
   let failedFirst = false;
@@ -284,6 +294,12 @@ async function followMember(member: Member, request: Reply, socket: string, join
     request,
     tries: 10,
     retryStart: true,
+    stopped: () => reader.gone,
+    current: (connection) => {
+      if (current) reader.connections.delete(current);
+      current = connection;
+      if (connection) reader.connections.add(connection);
+    },
     joined: (again, since) => {
       if (again) console.error(`t4a: ${member.name}: joined again, resuming after event ${since}`);
       else if (!joinedOnce) {
@@ -299,15 +315,17 @@ async function followMember(member: Member, request: Reply, socket: string, join
       );
     },
     event: (line) => {
+      if (reader.gone) return;
       const event = member.host ? clean(line) : line;
-      console.log(
-        JSON.stringify({
-          ...event,
-          ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }),
-          host: member.name,
-        }),
-      );
+      const shown = JSON.stringify({
+        ...event,
+        ...(event.terminal === undefined ? {} : { terminal: qualify(member, event.terminal) }),
+        host: member.name,
+      });
+      if (writeLine(shown)) return;
+      reader.gone = true;
+      for (const connection of reader.connections) connection.close();
     },
   });
-  if (ended !== "no daemon") console.error(`t4a: ${member.name}: ${clean(ended)}`);
+  if (ended !== "no daemon" && ended !== "stopped") console.error(`t4a: ${member.name}: ${clean(ended)}`);
 }

@@ -11,6 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { isCompiled } from "../client/executable.ts";
 import type { RemoteHost } from "../client/connect.ts";
 import { parseHost, sshArgv } from "../client/ssh.ts";
+import { shownLine, shownLines } from "../protocol/program-text.ts";
 
 /** `uname -sm` (and musl) → a release target name. */
 export function targetOf(uname: string, musl: boolean): string | undefined {
@@ -44,14 +45,16 @@ export async function installRemote(
     stderr: "pipe",
   });
   if (probe.exitCode !== 0) {
-    console.error(`t4a: ssh ${target.destination}: ${probe.stderr.toString().trim() || `exited ${probe.exitCode}`}`);
+    console.error(
+      `t4a: ssh ${target.destination}: ${shownLines(probe.stderr.toString().trim()) || `exited ${probe.exitCode}`}`,
+    );
     return 3;
   }
   const [uname = "", libc = ""] = probe.stdout.toString().split("\n");
   const wanted = targetOf(uname, /musl/i.test(libc));
   if (!wanted) {
     console.error(
-      `t4a: ${target.destination} is ${uname.trim()}: t4a is built for Linux and macOS on x64 and arm64 only`,
+      `t4a: ${target.destination} is ${shownLine(uname.trim())}: t4a is built for Linux and macOS on x64 and arm64 only`,
     );
     return 1;
   }
@@ -122,14 +125,15 @@ export async function installRemote(
   await send(child.stdin, bytes, `${basename(file)} to ${target.destination}`);
   const [stdout, stderr, code] = await answered;
   if (code !== 0) {
-    console.error(`t4a: copying to ${target.destination}: ${stderr.trim() || `ssh exited ${code}`}`);
+    console.error(`t4a: copying to ${target.destination}: ${shownLines(stderr.trim()) || `ssh exited ${code}`}`);
     return 3;
   }
-  // What the far side printed, without control characters: it reaches this terminal.
+  // What the far side printed reaches this terminal: each line through the one stripping function
+  // (C1 and bidi controls too: a C0-only filter let U+009B and U+202E through).
   const lines = stdout
-    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, "")
     .trim()
-    .split("\n");
+    .split("\n")
+    .map((line) => shownLine(line).trim());
   const found = lines.find((line) => line.startsWith("path:"))?.slice("path:".length) ?? "";
   const version = lines.filter((line) => !line.startsWith("path:")).join(" ");
   console.log(

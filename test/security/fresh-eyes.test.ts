@@ -4,12 +4,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "../harness.ts";
+import { BIN, Sandbox, waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
 const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])];
 /** A C0 or C1 control (a tab and a newline aside), DEL, or a bidi control. */
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** The same over a whole output, whose progress lines may end in a carriage return. */
+const UNSAFE_OUT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 // An agent CLI of the user's own whose dialog row holds a right-to-left override (a cell keeps it).
 const DIALOG = String.raw`import sys, time
@@ -117,3 +119,55 @@ for (const kind of kinds) {
     );
   });
 }
+
+// `t4a remote install HOST`: what the far side's login prints (its uname answer, its stderr, the
+// version and path its shell echoes back) reaches this terminal. The host is hostile; its ssh is a
+// stand-in that answers as that host's login would, selected by the mode file.
+const HOSTILE_SSH = [
+  "#!/bin/bash",
+  'mode=$(cat "$(dirname "$0")/mode")',
+  'cmd="${@: -1}"',
+  "evil=$'\\e]52;c;QUJD\\a\\e[2J\\xe2\\x80\\xae\\xc2\\x9b31m'",
+  'case "$cmd" in',
+  '  "uname -sm;"*)',
+  '    [ "$mode" = probe-fails ] && { printf \'denied %s\\n\' "$evil" >&2; exit 255; }',
+  '    [ "$mode" = odd-os ] && { printf \'Plan9%s x\\n\' "$evil"; exit 0; }',
+  "    printf 'Linux x86_64\\nldd (GNU libc) 2.36\\n'; exit 0;;",
+  "esac",
+  "cat > /dev/null",
+  '[ "$mode" = copy-fails ] && { printf \'disk full %s\\n\' "$evil" >&2; exit 1; }',
+  'printf \'t4a 9.9%s\\npath:/x%s/t4a\\n\' "$evil" "$evil"',
+  "",
+].join("\n");
+
+describe("remote install against a hostile host", () => {
+  let sandbox: Sandbox;
+  beforeAll(() => {
+    sandbox = new Sandbox();
+    writeFileSync(join(sandbox.dir, "ssh"), HOSTILE_SSH, { mode: 0o755 });
+  });
+  afterAll(() => sandbox.cleanup());
+
+  for (const mode of ["probe-fails", "odd-os", "copy-fails", "installed"]) {
+    test(`${mode}: nothing the host says reaches the terminal with a control or bidi character`, async () => {
+      writeFileSync(join(sandbox.dir, "mode"), mode);
+      const from = join(sandbox.dir, "t4a-file");
+      writeFileSync(from, "#!/bin/sh\necho t4a 1.0\n", { mode: 0o755 });
+      const child = Bun.spawn([BIN, "remote", "install", "me@far.example", "--from", from], {
+        env: { ...sandbox.env, T4A_SSH_COMMAND: join(sandbox.dir, "ssh") },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(child.stdout).text(),
+        new Response(child.stderr).text(),
+        child.exited,
+      ]);
+      expect(code).toBe(mode === "installed" ? 0 : mode === "odd-os" ? 1 : 3);
+      // What the host said is there, shown as text.
+      expect(`${stdout}${stderr}`).toMatch(/denied|Plan9|disk full|9\.9/);
+      expect(stdout).not.toMatch(UNSAFE_OUT);
+      expect(stderr).not.toMatch(UNSAFE_OUT);
+    }, 30_000);
+  }
+});

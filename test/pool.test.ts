@@ -23,6 +23,13 @@ let home: string;
 let work: string;
 let agentEnv: Record<string, string>;
 const installed = AGENT_CLIS.filter((cli) => existsSync(join(AGENTS_BIN, cli)));
+const agents = installed.flatMap((cli) => Array.from({ length: PER_CLI }, (_, i) => ({ id: `${cli}-${i + 1}`, cli })));
+/**
+ * Each agent in a directory of its own, as an orchestrator gives each a worktree: two sessions of
+ * one CLI in one directory read each other's conversation log (codex's is found by its directory
+ * and start time), and an ask would answer with the other's words.
+ */
+const dirOf = (id: string) => join(work, id);
 
 beforeAll(async () => {
   sandbox = new Sandbox();
@@ -32,7 +39,8 @@ beforeAll(async () => {
   mkdirSync(home, { recursive: true });
   mkdirSync(work, { recursive: true });
   Bun.spawnSync(["git", "init", "-q", work]);
-  agentEnv = prepareAgentHome(home, model.url, [work]);
+  for (const { id } of agents) mkdirSync(dirOf(id));
+  agentEnv = prepareAgentHome(home, model.url, [work, ...agents.map(({ id }) => dirOf(id))]);
   writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
   await sandbox.start();
 });
@@ -41,7 +49,7 @@ afterAll(async () => {
   await sandbox?.cleanup();
 });
 
-async function t4a(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function t4a(args: string[], cwd = work): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = {
     ...sandbox.env,
     ...agentEnv,
@@ -49,7 +57,7 @@ async function t4a(args: string[]): Promise<{ code: number; stdout: string; stde
     SHELL: "/bin/bash",
     PATH: `${AGENTS_BIN}:${process.env.PATH}`,
   };
-  const child = Bun.spawn([BIN, ...args], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BIN, ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
@@ -79,15 +87,16 @@ const LEASE_MS = 30 * 60_000;
 test.if(installed.length > 0)(
   `a pool of ${WORKERS.length} workers over ${PER_CLI} agent(s) of each installed CLI and ${PROMPTS} prompts: each need handed out once, none missed, one worker per agent at a time`,
   async () => {
-    const agents = installed.flatMap((cli) =>
-      Array.from({ length: PER_CLI }, (_, i) => ({ id: `${cli}-${i + 1}`, cli })),
-    );
-    for (const { id, cli } of agents) expect((await t4a(["create", "--name", id, "--agent", cli])).code).toBe(0);
-    // Every third prompt writes a file: the CLI asks before it does, a need of its own.
-    const queue = Array.from({ length: PROMPTS }, (_, n) =>
-      n % 3 === 2 ? { n, prompt: `t4a:write:${work}/pool-${n}.txt` } : { n, prompt: `t4a:say:POOL-ANSWER-${n}` },
-    );
-    const asked = new Map<number, { terminal: string; ended: string; answer: string }>();
+    for (const { id, cli } of agents)
+      expect((await t4a(["create", "--name", id, "--agent", cli], dirOf(id))).code).toBe(0);
+    // Every third prompt writes a file (in the agent's directory): the CLI asks before it does, a need of its own.
+    const queue = Array.from({ length: PROMPTS }, (_, n) => n);
+    const promptOf = (n: number, id: string) =>
+      n % 3 === 2 ? `t4a:write:${dirOf(id)}/pool-${n}.txt` : `t4a:say:POOL-ANSWER-${n}`;
+    const asked = new Map<
+      number,
+      { terminal: string; ended: string; answer: string; source: string; at: number; elapsed_ms: number }
+    >();
     const handouts: Handout[] = [];
     const started = performance.now();
     const now = () => Math.round(performance.now() - started);
@@ -140,13 +149,21 @@ test.if(installed.length > 0)(
           }
           inFlight++;
           const sent = Date.now();
-          const done = await t4a(["ask", reply.terminal, "--worker", me, "--json", "--timeout", "5m", next.prompt]);
+          const prompt = promptOf(next, reply.terminal);
+          const done = await t4a(["ask", reply.terminal, "--worker", me, "--json", "--timeout", "5m", prompt]);
           inFlight--;
           const outcome = JSON.parse(done.stdout);
           expect(outcome.ok).toBe(true);
           handout.to = sent + outcome.elapsed_ms;
-          asked.set(next.n, { terminal: reply.terminal, ended: outcome.ended, answer: outcome.answer });
-          handout.did = `ask ${next.n}`;
+          asked.set(next, {
+            terminal: reply.terminal,
+            ended: outcome.ended,
+            answer: outcome.answer,
+            source: outcome.source,
+            at: sent,
+            elapsed_ms: outcome.elapsed_ms,
+          });
+          handout.did = `ask ${next}`;
         }
       }
     };
@@ -158,19 +175,24 @@ test.if(installed.length > 0)(
     expect(ids.length, summary).toBe(new Set(ids).size);
     // None missed: every prompt asked and answered; every write's question approved, its file written.
     expect([...asked.keys()].sort((a, b) => a - b)).toEqual(queue.length === 0 ? [...Array(PROMPTS).keys()] : []);
+    const story = (terminal: string) =>
+      JSON.stringify({
+        asks: [...asked].filter(([, a]) => a.terminal === terminal),
+        handouts: handouts.filter((h) => h.terminal === terminal),
+      });
     for (const [n, { ended, answer, terminal }] of asked) {
       if (n % 3 === 2) {
         // The ask returned on the question; the approval (by any worker) let the turn finish.
         expect({ n, terminal, ended }).toEqual({ n, terminal, ended: "waiting" });
       } else {
         expect({ n, terminal, ended }).toEqual({ n, terminal, ended: "idle" });
-        expect(answer).toContain(`POOL-ANSWER-${n}`);
+        expect(answer, story(terminal)).toContain(`POOL-ANSWER-${n}`);
       }
     }
     const questions = handouts.filter((h) => h.state === "waiting");
     expect(questions.length).toBe(Math.floor((PROMPTS + 1) / 3));
     for (let n = 2; n < PROMPTS; n += 3)
-      expect(readFileSync(join(work, `pool-${n}.txt`), "utf8")).toContain(FILE_CONTENT);
+      expect(readFileSync(join(dirOf(asked.get(n)!.terminal), `pool-${n}.txt`), "utf8")).toContain(FILE_CONTENT);
     // No question left open.
     const open = await t4a(["wait", "--any", "--agent", "waiting", "--timeout", "2s", "--json"]);
     expect(JSON.parse(open.stdout)).toMatchObject({ ok: false, code: "timeout" });

@@ -428,7 +428,8 @@ export class AgentWatch {
     }
     this.#answeredAt = performance.now();
     this.#answeredLine = this.line;
-    return { question: this.line, question_id: this.questionId };
+    // Printed by approve and deny, handed to MCP: the question as read off the screen, shown.
+    return { question: forDisplay(fromProgram(this.line)), question_id: this.questionId };
   }
 
   /** The CLI's own error line (its API refused the turn) among an answer's lines, if one is there. */

@@ -51,6 +51,15 @@ for (const kind of kinds) {
       await a.ok(["kill", "asker"]);
     }, 60_000);
 
+    test("approve prints (and MCP's agent_approve answers) the question it answered without the screen's bidi control", async () => {
+      await a.ok(["create", "--name", "approved", "--agent", "dialog", "--direct", "--", join(a.dir, "dialog.py")]);
+      await a.ok(["wait", "approved", "--agent", "waiting", "--timeout", "20s"]);
+      const printed = await a.ok(["approve", "approved"]);
+      expect(printed).toContain("Do you want to proceed");
+      expect(printed).not.toMatch(UNSAFE);
+      await a.ok(["kill", "approved"]);
+    }, 60_000);
+
     test("tmux's #{pane_tty} is the pane's terminal, never a path the program put on its stdin (a file named with escapes)", async () => {
       // The pane's program swaps its stdin for a file in /dev/shm whose name sets the window's title.
       const name = `t4a-atk-${process.pid}-${kind}`;

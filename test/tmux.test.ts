@@ -388,6 +388,28 @@ describe.skipIf(!REAL_TMUX)("windows: each a t4a session in its tmux session", (
     await same(["kill-session", "-t", "win"]);
     await same(["has-session", "-t", "win"]);
   });
+
+  test("move-window across sessions and indexes, -r, select-layout", async () => {
+    const flags = "#{session_name}:#{window_index} #{window_active} #{window_flags}";
+    await same(["new-session", "-d", "-s", "ma", "sleep 300"]);
+    await same(["new-window", "-d", "-t", "ma", "sleep 301"]);
+    await same(["new-session", "-d", "-s", "mb", "sleep 302"]);
+    await same(["move-window", "-s", "ma:1", "-t", "mb:0"]); // in use
+    await same(["move-window", "-s", "ma:1", "-t", "mb"]); // the next free index
+    await same(["list-windows", "-a", "-f", "#{m:m[ab],#{session_name}}", "-F", flags]);
+    await same(["move-window", "-d", "-s", "mb:1", "-t", "mb:5"]);
+    await same(["list-windows", "-t", "mb", "-F", flags]);
+    await same(["move-window", "-r", "-t", "mb"]);
+    await same(["list-windows", "-t", "mb", "-F", flags]);
+    await same(["move-window", "-s", "ma:0", "-t", "mb:"]); // ma's last window: ma ends
+    await same(["move-window", "-k", "-s", "mb:2", "-t", "mb:0"]);
+    await same(["has-session", "-t", "ma"]);
+    await same(["list-windows", "-t", "mb", "-F", flags]);
+    await same(["select-layout", "-t", "mb"]);
+    await same(["select-layout", "-t", "mb", "tiled"]);
+    await same(["select-layout", "-t", "mb", "bogus"]);
+    await same(["kill-session", "-t", "mb"]);
+  });
 });
 
 describe("t4a as tmux, on its own", () => {

@@ -247,6 +247,68 @@ async function makeCurrent(run: Run, session: TmuxSession, index: number): Promi
   await setOption(run, `t4a-active:${session.name}`, String(index));
 }
 
+/** move-window: the window's t4a session re-labelled with another index and tmux session. */
+async function moveWindow(command: ParsedCommand, run: Run): Promise<void> {
+  const { server } = run;
+  if (has(command, "r")) {
+    const session = await sessionOf(server, await resolveTarget(server, flag(command, "t"), "session"));
+    const { global } = await server.state();
+    let next = Number(global["base-index"] ?? 0);
+    const renumbered = new Map<number, number>();
+    for (const pane of session.windows) {
+      renumbered.set(pane.windowIndex, next);
+      if (pane.windowIndex !== next) await setOption(run, "t4a-window-index", String(next), pane.id);
+      next++;
+    }
+    const remap = (list: string | undefined) =>
+      (list ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((index) => String(renumbered.get(Number(index)) ?? index))
+        .join(",");
+    await setOption(run, `t4a-active:${session.name}`, String(renumbered.get(session.active.windowIndex)));
+    const last = remap(global[`t4a-last:${session.name}`]);
+    if (last) await setOption(run, `t4a-last:${session.name}`, last);
+    return;
+  }
+  const source = await resolveTarget(server, flag(command, "s"), "window");
+  const given = flag(command, "t");
+  // A session alone (no window part) means the next free index there, as `session:` does.
+  const target = given !== undefined && !given.includes(":") && !/^[@%]/.test(given) ? `${given}:` : given;
+  const colon = target?.indexOf(":") ?? -1;
+  let destination: TmuxSession;
+  let index: number;
+  if (target !== undefined && colon >= 0 && target.slice(colon + 1) === "") {
+    // `-t session:`: the next free index there.
+    const part = target.slice(0, colon);
+    destination = await sessionOf(server, await resolveTarget(server, part === "" ? undefined : part, "session"));
+    const { global } = await server.state();
+    index = Number(global["base-index"] ?? 0);
+    while (destination.windows.some((pane) => pane.windowIndex === index)) index++;
+  } else if (target !== undefined && colon >= 0 && /^\d+$/.test(target.slice(colon + 1))) {
+    const part = target.slice(0, colon);
+    destination = await sessionOf(server, await resolveTarget(server, part === "" ? undefined : part, "session"));
+    index = Number(target.slice(colon + 1));
+  } else {
+    // A window target that names an existing window: its index, in use unless -k.
+    const window = await resolveTarget(server, target, "window");
+    destination = await sessionOf(server, window);
+    index = window.windowIndex;
+  }
+  const taken = destination.windows.find((pane) => pane.windowIndex === index && pane !== source);
+  if (taken) {
+    if (!has(command, "k")) throw new TmuxError(`index in use: ${index}`);
+    await server.request({ cmd: "kill", id: taken.id });
+  }
+  if (taken === undefined && destination.name === source.group && source.windowIndex === index) return;
+  await setOption(run, "t4a-group", destination.name, source.id);
+  await setOption(run, "t4a-window-index", String(index), source.id);
+  await setOption(run, "t4a-session-number", String(destination.number), source.id);
+  if (!has(command, "d")) await makeCurrent(run, destination, index);
+}
+
+const LAYOUTS = ["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"];
+
 interface PanePlace {
   /** The t4a session's id; unnamed: the number it is given. */
   id: string | undefined;
@@ -824,6 +886,16 @@ export const HANDLERS: Record<string, Handler> = {
   "kill-pane": killWindow,
   "kill-window": killWindow,
   "new-window": newWindow,
+  "move-window": moveWindow,
+  "select-layout": async (command, run) => {
+    await resolveTarget(run.server, flag(command, "t"));
+    const name = command.args[0];
+    // tmux takes a unique prefix of a layout's name, or a layout string (checksum,WxH,…).
+    if (name !== undefined && !/^[0-9a-f]{4},\d+x\d+,/.test(name)) {
+      const found = LAYOUTS.filter((layout) => layout.startsWith(name));
+      if (found.length !== 1) throw new TmuxError(`invalid layout: ${name}`);
+    }
+  },
   "select-pane": async (command, run) => {
     const pane = await resolveTarget(run.server, flag(command, "t"));
     const title = flag(command, "T");

@@ -1,5 +1,5 @@
 // tmux's format language (FORMATS in tmux(1)), the part scripts use: `#{name}`, the short aliases
-// (`#S`, `#D`…), `#{?cond,a,b}`, comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`), `||` `&&` `!`,
+// (`#S`, `#D`…), `#{?cond,a,b}`, comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`), `||` `&&` `!`, `m:` (fnmatch; `m/r:` regex),
 // `#{=N:…}` / `#{=-N:…}` truncation, `#{t:…}` times, `#{l:…}` literals, `#{E:…}` / `#{T:…}`
 // (expanded again), `#{s/from/to/:…}` and `##` `#,` `#}`. Pure: values come from a lookup.
 
@@ -132,6 +132,17 @@ function expandBrace(body: string, lookup: Lookup): string {
                   : a >= b;
       return result ? "1" : "0";
     }
+    if (modifier === "m" || modifier === "m/r" || modifier === "m/ri" || modifier === "m/i") {
+      // #{m:pattern,string}: an fnmatch pattern (m/r: a regular expression; i: any case).
+      const [pattern = "", text = ""] = splitTop(rest, 2).map((part) => expand(part, lookup));
+      const flags = modifier.endsWith("i") ? "i" : "";
+      const source = modifier.startsWith("m/r") ? pattern : `^${fnmatchSource(pattern)}$`;
+      try {
+        return new RegExp(source, flags).test(text) ? "1" : "0";
+      } catch {
+        return "0";
+      }
+    }
     if (modifier === "||" || modifier === "&&") {
       const [a = "", b = ""] = splitTop(rest, 2).map((part) => value(part, lookup));
       return (modifier === "||" ? truthy(a) || truthy(b) : truthy(a) && truthy(b)) ? "1" : "0";
@@ -166,8 +177,33 @@ function expandBrace(body: string, lookup: Lookup): string {
 
 /** Where a modifier before `:` ends, or -1 when the body is a plain name or format. */
 function modifierEnd(body: string): number {
-  const match = /^(==|!=|<=|>=|<|>|\|\||&&|!|[lEtTbdq]|=-?\d+|s\/(?:[^/\\]|\\.)*\/(?:[^/\\]|\\.)*\/i?):/.exec(body);
+  const match =
+    /^(==|!=|<=|>=|<|>|\|\||&&|!|m\/ri|m\/r|m\/i|[lEtTbdqm]|=-?\d+|s\/(?:[^/\\]|\\.)*\/(?:[^/\\]|\\.)*\/i?):/.exec(
+      body,
+    );
   return match ? match[1]!.length : -1;
+}
+
+/** An fnmatch(3) pattern as a regular expression's source: `*`, `?`, `[…]`. */
+function fnmatchSource(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === "*") out += ".*";
+    else if (char === "?") out += ".";
+    else if (char === "[") {
+      const end = pattern.indexOf("]", i + 1);
+      if (end < 0) out += "\\[";
+      else {
+        out += `[${pattern
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
+        i = end;
+      }
+    } else out += char.replace(/[.+^${}()|\\/]/g, "\\$&");
+  }
+  return out;
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

@@ -7,6 +7,7 @@ import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { describeIssue } from "../protocol/issue-path.ts";
 import { AgentStateName, TerminalId } from "../protocol/fields.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { defineCommand, type Reply } from "./command.ts";
 
 export const NotifyParams = deferred(() =>
@@ -33,7 +34,8 @@ export const notify = defineCommand({
     const watch = ctx.sessions.get(params.id).agent;
     if (!watch) throw new T4aError("unsupported", `terminal "${params.id}" runs no agent (create it with --agent)`);
     watch.notify(params.state, params.message);
-    return { state: watch.state, line: watch.line };
+    // The line is the screen's or the report's: shown as the agent's other lines are.
+    return { state: watch.state, line: forDisplay(fromProgram(watch.line)) };
   },
   cli: {
     usage: "notify <id> <state> [...message]",

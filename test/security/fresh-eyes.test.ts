@@ -60,6 +60,15 @@ for (const kind of kinds) {
       await a.ok(["kill", "approved"]);
     }, 60_000);
 
+    test("notify's reply (the line it set) comes without a bidi control the report carried", async () => {
+      await a.ok(["create", "--name", "told", "--agent", "dialog", "--direct", "--", join(a.dir, "dialog.py")]);
+      await a.ok(["wait", "told", "--agent", "waiting", "--timeout", "20s"]);
+      const reply = JSON.parse(await a.ok(["notify", "told", "working", "busy \u202eelbuort", "--json"]));
+      expect(reply.line).toContain("elbuort");
+      expect(reply.line).not.toMatch(UNSAFE);
+      await a.ok(["kill", "told"]);
+    }, 60_000);
+
     test("tmux's #{pane_tty} is the pane's terminal, never a path the program put on its stdin (a file named with escapes)", async () => {
       // The pane's program swaps its stdin for a file in /dev/shm whose name sets the window's title.
       const name = `t4a-atk-${process.pid}-${kind}`;

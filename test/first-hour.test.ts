@@ -181,3 +181,18 @@ test("t4a events --all ends once its reader has gone, as t4a events does", async
   expect(await new Response(events.stderr).text()).toBe("");
   await sandbox.ok(["kill", id]);
 });
+
+test("a --done wait that begins after its command finished says so when it times out, with the code", async () => {
+  const id = await shellAtPrompt();
+  await sandbox.ok(["send", id, "(exit 3)\\n"]);
+  await sandbox.ok(["wait", id, "--input", "--timeout", "20s"]); // the prompt is back: the command is done
+  const late = await sandbox.run(["wait", id, "--done", "--timeout", "300ms"]);
+  expect(late.code).toBe(1);
+  expect(late.stderr).toContain("nothing matched within 300 ms");
+  expect(late.stderr).toContain("had finished already (exit 3)");
+  // Something typed since: the hint would be wrong, so there is none.
+  await sandbox.ok(["send", id, "sleep 30\\n"]);
+  const running = await sandbox.run(["wait", id, "--done", "--timeout", "300ms"]);
+  expect(running.stderr.trim()).toBe("t4a: nothing matched within 300 ms");
+  await sandbox.ok(["kill", id]);
+});

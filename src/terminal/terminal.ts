@@ -218,6 +218,8 @@ export class Terminal {
   #syncWaiters: Array<() => void> = [];
   #waiters = new Set<Waiter>();
   #typedLines: string[] = [];
+  /** The last command_done and whether anything was written after it (a wait's hint). */
+  #lastDone: { code: number | null; inputAfter: boolean } | undefined;
   #shellState: ShellState = "starting";
   #sawCommandStart = false;
   /** Stable row of the running command's C mark: its output starts there. */
@@ -391,6 +393,7 @@ export class Terminal {
         this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
     this.#pty.write(data);
+    if (this.#lastDone) this.#lastDone.inputAfter = true;
     this.#inputWanted.activity();
     this.#onInput?.(data);
     for (const tap of this.#taps) tap.input?.(data);
@@ -490,6 +493,10 @@ export class Terminal {
         },
         get inputWanted() {
           return terminal.#inputWanted.wanted;
+        },
+        get doneSinceInput() {
+          const done = terminal.#lastDone;
+          return done && !done.inputAfter && terminal.#shellState !== "running" ? { code: done.code } : undefined;
         },
       },
       conditions,
@@ -867,6 +874,7 @@ export class Terminal {
     this.#releasePromptWaiters();
     const code = mark.code ?? null;
     this.#emit({ event: "command_done", terminal: this.id, code });
+    this.#lastDone = { code, inputAfter: false };
     for (const waiter of this.#waiters) waiter.commandDone(code);
     if (wasRunning && typed && !typed.finished && typed.startRow !== undefined) {
       typed.end({ code, output: { first: typed.startRow, last: row, lastCol: at.col } });

@@ -54,6 +54,8 @@ export interface WaitSource {
   readonly commandLines: readonly CommandLine[];
   /** The process reading the terminal now, if one is known to. */
   readonly inputWanted: InputWanted | undefined;
+  /** The last command the shell finished, if nothing was typed after it: a wait for the next misses it. */
+  readonly doneSinceInput: { code: number | null } | undefined;
 }
 
 export class Waiter {
@@ -80,7 +82,10 @@ export class Waiter {
         };
       },
       () => {
-        throw new T4aError("timeout", `nothing matched within ${timeoutMs} ms${this.#onScreenHint()}`);
+        throw new T4aError(
+          "timeout",
+          `nothing matched within ${timeoutMs} ms${this.#onScreenHint()}${this.#doneHint()}`,
+        );
       },
     );
     if (conditions.idle_ms !== undefined) this.#armIdle();
@@ -146,6 +151,19 @@ export class Waiter {
     return (
       `; ${what} is on the screen already, but --text and --regex see new output only, ` +
       "after the wait began: add --screen (wire: screen) to match the screen as it is too"
+    );
+  }
+
+  /**
+   * A timed-out command_done wait whose command had finished before it began (a fast command
+   * after `send`): say so, and its code, rather than a bare "nothing matched".
+   */
+  #doneHint(): string {
+    const done = this.#source.doneSinceInput;
+    if (!this.#conditions.command_done || done === undefined) return "";
+    return (
+      `; the command typed last had finished already (exit ${done.code ?? "unknown"}), before the wait began: ` +
+      "--done waits for the next one to finish (`t4a run` types a command and answers its code)"
     );
   }
 

@@ -37,6 +37,9 @@ const CLIENT_OWN = [
   "XDG_DATA_HOME",
   "XDG_STATE_HOME",
   "XDG_CACHE_HOME",
+  // where pip, fontconfig and others look for system-wide configuration (pip.conf's index-url)
+  "XDG_CONFIG_DIRS",
+  "XDG_DATA_DIRS",
   "KUBECONFIG",
   "AWS_CONFIG_FILE",
   "AWS_SHARED_CREDENTIALS_FILE",

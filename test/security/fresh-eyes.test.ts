@@ -2,7 +2,7 @@
 // place where program text (a screen row, a branch a sandbox named, a process's own argv) still
 // reached a reader raw after the rule landed, as root and as an unprivileged user made for the test.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BIN, Sandbox, waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
@@ -105,6 +105,46 @@ for (const kind of kinds) {
       }
       await a.ok(["tmux", "kill-session", "-t", "rows"]);
     }, 60_000);
+
+    test.skipIf(!HAS_BWRAP || !Bun.which("make"))(
+      "a .env the sandbox wrote never steers a build tool the user's plugin runs (make's MAKEFLAGS --eval and MAKEFILES run shell as the user)",
+      async () => {
+        const work = join(a.dir, "work");
+        const mark = join(a.dir, "PWNED-make");
+        mkdirSync(join(a.config, "t4a", "plugins"), { recursive: true });
+        mkdirSync(work, { recursive: true });
+        // The user's plugin: a bash script that runs make, as a plugin preparing a project might.
+        writeFileSync(
+          join(a.config, "t4a", "plugins", "builds"),
+          "#!/bin/bash\ncat > /dev/null\nmake -s -f /dev/null -q >/dev/null 2>&1\necho '{}'\n",
+          { mode: 0o755 },
+        );
+        a.own(work, a.config);
+        const box = await a.shell(["--sandbox"], work);
+        const planted = await a.sh(
+          box,
+          [
+            `printf 'x:\\n\\t@echo makefiles >> ${mark}\\n.DEFAULT_GOAL := x\\n' > ${work}/evil.mk`,
+            `printf 'MAKEFLAGS=--eval=$(shell echo eval >> ${mark})\\nMAKEFILES=${work}/evil.mk\\n' > ${work}/.env`,
+            "echo planted",
+          ].join("; "),
+        );
+        expect(planted).toBe("planted");
+        await a.ok(["kill", box]);
+        // The user's next create in that project: sandboxed, the env file, the plugin.
+        const id = (
+          await a.ok(
+            ["create", "--sandbox", "--env-file", ".env", "--plugin", "builds", "--", "bash", "--norc", "--noprofile"],
+            { cwd: work },
+          )
+        ).trim();
+        expect(existsSync(mark) ? readFileSync(mark, "utf8") : "").toBe("");
+        // The program itself gets them, inside.
+        expect(await a.sh(id, 'echo "$MAKEFILES"')).toBe(`${work}/evil.mk`);
+        await a.ok(["kill", id]);
+      },
+      60_000,
+    );
 
     test.skipIf(!HAS_BWRAP)(
       "a branch a sandboxed worktree names (git allows C1 and bidi controls in a ref) reaches t4a diff shown as text",

@@ -4,7 +4,7 @@
 // cursor; a snapshot whose elements add nothing gives the text. Real programs: tzselect, bash,
 // Python's getpass, and the small raw-mode programs in test/fixtures/programs/.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Sandbox, waitFor } from "./harness.ts";
 
@@ -150,3 +150,22 @@ test("a screen of prose: the snapshot says the elements add nothing and gives th
   const text = await sandbox.ok(["text", id]);
   expect(outline.split("\n").slice(1).join("\n").trim()).toBe(text.trim());
 });
+
+test.if(Bun.which("unzip") !== null && Bun.which("zip") !== null)(
+  "unzip's [y]es, [n]o, [A]ll, [N]one, [r]ename: None is N, not the n of no, and the files stay",
+  async () => {
+    const dir = join(sandbox.dir, "unzip");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "notes.txt"), "one\n");
+    writeFileSync(join(dir, "todo.txt"), "two\n");
+    Bun.spawnSync(["zip", "-q", "a.zip", "notes.txt", "todo.txt"], { cwd: dir });
+    writeFileSync(join(dir, "notes.txt"), "mine\n");
+    writeFileSync(join(dir, "todo.txt"), "mine too\n");
+    const { id, out } = await start(`cd ${dir} && unzip a.zip; echo finished > $OUT`);
+    await shown(id, "replace notes.txt?");
+    expect(await act(["choose", id, "[N]one"])).toMatchObject({ sent: ["N", "Enter"], effect: "answered" });
+    expect(await out()).toBe("finished");
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(dir, "todo.txt"), "utf8")).toBe("mine too\n");
+  },
+);

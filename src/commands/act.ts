@@ -243,8 +243,12 @@ export class Actor {
   }
 }
 
-/** The same characters in the same places but another style counts as a change (a highlight moved). */
+/**
+ * The same characters in the same places but another style counts as a change (a highlight moved),
+ * and so does the cursor moving (a line read after Enter: the cursor goes to the next row, nothing drawn).
+ */
 function sameLook(a: Look, b: Look): boolean {
+  if (a.grid.cursor.row !== b.grid.cursor.row || a.grid.cursor.col !== b.grid.cursor.col) return false;
   const { flags: fa, bg: ba, fg: ga } = a.grid;
   const { flags: fb, bg: bb, fg: gb } = b.grid;
   if (fa.length !== fb.length) return false;

@@ -92,7 +92,8 @@ export function findAgain(elements: Element[], target: Target): Target | undefin
       for (const i of e.items ?? []) {
         if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!)))
           best = { element: e, item: i };
-        else if (sameItem(i.label, item.label) && (!grown || distance(i) < distance(grown.item!)))
+        // (A label grows in place: an item elsewhere that starts with the words is another item.)
+        else if (i.row === item.row && sameItem(i.label, item.label) && (!grown || distance(i) < distance(grown.item!)))
           grown = { element: e, item: i };
       }
     } else if (norm(e.label ?? "") === norm(element.label ?? "") && (!best || distance(e) < distance(best.element)))

@@ -201,9 +201,12 @@ export function findQuestions(view: View): Found[] {
   }
   // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
   // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.
+  // (Or after the question on its own row: unzip's "replace notes.txt? [y]es, [n]o, [A]ll, [N]one, [r]ename:".)
   for (let row = 0; row < view.rows; row++) {
-    const line = stripFrame(view.flat[row]!);
-    const start = view.flat[row]!.indexOf(line);
+    const whole = stripFrame(view.flat[row]!);
+    const asked = /^(\S.*?\?)\s+(?=\w*(?:\[[A-Za-z]\]|'[A-Za-z]'))/.exec(whole);
+    const line = asked ? whole.slice(asked[0].length) : whole;
+    const start = view.flat[row]!.indexOf(whole) + (asked ? asked[0].length : 0);
     const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
     const pieces = [...line.matchAll(piece)];
     const rest = line
@@ -213,13 +216,23 @@ export function findQuestions(view: View): Found[] {
       .replace(/[?:]\s*$/, "")
       .trim();
     if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
-    const items = pieces.map((m) => ({
+    // A key is typed in lower case, unless the answers mix cases (unzip's [n]o and [N]one, [A]ll):
+    // then each as shown.
+    const letters = pieces.map((m) => (m[2] ?? m[3])!);
+    const mixed = letters.some((l) => /[a-z]/.test(l)) && letters.some((l) => /[A-Z]/.test(l));
+    const items = pieces.map((m, i) => ({
       label: m[1]!,
       row,
       col: start + m.index!,
       width: m[1]!.length,
-      key: (m[2] ?? m[3])!.toLowerCase(),
+      key: mixed ? letters[i]! : letters[i]!.toLowerCase(),
     }));
+    if (asked) {
+      const col = view.flat[row]!.indexOf(whole);
+      out.push({ kind: "question", row, col, width: whole.length, height: 1, label: clean(asked[1]!), items });
+      view.use(row, col, whole.length);
+      continue;
+    }
     let q = row - 1;
     while (q >= row - 2 && q >= 0 && !stripFrame(view.flat[q]!).trim()) q--;
     const qText = q >= 0 ? stripFrame(view.flat[q]!) : "";

@@ -1419,6 +1419,20 @@ async function elements(): Promise<void> {
         });
     }
   }
+  // The task suite of issue 59 (bench/tasks.ts): tasks on unseen programs, done by meaning alone,
+  // their outcome checked from outside. Goal: ≥ 15 of 20 done, none wrong.
+  {
+    const { runTasks, TASKS } = await import("./tasks.ts");
+    const counts = await runTasks((line) => console.error(`  task ${line}`));
+    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
+      rows.push({
+        section: "elements",
+        metric: `task suite (${TASKS.length} tasks): ${outcome}`,
+        t4a: counts[outcome],
+        unit: "tasks",
+        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
+      });
+  }
   // Two labellers, blind to each other, on the same screens: the ceiling a detector is judged against.
   const agreement = labelAgreement();
   const agreed = agreement.rates.find((r) => r.kind === "all")!;

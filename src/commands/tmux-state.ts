@@ -205,6 +205,9 @@ export const tmuxState = defineCommand({
           state.buffers[0].data += data;
           return { name: state.buffers[0].name };
         }
+        // Named buffers are never dropped by tmux; here they are bounded like options (memory).
+        if (params.name !== undefined && state.buffers.length >= BUFFER_LIMIT + OPTION_LIMIT)
+          throw new T4aError("busy", `more than ${BUFFER_LIMIT + OPTION_LIMIT} buffers`);
         const name = params.name ?? state.newBufferName();
         state.buffers.unshift({ name, data, automatic: params.name === undefined });
         const automatic = state.buffers.filter((b) => b.automatic);

@@ -77,7 +77,8 @@ export const transcript = defineCommand({
       messages: shown.map((message) => ({ ...message, text: forDisplay(fromProgram(message.text), "lines") })),
       next: read.messages.length,
       cut: messages.length - shown.length,
-      path: read.path,
+      // Found by a glob in the agent's kept home, whose directories it names itself (U+202E, U+009B).
+      path: forDisplay(fromProgram(read.path)),
     };
   },
   cli: {

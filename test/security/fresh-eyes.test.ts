@@ -21,12 +21,26 @@ sys.stdin.readline()
 time.sleep(60)
 `;
 
+// Writes its conversation log under $HOME/logs/<a directory named with a right-to-left override
+// and a C1 CSI>/<its id>.jsonl, as a sandboxed CLI may name the directories of its kept home.
+const LOGGER = String.raw`#!/usr/bin/env python3
+import json, os, sys, time
+sid = sys.argv[sys.argv.index("--sid") + 1]
+folder = os.path.join(os.environ["HOME"], "logs", "p\u202eroj\u009b2J")
+os.makedirs(folder, exist_ok=True)
+with open(os.path.join(folder, sid + ".jsonl"), "w") as log:
+    log.write(json.dumps({"type": "user", "message": {"role": "user", "content": "hello"}}) + "\n")
+print("logged", flush=True)
+time.sleep(60)
+`;
+
 for (const kind of kinds) {
   describe(`as ${kind === "self" ? (IS_ROOT ? "root" : "this user") : "an unprivileged user"}`, () => {
     let a: Actor;
     beforeAll(async () => {
       a = await Actor.make(kind);
       writeFileSync(join(a.dir, "dialog.py"), DIALOG);
+      writeFileSync(join(a.dir, "logger.py"), LOGGER, { mode: 0o755 });
       mkdirSync(join(a.config, "t4a"), { recursive: true });
       writeFileSync(
         join(a.config, "t4a", "agents.json"),
@@ -36,9 +50,15 @@ for (const kind of kinds) {
             waitingPatterns: ["Do you want to proceed"],
             answers: { yes: ["y", "Enter"], no: ["n", "Enter"] },
           },
+          // A CLI that keeps its conversation where claude does, in a directory it names itself.
+          logger: {
+            cli: join(a.dir, "logger.py"),
+            resume: { sessionIdFlag: "--sid" },
+            log: { paths: ["logs/*/{id}.jsonl"], format: "claude" },
+          },
         }),
       );
-      a.own(join(a.dir, "dialog.py"), a.config);
+      a.own(join(a.dir, "dialog.py"), join(a.dir, "logger.py"), a.config);
     });
     afterAll(() => a.cleanup());
 
@@ -58,6 +78,16 @@ for (const kind of kinds) {
       expect(printed).toContain("Do you want to proceed");
       expect(printed).not.toMatch(UNSAFE);
       await a.ok(["kill", "approved"]);
+    }, 60_000);
+
+    test("transcript's path (a directory the agent named in its kept home) comes without a C1 or bidi control", async () => {
+      await a.ok(["create", "--name", "logger", "--agent", "logger", "--direct"]);
+      await waitFor(async () => (await a.ok(["text", "logger"])).includes("logged"), 20_000, "the log");
+      const read = JSON.parse(await a.ok(["transcript", "logger", "--json"]));
+      expect(read.messages.map((m: { text: string }) => m.text)).toEqual(["hello"]);
+      expect(read.path).toContain("roj");
+      expect(read.path).not.toMatch(UNSAFE);
+      await a.ok(["kill", "logger"]);
     }, 60_000);
 
     test("notify's reply (the line it set) comes without a bidi control the report carried", async () => {

@@ -177,6 +177,34 @@ for (const kind of kinds) {
     );
 
     test.skipIf(!HAS_BWRAP)(
+      "what a sandbox asks its proxy for reaches t4a.log as one line without escapes (no title set, no forged line)",
+      async () => {
+        const work = join(a.dir, "proxied");
+        mkdirSync(work, { recursive: true });
+        a.own(work);
+        const id = await a.shell(["--sandbox", "--sandbox-allow-domain", "example.com"], work);
+        // A request line whose target sets the terminal's title and starts a line of its own.
+        const said = await a.sh(
+          id,
+          `exec 3<>/dev/tcp/127.0.0.1/3128; printf 'GET http://x\\033]0;pwned\\007\\nFORGED/ HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' >&3; head -1 <&3`,
+        );
+        expect(said).toContain("HTTP/1.1 4");
+        const log = await waitFor(
+          () => {
+            const text = readFileSync(join(a.dir, "run", "t4a.log"), "utf8");
+            return text.includes("pwned") ? text : undefined;
+          },
+          10_000,
+          "the refusal in the log",
+        );
+        expect(log).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+        expect(log).not.toMatch(/^FORGED/m);
+        await a.ok(["kill", id]);
+      },
+      60_000,
+    );
+
+    test.skipIf(!HAS_BWRAP)(
       "a branch a sandboxed worktree names (git allows C1 and bidi controls in a ref) reaches t4a diff shown as text",
       async () => {
         const repo = join(a.dir, "repo");

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { T4aError } from "../../protocol/errors.ts";
+import { shownLine } from "../../protocol/program-text.ts";
 import type { Mount, Plugin, SpawnContext, SpawnPlan } from "../plan.ts";
 import { bwrapArgs, probeBwrap, splitLoaderVariables } from "../sandbox/bwrap.ts";
 import { gitGuard } from "../sandbox/git-guard.ts";
@@ -237,7 +238,9 @@ async function allowListNetwork(
   const proxy = await startProxy(socket, {
     allow: domains,
     hosts: testHosts(ctx.daemonEnv.T4A_TEST_PROXY_HOSTS),
-    onRefused: (target, why) => console.error(`t4a daemon: sandbox ${id}: refused ${target}: ${why}`),
+    // What the sandbox asked for (any bytes but a space) goes to t4a.log, which a person reads: one line, shown.
+    onRefused: (target, why) =>
+      console.error(`t4a daemon: sandbox ${id}: refused ${shownLine(target)}: ${shownLine(why)}`),
   });
   plan.cleanups.push(async () => proxy.close());
   mounts.push({ kind: "bind", path: SANDBOX_PROXY_PATH, source: socket });

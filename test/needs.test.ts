@@ -171,3 +171,13 @@ test("an ask racing a kill answers exited, never an internal error (50 races)", 
     expect(["error:exited", "error:not_found", "ok:idle", "ok:exited"]).toContain(outcome);
   expect([...outcomes.values()].reduce((a, b) => a + b, 0)).toBe(50);
 }, 600_000);
+
+test("an Enter lost after a typed prompt (gemini on a loaded machine) goes in again: the ask answers, not a timeout", async () => {
+  await ok(["create", "--name", "lost", "-e", "FAKE_LOSE_ENTER=1", "--agent", "gemini"]);
+  await ok(["wait", "lost", "--agent", "idle", "--timeout", "20s"]);
+  const asked = await t4a(["ask", "lost", "--json", "--timeout", "30s", "hello there"]);
+  const reply = JSON.parse(asked.stdout);
+  expect({ code: asked.code, ended: reply.ended }).toEqual({ code: 0, ended: "idle" });
+  expect(reply.answer).toContain("done: hello there");
+  await ok(["kill", "lost"]);
+}, 60_000);

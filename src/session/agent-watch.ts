@@ -76,6 +76,13 @@ const PROMPT_START_MS = 10_000;
  * as a newline inside it (seen at 50 ms: the prompt stayed in its input box, a line longer).
  */
 const ENTER_AFTER_PASTE_MS = 500;
+/**
+ * A typed prompt still in the input box this long after its Enter (the box's placeholder not
+ * drawn, nothing busy, no question): the Enter was lost (gemini 0.61 on a loaded machine: the
+ * ask then waited for ever, its prompt unsent). Enter goes in again, twice at most.
+ */
+const ENTER_RETRY_MS = 3000;
+const ENTER_RETRIES = 2;
 /** A hook's idle goes out once the screen has been still this long (its last words drawn). */
 const IDLE_LINE_QUIET_MS = 150;
 /** A hook reports a question before the CLI draws it: this long to draw it, so its line is the question. */
@@ -177,6 +184,8 @@ export class AgentWatch {
    * a busy marker, a question, a hook, or an idle after the long wait.
    */
   #turnStarted: boolean;
+  /** A prompt typed, its Enter not yet seen to start a turn: its first words, when, and Enters sent again. */
+  #typed: { head: string; at: number; retries: number } | undefined;
   /** When a hook reported idle, until the screen settles and the idle goes out with its line. */
   #pendingIdle: number | undefined;
   /** When the state last changed. */
@@ -530,6 +539,7 @@ export class AgentWatch {
       ? this.#ready.some((pattern) => pattern.test(text))
       : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
+    this.#enterAgain(rows, ready, busy, question, now);
     // A prompt's turn has begun on a busy hint; on animation alone once it lasts (a CLI redraws
     // as it takes the prompt in, then may sit still for seconds before its turn shows: opencode).
     if (hinted || (animated && now - this.#animatedSince! >= TURN_ANIMATION_MS)) this.#turnStarted = true;
@@ -797,7 +807,25 @@ export class AgentWatch {
     // Its echo, and the Enter's, are no sign of work.
     this.#inputAt = performance.now() + ENTER_AFTER_PASTE_MS;
     this.#turnStarted = false;
+    const head = prompt.split("\n")[0]!.trim().slice(0, 20);
+    this.#typed = head ? { head, at: performance.now(), retries: 0 } : undefined;
     this.#set("working", this.#lastLine());
+  }
+
+  /** The Enter of a typed prompt, again, when the prompt sits unsent in the input box (see ENTER_RETRY_MS). */
+  #enterAgain(rows: string[], ready: boolean, busy: boolean, question: string | undefined, now: number): void {
+    const typed = this.#typed;
+    if (!typed) return;
+    if (this.#turnStarted || this.state !== "working" || typed.retries >= ENTER_RETRIES) {
+      this.#typed = undefined;
+      return;
+    }
+    // Only where the ready pattern is the empty box's placeholder: it is not drawn while text is in it.
+    if (!this.#ready.length || ready || busy || question !== undefined || now - typed.at < ENTER_RETRY_MS) return;
+    if (!rows.some((row) => row.includes(typed.head))) return;
+    typed.retries++;
+    typed.at = now;
+    this.#host.write("\r");
   }
 }
 

@@ -14,7 +14,10 @@ export const Worker = deferred(() =>
     v.string(),
     v.minLength(1),
     v.maxLength(64),
-    v.regex(/^[^\x00-\x1f\x7f]+$/, "worker must not contain control characters"),
+    v.regex(
+      /^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+$/,
+      "worker must not contain control characters",
+    ),
     v.description("who acts: a need claimed by another worker is refused unless forced"),
   ),
 );
@@ -32,7 +35,12 @@ export const TerminalName = deferred(() =>
     v.minLength(1),
     v.maxLength(64),
     // No ':' either: `box:t3` is terminal t3 on the host named box (hosts.json, the fleet).
-    v.regex(/^[^/:\x00-\x1f\x7f]+$/, "name must not contain '/', ':' or control characters"),
+    // Nor a C1 control (U+009B is CSI) or a bidi control (U+202E shows `t1<RLO>gpj.exe` as `t1exe.jpg`):
+    // list and tmux's formats print a name as it is.
+    v.regex(
+      /^[^/:\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+$/,
+      "name must not contain '/', ':' or control characters",
+    ),
     v.check((name) => !name.startsWith("-"), "name must not start with '-'"),
   ),
 );

@@ -90,6 +90,18 @@ for (const kind of kinds) {
       await a.ok(["kill", "logger"]);
     }, 60_000);
 
+    test("a session's name and a worker's are refused with a C1 or bidi control in them (list prints ids as they are)", async () => {
+      // A name an MCP client's model chose, or a tmux-driving tool passed on: t1 U+202E gpj.exe shows as t1exe.jpg.
+      for (const name of ["t1\u202egpj.exe", "x\u009b2Jy"]) {
+        const made = await a.run(["create", "--name", name, "--", "true"]);
+        expect(made.code).not.toBe(0);
+        expect(made.stderr).toContain("name must not contain");
+      }
+      const claimed = await a.run(["wait", "--any", "--claim", "--worker", "w\u202e1", "--timeout", "1s"]);
+      expect(claimed.code).not.toBe(0);
+      expect(claimed.stderr).toContain("worker must not contain");
+    }, 60_000);
+
     test("notify's reply (the line it set) comes without a bidi control the report carried", async () => {
       await a.ok(["create", "--name", "told", "--agent", "dialog", "--direct", "--", join(a.dir, "dialog.py")]);
       await a.ok(["wait", "told", "--agent", "waiting", "--timeout", "20s"]);

@@ -5,7 +5,7 @@
 // a CLI, building an agent's home, choosing a shell for a lookup) take only the client's.
 // The types hold the rule: a SessionEnv is no Record, so it reaches no spawn's `env` and none of
 // the functions that take a ClientEnv; its variables leave it only through the guards below.
-import { splitLoaderVariables } from "./sandbox/bwrap.ts";
+import { splitLoaderVariables } from "./loader-variables.ts";
 import type { SessionSpec } from "../protocol/session-spec.ts";
 
 declare const clientBrand: unique symbol;

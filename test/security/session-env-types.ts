@@ -10,7 +10,7 @@ import { runBounded } from "../../src/spawn/bounded.ts";
 import type { SpawnContext, SpawnPlan } from "../../src/spawn/plan.ts";
 import { sandboxedCommand } from "../../src/spawn/plugins/sandbox.ts";
 import { agentHomeMounts } from "../../src/spawn/sandbox/agent-home.ts";
-import { withoutLoaderVariables } from "../../src/spawn/sandbox/bwrap.ts";
+import { withoutLoaderVariables } from "../../src/spawn/loader-variables.ts";
 import { clientEnv } from "../../src/spawn/session-env.ts";
 
 export async function misuses(plan: SpawnPlan, spec: SessionSpec, ctx: SpawnContext): Promise<void> {

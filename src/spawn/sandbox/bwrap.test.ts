@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { bwrapArgs, sandboxExecProfile, splitLoaderVariables, type SandboxRules } from "./bwrap.ts";
+import { splitLoaderVariables } from "../loader-variables.ts";
+import { bwrapArgs, type SandboxRules, sandboxExecProfile } from "./bwrap.ts";
 
 const rules: SandboxRules = {
   cwd: "/work/repo",

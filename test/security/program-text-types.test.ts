@@ -2,12 +2,18 @@
 // terminal, MCP or the page only through forDisplay. The type-level half is checked by `tsc`
 // (npm test): each `@ts-expect-error` below fails the build if the line it marks compiles.
 import { expect, test } from "bun:test";
-import { textContent } from "../commands/command.ts";
-import type { Session } from "../session/session.ts";
-import type { Reader } from "../terminal/input-wanted.ts";
-import type { ScreenProxy } from "../terminal/screen-pool.ts";
-import { displayable, forDisplay, fromProgram, type ProgramText, programTextValue } from "./program-text.ts";
-import type { SessionInfo } from "./session-info.ts";
+import { textContent } from "../../src/commands/command.ts";
+import type { Session } from "../../src/session/session.ts";
+import type { Reader } from "../../src/terminal/input-wanted.ts";
+import type { ScreenProxy } from "../../src/terminal/screen-pool.ts";
+import {
+  displayable,
+  forDisplay,
+  fromProgram,
+  type ProgramText,
+  programTextValue,
+} from "../../src/protocol/program-text.ts";
+import type { SessionInfo } from "../../src/protocol/session-info.ts";
 
 test("forDisplay: C0, DEL and C1 become spaces, bidi controls go; a block keeps its newlines and tabs", () => {
   const evil = fromProgram("a\x1b]52;c;QUJD\x07b\x1b[2Jc\u009b31md\u202ee\u2066f\x7fg\r\nh\ti");

@@ -169,3 +169,19 @@ test.if(Bun.which("unzip") !== null && Bun.which("zip") !== null)(
     expect(readFileSync(join(dir, "todo.txt"), "utf8")).toBe("mine too\n");
   },
 );
+
+test.if(Bun.which("tzselect") !== null)(
+  "tzselect Asia: the answered line pushed off the top is read in what scrolled off; Japan in a list whose top scrolled off",
+  async () => {
+    const { id, out } = await start("tzselect > $OUT");
+    await shown(id, "#?");
+    const asia = await act(["choose", id, "Asia"]);
+    expect(asia).toMatchObject({ sent: ["4", "Enter"], effect: "answered" });
+    expect(asia.seen).toContain("scrolled off the top");
+    await shown(id, "Kuwait");
+    expect(await act(["choose", id, "Japan"])).toMatchObject({ sent: ['"24"', "Enter"], effect: "answered" });
+    await shown(id, "information OK");
+    expect(await act(["choose", id, "Yes"])).toMatchObject({ effect: "answered" });
+    expect(await out()).toBe("Asia/Tokyo");
+  },
+);

@@ -102,6 +102,17 @@ export class Actor {
     return { grid, elements: detectElements(grid), text };
   }
 
+  /** How many lines have scrolled off the top into the history. */
+  historyLength(): number {
+    return this.#terminal.screen.regionLength("scrollback");
+  }
+
+  /** The last `count` lines that scrolled off the top (oldest first). */
+  history(count: number): string[] {
+    const total = this.historyLength();
+    return count > 0 ? this.#terminal.screen.lines("scrollback", 0, Math.min(count, total), true) : [];
+  }
+
   mouseOn(look: Look): boolean {
     return (look.grid.mouse?.mode ?? "none") !== "none";
   }
@@ -313,8 +324,9 @@ async function answerWithKey(actor: Actor, look: Look, target: Target): Promise<
       `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), and nothing in ${target.element.ref} is shown selected to count from`,
     );
   const prompt = rowText(look.grid, look.grid.cursor.row).slice(0, look.grid.cursor.col).trimEnd();
+  const history = actor.historyLength();
   await answerKey(actor, look, key);
-  return answered(actor, look, target, { key, prompt });
+  return answered(actor, look, target, { key, prompt, history });
 }
 
 /** How long a one-line prompt in raw mode is given to show what its key did before Enter is sent. */
@@ -359,7 +371,7 @@ async function answered(
   actor: Actor,
   before: Look,
   target: Target,
-  typed?: { key: string; prompt: string },
+  typed?: { key: string; prompt: string; history: number },
 ): Promise<ActReply> {
   const label = target.item!.label;
   const listRows = new Set(
@@ -393,6 +405,14 @@ async function answered(
     if (!again || typed) {
       const line = evidence(look, false);
       if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}`);
+    }
+    // A long answer (the next list) may push the answered line off the top: it is in the lines
+    // that scrolled off since the key was sent, and only there.
+    if (typed) {
+      const line = `${typed.prompt} ${typed.key}`.replace(/\s+/g, " ").trim();
+      const gone = actor.history(Math.min(actor.historyLength() - typed.history, 500));
+      if (typed.prompt && gone.some((r) => r.replace(/\s+/g, " ").trim() === line))
+        return actor.reply("answered", `the answered line ${JSON.stringify(line)} scrolled off the top`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;
     // The list stayed, the item named selected in it: a list that keeps its choice shown.

@@ -494,7 +494,8 @@ function keyedRun(view: View, row: number): Option[] {
     if (options.length === 0) letters = letter;
     if (
       letter !== letters ||
-      (!letter && Number(key) !== (options.length ? next : 1)) ||
+      // (A list whose top scrolled off starts at the screen's top with any number: tzselect's Asia.)
+      (!letter && Number(key) !== (options.length ? next : r === 0 ? Number(key) : 1)) ||
       (letter && options.some((o) => o.key === key))
     )
       break;

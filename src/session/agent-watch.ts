@@ -16,7 +16,7 @@ import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 import type { Place } from "../terminal/foreground.ts";
 import type { Element } from "../terminal/elements.ts";
-import { findQuestion, frameRows, lastWords, type ScreenQuestion, TURN_SUMMARY } from "./generic-agent.ts";
+import { findQuestion, frameRows, inputRow, lastWords, type ScreenQuestion, TURN_SUMMARY } from "./generic-agent.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -112,6 +112,15 @@ const ECHO_MS = 400;
 const GENERIC_IDLE_QUIET_MS = 1500;
 /** Animation this long without a break is a prompt's turn begun (see read). */
 const TURN_ANIMATION_MS = 2000;
+/** Generic: seen reading its terminal this recently counts as reading (see #reading). */
+const READING_MS = 3000;
+/**
+ * Generic: a screen whose text has been still this long counts as read, whatever the kernel says
+ * (opencode 1.18 at its home screen is seldom seen blocked on its terminal).
+ */
+const STILL_READY_MS = 5000;
+/** Generic: the question answered, drawn again within this long, is the same one lingering. */
+const ANSWERED_LINGER_MS = 3000;
 
 export class AgentWatch {
   readonly id: string;
@@ -157,6 +166,15 @@ export class AgentWatch {
   /** Generic: when the screen was seen to change (not as input's echo), the latest last. */
   #changes: number[] = [];
   #inputAt = -Infinity;
+  /** Generic: when the last question was answered (its dialog may linger as the CLI goes on). */
+  #tookAt = -Infinity;
+  /** Generic: the question found on the last read. */
+  #lastQuestion: string | undefined;
+  /** Generic: when the CLI was last seen reading its terminal. */
+  #readingAt = -Infinity;
+  /** Generic: the screen's text as last read, and when it last changed. */
+  #text = "";
+  #textChangedAt = performance.now();
   /** Generic: when it was last seen busy (a hint, or animated); idle comes once it has been calm a while. */
   #busyAt = performance.now();
   /** Generic: since when it has been animated without a break. */
@@ -286,6 +304,8 @@ export class AgentWatch {
     // Waiting, any key may be the answer (y, 1, Escape).
     if ((this.state === "idle" && enter) || this.state === "waiting") {
       this.#inputPendingAt = performance.now();
+      // A CLI with no preset: its calm is counted from here (the turn the input begins or goes on).
+      this.#busyAt = this.#inputPendingAt;
     }
   }
 
@@ -437,6 +457,8 @@ export class AgentWatch {
     }
     this.#answeredAt = performance.now();
     this.#answeredLine = this.line;
+    this.#tookAt = this.#answeredAt;
+    this.#busyAt = this.#answeredAt;
     // Printed by approve and deny, handed to MCP: the question as read off the screen, shown.
     return { question: forDisplay(fromProgram(this.line)), question_id: this.questionId };
   }
@@ -493,12 +515,8 @@ export class AgentWatch {
     if (token !== this.#seenToken) {
       this.#seenToken = token;
       this.#changedAt = now;
-      if (this.#generic && now - this.#inputAt >= ECHO_MS) {
-        this.#changes.push(now);
-        if (this.#changes.length > ANIMATION_CHANGES) this.#changes.shift();
-      }
     }
-    const quietMs = now - this.#changedAt;
+    let quietMs = now - this.#changedAt;
     // Read again when the screen changed, and once as each quiet period it waits for comes due.
     const due = [IDLE_QUIET_MS / 2, IDLE_QUIET_MS, GENERIC_IDLE_QUIET_MS, HOOKED_IDLE_QUIET_MS, PROMPT_START_MS].some(
       (ms) => quietMs >= ms && this.#readAt < this.#changedAt + ms,
@@ -517,6 +535,18 @@ export class AgentWatch {
 
     const rows = this.#host.screen();
     const text = rows.join("\n");
+    if (this.#generic) {
+      // Its words, not their styles: a cursor it draws itself blinks (pi), a highlight moves.
+      if (text !== this.#text) {
+        this.#text = text;
+        this.#textChangedAt = now;
+        if (now - this.#inputAt >= ECHO_MS) {
+          this.#changes.push(now);
+          if (this.#changes.length > ANIMATION_CHANGES) this.#changes.shift();
+        }
+      }
+      quietMs = now - this.#textChangedAt;
+    }
     const question = this.#generic ? this.#genericQuestion() : this.#waitingLine();
     // A TUI wraps a long status by words (qwen's "…(0s · esc to" / "cancel)"): the busy marker
     // is also looked for in the rows run together.
@@ -537,7 +567,9 @@ export class AgentWatch {
     // kernel says so, see terminal/input-wanted.ts), else when anything is drawn.
     const ready = this.#ready.length
       ? this.#ready.some((pattern) => pattern.test(text))
-      : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
+      : this.#generic
+        ? (this.#reading(now) || quietMs >= STILL_READY_MS) && rows.some((row) => row.trim() !== "")
+        : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined;
     this.#enterAgain(rows, ready, busy, question, now);
     // A prompt's turn has begun on a busy hint; on animation alone once it lasts (a CLI redraws
@@ -744,14 +776,35 @@ export class AgentWatch {
    * since the last input (one still shown from before was answered), as its line.
    */
   #genericQuestion(): string | undefined {
-    if (this.#host.inputWanted?.() === false) return undefined;
+    const now = performance.now();
+    if (!this.#reading(now) && now - this.#textChangedAt < STILL_READY_MS) return undefined;
     const found = findQuestion(this.#screenElements());
-    if (!found) return undefined;
+    if (!found) {
+      this.#lastQuestion = undefined;
+      return undefined;
+    }
+    // The question just answered, still drawn while the CLI takes the answer (copilot): not asked again.
+    if (found.line === this.#answeredLine && performance.now() - this.#tookAt < ANSWERED_LINGER_MS) return undefined;
     if (this.#sinceInput !== undefined) {
       const head = found.line.slice(0, 30);
       if (!this.#host.changedSince(this.#sinceInput).some((row) => row.includes(head))) return undefined;
     }
-    return found.line;
+    // Read the same on two reads running: a dialog half drawn may show another row as its question.
+    const seenBefore = this.#lastQuestion === found.line;
+    this.#lastQuestion = found.line;
+    if (seenBefore) return found.line;
+    return this.state === "waiting" ? this.line : undefined;
+  }
+
+  /**
+   * It reads its terminal, or did a moment ago: the kernel's word comes only once output pauses,
+   * and a TUI with a clock on screen (copilot counts a command's seconds) pauses for less than
+   * a second at a time. Unknown (not Linux) counts as reading.
+   */
+  #reading(now: number): boolean {
+    const wanted = this.#host.inputWanted?.();
+    if (wanted !== false) this.#readingAt = now;
+    return now - this.#readingAt <= READING_MS;
   }
 
   /** The question on screen now, with its choices (a CLI with no preset: approve and deny pick among them). */
@@ -773,7 +826,10 @@ export class AgentWatch {
 
   /** The agent's last words on screen: the lowest row that is not its input box or frame. */
   #lastLine(): string {
-    if (this.#generic) return lastWords(this.#screenElements(), this.#host.cursorRow?.());
+    if (this.#generic) {
+      const elements = this.#screenElements();
+      return lastWords(elements, inputRow(elements, this.#host.screen(), this.#host.cursorRow?.()));
+    }
     const words = (row: string) => {
       const text = unboxed(row);
       return text !== "" && !this.#notWords.some((pattern) => pattern.test(text));
@@ -804,8 +860,10 @@ export class AgentWatch {
     // as a person's would, so the TUI sees the paste end before the key.
     this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
     setTimeout(() => this.#host.write("\r"), ENTER_AFTER_PASTE_MS);
-    // Its echo, and the Enter's, are no sign of work.
+    // Its echo, and the Enter's, are no sign of work; its calm is counted from the Enter (a
+    // CLI with no preset at rest for long before would be idle at once).
     this.#inputAt = performance.now() + ENTER_AFTER_PASTE_MS;
+    this.#busyAt = this.#inputAt;
     this.#turnStarted = false;
     const head = prompt.split("\n")[0]!.trim().slice(0, 20);
     this.#typed = head ? { head, at: performance.now(), retries: 0 } : undefined;

@@ -86,6 +86,9 @@ export function frameRows(elements: Element[]): Set<string> {
 export const TURN_SUMMARY =
   /^[^A-Za-z0-9\s]*\s*[A-Z][a-z]+ed (?:for|in) \d+(?:\.\d+)?\s?(?:ms|s|m|h)\b|·\s*(?:\d+(?:\.\d+)?\s?(?:ms|s|m|h)\s*)+$/;
 
+/** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)"): its frame, not words. */
+const WHERE = /^(?:~|\/)\S*(?: [[(][^\])]*[\])])?$/;
+
 /** A key hint ("? for shortcuts", "Shift+Tab to accept edits", "esc to interrupt"): the CLI's, not its words. */
 const KEY_HINT = /^(?:[^A-Za-z0-9\s]\s*)?(?:\?|(?:shift|ctrl|alt|meta|cmd|esc|tab|enter)(?:\+\w+)?) (?:to|for) \w/i;
 
@@ -93,13 +96,25 @@ const KEY_HINT = /^(?:[^A-Za-z0-9\s]\s*)?(?:\?|(?:shift|ctrl|alt|meta|cmd|esc|ta
 const FRAME = /^[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+|[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+$/g;
 
 /**
- * The agent's last words: the lowest row of text above its input box (where the cursor stands),
- * not its frame, a key hint or a turn's time.
+ * Where the input box begins: the input the cursor is in, else the cursor's row, else the upper
+ * of two rules close together in the lower half (a box drawn as rules above and below, its cursor
+ * drawn by the CLI itself: pi). Undefined when none of these is there.
  */
-export function lastWords(elements: Element[], cursorRow?: number): string {
-  const input =
-    elements.find((element) => element.kind === "input" && element.cursor) ??
-    (cursorRow === undefined ? undefined : { row: cursorRow });
+export function inputRow(elements: Element[], rows: string[], cursorRow?: number): number | undefined {
+  const input = elements.find((element) => element.kind === "input" && element.cursor);
+  if (input) return input.row;
+  if (cursorRow !== undefined) return cursorRow;
+  const rules = rows.flatMap((row, i) => (i >= rows.length / 2 && /^\s*[─━]{20,}\s*$/.test(row) ? [i] : []));
+  for (let i = rules.length - 2; i >= 0; i--) if (rules[i + 1]! - rules[i]! <= 4) return rules[i];
+  return undefined;
+}
+
+/**
+ * The agent's last words: the lowest row of text above its input box (see inputRow), not its
+ * frame, a key hint or a turn's time.
+ */
+export function lastWords(elements: Element[], inputAt?: number): string {
+  const input = inputAt === undefined ? undefined : { row: inputAt };
   const frame = frameRows(elements);
   const rows = elements
     .filter((element) => element.kind === "text" && element.text?.trim() && (!input || element.row < input.row))
@@ -109,7 +124,12 @@ export function lastWords(elements: Element[], cursorRow?: number): string {
     .map((row) => row.replace(FRAME, ""));
   return (
     rows.findLast(
-      (row) => /[\p{L}\p{N}]/u.test(row) && !frame.has(row) && !TURN_SUMMARY.test(row) && !KEY_HINT.test(row),
+      (row) =>
+        /[\p{L}\p{N}]/u.test(row) &&
+        !frame.has(row) &&
+        !TURN_SUMMARY.test(row) &&
+        !KEY_HINT.test(row) &&
+        !WHERE.test(row),
     ) ?? ""
   );
 }

@@ -140,6 +140,8 @@ export const GENERIC_BUSY = [
   "\\b[Ee]sc(ape)? to (interrupt|cancel|stop|abort)\\b",
   "\\besc interrupt\\b",
   "\\b[Cc]trl\\+[Cc] to (interrupt|cancel|stop|abort)\\b",
+  // An icon, then "Working" (pi "⠋ Working...", copilot "◉ Working · 96 B", codex "• Working (0s").
+  "^\\s*[^\\s\\w]\\s*Working\\b",
 ];
 
 /**
@@ -451,6 +453,103 @@ export const PRESETS: AgentPreset[] = [
     answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
     // 1.18: a SQLite database (session, message, part), in WAL mode; see session/opencode-log.ts.
     log: { paths: [".local/share/opencode/opencode.db"], format: "opencode" },
+  },
+  {
+    name: "pi",
+    cli: "pi",
+    defaultArgs: [],
+    // It never asks before a tool runs, by design: nothing to approve, no flag for it.
+    autoApprove: [],
+    prompt: { via: "positional" }, // help (pi.txt): "pi [options] [@files...] [messages...]", "# Interactive mode with initial prompt"
+    // Its session ids are its own: resume the latest in the directory.
+    resume: { latest: ["--continue"] }, // help: "--continue, -c  Continue previous session"
+    envKeys: [
+      "ANTHROPIC_OAUTH_TOKEN",
+      "DEEPSEEK_API_KEY",
+      "GROQ_API_KEY",
+      "OPENROUTER_API_KEY",
+      "XAI_API_KEY",
+      "PI_CODING_AGENT_DIR",
+      "PI_CODING_AGENT_SESSION_DIR",
+      "PI_OFFLINE",
+      "PI_TELEMETRY",
+      "PI_SKIP_VERSION_CHECK",
+    ],
+    home: {
+      // 0.73: models.json, settings.json, auth.json, sessions/ under ~/.pi/agent.
+      config: [".pi/agent/"],
+      keep: [".pi/agent/sessions/", ".pi/agent/auth.json"],
+    },
+    domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "pi.dev"],
+    waitingPatterns: [...COMMON_WAITING],
+    busyPatterns: ["^\\s*\\S Working\\.\\.\\."], // 0.73: "⠋ Working..."
+    // 0.73's footer: the context used ("0.0%/128k (auto)"), drawn once its input is ready.
+    readyPatterns: ["%/\\d+k\\b"],
+    chromePatterns: [
+      "%/\\d+k\\b",
+      "^\\s*\\S Working\\.\\.\\.",
+      "^\\s*(Took|Elapsed) \\d",
+      "^\\s*\\(no output\\)",
+      "not found\\. (Offline mode|Downloading)",
+      "^Failed to download ",
+      "^/\\S* \\([^)]*\\)$",
+    ],
+    answers: { yes: ["Enter"], no: ["Escape"] },
+  },
+  {
+    name: "copilot",
+    cli: "copilot",
+    defaultArgs: [],
+    autoApprove: ["--yolo"], // help (copilot.txt): "--yolo  (alias of --allow-all: --allow-all-tools --allow-all-paths --allow-all-urls)"
+    prompt: { via: "flag", flag: "--interactive" }, // help: "-i, --interactive <prompt>  Start interactive mode and automatically execute this prompt"
+    // help: "--session-id <id>  Resume an existing session or task by ID, or set the UUID for a new session", "--continue  Resume the most recent session"
+    resume: { sessionIdFlag: "--session-id", byId: ["--session-id", "{id}"], latest: ["--continue"] },
+    envKeys: [
+      "COPILOT_GITHUB_TOKEN",
+      "COPILOT_HOME",
+      "COPILOT_MODEL",
+      "COPILOT_OFFLINE",
+      "COPILOT_AUTO_UPDATE",
+      "COPILOT_ALLOW_ALL",
+      "COPILOT_GH_HOST",
+      "COPILOT_PROVIDER_BASE_URL",
+      "COPILOT_PROVIDER_TYPE",
+      "COPILOT_PROVIDER_API_KEY",
+      "COPILOT_PROVIDER_BEARER_TOKEN",
+      "COPILOT_PROVIDER_WIRE_API",
+      "COPILOT_PROVIDER_MODEL_ID",
+      "COPILOT_PROVIDER_WIRE_MODEL",
+      "COPILOT_PROVIDER_MAX_PROMPT_TOKENS",
+      "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS",
+      "COPILOT_PROVIDER_AZURE_API_VERSION",
+    ], // help (copilot-help-providers.txt, copilot-help-environment.txt)
+    home: {
+      // 1.0: config.json (trusted folders, settings), session-state/ (its conversations), logs/.
+      config: [".copilot/"],
+      // Not config.json: its trusted folders are configuration a sandboxed run must not widen.
+      keep: [".copilot/session-state/"],
+      scratch: [".copilot/logs"],
+    },
+    domains: ["api.githubcopilot.com", "*.githubcopilot.com", "api.github.com", "github.com"],
+    waitingPatterns: [
+      "Do you want to (run|allow|create|edit|make|write|delete|fetch)", // 1.0.102: "Do you want to run this command?"
+      "Do you trust the files in this folder",
+      "Please use /login", // without credentials: "Please use /login to sign in to use Copilot"
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["^\\s*\\S Working\\b", "esc interrupt"], // 1.0.102: "◉ Working · 96 B  esc interrupt"
+    readyPatterns: ["/ commands"], // its footer: "← open sidebar · Interactive · Manual Approval · / commands · tab next tab"
+    chromePatterns: [
+      "/ commands",
+      "^\\s*❯\\s*$",
+      "^\\s*\\[Current\\]",
+      "\\[⎇ ",
+      "^\\s*\\S Working\\b",
+      "to navigate · enter to select",
+      "^\\s*● (Tip|No copilot-instructions)",
+    ],
+    // 1.0.102: "❯ 1. Yes", "2. Yes, and don't ask again for `sleep` in this repo", "3. No, and tell Copilot what to do differently (Esc to stop)".
+    answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },
 ];
 

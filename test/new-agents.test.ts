@@ -1,0 +1,156 @@
+// The presets of issue 60's CLIs (pi, copilot), each the real CLI pinned in test/agents/package.json,
+// offline against the fake model: a whole turn with the agent state right at every step (copilot
+// asks before its shell runs: approve answers with the preset's key; pi never asks), a --yolo
+// turn without a question, and every preset flag still in the pinned CLI's --help. Where a CLI is
+// not installed, its tests skip and say so.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
+import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
+import { BIN, Sandbox, waitFor } from "./harness.ts";
+
+/** The question each CLI asks before its tool runs, as the waiting event's line; none for pi. */
+const QUESTION: Record<string, RegExp | undefined> = {
+  copilot: /^Do you want to run this command\?$/,
+};
+
+let sandbox: Sandbox;
+let model: FakeModel;
+let home: string;
+let work: string;
+let agentEnv: Record<string, string>;
+
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  model = new FakeModel();
+  home = join(sandbox.dir, "home");
+  work = join(sandbox.dir, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(work, { recursive: true });
+  Bun.spawnSync(["git", "init", "-q", work]);
+  agentEnv = prepareAgentHome(home, model.url, [work]);
+  writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
+  await sandbox.start();
+});
+afterAll(async () => {
+  model?.stop();
+  await sandbox?.cleanup();
+});
+
+function env(): Record<string, string> {
+  return { ...sandbox.env, ...agentEnv, HOME: home, SHELL: "/bin/bash", PATH: `${AGENTS_BIN}:${process.env.PATH}` };
+}
+
+async function t4aRaw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn([BIN, ...args], { cwd: work, env: env(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { code, stdout: stdout.trim(), stderr: stderr.trim() };
+}
+
+async function t4a(args: string[]): Promise<string> {
+  const done = await t4aRaw(args);
+  if (done.code !== 0) throw new Error(`t4a ${args.join(" ")}: exit ${done.code}: ${done.stderr}`);
+  return done.stdout;
+}
+
+/** A session's agent_state events, collected from before it is created. */
+async function watchStates(id: string) {
+  const connection = await sandbox.connect();
+  await connection.request({ cmd: "events" });
+  const steps: Array<{ state: string; line: string }> = [];
+  void (async () => {
+    for (;;) {
+      const line = await connection.readLine().catch(() => undefined);
+      if (!line) return;
+      if (line.event === "agent_state" && line.terminal === id)
+        steps.push({ state: String(line.state), line: String(line.line) });
+    }
+  })();
+  const report = async () =>
+    `${steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(id).catch(() => "")}`;
+  const until = (state: string, after: number, timeoutMs: number) =>
+    waitFor(() => steps.find((step, i) => step.state === state && i >= after), timeoutMs, `${id} ${state}`).catch(
+      async (error: Error) => {
+        throw new Error(`${error.message}\n${await report()}`);
+      },
+    );
+  return { steps, report, until, stop: () => connection.close() };
+}
+
+for (const cli of NEW_AGENT_CLIS) {
+  const present = existsSync(join(AGENTS_BIN, cli));
+  if (!present) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
+  const question = QUESTION[cli];
+
+  test.if(present)(
+    `${cli}: a whole turn${question ? " with its question" : ""}, the agent state right at every step`,
+    async () => {
+      const id = `turn-${cli}`;
+      const file = join(work, `hello-${cli}.txt`);
+      const watch = await watchStates(id);
+      await t4a(["create", "--name", id, "--agent", cli, "--prompt", `Please t4a:write:${file}`]);
+      if (question) {
+        const waiting = await watch.until("waiting", 0, 90_000);
+        expect(waiting.line, await watch.report()).toMatch(question);
+        expect(await t4a(["approve", id])).toMatch(question);
+      }
+      const idle = await watch.until("idle", 1, 90_000);
+      const seen = await watch.report();
+      await waitFor(() => existsSync(file), 10_000, `${file} written`);
+      expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
+      expect(idle.line, seen).toContain("FAKE-ANSWER 1");
+      watch.stop();
+      const right = question
+        ? [
+            ["working", "waiting", "working", "idle"],
+            ["working", "waiting", "idle"],
+          ]
+        : [["working", "idle"]];
+      expect(
+        right.map((states) => states.join()),
+        seen,
+      ).toContain(watch.steps.map((step) => step.state).join());
+      await t4a(["kill", id]);
+    },
+    180_000,
+  );
+
+  test.if(present && question !== undefined)(
+    `${cli}: --yolo runs the turn without a question`,
+    async () => {
+      const id = `yolo-${cli}`;
+      const file = join(work, `yolo-${cli}.txt`);
+      const watch = await watchStates(id);
+      await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:write:${file}`]);
+      const idle = await watch.until("idle", 0, 90_000);
+      const seen = await watch.report();
+      watch.stop();
+      expect(readFileSync(file, "utf8"), seen).toBe(FILE_CONTENT);
+      expect(idle.line, seen).toContain("FAKE-ANSWER");
+      expect(
+        watch.steps.map((step) => step.state),
+        seen,
+      ).toEqual(["working", "idle"]);
+      await t4a(["kill", id]);
+    },
+    180_000,
+  );
+}
+
+test.if(NEW_AGENT_CLIS.every((cli) => existsSync(join(AGENTS_BIN, cli))))(
+  "agents --check: every flag of the new presets is in the pinned CLIs' --help",
+  async () => {
+    const rows = (await t4aRaw(["agents", "--check"])).stdout.split("\n").map((row) => row.split("\t"));
+    for (const cli of NEW_AGENT_CLIS) {
+      const row = rows.find((cells) => cells[0] === cli);
+      expect(row?.[1]).toBe("installed");
+      expect(row?.[4]).toBe("flags ok");
+    }
+  },
+  120_000,
+);

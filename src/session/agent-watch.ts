@@ -893,8 +893,10 @@ export class AgentWatch {
  * gemini's ⊶/⊷ tool status, claude's ✻ ✽ ✶ ✳ ✢ ·) and with its spaces collapsed.
  */
 const ANIMATED = /[\u2800-\u28ff⊶⊷✢✳✶✻✽·*◐◓◑◒◴◵◶◷]/gu;
+/** A clock of seconds a CLI counts while it asks (copilot 1.0.102: "$ Shell … 20s" above its question). */
+const COUNTED = /\b\d+(?:\.\d+)?(?:m \d+)?s\b/g;
 function dialogOf(rows: string[]): string {
-  return rows.map((row) => row.replace(ANIMATED, "").replace(/\s+/g, " ").trim()).join("\n");
+  return rows.map((row) => row.replace(ANIMATED, "").replace(COUNTED, "").replace(/\s+/g, " ").trim()).join("\n");
 }
 
 /** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */

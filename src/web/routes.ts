@@ -272,12 +272,15 @@ const SSE_ALIVE_MS = 5000;
 /**
  * An event stream as server-sent events: one `data:` line per event, until the client goes. What
  * waits for a reader that does not read is bounded in bytes, as on the socket: past the bound
- * events are dropped, and the reader is told how many (`lagged`) once it has room again.
+ * events are dropped. The reader is told at the first drop (a `lagged` queued after the last
+ * event it will get, so a stream closed while it lags, by the client or Bun's idle limit, still
+ * says why), and how many more were dropped once it has room again: the `dropped` counts add up.
  */
 function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
   let stop: (() => void) | undefined;
   let beat: ReturnType<typeof setInterval> | undefined;
   let dropped = 0;
+  let lagging = false;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
@@ -296,9 +299,13 @@ function serverSentEvents(start: NonNullable<Outcome["stream"]>): Response {
         stop = start((event) => {
           try {
             if ((controller.desiredSize ?? 0) <= 0) {
-              dropped++;
+              // Past the bound by one small line: the reader learns it lags even if no room comes.
+              if (!lagging) controller.enqueue(line({ event: "lagged", dropped: 1 }));
+              else dropped++;
+              lagging = true;
               return;
             }
+            lagging = false;
             if (dropped) controller.enqueue(line({ event: "lagged", dropped }));
             dropped = 0;
             controller.enqueue(line(event));

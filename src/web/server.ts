@@ -132,6 +132,10 @@ export function startWeb(ctx: DaemonContext, options: ServeOptions): WebServer {
         response = errorResponse(error);
       }
       if (response) for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+      // An event stream is never ended by Bun's idle limit: a reader that stops reading lags (its
+      // stream bounded, a `lagged` queued for it) and is told so when it reads again; the limit
+      // ended it silently, and the reader lost what was queued, the notice with it (issue 57).
+      if (response?.headers.get("content-type") === "text/event-stream") server.timeout(request, 0);
       return response;
     },
     websocket: {

@@ -2,11 +2,11 @@
 // (bun test --parallel, worker processes, slowest first from test/timings.json), then the files
 // whose header says `// Serial phase: <why>` run one at a time, alone. Runs nothing but bun test.
 //
-//   bun scripts/test.ts [--workers N] [--update-timings] [PATH-PART…]
+//   bun scripts/test.ts [--workers N] [--update-timings] [--phase parallel|serial] [PATH-PART…]
 //
 // --workers N (or T4A_TEST_WORKERS): parallel workers (default 3: measured on a 2-core machine, see
 // README). --update-timings: writes each file's measured duration back to test/timings.json
-// (npm run test:timings). PATH-PART: only files whose path contains one of them.
+// (npm run test:timings). --phase: that phase only. PATH-PART: only files whose path contains one of them.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -19,14 +19,16 @@ const SERIAL = /^\/\/ Serial phase: /m;
 const args = process.argv.slice(2);
 let workers = Number(process.env.T4A_TEST_WORKERS || DEFAULT_WORKERS);
 let updateTimings = false;
+let only: string | undefined;
 const filters: string[] = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i]!;
   if (arg === "--workers") workers = Number(args[++i]);
   else if (arg.startsWith("--workers=")) workers = Number(arg.slice("--workers=".length));
   else if (arg === "--update-timings") updateTimings = true;
+  else if (arg === "--phase" || arg.startsWith("--phase=")) only = arg === "--phase" ? args[++i] : arg.slice(8);
   else if (arg.startsWith("-")) {
-    console.error(`unknown option ${arg}; known: --workers N, --update-timings`);
+    console.error(`unknown option ${arg}; known: --workers N, --update-timings, --phase parallel|serial`);
     process.exit(2);
   } else filters.push(arg);
 }
@@ -60,7 +62,7 @@ const phases = [
 let failed = false;
 const took: string[] = [];
 for (const phase of phases) {
-  if (phase.files.length === 0) continue;
+  if (phase.files.length === 0 || (only !== undefined && !phase.name.startsWith(only))) continue;
   console.error(`\n=== ${phase.name}\n`);
   const started = performance.now();
   const run = Bun.spawn(

@@ -5,14 +5,15 @@
 //   bun scripts/test.ts [--workers N] [--update-timings] [--phase parallel|serial] [PATH-PART…]
 //
 // --workers N (or T4A_TEST_WORKERS): parallel workers (default 3: measured on a 2-core machine, see
-// README). --update-timings: writes each file's measured duration back to test/timings.json
+// docs/development.md#tests). --update-timings: writes each file's measured duration back to test/timings.json
 // (npm run test:timings). --phase: that phase only. PATH-PART: only files whose path contains one of them.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
 const TIMINGS = "test/timings.json";
-/** Measured on this project's 2-core CI machine: 2, 3 and 4 workers (README's test section). */
+/** 2, 3 and 4 were measured on the 2-core CI machine (docs/development.md#tests): 4 was fastest on unit and
+ * security files, but at 3 already the real agent CLIs, started together, timed out on a busy machine. */
 const DEFAULT_WORKERS = 3;
 const SERIAL = /^\/\/ Serial phase: /m;
 

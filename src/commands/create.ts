@@ -145,8 +145,8 @@ export const create = defineCommand({
     description:
       "Start a program on a new terminal (a real PTY); answers its id (t1, t2, …). " +
       "Without cmd_args: the user's shell, with the integration terminal_run/terminal_exec need. " +
-      "worktree: its own git worktree and branch (kept at the end only if dirty). agent: a coding-agent CLI (claude, codex, gemini, qwen, opencode) " +
-      "with prompt/yolo/resume; drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but its cwd and /tmp, network off. " +
+      "worktree: its own git worktree and branch (kept only if dirty). agent: a coding-agent CLI with prompt/yolo/resume; " +
+      "drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but cwd and /tmp, no network. " +
       "It lives until terminal_kill, even after its program exits.",
     group: {
       field: "more",
@@ -172,8 +172,8 @@ export const create = defineCommand({
         "inherit_env",
       ],
       description:
-        "rarely needed, as in connector.json (`t4a schema spec`): scrollback (lines), shell_integration (bool), base/branch/worktree_path (worktree), " +
-        "scratchpad (shared dir name), sandbox_allow (paths), sandbox_allow_domain (hosts), sandbox_net, sandbox_no_net, agent_args, " +
+        "rare, as in connector.json: scrollback (lines), shell_integration (bool), base/branch/worktree_path (worktree), " +
+        "scratchpad, sandbox_allow (paths), sandbox_allow_domain (hosts), sandbox_net, sandbox_no_net, agent_args, " +
         "spawn_mode (login|direct|ssh), ssh_target, ssh_args, persist, record (.cast path), record_input, cast_format (v2|v3), inherit_env",
     },
     // Idle events are not offered over MCP; the environment comes from the server's own.

@@ -76,7 +76,7 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         PluginName,
         v.description(
-          "run in a git worktree of the repo holding cwd, on branch t4a/NAME (made, or reused when it exists); removed at the end only when it holds no uncommitted work",
+          "a git worktree of cwd's repo, on branch t4a/NAME (made, or reused); removed at the end only when it holds no uncommitted work",
         ),
       ),
     ),
@@ -149,9 +149,7 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.string(),
         v.regex(/^[a-z0-9][a-z0-9._-]*$/i, "agent names are letters, digits, . _ -"),
-        v.description(
-          "a coding-agent CLI by preset: claude, codex, gemini, qwen, opencode (or agents.json's); auto: any CLI, in cmd_args",
-        ),
+        v.description("a coding-agent CLI: a preset (`t4a agents`) or agents.json's; auto: any CLI, in cmd_args"),
       ),
     ),
     prompt: v.optional(

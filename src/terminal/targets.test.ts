@@ -80,11 +80,19 @@ test("a function-key bar's entry is its F-key (mc's 10Quit, F10 Quit), a plain b
   expect(functionKeyOf(grid, button(1, 20))).toBeUndefined();
 });
 
-test("an item's key from the screen is pressed only when it is one letter, digit or ?: never a named key or a word", () => {
+test("an item's key from the screen is pressed only when it is one letter, digit or ?, or a number of two or three digits: never a named key or a word", () => {
   const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
-  expect(["y", "N", "3", "?", "é"].map((key) => itemKey(item(key)))).toEqual(["y", "N", "3", "?", "é"]);
-  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "10"].map((key) => itemKey(item(key)))).toEqual(
-    Array(7).fill(undefined),
+  expect(["y", "N", "3", "?", "é", "10", "123"].map((key) => itemKey(item(key)))).toEqual([
+    "y",
+    "N",
+    "3",
+    "?",
+    "é",
+    "10",
+    "123",
+  ]);
+  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "1234", "1a"].map((key) => itemKey(item(key)))).toEqual(
+    Array(8).fill(undefined),
   );
 });
 

@@ -170,6 +170,8 @@ export class AgentWatch {
   #tookAt = -Infinity;
   /** Generic: the question found on the last read. */
   #lastQuestion: string | undefined;
+  /** Generic: a question is on screen, not yet read the same twice: nothing is idle meanwhile. */
+  #questionDrawing = false;
   /** Generic: when the CLI was last seen reading its terminal. */
   #readingAt = -Infinity;
   /** Generic: the screen's text as last read, and when it last changed. */
@@ -570,7 +572,7 @@ export class AgentWatch {
       : this.#generic
         ? (this.#reading(now) || quietMs >= STILL_READY_MS) && rows.some((row) => row.trim() !== "")
         : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
-    const still = ready && !busy && question === undefined;
+    const still = ready && !busy && question === undefined && !(this.#generic && this.#questionDrawing);
     this.#enterAgain(rows, ready, busy, question, now);
     // A prompt's turn has begun on a busy hint; on animation alone once it lasts (a CLI redraws
     // as it takes the prompt in, then may sit still for seconds before its turn shows: opencode).
@@ -777,6 +779,7 @@ export class AgentWatch {
    */
   #genericQuestion(): string | undefined {
     const now = performance.now();
+    this.#questionDrawing = false;
     if (!this.#reading(now) && now - this.#textChangedAt < STILL_READY_MS) return undefined;
     const found = findQuestion(this.#screenElements());
     if (!found) {
@@ -792,6 +795,7 @@ export class AgentWatch {
     // Read the same on two reads running: a dialog half drawn may show another row as its question.
     const seenBefore = this.#lastQuestion === found.line;
     this.#lastQuestion = found.line;
+    this.#questionDrawing = !seenBefore;
     if (seenBefore) return found.line;
     return this.state === "waiting" ? this.line : undefined;
   }

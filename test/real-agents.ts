@@ -160,11 +160,15 @@ class Watch {
   }
 
   async until(state: string, timeoutMs = 60_000): Promise<Step> {
+    // The states seen are read when the wait fails, not when it begins (then none ever showed:
+    // "states so far: " empty, though the daemon had sent working, read as "no event at all").
     return waitFor(
       () => this.steps.findLast((step) => step.state === state),
       timeoutMs,
-      `${this.id} to be ${state} (states so far: ${this.states().join(" → ")})`,
-    );
+      `${this.id} to be ${state}`,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (states so far: ${this.states().join(" → ") || "none"})`);
+    });
   }
 
   states(): string[] {

@@ -104,9 +104,26 @@ export class Sandbox {
     // A daemon too busy to answer info (an agent that failed a test, spinning) is found by its
     // pid file, so no daemon outlives its test.
     const pid = info.code === 0 ? (JSON.parse(info.stdout).pid as number) : livingDaemon(this.socket);
+    if (info.code === 0) await this.#killPersisted().catch(() => {});
     await this.run(["shutdown"]);
     if (pid) await waitFor(() => !isAlive(pid), 5000).catch(() => process.kill(pid, "SIGKILL"));
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Shutdown keeps the persisted sessions (agents by default) for the next daemon, and any t4a
+   * command after it starts one for them: the wrapper of an agent a failed test left running
+   * reported its exit, and the agent came back resumed in this deleted directory, for good.
+   */
+  async #killPersisted(): Promise<void> {
+    const connection = await DaemonConnection.open(this.socket);
+    try {
+      const { reply } = await connection.request({ cmd: "list" });
+      for (const terminal of reply.terminals as Array<{ id: string; persist?: boolean }>)
+        if (terminal.persist) await connection.request({ cmd: "kill", id: terminal.id }).catch(() => {});
+    } finally {
+      connection.close();
+    }
   }
 }
 

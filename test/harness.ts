@@ -17,6 +17,7 @@ export interface RunResult {
 export class Sandbox {
   readonly dir: string;
   readonly socket: string;
+  #cleaned = false;
 
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), "t4a-test-"));
@@ -53,6 +54,9 @@ export class Sandbox {
 
   /** Start the daemon unless one answers (only `create` auto-starts it from the CLI). */
   async start(): Promise<void> {
+    // Once cleanup has begun, never again: a failed test's watch, still polling the screen, started
+    // a daemon between shutdown and the directory's removal, and it outlived the suite.
+    if (this.#cleaned) throw new Error(`the sandbox ${this.dir} is cleaned up: no daemon starts for it`);
     if ((await this.run(["info"])).code === 0) return;
     const daemon = Bun.spawn([BIN, "daemon"], {
       env: this.env,
@@ -100,6 +104,7 @@ export class Sandbox {
   }
 
   async cleanup(): Promise<void> {
+    this.#cleaned = true;
     const info = await this.run(["info", "--json"]);
     // A daemon too busy to answer info (an agent that failed a test, spinning) is found by its
     // pid file, so no daemon outlives its test.

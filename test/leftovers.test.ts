@@ -47,8 +47,12 @@ async function ok(args: string[]): Promise<string> {
 }
 
 /** A daemon in the foreground of this test, answering once it serves. */
-async function startDaemon(): Promise<number> {
-  const daemon = Bun.spawn([BIN, "daemon"], { env, cwd: "/", stdio: ["ignore", "ignore", "ignore"] });
+async function startDaemon(extraEnv: Record<string, string> = {}): Promise<number> {
+  const daemon = Bun.spawn([BIN, "daemon"], {
+    env: { ...env, ...extraEnv },
+    cwd: "/",
+    stdio: ["ignore", "ignore", "ignore"],
+  });
   daemons.push(daemon);
   await waitFor(
     async () => (await t4a(["info"])).code === 0 || daemon.exitCode !== null,
@@ -92,7 +96,9 @@ for (const helper of ["plugin", "setup script"] as const) {
   test(`kill -9 of the daemon during create: the ${helper} it was waiting on is ended at the next start`, async () => {
     const pidFile = join(sandbox.dir, `${helper.replace(" ", "-")}.pid`);
     writeFileSync(join(plugins, "slow"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 600\n`, { mode: 0o755 });
-    const daemon = await startDaemon();
+    // The daemon stalls right after it spawns the helper, and is killed in that stall: a helper
+    // recorded only once it was spawned would be unknown to the next daemon (flaked under load).
+    const daemon = await startDaemon({ T4A_TEST_HELPER_STALL_MS: "600000" });
     const how = helper === "plugin" ? ["--plugin", "slow"] : ["--setup", `echo $$ > ${pidFile}; exec sleep 600`];
     const creating = t4a(["create", ...how, "--", "sleep", "600"]);
     await waitFor(

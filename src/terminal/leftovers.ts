@@ -16,11 +16,13 @@ interface SessionRecord {
   start: number;
 }
 
-/** A helper the daemon waits on: its own session (setsid), marked by T4A_HELPER=token in its environment. */
+/**
+ * A helper the daemon waits on, recorded before it is spawned (so no pid yet): it and whatever it
+ * started are found by T4A_HELPER=token in their environment. The token is random: a daemon that
+ * reuses a dead one's pid, or any other daemon, never has a helper with the same one.
+ */
 interface HelperRecord {
   kind: "helper";
-  pid: number;
-  start: number;
   token: string;
 }
 
@@ -63,15 +65,14 @@ export class SessionRecords {
     current = this;
   }
 
-  addHelper(pid: number, token: string): void {
-    const start = processStartTicks(pid);
-    if (start === undefined) return;
-    const record: HelperRecord = { kind: "helper", pid, start, token };
-    writeFileSync(join(this.#dir, `${HELPER_PREFIX}${pid}`), JSON.stringify(record), { mode: 0o600 });
+  /** Called before the helper is spawned: a daemon killed right after the spawn has recorded it already. */
+  addHelper(token: string): void {
+    const record: HelperRecord = { kind: "helper", token };
+    writeFileSync(join(this.#dir, `${HELPER_PREFIX}${token}`), JSON.stringify(record), { mode: 0o600 });
   }
 
-  removeHelper(pid: number): void {
-    rmSync(join(this.#dir, `${HELPER_PREFIX}${pid}`), { force: true });
+  removeHelper(token: string): void {
+    rmSync(join(this.#dir, `${HELPER_PREFIX}${token}`), { force: true });
   }
 
   /** Records a cleanup before it is needed; answers the key that forgets it once it has run. */
@@ -124,9 +125,10 @@ export class SessionRecords {
 
   /**
    * SIGKILL every process still in a recorded session or helper, then forget the records. A
-   * process counts only when it is in that session, started no earlier than its leader, and
-   * carries the session's T4A_TERMINAL (a helper's T4A_HELPER) in its environment: a reused pid
-   * never gets an unrelated process killed. Cleanups are left for pendingCleanups().
+   * session's process counts only when it is in that session, started no earlier than its leader,
+   * and carries the session's T4A_TERMINAL in its environment; a helper's, when it carries the
+   * helper's T4A_HELPER token: a reused pid never gets an unrelated process killed. Cleanups are
+   * left for pendingCleanups().
    */
   endLeftovers(): Leftover[] {
     const ended: Leftover[] = [];
@@ -140,14 +142,15 @@ export class SessionRecords {
         rmSync(path, { force: true });
         continue;
       }
-      const marker =
-        "kind" in record && record.kind === "helper"
-          ? `\0T4A_HELPER=${record.token}\0`
-          : `\0T4A_TERMINAL=${(record as SessionRecord).id}\0`;
-      const id = "kind" in record && record.kind === "helper" ? `helper ${record.pid}` : (record as SessionRecord).id;
-      const pids = sessionMembers(record.pid).filter(
-        (pid) => (processStartTicks(pid) ?? -1) >= record.start && environ(pid).includes(marker),
-      );
+      const helper = "kind" in record && record.kind === "helper" ? record : undefined;
+      const session = record as SessionRecord;
+      const pids = helper
+        ? marked(`\0T4A_HELPER=${helper.token}\0`)
+        : sessionMembers(session.pid).filter(
+            (pid) =>
+              (processStartTicks(pid) ?? -1) >= session.start &&
+              environ(pid).includes(`\0T4A_TERMINAL=${session.id}\0`),
+          );
       for (const pid of pids) {
         try {
           process.kill(pid, "SIGKILL");
@@ -155,11 +158,24 @@ export class SessionRecords {
           // Gone meanwhile.
         }
       }
-      if (pids.length) ended.push({ id, pids });
+      if (pids.length) ended.push({ id: helper ? `helper ${pids[0]}` : session.id, pids });
       rmSync(path, { force: true });
     }
     return ended;
   }
+}
+
+/** The living processes whose environment holds `marker` (readable ones only: this user's). */
+function marked(marker: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  return entries
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 0 && pid !== process.pid && environ(pid).includes(marker));
 }
 
 function environ(pid: number): string {

@@ -418,7 +418,10 @@ export const PRESETS: AgentPreset[] = [
         ".local/share/opencode/opencode.db",
         ".local/share/opencode/opencode.db-wal",
         ".local/share/opencode/opencode.db-shm",
-        ".local/share/opencode/auth.json",
+        // Not auth.json: for each "wellknown" entry opencode fetches <url>/.well-known/opencode and
+        // merges that config (MCP servers' commands, plugins) into its own: a sandboxed run that
+        // wrote one would choose what its next start runs outside. A login made inside lasts for
+        // that session only.
         ".local/state/opencode/",
       ],
       madeEmpty: [
@@ -478,7 +481,10 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 0.73: models.json, settings.json, auth.json, sessions/ under ~/.pi/agent.
       config: [".pi/agent/"],
-      keep: [".pi/agent/sessions/", ".pi/agent/auth.json"],
+      // Not auth.json: pi runs an api_key that starts with "!" as a shell command (its
+      // resolveConfigValue), so a sandboxed run that wrote it would run code outside next time.
+      // A login made inside lasts only for that session.
+      keep: [".pi/agent/sessions/"],
     },
     domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "pi.dev"],
     waitingPatterns: [...COMMON_WAITING],

@@ -13,6 +13,7 @@ import type { SessionInfo } from "../protocol/session-info.ts";
 import type { EndHookReport, Terminal } from "../terminal/terminal.ts";
 import { withinBudget } from "../protocol/budget.ts";
 import { keyBytes } from "../terminal/keys.ts";
+import { openFiles } from "../terminal/open-files.ts";
 import { findLog, readTranscript, type Message } from "./transcript.ts";
 import { TaintedReadError } from "../spawn/tainted-files.ts";
 import { readChanges, type Changes } from "../spawn/changes.ts";
@@ -167,6 +168,8 @@ export class Session {
   #disposed = false;
   /** When and where it started: a CLI's log that carries no id of ours is found by them. */
   readonly #startedAt = Date.now();
+  /** This session's log without an id of ours, once its processes were seen holding it open. */
+  #heldLog: { path: string; root: string; held?: boolean } | undefined;
   readonly #turns = new TurnLock();
   #startCwd = "";
   /** The id of the latest need of each kind, by the key that tells it apart (q3, t5, i2, x). */
@@ -544,14 +547,18 @@ export class Session {
   async #readLog(): Promise<{ path: string; messages: Message[] } | undefined> {
     const log = this.#requireAgent().agent.log;
     if (!log || !this.#terminal) return undefined;
+    const terminal = this.#terminal;
     const place = {
-      home: this.#terminal.env.HOME ?? "",
+      home: terminal.env.HOME ?? "",
       cwd: this.#startCwd,
       conversationId: this.facts.conversation_id,
       startedAt: this.#startedAt,
       resumed: this.facts.resumed,
+      openFiles: () => openFiles(terminal.pid),
     };
-    const found = place.home ? findLog(log, place) : undefined;
+    // A log once seen held open by this session's processes stays its own after they close it.
+    const found = this.#heldLog ?? (place.home ? findLog(log, place) : undefined);
+    if (found?.held) this.#heldLog = found;
     return found && { path: found.path, messages: await readTranscript(found.path, found.root, log.format, place) };
   }
 
@@ -572,6 +579,7 @@ export class Session {
   /** Called once by Sessions after the spawn, with the agent watch that starts with it. */
   started(terminal: Terminal, agent?: AgentWatch): void {
     this.#terminal = terminal;
+    this.#heldLog = undefined;
     this.#startCwd = terminal.cwd;
     this.#agent = agent;
   }

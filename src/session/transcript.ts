@@ -25,10 +25,21 @@ export interface LogPlace {
   startedAt: number;
   /** It resumed its directory's latest conversation (codex's `resume --last`), begun before it started. */
   resumed?: boolean;
+  /**
+   * The files its processes hold open, asked only when a log has no id of ours: of two sessions
+   * of one CLI in one directory, the log open by this one's is its own.
+   */
+  openFiles?: () => ReadonlySet<string>;
 }
 
-/** The log file of this session's conversation and the directory it must be in, or undefined when there is none (yet). */
-export function findLog(log: ConversationLog, place: LogPlace): { path: string; root: string } | undefined {
+/**
+ * The log file of this session's conversation and the directory it must be in, or undefined when
+ * there is none (yet); `held` when its processes were seen holding it open (it is surely its own).
+ */
+export function findLog(
+  log: ConversationLog,
+  place: LogPlace,
+): { path: string; root: string; held?: boolean } | undefined {
   for (const pattern of log.paths) {
     const byId = pattern.includes("{id");
     if (byId && !place.conversationId) continue;
@@ -36,7 +47,7 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
       .replaceAll("{id8}", place.conversationId?.slice(0, 8) ?? "")
       .replaceAll("{id}", place.conversationId ?? "");
     const root = logRoot(place.home, pattern);
-    let newest: { path: string; mtime: number } | undefined;
+    const candidates: Array<{ path: string; mtime: number }> = [];
     for (const path of new Bun.Glob(glob).scanSync({ cwd: place.home, absolute: true, dot: true })) {
       // lstat: a symlink's own time, never its target's (it is refused when read anyway).
       const mtime = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
@@ -50,9 +61,15 @@ export function findLog(log: ConversationLog, place: LogPlace): { path: string; 
         ((!place.resumed && mtime < place.startedAt) || !begunBy(path, root, log.format, place))
       )
         continue;
-      if (!newest || mtime > newest.mtime) newest = { path, mtime };
+      candidates.push({ path, mtime });
     }
-    if (newest) return { path: newest.path, root };
+    const open = !byId && candidates.length > 1 ? place.openFiles?.() : undefined;
+    const own = open ? candidates.filter((candidate) => open.has(candidate.path)) : [];
+    const newest = (own.length ? own : candidates).reduce<{ path: string; mtime: number } | undefined>(
+      (best, candidate) => (!best || candidate.mtime > best.mtime ? candidate : best),
+      undefined,
+    );
+    if (newest) return { path: newest.path, root, ...(own.length ? { held: true } : {}) };
   }
   return undefined;
 }

@@ -26,6 +26,8 @@ const OPS = [
 
 /** tmux's buffer-limit: automatically named buffers past it go, oldest first. */
 const BUFFER_LIMIT = 50;
+/** The most one buffer holds: what one request line carries (load-buffer's own bound too). */
+const BUFFER_CHARS = 1024 * 1024;
 /** Options held per scope (a script setting thousands is refused, not kept). */
 const OPTION_LIMIT = 1000;
 const Name = deferred(() => v.pipe(v.string(), v.minLength(1), v.maxLength(256)));
@@ -197,13 +199,14 @@ export const tmuxState = defineCommand({
       case "buffer_set": {
         const data = need(params.data, "data", op);
         const existing = params.name === undefined ? undefined : state.buffers.find((b) => b.name === params.name);
-        if (existing) {
-          existing.data = params.append ? existing.data + data : data;
-          return { name: existing.name };
-        }
-        if (params.append && params.name === undefined && state.buffers[0]) {
-          state.buffers[0].data += data;
-          return { name: state.buffers[0].name };
+        const appendTo = existing ?? (params.append && params.name === undefined ? state.buffers[0] : undefined);
+        if (appendTo) {
+          const grown = params.append ? appendTo.data + data : data;
+          // Appending, one buffer would grow without end (each request is bounded, their sum not).
+          if (grown.length > BUFFER_CHARS)
+            throw new T4aError("busy", `buffer ${appendTo.name} would hold more than ${BUFFER_CHARS} characters`);
+          appendTo.data = grown;
+          return { name: appendTo.name };
         }
         // Named buffers are never dropped by tmux; here they are bounded like options (memory).
         if (params.name !== undefined && state.buffers.length >= BUFFER_LIMIT + OPTION_LIMIT)

@@ -7,6 +7,9 @@ import { dirname, join } from "node:path";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
+/** A C0 or C1 control (a tab and a newline aside), DEL, or a bidi control. */
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])];
 if (!CAN_MAKE_USERS) console.log("skipped: the unprivileged-user runs need root (useradd, runuser)");
 
@@ -92,5 +95,51 @@ for (const kind of kinds) {
         },
         60_000,
       );
+
+    test("tmux load-buffer of a FIFO or a device a sandbox planted ends at once, naming it; /dev/stdin and - still read", async () => {
+      await a.ok(["tmux", "new-session", "-d", "-s", "buffers", "sleep 600"]);
+      // What a sandbox can leave in the project a tool later loads: a FIFO nobody writes, and a
+      // link to an endless device (tmux follows it, as a user's path).
+      a.outside(`mkfifo ${work}/notes.fifo && ln -s /dev/zero ${work}/notes.txt`);
+      for (const name of ["notes.fifo", "notes.txt"]) {
+        const loaded = a.outside(`timeout 30 ${a.bin} tmux load-buffer ${work}/${name}`);
+        expect(loaded.code).toBe(1); // timeout's 124 if it blocked or read on
+        expect(loaded.stderr).toContain(`${work}/${name}`);
+        expect(loaded.stderr).toContain("not a regular file");
+      }
+      // The user's own stdin, by either name, is read as tmux reads it.
+      expect(a.outside(`echo piped | ${a.bin} tmux load-buffer - && ${a.bin} tmux show-buffer`).stdout).toBe("piped\n");
+      expect(a.outside(`echo stdin | ${a.bin} tmux load-buffer /dev/stdin && ${a.bin} tmux show-buffer`).stdout).toBe(
+        "stdin\n",
+      );
+      // A file past what a buffer may hold (the daemon's 1 MiB request line) is refused before it is sent.
+      a.outside(`head -c 3000000 /dev/zero | tr '\\0' x > ${work}/big.txt`);
+      const big = a.outside(`timeout 30 ${a.bin} tmux load-buffer ${work}/big.txt`);
+      expect(big.code).toBe(1);
+      expect(big.stderr).toContain("big.txt");
+      // Nor does appending grow one buffer without end: each set-buffer -a is bounded, their sum too.
+      const piece = "y".repeat(100_000);
+      let refused: { code: number; stderr: string } | undefined;
+      for (let i = 0; i < 12 && !refused; i++) {
+        const appended = await a.run(["tmux", "set-buffer", "-a", "-b", "grown", piece]);
+        if (appended.code !== 0) refused = appended;
+      }
+      expect(refused?.stderr).toContain("would hold more than");
+      await a.ok(["tmux", "kill-session", "-t", "buffers"]);
+    }, 60_000);
+
+    test("tmux list-buffers' sample shows a file's C1 and bidi controls as text, as it does C0", async () => {
+      await a.ok(["tmux", "new-session", "-d", "-s", "sampled", "sleep 600"]);
+      // A file the sandbox wrote, loaded by a tool: CSI 2J as C1, a right-to-left override.
+      writeFileSync(join(work, "sample.txt"), "a\u009b2Jb\u202ec\u2066d\x1be");
+      a.own(join(work, "sample.txt"));
+      await a.ok(["tmux", "load-buffer", "-b", "sample", join(work, "sample.txt")]);
+      const listed = await a.ok(["tmux", "list-buffers"]);
+      expect(listed).toContain("sample: ");
+      expect(listed).not.toMatch(UNSAFE);
+      // …and through a format of the caller's own.
+      expect(await a.ok(["tmux", "list-buffers", "-F", "#{buffer_sample}"])).not.toMatch(UNSAFE);
+      await a.ok(["tmux", "kill-session", "-t", "sampled"]);
+    }, 60_000);
   });
 }

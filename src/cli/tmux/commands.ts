@@ -1,7 +1,16 @@
 // What each tmux command does over t4a's protocol commands: a pane is a t4a session, tmux's
 // own state (numbers, options, buffers, channels) is tmux_state's. Output goes to `out`; a
 // refusal is a TmuxError in tmux's words.
-import { readFileSync, writeFileSync, appendFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from "node:fs";
 import type { Reply } from "../../client/connection.ts";
 import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
@@ -9,6 +18,7 @@ import { matchOption, OPTION_DEFAULTS } from "./options.ts";
 import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget, sessionOf } from "./panes.ts";
 import { liveSessions, type Pane, type Server, type TmuxSession } from "./server.ts";
 import { PROTOCOL_VERSION } from "../../protocol/fields.ts";
+import { MAX_REQUEST_LINE_BYTES } from "../../protocol/limits.ts";
 
 export interface Run {
   server: Server;
@@ -681,12 +691,58 @@ async function setBuffer(command: ParsedCommand, run: Run): Promise<void> {
   });
 }
 
+/** The most a buffer may hold: the daemon takes no request line longer. */
+const BUFFER_BYTES = MAX_REQUEST_LINE_BYTES / 2;
+
+/**
+ * load-buffer's file: a regular file, or this process's own stdin (`-`, `/dev/stdin`), at most
+ * BUFFER_BYTES. A FIFO or a device (a path a sandbox could have planted in a project) is refused
+ * at once: opened without blocking, never waited on or read without end.
+ */
+function readBufferFile(path: string): string {
+  let fd = 0;
+  if (path !== "-") {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    const stat = fstatSync(fd);
+    const stdin = (() => {
+      try {
+        return fstatSync(0);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (stdin && stat.dev === stdin.dev && stat.ino === stdin.ino && !stat.isFile()) {
+      closeSync(fd);
+      fd = 0;
+    } else if (!stat.isFile()) {
+      closeSync(fd);
+      throw new TmuxError(`${path}: not a regular file`);
+    }
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      total += read;
+      if (total > BUFFER_BYTES) throw new TmuxError(`${path}: larger than a buffer may hold (${BUFFER_BYTES} bytes)`);
+      chunks.push(chunk.subarray(0, read));
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
 async function loadBuffer(command: ParsedCommand, run: Run): Promise<void> {
   const path = command.args[0]!;
   let data: string;
   try {
-    data = path === "-" ? readFileSync(0, "utf8") : readFileSync(path, "utf8");
+    data = readBufferFile(path);
   } catch (error) {
+    if (error instanceof TmuxError) throw error;
     throw new TmuxError(
       `${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "No such file or directory" : (error as Error).message}`,
     );
@@ -812,6 +868,8 @@ async function respawnPane(command: ParsedCommand, run: Run): Promise<void> {
 }
 
 const CONTROLS = /[\x00-\x1f\x7f]/g;
+/** C1 and the bidi controls: shown as \\uXXXX (a buffer may hold a file a sandbox wrote). */
+const WIDE_CONTROLS = /[\x80-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const BUFFERS_FORMAT = '#{buffer_name}: #{buffer_size} bytes: "#{buffer_sample}"';
 
 export const HANDLERS: Record<string, Handler> = {
@@ -872,7 +930,10 @@ export const HANDLERS: Record<string, Handler> = {
           : name === "buffer_size"
             ? String(buffer.size)
             : name === "buffer_sample"
-              ? buffer.data.slice(0, 50).replace(CONTROLS, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
+              ? buffer.data
+                  .slice(0, 50)
+                  .replace(CONTROLS, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`)
+                  .replace(WIDE_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
               : undefined;
       run.out.push(`${expand(format, lookup)}\n`);
     }

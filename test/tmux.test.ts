@@ -4,7 +4,9 @@
 // without -e/-J/-N on programs that colour, wrap and scroll, and real TUIs (less, vim).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync, existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { AGENTS_BIN, prepareAgentHome } from "./fixtures/agent-homes.ts";
+import { FakeModel } from "./fixtures/fake-model.ts";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
 
 const REAL_TMUX = Bun.which("tmux", { PATH: "/usr/bin:/bin:/usr/local/bin" });
@@ -410,6 +412,115 @@ describe.skipIf(!REAL_TMUX)("windows: each a t4a session in its tmux session", (
     await same(["select-layout", "-t", "mb", "bogus"]);
     await same(["kill-session", "-t", "mb"]);
   });
+
+  test("split-window, select-pane, resize-pane, kill-pane, select-layout: the same panes and cells", async () => {
+    // Cells as tmux reports them (ids left out: tmux counts panes apart from sessions).
+    const cells =
+      "#{pane_index} #{pane_width}x#{pane_height} #{pane_left},#{pane_top} #{pane_right},#{pane_bottom} #{pane_active} #{pane_at_left}#{pane_at_right}#{pane_at_top}#{pane_at_bottom} #{window_panes} #{window_width}x#{window_height}";
+    await same(["new-session", "-d", "-s", "sp", "-x", "80", "-y", "24", "sleep 300"]);
+    await same(["split-window", "-t", "sp", "sleep 301"]);
+    await same([
+      "split-window",
+      "-h",
+      "-t",
+      "sp",
+      "-P",
+      "-F",
+      "#{session_name}:#{window_index}.#{pane_index}",
+      "sleep 302",
+    ]);
+    await same(["split-window", "-v", "-l", "3", "-t", "sp:0.0", "sleep 303"]);
+    await same(["split-window", "-h", "-p", "30", "-b", "-d", "-t", "sp:0.0", "sleep 304"]);
+    await same(["split-window", "-h", "-l", "40%", "-t", "sp:0.4", "-P", "sleep 305"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    await same(["display-message", "-p", "-t", "sp", "#{pane_index} #{window_panes}"]);
+    await same(["resize-pane", "-t", "sp:0.1", "-x", "20"]);
+    await same(["resize-pane", "-t", "sp:0.3", "-U", "2"]);
+    await same(["resize-pane", "-t", "sp:0.5", "-L", "3"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    await same(["kill-pane", "-t", "sp:0.2"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    await same(["select-pane", "-t", "sp:0.2"]);
+    await same(["select-pane", "-t", "sp", "-l"]);
+    await same(["display-message", "-p", "-t", "sp", "#{pane_index}"]);
+    await same(["select-pane", "-t", "sp", "-R"]);
+    await same(["display-message", "-p", "-t", "sp", "#{pane_index}"]);
+    await same(["select-pane", "-t", "sp", "-D"]);
+    await same(["display-message", "-p", "-t", "sp:0.{bottom}", "#{pane_index}"]);
+    for (const layout of ["main-vertical", "main-h", "tiled", "even-horizontal", "even-vertical"]) {
+      await same(["select-layout", "-t", "sp", layout]);
+      await same(["list-panes", "-t", "sp", "-F", cells]);
+    }
+    await same(["set-option", "-w", "-t", "sp", "main-pane-width", "50%"]);
+    await same(["select-layout", "-t", "sp", "main-vertical"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    await same(["resize-window", "-t", "sp", "-x", "100", "-y", "30"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    // A program in a pane sees its cell's size.
+    await same([
+      "split-window",
+      "-t",
+      "sp:0.0",
+      "-l",
+      "5",
+      "-c",
+      "/tmp",
+      "-e",
+      "WHERE=x",
+      "sh -c 'stty size; echo $WHERE; pwd; sleep 300'",
+    ]);
+    await shownInBoth("sp:0.1", "/tmp");
+    await same(["capture-pane", "-p", "-t", "sp:0.1", "-E", "2"]);
+    await same(["list-panes", "-s", "-t", "sp", "-F", `#{window_index}.${cells}`]);
+    await same(["split-window", "-t", "sp:0.1", "-l", "500"]);
+    await same(["kill-pane", "-a", "-t", "sp:0.3"]);
+    await same(["list-panes", "-t", "sp", "-F", cells]);
+    await same(["kill-pane", "-t", "sp"]);
+    await same(["has-session", "-t", "sp"]);
+  });
+
+  test("a fresh server: the same ids and layout strings as tmux's", async () => {
+    // On a server of its own, t4a's one count gives the ids tmux's three counts give here.
+    const L = (args: string[]) => ["-L", "fresh", ...args];
+    const ids = "#{session_id} #{window_id} #{pane_id} #{pane_index} #{window_layout}";
+    await same(L(["new-session", "-d", "-s", "f", "-x", "120", "-y", "40", "sleep 300"]));
+    await same(L(["split-window", "-h", "-t", "f", "-P", "-F", "#{pane_id}", "sleep 301"]));
+    await same(L(["split-window", "-t", "f", "-P", "-F", "#{pane_id} #{window_id}", "sleep 302"]));
+    await same(L(["split-window", "-b", "-l", "25%", "-t", "f:0.0", "sleep 303"]));
+    await same(L(["list-panes", "-t", "f", "-F", ids]));
+    await same(L(["display-message", "-p", "-t", "%2", ids]));
+    await same(L(["display-message", "-p", "-t", "@0.1", ids]));
+    await same(L(["select-layout", "-t", "f", "main-horizontal"]));
+    await same(L(["list-panes", "-t", "f", "-F", ids]));
+    const string = (await tmuxReal(L(["display-message", "-p", "-t", "f", "#{window_layout}"]))).stdout.trim();
+    await same(L(["select-layout", "-t", "f", "tiled"]));
+    await same(L(["select-layout", "-t", "f", string]));
+    await same(L(["list-panes", "-t", "f", "-F", ids]));
+    await same(L(["select-layout", "-t", "f", "1234,80x24,0,0,9"]));
+    await same(L(["kill-server"]));
+    // Gone on both (tmux leaves its socket file behind: "no server running"; t4a removes its own).
+    const { t4a, tmux } = await both(L(["ls"]));
+    expect([t4a.code, tmux.code]).toEqual([1, 1]);
+  });
+
+  test("rename-session and rename-window", async () => {
+    await same(["new-session", "-d", "-s", "old", "sleep 300"]);
+    await same(["new-window", "-d", "-t", "old", "sleep 301"]);
+    await same(["new-session", "-d", "-s", "taken", "sleep 302"]);
+    await same(["rename-session", "-t", "old", "taken"]);
+    await same(["rename-session", "-t", "old", "new:name"]);
+    await same(["has-session", "-t", "old"]);
+    await same(["list-windows", "-t", "new_name", "-F", "#{session_name}:#{window_index} #{window_active}"]);
+    await same(["split-window", "-d", "-t", "new_name:1", "sleep 303"]);
+    await same(["rename-window", "-t", "new_name:1", "renamed"]);
+    // (Window 1 only: tmux names window 0 after its program once its rename timer runs.)
+    await same(["list-panes", "-t", "new_name:1", "-F", "#{window_index}.#{pane_index} #{window_name}"]);
+    await same(["list-panes", "-s", "-t", "new_name", "-F", "#{window_index}.#{pane_index} #{pane_active}"]);
+    // The old name is free for a new session.
+    await same(["new-session", "-d", "-s", "old", "sleep 304"]);
+    await same(["list-sessions", "-F", "#{session_name} #{session_windows}", "-f", "#{m:*[od]*,#{session_name}}"]);
+    for (const name of ["old", "new_name", "taken"]) await same(["kill-session", "-t", name]);
+  });
 });
 
 describe("t4a as tmux, on its own", () => {
@@ -450,6 +561,78 @@ describe("t4a as tmux, on its own", () => {
         existsSync(join(box.dir, "inside.txt")) &&
         readFileSync(join(box.dir, "inside.txt"), "utf8") === "inside shared\n",
     );
+  });
+
+  test("kill-server ends what tmux made; a t4a session made outside tmux keeps the daemon", async () => {
+    const socket = join(dirname(box.socket), "tmux-ks.sock");
+    const env = { ...baseEnv(), T4A_SOCKET: box.socket, PATH: `${shimDir}:${process.env.PATH}` };
+    const tmux = (args: string[]) => runWith([join(shimDir, "tmux"), "-L", "ks", ...args], env);
+    const t4a = (args: string[]) => runWith([BIN, ...args], { ...env, T4A_SOCKET: socket });
+    expect((await tmux(["new-session", "-d", "-s", "made-by-tmux", "sleep 300"])).code).toBe(0);
+    expect(existsSync(socket)).toBe(true);
+    expect((await t4a(["create", "--name", "made-by-t4a", "--", "sleep", "300"])).code).toBe(0);
+    const killed = await tmux(["kill-server"]);
+    expect(killed.code).toBe(0);
+    expect(killed.stderr).toContain("made-by-t4a");
+    const ids = (JSON.parse((await t4a(["list", "--json"])).stdout).terminals as Array<{ id: string; alive: boolean }>)
+      .filter((t) => t.alive)
+      .map((t) => t.id);
+    expect(ids).toEqual(["made-by-t4a"]);
+    // With only tmux's sessions, kill-server ends the daemon as tmux's server exits.
+    expect((await t4a(["kill", "made-by-t4a"])).code).toBe(0);
+    expect((await tmux(["new-session", "-d", "-s", "again", "sleep 300"])).code).toBe(0);
+    expect(await tmux(["kill-server"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    const gone = await tmux(["ls"]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/no server running|error connecting/);
+  });
+
+  test("a known agent CLI started through tmux is an agent session, as t4a create --agent makes it", async () => {
+    const installed = existsSync(join(AGENTS_BIN, "claude"));
+    expect(installed).toBe(true);
+    const model = new FakeModel();
+    try {
+      const home = join(box.dir, "home-claude");
+      const work = join(box.dir, "work-claude");
+      mkdirSync(home, { recursive: true });
+      mkdirSync(work, { recursive: true });
+      const env = {
+        ...baseEnv(),
+        ...prepareAgentHome(home, model.url, [work]),
+        HOME: home,
+        T4A_SOCKET: box.socket,
+        PATH: `${shimDir}:${AGENTS_BIN}:${process.env.PATH}`,
+      };
+      const tmux = (args: string[]) => runWith([join(shimDir, "tmux"), ...args], env);
+      expect((await tmux(["new-session", "-d", "-s", "agent-one", "-c", work, "claude"])).code).toBe(0);
+      expect((await tmux(["new-session", "-d", "-s", "agent-two", "-c", work, "claude", "--model", "x"])).code).toBe(0);
+      // A shell line that is more than a command is run as it is, not as an agent.
+      expect(
+        (await tmux(["new-session", "-d", "-s", "not-agent", "-c", work, "claude --version; sleep 300"])).code,
+      ).toBe(0);
+      const terminals = JSON.parse(await box.ok(["list", "--json"])).terminals as Array<{ id: string; agent?: string }>;
+      const agentOf = (id: string) => terminals.find((t) => t.id === id)?.agent;
+      expect([agentOf("agent-one"), agentOf("agent-two"), agentOf("not-agent")]).toEqual([
+        "claude",
+        "claude",
+        undefined,
+      ]);
+      // Its state is read as an agent's: claude's input box, then idle.
+      await waitFor(
+        async () => {
+          const listed = JSON.parse(await box.ok(["list", "--json"])).terminals as Array<{
+            id: string;
+            agent_state?: string;
+          }>;
+          return listed.find((t) => t.id === "agent-one")?.agent_state !== undefined;
+        },
+        60_000,
+        "an agent state for the tmux-made claude",
+      );
+      for (const id of ["agent-one", "agent-two", "not-agent"]) await tmux(["kill-session", "-t", id]);
+    } finally {
+      model.stop();
+    }
   });
 
   test("a waiter killed by timeout takes no later signal", async () => {
@@ -496,7 +679,7 @@ describe("t4a as tmux, on its own", () => {
 
   test("what t4a does not implement fails, saying so", async () => {
     for (const args of [
-      ["split-window"],
+      ["swap-pane"],
       ["join-pane"],
       ["copy-mode"],
       ["send-keys", "-X", "begin-selection"],

@@ -15,8 +15,30 @@ import type { Reply } from "../../client/connection.ts";
 import { expand, namesIn, type Lookup } from "./format.ts";
 import { type ParsedCommand, TmuxError } from "./grammar.ts";
 import { matchOption, OPTION_DEFAULTS } from "./options.ts";
-import { currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget, sessionOf } from "./panes.ts";
-import { liveSessions, type Pane, type Server, type TmuxSession } from "./server.ts";
+import {
+  type Cell,
+  type Kind,
+  LAYOUT_NAMES,
+  findPane,
+  leaves,
+  named,
+  parseLayout,
+  resizePane,
+  resizePaneTo,
+  resizeWindow,
+  split,
+  copy as copyLayout,
+} from "./layout.ts";
+import { cellOf, currentPaneNumber, extrasFor, historyLimit, paneLookup, resolveTarget, sessionOf } from "./panes.ts";
+import {
+  liveSessions,
+  remainsOnExit,
+  type Pane,
+  type Server,
+  type TmuxSession,
+  type Window,
+  windowOf,
+} from "./server.ts";
 import { PROTOCOL_VERSION } from "../../protocol/fields.ts";
 import { MAX_REQUEST_LINE_BYTES } from "../../protocol/limits.ts";
 
@@ -193,11 +215,22 @@ async function newSession(command: ParsedCommand, run: Run): Promise<void> {
     }
     // Ended windows tmux would have closed: the name is free again.
     for (const pane of (await server.state()).panes)
-      if (pane.group === name || pane.id === name) await server.request({ cmd: "kill", id: pane.id });
+      if (
+        !pane.alive &&
+        !remainsOnExit(pane, (await server.state()).global) &&
+        (pane.group === name || pane.id === name)
+      )
+        await server.request({ cmd: "kill", id: pane.id });
+    server.invalidate();
   }
   const tty = !detached && process.stdout.isTTY;
+  // A session renamed keeps its t4a id: a new one of the old name takes another id, in its group.
+  const ids = new Set((await server.state()).panes.map((pane) => pane.id));
+  let id = name;
+  for (let n = 2; id !== undefined && ids.has(id); n++) id = `${name}-${n}`;
   const pane = await createPane(run, command, {
-    id: name,
+    id,
+    ...(id !== name ? { group: name, windowIndex: 0, sessionNumber: undefined } : {}),
     cols: size(flag(command, "x"), 0, "width") ?? (tty ? process.stdout.columns : 80),
     rows: size(flag(command, "y"), 0, "height") ?? (tty ? process.stdout.rows : 24),
   });
@@ -225,16 +258,19 @@ async function newWindow(command: ParsedCommand, run: Run): Promise<void> {
     if (!Number.isInteger(index) || index < 0) throw new TmuxError(`can't find window: ${indexPart}`);
     const taken = session.windows.find((pane) => pane.windowIndex === index);
     if (taken && !has(command, "k")) throw new TmuxError(`create window failed: index ${index} in use`);
-    if (taken) await server.request({ cmd: "kill", id: taken.id });
+    if (taken) for (const pane of windowOf(taken).panes) await server.request({ cmd: "kill", id: pane.id });
   } else {
     const { global } = await server.state();
     index = Number(global["base-index"] ?? 0);
     while (used.has(index)) index++;
   }
+  const ids = new Set((await server.state()).panes.map((pane) => pane.id));
+  let id = `${session.name}.${index}`;
+  for (let n = 2; ids.has(id); n++) id = `${session.name}.${index}-${n}`;
   const pane = await createPane(run, command, {
-    id: `${session.name}.${index}`,
-    cols: session.active.cols,
-    rows: session.active.rows,
+    id,
+    cols: windowOf(session.active).layout.sx,
+    rows: windowOf(session.active).layout.sy,
     group: session.name,
     windowIndex: index,
     sessionNumber: session.number,
@@ -267,7 +303,8 @@ async function moveWindow(command: ParsedCommand, run: Run): Promise<void> {
     const renumbered = new Map<number, number>();
     for (const pane of session.windows) {
       renumbered.set(pane.windowIndex, next);
-      if (pane.windowIndex !== next) await setOption(run, "t4a-window-index", String(next), pane.id);
+      if (pane.windowIndex !== next)
+        for (const member of windowOf(pane).panes) await setOption(run, "t4a-window-index", String(next), member.id);
       next++;
     }
     const remap = (list: string | undefined) =>
@@ -308,16 +345,172 @@ async function moveWindow(command: ParsedCommand, run: Run): Promise<void> {
   const taken = destination.windows.find((pane) => pane.windowIndex === index && pane !== source);
   if (taken) {
     if (!has(command, "k")) throw new TmuxError(`index in use: ${index}`);
-    await server.request({ cmd: "kill", id: taken.id });
+    for (const pane of windowOf(taken).panes) await server.request({ cmd: "kill", id: pane.id });
   }
   if (taken === undefined && destination.name === source.group && source.windowIndex === index) return;
-  await setOption(run, "t4a-group", destination.name, source.id);
-  await setOption(run, "t4a-window-index", String(index), source.id);
-  await setOption(run, "t4a-session-number", String(destination.number), source.id);
+  for (const pane of windowOf(source).panes) {
+    await setOption(run, "t4a-group", destination.name, pane.id);
+    await setOption(run, "t4a-window-index", String(index), pane.id);
+    await setOption(run, "t4a-session-number", String(destination.number), pane.id);
+  }
   if (!has(command, "d")) await makeCurrent(run, destination, index);
 }
 
-const LAYOUTS = ["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"];
+/**
+ * split-window: a new pane (a t4a session) in the target pane's window, its cell cut from the
+ * target's as tmux's layout_split_pane cuts it (-h beside, else below; -l/-p its size; -b before).
+ */
+async function splitWindow(command: ParsedCommand, run: Run): Promise<void> {
+  const { server } = run;
+  const target = await resolveTarget(server, flag(command, "t"));
+  const window = windowOf(target);
+  const session = await sessionOf(server, target);
+  const type: Kind = has(command, "h") ? "leftright" : "topbottom";
+  const cell = cellOf(target);
+  const whole = type === "leftright" ? cell.sx : cell.sy;
+  let size = -1;
+  const lines = flag(command, "l");
+  const percent = flag(command, "p");
+  const number = (text: string, words: (cause: string) => string) => {
+    const value = /^\s*[-+]?\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (Number.isNaN(value)) throw new TmuxError(words("invalid"));
+    if (value < 0) throw new TmuxError(words("too small"));
+    if (value > 2147483647) throw new TmuxError(words("too large"));
+    return value;
+  };
+  if (lines !== undefined) {
+    if (lines.endsWith("%")) size = Math.floor((whole * number(lines.slice(0, -1), (c) => `percentage ${c}`)) / 100);
+    else size = number(lines, (c) => `lines ${c}`);
+  } else if (percent !== undefined) {
+    size = Math.floor((whole * number(percent, (c) => `create pane failed: -p ${c}`)) / 100);
+  }
+  let layout: Cell;
+  try {
+    layout = split(copyLayout(window.layout), target.number, type, size, has(command, "b"), -1);
+  } catch (error) {
+    if (error instanceof RangeError) throw new TmuxError("no space for new pane");
+    throw error;
+  }
+  const fresh = findPane(layout, -1)!;
+  const ids = new Set((await server.state()).panes.map((pane) => pane.id));
+  let n = window.panes.length;
+  let id = `${session.name}.${window.index}.${n}`;
+  while (ids.has(id)) id = `${session.name}.${window.index}.${++n}`;
+  const pane = await createPane(run, command, {
+    id,
+    cols: fresh.sx,
+    rows: fresh.sy,
+    group: session.name,
+    windowIndex: window.index,
+    sessionNumber: session.number,
+    split: { window, layout, active: !has(command, "d") },
+  });
+  if (has(command, "P"))
+    run.out.push(
+      `${await expandFor(run, pane, flag(command, "F") ?? "#{session_name}:#{window_index}.#{pane_index}")}\n`,
+    );
+}
+
+/** The pane next to this one in a direction (-L -R -U -D), wrapping at the window's edge as tmux does. */
+function paneBeside(pane: Pane, direction: "L" | "R" | "U" | "D"): Pane | undefined {
+  const window = windowOf(pane);
+  const me = cellOf(pane);
+  const { sx, sy } = window.layout;
+  const others = window.panes.filter((other) => other !== pane).map((other) => ({ other, cell: cellOf(other) }));
+  const overlapsY = (c: typeof me) => c.yoff <= me.yoff + me.sy && me.yoff <= c.yoff + c.sy;
+  const overlapsX = (c: typeof me) => c.xoff <= me.xoff + me.sx && me.xoff <= c.xoff + c.sx;
+  const edge = {
+    L: (c: typeof me) => overlapsY(c) && (me.xoff === 0 ? c.xoff + c.sx === sx : c.xoff + c.sx + 1 === me.xoff),
+    R: (c: typeof me) => overlapsY(c) && (me.xoff + me.sx === sx ? c.xoff === 0 : c.xoff === me.xoff + me.sx + 1),
+    U: (c: typeof me) => overlapsX(c) && (me.yoff === 0 ? c.yoff + c.sy === sy : c.yoff + c.sy + 1 === me.yoff),
+    D: (c: typeof me) => overlapsX(c) && (me.yoff + me.sy === sy ? c.yoff === 0 : c.yoff === me.yoff + me.sy + 1),
+  }[direction];
+  return others.find(({ cell }) => edge(cell))?.other;
+}
+
+async function selectPane(command: ParsedCommand, run: Run): Promise<void> {
+  let pane = await resolveTarget(run.server, flag(command, "t"));
+  const title = flag(command, "T");
+  if (title !== undefined) await setOption(run, "t4a-pane-title", title, pane.id);
+  for (const direction of ["L", "R", "U", "D"] as const)
+    if (has(command, direction)) pane = paneBeside(pane, direction) ?? pane;
+  if (has(command, "l")) {
+    const last = windowOf(pane).last;
+    if (!last) throw new TmuxError("no last pane");
+    pane = last;
+  }
+  const window = windowOf(pane);
+  if (window.active !== pane && window.panes.length > 1)
+    await run.server.saveLayout(window.layout, pane.number, window.panes);
+}
+
+/** kill-pane: the pane's t4a session; its cell goes to a neighbour (the window with its last pane). */
+async function killPane(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  const victims = has(command, "a") ? windowOf(pane).panes.filter((other) => other !== pane) : [pane];
+  for (const victim of victims) await run.server.request({ cmd: "kill", id: victim.id });
+  run.server.invalidate();
+  // Read again: the window's layout settles (the neighbours resized) now, as tmux's does at once.
+  await run.server.state();
+}
+
+/** kill-window: each pane of the window; its tmux session lives on while it has other windows. */
+async function killWindow(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"), "window");
+  const keep = has(command, "a") ? windowOf(pane) : undefined;
+  const windows = keep
+    ? (await sessionOf(run.server, pane)).windows.map(windowOf).filter((window) => window !== keep)
+    : [windowOf(pane)];
+  for (const window of windows)
+    for (const member of window.panes) await run.server.request({ cmd: "kill", id: member.id });
+  run.server.invalidate();
+}
+
+/** select-layout: a named layout (unique prefix) or a layout string, over the window's panes in order. */
+async function selectLayout(command: ParsedCommand, run: Run): Promise<void> {
+  const pane = await resolveTarget(run.server, flag(command, "t"));
+  const window = windowOf(pane);
+  const name = command.args[0];
+  if (name === undefined) return;
+  let layout: Cell | undefined;
+  const numbers = window.panes.map((member) => member.number);
+  if (/^[0-9a-f]{4},/.test(name)) {
+    layout = parseLayout(name, true);
+    if (!layout || leaves(layout).length !== numbers.length) throw new TmuxError(`invalid layout: ${name}`);
+    leaves(layout).forEach((cell, i) => {
+      cell.pane = numbers[i]!;
+    });
+  } else {
+    const found = LAYOUT_NAMES.filter((layoutName) => layoutName.startsWith(name));
+    if (found.length !== 1) throw new TmuxError(`invalid layout: ${name}`);
+    const { global } = await run.server.state();
+    const option = (key: string) => window.active.options[key] ?? global[key];
+    layout = named(found[0]!, numbers, window.layout.sx, window.layout.sy, {
+      "main-pane-width": option("main-pane-width"),
+      "main-pane-height": option("main-pane-height"),
+      "other-pane-width": option("other-pane-width"),
+      "other-pane-height": option("other-pane-height"),
+    });
+  }
+  if (numbers.length > 1) await run.server.saveLayout(layout, window.active.number, window.panes);
+}
+
+/** rename-session: the tmux session's name (its panes' group); the t4a sessions keep their ids. */
+async function renameSession(command: ParsedCommand, run: Run): Promise<void> {
+  const session = await sessionOf(run.server, await resolveTarget(run.server, flag(command, "t"), "session"));
+  const name = sessionName(command.args[0]!);
+  if (name === session.name) return;
+  const sessions = await liveSessions(run.server);
+  if (sessions.some((other) => other.name === name)) throw new TmuxError(`duplicate session: ${name}`);
+  const { global } = await run.server.state();
+  for (const window of session.windows.map(windowOf))
+    for (const pane of window.panes) await setOption(run, "t4a-group", name, pane.id);
+  for (const key of ["t4a-active", "t4a-last"]) {
+    const value = global[`${key}:${session.name}`];
+    if (value !== undefined) await setOption(run, `${key}:${name}`, value);
+    if (value !== undefined) await setOption(run, `${key}:${session.name}`, undefined);
+  }
+}
 
 interface PanePlace {
   /** The t4a session's id; unnamed: the number it is given. */
@@ -328,6 +521,8 @@ interface PanePlace {
   group?: string;
   windowIndex?: number;
   sessionNumber?: number;
+  /** For a pane split-window adds: its window, the layout with the new pane as -1, and whether it becomes active. */
+  split?: { window: Window; layout: Cell; active: boolean };
 }
 
 /** One pane as a t4a session: the command, directory, environment and name new-session/new-window ask for. */
@@ -354,6 +549,7 @@ async function createPane(run: Run, command: ParsedCommand, place: PanePlace): P
   const shell = global["default-shell"] ?? process.env.SHELL ?? "/bin/sh";
   const words = command.args;
   const defaultCommand = global["default-command"];
+  const agent = words.length ? await agentOf(words) : undefined;
   const argv =
     words.length > 1
       ? words
@@ -370,7 +566,13 @@ async function createPane(run: Run, command: ParsedCommand, place: PanePlace): P
       name: id,
       cols: place.cols,
       rows: place.rows,
-      ...(argv ? { cmd_args: argv } : {}),
+      // A known agent CLI runs as `t4a create --agent NAME --direct -- ARGS` would: its state,
+      // hooks and log are t4a's (decided by the command line the caller gave, nothing else).
+      ...(agent
+        ? { agent: agent.name, spawn_mode: "direct", ...(agent.args.length ? { agent_args: agent.args } : {}) }
+        : argv
+          ? { cmd_args: argv }
+          : {}),
       cwd: flag(command, "c") ?? process.cwd(),
       env,
       // A tmux session gets the environment of whoever made it, as a tmux server's sessions do.
@@ -386,11 +588,21 @@ async function createPane(run: Run, command: ParsedCommand, place: PanePlace): P
     },
   );
   // What tmux knows of the pane beyond t4a's session, asked at once on the one connection.
-  const options: Array<[string, string]> = [];
+  const options: Array<[string, string]> = [["t4a-made", "1"]];
   if (place.group !== undefined) {
     options.push(["t4a-group", place.group]);
     options.push(["t4a-window-index", String(place.windowIndex)]);
-    options.push(["t4a-session-number", String(place.sessionNumber)]);
+    options.push(["t4a-session-number", String(place.sessionNumber ?? number)]);
+  }
+  if (place.split) {
+    const { window, layout, active } = place.split;
+    findPane(layout, -1)!.pane = number;
+    options.push(["t4a-window", String(window.number)]);
+    const name = window.active.options["t4a-window-name"];
+    if (name !== undefined) options.push(["t4a-window-name", name]);
+    const fresh = { id, number, cols: place.cols, rows: place.rows, options: {} } as Pane;
+    // The layout goes on the window's panes before anything reads them again.
+    await server.saveLayout(layout, active ? number : window.active.number, [...window.panes, fresh]);
   }
   const windowName = flag(command, "n");
   if (windowName !== undefined) options.push(["t4a-window-name", windowName]);
@@ -407,6 +619,20 @@ async function createPane(run: Run, command: ParsedCommand, place: PanePlace): P
   const pane = (await server.state()).panes.find((p) => p.id === id);
   if (!pane) throw new TmuxError(`${id}: ended as it started`);
   return pane;
+}
+
+/**
+ * The agent preset a pane's command names: its first word is a preset's CLI by its bare name
+ * (found on PATH as the preset is; a path names some other program), the rest plain words. A
+ * shell line with anything but plain words (quotes, `$`, `;`, redirections) stays a shell line.
+ */
+export async function agentOf(words: string[]): Promise<{ name: string; args: string[] } | undefined> {
+  const argv = words.length > 1 ? words : /^[\w@%+=:,./ -]+$/.test(words[0]!) ? words[0]!.trim().split(/ +/) : [];
+  const cli = argv[0];
+  if (!cli || cli.includes("/")) return undefined;
+  const { PRESETS } = await import("../../spawn/agents/registry.ts");
+  const preset = PRESETS.find((candidate) => candidate.cli === cli);
+  return preset ? { name: preset.name, args: argv.slice(1) } : undefined;
 }
 
 /** Arguments as tmux's cmd_stringify_argv writes them: quoted where they hold blanks or quotes. */
@@ -513,6 +739,9 @@ async function windowsFor(command: ParsedCommand, run: Run, all: boolean): Promi
   return (await sessionOf(run.server, await resolveTarget(run.server, flag(command, "t"), "session"))).windows;
 }
 
+/** Every pane of those windows, in order. */
+const panesOf = (windows: Pane[]): Pane[] => windows.flatMap((window) => windowOf(window).panes);
+
 async function listWindows(command: ParsedCommand, run: Run): Promise<void> {
   const all = has(command, "a");
   const panes = await windowsFor(command, run, all);
@@ -528,8 +757,8 @@ async function listPanesCommand(command: ParsedCommand, run: Run): Promise<void>
   const all = has(command, "a");
   const panes =
     all || has(command, "s")
-      ? await windowsFor(command, run, all)
-      : [await resolveTarget(run.server, flag(command, "t"), "window")];
+      ? panesOf(await windowsFor(command, run, all))
+      : windowOf(await resolveTarget(run.server, flag(command, "t"), "window")).panes;
   const format =
     flag(command, "F") ??
     (all
@@ -651,6 +880,8 @@ async function waitFor(command: ParsedCommand, run: Run): Promise<void> {
 
 async function resize(command: ParsedCommand, run: Run): Promise<void> {
   const pane = await resolveTarget(run.server, flag(command, "t"));
+  const window = windowOf(pane);
+  if (window.panes.length > 1) return resizeInLayout(command, run, pane, window);
   let cols = size(flag(command, "x"), pane.cols, "width") ?? pane.cols;
   let rows = size(flag(command, "y"), pane.rows, "height") ?? pane.rows;
   const adjustment = command.args[0] === undefined ? 1 : Number(command.args[0]);
@@ -662,6 +893,32 @@ async function resize(command: ParsedCommand, run: Run): Promise<void> {
   if (cols === pane.cols && rows === pane.rows) return;
   await run.server.request({ cmd: "resize", id: pane.id, cols, rows });
   run.server.invalidate();
+}
+
+/** resize-pane/-window in a window of several panes: the layout changes as tmux's does, each pane follows its cell. */
+async function resizeInLayout(command: ParsedCommand, run: Run, pane: Pane, window: Window): Promise<void> {
+  const adjustment = command.args[0] === undefined ? 1 : Number(command.args[0]);
+  if (!Number.isInteger(adjustment) || adjustment < 1) throw new TmuxError(`adjustment ${command.args[0]} invalid`);
+  let layout = copyLayout(window.layout);
+  if (command.spec.name === "resize-window") {
+    let sx = size(flag(command, "x"), layout.sx, "width") ?? layout.sx;
+    let sy = size(flag(command, "y"), layout.sy, "height") ?? layout.sy;
+    if (has(command, "L")) sx = Math.max(1, sx - adjustment);
+    if (has(command, "R")) sx = Math.min(1000, sx + adjustment);
+    if (has(command, "U")) sy = Math.max(1, sy - adjustment);
+    if (has(command, "D")) sy = Math.min(1000, sy + adjustment);
+    layout = resizeWindow(layout, sx, sy);
+  } else {
+    const x = size(flag(command, "x"), layout.sx, "width");
+    const y = size(flag(command, "y"), layout.sy, "height");
+    if (x !== undefined) layout = resizePaneTo(layout, pane.number, "leftright", x);
+    if (y !== undefined) layout = resizePaneTo(layout, pane.number, "topbottom", y);
+    if (has(command, "L")) layout = resizePane(layout, pane.number, "leftright", -adjustment);
+    if (has(command, "R")) layout = resizePane(layout, pane.number, "leftright", adjustment);
+    if (has(command, "U")) layout = resizePane(layout, pane.number, "topbottom", -adjustment);
+    if (has(command, "D")) layout = resizePane(layout, pane.number, "topbottom", adjustment);
+  }
+  await run.server.saveLayout(layout, window.active.number, window.panes);
 }
 
 async function bufferData(run: Run, name: string | undefined): Promise<Reply> {
@@ -830,7 +1087,27 @@ async function showEnvironment(command: ParsedCommand, run: Run): Promise<void> 
   for (const [key, value] of entries.sort()) run.out.push(`${key}=${value}\n`);
 }
 
+/**
+ * kill-server: tmux's server is the sessions made through tmux. Those end; a t4a session made
+ * otherwise (t4a create, the page, MCP) on the same socket is not tmux's to end, and keeps the
+ * daemon running (said on stderr). With none such, the daemon shuts down as tmux's server exits.
+ */
 async function killServer(_command: ParsedCommand, run: Run): Promise<void> {
+  const { panes } = await run.server.state();
+  const ours = panes.filter((pane) => pane.madeByTmux);
+  const others = panes.filter((pane) => !pane.madeByTmux);
+  if (others.length) {
+    for (const pane of ours) await run.server.request({ cmd: "kill", id: pane.id }, { not_found: "" }).catch(() => {});
+    run.server.invalidate();
+    process.stderr.write(
+      `t4a: kill-server ended the ${ours.length} session(s) made through tmux; the t4a daemon keeps running for ` +
+        `${others.length} session(s) made outside tmux (${others
+          .slice(0, 5)
+          .map((pane) => pane.id)
+          .join(", ")}${others.length > 5 ? ", …" : ""}): t4a shutdown ends those too\n`,
+    );
+    return;
+  }
   const reply = await run.server.request({ cmd: "shutdown" });
   run.server.close();
   // As `t4a shutdown`: answered once the daemon is gone, so a new-session right after starts anew.
@@ -843,15 +1120,8 @@ async function killSession(command: ParsedCommand, run: Run): Promise<void> {
   const sessions = has(command, "a")
     ? (await liveSessions(run.server)).filter((session) => session.name !== target.name)
     : [target];
-  for (const pane of sessions.flatMap((session) => session.windows))
+  for (const pane of sessions.flatMap((session) => session.windows.flatMap((window) => windowOf(window).panes)))
     await run.server.request({ cmd: "kill", id: pane.id });
-  run.server.invalidate();
-}
-
-/** kill-window, kill-pane: the one t4a session; its tmux session lives on while it has other windows. */
-async function killWindow(command: ParsedCommand, run: Run): Promise<void> {
-  const pane = await resolveTarget(run.server, flag(command, "t"), "window");
-  await run.server.request({ cmd: "kill", id: pane.id });
   run.server.invalidate();
 }
 
@@ -944,31 +1214,21 @@ export const HANDLERS: Record<string, Handler> = {
     const pane = await resolveTarget(run.server, flag(command, "t"), "session");
     await attach(run, pane, has(command, "r"));
   },
-  "kill-pane": killWindow,
+  "kill-pane": killPane,
   "kill-window": killWindow,
   "new-window": newWindow,
+  "split-window": splitWindow,
   "move-window": moveWindow,
-  "select-layout": async (command, run) => {
-    await resolveTarget(run.server, flag(command, "t"));
-    const name = command.args[0];
-    // tmux takes a unique prefix of a layout's name, or a layout string (checksum,WxH,…).
-    if (name !== undefined && !/^[0-9a-f]{4},\d+x\d+,/.test(name)) {
-      const found = LAYOUTS.filter((layout) => layout.startsWith(name));
-      if (found.length !== 1) throw new TmuxError(`invalid layout: ${name}`);
-    }
-  },
-  "select-pane": async (command, run) => {
-    const pane = await resolveTarget(run.server, flag(command, "t"));
-    const title = flag(command, "T");
-    if (title !== undefined) await setOption(run, "t4a-pane-title", title, pane.id);
-  },
+  "select-layout": selectLayout,
+  "select-pane": selectPane,
+  "rename-session": renameSession,
   "select-window": async (command, run) => {
     const pane = await resolveTarget(run.server, flag(command, "t"), "window");
     await makeCurrent(run, await sessionOf(run.server, pane), pane.windowIndex);
   },
   "rename-window": async (command, run) => {
     const pane = await resolveTarget(run.server, flag(command, "t"), "window");
-    await setOption(run, "t4a-window-name", command.args[0]!, pane.id);
+    for (const member of windowOf(pane).panes) await setOption(run, "t4a-window-name", command.args[0]!, member.id);
   },
   "list-clients": async () => {},
   "respawn-pane": respawnPane,

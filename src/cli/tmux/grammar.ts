@@ -58,7 +58,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "",
     args: [0, 0],
     usage: "",
-    note: "t4a shutdown: every session of that socket ends, as tmux's do",
+    note: "ends the sessions made through tmux; the daemon shuts down too unless sessions made outside tmux (t4a create, the page, MCP) live on its socket, which it keeps and names on stderr",
   },
   {
     name: "start-server",
@@ -90,7 +90,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "asF:f:t:",
     args: [0, 0],
     usage: "[-as] [-F format] [-f filter] [-t target-window]",
-    note: "each window's one pane (index 0); -s: the session's windows'",
+    note: "the window's panes (each a t4a session) in tmux's order; -s: the session's, -a: all",
   },
   {
     name: "new-window",
@@ -118,7 +118,7 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 1],
     usage: "[-Enop] [-t target-pane] [layout-name]",
     ignored: "Enop",
-    note: "checks the target and the layout name: a window of one pane has the same layout under every name",
+    note: "the five named layouts (a unique prefix) as tmux 3.3a lays them out, or a layout string; each pane resized to its cell",
   },
   {
     name: "send-keys",
@@ -236,7 +236,7 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-DLMRTUZ] [-x width] [-y height] [-t target-pane] [adjustment]",
     ignored: "Z",
     refused: "MT",
-    note: "t4a resize (a pane is its window); -x/-y may be a percentage",
+    note: "in a window of several panes, the layout changes as tmux's (the neighbours give or take); a window's only pane: t4a resize; -x/-y may be a percentage",
   },
   {
     name: "set-buffer",
@@ -320,8 +320,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "at:",
     args: [0, 0],
     usage: "[-a] [-t target-pane]",
-    refused: "a",
-    note: "the pane's window (its t4a session) killed",
+    note: "the pane's t4a session killed, its cell given to a neighbour as tmux does; -a: the window's other panes",
   },
   {
     name: "kill-window",
@@ -329,8 +328,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "at:",
     args: [0, 0],
     usage: "[-a] [-t target-window]",
-    refused: "a",
-    note: "the window's t4a session killed; its tmux session lives on while it has other windows",
+    note: "each of the window's panes (t4a sessions) killed; its tmux session lives on while it has other windows; -a: the session's other windows",
   },
   {
     name: "select-pane",
@@ -338,8 +336,27 @@ export const COMMANDS: CommandSpec[] = [
     template: "DdegLlMmP:RT:t:UZ",
     args: [0, 0],
     usage: "[-DdegLlMmRUZ] [-T title] [-t target-pane]",
-    ignored: "DdegLlMmPRUZ",
-    note: "the one pane is always the active one: checks the target; -T sets pane_title",
+    ignored: "deMmPZ",
+    refused: "g",
+    note: "makes the pane its window's active one; -L/-R/-U/-D the one beside it (wrapping), -l the last one; -T sets pane_title",
+  },
+  {
+    name: "split-window",
+    alias: "splitw",
+    template: "bc:de:fF:hIl:p:Pt:vZ",
+    args: [0, -1],
+    usage: "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-t target-pane] [shell-command]",
+    ignored: "Z",
+    refused: "fI",
+    note: "a new pane (a t4a session SESSION.WINDOW.N) cut from the target pane's cell as tmux 3.3a cuts it: -h beside, else below; -l lines or N%, -p percent; -b before; -d keeps the active pane",
+  },
+  {
+    name: "rename-session",
+    alias: "rename",
+    template: "t:",
+    args: [1, 1],
+    usage: "[-t target-session] new-name",
+    note: "the tmux session's name; its panes keep their t4a ids (`t4a list` shows those)",
   },
   {
     name: "select-window",
@@ -356,7 +373,7 @@ export const COMMANDS: CommandSpec[] = [
     template: "t:",
     args: [1, 1],
     usage: "[-t target-window] new-name",
-    note: "sets window_name",
+    note: "sets window_name (on each of its panes)",
   },
   {
     name: "list-clients",
@@ -411,7 +428,6 @@ const TMUX_COMMANDS: Record<string, string> = {
   "previous-layout": "prevl",
   "previous-window": "prev",
   "refresh-client": "refresh",
-  "rename-session": "rename",
   "respawn-window": "respawnw",
   "rotate-window": "rotatew",
   "run-shell": "run",
@@ -422,7 +438,6 @@ const TMUX_COMMANDS: Record<string, string> = {
   "show-messages": "showmsgs",
   "show-prompt-history": "showphist",
   "source-file": "source",
-  "split-window": "splitw",
   "suspend-client": "suspendc",
   "swap-pane": "swapp",
   "swap-window": "swapw",
@@ -433,11 +448,10 @@ const TMUX_COMMANDS: Record<string, string> = {
 
 /** Why t4a refuses a tmux command it knows of (docs/tmux.md's refused rows). */
 export const NOT_IMPLEMENTED_WHY: Record<string, string> = {
-  "split-window": "t4a has no splits: a pane is a session (new-session -d)",
-  "join-pane": "t4a has no splits",
-  "break-pane": "t4a has no splits",
-  "swap-pane": "t4a has no splits",
-  "move-pane": "t4a has no splits",
+  "join-pane": "a pane cannot move between windows in t4a",
+  "break-pane": "a pane cannot move between windows in t4a",
+  "swap-pane": "a pane keeps its place in its window in t4a",
+  "move-pane": "a pane cannot move between windows in t4a",
   "copy-mode": "t4a has no copy mode (capture-pane reads the history)",
   "source-file": "t4a reads no tmux configuration",
   "bind-key": "t4a has no key table",
@@ -445,7 +459,6 @@ export const NOT_IMPLEMENTED_WHY: Record<string, string> = {
   "if-shell": "t4a runs nothing in the server: test in the calling shell",
   "switch-client": "t4a has no tmux clients (attach-session)",
   "detach-client": "t4a has no tmux clients (detach with C-\\)",
-  "rename-session": "a t4a session's name is its id, fixed at its start",
 };
 
 /** tmux 3.3a's commands t4a does not run, sorted. */

@@ -6,7 +6,8 @@ import { hostname } from "node:os";
 import { forDisplay, fromProgram } from "../../protocol/program-text.ts";
 import type { Lookup } from "./format.ts";
 import { TmuxError } from "./grammar.ts";
-import { livePanes, type Pane, type Server, sessionsOf, type TmuxSession } from "./server.ts";
+import { type Cell, findPane as findCell, layoutString } from "./layout.ts";
+import { livePanes, type Pane, type Server, sessionsOf, type TmuxSession, type Window, windowOf } from "./server.ts";
 
 /** The pane this command runs in, when it runs inside one of this server's panes. */
 export function currentPaneNumber(server: Server): number | undefined {
@@ -58,7 +59,7 @@ function findWindow(session: TmuxSession, word: string): Pane | undefined {
   if (word === "+" || word === "{next}") return windows[(windows.indexOf(active) + 1) % windows.length];
   if (word === "-" || word === "{previous}")
     return windows[(windows.indexOf(active) - 1 + windows.length) % windows.length];
-  if (word.startsWith("@")) return windows.find((pane) => `@${pane.number}` === word);
+  if (word.startsWith("@")) return windows.find((pane) => `@${windowOf(pane).number}` === word);
   if (/^\d+$/.test(word)) return windows.find((pane) => pane.windowIndex === Number(word));
   const name = word.startsWith("=") ? word.slice(1) : word;
   const named = windows.filter((pane) => windowName(pane) === name);
@@ -68,11 +69,41 @@ function findWindow(session: TmuxSession, word: string): Pane | undefined {
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
-/** A pane part names the window's one pane (`0`, `%N`, `{top}`…) or nothing. */
-function isOurPane(pane: Pane, word: string): boolean {
-  if (["", "0", "{top}", "{bottom}", "{left}", "{right}", "{last}", "{current}", "{active}", "!"].includes(word))
-    return true;
-  return word === `%${pane.number}`;
+/** A pane of a window by its part of a target: index, `%N`, `+`/`-`, `{top}`, `{left}`… */
+function findPaneIn(window: Window, word: string): Pane | undefined {
+  const { panes, active } = window;
+  if (["", "{current}", "{active}", "!", "{last}"].includes(word)) return active;
+  if (/^\d+$/.test(word)) return panes[Number(word)];
+  if (word.startsWith("%")) return panes.find((pane) => `%${pane.number}` === word);
+  const at = panes.indexOf(active);
+  if (word === "+" || word === "{next}") return panes[(at + 1) % panes.length];
+  if (word === "-" || word === "{previous}") return panes[(at - 1 + panes.length) % panes.length];
+  // tmux's window_find_string: the pane at a point of the window (its middle, or an edge).
+  const { sx, sy } = window.layout;
+  const points: Record<string, [number, number]> = {
+    "{top}": [Math.floor(sx / 2), 0],
+    "{bottom}": [Math.floor(sx / 2), sy - 1],
+    "{left}": [0, Math.floor(sy / 2)],
+    "{right}": [sx - 1, Math.floor(sy / 2)],
+    "{top-left}": [0, 0],
+    "{top-right}": [sx - 1, 0],
+    "{bottom-left}": [0, sy - 1],
+    "{bottom-right}": [sx - 1, sy - 1],
+  };
+  const point = points[word];
+  if (!point) return undefined;
+  const [x, y] = point;
+  return panes.find((pane) => {
+    const cell = cellOf(pane);
+    return x >= cell.xoff && x <= cell.xoff + cell.sx && y >= cell.yoff && y <= cell.yoff + cell.sy;
+  });
+}
+
+/** A pane's cell in its window: size and offsets. */
+export function cellOf(pane: Pane): { sx: number; sy: number; xoff: number; yoff: number } {
+  const window = windowOf(pane);
+  const found: Cell | undefined = findCell(window.layout, pane.number);
+  return found ?? { sx: pane.cols, sy: pane.rows, xoff: 0, yoff: 0 };
 }
 
 /**
@@ -102,9 +133,12 @@ export async function resolveTarget(
     return found;
   }
   if (target.startsWith("@")) {
-    const found = panes.find((pane) => `@${pane.number}` === target.split(".")[0]);
-    if (!found) throw new TmuxError(`can't find window: ${target}`);
-    return found;
+    const [windowPart, panePart] = [target.split(".")[0]!, target.split(".").slice(1).join(".")];
+    const found = panes.find((pane) => `@${windowOf(pane).number}` === windowPart);
+    if (!found) throw new TmuxError(`can't find window: ${windowPart}`);
+    const pane = findPaneIn(windowOf(found), panePart);
+    if (!pane) throw new TmuxError(`can't find pane: ${panePart}`);
+    return pane;
   }
   const colon = target.indexOf(":");
   let sessionPart = colon < 0 ? target : target.slice(0, colon);
@@ -122,7 +156,8 @@ export async function resolveTarget(
       const current = currentSession(server, panes, sessions);
       const window = rest === undefined ? findWindow(current, target) : undefined;
       if (window) return window;
-      if (rest === undefined && isOurPane(current.active, target)) return current.active;
+      const pane = rest === undefined ? findPaneIn(windowOf(current.active), target) : undefined;
+      if (pane) return pane;
     }
     // tmux names what it looked for last: a bare word was tried as a session, window, then pane.
     const what = colon < 0 && rest === undefined ? kind : "session";
@@ -136,8 +171,9 @@ export async function resolveTarget(
   const panePart = dot < 0 ? "" : rest.slice(dot + 1);
   const window = findWindow(session, windowPart);
   if (!window) throw new TmuxError(`can't find window: ${windowPart}`);
-  if (!isOurPane(window, panePart)) throw new TmuxError(`can't find pane: ${panePart}`);
-  return window;
+  const pane = findPaneIn(windowOf(window), panePart);
+  if (!pane) throw new TmuxError(`can't find pane: ${panePart}`);
+  return pane;
 }
 
 /** The tmux session a pane's window is in. */
@@ -213,19 +249,15 @@ function ttyOf(pane: Pane): string {
   }
 }
 
+/** A window's name: rename-window's (kept on each of its panes), else its active pane's program. */
 export function windowName(pane: Pane): string {
-  return pane.options["t4a-window-name"] ?? currentCommand(pane);
+  const active = windowOf(pane).active;
+  return active.options["t4a-window-name"] ?? pane.options["t4a-window-name"] ?? currentCommand(active);
 }
 
-/** tmux's layout string of a window holding one pane: checksum, size, offsets, pane number. */
+/** tmux's layout string of the pane's window: checksum, size, offsets, the cells. */
 export function layoutOf(pane: Pane): string {
-  const body = `${pane.cols}x${pane.rows},0,0,${pane.number}`;
-  let sum = 0;
-  for (const char of body) {
-    sum = ((sum >> 1) + ((sum & 1) << 15)) & 0xffff;
-    sum = (sum + char.charCodeAt(0)) & 0xffff;
-  }
-  return `${sum.toString(16).padStart(4, "0")},${body}`;
+  return layoutString(windowOf(pane).layout);
 }
 
 /** What some variables need beyond list: fetched only when a format names them. */
@@ -294,6 +326,9 @@ function paneValues(
 ): Record<string, () => string> {
   const seconds = (ms: number) => String(Math.floor(ms / 1000));
   const host = hostname();
+  const window = windowOf(pane);
+  const cell = cellOf(pane);
+  const sameWindow = (other: Pane | undefined) => other !== undefined && windowOf(other) === window;
   const values: Record<string, () => string> = {
     session_name: () => session.name,
     session_id: () => `$${session.number}`,
@@ -308,43 +343,43 @@ function paneValues(
     session_group: () => "",
     session_format: () => "1",
     window_index: () => String(pane.windowIndex),
-    window_id: () => `@${pane.number}`,
+    window_id: () => `@${window.number}`,
     window_name: () => windowName(pane),
-    window_active: () => (session.active === pane ? "1" : "0"),
-    window_panes: () => "1",
-    window_width: () => String(pane.cols),
-    window_height: () => String(pane.rows),
+    window_active: () => (sameWindow(session.active) ? "1" : "0"),
+    window_panes: () => String(window.panes.length),
+    window_width: () => String(window.layout.sx),
+    window_height: () => String(window.layout.sy),
     window_layout: () => layoutOf(pane),
     window_visible_layout: () => layoutOf(pane),
-    window_flags: () => (session.active === pane ? "*" : session.last === pane ? "-" : ""),
-    window_raw_flags: () => (session.active === pane ? "*" : session.last === pane ? "-" : ""),
+    window_flags: () => (sameWindow(session.active) ? "*" : sameWindow(session.last) ? "-" : ""),
+    window_raw_flags: () => (sameWindow(session.active) ? "*" : sameWindow(session.last) ? "-" : ""),
     window_zoomed_flag: () => "0",
-    window_last_flag: () => (session.last === pane ? "1" : "0"),
+    window_last_flag: () => (sameWindow(session.last) ? "1" : "0"),
     window_format: () => "1",
     pane_id: () => `%${pane.number}`,
-    pane_index: () => "0",
+    pane_index: () => String(Math.max(0, window.panes.indexOf(pane))),
     pane_pid: () => String(pane.pid),
     pane_current_command: () => currentCommand(pane),
     pane_current_path: () => currentPath(pane),
     pane_tty: () => ttyOf(pane),
     pane_start_command: () => pane.options["t4a-start-command"] ?? "",
-    pane_width: () => String(pane.cols),
-    pane_height: () => String(pane.rows),
+    pane_width: () => String(cell.sx),
+    pane_height: () => String(cell.sy),
     pane_title: () => forDisplay(fromProgram(pane.options["t4a-pane-title"] ?? (pane.title || host))),
     pane_dead: () => (pane.alive ? "0" : "1"),
     pane_dead_status: () => (pane.alive || pane.exitCode == null ? "" : String(pane.exitCode)),
     pane_dead_signal: () => (pane.alive || !pane.signal ? "" : pane.signal),
-    pane_active: () => "1",
+    pane_active: () => (window.active === pane ? "1" : "0"),
     pane_in_mode: () => "0",
     pane_mode: () => "",
-    pane_left: () => "0",
-    pane_top: () => "0",
-    pane_right: () => String(pane.cols - 1),
-    pane_bottom: () => String(pane.rows - 1),
-    pane_at_left: () => "1",
-    pane_at_right: () => "1",
-    pane_at_top: () => "1",
-    pane_at_bottom: () => "1",
+    pane_left: () => String(cell.xoff),
+    pane_top: () => String(cell.yoff),
+    pane_right: () => String(cell.xoff + cell.sx - 1),
+    pane_bottom: () => String(cell.yoff + cell.sy - 1),
+    pane_at_left: () => (cell.xoff === 0 ? "1" : "0"),
+    pane_at_right: () => (cell.xoff + cell.sx === window.layout.sx ? "1" : "0"),
+    pane_at_top: () => (cell.yoff === 0 ? "1" : "0"),
+    pane_at_bottom: () => (cell.yoff + cell.sy === window.layout.sy ? "1" : "0"),
     pane_format: () => "1",
     pane_synchronized: () => "0",
     pane_marked: () => "0",

@@ -4,10 +4,12 @@
 import type { DaemonConnection, Reply } from "../../client/connection.ts";
 import { PROTOCOL_VERSION } from "../../protocol/fields.ts";
 import { TmuxError } from "./grammar.ts";
+import { type Cell, close, findPane, fix, leaf, leaves, named, parseLayout, split, store } from "./layout.ts";
 
 /**
- * A t4a session as tmux sees it: a window holding one pane, in a tmux session (its `group`: the
- * session new-session made, named by it, and the windows new-window added to it).
+ * A t4a session as tmux sees it: a pane of a window (split-window adds panes to it), in a tmux
+ * session (its `group`: the session new-session made, named by it, and the windows new-window
+ * added to it).
  */
 export interface Pane {
   id: string;
@@ -16,8 +18,14 @@ export interface Pane {
   windowIndex: number;
   /** Behind `$N`: the number of the session's first pane. */
   sessionNumber: number;
-  /** Behind `$N`, `@N` and `%N`: one number each, as the three are one here. */
+  /** Behind `%N` (and `@N` of a window it made): one count for the three, as tmux_state gives them. */
   number: number;
+  /** Behind `@N`: the window it is a pane of (its own number unless split-window made it). */
+  windowNumber: number;
+  /** Made through tmux (kill-server ends these only). */
+  madeByTmux: boolean;
+  /** Its window, with the panes in tmux's order (set when the panes are read). */
+  window?: Window;
   cols: number;
   rows: number;
   pid: number;
@@ -33,6 +41,53 @@ export interface Pane {
   options: Record<string, string>;
   /** Whether its pane stayed when its program ended, decided then (undefined: not seen ending). */
   remained: boolean | undefined;
+}
+
+/** A tmux window: its panes (each a t4a session) in layout order, the active one, the layout. */
+export interface Window {
+  number: number;
+  index: number;
+  group: string;
+  panes: Pane[];
+  active: Pane;
+  /** The pane active before (select-pane -l), while it lives. */
+  last?: Pane;
+  layout: Cell;
+}
+
+/** The window a pane is in (a pane read alone: a window of its own). */
+export function windowOf(pane: Pane): Window {
+  pane.window ??= {
+    number: pane.windowNumber ?? pane.number,
+    index: pane.windowIndex,
+    group: pane.group,
+    panes: [pane],
+    active: pane,
+    layout: leaf(pane.number, pane.cols, pane.rows),
+  };
+  return pane.window;
+}
+
+/**
+ * What a multi-pane window keeps on each of its panes (option `t4a-layout`): a sequence number
+ * (the highest copy wins), the active pane and the layout tree. One option per pane, so it dies
+ * with them.
+ */
+export interface StoredLayout {
+  seq: number;
+  active: number;
+  /** The pane active before (select-pane -l). */
+  last?: number;
+  layout: Cell;
+}
+
+export function readStored(value: string | undefined): StoredLayout | undefined {
+  const match = /^(\d+)\|(\d+)(?:,(\d+))?\|(.+)$/.exec(value ?? "");
+  const layout = match && parseLayout(match[4]!);
+  if (!layout) return undefined;
+  const stored: StoredLayout = { seq: Number(match[1]), active: Number(match[2]), layout: fix(layout) };
+  if (match[3] !== undefined) stored.last = Number(match[3]);
+  return stored;
 }
 
 export class Server {
@@ -123,6 +178,8 @@ export class Server {
         windowIndex: Number(options["t4a-window-index"] ?? 0),
         sessionNumber: Number(options["t4a-session-number"] ?? more.number),
         number: more.number,
+        windowNumber: Number(options["t4a-window"] ?? more.number),
+        madeByTmux: options["t4a-made"] === "1",
         cols: Number(t.cols),
         rows: Number(t.rows),
         pid: Number(t.pid),
@@ -139,8 +196,139 @@ export class Server {
         remained: more.remained,
       });
     }
-    this.#panes = { panes, global: state.reply.options as Record<string, string> };
+    const global = state.reply.options as Record<string, string>;
+    await this.#settle(panes, global);
+    this.#panes = { panes, global };
     return this.#panes;
+  }
+
+  /**
+   * The windows of the live panes, their layouts brought up to date: a pane that ended (or was
+   * killed) gives its cell to its neighbour as tmux's layout_close_pane does, and the panes whose
+   * cell changed are resized. tmux does this when the pane goes; here the next command does it.
+   */
+  async #settle(panes: Pane[], global: Record<string, string>): Promise<void> {
+    const live = panes.filter((pane) => pane.alive || remainsOnExit(pane, global));
+    const byWindow = new Map<number, Pane[]>();
+    for (const pane of live) byWindow.set(pane.windowNumber, [...(byWindow.get(pane.windowNumber) ?? []), pane]);
+    const writes: Array<Promise<unknown>> = [];
+    for (const [number, members] of byWindow) {
+      const stored = members
+        .map((pane) => readStored(pane.options["t4a-layout"]))
+        .filter((entry) => entry !== undefined)
+        .sort((a, b) => b.seq - a.seq)[0];
+      let layout: Cell;
+      let changed = false;
+      if (!stored) {
+        layout = members.length === 1 ? leaf(members[0]!.number, members[0]!.cols, members[0]!.rows) : evenOf(members);
+        changed = members.length > 1;
+      } else {
+        layout = stored.layout;
+        const here = new Set(members.map((pane) => pane.number));
+        for (const cell of leaves(layout)) {
+          if (here.has(cell.pane!)) continue;
+          layout = close(layout, cell.pane!) ?? leaf(members[0]!.number, members[0]!.cols, members[0]!.rows);
+          changed = true;
+        }
+        for (const pane of members) {
+          if (findPane(layout, pane.number)) continue;
+          // Made while another client wrote the layout: below the last pane, else all even.
+          const last = leaves(layout).at(-1)!;
+          try {
+            layout = split(layout, last.pane!, "topbottom", -1, false, pane.number);
+          } catch {
+            layout = evenOf(members);
+          }
+          changed = true;
+        }
+      }
+      const order = leaves(layout).map((cell) => members.find((pane) => pane.number === cell.pane)!);
+      // An active pane that ended hands over to the last one, as tmux's window_lost_pane does.
+      const active =
+        order.find((pane) => pane.number === stored?.active) ??
+        order.find((pane) => pane.number === stored?.last) ??
+        order[0]!;
+      const last = order.find((pane) => pane.number === stored?.last && pane !== active);
+      const window: Window = {
+        number,
+        index: order[0]!.windowIndex,
+        group: order[0]!.group,
+        panes: order,
+        active,
+        layout,
+        ...(last ? { last } : {}),
+      };
+      for (const pane of order) pane.window = window;
+      if (order.length === 1) {
+        // One pane: the window is the pane's size, whatever resized it.
+        const only = order[0]!;
+        if (stored) {
+          // The last pane of a split window takes the whole window, as in tmux.
+          if (layout.sx !== only.cols || layout.sy !== only.rows) {
+            writes.push(this.#resize(only.id, layout.sx, layout.sy));
+            only.cols = layout.sx;
+            only.rows = layout.sy;
+          }
+          writes.push(this.#write(only.id, undefined));
+        }
+        window.layout = leaf(only.number, only.cols, only.rows);
+        continue;
+      }
+      for (const pane of order) {
+        const cell = findPane(layout, pane.number)!;
+        if (changed && (cell.sx !== pane.cols || cell.sy !== pane.rows))
+          writes.push(this.#resize(pane.id, cell.sx, cell.sy));
+        pane.cols = cell.sx;
+        pane.rows = cell.sy;
+      }
+      if (changed) {
+        const value = `${(stored?.seq ?? 0) + 1}|${active.number}${last ? `,${last.number}` : ""}|${store(layout)}`;
+        for (const pane of order) writes.push(this.#write(pane.id, value));
+      }
+    }
+    await Promise.all(writes);
+  }
+
+  async #write(id: string, value: string | undefined): Promise<void> {
+    const connection = await this.connect();
+    await connection.request({
+      cmd: "tmux_state",
+      op: "set_option",
+      id,
+      name: "t4a-layout",
+      ...(value === undefined ? { unset: true } : { value }),
+      protocol: PROTOCOL_VERSION,
+    });
+  }
+
+  async #resize(id: string, cols: number, rows: number): Promise<void> {
+    const connection = await this.connect();
+    await connection.request({ cmd: "resize", id, cols, rows, protocol: PROTOCOL_VERSION });
+  }
+
+  /**
+   * A window's new layout (and active pane) kept on its panes and each pane resized to its cell.
+   * `panes` are the window's panes after the change (a new one included).
+   */
+  async saveLayout(layout: Cell, active: number, panes: Pane[]): Promise<void> {
+    const before = panes
+      .map((pane) => readStored(pane.options["t4a-layout"]))
+      .filter((entry) => entry !== undefined)
+      .sort((a, b) => b.seq - a.seq)[0];
+    const seq = (before?.seq ?? 0) + 1;
+    // The pane active until now becomes the last one (the first pane, when none was stored).
+    const was = before?.active ?? panes[0]?.number;
+    const last = was !== undefined && was !== active ? was : before?.last;
+    const value = `${seq}|${active}${last !== undefined ? `,${last}` : ""}|${store(layout)}`;
+    const writes: Array<Promise<unknown>> = [];
+    for (const pane of panes) {
+      const cell = findPane(layout, pane.number);
+      if (!cell) continue;
+      writes.push(this.#write(pane.id, value));
+      if (cell.sx !== pane.cols || cell.sy !== pane.rows) writes.push(this.#resize(pane.id, cell.sx, cell.sy));
+    }
+    await Promise.all(writes);
+    this.invalidate();
   }
 
   /** After a change (a create, a kill, an option set), the next read asks again. */
@@ -184,10 +372,19 @@ export interface TmuxSession {
   createdAt: number;
 }
 
-/** The tmux sessions the panes make, in tmux's order (by name). */
+/**
+ * The tmux sessions the panes make, in tmux's order (by name). A session's `windows` are its
+ * windows' active panes, by index.
+ */
 export function sessionsOf(panes: Pane[], global: Record<string, string>): TmuxSession[] {
   const groups = new Map<string, Pane[]>();
-  for (const pane of panes) groups.set(pane.group, [...(groups.get(pane.group) ?? []), pane]);
+  const seen = new Set<Window>();
+  for (const pane of panes) {
+    const window = windowOf(pane);
+    if (seen.has(window) || window.active !== pane) continue;
+    seen.add(window);
+    groups.set(pane.group, [...(groups.get(pane.group) ?? []), window.active]);
+  }
   const sessions: TmuxSession[] = [];
   for (const [name, members] of groups) {
     const windows = members.sort((a, b) => a.windowIndex - b.windowIndex);
@@ -211,6 +408,18 @@ export function sessionsOf(panes: Pane[], global: Record<string, string>): TmuxS
     });
   }
   return sessions.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Panes of a window laid out evenly, top to bottom (a window whose layout was lost). */
+function evenOf(members: Pane[]): Cell {
+  const first = members[0]!;
+  return named(
+    "even-vertical",
+    members.map((pane) => pane.number),
+    first.cols,
+    first.rows,
+    {},
+  );
 }
 
 /** The live sessions and the global options, read once. */

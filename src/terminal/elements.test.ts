@@ -83,3 +83,54 @@ test("every fixture (train and holdout) runs through the detector without throwi
     }
   }
 }, 30_000);
+
+/** The question or menu a fixture's detector reads, as label → [key, selected] per item. */
+async function itemsOf(name: string, kind: "question" | "menu") {
+  const fixture = await loadFixture(name);
+  try {
+    const element = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === kind);
+    return {
+      label: element?.label,
+      items: element?.items?.map((i) => [i.label, i.key ?? null, i.selected ?? false]),
+    };
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+// Issue 59's classes, each on a real program's screen (train fixtures).
+test("ssh's (yes/no/[fingerprint]): the answers are typed whole, the fingerprint is a value to paste: no key, no default", async () => {
+  expect(await itemsOf("ssh-hostkey-unknown", "question")).toEqual({
+    label: "Are you sure you want to continue connecting",
+    items: [
+      ["Yes", "yes", false],
+      ["No", "no", false],
+      ["fingerprint", null, false],
+    ],
+  });
+});
+
+test("dpkg's (Y/I/N/O/D/Z) [default=N]: only N is the default, and the labels are the legend's lines above", async () => {
+  expect(await itemsOf("dpkg-conffile", "question")).toEqual({
+    label: "demo.conf",
+    items: [
+      ["install the package maintainer's version", "y", false],
+      ["install the package maintainer's version", "i", false],
+      ["keep your currently-installed version", "n", true],
+      ["keep your currently-installed version", "o", false],
+      ["show the differences between the versions", "d", false],
+      ["start a shell to examine the situation", "z", false],
+    ],
+  });
+});
+
+test("a description only the focused item shows (prompts' 'None - Skip linter configuration') is not its label", async () => {
+  for (const [name, focused] of [
+    ["next-linter", "None"],
+    ["next-linter-moved", "Biome"],
+  ])
+    expect(await itemsOf(name!, "menu")).toEqual({
+      label: undefined,
+      items: ["ESLint", "Biome", "None"].map((label) => [label, null, label === focused]),
+    });
+});

@@ -221,6 +221,7 @@ export function markerMenus(view: View): Found[] {
     // Every item a name, " - ", then what it does (qwen's /approval-mode): the name is the label.
     if (items.length >= 2 && items.every((i) => / - \S/.test(i.label)))
       for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
+    else cutFocusDescription(view, items);
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);
@@ -803,4 +804,21 @@ export function gridMenus(view: View): Found[] {
     skip();
   }
   return out;
+}
+
+/**
+ * A description only the focused item shows, after " - " in another ink than its name (prompts'
+ * "❯   None - Skip linter configuration", the name underlined, the rest grey; the other rows a name
+ * alone): not part of the label, which is the name the item has when the focus is elsewhere.
+ */
+function cutFocusDescription(view: View, items: Omit<Item, "ref">[]): void {
+  const focused = items.find((i) => i.selected);
+  if (!focused || items.length < 2 || items.some((i) => i !== focused && i.label.includes(" - "))) return;
+  const dash = focused.label.indexOf(" - ");
+  if (dash <= 0) return;
+  const at = view.flat[focused.row]!.indexOf(focused.label, focused.col);
+  const inkOf = (col: number) => view.ink(focused.row, col) + view.spanStyle(focused.row, col, col + 1);
+  if (at < 0 || inkOf(at) === inkOf(at + dash + 3)) return;
+  focused.label = focused.label.slice(0, dash);
+  focused.width = dash;
 }

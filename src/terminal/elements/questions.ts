@@ -12,6 +12,99 @@ import { clean, highlighted, stripFrame, type View } from "./view.ts";
 const YES_NO =
   /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
 
+/** What stands before a question's words and is no part of them: inquirer's "? ", dpkg's "*** ". */
+const QUESTION_ICON = /^(?:[?✔✖]|\*{3}) /;
+
+/** The names a one-letter or word answer goes by where the screen says nothing else. */
+const ANSWER_NAMES: Record<string, string> = {
+  y: "Yes",
+  n: "No",
+  yes: "Yes",
+  no: "No",
+  q: "Quit",
+  a: "All",
+  d: "Done",
+  e: "Edit",
+  "?": "Help",
+};
+
+/** dpkg's "(Y/I/N/O/D/Z) [default=N] ?": the default named after the answers, where no case marks it. */
+const NAMED_DEFAULT = /^[\])]\s*\[default=(\w+)\]/;
+
+/**
+ * A legend row above the answers, a key (or two, "Y or I") and what it does: dpkg's
+ * "    Y or I  : install the package maintainer's version".
+ */
+const LEGEND_ROW = /^\s*([A-Za-z])(?:\s+or\s+([A-Za-z]))?\s+:\s+(\S.*?)\s*$/;
+
+/** How far above its question a legend may begin. */
+const LEGEND_ROWS = 10;
+
+/**
+ * The answers of a bracketed "[Y/n]"-like group, starting at `from` on `row`. The default is the
+ * capital among lower-case answers, or the bracketed one (mutt's "[yes]"), or the one named after
+ * the group ("[default=N]"); a bracketed word that is no answer is a value to type (ssh's
+ * "[fingerprint]"): no key, no default. Labels come from the program's legend above when it has
+ * one (dpkg's "D     : show the differences…"), else the usual names of y, n, q…
+ */
+function bracketedAnswers(
+  view: View,
+  row: number,
+  from: number,
+  options: string[],
+  listed: boolean,
+): Omit<Item, "ref">[] {
+  const line = view.flat[row]!;
+  const legend = legendAbove(view, row);
+  const bare = options.map((o) => o.replace(/^\[(.+)\]$/, "$1"));
+  // Case marks the default only where the answers mix cases ("Y/n"; not dpkg's "Y/I/N/O/D/Z").
+  const caseMarks = bare.some((o) => /[a-z]/.test(o)) && bare.some((o) => /[A-Z]/.test(o));
+  const items: Omit<Item, "ref">[] = [];
+  let c = from;
+  for (const [index, bracketed] of options.entries()) {
+    const option = bare[index]!;
+    c = line.indexOf(option, c);
+    const key = option.toLowerCase();
+    const placeholder = bracketed !== option && option.length > 1 && !/^(?:yes|no)$/i.test(option);
+    // A key of several letters is typed whole (emacs's "yes", "C-r").
+    // (In git's list, "j" and "J" are two keys, and none is the default.)
+    const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+    const byCase = caseMarks && option !== key && option.length === 1;
+    const isDefault = !listed && !placeholder && (byCase || bracketed !== option);
+    items.push({
+      label: legend.get(option) ?? ANSWER_NAMES[key] ?? option,
+      row,
+      col: c,
+      width: option.length,
+      ...(placeholder ? {} : { key: typed }),
+      ...(isDefault ? { selected: true } : {}),
+    });
+    c += option.length;
+  }
+  const named = NAMED_DEFAULT.exec(line.slice(c));
+  if (named && !items.some((i) => i.selected))
+    for (const [index, item] of items.entries()) if (bare[index] === named[1]) item.selected = true;
+  return items;
+}
+
+/**
+ * The legend the rows above a question give its keys ("Y or I  : install…"): each key to its
+ * description, the first key of a pair and its alias alike. Empty when there is none.
+ */
+function legendAbove(view: View, row: number): Map<string, string> {
+  const legend = new Map<string, string>();
+  for (let r = row - 1; r >= Math.max(0, row - LEGEND_ROWS); r--) {
+    const entry = LEGEND_ROW.exec(view.flat[r]!);
+    if (!entry) {
+      if (legend.size) break;
+      continue;
+    }
+    const description = clean(entry[3]!);
+    for (const key of [entry[1], entry[2]]) if (key && !legend.has(key)) legend.set(key, description);
+  }
+  return legend;
+}
+
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
@@ -34,33 +127,11 @@ export function findQuestions(view: View): Found[] {
     const options = match[5]
       ? [...match[5]]
       : (listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /));
-    const items: Omit<Item, "ref">[] = [];
-    let c = match.index!;
-    for (const bracketed of options) {
-      const option = bracketed.replace(/^\[(.+)\]$/, "$1");
-      c = view.flat[row]!.indexOf(option, c);
-      const key = option.toLowerCase();
-      const name =
-        { y: "Yes", n: "No", yes: "Yes", no: "No", q: "Quit", a: "All", d: "Done", e: "Edit", "?": "Help" }[key] ??
-        option;
-      // The capital letter is the default: what Enter picks.
-      // A key of several letters is typed whole (emacs's "yes", "C-r").
-      // (In git's list, "j" and "J" are two keys, and none is the default.)
-      const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
-      items.push({
-        label: name,
-        row,
-        col: c,
-        width: option.length,
-        key: typed,
-        ...(!listed && ((option !== key && option.length === 1) || bracketed !== option) ? { selected: true } : {}),
-      });
-      c += option.length;
-    }
+    const items = bracketedAnswers(view, row, match.index!, options, listed !== undefined);
     // inquirer's "? " before its question is an icon, not text.
     // (nor is the "›" prompts draws between the question and its answers.)
     const label = clean(view.text(row, start, match.index!))
-      .replace(/^[?✔✖] /, "")
+      .replace(QUESTION_ICON, "")
       .replace(/\s*[›❯»]$/, "");
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;

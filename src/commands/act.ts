@@ -3,7 +3,7 @@
 // then a bounded wait until the screen shows the effect. Not a command; the three files share it.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
-import type { CellGrid } from "../terminal/cell-grid.ts";
+import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
 import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
@@ -379,6 +379,14 @@ async function answered(
       .map((i) => rowText(before.grid, i.row).trim())
       .concat(rowText(before.grid, target.element.row).trim()),
   );
+  // The answers of a one-row toggle or inline question, when all are on one row.
+  const answers = target.element.items ?? [];
+  const inline =
+    !typed && answers.length > 1 && answers.every((i) => i.row === answers[0]!.row)
+      ? answers.map((i) => i.label)
+      : undefined;
+  let otherMarked: string | undefined;
+  let markNote = "";
   const evidence = (look: Look, exited: boolean): string | undefined => {
     const rows = look.text.split("\n");
     const cursor = look.grid.cursor.row;
@@ -395,8 +403,21 @@ async function answered(
     const hit = rows.findIndex(
       (r, i) => !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed),
     );
-    return hit >= 0 ? rows[hit]!.trim() : undefined;
+    if (hit < 0) return undefined;
+    // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
+    // is the one drawn apart, and it must be the one meant.
+    if (!inline) return rows[hit]!.trim();
+    const marked = markedAnswer(look.grid, hit, inline);
+    if (marked === undefined) return rows[hit]!.trim();
+    if (marked === label) {
+      markNote = `, ${JSON.stringify(label)} drawn apart as the answer taken`;
+      return rows[hit]!.trim();
+    }
+    otherMarked = marked;
+    return undefined;
   };
+  const takenOther = (marked: string) =>
+    `the answered line shows ${JSON.stringify(marked)} drawn as the answer taken, not ${nameOf(target)}`;
   let changedAt = 0;
   const result = await actor.until((look): ActReply | undefined => {
     if (look.text === before.text && sameLook(look, before)) return undefined;
@@ -404,7 +425,7 @@ async function answered(
     const again = findAgain(look.elements, target);
     if (!again || typed) {
       const line = evidence(look, false);
-      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}`);
+      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
     }
     // A long answer (the next list) may push the answered line off the top: it is in the lines
     // that scrolled off since the key was sent, and only there.
@@ -418,7 +439,7 @@ async function answered(
     // The list stayed, the item named selected in it: a list that keeps its choice shown.
     if (!typed && again?.item?.selected && again.element.items!.length > 1)
       return actor.reply("selected", `after Enter the list is still there with ${nameOf(target)} selected`);
-    return actor.reply("uncertain", uncertainty(look, target, again));
+    return actor.reply("uncertain", otherMarked ? takenOther(otherMarked) : uncertainty(look, target, again));
   });
   if (result) return result;
   if (actor.exited) {
@@ -429,7 +450,8 @@ async function answered(
       ? actor.reply("uncertain", `the program exited; nothing on its screen shows ${JSON.stringify(label)}`)
       : actor.reply("exited", `after Enter on ${nameOf(target)}, shown selected`);
   }
-  if (changedAt) return actor.reply("uncertain", uncertainty(await actor.look(), target));
+  if (changedAt)
+    return actor.reply("uncertain", otherMarked ? takenOther(otherMarked) : uncertainty(await actor.look(), target));
   throw new T4aError(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
@@ -452,6 +474,37 @@ function uncertainty(look: Look, target: Target, again = findAgain(look.elements
   return at && at !== again.item
     ? `the list is still there with ${JSON.stringify(at.label)} selected, not ${name}`
     : `the screen changed, but ${name} is still listed and not shown answered`;
+}
+
+/** Attributes that set one answer apart from the others on its row. */
+const MARKING = CellFlag.underline | CellFlag.inverse | CellFlag.bold;
+
+/**
+ * Which of `labels`, side by side on `row` in that order ("No / Yes"), is drawn apart as the one
+ * taken: the only one underlined, reversed or bold, or (three or more) the only one in a look of
+ * its own. Undefined when the row does not hold them all in a row, or no one alone is drawn apart.
+ */
+export function markedAnswer(grid: CellGrid, row: number, labels: string[]): string | undefined {
+  const cols: number[] = [];
+  let line = "";
+  for (let col = 0; col < grid.cols; col++) {
+    const i = row * grid.cols + col;
+    if (grid.widths[i] === 0) continue;
+    const char = grid.codepoints[i] ? String.fromCodePoint(grid.codepoints[i]!) : " ";
+    for (let k = 0; k < char.length; k++) cols.push(col);
+    line += char;
+  }
+  const between = "\\s*[/|,]?\\s*";
+  const found = [...line.matchAll(new RegExp(labels.map((l) => `(${escapeRegExp(l)})`).join(between), "gd"))].at(-1);
+  if (!found?.indices) return undefined;
+  // Each answer's first cell: its attributes and colours.
+  const cells = labels.map((_, k) => row * grid.cols + cols[found.indices![k + 1]![0]]!);
+  const marked = cells.filter((i) => grid.flags[i]! & MARKING);
+  if (marked.length === 1) return labels[cells.indexOf(marked[0]!)];
+  if (marked.length || labels.length < 3) return undefined;
+  const looks = cells.map((i) => `${grid.flags[i]}/${grid.fg[i]}/${grid.bg[i]}`);
+  const apart = looks.filter((look) => looks.indexOf(look) === looks.lastIndexOf(look));
+  return apart.length === 1 ? labels[looks.indexOf(apart[0]!)] : undefined;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -4,7 +4,8 @@
 import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
-import { findTarget } from "../terminal/targets.ts";
+import { T4aError } from "../protocol/errors.ts";
+import { findTarget, type Target, tableChoice } from "../terminal/targets.ts";
 import { ActReply, actFields, Actor, choose as chooseTarget, printAct } from "./act.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -18,13 +19,19 @@ export const choose = defineCommand({
   async handle(params, ctx) {
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
-    const target = findTarget(look.elements, refOrText(params.target), [
-      "menu",
-      "question",
-      "checkbox",
-      "radio",
-      "button",
-    ]);
+    const query = refOrText(params.target);
+    let target: Target;
+    try {
+      target = findTarget(look.elements, query, ["menu", "question", "checkbox", "radio", "button"]);
+    } catch (error) {
+      // A table that is a numbered choice (update-alternatives --config) is chosen from by a cell.
+      const row =
+        query.text && error instanceof T4aError && error.code === "not_found"
+          ? tableChoice(look.grid, look.elements, query.text)
+          : undefined;
+      if (!row) throw error;
+      target = row;
+    }
     return chooseTarget(actor, look, target);
   },
   cli: {

@@ -63,7 +63,7 @@ export function findTarget(
   const label = (t: Target) => norm(t.item?.label ?? t.element.label ?? "");
   const exact = candidates.filter((t) => label(t) === text);
   const found = exact.length ? exact : candidates.filter((t) => text !== "" && label(t).includes(text));
-  if (found.length === 1) return found[0]!;
+  if (found.length === 1 || aliases(found)) return found[0]!;
   const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
   if (found.length > 1)
     throw new T4aError(
@@ -75,6 +75,14 @@ export function findTarget(
     `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen${candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""}`,
   );
 }
+
+/**
+ * Items of one element with one label are keys for one answer (dpkg's "Y or I  : install the
+ * package maintainer's version"): any of them is the answer named.
+ */
+const aliases = (found: Target[]): boolean =>
+  found.length > 1 &&
+  found.every((t) => t.item && t.element === found[0]!.element && t.item.label === found[0]!.item!.label);
 
 /**
  * The same target on a later screen: an item with the same label in an element of the same kind,
@@ -140,14 +148,17 @@ export function functionKeyOf(grid: CellGrid, element: Element): string | undefi
   return n >= 1 && n <= 12 ? `F${n}` : undefined;
 }
 
+/** A key that is safe to type as read from the screen: one letter, digit or "?", a number, or yes/no typed whole. */
+const TYPABLE_KEY = /^(?:[\p{L}\p{N}?]|\d{2,3}|yes|no)$/iu;
+
 /**
- * The key that picks an item, when it is one letter, digit or "?": the screen is the program's to
- * draw, and a tag read from it ("C-c", "Escape", "F5", a word) must never become a named key or text.
+ * The key that picks an item, when it is one letter, digit or "?", a number of two or three
+ * digits, or the word "yes" or "no" (ssh's "(yes/no/[fingerprint])"): the screen is the program's
+ * to draw, and a tag read from it ("C-c", "Escape", "F5", any other word) must never become a named
+ * key or text.
  */
 export function itemKey(item: Item): string | undefined {
-  return item.key !== undefined && (/^[\p{L}\p{N}?]$/u.test(item.key) || /^\d{2,3}$/.test(item.key))
-    ? item.key
-    : undefined;
+  return item.key !== undefined && TYPABLE_KEY.test(item.key) ? item.key : undefined;
 }
 
 /**
@@ -215,4 +226,58 @@ export function textCells(grid: CellGrid, text: string): Array<{ row: number; co
     }
   }
   return found;
+}
+
+/** A table row that starts with its number (update-alternatives' "* 0   /usr/bin/vim.basic   30   auto mode"). */
+const NUMBERED_ROW = /^\s*[*+>]?\s*(\d{1,3})\s{2,}(\S.*?)\s*$/;
+
+/** A prompt that asks for a row's number ("or type selection number:", "Enter number:"). */
+const ASKS_NUMBER = /\b(?:number|selection|choice)\b/i;
+
+/**
+ * A row of a table to choose by one of its cells, where the table is a numbered choice: its body
+ * rows start with their numbers and the field with the cursor asks for one (update-alternatives
+ * --config: `choose /usr/bin/vim.basic`). The item is the row, keyed by its number, labelled by the
+ * cell named; the table is given the rows as items so the choice is checked like a numbered
+ * question's. Undefined when no table is such a choice or no row's cell is `text`; throws when
+ * several rows are.
+ */
+export function tableChoice(grid: CellGrid, elements: Element[], text: string): Target | undefined {
+  const asking = elements.some((e) => e.kind === "input" && e.cursor && ASKS_NUMBER.test(e.label ?? ""));
+  if (!asking) return undefined;
+  const wanted = norm(text);
+  // (A table the detector left as text, its rule shorter than its rows, is one too.)
+  for (const table of elements.filter((e) => e.kind === "table" || e.kind === "text")) {
+    const rows: Array<{ key: string; cells: string[]; row: number; line: string }> = [];
+    for (let row = table.row + 1; row < table.row + table.height; row++) {
+      const line = rowText(grid, row).slice(table.col, table.col + table.width);
+      const numbered = NUMBERED_ROW.exec(line);
+      if (numbered) rows.push({ key: numbered[1]!, cells: numbered[2]!.split(/\s{2,}/), row, line });
+      else if (!/^[\s─━=-]*$/.test(line)) rows.splice(0);
+    }
+    if (rows.length < 2 || new Set(rows.map((r) => r.key)).size !== rows.length) continue;
+    const exact = rows.filter((r) => r.cells.some((cell) => norm(cell) === wanted));
+    const found = exact.length
+      ? exact
+      : rows.filter((r) => wanted && r.cells.some((cell) => norm(cell).includes(wanted)));
+    if (!found.length) continue;
+    const cellOfRow = (r: (typeof rows)[number]) =>
+      r.cells.find((cell) => norm(cell) === wanted) ?? r.cells.find((cell) => norm(cell).includes(wanted))!;
+    if (found.length > 1)
+      throw new T4aError(
+        "invalid_params",
+        `${JSON.stringify(text)} is in ${found.length} rows of ${table.ref} (numbers ${found.map((r) => r.key).join(", ")}): give the number with fill`,
+      );
+    const items: Item[] = rows.map((r, index) => ({
+      ref: `${table.ref}.${index + 1}`,
+      label: r === found[0] ? cellOfRow(r) : r.cells[0]!,
+      row: r.row,
+      col: table.col,
+      width: r.line.trimEnd().length,
+      key: r.key,
+    }));
+    const element = { ...table, items };
+    return { element, item: items[rows.indexOf(found[0]!)]! };
+  }
+  return undefined;
 }

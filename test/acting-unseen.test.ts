@@ -1,0 +1,130 @@
+// Acting by meaning on program families of issue 59 beyond the first round: a one-row toggle whose
+// answered line keeps every answer (the one taken drawn apart), ssh's host-key question answered
+// with a word, dpkg's conffile question by what its legend says, update-alternatives' table by a
+// path. Real programs (ssh against a local sshd, dpkg on a private root, update-alternatives on a
+// private admin dir), and test/fixtures/programs/toggle.py for a toggle that can go wrong.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startSshd, type LocalSshd } from "./fixtures/sshd.ts";
+import { Sandbox, waitFor } from "./harness.ts";
+
+const PROGRAMS = resolve(import.meta.dir, "fixtures/programs");
+let sandbox: Sandbox;
+let sshd: LocalSshd | undefined;
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  await sandbox.start();
+  sshd = await startSshd(join(sandbox.dir, "ssh"));
+});
+afterAll(async () => {
+  sshd?.stop();
+  await sandbox.cleanup();
+});
+
+interface Act {
+  sent: string[];
+  effect: string;
+  seen?: string;
+}
+
+async function act(args: string[]): Promise<Act> {
+  const result = await sandbox.run([...args, "--json"]);
+  if (result.code !== 0) throw new Error(`t4a ${args.join(" ")}: ${result.stdout}${result.stderr}`);
+  return JSON.parse(result.stdout) as Act;
+}
+
+/** A bash line in a new session, kept open after it ends (its screen stays to be read). */
+const start = (line: string) => sandbox.ok(["create", "--", "bash", "--norc", "-c", `${line}; echo rc=$?; sleep 600`]);
+
+async function shown(id: string, text: string): Promise<void> {
+  await waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}" on ${id}`);
+}
+
+test("a toggle whose answered line holds both answers: done only when the one drawn as taken is the one meant", async () => {
+  const out = join(sandbox.dir, "toggle.out");
+  const id = await start(`python3 ${PROGRAMS}/toggle.py ${out}`);
+  await shown(id, "Use TypeScript?");
+  const reply = await act(["choose", id, "No"]);
+  expect(reply).toMatchObject({ sent: ["Left", "Enter"], effect: "answered" });
+  expect(reply.seen).toContain('"No" drawn apart as the answer taken');
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+  expect(readFileSync(out, "utf8")).toBe("No");
+
+  // The program took its default whatever was shown: the line says Yes, so No is not done.
+  const stubborn = await start(`python3 ${PROGRAMS}/toggle.py ${out}2 --stubborn`);
+  await shown(stubborn, "Use TypeScript?");
+  const wrong = await act(["choose", stubborn, "No"]);
+  expect(wrong.effect).toBe("uncertain");
+  expect(wrong.seen).toContain('shows "Yes" drawn as the answer taken, not "No"');
+});
+
+test.if(process.platform === "linux")(
+  "ssh's unknown host key: choose yes types the word and Enter, and the host is added",
+  async () => {
+    if (!sshd) throw new Error("sshd is not installed (.ci/run installs openssh-server)");
+    const known = join(sandbox.dir, "known_hosts_new");
+    const id = await start(
+      `ssh -F ${sshd.config} -o StrictHostKeyChecking=ask -o UserKnownHostsFile=${known} -p ${sshd.port} 127.0.0.1 echo logged-in`,
+    );
+    await shown(id, "(yes/no/[fingerprint])?");
+    const reply = await act(["choose", id, "yes"]);
+    expect(reply).toMatchObject({ sent: ['"yes"', "Enter"], effect: "answered" });
+    await shown(id, "logged-in");
+    expect(readFileSync(known, "utf8")).toContain("ssh-ed25519");
+  },
+);
+
+test.if(Bun.which("dpkg-deb") !== null)(
+  "dpkg's conffile question: the answer named by its legend line is its key (y), not a guess at what Y means",
+  async () => {
+    const root = join(sandbox.dir, "droot");
+    for (const dir of ["var/lib/dpkg/updates", "var/lib/dpkg/info"]) mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, "var/lib/dpkg/status"), "");
+    const debs: string[] = [];
+    for (const version of ["1.0", "1.1"]) {
+      const pkg = join(sandbox.dir, `pkg-${version}`);
+      mkdirSync(join(pkg, "DEBIAN"), { recursive: true });
+      mkdirSync(join(pkg, "etc/t4ademo"), { recursive: true });
+      writeFileSync(
+        join(pkg, "DEBIAN/control"),
+        `Package: t4a-demo-conf\nVersion: ${version}\nArchitecture: all\nMaintainer: t4a <t4a@example.org>\nDescription: conffile demo\n`,
+      );
+      writeFileSync(join(pkg, "DEBIAN/conffiles"), "/etc/t4ademo/demo.conf\n");
+      writeFileSync(join(pkg, "etc/t4ademo/demo.conf"), `setting = ${version}\n`);
+      debs.push(`${pkg}.deb`);
+      expect(Bun.spawnSync(["dpkg-deb", "-b", pkg, `${pkg}.deb`]).exitCode).toBe(0);
+    }
+    const dpkg = ["dpkg", "--force-not-root", `--root=${root}`, "-i"];
+    expect(Bun.spawnSync([...dpkg, debs[0]!]).exitCode).toBe(0);
+    writeFileSync(join(root, "etc/t4ademo/demo.conf"), "setting = mine\n");
+    const id = await start(`${dpkg.join(" ")} ${debs[1]}`);
+    await shown(id, "[default=N] ?");
+    const reply = await act(["choose", id, "install the package maintainer's version"]);
+    expect(reply).toMatchObject({ sent: ["y", "Enter"], effect: "answered" });
+    await shown(id, "rc=0");
+    expect(readFileSync(join(root, "etc/t4ademo/demo.conf"), "utf8")).toBe("setting = 1.1\n");
+  },
+);
+
+test.if(Bun.which("update-alternatives") !== null)(
+  "update-alternatives --config: a row of its table is chosen by its path (its number typed), and the choice is seen made",
+  async () => {
+    const dir = join(sandbox.dir, "alt");
+    for (const sub of ["bin", "admin", "links"]) mkdirSync(join(dir, sub), { recursive: true });
+    const where = ["--admindir", join(dir, "admin"), "--altdir", join(dir, "links")];
+    for (let i = 1; i <= 12; i++) {
+      writeFileSync(join(dir, "bin", `pager${i}`), "#!/bin/sh\n", { mode: 0o755 });
+      const install = [...where, "--install", join(dir, "pager"), "t4a-pager", join(dir, "bin", `pager${i}`), `${i}`];
+      expect(Bun.spawnSync(["update-alternatives", ...install]).exitCode).toBe(0);
+    }
+    const id = await start(`update-alternatives ${where.join(" ")} --config t4a-pager`);
+    await shown(id, "selection number");
+    const reply = await act(["choose", id, join(dir, "bin", "pager7")]);
+    // pager7 is number 10: the rows are sorted by path (pager1, pager10, pager11, pager12, pager2…), under the auto row 0.
+    expect(reply).toMatchObject({ sent: ['"10"', "Enter"], effect: "answered" });
+    await shown(id, "rc=0");
+    const query = Bun.spawnSync(["update-alternatives", ...where, "--query", "t4a-pager"]).stdout.toString();
+    expect(query).toContain(`Value: ${join(dir, "bin", "pager7")}`);
+  },
+);

@@ -60,6 +60,15 @@ const phases = [
   },
 ];
 
+// The tests' environment is the suite's: run from a git hook or `git rebase --exec`, GIT_DIR,
+// GIT_INDEX_FILE… would send every git a test runs to the caller's repository (test/preload.ts
+// strips them again, for a bare `bun test`). Only an identity comes along.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !name.startsWith("GIT_") || /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL)$/.test(name),
+  ),
+);
+
 let failed = false;
 const took: string[] = [];
 for (const phase of phases) {
@@ -68,7 +77,7 @@ for (const phase of phases) {
   const started = performance.now();
   const run = Bun.spawn(
     [process.execPath, "test", "--timeout", "60000", ...phase.argv, ...phase.files.map((file) => `./${file}`)],
-    { cwd: root, stdio: ["inherit", "inherit", "inherit"] },
+    { cwd: root, env, stdio: ["inherit", "inherit", "inherit"] },
   );
   const code = await run.exited;
   if (code !== 0) failed = true;

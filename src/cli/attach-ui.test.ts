@@ -11,7 +11,7 @@ const run = (input: string, filter = new OutputFilter(), splitEvery = 0) => {
   return new TextDecoder().decode(Uint8Array.from(parts.flatMap((part) => [...part])));
 };
 
-test("clipboard writes, titles and DCS/APC/PM/SOS strings never reach the user's terminal; the rest passes untouched", () => {
+test("clipboard writes, titles and DCS/APC/PM/SOS strings never reach the user's terminal; the rest does", () => {
   const attack = [
     `${ESC}]52;c;ZWNobyBwd25lZA==\x07`, // OSC 52, BEL
     `${ESC}]52;c;ZWNobyBwd25lZA==${ESC}\\`, // OSC 52, ST

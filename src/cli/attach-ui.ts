@@ -9,8 +9,15 @@ import type { DaemonConnection, Reply } from "../client/connection.ts";
 import { encodeFrame, Frame, FrameReader } from "../protocol/frames.ts";
 
 /** What the program may have switched on in our terminal: off again, then back to the shell's screen. */
-const RESTORE =
-  "\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[?1l\x1b>\x1b[?25h\x1b[0 q\x1b[0m\x1b[r\x1b[?1049l";
+const RESTORE = [
+  "\x1b[?2004l", // bracketed paste
+  "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l", // mouse reports and their encoding
+  "\x1b[?1004l", // focus reports
+  "\x1b[?1l\x1b>", // application cursor keys and keypad
+  "\x1b[?25h\x1b[0 q", // the cursor shown, in the terminal's own shape
+  "\x1b[0m\x1b[r", // attributes and scroll margins
+  "\x1b[?1049l", // the shell's screen
+].join("");
 const ENTER = "\x1b[?1049h\x1b[H\x1b[2J";
 
 export interface AttachClientOptions {

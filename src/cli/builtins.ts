@@ -50,7 +50,8 @@ export const builtins: Record<string, Builtin> = {
   batch: {
     usage: "batch",
     summary:
-      "Run many requests over one connection: NDJSON requests or CLI lines on stdin, one JSON reply line each on stdout",
+      "Run many requests over one connection: NDJSON requests " +
+      "or CLI lines on stdin, one JSON reply line each on stdout",
     examples: ["printf 'send t1 \"ls\\\\n\"\\ntext t1 --tail 5\\n' | t4a batch"],
     async run(_args, options) {
       const { runBatch } = await import("./batch.ts");
@@ -72,7 +73,8 @@ export const builtins: Record<string, Builtin> = {
     options: [
       [
         "--from <dir|file>",
-        "the build to copy: a release file, or the directory holding t4a-<target> files (default: this binary when it fits, else release/ beside it, as npm run release leaves them)",
+        "the build to copy: a release file, or the directory holding t4a-<target> files (default: " +
+          "this binary when it fits, else release/ beside it, as npm run release leaves them)",
       ],
     ],
     async run([action, host], options, { target }) {
@@ -129,7 +131,8 @@ export const builtins: Record<string, Builtin> = {
   hosts: {
     usage: "hosts [action] [...args]",
     summary:
-      "The fleet: hosts add NAME [user@]host[:port] [-- ssh options], hosts rm NAME, hosts list; then NAME:ID, list --all, wait --any --all",
+      "The fleet: hosts add NAME [user@]host[:port] [-- ssh options], hosts " +
+      "rm NAME, hosts list; then NAME:ID, list --all, wait --any --all",
     examples: [
       "t4a hosts add box me@box.lan",
       "t4a hosts add gpu ssh://me@gpu:2222 -- -J bastion",

@@ -124,7 +124,9 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
           name: "sandbox",
           ok: false,
           detail: `bwrap cannot make a sandbox here: ${broken}`,
-          fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed",
+          fix:
+            "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on " +
+            "Ubuntu kernel.apparmor_restrict_unprivileged_userns=0), or run where they are allowed",
           required: options.sandbox,
         });
       } else {
@@ -171,7 +173,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
         ? linger === "yes"
           ? undefined
           : `loginctl enable-linger ${user}`
-        : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` (or under your init); `t4a service install` needs a user manager",
+        : "run the daemon yourself: `nohup t4a daemon >/dev/null 2>&1 &` " +
+          "(or under your init); `t4a service install` needs a user manager",
       required: options.service,
     });
   }
@@ -201,7 +204,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     ok: libcWidths,
     detail: libcWidths
       ? "the C library's wcwidth (glibc, C.UTF-8): wide and emoji cells counted as the programs here count them"
-      : "no glibc with a C.UTF-8 locale here: Bun's Unicode table is used, and a program counting with another table may disagree on emoji widths",
+      : "no glibc with a C.UTF-8 locale here: Bun's Unicode table is used, and " +
+        "a program counting with another table may disagree on emoji widths",
     fix: libcWidths
       ? undefined
       : "run the daemon on a glibc system (musl's wcwidth is not asked), or accept rare misplaced emoji",

@@ -140,7 +140,8 @@ export async function installRemote(
     `installed ${version} (${wanted}, sha256 ${sum.slice(0, 12)}…) on ${target.destination} as ~/.local/bin/t4a`,
   );
   const fix =
-    'add  export PATH="$HOME/.local/bin:$PATH"  at the top of ~/.bashrc there (above its return for non-interactive shells), or to ~/.zshenv for zsh';
+    'add  export PATH="$HOME/.local/bin:$PATH"  at the top of ~/.bashrc there ' +
+    "(above its return for non-interactive shells), or to ~/.zshenv for zsh";
   if (!found)
     console.error(
       `t4a: note: ~/.local/bin is not on ${target.destination}'s PATH for ssh commands (--host finds t4a there anyway); to run \`ssh ${target.destination} t4a\`, ${fix}`,
@@ -152,7 +153,10 @@ export async function installRemote(
   return 0;
 }
 
-/** Writes `bytes` to ssh's stdin in 1 MiB pieces, saying how far it got (in place on a terminal, at each quarter otherwise). */
+/**
+ * Writes `bytes` to ssh's stdin in 1 MiB pieces, saying how far it got (in place on a terminal, at each quarter
+ * otherwise).
+ */
 async function send(stdin: Bun.FileSink, bytes: Uint8Array, what: string): Promise<void> {
   const total = bytes.length;
   const mb = (n: number) => (n / 1e6).toFixed(n < 1e7 ? 1 : 0);

@@ -6,10 +6,16 @@ import { T4aError } from "../protocol/errors.ts";
 import { DaemonLink } from "./daemon-link.ts";
 import { LOCAL, loadHosts, resolveHost, splitHostId } from "./hosts.ts";
 
-/** A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting; a hostile one never answers). */
+/**
+ * A host that has not answered a list in this long is shown as not answering (a stopped machine keeps ssh waiting; a
+ * hostile one never answers).
+ */
 const LIST_WAIT_MS = 10_000;
 
-/** A host's answer to a list, or an error once it has taken LIST_WAIT_MS (the list of every host shows the others meanwhile). */
+/**
+ * A host's answer to a list, or an error once it has taken LIST_WAIT_MS (the list of every host shows the others
+ * meanwhile).
+ */
 export async function listWait<T>(answer: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>(

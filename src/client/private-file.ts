@@ -7,7 +7,9 @@ import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSyn
 import { dirname } from "node:path";
 import { T4aError } from "../protocol/errors.ts";
 
-/** Writes `content` to `path` (mode 600, its directory made 700); throws naming the file and what the filesystem said. */
+/**
+ * Writes `content` to `path` (mode 600, its directory made 700); throws naming the file and what the filesystem said.
+ */
 export function writePrivateFile(path: string, content: string): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {

@@ -10,7 +10,10 @@ import { T4aError } from "../protocol/errors.ts";
 /** The file whose presence in the fallback directory says the default one was someone else's. */
 export const SQUATTED_MARK = "default-dir-squatted";
 
-/** `isFile` answers whether the mark is there: Bun.which by default; the client library passes node:fs's (it runs under Node too). */
+/**
+ * `isFile` answers whether the mark is there: Bun.which by default; the client library passes node:fs's (it runs under
+ * Node too).
+ */
 export function socketPath(
   env: NodeJS.ProcessEnv = process.env,
   isFile = (dir: string, name: string) => Bun.which(name, { PATH: dir }) !== null,

@@ -62,7 +62,8 @@ export const approve = defineCommand({
   mcp: {
     tool: "agent_approve",
     description:
-      "Say yes to the question an agent terminal waits on, with the key its CLI wants; always: yes for the rest of the session. Fails with not_waiting otherwise.",
+      "Say yes to the question an agent terminal waits on, with the key its CLI wants; " +
+      "always: yes for the rest of the session. Fails with not_waiting otherwise.",
     // Within the tool definitions' budget (src/mcp/tools.test.ts); a second answer is refused all the same.
     hide: ["question_id", "worker", "force"],
   },

@@ -59,7 +59,8 @@ export const ask = defineCommand({
   cli: {
     usage: "ask <id> <prompt>",
     summary:
-      "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, 4 waiting on a question, 5 the CLI's error line (its API refused), 1 otherwise)",
+      "Give an agent a prompt, wait for its turn to end, print its answer (exit 0 idle, " +
+      "4 waiting on a question, 5 the CLI's error line (its API refused), 1 otherwise)",
     options: [
       ["--timeout <duration>", "stop waiting after this long (default 10m); the turn goes on"],
       ["--max-output <n>", "print at most n characters of the answer (default 16000); the middle is cut"],
@@ -91,8 +92,9 @@ export const ask = defineCommand({
   mcp: {
     tool: "agent_ask",
     description:
-      "Give an agent terminal (terminal_create agent) a prompt and wait for its turn to end: how it ended (idle; waiting: it asks a question, " +
-      "answer with agent_approve/agent_deny; error: its API refused; exited; timeout) and its answer text.",
+      "Give an agent terminal (terminal_create agent) a prompt and wait for its turn to end: " +
+      "how it ended (idle; waiting: it asks a question, answer with agent_approve/agent_deny; " +
+      "error: its API refused; exited; timeout) and its answer text.",
     blocking: true,
     // One model's calls come one at a time; a second ask queues behind the first all the same.
     hide: ["no_wait", "worker", "force"],

@@ -64,7 +64,8 @@ export const create = defineCommand({
       ],
       [
         "--agent <name>",
-        "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args after -- go to it. auto: any CLI, the command after -- (--agent auto -- CLI ARGS)",
+        "run a coding agent: claude, codex, gemini, qwen, opencode (see t4a agents); args " +
+          "after -- go to it. auto: any CLI, the command after -- (--agent auto -- CLI ARGS)",
       ],
       ["--prompt <text>", "the agent's first prompt (verbatim)"],
       ["--yolo", "start the agent with its auto-approve flag"],
@@ -84,7 +85,8 @@ export const create = defineCommand({
       "id=$(t4a create -- bash)",
       "t4a create --cols 120 --rows 40 --name build -- make -j4",
       "t4a create --worktree fix-42 --sandbox --timeout 30m -- bash",
-      "id=$(t4a create --name fix-42 --agent claude --worktree fix-42 --prompt 'Fix the failing test') && t4a wait $id --agent idle --timeout 30m",
+      "id=$(t4a create --name fix-42 --agent claude --worktree fix-42 --prompt " +
+        "'Fix the failing test') && t4a wait $id --agent idle --timeout 30m",
     ],
     async request(args, options) {
       const env = await envOptions(options);
@@ -143,11 +145,11 @@ export const create = defineCommand({
   mcp: {
     tool: "terminal_create",
     description:
-      "Start a program on a new terminal (a real PTY); answers its id (t1, t2, …). " +
-      "Without cmd_args: the user's shell, with the integration terminal_run/terminal_exec need. " +
-      "worktree: its own git worktree and branch (kept only if dirty). agent: a coding-agent CLI with prompt/yolo/resume; " +
-      "drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only but cwd and /tmp, no network. " +
-      "It lives until terminal_kill, even after its program exits.",
+      "Start a program on a new terminal (a real PTY); answers its id (t1, t2, …). Without cmd_args: " +
+      "the user's shell, with the integration terminal_run/terminal_exec need. worktree: its own git " +
+      "worktree and branch (kept only if dirty). agent: a coding-agent CLI with prompt/yolo/resume; " +
+      "drive it with agent_ask, agent_approve/agent_deny, terminal_wait agent. sandbox: read-only " +
+      "but cwd and /tmp, no network. It lives until terminal_kill, even after its program exits.",
     group: {
       field: "more",
       fields: [
@@ -172,9 +174,10 @@ export const create = defineCommand({
         "inherit_env",
       ],
       description:
-        "rare, as in connector.json: scrollback (lines), shell_integration (bool), base/branch/worktree_path (worktree), " +
-        "scratchpad, sandbox_allow (paths), sandbox_allow_domain (hosts), sandbox_net, sandbox_no_net, agent_args, " +
-        "spawn_mode (login|direct|ssh), ssh_target, ssh_args, persist, record (.cast path), record_input, cast_format (v2|v3), inherit_env",
+        "rare, as in connector.json: scrollback (lines), shell_integration (bool), " +
+        "base/branch/worktree_path (worktree), scratchpad, sandbox_allow (paths), sandbox_allow_domain " +
+        "(hosts), sandbox_net, sandbox_no_net, agent_args, spawn_mode (login|direct|ssh), ssh_target, " +
+        "ssh_args, persist, record (.cast path), record_input, cast_format (v2|v3), inherit_env",
     },
     // Idle events are not offered over MCP; the environment comes from the server's own.
     // Plugins and setup are the user's own machinery, chosen by people (CLI, connector.json, web).

@@ -121,7 +121,8 @@ export const exec = defineCommand({
   cli: {
     usage: "exec <id> [...command]",
     summary:
-      "Run a shell command; return when it ends, waits for input, or the yield passes, with its output so far and a token",
+      "Run a shell command; return when it ends, waits for input, " +
+      "or the yield passes, with its output so far and a token",
     options: [
       ["--yield <duration>", "return after this long at the latest (default 10s); the command keeps running"],
       ["--max-output <n>", "print at most n characters of output (default 16000); the middle is cut"],
@@ -151,10 +152,10 @@ export const exec = defineCommand({
     {
       tool: "terminal_exec",
       description:
-        "Start a shell command in a terminal's shell and get its output within yield_ms (default 10 s): " +
-        "it returns as soon as the command ends (with its exit code), or asks for input (a password, a y/n: input_wanted names the process), " +
-        "or the yield passes (running: true). Continue a running command with terminal_write and the token. " +
-        "Output is the screen's text, at most max_output characters (default 16000; the middle is cut).",
+        "Start a shell command in a terminal's shell and get its output within yield_ms (default 10 s): it returns " +
+        "as soon as the command ends (with its exit code), or asks for input (a password, a y/n: input_wanted names " +
+        "the process), or the yield passes (running: true). Continue a running command with terminal_write and the " +
+        "token. Output is the screen's text, at most max_output characters (default 16000; the middle is cut).",
       hide: ["continue", "input"],
       require: ["command"],
       blocking: true,
@@ -163,8 +164,8 @@ export const exec = defineCommand({
     {
       tool: "terminal_write",
       description:
-        "Continue a command started by terminal_exec: type `input` (optional; a newline presses Enter), then return as terminal_exec does, " +
-        "with the output since the token's answer and a new token.",
+        "Continue a command started by terminal_exec: type `input` (optional; a newline presses Enter), " +
+        "then return as terminal_exec does, with the output since the token's answer and a new token.",
       hide: ["command"],
       require: ["continue"],
       blocking: true,

@@ -17,7 +17,8 @@ export const InfoReply = deferred(() =>
       v.pipe(
         v.number(),
         v.description(
-          "replies written for clients that have not read them yet (at most 128 MB; past it the furthest behind is dropped)",
+          "replies written for clients that have not read them yet " +
+            "(at most 128 MB; past it the furthest behind is dropped)",
         ),
       ),
     ),

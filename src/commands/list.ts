@@ -21,7 +21,8 @@ export const ListReply = deferred(() =>
       v.pipe(
         v.array(v.object({ id: v.string(), error: v.string() })),
         v.description(
-          "persisted sessions that could not come back, with why: kept, tried again at the next start or by `restore`, forgotten by `kill`",
+          "persisted sessions that could not come back, with why: kept, " +
+            "tried again at the next start or by `restore`, forgotten by `kill`",
         ),
       ),
     ),
@@ -66,7 +67,8 @@ export const list = defineCommand({
       ],
       [
         "--all",
-        "every host in hosts.json too (t4a hosts add), asked in parallel: a host column first, ids as HOST:ID; a host that does not answer is one line on stderr",
+        "every host in hosts.json too (t4a hosts add), asked in parallel: a host column " +
+          "first, ids as HOST:ID; a host that does not answer is one line on stderr",
       ],
     ],
     examples: ["t4a list", "t4a list --needs", "t4a list --all --needs"],
@@ -85,7 +87,8 @@ export const list = defineCommand({
   mcp: {
     tool: "terminal_list",
     description:
-      "List every terminal, one per line: id, size, pid, alive or exited(code), title, an agent's state and its question.",
+      "List every terminal, one per line: id, size, pid, alive " +
+      "or exited(code), title, an agent's state and its question.",
     result: (response) => textContent(terminalLines(response).join("\n") || "no terminals"),
     fleet: { field: "all", type: "boolean", description: "every host too (HOST:ID)" },
   },

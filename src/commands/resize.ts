@@ -32,8 +32,8 @@ export const resize = defineCommand({
   mcp: {
     tool: "terminal_resize",
     description:
-      "Change a terminal's size; the program is told (SIGWINCH) and redraws. Use it to give a wide table or a TUI more room. " +
-      "Answers the new size as short JSON.",
+      "Change a terminal's size; the program is told (SIGWINCH) and redraws. Use it " +
+      "to give a wide table or a TUI more room. Answers the new size as short JSON.",
   },
   http: [{ method: "POST", path: "/api/sessions/:id/resize" }],
 });

@@ -90,9 +90,9 @@ export const run = defineCommand({
   mcp: {
     tool: "terminal_run",
     description:
-      "Run a shell command in a terminal's shell and get its exit code and output lines in one call, like `ssh host cmd`: " +
-      "for builds, tests, git. Keep output small with max_lines or tail/grep. A timeout (default 10 min) is a tool error and the command keeps running; " +
-      "for long commands prefer terminal_exec, which yields.",
+      "Run a shell command in a terminal's shell and get its exit code and output lines in one call, like `ssh " +
+      "host cmd`: for builds, tests, git. Keep output small with max_lines or tail/grep. A timeout (default 10 " +
+      "min) is a tool error and the command keeps running; for long commands prefer terminal_exec, which yields.",
     blocking: true,
     result(response) {
       const lines = response.lines as string[];

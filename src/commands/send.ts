@@ -104,7 +104,8 @@ export const send = defineCommand({
       ["-k, --key <name>", "send a named key after the input: Enter, Tab, C-c, M-x, Up, F5… (repeatable)"],
       [
         "--click <row:col>",
-        "click the mouse at a cell, 0-based from the top left as cursor and snapshot count (the program must have turned mouse reporting on)",
+        "click the mouse at a cell, 0-based from the top left as cursor and " +
+          "snapshot count (the program must have turned mouse reporting on)",
       ],
       ["--button <name>", "with --click: left (default), middle or right"],
       ["--double", "with --click: a double click"],
@@ -135,8 +136,10 @@ export const send = defineCommand({
   mcp: {
     tool: "terminal_send",
     description:
-      "Type into a terminal: `input` as text (a newline presses Enter), then `keys`: Enter Tab Escape BSpace Up Down Left Right Home End " +
-      'PageUp PageDown Delete F1…F12, single characters, C- M- S- prefixes (C-c, M-x, S-Tab). Answers "ok" at once: then ' +
+      "Type into a terminal: `input` as text (a newline presses Enter), " +
+      "then `keys`: Enter Tab Escape BSpace Up Down Left Right Home End " +
+      "PageUp PageDown Delete F1…F12, single characters, C- M- " +
+      'S- prefixes (C-c, M-x, S-Tab). Answers "ok" at once: then ' +
       "terminal_wait (idle_ms). A shell command and its output: terminal_exec.",
     // Raw bytes are for shell pipes; JSON strings already carry any character a model would type.
     hide: ["input_base64", "paste", "worker", "force"],

@@ -114,8 +114,8 @@ export const snapshot = defineCommand({
   mcp: {
     tool: "terminal_snapshot",
     description:
-      "A TUI's screen as elements with refs (e3, e3.1): menus, questions, buttons, inputs, checkboxes, tables, dialogs, " +
-      "what is selected. Cheaper than terminal_read.",
+      "A TUI's screen as elements with refs (e3, e3.1): menus, questions, buttons, " +
+      "inputs, checkboxes, tables, dialogs, what is selected. Cheaper than terminal_read.",
     result: (response) => textContent(`${header(response)}\n${body(response)}`),
   },
   http: [{ method: "GET", path: "/api/sessions/:id/snapshot" }],

@@ -37,7 +37,8 @@ export const TextParams = deferred(() =>
         v.integer("must be an integer"),
         v.minValue(1, "must be at least 1"),
         v.description(
-          "the last N rows that hold something: ending at the last non-blank row or the cursor row, whichever is lower; overrides start/end",
+          "the last N rows that hold something: ending at the last non-blank " +
+            "row or the cursor row, whichever is lower; overrides start/end",
         ),
       ),
     ),
@@ -45,7 +46,8 @@ export const TextParams = deferred(() =>
       v.pipe(
         v.boolean(),
         v.description(
-          "drop the blank rows below the last non-blank row and the cursor row; the reply says how many in trimmed_rows",
+          "drop the blank rows below the last non-blank row and " +
+            "the cursor row; the reply says how many in trimmed_rows",
         ),
       ),
       false,
@@ -180,8 +182,10 @@ export const text = defineCommand({
     tool: "terminal_read",
     description:
       "A terminal's screen as plain text, one line per row: exact characters. " +
-      "Rows count from the bottom (0 = last row): start 0, end 5 is the bottom five; tail 5 the last five holding text. " +
-      'The header line\'s token, passed as `since`, gets only the rows changed since ("row: text"): the cheapest way to follow. ' +
+      "Rows count from the bottom (0 = last row): start 0, end " +
+      "5 is the bottom five; tail 5 the last five holding text. " +
+      "The header line's token, passed as `since`, gets only the " +
+      'rows changed since ("row: text"): the cheapest way to follow. ' +
       "~1 token per 4 characters: 80x24 up to ~500.",
     // tmux's capture-pane forms (the tmux front end's): a model has no use for SGR codes.
     hide: ["styles", "join_wrapped", "keep_spaces"],

@@ -174,12 +174,14 @@ export const wait = defineCommand({
       ],
       [
         "--any",
-        "no id: until any terminal needs you (an agent waiting, a program reading input, a failed exit), or any agent reaches --agent; prints which and why",
+        "no id: until any terminal needs you (an agent waiting, a program reading " +
+          "input, a failed exit), or any agent reaches --agent; prints which and why",
       ],
       ["--all", "with --any: every host in hosts.json too; prints HOST:ID, why and the line"],
       [
         "--claim",
-        "with --any: take the need, so no other worker is handed it until you act on it (approve, deny, ask, send) or the lease ends",
+        "with --any: take the need, so no other worker is handed it " +
+          "until you act on it (approve, deny, ask, send) or the lease ends",
       ],
       ["--worker <name>", "with --claim: who holds it (name it again when you act); the claim outlives this call"],
       ["--lease <duration>", "with --claim: it lapses after this long unless you act (default 60s)"],

@@ -18,10 +18,10 @@ import { displayable, shownLine } from "../protocol/program-text.ts";
 import { type Tool, type ToolResult, toolError, toolRequest, toolResult, tools, toolsByName } from "./tools.ts";
 
 const INSTRUCTIONS =
-  "t4a gives you real terminals. terminal_create starts one (your shell by default); terminal_run runs a shell command and answers its output " +
-  "and exit code; for interactive programs, terminal_send types, terminal_wait blocks until the program is idle or prints something, " +
-  "terminal_screenshot shows the screen as an image (cheap, good for TUIs) and terminal_read gives exact text by rows from the bottom. " +
-  "Kill terminals you no longer need.";
+  "t4a gives you real terminals. terminal_create starts one (your shell by default); terminal_run runs a shell " +
+  "command and answers its output and exit code; for interactive programs, terminal_send types, terminal_wait " +
+  "blocks until the program is idle or prints something, terminal_screenshot shows the screen as an image (cheap, " +
+  "good for TUIs) and terminal_read gives exact text by rows from the bottom. Kill terminals you no longer need.";
 
 /**
  * The SDK validates elicitation answers with Ajv, built in its constructor; this server never

@@ -7,7 +7,10 @@ export const DEFAULT_ROWS = 24;
 export const DEFAULT_SCROLLBACK_LINES = 10_000;
 export const MAX_SCROLLBACK_LINES = 1_000_000;
 export const DEFAULT_MAX_SESSIONS = 256;
-/** The most terminals a daemon may be configured to hold (config's max_sessions): a list longer than this is no daemon's. */
+/**
+ * The most terminals a daemon may be configured to hold (config's max_sessions): a list longer than this is no
+ * daemon's.
+ */
 export const MAX_SESSIONS_LIMIT = 4096;
 export const DEFAULT_IDLE_TIMEOUT_MS = 2000;
 export const DEFAULT_KILL_GRACE_MS = 1000;

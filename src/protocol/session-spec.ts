@@ -67,7 +67,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.boolean(),
         v.description(
-          "inject t4a's hooks into bash, zsh or fish so it knows when a command finishes and its exit code (run, wait command_done)",
+          "inject t4a's hooks into bash, zsh or fish so it knows when a " +
+            "command finishes and its exit code (run, wait command_done)",
         ),
       ),
       true,
@@ -76,7 +77,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         PluginName,
         v.description(
-          "a git worktree of cwd's repo, on branch t4a/NAME (made, or reused); removed at the end only when it holds no uncommitted work",
+          "a git worktree of cwd's repo, on branch t4a/NAME (made, or " +
+            "reused); removed at the end only when it holds no uncommitted work",
         ),
       ),
     ),
@@ -115,7 +117,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.boolean(),
         v.description(
-          "run inside a sandbox (bubblewrap): the filesystem read-only but cwd, /tmp and sandbox_allow; no network but sandbox_allow_domain; no unix sockets; t4a itself out of reach",
+          "run inside a sandbox (bubblewrap): the filesystem read-only but cwd, /tmp and " +
+            "sandbox_allow; no network but sandbox_allow_domain; no unix sockets; t4a itself out of reach",
         ),
       ),
     ),
@@ -129,7 +132,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1), v.maxLength(253))),
         v.description(
-          "hosts the sandboxed program may reach, through t4a's allow-listing proxy: api.example.com, *.example.com (subdomains), or an exact IP",
+          "hosts the sandboxed program may reach, through t4a's allow-listing " +
+            "proxy: api.example.com, *.example.com (subdomains), or an exact IP",
         ),
       ),
     ),
@@ -174,7 +178,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.picklist(["login", "direct", "ssh"]),
         v.description(
-          "login: through $SHELL -lic, so the user's PATH and version managers load (default); direct: exec the CLI (faster start); ssh: on ssh_target",
+          "login: through $SHELL -lic, so the user's PATH and version managers " +
+            "load (default); direct: exec the CLI (faster start); ssh: on ssh_target",
         ),
       ),
     ),
@@ -199,7 +204,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.union([v.pipe(v.number(), v.integer()), v.string()]),
         v.description(
-          "memory for the session's whole process tree: bytes, or 512M, 2G; past it the kernel kills (the exit event says memory_limit)",
+          "memory for the session's whole process tree: bytes, or 512M, " +
+            "2G; past it the kernel kills (the exit event says memory_limit)",
         ),
       ),
     ),
@@ -237,7 +243,9 @@ export const SessionSpec = deferred(() =>
         v.string(),
         v.minLength(1),
         v.description(
-          'shell commands run in the final directory and environment (inside the sandbox) before the program starts, e.g. "source .venv/bin/activate"; the variables they set reach the program; a failure refuses the create',
+          "shell commands run in the final directory and environment (inside the " +
+            'sandbox) before the program starts, e.g. "source .venv/bin/activate"; ' +
+            "the variables they set reach the program; a failure refuses the create",
         ),
       ),
     ),
@@ -245,7 +253,8 @@ export const SessionSpec = deferred(() =>
       v.pipe(
         v.boolean(),
         v.description(
-          "bring the session back when the daemon starts again (after a crash, a reboot, an upgrade); default on for agents",
+          "bring the session back when the daemon starts again (after " +
+            "a crash, a reboot, an upgrade); default on for agents",
         ),
       ),
     ),

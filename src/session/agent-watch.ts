@@ -132,7 +132,9 @@ export class AgentWatch {
   turnEnded = false;
   /** The question drawn last, counted from 1 per session: an answer names the one it answers. */
   questionId = 0;
-  /** Its idles, counted from 1 per session: the idle a turn ended in (a need of its own) is told apart from the next. */
+  /**
+   * Its idles, counted from 1 per session: the idle a turn ended in (a need of its own) is told apart from the next.
+   */
   turn = 0;
   /** When the question on screen was answered (approve, deny); undefined while it is open. */
   #answeredAt: number | undefined;

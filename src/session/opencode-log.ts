@@ -14,7 +14,10 @@ import { join } from "node:path";
 import { readTaintedBytes, TaintedReadError } from "../spawn/tainted-files.ts";
 import { call, result, type Message } from "./messages.ts";
 
-/** A conversation's newest messages read, and parts of them: a planted million tiny rows took 797 MB of the daemon's RSS. */
+/**
+ * A conversation's newest messages read, and parts of them: a planted million tiny rows took 797 MB of the daemon's
+ * RSS.
+ */
 export const MAX_MESSAGES = 10_000;
 export const MAX_PARTS = 50_000;
 /** One read's bound (on its worker thread): past it, the read is stopped and refused. */
@@ -64,7 +67,8 @@ export function readOpencode(
       if (!plainTables(sqlite)) return undefined;
       const session = sqlite
         .query(
-          "SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_updated DESC LIMIT 1",
+          "SELECT id FROM session WHERE directory = ? AND parent_id IS " +
+            "NULL AND time_created >= ? ORDER BY time_updated DESC LIMIT 1",
         )
         .get(place.cwd, place.resumed ? 0 : place.startedAt) as { id: string } | null;
       if (!session) return undefined;
@@ -80,7 +84,8 @@ export function readOpencode(
       const partRows = (
         sqlite
           .query(
-            "SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?) ORDER BY id DESC LIMIT ?",
+            "SELECT message_id, data FROM part WHERE message_id IN (SELECT id FROM message WHERE " +
+              "session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?) ORDER BY id DESC LIMIT ?",
           )
           .all(session.id, MAX_MESSAGES, MAX_PARTS) as Array<{ message_id: string; data: string }>
       ).reverse();

@@ -685,7 +685,9 @@ export class Session {
     return { ...(outOfMemory ? { reason: "memory_limit" } : {}), ...(kept.length ? { kept } : {}) };
   }
 
-  /** Lets go of everything the session holds; safe to call again. Settles once its recording (if any) is whole on disk. */
+  /**
+   * Lets go of everything the session holds; safe to call again. Settles once its recording (if any) is whole on disk.
+   */
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;

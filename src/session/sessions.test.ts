@@ -76,7 +76,7 @@ function nextExit(id: string): Promise<{ event: TerminalEvent; worktreeThere: bo
 const spec = (fields: Record<string, unknown>) => v.parse(SessionSpec, fields);
 const worktreeOf = (id: string) => sessions.get(id).facts.worktree ?? "";
 
-test("a session's end: cleanups and the manifest are settled before the exit event; then the rest lets go", async () => {
+test("a session's end: cleanups and the manifest settle before the exit event; then the rest lets go", async () => {
   const session = await sessions.create(
     spec({
       name: "ending",

@@ -74,14 +74,19 @@ export function findLog(
   return undefined;
 }
 
-/** The pattern's fixed directories under home (`.claude/projects` of `.claude/projects/*\/{id}.jsonl`): where its logs must really be. */
+/**
+ * The pattern's fixed directories under home (`.claude/projects` of `.claude/projects/*\/{id}.jsonl`): where its logs
+ * must really be.
+ */
 function logRoot(home: string, pattern: string): string {
   const parts = pattern.split("/");
   const fixed = parts.slice(0, -1).findIndex((part) => /[*?[{]/.test(part));
   return join(home, ...parts.slice(0, fixed < 0 ? parts.length - 1 : fixed));
 }
 
-/** The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there. */
+/**
+ * The messages of a log file under `root`, oldest first. Throws TaintedReadError for anything but a regular file there.
+ */
 export async function readTranscript(
   path: string,
   root: string,
@@ -127,7 +132,10 @@ function jsonLines(path: string, root: string): Json[] {
   return records;
 }
 
-/** Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start (any, resumed). */
+/**
+ * Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start (any,
+ * resumed).
+ */
 function begunBy(path: string, root: string, format: ConversationLog["format"], place: LogPlace): boolean {
   if (format !== "codex") return false;
   let records: Json[];

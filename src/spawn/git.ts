@@ -21,11 +21,15 @@ export interface GitOptions {
   maxBytes?: number;
   /** git is killed after this long, answering code -1 (default 10 min: a big checkout). */
   timeoutMs?: number;
-  /** The filter overrides already listed for this repository (`filterOverrides`): many calls in a row list them once. */
+  /**
+   * The filter overrides already listed for this repository (`filterOverrides`): many calls in a row list them once.
+   */
   filters?: Record<string, string>;
 }
 
-/** Settings that would make git run a program the repository names. Filters are per driver name: see `filterOverrides`. */
+/**
+ * Settings that would make git run a program the repository names. Filters are per driver name: see `filterOverrides`.
+ */
 const UNTRUSTING = [
   ...["core.fsmonitor=false", "core.hooksPath=/dev/null", "core.sshCommand=false", "diff.external=", "core.pager=cat"],
   ...[
@@ -109,7 +113,9 @@ export async function filterOverrides(cwd: string, globals: string[] = []): Prom
   return env;
 }
 
-/** The options before the subcommand (`--git-dir X --work-tree Y`): the config listing must read the same repository. */
+/**
+ * The options before the subcommand (`--git-dir X --work-tree Y`): the config listing must read the same repository.
+ */
 function globalOptions(args: string[]): string[] {
   let i = 0;
   while (i < args.length && args[i]!.startsWith("-"))

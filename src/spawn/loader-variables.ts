@@ -47,7 +47,8 @@ const LOADER_VARIABLES = new RegExp(
     "IFS",
     "CDPATH",
     "GLOBIGNORE",
-    // runtimes: Bun (t4a itself is a Bun program: BUN_OPTIONS=--preload runs before any of its code), Node, Python, Perl, Ruby, Java, Tcl
+    // runtimes: Bun (t4a itself is a Bun program: BUN_OPTIONS=--preload runs before any of its code), Node, Python,
+    // Perl, Ruby, Java, Tcl
     "BUN_.*",
     "NODE_OPTIONS",
     "NODE_PATH",
@@ -133,7 +134,10 @@ const LOADER_VARIABLES = new RegExp(
   ].join("|")})$`,
 );
 
-/** An environment without the variables that steer loaders, shells and runtimes: what t4a's helpers outside a sandbox get. */
+/**
+ * An environment without the variables that steer loaders, shells and runtimes: what t4a's helpers outside a sandbox
+ * get.
+ */
 export function withoutLoaderVariables(env: Record<string, string>): Record<string, string> {
   return splitLoaderVariables(env).safe;
 }

@@ -89,7 +89,10 @@ export class SessionEnv {
     return Object.entries(this.#vars);
   }
 
-  /** As data in a JSON document (an external plugin's input): JSON.stringify calls this. Typed unknown: no spawn takes it. */
+  /**
+   * As data in a JSON document (an external plugin's input): JSON.stringify calls this. Typed unknown: no spawn takes
+   * it.
+   */
   toJSON(): unknown {
     return { ...this.#vars };
   }

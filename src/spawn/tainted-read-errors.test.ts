@@ -28,15 +28,19 @@ test("a regular file under the root is read; its head or tail when it is over th
   expect(readTainted(join(root, "sub", "log.jsonl"), { root, maxBytes: 4, over: "tail" })).toBe("6789");
 });
 
-test("a FIFO answers at once, refused (never a blocking read); a symlink is never followed, a symlinked directory never leads out", () => {
-  const fifo = join(root, "fifo.jsonl");
-  expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
-  expect(reason(fifo)).toBe("not_regular");
-  symlinkSync(join(dir, "secret"), join(root, "link.jsonl"));
-  expect(reason(join(root, "link.jsonl"))).toBe("symlink");
-  symlinkSync(dir, join(root, "up"));
-  expect(reason(join(root, "up", "secret"))).toBe("outside_root");
-  expect(reason(join(root, "sub"))).toBe("not_regular");
-  expect(reason(join(root, "missing.jsonl"))).toBe("missing");
-  expect(reason(join(dir, "secret"))).toBe("outside_root");
-});
+test(
+  "a FIFO answers at once, refused (never a blocking read); a " +
+    "symlink is never followed, a symlinked directory never leads out",
+  () => {
+    const fifo = join(root, "fifo.jsonl");
+    expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+    expect(reason(fifo)).toBe("not_regular");
+    symlinkSync(join(dir, "secret"), join(root, "link.jsonl"));
+    expect(reason(join(root, "link.jsonl"))).toBe("symlink");
+    symlinkSync(dir, join(root, "up"));
+    expect(reason(join(root, "up", "secret"))).toBe("outside_root");
+    expect(reason(join(root, "sub"))).toBe("not_regular");
+    expect(reason(join(root, "missing.jsonl"))).toBe("missing");
+    expect(reason(join(dir, "secret"))).toBe("outside_root");
+  },
+);

@@ -5,7 +5,8 @@ import { fixtureTerminal, writeAll } from "../../test/fixtures/screens/score.ts"
 import { detectElements } from "./elements.ts";
 import { cellGridOf } from "./screen.ts";
 
-test("a 1000x1000 screen tiled with 83 584 boxes reads at most 256 of them (each was compared with every other: 19 s)", async () => {
+test("a 1000x1000 screen tiled with 83 584 boxes reads at most " +
+  "256 of them (each was compared with every other: 19 s)", async () => {
   const size = 1000;
   const row = (r: number) => ["┌──┐", "│ab│", "└──┘"][r % 3]!.repeat(size / 4);
   const term = fixtureTerminal(size, size);

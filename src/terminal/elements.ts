@@ -69,8 +69,10 @@ export function detectElements(grid: CellGrid): Element[] {
         found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
       continue;
     }
-    // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview), not a dialog over it.
-    // (Or across the whole width against the top or the bottom, the cursor outside it: fzf's preview above or below its list.)
+    // A frame from the screen's top row to its bottom row against one side is a pane beside the rest (fzf's preview),
+    // not a dialog over it.
+    // (Or across the whole width against the top or the bottom, the cursor outside it: fzf's preview above or below its
+    // list.)
     const outside = !(view.cursor.visible && view.cursor.row > box.top && view.cursor.row < box.bottom);
     const tall =
       (box.top === 0 && box.bottom === view.rows - 1 && (box.left === 0) !== (box.right === view.cols - 1)) ||

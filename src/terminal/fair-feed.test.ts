@@ -10,7 +10,8 @@ function slowConsumer(msPerKiB: number, into: number[]) {
   };
 }
 
-test("past its share of a turn, the feed finishes on later turns, in order; the program is held only once a backlog builds up", async () => {
+test("past its share of a turn, the feed finishes on later turns, " +
+  "in order; the program is held only once a backlog builds up", async () => {
   const received: number[] = [];
   const flow: string[] = [];
   const feed = new FairFeed(slowConsumer(1, received), {

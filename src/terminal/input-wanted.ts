@@ -201,7 +201,10 @@ const FIRST_LOOK_MS = 250;
 /** While nothing reads, ask again less and less often (a `sleep 5; read x` prints nothing first). */
 const LONGEST_LOOK_MS = 4000;
 
-/** Input wanted, as a terminal reports it (list, wait, events, exec): the reading process and the line its prompt is on, fit to show. */
+/**
+ * Input wanted, as a terminal reports it (list, wait, events, exec): the reading process and the line its prompt is on,
+ * fit to show.
+ */
 export interface InputWanted {
   process: string;
   line: string;

@@ -38,7 +38,8 @@ async function staysHeld(argv: string[]): Promise<number[]> {
   }
 }
 
-test("a held program stays held when input goes in (an XOFF was undone by IXANY: an answer to a query in a flood)", async () => {
+test("a held program stays held when input goes in (an XOFF " +
+  "was undone by IXANY: an answer to a query in a flood)", async () => {
   expect(await staysHeld(["yes"])).toEqual([0, 0, 0]);
 }, 60_000);
 

@@ -231,7 +231,10 @@ export class Pty {
     if (this.#heldBy === "xoff" && (this.#terminal.inputFlags & IXON) !== 0) this.#terminal.write(XOFF);
   }
 
-  /** Answers of the emulator to device queries (`answers` of them in `data`): written only while the program reads its input. */
+  /**
+   * Answers of the emulator to device queries (`answers` of them in `data`): written only while the program reads its
+   * input.
+   */
   answer(data: string, answers = 1): void {
     if (this.#terminal.closed) return;
     const tty = this.#ttyPath();

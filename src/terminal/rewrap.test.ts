@@ -69,7 +69,7 @@ test("resize 20 then 200 keeps all 10 000 lines of a full archive, as xterm's re
   expect(all()[0]).toBe("00000");
 });
 
-test("a line that never ends is bounded: the archive holds no more cells than the row limit at the widest width", () => {
+test("a line that never ends is bounded: the archive holds no more cells than the row limit", () => {
   const archive = new Scrollback({ rows: 1000, bytes: 0 });
   const row = (cols: number, wrapped: boolean): PackedRow => {
     const data = new Uint32Array(cols * 3);
@@ -100,18 +100,22 @@ test("the row limit counts logical lines: wrapped lines at a narrow width drop w
   expect(starts.at(-1)).toStartWith("349 "); // its rows run onto the 4-row screen
 });
 
-test("a width set before anything scrolled counts too: narrowed at once, then printed, then widened, every line is kept", () => {
-  screen = new Screen({ cols: 80, rows: 24, scrollback: 1000 });
-  oracle = oracleOf(80, 24, 1_000_000);
-  screen.resize(20, 24);
-  oracle.resize(20, 24);
-  let input = "";
-  for (let i = 0; i < 1000; i++) input += `${String(i).padStart(4, "0")} ${"z".repeat(60)}\r\n`;
-  feed(input);
-  screen.resize(80, 24);
-  oracle.resize(80, 24);
-  const theirs = oracleLines(oracle);
-  const ours = all();
-  expect(ours).toEqual(theirs.slice(-ours.length));
-  expect(ours.filter((row) => /^\d{4} z+$/.test(row)).length).toBeGreaterThanOrEqual(1000 - 1);
-});
+test(
+  "a width set before anything scrolled counts too: narrowed " +
+    "at once, then printed, then widened, every line is kept",
+  () => {
+    screen = new Screen({ cols: 80, rows: 24, scrollback: 1000 });
+    oracle = oracleOf(80, 24, 1_000_000);
+    screen.resize(20, 24);
+    oracle.resize(20, 24);
+    let input = "";
+    for (let i = 0; i < 1000; i++) input += `${String(i).padStart(4, "0")} ${"z".repeat(60)}\r\n`;
+    feed(input);
+    screen.resize(80, 24);
+    oracle.resize(80, 24);
+    const theirs = oracleLines(oracle);
+    const ours = all();
+    expect(ours).toEqual(theirs.slice(-ours.length));
+    expect(ours.filter((row) => /^\d{4} z+$/.test(row)).length).toBeGreaterThanOrEqual(1000 - 1);
+  },
+);

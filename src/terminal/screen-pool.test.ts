@@ -155,17 +155,21 @@ test("sessions go to the least loaded worker, and a worker starts only when a sc
   pool.close();
 });
 
-test("a worker gone: its screens' reads fail at once with a clear error, writes are dropped, and the next screen gets a new worker", () => {
-  const pool = new ScreenPool(1);
-  const log: string[] = [];
-  const screen = open(pool, log);
-  screen.write(encode("before"));
-  expect(screen.lines("viewport", 5, 6, true)).toEqual(["before"]);
-  pool.close(); // what a worker that failed or exited leaves behind, as the pool sees it
-  expect(() => screen.write(encode("after"))).not.toThrow();
-  expect(() => screen.cursor()).toThrow(/screen worker of this session was closed/);
-  const next = open(pool, log);
-  next.write(encode("fresh"));
-  expect(next.lines("viewport", 5, 6, true)).toEqual(["fresh"]);
-  pool.close();
-});
+test(
+  "a worker gone: its screens' reads fail at once with a clear " +
+    "error, writes are dropped, and the next screen gets a new worker",
+  () => {
+    const pool = new ScreenPool(1);
+    const log: string[] = [];
+    const screen = open(pool, log);
+    screen.write(encode("before"));
+    expect(screen.lines("viewport", 5, 6, true)).toEqual(["before"]);
+    pool.close(); // what a worker that failed or exited leaves behind, as the pool sees it
+    expect(() => screen.write(encode("after"))).not.toThrow();
+    expect(() => screen.cursor()).toThrow(/screen worker of this session was closed/);
+    const next = open(pool, log);
+    next.write(encode("fresh"));
+    expect(next.lines("viewport", 5, 6, true)).toEqual(["fresh"]);
+    pool.close();
+  },
+);

@@ -50,7 +50,9 @@ interface Link {
   /** Output is gathered per turn before it is posted (not where it parses as it is posted). */
   readonly batches: boolean;
   post(request: HostRequest): void;
-  /** At the end of this turn of the event loop, `flush` hands its output over (with every other screen's of the link). */
+  /**
+   * At the end of this turn of the event loop, `flush` hands its output over (with every other screen's of the link).
+   */
   sendSoon(flush: () => void): void;
   /** Blocks until the host has answered the call (every earlier request handled first). */
   call(request: HostRequest & { call: number }): unknown;

@@ -120,43 +120,51 @@ test("output inside a hyperlink left open is as fast as any other", () => {
   expect(screen.lines("viewport", 1, 2, true)).toEqual(["19 linked"]);
 });
 
-test("DECCOLM (CSI ?3h, ?3l) keeps the size, clears the screen, resets the margins and homes the cursor, as tmux does", () => {
-  for (const mode of ["h", "l"]) {
-    screen = new Screen({ cols: 20, rows: 5, scrollback: 10 });
-    screen.write("one\r\ntwo\r\nthree\r\n\x1b[2;4r\x1b[3;5H");
-    screen.write(`\x1b[?3${mode}X`);
-    expect([screen.cols, screen.rows]).toEqual([20, 5]);
-    expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "", "", "", ""]);
-    // The margins are the whole screen again: five line feeds from the top scroll only at the bottom.
-    screen.write("\r\na\r\nb\r\nc\r\nd");
-    expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "a", "b", "c", "d"]);
-    // Other modes in the same sequence still apply (?3;25l hides the cursor too).
-    screen.write("\x1b[?3;25l");
-    expect(screen.cursor().visible).toBe(false);
-    screen.dispose();
-  }
-});
+test(
+  "DECCOLM (CSI ?3h, ?3l) keeps the size, clears the screen, " +
+    "resets the margins and homes the cursor, as tmux does",
+  () => {
+    for (const mode of ["h", "l"]) {
+      screen = new Screen({ cols: 20, rows: 5, scrollback: 10 });
+      screen.write("one\r\ntwo\r\nthree\r\n\x1b[2;4r\x1b[3;5H");
+      screen.write(`\x1b[?3${mode}X`);
+      expect([screen.cols, screen.rows]).toEqual([20, 5]);
+      expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "", "", "", ""]);
+      // The margins are the whole screen again: five line feeds from the top scroll only at the bottom.
+      screen.write("\r\na\r\nb\r\nc\r\nd");
+      expect(screen.lines("viewport", 0, 5, true)).toEqual(["X", "a", "b", "c", "d"]);
+      // Other modes in the same sequence still apply (?3;25l hides the cursor too).
+      screen.write("\x1b[?3;25l");
+      expect(screen.cursor().visible).toBe(false);
+      screen.dispose();
+    }
+  },
+);
 
-test("the mouse mode: which reports (9, 1000, 1002, 1003) and the encoding last set (1005, 1006, 1015), as xterm keeps them", () => {
-  screen = new Screen({ cols: 20, rows: 4, scrollback: 0 });
-  expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
-  screen.write("\x1b[?1000h\x1b[?1006h");
-  expect(screen.mouse()).toEqual({ mode: "vt200", encoding: "sgr" });
-  // xterm.js drops urxvt; the screen still knows it, and it is the last one set.
-  screen.write("\x1b[?1002;1015h");
-  expect(screen.mouse()).toEqual({ mode: "drag", encoding: "urxvt" });
-  // A reset undoes only the encoding in effect.
-  screen.write("\x1b[?1006l");
-  expect(screen.mouse().encoding).toBe("urxvt");
-  screen.write("\x1b[?1015l");
-  expect(screen.mouse().encoding).toBe("default");
-  screen.write("\x1b[?9h\x1b[?1005h");
-  expect(screen.mouse()).toEqual({ mode: "x10", encoding: "utf8" });
-  screen.write("\x1b[?9l");
-  expect(screen.mouse().mode).toBe("none");
-  screen.write("\x1b[?1003h\x1b[?1015h\x1bc");
-  expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
-});
+test(
+  "the mouse mode: which reports (9, 1000, 1002, 1003) and the " +
+    "encoding last set (1005, 1006, 1015), as xterm keeps them",
+  () => {
+    screen = new Screen({ cols: 20, rows: 4, scrollback: 0 });
+    expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
+    screen.write("\x1b[?1000h\x1b[?1006h");
+    expect(screen.mouse()).toEqual({ mode: "vt200", encoding: "sgr" });
+    // xterm.js drops urxvt; the screen still knows it, and it is the last one set.
+    screen.write("\x1b[?1002;1015h");
+    expect(screen.mouse()).toEqual({ mode: "drag", encoding: "urxvt" });
+    // A reset undoes only the encoding in effect.
+    screen.write("\x1b[?1006l");
+    expect(screen.mouse().encoding).toBe("urxvt");
+    screen.write("\x1b[?1015l");
+    expect(screen.mouse().encoding).toBe("default");
+    screen.write("\x1b[?9h\x1b[?1005h");
+    expect(screen.mouse()).toEqual({ mode: "x10", encoding: "utf8" });
+    screen.write("\x1b[?9l");
+    expect(screen.mouse().mode).toBe("none");
+    screen.write("\x1b[?1003h\x1b[?1015h\x1bc");
+    expect(screen.mouse()).toEqual({ mode: "none", encoding: "default" });
+  },
+);
 
 test("the cell grid carries the mouse mode as the screen tracks it (urxvt, which xterm.js drops)", () => {
   screen = new Screen({ cols: 20, rows: 4, scrollback: 0 });

@@ -52,7 +52,10 @@ function feed(input: string): void {
   }
 }
 
-/** Colours (palette, RGB), every SGR attribute, curly coloured underlines, wide and combining characters, erased coloured rows, long wrapped lines. */
+/**
+ * Colours (palette, RGB), every SGR attribute, curly coloured underlines, wide and combining characters, erased
+ * coloured rows, long wrapped lines.
+ */
 function mixedOutput(lines: number): string {
   const attributes = ["1", "2", "3", "4", "5", "7", "8", "9", "53", "4:3;58:2::255:0:0", "21"];
   let out = "";
@@ -103,36 +106,40 @@ test("text --all after 50k lines is what the emulator alone gave, and the oldest
   expect(joined).toBeGreaterThan(100);
 });
 
-test("resize rewraps the archived rows as xterm rewraps its own: narrower, wider, taller, shorter, down to one column", () => {
-  // The row limit counts lines: a narrow width keeps them all in more rows, as an xterm with
-  // room for every row does (one with the same row count drops the oldest as it narrows).
-  screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
-  oracle = new Oracle(80, 24, 1_000_000);
-  feed(mixedOutput(1500));
-  feed("a prompt$ ");
-  for (const [cols, rows] of [
-    [60, 24],
-    [100, 30],
-    [37, 10],
-    [1, 1],
-    [80, 24],
-    [200, 50],
-    [3, 2],
-    [81, 24],
-    [79, 5],
-  ] as const) {
-    screen.resize(cols, rows);
-    oracle.xterm.resize(cols, rows);
-    expect({ cols, rows, text: all(true) }).toEqual({ cols, rows, text: oracle.all(true) });
-    expect(screen.cursor()).toMatchObject({
-      row: oracle.xterm.buffer.active.cursorY,
-      col: oracle.xterm.buffer.active.cursorX,
-    });
-  }
-  expect(screen.serialize(100_000)).toBe(oracle.serialize(100_000));
-});
+test(
+  "resize rewraps the archived rows as xterm rewraps its " +
+    "own: narrower, wider, taller, shorter, down to one column",
+  () => {
+    // The row limit counts lines: a narrow width keeps them all in more rows, as an xterm with
+    // room for every row does (one with the same row count drops the oldest as it narrows).
+    screen = new Screen({ cols: 80, rows: 24, scrollback: 10_000 });
+    oracle = new Oracle(80, 24, 1_000_000);
+    feed(mixedOutput(1500));
+    feed("a prompt$ ");
+    for (const [cols, rows] of [
+      [60, 24],
+      [100, 30],
+      [37, 10],
+      [1, 1],
+      [80, 24],
+      [200, 50],
+      [3, 2],
+      [81, 24],
+      [79, 5],
+    ] as const) {
+      screen.resize(cols, rows);
+      oracle.xterm.resize(cols, rows);
+      expect({ cols, rows, text: all(true) }).toEqual({ cols, rows, text: oracle.all(true) });
+      expect(screen.cursor()).toMatchObject({
+        row: oracle.xterm.buffer.active.cursorY,
+        col: oracle.xterm.buffer.active.cursorX,
+      });
+    }
+    expect(screen.serialize(100_000)).toBe(oracle.serialize(100_000));
+  },
+);
 
-test("a resize keeps the chunks it leaves unchanged and rewraps the others: the same rows as xterm's whole rewrap", () => {
+test("a resize keeps the unchanged chunks and rewraps the others: the rows of xterm's whole rewrap", () => {
   // A shell's output: short rows nearly everywhere, a long line now and then (wrapped at 80,
   // or wider than the narrower sizes), and a row limit that has dropped part of the first chunk.
   screen = new Screen({ cols: 80, rows: 24, scrollback: 15_000 });

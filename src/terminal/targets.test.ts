@@ -80,33 +80,41 @@ test("a function-key bar's entry is its F-key (mc's 10Quit, F10 Quit), a plain b
   expect(functionKeyOf(grid, button(1, 20))).toBeUndefined();
 });
 
-test("an item's key from the screen is pressed only when it is one letter, digit or ?, or a number of two or three digits: never a named key or a word", () => {
-  const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
-  expect(["y", "N", "3", "?", "é", "10", "123"].map((key) => itemKey(item(key)))).toEqual([
-    "y",
-    "N",
-    "3",
-    "?",
-    "é",
-    "10",
-    "123",
-  ]);
-  expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "1234", "1a"].map((key) => itemKey(item(key)))).toEqual(
-    Array(8).fill(undefined),
-  );
-});
+test(
+  "an item's key from the screen is pressed only when it is one letter, digit " +
+    "or ?, or a number of two or three digits: never a named key or a word",
+  () => {
+    const item = (key: string) => ({ ref: "e1.1", label: "x", row: 0, col: 0, width: 1, key });
+    expect(["y", "N", "3", "?", "é", "10", "123"].map((key) => itemKey(item(key)))).toEqual([
+      "y",
+      "N",
+      "3",
+      "?",
+      "é",
+      "10",
+      "123",
+    ]);
+    expect(["C-c", "Escape", "F5", "rm", "\x03", " ", "1234", "1a"].map((key) => itemKey(item(key)))).toEqual(
+      Array(8).fill(undefined),
+    );
+  },
+);
 
-test("text on the screen is found as whole words, case and blanks aside, at its middle cell; wide characters count two", () => {
-  const screen = new Screen({ cols: 40, rows: 3, scrollback: 0 });
-  screen.write("  BOOKS  [ Launch  now ]  ok\r\n漢字 Launch now\r\nnothing");
-  const grid = screen.cellGrid();
-  screen.dispose();
-  expect(textCells(grid, "launch now")).toEqual([
-    { row: 0, col: 16 },
-    { row: 1, col: 9 },
-  ]);
-  expect(textCells(grid, "OK")).toEqual([{ row: 0, col: 26 }]);
-  expect(textCells(grid, "oo")).toEqual([]);
-  expect(textCells(grid, "  ")).toEqual([]);
-  expect(textCells(grid, "a.b")).toEqual([]);
-});
+test(
+  "text on the screen is found as whole words, case and " +
+    "blanks aside, at its middle cell; wide characters count two",
+  () => {
+    const screen = new Screen({ cols: 40, rows: 3, scrollback: 0 });
+    screen.write("  BOOKS  [ Launch  now ]  ok\r\n漢字 Launch now\r\nnothing");
+    const grid = screen.cellGrid();
+    screen.dispose();
+    expect(textCells(grid, "launch now")).toEqual([
+      { row: 0, col: 16 },
+      { row: 1, col: 9 },
+    ]);
+    expect(textCells(grid, "OK")).toEqual([{ row: 0, col: 26 }]);
+    expect(textCells(grid, "oo")).toEqual([]);
+    expect(textCells(grid, "  ")).toEqual([]);
+    expect(textCells(grid, "a.b")).toEqual([]);
+  },
+);

@@ -162,7 +162,9 @@ interface CommandOutput {
 /** Command lines remembered, so their echo is never taken for output when their rows are read again. */
 const COMMAND_LINES_KEPT = 200;
 
-/** Longest a `send` waits for an integrated shell to be ready (a prompt, or reading its terminal) before typing anyway. */
+/**
+ * Longest a `send` waits for an integrated shell to be ready (a prompt, or reading its terminal) before typing anyway.
+ */
 const SEND_PROMPT_WAIT_MS = 60_000;
 
 /** Resizes closer together than this collapse into the last one. */

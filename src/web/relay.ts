@@ -47,7 +47,10 @@ export class WebRelay {
     this.#fleet = new FleetLinks(socketPath);
   }
 
-  /** One request to a host's daemon; its reply checked and qualified; a refusal or no answer as an error naming the host. */
+  /**
+   * One request to a host's daemon; its reply checked and qualified; a refusal or no answer as an error naming the
+   * host.
+   */
   async call(host: string, command: Command, fields: Reply): Promise<{ reply: Reply; bytes?: Uint8Array }> {
     let answer: { reply: Reply; bytes?: Uint8Array };
     try {

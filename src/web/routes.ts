@@ -22,7 +22,10 @@ export interface RouteEnv {
   readOnly: boolean;
   repos?: string;
   agent: string;
-  /** Turn the request into a WebSocket for this terminal (`host`: another machine's); false when it was no upgrade request. */
+  /**
+   * Turn the request into a WebSocket for this terminal (`host`: another machine's); false when it was no upgrade
+   * request.
+   */
   upgrade(request: Request, terminal: { id: string; readOnly: boolean; host?: string }): boolean;
   /** Other machines' daemons, for what names a host. */
   relay: WebRelay;

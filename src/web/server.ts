@@ -61,7 +61,9 @@ const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 const SECURITY_HEADERS: Record<string, string> = {
   "x-frame-options": "DENY",
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; worker-src 'none'; manifest-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' " +
+    "data: blob:; connect-src 'self'; font-src 'self' data:; worker-src 'none'; manifest-src " +
+    "'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cross-origin-opener-policy": "same-origin",

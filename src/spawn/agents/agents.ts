@@ -53,7 +53,10 @@ export interface Agent extends AgentPreset {
   env: Record<string, string>;
 }
 
-/** Every agent: the presets with the user's overrides, then the user's own (agents.json where the client's environment says: it names programs t4a runs). */
+/**
+ * Every agent: the presets with the user's overrides, then the user's own (agents.json where the client's environment
+ * says: it names programs t4a runs).
+ */
 export function loadAgents(env: ClientEnv): Agent[] {
   const path = agentsFile(env);
   const agents = new Map<string, Agent>(

@@ -78,36 +78,40 @@ test("ssh mode: ssh -tt TARGET 'cd DIR && cli args'", () => {
   expect(built.argv[5]).toEndWith(" go");
 });
 
-test("gemini resumes by id only from its log for this directory (its project's sha256), else its latest; a log made a symlink or a FIFO is neither followed nor opened", () => {
-  const home = mkdtempSync(join(tmpdir(), "t4a-gemini-resume-"));
-  try {
-    const id = deterministicUuid("fix-42");
-    const resume = (cwd = "/work/repo") =>
-      launch(options("gemini", { home, cwd, resume: true, mode: "direct", cliPath: "/usr/bin/gemini" }));
-    const args = (built: ReturnType<typeof launch>) =>
-      built.argv.slice(built.argv.indexOf("/usr/bin/gemini") + 1, built.argv.indexOf("/usr/bin/gemini") + 3);
-    expect(args(resume())).toEqual(["--resume", "latest"]); // no log yet
-    const chats = join(home, ".gemini", "tmp", "repo", "chats");
-    mkdirSync(chats, { recursive: true });
-    const log = join(chats, `session-2026-11-26T20-00-${id.slice(0, 8)}.jsonl`);
-    const project = createHash("sha256").update("/work/repo").digest("hex");
-    writeFileSync(
-      log,
-      `${JSON.stringify({ sessionId: id, projectHash: project, startTime: "2026-11-26T20:00:00Z" })}\n`,
-    );
-    const built = resume();
-    expect(args(built)).toEqual(["--resume", id]);
-    expect(built.conversationId).toBe(id);
-    expect(args(resume("/work/other"))).toEqual(["--resume", "latest"]); // another project's conversation
-    // Planted by a sandboxed gemini (~/.gemini/tmp is kept writable): a link to a file of the user's.
-    const secret = join(home, "secret.jsonl");
-    renameSync(log, secret);
-    symlinkSync(secret, log);
-    expect(args(resume())).toEqual(["--resume", "latest"]); // not followed: no log of its own there
-    rmSync(log);
-    Bun.spawnSync(["mkfifo", log]);
-    expect(args(resume())).toEqual(["--resume", "latest"]); // never opened (it would block): no log there
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+test(
+  "gemini resumes by id only from its log for this directory (its project's sha256), " +
+    "else its latest; a log made a symlink or a FIFO is neither followed nor opened",
+  () => {
+    const home = mkdtempSync(join(tmpdir(), "t4a-gemini-resume-"));
+    try {
+      const id = deterministicUuid("fix-42");
+      const resume = (cwd = "/work/repo") =>
+        launch(options("gemini", { home, cwd, resume: true, mode: "direct", cliPath: "/usr/bin/gemini" }));
+      const args = (built: ReturnType<typeof launch>) =>
+        built.argv.slice(built.argv.indexOf("/usr/bin/gemini") + 1, built.argv.indexOf("/usr/bin/gemini") + 3);
+      expect(args(resume())).toEqual(["--resume", "latest"]); // no log yet
+      const chats = join(home, ".gemini", "tmp", "repo", "chats");
+      mkdirSync(chats, { recursive: true });
+      const log = join(chats, `session-2026-11-26T20-00-${id.slice(0, 8)}.jsonl`);
+      const project = createHash("sha256").update("/work/repo").digest("hex");
+      writeFileSync(
+        log,
+        `${JSON.stringify({ sessionId: id, projectHash: project, startTime: "2026-11-26T20:00:00Z" })}\n`,
+      );
+      const built = resume();
+      expect(args(built)).toEqual(["--resume", id]);
+      expect(built.conversationId).toBe(id);
+      expect(args(resume("/work/other"))).toEqual(["--resume", "latest"]); // another project's conversation
+      // Planted by a sandboxed gemini (~/.gemini/tmp is kept writable): a link to a file of the user's.
+      const secret = join(home, "secret.jsonl");
+      renameSync(log, secret);
+      symlinkSync(secret, log);
+      expect(args(resume())).toEqual(["--resume", "latest"]); // not followed: no log of its own there
+      rmSync(log);
+      Bun.spawnSync(["mkfifo", log]);
+      expect(args(resume())).toEqual(["--resume", "latest"]); // never opened (it would block): no log there
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);

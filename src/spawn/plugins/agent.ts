@@ -139,7 +139,10 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
   }
 };
 
-/** Where a CLI lives: the outermost node_modules holding it (a Node CLI needs its packages), else its directory; for its path and its link's target. */
+/**
+ * Where a CLI lives: the outermost node_modules holding it (a Node CLI needs its packages), else its directory; for its
+ * path and its link's target.
+ */
 function installRoots(cliPath: string): string[] {
   const roots = [cliPath, real(cliPath)].map((path) => {
     const at = path.indexOf("/node_modules/");
@@ -167,7 +170,10 @@ function clientShell(client: ClientEnv): string {
   return Bun.which("bash") ? "/bin/bash" : "/bin/sh";
 }
 
-/** `command -v CLI` in the client's login shell, run as the user outside any sandbox: the client's environment, in its home. */
+/**
+ * `command -v CLI` in the client's login shell, run as the user outside any sandbox: the client's environment, in its
+ * home.
+ */
 async function foundByLoginShell(shell: string, cli: string, client: ClientEnv): Promise<boolean> {
   const child = Bun.spawn(
     [

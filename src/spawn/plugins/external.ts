@@ -109,7 +109,9 @@ export const external: Plugin = async (spec, plan, ctx, id) => {
   }
 };
 
-/** Runs a cleanup an earlier daemon recorded and never ran, as it would have run then; answers why it failed, if it did. */
+/**
+ * Runs a cleanup an earlier daemon recorded and never ran, as it would have run then; answers why it failed, if it did.
+ */
 export async function runLeftoverCleanup(cleanup: PendingCleanup): Promise<string | undefined> {
   try {
     const outcome = await runBounded(cleanup.argv, {

@@ -1,6 +1,7 @@
 // sandbox: the program runs under bubblewrap (Linux), in a new user namespace without
 // capabilities whoever runs the daemon: the whole filesystem read-only, writable only its cwd, a
-// private /tmp and the allowed paths (never $HOME, nor in or around t4a's own directories but its worktrees and scratchpads), git's executable
+// private /tmp and the allowed paths (never $HOME, nor in or around t4a's own directories but its worktrees and
+// scratchpads), git's executable
 // parts read-only (git-guard.ts), no unix sockets (seccomp), no network unless asked, its own PID
 // namespace, killed with the daemon. It fails closed: no bwrap, no user namespaces, a missing
 // path → the create fails naming the cause; never an unsandboxed spawn. t4a itself is out of

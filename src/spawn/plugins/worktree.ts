@@ -170,7 +170,8 @@ async function removeIfClean(main: string, common: string, dir: string, branch: 
         what: "worktree",
         path: dir,
         reason:
-          "its .git no longer leads into the repository (replaced inside the session): not trusted, kept for you to inspect",
+          "its .git no longer leads into the repository (replaced " +
+          "inside the session): not trusted, kept for you to inspect",
       },
     ];
   }

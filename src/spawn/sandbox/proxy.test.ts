@@ -56,7 +56,9 @@ async function countingServer(): Promise<{ port: number; close(): void }> {
   return { port: (server.address() as { port: number }).port, close: () => server.close() };
 }
 
-/** Sends a request through the proxy in parts, each `after` event-loop turns after the one before; answers the reply. */
+/**
+ * Sends a request through the proxy in parts, each `after` event-loop turns after the one before; answers the reply.
+ */
 function through(proxyPath: string, parts: Array<{ data: string; after: number }>): Promise<string> {
   return new Promise((resolve) => {
     let text = "";
@@ -74,7 +76,8 @@ function through(proxyPath: string, parts: Array<{ data: string; after: number }
   });
 }
 
-test("a request body reaches the server whole: a head and body past 64 KB in one read, and a tail sent while the proxy connects upstream (claude's first request hung)", async () => {
+test("a request body reaches the server whole: a head and body past 64 KB in one read, " +
+  "and a tail sent while the proxy connects upstream (claude's first request hung)", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
   const server = await countingServer();
   const proxy = await startProxy(join(dir, "p.sock"), { allow: ["127.0.0.1"] });
@@ -126,32 +129,36 @@ async function hostEcho(): Promise<{ port: number; close(): void }> {
   return { port: server.port!, close: () => server.stop(true) };
 }
 
-test("an allowed name leading to this machine's own addresses or to cloud metadata (IMDSv6, Alibaba's, v4-mapped) is refused", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
-  const own = Object.values(networkInterfaces())
-    .flat()
-    .find((address) => address && !address.internal && address.family === "IPv4")?.address;
-  const hosts: Record<string, string> = {
-    "imds6.test": "fd00:ec2::254",
-    "aliyun.test": "100.100.100.200",
-    "mapped.test": "::ffff:169.254.169.254",
-    "zero.test": "0.0.0.0",
-    ...(own ? { "own.test": own } : {}),
-  };
-  const proxy = await startProxy(join(dir, "p.sock"), { allow: Object.keys(hosts), hosts });
-  try {
-    for (const [name, address] of Object.entries(hosts)) {
-      const answer = await ask(join(dir, "p.sock"), `CONNECT ${name}:443 HTTP/1.1\r\nhost: ${name}:443\r\n\r\n`);
-      expect(answer, name).toStartWith("HTTP/1.1 403");
-      expect(answer, name).toContain(`resolves to ${address}, a local address`);
+test(
+  "an allowed name leading to this machine's own addresses or " +
+    "to cloud metadata (IMDSv6, Alibaba's, v4-mapped) is refused",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && !address.internal && address.family === "IPv4")?.address;
+    const hosts: Record<string, string> = {
+      "imds6.test": "fd00:ec2::254",
+      "aliyun.test": "100.100.100.200",
+      "mapped.test": "::ffff:169.254.169.254",
+      "zero.test": "0.0.0.0",
+      ...(own ? { "own.test": own } : {}),
+    };
+    const proxy = await startProxy(join(dir, "p.sock"), { allow: Object.keys(hosts), hosts });
+    try {
+      for (const [name, address] of Object.entries(hosts)) {
+        const answer = await ask(join(dir, "p.sock"), `CONNECT ${name}:443 HTTP/1.1\r\nhost: ${name}:443\r\n\r\n`);
+        expect(answer, name).toStartWith("HTTP/1.1 403");
+        expect(answer, name).toContain(`resolves to ${address}, a local address`);
+      }
+    } finally {
+      proxy.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    proxy.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
-test("plain HTTP: the Host header must name the URL's host (no virtual-host fronting); a missing one is added", async () => {
+test("plain HTTP: the Host header must name the URL's host (no fronting); a missing one is added", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
   const server = await hostEcho();
   const proxy = await startProxy(join(dir, "p.sock"), { allow: ["api.test"], hosts: { "api.test": "127.0.0.1" } });
@@ -174,7 +181,7 @@ test("plain HTTP: the Host header must name the URL's host (no virtual-host fron
   }
 });
 
-test("connections per session are capped: beyond the cap a tunnel is refused with 503, and one closing makes room", async () => {
+test("connections per session are capped: past the cap a tunnel gets 503; one closing makes room", async () => {
   const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
   const server = await hostEcho();
   const proxy = await startProxy(join(dir, "p.sock"), {
@@ -215,72 +222,84 @@ test("connections per session are capped: beyond the cap a tunnel is refused wit
   }
 });
 
-test("a loopback entry with a port (a *_BASE_URL's local model server) opens that port only, for 127.0.0.1 and localhost alike", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
-  const server = await hostEcho();
-  const other = await hostEcho();
-  expect(baseUrlEntry(`http://127.0.0.1:${server.port}/v1`)).toBe(`127.0.0.1:${server.port}`);
-  expect(baseUrlEntry("http://localhost/v1")).toBe("localhost:80");
-  expect(baseUrlEntry("https://[::1]/v1")).toBe("[::1]:443");
-  expect(baseUrlEntry("https://gateway.example.com:8443/v1")).toBe("gateway.example.com");
-  expect(allowEntryProblem(`127.0.0.1:${server.port}`)).toBeUndefined();
-  expect(allowEntryProblem("localhost:99999")).toBeString();
-  const proxy = await startProxy(join(dir, "p.sock"), { allow: [baseUrlEntry(`http://localhost:${server.port}/v1`)!] });
-  try {
-    for (const host of ["127.0.0.1", "localhost"]) {
-      expect(
-        await ask(
-          join(dir, "p.sock"),
-          `GET http://${host}:${server.port}/ HTTP/1.1\r\nhost: ${host}:${server.port}\r\n\r\n`,
-        ),
-        host,
-      ).toEndWith(`host=${host}:${server.port}`);
-      const refused = await ask(join(dir, "p.sock"), `CONNECT ${host}:${other.port} HTTP/1.1\r\n\r\n`);
-      expect(refused, host).toStartWith("HTTP/1.1 403");
+test(
+  "a loopback entry with a port (a *_BASE_URL's local model " +
+    "server) opens that port only, for 127.0.0.1 and localhost alike",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+    const server = await hostEcho();
+    const other = await hostEcho();
+    expect(baseUrlEntry(`http://127.0.0.1:${server.port}/v1`)).toBe(`127.0.0.1:${server.port}`);
+    expect(baseUrlEntry("http://localhost/v1")).toBe("localhost:80");
+    expect(baseUrlEntry("https://[::1]/v1")).toBe("[::1]:443");
+    expect(baseUrlEntry("https://gateway.example.com:8443/v1")).toBe("gateway.example.com");
+    expect(allowEntryProblem(`127.0.0.1:${server.port}`)).toBeUndefined();
+    expect(allowEntryProblem("localhost:99999")).toBeString();
+    const proxy = await startProxy(join(dir, "p.sock"), {
+      allow: [baseUrlEntry(`http://localhost:${server.port}/v1`)!],
+    });
+    try {
+      for (const host of ["127.0.0.1", "localhost"]) {
+        expect(
+          await ask(
+            join(dir, "p.sock"),
+            `GET http://${host}:${server.port}/ HTTP/1.1\r\nhost: ${host}:${server.port}\r\n\r\n`,
+          ),
+          host,
+        ).toEndWith(`host=${host}:${server.port}`);
+        const refused = await ask(join(dir, "p.sock"), `CONNECT ${host}:${other.port} HTTP/1.1\r\n\r\n`);
+        expect(refused, host).toStartWith("HTTP/1.1 403");
+      }
+    } finally {
+      proxy.close();
+      server.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    proxy.close();
-    server.close();
-    other.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
-test("plain HTTP: one request per connection, and the client is told so (connection: close in the response's head), the streamed body whole", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
-  // As the fake model and most servers answer: HTTP/1.1 with no Connection header (kept by default), a streamed body.
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: () =>
-      new Response(
-        new ReadableStream({
-          async start(controller) {
-            for (let i = 0; i < 5; i++) {
-              controller.enqueue(new TextEncoder().encode(`data: part ${i}\n\n`));
-              await Bun.sleep(20);
-            }
-            controller.close();
-          },
-        }),
-        { headers: { "content-type": "text/event-stream", "keep-alive": "timeout=5" } },
-      ),
-  });
-  const proxy = await startProxy(join(dir, "p.sock"), { allow: [`127.0.0.1:${server.port}`] });
-  try {
-    const answer = await ask(
-      join(dir, "p.sock"),
-      `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`,
-    );
-    const end = answer.indexOf("\r\n\r\n");
-    const head = answer.slice(0, end);
-    const body = answer.slice(end + 4);
-    expect(head).toStartWith("HTTP/1.1 200");
-    expect(head.split("\r\n").filter((line) => /^(connection|keep-alive):/i.test(line))).toEqual(["connection: close"]);
-    for (let i = 0; i < 5; i++) expect(body).toContain(`data: part ${i}`);
-  } finally {
-    proxy.close();
-    server.stop(true);
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "plain HTTP: one request per connection, and the client is told so " +
+    "(connection: close in the response's head), the streamed body whole",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "t4a-proxy-"));
+    // As the fake model and most servers answer: HTTP/1.1 with no Connection header (kept by default), a streamed body.
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(
+          new ReadableStream({
+            async start(controller) {
+              for (let i = 0; i < 5; i++) {
+                controller.enqueue(new TextEncoder().encode(`data: part ${i}\n\n`));
+                await Bun.sleep(20);
+              }
+              controller.close();
+            },
+          }),
+          { headers: { "content-type": "text/event-stream", "keep-alive": "timeout=5" } },
+        ),
+    });
+    const proxy = await startProxy(join(dir, "p.sock"), { allow: [`127.0.0.1:${server.port}`] });
+    try {
+      const answer = await ask(
+        join(dir, "p.sock"),
+        `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`,
+      );
+      const end = answer.indexOf("\r\n\r\n");
+      const head = answer.slice(0, end);
+      const body = answer.slice(end + 4);
+      expect(head).toStartWith("HTTP/1.1 200");
+      expect(head.split("\r\n").filter((line) => /^(connection|keep-alive):/i.test(line))).toEqual([
+        "connection: close",
+      ]);
+      for (let i = 0; i < 5; i++) expect(body).toContain(`data: part ${i}`);
+    } finally {
+      proxy.close();
+      server.stop(true);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

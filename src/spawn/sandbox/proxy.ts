@@ -82,7 +82,9 @@ export function baseUrlEntry(value: string): string | undefined {
   return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
 }
 
-/** Whether host:port is on the list: by name or pattern, or by exact address; with the entry's port when it names one. */
+/**
+ * Whether host:port is on the list: by name or pattern, or by exact address; with the entry's port when it names one.
+ */
 function listed(host: string, port: number, allow: string[]): boolean {
   return allow.some((entry) => {
     const { host: entryHost, port: entryPort } = splitEntry(entry);

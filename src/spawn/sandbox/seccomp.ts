@@ -3,7 +3,8 @@
 // open sockets past the filter), and no reaching into another process (ptrace,
 // process_vm_readv/writev, pidfd_getfd): the network bridge runs unfiltered beside the program,
 // and a process taken over, or a socket taken from it, would be a way past the filter (the bridge
-// is non-dumpable too, which also closes /proc/PID/mem; pidfd_open stays: runtimes wait on it). Classic BPF, built here as bytes: the model of Anthropic's
+// is non-dumpable too, which also closes /proc/PID/mem; pidfd_open stays: runtimes wait on it). Classic BPF, built here
+// as bytes: the model of Anthropic's
 // sandbox-runtime, without its prebuilt helper binaries. Applied by `t4a sandbox-exec` (exec.ts)
 // inside bwrap, after what must still make unix sockets (the proxy bridge) has started.
 

@@ -1,7 +1,8 @@
 // The create form: a command or an agent (with its prompt), a name, the directory, and the spawn
 // plugins a browser user reaches for (worktree, sandbox with or without network, direct start,
 // auto-approve). The agents offered are every preset the chosen host's daemon knows (the registry
-// and agents.json, GET /api/agents?host=…), each said installed or not on the PATH it searched. A sandbox is never started without a directory: it would work in the home. The
+// and agents.json, GET /api/agents?host=…), each said installed or not on the PATH it searched. A sandbox is never
+// started without a directory: it would work in the home. The
 // new session opens fitted to this window: its creator decides its first size.
 import { $, api, element } from "./api.ts";
 

@@ -76,7 +76,10 @@ export class SessionList {
   #thumbs = new Map<string, Thumb>();
   #stats = new Map<string, Stats>();
   #tombstones = new Map<string, Tombstone>();
-  /** Sessions answered from here, with the agent_since of the question: skipped by focus until the daemon says it moved on. */
+  /**
+   * Sessions answered from here, with the agent_since of the question: skipped by focus until the daemon says it moved
+   * on.
+   */
   #answered = new Map<string, number | undefined>();
   /** Sessions writing now (between an activity and an idle event): their cards follow, at THUMB_EVERY_MS. */
   #active = new Set<string>();
@@ -510,7 +513,10 @@ export function diffStats(changes: { diff: string; commits: unknown[] }): string
   return `+${added} −${removed}, ${files.size} file${files.size === 1 ? "" : "s"}, ${commits} commit${commits === 1 ? "" : "s"}`;
 }
 
-/** What needs me first (waiting, the longest first; review; input; failed), then working, idle, ended; most recently active first within each. */
+/**
+ * What needs me first (waiting, the longest first; review; input; failed), then working, idle, ended; most recently
+ * active first within each.
+ */
 function byNeed(a: Session, b: Session): number {
   const rank = rankOf(a) - rankOf(b);
   if (rank) return rank;

@@ -21,7 +21,9 @@ const REVIEW_KEY = "t4a.review";
 const KNOWN_FAILURES_KEY = "t4a.failures-seen";
 /** A shell reading at its own prompt is not news: it always is. */
 
-/** Sessions whose turn ended unseen: id → when this page saw it end (a session of that name started later is another). */
+/**
+ * Sessions whose turn ended unseen: id → when this page saw it end (a session of that name started later is another).
+ */
 const reviews = new Map<string, number>(readMap(REVIEW_KEY));
 /** Failed sessions opened here: id → when (a session of that name started later failed anew). */
 const failuresSeen = new Map<string, number>(readMap(KNOWN_FAILURES_KEY));
@@ -112,7 +114,10 @@ export function needOf(session: Session): Need | undefined {
   return undefined;
 }
 
-/** A plain program blocked reading its terminal (not an agent, not a shell at its prompt): as `list --needs` and `wait --any` say. */
+/**
+ * A plain program blocked reading its terminal (not an agent, not a shell at its prompt): as `list --needs` and `wait
+ * --any` say.
+ */
 export { readingInput } from "../../commands/needs.ts";
 
 /** "1 waiting, 1 review": the counts, most pressing first. */

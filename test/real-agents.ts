@@ -465,6 +465,37 @@ function eachCli(cli: AgentCli): void {
     240_000,
   );
 
+  // Two sessions of one CLI in one directory, asked in turn: each answers with its own words
+  // (codex's log has no id of ours; it was found by directory and time, and the newest was the
+  // other session's: the pool at scale, issue 57). Not opencode: its one database holds every
+  // conversation, told apart by directory and start only, and two in one directory still cross
+  // (the second's ask falls back to its screen): a known gap, docs/agents.md.
+  test.if(present && cli !== "opencode")(
+    `${cli}: two sessions in one directory, each ask answered from its own conversation`,
+    async () => {
+      const ids = [`twin-a-${cli}`, `twin-b-${cli}`];
+      for (const id of ids) await t4a(["create", "--name", id, "--agent", cli]);
+      for (const id of ids) await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+      const ask = async (id: string, words: string) => {
+        const said = await t4aRaw(["ask", id, "--json", "--timeout", "60s", `t4a:say:${words}`]);
+        expect(JSON.parse(said.stdout), said.stdout).toMatchObject({ ok: true, answer: words });
+      };
+      for (const id of ids) await ask(id, `${id} round 1`);
+      // The first one's log is now the directory's newest: the second's transcript is still its own.
+      await ask(ids[0]!, `${ids[0]} round 2`);
+      const transcript = await t4aRaw(["transcript", ids[1]!, "--json"]);
+      const texts = (JSON.parse(transcript.stdout).messages as Array<{ text: string }>).map((message) => message.text);
+      expect(texts, transcript.stdout).toContain(`${ids[1]} round 1`);
+      expect(
+        texts.filter((text) => text.includes(ids[0]!)),
+        transcript.stdout,
+      ).toEqual([]);
+      await ask(ids[1]!, `${ids[1]} round 2`);
+      for (const id of ids) await t4a(["kill", id]);
+    },
+    300_000,
+  );
+
   // Read as an orchestrator does, at once on the idle: the answer is in the transcript (issue 45
   // item 8: qwen's log got its answer after the screen showed it; read at the idle, it was missing).
   test.if(present)(

@@ -212,7 +212,9 @@ export function readOpencodeApart(
       clearTimeout(timer);
       reject(new Error(`the opencode database reader failed: ${event.message}`));
     };
-    worker.postMessage({ path, root, maxBytes, place, copyDir });
+    // Only the fields it reads: a place may carry functions (LogPlace's openFiles), which a worker is not sent.
+    const { cwd, startedAt, resumed } = place;
+    worker.postMessage({ path, root, maxBytes, place: { cwd, startedAt, resumed }, copyDir });
   }).finally(async () => {
     await worker.terminate();
     rmSync(copyDir, { recursive: true, force: true });

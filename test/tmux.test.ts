@@ -24,7 +24,13 @@ beforeAll(() => {
   symlinkSync(BIN, join(shimDir, "tmux"));
 });
 afterAll(async () => {
+  if (REAL_TMUX) await tmuxReal(["-L", "fresh", "kill-server"]);
   if (REAL_TMUX) await tmuxReal(["kill-server"]);
+  // The daemons of the -L servers tests made (a test that failed midway leaves one running).
+  for (const name of ["fresh", "ks"]) {
+    const socket = join(dirname(box.socket), `tmux-${name}.sock`);
+    if (existsSync(socket)) await runWith([BIN, "shutdown"], { ...baseEnv(), T4A_SOCKET: socket });
+  }
   await box.cleanup();
 });
 
@@ -675,6 +681,42 @@ describe("t4a as tmux, on its own", () => {
       )?.alive;
     await waitFor(async () => (await viewerAlive()) === false, 15_000, "the detach");
     expect((await tmuxT4a(["has-session", "-t", "viewed"])).code).toBe(0);
+  });
+
+  test("mouse on: the wheel in attach-session scrolls the history, as tmux's copy mode; down to the end leaves it", async () => {
+    expect((await tmuxT4a(["new-session", "-d", "-s", "wheel", "bash --norc --noprofile"])).code).toBe(0);
+    expect((await tmuxT4a(["set-option", "-t", "wheel", "mouse", "on"])).code).toBe(0);
+    await tmuxT4a(["send-keys", "-t", "wheel", "seq 1 200", "Enter"]);
+    await waitFor(async () => /^200$/m.test((await tmuxT4a(["capture-pane", "-p", "-t", "wheel"])).stdout));
+    await box.ok(["create", "--name", "wheel-view", "--", join(shimDir, "tmux"), "attach-session", "-t", "wheel"]);
+    await waitFor(async () => /^200$/m.test(await box.screen("wheel-view")), 15_000, "the attached screen");
+    expect(await box.screen("wheel-view")).not.toMatch(/^150$/m);
+    // Four steps of the wheel up, as the terminal reports them (SGR mouse, button 64): 20 lines.
+    for (let i = 0; i < 4; i++) await box.ok(["send", "wheel-view", "\x1b[<64;10;10M"]);
+    await waitFor(
+      async () => {
+        const screen = await box.screen("wheel-view");
+        return screen.includes("[20/") && /^160$/m.test(screen) && !/^200$/m.test(screen);
+      },
+      15_000,
+      "the history 20 lines up",
+    );
+    // Keys in the view are the view's: nothing reaches the program.
+    await box.ok(["send", "wheel-view", "x"]);
+    // Down to the end: the live screen again, and keys reach the program.
+    for (let i = 0; i < 4; i++) await box.ok(["send", "wheel-view", "\x1b[<65;10;10M"]);
+    await waitFor(
+      async () => {
+        const screen = await box.screen("wheel-view");
+        return !screen.includes("[20/") && !screen.includes("[5/") && /^200$/m.test(screen);
+      },
+      15_000,
+      "the live screen back",
+    );
+    await box.ok(["send", "wheel-view", "echo BACK-$((6*7))\r"]);
+    await waitFor(async () => (await tmuxT4a(["capture-pane", "-p", "-t", "wheel"])).stdout.includes("BACK-42"));
+    expect((await tmuxT4a(["capture-pane", "-p", "-t", "wheel"])).stdout).not.toContain("xecho");
+    await box.ok(["send", "wheel-view", "--key", "C-\\"]);
   });
 
   test("what t4a does not implement fails, saying so", async () => {

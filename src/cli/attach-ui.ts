@@ -23,6 +23,47 @@ const ENTER = "\x1b[?1049h\x1b[H\x1b[2J";
 export interface AttachClientOptions {
   readOnly: boolean;
   detachKey: string;
+  /**
+   * tmux's `mouse on`: the wheel scrolls the session's history, as tmux's copy mode does, unless
+   * the program has asked for the mouse itself (then the wheel is its own).
+   */
+  wheel?: HistoryView;
+}
+
+/** What the wheel's history view reads from the daemon (on a connection of its own). */
+export interface HistoryView {
+  /** Lines of history and screen counted up from the screen's last row: `from` up, `count` of them, top first, styled. */
+  lines(from: number, count: number): Promise<string[]>;
+  /** How many lines of history are above the screen. */
+  historySize(): Promise<number>;
+  /** The screen as an attach replays it (to leave the view). */
+  replay(): Promise<Uint8Array>;
+}
+
+/** Lines one wheel step scrolls (tmux's copy-mode binding: `scroll-up` five times). */
+export const WHEEL_LINES = 5;
+/** The outer terminal reports buttons and the wheel, SGR-encoded. */
+const MOUSE_ON = "\x1b[?1000h\x1b[?1006h";
+
+/** A program's mouse modes in its output: whether it now wants the mouse (undefined: no change). */
+export function programMouse(text: string, wanted: boolean): boolean {
+  let now = wanted;
+  for (const match of text.matchAll(/\x1b\[\?([\d;]+)([hl])/g)) {
+    const modes = match[1]!.split(";");
+    if (modes.some((mode) => mode === "1000" || mode === "1002" || mode === "1003")) now = match[2] === "h";
+  }
+  return now;
+}
+
+/** The view of history tmux's copy mode shows: the lines, and `[offset/size]` at the top right. */
+export function drawView(lines: string[], offset: number, size: number, cols: number): string {
+  const mark = `[${offset}/${size}]`;
+  let out = "\x1b[?25l\x1b[H\x1b[2J";
+  lines.forEach((line, i) => {
+    out += `\x1b[${i + 1};1H\x1b[0m${line}\x1b[0m`;
+  });
+  out += `\x1b[1;${Math.max(1, cols - mark.length + 1)}H\x1b[30;43m${mark}\x1b[0m`;
+  return out;
 }
 
 /** What the user let through to their terminal: `T4A_ATTACH_ALLOW=title,clipboard`. */
@@ -148,6 +189,13 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
   const filter = new OutputFilter(allowedFrom(process.env));
   if (tty) stdin.setRawMode(true);
   write(ENTER);
+  const wheel = options.wheel;
+  if (wheel) write(MOUSE_ON);
+  /** The program's own mouse mode; the history view's offset (undefined: live). */
+  let theirMouse = false;
+  let viewAt: number | undefined;
+  let viewSize = 0;
+  let viewBusy: Promise<void> = Promise.resolve();
 
   return new Promise<number>((resolve) => {
     let done = false;
@@ -171,8 +219,20 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
           return finish(3, `t4a: broken stream from the daemon: ${(error as Error).message}`);
         }
         for (const frame of frames) {
-          if (frame.type === Frame.screen || frame.type === Frame.output) write(filter.push(frame.payload));
-          else if (frame.type === Frame.event) {
+          if (frame.type === Frame.screen || frame.type === Frame.output) {
+            if (wheel) {
+              const text = new TextDecoder().decode(frame.payload);
+              theirMouse = programMouse(text, theirMouse);
+              const shown = filter.push(frame.payload);
+              // While the history shows, the program's output waits: leaving the view redraws its screen.
+              if (viewAt !== undefined) continue;
+              write(shown);
+              // The program turned a mouse mode off: the outer terminal's goes back to ours.
+              if (!theirMouse && /\x1b\[\?[\d;]*100[0236][\d;]*l/.test(text)) write(MOUSE_ON);
+              continue;
+            }
+            write(filter.push(frame.payload));
+          } else if (frame.type === Frame.event) {
             const event = JSON.parse(new TextDecoder().decode(frame.payload)) as Reply;
             if (event.event === "exit")
               return finish(
@@ -199,7 +259,58 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
     function resized(): void {
       send(Frame.resize, JSON.stringify({ cols: process.stdout.columns, rows: process.stdout.rows }));
     }
-    stdin.on("data", (chunk: Buffer) => {
+    /** The wheel moved the view `lines` up (negative: down); at 0 the view closes, as tmux's `copy-mode -e`. */
+    const scroll = (lines: number) => {
+      viewBusy = viewBusy.then(async () => {
+        if (!wheel || done) return;
+        if (viewAt === undefined) {
+          if (lines < 0) return;
+          viewSize = await wheel.historySize();
+          if (viewSize === 0) return;
+          viewAt = 0;
+        }
+        const next = Math.max(0, Math.min(viewSize, viewAt + lines));
+        if (next === 0) return leaveView();
+        viewAt = next;
+        const rows = process.stdout.rows ?? 24;
+        const shown = await wheel.lines(next, rows);
+        if (!done && viewAt === next) write(drawView(shown, next, viewSize, process.stdout.columns ?? 80));
+      });
+    };
+    const leaveView = async () => {
+      if (viewAt === undefined || !wheel) return;
+      const screen = await wheel.replay();
+      viewAt = undefined;
+      if (!done) write(`\x1b[H\x1b[2J\x1b[?25h${new TextDecoder().decode(filter.push(screen))}`);
+    };
+    /** Input with the mouse's reports taken out: the wheel scrolls; keys reach the program (or leave the view). */
+    const fromUser = (chunk: Buffer): Buffer | undefined => {
+      if (!wheel) return chunk;
+      const text = chunk.toString("latin1");
+      if (theirMouse && viewAt === undefined) return chunk;
+      let rest = "";
+      let last = 0;
+      for (const match of text.matchAll(/\x1b\[<(\d+);(\d+);(\d+)([Mm])/g)) {
+        rest += text.slice(last, match.index);
+        last = match.index! + match[0].length;
+        const button = Number(match[1]);
+        if (button === 64) scroll(WHEEL_LINES);
+        else if (button === 65) scroll(-WHEEL_LINES);
+        // Clicks and drags: tmux's own (panes, selection); nothing for the program.
+      }
+      rest += text.slice(last);
+      if (viewAt !== undefined && rest !== "") {
+        // In the view, keys are the view's: q, Escape or C-c leave it; the rest do nothing (as copy mode).
+        if (/^(q|\x1b|\x03)$/.test(rest)) viewBusy = viewBusy.then(leaveView);
+        return rest.includes(String.fromCharCode(detach))
+          ? Buffer.from(String.fromCharCode(detach), "latin1")
+          : undefined;
+      }
+      return rest === "" ? undefined : Buffer.from(rest, "latin1");
+    };
+    stdin.on("data", (raw: Buffer) => {
+      const chunk = fromUser(raw);
+      if (!chunk) return;
       const at = chunk.indexOf(detach);
       if (at === -1) return send(Frame.input, new Uint8Array(chunk));
       if (at > 0) send(Frame.input, new Uint8Array(chunk.subarray(0, at)));

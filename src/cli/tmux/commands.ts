@@ -652,7 +652,60 @@ async function attach(run: Run, pane: Pane, readOnly: boolean): Promise<void> {
   });
   if (reply.ok !== true) throw new TmuxError(String(reply.error));
   const { runAttach } = await import("../attach-ui.ts");
-  await runAttach(connection, reply, { readOnly, detachKey: "C-\\" });
+  // `mouse on` (the session's, else the global one): the wheel scrolls history as in tmux.
+  const { global } = await run.server.state();
+  const session = await sessionOf(run.server, pane);
+  const mouse = (session.windows[0]?.options.mouse ?? global.mouse) === "on";
+  await runAttach(connection, reply, {
+    readOnly,
+    detachKey: "C-\\",
+    ...(mouse ? { wheel: await historyView(run.server, pane.id) } : {}),
+  });
+}
+
+/** The history view the wheel shows, read on a connection of its own (the attach's is the terminal's). */
+async function historyView(server: Server, id: string): Promise<import("../attach-ui.ts").HistoryView> {
+  const { connectDaemon } = await import("../../client/connect.ts");
+  const { Frame, FrameReader } = await import("../../protocol/frames.ts");
+  const side = await connectDaemon(server.socket, false);
+  const ask = async (request: Reply) => {
+    const { reply } = await side.request({ ...request, protocol: PROTOCOL_VERSION });
+    if (reply.ok !== true) throw new TmuxError(String(reply.error));
+    return reply;
+  };
+  return {
+    async lines(from, count) {
+      const reply = await ask({ cmd: "text", id, region: "all", start: from, end: from + count, styles: true });
+      return reply.lines as string[];
+    },
+    async historySize() {
+      const reply = await ask({ cmd: "text", id, region: "scrollback", start: 0, end: 0 });
+      return Number(reply.total_lines);
+    },
+    async replay() {
+      // A read-only attach of a moment: its first frame is the screen as it is now.
+      const once = await connectDaemon(server.socket, false);
+      const { reply } = await once.request({ cmd: "attach", id, read_only: true, protocol: PROTOCOL_VERSION });
+      if (reply.ok !== true) {
+        once.close();
+        return new Uint8Array();
+      }
+      return await new Promise<Uint8Array>((resolve) => {
+        const reader = new FrameReader();
+        once.takeRaw(
+          (bytes) => {
+            for (const frame of reader.push(bytes))
+              if (frame.type === Frame.screen) {
+                // Resolved first: closing calls the end callback at once.
+                resolve(frame.payload);
+                once.close();
+              }
+          },
+          () => resolve(new Uint8Array()),
+        );
+      });
+    },
+  };
 }
 
 async function capturePane(command: ParsedCommand, run: Run): Promise<void> {

@@ -128,3 +128,15 @@ test.if(Bun.which("update-alternatives") !== null)(
     expect(query).toContain(`Value: ${join(dir, "bin", "pager7")}`);
   },
 );
+
+test("a multi-select whose only submit is a hint ('<enter> to proceed'): choose --submit checks the last box and takes the list", async () => {
+  const out = join(sandbox.dir, "features.out");
+  const id = await start(`python3 ${PROGRAMS}/checkbox.py ${out}`);
+  await shown(id, "to proceed");
+  expect(await act(["choose", id, "TypeScript"])).toMatchObject({ sent: ["Space"], effect: "checked" });
+  const reply = await act(["choose", id, "Prettier", "--submit"]);
+  expect(reply).toMatchObject({ sent: ["Down", "Down", "Space", "Enter"], effect: "submitted" });
+  expect(reply.seen).toBe('the answered line shows "? Select features TypeScript, Prettier"');
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+  expect(readFileSync(out, "utf8")).toBe("TypeScript\nPrettier");
+});

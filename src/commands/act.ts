@@ -550,6 +550,54 @@ async function toggle(actor: Actor, look: Look, target: Target): Promise<ActRepl
   return actor.reply(after ? "checked" : "unchecked");
 }
 
+/**
+ * A hint that names the key taking a multi-select: inquirer's "⏎ submit" and "<enter> to proceed",
+ * prompts' "enter/return: Complete answer", clack's "Enter: confirm", "Return to submit".
+ */
+const SUBMIT_HINT =
+  /(?:⏎|<?\b(?:enter|return)\b>?)(?:\/return)?\s*(?::|to)?\s*(?:submit|proceed|confirm|complete|accept|finish|done)/i;
+
+/**
+ * `choose --submit` on a checkbox or radio, once toggled: Enter (the key a multi-select's hint
+ * names for taking the list), then its goal state: the list gone and, the box checked, a line
+ * showing its label outside the list's old rows (inquirer's "✔ Select features TypeScript,
+ * Prettier"). An item chosen was already taken with Enter: its reply stands.
+ */
+export async function submitChoice(actor: Actor, target: Target, toggled: ActReply): Promise<ActReply> {
+  if (toggled.effect !== "checked" && toggled.effect !== "unchecked") return toggled;
+  const before = await actor.look();
+  const boxes = before.elements.filter(
+    (e) => e.kind === target.element.kind || e.items?.some((i) => i.checked !== undefined),
+  );
+  const listRows = new Set(
+    boxes.flatMap((e) => [e.row, ...(e.items ?? []).map((i) => i.row)]).map((r) => rowText(before.grid, r).trim()),
+  );
+  const hint = SUBMIT_HINT.test(before.text)
+    ? ""
+    : " (no hint on the screen names the key that submits: Enter was tried)";
+  const label = (target.item ?? target.element).label ?? "";
+  const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
+  await actor.keys("Enter");
+  let changedAt = 0;
+  const result = await actor.until((look): ActReply | undefined => {
+    if (look.text === before.text && sameLook(look, before)) return undefined;
+    changedAt ||= performance.now();
+    if (!findAgain(look.elements, target)) {
+      if (toggled.effect === "unchecked") return actor.reply("submitted", `the list is gone${hint}`);
+      const line = look.text.split("\n").find((r) => !listRows.has(r.trim()) && word.test(r));
+      if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}${hint}`);
+    }
+    if (performance.now() - changedAt <= SETTLE_MS) return undefined;
+    return actor.reply(
+      "uncertain",
+      `after Enter ${findAgain(look.elements, target) ? `${nameOf(target)} is still listed` : `no line shows ${nameOf(target)}`}${hint}`,
+    );
+  });
+  if (result) return result;
+  if (actor.exited) return actor.reply("exited", hint.trim() || undefined);
+  throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait${hint}`);
+}
+
 /** Press a button (or a function-key bar's entry): a click, its F-key, or Tab to it and Enter. An item is chosen. */
 export async function click(actor: Actor, look: Look, target: Target): Promise<ActReply> {
   const { element } = target;

@@ -6,11 +6,18 @@ import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { findTarget, type Target, tableChoice } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, choose as chooseTarget, printAct } from "./act.ts";
+import { ActReply, actFields, Actor, choose as chooseTarget, printAct, submitChoice } from "./act.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
-export const ChooseParams = deferred(() => v.object({ id: TerminalId, ...actFields() }));
+export const ChooseParams = deferred(() =>
+  v.object({
+    id: TerminalId,
+    ...actFields(),
+    // (No description: terminal_choose's own says it, within the tools' size.)
+    submit: v.optional(v.boolean()),
+  }),
+);
 
 export const choose = defineCommand({
   name: "choose",
@@ -32,21 +39,30 @@ export const choose = defineCommand({
       if (!row) throw error;
       target = row;
     }
-    return chooseTarget(actor, look, target);
+    const reply = await chooseTarget(actor, look, target);
+    return params.submit ? submitChoice(actor, target, reply) : reply;
   },
   cli: {
     usage: "choose <id> <target>",
     summary: "Pick a menu item, answer a question, toggle a checkbox, by ref (e3.2) or text; waits for the effect",
-    options: [["--timeout <duration>", "wait this long for the effect (default 10s)"]],
-    examples: ['t4a choose t1 "Yes, and don\'t ask again"', "t4a choose t1 e2.3"],
-    request: ([id, target], options) => ({ id, target, timeout_ms: durationOption(options.timeout, "--timeout") }),
+    options: [
+      ["--submit", "then press Enter and see the list taken (a multi-select whose submit is only a hint)"],
+      ["--timeout <duration>", "wait this long for the effect (default 10s)"],
+    ],
+    examples: ['t4a choose t1 "Yes, and don\'t ask again"', "t4a choose t1 e2.3", "t4a choose t1 Prettier --submit"],
+    request: ([id, target], options) => ({
+      id,
+      target,
+      ...(options.submit ? { submit: true } : {}),
+      timeout_ms: durationOption(options.timeout, "--timeout"),
+    }),
     print: printAct,
   },
   mcp: {
     tool: "terminal_choose",
     // It presses buttons too (click's tool would cost the list as much again for the same thing).
     description:
-      "Pick a menu item or answer, toggle a checkbox, press a button (OK, 10Quit): by mouse or keys; returns once the screen shows it.",
+      "Pick a menu item or answer, toggle a box (submit: then Enter), press a button (OK); returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/choose" }],

@@ -134,3 +134,15 @@ test("a description only the focused item shows (prompts' 'None - Skip linter co
       items: ["ESLint", "Biome", "None"].map((label) => [label, null, label === focused]),
     });
 });
+
+test("update-alternatives --config: its wrapped first line is prose, not a status; its table holds though the rule under the header stops short of longer rows", async () => {
+  for (const name of ["alternatives-config", "alternatives-config-long"]) {
+    const fixture = await loadFixture(name);
+    try {
+      const kinds = detectElements(cellGridOf(fixture.term)).map((e) => `${e.kind}@${e.row}`);
+      expect({ name, kinds }).toEqual({ name, kinds: ["text@0", "table@3", "input@19"] });
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

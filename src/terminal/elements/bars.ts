@@ -340,10 +340,14 @@ export function findStatus(view: View): Found[] {
       /[│┃║]/.test(line.trim()[0] ?? "") &&
       row + 1 < view.rows &&
       view.char(row + 1, line.search(/\S/)) === line.trim()[0];
+    // (Nor prose wrapped onto the next row, update-alternatives' "There are 12 choices for the
+    // alternative … (providing /usr/bin/" over "editor).": a title is not cut by the right edge.)
+    const wrapped = row + 1 < view.rows && proseWrapped(line, view.flat[row + 1]!, view.cols);
     const place =
       edge &&
       !typing &&
       !boxed &&
+      !wrapped &&
       !/[▀-▟]/.test(trimmed) &&
       !/(?:\.\.\.|…)$/.test(trimmed) &&
       !/\bversion \d/i.test(trimmed) &&
@@ -583,4 +587,12 @@ function keyBar(view: View, row: number): Found[] {
   if (pairs < 2 || out.length === 0 || !out.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   for (const b of out) view.use(row, b.col, b.width);
   return out;
+}
+
+/**
+ * A row of prose the right edge cut, going on at the next row's start: every column filled, words
+ * one blank apart (no columns or gaps of a bar), the next row opening with a word or a path.
+ */
+function proseWrapped(line: string, next: string, cols: number): boolean {
+  return line.trimEnd().length === cols && !/\S\s{3,}\S/.test(line) && /^[\p{L}\p{N}/(]/u.test(next);
 }

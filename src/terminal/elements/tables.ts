@@ -51,9 +51,7 @@ export function findTables(view: View): Found[] {
         !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
-      const ruled =
-        /^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(view.text(row + 1, segment.start, segment.end)) &&
-        words.every((w) => "─━=-".includes(view.char(row + 1, segment.start + w.index!)));
+      const ruled = ruledUnder(view, row, segment.start, segment.end, words);
       // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
       const gapped =
         !styled &&
@@ -245,4 +243,24 @@ function shown(view: View, row: number, start: number, end: number): number {
   while (to < end && view.free(row, to, to + 1)) to++;
   if (to === end) return end;
   return to - start >= 10 && "┌│├└┃║╔╚╟".includes(view.char(row, to)) ? to : start;
+}
+
+/**
+ * A rule of dashes under each column name (sqlite's column mode "--  ----", psql's "---+---"), or
+ * one run of dashes under the first names that stops short of the last ones, nothing under them
+ * (update-alternatives' 60 dashes under "Selection  Path  Priority  Status" with long paths).
+ */
+function ruledUnder(view: View, row: number, start: number, end: number, words: RegExpMatchArray[]): boolean {
+  const under = view.text(row + 1, start, end);
+  if (!/^[\s─━═=+┼╋┿╇╪|│┃├┤┡┩╞╡-]+$/.test(under)) return false;
+  const dashed = (w: RegExpMatchArray) => "─━=-".includes(view.char(row + 1, start + w.index!));
+  if (words.every(dashed)) return true;
+  const run = /^\s*[─━=-]+/.exec(under);
+  const covered = words.filter(dashed);
+  return (
+    run !== null &&
+    covered.length >= 2 &&
+    words.slice(0, covered.length).every(dashed) &&
+    under.slice(run[0].length).trim() === ""
+  );
 }

@@ -23,7 +23,9 @@ test("clipboard writes, titles and DCS/APC/PM/SOS strings never reach the user's
     `${ESC}_Gf=100;AAAA${ESC}\\`, // APC (kitty graphics)
     `${ESC}^pm${ESC}\\${ESC}Xsos${ESC}\\`,
   ].join("");
-  const kept = `plain \x1b[31mred\x1b[0m é ${ESC}]8;;https://example.com${ESC}\\link${ESC}]8;;${ESC}\\ ${ESC}]7;file:///tmp${ESC}\\\r\n`;
+  const link = `${ESC}]8;;https://example.com${ESC}\\link${ESC}]8;;${ESC}\\`;
+  const cwd = `${ESC}]7;file:///tmp${ESC}\\`;
+  const kept = `plain \x1b[31mred\x1b[0m é ${link} ${cwd}\r\n`;
   for (const split of [0, 1, 2, 3, 7]) {
     const out = run(attack + kept, new OutputFilter(), split);
     expect(out).toBe(kept);

@@ -234,11 +234,10 @@ export function runAttach(connection: DaemonConnection, reply: Reply, options: A
             write(filter.push(frame.payload));
           } else if (frame.type === Frame.event) {
             const event = JSON.parse(new TextDecoder().decode(frame.payload)) as Reply;
-            if (event.event === "exit")
-              return finish(
-                0,
-                `[t4a: ${id} exited${event.signal ? ` (${event.signal})` : event.code !== null ? ` (code ${event.code})` : ""}]`,
-              );
+            if (event.event === "exit") {
+              const how = event.signal ? ` (${event.signal})` : event.code !== null ? ` (code ${event.code})` : "";
+              return finish(0, `[t4a: ${id} exited${how}]`);
+            }
             if (event.event === "lagged")
               return finish(1, `[t4a: this terminal fell behind ${id}'s output and was dropped; attach again]`);
           }

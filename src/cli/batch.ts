@@ -56,15 +56,15 @@ async function send(
   }
   // One connection is one daemon: the fleet's `HOST:ID` and `--all` are the command line's (fleet.ts).
   const id = request.id ?? request.terminal;
-  if (
-    (typeof id === "string" && id.includes(":")) ||
-    (words.includes("--all") && FLEET_COMMANDS.has(String(request.cmd)))
-  ) {
+  const remote = typeof id === "string" && id.includes(":");
+  if (remote || (words.includes("--all") && FLEET_COMMANDS.has(String(request.cmd)))) {
     return {
       sent: done,
       reply: Promise.resolve({
         ok: false,
-        error: `batch talks to one daemon: ${typeof id === "string" && id.includes(":") ? `"${id}" names a host` : "--all asks every host"}; run a batch per host (t4a --host TARGET batch)`,
+        error:
+          `batch talks to one daemon: ${remote ? `"${id}" names a host` : "--all asks every host"}; ` +
+          "run a batch per host (t4a --host TARGET batch)",
         code: "unsupported",
       }),
     };

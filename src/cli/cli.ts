@@ -43,7 +43,8 @@ export async function runCli(argv: string[]): Promise<number> {
     if (argv[1] === "--json") console.log(JSON.stringify(info));
     else
       console.log(
-        `t4a ${info.version} (commit ${info.commit}, built ${info.built || "from source"}, ${info.target}, bun ${info.bun})`,
+        `t4a ${info.version} (commit ${info.commit}, built ${info.built || "from source"}, ` +
+          `${info.target}, bun ${info.bun})`,
       );
     return ExitCode.ok;
   }
@@ -122,10 +123,13 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const holder = recordedProcess(lock);
     if (holder) {
       const { existsSync } = await import("node:fs");
+      const holds = `a daemon (pid ${holder}) holds ${lock}`;
       throw new DaemonUnreachable(
         existsSync(path)
-          ? `a daemon (pid ${holder}) holds ${lock} but does not take connections on ${path}: its queue of waiting connections is full or it is stopped`
-          : `a daemon (pid ${holder}) holds ${lock} but its socket ${path} is gone; it makes it again within 2 s (\`kill -USR1 ${holder}\` asks now, \`kill ${holder}\` ends it and its sessions)`,
+          ? `${holds} but does not take connections on ${path}: ` +
+              "its queue of waiting connections is full or it is stopped"
+          : `${holds} but its socket ${path} is gone; it makes it again within 2 s ` +
+              `(\`kill -USR1 ${holder}\` asks now, \`kill ${holder}\` ends it and its sessions)`,
       );
     }
     // Persisted sessions wait to be brought back: starting a daemon creates them, so any command may.
@@ -164,7 +168,8 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     const notOurs = async (error: unknown) =>
       // Not what this t4a answers (another program, another version): say who and what came back.
       new PeerError(
-        `${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ${(error as Error).message}${await versionSkew(connection)}`,
+        `${connection.peer} answered ${firstBytes(JSON.stringify(reply))}, not a ${name} reply: ` +
+          `${(error as Error).message}${await versionSkew(connection)}`,
       );
     let parsed: Reply = reply;
     if (host) {
@@ -244,7 +249,8 @@ async function versionSkew(connection: Awaited<ReturnType<typeof connectDaemon>>
   if (theirs === undefined || theirs === version) return "";
   // A remote's version is its own text.
   theirs = shownLine(theirs);
-  return ` (the daemon runs t4a ${theirs}, this is t4a ${version}: \`t4a shutdown\` and call again to start this version; persisted sessions come back, the others end)`;
+  const restart = "`t4a shutdown` and call again to start this version; persisted sessions come back, the others end";
+  return ` (the daemon runs t4a ${theirs}, this is t4a ${version}: ${restart})`;
 }
 
 function reportError(error: unknown): number {

@@ -162,13 +162,17 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const user = process.env.USER ?? "";
     const lingering = probe(["loginctl", "show-user", user, "-p", "Linger", "--value"]);
     const linger = lingering.stdout.trim();
+    const lingeringState =
+      linger === "yes"
+        ? "on (runs without a login)"
+        : lingering.missing
+          ? `unknown (${lingering.missing})`
+          : "off (stops at logout)";
     const why = manager.missing ?? "no systemd user manager here (a container?)";
     add({
       name: "service",
       ok: running,
-      detail: running
-        ? `systemd user manager ${state}; lingering ${linger === "yes" ? "on (runs without a login)" : lingering.missing ? `unknown (${lingering.missing})` : "off (stops at logout)"}`
-        : why,
+      detail: running ? `systemd user manager ${state}; lingering ${lingeringState}` : why,
       fix: running
         ? linger === "yes"
           ? undefined
@@ -250,7 +254,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   else {
     for (const check of shown)
       console.log(
-        `${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}${check.fix ? `\n       fix: ${check.fix}` : ""}`,
+        `${check.ok ? "ok  " : check.required ? "FAIL" : "no  "} ${check.name}: ${check.detail}` +
+          (check.fix ? `\n       fix: ${check.fix}` : ""),
       );
   }
   return failed.length ? 1 : 0;

@@ -230,7 +230,8 @@ async function fleetWait(
               return console.error(`t4a: ${member.name}: unreachable: ${message(error)}`);
             }
             console.error(
-              `t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}; asking again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
+              `t4a: ${member.name}: ${joined ? "" : "unreachable: "}${message(error)}; ` +
+                `asking again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
             );
             await Bun.sleep(delayMs);
           } finally {
@@ -311,7 +312,8 @@ async function followMember(
     dropped: (why, delayMs) => {
       failedFirst ||= !joinedOnce;
       console.error(
-        `t4a: ${member.name}: ${joinedOnce ? "" : "unreachable: "}${clean(why)}; joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
+        `t4a: ${member.name}: ${joinedOnce ? "" : "unreachable: "}${clean(why)}; ` +
+          `joining again${delayMs ? ` in ${delayMs / 1000} s` : ""}`,
       );
     },
     event: (line) => {

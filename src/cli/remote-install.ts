@@ -54,7 +54,8 @@ export async function installRemote(
   const wanted = targetOf(uname, /musl/i.test(libc));
   if (!wanted) {
     console.error(
-      `t4a: ${target.destination} is ${shownLine(uname.trim())}: t4a is built for Linux and macOS on x64 and arm64 only`,
+      `t4a: ${target.destination} is ${shownLine(uname.trim())}: ` +
+        "t4a is built for Linux and macOS on x64 and arm64 only",
     );
     return 1;
   }
@@ -85,7 +86,8 @@ export async function installRemote(
   }
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) {
     console.error(
-      `t4a: ${target.destination} needs the ${wanted} build: no ${file}${from === undefined ? " (run `npm run release` in t4a's checkout, or give --from DIR)" : ""}`,
+      `t4a: ${target.destination} needs the ${wanted} build: no ${file}` +
+        (from === undefined ? " (run `npm run release` in t4a's checkout, or give --from DIR)" : ""),
     );
     return 1;
   }
@@ -144,11 +146,13 @@ export async function installRemote(
     "(above its return for non-interactive shells), or to ~/.zshenv for zsh";
   if (!found)
     console.error(
-      `t4a: note: ~/.local/bin is not on ${target.destination}'s PATH for ssh commands (--host finds t4a there anyway); to run \`ssh ${target.destination} t4a\`, ${fix}`,
+      `t4a: note: ~/.local/bin is not on ${target.destination}'s PATH for ssh commands ` +
+        `(--host finds t4a there anyway); to run \`ssh ${target.destination} t4a\`, ${fix}`,
     );
   else if (!found.endsWith("/.local/bin/t4a"))
     console.error(
-      `t4a: note: on ${target.destination}, ssh commands find ${found} before ~/.local/bin/t4a (--host runs that one too); remove it, or ${fix}`,
+      `t4a: note: on ${target.destination}, ssh commands find ${found} before ~/.local/bin/t4a ` +
+        `(--host runs that one too); remove it, or ${fix}`,
     );
   return 0;
 }

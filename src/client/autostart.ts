@@ -66,7 +66,10 @@ function seeLog(path: string): string {
   const dir = parentDir(path);
   const free = freeBytes(dir);
   if (free !== undefined && free < FULL_BELOW_BYTES)
-    return `the file system of ${dir} is full (${free} bytes free): the daemon could write neither its socket nor its log (${dir}/t4a.log) there`;
+    return (
+      `the file system of ${dir} is full (${free} bytes free): ` +
+      `the daemon could write neither its socket nor its log (${dir}/t4a.log) there`
+    );
   return `see ${dir}/t4a.log`;
 }
 
@@ -144,7 +147,8 @@ function refusalOf(child: Started, path: string): string {
     // No log to read.
   }
   const reason = said.replace(/^t4a( daemon)?: (error: )?/, "");
-  return `the daemon started for ${path} exited (${child.process.exitCode})${reason ? `: ${reason}` : `; ${seeLog(path)}`}`;
+  const why = reason ? `: ${reason}` : `; ${seeLog(path)}`;
+  return `the daemon started for ${path} exited (${child.process.exitCode})${why}`;
 }
 
 /**

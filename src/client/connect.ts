@@ -50,7 +50,8 @@ export async function connectDaemon(
     const living = dirExists ? livingDaemon(path) : undefined;
     if (living) {
       throw new DaemonUnreachable(
-        `daemon ${living} runs on ${path} but does not take connections (${reason}): its queue of waiting connections is full or it is stopped; see ${parentDir(path)}/t4a.log`,
+        `daemon ${living} runs on ${path} but does not take connections (${reason}): ` +
+          `its queue of waiting connections is full or it is stopped; see ${parentDir(path)}/t4a.log`,
       );
     }
     throw new NoDaemon(`no daemon answers on ${path} (${reason})`);

@@ -133,7 +133,8 @@ export class DaemonConnection {
       timer = setTimeout(() => {
         // A peer that holds one call past its bound is given up: every call on it fails, none waits on.
         const error = new NoAnswer(
-          `${this.peer}: no answer within ${Math.round(boundMs / 1000)} s (the call's timeout plus T4A_CONNECT_TIMEOUT)`,
+          `${this.peer}: no answer within ${Math.round(boundMs / 1000)} s ` +
+            "(the call's timeout plus T4A_CONNECT_TIMEOUT)",
         );
         this.#overflow = error.message;
         for (const pending of [...this.#untagged.splice(0), ...this.#tagged.values()]) pending.reject(error);
@@ -283,7 +284,9 @@ export class DaemonConnection {
     const length = this.#buffer.length + chunk.length;
     if (length > this.#maxUnread) {
       // Refused, and what it sent freed; the bytes it keeps sending are dropped.
-      this.#overflow = `${this.peer} sent more than ${this.#maxUnread} bytes without the end of a line, or that were not read: not t4a, or broken; refused`;
+      this.#overflow =
+        `${this.peer} sent more than ${this.#maxUnread} bytes without the end of a line, ` +
+        "or that were not read: not t4a, or broken; refused";
       this.#buffer = this.#store = new Uint8Array(0);
       this.#scanned = 0;
       this.close();

@@ -121,6 +121,7 @@ export function resolveHost(name: string, path = hostsPath()): HostEntry {
   const known = Object.keys(hosts);
   throw new T4aError(
     "invalid_params",
-    `unknown host "${name}": not in ${path}${known.length ? ` (there: ${known.join(", ")})` : ""}; \`t4a hosts add ${name} [user@]host\` adds it${problems.length ? ` (${problems.join("; ")})` : ""}`,
+    `unknown host "${name}": not in ${path}${known.length ? ` (there: ${known.join(", ")})` : ""}; ` +
+      `\`t4a hosts add ${name} [user@]host\` adds it${problems.length ? ` (${problems.join("; ")})` : ""}`,
   );
 }

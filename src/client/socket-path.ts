@@ -121,6 +121,8 @@ export function leaveSquatted(
   }
   return new T4aError(
     "bad_request",
-    `the socket directory ${dir} is not yours (${problem}): another user made it first. It is never used; from now on t4a's socket lives in ${fallback} (remove ${fallback}/${SQUATTED_MARK} to go back). Run the command again.`,
+    `the socket directory ${dir} is not yours (${problem}): another user made it first. It is never used; ` +
+      `from now on t4a's socket lives in ${fallback} (remove ${fallback}/${SQUATTED_MARK} to go back). ` +
+      "Run the command again.",
   );
 }

@@ -136,7 +136,8 @@ export async function openPipe(argv: string[], peer: string, env?: NodeJS.Proces
   const timer = setTimeout(() => {
     // Ended here, not when ssh's pipes close: a ControlPersist master it forked may hold them open.
     end(
-      `${peer}: no answer from t4a there within ${timeoutMs / 1000} s (the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`,
+      `${peer}: no answer from t4a there within ${timeoutMs / 1000} s ` +
+        `(the login ran something else, or t4a there is stuck)${said(stderr)}; T4A_CONNECT_TIMEOUT sets the wait`,
     );
     child.kill("SIGKILL");
   }, timeoutMs);

@@ -110,7 +110,8 @@ function picker(session: Session): Picker {
       if (kind === "always" && !(found && pickChoice(found, kind)))
         throw new T4aError(
           "unsupported",
-          `the question offers no choice that says always${found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""}`,
+          `the question offers no choice that says always` +
+            (found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""),
         );
       return async () => {
         const actor = new Actor(session.alive, ACT_TIMEOUT_MS);

@@ -100,7 +100,8 @@ export const ask = defineCommand({
     hide: ["no_wait", "worker", "force"],
     result: (response) =>
       textContent(
-        `[${response.ended}${response.question ? `: ${response.question}` : ""}; ${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`,
+        `[${response.ended}${response.question ? `: ${response.question}` : ""}; ` +
+          `${response.elapsed_ms} ms${response.cut ? `; ${response.cut} characters cut` : ""}]\n${response.answer}`,
       ),
   },
   http: [{ method: "POST", path: "/api/sessions/:id/ask" }],

@@ -171,7 +171,8 @@ export function parseReply<R extends ReplySchema>(
   if (!parsed.success)
     throw new T4aError(
       "internal",
-      `the daemon's ${command.name} reply is not what this t4a expects (${describeIssue(parsed.issues[0])}); is it another version?`,
+      `the daemon's ${command.name} reply is not what this t4a expects ` +
+        `(${describeIssue(parsed.issues[0])}); is it another version?`,
     );
   return parsed.output;
 }

@@ -53,8 +53,10 @@ export const diff = defineCommand({
     request: ([id], options) => ({ id, max_output: intOption(options.maxOutput, "--max-output") }),
     print(response) {
       const ahead = response.commits.length;
+      const files = response.files.length;
       console.log(
-        `${response.branch ?? "(detached)"} in ${response.dir}: ${ahead} commit${ahead === 1 ? "" : "s"} beyond ${response.base.slice(0, 12)}, ${response.files.length} uncommitted file${response.files.length === 1 ? "" : "s"}`,
+        `${response.branch ?? "(detached)"} in ${response.dir}: ${ahead} commit${ahead === 1 ? "" : "s"} ` +
+          `beyond ${response.base.slice(0, 12)}, ${files} uncommitted file${files === 1 ? "" : "s"}`,
       );
       for (const commit of response.commits) console.log(`  ${commit.sha} ${commit.subject}`);
       for (const file of response.files) console.log(`  ${file.status} ${file.path}`);

@@ -100,7 +100,8 @@ export function terminalLines(response: Reply): string[] {
   const now = Date.now();
   const failed = ((response.restore_failed as Array<{ id: string; error: string }> | undefined) ?? []).map(
     (f) =>
-      `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} (\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,
+      `${f.id}\t-\t-\trestore_failed\t${oneLine(f.error)} ` +
+      `(\`t4a restore ${f.id}\` tries again, \`t4a kill ${f.id}\` forgets it)`,
   );
   const lines = (response.terminals as Reply[]).map((t) => {
     const state = t.alive ? "alive" : `exited(${t.signal ?? t.exit_code})`;
@@ -110,7 +111,8 @@ export function terminalLines(response: Reply): string[] {
     let doing = "";
     if (t.agent !== undefined && t.agent_state !== undefined) {
       const since = typeof t.agent_since === "number" ? ` ${ago(now - t.agent_since)}` : "";
-      doing = `\t${t.agent} ${t.agent_state}${since}${t.agent_line ? ` ${JSON.stringify(oneLine(String(t.agent_line)))}` : ""}`;
+      const line = t.agent_line ? ` ${JSON.stringify(oneLine(String(t.agent_line)))}` : "";
+      doing = `\t${t.agent} ${t.agent_state}${since}${line}`;
     } else if (t.alive && t.input_wanted !== undefined) doing = `\treading input (${t.input_wanted})`;
     // Who holds its need, if a worker claimed it: `need 17 claimed by worker "w2"`.
     const need = t.need as { need_id?: unknown; claimed_by?: unknown } | undefined;
@@ -118,7 +120,8 @@ export function terminalLines(response: Reply): string[] {
       need && typeof need.claimed_by === "string"
         ? `\tneed ${String(need.need_id)} claimed by ${oneLine(need.claimed_by)}`
         : "";
-    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${oneLine(String(t.title ?? ""))}${doing}${held}${restored}`;
+    const title = oneLine(String(t.title ?? ""));
+    return `${t.id}\t${t.cols}x${t.rows}\t${t.pid}\t${state}\t${title}${doing}${held}${restored}`;
   });
   return [...lines, ...failed];
 }

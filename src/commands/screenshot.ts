@@ -53,7 +53,8 @@ export const screenshot = defineCommand({
     if (pixels > MAX_PIXELS) {
       throw new T4aError(
         "invalid_params",
-        `a ${terminal.screen.cols}x${terminal.screen.rows} screen at ${params.scale}% is ${Math.round(pixels / 1e6)} Mpx, over ${MAX_PIXELS / 1e6}; lower the scale`,
+        `a ${terminal.screen.cols}x${terminal.screen.rows} screen at ${params.scale}% ` +
+          `is ${Math.round(pixels / 1e6)} Mpx, over ${MAX_PIXELS / 1e6}; lower the scale`,
       );
     }
     await terminal.settled();

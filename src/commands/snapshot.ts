@@ -135,7 +135,8 @@ function header(response: Record<string, unknown>): string {
       response.exited === true,
       (response.known as string | undefined) ?? "",
     );
-  return `[${response.cols}x${response.rows}, cursor ${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}, mouse ${response.mouse}${omitted}${exited}]`;
+  const at = `${cursor.row}:${cursor.col}${cursor.visible ? "" : " hidden"}`;
+  return `[${response.cols}x${response.rows}, cursor ${at}, mouse ${response.mouse}${omitted}${exited}]`;
 }
 
 /** The outline, or the screen's text in its place when the elements add nothing to it. */
@@ -188,7 +189,8 @@ export function plainForm(
   if (!addsNothing(elements, lines)) return {};
   const { cols, rows, cursor, token } = screen;
   const budget = tokenEstimate(
-    `[${lines.length} of ${rows} viewport lines, rows ${rows - 1}..${rows - lines.length} from the bottom; token ${token}]`,
+    `[${lines.length} of ${rows} viewport lines, ` +
+      `rows ${rows - 1}..${rows - lines.length} from the bottom; token ${token}]`,
   );
   const base = plainHeader(cols, rows, cursor, screen.exited ?? false, "");
   return { plain: shownRows(lines), ...known(elements, budget - tokenEstimate(base)) };
@@ -205,7 +207,9 @@ function plainHeader(
   const [first, ...rest] = known ? known.split("; ") : [];
   const field = first?.startsWith("in e") ? ` ${first}` : "";
   const facts = field ? rest : first ? [first, ...rest] : [];
-  return `[${cols}x${rows}, cursor ${cursor.row}:${cursor.col}${field}${exited ? ", exited" : ""}; as text, elements add nothing${facts.map((f) => `; ${f}`).join("")}]`;
+  const ended = exited ? ", exited" : "";
+  const more = facts.map((f) => `; ${f}`).join("");
+  return `[${cols}x${rows}, cursor ${cursor.row}:${cursor.col}${field}${ended}; as text, elements add nothing${more}]`;
 }
 
 /** The elements add nothing when their outline costs no less than the screen's text. */

@@ -39,7 +39,8 @@ export const trust = defineCommand({
     request: ([dir]) => ({ dir: absolutePath(dir ?? ".") }),
     print(response) {
       console.error(
-        `t4a: approved ${response.path} (sha256 ${response.sha256}) for worktrees of ${response.repo}; a changed script must be approved again`,
+        `t4a: approved ${response.path} (sha256 ${response.sha256}) for worktrees of ${response.repo}; ` +
+          "a changed script must be approved again",
       );
     },
     startsDaemon: true,

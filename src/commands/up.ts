@@ -54,7 +54,8 @@ export const up = defineCommand({
         const known = error instanceof T4aError ? error : new T4aError("internal", String(error));
         throw new T4aError(
           known.code,
-          `sessions[${index}]: ${known.message}${made.length ? ` (the ${made.length} created before it were ended)` : ""}`,
+          `sessions[${index}]: ${known.message}` +
+            (made.length ? ` (the ${made.length} created before it were ended)` : ""),
         );
       }
     }

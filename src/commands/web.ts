@@ -63,8 +63,10 @@ export const web = defineCommand({
           `t4a: ended ${response.logins_revoked} browser login${response.logins_revoked === 1 ? "" : "s"}`,
         );
       if (response.warning) console.error(`t4a: WARNING: ${response.warning}`);
+      const logins = `${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"}`;
       console.error(
-        `t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ${response.allowed_hosts?.join(", ")}; ${response.logins ?? 0} browser login${response.logins === 1 ? "" : "s"} (end them: t4a web --logout-all)`,
+        `t4a: serving ${response.url}${response.read_only ? " (read-only)" : ""} as ` +
+          `${response.allowed_hosts?.join(", ")}; ${logins} (end them: t4a web --logout-all)`,
       );
       console.error("t4a: open this to log in a browser tab (it works one time; another tab needs another `t4a web`):");
       console.log(response.login_url);

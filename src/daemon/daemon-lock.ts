@@ -26,7 +26,9 @@ export function takeDaemonLock(lockPath: string, socketPath: string): void {
       throw new T4aError(
         "exists",
         holder
-          ? `a daemon (pid ${holder}) holds ${lockPath} for ${socketPath}; this one does not start (\`kill -USR1 ${holder}\` makes it listen again if its socket is gone; \`kill ${holder}\` ends it and its sessions)`
+          ? `a daemon (pid ${holder}) holds ${lockPath} for ${socketPath}; this one does not start ` +
+              `(\`kill -USR1 ${holder}\` makes it listen again if its socket is gone; ` +
+              `\`kill ${holder}\` ends it and its sessions)`
           : `another daemon holds ${lockPath} for ${socketPath}; this one does not start`,
       );
     }

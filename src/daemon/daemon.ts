@@ -47,7 +47,8 @@ async function finishLeftovers(records: SessionRecords, ended: number[]): Promis
       const failed = await runLeftoverCleanup(cleanup);
       records.removeCleanup(key);
       console.error(
-        `t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left${failed ? `: it failed (${failed})` : ""}`,
+        `t4a daemon: ran the cleanup of ${cleanup.name} a previous daemon left` +
+          (failed ? `: it failed (${failed})` : ""),
       );
     }),
   );
@@ -77,7 +78,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   if (living) {
     throw new T4aError(
       "exists",
-      `daemon ${living} still runs for ${socketPath} though its socket is gone; \`kill -USR1 ${living}\` makes it listen again`,
+      `daemon ${living} still runs for ${socketPath} though its socket is gone; ` +
+        `\`kill -USR1 ${living}\` makes it listen again`,
     );
   }
   removeIfPresent(socketPath); // stale: nobody answers on it
@@ -90,7 +92,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const leftovers = records.endLeftovers();
   for (const leftover of leftovers) {
     console.error(
-      `t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} by a previous daemon: ${leftover.pids.join(" ")}`,
+      `t4a daemon: ended ${leftover.pids.length} process(es) left of session ${leftover.id} ` +
+        `by a previous daemon: ${leftover.pids.join(" ")}`,
     );
   }
   records.adopt();
@@ -158,7 +161,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
         for (const restored of report) {
           if (restored.error)
             console.error(
-              `t4a daemon: could not restore session ${restored.id}: ${restored.error} (kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`,
+              `t4a daemon: could not restore session ${restored.id}: ${restored.error} ` +
+                `(kept: \`t4a restore ${restored.id}\` tries again, \`t4a kill ${restored.id}\` forgets it)`,
             );
           else console.error(`t4a daemon: restored session ${restored.id}`);
         }

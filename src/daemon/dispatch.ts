@@ -61,7 +61,10 @@ export async function dispatch(request: unknown, ctx: DaemonContext): Promise<Ou
     if (protocol !== undefined && protocol !== PROTOCOL_VERSION) {
       throw new T4aError(
         "version_mismatch",
-        `this daemon runs t4a ${ctx.version}, which speaks protocol ${PROTOCOL_VERSION}; the client speaks ${JSON.stringify(protocol)}: \`t4a shutdown\` and call again to start the client's version (persisted sessions come back, the others end), or use the daemon's binary`,
+        `this daemon runs t4a ${ctx.version}, which speaks protocol ${PROTOCOL_VERSION}; ` +
+          `the client speaks ${JSON.stringify(protocol)}: ` +
+          "`t4a shutdown` and call again to start the client's version " +
+          "(persisted sessions come back, the others end), or use the daemon's binary",
       );
     }
     const command = commandsByName.get(envelope.output.cmd);

@@ -308,7 +308,8 @@ function send(socket: Socket<Connection>, bytes: Uint8Array): void {
     for (const other of behind) if (other.data.outboxBytes > furthest.data.outboxBytes) furthest = other;
     drop(
       furthest,
-      `the daemon holds more than ${OUTBOX_TOTAL_BYTES} bytes of replies unread by its clients, and this one is furthest behind`,
+      `the daemon holds more than ${OUTBOX_TOTAL_BYTES} bytes of replies unread by its clients, ` +
+        "and this one is furthest behind",
     );
   }
 }

@@ -82,7 +82,8 @@ export type Events = AsyncGenerator<TerminalEvent, void, undefined> & { close():
 
 export interface Client extends Calls {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the command methods are installed on the prototype from the table
+// The command methods are installed on the prototype from the table: the interface above declares them.
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see above
 export class Client {
   readonly #options: ConnectOptions;
   readonly #socket: string;

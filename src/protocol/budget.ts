@@ -11,8 +11,9 @@ export function withinBudget(text: string, max: number): { text: string; cut: nu
   const tail = max - head;
   const cut = text.length - head - tail;
   const before = text.slice(0, head);
+  const after = text.slice(text.length - tail);
   return {
-    text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${text.slice(text.length - tail)}`,
+    text: `${before}${before.endsWith("\n") ? "" : "\n"}[… ${cut} characters cut …]\n${after}`,
     cut,
   };
 }

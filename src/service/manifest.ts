@@ -272,7 +272,8 @@ function readValues(json: unknown, problems: string[]): Record<string, EnvValues
       kept[id] = entry;
     else
       problems.push(
-        `the environment values of session "${id}" cannot be read: it comes back with the daemon's values of its variables`,
+        `the environment values of session "${id}" cannot be read: ` +
+          "it comes back with the daemon's values of its variables",
       );
   }
   return kept;

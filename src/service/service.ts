@@ -47,7 +47,8 @@ function systemd(action: string, unit: string, home: string): number {
   const probe = run(["systemctl", "--user", "show-environment"]);
   if (probe.code !== 0) {
     console.error(
-      `t4a: no systemd user manager answers here (${probe.out.split("\n")[0] || "systemctl failed"}), as in most containers.`,
+      `t4a: no systemd user manager answers here (${probe.out.split("\n")[0] || "systemctl failed"}), ` +
+        "as in most containers.",
     );
     console.error(
       "t4a: run `t4a daemon` under your own supervisor, or write the unit with `t4a service install --print`.",

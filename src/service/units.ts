@@ -17,7 +17,9 @@ function systemdWord(word: string): string {
 
 export function systemdUnit(options: ServiceOptions): string {
   const argv = [options.exec, "daemon", ...(options.web ? ["--web", options.web] : [])];
-  return `# t4a: terminal daemon for LLM agents. Written by \`t4a service install\`; \`t4a service uninstall\` removes it.
+  const header =
+    "# t4a: terminal daemon for LLM agents. Written by `t4a service install`; `t4a service uninstall` removes it.";
+  return `${header}
 [Unit]
 Description=t4a terminal daemon
 Documentation=https://www.npmjs.com/package/t4a

@@ -16,7 +16,15 @@ import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 import type { Place } from "../terminal/foreground.ts";
 import type { Element } from "../terminal/elements.ts";
-import { findQuestion, frameRows, inputRow, lastWords, type ScreenQuestion, TURN_SUMMARY } from "./generic-agent.ts";
+import {
+  FRAME,
+  findQuestion,
+  frameRows,
+  inputRow,
+  lastWords,
+  type ScreenQuestion,
+  TURN_SUMMARY,
+} from "./generic-agent.ts";
 
 export const AGENT_STATES = ["starting", "working", "waiting", "idle", "exited"] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -456,7 +464,8 @@ export class AgentWatch {
     if (questionId !== undefined && questionId !== this.questionId) {
       throw new T4aError(
         "not_waiting",
-        `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}${this.#redrawnFrom === questionId ? ` (its dialog was drawn again with other rows: read it again)` : ""}`,
+        `agent "${this.id}" waits on question ${this.questionId}, not ${questionId}` +
+          (this.#redrawnFrom === questionId ? " (its dialog was drawn again with other rows: read it again)" : ""),
       );
     }
     this.#answeredAt = performance.now();
@@ -907,5 +916,5 @@ function dialogOf(rows: string[]): string {
 
 /** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */
 function unboxed(row: string): string {
-  return row.replace(/^[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+|[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+$/g, "");
+  return row.replace(FRAME, "");
 }

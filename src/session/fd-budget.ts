@@ -26,7 +26,10 @@ function fdUse(): { open: number; limit: number } | undefined {
 }
 
 function tooMany(use: { open: number; limit: number }, what: string): string {
-  return `too many open files: the daemon has ${use.open} open of its limit of ${use.limit} (ulimit -n); ${what}, or start the daemon with a higher limit`;
+  return (
+    `too many open files: the daemon has ${use.open} open of its limit of ${use.limit} (ulimit -n); ` +
+    `${what}, or start the daemon with a higher limit`
+  );
 }
 
 /** Why a new session would not fit, or undefined when it would (or this system cannot tell). */

@@ -14,8 +14,19 @@ export interface ScreenQuestion {
 }
 
 const YES = /^(?:y|yes|allow|approve|accept|continue|proceed|ok|okay|run|trust|confirm)\b/i;
-const ALWAYS =
-  /\b(?:always|don't ask|do not ask|for this session|for the session|remember|all (?:commands|edits|tools)|auto-approve|accept edits)\b/i;
+/** What makes a yes last past this question ("Yes, and don't ask again", "Allow for this session"). */
+const ALWAYS_WORDS = [
+  "always",
+  "don't ask",
+  "do not ask",
+  "for this session",
+  "for the session",
+  "remember",
+  "all (?:commands|edits|tools)",
+  "auto-approve",
+  "accept edits",
+];
+const ALWAYS = new RegExp(String.raw`\b(?:${ALWAYS_WORDS.join("|")})\b`, "i");
 const NO = /^(?:n|no|deny|reject|decline|cancel|don't|do not|skip|abort)\b/i;
 
 /**
@@ -79,12 +90,17 @@ export function frameRows(elements: Element[]): Set<string> {
   return rows;
 }
 
+/** "0s", "9.0s", "120 ms". */
+const DURATION = String.raw`\d+(?:\.\d+)?\s?(?:ms|s|m|h)`;
+/** "✻ Crunched for 0s", "─ Worked for 3s": after a mark, a verb in the past, then a duration. */
+const PAST_VERB_AND_DURATION = String.raw`^[^A-Za-z0-9\s]*\s*[A-Z][a-z]+ed (?:for|in) ${DURATION}\b`;
+/** "· 9.0s" ending the row. */
+const DURATIONS_LAST = String.raw`·\s*(?:${DURATION}\s*)+$`;
 /**
  * A row that sums up a turn's time, not words ("✻ Crunched for 0s · done 12:21 PM", "─ Worked for
  * 3s ─", "▣  Build · Fake model · 9.0s"): a verb in the past and a duration, or a duration last.
  */
-export const TURN_SUMMARY =
-  /^[^A-Za-z0-9\s]*\s*[A-Z][a-z]+ed (?:for|in) \d+(?:\.\d+)?\s?(?:ms|s|m|h)\b|·\s*(?:\d+(?:\.\d+)?\s?(?:ms|s|m|h)\s*)+$/;
+export const TURN_SUMMARY = new RegExp(`${PAST_VERB_AND_DURATION}|${DURATIONS_LAST}`);
 
 /** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)"): its frame, not words. */
 const WHERE = /^(?:~|\/)\S*(?: [[(][^\])]*[\])])?$/;
@@ -92,8 +108,10 @@ const WHERE = /^(?:~|\/)\S*(?: [[(][^\])]*[\])])?$/;
 /** A key hint ("? for shortcuts", "Shift+Tab to accept edits", "esc to interrupt"): the CLI's, not its words. */
 const KEY_HINT = /^(?:[^A-Za-z0-9\s]\s*)?(?:\?|(?:shift|ctrl|alt|meta|cmd|esc|tab|enter)(?:\+\w+)?) (?:to|for) \w/i;
 
-/** Frame characters a TUI draws round its rows (│ ┃ ╭ ─ ▀ …) and padding. */
-const FRAME = /^[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+|[\s│┃║╭╮╰╯─━╌╹▐▌█▄▀]+$/g;
+/** The frame characters a TUI draws round its rows: box lines, half and full blocks. */
+const FRAME_CHARS = "│┃║╭╮╰╯─━╌╹▐▌█▄▀";
+/** A row's frame and padding, at either end. */
+export const FRAME = new RegExp(`^[\\s${FRAME_CHARS}]+|[\\s${FRAME_CHARS}]+$`, "g");
 
 /**
  * Where the input box begins: the input the cursor is in, else the cursor's row, else the upper

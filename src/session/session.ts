@@ -329,7 +329,9 @@ export class Session {
     if (!claim || who.force || sameClaimer(claim.who, who)) return;
     throw new T4aError(
       "claimed",
-      `${need.why === "waiting" ? `the question of agent "${this.id}"` : `terminal "${this.id}"`} (need ${need.need_id}) is claimed by ${claim.holder} until ${new Date(claim.expires_at).toISOString()}: only it acts on it (force to act anyway)`,
+      `${need.why === "waiting" ? `the question of agent "${this.id}"` : `terminal "${this.id}"`} ` +
+        `(need ${need.need_id}) is claimed by ${claim.holder} until ${new Date(claim.expires_at).toISOString()}: ` +
+        "only it acts on it (force to act anyway)",
     );
   }
 

@@ -159,7 +159,8 @@ export class Sessions {
     if (result.error)
       throw new T4aError(
         "spawn_failed",
-        `session "${id}" could not be restored: ${result.error}; it stays in ${manifest.path} (\`t4a kill ${id}\` forgets it)`,
+        `session "${id}" could not be restored: ${result.error}; ` +
+          `it stays in ${manifest.path} (\`t4a kill ${id}\` forgets it)`,
       );
     return this.get(id);
   }
@@ -259,7 +260,8 @@ export class Sessions {
         await this.kill(id);
         throw new T4aError(
           "spawn_failed",
-          `${(error as Error).message}: the session could not be saved to come back after a restart; it was not started`,
+          `${(error as Error).message}: ` +
+            "the session could not be saved to come back after a restart; it was not started",
         );
       }
     }
@@ -344,7 +346,8 @@ export class Sessions {
     if (name !== undefined && !restoring && this.#options.manifest.failures().some((failed) => failed.id === name)) {
       throw new T4aError(
         "exists",
-        `terminal "${name}" is a persisted session waiting to be restored (\`t4a restore ${name}\`, or \`t4a kill ${name}\` to forget it)`,
+        `terminal "${name}" is a persisted session waiting to be restored ` +
+          `(\`t4a restore ${name}\`, or \`t4a kill ${name}\` to forget it)`,
       );
     }
     const id = name ?? this.#freshId();

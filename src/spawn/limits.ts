@@ -128,14 +128,17 @@ function v1Limits(id: string, limits: LimitRequest, hierarchies: Map<string, str
     if (limits.pids !== undefined) writeFileSync(join(dirs.get("pids")!, "pids.max"), String(limits.pids));
   } catch (error) {
     undo();
+    const parent = [...dirs.values()][0]?.replace(/\/[^/]+$/, "");
     throw new T4aError(
       "unsupported",
-      `cannot enforce the limits here: ${(error as Error).message} (cgroup v1 needs the daemon to run as root or own ${[...dirs.values()][0]?.replace(/\/[^/]+$/, "")})`,
+      `cannot enforce the limits here: ${(error as Error).message} ` +
+        `(cgroup v1 needs the daemon to run as root or own ${parent})`,
     );
   }
   const procs = [...dirs.values()].map((dir) => join(dir, "cgroup.procs"));
   // `$$` is the shim, which then becomes the program: everything it starts stays inside.
-  const script = `${procs.map((path) => `echo $$ > '${path}'`).join(" && ")} || { echo "t4a: could not enter the session's cgroup" >&2; exit 125; }; exec "$@"`;
+  const enter = procs.map((path) => `echo $$ > '${path}'`).join(" && ");
+  const script = `${enter} || { echo "t4a: could not enter the session's cgroup" >&2; exit 125; }; exec "$@"`;
   const read = (controller: string, file: string) => {
     const dir = dirs.get(controller);
     return dir ? readNumber(join(dir, file)) : undefined;
@@ -167,7 +170,8 @@ async function scopeLimits(limits: LimitRequest, env: Record<string, string>, wh
   if (!systemdRun || !reachable) {
     throw new T4aError(
       "unsupported",
-      `cannot enforce the limits here: ${why}, and no systemd user manager answers for a cgroup v2 scope (systemd-run --user); nothing was started`,
+      `cannot enforce the limits here: ${why}, ` +
+        "and no systemd user manager answers for a cgroup v2 scope (systemd-run --user); nothing was started",
     );
   }
   const properties = [

@@ -124,7 +124,9 @@ export async function readyWorktree(
   if (!readTrusted(options.stateDir).some((entry) => entry.repo === main && entry.sha256 === digest)) {
     return {
       included,
-      setup: `not run: ${SETUP_SCRIPT} (sha256 ${digest.slice(0, 12)}) is not approved; read it, then run \`t4a trust ${main}\``,
+      setup:
+        `not run: ${SETUP_SCRIPT} (sha256 ${digest.slice(0, 12)}) is not approved; ` +
+        `read it, then run \`t4a trust ${main}\``,
     };
   }
   const script = join(dir, SETUP_SCRIPT);
@@ -141,7 +143,9 @@ export async function readyWorktree(
       // No sandbox here (macOS, no bwrap): the worktree is made, the script not run, and why.
       return {
         included,
-        setup: `not run: ${SETUP_SCRIPT} would need a sandbox (${options.sandboxed.why}), and ${(error as Error).message}`,
+        setup:
+          `not run: ${SETUP_SCRIPT} would need a sandbox (${options.sandboxed.why}), ` +
+          `and ${(error as Error).message}`,
       };
     }
   }
@@ -189,7 +193,8 @@ async function copyIncluded(main: string, dir: string): Promise<number> {
     if (ignored.length > MAX_INCLUDED)
       throw new T4aError(
         "invalid_params",
-        `worktree: ${INCLUDE_FILE} matches ${ignored.length} ignored files (more than ${MAX_INCLUDED}); name files, not dependency directories`,
+        `worktree: ${INCLUDE_FILE} matches ${ignored.length} ignored files (more than ${MAX_INCLUDED}); ` +
+          "name files, not dependency directories",
       );
     let copied = 0;
     for (const path of ignored) {

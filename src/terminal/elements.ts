@@ -97,7 +97,8 @@ export function detectElements(grid: CellGrid): Element[] {
       });
     }
   }
-  // Separator rows inside boxes (├───┤) and stray rules are frame too; a lone "─" is a tree's guide ("├─>").
+  // Separator rows inside boxes (├───┤) and stray rules are frame too; a lone "─" is a tree's guide
+  // ("├─>").
   for (let row = 0; row < view.rows; row++) {
     const rule = (col: number) => HORIZONTAL.includes(view.char(row, col));
     for (let col = 0; col < view.cols; col++) if (rule(col) && (rule(col - 1) || rule(col + 1))) view.use(row, col, 1);
@@ -254,9 +255,8 @@ export function outline(elements: Element[]): string {
         const row: Element[] = [e];
         while (elements[index + 1]?.kind === "button" && elements[index + 1]!.row === e.row)
           row.push(elements[++index]!);
-        lines.push(
-          `- button${row.length > 1 ? "s" : ""}: ${row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`).join(", ")}`,
-        );
+        const buttons = row.map((b) => `${q(b.label ?? "")} [${b.ref}]${stateOf(b)}`);
+        lines.push(`- button${row.length > 1 ? "s" : ""}: ${buttons.join(", ")}`);
         break;
       }
       default: {
@@ -264,9 +264,8 @@ export function outline(elements: Element[]): string {
           `- ${e.kind}${e.label !== undefined ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}${e.items ? ":" : ""}`,
         );
         for (const item of e.items ?? []) {
-          lines.push(
-            `  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${item.key !== undefined ? ` key=${item.key}` : ""}`,
-          );
+          const key = item.key !== undefined ? ` key=${item.key}` : "";
+          lines.push(`  - item ${q(item.label)} [${item.ref}]${stateOf(item)}${key}`);
         }
       }
     }

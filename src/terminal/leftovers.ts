@@ -113,9 +113,8 @@ export class SessionRecords {
     } catch (error) {
       rmSync(path, { force: true }); // no half record
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(
-        `cannot write ${path}: ${code === "ENOSPC" ? "ENOSPC (no space left on device)" : (code ?? (error as Error).message)}`,
-      );
+      const why = code === "ENOSPC" ? "ENOSPC (no space left on device)" : (code ?? (error as Error).message);
+      throw new Error(`cannot write ${path}: ${why}`);
     }
   }
 

@@ -87,7 +87,8 @@ export function mouseBytes(
   if (x > limit || y > limit) {
     throw new T4aError(
       "invalid_params",
-      `cell ${row}:${col}: the program's mouse encoding, ${ENCODING_NUMBER[mode.encoding]}, reaches row and column ${limit} (1-based)`,
+      `cell ${row}:${col}: the program's mouse encoding, ${ENCODING_NUMBER[mode.encoding]}, ` +
+        `reaches row and column ${limit} (1-based)`,
     );
   }
   const events: string[] = [];

@@ -45,7 +45,7 @@ for (const [kind, pool] of Object.entries(pools)) {
     screen.dispose();
   });
 
-  test(`${kind}: a read made while an event is handled gets its own answer, and the read it interrupted gets its own`, () => {
+  test(`${kind}: a read made while an event is handled, and the read it interrupted, each get their own answer`, () => {
     const log: string[] = [];
     let inner: string[] = [];
     const screen: ScreenProxy = open(pool, log, { osc: { 133: () => (inner = screen.lines("viewport", 0, 1, true)) } });
@@ -55,7 +55,7 @@ for (const [kind, pool] of Object.entries(pools)) {
     screen.dispose();
   });
 
-  test(`${kind}: bells 200 ms apart at most, a run of titles the last title, a title only when it changes, a run of answers one reply`, async () => {
+  test(`${kind}: bells 200 ms apart at most; of a run of titles the last, if new; of answers one`, async () => {
     const log: string[] = [];
     const screen = open(pool, log);
     const told = () => log.filter((line) => !line.startsWith("parsed"));

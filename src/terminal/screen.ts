@@ -786,8 +786,11 @@ export class Screen {
     }
     if (core.coreMouseService.activeEncoding === "SGR") tail += "\x1b[?1006h";
     const style = core.coreService.decPrivateModes.cursorStyle;
-    if (style)
-      tail += `\x1b[${{ block: 2, underline: 4, bar: 6 }[style] - (core.coreService.decPrivateModes.cursorBlink ? 1 : 0)} q`;
+    // DECSCUSR: 1/2 block, 3/4 underline, 5/6 bar, the odd one blinking.
+    if (style) {
+      const steady = { block: 2, underline: 4, bar: 6 }[style];
+      tail += `\x1b[${steady - (core.coreService.decPrivateModes.cursorBlink ? 1 : 0)} q`;
+    }
     if (core.coreService.isCursorHidden) tail += "\x1b[?25l";
     const title = this.#title ? `\x1b]2;${this.#title.replace(/[\x00-\x1f\x7f]/g, "")}\x07` : "";
     return `${title}${body}${tail}`;

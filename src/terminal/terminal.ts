@@ -909,7 +909,8 @@ export class Terminal {
       ?.text.trim();
     return new T4aError(
       "invalid_params",
-      `the command is incomplete: the shell asked for more of it${prompt ? ` (${JSON.stringify(prompt)})` : ""}, so nothing ran and the line was cancelled`,
+      `the command is incomplete: the shell asked for more of it${prompt ? ` (${JSON.stringify(prompt)})` : ""}, ` +
+        "so nothing ran and the line was cancelled",
     );
   }
 
@@ -982,7 +983,8 @@ async function refuseIncompleteFish(text: string): Promise<void> {
   if (code !== 0 || stderr.trim()) {
     throw new T4aError(
       "invalid_params",
-      `the command is not complete fish syntax, so nothing was typed: ${stderr.trim().split("\n")[0] ?? `fish exited ${code}`}`,
+      "the command is not complete fish syntax, so nothing was typed: " +
+        (stderr.trim().split("\n")[0] ?? `fish exited ${code}`),
     );
   }
 }

@@ -86,8 +86,9 @@ function codesBetween(last: Style, next: Style): string {
     lastAttrs = [];
   }
   for (const code of next.attrs) if (!lastAttrs.includes(code)) written.push(code);
-  if (written.length)
-    codes += `\x1b[${written.map((code) => (code < 10 ? String(code) : `${Math.floor(code / 10)}:${code % 10}`)).join(";")}m`;
+  // An underscore style is kept as 4N: written 4:N.
+  const sgr = (code: number) => (code < 10 ? String(code) : `${Math.floor(code / 10)}:${code % 10}`);
+  if (written.length) codes += `\x1b[${written.map(sgr).join(";")}m`;
   const reset = written[0] === 0;
   if (next.fg !== last.fg || reset) codes += `\x1b[${next.fg}m`;
   if (next.bg !== last.bg || reset) codes += `\x1b[${next.bg}m`;

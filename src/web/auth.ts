@@ -173,7 +173,9 @@ export class Gate {
   login(userAgent: string): { cookie: string; key: string } {
     const id = this.#logins.add(userAgent);
     return {
-      cookie: `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}${this.secure ? "; Secure" : ""}`,
+      cookie:
+        `${this.#cookie}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_MS / 1000}` +
+        (this.secure ? "; Secure" : ""),
       key: this.#key(id),
     };
   }

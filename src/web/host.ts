@@ -49,7 +49,9 @@ export function webHost(ctx: DaemonContext): WebHost {
     writePrivateFile(remembered, JSON.stringify({ ...options, listen: running.listen }));
     const info = describe(running);
     if (!isLoopback(parseListen(listen).host)) {
-      info.warning = `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.`;
+      info.warning =
+        `listening on ${listen}, beyond this machine: anyone who gets the token can run any command as you. ` +
+        "Prefer 127.0.0.1 behind tailscale serve or an SSH tunnel.";
       console.error(`t4a daemon: WARNING: the web server listens on ${listen}, not on loopback`);
     }
     return info;

@@ -47,6 +47,7 @@ export async function launchIssue(
     throw new T4aError("unsupported", "issue launches need the clones' directory: t4a web --repos DIR");
   const clone = join(options.repos, repo.name);
   if (!existsSync(join(clone, ".git"))) throw new T4aError("invalid_params", `no clone of ${repo.name} at ${clone}`);
+  const slug = `${repo.owner}/${repo.name}`;
   const session = await ctx.sessions.create({
     name: id,
     cwd: clone,
@@ -54,7 +55,7 @@ export async function launchIssue(
     worktree_path: join(options.repos, `${repo.name}-issue-${issue}`),
     branch: `feat/issue-${issue}`,
     agent: options.agent,
-    prompt: `Work on ${repo.owner}/${repo.name}#${issue}. Start by running: gh issue view ${issue} -R ${repo.owner}/${repo.name}`,
+    prompt: `Work on ${slug}#${issue}. Start by running: gh issue view ${issue} -R ${slug}`,
     cols: 120,
     rows: 40,
     shell_integration: true,

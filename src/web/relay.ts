@@ -23,11 +23,10 @@ export type RelaySink = (event: Reply) => void;
 /** A size a terminal may have (the page's xterm.js draws what it is told: a host's 100 000 columns would hang it). */
 const sized = (size: Reply): boolean =>
   [size.cols, size.rows].every((n) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_DIMENSION);
-const oversized = (host: string, size: Reply): string =>
-  `${host}: a terminal of ${shownLine(String(size.cols))}x${shownLine(String(size.rows))}, not a size a terminal may have`.slice(
-    0,
-    120,
-  );
+const oversized = (host: string, size: Reply): string => {
+  const [cols, rows] = [shownLine(String(size.cols)), shownLine(String(size.rows))];
+  return `${host}: a terminal of ${cols}x${rows}, not a size a terminal may have`.slice(0, 120);
+};
 
 /** What a remote terminal's viewer (the page's WebSocket) is sent; answers the bytes it has not read yet. */
 export interface RelayViewer {

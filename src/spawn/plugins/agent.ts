@@ -76,10 +76,15 @@ export const agent: Plugin = async (spec, plan, ctx, id) => {
     cliPath = Bun.which(preset.cli, { PATH: client.PATH, cwd: home }) ?? undefined;
     // A login shell may find it where the bare PATH does not (nvm, asdf, ~/.local/bin added in .profile).
     if (!cliPath && (mode === "direct" || !(await foundByLoginShell(shell, preset.cli, client)))) {
+      const login = mode === "login";
+      const pathIsSetIn = login ? `${shell}'s login startup file (~/.profile)` : "the daemon's environment";
       throw new T4aError(
         "spawn_failed",
-        `${preset.cli} not found on PATH${mode === "login" ? ` (nor by ${shell}'s login startup files)` : ""}; PATH was ${client.PATH ?? "(unset)"}. ` +
-          `Install ${preset.cli}, or add its directory to PATH in ${mode === "login" ? `${shell}'s login startup file (~/.profile)` : "the daemon's environment"}, or name its full path as "cli" for "${preset.name}" in $XDG_CONFIG_HOME/t4a/agents.json (~/.config/t4a/agents.json)`,
+        `${preset.cli} not found on PATH${login ? ` (nor by ${shell}'s login startup files)` : ""}; ` +
+          `PATH was ${client.PATH ?? "(unset)"}. ` +
+          `Install ${preset.cli}, or add its directory to PATH in ${pathIsSetIn}, ` +
+          `or name its full path as "cli" for "${preset.name}" in ` +
+          "$XDG_CONFIG_HOME/t4a/agents.json (~/.config/t4a/agents.json)",
       );
     }
   }

@@ -44,7 +44,9 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   const shell = setupShell(client.SHELL);
   // The setup's own output goes to stderr, so stdout carries only the two environments. A group,
   // not a subshell: what it sets stays for the second dump.
-  const script = `env -0; printf '${SPLIT.replace(/\0/g, "\\000")}'; {\n${spec.setup}\n} >&2; t4a_setup_status=$?; [ "$t4a_setup_status" -eq 0 ] || exit "$t4a_setup_status"; env -0`;
+  const printSplit = `printf '${SPLIT.replace(/\0/g, "\\000")}'`;
+  const failIfFailed = '[ "$t4a_setup_status" -eq 0 ] || exit "$t4a_setup_status"';
+  const script = `env -0; ${printSplit}; {\n${spec.setup}\n} >&2; t4a_setup_status=$?; ${failIfFailed}; env -0`;
   const unwrapped = { argv: [shell, "-c", script] };
   const { argv, env } = plan.wrap
     ? plan.wrap({ ...unwrapped, env: plan.env.forProgram() })
@@ -53,7 +55,8 @@ export const setup: Plugin = async (spec, plan, ctx) => {
   if (outcome === "late") {
     throw new T4aError(
       "spawn_failed",
-      `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; the program did not start (run long installs in the session itself)`,
+      `setup did not finish within ${SETUP_TIMEOUT_MS / 1000} s; ` +
+        "the program did not start (run long installs in the session itself)",
     );
   }
   const { stdout, stderr, code } = outcome;

@@ -125,7 +125,8 @@ export const worktree: Plugin = async (spec, plan, ctx) => {
   if (!directoryUnder(dir, subdir)) {
     throw new T4aError(
       "invalid_params",
-      `worktree: ${subdir} is a symlink or not a directory on ${branch}; start the session from the repository's root (or another directory)`,
+      `worktree: ${subdir} is a symlink or not a directory on ${branch}; ` +
+        "start the session from the repository's root (or another directory)",
     );
   }
   plan.cwd = join(dir, subdir);
@@ -144,7 +145,8 @@ async function linkShared(main: string, dir: string, shared: string): Promise<vo
   if (!parent) return;
   const target = join(parent, basename(shared));
   if (lstatSync(target, { throwIfNoEntry: false })) return;
-  if ((await git(main, ["check-ignore", "-q", "--", shared])).code !== 0) return; // tracked or not ignored: not ours to share
+  // Tracked, or not ignored: not ours to share.
+  if ((await git(main, ["check-ignore", "-q", "--", shared])).code !== 0) return;
   symlinkSync(source, target);
   // `node_modules/` in .gitignore matches directories only, not a symlink: exclude the link itself.
   await excludeFromGit(dir, `/${shared}`);

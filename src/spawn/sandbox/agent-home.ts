@@ -101,7 +101,8 @@ function refuseSymlinkBelow(home: string, path: string): void {
     if (!stats) return;
     if (stats.isSymbolicLink())
       throw new Error(
-        `${at} is a symlink; what an agent keeps is bound writable, so every directory of ${path} below ${home} must be a real one`,
+        `${at} is a symlink; what an agent keeps is bound writable, ` +
+          `so every directory of ${path} below ${home} must be a real one`,
       );
   }
 }

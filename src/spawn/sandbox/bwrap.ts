@@ -33,6 +33,15 @@ export function bwrapArgs(bwrap: string, rules: SandboxRules): string[] {
   return args;
 }
 
+/** What a program on macOS writes wherever it runs: temporary directories, /dev/null, its terminal. */
+const WRITABLE_ON_MACOS = [
+  '(subpath "/private/tmp")',
+  '(subpath "/private/var/folders")',
+  '(literal "/dev/null")',
+  '(regex #"^/dev/tty")',
+  '(regex #"^/dev/ttys")',
+];
+
 /**
  * The same rules for macOS's sandbox-exec (SBPL): read everywhere, write only where a writable
  * bind says, nothing of a hidden (tmpfs) path. Not run here: there is no macOS to run it on.
@@ -40,6 +49,7 @@ export function bwrapArgs(bwrap: string, rules: SandboxRules): string[] {
 export function sandboxExecProfile(rules: SandboxRules): string {
   const quote = (path: string) => JSON.stringify(path);
   const writable = rules.mounts.filter((mount) => mount.kind === "bind").map((mount) => mount.path);
+  const writableHere = [rules.cwd, ...writable].map((path) => `(subpath ${quote(path)})`);
   const lines = [
     "(version 1)",
     "(deny default)",
@@ -49,7 +59,7 @@ export function sandboxExecProfile(rules: SandboxRules): string {
     "(allow mach-lookup)",
     "(allow ipc-posix*)",
     "(allow file-read*)",
-    `(allow file-write* (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (regex #"^/dev/tty") (regex #"^/dev/ttys")${[rules.cwd, ...writable].map((path) => ` (subpath ${quote(path)})`).join("")})`,
+    `(allow file-write* ${[...WRITABLE_ON_MACOS, ...writableHere].join(" ")})`,
     ...rules.mounts
       .filter((mount) => mount.kind === "ro-bind")
       .map((mount) => `(deny file-write* (subpath ${quote(mount.path)}))`),

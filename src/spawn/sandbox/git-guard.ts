@@ -73,7 +73,8 @@ function repositoriesBelow(path: string): string[] {
         if (++seen > BELOW_MAX_DIRS) {
           // A cache (~/.npm) rather than a directory of projects: what was found, nearest first, is guarded.
           console.error(
-            `t4a daemon: sandbox: stopped looking for git repositories below ${path} after ${BELOW_MAX_DIRS} directories`,
+            `t4a daemon: sandbox: stopped looking for git repositories below ${path} ` +
+              `after ${BELOW_MAX_DIRS} directories`,
           );
           return found;
         }

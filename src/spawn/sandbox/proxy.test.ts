@@ -82,7 +82,8 @@ test("a request body reaches the server whole: a head and body past 64 KB in one
   const server = await countingServer();
   const proxy = await startProxy(join(dir, "p.sock"), { allow: ["127.0.0.1"] });
   const head = (length: number) =>
-    `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\ncontent-length: ${length}\r\n\r\n`;
+    `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\n` +
+    `host: 127.0.0.1:${server.port}\r\ncontent-length: ${length}\r\n\r\n`;
   try {
     const big = "x".repeat(4 * 1024 * 1024);
     expect(await through(join(dir, "p.sock"), [{ data: head(big.length) + big, after: 0 }])).toEndWith(
@@ -286,7 +287,8 @@ test(
     try {
       const answer = await ask(
         join(dir, "p.sock"),
-        `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`,
+        `POST http://127.0.0.1:${server.port}/v1/messages HTTP/1.1\r\n` +
+          `host: 127.0.0.1:${server.port}\r\nconnection: keep-alive\r\ncontent-length: 2\r\n\r\nhi`,
       );
       const end = answer.indexOf("\r\n\r\n");
       const head = answer.slice(0, end);

@@ -119,7 +119,8 @@ export async function startProxy(path: string, options: ProxyOptions): Promise<P
         if (chunk[0] === 0x05) client.end(Buffer.from([0x05, 0xff]));
         else
           client.end(
-            `HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nt4a sandbox: more than ${max} connections at once through this sandbox's proxy\n`,
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n" +
+              `t4a sandbox: more than ${max} connections at once through this sandbox's proxy\n`,
           );
       });
       return;

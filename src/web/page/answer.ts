@@ -142,7 +142,8 @@ export function answerControls(
       if (what === "always" && !answers?.always) continue;
       const button = element("button", `act ${what}`, label);
       button.dataset.act = what;
-      button.title = `${label}: presses ${(keys ?? []).join(" ") || "its key"}${what === "approve" ? " (a)" : what === "deny" ? " (d)" : ""}`;
+      const shortcut = what === "approve" ? " (a)" : what === "deny" ? " (d)" : "";
+      button.title = `${label}: presses ${(keys ?? []).join(" ") || "its key"}${shortcut}`;
       button.addEventListener("click", () => void run(button, () => act(session.id, what)));
       box.append(button);
     }

@@ -108,7 +108,8 @@ async function challenge(): Promise<void> {
   );
   if (body.proof !== expected) {
     throw new Impostor(
-      `Something else answers at ${location.host} now (not the t4a this page logged in to): the page sends it nothing and stops. Run \`t4a web\` for a new login URL.`,
+      `Something else answers at ${location.host} now (not the t4a this page logged in to): ` +
+        "the page sends it nothing and stops. Run `t4a web` for a new login URL.",
     );
   }
 }

@@ -38,11 +38,13 @@ export async function showChanges(id: string): Promise<void> {
     summary.append(copy);
   }
   const ahead = changes.commits.length;
+  const files = changes.files.length;
   summary.append(
     element(
       "span",
       "",
-      `${ahead} commit${ahead === 1 ? "" : "s"} beyond ${changes.base.slice(0, 10)}, ${changes.files.length} uncommitted file${changes.files.length === 1 ? "" : "s"} in ${changes.dir}`,
+      `${ahead} commit${ahead === 1 ? "" : "s"} beyond ${changes.base.slice(0, 10)}, ` +
+        `${files} uncommitted file${files === 1 ? "" : "s"} in ${changes.dir}`,
     ),
   );
   const sections: HTMLElement[] = [summary];

@@ -51,7 +51,10 @@ function noteAgent(): void {
   const found = agents?.agents.find((agent) => agent.name === name);
   $("#agent-note").textContent =
     found && !found.installed
-      ? `${found.cli} is not on the daemon's PATH (${agents!.searched_path}). Install it, add its directory to PATH in your login shell's startup file (~/.profile) and restart the daemon (t4a shutdown), or give its full path as "cli" for "${found.name}" in ~/.config/t4a/agents.json.`
+      ? `${found.cli} is not on the daemon's PATH (${agents!.searched_path}). ` +
+        "Install it, add its directory to PATH in your login shell's startup file (~/.profile) " +
+        `and restart the daemon (t4a shutdown), or give its full path as "cli" for "${found.name}" ` +
+        "in ~/.config/t4a/agents.json."
       : name && agents && !found
         ? `no agent "${name}": agents.json can add one (~/.config/t4a/agents.json)`
         : "";

@@ -148,7 +148,9 @@ export class SessionList {
       // A host that did not answer is asked again soon, events or not: its cards return when it does.
       if (down.length) this.#listTimer ??= setTimeout(() => void this.refresh(), HOST_RETRY_MS);
       this.#onStatus(
-        `${terminals.length} session${terminals.length === 1 ? "" : "s"}${needs.text ? `, ${needs.text}` : ""}${down.length ? ` · ${down.join(" · ")}` : ""}`,
+        `${terminals.length} session${terminals.length === 1 ? "" : "s"}` +
+          (needs.text ? `, ${needs.text}` : "") +
+          (down.length ? ` · ${down.join(" · ")}` : ""),
         false,
       );
       return true;
@@ -510,7 +512,8 @@ export function diffStats(changes: { diff: string; commits: unknown[] }): string
     else if (line.startsWith("-") && !line.startsWith("---")) removed++;
   }
   const commits = changes.commits.length;
-  return `+${added} −${removed}, ${files.size} file${files.size === 1 ? "" : "s"}, ${commits} commit${commits === 1 ? "" : "s"}`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `+${added} −${removed}, ${plural(files.size, "file")}, ${plural(commits, "commit")}`;
 }
 
 /**

@@ -70,7 +70,16 @@ export class TerminalView {
     const bar = $("#answer-bar");
     const waiting = session.alive && session.agent_state === "waiting";
     const input = session.alive && readingInput(session);
-    const key = `${session.agent_state}|${session.agent_since}|${session.agent_line}|${session.input_wanted}|${this.#readOnly()}|${answersKnown()}`;
+    const key = [
+      session.agent_state,
+      session.agent_since,
+      session.agent_line,
+      session.input_wanted,
+      this.#readOnly(),
+      answersKnown(),
+    ]
+      .map(String)
+      .join("|");
     // Opened straight from a link: the presets' keys may not be read yet (Always needs them).
     if (!answersKnown() && !this.#askedAnswers) {
       this.#askedAnswers = true;

@@ -32,7 +32,9 @@ export interface AttachClientOptions {
 
 /** What the wheel's history view reads from the daemon (on a connection of its own). */
 export interface HistoryView {
-  /** Lines of history and screen counted up from the screen's last row: `from` up, `count` of them, top first, styled. */
+  /**
+   * Lines of history and screen counted up from the screen's last row: `from` up, `count` of them, top first, styled.
+   */
   lines(from: number, count: number): Promise<string[]>;
   /** How many lines of history are above the screen. */
   historySize(): Promise<number>;

@@ -144,8 +144,9 @@ async function runCommand(command: Command, spec: CliSpec, args: string[], optio
     // the one stripping function before it reaches this terminal or the program reading stdout.
     const reply = host ? displayable(answer.reply) : answer.reply;
     if (reply.ok !== true) {
-      if (options.json) console.log(JSON.stringify(reply));
-      // A refusal may quote a program (the shell's words on a line it could not run): stripped too.
+      // A refusal may quote a program (the shell's words on a line it could not run, a label read
+      // off its screen): stripped too, in --json as well (JSON.stringify escapes C0, not C1 or bidi).
+      if (options.json) console.log(JSON.stringify({ ...reply, error: shownLines(String(reply.error)) }));
       else
         console.error(
           `t4a: ${inFlags(shownLines(String(reply.error)), name, spec)}${await versionSkew(connection, reply)}`,

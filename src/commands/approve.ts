@@ -6,6 +6,8 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { actingFields, TerminalId } from "../protocol/fields.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
+import { sameQuestion } from "../session/agent-watch.ts";
 import { findQuestion, pickChoice } from "../session/generic-agent.ts";
 import type { Picker, Session } from "../session/session.ts";
 import { ACT_TIMEOUT_MS, Actor, choose } from "./act.ts";
@@ -103,6 +105,9 @@ export const deny = defineCommand({
  * no, picked the way choose picks it (arrows and Enter, its key, a click); no choice that says no
  * is Escape.
  */
+/** A choice's label (program text) as a refusal quotes it. */
+const shownLabel = (label: string) => JSON.stringify(forDisplay(fromProgram(label)));
+
 function picker(session: Session): Picker {
   return {
     check(kind) {
@@ -111,12 +116,20 @@ function picker(session: Session): Picker {
         throw new T4aError(
           "unsupported",
           `the question offers no choice that says always` +
-            (found ? ` (its choices: ${found.choices.map((c) => JSON.stringify(c.label)).join(", ")})` : ""),
+            (found ? ` (its choices: ${found.choices.map((c) => shownLabel(c.label)).join(", ")})` : ""),
         );
-      return async () => {
+      return async (taken) => {
         const actor = new Actor(session.alive, ACT_TIMEOUT_MS);
         const look = await actor.look();
         const question = findQuestion(look.elements);
+        // Another question drawn since it was taken (the look waits for the screen to settle):
+        // no key for it, the answer was for the one taken.
+        if (question && !sameQuestion(forDisplay(fromProgram(question.line)), taken))
+          throw new T4aError(
+            "not_waiting",
+            `agent "${session.id}": another question was drawn before the answer went in; ` +
+              "nothing was sent (read it again)",
+          );
         const choice = question && pickChoice(question, kind);
         if (!question || !choice) {
           await actor.keys("Escape");

@@ -459,8 +459,13 @@ export class AgentWatch {
         `agent "${this.id}": question ${this.questionId} was answered already; no new question since`,
       );
     }
-    // Redrawn since the last read (the next read would have seen it): another question first.
-    if (this.#redrawn(this.#host.screen())) this.#newQuestion(this.#waitingLine() ?? this.line);
+    // Redrawn since the last read (the next read would have seen it): another question first. So
+    // is a question in other words than those reported, even inside the first second's drawing
+    // and before two reads saw it (a question drawn over the reported one was answered in its
+    // place: the answer named the reported one, its key went into the other).
+    const onScreen = this.#generic ? this.screenQuestion()?.line : this.#waitingLine();
+    const reworded = onScreen !== undefined && !sameQuestion(onScreen, this.line);
+    if (this.#redrawn(this.#host.screen()) || reworded) this.#newQuestion(onScreen ?? this.line);
     if (questionId !== undefined && questionId !== this.questionId) {
       throw new T4aError(
         "not_waiting",
@@ -910,6 +915,11 @@ export class AgentWatch {
 const ANIMATED = /[\u2800-\u28ff⊶⊷✢✳✶✻✽·*◐◓◑◒◴◵◶◷]/gu;
 /** A clock of seconds a CLI counts while it asks (copilot 1.0.102: "$ Shell … 20s" above its question). */
 const COUNTED = /\b\d+(?:\.\d+)?(?:m \d+)?s\b/g;
+/** The same question's words, as dialogOf compares its screen (spinners and counted seconds aside). */
+export function sameQuestion(a: string, b: string): boolean {
+  return dialogOf([a]) === dialogOf([b]);
+}
+
 function dialogOf(rows: string[]): string {
   return rows.map((row) => row.replace(ANIMATED, "").replace(COUNTED, "").replace(/\s+/g, " ").trim()).join("\n");
 }

@@ -60,7 +60,8 @@ function answerIn(messages: Message[] | undefined, prompt: string): string | und
  * says always), before the question is taken; what it returns presses the choice and names the keys.
  */
 export interface Picker {
-  check(kind: "yes" | "always" | "no"): () => Promise<string[]>;
+  /** The keys' sender, given the question taken (as shown): it sends nothing to another question. */
+  check(kind: "yes" | "always" | "no"): (question: string) => Promise<string[]>;
 }
 
 /** How long an agent must have been idle before ask types into it. */
@@ -226,7 +227,7 @@ export class Session {
       const press = pick.check(kind);
       const { question, question_id } = watch.takeQuestion(questionId);
       this.#acted(who, false);
-      return { question, question_id, keys: await press() };
+      return { question, question_id, keys: await press(question) };
     }
     const keys = watch.agent.answers[kind];
     if (!keys?.length) throw new T4aError("unsupported", `${watch.agent.name} offers no "${kind}" answer`);

@@ -10,6 +10,35 @@ import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 /** A C0 or C1 control (a tab and a newline aside), DEL, or a bidi control. */
 const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
+// A question with choices (a CLI of no preset), its labels holding bidi controls; it reads keys
+// and never moves its selection.
+const MENU = String.raw`import sys, time, tty
+sys.stdout.write("\x1b[2J\x1b[H Run the tests?\r\n\r\n \u276f 1. Ye\u202es\r\n   2. No \u2066x\r\n")
+sys.stdout.flush()
+tty.setcbreak(sys.stdin.fileno())
+while True:
+    sys.stdin.read(1)
+`;
+
+// Asks one question, then (once the test says so) draws another over it; says which one a key answered.
+const SWAP = String.raw`import sys, time, tty, os, select
+tty.setcbreak(sys.stdin.fileno())
+def ask(q):
+    sys.stdout.write("\x1b[2J\x1b[H " + q + "\r\n\r\n \u276f 1. Yes\r\n   2. No\r\n")
+    sys.stdout.flush()
+def answered(q):
+    k = sys.stdin.read(1)
+    sys.stdout.write("\r\nANSWERED %r to %s\r\n" % (k, q))
+    sys.stdout.flush()
+    time.sleep(60)
+ask("Read notes.txt?")
+while not os.path.exists(sys.argv[1]):
+    if select.select([sys.stdin], [], [], 0.02)[0]:
+        answered("notes")
+ask("Delete every file in your home?")
+answered("delete")
+`;
+
 const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])];
 if (!CAN_MAKE_USERS) console.log("skipped: the unprivileged-user runs need root (useradd, runuser)");
 
@@ -141,5 +170,71 @@ for (const kind of kinds) {
       expect(await a.ok(["tmux", "list-buffers", "-F", "#{buffer_sample}"])).not.toMatch(UNSAFE);
       await a.ok(["tmux", "kill-session", "-t", "sampled"]);
     }, 60_000);
+
+    test("an auto agent's choices (program text) reach no refusal raw: approve --always and choose, human and --json", async () => {
+      // A CLI of no preset drawing a question whose choices hold a right-to-left override and an
+      // isolate; it never moves its selection, so choose's arrows fail and say what it shows.
+      writeFileSync(join(work, "menu.py"), MENU);
+      a.own(join(work, "menu.py"));
+      await a.ok(["create", "--name", "menu", "--agent", "auto", "--", "python3", join(work, "menu.py")]);
+      await a.ok(["wait", "menu", "--agent", "waiting", "--timeout", "30s"]);
+      for (const json of [[], ["--json"]]) {
+        const always = await a.run(["approve", "menu", "--always", ...json]);
+        expect(always.code).not.toBe(0);
+        const said = always.stdout + always.stderr;
+        expect(said).toContain("no choice that says always");
+        expect(said).toContain("Ye");
+        expect(said).not.toMatch(UNSAFE);
+        const chosen = await a.run(["choose", "menu", "No", "--timeout", "5s", ...json]);
+        expect(chosen.code).not.toBe(0);
+        expect(chosen.stdout + chosen.stderr).toContain("selected");
+        expect(chosen.stdout + chosen.stderr).not.toMatch(UNSAFE);
+      }
+      await a.ok(["kill", "menu"]);
+    }, 90_000);
+
+    // Whatever holds the terminal draws another question over the one reported, before its answer
+    // arrives: an answer naming the reported question must not land in the other one.
+    for (const agent of ["auto", "swapper"])
+      test(`approve --question N after another question was drawn over N (${agent}): refused, no key reaches it`, async () => {
+        writeFileSync(join(work, "swap.py"), SWAP);
+        mkdirSync(join(a.config, "t4a"), { recursive: true });
+        writeFileSync(
+          join(a.config, "t4a", "agents.json"),
+          JSON.stringify({
+            swapper: { cli: "python3", waitingPatterns: ["\\?$"], answers: { yes: ["Enter"], no: ["Escape"] } },
+          }),
+        );
+        a.own(join(work, "swap.py"), a.config);
+        for (let round = 0; round < 3; round++) {
+          const name = `swap-${agent}-${round}`;
+          const trigger = join(work, `${name}.go`);
+          // The preset's cli is python3 itself: its command is the script.
+          await a.ok([
+            "create",
+            "--name",
+            name,
+            "--agent",
+            agent,
+            ...(agent === "auto" ? ["--", "python3"] : ["--direct", "--"]),
+            join(work, "swap.py"),
+            trigger,
+          ]);
+          const waiting = JSON.parse(await a.ok(["wait", name, "--agent", "waiting", "--timeout", "30s", "--json"]));
+          expect(waiting.line).toBe("Read notes.txt?");
+          // The approver read question N; the program draws its other question now.
+          writeFileSync(trigger, "");
+          await waitFor(
+            async () => (await a.ok(["text", name])).includes("Delete every file"),
+            10_000,
+            "the other question",
+          );
+          const approved = await a.run(["approve", name, "--question", String(waiting.question_id), "--json"]);
+          expect(JSON.parse(approved.stdout)).toMatchObject({ ok: false, code: "not_waiting" });
+          await Bun.sleep(500);
+          expect(await a.ok(["text", name])).not.toContain("ANSWERED");
+          await a.ok(["kill", name]);
+        }
+      }, 120_000);
   });
 }

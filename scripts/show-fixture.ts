@@ -1,9 +1,14 @@
 // Prints a fixture's screen with its style runs (for labelling by hand): each row's text, then
 // each run of cells sharing inverse/bold/colours as `col+len style "text"`.
-import { loadFixture } from "../test/fixtures/screens/score.ts";
+import { resolve } from "node:path";
+import { loadFixture, SCREENS_DIR } from "../test/fixtures/screens/score.ts";
 
-for (const name of process.argv.slice(2)) {
-  const { meta, buffer, term, cursorVisible } = await loadFixture(name);
+// `--dir test/fixtures/blind2` reads a blind set's screens.
+const args = process.argv.slice(2);
+const at = args.indexOf("--dir");
+const dir = at >= 0 ? resolve(args.splice(at, 2)[1]!) : SCREENS_DIR;
+for (const name of args) {
+  const { meta, buffer, term, cursorVisible } = await loadFixture(name, dir);
   console.log(
     `== ${name} ${meta.cols}x${meta.rows} cursor ${meta.cursor} ${cursorVisible ? "shown" : "hidden"} mouse ${meta.mouse}/${meta.encoding}`,
   );

@@ -13,6 +13,8 @@ import { BIN, Sandbox, waitFor } from "./harness.ts";
 /** The question each CLI asks before its tool runs, as the waiting event's line; none for pi. */
 const QUESTION: Record<string, RegExp | undefined> = {
   copilot: /^Do you want to run this command\?$/,
+  kilo: /^△ Permission required$/,
+  droid: /^Command to approve · medium risk$/,
 };
 
 let sandbox: Sandbox;
@@ -142,11 +144,12 @@ for (const cli of NEW_AGENT_CLIS) {
   );
 }
 
-test.if(NEW_AGENT_CLIS.every((cli) => existsSync(join(AGENTS_BIN, cli))))(
-  "agents --check: every flag of the new presets is in the pinned CLIs' --help",
+const installed = NEW_AGENT_CLIS.filter((cli) => existsSync(join(AGENTS_BIN, cli)));
+test.if(installed.length > 0)(
+  "agents --check: every flag of the new presets is in the pinned CLIs' --help (those installed)",
   async () => {
     const rows = (await t4aRaw(["agents", "--check"])).stdout.split("\n").map((row) => row.split("\t"));
-    for (const cli of NEW_AGENT_CLIS) {
+    for (const cli of installed) {
       const row = rows.find((cells) => cells[0] === cli);
       expect(row?.[1]).toBe("installed");
       expect(row?.[4]).toBe("flags ok");

@@ -557,6 +557,117 @@ export const PRESETS: AgentPreset[] = [
     // 1.0.102: "❯ 1. Yes", "2. Yes, and don't ask again for `sleep` in this repo", "3. No, and tell Copilot what to do differently (Esc to stop)".
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },
+  {
+    // opencode's fork (Kilo Code), its TUI and config the same under its own names.
+    name: "kilo",
+    cli: "kilo",
+    defaultArgs: [],
+    autoApprove: ["--auto"], // help (kilo.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
+    prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
+    // Its session ids are its own (-s takes one it made): resume the latest, the prompt typed as opencode's.
+    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] }, // help: "-c, --continue  continue the last session"
+    envKeys: [
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "KILO_API_KEY",
+      "KILO_CONFIG",
+      "KILO_CONFIG_DIR",
+      "KILO_CONFIG_CONTENT",
+      "KILO_DISABLE_MODELS_FETCH",
+      "KILO_DISABLE_AUTOUPDATE",
+      "KILO_DISABLE_DEFAULT_PLUGINS",
+      "KILO_DISABLE_LSP_DOWNLOAD",
+      "KILO_NO_DAEMON",
+      "KILO_TELEMETRY_LEVEL",
+    ],
+    home: {
+      // 7.7: kilo.json under ~/.config/kilo; kilo.db (SQLite + WAL), log/, snapshot/ under ~/.local/share/kilo.
+      config: [".config/kilo/", ".local/share/kilo/", ".local/state/kilo/", ".cache/kilo/"],
+      keep: [
+        ".local/share/kilo/storage/",
+        ".local/share/kilo/kilo.db",
+        ".local/share/kilo/kilo.db-wal",
+        ".local/share/kilo/kilo.db-shm",
+        ".local/share/kilo/auth.json",
+        ".local/state/kilo/",
+      ],
+      madeEmpty: [".local/share/kilo/kilo.db", ".local/share/kilo/kilo.db-wal", ".local/share/kilo/kilo.db-shm"],
+      // As opencode's: its log, and a git dir of its own for snapshots (hooks there must not outlive the session).
+      scratch: [".local/share/kilo/log", ".local/share/kilo/snapshot", ".local/share/kilo/repos"],
+    },
+    domains: ["api.kilo.ai", "app.kilo.ai", "api.anthropic.com", "api.openai.com", "models.dev"],
+    waitingPatterns: [
+      "Permission required", // 7.7.9: "△ Permission required", then "→ Edit hello.txt" or "$ cmd", "Allow once   Allow always   Reject"
+      "Allow once\\s+Allow always",
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc interrupt"], // 7.7.9: "⬝⬝⬝⬝⬝⬝⬝⬝  esc interrupt"
+    readyPatterns: ["ctrl\\+p commands"],
+    errorPatterns: ["^API Error: "],
+    chromePatterns: [
+      "ctrl\\+p commands",
+      "tab agents",
+      "esc interrupt",
+      "^(▣\\s+)?(Code|Plan|Ask|Debug|Architect|Orchestrator)\\b.* · ",
+      "^\\s*Ask anything",
+      "^\\s*● Tip\\b",
+      "^\\s*\\(no output\\)$",
+    ],
+    // 7.7.9: "Allow once   Allow always   Reject" in a row, the first selected; Esc rejects.
+    answers: { yes: ["Enter"], always: ["Right", "Enter"], no: ["Escape"] },
+    // 7.7.9: opencode's SQLite schema (session, message, part) in kilo.db.
+    log: { paths: [".local/share/kilo/kilo.db"], format: "opencode" },
+  },
+  {
+    name: "droid",
+    cli: "droid",
+    defaultArgs: [],
+    // Medium-risk commands (edits, writes) run unasked from "--auto medium"; high asks nothing but the riskiest.
+    autoApprove: ["--auto", "high"], // help (droid.txt): "--auto <level>  Autonomy level: low|medium|high"
+    prompt: { via: "positional" }, // help: "Usage: droid [options] [command] [prompt...]", 'droid "review app.tsx"  Start with an initial prompt'
+    // No flag gives a new session an id of ours: resume the latest in the directory.
+    resume: { latest: ["--resume", "--last"] }, // help: "-r, --resume [sessionId]", "--last  With --resume: skip the picker and resume the most recent session in the current folder"
+    envKeys: [
+      "FACTORY_API_KEY",
+      "FACTORY_API_BASE_URL",
+      "FACTORY_AIRGAP_ENABLED",
+      "FACTORY_DROID_AUTO_UPDATE_ENABLED",
+      "FACTORY_DISABLE_KEYRING",
+      "FACTORY_HOME_OVERRIDE",
+      "FACTORY_RUNTIME_SETTINGS_PATH",
+    ],
+    home: {
+      // 0.225: settings.json (custom models, trusted folders) is configuration; sessions/ its conversations.
+      config: [".factory/"],
+      keep: [".factory/sessions/", ".factory/auth.json"],
+      scratch: [".factory/logs", ".factory/cache", ".factory/state"],
+    },
+    domains: ["api.factory.ai", "app.factory.ai", "*.factory.ai"],
+    waitingPatterns: [
+      "Command to approve", // 0.225.2: "Command to approve · medium risk", "↳ cmd", then "Yes, allow" / "Yes, and always allow …" / "No, cancel"
+      "Trust this folder\\?",
+      "Please login with your Factory account", // without FACTORY_AIRGAP_ENABLED or a login: "> Login  Exit"
+      ...COMMON_WAITING,
+    ],
+    // 0.225.2 while a turn runs: "⣠ Executing...  (Press ESC to stop)", its input box "> Enter to steer · Ctrl+Enter to queue".
+    busyPatterns: ["Press ESC to stop", "Enter to steer"],
+    readyPatterns: ["^\\s*(\\[⏱ \\d+s\\] )?\\? for help"],
+    chromePatterns: [
+      "\\? for help",
+      "Press ESC to stop",
+      "Enter to steer",
+      "^\\s*Auto \\((Off|Low|Medium|High)\\)",
+      "shift\\+tab to cycle modes",
+      "ctrl\\+L for autonomy",
+      "^\\s*Skills \\(",
+      "^\\s*TIP: ",
+      "^\\s*v\\d+\\.\\d+\\.\\d+",
+      "^\\s*↳ Command completed",
+      "^>(\\s|$)", // its input box (unboxed): "> Enter to steer · Ctrl+Enter to queue" while busy
+    ],
+    // 0.225.2: "Yes, allow" (selected), "Yes, and always allow medium impact commands …", "No, cancel"; "Esc cancel".
+    answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
+  },
 ];
 
 /**

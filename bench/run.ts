@@ -624,6 +624,13 @@ async function tmuxCli(): Promise<void> {
   const shell = "bash --norc --noprofile";
   runOurs("new-session", "-d", "-s", "t1", "-x", "80", "-y", "24", shell);
   tmux.run("new-session", "-d", "-s", "t1", "-x", "80", "-y", "24", shell);
+  // A window of four panes (split-window), for the pane commands.
+  for (const run of [runOurs, (...args: string[]) => void tmux.run(...args)]) {
+    run("new-session", "-d", "-s", "t2", "-x", "160", "-y", "40", "sleep 3600");
+    run("split-window", "-h", "-t", "t2", "sleep 3600");
+    run("split-window", "-t", "t2:0.0", "sleep 3600");
+    run("split-window", "-t", "t2:0.2", "sleep 3600");
+  }
   const runs = 40;
   try {
     const commands: Array<[string, string[]]> = [
@@ -641,6 +648,12 @@ async function tmuxCli(): Promise<void> {
       ["set-option @x", ["set-option", "-t", "t1", "@x", "1"]],
       ["show-options -v", ["show-options", "-v", "-t", "t1", "@x"]],
       ["wait-for -S", ["wait-for", "-S", "bench"]],
+      [
+        "list-panes (4 panes)",
+        ["list-panes", "-t", "t2", "-F", "#{pane_index} #{pane_id} #{pane_width}x#{pane_height} #{pane_active}"],
+      ],
+      ["select-pane (4 panes)", ["select-pane", "-t", "t2:0.1"]],
+      ["resize-pane -y (4 panes)", ["resize-pane", "-t", "t2:0.0", "-y", "12"]],
     ];
     for (const [label, args] of commands) {
       rows.push({

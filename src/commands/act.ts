@@ -3,6 +3,7 @@
 // then a bounded wait until the screen shows the effect. Not a command; the three files share it.
 import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
+import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
 import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
@@ -200,7 +201,8 @@ export class Actor {
       via: this.via,
       sent: this.sent,
       effect,
-      ...(seen ? { seen } : {}),
+      // It quotes the screen (labels, its last rows): program text.
+      ...(seen ? { seen: forDisplay(fromProgram(seen)) } : {}),
       elapsed_ms: Math.round(performance.now() - this.#started),
     };
   }

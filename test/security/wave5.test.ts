@@ -39,6 +39,21 @@ ask("Delete every file in your home?")
 answered("delete")
 `;
 
+// A dialog of two buttons, the first's label holding a right-to-left override; any key redraws it.
+const BUTTON = String.raw`import sys, tty
+tty.setcbreak(sys.stdin.fileno())
+n = 0
+def draw():
+    sys.stdout.write("\x1b[2J\x1b[H\r\n  Save the file?\r\n\r\n     \x1b[7m< Sa\u202eve >\x1b[0m     < Cancel >\r\n")
+    sys.stdout.write("\r\n  keys: %d\r\n" % n)
+    sys.stdout.flush()
+draw()
+while True:
+    sys.stdin.read(1)
+    n += 1
+    draw()
+`;
+
 const kinds: Array<"self" | "unprivileged"> = ["self", ...(CAN_MAKE_USERS ? (["unprivileged"] as const) : [])];
 if (!CAN_MAKE_USERS) console.log("skipped: the unprivileged-user runs need root (useradd, runuser)");
 
@@ -236,5 +251,19 @@ for (const kind of kinds) {
           await a.ok(["kill", name]);
         }
       }, 120_000);
+
+    test("choose's account of what it saw (seen) quotes a label without the program's bidi control, human and --json", async () => {
+      // A dialog whose button's label holds a right-to-left override; a key redraws it unchanged.
+      writeFileSync(join(work, "button.py"), BUTTON);
+      a.own(join(work, "button.py"));
+      await a.ok(["create", "--name", "button", "--", "python3", join(work, "button.py")]);
+      await waitFor(async () => (await a.ok(["text", "button"])).includes("Cancel"), 10_000, "the dialog");
+      for (const json of [[], ["--json"]]) {
+        const chosen = await a.run(["choose", "button", "Sa", "--timeout", "5s", ...json]);
+        expect(chosen.stdout + chosen.stderr).toContain("ve >");
+        expect(chosen.stdout + chosen.stderr).not.toMatch(UNSAFE);
+      }
+      await a.ok(["kill", "button"]);
+    }, 60_000);
   });
 }

@@ -635,7 +635,21 @@ describe("t4a as tmux, on its own", () => {
         60_000,
         "an agent state for the tmux-made claude",
       );
-      for (const id of ["agent-one", "agent-two", "not-agent"]) await tmux(["kill-session", "-t", id]);
+      // The session's environment never chooses the CLI: a `claude` first on `-e PATH` does not run.
+      const fake = join(box.dir, "fake-bin");
+      const mark = join(box.dir, "FAKE-CLAUDE-RAN");
+      mkdirSync(fake, { recursive: true });
+      writeFileSync(join(fake, "claude"), `#!/bin/sh\ntouch ${mark}\nsleep 300\n`, { mode: 0o755 });
+      const envPath = `PATH=${fake}:${process.env.PATH}`;
+      expect((await tmux(["new-session", "-d", "-s", "agent-env", "-c", work, "-e", envPath, "claude"])).code).toBe(0);
+      // The real claude draws its screen (the fake would draw nothing: it only leaves its mark).
+      await waitFor(
+        async () => (await box.screen("agent-env")).trim() !== "",
+        60_000,
+        "claude's screen in the -e PATH session",
+      );
+      expect(existsSync(mark)).toBe(false);
+      for (const id of ["agent-one", "agent-two", "not-agent", "agent-env"]) await tmux(["kill-session", "-t", id]);
     } finally {
       model.stop();
     }

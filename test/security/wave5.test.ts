@@ -90,6 +90,13 @@ for (const kind of kinds) {
         user: '{"anthropic":{"type":"api","key":"sk-user"}}\n',
         planted: () => '{"http://127.0.0.1:9":{"type":"wellknown","key":"X","token":"y"}}',
       },
+      // kilo 7.7.9, opencode's fork, merges a wellknown entry's config the same way.
+      {
+        agent: "kilo",
+        file: ".local/share/kilo/auth.json",
+        user: '{"anthropic":{"type":"api","key":"sk-user"}}\n',
+        planted: () => '{"http://127.0.0.1:9":{"type":"wellknown","key":"X","token":"y"}}',
+      },
     ];
     for (const login of logins)
       test.skipIf(!HAS_BWRAP)(

@@ -588,7 +588,7 @@ export const PRESETS: AgentPreset[] = [
         ".local/share/kilo/kilo.db",
         ".local/share/kilo/kilo.db-wal",
         ".local/share/kilo/kilo.db-shm",
-        ".local/share/kilo/auth.json",
+        // Not auth.json: as opencode's, a "wellknown" entry makes kilo merge the config its URL serves.
         ".local/state/kilo/",
       ],
       madeEmpty: [".local/share/kilo/kilo.db", ".local/share/kilo/kilo.db-wal", ".local/share/kilo/kilo.db-shm"],

@@ -1,0 +1,99 @@
+// The blind sets of issue 59 (test/fixtures/blind, test/fixtures/blind2): programs of families not in
+// the detector's train set, labelled by hand before the detector ran on them, scored apart and never
+// tuned on. `npm run bench elements` scores every one (bench/run.ts); this file alone scores one set
+// and, for blind2, runs its task suite (bench/tasks-blind.ts):
+//
+//   npx bun bench/blind.ts blind2 [--no-tasks]
+// Every screen counts, in name order; every miss is printed: a labelled element not found, a
+// detected one no label took, a match whose state is wrong.
+import { detectElements } from "../src/terminal/elements.ts";
+import { cellGridOf } from "../src/terminal/screen.ts";
+import { formatRates, scoreSet } from "../test/fixtures/screens/score.ts";
+
+export interface BlindRow {
+  metric: string;
+  t4a: number;
+  unit: string;
+  target?: string;
+}
+
+interface Shown {
+  kind: string;
+  row: number;
+  col: number;
+  width: number;
+  label?: string;
+  value?: string;
+  selected?: boolean;
+  checked?: boolean;
+  cursor?: boolean;
+  items?: Array<{ label: string; selected?: boolean; checked?: boolean }>;
+}
+
+const show = (e: Shown) =>
+  `${e.kind} @${e.row},${e.col}+${e.width}${e.label !== undefined ? ` "${e.label}"` : ""}${e.value !== undefined ? ` value "${e.value}"` : ""}`;
+const state = (e: Shown) =>
+  JSON.stringify({
+    selected: e.items ? e.items.filter((i) => i.selected).map((i) => i.label) : e.selected,
+    checked: e.items?.some((i) => i.checked !== undefined)
+      ? e.items.filter((i) => i.checked).map((i) => i.label)
+      : e.checked,
+    value: e.value,
+    cursor: e.cursor,
+  });
+
+/** Scores one blind set; prints its rates, each screen's sums and every miss through `log`; returns the bench rows. */
+export async function scoreBlind(set: "blind" | "blind2", log: (line: string) => void): Promise<BlindRow[]> {
+  const title = set === "blind" ? "blind 59" : "blind2 59";
+  const misses: string[] = [];
+  const scored = await scoreSet(
+    set,
+    (fixture) => detectElements(cellGridOf(fixture.term)),
+    (screen, miss) => {
+      for (const e of miss.missed) misses.push(`    ${screen}: missed ${show(e)}`);
+      for (const e of miss.extra) misses.push(`    ${screen}: false ${show(e)}`);
+      for (const { labelled, detected } of miss.wrongState)
+        misses.push(
+          `    ${screen}: state of ${show(labelled)}: labelled ${state(labelled)}, detected ${state(detected)}`,
+        );
+    },
+  );
+  if (!scored.screens) return [];
+  const name = `${title} (${scored.screens} screens)`;
+  log(formatRates(name, scored.rates));
+  for (const [screen, score] of Object.entries(scored.perScreen)) {
+    const all = Object.entries(score).filter(([kind]) => kind !== "all");
+    const sum = (field: "matched" | "detected" | "labelled") => all.reduce((n, [, k]) => n + k[field], 0);
+    log(`  ${screen}: ${sum("matched")} matched, ${sum("detected")} detected, ${sum("labelled")} labelled`);
+  }
+  log(misses.length ? `  ${title}: every miss, in screen order:\n${misses.join("\n")}` : `  ${title}: no miss`);
+  const rows: BlindRow[] = [];
+  for (const r of scored.rates.filter((r) => r.kind === "all")) {
+    rows.push({
+      metric: `${name}: precision (${r.matched}/${r.detected})`,
+      t4a: r.precision * 100,
+      unit: "%",
+      target: "≥ 90",
+    });
+    rows.push({
+      metric: `${name}: recall (${r.matched}/${r.labelled})`,
+      t4a: r.recall * 100,
+      unit: "%",
+      target: "≥ 85",
+    });
+    if (!Number.isNaN(r.state))
+      rows.push({ metric: `${name}: state right`, t4a: r.state * 100, unit: "%", target: "≥ 95" });
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  const set = process.argv[2] === "blind" ? "blind" : "blind2";
+  for (const row of await scoreBlind(set, (line) => console.log(line)))
+    console.log(`${row.metric}: ${row.t4a.toFixed(1)}${row.unit}${row.target ? ` (goal ${row.target})` : ""}`);
+  if (set === "blind2" && !process.argv.includes("--no-tasks")) {
+    const { runBlindTasks, TASKS } = await import("./tasks-blind.ts");
+    const counts = await runBlindTasks((line) => console.log(`  task ${line}`));
+    console.log(`blind task suite (${TASKS.length} tasks): ${JSON.stringify(counts)}`);
+  }
+}

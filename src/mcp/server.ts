@@ -130,7 +130,13 @@ async function callTool(
       delete daemonRequest.client_env;
       if (args.cwd === undefined) delete daemonRequest.cwd;
     }
+    const answers = tool.command.name === "approve" || tool.command.name === "deny";
+    const read = typeof args.id === "string" ? reported.get(`${host}\0${args.id}`) : undefined;
+    // The question this client was last shown on that terminal: the answer is for it, not for
+    // another drawn over it since (question_id is hidden from the model for the tools' size).
+    if (answers && read !== undefined && daemonRequest.question_id === undefined) daemonRequest.question_id = read;
     const { reply, bytes } = await daemon.request(daemonRequest, signal);
+    if (reply.ok === true) noteQuestions(host, args, reply, answers);
     return toolResult(tool, remote === undefined ? reply : fromHost(tool, remote, reply, host !== LOCAL), bytes);
   } catch (error) {
     // Not the daemon's refusal (that is a reply) but no daemon at all, or one gone mid-call.
@@ -140,6 +146,27 @@ async function callTool(
       error instanceof T4aError ? `${error.code}: ${message}` : `${where} unreachable: ${shownLine(message)}`,
     );
   }
+}
+
+/**
+ * The question each terminal was last reported waiting on to this client (`HOST\0ID`): a wait, a
+ * list or an info that showed it. One MCP server per process, one client per server. An answer
+ * spends it: the next is sent without one until a question is read again.
+ */
+const reported = new Map<string, number>();
+
+function noteQuestions(host: string, args: Record<string, unknown>, reply: Reply, answered: boolean): void {
+  const note = (id: unknown, questionId: unknown) => {
+    if (typeof id !== "string") return;
+    if (typeof questionId === "number") reported.set(`${host}\0${id}`, questionId);
+    else reported.delete(`${host}\0${id}`);
+  };
+  if (answered) return void reported.delete(`${host}\0${String(args.id)}`);
+  if (Array.isArray(reply.terminals))
+    for (const t of reply.terminals as Reply[])
+      note(t.id, (t.need as Reply | undefined)?.question_id ?? t.agent_question_id);
+  else if (reply.question_id !== undefined || reply.state !== undefined || reply.agent_state !== undefined)
+    note(reply.terminal ?? args.id, reply.question_id ?? reply.agent_question_id);
 }
 
 /**

@@ -2,6 +2,9 @@
 // needs and claims), each as a program inside a session or a sandbox would try it, as root and
 // as an unprivileged user made for the test. Each test was seen failing before its fix.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { waitFor } from "../harness.ts";
@@ -272,5 +275,58 @@ for (const kind of kinds) {
       }
       await a.ok(["kill", "button"]);
     }, 60_000);
+
+    // MCP hides question_id from the model: the server binds the answer to the question it showed.
+    test.skipIf(kind !== "self")(
+      "MCP's agent_approve after another question was drawn over the one terminal_wait showed: refused, no key reaches it",
+      async () => {
+        writeFileSync(join(work, "swap.py"), SWAP);
+        const transport = new StdioClientTransport({
+          command: a.bin,
+          args: ["mcp"],
+          env: a.env,
+          cwd: a.dir,
+          stderr: "pipe",
+        });
+        const client = new Client({ name: "t4a-attack", version: "0" });
+        await client.connect(transport);
+        const call = async (name: string, args: Record<string, unknown>) => {
+          const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+          const text = result.content.map((item) => (item.type === "text" ? item.text : "")).join("\n");
+          return { error: result.isError === true, text };
+        };
+        try {
+          const trigger = join(work, "mcp-swap.go");
+          const created = await call("terminal_create", {
+            name: "mcp-swap",
+            agent: "auto",
+            cmd_args: ["python3", join(work, "swap.py"), trigger],
+          });
+          expect(created.error).toBe(false);
+          const waited = await call("terminal_wait", { id: "mcp-swap", agent: "waiting", timeout_ms: 30_000 });
+          expect(waited.text).toContain("Read notes.txt?");
+          writeFileSync(trigger, "");
+          await waitFor(
+            async () => (await a.ok(["text", "mcp-swap"])).includes("Delete every file"),
+            10_000,
+            "the other question",
+          );
+          const approved = await call("agent_approve", { id: "mcp-swap" });
+          expect(approved.error).toBe(true);
+          expect(approved.text).toContain("not_waiting");
+          await Bun.sleep(500);
+          expect(await a.ok(["text", "mcp-swap"])).not.toContain("ANSWERED");
+          // Read again, the model may answer what it now sees.
+          const again = await call("terminal_wait", { id: "mcp-swap", agent: "waiting", timeout_ms: 30_000 });
+          expect(again.text).toContain("Delete every file");
+          expect((await call("agent_approve", { id: "mcp-swap" })).error).toBe(false);
+          await waitFor(async () => (await a.ok(["text", "mcp-swap"])).includes("to delete"), 10_000, "the answer");
+          await a.ok(["kill", "mcp-swap"]);
+        } finally {
+          await client.close();
+        }
+      },
+      90_000,
+    );
   });
 }

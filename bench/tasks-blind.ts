@@ -779,7 +779,12 @@ export async function runBlindTasks(
         if (args[0] === CURSOR_INPUT) {
           // What an agent does with a prompt that has no words: read the snapshot, take the field with the cursor.
           const snap = t4a(["snapshot", id, "--json"]);
-          const ref = snap.ok ? cursorInput(JSON.parse(snap.out)) : undefined;
+          let ref: string | undefined;
+          try {
+            ref = snap.ok ? cursorInput(JSON.parse(snap.out)) : undefined;
+          } catch {
+            ref = undefined;
+          }
           if (!ref) {
             failed = `${verb}: the snapshot shows no input holding the cursor`;
             break;
@@ -791,7 +796,13 @@ export async function runBlindTasks(
           failed = `${verb} ${args.join(" ")}: ${(done.err || done.out).trim().replace(/^t4a: /, "") || "failed"}`;
           break;
         }
-        const reply = JSON.parse(done.out) as Reply;
+        let reply: Reply;
+        try {
+          reply = JSON.parse(done.out) as Reply;
+        } catch {
+          failed = `${verb} ${args.join(" ")}: a reply that is not JSON: ${done.out.slice(0, 120)}`;
+          break;
+        }
         replies.push(reply);
         if (!DONE.has(reply.effect ?? "")) break;
       }

@@ -354,7 +354,8 @@ export const PRESETS: AgentPreset[] = [
     ],
     home: {
       config: [".qwen/"],
-      keep: [".qwen/tmp/", ".qwen/projects/", ".qwen/oauth_creds.json"],
+      // Not oauth_creds.json: its resource_url is the host qwen sends its requests and token to.
+      keep: [".qwen/tmp/", ".qwen/projects/"],
       // 0.24 locks its extension store at start and waits on it forever ("Initializing...") when read-only.
       scratch: [".qwen/extension-store", ".qwen/sessions"],
     },

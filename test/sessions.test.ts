@@ -1,7 +1,7 @@
 // Real programs on real PTYs: resize, output, kill of whole process trees, fd hygiene,
 // every byte before the exit event, and full-screen TUIs.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { DaemonConnection } from "../src/client/connection.ts";
 import { Sandbox, fdCount, isAlive, sessionMembers, waitFor } from "./harness.ts";
 
@@ -59,6 +59,31 @@ test("kill ends a HUP-ignoring program and a setsid-less background child", asyn
   await sandbox.ok(["kill", id]);
   await waitFor(() => members.every((member) => !isAlive(member)), 5000, "every process of the session to end");
   expect(sessionMembers(pid)).toEqual([]);
+});
+
+/** Children of `pid` in a session of their own (setsid), as /proc tells. */
+function setsidChildren(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === pid && Number(fields[3]) !== pid && fields[0] !== "Z") found.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+test("kill ends a daemon the program started in a session of its own, which its exit hands to init (cline's hub)", async () => {
+  // `setsid` in a non-interactive shell's background job (no group leader) runs in that very child.
+  const { id, pid } = await createJson(["bash", "-c", "setsid sleep 1003 & sleep 1000"]);
+  await waitFor(() => setsidChildren(pid).length >= 1, 60_000, "the setsid sleep");
+  const daemons = setsidChildren(pid);
+  await sandbox.ok(["kill", id]);
+  await waitFor(() => daemons.every((daemon) => !isAlive(daemon)), 10_000, "the setsid sleep to end");
 });
 
 test("kill ends background jobs an interactive shell moved into their own process groups", async () => {

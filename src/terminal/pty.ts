@@ -265,6 +265,10 @@ export class Pty {
   async kill(graceMs: number): Promise<PtyExit> {
     // A held program that writes on its way out would block until killed outright.
     this.#startOutput();
+    // Daemons it started in sessions of their own (cline's hub): found while their parent
+    // lives, since its exit hands them to init; hung up with it, killed with what is left.
+    const escaped = this.alive ? escapedDescendants(this.pid) : [];
+    for (const entry of escaped) signalPid(entry.pid, "SIGHUP");
     if (this.alive) {
       signalGroup(this.pid, "SIGHUP");
       const exitedInTime = await within<boolean>(
@@ -276,6 +280,7 @@ export class Pty {
     }
     await Bun.sleep(0);
     for (const pid of sessionMembers(this.pid)) signalPid(pid, "SIGKILL");
+    for (const pid of stillRunning(escaped)) signalPid(pid, "SIGKILL");
     await this.#process.exited;
     // Nobody will read what is left: stop waiting for EOF from stragglers holding the slave.
     this.#eof = true;
@@ -352,6 +357,74 @@ function signalPid(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: already gone.
   }
+}
+
+/** A process as /proc/PID/stat tells it: its parent, session and start time (clock ticks since boot). */
+interface ProcEntry {
+  pid: number;
+  ppid: number;
+  sid: number;
+  start: number;
+}
+
+/** Every live process (Linux /proc; empty elsewhere). */
+function processTable(): ProcEntry[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const table: ProcEntry[] = [];
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      // Fields after the parenthesised command name: state ppid pgrp session …, starttime 20th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || fields[0] === "X") continue;
+      table.push({ pid, ppid: Number(fields[1]), sid: Number(fields[3]), start: Number(fields[19]) });
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return table;
+}
+
+/** The processes descended from `roots` in `table` (by parent links), the roots not included. */
+function descendants(table: ProcEntry[], roots: Set<number>): ProcEntry[] {
+  const children = new Map<number, ProcEntry[]>();
+  for (const entry of table) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
+  const found: ProcEntry[] = [];
+  const queue = [...roots];
+  const seen = new Set(queue);
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      if (seen.has(child.pid)) continue;
+      seen.add(child.pid);
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+/**
+ * Descendants of the session leader `sid` that left its session (setsid: a daemon such as
+ * cline's `--cline-hub-daemon`), with what they started: no hangup of the terminal reaches them,
+ * and once their parent exits nothing links them to the session any more.
+ */
+export function escapedDescendants(sid: number): ProcEntry[] {
+  return descendants(processTable(), new Set([sid])).filter((entry) => entry.sid !== sid);
+}
+
+/** Of `found`, the pids still running as the same processes (a pid reused since is left alone), and what they started since. */
+function stillRunning(found: ProcEntry[]): number[] {
+  if (!found.length) return [];
+  const table = processTable();
+  const same = table.filter((entry) => found.some((old) => old.pid === entry.pid && old.start === entry.start));
+  return [...same, ...descendants(table, new Set(same.map((entry) => entry.pid)))].map((entry) => entry.pid);
 }
 
 /** Live processes whose session id is `sid` (Linux /proc; empty elsewhere). */

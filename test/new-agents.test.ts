@@ -1,21 +1,26 @@
-// The presets of issue 60's CLIs (pi, copilot), each the real CLI pinned in test/agents/package.json,
-// offline against the fake model: a whole turn with the agent state right at every step (copilot
-// asks before its shell runs: approve answers with the preset's key; pi never asks), a --yolo
-// turn without a question, and every preset flag still in the pinned CLI's --help. Where a CLI is
-// not installed, its tests skip and say so.
+// The presets of issue 60's CLIs (pi, copilot, kilo, droid, cline, continue), each the real CLI
+// pinned in test/agents/package.json, offline against the fake model: a whole turn with the agent
+// state right at every step (all but pi ask before their tool runs: approve answers with the
+// preset's key; pi never asks), a --yolo turn without a question, cline's hub daemon ended by the
+// kill, and every preset flag still in the pinned CLI's --help. Where a CLI is not installed, its
+// tests skip and say so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
+import { AGENT_COMMAND, AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
-import { BIN, Sandbox, waitFor } from "./harness.ts";
+import { BIN, isAlive, Sandbox, waitFor } from "./harness.ts";
 
 /** The question each CLI asks before its tool runs, as the waiting event's line; none for pi. */
 const QUESTION: Record<string, RegExp | undefined> = {
   copilot: /^Do you want to run this command\?$/,
   kilo: /^△ Permission required$/,
   droid: /^Command to approve · medium risk$/,
+  cline: /^Approve tool call\?$/,
+  continue: /^Would you like to continue\?$/,
 };
+
+const installed = (cli: string) => existsSync(join(AGENTS_BIN, AGENT_COMMAND[cli] ?? cli));
 
 let sandbox: Sandbox;
 let model: FakeModel;
@@ -84,8 +89,29 @@ async function watchStates(id: string) {
   return { steps, report, until, stop: () => connection.close() };
 }
 
+/**
+ * Kills the session; for cline, checks its hub daemon (`cline --cline-hub-daemon`, in a session of
+ * its own, which outlives cline) ended with it. 3.0.65 starts its hub seconds into a session,
+ * sometimes after the turn: it is waited for.
+ */
+async function kill(cli: string, id: string): Promise<void> {
+  const lock = join(home, ".cline", "data", "locks", "hub", "production.json");
+  const hubPid = () => {
+    try {
+      const pid = JSON.parse(readFileSync(lock, "utf8")).pid as number;
+      return isAlive(pid) ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const hub = cli === "cline" ? await waitFor(hubPid, 60_000, `cline's hub daemon (${lock})`) : undefined;
+  await t4a(["kill", id]);
+  if (hub !== undefined)
+    await waitFor(() => !isAlive(hub), 10_000, `cline's hub daemon ${hub} to end with the session`);
+}
+
 for (const cli of NEW_AGENT_CLIS) {
-  const present = existsSync(join(AGENTS_BIN, cli));
+  const present = installed(cli);
   if (!present) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
   const question = QUESTION[cli];
 
@@ -117,7 +143,7 @@ for (const cli of NEW_AGENT_CLIS) {
         right.map((states) => states.join()),
         seen,
       ).toContain(watch.steps.map((step) => step.state).join());
-      await t4a(["kill", id]);
+      await kill(cli, id);
     },
     180_000,
   );
@@ -138,18 +164,17 @@ for (const cli of NEW_AGENT_CLIS) {
         watch.steps.map((step) => step.state),
         seen,
       ).toEqual(["working", "idle"]);
-      await t4a(["kill", id]);
+      await kill(cli, id);
     },
     180_000,
   );
 }
 
-const installed = NEW_AGENT_CLIS.filter((cli) => existsSync(join(AGENTS_BIN, cli)));
-test.if(installed.length > 0)(
+test.if(NEW_AGENT_CLIS.some(installed))(
   "agents --check: every flag of the new presets is in the pinned CLIs' --help (those installed)",
   async () => {
     const rows = (await t4aRaw(["agents", "--check"])).stdout.split("\n").map((row) => row.split("\t"));
-    for (const cli of installed) {
+    for (const cli of NEW_AGENT_CLIS.filter(installed)) {
       const row = rows.find((cells) => cells[0] === cli);
       expect(row?.[1]).toBe("installed");
       expect(row?.[4]).toBe("flags ok");

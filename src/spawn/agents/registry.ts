@@ -669,6 +669,101 @@ export const PRESETS: AgentPreset[] = [
     // 0.225.2: "Yes, allow" (selected), "Yes, and always allow medium impact commands …", "No, cancel"; "Esc cancel".
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },
+  {
+    name: "cline",
+    cli: "cline",
+    // Without it a prompt runs headless and exits (help: "prompt  Your prompt. Default to start in act mode with auto-approve enabled").
+    defaultArgs: ["--tui"], // help (cline.txt): "-i, --tui  Open the terminal user interface (TUI) for interactive sessions"
+    autoApprove: ["--auto-approve", "true"], // help: "--auto-approve <boolean>  Set tool auto-approval for all tools"
+    prompt: { via: "positional" }, // help: "Usage: cline [options] [command] [prompt]"
+    // Its session ids are its own ("--id <session-id>  Resume an existing session by ID") and it
+    // has no "latest": no resume.
+    resume: {},
+    envKeys: [
+      "CLINE_DIR",
+      "CLINE_DATA_DIR",
+      "CLINE_API_KEY",
+      "CLINE_PROVIDER",
+      "CLINE_MODEL",
+      "CLINE_NO_AUTO_UPDATE",
+      "CLINE_GLOBAL_SETTINGS_PATH",
+      "CLINE_PROVIDER_SETTINGS_PATH",
+      "CLINE_SESSION_BACKEND_MODE",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_API_KEY",
+    ],
+    home: {
+      // 3.0: ~/.cline/data/{settings,sessions,db,logs,locks,cache}, hooks in ~/.cline/hooks.
+      config: [".cline/"],
+      // Its conversations (sessions/, indexed in db/sessions.db) and its login (providers.json).
+      // Not the rest of db/: cron.db holds scheduled tasks its hub runs later, unsandboxed.
+      keep: [
+        ".cline/data/sessions/",
+        ".cline/data/db/sessions.db",
+        ".cline/data/db/sessions.db-wal",
+        ".cline/data/db/sessions.db-shm",
+        ".cline/data/settings/providers.json",
+      ],
+      madeEmpty: [".cline/data/db/sessions.db", ".cline/data/db/sessions.db-wal", ".cline/data/db/sessions.db-shm"],
+      scratch: [".cline/data/logs", ".cline/data/locks", ".cline/data/cache"],
+    },
+    domains: ["api.cline.bot", "app.cline.bot", "api.openai.com", "api.anthropic.com"],
+    waitingPatterns: [
+      "Approve tool call\\?", // 3.0.65: "Cline needs permission", "Approve tool call?", "[y] Approve   [n] Deny"
+      "Cline needs permission",
+      "Press Enter to open, any other key to close", // its first-run notices (ClinePass, Cline Desktop)
+      "Connect a model provider to get started", // 3.0.65 with no provider: "Welcome to Cline", then a list of sign-ins
+      ...COMMON_WAITING,
+    ],
+    // 3.0.65: "⠸ Thinking... (esc to cancel)"; still drawn above its question, which comes first.
+    busyPatterns: ["esc to cancel"],
+    readyPatterns: ["\\bAct \\(Tab\\)"], // its footer: "fake-model (10) $0.00   ○ Plan ● Act (Tab)"
+    chromePatterns: [
+      "\\bAct \\(Tab\\)",
+      "Auto-approve all (enabled|disabled)",
+      "esc to cancel",
+      "^\\s*❯ (Ask anything|What can I do for you)",
+      "Use / for slash commands",
+      // Under its input box, the directory's name and git branch ("work", "repo (main)"): any row
+      // of one word alone reads as it (an answer of one word is not reported as the last words).
+      "^[^\\s()]+( \\([^()\\s]+\\))?$",
+    ],
+    // 3.0.65: "[y] Approve   [n] Deny" (no "always").
+    answers: { yes: ["y"], no: ["n"] },
+  },
+  {
+    name: "continue",
+    cli: "cn",
+    defaultArgs: [],
+    autoApprove: ["--auto"], // help (cn.txt): "--auto  Start in auto mode (all tools allowed)"
+    prompt: { via: "positional" }, // help: "Usage: cn [options] [command] [prompt]", "Starts an interactive session by default"
+    // Its session ids are its own (--fork <sessionId> copies one): resume the latest.
+    resume: { latest: ["--resume"] }, // help: "--resume  Resume from last session"
+    envKeys: [
+      "CONTINUE_GLOBAL_DIR",
+      "CONTINUE_API_BASE",
+      "CONTINUE_CLI_ENABLE_TELEMETRY",
+      "CONTINUE_METRICS_ENABLED",
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+    ],
+    home: {
+      // 1.5: config.yaml, permissions.yaml ("don't ask again" is written there), sessions/, logs/, index/.
+      config: [".continue/"],
+      keep: [".continue/sessions/", ".continue/auth.json"],
+      scratch: [".continue/logs", ".continue/index"],
+    },
+    domains: ["api.continue.dev", "hub.continue.dev", "api.anthropic.com", "api.openai.com"],
+    waitingPatterns: [
+      "Would you like to continue\\?", // 1.5.47: in a box, "> Continue (tab)", "Continue + don't ask again (shift+tab)", "No, … (esc)"
+      "Enter your Anthropic API key", // with no config: "To get started, enter your Anthropic API key."
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: ["esc to interrupt"], // 1.5.47: "⠫⠺⠷  ( 11s • esc to interrupt )"
+    readyPatterns: ["Ask anything, @ for context"], // its input box: "● ▋Ask anything, @ for context, / for slash commands, ! for shell mode"
+    chromePatterns: ["Ask anything, @ for context", "◉ Continue CLI", "esc to interrupt", "^\\s*(Config|Model): "],
+    answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
+  },
 ];
 
 /**

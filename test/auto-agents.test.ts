@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_CLIS, AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
+import { AGENT_CLIS, AGENT_COMMAND, AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
 import { BIN, Sandbox, waitFor } from "./harness.ts";
 
@@ -86,7 +86,8 @@ async function watchStates(
 }
 
 for (const cli of [...AGENT_CLIS, ...NEW_AGENT_CLIS]) {
-  const present = existsSync(join(AGENTS_BIN, cli));
+  const command = AGENT_COMMAND[cli] ?? cli;
+  const present = existsSync(join(AGENTS_BIN, command));
   if (!present) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
 
   test.if(present)(
@@ -112,7 +113,7 @@ for (const cli of [...AGENT_CLIS, ...NEW_AGENT_CLIS]) {
         "--prompt",
         `Please t4a:write:${file}`,
         "--",
-        cli,
+        command,
         ...(ARGS[cli] ?? []),
       ]);
       expect(created.code, created.stderr).toBe(0);

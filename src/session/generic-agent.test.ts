@@ -1,8 +1,10 @@
 import { expect, test } from "bun:test";
-import { loadFixture } from "../../test/fixtures/screens/score.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fixtureTerminal, loadFixture, writeAll } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "../terminal/elements.ts";
 import { cellGridOf } from "../terminal/screen.ts";
-import { findQuestion, lastWords, pickChoice } from "./generic-agent.ts";
+import { findQuestion, inputRow, lastWords, pickChoice } from "./generic-agent.ts";
 
 async function elementsOf(name: string) {
   const fixture = await loadFixture(name);
@@ -38,4 +40,35 @@ test("an idle screen asks nothing; its last words are above the input box, not i
   const words = lastWords(await elementsOf("claude-idle"));
   expect(words).not.toMatch(/mode on|for shortcuts|^❯/);
   expect(words).not.toBe("");
+});
+
+/** The elements of a screen kept as its text (test/fixtures/agent-screens, from `t4a text`). */
+function readText(name: string): string {
+  return readFileSync(join(import.meta.dir, "../../test/fixtures/agent-screens", `${name}.txt`), "utf8");
+}
+
+async function elementsOfText(name: string) {
+  const text = readText(name);
+  const term = fixtureTerminal(80, 24);
+  try {
+    await writeAll(term, text.replace(/\n$/, "").replaceAll("\n", "\r\n"));
+    return detectElements(cellGridOf(term));
+  } finally {
+    term.dispose();
+  }
+}
+
+test("continue (cn 1.5.47): a menu under the question its dialog asks is the question, its items the choices", async () => {
+  const question = findQuestion(await elementsOfText("continue-write"));
+  expect(question?.line).toBe("Would you like to continue?");
+  // Each label as the screen's text has it: with its key hint ("Continue (tab)").
+  expect(pickChoice(question!, "yes")?.label).toMatch(/^Continue(?! \+)/);
+  expect(pickChoice(question!, "always")?.label).toStartWith("Continue + don't ask again");
+  expect(pickChoice(question!, "no")?.label).toStartWith("No, and tell Continue what to do differently");
+});
+
+test("continue (cn 1.5.47) at rest: its last words are above its rounded input box, not the directory row under it", async () => {
+  const elements = await elementsOfText("continue-idle");
+  expect(findQuestion(elements)).toBe(undefined);
+  expect(lastWords(elements, inputRow(elements, readText("continue-idle").split("\n")))).toBe("FAKE-ANSWER 1");
 });

@@ -31,7 +31,8 @@ const NO = /^(?:n|no|deny|reject|decline|cancel|don't|do not|skip|abort)\b/i;
 
 /**
  * The question on screen, if any: a question element with two or more choices (numbered, lettered,
- * [y/n]), else a dialog holding two or more buttons ("Allow once   Allow always   Reject").
+ * [y/n]), else a dialog holding a menu right under a row that asks ("…?"), or two or more buttons
+ * ("Allow once   Allow always   Reject").
  */
 export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
   const questions = elements.filter((element) => element.kind === "question" && (element.items?.length ?? 0) >= 2);
@@ -47,6 +48,24 @@ export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
   const dialogs = elements.filter((element) => element.kind === "dialog");
   for (const dialog of dialogs.reverse()) {
     const buttons = elements.filter((element) => element.kind === "button" && inside(element, dialog));
+    // A menu under a question in the dialog (continue's cn 1.5: "Would you like to continue?" over
+    // "> Continue (tab)", "Continue + don't ask again (shift+tab)", "No, … (esc)").
+    const menu = elements.findLast(
+      (element) => element.kind === "menu" && (element.items?.length ?? 0) >= 2 && inside(element, dialog),
+    );
+    const asked =
+      menu &&
+      textAbove(
+        elements.filter((element) => inside(element, dialog)),
+        menu,
+      );
+    if (buttons.length < 2 && menu && asked?.endsWith("?")) {
+      return {
+        line: asked,
+        element: menu,
+        choices: menu.items!.map((item) => ({ label: item.label, item })),
+      };
+    }
     if (buttons.length < 2) continue;
     const text = elements.find((element) => element.kind === "text" && inside(element, dialog))?.text;
     return {
@@ -102,8 +121,8 @@ const DURATIONS_LAST = String.raw`·\s*(?:${DURATION}\s*)+$`;
  */
 export const TURN_SUMMARY = new RegExp(`${PAST_VERB_AND_DURATION}|${DURATIONS_LAST}`);
 
-/** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)"): its frame, not words. */
-const WHERE = /^(?:~|\/)\S*(?: [[(][^\])]*[\])])?$/;
+/** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)", "/tmp/w ⊦master"): its frame, not words. */
+const WHERE = /^(?:~|\/)\S*(?: (?:[[(][^\])]*[\])]|[^\w\s]\S*))?$/;
 
 /** A key hint ("? for shortcuts", "Shift+Tab to accept edits", "esc to interrupt"): the CLI's, not its words. */
 const KEY_HINT = /^(?:[^A-Za-z0-9\s]\s*)?(?:\?|(?:shift|ctrl|alt|meta|cmd|esc|tab|enter)(?:\+\w+)?) (?:to|for) \w/i;
@@ -115,14 +134,18 @@ export const FRAME = new RegExp(`^[\\s${FRAME_CHARS}]+|[\\s${FRAME_CHARS}]+$`, "
 
 /**
  * Where the input box begins: the input the cursor is in, else the cursor's row, else the upper
- * of two rules close together in the lower half (a box drawn as rules above and below, its cursor
- * drawn by the CLI itself: pi). Undefined when none of these is there.
+ * of two rules close together in the lower half (a box drawn as rules above and below, or a
+ * rounded box, its cursor drawn by the CLI itself: pi, continue). Undefined when none of these is there.
  */
 export function inputRow(elements: Element[], rows: string[], cursorRow?: number): number | undefined {
   const input = elements.find((element) => element.kind === "input" && element.cursor);
   if (input) return input.row;
   if (cursorRow !== undefined) return cursorRow;
-  const rules = rows.flatMap((row, i) => (i >= rows.length / 2 && /^\s*[─━]{20,}\s*$/.test(row) ? [i] : []));
+  // A rule may be a box's top or bottom, corners and all (continue's cn 1.5 "╭───╮" … "╰───╯"),
+  // anywhere: a CLI that draws inline (cn) has its input box right under its last words.
+  const rules = rows.flatMap((row, i) =>
+    /^\s*[╭╰┌└][─━]{20,}[╮╯┐┘]\s*$/.test(row) || (i >= rows.length / 2 && /^\s*[─━]{20,}\s*$/.test(row)) ? [i] : [],
+  );
   for (let i = rules.length - 2; i >= 0; i--) if (rules[i + 1]! - rules[i]! <= 4) return rules[i];
   return undefined;
 }

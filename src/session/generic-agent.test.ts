@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fixtureTerminal, loadFixture, writeAll } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "../terminal/elements.ts";
 import { cellGridOf } from "../terminal/screen.ts";
-import { findQuestion, inputRow, lastWords, pickChoice } from "./generic-agent.ts";
+import { findQuestion, inputRow, lastWords, pickChoice, TURN_SUMMARY } from "./generic-agent.ts";
 
 async function elementsOf(name: string) {
   const fixture = await loadFixture(name);
@@ -71,4 +71,22 @@ test("continue (cn 1.5.47) at rest: its last words are above its rounded input b
   const elements = await elementsOfText("continue-idle");
   expect(findQuestion(elements)).toBe(undefined);
   expect(lastWords(elements, inputRow(elements, readText("continue-idle").split("\n")))).toBe("FAKE-ANSWER 1");
+});
+
+test("cline (3.0.65): the question a few rows above its bracketed keys, [y] Approve the yes, [n] Deny the no", async () => {
+  const question = findQuestion(await elementsOfText("cline-run"));
+  expect(question?.line).toBe("Approve tool call?");
+  expect(question?.choices.map((choice) => [choice.label, choice.item?.key])).toEqual([
+    ["Approve", "y"],
+    ["Deny", "n"],
+  ]);
+  expect(pickChoice(question!, "yes")?.label).toBe("Approve");
+  expect(pickChoice(question!, "no")?.label).toBe("Deny");
+  expect(pickChoice(question!, "always")).toBe(undefined);
+});
+
+test("a turn's summary with a verb of any letters is no words (claude 2.1.330's \"✻ Sautéed for 0s · done 3:32 PM\")", () => {
+  expect(TURN_SUMMARY.test("✻ Sautéed for 0s · done 3:32 PM")).toBe(true);
+  expect(TURN_SUMMARY.test("✻ Crunched for 0s · done 12:21 PM")).toBe(true);
+  expect(TURN_SUMMARY.test("FAKE-ANSWER 1")).toBe(false);
 });

@@ -111,15 +111,15 @@ export function frameRows(elements: Element[]): Set<string> {
 
 /** "0s", "9.0s", "120 ms". */
 const DURATION = String.raw`\d+(?:\.\d+)?\s?(?:ms|s|m|h)`;
-/** "✻ Crunched for 0s", "─ Worked for 3s": after a mark, a verb in the past, then a duration. */
-const PAST_VERB_AND_DURATION = String.raw`^[^A-Za-z0-9\s]*\s*[A-Z][a-z]+ed (?:for|in) ${DURATION}\b`;
+/** "✻ Crunched for 0s", "─ Worked for 3s", "✻ Sautéed for 0s": after a mark, a verb in the past (any letters), then a duration. */
+const PAST_VERB_AND_DURATION = String.raw`^[^A-Za-z0-9\s]*\s*[A-Z]\p{Ll}+ed (?:for|in) ${DURATION}\b`;
 /** "· 9.0s" ending the row. */
 const DURATIONS_LAST = String.raw`·\s*(?:${DURATION}\s*)+$`;
 /**
  * A row that sums up a turn's time, not words ("✻ Crunched for 0s · done 12:21 PM", "─ Worked for
  * 3s ─", "▣  Build · Fake model · 9.0s"): a verb in the past and a duration, or a duration last.
  */
-export const TURN_SUMMARY = new RegExp(`${PAST_VERB_AND_DURATION}|${DURATIONS_LAST}`);
+export const TURN_SUMMARY = new RegExp(`${PAST_VERB_AND_DURATION}|${DURATIONS_LAST}`, "u");
 
 /** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)", "/tmp/w ⊦master"): its frame, not words. */
 const WHERE = /^(?:~|\/)\S*(?: (?:[[(][^\])]*[\])]|[^\w\s]\S*))?$/;

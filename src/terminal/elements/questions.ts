@@ -320,6 +320,32 @@ export function findQuestions(view: View): Found[] {
     if (label) view.use(q, col, width);
     view.use(row, start, line.length);
   }
+  // Answers as a bracketed key and a word, apart by two spaces or more, under a question a few
+  // rows up (what it asks about between): cline's "Approve tool call?", "run_commands", its
+  // command, then "[y] Approve   [n] Deny".
+  for (let row = 1; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const piece = /(?<=^|\s{2})\[([A-Za-z])\] ([A-Z][\w'-]*(?: [\w'-]+){0,3})(?=\s{2}|\s*$)/g;
+    const pieces = [...line.matchAll(piece)];
+    if (pieces.length < 2 || line.replace(piece, "").trim() || !view.free(row, 0, view.cols)) continue;
+    let q = row - 1;
+    while (q > row - 6 && q > 0 && !/\?\s*$/.test(stripFrame(view.flat[q]!))) q--;
+    const qText = stripFrame(view.flat[q]!);
+    const qStart = view.flat[q]!.indexOf(qText);
+    if (!/^\S.{2,80}\?$/.test(qText.trim()) || !view.free(q, qStart, qStart + qText.length)) continue;
+    const items = pieces.map((m) => ({
+      label: m[2]!,
+      row,
+      col: m.index!,
+      width: m[0].length,
+      key: m[1]!.toLowerCase(),
+    }));
+    const col = Math.min(qStart, items[0]!.col);
+    const width = Math.max(qStart + qText.length, line.trimEnd().length) - col;
+    out.push({ kind: "question", row: q, col, width, height: row - q + 1, label: clean(qText), items });
+    view.use(q, qStart, qText.length);
+    view.use(row, items[0]!.col, line.trimEnd().length - items[0]!.col);
+  }
   // nano's "Replace this instance?" over its answers as key hints (" Y Yes   A All", " N No  ^C
   // Cancel"), the cursor hidden or not: a question whose items are the hints, keyed by their keys.
   for (let row = 0; row + 1 < view.rows; row++) {

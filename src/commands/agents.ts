@@ -80,7 +80,9 @@ export const agents = defineCommand({
             version: path && params.versions !== false ? await version(path) : null,
             answers: agent.answers,
           };
-          return params.check && path ? { ...found, missing_flags: await missingFlags(path, agent) } : found;
+          return params.check && path
+            ? { ...found, missing_flags: await oneAtATime(() => missingFlags(path, agent)) }
+            : found;
         }),
     );
     return { agents: list, searched_path: env.PATH ?? "/usr/bin:/bin" };
@@ -152,6 +154,18 @@ function packageVersion(path: string): string | null {
     // Not an npm package, or not readable: ask the CLI.
   }
   return null;
+}
+
+let checking: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the CLIs' --help one after another: eleven at once on a loaded machine took cline 3.0.65's
+ * (a 150 MB binary) past the timeout, and an empty help reads as every flag missing.
+ */
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const turn = checking.then(run, run);
+  checking = turn.catch(() => undefined);
+  return turn;
 }
 
 /**

@@ -695,14 +695,14 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 3.0: ~/.cline/data/{settings,sessions,db,logs,locks,cache}, hooks in ~/.cline/hooks.
       config: [".cline/"],
-      // Its conversations (sessions/, indexed in db/sessions.db) and its login (providers.json).
-      // Not the rest of db/: cron.db holds scheduled tasks its hub runs later, unsandboxed.
+      // Its conversations (sessions/, indexed in db/sessions.db). Not the rest of db/: cron.db holds
+      // scheduled tasks its hub runs later, unsandboxed. Not its login (settings/providers.json): it
+      // names the baseUrl the next cline sends its prompts and key to (as qwen's oauth_creds.json).
       keep: [
         ".cline/data/sessions/",
         ".cline/data/db/sessions.db",
         ".cline/data/db/sessions.db-wal",
         ".cline/data/db/sessions.db-shm",
-        ".cline/data/settings/providers.json",
       ],
       madeEmpty: [".cline/data/db/sessions.db", ".cline/data/db/sessions.db-wal", ".cline/data/db/sessions.db-shm"],
       scratch: [".cline/data/logs", ".cline/data/locks", ".cline/data/cache"],
@@ -750,7 +750,8 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 1.5: config.yaml, permissions.yaml ("don't ask again" is written there), sessions/, logs/, index/.
       config: [".continue/"],
-      keep: [".continue/sessions/", ".continue/auth.json"],
+      // Not its hub login (auth.json), unread here: a private copy, as the other CLIs' logins that may name a host.
+      keep: [".continue/sessions/"],
       scratch: [".continue/logs", ".continue/index"],
     },
     domains: ["api.continue.dev", "hub.continue.dev", "api.anthropic.com", "api.openai.com"],

@@ -9,6 +9,9 @@ const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
 
+/** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
+const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
+
 export function findStatus(view: View): Found[] {
   const out: Found[] = [];
   const hintRows: number[] = [];
@@ -376,7 +379,10 @@ export function findStatus(view: View): Found[] {
       trimmed !== "" &&
       !counted &&
       view.spanStyle(row, start, start + trimmed.length).includes("/i");
+    // more(1)'s and readline's pager prompt on the last row, plain: "--More--", "--More--(42%)".
+    const morePrompt = row === view.rows - 1 && MORE_PROMPT.test(trimmed);
     if (
+      morePrompt ||
       counter ||
       bullets ||
       message ||

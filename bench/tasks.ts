@@ -123,6 +123,53 @@ function vite(name: string, steps: Step[], check: (pkg: string) => boolean): Tas
 
 const py = (file: string) => `python3 ${PROGRAMS}/${file} $OUT`;
 
+/** create-next-app 15 (the `prompts` library's one-row toggles "No / Yes"); what it scaffolds is checked. */
+function next(name: string, steps: Step[], check: (app: (file: string) => string) => boolean): Task {
+  return {
+    name,
+    needs: ["create-next-app"],
+    command:
+      'cd $D && create-next-app myapp --skip-install --disable-git --use-npm --app --turbopack --no-src-dir --import-alias "@/*"; echo done > $OUT',
+    steps: [{ wait: "TypeScript?" }, ...steps],
+    check: (dir) =>
+      check((file) => (existsSync(join(dir, "myapp", file)) ? read(join(dir, "myapp", file)) || " " : "")),
+  };
+}
+
+/**
+ * dpkg's conffile question (Y/I/N/O/D/Z), answered by what its legend says: version 1.0 of a tiny
+ * package installed into a private root, its conffile changed, then 1.1 installed over it.
+ */
+function conffile(answer: string, expected: string): Task {
+  return {
+    name: `dpkg conffile question: ${answer}`,
+    needs: ["dpkg-deb", "dpkg"],
+    setup(dir) {
+      const root = join(dir, "root");
+      mkdirSync(join(root, "var/lib/dpkg/updates"), { recursive: true });
+      mkdirSync(join(root, "var/lib/dpkg/info"), { recursive: true });
+      writeFileSync(join(root, "var/lib/dpkg/status"), "");
+      for (const version of ["1.0", "1.1"]) {
+        const pkg = join(dir, `pkg-${version}`);
+        mkdirSync(join(pkg, "DEBIAN"), { recursive: true });
+        mkdirSync(join(pkg, "etc/demo"), { recursive: true });
+        writeFileSync(
+          join(pkg, "DEBIAN/control"),
+          `Package: t4a-bench-conf\nVersion: ${version}\nArchitecture: all\nMaintainer: t4a <t4a@example.org>\nDescription: demo\n`,
+        );
+        writeFileSync(join(pkg, "DEBIAN/conffiles"), "/etc/demo/demo.conf\n");
+        writeFileSync(join(pkg, "etc/demo/demo.conf"), `setting = ${version}\n`);
+        execFileSync("dpkg-deb", ["-b", pkg, `${pkg}.deb`], { stdio: "ignore" });
+      }
+      execFileSync("dpkg", ["--force-not-root", `--root=${root}`, "-i", join(dir, "pkg-1.0.deb")], { stdio: "ignore" });
+      writeFileSync(join(root, "etc/demo/demo.conf"), "setting = mine\n");
+    },
+    command: "dpkg --force-not-root --root=$D/root -i $D/pkg-1.1.deb; echo done > $OUT",
+    steps: [{ wait: "[default=N]" }, { act: ["choose", answer] }],
+    check: (dir) => read(join(dir, "root/etc/demo/demo.conf")) === expected,
+  };
+}
+
 export const TASKS: Task[] = [
   tz(["Europe", "Spain", "Spain (mainland)", "Yes"], "Europe/Madrid"),
   tz(["Europe", "Spain", "Canary Islands", "Yes"], "Atlantic/Canary"),
@@ -247,15 +294,52 @@ export const TASKS: Task[] = [
     ],
     (pkg) => pkg.includes('"vue"') && pkg.includes("typescript"),
   ),
+  next(
+    "create-next-app: JavaScript (TypeScript No), Biome, Tailwind Yes",
+    [
+      { act: ["choose", "No"] },
+      { wait: "linter" },
+      { act: ["choose", "Biome"] },
+      { wait: "Tailwind CSS?" },
+      { act: ["choose", "Yes"] },
+    ],
+    (app) =>
+      !!app("jsconfig.json") &&
+      !app("tsconfig.json") &&
+      !!app("biome.json") &&
+      app("package.json").includes("tailwindcss"),
+  ),
+  next(
+    "create-next-app: TypeScript Yes, ESLint, Tailwind No",
+    [
+      { act: ["choose", "Yes"] },
+      { wait: "linter" },
+      { act: ["choose", "ESLint"] },
+      { wait: "Tailwind CSS?" },
+      { act: ["choose", "No"] },
+    ],
+    (app) => !!app("tsconfig.json") && !!app("eslint.config.mjs") && !app("package.json").includes("tailwindcss"),
+  ),
+  conffile("keep your currently-installed version", "setting = mine"),
+  conffile("install the package maintainer's version", "setting = 1.1"),
 ];
 
-/** create-vite 9.3.0 from the npm registry, installed once into a cache directory; undefined when it cannot be. */
-function createVite(): string | undefined {
+/** The scaffolders the tasks run, pinned, from the npm registry. */
+const TOOLS: Record<string, string> = {
+  "create-vite": "create-vite@9.3.0",
+  "create-next-app": "create-next-app@15.5.28",
+};
+
+/** The scaffolders, installed once into a cache directory: the ones there (a failed install leaves its tasks skipped). */
+function benchTools(): { bin: string; installed: Set<string> } {
   const dir = join(tmpdir(), "t4a-bench-tools");
   const bin = join(dir, "node_modules", ".bin");
-  if (!existsSync(join(bin, "create-vite")))
-    spawnSync("npm", ["i", "--prefix", dir, "--no-audit", "--no-fund", "create-vite@9.3.0"], { stdio: "ignore" });
-  return existsSync(join(bin, "create-vite")) ? bin : undefined;
+  const missing = Object.keys(TOOLS).filter((tool) => !existsSync(join(bin, tool)));
+  if (missing.length)
+    spawnSync("npm", ["i", "--prefix", dir, "--no-audit", "--no-fund", ...missing.map((tool) => TOOLS[tool]!)], {
+      stdio: "ignore",
+    });
+  return { bin, installed: new Set(Object.keys(TOOLS).filter((tool) => existsSync(join(bin, tool)))) };
 }
 
 interface Reply {
@@ -265,12 +349,12 @@ interface Reply {
 }
 
 /** Run every task once, in order; each line of `log` says what happened. */
-export async function runTasks(log: (line: string) => void): Promise<Record<Outcome, number>> {
+export async function runTasks(log: (line: string) => void, only = ""): Promise<Record<Outcome, number>> {
   const home = mkdtempSync(join(tmpdir(), "t4a-tasks-"));
   chmod700(home);
   const env = { ...process.env, T4A_SOCKET: join(home, "t4a.sock") };
-  const viteBin = createVite();
-  const path = `${viteBin ? `${viteBin}:` : ""}${process.env.PATH}`;
+  const tools = benchTools();
+  const path = `${tools.installed.size ? `${tools.bin}:` : ""}${process.env.PATH}`;
   const t4a = (args: string[]) => {
     const child = spawnSync(BIN, args, { env: { ...env, PATH: path }, encoding: "utf8" });
     return { ok: child.status === 0, out: child.stdout, err: child.stderr.trim() };
@@ -278,7 +362,10 @@ export async function runTasks(log: (line: string) => void): Promise<Record<Outc
   const counts: Record<Outcome, number> = { done: 0, uncertain: 0, refused: 0, wrong: 0, skipped: 0 };
   try {
     for (const [index, task] of TASKS.entries()) {
-      const missing = task.needs.filter((program) => !(program === "create-vite" ? viteBin : Bun.which(program)));
+      if (!task.name.includes(only)) continue;
+      const missing = task.needs.filter((program) =>
+        program in TOOLS ? !tools.installed.has(program) : !Bun.which(program),
+      );
       if (missing.length) {
         counts.skipped++;
         log(`${index + 1}. skipped (${missing.join(", ")} not here): ${task.name}`);
@@ -341,7 +428,8 @@ function chmod700(dir: string): void {
   execFileSync("chmod", ["700", dir]);
 }
 
+// `npx bun bench/tasks.ts [WORDS]`: every task, or those whose name holds WORDS.
 if (import.meta.main) {
-  const counts = await runTasks((line) => console.log(line));
+  const counts = await runTasks((line) => console.log(line), process.argv[2] ?? "");
   console.log(counts);
 }

@@ -402,13 +402,18 @@ async function answered(
     const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
     const again = findAgain(look.elements, target);
     const live = new Set((again?.element.items ?? []).map((i) => i.row));
-    const hit = rows.findIndex(
-      (r, i) => !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed),
-    );
-    if (hit < 0) return undefined;
+    const answers = (r: string, i: number) =>
+      !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed);
+    if (!inline) {
+      const hit = rows.findIndex(answers);
+      return hit >= 0 ? rows[hit]!.trim() : undefined;
+    }
     // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
-    // is the one drawn apart, and it must be the one meant.
-    if (!inline) return rows[hit]!.trim();
+    // is the one drawn apart, and it must be the one meant. (Questions answered above it are
+    // earlier ones: only its own row and those under it count.)
+    const from = target.element.row;
+    const hit = rows.findIndex((r, i) => i >= from && answers(r, i));
+    if (hit < 0) return undefined;
     const marked = markedAnswer(look.grid, hit, inline);
     if (marked === undefined) return rows[hit]!.trim();
     if (marked === label) {

@@ -48,8 +48,13 @@ test("a toggle whose answered line holds both answers: done only when the one dr
   const reply = await act(["choose", id, "No"]);
   expect(reply).toMatchObject({ sent: ["Left", "Enter"], effect: "answered" });
   expect(reply.seen).toContain('"No" drawn apart as the answer taken');
-  await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
-  expect(readFileSync(out, "utf8")).toBe("No");
+  // The next toggle under it: the answered one above ("No" drawn apart) is not this one's answer.
+  await shown(id, "Use Tailwind CSS?");
+  const next = await act(["choose", id, "Yes"]);
+  expect(next).toMatchObject({ sent: ["Enter"], effect: "answered" });
+  expect(next.seen).toContain('"✔ Use Tailwind CSS? … No / Yes", "Yes" drawn apart');
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("No\nYes");
 
   // The program took its default whatever was shown: the line says Yes, so No is not done.
   const stubborn = await start(`python3 ${PROGRAMS}/toggle.py ${out}2 --stubborn`);

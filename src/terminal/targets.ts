@@ -96,6 +96,8 @@ export function findAgain(elements: Element[], target: Target): Target | undefin
   let grown: Target | undefined;
   for (const e of elements) {
     if (e.kind !== element.kind) continue;
+    // (The next question's "No" is not this one's: a question asked again keeps its words.)
+    if (item && element.label && e.label && norm(e.label) !== norm(element.label)) continue;
     if (item) {
       for (const i of e.items ?? []) {
         if (norm(i.label) === norm(item.label) && (!best || distance(i) < distance(best.item!)))

@@ -129,7 +129,8 @@ function next(name: string, steps: Step[], check: (app: (file: string) => string
     name,
     needs: ["create-next-app"],
     command:
-      'cd $D && create-next-app myapp --skip-install --disable-git --use-npm --app --turbopack --no-src-dir --import-alias "@/*"; echo done > $OUT',
+      "cd $D && create-next-app myapp --skip-install --disable-git --use-npm " +
+      '--app --turbopack --no-src-dir --import-alias "@/*"; echo done > $OUT',
     steps: [{ wait: "TypeScript?" }, ...steps],
     check: (dir) =>
       check((file) => (existsSync(join(dir, "myapp", file)) ? read(join(dir, "myapp", file)) || " " : "")),
@@ -155,7 +156,8 @@ function conffile(answer: string, expected: string): Task {
         mkdirSync(join(pkg, "etc/demo"), { recursive: true });
         writeFileSync(
           join(pkg, "DEBIAN/control"),
-          `Package: t4a-bench-conf\nVersion: ${version}\nArchitecture: all\nMaintainer: t4a <t4a@example.org>\nDescription: demo\n`,
+          `Package: t4a-bench-conf\nVersion: ${version}\nArchitecture: all\n` +
+            "Maintainer: t4a <t4a@example.org>\nDescription: demo\n",
         );
         writeFileSync(join(pkg, "DEBIAN/conffiles"), "/etc/demo/demo.conf\n");
         writeFileSync(join(pkg, "etc/demo/demo.conf"), `setting = ${version}\n`);
@@ -330,7 +332,9 @@ const TOOLS: Record<string, string> = {
   "create-next-app": "create-next-app@15.5.28",
 };
 
-/** The scaffolders, installed once into a cache directory: the ones there (a failed install leaves its tasks skipped). */
+/**
+ * The scaffolders, installed once into a cache directory: the ones there (a failed install leaves its tasks skipped).
+ */
 function benchTools(): { bin: string; installed: Set<string> } {
   const dir = join(tmpdir(), "t4a-bench-tools");
   const bin = join(dir, "node_modules", ".bin");
@@ -413,7 +417,8 @@ export async function runTasks(log: (line: string) => void, only = ""): Promise<
       const last = replies[replies.length - 1];
       const why = failed || (last ? `${last.effect}${last.seen ? `: ${last.seen}` : ""}` : "");
       log(
-        `${index + 1}. ${outcome}${outcome !== "done" ? ` (outcome ${right ? "right" : "not right"})` : ""}: ${task.name} — ${why.slice(0, 160)}`,
+        `${index + 1}. ${outcome}${outcome !== "done" ? ` (outcome ${right ? "right" : "not right"})` : ""}: ` +
+          `${task.name} — ${why.slice(0, 160)}`,
       );
       t4a(["kill", id]);
     }

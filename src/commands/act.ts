@@ -244,7 +244,8 @@ export class Actor {
     for (let i = 0; i < MAX_TABS; i++) {
       const before = await this.look();
       await this.keys("Tab");
-      // The program redraws the focus: wait for the screen to change (briefly: a Tab onto something drawn alike changes nothing).
+      // The program redraws the focus: wait for the screen to change (briefly: a Tab onto something drawn alike changes
+      // nothing).
       const again = await this.until(
         (look) =>
           look.text !== before.text || !sameLook(look, before) ? (findAgain(look.elements, target) ?? null) : undefined,
@@ -280,7 +281,13 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   // Items side by side on one row: an inline answer (`[Y/n]`) or a toggle (`● Yes / ○ No`).
   const inline = items.every((i) => i.row === items[0]!.row);
   const selected = items.findIndex((i) => i.selected);
-  if (selected < 0 || (inline && itemKey(item) && !items.some((i) => i !== item && i.row !== item.row))) {
+  // A question answered by typing a key at its prompt: its answers on the prompt's row (`[Y/n]`,
+  // whose "selected" is the default, not a cursor), or described in a legend above the prompt
+  // holding the cursor (dpkg's conffile question).
+  const { row: cursor, visible } = look.grid.cursor;
+  const atPrompt = element.kind === "question" && visible && cursor === element.row + element.height - 1;
+  const keyed = itemKey(item) !== undefined && (inline || atPrompt);
+  if (selected < 0 || keyed) {
     if (selected < 0 && !inline && !itemKey(item) && actor.mouseOn(look) && element.kind === "menu") {
       await actor.click(cellOf(target));
       const moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
@@ -291,7 +298,7 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
       await actor.keys("Enter");
       return answered(actor, moved, target);
     }
-    if (selected < 0 || inline) return answerWithKey(actor, look, target);
+    if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target);
   }
   // Arrows from the selected item: every list takes them, while a program may turn the mouse on
   // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
@@ -307,7 +314,8 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
     const at = now?.element.items?.find((i) => i.selected);
     throw new T4aError(
       "timeout",
-      `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}${at ? ` (it shows ${JSON.stringify(at.label)} selected)` : ""}`,
+      `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}` +
+        (at ? ` (it shows ${JSON.stringify(at.label)} selected)` : ""),
     );
   }
   await actor.keys("Enter");
@@ -323,7 +331,8 @@ async function answerWithKey(actor: Actor, look: Look, target: Target): Promise<
   if (!key)
     throw new T4aError(
       "unsupported",
-      `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), and nothing in ${target.element.ref} is shown selected to count from`,
+      `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), ` +
+        `and nothing in ${target.element.ref} is shown selected to count from`,
     );
   const prompt = rowText(look.grid, look.grid.cursor.row).slice(0, look.grid.cursor.col).trimEnd();
   const history = actor.historyLength();
@@ -388,6 +397,12 @@ async function answered(
       ? answers.map((i) => i.label)
       : undefined;
   let otherMarked: string | undefined;
+  const earlier = new Set(
+    before.text
+      .split("\n")
+      .slice(0, target.element.row)
+      .map((r) => r.trim()),
+  );
   let markNote = "";
   const evidence = (look: Look, exited: boolean): string | undefined => {
     const rows = look.text.split("\n");
@@ -409,10 +424,9 @@ async function answered(
       return hit >= 0 ? rows[hit]!.trim() : undefined;
     }
     // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
-    // is the one drawn apart, and it must be the one meant. (Questions answered above it are
-    // earlier ones: only its own row and those under it count.)
-    const from = target.element.row;
-    const hit = rows.findIndex((r, i) => i >= from && answers(r, i));
+    // is the one drawn apart, and it must be the one meant. (Lines that stood above it before are
+    // earlier questions' answers, wherever output has scrolled them since.)
+    const hit = rows.findIndex((r, i) => !earlier.has(r.trim()) && answers(r, i));
     if (hit < 0) return undefined;
     const marked = markedAnswer(look.grid, hit, inline);
     if (marked === undefined) return rows[hit]!.trim();
@@ -516,7 +530,10 @@ export function markedAnswer(grid: CellGrid, row: number, labels: string[]): str
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Check or uncheck a checkbox, select a radio: bring the focus to it (a click, or arrows from the focused one) and press Space. */
+/**
+ * Check or uncheck a checkbox, select a radio: bring the focus to it (a click, or arrows from the focused one) and
+ * press Space.
+ */
 async function toggle(actor: Actor, look: Look, target: Target): Promise<ActReply> {
   const state = (t: Target | undefined) => (t?.item ?? t?.element)?.checked;
   const focused = (t: Target | undefined) => (t?.item ?? t?.element)?.selected === true;
@@ -595,10 +612,10 @@ export async function submitChoice(actor: Actor, target: Target, toggled: ActRep
       if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}${hint}`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;
-    return actor.reply(
-      "uncertain",
-      `after Enter ${findAgain(look.elements, target) ? `${nameOf(target)} is still listed` : `no line shows ${nameOf(target)}`}${hint}`,
-    );
+    const still = findAgain(look.elements, target)
+      ? `${nameOf(target)} is still listed`
+      : `no line shows ${nameOf(target)}`;
+    return actor.reply("uncertain", `after Enter ${still}${hint}`);
   });
   if (result) return result;
   if (actor.exited) return actor.reply("exited", hint.trim() || undefined);
@@ -638,7 +655,10 @@ export async function clickText(actor: Actor, look: Look, cell: { row: number; c
   );
 }
 
-/** Type `value` into an input in place of what it holds: focus it (a click, or Tab), erase, type; then wait to see it there. */
+/**
+ * Type `value` into an input in place of what it holds: focus it (a click, or Tab), erase, type; then wait to see it
+ * there.
+ */
 export async function fill(actor: Actor, look: Look, target: Target, value: string, submit = false): Promise<ActReply> {
   if (target.element.kind !== "input")
     throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);
@@ -720,7 +740,8 @@ async function submitted(
       ? actor.reply(
           "uncertain",
           again?.element.cursor
-            ? `after Enter ${nameOf(target)} still holds the cursor, showing ${JSON.stringify(again.element.value ?? "")}`
+            ? `after Enter ${nameOf(target)} still holds the cursor, ` +
+                `showing ${JSON.stringify(again.element.value ?? "")}`
             : `after Enter no line shows ${JSON.stringify(value)}`,
         )
       : undefined;

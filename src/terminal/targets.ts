@@ -72,7 +72,8 @@ export function findTarget(
     );
   throw new T4aError(
     "not_found",
-    `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen${candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""}`,
+    `no ${kinds.join(", ")} ${JSON.stringify(query.text)} on the screen` +
+      (candidates.length ? ` (there: ${names(candidates.slice(0, 12))})` : ""),
   );
 }
 
@@ -268,7 +269,8 @@ export function tableChoice(grid: CellGrid, elements: Element[], text: string): 
     if (found.length > 1)
       throw new T4aError(
         "invalid_params",
-        `${JSON.stringify(text)} is in ${found.length} rows of ${table.ref} (numbers ${found.map((r) => r.key).join(", ")}): give the number with fill`,
+        `${JSON.stringify(text)} is in ${found.length} rows of ${table.ref} ` +
+          `(numbers ${found.map((r) => r.key).join(", ")}): give the number with fill`,
       );
     const items: Item[] = rows.map((r, index) => ({
       ref: `${table.ref}.${index + 1}`,

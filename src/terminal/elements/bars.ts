@@ -1,4 +1,5 @@
-// Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the mouse).
+// Status and key-hint lines, menu bars across the top, and function-key bars (buttons where the program takes the
+// mouse).
 import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import type { Found } from "./types.ts";
 import { stripFrame, type View } from "./view.ts";
@@ -8,6 +9,17 @@ const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
+
+/** A key, then what it does, in a few lower-case words: "ctrl+f fullscreen", "⇆ select", "enter confirm". */
+const KEY_THEN_ACTION = new RegExp(
+  [
+    /^(?:(?:ctrl|alt|shift|cmd|meta)\+\S+|enter|esc|tab|space|[⇆⇅↑↓←→]+(?:\/[↑↓←→]+)?)/,
+    / [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/,
+  ]
+    .map((r) => r.source)
+    .join(""),
+  "i",
+);
 
 /** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
 const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
@@ -37,13 +49,7 @@ export function findStatus(view: View): Found[] {
     const parts = stripFrame(view.flat[row]!)
       .trim()
       .split(/\s{2,}/);
-    const leading =
-      parts.length >= 2 &&
-      parts.every((part) =>
-        /^(?:(?:ctrl|alt|shift|cmd|meta)\+\S+|enter|esc|tab|space|[⇆⇅↑↓←→]+(?:\/[↑↓←→]+)?) [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/i.test(
-          part,
-        ),
-      );
+    const leading = parts.length >= 2 && parts.every((part) => KEY_THEN_ACTION.test(part));
     if (
       (matches && matches.length >= 3) ||
       (colons && colons.length >= 3) ||
@@ -112,13 +118,15 @@ export function findStatus(view: View): Found[] {
     out.push(status(view, hintRows[i]!, hintRows[j]!));
     i = j + 1;
   }
-  // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected row.
+  // A top row shaped like the one under it (tig's "2026-11-26 21:00 …" over "2026-11-26 20:34 …") is a list's selected
+  // row.
   const shape = (r: number) =>
     /^\s*\S+/
       .exec(view.flat[r] ?? "")?.[0]
       .replace(/\d/g, "9")
       .replace(/\p{L}/gu, "a");
-  // A list's selected row right under a title bar, on the bar's colour (newsboat's first feed): the title is told from the row under that.
+  // A list's selected row right under a title bar, on the bar's colour (newsboat's first feed): the title is told from
+  // the row under that.
   const listed = (r: number) =>
     r + 1 < view.rows &&
     shape(r) !== undefined &&
@@ -167,7 +175,8 @@ export function findStatus(view: View): Found[] {
       apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
     const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
     const strays = tokens.filter((w) => !menuWords.includes(w));
-    // Entries stand a few blanks apart; names far apart over panes (cmus's "Artist / Album …  Track …  Library") head the panes.
+    // Entries stand a few blanks apart; names far apart over panes (cmus's "Artist / Album …  Track …  Library") head
+    // the panes.
     const spread = menuWords.some(
       (w, i) => i > 0 && w.index! - (menuWords[i - 1]!.index! + menuWords[i - 1]![0].length) > 8,
     );
@@ -307,7 +316,8 @@ export function findStatus(view: View): Found[] {
     // (A circle is a spinner only while it says it is busy: "◒  Installing via npm..", not claude's "◐ Medium effort".)
     const spinner = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏⣾⣽⣻⢿⡿⣟⣯⣷] +\S/.test(trimmed) || /^[◐◓◑◒◴◷◶◵] +\S.*(?:\.{2,3}|…)$/.test(trimmed);
     // Where you are, at the screen's top or bottom edge: a backtitle on a coloured backdrop, over a
-    // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a folder's path
+    // blank row, above a dialog (dialog's, debconf's), a position ("1/9  All", "Top", "42%") on the last row, a
+    // folder's path
     // (ranger's title, opencode's footer) that is not a shell's prompt.
     const edge = row === 0 || (row >= view.rows - 2 && !view.flat.slice(row + 1).some((l) => l.trim()));
     const backtitle =

@@ -193,7 +193,8 @@ export function markerMenus(view: View): Found[] {
         ? [undefined, undefined, clean(text)]
         : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
       const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
-      // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its own.
+      // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its
+      // own.
       const at = view.flat[r]!.indexOf(name!, textCol);
       const lastWord = / (\S+)$/.exec(name!);
       const ink = (col: number) => view.ink(r, col);
@@ -400,7 +401,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       r >= 0 && r < view.rows && start > 0 ? /^\s*(\d+)\s*$/.exec(view.text(r, 0, start))?.[1] : undefined;
     const numbered = (r: number) => number(r) !== undefined && Number(number(r)) === Number(number(row)) + r - row;
     if (numbered(row + 1) && (numbered(row - 1) || numbered(row + 2))) continue;
-    // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9 SIGKILL" over "15 SIGTERM".)
+    // (A mark before the selected row's name, vifm's "*", shifts it by one, as do numbers right-aligned: htop's " 9
+    // SIGKILL" over "15 SIGTERM".)
     // A pop-up's rows share a background of their own (vim's completion menu over the text): the list is those rows.
     // (Not a heading across panes over it, its row barred beside: htop's "Categories" by "Display options".)
     const paneHeading = (r: number) => headings.has(r) && bars.filter((b) => b.row === r).length >= 2;
@@ -504,7 +506,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r += step) {
       if (headed.has(r)) continue;
-      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the name.
+      // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the
+      // name.
       const text = view.text(r, start, right).trimEnd();
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
@@ -608,7 +611,8 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;
-      // A column rule down every row (mc's panel in its brief format, "│/jars   │ quinoa.txt") makes columns: a table's, read later.
+      // A column rule down every row (mc's panel in its brief format, "│/jars   │ quinoa.txt") makes columns: a
+      // table's, read later.
       // (All but a status row under them.)
       const ruled = [...view.text(rows[0]!, inner.start, inner.end)].some(
         (ch, i) =>

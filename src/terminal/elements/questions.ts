@@ -5,12 +5,24 @@ import type { Found, Item } from "./types.ts";
 import { clean, highlighted, stripFrame, type View } from "./view.ts";
 
 /**
- * The answers in brackets after a question: "[Y/n]", "(y/N)", "[y,n,q,a,d,...]", "(y or n)",
- * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]"; a lone "(y)" only right after a "?".
+ * Answers in brackets after a question: "[Y/n]", "(y/N)", "(yes/no/[fingerprint])", "(y or n)",
+ * "(yes or no)", emacs's "(y, n, !, ., q, C-r, C-f, d or C-h)", "[Y|n]", git's "[y,n,q,a,d,...]".
  * (Not "(N/A)": not applicable.)
  */
-const YES_NO =
-  /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??|(?<=\? )\((y)\)(?=\s*$)|\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)|(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)|(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
+const BRACKETED_ANSWERS =
+  /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??/;
+/** A lone "(y)" right after a "?". */
+const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
+/** mutt's "([yes]/no/?)": the bracketed one is the default. */
+const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)/;
+/** parted's "Yes/No?" at the end of its row. */
+const YES_SLASH_NO = /(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)/;
+/** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
+const LETTER_ANSWERS = /(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
+/** Any of the above: each has one group, the answers (1 to 5 in this order). */
+const YES_NO = new RegExp(
+  [BRACKETED_ANSWERS, LONE_YES, YES_NO_DEFAULTED, YES_SLASH_NO, LETTER_ANSWERS].map((r) => r.source).join("|"),
+);
 
 /** What stands before a question's words and is no part of them: inquirer's "? ", dpkg's "*** ". */
 const QUESTION_ICON = /^(?:[?✔✖]|\*{3}) /;
@@ -45,7 +57,8 @@ const LEGEND_ROWS = 10;
  * capital among lower-case answers, or the bracketed one (mutt's "[yes]"), or the one named after
  * the group ("[default=N]"); a bracketed word that is no answer is a value to type (ssh's
  * "[fingerprint]"): no key, no default. Labels come from the program's legend above when it has
- * one (dpkg's "D     : show the differences…"), else the usual names of y, n, q…
+ * one (dpkg's "D     : show the differences…"; the item then stands where its description does),
+ * else the usual names of y, n, q…
  */
 function bracketedAnswers(
   view: View,
@@ -71,11 +84,13 @@ function bracketedAnswers(
     const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
     const byCase = caseMarks && option !== key && option.length === 1;
     const isDefault = !listed && !placeholder && (byCase || bracketed !== option);
+    // (An answer the legend describes is where its description is: that is what names it.)
+    const described = legend.get(option);
     items.push({
-      label: legend.get(option) ?? ANSWER_NAMES[key] ?? option,
-      row,
-      col: c,
-      width: option.length,
+      label: described?.text ?? ANSWER_NAMES[key] ?? option,
+      row: described?.row ?? row,
+      col: described?.col ?? c,
+      width: described?.width ?? option.length,
       ...(placeholder ? {} : { key: typed }),
       ...(isDefault ? { selected: true } : {}),
     });
@@ -87,20 +102,29 @@ function bracketedAnswers(
   return items;
 }
 
+/** A key's line in a legend: what it does, and where that stands. */
+interface Legend {
+  text: string;
+  row: number;
+  col: number;
+  width: number;
+}
+
 /**
  * The legend the rows above a question give its keys ("Y or I  : install…"): each key to its
  * description, the first key of a pair and its alias alike. Empty when there is none.
  */
-function legendAbove(view: View, row: number): Map<string, string> {
-  const legend = new Map<string, string>();
+function legendAbove(view: View, row: number): Map<string, Legend> {
+  const legend = new Map<string, Legend>();
   for (let r = row - 1; r >= Math.max(0, row - LEGEND_ROWS); r--) {
     const entry = LEGEND_ROW.exec(view.flat[r]!);
     if (!entry) {
       if (legend.size) break;
       continue;
     }
-    const description = clean(entry[3]!);
-    for (const key of [entry[1], entry[2]]) if (key && !legend.has(key)) legend.set(key, description);
+    const text = clean(entry[3]!);
+    const at = { text, row: r, col: view.flat[r]!.indexOf(entry[3]!), width: text.length };
+    for (const key of [entry[1], entry[2]]) if (key && !legend.has(key)) legend.set(key, at);
   }
   return legend;
 }
@@ -236,7 +260,8 @@ export function findQuestions(view: View): Found[] {
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     // (A word may come before the key's: vim's "Save (A)ll".)
-    // (Or two, the row ending in vim's ":" of a confirm(): "(Y)es, [N]o:"; words may come before a key: "Load File (a)nd Options".)
+    // (Or two, the row ending in vim's ":" of a confirm(): "(Y)es, [N]o:"; words may come before a key: "Load File
+    // (a)nd Options".)
     const pieces = [
       ...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ ){0,2}\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g),
     ];
@@ -253,7 +278,8 @@ export function findQuestions(view: View): Found[] {
       width: m[1]!.trim().length,
       key: m[2]!.toLowerCase(),
     }));
-    // (A line above that asks nothing, vim's 'See ":help W11" for more info.', is the message before it, not the question.)
+    // (A line above that asks nothing, vim's 'See ":help W11" for more info.', is the message before it, not the
+    // question.)
     const asks = row > 0 && /[?:!]\s*$/.test(view.flat[row - 1]!);
     const above = row > 0 && asks && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
     const first = above ? row - 1 : row;
@@ -435,7 +461,8 @@ export function findQuestions(view: View): Found[] {
     const { cursor } = view;
     // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
     // (A blank row may stand between: readline-sync's.)
-    // (Or a long prompt wraps onto the cursor's row: vim's "Type number and <Enter> or click … (q or empty" over "cancels):".)
+    // (Or a long prompt wraps onto the cursor's row: vim's "Type number and <Enter> or click … (q or empty" over
+    // "cancels):".)
     const wrapped = cursor.row === last + 2 && (view.flat[last + 1] ?? "").trimEnd().length >= view.cols - 2;
     const promptRow = cursor.row === last + 2 && (!view.flat[last + 1]?.trim() || wrapped) ? last + 2 : last + 1;
     const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
@@ -464,7 +491,8 @@ export function findQuestions(view: View): Found[] {
     const width = Math.max(...options.map((o) => o.col + o.width)) - col;
     const qStart = view.text(q, 0, view.cols).search(/[^\s│┃║|]/);
     // No marker: the one option drawn in a style none of the others has is the selected one (inquirer's colour).
-    // (Told by its key first, where the library lights only that: clack's selectKey; a dim hint after one option is no light.)
+    // (Told by its key first, where the library lights only that: clack's selectKey; a dim hint after one option is no
+    // light.)
     if (!options.some((o) => o.selected)) {
       const loneBy = (look: (o: Option) => string) => {
         const styles = options.map(look);

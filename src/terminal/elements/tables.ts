@@ -65,7 +65,8 @@ export function findTables(view: View): Found[] {
       candidates++;
       // The rule is the header's, not a row of the body; so is the blank row.
       const skip = ruled || gapped ? 1 : 0;
-      // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those numbered at the left.
+      // A spreadsheet's column letters (A B C D…) head its grid however empty its cells are: its rows are those
+      // numbered at the left.
       const letters =
         names.length >= 3 &&
         names.every((n, i) => n.length === 1 && n.charCodeAt(0) === names[0]!.charCodeAt(0) + i && /[A-Z]/.test(n));
@@ -78,7 +79,8 @@ export function findTables(view: View): Found[] {
         start: segment.start + w.index!,
         end: segment.start + w.index! + w[0].length,
       }));
-      // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged path").
+      // One row under a header is a table only when its words stand under the names (git add -i's "staged unstaged
+      // path").
       // (and the header is only names: no figures, no list's row read as one, tig's dated commit.)
       const onlyNames =
         !/\d/.test(text) &&

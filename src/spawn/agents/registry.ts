@@ -640,7 +640,9 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 0.225: settings.json (custom models, trusted folders) is configuration; sessions/ its conversations.
       config: [".factory/"],
-      keep: [".factory/sessions/", ".factory/auth.json"],
+      // Not auth.json: droid seeds its identity from the whoami cached there, whose on-prem
+      // premBaseHost is where its API calls (and token) go.
+      keep: [".factory/sessions/"],
       scratch: [".factory/logs", ".factory/cache", ".factory/state"],
     },
     domains: ["api.factory.ai", "app.factory.ai", "*.factory.ai"],

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { PRESETS } from "../../src/spawn/agents/registry.ts";
 import { waitFor } from "../harness.ts";
 import { Actor, CAN_MAKE_USERS, HAS_BWRAP, IS_ROOT } from "./actor.ts";
 
@@ -346,3 +347,61 @@ for (const kind of kinds) {
     );
   });
 }
+
+/**
+ * What each preset keeps writable for real, as reviewed against what its CLI does with it on its
+ * next start outside a sandbox (docs/security.md, "What a sandboxed agent keeps"): conversations
+ * and tokens only. A login file whose CLI runs a value (pi's "!cmd" key), merges a config a URL
+ * serves (opencode's and kilo's "wellknown"), or sends its token where it says (qwen's
+ * resource_url, droid's cached premBaseHost) is a private copy instead. Listed here as they were
+ * at wave 5's attack; the login files were read in each CLI's code, the conversation stores only
+ * named (cline's and continue's presets landed while it ran: listed, not read).
+ */
+const REVIEWED_KEEPS: Record<string, string[]> = {
+  claude: [
+    ".claude/projects/",
+    ".claude/todos/",
+    ".claude/file-history/",
+    ".claude/plans/",
+    ".claude/.credentials.json",
+  ],
+  codex: [".codex/sessions/", ".codex/archived_sessions/", ".codex/history.jsonl", ".codex/auth.json"],
+  gemini: [".gemini/tmp/", ".gemini/oauth_creds.json", ".gemini/google_accounts.json"],
+  qwen: [".qwen/tmp/", ".qwen/projects/"],
+  opencode: [
+    ".local/share/opencode/storage/",
+    ".local/share/opencode/opencode.db",
+    ".local/share/opencode/opencode.db-wal",
+    ".local/share/opencode/opencode.db-shm",
+    ".local/state/opencode/",
+  ],
+  pi: [".pi/agent/sessions/"],
+  copilot: [".copilot/session-state/"],
+  kilo: [
+    ".local/share/kilo/storage/",
+    ".local/share/kilo/kilo.db",
+    ".local/share/kilo/kilo.db-wal",
+    ".local/share/kilo/kilo.db-shm",
+    ".local/state/kilo/",
+  ],
+  droid: [".factory/sessions/"],
+  cline: [
+    ".cline/data/sessions/",
+    ".cline/data/db/sessions.db",
+    ".cline/data/db/sessions.db-wal",
+    ".cline/data/db/sessions.db-shm",
+  ],
+  continue: [".continue/sessions/"],
+};
+
+test("every path a preset keeps writable was reviewed for what its CLI does with it outside (a new one: review it, then add it here)", () => {
+  const unreviewed = PRESETS.flatMap((preset) =>
+    preset.home.keep
+      .filter((kept) => !(REVIEWED_KEEPS[preset.name] ?? []).includes(kept))
+      .map((kept) => `${preset.name}: ${kept}`),
+  );
+  expect(
+    unreviewed,
+    "does the CLI run, fetch or send its token by anything in it on its next start? (docs/security.md)",
+  ).toEqual([]);
+});

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_COMMAND, AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
+import {
+  AGENT_COMMAND,
+  AGENTS_BIN,
+  LOGIN_AGENT_CLIS,
+  NEW_AGENT_CLIS,
+  prepareAgentHome,
+} from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
 import { BIN, isAlive, Sandbox, waitFor } from "./harness.ts";
 
@@ -170,11 +176,42 @@ for (const cli of NEW_AGENT_CLIS) {
   );
 }
 
-test.if(NEW_AGENT_CLIS.some(installed))(
+/** Each vendor-login CLI's login question, as its waiting line (offline, no credentials). */
+const LOGIN: Record<string, RegExp> = {
+  auggie: /^→ Login to continue$/,
+  amp: /^Would you like to log in to Amp\? \[\(y\)es, \(n\)o\]:$/,
+  qoder: /^Sign in to get started, or exit the application\.$/,
+};
+
+for (const { name, cli } of LOGIN_AGENT_CLIS) {
+  const present = existsSync(join(AGENTS_BIN, cli));
+  if (!present) console.log(`skipped: the real ${cli} is not installed (npm run agents:install)`);
+  test.if(present)(
+    `${name}: without its vendor's login it stops at its login screen: waiting, the login question its line`,
+    async () => {
+      const id = `login-${name}`;
+      const watch = await watchStates(id);
+      await t4a(["create", "--name", id, "--agent", name]);
+      const waiting = await watch.until("waiting", 0, 90_000);
+      expect(waiting.line, await watch.report()).toMatch(LOGIN[name]!);
+      const listed = await t4a(["list"]);
+      expect(listed.split("\n").find((row) => row.startsWith(id))).toContain(waiting.line.slice(0, 20));
+      watch.stop();
+      await t4a(["kill", id]);
+    },
+    120_000,
+  );
+}
+
+const checked = [
+  ...NEW_AGENT_CLIS.filter(installed),
+  ...LOGIN_AGENT_CLIS.filter(({ cli }) => existsSync(join(AGENTS_BIN, cli))).map(({ name }) => name),
+];
+test.if(checked.length > 0)(
   "agents --check: every flag of the new presets is in the pinned CLIs' --help (those installed)",
   async () => {
     const rows = (await t4aRaw(["agents", "--check"])).stdout.split("\n").map((row) => row.split("\t"));
-    for (const cli of NEW_AGENT_CLIS.filter(installed)) {
+    for (const cli of checked) {
       const row = rows.find((cells) => cells[0] === cli);
       expect(row?.[1]).toBe("installed");
       expect(row?.[4]).toBe("flags ok");

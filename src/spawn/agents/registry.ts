@@ -767,6 +767,94 @@ export const PRESETS: AgentPreset[] = [
     chromePatterns: ["Ask anything, @ for context", "◉ Continue CLI", "esc to interrupt", "^\\s*(Config|Model): "],
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },
+  // The vendor-login CLIs (issue 60): each needs its vendor's login, which no fake model gives, so
+  // each was seen here only up to its login screen (a question: waiting, so a user sees why it
+  // stopped). Flags from their --help (test/agents/help/); their TUI past the login, unseen, is read
+  // from what every CLI shares (ready when it reads its terminal, the common busy hints).
+  {
+    name: "auggie",
+    cli: "auggie",
+    defaultArgs: [],
+    // No flag approves every tool (only "--permission <rule>" per tool): nothing for --yolo.
+    autoApprove: [],
+    prompt: { via: "positional" }, // help (auggie.txt): "Usage: auggie [instruction] [options]", "[instruction]  Positional instruction"
+    // help: "-c, --continue  Continue from the most recent session", "-r, --resume [sessionId]  Resume a specific session by ID or prefix"
+    resume: { latest: ["--continue"] },
+    envKeys: [
+      "AUGMENT_SESSION_AUTH",
+      "AUGMENT_API_TOKEN",
+      "AUGMENT_API_URL",
+      "AUGMENT_DISABLE_AUTO_UPDATE",
+      "GITHUB_API_TOKEN",
+    ],
+    home: {
+      // 0.36: ~/.augment (--augment-cache-dir's default), its login in session.json (help: "AUGMENT_SESSION_AUTH … same format as ~/.augment/session.json").
+      config: [".augment/"],
+      keep: [".augment/session.json", ".augment/sessions/"],
+    },
+    domains: ["augmentcode.com", "*.augmentcode.com"],
+    waitingPatterns: [
+      "Login to continue", // 0.36.0 without a login: "→ Login to continue", "Press return to open your browser"
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: GENERIC_BUSY,
+    readyPatterns: [],
+    chromePatterns: ["^Press return to open your browser", "You can create an account from the login page"],
+    answers: { yes: ["Enter"], no: ["Escape"] },
+  },
+  {
+    name: "amp",
+    cli: "amp",
+    defaultArgs: [],
+    // Only its settings' "amp.dangerouslyAllowAll" approves everything; no flag: nothing for --yolo.
+    autoApprove: [],
+    // help (amp.txt): no prompt argument for its TUI ("echo … | amp" or -x, which runs one turn and exits): typed.
+    prompt: { via: "type" },
+    resume: { latest: ["last"] }, // help: "last  [alias: l] Continue the last thread"
+    envKeys: ["AMP_API_KEY", "AMP_URL", "AMP_SETTINGS_FILE", "AMP_LOG_LEVEL", "AMP_LOG_FILE"], // help: "Environment variables:"
+    home: {
+      // help: settings in ~/.config/amp/settings.json, its log in ~/.cache/amp/logs/cli.log; threads live on its server.
+      config: [".config/amp/"],
+      keep: [".local/share/amp/"],
+      scratch: [".cache/amp"],
+    },
+    domains: ["ampcode.com", "*.ampcode.com"],
+    waitingPatterns: [
+      "Would you like to log in to Amp\\?", // 0.0.1790142911 without AMP_API_KEY: "Would you like to log in to Amp? [(y)es, (n)o]:"
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: GENERIC_BUSY,
+    readyPatterns: [],
+    chromePatterns: ["^No API key found"],
+    answers: { yes: ["y", "Enter"], no: ["n", "Enter"] },
+  },
+  {
+    name: "qoder",
+    cli: "qodercli",
+    defaultArgs: [],
+    autoApprove: ["--dangerously-skip-permissions"], // help (qoder.txt): "--dangerously-skip-permissions  Bypass all permission checks"
+    prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive <text>  Execute prompt and continue in interactive mode"
+    // help: "--session-id <id>  Use a specific session ID", "-r, --resume [id]  Resume a previous session by identifier", "-c, --continue"
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--continue"] },
+    envKeys: ["QODER_CONFIG_DIR", "QODER_USER_CONFIG_DIR"],
+    home: {
+      // 1.1.52: ~/.qoder/settings.json (trusted directories), .auth/ (its login), projects/ (sessions), logs/.
+      config: [".qoder/"],
+      keep: [".qoder/.auth/", ".qoder/projects/"],
+      scratch: [".qoder/logs"],
+    },
+    domains: ["qoder.com", "*.qoder.com"],
+    waitingPatterns: [
+      "Sign in to get started", // 1.1.52 without a login: "Welcome to Qoder CLI", "Sign in to get started, or exit the application.", "❯ 1. Sign in to continue"
+      "Do you trust the files in this folder\\?", // before it, in a folder not in settings.json's permissions.trustDirectories
+      ...COMMON_WAITING,
+    ],
+    busyPatterns: GENERIC_BUSY,
+    readyPatterns: [],
+    chromePatterns: ["↑/↓ navigate · Enter select", "Not Login Please Auth"],
+    // 1.1.52's questions: "❯ 1. …" selected first, "↑/↓ navigate · Enter select · Esc back".
+    answers: { yes: ["Enter"], no: ["Escape"] },
+  },
 ];
 
 /**

@@ -14,8 +14,7 @@ export const ChooseParams = deferred(() =>
   v.object({
     id: TerminalId,
     ...actFields(),
-    // (No description: terminal_choose's own says it, within the tools' size.)
-    submit: v.optional(v.boolean()),
+    submit: v.optional(v.pipe(v.boolean(), v.description("then Enter"))),
   }),
 );
 
@@ -62,7 +61,7 @@ export const choose = defineCommand({
     tool: "terminal_choose",
     // It presses buttons too (click's tool would cost the list as much again for the same thing).
     description:
-      "Pick a menu item or answer, toggle a box (submit: then Enter), press a button (OK); returns once shown.",
+      "Pick a menu item or answer, toggle a checkbox, press a button (OK): by mouse or keys; returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/choose" }],

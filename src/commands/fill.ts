@@ -16,7 +16,7 @@ export const FillParams = deferred(() =>
     id: TerminalId,
     ...actFields(),
     value: v.pipe(v.string(), v.description("the text it should hold")),
-    submit: v.optional(v.pipe(v.boolean(), v.description("then press Enter and see the field taken"))),
+    submit: v.optional(v.pipe(v.boolean(), v.description("then Enter"))),
   }),
 );
 

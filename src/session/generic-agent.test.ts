@@ -58,7 +58,7 @@ async function elementsOfText(name: string) {
   }
 }
 
-test("continue (cn 1.5.47): a menu under the question its dialog asks is the question, its items the choices", async () => {
+test("continue (cn 1.5.47): a menu under its dialog's question is the question, its items the choices", async () => {
   const question = findQuestion(await elementsOfText("continue-write"));
   expect(question?.line).toBe("Would you like to continue?");
   // Each label as the screen's text has it: with its key hint ("Continue (tab)").
@@ -67,13 +67,13 @@ test("continue (cn 1.5.47): a menu under the question its dialog asks is the que
   expect(pickChoice(question!, "no")?.label).toStartWith("No, and tell Continue what to do differently");
 });
 
-test("continue (cn 1.5.47) at rest: its last words are above its rounded input box, not the directory row under it", async () => {
+test("continue (cn 1.5.47) at rest: its last words are above its input box, not the directory row", async () => {
   const elements = await elementsOfText("continue-idle");
   expect(findQuestion(elements)).toBe(undefined);
   expect(lastWords(elements, inputRow(elements, readText("continue-idle").split("\n")))).toBe("FAKE-ANSWER 1");
 });
 
-test("cline (3.0.65): the question a few rows above its bracketed keys, [y] Approve the yes, [n] Deny the no", async () => {
+test("cline (3.0.65): the question a few rows above its keys, [y] Approve the yes, [n] Deny the no", async () => {
   const question = findQuestion(await elementsOfText("cline-run"));
   expect(question?.line).toBe("Approve tool call?");
   expect(question?.choices.map((choice) => [choice.label, choice.item?.key])).toEqual([
@@ -85,7 +85,7 @@ test("cline (3.0.65): the question a few rows above its bracketed keys, [y] Appr
   expect(pickChoice(question!, "always")).toBe(undefined);
 });
 
-test("a turn's summary with a verb of any letters is no words (claude 2.1.330's \"✻ Sautéed for 0s · done 3:32 PM\")", () => {
+test("a turn's summary with a verb of any letters is no words (claude 2.1.330's \"✻ Sautéed for 0s\")", () => {
   expect(TURN_SUMMARY.test("✻ Sautéed for 0s · done 3:32 PM")).toBe(true);
   expect(TURN_SUMMARY.test("✻ Crunched for 0s · done 12:21 PM")).toBe(true);
   expect(TURN_SUMMARY.test("FAKE-ANSWER 1")).toBe(false);

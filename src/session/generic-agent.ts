@@ -111,7 +111,10 @@ export function frameRows(elements: Element[]): Set<string> {
 
 /** "0s", "9.0s", "120 ms". */
 const DURATION = String.raw`\d+(?:\.\d+)?\s?(?:ms|s|m|h)`;
-/** "✻ Crunched for 0s", "─ Worked for 3s", "✻ Sautéed for 0s": after a mark, a verb in the past (any letters), then a duration. */
+/**
+ * "✻ Crunched for 0s", "─ Worked for 3s", "✻ Sautéed for 0s": after a mark, a verb in the past (any
+ * letters), then a duration.
+ */
 const PAST_VERB_AND_DURATION = String.raw`^[^A-Za-z0-9\s]*\s*[A-Z]\p{Ll}+ed (?:for|in) ${DURATION}\b`;
 /** "· 9.0s" ending the row. */
 const DURATIONS_LAST = String.raw`·\s*(?:${DURATION}\s*)+$`;
@@ -121,7 +124,10 @@ const DURATIONS_LAST = String.raw`·\s*(?:${DURATION}\s*)+$`;
  */
 export const TURN_SUMMARY = new RegExp(`${PAST_VERB_AND_DURATION}|${DURATIONS_LAST}`, "u");
 
-/** The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)", "/tmp/w ⊦master"): its frame, not words. */
+/**
+ * The directory it works in, a branch after it ("/tmp/w [⎇ master%]", "~/src (main)", "/tmp/w
+ * ⊦master"): its frame, not words.
+ */
 const WHERE = /^(?:~|\/)\S*(?: (?:[[(][^\])]*[\])]|[^\w\s]\S*))?$/;
 
 /** A key hint ("? for shortcuts", "Shift+Tab to accept edits", "esc to interrupt"): the CLI's, not its words. */

@@ -419,7 +419,10 @@ export function escapedDescendants(sid: number): ProcEntry[] {
   return descendants(processTable(), new Set([sid])).filter((entry) => entry.sid !== sid);
 }
 
-/** Of `found`, the pids still running as the same processes (a pid reused since is left alone), and what they started since. */
+/**
+ * Of `found`, the pids still running as the same processes (a pid reused since is left alone), and
+ * what they started since.
+ */
 function stillRunning(found: ProcEntry[]): number[] {
   if (!found.length) return [];
   const table = processTable();

@@ -790,7 +790,9 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 0.36: ~/.augment (--augment-cache-dir's default), its login in session.json (help: "AUGMENT_SESSION_AUTH … same format as ~/.augment/session.json").
       config: [".augment/"],
-      keep: [".augment/session.json", ".augment/sessions/"],
+      // Nothing kept writable: never seen past its login here, what its next start outside does
+      // with its stores was not reviewed (test/security/wave5.test.ts); a sandbox's login is a private copy.
+      keep: [],
     },
     domains: ["augmentcode.com", "*.augmentcode.com"],
     waitingPatterns: [
@@ -815,7 +817,7 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // help: settings in ~/.config/amp/settings.json, its log in ~/.cache/amp/logs/cli.log; threads live on its server.
       config: [".config/amp/"],
-      keep: [".local/share/amp/"],
+      keep: [], // as auggie's: unreviewed, nothing kept writable
       scratch: [".cache/amp"],
     },
     domains: ["ampcode.com", "*.ampcode.com"],
@@ -840,7 +842,7 @@ export const PRESETS: AgentPreset[] = [
     home: {
       // 1.1.52: ~/.qoder/settings.json (trusted directories), .auth/ (its login), projects/ (sessions), logs/.
       config: [".qoder/"],
-      keep: [".qoder/.auth/", ".qoder/projects/"],
+      keep: [], // as auggie's: unreviewed (its login in .auth/, sessions under projects/), nothing kept writable
       scratch: [".qoder/logs"],
     },
     domains: ["qoder.com", "*.qoder.com"],

@@ -146,3 +146,17 @@ test("update-alternatives --config: its wrapped first line is prose, not a statu
     }
   }
 });
+
+test("completion grids: python3's and bash's words with nothing lit are text, never a status; bash's '--More--' is its pager's status", async () => {
+  const kindsOf = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      return detectElements(cellGridOf(fixture.term)).map((e) => `${e.kind}@${e.row}`);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await kindsOf("python-complete")).toEqual(["text@0", "input@6"]);
+  expect(await kindsOf("bash-complete-grid")).toEqual(["text@0", "input@7"]);
+  expect(await kindsOf("bash-complete-more")).toEqual(["text@0", "status@23"]);
+});

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { startSshd } from "../test/fixtures/sshd.ts";
 
 const BIN = resolve(import.meta.dir, "../dist/t4a");
 const PROGRAMS = resolve(import.meta.dir, "../test/fixtures/programs");
@@ -134,6 +135,25 @@ function next(name: string, steps: Step[], check: (app: (file: string) => string
     steps: [{ wait: "TypeScript?" }, ...steps],
     check: (dir) =>
       check((file) => (existsSync(join(dir, "myapp", file)) ? read(join(dir, "myapp", file)) || " " : "")),
+  };
+}
+
+/**
+ * ssh to a local sshd whose host key is not known: "(yes/no/[fingerprint])?" answered by a word;
+ * logged in and the key kept, or refused and nothing kept. $SSHCONF and $SSHPORT name the sshd.
+ */
+function hostKey(answer: string, accepted: boolean): Task {
+  return {
+    name: `ssh, host key unknown: answer ${answer}`,
+    needs: ["ssh", "sshd"],
+    command:
+      "ssh -F $SSHCONF -o StrictHostKeyChecking=ask -o UserKnownHostsFile=$D/known -p $SSHPORT 127.0.0.1 " +
+      "echo logged-in > $OUT",
+    steps: [{ wait: "(yes/no/[fingerprint])?" }, { act: ["choose", answer] }],
+    check: (dir, out) =>
+      accepted
+        ? read(out) === "logged-in" && read(join(dir, "known")).includes("ssh-ed25519")
+        : read(out) === "" && !existsSync(join(dir, "known")),
   };
 }
 
@@ -322,6 +342,8 @@ export const TASKS: Task[] = [
     ],
     (app) => !!app("tsconfig.json") && !!app("eslint.config.mjs") && !app("package.json").includes("tailwindcss"),
   ),
+  hostKey("yes", true),
+  hostKey("no", false),
   conffile("keep your currently-installed version", "setting = mine"),
   conffile("install the package maintainer's version", "setting = 1.1"),
 ];
@@ -364,11 +386,16 @@ export async function runTasks(log: (line: string) => void, only = ""): Promise<
     return { ok: child.status === 0, out: child.stdout, err: child.stderr.trim() };
   };
   const counts: Record<Outcome, number> = { done: 0, uncertain: 0, refused: 0, wrong: 0, skipped: 0 };
+  // A local sshd for the host-key tasks (test/fixtures/sshd.ts), when one is installed.
+  const wanted = TASKS.filter((task) => task.name.includes(only));
+  const sshd = wanted.some((task) => task.needs.includes("sshd"))
+    ? await startSshd(join(home, "ssh")).catch(() => undefined)
+    : undefined;
   try {
     for (const [index, task] of TASKS.entries()) {
       if (!task.name.includes(only)) continue;
       const missing = task.needs.filter((program) =>
-        program in TOOLS ? !tools.installed.has(program) : !Bun.which(program),
+        program in TOOLS ? !tools.installed.has(program) : program === "sshd" ? !sshd : !Bun.which(program),
       );
       if (missing.length) {
         counts.skipped++;
@@ -379,7 +406,11 @@ export async function runTasks(log: (line: string) => void, only = ""): Promise<
       mkdirSync(dir);
       task.setup?.(dir);
       const out = join(dir, "out");
-      const line = task.command.replaceAll("$D", dir).replaceAll("$OUT", out);
+      const line = task.command
+        .replaceAll("$D", dir)
+        .replaceAll("$OUT", out)
+        .replaceAll("$SSHCONF", sshd?.config ?? "")
+        .replaceAll("$SSHPORT", String(sshd?.port ?? 0));
       const id = t4a(["create", "--cwd", dir, "--", "bash", "--norc", "-c", `${line}; sleep 600`]).out.trim();
       const replies: Reply[] = [];
       let failed = "";
@@ -423,6 +454,7 @@ export async function runTasks(log: (line: string) => void, only = ""): Promise<
       t4a(["kill", id]);
     }
   } finally {
+    sshd?.stop();
     t4a(["shutdown"]);
     rmSync(home, { recursive: true, force: true });
   }

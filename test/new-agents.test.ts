@@ -5,7 +5,7 @@
 // kill, and every preset flag still in the pinned CLI's --help. Where a CLI is not installed, its
 // tests skip and say so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   AGENT_COMMAND,
@@ -16,6 +16,7 @@ import {
 } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
 import { BIN, isAlive, Sandbox, waitFor } from "./harness.ts";
+import { HAS_BWRAP } from "./security/actor.ts";
 
 /** The question each CLI asks before its tool runs, as the waiting event's line; none for pi. */
 const QUESTION: Record<string, RegExp | undefined> = {
@@ -24,6 +25,12 @@ const QUESTION: Record<string, RegExp | undefined> = {
   droid: /^Command to approve · medium risk$/,
   cline: /^Approve tool call\?$/,
   continue: /^Would you like to continue\?$/,
+};
+
+/** Where a CLI keeps its conversations (kept writable by its sandbox), and its login (a private copy there). */
+const KEPT: Record<string, { conversations: string; login?: string } | undefined> = {
+  cline: { conversations: ".cline/data/sessions", login: ".cline/data/settings/providers.json" },
+  continue: { conversations: ".continue/sessions" },
 };
 
 const installed = (cli: string) => existsSync(join(AGENTS_BIN, AGENT_COMMAND[cli] ?? cli));
@@ -95,24 +102,33 @@ async function watchStates(id: string) {
   return { steps, report, until, stop: () => connection.close() };
 }
 
+/** cline's hub daemons started from session `id` (its environment carries T4A_TERMINAL and this HOME). */
+function clineHubs(id: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, "latin1").includes("--cline-hub-daemon")) continue;
+      const environ = `\0${readFileSync(`/proc/${entry}/environ`, "latin1")}`;
+      if (environ.includes(`\0T4A_TERMINAL=${id}\0`) && environ.includes(`\0HOME=${home}\0`) && isAlive(Number(entry)))
+        found.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
 /**
  * Kills the session; for cline, checks its hub daemon (`cline --cline-hub-daemon`, in a session of
  * its own, which outlives cline) ended with it. 3.0.65 starts its hub seconds into a session,
  * sometimes after the turn: it is waited for.
  */
 async function kill(cli: string, id: string): Promise<void> {
-  const lock = join(home, ".cline", "data", "locks", "hub", "production.json");
-  const hubPid = () => {
-    try {
-      const pid = JSON.parse(readFileSync(lock, "utf8")).pid as number;
-      return isAlive(pid) ? pid : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const hub = cli === "cline" ? await waitFor(hubPid, 60_000, `cline's hub daemon (${lock})`) : undefined;
+  const hubs =
+    cli === "cline" ? await waitFor(() => clineHubs(id).length && clineHubs(id), 60_000, `cline's hub daemon`) : [];
   await t4a(["kill", id]);
-  if (hub !== undefined)
+  for (const hub of hubs || [])
     await waitFor(() => !isAlive(hub), 10_000, `cline's hub daemon ${hub} to end with the session`);
 }
 
@@ -170,6 +186,48 @@ for (const cli of NEW_AGENT_CLIS) {
         watch.steps.map((step) => step.state),
         seen,
       ).toEqual(["working", "idle"]);
+      await kill(cli, id);
+    },
+    180_000,
+  );
+}
+
+for (const cli of NEW_AGENT_CLIS) {
+  const kept = KEPT[cli];
+  if (kept && installed(cli) && !HAS_BWRAP) console.log(`skipped: ${cli} --sandbox (no usable bwrap here)`);
+  test.if(kept !== undefined && installed(cli) && HAS_BWRAP)(
+    `${cli}: --sandbox runs a whole turn with its question, keeps its conversation, leaves its login as it was`,
+    async () => {
+      const id = `sandboxed-${cli}`;
+      const file = join(work, `sandboxed-${cli}.txt`);
+      const entries = () =>
+        existsSync(join(home, kept!.conversations)) ? readdirSync(join(home, kept!.conversations)) : [];
+      const before = entries();
+      const login = kept!.login && readFileSync(join(home, kept!.login), "utf8");
+      const watch = await watchStates(id);
+      // The fake model's 127.0.0.1 is named in a config file, no *_BASE_URL: let through by hand.
+      await t4a([
+        "create",
+        "--name",
+        id,
+        "--agent",
+        cli,
+        "--sandbox",
+        "--sandbox-allow-domain",
+        "127.0.0.1",
+        "--prompt",
+        `Please t4a:write:${file}`,
+      ]);
+      const waiting = await watch.until("waiting", 0, 90_000);
+      expect(waiting.line, await watch.report()).toMatch(QUESTION[cli]!);
+      await t4a(["approve", id]);
+      const idle = await watch.until("idle", 1, 90_000);
+      const seen = await watch.report();
+      watch.stop();
+      expect(readFileSync(file, "utf8"), seen).toBe(FILE_CONTENT);
+      expect(idle.line, seen).toContain("FAKE-ANSWER 1");
+      await waitFor(() => entries().some((entry) => !before.includes(entry)), 10_000, `${cli}'s conversation kept`);
+      if (login !== undefined) expect(readFileSync(join(home, kept!.login!), "utf8")).toBe(login);
       await kill(cli, id);
     },
     180_000,

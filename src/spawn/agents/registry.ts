@@ -695,8 +695,10 @@ export const PRESETS: AgentPreset[] = [
       "ANTHROPIC_API_KEY",
     ],
     home: {
-      // 3.0: ~/.cline/data/{settings,sessions,db,logs,locks,cache}, hooks in ~/.cline/hooks.
-      config: [".cline/"],
+      // 3.0: ~/.cline/data/{settings,sessions,db,logs,locks,cache}, hooks in ~/.cline/hooks. Each
+      // directory it writes a file in is one of its own: a kept directory two levels down showed
+      // an empty data/ around it (no settings: its onboarding), and copies let it write them.
+      config: [".cline/", ".cline/data/", ".cline/data/settings/", ".cline/data/db/"],
       // Its conversations (sessions/, indexed in db/sessions.db). Not the rest of db/: cron.db holds
       // scheduled tasks its hub runs later, unsandboxed. Not its login (settings/providers.json): it
       // names the baseUrl the next cline sends its prompts and key to (as qwen's oauth_creds.json).

@@ -284,7 +284,7 @@ for (const kind of kinds) {
       writeFileSync(join(work, "button.py"), BUTTON);
       a.own(join(work, "button.py"));
       await a.ok(["create", "--name", "button", "--", "python3", join(work, "button.py")]);
-      await waitFor(async () => (await a.ok(["text", "button"])).includes("Cancel"), 10_000, "the dialog");
+      await waitFor(async () => (await a.ok(["text", "button"])).includes("keys: 0"), 10_000, "the dialog");
       for (const json of [[], ["--json"]]) {
         const chosen = await a.run(["choose", "button", "Sa", "--timeout", "5s", ...json]);
         expect(chosen.stdout + chosen.stderr).toContain("ve >");

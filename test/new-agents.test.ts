@@ -234,6 +234,30 @@ for (const cli of NEW_AGENT_CLIS) {
   );
 }
 
+test.if(installed("kilo"))(
+  "kilo: its conversation is read from its kilo.db (opencode's schema): transcript, and ask answered from the log",
+  async () => {
+    const id = "log-kilo";
+    const file = join(work, "log-kilo.txt");
+    const watch = await watchStates(id);
+    await t4a(["create", "--name", id, "--agent", "kilo", "--yolo", "--prompt", `Please t4a:write:${file}`]);
+    await watch.until("idle", 0, 90_000);
+    watch.stop();
+    const transcript = await t4a(["transcript", id]);
+    expect(transcript).toContain(`user: Please t4a:write:${file}`);
+    expect(transcript).toContain("agent: FAKE-ANSWER 1");
+    const said = JSON.parse(await t4a(["ask", id, "--json", "--timeout", "90s", "t4a:say:Kilo answer 42"]));
+    expect(said, JSON.stringify(said)).toMatchObject({
+      ok: true,
+      ended: "idle",
+      source: "log",
+      answer: "Kilo answer 42",
+    });
+    await kill("kilo", id);
+  },
+  240_000,
+);
+
 /** Each vendor-login CLI's login question, as its waiting line (offline, no credentials). */
 const LOGIN: Record<string, RegExp> = {
   auggie: /^→ Login to continue$/,

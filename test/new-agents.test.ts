@@ -31,6 +31,8 @@ const QUESTION: Record<string, RegExp | undefined> = {
 const KEPT: Record<string, { conversations: string; login?: string } | undefined> = {
   cline: { conversations: ".cline/data/sessions", login: ".cline/data/settings/providers.json" },
   continue: { conversations: ".continue/sessions" },
+  kilo: { conversations: ".local/share/kilo/storage" },
+  droid: { conversations: ".factory/sessions" },
 };
 
 const installed = (cli: string) => existsSync(join(AGENTS_BIN, AGENT_COMMAND[cli] ?? cli));

@@ -35,6 +35,9 @@ const KEPT: Record<string, { conversations: string; login?: string } | undefined
   droid: { conversations: ".factory/sessions" },
 };
 
+/** CLIs whose whole-turn test also asks (and is refused) after the turn. */
+const ASKED = new Set(["cline", "continue"]);
+
 const installed = (cli: string) => existsSync(join(AGENTS_BIN, AGENT_COMMAND[cli] ?? cli));
 
 let sandbox: Sandbox;
@@ -167,6 +170,15 @@ for (const cli of NEW_AGENT_CLIS) {
         right.map((states) => states.join()),
         seen,
       ).toContain(watch.steps.map((step) => step.state).join());
+      if (ASKED.has(cli)) {
+        // ask answers from the screen (no transcript reader), and ends `error` on the API's refusal.
+        const said = JSON.parse(await t4a(["ask", id, "--json", "--timeout", "60s", "t4a:say:Preset answer 42"]));
+        expect(said, await watch.report()).toMatchObject({ ok: true, ended: "idle", source: "screen" });
+        expect(said.answer).toContain("Preset answer 42");
+        const refused = JSON.parse((await t4aRaw(["ask", id, "--json", "--timeout", "60s", "t4a:fail:400"])).stdout);
+        expect(refused, await watch.report()).toMatchObject({ ended: "error" });
+        expect(refused.error).toContain("refused with 400");
+      }
       await kill(cli, id);
     },
     180_000,

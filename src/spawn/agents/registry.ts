@@ -722,6 +722,7 @@ export const PRESETS: AgentPreset[] = [
     // 3.0.65: "⠸ Thinking... (esc to cancel)"; still drawn above its question, which comes first.
     busyPatterns: ["esc to cancel"],
     readyPatterns: ["\\bAct \\(Tab\\)"], // its footer: "fake-model (10) $0.00   ○ Plan ● Act (Tab)"
+    errorPatterns: ["^(\\* )?Error: "], // 3.0.65 on the API's 400: "* Error: fake model: refused with 400"
     chromePatterns: [
       "\\bAct \\(Tab\\)",
       "Auto-approve all (enabled|disabled)",
@@ -766,6 +767,7 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to interrupt"], // 1.5.47: "⠫⠺⠷  ( 11s • esc to interrupt )"
     readyPatterns: ["Ask anything, @ for context"], // its input box: "● ▋Ask anything, @ for context, / for slash commands, ! for shell mode"
+    errorPatterns: ["^Error: "], // 1.5.47 on the API's 400: "Error: 400 fake model: refused with 400"
     chromePatterns: ["Ask anything, @ for context", "◉ Continue CLI", "esc to interrupt", "^\\s*(Config|Model): "],
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },

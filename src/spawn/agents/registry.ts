@@ -722,7 +722,9 @@ export const PRESETS: AgentPreset[] = [
     // 3.0.65: "⠸ Thinking... (esc to cancel)"; still drawn above its question, which comes first.
     busyPatterns: ["esc to cancel"],
     readyPatterns: ["\\bAct \\(Tab\\)"], // its footer: "fake-model (10) $0.00   ○ Plan ● Act (Tab)"
-    errorPatterns: ["^(\\* )?Error: "], // 3.0.65 on the API's 400: "* Error: fake model: refused with 400"
+    // 3.0.65 on the API's 400: "* Error: fake model: refused with 400" (a denied tool's result is an "Error: This
+    // tool call was rejected by the user" under its call, no bullet: no error of the turn).
+    errorPatterns: ["^\\* Error: "],
     chromePatterns: [
       "\\bAct \\(Tab\\)",
       "Auto-approve all (enabled|disabled)",

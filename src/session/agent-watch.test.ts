@@ -441,3 +441,34 @@ test(
     qwen.dispose();
   },
 );
+
+test(
+  "answered, the question still drawn as it was (the CLI has not taken the key yet, on a loaded " +
+    "machine): no idle, however long it is still; gone, the refusal's idle",
+  () => {
+    const host = fakeHost();
+    const watch = new AgentWatch("a11", findAgent("claude", env), host, { tickMs: 0 });
+    watch.notify("working");
+    const dialog = [
+      " Do you want to create hello.txt?",
+      " ❯ 1. Yes",
+      "   3. No",
+      " Esc to cancel · Tab to amend",
+      "❯ ",
+    ];
+    draw(host, dialog);
+    watch.notify("waiting");
+    const start = performance.now();
+    watch.read(start);
+    expect(watch.state).toBe("waiting");
+    watch.takeQuestion();
+    watch.input();
+    draw(host, dialog, []); // nothing redrawn since the Enter
+    for (const ms of [500, 2_000, 5_000, 10_000]) watch.read(start + ms);
+    expect(watch.state).toBe("waiting");
+    draw(host, ["❯ "], ["❯ "]); // gone, and no hook said anything: a refusal
+    for (const ms of [10_100, 12_000, 15_000]) watch.read(start + ms);
+    expect(watch.state).toBe("idle");
+    watch.dispose();
+  },
+);

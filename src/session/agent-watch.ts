@@ -636,10 +636,23 @@ export class AgentWatch {
       // (idleQuietMs is the long wait then).
       if ((this.state === "waiting" || this.state === "starting") && busy) this.#set("working", this.#busyLine(rows));
       // Answered, and the question gone: a refusal ends the turn with no hook to say so (claude).
-      else if (this.state === "waiting" && this.#answeredAt !== undefined && still && quietMs >= IDLE_QUIET_MS)
+      // Still drawn, the answer is not taken yet (claude on a loaded machine, seconds later): it
+      // is only not redrawn since the input, and no idle.
+      else if (
+        this.state === "waiting" &&
+        this.#answeredAt !== undefined &&
+        still &&
+        quietMs >= IDLE_QUIET_MS &&
+        !this.#answeredStillDrawn(rows)
+      )
         this.#set("idle", this.#lastLine());
       else if (this.state === "starting" && still && quietMs >= idleQuietMs) this.#set("idle", this.#lastLine());
-      else if (this.state !== "idle" && still && quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs))
+      else if (
+        this.state !== "idle" &&
+        still &&
+        quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs) &&
+        !(this.state === "waiting" && this.#answeredStillDrawn(rows))
+      )
         this.#set("idle", this.#lastLine());
     } else if (busy) {
       this.#set("working", this.#busyLine(rows));
@@ -649,6 +662,12 @@ export class AgentWatch {
     if (ready) this.#readySince ??= now;
     // A CLI with no preset has no input box to recognise: its screen at rest as long as idle needs.
     if (still && quietMs >= (this.#generic ? GENERIC_IDLE_QUIET_MS : IDLE_QUIET_MS / 2)) this.#maybeType(text, now);
+  }
+
+  /** The question just answered is still on the screen, in its own words. */
+  #answeredStillDrawn(rows: string[]): boolean {
+    const line = this.#answeredLine;
+    return line !== undefined && line !== "" && rows.some((row) => row.includes(line));
   }
 
   /**

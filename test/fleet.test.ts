@@ -320,7 +320,7 @@ test.if(SSHD !== undefined)(
       );
       // The link drops: b's ssh master is killed, and b's sshd takes no new login until let go,
       // so what b does now happens while the stream cannot reach it.
-      const restore = dropLink("b");
+      const restore = await dropLink("b");
       try {
         await waitFor(() => said.includes("b: "), 30_000, "the stream to see b's link drop");
         for (let i = 1; i <= 3; i++)
@@ -361,9 +361,28 @@ test.if(SSHD !== undefined)(
 );
 
 /** A host's link dropped and kept down: its ssh master killed, its sshd stopped (no new login) until the answer is called. */
-function dropLink(name: string): () => void {
+async function dropLink(name: string): Promise<() => void> {
   const sshd = sshds[name]!;
   const sshdPid = Number(readFileSync(join(sshd.dir, "sshd.pid"), "utf8"));
+  // The master may be starting again still (the last test killed the one before): asked until it answers.
+  let master = 0;
+  let said = "";
+  await waitFor(
+    () => {
+      [master, said] = masterOf(sshd);
+      return master > 0;
+    },
+    30_000,
+    `ssh -O check to name ${name}'s master`,
+  ).catch(() => undefined);
+  expect(master, `ssh -O check: ${said}`).toBeGreaterThan(0);
+  process.kill(sshdPid, "SIGSTOP");
+  process.kill(master, "SIGKILL");
+  return () => process.kill(sshdPid, "SIGCONT");
+}
+
+/** The pid of the ssh master to a host (0 when none answers), and what ssh -O check said. */
+function masterOf(sshd: (typeof sshds)[string]): [number, string] {
   const check = Bun.spawnSync(
     [
       "ssh",
@@ -379,11 +398,7 @@ function dropLink(name: string): () => void {
     ],
     { stderr: "pipe" },
   );
-  const master = Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1]);
-  expect(master, `ssh -O check: ${check.stderr.toString().trim()}`).toBeGreaterThan(0);
-  process.kill(sshdPid, "SIGSTOP");
-  process.kill(master, "SIGKILL");
-  return () => process.kill(sshdPid, "SIGCONT");
+  return [Number(/pid=(\d+)/.exec(check.stderr.toString())?.[1] ?? 0), check.stderr.toString().trim()];
 }
 
 /** The event subscribers of a host's daemon: a wait --any in place there is one. */
@@ -408,7 +423,7 @@ test.if(SSHD !== undefined)(
     const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
     try {
       await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
-      const restore = dropLink("b");
+      const restore = await dropLink("b");
       try {
         await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
         expect(onHost("b", ["create", "--name", "fails-during", "--", "bash", "-c", "exit 7"]).exitCode).toBe(0);
@@ -432,7 +447,7 @@ test.if(SSHD !== undefined)(
     const { child, out } = spawnReading(["wait", "--any", "--all", "--timeout", "90s"]);
     try {
       await waitFor(() => waitsOn("b") > 0, 30_000, "the wait to be in place on b");
-      const restore = dropLink("b");
+      const restore = await dropLink("b");
       try {
         await waitFor(() => out.stderr.includes("b: "), 30_000, "the wait to see b's link drop");
         // It fails and is gone before the wait can join b again: no terminal needs anyone by then.

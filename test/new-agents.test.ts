@@ -31,8 +31,6 @@ const QUESTION: Record<string, RegExp | undefined> = {
 const KEPT: Record<string, { conversations: string; login?: string } | undefined> = {
   cline: { conversations: ".cline/data/sessions", login: ".cline/data/settings/providers.json" },
   continue: { conversations: ".continue/sessions" },
-  kilo: { conversations: ".local/share/kilo/storage" },
-  droid: { conversations: ".factory/sessions" },
 };
 
 /** CLIs whose whole-turn test also asks (and is refused) after the turn. */

@@ -691,6 +691,7 @@ export const PRESETS: AgentPreset[] = [
       "CLINE_GLOBAL_SETTINGS_PATH",
       "CLINE_PROVIDER_SETTINGS_PATH",
       "CLINE_SESSION_BACKEND_MODE",
+      "CLINE_HUB_PORT", // its hub's port: 25463 for every HOME on the machine unless set
       "OPENAI_API_KEY",
       "ANTHROPIC_API_KEY",
     ],

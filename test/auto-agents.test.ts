@@ -120,7 +120,7 @@ for (const cli of [...AGENT_CLIS, ...NEW_AGENT_CLIS]) {
       if (!NEVER_ASKS.has(cli)) {
         const waiting = await until("waiting", 90_000);
         // The question as its screen shows it: a sentence that asks.
-        expect(waiting.line, await report()).toMatch(/\?|Permission required/);
+        expect(waiting.line, await report()).toMatch(/\?|Permission required|Command to approve/);
         const approved = await t4aRaw(["approve", id, "--json"]);
         expect(approved.code, `${approved.stdout}${approved.stderr}\n${await report()}`).toBe(0);
       }

@@ -90,3 +90,17 @@ test("a turn's summary with a verb of any letters is no words (claude 2.1.330's 
   expect(TURN_SUMMARY.test("✻ Crunched for 0s · done 12:21 PM")).toBe(true);
   expect(TURN_SUMMARY.test("FAKE-ANSWER 1")).toBe(false);
 });
+
+test("droid (0.225.2): a menu of answers under a row that asks no '?' is the question, the row its line", async () => {
+  const fixture = await loadFixture("droid-run", join(import.meta.dir, "../../test/fixtures/agent-screens"));
+  try {
+    const question = findQuestion(detectElements(cellGridOf(fixture.term)));
+    // Its question row reads as a table's header (its words joined), the rows under it as the body.
+    expect(question?.line).toBe("Command to approve medium risk");
+    expect(pickChoice(question!, "yes")?.label).toBe("Yes, allow");
+    expect(pickChoice(question!, "always")?.label).toStartWith("Yes, and always allow medium impact commands");
+    expect(pickChoice(question!, "no")?.label).toBe("No, cancel");
+  } finally {
+    fixture.term.dispose();
+  }
+});

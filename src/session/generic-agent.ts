@@ -74,7 +74,37 @@ export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
       choices: buttons.map((button) => ({ label: button.label ?? "", button })),
     };
   }
+  // A menu of answers, one that says yes and one that says no, under a row that asks no "?"
+  // (droid 0.225: "Command to approve · medium risk", read as a table's header, over a box of
+  // "Yes, allow", "Yes, and always allow …", "No, cancel"): its line the block above it.
+  const answers = elements.findLast(
+    (element) =>
+      element.kind === "menu" &&
+      (element.items?.length ?? 0) >= 2 &&
+      element.items!.some((item) => YES.test(item.label) && !ALWAYS.test(item.label)) &&
+      element.items!.some((item) => NO.test(item.label)),
+  );
+  if (answers) {
+    return {
+      line: blockAbove(elements, answers) || answers.items![0]!.label,
+      element: answers,
+      choices: answers.items!.map((item) => ({ label: item.label, item })),
+    };
+  }
   return undefined;
+}
+
+/** The first row of the text or table just above an element (a table's header, its words joined). */
+function blockAbove(elements: Element[], below: Element): string {
+  const above = elements.filter(
+    (element) =>
+      (element.kind === "text" || element.kind === "table") &&
+      element.row + element.height <= below.row &&
+      (element.text?.trim() || element.header?.length),
+  );
+  const block = above.at(-1);
+  if (!block) return "";
+  return block.kind === "table" && block.header?.length ? block.header.join(" ") : firstRow(block.text);
 }
 
 /** The choice that answers yes, yes-always or no; undefined when none reads so (no: Escape then). */

@@ -121,7 +121,7 @@ function picker(session: Session): Picker {
       return async (taken) => {
         const actor = new Actor(session.alive, ACT_TIMEOUT_MS);
         const look = await actor.look();
-        const question = findQuestion(look.elements);
+        const question = findQuestion(look.elements, look.text.split("\n"));
         // Another question drawn since it was taken (the look waits for the screen to settle):
         // no key for it, the answer was for the one taken.
         if (question && !sameQuestion(forDisplay(fromProgram(question.line)), taken))

@@ -816,7 +816,7 @@ export class AgentWatch {
     const now = performance.now();
     this.#questionDrawing = false;
     if (!this.#reading(now) && now - this.#textChangedAt < STILL_READY_MS) return undefined;
-    const found = findQuestion(this.#screenElements());
+    const found = findQuestion(this.#screenElements(), this.#host.screen());
     if (!found) {
       this.#lastQuestion = undefined;
       return undefined;
@@ -848,7 +848,7 @@ export class AgentWatch {
 
   /** The question on screen now, with its choices (a CLI with no preset: approve and deny pick among them). */
   screenQuestion(): ScreenQuestion | undefined {
-    return this.#generic ? findQuestion(this.#screenElements()) : undefined;
+    return this.#generic ? findQuestion(this.#screenElements(), this.#host.screen()) : undefined;
   }
 
   /** The screen's elements, detected once per screen (its token). */

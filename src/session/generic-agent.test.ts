@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixtureTerminal, loadFixture, writeAll } from "../../test/fixtures/screens/score.ts";
+import { fixtureTerminal, loadFixture, screenText, writeAll } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "../terminal/elements.ts";
 import { cellGridOf } from "../terminal/screen.ts";
 import { findQuestion, inputRow, lastWords, pickChoice, TURN_SUMMARY } from "./generic-agent.ts";
@@ -94,13 +94,22 @@ test("a turn's summary with a verb of any letters is no words (claude 2.1.330's 
 test("droid (0.225.2): a menu of answers under a row that asks no '?' is the question, the row its line", async () => {
   const fixture = await loadFixture("droid-run", join(import.meta.dir, "../../test/fixtures/agent-screens"));
   try {
-    const question = findQuestion(detectElements(cellGridOf(fixture.term)));
-    // Its question row reads as a table's header (its words joined), the rows under it as the body.
-    expect(question?.line).toBe("Command to approve medium risk");
+    const elements = detectElements(cellGridOf(fixture.term));
+    // Its question row reads as a table's header, the rows under it as the body: the row as drawn
+    // when the screen's rows are given, else the header's words.
+    expect(findQuestion(elements)?.line).toBe("Command to approve medium risk");
+    const question = findQuestion(elements, screenText(fixture.buffer, 24));
+    expect(question?.line).toBe("Command to approve · medium risk");
     expect(pickChoice(question!, "yes")?.label).toBe("Yes, allow");
     expect(pickChoice(question!, "always")?.label).toStartWith("Yes, and always allow medium impact commands");
     expect(pickChoice(question!, "no")?.label).toBe("No, cancel");
   } finally {
     fixture.term.dispose();
   }
+});
+
+test("droid (0.225.2) at rest: its last words are above its mode bar, a row spread to both edges", async () => {
+  const elements = await elementsOfText("droid-idle");
+  expect(findQuestion(elements)).toBe(undefined);
+  expect(lastWords(elements, inputRow(elements, readText("droid-idle").split("\n")))).toBe("⛬  FAKE-ANSWER 1");
 });

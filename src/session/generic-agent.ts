@@ -34,7 +34,7 @@ const NO = /^(?:n|no|deny|reject|decline|cancel|don't|do not|skip|abort)\b/i;
  * [y/n]), else a dialog holding a menu right under a row that asks ("…?"), or two or more buttons
  * ("Allow once   Allow always   Reject").
  */
-export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
+export function findQuestion(elements: Element[], rows?: string[]): ScreenQuestion | undefined {
   const questions = elements.filter((element) => element.kind === "question" && (element.items?.length ?? 0) >= 2);
   // The lowest: what was drawn last (an earlier one may still stand above it in the history).
   const question = questions.at(-1);
@@ -86,7 +86,7 @@ export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
   );
   if (answers) {
     return {
-      line: blockAbove(elements, answers) || answers.items![0]!.label,
+      line: blockAbove(elements, answers, rows) || answers.items![0]!.label,
       element: answers,
       choices: answers.items!.map((item) => ({ label: item.label, item })),
     };
@@ -94,8 +94,11 @@ export function findQuestion(elements: Element[]): ScreenQuestion | undefined {
   return undefined;
 }
 
-/** The first row of the text or table just above an element (a table's header, its words joined). */
-function blockAbove(elements: Element[], below: Element): string {
+/**
+ * The first row of the text or table just above an element: a table's header row as the screen
+ * has it when its rows are given, else its words joined.
+ */
+function blockAbove(elements: Element[], below: Element, rows?: string[]): string {
   const above = elements.filter(
     (element) =>
       (element.kind === "text" || element.kind === "table") &&
@@ -104,7 +107,8 @@ function blockAbove(elements: Element[], below: Element): string {
   );
   const block = above.at(-1);
   if (!block) return "";
-  return block.kind === "table" && block.header?.length ? block.header.join(" ") : firstRow(block.text);
+  if (block.kind !== "table" || !block.header?.length) return firstRow(block.text);
+  return rows?.[block.row]?.trim() || block.header.join(" ");
 }
 
 /** The choice that answers yes, yes-always or no; undefined when none reads so (no: Escape then). */
@@ -187,6 +191,12 @@ export function inputRow(elements: Element[], rows: string[], cursorRow?: number
 }
 
 /**
+ * A bar spread to both edges, words at its left and its right with a wide gap between (droid
+ * 0.225's "Auto (Off) · all actions require approval     Fake model" over its input box): frame.
+ */
+const SPREAD = /\S {20,}\S/;
+
+/**
  * The agent's last words: the lowest row of text above its input box (see inputRow), not its
  * frame, a key hint or a turn's time.
  */
@@ -206,7 +216,8 @@ export function lastWords(elements: Element[], inputAt?: number): string {
         !frame.has(row) &&
         !TURN_SUMMARY.test(row) &&
         !KEY_HINT.test(row) &&
-        !WHERE.test(row),
+        !WHERE.test(row) &&
+        !SPREAD.test(row),
     ) ?? ""
   );
 }

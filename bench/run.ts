@@ -426,6 +426,22 @@ async function agents(): Promise<void> {
       }
     }
   }
+  // The newer presets (issue 60: pi, copilot, cline, continue, kilo, droid): each state's time after
+  // the create, the CLI's own start included, from test/new-agents.test.ts's whole turns.
+  for (let round = 0; round < rounds; round++) {
+    const run = Bun.spawnSync(
+      [process.execPath, "test", "--timeout", "200000", "test/new-agents.test.ts", "-t", "a whole turn"],
+      { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" },
+    );
+    const printed = run.stdout.toString() + run.stderr.toString();
+    for (const [, cli, states] of printed.matchAll(/^(\w+): ((?:(?:working|waiting|idle) \d+(?:, )?)+)$/gm)) {
+      states!.split(", ").forEach((step, i) => {
+        const [state, ms] = step.split(" ");
+        const key = `${cli}: ${state} after create (step ${i + 1})`;
+        samples.set(key, [...(samples.get(key) ?? []), Number(ms)]);
+      });
+    }
+  }
   const targets: Record<string, string> = { waiting: "≤ 500 ms", working: "≤ 500 ms", idle: "≤ 1000 ms" };
   for (const [metric, values] of samples)
     rows.push({
@@ -433,7 +449,8 @@ async function agents(): Promise<void> {
       metric,
       t4a: median(values),
       unit: "ms",
-      target: targets[metric.split(": ")[1]!.split(" ")[0]!],
+      // The newer presets' times include the CLI's start: no target of issue 23's.
+      target: metric.includes("after create (step") ? undefined : targets[metric.split(": ")[1]!.split(" ")[0]!],
     });
 }
 

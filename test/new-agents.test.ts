@@ -56,7 +56,11 @@ beforeAll(async () => {
   writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
   await sandbox.start();
 });
+/** Each whole turn's states, ms after its create, printed at the end (bench/run.ts reads them). */
+const turns: string[] = [];
+
 afterAll(async () => {
+  if (turns.length) console.log(`new agents, ms after the create:\n${turns.join("\n")}`);
   model?.stop();
   await sandbox?.cleanup();
 });
@@ -85,13 +89,13 @@ async function t4a(args: string[]): Promise<string> {
 async function watchStates(id: string) {
   const connection = await sandbox.connect();
   await connection.request({ cmd: "events" });
-  const steps: Array<{ state: string; line: string }> = [];
+  const steps: Array<{ state: string; line: string; at: number }> = [];
   void (async () => {
     for (;;) {
       const line = await connection.readLine().catch(() => undefined);
       if (!line) return;
       if (line.event === "agent_state" && line.terminal === id)
-        steps.push({ state: String(line.state), line: String(line.line) });
+        steps.push({ state: String(line.state), line: String(line.line), at: performance.now() });
     }
   })();
   const report = async () =>
@@ -146,6 +150,7 @@ for (const cli of NEW_AGENT_CLIS) {
       const id = `turn-${cli}`;
       const file = join(work, `hello-${cli}.txt`);
       const watch = await watchStates(id);
+      const created = performance.now();
       await t4a(["create", "--name", id, "--agent", cli, "--prompt", `Please t4a:write:${file}`]);
       if (question) {
         const waiting = await watch.until("waiting", 0, 90_000);
@@ -168,6 +173,8 @@ for (const cli of NEW_AGENT_CLIS) {
         right.map((states) => states.join()),
         seen,
       ).toContain(watch.steps.map((step) => step.state).join());
+      // For `npm run bench agents`: each state's time from the create (the CLI's start included).
+      turns.push(`${cli}: ${watch.steps.map((step) => `${step.state} ${Math.round(step.at - created)}`).join(", ")}`);
       if (ASKED.has(cli)) {
         // ask answers from the screen (no transcript reader), and ends `error` on the API's refusal.
         const said = JSON.parse(await t4a(["ask", id, "--json", "--timeout", "60s", "t4a:say:Preset answer 42"]));

@@ -50,7 +50,8 @@ export const fill = defineCommand({
   mcp: {
     tool: "terminal_fill",
     description:
-      "Put text in an input field (snapshot ref or label) in place of its value: focus, erase, type; Enter only with submit; returns once shown.",
+      "Put text in an input field (snapshot ref or label) in place of its " +
+      "value: focus, erase, type; Enter only with submit; returns once shown.",
     hide: ["timeout_ms"],
   },
   http: [{ method: "POST", path: "/api/sessions/:id/fill" }],

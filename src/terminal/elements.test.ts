@@ -24,7 +24,7 @@ const KIND_EXCEPTIONS: Record<string, { precision?: number; recall?: number }> =
   radio: { recall: 0.8 },
 };
 
-test("the train set: precision, recall and state accuracy over all kinds, and each kind's precision and recall, stay above the floor", async () => {
+test("the train set: precision, recall and state accuracy, overall and per kind, stay above the floor", async () => {
   const { rates, screens } = await scoreSet("train", (fixture) => detectElements(cellGridOf(fixture.term)));
   console.log(`${screens} train screens\n${formatRates("train", rates)}`);
   const all = rates.find((r) => r.kind === "all")!;
@@ -43,7 +43,7 @@ test("the train set: precision, recall and state accuracy over all kinds, and ea
   // (242 screens on a loaded shared machine take more than the default 5 s.)
 }, 30_000);
 
-test("refs number elements in reading order, items under their element; the same screen gives the same refs", async () => {
+test("refs number elements in reading order, items under theirs; the same screen gives the same refs", async () => {
   const fixture = await loadFixture("dialog-menu");
   try {
     const elements = detectElements(cellGridOf(fixture.term));
@@ -99,7 +99,7 @@ async function itemsOf(name: string, kind: "question" | "menu") {
 }
 
 // Issue 59's classes, each on a real program's screen (train fixtures).
-test("ssh's (yes/no/[fingerprint]): the answers are typed whole, the fingerprint is a value to paste: no key, no default", async () => {
+test("ssh's (yes/no/[fingerprint]): answers typed whole; the fingerprint, to paste, no key nor default", async () => {
   expect(await itemsOf("ssh-hostkey-unknown", "question")).toEqual({
     label: "Are you sure you want to continue connecting",
     items: [
@@ -110,7 +110,7 @@ test("ssh's (yes/no/[fingerprint]): the answers are typed whole, the fingerprint
   });
 });
 
-test("dpkg's (Y/I/N/O/D/Z) [default=N]: only N is the default, and the labels are the legend's lines above", async () => {
+test("dpkg's (Y/I/N/O/D/Z) [default=N]: only N is the default, the labels are the legend's lines above", async () => {
   expect(await itemsOf("dpkg-conffile", "question")).toEqual({
     label: "demo.conf",
     items: [
@@ -124,7 +124,7 @@ test("dpkg's (Y/I/N/O/D/Z) [default=N]: only N is the default, and the labels ar
   });
 });
 
-test("a description only the focused item shows (prompts' 'None - Skip linter configuration') is not its label", async () => {
+test("a description only the focused item shows (prompts' 'None - Skip linter …') is not its label", async () => {
   for (const [name, focused] of [
     ["next-linter", "None"],
     ["next-linter-moved", "Biome"],
@@ -135,7 +135,7 @@ test("a description only the focused item shows (prompts' 'None - Skip linter co
     });
 });
 
-test("update-alternatives --config: its wrapped first line is prose, not a status; its table holds though the rule under the header stops short of longer rows", async () => {
+test("update-alternatives --config: its wrapped first line is prose; its table holds, its rule short", async () => {
   for (const name of ["alternatives-config", "alternatives-config-long"]) {
     const fixture = await loadFixture(name);
     try {
@@ -147,7 +147,7 @@ test("update-alternatives --config: its wrapped first line is prose, not a statu
   }
 });
 
-test("completion grids: python3's and bash's words with nothing lit are text, never a status; bash's '--More--' is its pager's status", async () => {
+test("completion grids: words with nothing lit are text, not a status; bash's '--More--' is its pager's", async () => {
   const kindsOf = async (name: string) => {
     const fixture = await loadFixture(name);
     try {

@@ -765,14 +765,24 @@ async function sendKeys(command: ParsedCommand, run: Run): Promise<void> {
   }
 }
 
-const DEFAULT_SESSIONS_FORMAT =
-  "#{session_name}: #{session_windows} windows (created #{t:session_created})#{?session_grouped, (group ,}#{session_group}#{?session_grouped,),}#{?session_attached, (attached),}";
-const DEFAULT_WINDOWS_FORMAT =
-  "#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) [#{window_width}x#{window_height}] [layout #{window_layout}] #{window_id}#{?window_active, (active),}";
-const ALL_WINDOWS_FORMAT =
-  "#{session_name}:#{window_index}: #{window_name}#{window_raw_flags} (#{window_panes} panes) [#{window_width}x#{window_height}] ";
-const PANE_FORMAT_TAIL =
-  "#{pane_index}: [#{pane_width}x#{pane_height}] [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}#{?pane_active, (active),}#{?pane_dead, (dead),}";
+// tmux's own default formats, a part a line: "0: bash* (1 panes) [80x24] [layout …] @0 (active)".
+const DEFAULT_SESSIONS_FORMAT = [
+  "#{session_name}: #{session_windows} windows (created #{t:session_created})",
+  "#{?session_grouped, (group ,}#{session_group}#{?session_grouped,),}",
+  "#{?session_attached, (attached),}",
+].join("");
+const WINDOW_FORMAT = "#{window_name}#{window_raw_flags} (#{window_panes} panes) [#{window_width}x#{window_height}]";
+const DEFAULT_WINDOWS_FORMAT = [
+  `#{window_index}: ${WINDOW_FORMAT}`,
+  " [layout #{window_layout}] #{window_id}",
+  "#{?window_active, (active),}",
+].join("");
+const ALL_WINDOWS_FORMAT = `#{session_name}:#{window_index}: ${WINDOW_FORMAT} `;
+const PANE_FORMAT_TAIL = [
+  "#{pane_index}: [#{pane_width}x#{pane_height}]",
+  " [history #{history_size}/#{history_limit}, #{history_bytes} bytes] #{pane_id}",
+  "#{?pane_active, (active),}#{?pane_dead, (dead),}",
+].join("");
 
 async function listSessions(command: ParsedCommand, run: Run): Promise<void> {
   const sessions = await liveSessions(run.server);
@@ -1053,9 +1063,8 @@ async function loadBuffer(command: ParsedCommand, run: Run): Promise<void> {
     data = readBufferFile(path);
   } catch (error) {
     if (error instanceof TmuxError) throw error;
-    throw new TmuxError(
-      `${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "No such file or directory" : (error as Error).message}`,
-    );
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    throw new TmuxError(`${path}: ${missing ? "No such file or directory" : (error as Error).message}`);
   }
   const name = flag(command, "b");
   await run.server.request({ cmd: "tmux_state", op: "buffer_set", data, ...(name ? { name } : {}) });

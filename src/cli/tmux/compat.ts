@@ -18,9 +18,8 @@ export function compatibilityMarkdown(): string {
     const refused = command.refused ?? "";
     const supported = [...all].filter((letter) => !ignored.includes(letter) && !refused.includes(letter)).join("");
     const name = command.alias ? `${command.name} (${command.alias})` : command.name;
-    lines.push(
-      `| ${name} | ${flags(supported)} | ${flags(ignored)} | ${flags(refused)} | ${command.note.replace(/\|/g, "\\|")} |`,
-    );
+    const note = command.note.replace(/\|/g, "\\|");
+    lines.push(`| ${name} | ${flags(supported)} | ${flags(ignored)} | ${flags(refused)} | ${note} |`);
   }
   lines.push("", "Any other flag: tmux's own `command NAME: unknown flag -X`, exit 1.", "");
   lines.push("### tmux commands t4a refuses", "");

@@ -1,7 +1,7 @@
 // tmux's format language (FORMATS in tmux(1)), the part scripts use: `#{name}`, the short aliases
-// (`#S`, `#D`…), `#{?cond,a,b}`, comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`), `||` `&&` `!`, `m:` (fnmatch; `m/r:` regex),
-// `#{=N:…}` / `#{=-N:…}` truncation, `#{t:…}` times, `#{l:…}` literals, `#{E:…}` / `#{T:…}`
-// (expanded again), `#{s/from/to/:…}` and `##` `#,` `#}`. Pure: values come from a lookup.
+// (`#S`, `#D`…), `#{?cond,a,b}`, comparisons (`==`, `!=`, `<`, `>`, `<=`, `>=`), `||` `&&` `!`, `m:`
+// (fnmatch; `m/r:` regex), `#{=N:…}` / `#{=-N:…}` truncation, `#{t:…}` times, `#{l:…}` literals, `#{E:…}`
+// / `#{T:…}` (expanded again), `#{s/from/to/:…}` and `##` `#,` `#}`. Pure: values come from a lookup.
 
 /** What a variable name expands to; undefined: unknown (tmux expands those to nothing). */
 export type Lookup = (name: string) => string | undefined;
@@ -214,5 +214,7 @@ export function ctime(seconds: number): string {
   if (!Number.isFinite(seconds)) return "";
   const date = new Date(seconds * 1000);
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${DAYS[date.getDay()]} ${MONTHS[date.getMonth()]} ${String(date.getDate()).padStart(2, " ")} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())} ${date.getFullYear()}`;
+  const day = `${DAYS[date.getDay()]} ${MONTHS[date.getMonth()]} ${String(date.getDate()).padStart(2, " ")}`;
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+  return `${day} ${time} ${date.getFullYear()}`;
 }

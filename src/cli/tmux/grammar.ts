@@ -32,10 +32,13 @@ export const COMMANDS: CommandSpec[] = [
     template: "Ac:dDe:EF:f:n:Ps:t:x:Xy:",
     args: [0, -1],
     usage:
-      "[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] [-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] [shell-command]",
+      "[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] [-n window-name] " +
+      "[-s session-name] [-t target-session] [-x width] [-y height] [shell-command]",
     ignored: "DEfX",
     refused: "t",
-    note: "a t4a session named by -s (else its number); a command of one word runs under `$SHELL -c`, of several words as argv; without -d, attaches",
+    note:
+      "a t4a session named by -s (else its number); a command of one word " +
+      "runs under `$SHELL -c`, of several words as argv; without -d, attaches",
   },
   {
     name: "has-session",
@@ -58,7 +61,9 @@ export const COMMANDS: CommandSpec[] = [
     template: "",
     args: [0, 0],
     usage: "",
-    note: "ends the sessions made through tmux; the daemon shuts down too unless sessions made outside tmux (t4a create, the page, MCP) live on its socket, which it keeps and names on stderr",
+    note:
+      "ends the sessions made through tmux; the daemon shuts down too unless sessions made outside " +
+      "tmux (t4a create, the page, MCP) live on its socket, which it keeps and names on stderr",
   },
   {
     name: "start-server",
@@ -100,7 +105,9 @@ export const COMMANDS: CommandSpec[] = [
     usage:
       "[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] [-t target-window] [shell-command]",
     refused: "abS",
-    note: "another t4a session in the target's tmux session (named SESSION.INDEX), at the next free index or -t's (-k: replacing it); current unless -d",
+    note:
+      "another t4a session in the target's tmux session (named SESSION.INDEX), " +
+      "at the next free index or -t's (-k: replacing it); current unless -d",
   },
   {
     name: "move-window",
@@ -109,7 +116,9 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 0],
     usage: "[-abdkr] [-s src-window] [-t dst-window]",
     refused: "ab",
-    note: "the window (its t4a session) to another index or tmux session (`-t s:` the next free index); -k replaces, -r renumbers, -d keeps the current window",
+    note:
+      "the window (its t4a session) to another index or tmux session (`-t s:` the " +
+      "next free index); -k replaces, -r renumbers, -d keeps the current window",
   },
   {
     name: "select-layout",
@@ -118,7 +127,9 @@ export const COMMANDS: CommandSpec[] = [
     args: [0, 1],
     usage: "[-Enop] [-t target-pane] [layout-name]",
     ignored: "Enop",
-    note: "the five named layouts (a unique prefix) as tmux 3.3a lays them out, or a layout string; each pane resized to its cell",
+    note:
+      "the five named layouts (a unique prefix) as tmux 3.3a lays " +
+      "them out, or a layout string; each pane resized to its cell",
   },
   {
     name: "send-keys",
@@ -128,7 +139,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-FHKlMRX] [-N repeat-count] [-t target-pane] key ...",
     ignored: "FKR",
     refused: "M",
-    note: "t4a send: key names and C-/M-/S- as tmux, other words as text; -l text, -H hex bytes; -X cancel only (t4a has no copy mode)",
+    note:
+      "t4a send: key names and C-/M-/S- as tmux, other words as text; " +
+      "-l text, -H hex bytes; -X cancel only (t4a has no copy mode)",
   },
   {
     name: "capture-pane",
@@ -138,7 +151,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-aCeJNpPq] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]",
     ignored: "q",
     refused: "aCP",
-    note: "t4a text with tmux's trimming, -J joining and -e SGR codes; -S/-E line numbers as tmux counts them (- = the start/end); without -p into a buffer",
+    note:
+      "t4a text with tmux's trimming, -J joining and -e SGR codes; -S/-E line " +
+      "numbers as tmux counts them (- = the start/end); without -p into a buffer",
   },
   {
     name: "display-message",
@@ -148,7 +163,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-aIlNpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]",
     ignored: "cdNv",
     refused: "aCI",
-    note: "the message expanded as a format and printed (t4a has no status line: printed with or without -p); -l: literally",
+    note:
+      "the message expanded as a format and printed (t4a has no " +
+      "status line: printed with or without -p); -l: literally",
   },
   {
     name: "set-option",
@@ -156,7 +173,9 @@ export const COMMANDS: CommandSpec[] = [
     template: "aFgopqst:uUw",
     args: [1, 2],
     usage: "[-aFgopqsuUw] [-t target-pane] option [value]",
-    note: "history-limit -g: t4a's scrollback for new sessions; remain-on-exit honoured; @user options kept per session or globally; the other tmux options kept and shown, no effect",
+    note:
+      "history-limit -g: t4a's scrollback for new sessions; remain-on-exit honoured; @user " +
+      "options kept per session or globally; the other tmux options kept and shown, no effect",
   },
   {
     name: "set-window-option",
@@ -190,7 +209,9 @@ export const COMMANDS: CommandSpec[] = [
     args: [1, 2],
     usage: "[-Fhgru] [-t target-session] name [value]",
     ignored: "h",
-    note: "-g: given to every session made afterwards; a session's own is kept and shown (in tmux it reaches that session's new panes, which t4a does not make)",
+    note:
+      "-g: given to every session made afterwards; a session's own is kept and " +
+      "shown (in tmux it reaches that session's new panes, which t4a does not make)",
   },
   {
     name: "show-environment",
@@ -236,7 +257,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-DLMRTUZ] [-x width] [-y height] [-t target-pane] [adjustment]",
     ignored: "Z",
     refused: "MT",
-    note: "in a window of several panes, the layout changes as tmux's (the neighbours give or take); a window's only pane: t4a resize; -x/-y may be a percentage",
+    note:
+      "in a window of several panes, the layout changes as tmux's (the neighbours " +
+      "give or take); a window's only pane: t4a resize; -x/-y may be a percentage",
   },
   {
     name: "set-buffer",
@@ -328,7 +351,9 @@ export const COMMANDS: CommandSpec[] = [
     template: "at:",
     args: [0, 0],
     usage: "[-a] [-t target-window]",
-    note: "each of the window's panes (t4a sessions) killed; its tmux session lives on while it has other windows; -a: the session's other windows",
+    note:
+      "each of the window's panes (t4a sessions) killed; its tmux session " +
+      "lives on while it has other windows; -a: the session's other windows",
   },
   {
     name: "select-pane",
@@ -338,7 +363,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-DdegLlMmRUZ] [-T title] [-t target-pane]",
     ignored: "deMmPZ",
     refused: "g",
-    note: "makes the pane its window's active one; -L/-R/-U/-D the one beside it (wrapping), -l the last one; -T sets pane_title",
+    note:
+      "makes the pane its window's active one; -L/-R/-U/-D the one " +
+      "beside it (wrapping), -l the last one; -T sets pane_title",
   },
   {
     name: "split-window",
@@ -348,7 +375,9 @@ export const COMMANDS: CommandSpec[] = [
     usage: "[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-t target-pane] [shell-command]",
     ignored: "Z",
     refused: "fI",
-    note: "a new pane (a t4a session SESSION.WINDOW.N) cut from the target pane's cell as tmux 3.3a cuts it: -h beside, else below; -l lines or N%, -p percent; -b before; -d keeps the active pane",
+    note:
+      "a new pane (a t4a session SESSION.WINDOW.N) cut from the target pane's cell as tmux 3.3a cuts " +
+      "it: -h beside, else below; -l lines or N%, -p percent; -b before; -d keeps the active pane",
   },
   {
     name: "rename-session",

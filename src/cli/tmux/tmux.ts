@@ -84,7 +84,8 @@ export async function runTmux(argv: string[], invocation: TmuxInvocation): Promi
 }
 
 const USAGE =
-  "usage: tmux [-2CDlNuvV] [-c shell-command] [-f file] [-L socket-name]\n            [-S socket-path] [-T features] [command [flags]]";
+  "usage: tmux [-2CDlNuvV] [-c shell-command] [-f file] [-L socket-name]\n" +
+  "            [-S socket-path] [-T features] [command [flags]]";
 
 /**
  * The t4a socket that is this tmux server: `-S PATH` itself when its directory is private (t4a's

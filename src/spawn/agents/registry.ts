@@ -52,13 +52,15 @@ export interface AgentPreset {
   /**
    * Screen rows that mean it waits for the user (an approval, a login or trust screen), most
    * telling first: the first pattern that matches gives the line reported. The question's own
-   * row, never an option row ("❯ 1. Yes"), which a keypress redraws while the question stays. Copied from the real CLI's screens (the
-   * versions in test/agents/package.json); the end-to-end tests check them at every step.
+   * row, never an option row ("❯ 1. Yes"), which a keypress redraws while the question stays. Copied from the
+   * real CLI's screens (the versions in test/agents/package.json); the end-to-end tests check them at every step.
    */
   waitingPatterns: string[];
   /** Screen text shown only while a turn runs ("esc to interrupt"): working, however silent a tool is. */
   busyPatterns: string[];
-  /** Screen text that means its input box is drawn: before it, the agent is still starting (rows come right-trimmed). */
+  /**
+   * Screen text that means its input box is drawn: before it, the agent is still starting (rows come right-trimmed).
+   */
   readyPatterns: string[];
   /** Rows of its own frame (hints, status bars): never the line a state reports, which is the agent's last words. */
   chromePatterns: string[];
@@ -135,7 +137,10 @@ const COMMON_WAITING = [
   "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)",
 ];
 
-/** Busy hints many CLIs draw while a turn runs (claude, codex "esc to interrupt", gemini, qwen "esc to cancel", opencode "esc interrupt"). */
+/**
+ * Busy hints many CLIs draw while a turn runs (claude, codex "esc to interrupt", gemini, qwen "esc
+ * to cancel", opencode "esc interrupt").
+ */
 export const GENERIC_BUSY = [
   "\\b[Ee]sc(ape)? to (interrupt|cancel|stop|abort)\\b",
   "\\besc interrupt\\b",
@@ -156,9 +161,11 @@ export const PRESETS: AgentPreset[] = [
     name: "claude",
     cli: "claude",
     defaultArgs: [],
-    autoApprove: ["--dangerously-skip-permissions"], // help: "--dangerously-skip-permissions  Bypass all permission checks"
+    // help: "--dangerously-skip-permissions  Bypass all permission checks"
+    autoApprove: ["--dangerously-skip-permissions"],
     prompt: { via: "positional" }, // help: "Usage: claude [options] [command] [prompt]"; interactive by default
-    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id <uuid>", "-r, --resume [value]  Resume a conversation by session ID"
+    // help: "--session-id <uuid>", "-r, --resume [value]  Resume a conversation by session ID"
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] },
     envKeys: [
       "ANTHROPIC_API_KEY",
       "ANTHROPIC_AUTH_TOKEN",
@@ -193,13 +200,15 @@ export const PRESETS: AgentPreset[] = [
     domains: ["api.anthropic.com", "statsig.anthropic.com"],
     hooks: "claude-settings", // help: "--settings <file-or-json>  Path to a settings JSON file or a JSON string"
     waitingPatterns: [
-      "Do you want to (proceed|make this edit|create|run|allow|overwrite|delete|fetch|use)", // 2.1.330: "Do you want to create hello.txt?"
+      // 2.1.330: "Do you want to create hello.txt?"
+      "Do you want to (proceed|make this edit|create|run|allow|overwrite|delete|fetch|use)",
       "Do you trust the files in this folder\\?",
       "Bypass Permissions mode", // as root without IS_SANDBOX, or on first use: option 1 is "No, exit"
       "Make auto mode your default permission mode\\?",
       "Choose the text style",
       "Select login method",
-      "Try the new fullscreen renderer\\?", // 2.1.330 asks this mid-turn (seen under a sandbox, whose writes to .claude.json do not last)
+      // 2.1.330 asks this mid-turn (seen under a sandbox, whose writes to .claude.json do not last)
+      "Try the new fullscreen renderer\\?",
       "Enter to confirm · Esc to cancel", // the footer of its other select dialogs
       ...COMMON_WAITING,
     ],
@@ -226,10 +235,13 @@ export const PRESETS: AgentPreset[] = [
     cli: "codex",
     // Without it codex starts a shared `codex app-server` that outlives the session (and its keys).
     defaultArgs: ["--no-daemon"], // help (codex.txt): "--no-daemon  Run without the shared background server"
-    autoApprove: ["--dangerously-bypass-approvals-and-sandbox"], // help (codex.txt): "Skip all confirmation prompts and execute commands without sandboxing"
-    prompt: { via: "positional" }, // help: "Usage: codex [OPTIONS] [PROMPT]", "codex resume [OPTIONS] [SESSION_ID] [PROMPT]"
+    // help (codex.txt): "Skip all confirmation prompts and execute commands without sandboxing"
+    autoApprove: ["--dangerously-bypass-approvals-and-sandbox"],
+    // help: "Usage: codex [OPTIONS] [PROMPT]", "codex resume [OPTIONS] [SESSION_ID] [PROMPT]"
+    prompt: { via: "positional" },
     // No flag gives a new conversation an id of ours; resume the latest one in the directory.
-    resume: { latest: ["resume", "--last"] }, // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
+    // help (codex-resume.txt): "--last  Continue the most recent session without showing the picker"
+    resume: { latest: ["resume", "--last"] },
     envKeys: [
       "OPENAI_API_KEY",
       "OPENAI_BASE_URL",
@@ -264,7 +276,8 @@ export const PRESETS: AgentPreset[] = [
     ],
     busyPatterns: ["esc to interrupt"], // "• Working (0s • esc to interrupt)"
     readyPatterns: ["^\\s*›\\s"],
-    errorPatterns: ["^■ (?!Conversation interrupted)"], // 0.169: "■ {\"error\":{…}}" (an interrupt, also drawn with ■, is no error)
+    // 0.169: "■ {\"error\":{…}}" (an interrupt, also drawn with ■, is no error)
+    errorPatterns: ["^■ (?!Conversation interrupted)"],
     // Its footer, "MODEL EFFORT · CWD · PROVIDER", wraps when the cwd is long (a worktree under
     // ~/.local/state/t4a/worktrees): the wrapped tail, "repo-feat · fake", is footer too.
     chromePatterns: [
@@ -284,10 +297,13 @@ export const PRESETS: AgentPreset[] = [
     cli: "gemini",
     defaultArgs: [],
     autoApprove: ["--yolo"], // help: "-y, --yolo  Automatically accept all actions"
-    prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
+    // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
+    prompt: { via: "flag", flag: "--prompt-interactive" },
     // By id when its log is there for this directory (0.61 takes a UUID too: its resolveSession),
     // so the log is found again by the id; else its latest.
-    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--resume", "latest"] }, // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use "latest" for most recent"
+    // help: "--session-id  Start a new session with a manually provided UUID", "-r, --resume … Use
+    // "latest" for most recent"
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--resume", "latest"] },
     envKeys: [
       "GEMINI_API_KEY",
       "GEMINI_MODEL",
@@ -331,7 +347,8 @@ export const PRESETS: AgentPreset[] = [
       "YOLO mode",
       "YOLO Ctrl\\+Y",
     ],
-    // 0.61: "● 1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4. No, suggest changes (esc)".
+    // 0.61: "● 1. Allow once", "2. Allow for this session", "3. Modify with external editor", "4.
+    // No, suggest changes (esc)".
     answers: { yes: ["1"], always: ["2"], no: ["Escape"] },
     log: { paths: [".gemini/tmp/*/chats/session-*-{id8}.jsonl"], format: "gemini" },
   },
@@ -341,8 +358,10 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     autoApprove: ["--yolo"], // help: "-y, --yolo  Automatically accept all actions"
     // The positional prompt is one-shot for qwen; -i keeps the session interactive.
-    prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
-    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] }, // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
+    // help: "-i, --prompt-interactive  Execute the provided prompt and continue in interactive mode"
+    prompt: { via: "flag", flag: "--prompt-interactive" },
+    // help: "--session-id  Specify a session ID for this run", "-r, --resume  Resume a specific session by its ID"
+    resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"] },
     envKeys: [
       "DASHSCOPE_API_KEY",
       "OPENAI_API_KEY",
@@ -391,13 +410,15 @@ export const PRESETS: AgentPreset[] = [
     name: "opencode",
     cli: "opencode",
     defaultArgs: [],
-    autoApprove: ["--auto"], // help (opencode.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
+    // help (opencode.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
+    autoApprove: ["--auto"],
     prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
     // Its session ids are its own (no flag sets one): resume the latest.
     // 1.18 ignores --prompt with --continue (reopens the conversation, sends nothing): typed instead.
     // 1.18 draws its home screen's input box (~150 ms, longer on a slow machine) before the
     // conversation, whose messages each end in a "▣  Build · model" row.
-    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] }, // help: "-c, --continue  continue the last session"
+    // help: "-c, --continue  continue the last session"
+    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] },
     envKeys: [
       "ANTHROPIC_API_KEY",
       "ANTHROPIC_BASE_URL",
@@ -437,7 +458,8 @@ export const PRESETS: AgentPreset[] = [
     },
     domains: ["api.anthropic.com", "api.openai.com", "generativelanguage.googleapis.com", "opencode.ai", "models.dev"],
     waitingPatterns: [
-      "Permission required", // 1.18: "△ Permission required", then "→ Edit hello.txt", "Allow once   Allow always   Reject"
+      // 1.18: "△ Permission required", then "→ Edit hello.txt", "Allow once   Allow always   Reject"
+      "Permission required",
       "Allow once\\s+Allow always",
       ...COMMON_WAITING,
     ],
@@ -464,7 +486,8 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     // It never asks before a tool runs, by design: nothing to approve, no flag for it.
     autoApprove: [],
-    prompt: { via: "positional" }, // help (pi.txt): "pi [options] [@files...] [messages...]", "# Interactive mode with initial prompt"
+    // help (pi.txt): "pi [options] [@files...] [messages...]", "# Interactive mode with initial prompt"
+    prompt: { via: "positional" },
     // Its session ids are its own: resume the latest in the directory.
     resume: { latest: ["--continue"] }, // help: "--continue, -c  Continue previous session"
     envKeys: [
@@ -507,9 +530,12 @@ export const PRESETS: AgentPreset[] = [
     name: "copilot",
     cli: "copilot",
     defaultArgs: [],
-    autoApprove: ["--yolo"], // help (copilot.txt): "--yolo  (alias of --allow-all: --allow-all-tools --allow-all-paths --allow-all-urls)"
-    prompt: { via: "flag", flag: "--interactive" }, // help: "-i, --interactive <prompt>  Start interactive mode and automatically execute this prompt"
-    // help: "--session-id <id>  Resume an existing session or task by ID, or set the UUID for a new session", "--continue  Resume the most recent session"
+    // help (copilot.txt): "--yolo  (alias of --allow-all: --allow-all-tools --allow-all-paths --allow-all-urls)"
+    autoApprove: ["--yolo"],
+    // help: "-i, --interactive <prompt>  Start interactive mode and automatically execute this prompt"
+    prompt: { via: "flag", flag: "--interactive" },
+    // help: "--session-id <id>  Resume an existing session or task by ID, or set the UUID for a new
+    // session", "--continue  Resume the most recent session"
     resume: { sessionIdFlag: "--session-id", byId: ["--session-id", "{id}"], latest: ["--continue"] },
     envKeys: [
       "COPILOT_GITHUB_TOKEN",
@@ -545,7 +571,8 @@ export const PRESETS: AgentPreset[] = [
       ...COMMON_WAITING,
     ],
     busyPatterns: ["^\\s*\\S Working\\b", "esc interrupt"], // 1.0.102: "◉ Working · 96 B  esc interrupt"
-    readyPatterns: ["/ commands"], // its footer: "← open sidebar · Interactive · Manual Approval · / commands · tab next tab"
+    // its footer: "← open sidebar · Interactive · Manual Approval · / commands · tab next tab"
+    readyPatterns: ["/ commands"],
     chromePatterns: [
       "/ commands",
       "^\\s*❯\\s*$",
@@ -555,7 +582,8 @@ export const PRESETS: AgentPreset[] = [
       "to navigate · enter to select",
       "^\\s*● (Tip|No copilot-instructions)",
     ],
-    // 1.0.102: "❯ 1. Yes", "2. Yes, and don't ask again for `sleep` in this repo", "3. No, and tell Copilot what to do differently (Esc to stop)".
+    // 1.0.102: "❯ 1. Yes", "2. Yes, and don't ask again for `sleep` in this repo", "3. No, and tell
+    // Copilot what to do differently (Esc to stop)".
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
   },
   {
@@ -563,10 +591,12 @@ export const PRESETS: AgentPreset[] = [
     name: "kilo",
     cli: "kilo",
     defaultArgs: [],
-    autoApprove: ["--auto"], // help (kilo.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
+    // help (kilo.txt): "--auto  auto-approve permissions that are not explicitly denied (dangerous!)"
+    autoApprove: ["--auto"],
     prompt: { via: "flag", flag: "--prompt" }, // help: "--prompt  prompt to use"
     // Its session ids are its own (-s takes one it made): resume the latest, the prompt typed as opencode's.
-    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] }, // help: "-c, --continue  continue the last session"
+    // help: "-c, --continue  continue the last session"
+    resume: { latest: ["--continue"], prompt: { via: "type" }, shownPatterns: ["^\\s*▣ "] },
     envKeys: [
       "ANTHROPIC_API_KEY",
       "OPENAI_API_KEY",
@@ -598,7 +628,8 @@ export const PRESETS: AgentPreset[] = [
     },
     domains: ["api.kilo.ai", "app.kilo.ai", "api.anthropic.com", "api.openai.com", "models.dev"],
     waitingPatterns: [
-      "Permission required", // 7.7.9: "△ Permission required", then "→ Edit hello.txt" or "$ cmd", "Allow once   Allow always   Reject"
+      // 7.7.9: "△ Permission required", then "→ Edit hello.txt" or "$ cmd", "Allow once   Allow always   Reject"
+      "Permission required",
       "Allow once\\s+Allow always",
       ...COMMON_WAITING,
     ],
@@ -625,9 +656,12 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     // Medium-risk commands (edits, writes) run unasked from "--auto medium"; high asks nothing but the riskiest.
     autoApprove: ["--auto", "high"], // help (droid.txt): "--auto <level>  Autonomy level: low|medium|high"
-    prompt: { via: "positional" }, // help: "Usage: droid [options] [command] [prompt...]", 'droid "review app.tsx"  Start with an initial prompt'
+    // help: "Usage: droid [options] [command] [prompt...]", 'droid "review app.tsx"  Start with an initial prompt'
+    prompt: { via: "positional" },
     // No flag gives a new session an id of ours: resume the latest in the directory.
-    resume: { latest: ["--resume", "--last"] }, // help: "-r, --resume [sessionId]", "--last  With --resume: skip the picker and resume the most recent session in the current folder"
+    // help: "-r, --resume [sessionId]", "--last  With --resume: skip the picker and resume the most
+    // recent session in the current folder"
+    resume: { latest: ["--resume", "--last"] },
     envKeys: [
       "FACTORY_API_KEY",
       "FACTORY_API_BASE_URL",
@@ -647,12 +681,15 @@ export const PRESETS: AgentPreset[] = [
     },
     domains: ["api.factory.ai", "app.factory.ai", "*.factory.ai"],
     waitingPatterns: [
-      "Command to approve", // 0.225.2: "Command to approve · medium risk", "↳ cmd", then "Yes, allow" / "Yes, and always allow …" / "No, cancel"
+      // 0.225.2: "Command to approve · medium risk", "↳ cmd", then "Yes, allow" / "Yes, and always
+      // allow …" / "No, cancel"
+      "Command to approve",
       "Trust this folder\\?",
       "Please login with your Factory account", // without FACTORY_AIRGAP_ENABLED or a login: "> Login  Exit"
       ...COMMON_WAITING,
     ],
-    // 0.225.2 while a turn runs: "⣠ Executing...  (Press ESC to stop)", its input box "> Enter to steer · Ctrl+Enter to queue".
+    // 0.225.2 while a turn runs: "⣠ Executing...  (Press ESC to stop)", its input box "> Enter to
+    // steer · Ctrl+Enter to queue".
     busyPatterns: ["Press ESC to stop", "Enter to steer"],
     readyPatterns: ["^\\s*(\\[⏱ \\d+s\\] )?\\? for help"],
     chromePatterns: [
@@ -674,8 +711,10 @@ export const PRESETS: AgentPreset[] = [
   {
     name: "cline",
     cli: "cline",
-    // Without it a prompt runs headless and exits (help: "prompt  Your prompt. Default to start in act mode with auto-approve enabled").
-    defaultArgs: ["--tui"], // help (cline.txt): "-i, --tui  Open the terminal user interface (TUI) for interactive sessions"
+    // Without it a prompt runs headless and exits (help: "prompt  Your prompt. Default to start in
+    // act mode with auto-approve enabled").
+    // help (cline.txt): "-i, --tui  Open the terminal user interface (TUI) for interactive sessions"
+    defaultArgs: ["--tui"],
     autoApprove: ["--auto-approve", "true"], // help: "--auto-approve <boolean>  Set tool auto-approval for all tools"
     prompt: { via: "positional" }, // help: "Usage: cline [options] [command] [prompt]"
     // Its session ids are its own ("--id <session-id>  Resume an existing session by ID") and it
@@ -744,7 +783,8 @@ export const PRESETS: AgentPreset[] = [
     cli: "cn",
     defaultArgs: [],
     autoApprove: ["--auto"], // help (cn.txt): "--auto  Start in auto mode (all tools allowed)"
-    prompt: { via: "positional" }, // help: "Usage: cn [options] [command] [prompt]", "Starts an interactive session by default"
+    // help: "Usage: cn [options] [command] [prompt]", "Starts an interactive session by default"
+    prompt: { via: "positional" },
     // Its session ids are its own (--fork <sessionId> copies one): resume the latest.
     resume: { latest: ["--resume"] }, // help: "--resume  Resume from last session"
     envKeys: [
@@ -764,12 +804,14 @@ export const PRESETS: AgentPreset[] = [
     },
     domains: ["api.continue.dev", "hub.continue.dev", "api.anthropic.com", "api.openai.com"],
     waitingPatterns: [
-      "Would you like to continue\\?", // 1.5.47: in a box, "> Continue (tab)", "Continue + don't ask again (shift+tab)", "No, … (esc)"
+      // 1.5.47: in a box, "> Continue (tab)", "Continue + don't ask again (shift+tab)", "No, … (esc)"
+      "Would you like to continue\\?",
       "Enter your Anthropic API key", // with no config: "To get started, enter your Anthropic API key."
       ...COMMON_WAITING,
     ],
     busyPatterns: ["esc to interrupt"], // 1.5.47: "⠫⠺⠷  ( 11s • esc to interrupt )"
-    readyPatterns: ["Ask anything, @ for context"], // its input box: "● ▋Ask anything, @ for context, / for slash commands, ! for shell mode"
+    // its input box: "● ▋Ask anything, @ for context, / for slash commands, ! for shell mode"
+    readyPatterns: ["Ask anything, @ for context"],
     errorPatterns: ["^Error: "], // 1.5.47 on the API's 400: "Error: 400 fake model: refused with 400"
     chromePatterns: ["Ask anything, @ for context", "◉ Continue CLI", "esc to interrupt", "^\\s*(Config|Model): "],
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
@@ -784,8 +826,10 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     // No flag approves every tool (only "--permission <rule>" per tool): nothing for --yolo.
     autoApprove: [],
-    prompt: { via: "positional" }, // help (auggie.txt): "Usage: auggie [instruction] [options]", "[instruction]  Positional instruction"
-    // help: "-c, --continue  Continue from the most recent session", "-r, --resume [sessionId]  Resume a specific session by ID or prefix"
+    // help (auggie.txt): "Usage: auggie [instruction] [options]", "[instruction]  Positional instruction"
+    prompt: { via: "positional" },
+    // help: "-c, --continue  Continue from the most recent session", "-r, --resume [sessionId]
+    // Resume a specific session by ID or prefix"
     resume: { latest: ["--continue"] },
     envKeys: [
       "AUGMENT_SESSION_AUTH",
@@ -795,7 +839,8 @@ export const PRESETS: AgentPreset[] = [
       "GITHUB_API_TOKEN",
     ],
     home: {
-      // 0.36: ~/.augment (--augment-cache-dir's default), its login in session.json (help: "AUGMENT_SESSION_AUTH … same format as ~/.augment/session.json").
+      // 0.36: ~/.augment (--augment-cache-dir's default), its login in session.json (help:
+      // "AUGMENT_SESSION_AUTH … same format as ~/.augment/session.json").
       config: [".augment/"],
       // Nothing kept writable: never seen past its login here, what its next start outside does
       // with its stores was not reviewed (test/security/wave5.test.ts); a sandbox's login is a private copy.
@@ -820,16 +865,19 @@ export const PRESETS: AgentPreset[] = [
     // help (amp.txt): no prompt argument for its TUI ("echo … | amp" or -x, which runs one turn and exits): typed.
     prompt: { via: "type" },
     resume: { latest: ["last"] }, // help: "last  [alias: l] Continue the last thread"
-    envKeys: ["AMP_API_KEY", "AMP_URL", "AMP_SETTINGS_FILE", "AMP_LOG_LEVEL", "AMP_LOG_FILE"], // help: "Environment variables:"
+    // help: "Environment variables:"
+    envKeys: ["AMP_API_KEY", "AMP_URL", "AMP_SETTINGS_FILE", "AMP_LOG_LEVEL", "AMP_LOG_FILE"],
     home: {
-      // help: settings in ~/.config/amp/settings.json, its log in ~/.cache/amp/logs/cli.log; threads live on its server.
+      // help: settings in ~/.config/amp/settings.json, its log in ~/.cache/amp/logs/cli.log;
+      // threads live on its server.
       config: [".config/amp/"],
       keep: [], // as auggie's: unreviewed, nothing kept writable
       scratch: [".cache/amp"],
     },
     domains: ["ampcode.com", "*.ampcode.com"],
     waitingPatterns: [
-      "Would you like to log in to Amp\\?", // 0.0.1790142911 without AMP_API_KEY: "Would you like to log in to Amp? [(y)es, (n)o]:"
+      // 0.0.1790142911 without AMP_API_KEY: "Would you like to log in to Amp? [(y)es, (n)o]:"
+      "Would you like to log in to Amp\\?",
       ...COMMON_WAITING,
     ],
     busyPatterns: GENERIC_BUSY,
@@ -841,9 +889,12 @@ export const PRESETS: AgentPreset[] = [
     name: "qoder",
     cli: "qodercli",
     defaultArgs: [],
-    autoApprove: ["--dangerously-skip-permissions"], // help (qoder.txt): "--dangerously-skip-permissions  Bypass all permission checks"
-    prompt: { via: "flag", flag: "--prompt-interactive" }, // help: "-i, --prompt-interactive <text>  Execute prompt and continue in interactive mode"
-    // help: "--session-id <id>  Use a specific session ID", "-r, --resume [id]  Resume a previous session by identifier", "-c, --continue"
+    // help (qoder.txt): "--dangerously-skip-permissions  Bypass all permission checks"
+    autoApprove: ["--dangerously-skip-permissions"],
+    // help: "-i, --prompt-interactive <text>  Execute prompt and continue in interactive mode"
+    prompt: { via: "flag", flag: "--prompt-interactive" },
+    // help: "--session-id <id>  Use a specific session ID", "-r, --resume [id]  Resume a previous
+    // session by identifier", "-c, --continue"
     resume: { sessionIdFlag: "--session-id", byId: ["--resume", "{id}"], latest: ["--continue"] },
     envKeys: ["QODER_CONFIG_DIR", "QODER_USER_CONFIG_DIR"],
     home: {
@@ -854,8 +905,11 @@ export const PRESETS: AgentPreset[] = [
     },
     domains: ["qoder.com", "*.qoder.com"],
     waitingPatterns: [
-      "Sign in to get started", // 1.1.52 without a login: "Welcome to Qoder CLI", "Sign in to get started, or exit the application.", "❯ 1. Sign in to continue"
-      "Do you trust the files in this folder\\?", // before it, in a folder not in settings.json's permissions.trustDirectories
+      // 1.1.52 without a login: "Welcome to Qoder CLI", "Sign in to get started, or exit the
+      // application.", "❯ 1. Sign in to continue"
+      "Sign in to get started",
+      // before it, in a folder not in settings.json's permissions.trustDirectories
+      "Do you trust the files in this folder\\?",
       ...COMMON_WAITING,
     ],
     busyPatterns: GENERIC_BUSY,

@@ -68,7 +68,8 @@ export function findBoxes(view: View): Box[] {
 /**
  * A frameless dialog: a rectangle on a background of its own, three rows or more, over a backdrop
  * that fills the rows above and below it with one other background and shows on both its sides, the
- * rectangle centred (opencode's command palette over its dimmed screen). Its title is the first words of its first line.
+ * rectangle centred (opencode's command palette over its dimmed screen). Its title is the first
+ * words of its first line.
  */
 export function panelDialogs(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

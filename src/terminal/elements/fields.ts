@@ -350,7 +350,8 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     }
     // (A titled one, the cursor not in it, shows a value: mc's hotlist "┌ Directory path ─┐".)
     const here = cursor.visible && cursor.row === row && cursor.col > box.left && cursor.col < box.right;
-    // (Text not from its first cell is a label in a box, unless the cursor is in it: gemini's " Search to filter" placeholder.)
+    // (Text not from its first cell is a label in a box, unless the cursor is in it:
+    // gemini's " Search to filter" placeholder.)
     if (inner.length < 8 || (/^\s+\S/.test(inner) && !here) || (box.title && !here)) continue;
     view.use(box.top, box.left, box.right - box.left + 1, 3);
     const beside = /([A-Za-z][\w.'-]*(?: [\w.'-]+){0,3}):\s*[│┃║]?$/.exec(
@@ -906,12 +907,17 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   return "";
 }
 
+/** A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐"… */
+const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎]`;
+/** Its label, one to four blanks on, a tree's guides ("│ ├ └") before it allowed. */
+const TOGGLE_LABEL = String.raw`(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?`;
+/** Where the label ends: six blanks, a frame's line, the row's end, or the next box. */
+const TOGGLE_LABEL_END = String.raw`(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)`;
 /**
  * A box, its state in it, then its label one to four blanks on (htop's setup pads it: "[x]    Tree
- * view"); it starts a word ("((x) => x * 2)" in a REPL is code).
+ * view"); it starts a word ("((x) => x * 2)" in a REPL is code). Groups: the box, the label.
  */
-const TOGGLE =
-  /(?<![\w([{.,=])(\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎])(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)/g;
+const TOGGLE = new RegExp(String.raw`(?<![\w([{.,=])(${TOGGLE_BOX})${TOGGLE_LABEL}${TOGGLE_LABEL_END}`, "g");
 
 export function findToggles(view: View): Found[] {
   const out: Found[] = [...scaleGrid(view)];
@@ -1307,7 +1313,8 @@ function pillButtons(view: View, row: number): Found[] {
       buttons.splice(1, 0, { kind: "button", row, col: start, width: piece[0].length, height: 1, label: piece[0] });
     }
     if (buttons.length < 2) continue;
-    // Choices all on the pill's colour are drawn alike: none is told apart as the focused one (blessed's "Okay  Cancel").
+    // Choices all on the pill's colour are drawn alike: none is told apart as the focused one
+    // (blessed's "Okay  Cancel").
     if (buttons.slice(1).every((b) => view.background(row, b.col) === bg)) buttons[0]!.selected = false;
     for (const b of buttons) view.use(b.row, b.col, b.width);
     const hints = line.slice(at).trim();

@@ -5,6 +5,12 @@ import type { Found, Item } from "./types.ts";
 import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICAL, type View } from "./view.ts";
 
 /**
+ * A list's row: its number (the key, group 1), its name (group 2), then a mark (claude's ✔ on the
+ * current model, codex's "(current)") and a column two blanks on, neither part of the name.
+ */
+const NUMBERED_ROW = /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/;
+
+/**
  * A select drawn as radio marks (clack's "○ TypeScript" / "● JavaScript"): one filled mark among
  * empty ones in a column, each before its text, is a menu (the filled one moves with the arrows);
  * "● Yes / ○ No" on one row under a question is that question's answers. A dim hint after an
@@ -191,7 +197,7 @@ export function markerMenus(view: View): Found[] {
       // (A record whose first field is a figure, fzf's "230   pg     postgres -D …", is read whole.)
       const [, key, name] = /^\d+\s{2,}\S/.test(text.trim())
         ? [undefined, undefined, clean(text)]
-        : /^(?:(\d{1,2})[.)] )?(.*?)(?: [✔✓]| \((?:current|default|selected)\))?(?:\s{2,}\S.*)?$/.exec(text.trim())!;
+        : NUMBERED_ROW.exec(text.trim())!;
       const checked = r !== row ? view.char(r, textCol - 1) !== " " : match[3] !== undefined;
       // A last word in another colour than the name's first (qwen's dim "Light" after "Qwen Light") is a column of its
       // own.

@@ -254,7 +254,8 @@ export function markFocused(view: View, siblings: Found[]): void {
     return;
   }
   if (siblings.length === 1) {
-    // A lone one is focused when drawn in reverse or on a background the cells around it do not have (dialog's "< EXIT >").
+    // A lone one is focused when drawn in reverse or on a background the cells around it do not
+    // have (dialog's "< EXIT >").
     if (
       view.spanStyle(siblings[0]!.row, siblings[0]!.col, siblings[0]!.col + siblings[0]!.width).includes("/i") ||
       lit.length === 1

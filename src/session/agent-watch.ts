@@ -664,10 +664,16 @@ export class AgentWatch {
     if (still && quietMs >= (this.#generic ? GENERIC_IDLE_QUIET_MS : IDLE_QUIET_MS / 2)) this.#maybeType(text, now);
   }
 
-  /** The question just answered is still on the screen, in its own words. */
+  /**
+   * The question just answered is still on the screen, in its own words, and nothing was drawn
+   * since the answer went in: the CLI has not taken it yet. Anything redrawn (an input box under
+   * it, the question left above as history) and it has.
+   */
   #answeredStillDrawn(rows: string[]): boolean {
     const line = this.#answeredLine;
-    return line !== undefined && line !== "" && rows.some((row) => row.includes(line));
+    if (line === undefined || line === "") return false;
+    const since = this.#sinceInput === undefined ? [] : this.#host.changedSince(this.#sinceInput);
+    return !since.some((row) => row.trim() !== "") && rows.some((row) => row.includes(line));
   }
 
   /**

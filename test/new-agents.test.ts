@@ -253,29 +253,41 @@ for (const cli of NEW_AGENT_CLIS) {
   );
 }
 
-test.if(installed("kilo"))(
-  "kilo: its conversation is read from its kilo.db (opencode's schema): transcript, and ask answered from the log",
-  async () => {
-    const id = "log-kilo";
-    const file = join(work, "log-kilo.txt");
-    const watch = await watchStates(id);
-    await t4a(["create", "--name", id, "--agent", "kilo", "--yolo", "--prompt", `Please t4a:write:${file}`]);
-    await watch.until("idle", 0, 90_000);
-    watch.stop();
-    const transcript = await t4a(["transcript", id]);
-    expect(transcript).toContain(`user: Please t4a:write:${file}`);
-    expect(transcript).toContain("agent: FAKE-ANSWER 1");
-    const said = JSON.parse(await t4a(["ask", id, "--json", "--timeout", "90s", "t4a:say:Kilo answer 42"]));
-    expect(said, JSON.stringify(said)).toMatchObject({
-      ok: true,
-      ended: "idle",
-      source: "log",
-      answer: "Kilo answer 42",
-    });
-    await kill("kilo", id);
-  },
-  240_000,
-);
+/** Where each CLI's conversation is read from (its preset's `log`). */
+const LOGGED: Record<string, string> = {
+  kilo: "its kilo.db (opencode's schema)",
+  pi: "its session log (~/.pi/agent/sessions)",
+  droid: "its session log (~/.factory/sessions)",
+};
+
+for (const [cli, where] of Object.entries(LOGGED)) {
+  test.if(installed(cli))(
+    `${cli}: its conversation is read from ${where}: transcript, and ask answered from the log`,
+    async () => {
+      const id = `log-${cli}`;
+      const file = join(work, `log-${cli}.txt`);
+      const watch = await watchStates(id);
+      await t4a(["create", "--name", id, "--agent", cli, "--yolo", "--prompt", `Please t4a:write:${file}`]);
+      await watch.until("idle", 0, 90_000);
+      watch.stop();
+      const transcript = await t4a(["transcript", id]);
+      expect(transcript).toContain(`user: Please t4a:write:${file}`);
+      expect(transcript).toContain("agent: FAKE-ANSWER 1");
+      const said = JSON.parse(await t4a(["ask", id, "--json", "--timeout", "90s", `t4a:say:${cli} answer 42`]));
+      expect(said, JSON.stringify(said)).toMatchObject({
+        ok: true,
+        ended: "idle",
+        source: "log",
+        answer: `${cli} answer 42`,
+      });
+      const after = await t4a(["transcript", id]);
+      expect(after).toContain(`user: t4a:say:${cli} answer 42`);
+      expect(after).toContain(`agent: ${cli} answer 42`);
+      await kill(cli, id);
+    },
+    240_000,
+  );
+}
 
 /** Each vendor-login CLI's login question, as its waiting line (offline, no credentials). */
 const LOGIN: Record<string, RegExp> = {

@@ -101,3 +101,188 @@ test(
     }
   },
 );
+
+/** A home with one log at `relative`, its records as JSON lines. */
+function logAt(home: string, relative: string, records: object[]): string {
+  const path = join(home, relative);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, `${records.map((record) => JSON.stringify(record)).join("\n")}\n`);
+  return path;
+}
+
+test(
+  "pi: its session log read (tool call and result one line each, its model changes left out), " +
+    "found by directory and start",
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), "t4a-transcript-test-"));
+    try {
+      const startedAt = Date.parse("2026-12-06T16:51:33.000Z");
+      // Copied from pi 0.73.1's log of a turn against the fake model, shortened.
+      const records = (cwd: string, at: string) => [
+        { type: "session", version: 3, id: "01a24c44-991f-751d-b5ba-b3fc65b13061", timestamp: at, cwd },
+        { type: "model_change", id: "d7284f0a", parentId: null, provider: "fake", modelId: "fake-model" },
+        { type: "thinking_level_change", id: "9b0a4a18", parentId: "d7284f0a", thinkingLevel: "off" },
+        {
+          type: "message",
+          id: "c32b6ee6",
+          message: { role: "user", content: [{ type: "text", text: "Please t4a:write:/work/log-pi.txt" }] },
+        },
+        {
+          type: "message",
+          id: "6dfc4d8a",
+          message: {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: "A file to write." },
+              {
+                type: "toolCall",
+                id: "call_2",
+                name: "write",
+                arguments: { path: "/work/log-pi.txt", content: "FAKE-FILE-CONTENT" },
+              },
+            ],
+            api: "openai-completions",
+            stopReason: "toolUse",
+          },
+        },
+        {
+          type: "message",
+          id: "c62b021e",
+          message: {
+            role: "toolResult",
+            toolCallId: "call_2",
+            toolName: "write",
+            content: [{ type: "text", text: "Successfully wrote 17 bytes to /work/log-pi.txt" }],
+            isError: false,
+          },
+        },
+        {
+          type: "message",
+          id: "b8d50a1a",
+          message: { role: "assistant", content: [{ type: "text", text: "FAKE-ANSWER 1" }], stopReason: "stop" },
+        },
+      ];
+      const sessions = ".pi/agent/sessions";
+      const mine = logAt(
+        home,
+        `${sessions}/--work--/2026-12-06T16-51-33-791Z_01a2.jsonl`,
+        records("/work", "2026-12-06T16:51:33.791Z"),
+      );
+      // Another directory's, and this directory's from before the session started: not its own.
+      logAt(
+        home,
+        `${sessions}/--other--/2026-12-06T16-51-34-000Z_02b3.jsonl`,
+        records("/other", "2026-12-06T16:51:34.000Z"),
+      );
+      logAt(
+        home,
+        `${sessions}/--work--/2026-12-06T16-40-00-000Z_03c4.jsonl`,
+        records("/work", "2026-12-06T16:40:00.000Z"),
+      );
+      const log = { paths: [`${sessions}/*/*.jsonl`], format: "pi" as const };
+      const place = { home, cwd: "/work", conversationId: undefined, startedAt };
+      const found = findLog(log, place);
+      expect(found?.path).toBe(mine);
+      expect(await readTranscript(found!.path, found!.root, "pi", place)).toEqual([
+        { role: "user", text: "Please t4a:write:/work/log-pi.txt" },
+        { role: "tool_call", text: 'write {"path":"/work/log-pi.txt","content":"FAKE-FILE-CONTENT"}' },
+        { role: "tool_result", text: "Successfully wrote 17 bytes to /work/log-pi.txt" },
+        { role: "assistant", text: "FAKE-ANSWER 1" },
+      ]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "droid: its session log read (its context preamble and turn outcomes left out), " + "found by directory and start",
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), "t4a-transcript-test-"));
+    try {
+      const startedAt = Date.parse("2026-12-06T16:51:57.000Z");
+      // Copied from droid 0.225.2's log of a turn against the fake model, shortened.
+      const records = (cwd: string, at: string) => [
+        { type: "session_start", id: "aa71b9a7", title: "Fake title", version: 2, cwd },
+        {
+          type: "message",
+          id: "context-fa8eebc2",
+          timestamp: at,
+          message: {
+            role: "user",
+            content: [
+              { type: "text", text: "<system-reminder>\nThe tools listed below are available …\n</system-reminder>" },
+              { type: "text", text: "<system-reminder>Current date: 2026-12-06.</system-reminder>" },
+            ],
+          },
+        },
+        {
+          type: "message",
+          id: "fa8eebc2",
+          parentId: "context-fa8eebc2",
+          message: {
+            role: "user",
+            content: [{ type: "text", text: "Please t4a:write:/work/log-droid.txt" }],
+            userMessageSource: "cli_tui",
+          },
+        },
+        {
+          type: "message",
+          id: "529fc15e",
+          message: {
+            role: "assistant",
+            content: [
+              {
+                type: "tool_use",
+                id: "toolu_7",
+                name: "Execute",
+                input: { summary: "t4a test step", command: "printf %s FAKE > /work/x", riskLevel: "medium" },
+              },
+            ],
+            modelId: "custom:Fake-model-0",
+          },
+        },
+        {
+          type: "message",
+          id: "b0dfb850",
+          message: {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "toolu_7",
+                is_error: false,
+                content: "Command completed successfully\n\n[Process exited with code 0]",
+              },
+            ],
+          },
+        },
+        {
+          type: "message",
+          id: "b9943e87",
+          message: { role: "assistant", content: [{ type: "text", text: "FAKE-ANSWER 1" }] },
+        },
+        { type: "agent_turn_outcome", turnId: "fa8eebc2", reason: "completed", resultKind: "text" },
+      ];
+      const sessions = ".factory/sessions";
+      const mine = logAt(home, `${sessions}/-work/aa71b9a7.jsonl`, records("/work", "2026-12-06T16:51:57.713Z"));
+      logAt(home, `${sessions}/-other/bb82.jsonl`, records("/other", "2026-12-06T16:51:58.000Z"));
+      logAt(home, `${sessions}/-work/cc93.jsonl`, records("/work", "2026-12-06T16:40:00.000Z"));
+      const log = { paths: [`${sessions}/*/*.jsonl`], format: "droid" as const };
+      const place = { home, cwd: "/work", conversationId: undefined, startedAt };
+      const found = findLog(log, place);
+      expect(found?.path).toBe(mine);
+      expect(await readTranscript(found!.path, found!.root, "droid", place)).toEqual([
+        { role: "user", text: "Please t4a:write:/work/log-droid.txt" },
+        {
+          role: "tool_call",
+          text: 'Execute {"summary":"t4a test step","command":"printf %s FAKE > /work/x","riskLevel":"medium"}',
+        },
+        { role: "tool_result", text: "Command completed successfully [Process exited with code 0]" },
+        { role: "assistant", text: "FAKE-ANSWER 1" },
+      ]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);

@@ -105,6 +105,10 @@ export async function readTranscript(
       return geminiRecords(records).flatMap(geminiMessages);
     case "qwen":
       return records.flatMap(qwenMessages);
+    case "pi":
+      return records.flatMap(piMessages);
+    case "droid":
+      return records.flatMap(droidMessages);
   }
 }
 
@@ -133,18 +137,27 @@ function jsonLines(path: string, root: string): Json[] {
 }
 
 /**
- * Whether a log without our id is this session's: a codex rollout's session_meta names its directory and start (any,
- * resumed).
+ * Whether a log without our id is this session's: its first records name its directory and start (any, resumed).
+ * codex's session_meta and pi's session record carry both; droid's session_start its directory, its first message
+ * the time.
  */
 function begunBy(path: string, root: string, format: ConversationLog["format"], place: LogPlace): boolean {
-  if (format !== "codex") return false;
+  if (format !== "codex" && format !== "pi" && format !== "droid") return false;
   let records: Json[];
   try {
     records = jsonLines(path, root);
   } catch {
     return false; // not a log t4a reads: not this session's
   }
-  const meta = records.find((record) => record.type === "session_meta")?.payload;
+  const meta =
+    format === "codex"
+      ? records.find((record) => record.type === "session_meta")?.payload
+      : format === "pi"
+        ? records.find((record) => record.type === "session")
+        : {
+            cwd: records.find((record) => record.type === "session_start")?.cwd,
+            timestamp: records.find((record) => typeof record.timestamp === "string")?.timestamp,
+          };
   return meta?.cwd === place.cwd && (place.resumed === true || Date.parse(meta?.timestamp ?? "") >= place.startedAt);
 }
 
@@ -158,6 +171,11 @@ function claudeMessages(record: Json): Message[] {
   // claude writes its API's refusals as its own answer ("Credit balance is too low"), marked:
   // worded as its other API errors are ("API Error: 400 …"), so ask ends such a turn as an error.
   if (record.isApiErrorMessage === true && role === "assistant") return apiError(record, content);
+  return anthropicParts(role, content);
+}
+
+/** Anthropic-API content: a string, or text, tool_use and tool_result parts (claude's and droid's logs). */
+function anthropicParts(role: "user" | "assistant", content: unknown): Message[] {
   if (typeof content === "string") return isPreamble(content) ? [] : [{ role, text: content }];
   if (!Array.isArray(content)) return [];
   return content.flatMap((part: Json): Message[] => {
@@ -263,4 +281,42 @@ function partsMessages(role: "user" | "assistant", parts: unknown): Message[] {
       ];
     return [];
   });
+}
+
+/**
+ * pi's log (0.73, version 3): a `session` record, then `message` records whose message is a user's, an assistant's
+ * (text, toolCall and thinking parts) or a `toolResult`; model and thinking-level changes are its own.
+ */
+function piMessages(record: Json): Message[] {
+  if (record.type !== "message") return [];
+  const message = record.message ?? {};
+  const texts = (content: unknown) =>
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((part: Json) => (part?.type === "text" && typeof part.text === "string" ? part.text : ""))
+            .join("")
+        : "";
+  if (message.role === "toolResult") return [result(texts(message.content))];
+  if (message.role !== "user" && message.role !== "assistant") return [];
+  const role = message.role as "user" | "assistant";
+  if (typeof message.content === "string") return isPreamble(message.content) ? [] : [{ role, text: message.content }];
+  if (!Array.isArray(message.content)) return [];
+  return message.content.flatMap((part: Json): Message[] => {
+    if (part.type === "text" && typeof part.text === "string" && part.text && !isPreamble(part.text))
+      return [{ role, text: part.text }];
+    if (part.type === "toolCall") return [call(part.name, part.arguments)];
+    return [];
+  });
+}
+
+/**
+ * droid's log (0.225): `message` records in Anthropic's shape; the first, `context-…`, is its own preamble
+ * (`<system-reminder>` parts); `session_start` and `agent_turn_outcome` are bookkeeping.
+ */
+function droidMessages(record: Json): Message[] {
+  if (record.type !== "message" || String(record.id ?? "").startsWith("context-")) return [];
+  const role = record.message?.role;
+  return role === "user" || role === "assistant" ? anthropicParts(role, record.message.content) : [];
 }

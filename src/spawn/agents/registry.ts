@@ -92,7 +92,7 @@ export interface AgentPreset {
  */
 export interface ConversationLog {
   paths: string[];
-  format: "claude" | "codex" | "gemini" | "qwen" | "opencode";
+  format: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "pi" | "droid";
 }
 
 /**
@@ -525,6 +525,8 @@ export const PRESETS: AgentPreset[] = [
       "^/\\S* \\([^)]*\\)$",
     ],
     answers: { yes: ["Enter"], no: ["Escape"] },
+    // 0.73: sessions/--<directory, "/" as "-">--/<time>_<its id>.jsonl; the session record names the directory.
+    log: { paths: [".pi/agent/sessions/*/*.jsonl"], format: "pi" },
   },
   {
     name: "copilot",
@@ -707,6 +709,8 @@ export const PRESETS: AgentPreset[] = [
     ],
     // 0.225.2: "Yes, allow" (selected), "Yes, and always allow medium impact commands …", "No, cancel"; "Esc cancel".
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
+    // 0.225: sessions/<directory, "/" as "-">/<its id>.jsonl (beside <id>.settings.json); session_start names it.
+    log: { paths: [".factory/sessions/*/*.jsonl"], format: "droid" },
   },
   {
     name: "cline",

@@ -258,6 +258,7 @@ const LOGGED: Record<string, string> = {
   kilo: "its kilo.db (opencode's schema)",
   pi: "its session log (~/.pi/agent/sessions)",
   droid: "its session log (~/.factory/sessions)",
+  copilot: "its events (~/.copilot/session-state/<id>)",
 };
 
 for (const [cli, where] of Object.entries(LOGGED)) {

@@ -286,3 +286,57 @@ test(
     }
   },
 );
+
+test("copilot: its events read by the id t4a gave it (its system prompt, turns and usage left out)", async () => {
+  const home = mkdtempSync(join(tmpdir(), "t4a-transcript-test-"));
+  try {
+    const id = "b5ca710b-ad3d-4f16-b982-0ffda68d3406";
+    const event = (type: string, data: object) => ({ type, data, id: "ad8a6ca0", timestamp: "2026-12-06T16:57:20Z" });
+    // Copied from copilot 1.0.102's events.jsonl of a turn against the fake model, shortened.
+    const records = [
+      event("session.start", { sessionId: id, copilotVersion: "1.0.102", context: { cwd: "/work" } }),
+      event("session.model_change", { source: "startup", newModel: "fake-model" }),
+      event("user.message", {
+        content: "Please t4a:write:/work/x",
+        transformedContent:
+          "<current_datetime>2026-12-06T16:57:22.046+00:00</current_datetime>\n\nPlease t4a:write:/work/x",
+      }),
+      event("system.message", { role: "system", content: "You are the GitHub Copilot CLI, a terminal assistant …" }),
+      event("assistant.turn_start", { turnId: "0" }),
+      event("session.usage_record", { usage: { model: "fake-model", inputTokens: 10 } }),
+      event("assistant.message", {
+        content: "",
+        toolRequests: [
+          {
+            toolCallId: "call_9",
+            name: "bash",
+            arguments: { command: "printf %s FAKE > /work/x", description: "t4a test step" },
+            type: "function",
+          },
+        ],
+      }),
+      event("tool.execution_start", { toolCallId: "call_9", toolName: "bash", arguments: { command: "printf" } }),
+      event("tool.execution_complete", {
+        toolCallId: "call_9",
+        success: true,
+        result: { content: "\n<shellId: 0 completed with exit code 0>" },
+      }),
+      event("assistant.turn_end", { turnId: "0" }),
+      event("assistant.message", { content: "FAKE-ANSWER 1", toolRequests: [] }),
+    ];
+    logAt(home, `.copilot/session-state/${id}/events.jsonl`, records);
+    logAt(home, ".copilot/session-state/0e000000-other/events.jsonl", [event("user.message", { content: "theirs" })]);
+    const log = { paths: [".copilot/session-state/{id}/events.jsonl"], format: "copilot" as const };
+    const place = { home, cwd: "/work", conversationId: id, startedAt: Date.now() };
+    const found = findLog(log, place);
+    expect(found?.path).toBe(join(home, `.copilot/session-state/${id}/events.jsonl`));
+    expect(await readTranscript(found!.path, found!.root, "copilot", place)).toEqual([
+      { role: "user", text: "Please t4a:write:/work/x" },
+      { role: "tool_call", text: 'bash {"command":"printf %s FAKE > /work/x","description":"t4a test step"}' },
+      { role: "tool_result", text: "<shellId: 0 completed with exit code 0>" },
+      { role: "assistant", text: "FAKE-ANSWER 1" },
+    ]);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

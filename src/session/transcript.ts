@@ -109,6 +109,8 @@ export async function readTranscript(
       return records.flatMap(piMessages);
     case "droid":
       return records.flatMap(droidMessages);
+    case "copilot":
+      return records.flatMap(copilotMessages);
   }
 }
 
@@ -319,4 +321,24 @@ function droidMessages(record: Json): Message[] {
   if (record.type !== "message" || String(record.id ?? "").startsWith("context-")) return [];
   const role = record.message?.role;
   return role === "user" || role === "assistant" ? anthropicParts(role, record.message.content) : [];
+}
+
+/**
+ * copilot's events (1.0): user.message (`content` as typed; `transformedContent` its own with a datetime preamble),
+ * assistant.message (text and `toolRequests`), tool.execution_complete; its system prompt, turns and usage its own.
+ */
+function copilotMessages(record: Json): Message[] {
+  const data = record.data ?? {};
+  if (record.type === "user.message")
+    return typeof data.content === "string" && data.content ? [{ role: "user", text: data.content }] : [];
+  if (record.type === "assistant.message") {
+    const messages: Message[] =
+      typeof data.content === "string" && data.content ? [{ role: "assistant", text: data.content }] : [];
+    for (const tool of Array.isArray(data.toolRequests) ? data.toolRequests : [])
+      messages.push(call(tool?.name, tool?.arguments));
+    return messages;
+  }
+  if (record.type === "tool.execution_complete")
+    return [result(data.result?.content ?? data.error?.message ?? data.error)];
+  return [];
 }

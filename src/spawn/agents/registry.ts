@@ -92,7 +92,7 @@ export interface AgentPreset {
  */
 export interface ConversationLog {
   paths: string[];
-  format: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "pi" | "droid";
+  format: "claude" | "codex" | "gemini" | "qwen" | "opencode" | "pi" | "droid" | "copilot";
 }
 
 /**
@@ -587,6 +587,8 @@ export const PRESETS: AgentPreset[] = [
     // 1.0.102: "❯ 1. Yes", "2. Yes, and don't ask again for `sleep` in this repo", "3. No, and tell
     // Copilot what to do differently (Esc to stop)".
     answers: { yes: ["Enter"], always: ["Down", "Enter"], no: ["Escape"] },
+    // 1.0: session-state/<its id, given by --session-id>/events.jsonl.
+    log: { paths: [".copilot/session-state/{id}/events.jsonl"], format: "copilot" },
   },
   {
     // opencode's fork (Kilo Code), its TUI and config the same under its own names.

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { GENERIC_BUSY } from "../spawn/agents/registry.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixtureTerminal, loadFixture, screenText, writeAll } from "../../test/fixtures/screens/score.ts";
@@ -112,4 +113,13 @@ test("droid (0.225.2) at rest: its last words are above its mode bar, a row spre
   const elements = await elementsOfText("droid-idle");
   expect(findQuestion(elements)).toBe(undefined);
   expect(lastWords(elements, inputRow(elements, readText("droid-idle").split("\n")))).toBe("⛬  FAKE-ANSWER 1");
+});
+
+test("busy hints: a CLI's own (esc to interrupt, to cancel, ctrl+c to stop) are, a tip's advice is not", () => {
+  const busy = (row: string) => GENERIC_BUSY.some((pattern) => new RegExp(pattern, "m").test(`  ~/work\n${row}\n`));
+  expect(busy("✻ Thinking… (esc to interrupt)")).toBe(true);
+  expect(busy("⠏ Generating (esc to cancel, 3s)")).toBe(true);
+  expect(busy("  Press Ctrl+C to stop")).toBe(true);
+  expect(busy("                  ● Tip Press escape to stop the AI mid-response")).toBe(false); // kilo 7.7.9
+  expect(busy("● Tip: ctrl+c to stop the current command")).toBe(false);
 });

@@ -137,14 +137,18 @@ const COMMON_WAITING = [
   "\\[[yY]/[nN]\\]|\\([yY]/[nN]\\)",
 ];
 
+/** A row (the patterns are multi-line) that does not hold the word Tip: a hint it shows is advice, not work. */
+const NOT_A_TIP = "^(?!.*\\bTips?\\b)";
 /**
  * Busy hints many CLIs draw while a turn runs (claude, codex "esc to interrupt", gemini, qwen "esc
  * to cancel", opencode "esc interrupt").
  */
 export const GENERIC_BUSY = [
-  "\\b[Ee]sc(ape)? to (interrupt|cancel|stop|abort)\\b",
+  // Not on a row of tips: kilo's home screen shows "● Tip Press escape to stop the AI mid-response"
+  // at random, and read as busy its typed prompt never went in (auto, once in three full runs).
+  `${NOT_A_TIP}.*\\b[Ee]sc(ape)? to (interrupt|cancel|stop|abort)\\b`,
   "\\besc interrupt\\b",
-  "\\b[Cc]trl\\+[Cc] to (interrupt|cancel|stop|abort)\\b",
+  `${NOT_A_TIP}.*\\b[Cc]trl\\+[Cc] to (interrupt|cancel|stop|abort)\\b`,
   // An icon, then "Working" (pi "⠋ Working...", copilot "◉ Working · 96 B", codex "• Working (0s").
   "^\\s*[^\\s\\w]\\s*Working\\b",
 ];

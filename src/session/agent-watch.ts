@@ -148,6 +148,8 @@ export class AgentWatch {
   #answeredAt: number | undefined;
   /** The words of the last question answered: never the line of the idle that ends its turn. */
   #answeredLine: string | undefined;
+  /** A CLI with no preset: the choices of the question reported waiting, as read then. */
+  #askedChoices: string | undefined;
   /**
    * The screen the open question was asked on (dialogOf): while it is open, any other row drawn
    * makes it another question. A child holding the terminal redrew a dialog's command row
@@ -463,8 +465,9 @@ export class AgentWatch {
     // is a question in other words than those reported, even inside the first second's drawing
     // and before two reads saw it (a question drawn over the reported one was answered in its
     // place: the answer named the reported one, its key went into the other).
-    const onScreen = this.#generic ? this.screenQuestion()?.line : this.#waitingLine();
-    const reworded = onScreen !== undefined && !sameQuestion(onScreen, this.line);
+    const shown = this.#generic ? this.screenQuestion() : undefined;
+    const onScreen = this.#generic ? shown?.line : this.#waitingLine();
+    const reworded = onScreen !== undefined && !sameQuestion(onScreen, this.line) && !this.#sameAsked(shown);
     if (this.#redrawn(this.#host.screen()) || reworded) this.#newQuestion(onScreen ?? this.line);
     if (questionId !== undefined && questionId !== this.questionId) {
       throw new T4aError(
@@ -479,6 +482,18 @@ export class AgentWatch {
     this.#busyAt = this.#answeredAt;
     // Printed by approve and deny, handed to MCP: the question as read off the screen, shown.
     return { question: forDisplay(fromProgram(this.line)), question_id: this.questionId };
+  }
+
+  /**
+   * A CLI with no preset: the question on screen is the one reported, read by another rule (a
+   * frame redrawn under continue's dialog left its menu read with the prompt above as its line):
+   * the same choices as when it was reported, and the reported words still on the screen. A
+   * question drawn over it in other words has removed those.
+   */
+  #sameAsked(shown: ScreenQuestion | undefined): boolean {
+    if (!shown || this.#askedChoices === undefined || choicesOf(shown) !== this.#askedChoices) return false;
+    const words = dialogOf([this.line]);
+    return words !== "" && this.#host.screen().some((row) => dialogOf([row]).includes(words));
   }
 
   /** The CLI's own error line (its API refused the turn) among an answer's lines, if one is there. */
@@ -738,6 +753,7 @@ export class AgentWatch {
   #newQuestion(line: string): void {
     this.#inputPendingAt = undefined;
     if (this.#answeredAt === undefined) this.#redrawnFrom = this.questionId;
+    this.#askedChoices = this.#generic ? choicesOf(this.screenQuestion()) : undefined;
     this.questionId++;
     this.#askedOn();
     this.#answeredAt = undefined;
@@ -778,6 +794,7 @@ export class AgentWatch {
     // The agent reacted: what input was pending has begun its turn (or asked, or ended).
     this.#inputPendingAt = undefined;
     if (state === "waiting") {
+      this.#askedChoices = this.#generic ? choicesOf(this.screenQuestion()) : undefined;
       this.questionId++;
       this.#answeredAt = undefined;
       this.#askedOn();
@@ -941,6 +958,11 @@ const ANIMATED = /[\u2800-\u28ff⊶⊷✢✳✶✻✽·*◐◓◑◒◴◵◶◷
 /** A clock of seconds a CLI counts while it asks (copilot 1.0.102: "$ Shell … 20s" above its question). */
 const COUNTED = /\b\d+(?:\.\d+)?(?:m \d+)?s\b/g;
 /** The same question's words, as dialogOf compares its screen (spinners and counted seconds aside). */
+/** A question's choices, in order, as one string to compare. */
+function choicesOf(question: ScreenQuestion | undefined): string | undefined {
+  return question?.choices.map((choice) => choice.label).join("\n");
+}
+
 export function sameQuestion(a: string, b: string): boolean {
   return dialogOf([a]) === dialogOf([b]);
 }

@@ -144,6 +144,8 @@ export interface ProcStat {
   state: string;
   ppid: number;
   pgrp: number;
+  /** Its session's id (the leader's pid). */
+  sid: number;
   ttyNr: number;
   tpgid: number;
   /** Clock ticks after boot when it started (field 22): a reused pid starts later. */
@@ -159,6 +161,7 @@ export function procStat(pid: number, tid?: number): ProcStat | undefined {
     state: fields[0]!,
     ppid: Number(fields[1]),
     pgrp: Number(fields[2]),
+    sid: Number(fields[3]),
     ttyNr: Number(fields[4]),
     tpgid: Number(fields[5]),
     start: Number(fields[19]),

@@ -2,6 +2,7 @@
 // It spawns, writes, resizes and ends processes and reports bytes and the exit; it never parses output.
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { FairFeed } from "./fair-feed.ts";
+import { procStat } from "./input-wanted.ts";
 import { setOutputFlow, unreadInput } from "./libc.ts";
 import { within } from "./within.ts";
 
@@ -368,7 +369,7 @@ interface ProcEntry {
 }
 
 /** Every live process (Linux /proc; empty elsewhere). */
-function processTable(): ProcEntry[] {
+export function processTable(): ProcEntry[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -379,21 +380,14 @@ function processTable(): ProcEntry[] {
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-      // Fields after the parenthesised command name: state ppid pgrp session …, starttime 20th.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z" || fields[0] === "X") continue;
-      table.push({ pid, ppid: Number(fields[1]), sid: Number(fields[3]), start: Number(fields[19]) });
-    } catch {
-      // The process exited while we looked.
-    }
+    const stat = procStat(pid); // undefined: it exited while we looked
+    if (stat && stat.state !== "Z" && stat.state !== "X") table.push({ pid, ...stat });
   }
   return table;
 }
 
 /** The processes descended from `roots` in `table` (by parent links), the roots not included. */
-function descendants(table: ProcEntry[], roots: Set<number>): ProcEntry[] {
+export function descendants(table: ProcEntry[], roots: Set<number>): ProcEntry[] {
   const children = new Map<number, ProcEntry[]>();
   for (const entry of table) children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
   const found: ProcEntry[] = [];
@@ -432,24 +426,7 @@ function stillRunning(found: ProcEntry[]): number[] {
 
 /** Live processes whose session id is `sid` (Linux /proc; empty elsewhere). */
 export function sessionMembers(sid: number): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  const members: number[] = [];
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-      // Fields after the parenthesised command name: state ppid pgrp session …
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[3]) === sid && fields[0] !== "Z") members.push(pid);
-    } catch {
-      // The process exited while we looked.
-    }
-  }
-  return members;
+  return processTable()
+    .filter((entry) => entry.sid === sid)
+    .map((entry) => entry.pid);
 }

@@ -207,3 +207,18 @@ test("the README's first sequence as fast as a script runs it: a line sent befor
   expect(screen).toContain("\ntyped-42");
   await sandbox.ok(["kill", id]);
 });
+
+test("a line and a Ctrl-C in one send: the shell takes the line before the Ctrl-C reaches the terminal", async () => {
+  // Written at once, the terminal would read the Ctrl-C while the shell still reads the line and
+  // flush the line: nothing would run. tmux's `send-keys 'sleep 100' Enter C-c` is this one send.
+  const id = await sandbox.ok(["create", "--", "bash"]);
+  await sandbox.ok(["send", id, "echo typed-$((40+2)); sleep 100\\n", "-k", "C-c"]);
+  await sandbox.ok(["send", id, "echo after-$((40+3))\\n"]);
+  await waitFor(
+    async () => (await sandbox.ok(["text", id])).includes("\nafter-43"),
+    30_000,
+    "the line after the interrupt",
+  );
+  expect(await sandbox.ok(["text", id])).toContain("\ntyped-42");
+  await sandbox.ok(["kill", id]);
+});

@@ -8,7 +8,7 @@ import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import { ACTING_OPTIONS, actingRequest, actor, intOption, listOption } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions } from "./command.ts";
-import { unescapeInput } from "../terminal/escapes.ts";
+import { PASTE_START, unescapeInput } from "../terminal/escapes.ts";
 
 /** A screen cell on the wire: 0-based, as cursor and snapshot count. */
 const cell = () => ({
@@ -88,10 +88,12 @@ export const send = defineCommand({
       await terminal.settled();
       bracketed = terminal.screen.bracketedPaste;
     }
-    if (bracketed) parts.push("\x1b[200~");
-    if (params.input_base64 !== undefined) parts.push(Buffer.from(params.input_base64, "base64"));
-    if (params.input !== undefined) parts.push(params.input);
-    if (bracketed) parts.push("\x1b[201~");
+    const typed: Array<string | Uint8Array> = [];
+    if (params.input_base64 !== undefined) typed.push(Buffer.from(params.input_base64, "base64"));
+    if (params.input !== undefined) typed.push(params.input);
+    // A paste is one part: the terminal types it whole (its lines are text to the shell, not commands).
+    if (bracketed) parts.push(pasted(typed));
+    else parts.push(...typed);
     if (keys.length) parts.push(keys.join(""));
     await terminal.send(parts);
     acted();
@@ -176,4 +178,11 @@ function mouseRequest(args: string[], options: CliOptions): { click: object } | 
       count: intOption(options.count, "--count"),
     },
   };
+}
+
+/** Input as one bracketed paste: a string when it is text (so waits know its echo), else bytes. */
+function pasted(typed: Array<string | Uint8Array>): string | Uint8Array {
+  const end = "\x1b[201~";
+  if (typed.every((part) => typeof part === "string")) return PASTE_START + typed.join("") + end;
+  return Buffer.concat([Buffer.from(PASTE_START), ...typed.map((part) => Buffer.from(part)), Buffer.from(end)]);
 }

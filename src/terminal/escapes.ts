@@ -1,6 +1,9 @@
 // C-style escapes in a `t4a send` argument: \n \r \t \e \a \b \f \v \0 \\ \xHH \uHHHH \u{H…}.
 // Shells make raw control bytes awkward to type; agents and scripts write them this way.
 
+/** What a bracketed paste starts with (the terminal types a part that does whole). */
+export const PASTE_START = "\x1b[200~";
+
 const simple: Record<string, string> = {
   n: "\n",
   r: "\r",

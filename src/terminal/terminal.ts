@@ -16,6 +16,7 @@ import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
 import { within } from "./within.ts";
+import { PASTE_START } from "./escapes.ts";
 
 export interface TerminalSpec {
   id: string;
@@ -167,6 +168,22 @@ const COMMAND_LINES_KEPT = 200;
  */
 const SEND_PROMPT_WAIT_MS = 60_000;
 
+/** Longest a `send` waits for a shell to take a line typed at its prompt before typing what follows it. */
+const LINE_TAKEN_WAIT_MS = 5_000;
+
+function startsWith(part: string | Uint8Array, prefix: string): boolean {
+  if (typeof part === "string") return part.startsWith(prefix);
+  return part.length >= prefix.length && [...prefix].every((char, i) => part[i] === char.charCodeAt(0));
+}
+
+/** Where the first line ends (Enter is CR, a typed newline LF), or -1. */
+function lineEnd(part: string | Uint8Array): number {
+  if (typeof part === "string") return part.search(/[\r\n]/);
+  const cr = part.indexOf(0x0d);
+  const lf = part.indexOf(0x0a);
+  return cr < 0 ? lf : lf < 0 ? cr : Math.min(cr, lf);
+}
+
 /** Resizes closer together than this collapse into the last one. */
 const RESIZE_FRAME_MS = 50;
 /**
@@ -233,6 +250,8 @@ export class Terminal {
   /** The last `send` delivered: the next goes after it. */
   #sending: Promise<void> = Promise.resolve();
   #gaveUpOnPrompt = false;
+  #gaveUpOnLines = false;
+  #markListeners = new Set<() => void>();
   /** Recent command lines' rows by the marks: a prompt's row, and where its output starts (C); the last may be open. */
   #commandLines: CommandLine[] = [];
   /** Told when the program comes to read the terminal (exec returns early then). */
@@ -378,11 +397,39 @@ export class Terminal {
         // Waited for once at most: a shell that neither prompts nor reads is typed into from then on.
         if (!ready) this.#gaveUpOnPrompt = true;
       }
-      for (const part of parts) if (this.alive) this.write(part);
+      for (const part of parts) await this.#typeAtPrompt(part);
     };
     const sent = this.#sending.then(deliver);
     this.#sending = sent;
     return sent;
+  }
+
+  /**
+   * One part of a `send`. A line ended at an integrated shell's prompt is taken before what follows
+   * it is typed: its next mark (the command starting, a new prompt, a continuation). Typed at once,
+   * a Ctrl-C after `sleep 100\n` reaches the terminal while the shell still reads the line, and the
+   * terminal flushes the line instead of stopping the command.
+   */
+  async #typeAtPrompt(part: string | Uint8Array): Promise<void> {
+    if (startsWith(part, PASTE_START)) return this.write(part);
+    let rest = part;
+    while (this.alive && rest.length > 0) {
+      const end = this.shell && this.#shellState === "prompt" && !this.#gaveUpOnLines ? lineEnd(rest) : -1;
+      if (end < 0) return this.write(rest);
+      this.write(rest.slice(0, end + 1));
+      rest = rest.slice(end + 1);
+      const taken = await within<boolean>(
+        LINE_TAKEN_WAIT_MS,
+        (settle) => {
+          const marked = () => settle(true);
+          this.#markListeners.add(marked);
+          return () => this.#markListeners.delete(marked);
+        },
+        () => false,
+      );
+      // A shell that marks nothing after a line (its hooks replaced) is typed into at once from then on.
+      if (!taken) this.#gaveUpOnLines = true;
+    }
   }
 
   /** Input as typed; lines of text input are remembered so waits can ignore their echo. */
@@ -818,6 +865,7 @@ export class Terminal {
   #mark(mark: Mark | undefined, at: { row: number; col: number }): void {
     if (!mark) return;
     if (this.shell && mark.nonce !== this.#nonce) return;
+    for (const listener of [...this.#markListeners]) listener();
     const { row } = at;
     if (mark.kind === "prompt" || mark.kind === "input") {
       if (this.#shellState !== "running") {

@@ -4,7 +4,7 @@
 // preset's key; pi never asks), a --yolo turn without a question, cline's hub daemon ended by the
 // kill, and every preset flag still in the pinned CLI's --help. Where a CLI is not installed, its
 // tests skip and say so.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -63,6 +63,14 @@ afterAll(async () => {
   if (turns.length) console.log(`new agents, ms after the create:\n${turns.join("\n")}`);
   model?.stop();
   await sandbox?.cleanup();
+});
+
+// A test that failed midway leaves no session behind: cline's hub (one per home's port) would
+// serve the next test's cline, whose own hub its kill then waits for in vain.
+afterEach(async () => {
+  const listed = await t4aRaw(["list", "--json"]);
+  const sessions: Array<{ id: string }> = listed.code === 0 ? JSON.parse(listed.stdout).terminals : [];
+  for (const { id } of sessions) await t4aRaw(["kill", id]);
 });
 
 function env(): Record<string, string> {

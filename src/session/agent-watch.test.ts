@@ -472,3 +472,36 @@ test(
     watch.dispose();
   },
 );
+
+test("an answered question whose frame is written again under the spinner (cline under load) is not asked again", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a-cline", findAgent("cline", env), host, { tickMs: 0 });
+  const dialog = [" * run_commands(printf hi > hello.txt)", " Approve tool call?", " [y] Approve   [n] Deny"];
+  const footer = ["❯ Ask anything...", " fake-model (10) $0.00      ○ Plan ● Act (Tab)"];
+  draw(host, [...dialog, ...footer]);
+  const start = performance.now();
+  watch.read(start);
+  watch.read(start + 1100);
+  expect(watch.reply()).toMatchObject({ state: "waiting", line: "Approve tool call?", question_id: 1 });
+  watch.takeQuestion();
+  watch.input("y");
+  // Only its spinner drawn: working. Then the whole frame written again, the question in it.
+  const spinner = " ⠸ Thinking... (esc to cancel)";
+  draw(host, [spinner, ...dialog, ...footer], [spinner]);
+  watch.read(start + 1200);
+  expect(watch.state).toBe("working");
+  draw(host, [spinner, ...dialog, ...footer]);
+  watch.read(start + 1300);
+  watch.read(start + 2500);
+  expect(watch.state).toBe("working");
+  expect(watch.questionId).toBe(1);
+  // The tool ran (the question gone), then a second call asks in the same words: a new question.
+  draw(host, [spinner, " * run_commands(printf hi > hello.txt)", " ⎿ done", ...footer]);
+  watch.read(start + 2600);
+  draw(host, [" * run_commands(ls)", " Approve tool call?", " [y] Approve   [n] Deny", ...footer]);
+  watch.read(start + 2700);
+  watch.read(start + 3800);
+  expect(watch.state).toBe("waiting");
+  expect(watch.questionId).toBe(2);
+  watch.dispose();
+});

@@ -129,6 +129,8 @@ const READING_MS = 3000;
 const STILL_READY_MS = 5000;
 /** Generic: the question answered, drawn again within this long, is the same one lingering. */
 const ANSWERED_LINGER_MS = 3000;
+/** Longest an answered question still drawn is taken for the one answered (#answeredLingers). */
+const ANSWERED_KEPT_MS = 10_000;
 
 export class AgentWatch {
   readonly id: string;
@@ -148,6 +150,8 @@ export class AgentWatch {
   #answeredAt: number | undefined;
   /** The words of the last question answered: never the line of the idle that ends its turn. */
   #answeredLine: string | undefined;
+  /** The answered question's words were on the screen at every read since the answer. */
+  #answeredShown = false;
   /** A CLI with no preset: the choices of the question reported waiting, as read then. */
   #askedChoices: string | undefined;
   /**
@@ -478,6 +482,7 @@ export class AgentWatch {
     }
     this.#answeredAt = performance.now();
     this.#answeredLine = this.line;
+    this.#answeredShown = true;
     this.#tookAt = this.#answeredAt;
     this.#busyAt = this.#answeredAt;
     // Printed by approve and deny, handed to MCP: the question as read off the screen, shown.
@@ -567,6 +572,8 @@ export class AgentWatch {
     this.#readAt = now;
 
     const rows = this.#host.screen();
+    const answered = this.#answeredLine;
+    if (answered !== undefined && !rows.some((row) => row.includes(answered))) this.#answeredShown = false;
     const text = rows.join("\n");
     if (this.#generic) {
       // Its words, not their styles: a cursor it draws itself blinks (pi), a highlight moves.
@@ -628,7 +635,11 @@ export class AgentWatch {
       this.#set("idle", line);
       return;
     }
-    if (question !== undefined) {
+    if (question !== undefined && this.#answeredLingers(question)) {
+      // The question just answered, its frame written again while the CLI takes the answer (cline's
+      // whole frame under its spinner, on a loaded machine): the same question, already answered.
+      this.#pendingIdle = undefined;
+    } else if (question !== undefined) {
       this.#pendingIdle = undefined;
       this.#pendingQuestion = undefined;
       if (this.#redrawn(rows)) {
@@ -677,6 +688,17 @@ export class AgentWatch {
     if (ready) this.#readySince ??= now;
     // A CLI with no preset has no input box to recognise: its screen at rest as long as idle needs.
     if (still && quietMs >= (this.#generic ? GENERIC_IDLE_QUIET_MS : IDLE_QUIET_MS / 2)) this.#maybeType(text, now);
+  }
+
+  /**
+   * Moved on from an answered question (working) while its words have stayed on the screen at every
+   * read since the answer: the question met again is that one, not asked anew. One asked again in
+   * the same words comes after they were gone (the tool ran), or at the latest ANSWERED_KEPT_MS on.
+   */
+  #answeredLingers(question: string): boolean {
+    const line = this.#answeredLine;
+    if (line === undefined || question !== line || this.state !== "working") return false;
+    return this.#answeredShown && performance.now() - this.#tookAt < ANSWERED_KEPT_MS;
   }
 
   /**

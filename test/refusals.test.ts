@@ -75,10 +75,13 @@ async function t4a(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout: stdout.trim(), stderr: stderr.trim() };
 }
 
+// The CLIs run at once (test.concurrent), each in its own session: a test waits mostly on t4a's
+// settles, not the CPU (an ask lets the agent rest 1.5 s first, and after a refusal, which leaves
+// no answer in the CLI's log, looks there for one up to 5 s): one after another the file took 135 s.
 for (const cli of AGENT_CLIS) {
   const present = existsSync(join(AGENTS_BIN, cli));
   if (!present) console.log(`refusals: ${cli} is not installed (npm run agents:install): its test skips`);
-  test.if(present)(
+  test.concurrent.if(present)(
     `${cli}: each refusal screen (${KINDS[cli].map(([kind]) => kind).join(", ")}) ends the ask as an error, exit 5, with its words`,
     async () => {
       const id = `refused-${cli}`;

@@ -145,3 +145,81 @@ test("a multi-select whose only submit is a hint ('<enter> to proceed'): choose 
   await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
   expect(readFileSync(out, "utf8")).toBe("TypeScript\nPrettier");
 });
+
+test("git am -i's one-row answers ('Apply? [y]es/[n]o/…:'): choose by the word or as shown, checked by the answered line", async () => {
+  const repo = join(sandbox.dir, "am");
+  const git = (args: string[]) => {
+    const child = Bun.spawnSync(["git", "-C", repo, ...args], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@x",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@x",
+      },
+    });
+    if (child.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${child.stderr}`);
+    return child.stdout.toString();
+  };
+  mkdirSync(repo);
+  git(["init", "-q"]);
+  writeFileSync(join(repo, "a.txt"), "one\n");
+  git(["add", "a.txt"]);
+  git(["commit", "-qm", "first"]);
+  writeFileSync(join(repo, "a.txt"), "one\ntwo\n");
+  git(["commit", "-qam", "second"]);
+  git(["format-patch", "-1", "-o", join(sandbox.dir, "patches")]);
+  git(["reset", "-q", "--hard", "HEAD~1"]);
+  const id = await start(
+    `cd ${repo} && GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@x git am -i ${sandbox.dir}/patches/0001-second.patch`,
+  );
+  await shown(id, "[a]ccept all:");
+  const reply = await act(["choose", id, "yes"]);
+  expect(reply).toMatchObject({ sent: ["y", "Enter"], effect: "answered" });
+  expect(reply.seen).toContain("[a]ccept all: y");
+  await shown(id, "rc=0");
+  expect(git(["log", "--format=%s"]).split("\n")[0]).toBe("second");
+});
+
+test("a '[yN]:' after the question is answered by its letters; a prompt with a remark before its colon is filled by its whole words", async () => {
+  const out = join(sandbox.dir, "yn.out");
+  const id = await start(
+    `read -p "Do you want your passphrase to be displayed for verification? [yN]: " a; ` +
+      `read -p "Are you sure? (Type 'yes' in capital letters): " b; echo "$a $b" > ${out}`,
+  );
+  await shown(id, "[yN]:");
+  const reply = await act(["choose", id, "N"]);
+  expect(reply).toMatchObject({ sent: ["n", "Enter"], effect: "answered" });
+  await shown(id, "capital letters):");
+  const filled = await act(["fill", id, "Are you sure? (Type 'yes' in capital letters)", "YES", "--submit"]);
+  expect(filled.effect).toBe("submitted");
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("n YES\n");
+});
+
+test("dialoguer's prompts: a field left as '✔ Label · value' is submitted; an earlier answer's word is no evidence", async () => {
+  const out = join(sandbox.dir, "dialoguer.out");
+  const id = await start(`python3 ${PROGRAMS}/dialoguer.py ${out}`);
+  await shown(id, "(app) ›");
+  const filled = await act(["fill", id, "Project name", "notes", "--submit"]);
+  expect(filled).toMatchObject({ effect: "submitted", seen: 'the answered line shows "✔ Project name · notes"' });
+  await shown(id, "❯ TypeScript / JavaScript");
+  expect((await act(["choose", id, "TypeScript / JavaScript"])).effect).toBe("answered");
+  await shown(id, "UI flavor");
+  const flavor = await act(["choose", id, "TypeScript"]);
+  expect(flavor).toMatchObject({
+    effect: "answered",
+    seen: 'the answered line shows "✔ Choose your UI flavor · TypeScript"',
+  });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("notes\nTypeScript / JavaScript\nTypeScript");
+
+  // The program took JavaScript: the only line holding "TypeScript" is the language's, answered before.
+  const stubborn = await start(`python3 ${PROGRAMS}/dialoguer.py ${out}2 --stubborn`);
+  await shown(stubborn, "(app) ›");
+  await act(["fill", stubborn, "Project name", "notes", "--submit"]);
+  await shown(stubborn, "❯ TypeScript / JavaScript");
+  await act(["choose", stubborn, "TypeScript / JavaScript"]);
+  await shown(stubborn, "UI flavor");
+  expect((await act(["choose", stubborn, "TypeScript"])).effect).toBe("uncertain");
+});

@@ -419,8 +419,10 @@ async function answered(
     const live = new Set((again?.element.items ?? []).map((i) => i.row));
     const answers = (r: string, i: number) =>
       !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed);
+    // (Not a line that stood above the question before: an earlier answer holding the same word,
+    // "✔ … language · TypeScript / JavaScript" over the flavor asked next.)
     if (!inline) {
-      const hit = rows.findIndex(answers);
+      const hit = rows.findIndex((r, i) => !earlier.has(r.trim()) && answers(r, i));
       return hit >= 0 ? rows[hit]!.trim() : undefined;
     }
     // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
@@ -708,6 +710,16 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
 }
 
 /**
+ * A prompt library redraws an answered field as its label and the value (dialoguer's "? Project name (tauri-app) ›"
+ * left as "✔ Project name · notes-app"): the line holds the field's worded label, the value after it.
+ */
+function labelThenValue(line: string, label: string | undefined, value: string): boolean {
+  if (!label || !/\p{L}{2}/u.test(label)) return false;
+  const at = line.indexOf(label);
+  return at >= 0 && line.indexOf(value, at + label.length) >= 0;
+}
+
+/**
  * Enter after a filled field, and its goal state: the field gone or left behind (the cursor on
  * another row), the line it was on showing the value (what a masked or unechoed field cannot).
  */
@@ -732,7 +744,10 @@ async function submitted(
       if (value === undefined) return actor.reply("submitted", how);
       const rows = look.text.split("\n");
       const line = rows.find(
-        (r, i) => i !== look.grid.cursor.row && r.includes(value.trim()) && (!prompt || r.includes(prompt)),
+        (r, i) =>
+          i !== look.grid.cursor.row &&
+          r.includes(value.trim()) &&
+          (!prompt || r.includes(prompt) || labelThenValue(r, target.element.label, value.trim())),
       );
       if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}`);
     }

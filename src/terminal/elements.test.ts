@@ -1,6 +1,7 @@
 // The detector against the labelled screens of test/fixtures/screens/ (train set only: the holdout
 // set is scored by the bench, never tuned on), and the outline an agent reads.
 import { expect, test } from "bun:test";
+import { Terminal } from "@xterm/headless";
 import { fixtureNames, formatRates, loadFixture, scoreSet } from "../../test/fixtures/screens/score.ts";
 import { cellGridOf } from "./screen.ts";
 import { detectElements, outline } from "./elements.ts";
@@ -159,4 +160,138 @@ test("completion grids: words with nothing lit are text, not a status; bash's '-
   expect(await kindsOf("python-complete")).toEqual(["text@0", "input@6"]);
   expect(await kindsOf("bash-complete-grid")).toEqual(["text@0", "input@7"]);
   expect(await kindsOf("bash-complete-more")).toEqual(["text@0", "status@23"]);
+});
+
+// Blind set 2's misses (issue 59), now train: one class each.
+test("a one-row list of marked keys after a question ('([y]es|[n]o|…):', '[v]iew patch/…'): a question", async () => {
+  expect(await itemsOf("b2-sendemail-confirm", "question")).toEqual({
+    label: "Send this email?",
+    items: ["y", "n", "e", "q", "a"].map((key, i) => [["[y]es", "[n]o", "[e]dit", "[q]uit", "[a]ll"][i], key, false]),
+  });
+  expect(await itemsOf("b2-git-am-apply", "question")).toEqual({
+    label: "Apply?",
+    items: ["[y]es", "[n]o", "[e]dit", "[v]iew patch", "[a]ccept all"].map((label) => [label, label[1], false]),
+  });
+  // borg's "[yN]:" after its "?": a letter each, the capital the default.
+  expect(await itemsOf("b2-borg-display", "question")).toEqual({
+    label: "Do you want your passphrase to be displayed for verification?",
+    items: [
+      ["Yes", "y", false],
+      ["No", "n", true],
+    ],
+  });
+});
+
+test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
+  const fixture = await loadFixture("b2-luks-confirm");
+  try {
+    const inputs = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(inputs.map((e) => [e.kind, e.label, e.value])).toEqual([
+      ["input", "Are you sure? (Type 'yes' in capital letters)", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("questions above the one at the cursor are history (certtool's '(y/N): n', '(y/N): ' by Enter)", async () => {
+  const fixture = await loadFixture("b2-certtool-server");
+  try {
+    const questions = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+    expect(questions.map((q) => [q.row, q.label])).toEqual([[23, "Is this a TLS web server certificate?"]]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("a numbered list on the screen's last rows (a program's output scrolled up under it) does not throw", async () => {
+  for (const [bytes, kinds] of [
+    ["\x1b[23;1H1. foo\r\n2. bar", ["text"]],
+    ["\x1b[22;1HWhich one?\r\n1. foo\r\n2. bar", ["question"]],
+  ] as const) {
+    const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+    await new Promise<void>((done) => term.write(bytes, done));
+    try {
+      expect(detectElements(cellGridOf(term)).map((e) => e.kind)).toEqual([...kinds]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+test("a default in the ink of the prompt's '›' before it (dialoguer's '(tauri-app) ›') is not the value", async () => {
+  for (const [name, value] of [
+    ["b2-tauri-name", ""],
+    ["b2-tauri-identifier", "com.ex"],
+  ] as const) {
+    const fixture = await loadFixture(name);
+    try {
+      const input = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "input");
+      expect({ name, value: input?.value }).toEqual({ name, value });
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});
+
+test("create-astro: '● Yes  ○ No' under its question is a question; '◼ --dry-run …' lines are bullets", async () => {
+  for (const [name, question, taken] of [
+    ["b2-astro-deps", "Install dependencies?", "Yes"],
+    ["b2-astro-git", "Initialize a new git repository?", "No"],
+  ] as const) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect({ name, found: found.map((e) => [e.kind, e.label, e.items?.find((i) => i.selected)?.label]) }).toEqual({
+        name,
+        found: [["question", question, taken]],
+      });
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});
+
+test("a list starts at its top row: lf's bold folders over its lit file, bun's first item", async () => {
+  expect((await itemsOf("b2-lf-main", "menu")).items?.map(([label, , selected]) => [label, selected])).toEqual([
+    ["docs", false],
+    ["src", false],
+    ["build.log", true],
+    ["old.tmp", false],
+    ["README.md", false],
+  ]);
+  expect((await itemsOf("b2-bun-react", "menu")).items?.map(([label, , selected]) => [label, selected])).toEqual([
+    ["Default (blank)", false],
+    ["TailwindCSS", true],
+    ["Shadcn + TailwindCSS", false],
+  ]);
+});
+
+test("deno's side-barred block ('┏ …', '┗ Allow? [y/n/A] (y = yes, …)') is a dialog; its keys as shown", async () => {
+  for (const [name, title] of [
+    ["b2-deno-read", 'Deno requests read access to "/etc/hostname".'],
+    ["b2-deno-write", 'Deno requests write access to "out.txt".'],
+  ] as const) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect({ name, found: found.map((e) => [e.kind, e.label, e.col, e.height]) }).toEqual({
+        name,
+        found: [
+          ["dialog", title, 0, 7],
+          ["question", "Allow?", 2, 2],
+        ],
+      });
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  expect(await itemsOf("b2-deno-read", "question")).toEqual({
+    label: "Allow?",
+    items: [
+      ["Yes", "y", false],
+      ["No", "n", false],
+      ["All", "A", false],
+    ],
+  });
 });

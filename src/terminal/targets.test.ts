@@ -118,3 +118,22 @@ test(
     expect(textCells(grid, "a.b")).toEqual([]);
   },
 );
+
+test("an answer with its key marked ('[y]es', '[v]iew patch') is named as shown or by its words", () => {
+  const labels = ["[y]es", "[n]o", "[e]dit", "[v]iew patch", "[a]ccept all"];
+  const question: Element = {
+    ref: "e2",
+    kind: "question",
+    row: 4,
+    col: 0,
+    width: 51,
+    height: 1,
+    label: "Apply?",
+    items: labels.map((label, i) => ({ ref: `e2.${i + 1}`, label, row: 4, col: 7 + i * 6, width: label.length })),
+  };
+  expect(findTarget([question], { text: "[y]es" }, all).item?.ref).toBe("e2.1");
+  expect(findTarget([question], { text: "yes" }, all).item?.ref).toBe("e2.1");
+  expect(findTarget([question], { text: "No" }, all).item?.ref).toBe("e2.2");
+  expect(findTarget([question], { text: "view patch" }, all).item?.ref).toBe("e2.4");
+  expect(findTarget([question], { text: "accept" }, all).item?.ref).toBe("e2.5");
+});

@@ -21,6 +21,9 @@ const norm = (text: string): string =>
     .replace(/^[^\p{L}\p{N}"'`([]*(?:\d{1,2}[.)] )?/u, "")
     .toLowerCase();
 
+/** A label without the marks round its key: "[y]es" → "yes", "[v]iew patch" → "view patch", "'f'ile" → "file". */
+const unmarked = (label: string): string => label.replace(/\[(\w)\]|'(\w)'/g, "$1$2");
+
 /** The name a target is said by in messages: its label, else its ref. */
 export const nameOf = (target: Target): string =>
   JSON.stringify(target.item?.label ?? target.element.label ?? target.element.ref);
@@ -61,8 +64,12 @@ export function findTarget(
   }
   const text = norm(query.text ?? "");
   const label = (t: Target) => norm(t.item?.label ?? t.element.label ?? "");
-  const exact = candidates.filter((t) => label(t) === text);
-  const found = exact.length ? exact : candidates.filter((t) => text !== "" && label(t).includes(text));
+  // An answer with its key marked ("[y]es", "'f'ile") is named by its word too ("yes").
+  const said = (t: Target) => [label(t), unmarked(label(t))];
+  const exact = candidates.filter((t) => said(t).includes(text));
+  const found = exact.length
+    ? exact
+    : candidates.filter((t) => text !== "" && said(t).some((name) => name.includes(text)));
   if (found.length === 1 || aliases(found)) return found[0]!;
   const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
   if (found.length > 1)

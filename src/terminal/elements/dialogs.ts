@@ -191,5 +191,52 @@ export function ruleDialogs(view: View, found: Found[]): Found[] {
     }
     row = last;
   }
+  out.push(...sideBarDialogs(view, found));
+  return out;
+}
+
+/** A side bar's opening corner, its continuations and its closing corner down one column: deno's "┏", "┠─", "┗". */
+const SIDE_BAR_TOP = /^\s{0,8}[┏┍┎┌╭]\s/;
+const SIDE_BAR_MIDDLE = "┃┠┣┝┞┟│├";
+const SIDE_BAR_BOTTOM = "┗┖┕└╰";
+/** A warning sign before a panel's title ("⚠️  Deno requests…"): no part of it. */
+const TITLE_SIGN = /^[△⚠!?✱*]\uFE0F?\s+/u;
+
+/**
+ * A block a side bar opens and closes (deno's permission prompt: "┏ ⚠️  Deno requests read access…", "┠─ …" rows,
+ * "┗ Allow? [y/n/A]"), holding a question: a dialog, its title the first row's words. A row the one above wrapped
+ * into (a full row, then "ental variable.") is the block's though the bar is not drawn on it.
+ */
+function sideBarDialogs(view: View, found: Found[]): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    if (!SIDE_BAR_TOP.test(view.flat[row]!)) continue;
+    const col = view.flat[row]!.search(/\S/);
+    let last = row;
+    let closed = false;
+    for (let r = row + 1; r < view.rows && !closed; r++) {
+      const ch = view.flat[r]![col] ?? " ";
+      const wrapped = view.flat[r - 1]!.trimEnd().length >= view.cols - 1 && view.flat[r]!.trim() !== "";
+      if (SIDE_BAR_BOTTOM.includes(ch)) closed = true;
+      else if (!SIDE_BAR_MIDDLE.includes(ch) && !wrapped) break;
+      last = r;
+    }
+    const asks = found.some((e) => e.kind === "question" && e.row > row && e.row <= last);
+    if (!closed || !asks) continue;
+    const title = clean(view.text(row, col + 1, view.cols)).replace(TITLE_SIGN, "");
+    const right = Math.max(
+      ...Array.from({ length: last - row + 1 }, (_, i) => view.text(row + i, 0, view.cols).trimEnd().length),
+    );
+    out.push({
+      kind: "dialog",
+      row,
+      col,
+      width: right - col,
+      height: last - row + 1,
+      ...(title ? { label: title } : {}),
+    });
+    view.use(row, col, view.cols - col);
+    row = last;
+  }
   return out;
 }

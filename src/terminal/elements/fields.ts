@@ -554,6 +554,12 @@ export function placeholderBox(view: View, box: Box): boolean {
   );
 }
 
+/**
+ * A question's words, then a remark in parentheses ending in the colon the cursor follows: the whole is the prompt
+ * (cryptsetup's "Are you sure? (Type 'yes' in capital letters): "), not a question and a value.
+ */
+const REMARKED_PROMPT = /^(.*?\S.*?[?:] \([^)]*\):)(?=\s)/;
+
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
 const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
 
@@ -689,6 +695,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     commandLine ??
     named ??
     bracketed ??
+    REMARKED_PROMPT.exec(before) ??
     /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
     /^(.*[:?>$#❯›])\s*$/.exec(before) ??
     /^(.*?\S.*?\]:)(?=\S)/.exec(before);
@@ -840,13 +847,13 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
   view.use(row, first, view.cols - first);
   let typed = "";
   let depth = 0;
-  // What is drawn in the ink of the "›" between question and answer is a hint or an initial value, not typed.
+  // What is drawn in the ink of the "›" between question and answer is a hint or an initial value, not typed;
+  // so is a default before it in that ink (dialoguer's grey "(tauri-app) ›").
   const arrow = view.text(row, end, view.cols).search(/[‣›»]/);
   const ink = (col: number) => view.ink(row, col);
   for (let col = end; col < view.cols; col++) {
     const ch = view.char(row, col);
-    if (arrow >= 0 && col > end + arrow && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start))
-      continue;
+    if (arrow >= 0 && ch.trim() !== "" && ink(col) === ink(end + arrow) && ink(col) !== ink(start)) continue;
     const dim = flag(col, CellFlag.dim);
     if (dim && /[[(]/.test(ch)) depth++;
     if (!(dim && depth > 0)) typed += ch;
@@ -919,6 +926,17 @@ const TOGGLE_LABEL_END = String.raw`(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\
  */
 const TOGGLE = new RegExp(String.raw`(?<![\w([{.,=])(${TOGGLE_BOX})${TOGGLE_LABEL}${TOGGLE_LABEL_END}`, "g");
 
+/**
+ * A filled square with no box above or under it in its column, and no empty square on the screen, is a bullet, not
+ * a checked box: create-astro's "◼  --dry-run Skipping project naming" log lines, one after each answered step.
+ * (A lone "◉" in a group of inquirer's checkboxes is one.)
+ */
+function loneBullet(view: View, row: number, col: number, marker: string): boolean {
+  if (marker !== "◼" || view.flat.some((line) => line.includes("◻"))) return false;
+  const boxAt = (r: number) => r >= 0 && r < view.rows && /[◉◯◻◼☐☑☒○◎●]/.test(view.char(r, col));
+  return !boxAt(row - 1) && !boxAt(row + 1);
+}
+
 export function findToggles(view: View): Found[] {
   const out: Found[] = [...scaleGrid(view)];
   // A list that leads to submenus ("Drivers  --->", menuconfig's) is a menu whose items may carry a
@@ -939,6 +957,7 @@ export function findToggles(view: View): Found[] {
       const col = match.index!;
       if (!match[2] || !view.free(row, col, col + match[0].length) || submenus(row, col)) continue;
       const marker = match[1]!;
+      if (loneBullet(view, row, col, marker)) continue;
       const radio = marker.startsWith("(");
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.

@@ -117,6 +117,9 @@ export function circleMenus(view: View): Found[] {
   return out;
 }
 
+/** A prompt library's question row: "? Select a React template - Press return to submit.". */
+const PROMPT_QUESTION = /^\s*\? \S/;
+
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 export function markerMenus(view: View): Found[] {
   const out: Found[] = [];
@@ -173,7 +176,16 @@ export function markerMenus(view: View): Found[] {
     // list's heading (gemini's "Apply To" over "● User Settings", "Workspace Settings").
     const inkAt = (r: number) => view.ink(r, textCol);
     const rest = Array.from({ length: last - first }, (_, i) => first + 1 + i).filter((r) => r !== row && fits(r));
-    if (first < row && rest.length >= 1 && new Set(rest.map(inkAt)).size === 1 && inkAt(first) !== inkAt(rest[0]!))
+    // (Not right under a prompt library's question, which is the list's heading: bun's "? Select a React template"
+    // over "Default (blank)", each item in an ink of its own.)
+    const asked = first > 0 && PROMPT_QUESTION.test(lines[first - 1]!);
+    if (
+      first < row &&
+      !asked &&
+      rest.length >= 1 &&
+      new Set(rest.map(inkAt)).size === 1 &&
+      inkAt(first) !== inkAt(rest[0]!)
+    )
       first++;
     // One item is a list too when it is numbered (qwen's picker with one model: "› 1. fake-model").
     // (Or the one match under the field that filters it, the cursor there: clack's autocomplete.)
@@ -471,7 +483,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
         while (fits(last + 1)) last++;
       }
       for (let r = first; r <= last; r++) if (heading(r) || blankRow(r)) headed.add(r);
-      if (headed.size && [...headed].some((r) => !blankRow(r))) while (headed.has(first)) first++;
+      // (Bold rows one under another are items drawn alike, not headings: a file manager's folders, lf's "docs"
+      // over "src" above its lit file.)
+      const stacked = [...headed].some((r) => !blankRow(r) && headed.has(r + 1) && !blankRow(r + 1));
+      if (headed.size && !stacked && [...headed].some((r) => !blankRow(r))) while (headed.has(first)) first++;
       else headed.clear();
     }
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i)
@@ -730,9 +745,11 @@ export function gridMenus(view: View): Found[] {
     const last = row + block.length - 1;
     const skip = () => (row = last);
     // (Drawn on the screen's own backdrop, a word is outside the list, not lit in it; words between
-    // rules are a panel's columns.)
+    // rules are a panel's columns; a question is no word to choose: create-astro's "deps" badge lit
+    // before "Install dependencies?".)
     if (
       words.length < 3 ||
+      words.some((w) => /\?$/.test(w.text)) ||
       looks.size !== 2 ||
       lit.length !== 1 ||
       (lit[0]!.bg === view.backdrop && view.backdrop !== "0") ||

@@ -129,21 +129,60 @@ function legendAbove(view: View, row: number): Map<string, Legend> {
   return legend;
 }
 
+/** A question's words before answers with their key marked on the same row ("Apply? [y]es/…", "… ([y]es|…"). */
+const ASKED_BEFORE_KEYS = /^(\S.*?\?)\s+(?=\(?\w*(?:\[[A-Za-z]\]|'[A-Za-z]'))/;
+
+/**
+ * One answer with its key marked: "[y]es", "'f'ile", a second word after it ("[v]iew patch",
+ * "[a]ccept all"; not "or", which parts answers).
+ */
+const MARKED_KEY_ANSWER = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*(?: (?!or\b)[a-z]+)?)/;
+
+/** What parts answers with marked keys, and the parentheses round a one-row list of them. */
+const MARKED_KEY_SEPARATORS = /\s*(?:\/|,|\||\bor\b)\s*|^\(|\)(?=:?\s*$)/g;
+
+/** Letters in brackets, one answer each, before a "?" ("[nyae]?") or after it ("? [yN]:"). */
+const LETTERS_AT_QUESTION =
+  /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6}|(?=[a-z]*[A-Z][a-z]*\])[a-zA-Z]{2,6})\]:?\s*$/;
+
+/** An answer typed after a question's answers, on its row: "…? s", "(y/N): n". */
+const ANSWERED_AFTER = /[\])]\??:? +\S+$/;
+
+/** A side bar's last row before the question on it: deno's "┗ Allow? [y/n/A]". */
+const SIDE_BAR_END = /^\s*[┗┖┕└╰]\s+(?=\S)/;
+
+/** A legend after the answers, a key and its meaning each: "(y = yes, allow; n = no, deny; A = allow all …)". */
+const INLINE_LEGEND = /^\s*\(\s*\w = [^;)]+(?:;\s*\w = [^;)]+)+\)/;
+
+/** A row holding only a marker the answer is typed after, and what is typed: deno's " > ", rm's. */
+const ANSWER_MARKER_ROW = /^\s*[>›❯](?: \S*)?\s*$/;
+
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
+  const asking = view.flat.map((l) => YES_NO.test(l));
   for (let row = 0; row < view.rows; row++) {
     const line = view.text(row, 0, view.cols);
     const match = YES_NO.exec(view.flat[row]!);
     if (!match) continue;
     // One answered already, a later line under it and the cursor there (git add -p's "…? s" over
-    // the next hunk), is the session's history, not a question.
+    // the next hunk, certtool's "(y/N): n"), is the session's history, not a question.
     const answered =
-      /[\])]\?? +\S+$/.test(view.flat[row]!.trimEnd()) &&
+      ANSWERED_AFTER.test(view.flat[row]!.trimEnd()) &&
       view.cursor.row > row &&
       view.flat.slice(row + 1).some((l) => l.trim());
-    if (answered) continue;
-    // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's.)
-    const start = /^~\s+\S/.test(line) ? line.search(/(?<=^~\s+)\S/) : line.length - line.trimStart().length;
+    // So is one a later question stands under, up to the cursor's row (answered by Enter: certtool's
+    // "(y/N): " over the next "(y/N): ").
+    const superseded =
+      view.cursor.visible && view.cursor.row > row && asking.slice(row + 1, view.cursor.row + 1).some(Boolean);
+    if (answered || superseded) continue;
+    // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's; nor a
+    // side bar's end, deno's "┗ Allow?".)
+    const bar = SIDE_BAR_END.exec(line);
+    const start = /^~\s+\S/.test(line)
+      ? line.search(/(?<=^~\s+)\S/)
+      : bar
+        ? bar[0].length
+        : line.length - line.trimStart().length;
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.
@@ -151,7 +190,11 @@ export function findQuestions(view: View): Found[] {
     const options = match[5]
       ? [...match[5]]
       : (listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /));
-    const items = bracketedAnswers(view, row, match.index!, options, listed !== undefined);
+    // A legend after the answers says what each key is, in its case ("[y/n/A] (y = yes, allow; … A = allow all …)"):
+    // each typed as shown, none the default by case.
+    const legended = INLINE_LEGEND.test(view.flat[row]!.slice(match.index! + match[0].length));
+    const items = bracketedAnswers(view, row, match.index!, options, listed !== undefined || legended);
+    for (const item of items) if (legended) item.label = ANSWER_NAMES[item.key!.toLowerCase()] ?? item.label;
     // inquirer's "? " before its question is an icon, not text.
     // (nor is the "›" prompts draws between the question and its answers.)
     const label = clean(view.text(row, start, match.index!))
@@ -174,29 +217,48 @@ export function findQuestions(view: View): Found[] {
     view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
+    // Or on the row under it after a bare marker, the cursor there (deno's ">"): that row is the question's too.
+    if (
+      view.cursor.row === row + 1 &&
+      ANSWER_MARKER_ROW.test(view.flat[row + 1]!) &&
+      view.free(row + 1, 0, view.cols)
+    ) {
+      out[out.length - 1]!.height++;
+      view.use(row + 1, 0, view.cols);
+    }
   }
   // Answers inside the sentence, before its "?": zsh's "correct 'gerp' to 'grep' [nyae]?", one
   // letter each; newsboat's "Do you really want to quit (y:Yes n:No)?", a key and its name each.
+  // (Or after it, a colon after them: borg's "…for verification? [yN]:", the capital the default.)
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match =
-      /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6})\]\s*$/.exec(line) ??
-      /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
+    const match = LETTERS_AT_QUESTION.exec(line) ?? /\(([a-z]:[A-Z]\w*(?: [a-z]:[A-Z]\w*)+)\)\?\s*$/.exec(line);
     if (match?.[2]) match[1] = match[2];
     if (
       !match ||
-      !/y/.test(match[1]!) ||
-      !/n/.test(match[1]!) ||
+      !/y/i.test(match[1]!) ||
+      !/n/i.test(match[1]!) ||
       !view.free(row, match.index!, match.index! + match[0].length)
     )
       continue;
     const start = line.search(/\S/);
     if (start === match.index) continue;
     const options = match[1]!.includes(":") ? match[1]!.split(" ") : [...match[1]!];
+    const mixed = /[a-z]/.test(match[1]!) && /[A-Z]/.test(match[1]!);
     let c = match.index! + 1;
     const items: Omit<Item, "ref">[] = options.map((option) => {
       const [key, name] = option.includes(":") ? option.split(":") : [option, option];
-      const item = { label: name!, row, col: c, width: option.length, key: key! };
+      // Letters of mixed case: the capital is the default, each typed in lower case and named as usual.
+      const item = mixed
+        ? {
+            label: ANSWER_NAMES[key!.toLowerCase()] ?? option,
+            row,
+            col: c,
+            width: 1,
+            key: key!.toLowerCase(),
+            ...(/[A-Z]/.test(key!) ? { selected: true } : {}),
+          }
+        : { label: name!, row, col: c, width: option.length, key: key! };
       c += option.length + (option.includes(":") ? 1 : 0);
       return item;
     });
@@ -235,6 +297,7 @@ export function findQuestions(view: View): Found[] {
     });
     view.use(row, start, view.cols - start);
   }
+  out.push(...circleToggles(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
@@ -299,16 +362,18 @@ export function findQuestions(view: View): Found[] {
   // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
   // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.
   // (Or after the question on its own row: unzip's "replace notes.txt? [y]es, [n]o, [A]ll, [N]one, [r]ename:".)
+  // (Or a one-row list in parentheses, parted by "|", an answer of two words: git send-email's "Send this email?
+  // ([y]es|[n]o|[e]dit|[q]uit|[a]ll):", git am's "Apply? [y]es/[n]o/[e]dit/[v]iew patch/[a]ccept all:".)
   for (let row = 0; row < view.rows; row++) {
     const whole = stripFrame(view.flat[row]!);
-    const asked = /^(\S.*?\?)\s+(?=\w*(?:\[[A-Za-z]\]|'[A-Za-z]'))/.exec(whole);
+    const asked = ASKED_BEFORE_KEYS.exec(whole);
     const line = asked ? whole.slice(asked[0].length) : whole;
     const start = view.flat[row]!.indexOf(whole) + (asked ? asked[0].length : 0);
-    const piece = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*)/g;
+    const piece = new RegExp(MARKED_KEY_ANSWER.source, "g");
     const pieces = [...line.matchAll(piece)];
     const rest = line
       .replace(piece, "")
-      .replace(/\s*(?:\/|,|\bor\b)\s*/g, "")
+      .replace(MARKED_KEY_SEPARATORS, "")
       .replace(/^(?:Enter|Type|Press|Choose)\b\s*/i, "")
       .replace(/[?:]\s*$/, "")
       .trim();
@@ -692,4 +757,41 @@ function keyedRun(view: View, row: number): Option[] {
     });
   }
   return options;
+}
+
+/** Answers on one row, each after a circle, the one taken filled: create-astro's "● Yes  ○ No". */
+const CIRCLE_TOGGLE = /^(\s*)([●○◉◯] \S+(?: \S+)?)((?: {2,}[●○◉◯] \S+(?: \S+)?)+)\s*$/;
+/** A filled circle: the answer taken. */
+const FILLED_CIRCLE = /^[●◉]/;
+
+/**
+ * A one-row toggle of circles under the question it answers ("Install dependencies? (recommended)" over
+ * "● Yes  ○ No", create-astro's): a question whose items are the answers, the filled one selected. The question is
+ * the row above from the toggle's column, to its "?" (a dim "(optional)" after it is a hint); a badge before it
+ * ("deps") is not part of it.
+ */
+function circleToggles(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 1; row < view.rows; row++) {
+    const match = CIRCLE_TOGGLE.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, view.cols)) continue;
+    const col = match[1]!.length;
+    const asked = view.text(row - 1, col, view.cols).trimEnd();
+    const question = /^\S[^?]*\?/.exec(asked);
+    if (!question || !view.free(row - 1, col, col + asked.length)) continue;
+    const pieces = [...view.flat[row]!.matchAll(/[●○◉◯] \S+(?: \S+)?/g)];
+    const items: Omit<Item, "ref">[] = pieces.map((m) => ({
+      label: m[0].slice(2),
+      row,
+      col: m.index!,
+      width: m[0].length,
+      selected: FILLED_CIRCLE.test(m[0]),
+    }));
+    if (items.filter((i) => i.selected).length !== 1) continue;
+    const right = Math.max(col + asked.length, view.flat[row]!.trimEnd().length);
+    out.push({ kind: "question", row: row - 1, col, width: right - col, height: 2, label: clean(question[0]), items });
+    view.use(row - 1, col, right - col);
+    view.use(row, col, right - col);
+  }
+  return out;
 }

@@ -97,8 +97,9 @@ export class View {
     return this.#backdrop;
   }
 
+  /** The characters of a row from `start` to `end`; a row off the screen (past a list on the last row) has none. */
   text(row: number, start: number, end: number): string {
-    return this.chars[row]!.slice(Math.max(0, start), Math.min(this.cols, end)).join("");
+    return this.chars[row]?.slice(Math.max(0, start), Math.min(this.cols, end)).join("") ?? "";
   }
 
   char(row: number, col: number): string {

@@ -1,9 +1,9 @@
-// The blind sets of issue 59 (test/fixtures/blind, test/fixtures/blind2): programs of families not in
+// The blind sets of issue 59 (test/fixtures/blind, blind2, blind3): programs of families not in
 // the detector's train set, labelled by hand before the detector ran on them, scored apart and never
 // tuned on. `npm run bench elements` scores every one (bench/run.ts); this file alone scores one set
-// and, for blind2, runs its task suite (bench/tasks-blind.ts):
+// and, for blind2 and blind3, runs its task suite (bench/tasks-blind.ts, bench/tasks-blind3.ts):
 //
-//   npx bun bench/blind.ts blind2 [--no-tasks]
+//   npx bun bench/blind.ts blind2|blind3 [--no-tasks]
 // Every screen counts, in name order; every miss is printed: a labelled element not found, a
 // detected one no label took, a match whose state is wrong.
 import { detectElements } from "../src/terminal/elements.ts";
@@ -43,8 +43,8 @@ const state = (e: Shown) =>
   });
 
 /** Scores one blind set; prints its rates, each screen's sums and every miss through `log`; returns the bench rows. */
-export async function scoreBlind(set: "blind" | "blind2", log: (line: string) => void): Promise<BlindRow[]> {
-  const title = set === "blind" ? "blind 59" : "blind2 59";
+export async function scoreBlind(set: "blind" | "blind2" | "blind3", log: (line: string) => void): Promise<BlindRow[]> {
+  const title = `${set} 59`;
   const misses: string[] = [];
   const scored = await scoreSet(
     set,
@@ -88,12 +88,13 @@ export async function scoreBlind(set: "blind" | "blind2", log: (line: string) =>
 }
 
 if (import.meta.main) {
-  const set = process.argv[2] === "blind" ? "blind" : "blind2";
+  const arg = process.argv[2];
+  const set = arg === "blind" || arg === "blind3" ? arg : "blind2";
   for (const row of await scoreBlind(set, (line) => console.log(line)))
     console.log(`${row.metric}: ${row.t4a.toFixed(1)}${row.unit}${row.target ? ` (goal ${row.target})` : ""}`);
-  if (set === "blind2" && !process.argv.includes("--no-tasks")) {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind.ts");
-    const counts = await runBlindTasks((line) => console.log(`  task ${line}`));
-    console.log(`blind task suite (${TASKS.length} tasks): ${JSON.stringify(counts)}`);
+  if (set !== "blind" && !process.argv.includes("--no-tasks")) {
+    const { runBlindTasks, TASKS } = await import(set === "blind2" ? "./tasks-blind.ts" : "./tasks-blind3.ts");
+    const counts = await runBlindTasks((line: string) => console.log(`  task ${line}`));
+    console.log(`${set} task suite (${TASKS.length} tasks): ${JSON.stringify(counts)}`);
   }
 }

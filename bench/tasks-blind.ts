@@ -16,11 +16,11 @@ import { join, resolve } from "node:path";
 const BIN = resolve(import.meta.dir, "../dist/t4a");
 const DONE = new Set(["selected", "answered", "checked", "unchecked", "filled", "submitted", "gone", "exited"]);
 /** A step's target that is the input holding the cursor, read from the snapshot (a REPL's unlabelled prompt). */
-const CURSOR_INPUT = "@cursor-input";
+export const CURSOR_INPUT = "@cursor-input";
 
 /** `wait` for a text on the screen (`count` times at least: a prompt asked again); `act` by meaning; `send` raw keys (reference runs only). */
-type Step = { wait: string; count?: number } | { act: string[] } | { send: string } | { sleep: number };
-interface Task {
+export type Step = { wait: string; count?: number } | { act: string[] } | { send: string } | { sleep: number };
+export interface Task {
   name: string;
   /** Programs that must be on the machine (npm ones are looked up in the tools directory). */
   needs: string[];
@@ -704,26 +704,35 @@ function cursorInput(snapshot: unknown): string | undefined {
 /** Run the tasks in order (by meaning, or with raw keys when `reference`); each line of `log` says what happened. */
 export async function runBlindTasks(
   log: (line: string) => void,
-  options: { reference?: boolean; only?: number[] } = {},
+  options: {
+    reference?: boolean;
+    only?: number[];
+    /** Another suite's tasks (bench/tasks-blind3.ts) and the bin directory of its npm tools. */
+    tasks?: Task[];
+    toolsBin?: string;
+  } = {},
 ): Promise<Record<Outcome, number>> {
   const home = mkdtempSync(join(tmpdir(), "t4a-blind-tasks-"));
   execFileSync("chmod", ["700", home]);
   const env = { ...process.env, T4A_SOCKET: join(home, "t4a.sock") };
-  const toolsBin = npmTools();
+  const tasks = options.tasks ?? TASKS;
+  const toolsBin = options.tasks ? options.toolsBin : npmTools();
   const t4a = (args: string[]) => {
     const child = spawnSync(BIN, args, { env, encoding: "utf8" });
     return { ok: child.status === 0, out: child.stdout, err: child.stderr.trim() };
   };
   const counts: Record<Outcome, number> = { done: 0, uncertain: 0, refused: 0, wrong: 0, skipped: 0 };
   try {
-    for (const [index, task] of TASKS.entries()) {
+    for (const [index, task] of tasks.entries()) {
       if (options.only && !options.only.includes(index + 1)) continue;
       const missing = task.needs.filter((program) =>
-        program === "create-tauri-app" || program === "deno"
-          ? !toolsBin
-          : program === "bun"
-            ? false
-            : !Bun.which(program) && !existsSync(`/usr/sbin/${program}`),
+        toolsBin && existsSync(join(toolsBin, program))
+          ? false
+          : program === "create-tauri-app" || program === "deno"
+            ? !toolsBin
+            : program === "bun"
+              ? false
+              : !Bun.which(program) && !existsSync(`/usr/sbin/${program}`),
       );
       if (missing.length) {
         counts.skipped++;

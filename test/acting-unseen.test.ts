@@ -223,3 +223,17 @@ test("dialoguer's prompts: a field left as '✔ Label · value' is submitted; an
   await shown(stubborn, "UI flavor");
   expect((await act(["choose", stubborn, "TypeScript"])).effect).toBe("uncertain");
 });
+
+test("a prompt that erases itself once answered (deno's '┗ Allow? [y/n/A]' over ' > '): the key seen echoed there, then the question gone", async () => {
+  const out = join(sandbox.dir, "sidebar.out");
+  const id = await start(`python3 ${PROGRAMS}/sidebar-prompt.py ${out}`);
+  await shown(id, "read permissions)");
+  const read = await act(["choose", id, "Yes"]);
+  expect(read).toMatchObject({ sent: ["y", "Enter"], effect: "answered" });
+  expect(read.seen).toContain('("> y") before Enter, and the question is gone');
+  await shown(id, "write permissions)");
+  const write = await act(["choose", id, "No"]);
+  expect(write).toMatchObject({ sent: ["n", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("y\nn");
+});

@@ -336,8 +336,8 @@ async function answerWithKey(actor: Actor, look: Look, target: Target): Promise<
     );
   const prompt = rowText(look.grid, look.grid.cursor.row).slice(0, look.grid.cursor.col).trimEnd();
   const history = actor.historyLength();
-  await answerKey(actor, look, key);
-  return answered(actor, look, target, { key, prompt, history });
+  const echo = await answerKey(actor, look, key);
+  return answered(actor, look, target, { key, prompt, history, echo });
 }
 
 /** How long a one-line prompt in raw mode is given to show what its key did before Enter is sent. */
@@ -350,16 +350,23 @@ const KEY_ECHO_MS = 1500;
  * no more than its echo on the prompt's row (a numbered list waiting for Enter after the number),
  * else it would answer the next question.
  */
-async function answerKey(actor: Actor, look: Look, key: string): Promise<void> {
-  if (actor.readsLines) {
-    if (key.length === 1) await actor.keys(key, "Enter");
-    else {
-      await actor.type(key);
-      await actor.keys("Enter");
-    }
-    return;
-  }
+async function answerKey(actor: Actor, look: Look, key: string): Promise<string | undefined> {
   const row = look.grid.cursor.row;
+  // The key echoed at the end of the prompt's row: what the program was given to read.
+  const echoOf = (seen: Look | undefined) => {
+    const echo = seen ? rowText(seen.grid, row).trim() : "";
+    return echo.endsWith(key) ? echo : undefined;
+  };
+  if (actor.readsLines) {
+    if (key.length === 1) await actor.keys(key);
+    else await actor.type(key);
+    // (Nothing reaches the program before Enter: the tty's echo of the key is seen first, where it echoes.)
+    const seen = actor.echoes
+      ? await actor.until((now) => (now.text !== look.text ? now : undefined), KEY_ECHO_MS)
+      : undefined;
+    await actor.keys("Enter");
+    return echoOf(seen);
+  }
   const others = (seen: Look) =>
     seen.text
       .split("\n")
@@ -368,8 +375,10 @@ async function answerKey(actor: Actor, look: Look, key: string): Promise<void> {
   if (key.length === 1) await actor.keys(key);
   else await actor.type(key);
   const seen = await actor.until((now) => (now.text !== look.text ? now : undefined), KEY_ECHO_MS);
-  if (actor.exited) return;
-  if (!seen || (seen.grid.cursor.row === row && others(seen) === others(look))) await actor.keys("Enter");
+  if (actor.exited) return undefined;
+  if (seen && !(seen.grid.cursor.row === row && others(seen) === others(look))) return undefined;
+  await actor.keys("Enter");
+  return echoOf(seen);
 }
 
 /**
@@ -382,7 +391,7 @@ async function answered(
   actor: Actor,
   before: Look,
   target: Target,
-  typed?: { key: string; prompt: string; history: number },
+  typed?: { key: string; prompt: string; history: number; echo?: string },
 ): Promise<ActReply> {
   const label = target.item!.label;
   const listRows = new Set(
@@ -407,12 +416,28 @@ async function answered(
   const evidence = (look: Look, exited: boolean): string | undefined => {
     const rows = look.text.split("\n");
     const cursor = look.grid.cursor.row;
+    // (A question that takes its answer on a row under it, its own row still there as it was: the key's line there
+    // is typed, not taken; deno's "> y" under "┗ Allow? …", its input flushed if typed before it read.)
+    const { row: top, height, items: answersOf = [] } = target.element;
+    const waiting =
+      !exited &&
+      height > 1 &&
+      answersOf.every((i) => i.row === top) &&
+      rowText(look.grid, top).trim() === rowText(before.grid, top).trim();
     if (typed) {
       const line = `${typed.prompt} ${typed.key}`.replace(/\s+/g, " ").trim();
-      const at = rows.findIndex((r, i) => (exited || i !== cursor) && r.replace(/\s+/g, " ").trim() === line);
+      const at = rows.findIndex(
+        (r, i) =>
+          (exited || i !== cursor) &&
+          !(waiting && i > top && i < top + height) &&
+          r.replace(/\s+/g, " ").trim() === line,
+      );
       if (at >= 0 && (exited || look.text !== before.text)) return rows[at]!.trim();
-      if (typed.prompt && rows.some((r, i) => (exited || i !== cursor) && r.replace(/\s+/g, " ").trim().endsWith(line)))
-        return line;
+      const ends = (r: string, i: number) =>
+        (exited || i !== cursor) &&
+        !(waiting && i > top && i < top + height) &&
+        r.replace(/\s+/g, " ").trim().endsWith(line);
+      if (typed.prompt && rows.some(ends)) return line;
     }
     const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
     const again = findAgain(look.elements, target);
@@ -459,6 +484,19 @@ async function answered(
         return actor.reply("answered", `the answered line ${JSON.stringify(line)} scrolled off the top`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;
+    // No other evidence once the screen settled: the key was seen on the question's own prompt before Enter ("> y"),
+    // and after it the question is gone: a program that clears its question once answered (deno's "✅ Granted …").
+    // (Another question of the same words, its row saying other things, is the next one; the same row again is this
+    // one asked again.)
+    if (typed?.echo) {
+      const asked = rowText(before.grid, target.element.row).trim();
+      if (!again || rowText(look.grid, again.element.row).trim() !== asked)
+        return actor.reply(
+          "answered",
+          `${JSON.stringify(typed.key)} showed on the question's prompt (${JSON.stringify(typed.echo)}) ` +
+            "before Enter, and the question is gone",
+        );
+    }
     // The list stayed, the item named selected in it: a list that keeps its choice shown.
     if (!typed && again?.item?.selected && again.element.items!.length > 1)
       return actor.reply("selected", `after Enter the list is still there with ${nameOf(target)} selected`);

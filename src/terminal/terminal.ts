@@ -1,6 +1,7 @@
 // One session: a PTY, the screen it feeds, its events, shell-integration state, waits and runs.
 // Owns all of them and tears them down in dispose(). Knows nothing of the wire beyond event shapes.
 import { randomBytes } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import { T4aError } from "../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import type { TerminalEvent } from "../protocol/events.ts";
@@ -11,7 +12,7 @@ import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import type { Parsed } from "./screen-host.ts";
 import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
-import { canTellInputWanted, InputWantedWatch, terminalReader } from "./input-wanted.ts";
+import { canTellInputWanted, InputWantedWatch, procStat, terminalReader } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
@@ -174,6 +175,18 @@ const LINE_TAKEN_WAIT_MS = 5_000;
 function startsWith(part: string | Uint8Array, prefix: string): boolean {
   if (typeof part === "string") return part.startsWith(prefix);
   return part.length >= prefix.length && [...prefix].every((char, i) => part[i] === char.charCodeAt(0));
+}
+
+/** Longest a `send` waits, after a line started, for a job of it to hold the terminal. */
+const FOREGROUND_WAIT_MS = 1_000;
+
+/** The program a process runs (its executable), or undefined once it is gone. */
+function exeOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the first line ends (Enter is CR, a typed newline LF), or -1. */
@@ -429,6 +442,22 @@ export class Terminal {
       );
       // A shell that marks nothing after a line (its hooks replaced) is typed into at once from then on.
       if (!taken) this.#gaveUpOnLines = true;
+      else if (this.#shellState === "running") await this.#untilCommandHoldsTerminal();
+    }
+  }
+
+  /**
+   * A line started (its C mark): until a program it runs holds the terminal, the command ends or
+   * reads it, a moment at most. A Ctrl-C before that reaches the shell, or its child between fork
+   * and exec while the shell's handler is still set, and the program (`sleep 100`) runs on untouched.
+   */
+  async #untilCommandHoldsTerminal(): Promise<void> {
+    const until = performance.now() + FOREGROUND_WAIT_MS;
+    const shellExe = exeOf(this.#pty.pid);
+    while (this.alive && this.#shellState === "running" && !this.#inputWanted.wanted && performance.now() < until) {
+      const shell = procStat(this.#pty.pid);
+      if (!shell || (shell.tpgid !== shell.pgrp && exeOf(shell.tpgid) !== shellExe)) return;
+      await Bun.sleep(5);
     }
   }
 

@@ -295,3 +295,15 @@ test("deno's side-barred block ('┏ …', '┗ Allow? [y/n/A] (y = yes, …)') 
     ],
   });
 });
+
+test("a hidden cursor after a dim placeholder under its question is the answer's field, nothing typed", async () => {
+  const fixture = await loadFixture("b2-astro-name");
+  try {
+    const inputs = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+    expect(inputs.map((e) => [e.row, e.col, e.label, e.value])).toEqual([
+      [4, 9, "Where should we create your new project?", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});

@@ -397,7 +397,9 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     const siblings = boxed.filter((b) => b.row === row);
     if (siblings.length >= 2) markFocused(view, siblings);
   }
+  const placeholderField = !cursor.visible && !view.grid.ended ? placeholderAnswer(view) : undefined;
   if (cursor.visible && !found.some((e) => e.cursor)) found.push(...cursorInput(view, boxes));
+  else if (placeholderField) found.push(placeholderField);
   // A prompt library that hides the cursor and echoes nothing (a password) still asks on the cursor's row.
   // (Not a select's question: the rows under it hold its choices.)
   // (Nor over choices found already further down: enquirer's scale, its legend between.)
@@ -504,6 +506,35 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
     break;
   }
   return found;
+}
+
+/**
+ * The hidden cursor right after a dim placeholder alone on its row, under the question it answers from the same column
+ * (create-astro's "Where should we create your new project?" over a dim "./red-radiation", its cursor hidden at the
+ * placeholder's end): an input labelled by the question, nothing typed. Undefined (nothing taken) otherwise.
+ */
+function placeholderAnswer(view: View): Found | undefined {
+  const { row, col } = view.grid.cursor;
+  if (row < 1) return undefined;
+  const line = view.flat[row]!;
+  const start = line.search(/\S/);
+  if (start < 0 || line.trimEnd().length !== col || !view.free(row, start, view.cols)) return undefined;
+  for (let c = start; c < col; c++) if (view.char(row, c) !== " " && !view.has(row, c, CellFlag.dim)) return undefined;
+  const asked = /^\S[^?]*\?/.exec(view.text(row - 1, start, view.cols));
+  if (!asked || view.char(row - 1, start - 1) !== " " || !view.free(row - 1, start, start + asked[0].length))
+    return undefined;
+  view.use(row - 1, start, asked[0].length);
+  view.use(row, start, view.cols - start);
+  return {
+    kind: "input",
+    row,
+    col: start,
+    width: view.cols - start,
+    height: 1,
+    label: clean(asked[0]),
+    value: "",
+    cursor: true,
+  };
 }
 
 /**

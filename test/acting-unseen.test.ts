@@ -237,3 +237,12 @@ test("a prompt that erases itself once answered (deno's '┗ Allow? [y/n/A]' ove
   await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
   expect(readFileSync(out, "utf8")).toBe("y\nn");
 });
+
+test("fill --submit whose answered line a long output pushes off the top: read in what scrolled off", async () => {
+  const id = await start(`read -p "Enter the URI of the CRL distribution point: " a; seq 1 200; echo "got[$a]"`);
+  await shown(id, "distribution point:");
+  const reply = await act(["fill", id, "Enter the URI of the CRL distribution point", "", "--submit"]);
+  expect(reply).toMatchObject({ effect: "submitted" });
+  expect(reply.seen).toContain("scrolled off the top");
+  await shown(id, "got[]");
+});

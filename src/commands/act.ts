@@ -771,6 +771,7 @@ async function submitted(
   const row = before.grid.cursor.row;
   const prompt = rowText(before.grid, row).slice(0, before.grid.cursor.col).trim();
   const filledLook = await actor.look();
+  const history = actor.historyLength();
   await actor.keys("Enter");
   let changedAt = 0;
   const result = await actor.until((look): ActReply | undefined => {
@@ -788,6 +789,12 @@ async function submitted(
           (!prompt || r.includes(prompt) || labelThenValue(r, target.element.label, value.trim())),
       );
       if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}`);
+      // A long answer may push the answered line off the top (certtool's certificate after its last prompt): it is
+      // in the lines that scrolled off since Enter, and only there.
+      const gone = prompt ? actor.history(Math.min(actor.historyLength() - history, 500)) : [];
+      const scrolled = gone.find((r) => r.trim() === `${prompt} ${value.trim()}`.trim());
+      if (scrolled)
+        return actor.reply("submitted", `the answered line ${JSON.stringify(scrolled.trim())} scrolled off the top`);
     }
     return performance.now() - changedAt > SETTLE_MS
       ? actor.reply(

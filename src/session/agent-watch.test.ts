@@ -473,7 +473,7 @@ test(
   },
 );
 
-test("an answered question whose frame is written again under the spinner (cline under load) is not asked again", () => {
+test("an answered question whose frame is written again under the spinner (cline, loaded) is not asked again", () => {
   const host = fakeHost();
   const watch = new AgentWatch("a-cline", findAgent("cline", env), host, { tickMs: 0 });
   const dialog = [" * run_commands(printf hi > hello.txt)", " Approve tool call?", " [y] Approve   [n] Deny"];

@@ -129,7 +129,7 @@ export function sameItem(a: string, b: string): boolean {
   const [x, y] = [norm(a), norm(b)];
   if (x === y) return true;
   const [short, long] = x.length < y.length ? [x, y] : [y, x];
-  return short.length > 0 && long.startsWith(short) && /^[\s(\[:—–-]/.test(long.slice(short.length));
+  return short.length > 0 && long.startsWith(short) && /^[\s([:—–-]/.test(long.slice(short.length));
 }
 
 /** The cell to click: the middle of the item's or element's first row. */
@@ -197,7 +197,7 @@ export function shownKey(grid: CellGrid, target: Target): { key?: string; shows:
     (other) =>
       other !== item && other.key !== undefined && other.key !== key && other.key.toLowerCase() === key.toLowerCase(),
   );
-  const letters = [...cells.matchAll(/(?<![\p{L}])[\p{L}](?![\p{L}])|[\[(]([\p{L}])[\])]/gu)].map((m) => m[2] ?? m[0]);
+  const letters = [...cells.matchAll(/(?<![\p{L}])[\p{L}](?![\p{L}])|[[(]([\p{L}])[\])]/gu)].map((m) => m[2] ?? m[0]);
   const exact = letters.find((letter) => letter === key);
   if (exact) return { key, shows };
   const other = letters.find((letter) => letter.toLowerCase() === key.toLowerCase());

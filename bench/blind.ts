@@ -3,7 +3,7 @@
 // tuned on. `npm run bench elements` scores every one (bench/run.ts); this file alone scores one set
 // and, for blind2 and blind3, runs its task suite (bench/tasks-blind.ts, bench/tasks-blind3.ts):
 //
-//   npx bun bench/blind.ts blind2|blind3 [--no-tasks]
+//   npx bun bench/blind.ts blind2|blind3 [--no-tasks] [--write]
 // Every screen counts, in name order; every miss is printed: a labelled element not found, a
 // detected one no label took, a match whose state is wrong.
 import { detectElements } from "../src/terminal/elements.ts";
@@ -90,8 +90,26 @@ export async function scoreBlind(set: "blind" | "blind2" | "blind3", log: (line:
 if (import.meta.main) {
   const arg = process.argv[2];
   const set = arg === "blind" || arg === "blind3" ? arg : "blind2";
-  for (const row of await scoreBlind(set, (line) => console.log(line)))
+  const lines: string[] = [];
+  const rows = await scoreBlind(set, (line) => {
+    console.log(line);
+    lines.push(line);
+  });
+  for (const row of rows)
     console.log(`${row.metric}: ${row.t4a.toFixed(1)}${row.unit}${row.target ? ` (goal ${row.target})` : ""}`);
+  // `--write`: the one scoring kept as bench/results/SET.json (its rows and every line printed).
+  if (process.argv.includes("--write")) {
+    const { writeFileSync } = await import("node:fs");
+    const { cpus, totalmem } = await import("node:os");
+    const machine = `${cpus().length} × ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ")}, ${Math.round(totalmem() / 2 ** 30)} GiB`;
+    const results = {
+      date: new Date().toISOString(),
+      machine,
+      rows: rows.map((r) => ({ section: "elements", ...r })),
+      lines,
+    };
+    writeFileSync(new URL(`./results/${set}.json`, import.meta.url), `${JSON.stringify(results, null, 1)}\n`);
+  }
   if (set !== "blind" && !process.argv.includes("--no-tasks")) {
     const { runBlindTasks, TASKS } = await import(set === "blind2" ? "./tasks-blind.ts" : "./tasks-blind3.ts");
     const counts = await runBlindTasks((line: string) => console.log(`  task ${line}`));

@@ -307,3 +307,58 @@ test("a hidden cursor after a dim placeholder under its question is the answer's
     fixture.term.dispose();
   }
 });
+
+test("create-vue: a description in parentheses on the boxes' rows is part of each name, focused or not", async () => {
+  const fixture = await loadFixture("b3-vue-features");
+  try {
+    const boxes = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "checkbox");
+    expect(boxes.map((e) => [e.label, e.checked, e.selected ?? false])).toEqual([
+      ["JSX Support", false, false],
+      ["Router (SPA development)", true, false],
+      ["Pinia (state management)", true, false],
+      ["Vitest (unit testing)", false, true],
+      ["End-to-End Testing", false, false],
+      ["Linter (error prevention)", false, false],
+      ["Prettier (code formatting)", false, false],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("cookiecutter: '1 - MIT' rows over the prompt that reads the number are the question's options", async () => {
+  expect(await itemsOf("b3-cc-license", "question")).toEqual({
+    label: undefined,
+    items: [
+      ["MIT", "1", false],
+      ["BSD-3-Clause", "2", false],
+      ["GPL-3.0-only", "3", false],
+      ["Apache-2.0", "4", false],
+    ],
+  });
+});
+
+test("changeset: '🦋  ' before each line an icon; a choice's '…' header no field; focus by underline", async () => {
+  const found = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      return detectElements(cellGridOf(fixture.term))
+        .filter((e) => e.kind !== "text")
+        .map((e) => [e.kind, e.label, e.value ?? e.items?.map((i) => i.label) ?? e.selected ?? false]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await found("b3-changeset-include")).toEqual([
+    ["checkbox", "changed packages", false],
+    ["checkbox", "@acme/core", false],
+    ["checkbox", "unchanged packages", true],
+    ["checkbox", "@acme/cli", false],
+  ]);
+  expect(await found("b3-changeset-minor")).toEqual([
+    ["checkbox", "all packages", false],
+    ["checkbox", "@acme/core@1.2.0", true],
+  ]);
+  expect(await found("b3-changeset-summary")).toEqual([["input", "Summary", "Add the retry option"]]);
+  expect(await found("b3-changeset-confirm")).toEqual([["question", "Is this your desired changeset?", ["Yes", "No"]]]);
+});

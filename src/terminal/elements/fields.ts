@@ -679,6 +679,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   }
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
+  if (from === 0 && pendingChoice(view, row)) return [];
   const asked = askedInput(view, row, cursor.col, from);
   if (asked.length) return asked;
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
@@ -858,13 +859,28 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 }
 
 /**
+ * The icon before a prompt library's question: inquirer's and enquirer's "? " and "✔ ", or a program's own picture
+ * in their place (changeset's "🦋  ", on every row it writes), then the question's first letter.
+ */
+const ASKED_ICON = /^(\s*)(?:[?✔]|\p{Extended_Pictographic}\uFE0F? ?) (\S)/u;
+
+/**
+ * A choice prompt's question with nothing typed, enquirer's "…" after it, the cursor left there and its boxes under
+ * it ("🦋  Which packages would you like to include? … "): the question's header, no field (the choices take the keys).
+ */
+function pendingChoice(view: View, row: number): boolean {
+  const line = view.chars[row]!.join("");
+  return ASKED_ICON.test(line) && /\S\s+…\s*$/.test(line) && choicesBelow(view, row);
+}
+
+/**
  * inquirer's and enquirer's "? Project name shop": the icon, the question in bold, the answer typed
  * so far (after a "‣" or "›" some draw). Dim text is typed too (enquirer's mask), but not a dim hint
  * in brackets: a default ("(4)") or "[input is masked]".
  */
 function askedInput(view: View, row: number, cursorCol: number, from: number): Found[] {
   const before = view.chars[row]!.slice(from, cursorCol).join("");
-  const asked = from === 0 && /^(\s*)[?✔] (\S)/.exec(before);
+  const asked = from === 0 && ASKED_ICON.exec(before);
   if (!asked) return [];
   const start = asked[0].length - 1;
   let end = start;
@@ -962,6 +978,27 @@ const TOGGLE = new RegExp(String.raw`(?<![\w([{.,=])(${TOGGLE_BOX})${TOGGLE_LABE
  * a checked box: create-astro's "◼  --dry-run Skipping project naming" log lines, one after each answered step.
  * (A lone "◉" in a group of inquirer's checkboxes is one.)
  */
+/** A description in parentheses after a box's name. */
+const DESCRIBED = /\S\s+\([^)]*\)$/;
+
+/**
+ * Three boxes or more one under another in one column, two of them or more with a description in parentheses after
+ * the name (create-vue's `◻ Router (SPA development)`, dim unless focused), are named with it: the description is
+ * what the row says whatever the focus, and cut from the unfocused rows only it made a label change with focus
+ * (`Router` → `Router (SPA development)`). A hint on one row alone (clack's `(recommended)`) stays out.
+ */
+function describedRows(out: Found[], wholes: Map<Found, string>): void {
+  const boxes = out.filter((e) => wholes.has(e));
+  for (let i = 0; i < boxes.length; ) {
+    let j = i + 1;
+    while (j < boxes.length && boxes[j]!.col === boxes[i]!.col && boxes[j]!.row === boxes[j - 1]!.row + 1) j++;
+    const run = boxes.slice(i, j);
+    if (run.length >= 3 && run.filter((e) => DESCRIBED.test(wholes.get(e)!)).length >= 2)
+      for (const e of run) e.label = wholes.get(e)!;
+    i = j;
+  }
+}
+
 function loneBullet(view: View, row: number, col: number, marker: string): boolean {
   if (marker !== "◼" || view.flat.some((line) => line.includes("◻"))) return false;
   const boxAt = (r: number) => r >= 0 && r < view.rows && /[◉◯◻◼☐☑☒○◎●]/.test(view.char(r, col));
@@ -982,6 +1019,7 @@ export function findToggles(view: View): Found[] {
     while (listed(last + 1)) last++;
     return view.flat.slice(first, last + 1).some((l) => /\S\s+-{2,3}>\s*[│┃║]?\s*[│┃║]?\s*$/.test(l));
   };
+  const wholes = new Map<Found, string>();
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     for (const match of line.matchAll(TOGGLE)) {
@@ -1005,6 +1043,7 @@ export function findToggles(view: View): Found[] {
       const hint = /\s+\([^)]*\)$/.exec(label);
       const labelCol = line.indexOf(label, col + marker.length);
       const hintStyle = hint ? view.style(row, labelCol + label.length - 1) : "";
+      const whole = label;
       if (hint && (hintStyle !== view.style(row, labelCol) || hintStyle.startsWith(`${CellFlag.dim}/`)))
         label = label.slice(0, hint.index);
       // inquirer: "❯◯ Vitest", the focus marker right before the box.
@@ -1021,10 +1060,12 @@ export function findToggles(view: View): Found[] {
         checked,
         ...(marked ? { selected: true } : {}),
       });
+      wholes.set(out[out.length - 1]!, whole);
       view.use(row, col, match[0].length);
       if (marked) view.use(row, col - 2, 2);
     }
   }
+  describedRows(out, wholes);
   tagColumn(view, out);
   // A column of check marks, some lit and some dim (enquirer's multiselect): each row a checkbox, checked when lit.
   for (let row = 0; row < view.rows; row++) {
@@ -1059,6 +1100,18 @@ export function findToggles(view: View): Found[] {
     row = last;
   }
   if (!out.some((e) => e.selected)) markFocused(view, out);
+  // Focus shown by an underline (changeset's enquirer theme underlines the focused name, in an ink of its own): the
+  // one box of two or more whose whole label is underlined. (Two boxes have no "lone style" to tell them apart.)
+  if (out.length >= 2 && !out.some((e) => e.selected)) {
+    const underlined = out.filter((e) => {
+      const at = e.label ? view.chars[e.row]!.join("").indexOf(e.label, e.col + 1) : -1;
+      if (at < 0) return false;
+      for (let c = at; c < at + e.label!.length; c++)
+        if (view.char(e.row, c).trim() && !view.has(e.row, c, CellFlag.underline)) return false;
+      return true;
+    });
+    if (underlined.length === 1) underlined[0]!.selected = true;
+  }
   // No highlight: the one label of three or more drawn in a style none of the others has (clack's, enquirer's focus).
   if (out.length >= 3 && !out.some((e) => e.selected)) {
     // The label's own style: a hint after it ("(needs db)", dim on every row) is not.

@@ -24,8 +24,11 @@ const YES_NO = new RegExp(
   [BRACKETED_ANSWERS, LONE_YES, YES_NO_DEFAULTED, YES_SLASH_NO, LETTER_ANSWERS].map((r) => r.source).join("|"),
 );
 
-/** What stands before a question's words and is no part of them: inquirer's "? ", dpkg's "*** ". */
-const QUESTION_ICON = /^(?:[?✔✖]|\*{3}) /;
+/**
+ * What stands before a question's words and is no part of them: inquirer's "? ", dpkg's "*** ", a program's picture
+ * before every line it writes (changeset's "🦋 ").
+ */
+const QUESTION_ICON = /^(?:[?✔✖]|\*{3}|\p{Extended_Pictographic}\uFE0F?) /u;
 
 /** The names a one-letter or word answer goes by where the screen says nothing else. */
 const ANSWER_NAMES: Record<string, string> = {
@@ -593,6 +596,12 @@ export function findQuestions(view: View): Found[] {
   return out;
 }
 
+/**
+ * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`, or
+ * cookiecutter's `1 - MIT`), then its text; a frame's side after it is not part of it.
+ */
+const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -) (.+?)\s*(?:[│┃║|]\s*)?$/;
+
 interface Option {
   row: number;
   markerCol: number;
@@ -611,11 +620,12 @@ interface Option {
 function keyedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
   let letters = false;
+  let dashed = false;
   // The number the next row's first option must have (a list in columns counts down each column).
   let next = 1;
   for (let r = row; r < view.rows; r++) {
     const line = view.flat[r]!;
-    const match = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))[.):] (.+?)\s*(?:[│┃║|]\s*)?$/.exec(line);
+    const match = KEYED_ROW.exec(line);
     // fdisk's "   p   primary (…)": an indented letter, then its text two blanks or more on.
     // (Or after a prompt library's gutter, the letter on a block of its own: clack's selectKey "│   c  Commit".)
     const bare = match ? null : /^([\s│┃]*\s)([a-z])\s{2,}(\S.*?)\s*$/.exec(line);
@@ -692,8 +702,10 @@ function keyedRun(view: View, row: number): Option[] {
     if (!view.free(r, match[1]!.length, line.replace(/[\s│┃║|]+$/, "").length)) break;
     const markerCol = match[1]!.length;
     const col = markerCol + match[2]!.length + match[3]!.length;
+    // The key's separator: "1." "1)" "1:", or cookiecutter's "1 - MIT".
+    const sep = match[5]!.length + 1;
     const text = view
-      .text(r, col + key.length + 2, col + match[0].length)
+      .text(r, col + key.length + sep, col + match[0].length)
       .replace(/[\s│┃║|]+$/, "")
       .trim();
     // Several on a row, two blanks or more apart, each with the next number.
@@ -750,14 +762,21 @@ function keyedRun(view: View, row: number): Option[] {
       row: r,
       markerCol,
       col,
-      width: key.length + 2 + label.length,
+      width: key.length + sep + label.length,
       key,
       label,
-      selected: match[2] !== "" || highlighted(view, r, col, col + key.length + 2 + label.length),
+      selected: match[2] !== "" || highlighted(view, r, col, col + key.length + sep + label.length),
     });
+    if (match[5] === " -") dashed = true;
   }
+  // "1 - MIT" rows are a prompt's options only over the prompt that reads the number (cookiecutter's "Choose from
+  // 1, 2, 3, 4 [1]:"); elsewhere they are a prompt library's list (enquirer's sort and scale: menus.ts).
+  if (dashed && !NUMBER_PROMPT.test(view.flat[options[options.length - 1]!.row + 1] ?? "")) return [];
   return options;
 }
+
+/** A prompt reading a number: it ends in ":" or "?", an answer of a few characters typed after it or not. */
+const NUMBER_PROMPT = /^\s*\S.*[:?] ?\S{0,3}\s*$/;
 
 /** Answers on one row, each after a circle, the one taken filled: create-astro's "● Yes  ○ No". */
 const CIRCLE_TOGGLE = /^(\s*)([●○◉◯] \S+(?: \S+)?)((?: {2,}[●○◉◯] \S+(?: \S+)?)+)\s*$/;

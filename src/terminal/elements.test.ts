@@ -362,3 +362,19 @@ test("changeset: '🦋  ' before each line an icon; a choice's '…' header no f
   expect(await found("b3-changeset-summary")).toEqual([["input", "Summary", "Add the retry option"]]);
   expect(await found("b3-changeset-confirm")).toEqual([["question", "Is this your desired changeset?", ["Yes", "No"]]]);
 });
+
+test("answered '? Question answer' rows over a later question are history: no menu, field nor status", async () => {
+  for (const [name, kinds] of [
+    ["b3-plop-extras", ["checkbox", "checkbox", "checkbox"]],
+    ["b3-cz-breaking", ["question"]],
+    ["b3-gh-passphrase", ["input"]],
+  ] as const) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect({ name, kinds: found.map((e) => e.kind) }).toEqual({ name, kinds: [...kinds] });
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

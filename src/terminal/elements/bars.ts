@@ -297,9 +297,11 @@ export function findStatus(view: View): Found[] {
     // Agent CLIs' "Esc to cancel · Tab to amend", "Press enter to confirm or esc to cancel", a spinner's line.
     // A line of only "ctrl+t toggle visibility": a key and what it does.
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
-    // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's.)
+    // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's, at any row: commitizen's
+    // answered "? Provide a longer description of the change: (press enter to skip)" over the next question.)
     const told =
-      (near || (row === 0 && !/^[?✔✖◆◇] \S/.test(trimmed))) &&
+      (near || row === 0) &&
+      !/^[?✔✖◆◇] \S/.test(trimmed) &&
       (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
         /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(
@@ -308,7 +310,7 @@ export function findStatus(view: View): Found[] {
         (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
     const keys =
       told ||
-      (!/^[?✔✖◆◇] \S.*›/.test(trimmed) &&
+      (!/^[?✔✖◆◇] \S/.test(trimmed) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||
           /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) &&
         trimmed.length < 80);

@@ -543,6 +543,8 @@ function placeholderAnswer(view: View): Found | undefined {
  */
 function filterTyped(view: View, row: number): boolean {
   if (!/^\? \S/.test(view.flat[row]!)) return false;
+  // (A question asked under it makes it answered: plop's "? Component name Cart" over "? Component kind widget".)
+  if (view.flat.slice(row + 1).some((line) => /^\? \S/.test(line))) return false;
   const bold = (col: number) => view.has(row, col, CellFlag.bold);
   let end = 2;
   while (end < view.cols && (bold(end) || (view.char(row, end) === " " && bold(end + 1)))) end++;

@@ -258,6 +258,9 @@ export function styleMenus(view: View): Found[] {
   const out: Found[] = [];
   for (let row = 0; row + 2 < view.rows; row++) {
     if (!/^[?◆◇] \S/.test(view.flat[row]!) || !view.free(row + 1, 0, view.cols)) continue;
+    // (A question's row is no item: answered ones one under another, "? Component kind widget", are history.)
+    const asks = (r: number) => /^[?◆◇] \S/.test(view.flat[r]!);
+    if (asks(row + 1)) continue;
     // Rows start in one column; a mark in the margin before one (enquirer's sort: "≡ 3 - test") is not its text.
     const startOf = (r: number) => {
       const m = /^(\s*(?:[^\s\p{L}\p{N}] +)?)\S/u.exec(view.flat[r]!);
@@ -269,6 +272,7 @@ export function styleMenus(view: View): Found[] {
     while (
       last + 1 < view.rows &&
       (view.flat[last + 1]!.search(/\S/) === col || startOf(last + 1) === col) &&
+      !asks(last + 1) &&
       view.free(last + 1, 0, view.cols)
     )
       last++;

@@ -664,8 +664,10 @@ export const PRESETS: AgentPreset[] = [
     defaultArgs: [],
     // Medium-risk commands (edits, writes) run unasked from "--auto medium"; high asks nothing but the riskiest.
     autoApprove: ["--auto", "high"], // help (droid.txt): "--auto <level>  Autonomy level: low|medium|high"
-    // help: "Usage: droid [options] [command] [prompt...]", 'droid "review app.tsx"  Start with an initial prompt'
-    prompt: { via: "positional" },
+    // help: "Usage: droid [options] [command] [prompt...]", 'droid "review app.tsx"  Start with an initial prompt'.
+    // Typed once its input box is drawn: given on the command line, its first turn could start before
+    // `--auto high` was applied (a loaded machine: "Command to approve · medium risk" under --yolo).
+    prompt: { via: "type" },
     // No flag gives a new session an id of ours: resume the latest in the directory.
     // help: "-r, --resume [sessionId]", "--last  With --resume: skip the picker and resume the most
     // recent session in the current folder"

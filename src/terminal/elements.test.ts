@@ -2,7 +2,14 @@
 // set is scored by the bench, never tuned on), and the outline an agent reads.
 import { expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
-import { fixtureNames, formatRates, loadFixture, scoreSet } from "../../test/fixtures/screens/score.ts";
+import {
+  fixtureNames,
+  fixtureTerminal,
+  formatRates,
+  loadFixture,
+  scoreSet,
+  writeAll,
+} from "../../test/fixtures/screens/score.ts";
 import { cellGridOf } from "./screen.ts";
 import { detectElements, outline } from "./elements.ts";
 
@@ -376,5 +383,22 @@ test("answered '? Question answer' rows over a later question are history: no me
     } finally {
       fixture.term.dispose();
     }
+  }
+});
+
+test("composer: '[yes]?' reads a line (an input); a long answered prompt is no wrapped part of the next", async () => {
+  const term = fixtureTerminal(80, 6);
+  try {
+    const packageType = "Package Type (e.g. library, project, metapackage, composer-plugin) []: library";
+    await writeAll(term, `${packageType}\r\nLicense []: MIT\r\nDo you confirm generation [yes]? `);
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.label, e.value])).toEqual([["input", "Do you confirm generation [yes]?", ""]]);
+    const term2 = fixtureTerminal(80, 6);
+    await writeAll(term2, `${packageType}\r\nLicense []: `);
+    const field = detectElements(cellGridOf(term2)).filter((e) => e.kind === "input");
+    term2.dispose();
+    expect(field.map((e) => [e.label, e.value])).toEqual([["License []", ""]]);
+  } finally {
+    term.dispose();
   }
 });

@@ -768,7 +768,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (Not under a list of options it picks from: gpg's "Your selection?" is their input.)
   const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[([]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
   // (A tool's "rm: …?", about something it names or with keys to type; git's "search for regex? " asks for text.)
-  const yesNo = asked_ && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(['"‘]/.test(asked_[2]!));
+  // (Not a default in brackets right before the "?": composer's "Do you confirm generation [yes]?" reads a line.)
+  const yesNo =
+    asked_ && !BRACKETED_DEFAULT.test(asked_[2]!) && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(['"‘]/.test(asked_[2]!));
   if (asked_ && yesNo && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
     const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
@@ -810,6 +812,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) &&
     above.length >= view.cols - 2 &&
     !/^\s/.test(above) &&
+    // (Not an answered prompt that happens to be long: composer's "Package Type (…) []: library" over "License []: ".)
+    !ANSWERED_PROMPT.test(above) &&
     view.free(row - 1, 0, view.cols)
   ) {
     view.use(row - 1, 0, view.cols);
@@ -859,6 +863,12 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
   }
   return [];
 }
+
+/** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
+const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
+
+/** A default in brackets ending a question, the "?" after it: "[yes]?", "[src/]?". */
+const BRACKETED_DEFAULT = /\[[^\]\s]+\]\?$/;
 
 /**
  * The icon before a prompt library's question: inquirer's and enquirer's "? " and "✔ ", or a program's own picture

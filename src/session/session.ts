@@ -456,8 +456,9 @@ export class Session {
       if (!(error instanceof T4aError && error.code === "timeout")) throw error;
     }
     let answer: string | undefined;
-    // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there.
-    const settled = performance.now() + LOG_SETTLE_MS;
+    // The CLI writes its log as the turn ends: give a just-finished turn a moment to land there
+    // (none for a CLI t4a reads no log of: its answer is the screen's at once).
+    const settled = performance.now() + (this.#requireAgent().agent.log ? LOG_SETTLE_MS : 0);
     for (;;) {
       const after = await this.#transcriptOrNone();
       answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);

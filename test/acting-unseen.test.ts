@@ -246,3 +246,15 @@ test("fill --submit whose answered line a long output pushes off the top: read i
   expect(reply.seen).toContain("scrolled off the top");
   await shown(id, "got[]");
 });
+
+test("two confirms answered alike ('│  No' twice, clack's rows): the second's answer is the line under its question", async () => {
+  const out = join(sandbox.dir, "confirm-rows.out");
+  const id = await start(`python3 ${PROGRAMS}/confirm-rows.py ${out}`);
+  await shown(id, "Use TypeScript?");
+  expect(await act(["choose", id, "No"])).toMatchObject({ effect: "answered" });
+  await shown(id, "Skip all example code?");
+  const second = await act(["choose", id, "No"]);
+  expect(second).toMatchObject({ sent: ["Right", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("No\nNo");
+});

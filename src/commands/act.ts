@@ -445,15 +445,19 @@ async function answered(
     const answers = (r: string, i: number) =>
       !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed);
     // (Not a line that stood above the question before: an earlier answer holding the same word,
-    // "✔ … language · TypeScript / JavaScript" over the flavor asked next.)
+    // "✔ … language · TypeScript / JavaScript" over the flavor asked next. Unless it stands right under this
+    // question's own words: two confirms answered alike leave two "│  No" lines, the second under its question.)
+    const asked = target.element.label?.trim() ?? "";
+    const underAsked = (i: number) => asked.length >= 8 && i > 0 && !live.has(i - 1) && rows[i - 1]!.includes(asked);
+    const fresh = (r: string, i: number) => !earlier.has(r.trim()) || underAsked(i);
     if (!inline) {
-      const hit = rows.findIndex((r, i) => !earlier.has(r.trim()) && answers(r, i));
+      const hit = rows.findIndex((r, i) => fresh(r, i) && answers(r, i));
       return hit >= 0 ? rows[hit]!.trim() : undefined;
     }
     // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
     // is the one drawn apart, and it must be the one meant. (Lines that stood above it before are
     // earlier questions' answers, wherever output has scrolled them since.)
-    const hit = rows.findIndex((r, i) => !earlier.has(r.trim()) && answers(r, i));
+    const hit = rows.findIndex((r, i) => fresh(r, i) && answers(r, i));
     if (hit < 0) return undefined;
     const marked = markedAnswer(look.grid, hit, inline);
     if (marked === undefined) return rows[hit]!.trim();

@@ -402,3 +402,23 @@ test("composer: '[yes]?' reads a line (an input); a long answered prompt is no w
     term.dispose();
   }
 });
+
+test("two boxes, every name drawn dim but one: that one is focused (create-vue's experimental features)", async () => {
+  const term = fixtureTerminal(80, 6);
+  try {
+    const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
+    await writeAll(
+      term,
+      `\x1b[?25l\x1b[36m◆\x1b[39m  Select experimental features to include in your project:\r\n` +
+        `\x1b[36m│\x1b[39m  \x1b[36m◻\x1b[39m Replace Prettier with Oxfmt\r\n` +
+        `\x1b[36m│\x1b[39m  ${dim("◻")} ${dim("Vue 3.6 (Release Candidate)")}\r\n\x1b[36m└\x1b[39m`,
+    );
+    const boxes = detectElements(cellGridOf(term)).filter((e) => e.kind === "checkbox");
+    expect(boxes.map((e) => [e.label, e.selected ?? false])).toEqual([
+      ["Replace Prettier with Oxfmt", true],
+      ["Vue 3.6", false],
+    ]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -1123,6 +1123,12 @@ export function findToggles(view: View): Found[] {
       return true;
     });
     if (underlined.length === 1) underlined[0]!.selected = true;
+    // Or drawn dim but one (create-vue's two experimental features: the focused name in the plain ink).
+    const bright = out.filter((e) => {
+      const at = e.label ? view.chars[e.row]!.join("").indexOf(e.label, e.col + 1) : -1;
+      return at >= 0 && !view.has(e.row, at, CellFlag.dim);
+    });
+    if (underlined.length === 0 && bright.length === 1 && out.length === 2) bright[0]!.selected = true;
   }
   // No highlight: the one label of three or more drawn in a style none of the others has (clack's, enquirer's focus).
   if (out.length >= 3 && !out.some((e) => e.selected)) {

@@ -123,8 +123,10 @@ function picker(session: Session): Picker {
         const look = await actor.look();
         const question = findQuestion(look.elements, look.text.split("\n"));
         // Another question drawn since it was taken (the look waits for the screen to settle):
-        // no key for it, the answer was for the one taken.
-        if (question && !sameQuestion(forDisplay(fromProgram(question.line)), taken))
+        // no key for it, the answer was for the one taken. The one taken, read by another rule
+        // (its choices the same, its words still drawn: continue's frame redrawn), is no other.
+        const other = question && !sameQuestion(forDisplay(fromProgram(question.line)), taken);
+        if (other && !session.agent?.sameAsked(question))
           throw new T4aError(
             "not_waiting",
             `agent "${session.id}": another question was drawn before the answer went in; ` +

@@ -471,7 +471,7 @@ export class AgentWatch {
     // place: the answer named the reported one, its key went into the other).
     const shown = this.#generic ? this.screenQuestion() : undefined;
     const onScreen = this.#generic ? shown?.line : this.#waitingLine();
-    const reworded = onScreen !== undefined && !sameQuestion(onScreen, this.line) && !this.#sameAsked(shown);
+    const reworded = onScreen !== undefined && !sameQuestion(onScreen, this.line) && !this.sameAsked(shown);
     if (this.#redrawn(this.#host.screen()) || reworded) this.#newQuestion(onScreen ?? this.line);
     if (questionId !== undefined && questionId !== this.questionId) {
       throw new T4aError(
@@ -495,7 +495,7 @@ export class AgentWatch {
    * the same choices as when it was reported, and the reported words still on the screen. A
    * question drawn over it in other words has removed those.
    */
-  #sameAsked(shown: ScreenQuestion | undefined): boolean {
+  sameAsked(shown: ScreenQuestion | undefined): boolean {
     if (!shown || this.#askedChoices === undefined || choicesOf(shown) !== this.#askedChoices) return false;
     const words = dialogOf([this.line]);
     return words !== "" && this.#host.screen().some((row) => dialogOf([row]).includes(words));

@@ -422,3 +422,12 @@ test("two boxes, every name drawn dim but one: that one is focused (create-vue's
     term.dispose();
   }
 });
+
+test("commitizen: 'docs:     Documentation only changes' rows are named without the colon", async () => {
+  const { items } = await itemsOf("b3-cz-type", "menu");
+  expect(items?.slice(0, 3)).toEqual([
+    ["feat", null, false],
+    ["fix", null, false],
+    ["docs", null, true],
+  ]);
+});

@@ -241,6 +241,10 @@ export function markerMenus(view: View): Found[] {
     if (items.length >= 2 && items.every((i) => / - \S/.test(i.label)))
       for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
     else cutFocusDescription(view, items);
+    // Every name with a colon after it, its description cut (commitizen's "docs:     Documentation only changes"):
+    // the colon parts name from description, no part of the name.
+    if (items.length >= 2 && items.every((i) => /^[\w-]+:$/.test(i.label)))
+      for (const i of items) i.label = i.label.slice(0, -1);
     const width = Math.max(...items.map((i) => i.col + i.width)) - markerCol;
     out.push({ kind: "menu", row: first, col: markerCol, width, height: last - first + 1, items });
     view.use(first, markerCol, width, last - first + 1);

@@ -431,3 +431,26 @@ test("commitizen: 'docs:     Documentation only changes' rows are named without 
     ["docs", null, true],
   ]);
 });
+
+test("a prompt library's question over the cursor's row: wrapped onto it, or read under it after a count", async () => {
+  const b = (s: string) => `\x1b[1m${s}\x1b[22m`;
+  const q = "\x1b[32m?\x1b[39m ";
+  const scope = "What is the scope of this change (e.g. component or file name): (press enter ";
+  for (const [screen, label, value] of [
+    [`${q}${b(scope)}\r\n${b("to skip)")} conf`, `${scope.trim()} to skip)`, "conf"],
+    [
+      `${q}${b("Write a short description (max 87 chars):")}\r\n \x1b[32m(4)\x1b[39m read`,
+      "Write a short description (max 87 chars):",
+      "read",
+    ],
+  ]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, screen!);
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+      expect(found.map((e) => [e.kind, e.label, e.value, e.cursor])).toEqual([["input", label, value, true]]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -682,6 +682,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
   if (from === 0 && pendingChoice(view, row)) return [];
+  const under = view.text(row, 0, from).trim() === "" ? askedAbove(view, row, cursor.col) : undefined;
+  if (under) return [under];
   const asked = askedInput(view, row, cursor.col, from);
   if (asked.length) return asked;
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
@@ -883,6 +885,39 @@ const ASKED_ICON = /^(\s*)(?:[?✔]|\p{Extended_Pictographic}\uFE0F? ?) (\S)/u;
 function pendingChoice(view: View, row: number): boolean {
   const line = view.chars[row]!.join("");
   return ASKED_ICON.test(line) && /\S\s+…\s*$/.test(line) && choicesBelow(view, row);
+}
+
+/**
+ * A prompt library's question on the row above the cursor's, its answer read on the cursor's row: a question too
+ * long for its row, wrapped (commitizen's "? What is the scope of this change (…): (press enter" over "to skip) c"),
+ * or one that reads under itself (" (34) read the retry count", a count of characters before what is typed). The
+ * question is bold after its icon, nothing typed after it on its row but a hint in parentheses.
+ */
+function askedAbove(view: View, row: number, cursorCol: number): Found | undefined {
+  if (row === 0) return undefined;
+  const asked = ASKED_ICON.exec(view.chars[row - 1]!.join(""));
+  const line = view.chars[row]!.join("");
+  if (!asked || ASKED_ICON.test(line) || /[$#%>❯]\s/.test(line.slice(0, cursorCol))) return undefined;
+  if (!view.free(row - 1, 0, view.cols) || !view.free(row, 0, view.cols)) return undefined;
+  const bold = (r: number, col: number) => view.has(r, col, CellFlag.bold);
+  const run = (r: number, from: number) => {
+    let end = from;
+    while (end < view.cols && (bold(r, end) || (view.char(r, end) === " " && bold(r, end + 1)))) end++;
+    return end;
+  };
+  const start = asked[0].length - 1;
+  if (!bold(row - 1, start)) return undefined;
+  const end = run(row - 1, start);
+  if (!/^\s*(?:\([^)]*\))?\s*$/.test(view.text(row - 1, end, view.cols))) return undefined;
+  // (The question's words go on at the start of the cursor's row when it wraps.)
+  const wrapped = end >= view.cols - 2 && bold(row, 0) ? run(row, 0) : 0;
+  const label = clean(`${view.text(row - 1, start, end)} ${view.text(row, 0, wrapped)}`);
+  const value = view
+    .text(row, wrapped, view.cols)
+    .trim()
+    .replace(/^\(\d+\)\s*/, "");
+  view.use(row - 1, 0, view.cols, 2);
+  return { kind: "input", row: row - 1, col: 0, width: view.cols, height: 2, label, value, cursor: true };
 }
 
 /**

@@ -7,7 +7,9 @@
 // --workers N (or T4A_TEST_WORKERS): parallel workers (default 3: measured on a 2-core machine, see
 // docs/development.md#tests). --update-timings: writes each file's measured duration back to test/timings.json
 // (npm run test:timings). --phase: that phase only. PATH-PART: only files whose path contains one of them.
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -69,6 +71,8 @@ const env = Object.fromEntries(
   ),
 );
 
+env.T4A_TEST_RUN = randomBytes(4).toString("hex");
+
 let failed = false;
 const took: string[] = [];
 for (const phase of phases) {
@@ -83,5 +87,8 @@ for (const phase of phases) {
   if (code !== 0) failed = true;
   took.push(`${phase.name.split(":")[0]} ${((performance.now() - started) / 60_000).toFixed(1)} min (exit ${code})`);
 }
+// The homes test/preload.ts made for this run's workers (a worker the runner ends leaves its own).
+for (const home of new Bun.Glob(`t4a-test-home-${env.T4A_TEST_RUN}-*`).scanSync({ cwd: tmpdir(), onlyFiles: false }))
+  rmSync(join(tmpdir(), home), { recursive: true, force: true });
 console.error(`\n=== ${took.join("; ")}`);
 process.exit(failed ? 1 : 0);

@@ -39,7 +39,10 @@ for (const name of Object.keys(process.env)) {
 // every later interactive shell hang a minute). Git's identity and npm's settings come along.
 {
   const real = process.env.HOME;
-  const home = mkdtempSync(`${tmpdir()}/t4a-test-home-`);
+  // Named for scripts/test.ts's run (T4A_TEST_RUN), which removes its homes at the end: a worker
+  // ended by the runner does not run its exit handler.
+  const run = process.env.T4A_TEST_RUN;
+  const home = mkdtempSync(`${tmpdir()}/t4a-test-home-${run ? `${run}-` : ""}`);
   for (const file of [".gitconfig", ".npmrc"])
     if (real && existsSync(`${real}/${file}`)) copyFileSync(`${real}/${file}`, `${home}/${file}`);
   process.env.HOME = home;

@@ -1,9 +1,10 @@
-// The blind sets of issue 59 (test/fixtures/blind, blind2, blind3): programs of families not in
+// The blind sets of issue 59 (test/fixtures/blind, blind2, blind3, blind4): programs of families not in
 // the detector's train set, labelled by hand before the detector ran on them, scored apart and never
 // tuned on. `npm run bench elements` scores every one (bench/run.ts); this file alone scores one set
-// and, for blind2 and blind3, runs its task suite (bench/tasks-blind.ts, bench/tasks-blind3.ts):
+// and, for blind2, blind3 and blind4, runs its task suite (bench/tasks-blind.ts, tasks-blind3.ts,
+// tasks-blind4.ts):
 //
-//   npx bun bench/blind.ts blind2|blind3 [--no-tasks] [--write]
+//   npx bun bench/blind.ts blind2|blind3|blind4 [--no-tasks] [--write]
 // Every screen counts, in name order; every miss is printed: a labelled element not found, a
 // detected one no label took, a match whose state is wrong.
 import { detectElements } from "../src/terminal/elements.ts";
@@ -43,7 +44,10 @@ const state = (e: Shown) =>
   });
 
 /** Scores one blind set; prints its rates, each screen's sums and every miss through `log`; returns the bench rows. */
-export async function scoreBlind(set: "blind" | "blind2" | "blind3", log: (line: string) => void): Promise<BlindRow[]> {
+export async function scoreBlind(
+  set: "blind" | "blind2" | "blind3" | "blind4",
+  log: (line: string) => void,
+): Promise<BlindRow[]> {
   const title = `${set} 59`;
   const misses: string[] = [];
   const scored = await scoreSet(
@@ -89,7 +93,7 @@ export async function scoreBlind(set: "blind" | "blind2" | "blind3", log: (line:
 
 if (import.meta.main) {
   const arg = process.argv[2];
-  const set = arg === "blind" || arg === "blind3" ? arg : "blind2";
+  const set = arg === "blind" || arg === "blind3" || arg === "blind4" ? arg : "blind2";
   const lines: string[] = [];
   const rows = await scoreBlind(set, (line) => {
     console.log(line);
@@ -111,7 +115,9 @@ if (import.meta.main) {
     writeFileSync(new URL(`./results/${set}.json`, import.meta.url), `${JSON.stringify(results, null, 1)}\n`);
   }
   if (set !== "blind" && !process.argv.includes("--no-tasks")) {
-    const { runBlindTasks, TASKS } = await import(set === "blind2" ? "./tasks-blind.ts" : "./tasks-blind3.ts");
+    const { runBlindTasks, TASKS } = await import(
+      set === "blind2" ? "./tasks-blind.ts" : set === "blind3" ? "./tasks-blind3.ts" : "./tasks-blind4.ts"
+    );
     const counts = await runBlindTasks((line: string) => console.log(`  task ${line}`));
     console.log(`${set} task suite (${TASKS.length} tasks): ${JSON.stringify(counts)}`);
   }

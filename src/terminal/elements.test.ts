@@ -403,6 +403,47 @@ test("composer: '[yes]?' reads a line (an input); a long answered prompt is no w
   }
 });
 
+test("a default in brackets after the prompt's '?' is the prompt's, not the value (patch, hledger); typed after it is", async () => {
+  const fields = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      return detectElements(cellGridOf(fixture.term))
+        .filter((e) => e.kind === "input")
+        .map((e) => [e.label, e.value]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await fields("b4-patch-reversed")).toEqual([
+    ["Reversed (or previously applied) patch detected! Assume -R? [n]", ""],
+  ]);
+  expect(await fields("b4-patch-anyway")).toEqual([["Apply anyway? [n]", ""]]);
+  expect(await fields("b4-hledger-save")).toEqual([["Save this transaction to the journal ? [y]", ""]]);
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "patching file config.ini\r\nApply anyway? [n] y");
+    const typed = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
+    expect(typed.map((e) => [e.label, e.value])).toEqual([["Apply anyway? [n]", "y"]]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a default alone on the answer's row is labelled with the question above it (keytool's '  [Unknown]:')", async () => {
+  for (const [name, label, value] of [
+    ["b4-keytool-name", "What is your first and last name? [Unknown]", "Ada Lovelace"],
+    ["b4-keytool-correct", "Is CN=Ada Lovelace, OU=Platform, O=Acme, L=London, ST=Unknown, C=GB correct? [no]", ""],
+  ]) {
+    const fixture = await loadFixture(name!);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.label, e.value])).toEqual([[label, value]]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});
+
 test("two boxes, every name drawn dim but one: that one is focused (create-vue's experimental features)", async () => {
   const term = fixtureTerminal(80, 6);
   try {

@@ -736,12 +736,18 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     /^(.*[:?>$#❯›])\s*$/.exec(before) ??
     /^(.*?\S.*?\]:)(?=\S)/.exec(before);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
-  const promptEnd = match[0].length;
+  // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the
+  // prompt: what is typed comes after it.
+  const offered = commandLine || named || bracketed ? null : DEFAULT_AFTER_PROMPT.exec(before.slice(match[0].length));
+  const promptEnd = match[0].length + (offered?.[0].length ?? 0);
   const labelText = commandLine
     ? commandLine[1]!
     : named || bracketed
       ? ""
-      : clean(match[1]!).replace(/:$|(?<=\w)>$/, "");
+      : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!).replace(/:$|(?<=\w)>$/, "");
+  // A default alone before the answer, its question on the row above (keytool's "What is your first and last
+  // name?" over "  [Unknown]:  Ada"): the question and its default are the label.
+  const question = BRACKETS_ONLY.test(labelText) ? questionAbove(view, row) : "";
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value
   // (nor part of what is typed after it: gpg's "What keysize do you want? (3072) 40").
@@ -793,13 +799,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (taken < view.cols && (view.free(row, taken, taken + 1) || /[─━═]/.test(view.char(row, taken)))) taken++;
   const stop = status > 0 ? status : taken;
   view.use(row, first, stop - first);
+  if (question) view.use(row - 1, 0, view.cols);
   const input: Found = {
     kind: "input",
     row,
     col: first,
     width: stop - first,
     height: 1,
-    label: labelText,
+    label: question ? `${question} ${labelText}` : labelText,
     value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(),
     cursor: true,
   };
@@ -868,6 +875,19 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
+
+/** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:", " [-12.50 EUR]:". */
+const DEFAULT_AFTER_PROMPT = /^ ?\[[^\]]{1,40}\]:?(?= |$)/;
+
+/** A prompt that is only its default in brackets: "[Unknown]", "[no]". */
+const BRACKETS_ONLY = /^\[[^\]]{1,40}\]$/;
+
+/** The question on the row above, free and ending in "?" (its answer is read under it): "" when none. */
+function questionAbove(view: View, row: number): string {
+  if (row === 0 || !view.free(row - 1, 0, view.cols)) return "";
+  const above = clean(view.text(row - 1, 0, view.cols));
+  return /^\p{L}.*\?$/u.test(above) ? above : "";
+}
 
 /** A default in brackets ending a question, the "?" after it: "[yes]?", "[src/]?". */
 const BRACKETED_DEFAULT = /\[[^\]\s]+\]\?$/;

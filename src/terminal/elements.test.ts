@@ -403,7 +403,7 @@ test("composer: '[yes]?' reads a line (an input); a long answered prompt is no w
   }
 });
 
-test("a default in brackets after the prompt's '?' is the prompt's, not the value (patch, hledger); typed after it is", async () => {
+test("a bracketed default after a prompt's '?' is the prompt's, not its value (patch, hledger)", async () => {
   const fields = async (name: string) => {
     const fixture = await loadFixture(name);
     try {
@@ -429,7 +429,7 @@ test("a default in brackets after the prompt's '?' is the prompt's, not the valu
   }
 });
 
-test("a default alone on the answer's row is labelled with the question above it (keytool's '  [Unknown]:')", async () => {
+test("a default alone on the answer's row: labelled with the question above (keytool's '[Unknown]:')", async () => {
   for (const [name, label, value] of [
     ["b4-keytool-name", "What is your first and last name? [Unknown]", "Ada Lovelace"],
     ["b4-keytool-correct", "Is CN=Ada Lovelace, OU=Platform, O=Acme, L=London, ST=Unknown, C=GB correct? [no]", ""],
@@ -442,6 +442,40 @@ test("a default alone on the answer's row is labelled with the question above it
       fixture.term.dispose();
     }
   }
+});
+
+test("answers listed with keys in parentheses, the last row ending in ':' (svn's '(p) Postpone, …')", async () => {
+  const listed = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      return found.map((e) => [e.kind, e.row, e.height, e.items?.map((i) => `${i.key}=${i.label}`)]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await listed("b4-svn-conflict")).toEqual([
+    ["question", 6, 2, ["p=Postpone", "df=Show diff", "e=Edit file", "m=Merge", "s=Show all options"]],
+  ]);
+  const merge = await listed("b4-svn-merge");
+  expect(merge.filter((e) => e[0] !== "table")).toEqual([
+    [
+      "question",
+      14,
+      8,
+      [
+        "1=use their version",
+        "2=use your version",
+        "12=their version first, then yours",
+        "21=your version first, then theirs",
+        "e1=edit their version and use the result",
+        "e2=edit your version and use the result",
+        "eb=edit both versions and use the result",
+        "p=postpone this conflicting section leaving conflict markers",
+        "a=abort file merge and return to main menu",
+      ],
+    ],
+  ]);
 });
 
 test("two boxes, every name drawn dim but one: that one is focused (create-vue's experimental features)", async () => {

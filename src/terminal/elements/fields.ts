@@ -876,7 +876,7 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
 
-/** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:", " [-12.50 EUR]:". */
+/** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:". */
 const DEFAULT_AFTER_PROMPT = /^ ?\[[^\]]{1,40}\]:?(?= |$)/;
 
 /** A prompt that is only its default in brackets: "[Unknown]", "[no]". */

@@ -301,6 +301,7 @@ export function findQuestions(view: View): Found[] {
     view.use(row, start, view.cols - start);
   }
   out.push(...circleToggles(view));
+  out.push(...listedAnswers(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
@@ -813,4 +814,39 @@ function circleToggles(view: View): Found[] {
     view.use(row, col, right - col);
   }
   return out;
+}
+
+/** One answer of a comma-listed row: its key in parentheses (one to three letters or digits), then its name. */
+const LISTED_ANSWER = /\((\w{1,3})\) (\S.*?)(?=, \(\w{1,3}\) |,\s*$|:\s*$)/g;
+
+/** A row of listed answers: an optional "Select: " lead, answers parted by ", ", the row ending in "," or ":". */
+const LISTED_ROW = /^(?:\S[^()]*?: +| +)?\(\w{1,3}\) \S.*[,:]\s*$/;
+
+/**
+ * Answers listed with their keys in parentheses, over one row or several, the last ending in ":" where the cursor
+ * waits (svn's "Select: (p) Postpone, (df) Show diff, (e) Edit file, (m) Merge," over "        (s) Show all
+ * options: "): a question whose items are the answers, each typed whole ("df") then Enter. A name may hold a comma
+ * ("(12) their version first, then yours,"): an answer ends before the next ", (key) ", or at its row's end.
+ */
+function listedAnswers(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const last = cursor.row;
+  const ending = view.flat[last]!.slice(0, cursor.col);
+  if (!/:\s*$/.test(ending) || view.flat[last]!.slice(cursor.col).trim() || !LISTED_ROW.test(ending)) return [];
+  let top = last;
+  while (top > 0 && LISTED_ROW.test(view.flat[top - 1]!) && /,\s*$/.test(view.flat[top - 1]!)) top--;
+  const items: Omit<Item, "ref">[] = [];
+  for (let row = top; row <= last; row++) {
+    const line = row === last ? ending : view.flat[row]!;
+    for (const m of line.matchAll(LISTED_ANSWER)) {
+      items.push({ label: m[2]!, row, col: m.index!, width: m[0].length, key: m[1]! });
+    }
+  }
+  // Two answers at least, none twice, and every row free.
+  if (items.length < 2 || new Set(items.map((i) => i.key)).size !== items.length) return [];
+  for (let row = top; row <= last; row++) if (!view.free(row, 0, view.cols)) return [];
+  const width = Math.max(...Array.from({ length: last - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
+  view.use(top, 0, view.cols, last - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: last - top + 1, items }];
 }

@@ -478,6 +478,42 @@ test("answers listed with keys in parentheses, the last row ending in ':' (svn's
   ]);
 });
 
+test("lettered options over a prompt of their keys ('e/n/d/r/c/s/q>'); ' 1 > archive' rows over 'remote>'", async () => {
+  const questions = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      return detectElements(cellGridOf(fixture.term))
+        .filter((e) => e.kind === "question")
+        .map((e) => [e.row, e.items?.map((i) => `${i.key}=${i.label}`)]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await questions("b4-rclone-menu")).toEqual([
+    [
+      7,
+      [
+        "e=Edit existing remote",
+        "n=New remote",
+        "d=Delete remote",
+        "r=Rename remote",
+        "c=Copy remote",
+        "s=Set configuration password",
+        "q=Quit config",
+      ],
+    ],
+  ]);
+  expect(await questions("b4-rclone-delete")).toEqual([[18, ["1=archive", "2=media"]]]);
+  // Not over any prompt: a shell's output of "1 > 2" rows is no list.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, " 1 > archive\r\n 2 > media\r\n\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
 test("two boxes, every name drawn dim but one: that one is focused (create-vue's experimental features)", async () => {
   const term = fixtureTerminal(80, 6);
   try {

@@ -535,7 +535,11 @@ export function findQuestions(view: View): Found[] {
     const wrapped = cursor.row === last + 2 && (view.flat[last + 1] ?? "").trimEnd().length >= view.cols - 2;
     const promptRow = cursor.row === last + 2 && (!view.flat[last + 1]?.trim() || wrapped) ? last + 2 : last + 1;
     const prompt = view.text(promptRow, 0, cursor.col).trimEnd();
-    const after = cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && !/[@~/]/.test(prompt);
+    // (A prompt that lists the options' keys, rclone's "e/n/d/r/c/s/q>", names none.)
+    const keysPrompt = KEYS_PROMPT.exec(prompt);
+    const listsKeys = keysPrompt !== null && keysPrompt[1]!.split("/").join() === options.map((o) => o.key).join();
+    const after =
+      cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && (listsKeys || !/[@~/]/.test(prompt));
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       // (Past the run's last row: several options may share a row, git add -i's commands.)
       row = last;
@@ -598,10 +602,10 @@ export function findQuestions(view: View): Found[] {
 }
 
 /**
- * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`, or
- * cookiecutter's `1 - MIT`), then its text; a frame's side after it is not part of it.
+ * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`,
+ * cookiecutter's `1 - MIT` or rclone's ` 1 > archive`), then its text; a frame's side after it is not part of it.
  */
-const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -) (.+?)\s*(?:[│┃║|]\s*)?$/;
+const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -| >) (.+?)\s*(?:[│┃║|]\s*)?$/;
 
 interface Option {
   row: number;
@@ -622,6 +626,7 @@ function keyedRun(view: View, row: number): Option[] {
   const options: Option[] = [];
   let letters = false;
   let dashed = false;
+  let arrowed = false;
   // The number the next row's first option must have (a list in columns counts down each column).
   let next = 1;
   for (let r = row; r < view.rows; r++) {
@@ -769,12 +774,21 @@ function keyedRun(view: View, row: number): Option[] {
       selected: match[2] !== "" || highlighted(view, r, col, col + key.length + sep + label.length),
     });
     if (match[5] === " -") dashed = true;
+    if (match[5] === " >") arrowed = true;
   }
   // "1 - MIT" rows are a prompt's options only over the prompt that reads the number (cookiecutter's "Choose from
   // 1, 2, 3, 4 [1]:"); elsewhere they are a prompt library's list (enquirer's sort and scale: menus.ts).
   if (dashed && !NUMBER_PROMPT.test(view.flat[options[options.length - 1]!.row + 1] ?? "")) return [];
+  // " 1 > archive" rows likewise, over a prompt that may end in ">" (rclone's "remote>").
+  if (arrowed && !PROMPT_UNDER.test(view.flat[options[options.length - 1]!.row + 1] ?? "")) return [];
   return options;
 }
+
+/** A prompt under numbered options: it ends in ":", "?" or ">", a few characters typed after it or not. */
+const PROMPT_UNDER = /^\s*\S.*[:?>] ?\S{0,3}\s*$/;
+
+/** A prompt that is the keys of the options over it, parted by "/": rclone's "e/n/d/r/c/s/q>". */
+const KEYS_PROMPT = /^(\w{1,2}(?:\/\w{1,2})+)[>:?]$/;
 
 /** A prompt reading a number: it ends in ":" or "?", an answer of a few characters typed after it or not. */
 const NUMBER_PROMPT = /^\s*\S.*[:?] ?\S{0,3}\s*$/;

@@ -302,6 +302,7 @@ export function findQuestions(view: View): Found[] {
   }
   out.push(...circleToggles(view));
   out.push(...listedAnswers(view));
+  out.push(...keysInWords(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
@@ -863,4 +864,36 @@ function listedAnswers(view: View): Found[] {
   const width = Math.max(...Array.from({ length: last - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, last - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: last - top + 1, items }];
+}
+
+/** An answer named in a sentence, its key a letter in parentheses inside its first word: "(c)hanged version". */
+const KEY_IN_WORD = /\(([a-z])\)[\w-]*(?: [\w-]+)*?(?=[,.;]|\s*$)/g;
+
+/**
+ * A question on the cursor's row, its answers named in the sentence right above it, each with its key in parentheses
+ * inside its word (hg's "You can use (c)hanged version, (d)elete, or leave (u)nresolved." over "What do you want to
+ * do? "): a question whose items are those answers, labelled with the question; the paragraph over them, up to a
+ * blank row, is its text.
+ */
+function keysInWords(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible || row === 0) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  if (!/^\S.*\?\s*$/.test(asked) || view.flat[row]!.slice(cursor.col).trim()) return [];
+  const answers = [...view.flat[row - 1]!.matchAll(KEY_IN_WORD)];
+  if (answers.length < 2 || new Set(answers.map((m) => m[1])).size !== answers.length) return [];
+  let top = row - 1;
+  while (top > 0 && top > row - 5 && view.flat[top - 1]!.trim()) top--;
+  for (let r = top; r <= row; r++) if (!view.free(r, 0, view.cols)) return [];
+  const items: Omit<Item, "ref">[] = answers.map((m) => ({
+    label: m[0],
+    row: row - 1,
+    col: m.index!,
+    width: m[0].length,
+    key: m[1]!,
+  }));
+  const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
+  view.use(top, 0, view.cols, row - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(asked), items }];
 }

@@ -537,6 +537,38 @@ test("answers named in the sentence over the question, a key in each word: hg's 
   }
 });
 
+test("a question, lines that explain it, then a prompt ending in answers parted by '/' (bundler's)", async () => {
+  const questions = async (name: string) => {
+    const fixture = await loadFixture(name);
+    try {
+      return detectElements(cellGridOf(fixture.term))
+        .filter((e) => e.kind !== "text")
+        .map((e) => [e.kind, e.row, e.label, e.items?.map((i) => `${i.key}=${i.label}`)]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await questions("b4-bundle-test")).toEqual([
+    [
+      "question",
+      1,
+      "Do you want to generate tests with your gem?",
+      ["rspec=rspec", "minitest=minitest", "test-unit=test-unit", "none=none"],
+    ],
+  ]);
+  expect(await questions("b4-bundle-mit")).toEqual([
+    ["question", 14, "Do you want to license your code permissively under the MIT license?", ["y=y", "n=n"]],
+  ]);
+  // No default in parentheses: a path prompt ("Save to a/b:") is no choice.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Where should it go?\r\nSave to src/lib: ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
 test("two boxes, every name drawn dim but one: that one is focused (create-vue's experimental features)", async () => {
   const term = fixtureTerminal(80, 6);
   try {

@@ -303,6 +303,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...circleToggles(view));
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
+  out.push(...slashedAnswers(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
@@ -896,4 +897,43 @@ function keysInWords(view: View): Found[] {
   const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(asked), items }];
+}
+
+/** Answers parted by "/" ending the prompt before its ":", one in parentheses the default: "rspec/minitest/(none):". */
+const SLASHED_ANSWERS = /(?<=^|\s)((?:\(?[\w-]+\)?\/)+\(?[\w-]+\)?):\s*$/;
+
+/**
+ * A question ending in "?", then lines that explain it, then the prompt holding the cursor whose last words are the
+ * answers parted by "/", the default in parentheses (bundler's "Do you want to generate tests with your gem?" …
+ * "Enter a test framework. rspec/minitest/test-unit/(none): "): a question labelled with the "?" row, its items the
+ * answers, each typed whole. The rows between, up to five, are its text (a prompt may wrap onto the cursor's row).
+ */
+function slashedAnswers(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible || row === 0) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  const match = SLASHED_ANSWERS.exec(asked);
+  if (!match || view.flat[row]!.slice(cursor.col).trim()) return [];
+  const words = match[1]!.split("/");
+  if (words.filter((w) => w.startsWith("(")).length !== 1) return [];
+  let top = row - 1;
+  while (top >= 0 && top > row - 6 && view.flat[top]!.trim() && !/\?\s*$/.test(view.flat[top]!)) top--;
+  if (top < 0 || !/^\S.*\?\s*$/.test(view.flat[top]!)) return [];
+  for (let r = top; r <= row; r++) if (!view.free(r, 0, view.cols)) return [];
+  let c = match.index!;
+  const items: Omit<Item, "ref">[] = words.map((word) => {
+    const item = {
+      label: word.replace(/^\((.*)\)$/, "$1"),
+      row,
+      col: c,
+      width: word.length,
+      key: word.replace(/[()]/g, ""),
+    };
+    c += word.length + 1;
+    return item;
+  });
+  const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
+  view.use(top, 0, view.cols, row - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(view.flat[top]!), items }];
 }

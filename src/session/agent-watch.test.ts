@@ -505,3 +505,23 @@ test("an answered question whose frame is written again under the spinner (cline
   expect(watch.questionId).toBe(2);
   watch.dispose();
 });
+
+test("a hook's working with nothing drawn since (a starved CLI) is not ended by the screen from before", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a-starved", findAgent("claude", env), host, { tickMs: 0 });
+  const idleScreen = ["done: review it", "❯ "];
+  draw(host, idleScreen);
+  watch.notify("idle", "done: review it");
+  draw(host, idleScreen, []); // the prompt typed and taken: nothing new drawn yet
+  watch.notify("working");
+  const start = performance.now();
+  watch.read(start);
+  watch.read(start + 5000);
+  expect(watch.state).toBe("working");
+  // Drawn since, then quiet and ready with no busy hint (an interrupt, which runs no hook): idle.
+  draw(host, ["done: review it", "  ⎿  Interrupted by user", "❯ "], ["  ⎿  Interrupted by user"]);
+  watch.read(start + 5100);
+  watch.read(start + 9000);
+  expect(watch.state).toBe("idle");
+  watch.dispose();
+});

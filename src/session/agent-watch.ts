@@ -150,6 +150,8 @@ export class AgentWatch {
   #answeredAt: number | undefined;
   /** The words of the last question answered: never the line of the idle that ends its turn. */
   #answeredLine: string | undefined;
+  /** The screen when a hook last said working. */
+  #hookedWorkAt: string | undefined;
   /** The answered question's words were on the screen at every read since the answer. */
   #answeredShown = false;
   /** A CLI with no preset: the choices of the question reported waiting, as read then. */
@@ -364,7 +366,17 @@ export class AgentWatch {
       return;
     }
     this.#pendingIdle = undefined;
+    if (state === "working") this.#hookedWorkAt = this.#host.screenToken();
     this.#set(state as AgentState, message || this.#lastLine());
+  }
+
+  /**
+   * Nothing drawn since a hook said working: the CLI has not drawn its turn yet (a loaded machine
+   * can hold it for seconds), so the screen it shows is the one from before, and no idle.
+   */
+  #undrawnHookedWork(): boolean {
+    if (this.state !== "working" || this.#hookedWorkAt === undefined) return false;
+    return !this.#host.changedSince(this.#hookedWorkAt).some((row) => row.trim() !== "");
   }
 
   /**
@@ -677,7 +689,8 @@ export class AgentWatch {
         this.state !== "idle" &&
         still &&
         quietMs >= Math.max(HOOKED_IDLE_QUIET_MS, idleQuietMs) &&
-        !(this.state === "waiting" && this.#answeredStillDrawn(rows))
+        !(this.state === "waiting" && this.#answeredStillDrawn(rows)) &&
+        !this.#undrawnHookedWork()
       )
         this.#set("idle", this.#lastLine());
     } else if (busy) {

@@ -8,7 +8,7 @@ import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import { ACTING_OPTIONS, actingRequest, actor, intOption, listOption } from "./cli-helpers.ts";
 import { defineCommand, type CliOptions } from "./command.ts";
-import { PASTE_START, unescapeInput } from "../terminal/escapes.ts";
+import { bracketedPaste, PASTE_END, PASTE_START, unescapeInput } from "../terminal/escapes.ts";
 
 /** A screen cell on the wire: 0-based, as cursor and snapshot count. */
 const cell = () => ({
@@ -182,7 +182,6 @@ function mouseRequest(args: string[], options: CliOptions): { click: object } | 
 
 /** Input as one bracketed paste: a string when it is text (so waits know its echo), else bytes. */
 function pasted(typed: Array<string | Uint8Array>): string | Uint8Array {
-  const end = "\x1b[201~";
-  if (typed.every((part) => typeof part === "string")) return PASTE_START + typed.join("") + end;
-  return Buffer.concat([Buffer.from(PASTE_START), ...typed.map((part) => Buffer.from(part)), Buffer.from(end)]);
+  if (typed.every((part) => typeof part === "string")) return bracketedPaste(typed.join(""));
+  return Buffer.concat([Buffer.from(PASTE_START), ...typed.map((part) => Buffer.from(part)), Buffer.from(PASTE_END)]);
 }

@@ -16,6 +16,7 @@ import { within, type Settle } from "../terminal/within.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
 import type { Place } from "../terminal/foreground.ts";
 import type { Element } from "../terminal/elements.ts";
+import { bracketedPaste } from "../terminal/escapes.ts";
 import {
   FRAME,
   findQuestion,
@@ -955,7 +956,7 @@ export class AgentWatch {
     if (this.state === "exited") throw new T4aError("exited", `agent "${this.id}" has exited`);
     // A bracketed paste keeps newlines in the prompt from sending it early; Enter comes apart,
     // as a person's would, so the TUI sees the paste end before the key.
-    this.#host.write(this.#host.bracketedPaste() ? `\x1b[200~${prompt}\x1b[201~` : prompt);
+    this.#host.write(this.#host.bracketedPaste() ? bracketedPaste(prompt) : prompt);
     setTimeout(() => this.#host.write("\r"), ENTER_AFTER_PASTE_MS);
     // Its echo, and the Enter's, are no sign of work; its calm is counted from the Enter (a
     // CLI with no preset at rest for long before would be idle at once).

@@ -1,8 +1,14 @@
 // C-style escapes in a `t4a send` argument: \n \r \t \e \a \b \f \v \0 \\ \xHH \uHHHH \u{H…}.
 // Shells make raw control bytes awkward to type; agents and scripts write them this way.
 
-/** What a bracketed paste starts with (the terminal types a part that does whole). */
+/** What a bracketed paste starts with (the terminal types a part that does whole), and ends with. */
 export const PASTE_START = "\x1b[200~";
+export const PASTE_END = "\x1b[201~";
+
+/** Text as one bracketed paste. */
+export function bracketedPaste(text: string): string {
+  return PASTE_START + text + PASTE_END;
+}
 
 const simple: Record<string, string> = {
   n: "\n",

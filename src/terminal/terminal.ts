@@ -17,7 +17,7 @@ import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
 import { within } from "./within.ts";
-import { PASTE_START } from "./escapes.ts";
+import { bracketedPaste, PASTE_START } from "./escapes.ts";
 
 export interface TerminalSpec {
   id: string;
@@ -172,11 +172,6 @@ const SEND_PROMPT_WAIT_MS = 60_000;
 /** Longest a `send` waits for a shell to take a line typed at its prompt before typing what follows it. */
 const LINE_TAKEN_WAIT_MS = 5_000;
 
-function startsWith(part: string | Uint8Array, prefix: string): boolean {
-  if (typeof part === "string") return part.startsWith(prefix);
-  return part.length >= prefix.length && [...prefix].every((char, i) => part[i] === char.charCodeAt(0));
-}
-
 /** Longest a `send` waits, after a line started, for a job of it to hold the terminal. */
 const FOREGROUND_WAIT_MS = 1_000;
 
@@ -187,6 +182,12 @@ function exeOf(pid: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether a part of a send begins with `prefix` (ASCII), as text or as bytes. */
+function startsWith(part: string | Uint8Array, prefix: string): boolean {
+  if (typeof part === "string") return part.startsWith(prefix);
+  return part.length >= prefix.length && [...prefix].every((char, i) => part[i] === char.charCodeAt(0));
 }
 
 /** Where the first line ends (Enter is CR, a typed newline LF), or -1. */
@@ -695,7 +696,7 @@ export class Terminal {
     };
     this.#typed = typed;
     // Bracketed paste keeps a multi-line command one command, and stops readline from acting on its characters.
-    this.write(bracketed ? `\x1b[200~${text}\x1b[201~\r` : `${text}\r`);
+    this.write(`${bracketed ? bracketedPaste(text) : text}\r`);
     return typed;
   }
 

@@ -258,3 +258,24 @@ test("two confirms answered alike ('│  No' twice, clack's rows): the second's 
   await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
   expect(readFileSync(out, "utf8")).toBe("No\nNo");
 });
+
+test("an answer typed as a word (bundler's 'rspec/minitest/(none):', svn's '(df) Show diff'): typed only when named whole, checked on the answered line", async () => {
+  const id = await start(
+    `echo "Do you want to generate tests with your gem?"; echo "This setting can be changed anytime."; ` +
+      `read -p "Enter a test framework. rspec/minitest/test-unit/(none): " t; echo "got[$t]"; ` +
+      `echo "Select: (p) Postpone, (df) Show diff, (e) Edit file,"; read -p "        (s) Show all options: " s; ` +
+      `echo "took[$s]"`,
+  );
+  await shown(id, "(none):");
+  const test = await act(["choose", id, "minitest"]);
+  expect(test).toMatchObject({ sent: ['"minitest"', "Enter"], effect: "answered" });
+  expect(test.seen).toContain("rspec/minitest/test-unit/(none): minitest");
+  await shown(id, "got[minitest]");
+  await shown(id, "Show all options:");
+  // Named by its label, the word is not the caller's: refused, nothing typed. Named whole, typed.
+  const refused = await sandbox.run(["choose", id, "Show diff", "--json"]);
+  expect(refused.stdout + refused.stderr).toContain('answered by typing a word (\\"df\\")');
+  const diff = await act(["choose", id, "df"]);
+  expect(diff).toMatchObject({ sent: ['"df"', "Enter"], effect: "answered" });
+  await shown(id, "took[df]");
+});

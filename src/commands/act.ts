@@ -17,6 +17,7 @@ import {
   rowText,
   shownKey,
   type Target,
+  wordKey,
 } from "../terminal/targets.ts";
 import type { Terminal } from "../terminal/terminal.ts";
 
@@ -270,8 +271,11 @@ function sameLook(a: Look, b: Look): boolean {
   return true;
 }
 
-/** Choose an item of a menu or question, or toggle a checkbox or radio; a button is clicked. */
-export async function choose(actor: Actor, look: Look, target: Target): Promise<ActReply> {
+/**
+ * Choose an item of a menu or question, or toggle a checkbox or radio; a button is clicked. `named` is the caller's
+ * text for the target, if it gave one: an answer typed as a word (wordKey) is typed only when it names the word.
+ */
+export async function choose(actor: Actor, look: Look, target: Target, named?: string): Promise<ActReply> {
   const { element, item } = target;
   if (element.kind === "button") return click(actor, look, target);
   if (element.kind === "checkbox" || element.kind === "radio" || item?.checked !== undefined)
@@ -286,7 +290,9 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
   // holding the cursor (dpkg's conffile question).
   const { row: cursor, visible } = look.grid.cursor;
   const atPrompt = element.kind === "question" && visible && cursor === element.row + element.height - 1;
-  const keyed = itemKey(item) !== undefined && (inline || atPrompt);
+  // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
+  const word = atPrompt ? wordKey(item, named) : undefined;
+  const keyed = word !== undefined || (itemKey(item) !== undefined && (inline || atPrompt));
   if (selected < 0 || keyed) {
     if (selected < 0 && !inline && !itemKey(item) && actor.mouseOn(look) && element.kind === "menu") {
       await actor.click(cellOf(target));
@@ -298,7 +304,7 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
       await actor.keys("Enter");
       return answered(actor, moved, target);
     }
-    if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target);
+    if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target, word);
   }
   // Arrows from the selected item: every list takes them, while a program may turn the mouse on
   // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
@@ -326,8 +332,21 @@ export async function choose(actor: Actor, look: Look, target: Target): Promise<
  * Answer a question or pick a keyed item with the key the screen shows for it (checked before it
  * is sent: `43) Spain` among columns is 43, not the 9 of the row's first item), then see it taken.
  */
-async function answerWithKey(actor: Actor, look: Look, target: Target): Promise<ActReply> {
-  const { key, shows } = shownKey(look.grid, target);
+async function answerWithKey(actor: Actor, look: Look, target: Target, word?: string): Promise<ActReply> {
+  const { key, shows } = word ? shownKey(look.grid, target, word) : shownKey(look.grid, target);
+  const said = target.item?.key;
+  if (
+    !key &&
+    !word &&
+    said &&
+    wordKey(target.item!, said) &&
+    look.grid.cursor.row === target.element.row + target.element.height - 1
+  )
+    throw new T4aError(
+      "unsupported",
+      `${nameOf(target)} is answered by typing a word (${JSON.stringify(said)}): name that word to have it typed ` +
+        "(choose types a word only as the caller's text)",
+    );
   if (!key)
     throw new T4aError(
       "unsupported",

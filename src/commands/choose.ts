@@ -38,7 +38,7 @@ export const choose = defineCommand({
       if (!row) throw error;
       target = row;
     }
-    const reply = await chooseTarget(actor, look, target);
+    const reply = await chooseTarget(actor, look, target, query.text);
     return params.submit ? submitChoice(actor, target, reply) : reply;
   },
   cli: {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Element } from "./elements.ts";
 import { Screen } from "./screen.ts";
-import { cellOf, findAgain, findTarget, functionKeyOf, itemKey, textCells } from "./targets.ts";
+import { cellOf, findAgain, findTarget, functionKeyOf, itemKey, shownKey, textCells, wordKey } from "./targets.ts";
 
 const menu: Element = {
   ref: "e2",
@@ -99,6 +99,71 @@ test(
     );
   },
 );
+
+test(
+  "a word key (bundler's 'minitest', svn's 'df') is typed only when the caller named it whole, " +
+    "and only as the screen shows it among the question's answers",
+  () => {
+    const item = (key: string, label = key) => ({ ref: "e1.1", label, row: 1, col: 0, width: key.length, key });
+    // The caller's word, the screen's spelling (case aside): what is typed is what was named.
+    expect(wordKey(item("minitest"), "minitest")).toBe("minitest");
+    expect(wordKey(item("test-unit"), "Test-Unit")).toBe("test-unit");
+    expect(wordKey(item("df", "Show diff"), "df")).toBe("df");
+    // Named by its label, a part of it, or not at all: never typed.
+    expect(wordKey(item("df", "Show diff"), "Show diff")).toBeUndefined();
+    expect(wordKey(item("minitest"), "mini")).toBeUndefined();
+    expect(wordKey(item("minitest"), undefined)).toBeUndefined();
+    // Not a word: blanks, controls, a key name's shape with a space, one character (itemKey's), too long.
+    for (const key of ["rm -rf", "a;b", "x\x03", "\x1b[A", "y", "a".repeat(25)])
+      expect(wordKey(item(key), key)).toBeUndefined();
+    // Checked against the screen before it is typed: the word is drawn whole in the item's cells.
+    const screen = new Screen({ cols: 60, rows: 3, scrollback: 0 });
+    screen.write("Do you want tests?\r\nEnter a test framework. rspec/minitest/(none): ");
+    const grid = screen.cellGrid();
+    screen.dispose();
+    const question: Element = {
+      ref: "e1",
+      kind: "question",
+      row: 0,
+      col: 0,
+      width: 50,
+      height: 2,
+      items: [
+        { ref: "e1.1", label: "rspec", row: 1, col: 24, width: 5, key: "rspec" },
+        { ref: "e1.2", label: "minitest", row: 1, col: 30, width: 8, key: "minitest" },
+        { ref: "e1.3", label: "none", row: 1, col: 39, width: 6, key: "none" },
+        { ref: "e1.4", label: "unit", row: 1, col: 30, width: 8, key: "unit" },
+      ],
+    };
+    expect(question.items!.map((i) => shownKey(grid, { element: question, item: i }, i.key).key)).toEqual([
+      "rspec",
+      "minitest",
+      "none",
+      undefined,
+    ]);
+  },
+);
+
+test("an item is named by its key when no label is: svn's '(df) Show diff' as 'df'", () => {
+  const listed: Element = {
+    ref: "e5",
+    kind: "question",
+    row: 0,
+    col: 0,
+    width: 60,
+    height: 2,
+    items: [
+      { ref: "e5.1", label: "Postpone", row: 0, col: 8, width: 12, key: "p" },
+      { ref: "e5.2", label: "Show diff", row: 0, col: 22, width: 13, key: "df" },
+      { ref: "e5.3", label: "Edit file", row: 0, col: 37, width: 13, key: "e" },
+    ],
+  };
+  expect(findTarget([listed], { text: "df" }, ["question"]).item?.label).toBe("Show diff");
+  expect(findTarget([listed], { text: "DF" }, ["question"]).item?.label).toBe("Show diff");
+  // A label that holds the text still wins over a key.
+  expect(findTarget([listed], { text: "diff" }, ["question"]).item?.key).toBe("df");
+  expect(findTarget([listed], { text: "p" }, ["question"]).item?.label).toBe("Postpone");
+});
 
 test(
   "text on the screen is found as whole words, case and " +

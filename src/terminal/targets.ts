@@ -67,9 +67,11 @@ export function findTarget(
   // An answer with its key marked ("[y]es", "'f'ile") is named by its word too ("yes").
   const said = (t: Target) => [label(t), unmarked(label(t))];
   const exact = candidates.filter((t) => said(t).includes(text));
-  const found = exact.length
+  const byLabel = exact.length
     ? exact
     : candidates.filter((t) => text !== "" && said(t).some((name) => name.includes(text)));
+  // No label holds it: an item named by its key whole (svn's "(df) Show diff" as "df").
+  const found = byLabel.length ? byLabel : candidates.filter((t) => t.item?.key?.toLowerCase() === text);
   if (found.length === 1 || aliases(found)) return found[0]!;
   const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
   if (found.length > 1)
@@ -171,17 +173,31 @@ export function itemKey(item: Item): string | undefined {
   return item.key !== undefined && TYPABLE_KEY.test(item.key) ? item.key : undefined;
 }
 
+/** A word an answer is typed as: a letter or digit, then letters, digits, "-" or "_", 2 to 24 in all. */
+const WORD_KEY = /^[\p{L}\p{N}][\p{L}\p{N}_-]{1,23}$/u;
+
+/**
+ * An item's key that is a word (bundler's "rspec/minitest/(none):", svn's "(df) Show diff"), when the caller named
+ * it whole (`named`, the text given to choose, is the key, case aside): the word typed is then the caller's, in
+ * the screen's spelling, never one read from the screen alone. Whether the screen shows it, and the cursor waits at
+ * its question's prompt, is the caller's to check (shownKey, choose).
+ */
+export function wordKey(item: Item, named: string | undefined): string | undefined {
+  const key = item.key;
+  if (key === undefined || itemKey(item) !== undefined || !WORD_KEY.test(key) || named === undefined) return undefined;
+  return named.trim().toLowerCase() === key.toLowerCase() ? key : undefined;
+}
+
 /**
  * The key the screen itself shows for an item, checked before anything is typed: the number right
  * before its label on its row (`43) Spain` among columns, `2. No`), else the item's own key as its
  * cells show it (the case kept where another item's key differs only in case: unzip's `[n]o` and
  * `[N]one`). Undefined, with what the row shows, when the screen does not bear the key out.
  */
-export function shownKey(grid: CellGrid, target: Target): { key?: string; shows: string } {
+export function shownKey(grid: CellGrid, target: Target, key = itemKey(target.item!)): { key?: string; shows: string } {
   const item = target.item!;
   const row = rowText(grid, item.row);
   const shows = row.trim();
-  const key = itemKey(item);
   const label = item.label.trim();
   const at = label ? row.toLowerCase().indexOf(label.toLowerCase(), Math.max(0, item.col - 1)) : -1;
   if (at >= 0) {
@@ -190,6 +206,12 @@ export function shownKey(grid: CellGrid, target: Target): { key?: string; shows:
   }
   if (!key) return { shows };
   const cells = row.slice(item.col, item.col + Math.max(item.width, 1));
+  // A word is typed only as the item's cells draw it, whole.
+  if (!TYPABLE_KEY.test(key)) {
+    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const drawn = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "iu").exec(cells);
+    return drawn ? { key: drawn[0], shows } : { shows };
+  }
   if (/^\d+$/.test(key)) {
     return new RegExp(`(^|[^\\d])${key}([^\\d]|$)`).test(cells) ? { key, shows } : { shows };
   }

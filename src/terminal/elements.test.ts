@@ -620,3 +620,147 @@ test("a prompt library's question over the cursor's row: wrapped onto it, or rea
     }
   }
 });
+
+test("a line prompt wrapped mid-word (s3cmd's template): one label, joined where it broke, typed or not", async () => {
+  const prompt = "DNS-style bucket+hostname:port template for accessing a bucket [%(bucket)s.s3.amazonaws.com]: ";
+  const label = "DNS-style bucket+hostname:port template for accessing a bucket [%(bucket)s.s3.amazonaws.com]";
+  for (const value of ["", "%(bucket)s.s3.amazonaws.com"]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, `Use "s3.amazonaws.com" for S3 Endpoint and not the target Amazon S3.\r\n${prompt}${value}`);
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.height, e.label, e.value, e.cursor])).toEqual([[1, 2, label, value, true]]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+test("a numbered option wrapped onto the next row (Django's '1) Provide a one-off default …'): one item", async () => {
+  const term = fixtureTerminal(80, 8);
+  try {
+    await writeAll(
+      term,
+      "Please select a fix:\r\n 1) Provide a one-off default now (will be set on all existing rows with a null value " +
+        "for this column)\r\n 2) Quit, and let me add a default in models.py\r\nSelect an option: ",
+    );
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.height, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
+      [
+        "question",
+        1,
+        4,
+        [
+          "1=Provide a one-off default now (will be set on all existing rows with a null value for this column)",
+          "2=Quit, and let me add a default in models.py",
+        ],
+      ],
+      ["input", 4, 1, undefined],
+    ]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a bullet before a prompt (systemd-firstboot's '‣ Please enter hostname …:') is not in its label", async () => {
+  const fixture = await loadFixture("b4-firstboot-hostname", BLIND4_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+    expect(found.map((e) => [e.row, e.col, e.label, e.value])).toEqual([
+      [10, 0, "Please enter hostname for new system (empty to skip)", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("hledger's banner is text; a prompt's '(or . or enter to finish …):' is its own", async () => {
+  for (const name of ["b4-hledger-save", "b4-hledger-amount", "b4-hledger-date"]) {
+    const fixture = await loadFixture(name, BLIND4_DIR);
+    try {
+      expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status")).toEqual([]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Account 2: assets:cash\r\nAccount 3 (or . or enter to finish this transaction): ");
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.row, e.label, e.value])).toEqual([
+      ["input", 1, "Account 3 (or . or enter to finish this transaction)", ""],
+    ]);
+  } finally {
+    term.dispose();
+  }
+  // A hint line alone is still a status: "Press enter to confirm or esc to cancel" under a question.
+  const hint = fixtureTerminal(80, 6);
+  try {
+    await writeAll(hint, "Delete the branch?\r\n\r\nPress enter to confirm or esc to cancel");
+    expect(detectElements(cellGridOf(hint)).filter((e) => e.kind === "status").length).toBe(1);
+  } finally {
+    hint.dispose();
+  }
+});
+
+test("tables over '=' rules under each name (rclone's 'Name  Type'), '---+---' under '|' cells (svn's)", async () => {
+  const tables = async (name: string) => {
+    const fixture = await loadFixture(name, BLIND4_DIR);
+    try {
+      return detectElements(cellGridOf(fixture.term))
+        .filter((e) => e.kind === "table")
+        .map((e) => [e.row, e.col, e.width, e.height, e.header, e.rows]);
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  expect(await tables("b4-rclone-menu")).toEqual([[2, 0, 26, 4, ["Name", "Type"], 2]]);
+  const svn = [10, 0, 77, 4, ["(1) their version (at line 2)", "(2) your version (at line 2)"], 1];
+  expect(await tables("b4-svn-merge")).toEqual([svn]);
+  expect(await tables("b4-svn-resolved")).toEqual([[9, ...svn.slice(1)]]);
+  // Two words over dashes under the first only, or a sentence over a rule across it: no table.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Release notes\r\n=======\r\nfixed the build\r\n");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "table")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("settings a capital letter picks ('A -  Serial Device : /dev/modem') over 'Change which setting?'", async () => {
+  const fixture = await loadFixture("b4-minicom-serial", BLIND4_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.col, e.height, e.label])).toEqual([
+      ["question", 4, 6, 16, "Change which setting?"],
+    ]);
+    expect(found[0]!.items!.slice(0, 3).map((i) => `${i.key}=${i.label}`)).toEqual([
+      "A=Serial Device",
+      "B=Lockfile Location",
+      "C=Callin Program",
+    ]);
+    expect(found[0]!.items!.length).toBe(14);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("hg's chunk selector: '[x]**  notes.txt' boxes (a fold mark after), its two-row bar one status", async () => {
+  for (const [name, checked, notes, plan] of [
+    ["b4-hg-chunks", true, true, undefined],
+    ["b4-hg-chunks-off", false, undefined, true],
+  ] as const) {
+    const fixture = await loadFixture(name, BLIND4_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.checked, e.selected])).toEqual([
+        ["status", 0, 2, undefined, undefined, undefined],
+        ["checkbox", 2, 1, "notes.txt", checked, notes],
+        ["checkbox", 3, 1, "plan.txt", true, plan],
+      ]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

@@ -21,6 +21,18 @@ const KEY_THEN_ACTION = new RegExp(
   "i",
 );
 
+/** A line prompt ending in a remark in parentheses, then ":" or "?", maybe its answer typed after (hledger's). */
+const PROMPT_REMARK = /^\S.*\([^()]+\)\s?[:?](?: \S{0,40})?$/;
+
+/** A sentence's start: a capitalised word, then lower-case words ("Adding transactions to journal file /tmp/…"). */
+const PROSE_START = /^[A-Z][a-z]+(?: [a-z]+){3,} /;
+
+/** A row that ends a sentence between rows that end sentences too: a paragraph's, not a hint or a bar. */
+function inParagraph(view: View, row: number): boolean {
+  const sentence = (r: number) => r >= 0 && r < view.rows && /\p{L}.*[.!]$/u.test(view.flat[r]!.trim());
+  return sentence(row - 1) && sentence(row) && sentence(row + 1);
+}
+
 /** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
 const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
 
@@ -210,17 +222,23 @@ export function findStatus(view: View): Found[] {
       if (leadIn) view.use(row, 0, leadIn);
     }
     // A bar that opens the screen, its rows under it on the same colour: title and key-hint rows (aptitude's).
+    // (No menu bar on it: the bar and those rows are one status, hg's chunk selector's "Select hunks to record - …"
+    // over "arrow keys: move/expand/collapse …".)
     if (row === 0 && barred >= view.cols * 0.8) {
-      for (
-        let r = 1;
+      let r = 1;
+      while (
         r < 3 &&
         view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) &&
         view.text(r, 0, view.cols).trim() &&
-        !listed(r);
-        r++
-      ) {
-        if (view.free(r, 0, view.cols)) out.push(status(view, r, r));
+        !listed(r)
+      )
+        r++;
+      const rest = Array.from({ length: r - 1 }, (_, i) => i + 1);
+      if (r > 1 && view.free(0, 0, view.cols) && rest.every((under) => view.free(under, 0, view.cols))) {
+        out.push(status(view, 0, r - 1));
+        continue;
       }
+      for (const under of rest) if (view.free(under, 0, view.cols)) out.push(status(view, under, under));
     }
     if (!view.free(row, 0, view.cols)) continue;
     const highlighted =
@@ -308,9 +326,13 @@ export function findStatus(view: View): Found[] {
           trimmed,
         ) ||
         (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);
+    // (Not a sentence among sentences, hledger's banner "Use tab key to complete, …, enter to accept defaults.", nor a
+    // prompt whose remark in parentheses names a key, "Account 3 (or . or enter to finish this transaction): ".)
     const keys =
       told ||
       (!/^[?✔✖◆◇] \S/.test(trimmed) &&
+        !PROMPT_REMARK.test(trimmed) &&
+        !inParagraph(view, row) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||
           /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) &&
         trimmed.length < 80);
@@ -367,6 +389,7 @@ export function findStatus(view: View): Found[] {
       !/(?:\.\.\.|…)$/.test(trimmed) &&
       !/\bversion \d/i.test(trimmed) &&
       !/[$#%] \S/.test(trimmed) &&
+      !PROSE_START.test(trimmed) &&
       /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) &&
       !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"

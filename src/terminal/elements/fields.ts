@@ -1,7 +1,17 @@
 // Controls on one row: progress bars, input fields, checkboxes and radios, buttons.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found } from "./types.ts";
-import { type Box, boxAround, clean, contains, MARKERS, markFocused, VERTICAL, type View } from "./view.ts";
+import {
+  type Box,
+  boxAround,
+  clean,
+  contains,
+  joinWrapped,
+  MARKERS,
+  markFocused,
+  VERTICAL,
+  type View,
+} from "./view.ts";
 
 const PERCENT = /(\d{1,3}(?:\.\d+)?)%/g;
 const BAR = /[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3,}/;
@@ -744,7 +754,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     ? commandLine[1]!
     : named || bracketed
       ? ""
-      : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!).replace(/:$|(?<=\w)>$/, "");
+      : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!)
+          .replace(/:$|(?<=\w)>$/, "")
+          .replace(LEAD_BULLET, "");
   // A default alone before the answer, its question on the row above (keytool's "What is your first and last
   // name?" over "  [Unknown]:  Ada"): the question and its default are the label.
   const question = BRACKETS_ONLY.test(labelText) ? questionAbove(view, row) : "";
@@ -811,14 +823,15 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     cursor: true,
   };
   // A prompt too long for its row wraps: it starts on the row above, filled to its end (vim's
-  // "Type number and <Enter> or click with the mouse (q or empty" over "cancels): ").
+  // "Type number and <Enter> or click with the mouse (q or empty" over "cancels): "), what is typed after it
+  // (s3cmd's "…[%(bucket)s.s3.am" over "azonaws.com]: %(bucket)s.s3.amazonaws.com").
   const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
   // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
   if (
     stop === view.cols &&
     first === 0 &&
     !commandLine &&
-    /^[^@~$#%>]{1,20}[:?]\s*$/.test(before) &&
+    WRAPPED_REST.test(before.slice(0, promptEnd)) &&
     above.length >= view.cols - 2 &&
     !/^\s/.test(above) &&
     // (Not an answered prompt that happens to be long: composer's "Package Type (…) []: library" over "License []: ".)
@@ -826,13 +839,16 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.free(row - 1, 0, view.cols)
   ) {
     view.use(row - 1, 0, view.cols);
-    return [{ ...input, row: row - 1, height: 2, label: clean(`${above} ${labelText}`) }];
+    return [{ ...input, row: row - 1, height: 2, label: clean(joinWrapped(view.cols, above, labelText)) }];
   }
   if (status < 0) return [input];
   const text = view.text(row, status, view.cols).trimEnd();
   view.use(row, status, view.cols - status);
   return [input, { kind: "status", row, col: status, width: text.length, height: 1, text }];
 }
+
+/** The rest of a wrapped prompt on the cursor's row: a few words ending in ":" or "?", no shell's mark. */
+const WRAPPED_REST = /^[^@~$#%>]{1,20}[:?]\s*$/;
 
 /**
  * The answer on the row under its question (clack's "◆  What is your project named?" over "│  shop"):
@@ -877,6 +893,9 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
 
 /** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:". */
+/** A bullet before a prompt's words (systemd-firstboot's "‣ Please enter hostname …: "): not part of its label. */
+const LEAD_BULLET = /^[‣•◦▸▹►▪] +(?=\p{L})/u;
+
 const DEFAULT_AFTER_PROMPT = /^ ?\[[^\]]{1,40}\]:?(?= |$)/;
 
 /** A prompt that is only its default in brackets: "[Unknown]", "[no]". */
@@ -1030,8 +1049,10 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
 
 /** A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐"… */
 const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎]`;
+/** A fold mark right after a box: hg's chunk selector's "[x]**  notes.txt" (its file's hunks collapsed). */
+const FOLD_MARK = String.raw`\*\*`;
 /** Its label, one to four blanks on, a tree's guides ("│ ├ └") before it allowed. */
-const TOGGLE_LABEL = String.raw`(?: {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?`;
+const TOGGLE_LABEL = String.raw`(?:(?:${FOLD_MARK})? {1,4}((?:[│├└]\s+)*[^\s│┃║|].*?))?`;
 /** Where the label ends: six blanks, a frame's line, the row's end, or the next box. */
 const TOGGLE_LABEL_END = String.raw`(?=\s{6,}|\s*[│┃║|]|\s*$| (?:\[[ xX*]\]|\([ *•xXo]\)) \S)`;
 /**
@@ -1098,8 +1119,9 @@ export function findToggles(view: View): Found[] {
       const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
       // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
+      const folded = line.startsWith("**", col + marker.length) ? 2 : 0;
       let label = view
-        .text(row, col + marker.length + 1, col + match[0].length)
+        .text(row, col + marker.length + folded + 1, col + match[0].length)
         .trim()
         .replace(/^(?:[│├└─]+\s*)+/, "")
         .replace(/^[-•*] /, "")
@@ -1184,6 +1206,17 @@ export function findToggles(view: View): Found[] {
       return at >= 0 && !view.has(e.row, at, CellFlag.dim);
     });
     if (underlined.length === 0 && bright.length === 1 && out.length === 2) bright[0]!.selected = true;
+  }
+  // Or the one box whose whole row is a bar of a colour of its own across the screen (hg's chunk selector).
+  if (out.length >= 2 && !out.some((e) => e.selected)) {
+    const bars = out.map((e) => view.spanBackground(e.row, 0, view.cols));
+    const lit = out.filter(
+      (e, i) =>
+        bars[i] !== view.backdrop &&
+        bars.filter((bar) => bar === bars[i]).length === 1 &&
+        view.background(e.row, view.cols - 1) === bars[i],
+    );
+    if (lit.length === 1) lit[0]!.selected = true;
   }
   // No highlight: the one label of three or more drawn in a style none of the others has (clack's, enquirer's focus).
   if (out.length >= 3 && !out.some((e) => e.selected)) {

@@ -2,7 +2,7 @@
 // under a question or over a prompt, toggles and hot-keyed choices.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { clean, highlighted, stripFrame, type View } from "./view.ts";
+import { clean, highlighted, joinWrapped, stripFrame, type View } from "./view.ts";
 
 /**
  * Answers in brackets after a question: "[Y/n]", "(y/N)", "(yes/no/[fingerprint])", "(y or n)",
@@ -304,6 +304,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...slashedAnswers(view));
+  out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(?:[?✔✖] )?(\S.*\?)\s*[›‣❯>:]?\s+(\w+(?: \/ \w+)+)\s*$/.exec(view.flat[row]!);
@@ -528,7 +529,7 @@ export function findQuestions(view: View): Found[] {
     const question = q >= 0 ? asks(q) : "";
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
     // the question is unlabelled, the prompt its input.
-    const last = options[options.length - 1]!.row;
+    const last = options[options.length - 1]!.through;
     const { cursor } = view;
     // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
     // (A blank row may stand between: readline-sync's.)
@@ -559,7 +560,10 @@ export function findQuestions(view: View): Found[] {
         height: promptRow - options[0]!.row + 1,
         items: options.map((o) => ({ label: o.label, row: o.row, col: o.col, width: o.width, key: o.key })),
       });
-      for (const o of options) view.use(o.row, o.markerCol, o.width);
+      for (const o of options) {
+        view.use(o.row, o.markerCol, o.width);
+        if (o.through > o.row) view.use(o.through, 0, view.flat[o.through]!.trimEnd().length);
+      }
       row = last;
       continue;
     }
@@ -583,7 +587,7 @@ export function findQuestions(view: View): Found[] {
       row: q,
       col: Math.min(col, qStart),
       width,
-      height: options[options.length - 1]!.row - q + 1,
+      height: options[options.length - 1]!.through - q + 1,
       label: question,
       items: options.map((o) => ({
         label: o.label,
@@ -596,9 +600,11 @@ export function findQuestions(view: View): Found[] {
     });
     // An inquirer question's row is also its input (the number typed after it).
     if (!icon(q)) view.use(q, qStart, view.text(q, 0, view.cols).trimEnd().length - qStart);
-    for (const o of options)
+    for (const o of options) {
       view.use(o.row, o.markerCol, view.flat[o.row]!.replace(/[\s│┃║|]+$/, "").length - o.markerCol);
-    row = options[options.length - 1]!.row;
+      if (o.through > o.row) view.use(o.through, 0, view.flat[o.through]!.trimEnd().length);
+    }
+    row = options[options.length - 1]!.through;
   }
   return out;
 }
@@ -611,6 +617,8 @@ const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2
 
 interface Option {
   row: number;
+  /** The last row it is drawn on: its row, or the next when the terminal wrapped it there (wrappedOn). */
+  through: number;
   markerCol: number;
   col: number;
   width: number;
@@ -650,6 +658,7 @@ function keyedRun(view: View, row: number): Option[] {
       const dim = hint && view.has(r, line.lastIndexOf(hint[0]) + hint[0].length - 1, CellFlag.dim);
       options.push({
         row: r,
+        through: r,
         markerCol: col,
         col,
         width: line.trimEnd().length - col,
@@ -672,6 +681,7 @@ function keyedRun(view: View, row: number): Option[] {
       const col = boxed[1]!.length;
       options.push({
         row: r,
+        through: r,
         markerCol: col,
         col,
         width: line.trimEnd().length - col,
@@ -687,6 +697,7 @@ function keyedRun(view: View, row: number): Option[] {
       const col = quoted[1]!.length;
       options.push({
         row: r,
+        through: r,
         markerCol: col,
         col,
         width: line.trimEnd().length - col,
@@ -726,6 +737,7 @@ function keyedRun(view: View, row: number): Option[] {
         const [k, ...rest] = piece.split(": ");
         options.push({
           row: r,
+          through: r,
           markerCol: start,
           col: start,
           width: piece.length,
@@ -752,6 +764,7 @@ function keyedRun(view: View, row: number): Option[] {
         const lead = piece.length - piece.trimStart().length;
         options.push({
           row: r,
+          through: r,
           markerCol: start + lead,
           col: start + lead,
           width: piece.trimStart().length,
@@ -766,24 +779,41 @@ function keyedRun(view: View, row: number): Option[] {
     next = Number(key) + 1;
     // "Yes, proceed (y)": the key in parentheses is not the label.
     const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
+    const rest = wrappedOn(view, r);
     options.push({
       row: r,
+      through: rest === undefined ? r : r + 1,
       markerCol,
       col,
       width: key.length + sep + label.length,
       key,
-      label,
+      label: rest === undefined ? label : joinWrapped(view.cols, view.flat[r]!.trimEnd(), rest, label),
       selected: match[2] !== "" || highlighted(view, r, col, col + key.length + sep + label.length),
     });
+    if (rest !== undefined) r++;
     if (match[5] === " -") dashed = true;
     if (match[5] === " >") arrowed = true;
   }
   // "1 - MIT" rows are a prompt's options only over the prompt that reads the number (cookiecutter's "Choose from
   // 1, 2, 3, 4 [1]:"); elsewhere they are a prompt library's list (enquirer's sort and scale: menus.ts).
-  if (dashed && !NUMBER_PROMPT.test(view.flat[options[options.length - 1]!.row + 1] ?? "")) return [];
+  if (dashed && !NUMBER_PROMPT.test(view.flat[options[options.length - 1]!.through + 1] ?? "")) return [];
   // " 1 > archive" rows likewise, over a prompt that may end in ">" (rclone's "remote>").
-  if (arrowed && !PROMPT_UNDER.test(view.flat[options[options.length - 1]!.row + 1] ?? "")) return [];
+  if (arrowed && !PROMPT_UNDER.test(view.flat[options[options.length - 1]!.through + 1] ?? "")) return [];
   return options;
+}
+
+/**
+ * The rest of a numbered option the terminal wrapped onto the next row (Django's " 1) Provide a one-off default now
+ * (will be set on all existing rows with a null" over "value for this column)"): its row written to the last column
+ * or the one before (a blank there), the next row's text from its first column, no option of its own, free, and
+ * under it another option or the prompt. Undefined when the option is on one row.
+ */
+function wrappedOn(view: View, row: number): string | undefined {
+  const next = view.flat[row + 1];
+  if (next === undefined || view.flat[row]!.trimEnd().length < view.cols - 1 || !/^\S/.test(next)) return undefined;
+  if (KEYED_ROW.test(next) || !view.free(row + 1, 0, view.cols)) return undefined;
+  const after = view.flat[row + 2] ?? "";
+  return KEYED_ROW.test(after) || PROMPT_UNDER.test(after) ? next.trimEnd() : undefined;
 }
 
 /** A prompt under numbered options: it ends in ":", "?" or ">", a few characters typed after it or not. */
@@ -936,4 +966,58 @@ function slashedAnswers(view: View): Found[] {
   const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(view.flat[top]!), items }];
+}
+
+/** A setting a capital letter picks, its name padded before its colon (minicom's "A -  Serial Device : /dev/modem"). */
+const LETTERED_SETTING = /^([A-Z]) - +(\S(?:.*?\S)?) *:/;
+
+/** A frame's side and the blanks by it. */
+const FRAME_SIDE = /^[\s|│┃║]*/;
+
+/**
+ * Settings a capital letter picks, one a row, the letters in order (three or more), then up to two blank rows and the
+ * prompt holding the cursor that ends in "?" (minicom's "A -    Serial Device : /dev/modem" … over "Change which
+ * setting?", in a frame): a question labelled with the prompt, its items the settings' names keyed by their letters.
+ */
+function letteredSettings(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible || row < 3) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  const lead = FRAME_SIDE.exec(asked)![0].length;
+  if (!/\?\s*$/.test(asked) || !/^[\s|│┃║]*$/.test(view.flat[row]!.slice(cursor.col))) return [];
+  const inside = (r: number) => {
+    const line = view.flat[r]!;
+    const from = FRAME_SIDE.exec(line)![0].length;
+    return { from, text: line.slice(from).replace(/[\s|│┃║]+$/, "") };
+  };
+  let r = row - 1;
+  while (r > row - 3 && r >= 0 && !inside(r).text) r--;
+  const items: Omit<Item, "ref">[] = [];
+  for (; r >= 0; r--) {
+    const { from, text } = inside(r);
+    const setting = LETTERED_SETTING.exec(text);
+    if (!setting || !view.free(r, from, from + text.length)) break;
+    // (Letters in order: each one before the one under it.)
+    if (items.length && setting[1]!.charCodeAt(0) !== items[0]!.key!.charCodeAt(0) - 1) break;
+    items.unshift({ label: setting[2]!, row: r, col: from, width: text.length, key: setting[1]! });
+  }
+  if (items.length < 3) return [];
+  const top = items[0]!.row;
+  const col = items[0]!.col;
+  const width =
+    Math.max(...items.map((i) => i.col + i.width), view.flat[row]!.slice(0, cursor.col).trimEnd().length) - col;
+  for (const item of items) view.use(item.row, item.col, item.width);
+  view.use(row, lead, cursor.col - lead);
+  return [
+    {
+      kind: "question",
+      row: top,
+      col,
+      width,
+      height: row - top + 1,
+      label: clean(asked.slice(lead)),
+      items,
+    },
+  ];
 }

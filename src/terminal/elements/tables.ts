@@ -136,6 +136,75 @@ export function findTables(view: View): Found[] {
       for (let r = row; r <= row + skip + body; r++) view.use(r, col, shown(view, r, col, end) - col);
     }
   }
+  out.push(...ruledTables(view));
+  return out;
+}
+
+/** A rule of "=" or dashes under one column's name, exactly as long (rclone's "====" under "Name"). */
+const NAME_RULE = /[=─━-]+/g;
+
+/** A rule of dashes crossed by "+" where the header's "|" part its cells (svn's "-------+-------"). */
+const CROSSED_RULE = /^-+(?:\+-+)+$/;
+
+/**
+ * Tables a rule under the header says are one, whatever their names hold (read after the others, on free rows):
+ * each name over a rule of its own as long, two names or more (rclone's "Name                 Type" over
+ * "====                 ===="); or cells parted by "|" over a rule of dashes crossed by "+" right under each "|"
+ * (svn's "(1) their version (at line 2)   |(2) your version …" over "------+------"), the body closed by the same
+ * rule. Body rows run to a blank row or that rule.
+ */
+function ruledTables(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row + 2 < view.rows; row++) {
+    const line = view.flat[row]!.trimEnd();
+    const under = view.flat[row + 1]!.trimEnd();
+    if (!line.trim() || !under || !view.free(row, 0, view.cols) || !view.free(row + 1, 0, view.cols)) continue;
+    let header: string[] = [];
+    let crossed = false;
+    if (CROSSED_RULE.test(under) && line.includes("|")) {
+      const bars = [...line.matchAll(/\|/g)].map((m) => m.index!);
+      const crosses = [...under.matchAll(/\+/g)].map((m) => m.index!);
+      if (bars.join() !== crosses.join()) continue;
+      header = line.split("|").map((cell) => cell.trim());
+      crossed = true;
+    } else {
+      const names = [...line.matchAll(/\S+(?: \S+)*/g)];
+      const rules = [...under.matchAll(NAME_RULE)];
+      if (
+        names.length < 2 ||
+        rules.length !== names.length ||
+        under.replace(NAME_RULE, "").trim() !== "" ||
+        !names.every((n, i) => n.index === rules[i]!.index && n[0].length === rules[i]![0].length)
+      )
+        continue;
+      header = names.map((n) => n[0]);
+    }
+    if (header.some((name) => !/\p{L}/u.test(name))) continue;
+    const lines: string[] = [];
+    let r = row + 2;
+    for (; r < view.rows; r++) {
+      const text = view.flat[r]!.trimEnd();
+      if (!text.trim() || !view.free(r, 0, view.cols) || (crossed && CROSSED_RULE.test(text))) break;
+      lines.push(text.trim().replace(/\s+/g, " "));
+    }
+    if (!lines.length) continue;
+    const closed = crossed && r < view.rows && view.flat[r]!.trimEnd() === under;
+    const last = closed ? r : r - 1;
+    const col = Math.min(...Array.from({ length: last - row + 1 }, (_, i) => view.flat[row + i]!.search(/\S/)));
+    const width = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.flat[row + i]!.trimEnd().length));
+    out.push({
+      kind: "table",
+      row,
+      col,
+      width: width - col,
+      height: last - row + 1,
+      header,
+      rows: lines.length,
+      text: lines.join("\n"),
+    });
+    view.use(row, col, width - col, last - row + 1);
+    row = last;
+  }
   return out;
 }
 

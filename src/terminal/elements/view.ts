@@ -282,3 +282,13 @@ export function lineBackground(view: View, row: number, start: number, end: numb
   const last = start + text.trimEnd().length;
   return view.spanBackground(row, first, last) + view.spanStyle(row, first, last);
 }
+
+/**
+ * Two rows of one text the terminal wrapped, as one. A row written to its last column, the next going on without a
+ * blank, broke where the terminal wrapped, maybe mid-word ("…s3.am" over "azonaws.com]"): nothing goes between; else
+ * a blank. `first` is the first row as drawn (its end's blanks aside), `kept` what of it is kept (all of it, or an
+ * option's label without its key).
+ */
+export function joinWrapped(cols: number, first: string, rest: string, kept = first): string {
+  return kept + (first.length >= cols && /\S$/.test(first) && /^\S/.test(rest) ? "" : " ") + rest;
+}

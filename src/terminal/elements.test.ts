@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import {
+  BLIND2_DIR,
   BLIND4_DIR,
   fixtureNames,
   fixtureTerminal,
@@ -559,6 +560,41 @@ test("a question, lines that explain it, then a prompt ending in answers parted 
   expect(await questions("b4-bundle-mit")).toEqual([
     ["question", 14, "Do you want to license your code permissively under the MIT license?", ["y=y", "n=n"]],
   ]);
+  // The question's sentence may go on after its "?", a list and a blank row under it (bundler's CI question), the
+  // question answered above it no part of it.
+  const ci = fixtureTerminal(80, 24);
+  try {
+    await writeAll(
+      ci,
+      "Enter a test framework. rspec/minitest/test-unit/(none): minitest\r\n" +
+        "Do you want to set up continuous integration for your gem? Supported services:\r\n" +
+        "* CircleCI:       https://circleci.com/\r\n* GitHub Actions: https://github.com/features/actions\r\n\r\n" +
+        "Future `bundle gem` calls will use your choice. This setting can be changed anytime with `bundle config " +
+        "gem.ci`.\r\nEnter a CI service. github/travis/gitlab/circle/(none): ",
+    );
+    const found = detectElements(cellGridOf(ci)).filter((e) => e.kind === "question");
+    expect(found.map((e) => [e.row, e.label, e.items?.map((i) => i.key).join("/")])).toEqual([
+      [1, "Do you want to set up continuous integration for your gem?", "github/travis/gitlab/circle/none"],
+    ]);
+  } finally {
+    ci.dispose();
+  }
+  // The prompt filled its row, the cursor gone on to the next row's start (bundler's code of conduct question).
+  const coc = fixtureTerminal(80, 8);
+  try {
+    const last = "out how to enforce codes of conduct, see https://bit.ly/coc-enforcement. y/(n): ";
+    await writeAll(
+      coc,
+      "Do you want to include a code of conduct in gems you generate?\r\n" +
+        `Codes of conduct can increase contributions to your project by contributors who\r\n${last}\r\n`,
+    );
+    const found = detectElements(cellGridOf(coc)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.items?.map((i) => `${i.row}:${i.key}`)])).toEqual([
+      ["question", 0, 4, "Do you want to include a code of conduct in gems you generate?", ["2:y", "2:n"]],
+    ]);
+  } finally {
+    coc.dispose();
+  }
   // No default in parentheses: a path prompt ("Save to a/b:") is no choice.
   const term = fixtureTerminal(80, 6);
   try {
@@ -630,6 +666,18 @@ test("a line prompt wrapped mid-word (s3cmd's template): one label, joined where
       await writeAll(term, `Use "s3.amazonaws.com" for S3 Endpoint and not the target Amazon S3.\r\n${prompt}${value}`);
       const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
       expect(found.map((e) => [e.row, e.height, e.label, e.value, e.cursor])).toEqual([[1, 2, label, value, true]]);
+    } finally {
+      term.dispose();
+    }
+  }
+  // Only its last mark wrapped (composer's "… interactively [yes]" over "? no").
+  const asked = "Would you like to define your dev dependencies (require-dev) interactively [yes]?";
+  for (const value of ["", "no"]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, `Define your dev dependencies.\r\n\r\n${asked} ${value}`);
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.height, e.label, e.value])).toEqual([[2, 2, asked, value]]);
     } finally {
       term.dispose();
     }
@@ -762,5 +810,72 @@ test("hg's chunk selector: '[x]**  notes.txt' boxes (a fold mark after), its two
     } finally {
       fixture.term.dispose();
     }
+  }
+});
+
+test("a REPL's line ending in '?' (irb's 'irb(main):001:0> File.exist?') is code typed, no question", async () => {
+  const fixture = await loadFixture("b2-irb-complete-moved", BLIND2_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input" || e.kind === "question");
+    expect(found.map((e) => [e.kind, e.row, e.value])).toEqual([["input", 0, "File.exist?"]]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("a value typed after a prompt that filled its row goes on under it (systemd-firstboot's): one field", async () => {
+  const prompt = '‣ Please enter timezone name or number (empty to skip, "list" to list options): ';
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, `${prompt}Europe/Lisbon`);
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.value, e.cursor])).toEqual([
+      [
+        "input",
+        0,
+        2,
+        'Please enter timezone name or number (empty to skip, "list" to list options)',
+        "Europe/Lisbon",
+        true,
+      ],
+    ]);
+  } finally {
+    term.dispose();
+  }
+  // A long line of output ending in ":" over a shell's prompt: the prompt is its own.
+  const shell = fixtureTerminal(80, 6);
+  try {
+    await writeAll(shell, `${"x".repeat(79)}:\r\n$ ls`);
+    const found = detectElements(cellGridOf(shell)).filter((e) => e.kind === "input");
+    expect(found.map((e) => [e.row, e.value])).toEqual([[1, "ls"]]);
+  } finally {
+    shell.dispose();
+  }
+});
+
+test("a completion pop-up under the field, nothing selected (irb's reline dialog): a menu of its words", async () => {
+  const term = fixtureTerminal(80, 6);
+  try {
+    const box = (word: string) => `\x1b[46m${word.padEnd(17)}\x1b[0m`;
+    await writeAll(
+      term,
+      `irb(main):001:0> deploy_\r\n${" ".repeat(17)}${box("deploy_staging")}\r\n` +
+        `${" ".repeat(17)}${box("deploy_production")}\x1b[1;25H`,
+    );
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.row, e.col, e.items?.map((i) => [i.label, i.selected ?? false])])).toEqual([
+      ["input", 0, 0, undefined],
+      [
+        "menu",
+        1,
+        17,
+        [
+          ["deploy_staging", false],
+          ["deploy_production", false],
+        ],
+      ],
+    ]);
+  } finally {
+    term.dispose();
   }
 });

@@ -9,7 +9,15 @@ import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles, placeholderBox } from "./elements/fields.ts";
-import { barMenus, circleMenus, gridMenus, highlightMenus, markerMenus, styleMenus } from "./elements/menus.ts";
+import {
+  barMenus,
+  circleMenus,
+  gridMenus,
+  highlightMenus,
+  markerMenus,
+  popUpMenu,
+  styleMenus,
+} from "./elements/menus.ts";
 import { findQuestions } from "./elements/questions.ts";
 import { findTables } from "./elements/tables.ts";
 
@@ -116,6 +124,7 @@ export function detectElements(grid: CellGrid): Element[] {
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
   found.push(...styleMenus(view));
+  found.push(...popUpMenu(view, found));
   footerStatus(view, found);
   buttonHelp(view, found);
   found.push(...highlightMenus(view, boxes));

@@ -696,6 +696,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (under) return [under];
   const asked = askedInput(view, row, cursor.col, from);
   if (asked.length) return asked;
+  const wrapped = from === 0 ? valueWrapped(view, row, before) : undefined;
+  if (wrapped) return [wrapped];
   // A prompt: text ending in ":", ">", "?", "$", "#" or "❯" before the cursor on its row.
   // vim's and less's command lines: ":", "/" or "?" alone in the first column of the last row.
   const inverse = view.has(row, 0, CellFlag.inverse);
@@ -737,10 +739,17 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
   // "Name (full name) [Some-State]:Noord": a default in brackets, then the colon, then what is typed.
   const bracketed = /^\[[^\]\s][^\]]{0,20}\] /.exec(before);
+  // A prompt's last mark alone at the row's start, the row above full: the terminal wrapped it there (composer's
+  // "… interactively [yes]" over "? no").
+  const wrappedMark =
+    from === 0 && row > 0 && view.flat[row - 1]!.trimEnd().length >= view.cols - 1 && view.free(row - 1, 0, view.cols)
+      ? /^([:?])\s/.exec(before)
+      : null;
   const match =
     commandLine ??
     named ??
     bracketed ??
+    wrappedMark ??
     REMARKED_PROMPT.exec(before) ??
     /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
     /^(.*[:?>$#❯›])\s*$/.exec(before) ??
@@ -791,7 +800,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (Not a default in brackets right before the "?": composer's "Do you confirm generation [yes]?" reads a line.)
   const yesNo =
     asked_ && !BRACKETED_DEFAULT.test(asked_[2]!) && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(['"‘]/.test(asked_[2]!));
-  if (asked_ && yesNo && !commandLine && !picks && !line.slice(cursor.col - from).trim()) {
+  // (Nor code typed after a REPL's or shell's prompt, irb's "irb(main):001:0> File.exist?": its "?" is the code's.)
+  const typedAfterMark = /[>$#❯›]\s$/.test(match[0]);
+  if (asked_ && yesNo && !commandLine && !picks && !typedAfterMark && !line.slice(cursor.col - from).trim()) {
     const [q, first_] = [asked_[2]!, from + asked_[1]!.length];
     view.use(row, first_, q.length);
     return [{ kind: "question", row, col: first_, width: q.length, height: 1, label: q, items: [] }];
@@ -848,7 +859,34 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
 }
 
 /** The rest of a wrapped prompt on the cursor's row: a few words ending in ":" or "?", no shell's mark. */
-const WRAPPED_REST = /^[^@~$#%>]{1,20}[:?]\s*$/;
+const WRAPPED_REST = /^[^@~$#%>]{0,20}[:?]\s*$/;
+
+/** A mark that opens or ends a prompt on the cursor's row (`$ `, `name: `, `> `): the row is its own prompt. */
+const PROMPT_MARK = /^[$#>%❯›]|[:?$#>❯›%]\s/;
+
+/**
+ * What is typed after a line prompt that filled its row goes on at the next row's start (systemd-firstboot's
+ * "‣ Please enter timezone name or number (…, "list" to list options): " over "Europe/Lisbon"): the field is the
+ * prompt's row and the cursor's, labelled with the prompt, its value the cursor's row. The row above ends in ":" or
+ * "?" at its last column or the one before; the cursor's row holds no prompt of its own.
+ */
+function valueWrapped(view: View, row: number, before: string): Found | undefined {
+  if (row === 0 || !before.trim() || PROMPT_MARK.test(before)) return undefined;
+  const above = view.flat[row - 1]!.trimEnd();
+  if (above.length < view.cols - 1 || !/^\S.*[:?]$/.test(above) || ANSWERED_PROMPT.test(above)) return undefined;
+  if (!view.free(row - 1, 0, view.cols) || !view.free(row, 0, view.cols)) return undefined;
+  view.use(row - 1, 0, view.cols, 2);
+  return {
+    kind: "input",
+    row: row - 1,
+    col: 0,
+    width: view.cols,
+    height: 2,
+    label: clean(above).replace(/:$/, "").replace(LEAD_BULLET, ""),
+    value: view.text(row, 0, view.cols).trim(),
+    cursor: true,
+  };
+}
 
 /**
  * The answer on the row under its question (clack's "◆  What is your project named?" over "│  shop"):

@@ -857,3 +857,55 @@ function cutFocusDescription(view: View, items: Omit<Item, "ref">[]): void {
   focused.label = focused.label.slice(0, dash);
   focused.width = dash;
 }
+
+/** A word a completion offers: a name, a method, a path ("deploy_staging", "File.exist?", "src/"). */
+const COMPLETION = /^[\p{L}_$@.:/~][\p{L}\p{N}_$@.:/~?!=-]*$/u;
+
+/**
+ * A completion pop-up with nothing selected yet: two rows or more right under the field holding the cursor, from a
+ * column inside it, each one word on a box of one background the screen's backdrop is not, the box starting at that
+ * column (irb's reline dialog under "irb(main):001:0> deploy_"): a menu of the words, none selected; or one row lit
+ * apart in another background, the one selected. `choose` Tabs through one with nothing selected.
+ */
+export function popUpMenu(view: View, found: Found[]): Found[] {
+  const { cursor } = view;
+  const field = found.find((e) => e.kind === "input" && e.cursor && e.row === cursor.row);
+  const top = cursor.row + 1;
+  if (!field || !cursor.visible || top >= view.rows) return [];
+  const col = view.flat[top]!.search(/\S/);
+  if (col <= field.col || col > cursor.col) return [];
+  const bg = view.background(top, col);
+  if (bg === view.backdrop || (col > 0 && view.background(top, col - 1) === bg)) return [];
+  let end = col;
+  while (end < view.cols && view.background(top, end) === bg) end++;
+  const items: Array<Omit<Item, "ref"> & { bg: string }> = [];
+  for (let r = top; r < view.rows; r++) {
+    const word = view.text(r, col, end).trim();
+    const rowBg = view.background(r, col);
+    const boxed =
+      rowBg !== view.backdrop &&
+      view.spanBackground(r, col, end) === rowBg &&
+      (end >= view.cols || view.background(r, end) !== rowBg);
+    if (!boxed || !COMPLETION.test(word) || view.char(r, col) === " " || !view.free(r, col, end)) break;
+    items.push({ label: word, row: r, col, width: end - col, bg: rowBg });
+  }
+  // One background for all, or one row lit apart in another: the selection.
+  const looks = [...new Set(items.map((i) => i.bg))];
+  const lone = looks.filter((look) => items.filter((i) => i.bg === look).length === 1);
+  if (items.length < 2 || looks.length > 2 || (looks.length === 2 && lone.length === 0)) return [];
+  // (Of two rows each lit its own way, the one the field holds: reline writes the selection into the line.)
+  const lit =
+    looks.length === 2 ? (lone.length === 1 ? lone[0] : items.find((i) => i.label === field.value)?.bg) : undefined;
+  if (looks.length === 2 && lit === undefined) return [];
+  view.use(top, col, end - col, items.length);
+  return [
+    {
+      kind: "menu",
+      row: top,
+      col,
+      width: end - col,
+      height: items.length,
+      items: items.map(({ bg: look, ...item }) => (lit && look === lit ? { ...item, selected: true } : item)),
+    },
+  ];
+}

@@ -2,7 +2,7 @@
 // under a question or over a prompt, toggles and hot-keyed choices.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { clean, highlighted, joinWrapped, stripFrame, type View } from "./view.ts";
+import { clean, filledAbove, highlighted, joinWrapped, stripFrame, type View } from "./view.ts";
 
 /**
  * Answers in brackets after a question: "[Y/n]", "(y/N)", "(yes/no/[fingerprint])", "(y or n)",
@@ -932,25 +932,38 @@ function keysInWords(view: View): Found[] {
 /** Answers parted by "/" ending the prompt before its ":", one in parentheses the default: "rspec/minitest/(none):". */
 const SLASHED_ANSWERS = /(?<=^|\s)((?:\(?[\w-]+\)?\/)+\(?[\w-]+\)?):\s*$/;
 
+/** A row opening with a question: a sentence up to its "?", maybe more after it ("… your gem? Supported services:"). */
+const ASKING_ROW = /^\S[^?]*\?(?=\s|$)/;
+
+/** Slash-parted answers answered on their row ("…/(none): minitest"): an earlier question's prompt, above this one. */
+const ANSWERED_SLASHES = /\/\(?[\w-]+\)?:\s+\S/;
+
 /**
  * A question ending in "?", then lines that explain it, then the prompt holding the cursor whose last words are the
  * answers parted by "/", the default in parentheses (bundler's "Do you want to generate tests with your gem?" …
  * "Enter a test framework. rspec/minitest/test-unit/(none): "): a question labelled with the "?" row, its items the
- * answers, each typed whole. The rows between, up to five, are its text (a prompt may wrap onto the cursor's row).
+ * answers, each typed whole. The rows between, up to eight (blank ones too), are its text (a prompt may wrap onto the
+ * cursor's row); the question's row may go on after its "?" (bundler's "… for your gem? Supported services:" over the
+ * services), and stops at an earlier question's answered prompt.
  */
 function slashedAnswers(view: View): Found[] {
   const { cursor } = view;
-  const row = cursor.row;
-  if (!cursor.visible || row === 0) return [];
-  const asked = view.flat[row]!.slice(0, cursor.col);
+  if (!cursor.visible || cursor.row === 0) return [];
+  // The prompt may fill its row to the last column, the cursor waiting at the next row's start (bundler's code of
+  // conduct question): its row is the one above.
+  const full = filledAbove(view);
+  const row = full ? cursor.row - 1 : cursor.row;
+  const asked = full ? view.flat[row]!.trimEnd() : view.flat[row]!.slice(0, cursor.col);
   const match = SLASHED_ANSWERS.exec(asked);
-  if (!match || view.flat[row]!.slice(cursor.col).trim()) return [];
+  if (!match || view.flat[cursor.row]!.slice(cursor.col).trim()) return [];
   const words = match[1]!.split("/");
   if (words.filter((w) => w.startsWith("(")).length !== 1) return [];
   let top = row - 1;
-  while (top >= 0 && top > row - 6 && view.flat[top]!.trim() && !/\?\s*$/.test(view.flat[top]!)) top--;
-  if (top < 0 || !/^\S.*\?\s*$/.test(view.flat[top]!)) return [];
-  for (let r = top; r <= row; r++) if (!view.free(r, 0, view.cols)) return [];
+  while (top >= 0 && top > row - 10 && !ASKING_ROW.test(view.flat[top]!) && !ANSWERED_SLASHES.test(view.flat[top]!))
+    top--;
+  const asking = top >= 0 ? ASKING_ROW.exec(view.flat[top]!) : null;
+  if (!asking) return [];
+  for (let r = top; r <= cursor.row; r++) if (!view.free(r, 0, view.cols)) return [];
   let c = match.index!;
   const items: Omit<Item, "ref">[] = words.map((word) => {
     const item = {
@@ -963,9 +976,10 @@ function slashedAnswers(view: View): Found[] {
     c += word.length + 1;
     return item;
   });
-  const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
-  view.use(top, 0, view.cols, row - top + 1);
-  return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(view.flat[top]!), items }];
+  const last = cursor.row;
+  const width = Math.max(...Array.from({ length: last - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
+  view.use(top, 0, view.cols, last - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: last - top + 1, label: clean(asking[0]), items }];
 }
 
 /** A setting a capital letter picks, its name padded before its colon (minicom's "A -  Serial Device : /dev/modem"). */

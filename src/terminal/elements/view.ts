@@ -292,3 +292,12 @@ export function lineBackground(view: View, row: number, start: number, end: numb
 export function joinWrapped(cols: number, first: string, rest: string, kept = first): string {
   return kept + (first.length >= cols && /\S$/.test(first) && /^\S/.test(rest) ? "" : " ") + rest;
 }
+
+/**
+ * Whether the cursor waits at the start of an empty row under a row written to its last column: a prompt that filled
+ * its row, the terminal's cursor gone on to the next (bundler's "… see https://bit.ly/coc-enforcement. y/(n): ").
+ */
+export function filledAbove(view: View): boolean {
+  const { row, col } = view.cursor;
+  return row > 0 && col === 0 && !view.flat[row]!.trim() && view.flat[row - 1]!.trimEnd().length >= view.cols - 1;
+}

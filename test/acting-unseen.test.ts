@@ -279,3 +279,54 @@ test("an answer typed as a word (bundler's 'rspec/minitest/(none):', svn's '(df)
   expect(diff).toMatchObject({ sent: ['"df"', "Enter"], effect: "answered" });
   await shown(id, "took[df]");
 });
+
+test("a REPL's completion pop-up with nothing selected (irb's reline dialog): Tab to the item named, Enter, the line taken", async () => {
+  const dir = join(sandbox.dir, "irb");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "irbrc"),
+    'def deploy_staging; File.write("out.txt", "staging"); end\n' +
+      'def deploy_production; File.write("out.txt", "production"); end\n',
+  );
+  const id = await start(`cd ${dir} && HOME=${dir} IRBRC=${dir}/irbrc irb`);
+  await shown(id, "irb(main)");
+  await sandbox.ok(["send", id, "deploy_"]);
+  await shown(id, "deploy_staging");
+  const reply = await act(["choose", id, "deploy_production"]);
+  expect(reply).toMatchObject({ sent: ["Tab", "Tab", "Enter"], effect: "answered" });
+  expect(reply.seen).toContain("deploy_production");
+  await waitFor(() => existsSync(join(dir, "out.txt")) || undefined, 10_000, "the method run");
+  expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("production");
+});
+
+test("fill after a prompt that fills its row: the value goes on under it, the field found and the line checked joined", async () => {
+  // 78 characters and ": ": the prompt ends at the last column, what is typed wraps to the next row.
+  const prompt = `Please enter timezone name or number (empty to skip, "list" to list options)${"".padEnd(2, ".")}`;
+  const id = await start(`read -p '${prompt}: ' tz; echo "tz[$tz]"`);
+  await shown(id, "options)..:");
+  const reply = await act(["fill", id, prompt, "Europe/Lisbon", "--submit"]);
+  expect(reply).toMatchObject({ effect: "submitted" });
+  expect(reply.seen).toContain("Europe/Lisbon");
+  await shown(id, "tz[Europe/Lisbon]");
+});
+
+test("bundler's later questions: its own text holding the word is no evidence; a prompt that filled its row is answered", async () => {
+  const last = `${"out how to enforce codes of conduct, see https://bit.ly/coc-enforcement.".padEnd(72)} y/(n): `;
+  const id = await start(
+    `echo "Do you want to set up continuous integration for your gem? Supported services:"; ` +
+      `echo "* GitHub Actions: https://github.com/features/actions"; echo; ` +
+      `read -p "Enter a CI service. github/travis/gitlab/circle/(none): " ci; echo "ci[$ci]"; ` +
+      `echo "Do you want to include a code of conduct in gems you generate?"; printf '%s\\r\\n' '${last}'; ` +
+      `read coc; echo "coc[$coc]"`,
+  );
+  await shown(id, "(none):");
+  const ci = await act(["choose", id, "github"]);
+  expect(ci).toMatchObject({ sent: ['"github"', "Enter"], effect: "answered" });
+  expect(ci.seen).toContain("(none): github");
+  await shown(id, "ci[github]");
+  await shown(id, "y/(n):");
+  const coc = await act(["choose", id, "n"]);
+  expect(coc).toMatchObject({ sent: ["n", "Enter"], effect: "answered" });
+  expect(coc.seen).toContain("y/(n): n");
+  await shown(id, "coc[n]");
+});

@@ -304,6 +304,8 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
       await actor.keys("Enter");
       return answered(actor, moved, target);
     }
+    if (selected < 0 && !inline && !itemKey(item) && element.kind === "menu" && completionPopUp(look, element))
+      return tabThrough(actor, look, target);
     if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target, word);
   }
   // Arrows from the selected item: every list takes them, while a program may turn the mouse on
@@ -326,6 +328,66 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   }
   await actor.keys("Enter");
   return answered(actor, moved, target);
+}
+
+/** Whether `text` holds `word` whole (not inside a longer word). */
+const wordIn = (text: string, word: string): boolean =>
+  new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(word.trim())}($|[^\\p{L}\\p{N}_])`, "u").test(text);
+
+/**
+ * A completion pop-up: a menu right under the field holding the cursor, from inside it (irb's reline dialog under
+ * "irb(main):001:0> deploy_"), nothing selected in it yet.
+ */
+function completionPopUp(look: Look, menu: Element): boolean {
+  const { row, col, visible } = look.grid.cursor;
+  return (
+    visible &&
+    menu.row === row + 1 &&
+    menu.col <= col &&
+    look.elements.some((e) => e.kind === "input" && e.cursor && e.row === row && e.col <= menu.col)
+  );
+}
+
+/**
+ * Tab through a completion pop-up with nothing selected (each Tab selects the next item, the first Tab the first),
+ * at most once per item, until the item named shows selected; then Enter, and see it taken. Throws when it never does.
+ */
+async function tabThrough(actor: Actor, look: Look, target: Target): Promise<ActReply> {
+  const count = target.element.items!.length;
+  // The item a look shows selected in the pop-up, if any.
+  const selectedIn = (now: Look) => findAgain(now.elements, target)?.element.items?.find((i) => i.selected)?.label;
+  let seen = look;
+  for (let i = 0; i < count; i++) {
+    const was = selectedIn(seen);
+    await actor.keys("Tab");
+    // (The pop-up is redrawn after the line: wait for the selection to move, not for the first change.)
+    const next = await actor.until((now) => {
+      const at = selectedIn(now);
+      return at !== undefined && at !== was ? now : undefined;
+    }, 1500);
+    if (!next) break;
+    seen = next;
+    const again = findAgain(seen.elements, target);
+    if (again?.item?.selected) {
+      // The field shows the item once it is selected (reline writes it in): after Enter, the pop-up gone and the
+      // cursor off that line, the line is taken.
+      const row = seen.grid.cursor.row;
+      const line = rowText(seen.grid, row).trim();
+      await actor.keys("Enter");
+      if (!wordIn(line, again.item.label)) return answered(actor, seen, target);
+      const taken = await actor.until((now) =>
+        !findAgain(now.elements, target) &&
+        now.grid.cursor.row !== row &&
+        now.text.split("\n").some((r, i) => i !== now.grid.cursor.row && r.trim() === line)
+          ? now
+          : undefined,
+      );
+      if (taken) return actor.reply("answered", `the pop-up is gone and the line taken shows ${JSON.stringify(line)}`);
+      return answered(actor, seen, target);
+    }
+  }
+  if (actor.exited) return actor.reply("uncertain", `the program exited before ${nameOf(target)} showed selected`);
+  throw new T4aError("timeout", `${actor.sent.join(" ")}: Tab never brought the selection to ${nameOf(target)}`);
 }
 
 /**
@@ -353,7 +415,14 @@ async function answerWithKey(actor: Actor, look: Look, target: Target, word?: st
       `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), ` +
         `and nothing in ${target.element.ref} is shown selected to count from`,
     );
-  const prompt = rowText(look.grid, look.grid.cursor.row).slice(0, look.grid.cursor.col).trimEnd();
+  // (A prompt that filled its row, the cursor gone on to the next row's start: the row above is the prompt.)
+  const { row: at, col } = look.grid.cursor;
+  const filled =
+    at > 0 &&
+    col === 0 &&
+    !rowText(look.grid, at).trim() &&
+    rowText(look.grid, at - 1).trimEnd().length >= look.grid.cols - 1;
+  const prompt = filled ? rowText(look.grid, at - 1).trimEnd() : rowText(look.grid, at).slice(0, col).trimEnd();
   const history = actor.historyLength();
   const echo = await answerKey(actor, look, key);
   return answered(actor, look, target, { key, prompt, history, echo });
@@ -425,10 +494,13 @@ async function answered(
       ? answers.map((i) => i.label)
       : undefined;
   let otherMarked: string | undefined;
+  // (Lines that stood above the question, or inside it: its own text, bundler's "* GitHub Actions: https://github…"
+  // under "Do you want to set up continuous integration…?", is no answer "github".)
   const earlier = new Set(
     before.text
       .split("\n")
-      .slice(0, target.element.row)
+      .slice(0, target.element.row + target.element.height)
+      .filter((_, i) => i < target.element.row || !listRows.has(rowText(before.grid, i).trim()))
       .map((r) => r.trim()),
   );
   let markNote = "";
@@ -452,6 +524,15 @@ async function answered(
           r.replace(/\s+/g, " ").trim() === line,
       );
       if (at >= 0 && (exited || look.text !== before.text)) return rows[at]!.trim();
+      // (Or over two rows: a prompt that filled its row, the key at the next row's start.)
+      const over = rows.findIndex(
+        (r, i) =>
+          i + 1 < rows.length &&
+          (exited || (i !== cursor && i + 1 !== cursor)) &&
+          r.trimEnd().length >= look.grid.cols - 1 &&
+          `${r} ${rows[i + 1]}`.replace(/\s+/g, " ").trim() === line,
+      );
+      if (over >= 0 && (exited || look.text !== before.text)) return `${rows[over]!.trim()} ${rows[over + 1]!.trim()}`;
       const ends = (r: string, i: number) =>
         (exited || i !== cursor) &&
         !(waiting && i > top && i < top + height) &&
@@ -468,7 +549,8 @@ async function answered(
     // question's own words: two confirms answered alike leave two "│  No" lines, the second under its question.)
     const asked = target.element.label?.trim() ?? "";
     const underAsked = (i: number) => asked.length >= 8 && i > 0 && !live.has(i - 1) && rows[i - 1]!.includes(asked);
-    const fresh = (r: string, i: number) => !earlier.has(r.trim()) || underAsked(i);
+    // (A key typed: a line that was there before is no evidence at all, under the question's words or not.)
+    const fresh = (r: string, i: number) => !earlier.has(r.trim()) || (!typed && underAsked(i));
     if (!inline) {
       const hit = rows.findIndex((r, i) => fresh(r, i) && answers(r, i));
       return hit >= 0 ? rows[hit]!.trim() : undefined;
@@ -494,17 +576,18 @@ async function answered(
     if (look.text === before.text && sameLook(look, before)) return undefined;
     changedAt ||= performance.now();
     const again = findAgain(look.elements, target);
-    if (!again || typed) {
-      const line = evidence(look, false);
-      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
-    }
-    // A long answer (the next list) may push the answered line off the top: it is in the lines
-    // that scrolled off since the key was sent, and only there.
+    // A long answer (the next list, a scaffolder's output) may push the answered line off the top: it is in the lines
+    // that scrolled off since the key was sent, and only there. (Looked for before the label in new output, which a
+    // typed answer's own line outranks.)
     if (typed) {
       const line = `${typed.prompt} ${typed.key}`.replace(/\s+/g, " ").trim();
       const gone = actor.history(Math.min(actor.historyLength() - typed.history, 500));
       if (typed.prompt && gone.some((r) => r.replace(/\s+/g, " ").trim() === line))
         return actor.reply("answered", `the answered line ${JSON.stringify(line)} scrolled off the top`);
+    }
+    if (!again || typed) {
+      const line = evidence(look, false);
+      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;
     // No other evidence once the screen settled: the key was seen on the question's own prompt before Enter ("> y"),
@@ -804,10 +887,19 @@ async function submitted(
     const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
     if (left) {
       if (value === undefined) return actor.reply("submitted", how);
+      // (A row the prompt filled to its end goes on at the next one: systemd-firstboot's value under its prompt.)
       const rows = look.text.split("\n");
-      const line = rows.find(
+      const cursorRow = look.grid.cursor.row;
+      const lines = rows.concat(
+        rows.flatMap((r, i) =>
+          r.trimEnd().length >= look.grid.cols - 1 && i + 1 < rows.length && i !== cursorRow && i + 1 !== cursorRow
+            ? [r.trimEnd() + rows[i + 1]!]
+            : [],
+        ),
+      );
+      const line = lines.find(
         (r, i) =>
-          i !== look.grid.cursor.row &&
+          i !== cursorRow &&
           r.includes(value.trim()) &&
           (!prompt || r.includes(prompt) || labelThenValue(r, target.element.label, value.trim())),
       );

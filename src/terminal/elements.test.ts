@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import {
   BLIND2_DIR,
+  BLIND3_DIR,
   BLIND4_DIR,
   fixtureNames,
   fixtureTerminal,
@@ -877,5 +878,51 @@ test("a completion pop-up under the field, nothing selected (irb's reline dialog
     ]);
   } finally {
     term.dispose();
+  }
+});
+
+test("rclone's storage list: '36 / SSH/SFTP' over '   \\ (sftp)' rows, its top scrolled off", async () => {
+  const fixture = await loadFixture("b4-rclone-storage", BLIND4_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+    expect(found.map((e) => [e.row, e.items?.length, e.items?.slice(0, 2).map((i) => `${i.key}=${i.label}`)])).toEqual([
+      [1, 11, ["36=SSH/SFTP", "37=Sia Decentralized Cloud"]],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // " 1 / 3" rows over a shell's prompt are no question.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "1 / copied\r\n   \\ (a)\r\n2 / copied\r\n   \\ (b)\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a row closing the parenthesis the row above opened goes on with it (create-vue's answered hints)", async () => {
+  for (const name of ["b3-vue-blank", "b3-vue-features"]) {
+    const fixture = await loadFixture(name, BLIND3_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter(
+        (e) => (e.kind === "status" && (e.row === 9 || e.row === 13)) || e.kind === "table",
+      );
+      expect(found).toEqual([]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});
+
+test("a question in lower case goes on from the sentence above it (gem's 'in addition to the gem?')", async () => {
+  const fixture = await loadFixture("b3-gem-executables", BLIND3_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+    expect(found.map((e) => [e.row, e.height, e.label, e.items?.map((i) => i.key)])).toEqual([
+      [7, 4, "in addition to the gem?", ["y", "n"]],
+    ]);
+  } finally {
+    fixture.term.dispose();
   }
 });

@@ -27,6 +27,15 @@ const PROMPT_REMARK = /^\S.*\([^()]+\)\s?[:?](?: \S{0,40})?$/;
 /** A sentence's start: a capitalised word, then lower-case words ("Adding transactions to journal file /tmp/…"). */
 const PROSE_START = /^[A-Z][a-z]+(?: [a-z]+){3,} /;
 
+/**
+ * A row that closes a parenthesis the row above left open: that row's words going on (create-vue's answered
+ * "◇  Select features …: (↑/↓ to navigate, space" over "│   to select, …, enter to confirm)"), not a hint of its own.
+ */
+function closesAbove(view: View, row: number): boolean {
+  const open = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+  return row > 0 && open(view.flat[row - 1]!) > 0 && open(view.flat[row]!) < 0;
+}
+
 /** A row that ends a sentence between rows that end sentences too: a paragraph's, not a hint or a bar. */
 function inParagraph(view: View, row: number): boolean {
   const sentence = (r: number) => r >= 0 && r < view.rows && /\p{L}.*[.!]$/u.test(view.flat[r]!.trim());
@@ -333,6 +342,7 @@ export function findStatus(view: View): Found[] {
       (!/^[?✔✖◆◇] \S/.test(trimmed) &&
         !PROMPT_REMARK.test(trimmed) &&
         !inParagraph(view, row) &&
+        !closesAbove(view, row) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||
           /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) &&
         trimmed.length < 80);

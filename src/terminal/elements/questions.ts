@@ -206,6 +206,7 @@ export function findQuestions(view: View): Found[] {
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
+    if (label) top = openedAbove(view, row, label);
     const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
     const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
     out.push({
@@ -266,15 +267,21 @@ export function findQuestions(view: View): Found[] {
       return item;
     });
     const end = line.trimEnd().length;
+    const label = clean(line.slice(start, match.index!));
+    const top = openedAbove(view, row, label);
+    const rows = Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!);
     out.push({
       kind: "question",
-      row,
-      col: start,
-      width: end - start,
-      height: 1,
-      label: clean(line.slice(start, match.index!)),
+      row: top,
+      col: Math.min(...rows.filter((r) => r.trim()).map((r) => r.search(/\S/))),
+      width:
+        Math.max(...rows.map((r) => r.trimEnd().length)) -
+        Math.min(...rows.filter((r) => r.trim()).map((r) => r.search(/\S/))),
+      height: row - top + 1,
+      label,
       items,
     });
+    if (top < row) view.use(top, 0, view.cols, row - top);
     view.use(row, start, end - start);
   }
   // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
@@ -613,7 +620,10 @@ export function findQuestions(view: View): Found[] {
  * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`,
  * cookiecutter's `1 - MIT` or rclone's ` 1 > archive`), then its text; a frame's side after it is not part of it.
  */
-const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -| >) (.+?)\s*(?:[│┃║|]\s*)?$/;
+const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -| >| \/) (.+?)\s*(?:[│┃║|]\s*)?$/;
+
+/** The value an option of rclone's stands for, on the row under it: "   \ (sftp)" under "36 / SSH/SFTP". */
+const SLASH_VALUE = /^\s+\\ \(\S+\)\s*$/;
 
 interface Option {
   row: number;
@@ -713,8 +723,11 @@ function keyedRun(view: View, row: number): Option[] {
     if (options.length === 0) letters = letter;
     if (
       letter !== letters ||
-      // (A list whose top scrolled off starts at the screen's top with any number: tzselect's Asia.)
-      (!letter && Number(key) !== (options.length ? next : r === 0 ? Number(key) : 1)) ||
+      // (A list whose top scrolled off starts at the screen's top with any number: tzselect's Asia; or under the
+      // value rows of the last option that scrolled off, rclone's "   \ (smb)".)
+      (!letter &&
+        Number(key) !==
+          (options.length ? next : view.flat.slice(0, r).every((l) => SLASH_VALUE.test(l)) ? Number(key) : 1)) ||
       (letter && options.some((o) => o.key === key))
     )
       break;
@@ -780,9 +793,11 @@ function keyedRun(view: View, row: number): Option[] {
     // "Yes, proceed (y)": the key in parentheses is not the label.
     const label = text.replace(/\s+\((?:\w|esc|enter|tab)\)$/i, "");
     const rest = wrappedOn(view, r);
+    // (rclone's value row under the option is the option's.)
+    const valueRow = rest === undefined && SLASH_VALUE.test(view.flat[r + 1] ?? "") && view.free(r + 1, 0, view.cols);
     options.push({
       row: r,
-      through: rest === undefined ? r : r + 1,
+      through: rest === undefined && !valueRow ? r : r + 1,
       markerCol,
       col,
       width: key.length + sep + label.length,
@@ -790,14 +805,14 @@ function keyedRun(view: View, row: number): Option[] {
       label: rest === undefined ? label : joinWrapped(view.cols, view.flat[r]!.trimEnd(), rest, label),
       selected: match[2] !== "" || highlighted(view, r, col, col + key.length + sep + label.length),
     });
-    if (rest !== undefined) r++;
+    if (rest !== undefined || valueRow) r++;
     if (match[5] === " -") dashed = true;
-    if (match[5] === " >") arrowed = true;
+    if (match[5] === " >" || match[5] === " /") arrowed = true;
   }
   // "1 - MIT" rows are a prompt's options only over the prompt that reads the number (cookiecutter's "Choose from
   // 1, 2, 3, 4 [1]:"); elsewhere they are a prompt library's list (enquirer's sort and scale: menus.ts).
   if (dashed && !NUMBER_PROMPT.test(view.flat[options[options.length - 1]!.through + 1] ?? "")) return [];
-  // " 1 > archive" rows likewise, over a prompt that may end in ">" (rclone's "remote>").
+  // " 1 > archive" and "36 / SSH/SFTP" rows likewise, over a prompt that may end in ">" (rclone's "remote>").
   if (arrowed && !PROMPT_UNDER.test(view.flat[options[options.length - 1]!.through + 1] ?? "")) return [];
   return options;
 }
@@ -860,6 +875,22 @@ function circleToggles(view: View): Found[] {
     view.use(row, col, right - col);
   }
   return out;
+}
+
+/** A question that opens in lower-case words: a sentence going on from the rows above it. */
+const GOES_ON = /^[a-z]+(?: [a-z]+)+/;
+
+/**
+ * Where a question in lower case starts: the row up to four above that opens its sentence with a capital, the rows
+ * between free (gem's "Remove executables:" over "        tidepool", a blank row, "in addition to the gem? [Yn]");
+ * else its own row.
+ */
+function openedAbove(view: View, row: number, label: string): number {
+  if (!GOES_ON.test(label)) return row;
+  const opens = [1, 2, 3, 4].map((up) => row - up).find((r) => r >= 0 && /^[A-Z]/.test(view.flat[r]!));
+  if (opens === undefined) return row;
+  for (let r = opens; r < row; r++) if (!view.free(r, 0, view.cols)) return row;
+  return opens;
 }
 
 /** One answer of a comma-listed row: its key in parentheses (one to three letters or digits), then its name. */

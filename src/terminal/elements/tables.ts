@@ -13,6 +13,8 @@ export function findTables(view: View): Found[] {
     const line = view.flat[row]!;
     // (A prompt library's question, "? Order the build steps …", heads its choices, not a table.)
     if (/^\s*[?✔◆◇] \S/.test(line)) continue;
+    // (Nor its intro, clack's "┌  Vue.js - The Progressive JavaScript Framework": a corner, blanks, then words.)
+    if (/^\s*┌ {1,3}\S/.test(line)) continue;
     // (Nor is a line after a program's picture, one it puts before every line it writes: changeset's "🦋  Summary · …".)
     if (/^\s*\p{Extended_Pictographic}/u.test(view.chars[row]!.join(""))) continue;
     // Headers: three or more words, no digits, in one segment between frame characters or gutters.

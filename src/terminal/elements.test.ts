@@ -926,3 +926,13 @@ test("a question in lower case goes on from the sentence above it (gem's 'in add
     fixture.term.dispose();
   }
 });
+
+test("a line wholly in parentheses saying how to move ('(Move up and down to reveal more …)'): a hint", async () => {
+  const fixture = await loadFixture("b3-cz-type", BLIND3_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status");
+    expect(found.map((e) => [e.row, e.text])).toEqual([[10, "(Move up and down to reveal more choices)"]]);
+  } finally {
+    fixture.term.dispose();
+  }
+});

@@ -326,12 +326,13 @@ export function findStatus(view: View): Found[] {
     // Instructions at an edge: "press 'L' to load…", "Ctrl-U to delete…", lynx's "H)elp O)ptions P)rint".
     // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's, at any row: commitizen's
     // answered "? Provide a longer description of the change: (press enter to skip)" over the next question.)
+    // (Or a line wholly in parentheses anywhere: inquirer's "(Move up and down to reveal more choices)".)
     const told =
-      (near || row === 0) &&
+      (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
       (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
-        /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick)\b/i.test(
+        /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick|reveal)\b/i.test(
           trimmed,
         ) ||
         (trimmed.match(/(?:^|\s)[A-Z]\)[a-z]+/g) ?? []).length >= 3);

@@ -1,6 +1,7 @@
 // Who attacks: a daemon and its CLI run as a given user, root (as CI runs) or an unprivileged one
 // made for the test (useradd) and removed after it. Everything lives in one temp dir that user
 // owns: home, state, config, socket, and a copy of the binary it can execute.
+import { randomBytes } from "node:crypto";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,9 @@ export class Actor {
   /** The current user (root in CI), or a new unprivileged one. */
   static async make(kind: "self" | "unprivileged"): Promise<Actor> {
     if (kind === "self") return new Actor(undefined);
-    const user = `t4a-atk-${process.pid % 100000}-${Math.floor(Math.random() * 1000)}`;
+    // Unique on the machine: two made by one file (or two files of one worker, same pid) once drew the
+    // same name out of pid + 1,000, and the second useradd failed with the first one left behind.
+    const user = `t4a-atk-${randomBytes(5).toString("hex")}`;
     const made = accounts(["useradd", "--no-create-home", "--shell", "/bin/bash", user]);
     if (made.exitCode !== 0) throw new Error(`useradd: ${made.stderr}`);
     const actor = new Actor(user);

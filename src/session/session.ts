@@ -64,8 +64,13 @@ export interface Picker {
   check(kind: "yes" | "always" | "no"): (question: string) => Promise<string[]>;
 }
 
-/** How long an agent must have been idle before ask types into it. */
+/** How long an agent just started must have been idle before ask types into it (its first idle). */
 const IDLE_SETTLE_MS = 1500;
+/**
+ * The same after a turn ended: its input box has been live all along, and the idle itself came
+ * after the screen was still for a while. Every ask after the first waited 1.5 s for nothing.
+ */
+const TURN_END_SETTLE_MS = 300;
 
 /** Between the keys of one answer (Right, then Enter): a TUI reads a chunk of keys as a paste. */
 const KEY_GAP_MS = 80;
@@ -443,7 +448,7 @@ export class Session {
     watch.assertOwnsTerminal();
     const terminal = this.alive;
     // A TUI drawn idle a moment ago may still be settling: opencode drops keys typed in its first second.
-    const settling = IDLE_SETTLE_MS - watch.inStateMs();
+    const settling = (watch.turnEnded ? TURN_END_SETTLE_MS : IDLE_SETTLE_MS) - watch.inStateMs();
     if (settling > 0) await Bun.sleep(settling);
     watch.assertOwnsTerminal();
     const before = await this.#transcriptOrNone();

@@ -6,6 +6,7 @@ import {
   BLIND2_DIR,
   BLIND3_DIR,
   BLIND4_DIR,
+  BLIND5_DIR,
   fixtureNames,
   fixtureTerminal,
   formatRates,
@@ -934,5 +935,61 @@ test("a line wholly in parentheses saying how to move ('(Move up and down to rev
     expect(found.map((e) => [e.row, e.text])).toEqual([[10, "(Move up and down to reveal more choices)"]]);
   } finally {
     fixture.term.dispose();
+  }
+});
+
+test("answers named by words with a key in parentheses ('(Y)es / A(u)to rename all', '(N)o/(y)es')", async () => {
+  const want: Record<string, unknown[]> = {
+    "b5-7z-replace": [15, 9, "Would you like to replace the existing file", ["Y", "N", "A", "S", "u", "Q"]],
+    "b5-ansible-step": [6, 1, "Perform task: TASK: Write the release file", ["n", "y", "c"]],
+    "b5-ansible-step-second": [12, 1, "Perform task: TASK: Mark the release as tagged", ["n", "y", "c"]],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+      expect(found.map((e) => [e.row, e.height, e.label, e.items?.map((i) => i.key)]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Answered, the cursor gone on to the next row: history, no question.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Perform task: TASK: x (N)o/(y)es/(c)ontinue: y\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a confirmation's last '?' (find -ok's '< rm … > ?', xargs -p's '…?...') is its prompt's", async () => {
+  const want: Record<string, unknown[]> = {
+    "b5-find-ok": [0, "< rm ... ./a.tmp > ?", ""],
+    "b5-find-ok-second": [1, "< rm ... ./c.tmp > ?", ""],
+    "b5-xargs-p": [0, "rm a.tmp b.tmp c.tmp?...", ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.label, e.value]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Typed after it: the value is what was typed.
+  for (const [shown, label] of [
+    ["< rm ... ./a.tmp > ? y", "< rm ... ./a.tmp > ?"],
+    ["rm a.tmp?...y", "rm a.tmp?..."],
+  ]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, shown!);
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.label, e.value])).toEqual([[label, "y"]]);
+    } finally {
+      term.dispose();
+    }
   }
 });

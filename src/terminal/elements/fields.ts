@@ -745,15 +745,19 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     from === 0 && row > 0 && view.flat[row - 1]!.trimEnd().length >= view.cols - 1 && view.free(row - 1, 0, view.cols)
       ? /^([:?])\s/.exec(before)
       : null;
-  const match =
+  const found =
     commandLine ??
     named ??
     bracketed ??
     wrappedMark ??
     REMARKED_PROMPT.exec(before) ??
     /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
+    ASKS_ON.exec(before) ??
     /^(.*[:?>$#❯›])\s*$/.exec(before) ??
     /^(.*?\S.*?\]:)(?=\S)/.exec(before);
+  // (A lone "?" after the mark found is the prompt's own last mark, not what was typed: find -ok's "< rm … > ? ".)
+  const lone = found && !commandLine && !named && !bracketed ? LONE_ASK.exec(before.slice(found[0].length)) : null;
+  const match = lone ? LONE_ASK_PROMPT.exec(before) : found;
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the
   // prompt: what is typed comes after it.
@@ -929,6 +933,13 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
+
+/** A confirmation's "?" standing alone after its words, then a blank or the end (find -ok's "< rm ... ./a.tmp > ?"). */
+const LONE_ASK = /^\?(?=\s|$)/;
+/** The prompt through that lone "?", and the blank after it (what is typed comes after). */
+const LONE_ASK_PROMPT = /^(.*?\S.*? \?)(?:\s|$)/;
+/** A confirmation ending in "?..." with no blank after it (xargs -p's "rm a.tmp b.tmp c.tmp?..."): the prompt. */
+const ASKS_ON = /^(.*?\S\?\.{3})/;
 
 /** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:". */
 /** A bullet before a prompt's words (systemd-firstboot's "‣ Please enter hostname …: "): not part of its label. */

@@ -310,6 +310,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...circleToggles(view));
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
+  out.push(...parenKeyAnswers(view));
   out.push(...slashedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -958,6 +959,51 @@ function keysInWords(view: View): Found[] {
   const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(asked), items }];
+}
+
+/** One answer named by a word with its key in parentheses inside it: "(Y)es", "A(u)to rename all", "(S)kip all". */
+const PAREN_KEY_ANSWER = /[A-Za-z]*\(([A-Za-z])\)[A-Za-z]*(?: [a-z]+)*/g;
+const PAREN_KEY_WORD = PAREN_KEY_ANSWER.source;
+
+/**
+ * A prompt ending in such answers parted by "/", maybe a "?" or ":" after them (7z's "? (Y)es / (N)o / (A)lways /
+ * (S)kip all / A(u)to rename all / (Q)uit?", ansible's "Perform task: TASK: … (N)o/(y)es/(c)ontinue:").
+ */
+const PAREN_KEY_ANSWERS = new RegExp(`(?<=^|\\s)(${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+)\\s*[?:]?\\s*$`);
+
+function parenKeyAnswers(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  const match = PAREN_KEY_ANSWERS.exec(asked);
+  if (!match || view.flat[row]!.slice(cursor.col).trim() || !view.free(row, 0, view.cols)) return [];
+  const answers = [...match[1]!.matchAll(PAREN_KEY_ANSWER)];
+  if (answers.length < 2 || new Set(answers.map((m) => m[1]!.toLowerCase())).size !== answers.length) return [];
+  // (Only keys opening their word count for the case: 7z's "A(u)to" is lower case inside a word of capitals.)
+  const opening = answers.filter((m) => m[0].startsWith("(")).map((m) => m[1]!);
+  const mixed = opening.some((k) => /[a-z]/.test(k)) && opening.some((k) => /[A-Z]/.test(k));
+  const items: Omit<Item, "ref">[] = answers.map((m) => ({
+    label: m[0],
+    row,
+    col: match.index! + m.index!,
+    width: m[0].length,
+    key: mixed ? m[1]!.toLowerCase() : m[1]!,
+  }));
+  const start = view.flat[row]!.search(/\S/);
+  let label = clean(asked.slice(0, match.index!))
+    .replace(/^\?\s*/, "")
+    .replace(/:$/, "");
+  let top = row;
+  if (!label) {
+    while (top > 0 && view.flat[top - 1]!.trim() && view.free(top - 1, 0, view.cols) && top > row - 12) top--;
+    label = top < row ? clean(view.flat[top]!).replace(/:$/, "") : "";
+  }
+  const rows = Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!);
+  const col = Math.min(start, ...rows.filter((r) => r.trim()).map((r) => r.search(/\S/)));
+  const width = Math.max(...rows.map((r) => r.trimEnd().length)) - col;
+  view.use(top, 0, view.cols, row - top + 1);
+  return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];
 }
 
 /** Answers parted by "/" ending the prompt before its ":", one in parentheses the default: "rspec/minitest/(none):". */

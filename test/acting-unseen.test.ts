@@ -330,3 +330,43 @@ test("bundler's later questions: its own text holding the word is no evidence; a
   expect(coc.seen).toContain("y/(n): n");
   await shown(id, "coc[n]");
 });
+
+test("answers named by words with a key in parentheses (7z's '(Y)es / … / A(u)to rename all'): by the word or as shown", async () => {
+  const asks = (n: number) =>
+    `echo "Would you like to replace the existing file:"; echo "  Path:     ./src/${n}.txt"; ` +
+    `read -p "? (Y)es / (N)o / (A)lways / (S)kip all / A(u)to rename all / (Q)uit? " a; echo "got${n}[$a]"`;
+  const id = await start(`${asks(1)}; ${asks(2)}`);
+  await shown(id, "(Q)uit?");
+  const yes = await act(["choose", id, "Auto rename all"]);
+  expect(yes).toMatchObject({ sent: ["u", "Enter"], effect: "answered" });
+  expect(yes.seen).toContain("(Q)uit? u");
+  await shown(id, "got1[u]");
+  await shown(id, "src/2.txt");
+  const shownAs = await act(["choose", id, "(Y)es"]);
+  expect(shownAs).toMatchObject({ sent: ["Y", "Enter"], effect: "answered" });
+  await shown(id, "got2[Y]");
+});
+
+test("a REPL's line entered: the prompt back empty under it, the line one more time above, is the line taken", async () => {
+  const out = join(sandbox.dir, "repl.out");
+  const id = await start(`while read -p '> ' l; do echo "$l" >> ${out}; [ "$l" = q ] && break; done`);
+  await shown(id, ">");
+  // The field holding the cursor, read from a snapshot (the prompt has no words).
+  const field = async () => {
+    const snap = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+      elements: Array<{ ref: string; kind: string; cursor?: boolean }>;
+    };
+    return snap.elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+  };
+  const first = await act(["fill", id, await field(), "depth <- 42", "--submit"]);
+  expect(first).toMatchObject({ effect: "submitted" });
+  expect(first.seen).toContain('"> depth <- 42"');
+  // The same line again: the earlier one above is counted on both screens, the new one is the evidence.
+  const again = await act(["fill", id, await field(), "depth <- 42", "--submit"]);
+  expect(again).toMatchObject({ effect: "submitted" });
+  await waitFor(
+    () => (readFileSync(out, "utf8") === "depth <- 42\ndepth <- 42\n" ? true : undefined),
+    10_000,
+    "two lines",
+  );
+});

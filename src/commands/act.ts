@@ -885,6 +885,17 @@ async function submitted(
     changedAt ||= performance.now();
     const again = findAgain(look.elements, target);
     const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
+    // A REPL's prompt comes back empty on a new row once the line is taken (R's ">", jshell's "jshell>"): found again
+    // holding the cursor, but the line entered now stands above it as one more line than before Enter.
+    if (
+      !left &&
+      value !== undefined &&
+      promptBack(filledLook, look, again, prompt, value, actor.historyLength() > history)
+    )
+      return actor.reply(
+        "submitted",
+        `the prompt came back empty under the line entered (${JSON.stringify(`${prompt} ${value.trim()}`.trim())})`,
+      );
     if (left) {
       if (value === undefined) return actor.reply("submitted", how);
       // (A row the prompt filled to its end goes on at the next one: systemd-firstboot's value under its prompt.)
@@ -924,6 +935,31 @@ async function submitted(
   if (result) return result;
   if (actor.exited) return actor.reply("exited", how);
   throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait`);
+}
+
+/**
+ * The line entered at a REPL's prompt is taken when the prompt comes back empty (R's ">", jshell's "jshell>"): the
+ * field found again holds the cursor and nothing, on another row (or the screen scrolled), and one line more than
+ * before Enter shows the prompt and the value, off the cursor's row: the entered line, now history. (The same line
+ * entered earlier is counted on both screens: it is no evidence; a line scrolled off leaves this uncertain.)
+ */
+function promptBack(
+  filled: Look,
+  look: Look,
+  again: Target | undefined,
+  prompt: string,
+  value: string,
+  scrolled: boolean,
+): boolean {
+  const typed = value.trim();
+  if (!again?.element.cursor || (again.element.value ?? "").trim() || !typed || !prompt) return false;
+  if (look.grid.cursor.row === filled.grid.cursor.row && !scrolled) return false;
+  const count = (seen: Look) =>
+    seen.text
+      .split("\n")
+      .filter((r, i) => i !== seen.grid.cursor.row && r.includes(prompt) && r.includes(typed, r.indexOf(prompt)))
+      .length;
+  return count(look) > count(filled);
 }
 
 /** Erasing a field stops once it shows nothing, or after this many rounds that changed nothing seen. */

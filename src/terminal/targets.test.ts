@@ -202,3 +202,23 @@ test("an answer with its key marked ('[y]es', '[v]iew patch') is named as shown 
   expect(findTarget([question], { text: "view patch" }, all).item?.ref).toBe("e2.4");
   expect(findTarget([question], { text: "accept" }, all).item?.ref).toBe("e2.5");
 });
+
+test("an answer with its key in parentheses inside its word ('(Y)es', 'A(u)to rename all') is named either way", () => {
+  const labels = ["(Y)es", "(N)o", "(A)lways", "(S)kip all", "A(u)to rename all", "(Q)uit"];
+  const question: Element = {
+    ref: "e4",
+    kind: "question",
+    row: 15,
+    col: 0,
+    width: 68,
+    height: 9,
+    label: "Would you like to replace the existing file",
+    items: labels.map((label, i) => ({ ref: `e4.${i + 1}`, label, row: 23, col: 2 + i * 10, width: label.length })),
+  };
+  expect(findTarget([question], { text: "(Y)es" }, all).item?.ref).toBe("e4.1");
+  expect(findTarget([question], { text: "Yes" }, all).item?.ref).toBe("e4.1");
+  expect(findTarget([question], { text: "no" }, all).item?.ref).toBe("e4.2");
+  expect(findTarget([question], { text: "Auto rename all" }, all).item?.ref).toBe("e4.5");
+  expect(findTarget([question], { text: "A(u)to rename all" }, all).item?.ref).toBe("e4.5");
+  expect(findTarget([question], { text: "skip all" }, all).item?.ref).toBe("e4.4");
+});

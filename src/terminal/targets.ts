@@ -21,8 +21,13 @@ const norm = (text: string): string =>
     .replace(/^[^\p{L}\p{N}"'`([]*(?:\d{1,2}[.)] )?/u, "")
     .toLowerCase();
 
-/** A label without the marks round its key: "[y]es" → "yes", "[v]iew patch" → "view patch", "'f'ile" → "file". */
-const unmarked = (label: string): string => label.replace(/\[(\w)\]|'(\w)'/g, "$1$2");
+/**
+ * A label without the marks round its key: "[y]es" → "yes", "[v]iew patch" → "view patch", "'f'ile" → "file",
+ * "(Y)es" → "yes", "a(u)to rename all" → "auto rename all" (a letter in parentheses only inside a word: "(c) copy"
+ * keeps its own).
+ */
+const unmarked = (label: string): string =>
+  label.replace(/\[(\w)\]|'(\w)'|\((\w)\)(?=\w)|(?<=\w)\((\w)\)/g, "$1$2$3$4");
 
 /** The name a target is said by in messages: its label, else its ref. */
 export const nameOf = (target: Target): string =>

@@ -993,3 +993,78 @@ test("a confirmation's last '?' (find -ok's '< rm … > ?', xargs -p's '…?...'
     }
   }
 });
+
+test("a question's sentence wrapped over rows opening at the first column is its label (reportbug's)", async () => {
+  const want: Record<string, [number, string]> = {
+    "b5-reportbug-internet": [16, "Will reportbug often have direct Internet access? (You should answer yes to"],
+    "b5-reportbug-mta": [22, 'Do you have a "mail transport agent" (MTA) like Exim, Postfix or SSMTP configured on'],
+  };
+  for (const [name, [row, opening]] of Object.entries(want)) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+      expect(found.map((e) => e.row)).toEqual([row]);
+      expect(found[0]!.label!.startsWith(opening)).toBe(true);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});
+
+test("a default in brackets before '>', its question above: both the label ('… reports? [root]')", async () => {
+  const fixture = await loadFixture("b5-reportbug-name", BLIND5_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+    expect(found.map((e) => [e.row, e.label, e.value])).toEqual([
+      [20, "What real name should be used for sending bug reports? [root]", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
+test("words listed in parentheses over a row of their keys ('(single, indep, …)' over '[s/i/l/p]?')", async () => {
+  const fixture = await loadFixture("b5-dhmake-type", BLIND5_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
+      ["question", 3, 2, "Type of package", ["s=single", "i=indep", "l=library", "p=python"]],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Answered, the cursor gone on past the program's next lines: history, no question.
+  const fixture2 = await loadFixture("b5-dhmake-correct", BLIND5_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture2.term)).filter((e) => e.kind === "question");
+    expect(found.map((e) => e.label)).toEqual(["Are the details correct?"]);
+  } finally {
+    fixture2.term.dispose();
+  }
+});
+
+test("items numbered from 1, a name then a description column going on below (reportbug's modes)", async () => {
+  const fixture = await loadFixture("b5-reportbug-mode", BLIND5_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.height, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
+      ["question", 2, 12, ["1=novice", "2=standard", "3=advanced", "4=expert"]],
+      ["input", 15, 1, undefined],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Not numbered from 1, or a row between not in the description's column: no question.
+  for (const rows of [
+    "2 novice    Offer a\r\n3 expert    Bypass b\r\n",
+    "1 novice    Offer a\r\n  and more\r\n2 expert    b\r\n",
+  ]) {
+    const term = fixtureTerminal(80, 8);
+    try {
+      await writeAll(term, `${rows}\r\nSelect mode: `);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

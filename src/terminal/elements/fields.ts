@@ -768,7 +768,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     : named || bracketed
       ? ""
       : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!)
-          .replace(/:$|(?<=\w)>$/, "")
+          .replace(/:$|(?<=\w)>$|(?<=^\[[^\]]{1,40}\])>$/, "")
           .replace(LEAD_BULLET, "");
   // A default alone before the answer, its question on the row above (keytool's "What is your first and last
   // name?" over "  [Unknown]:  Ada"): the question and its default are the label.

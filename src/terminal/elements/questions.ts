@@ -200,13 +200,14 @@ export function findQuestions(view: View): Found[] {
     for (const item of items) if (legended) item.label = ANSWER_NAMES[item.key!.toLowerCase()] ?? item.label;
     // inquirer's "? " before its question is an icon, not text.
     // (nor is the "›" prompts draws between the question and its answers.)
-    const label = clean(view.text(row, start, match.index!))
+    let label = clean(view.text(row, start, match.index!))
       .replace(QUESTION_ICON, "")
       .replace(/\s*[›❯»]$/, "");
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
     if (label) top = openedAbove(view, row, label);
+    if (top < row && label) label = wrappedSentence(view, top, row, label);
     const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
     const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
     out.push({
@@ -311,6 +312,8 @@ export function findQuestions(view: View): Found[] {
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...parenKeyAnswers(view));
+  out.push(...keysUnderWords(view));
+  out.push(...numberedNames(view));
   out.push(...slashedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -878,6 +881,17 @@ function circleToggles(view: View): Found[] {
   return out;
 }
 
+/**
+ * A question's sentence wrapped over the rows from `top` to its answers' row, each opening at the first column with
+ * no blank row between (reportbug's "Will reportbug often have direct Internet access? (You should answer yes to" …
+ * "duplicate reports have been filed via some other channel.) [Y|n|q|?]?"): its label is the whole sentence. (Rows
+ * indented or blank between, gem's "Remove executables:" over "        tidepool", keep the answers' row's words.)
+ */
+function wrappedSentence(view: View, top: number, row: number, label: string): string {
+  for (let r = top; r < row; r++) if (!/^\S/.test(view.flat[r]!)) return label;
+  return clean([...view.flat.slice(top, row), label].join(" "));
+}
+
 /** A question that opens in lower-case words: a sentence going on from the rows above it. */
 const GOES_ON = /^[a-z]+(?: [a-z]+)+/;
 
@@ -959,6 +973,89 @@ function keysInWords(view: View): Found[] {
   const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(asked), items }];
+}
+
+/** A numbered item named by a word, its description in a column after it: "2 standard  Offer more extensive …". */
+const NUMBERED_NAME_ROW = /^(\d{1,2}) ([\w-]+) {2,}\S/;
+
+/**
+ * Items numbered from 1, each a number, a name and a description in a column, the description going on in rows
+ * indented to its column, blank rows between (reportbug's "1 novice    Offer simple prompts …" … "4 expert    Bypass
+ * most handholding …"), over the prompt holding the cursor (a few rows under): a question whose items are the names,
+ * each keyed by its number. The prompt is an input of its own.
+ */
+function numberedNames(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const items: Omit<Item, "ref">[] = [];
+  let last = -1;
+  for (let row = cursor.row - 1; row >= 0 && row >= cursor.row - 30; row--) {
+    const line = view.flat[row]!;
+    if (!line.trim()) continue;
+    const match = NUMBERED_NAME_ROW.exec(line);
+    if (match) {
+      items.unshift({ label: match[2]!, row, col: 0, width: line.trimEnd().length, key: match[1]! });
+      if (last < 0) last = row;
+      continue;
+    }
+    // A description's next row, indented (to its column: checked below).
+    if (/^ {4,}\S/.test(line)) {
+      if (last < 0) last = row;
+      continue;
+    }
+    break;
+  }
+  if (items.length < 2 || items.some((item, i) => item.key !== String(i + 1))) return [];
+  // (Blanks only between the last item and the prompt: at most two rows.)
+  const gap = view.flat.slice(last + 1, cursor.row).filter((l) => !l.trim()).length;
+  if (cursor.row - last - 1 !== gap || gap > 2) return [];
+  const top = items[0]!.row;
+  for (let r = top; r <= last; r++) if (!view.free(r, 0, view.cols)) return [];
+  const column = view.flat[top]!.search(/(?<=^\d{1,2} [\w-]+ {2,})\S/);
+  for (let r = top; r <= last; r++) {
+    const line = view.flat[r]!;
+    if (line.trim() && !NUMBERED_NAME_ROW.test(line) && line.search(/\S/) !== column) return [];
+  }
+  const width = Math.max(...view.flat.slice(top, last + 1).map((l) => l.trimEnd().length));
+  view.use(top, 0, view.cols, last - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: last - top + 1, items }];
+}
+
+/** A question whose answers are words listed in parentheses: "Type of package: (single, indep, library, python)". */
+const WORDS_LISTED = /^(\S.*?):\s*\(([\w-]+(?:, [\w-]+)+)\)\s*$/;
+/** The row of their keys under it, one letter each, the first of each word: "[s/i/l/p]?". */
+const KEYS_LISTED = /^\[([a-z](?:\/[a-z])+)\]\??\s*$/;
+
+/**
+ * Answers named as words in parentheses after a question, their keys in brackets on the row under it, the cursor
+ * waiting after the keys or at the start of the next row (dh_make's "Type of package: (single, indep, library,
+ * python)" over "[s/i/l/p]?"): a question whose items are the words, each keyed by its letter.
+ */
+function keysUnderWords(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const waiting = (r: number) =>
+    (cursor.row === r && !view.flat[r]!.slice(cursor.col).trim()) ||
+    (cursor.row === r + 1 && cursor.col === 0 && !view.flat[r + 1]!.trim());
+  const row = [cursor.row - 1, cursor.row - 2].find(
+    (r) => r >= 0 && waiting(r + 1) && KEYS_LISTED.test(view.flat[r + 1]!),
+  );
+  if (row === undefined) return [];
+  const words = WORDS_LISTED.exec(view.flat[row]!);
+  const keys = KEYS_LISTED.exec(view.flat[row + 1]!)![1]!.split("/");
+  if (!words || !view.free(row, 0, view.cols) || !view.free(row + 1, 0, view.cols)) return [];
+  const names = words[2]!.split(", ");
+  if (names.length !== keys.length || names.some((name, i) => name[0]!.toLowerCase() !== keys[i])) return [];
+  let c = view.flat[row]!.indexOf("(", words[1]!.length) + 1;
+  const items: Omit<Item, "ref">[] = names.map((name, i) => {
+    const item = { label: name, row, col: c, width: name.length, key: keys[i]! };
+    c += name.length + 2;
+    return item;
+  });
+  const width = view.flat[row]!.trimEnd().length;
+  view.use(row, 0, view.cols, 2);
+  if (cursor.row === row + 2) view.use(row + 2, 0, view.cols);
+  return [{ kind: "question", row, col: 0, width, height: 2, label: clean(words[1]!), items }];
 }
 
 /** One answer named by a word with its key in parentheses inside it: "(Y)es", "A(u)to rename all", "(S)kip all". */

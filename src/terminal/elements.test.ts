@@ -1068,3 +1068,50 @@ test("items numbered from 1, a name then a description column going on below (re
     }
   }
 });
+
+test("a column of fields at the screen's foot, one a row (cscope's ten 'Find …:'): each an input", async () => {
+  for (const [name, cursorAt] of [
+    ["b5-cscope-main", 13],
+    ["b5-cscope-results", undefined],
+  ] as const) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => e.row)).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21, 22]);
+      expect(found[7]!.label).toBe("Find this file");
+      expect(found.filter((e) => e.cursor).map((e) => e.row)).toEqual(cursorAt === undefined ? [] : [cursorAt]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Labels holding values, or a shell's prompt under them: no form.
+  for (const text of [
+    "Name: Ada\r\nEmail: a@b\r\nDate: today\r\nType: indep\r\n",
+    "Find a:\r\nFind b:\r\nFind c:\r\nFind d:\r\n$ ",
+  ]) {
+    const term = fixtureTerminal(80, 8);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "input" && !e.cursor)).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+test("a '>' before a prompt's or a question's words is no part of its label (sphinx-quickstart's)", async () => {
+  const want: Record<string, [string, number, string]> = {
+    "b5-sphinx-name": ["input", 13, "Project name"],
+    "b5-sphinx-language": ["input", 23, "Project language [en]"],
+    "b5-sphinx-separate": ["question", 10, "Separate source and build directories"],
+  };
+  for (const [name, [kind, row, label]] of Object.entries(want)) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === kind && e.row === row);
+      expect(found.map((e) => e.label)).toEqual([label]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

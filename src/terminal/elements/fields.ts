@@ -154,9 +154,49 @@ function barUnder(
   return undefined;
 }
 
-export function findInputs(view: View, boxes: Box[]): Found[] {
+/** A row of a column of fields: a label of words ending in ":", what is typed after it (cscope's "Find this file:"). */
+const FIELD_ROW = /^([A-Z][\w#'-]*(?: [\w#'-]+){1,7}):(?: (.*))?$/;
+
+/** How many such rows a column needs to be read as a form. */
+const FIELD_COLUMN_ROWS = 4;
+
+/**
+ * A column of fields at the screen's foot, one a row (cscope's ten "Find this C symbol:" … "Find assignments to this
+ * symbol:" under its results): at least four rows in a run, each a label of words ending in ":" at the first column,
+ * none holding anything after it but the one with the cursor, nothing under them. Each is an input, the cursor's the
+ * one it is in (with the cursor elsewhere, in a list above, none holds it).
+ */
+function fieldColumn(view: View): Found[] {
+  let last = view.rows - 1;
+  while (last >= 0 && !view.flat[last]!.trim()) last--;
+  let top = last;
+  while (top >= 0 && FIELD_ROW.test(view.flat[top]!.trimEnd())) top--;
+  top++;
+  if (last - top + 1 < FIELD_COLUMN_ROWS) return [];
   const { cursor } = view;
   const found: Found[] = [];
+  for (let row = top; row <= last; row++) {
+    const match = FIELD_ROW.exec(view.flat[row]!.trimEnd())!;
+    const here = cursor.visible && cursor.row === row;
+    if ((match[2] && !here) || !view.free(row, 0, view.cols)) return [];
+    found.push({
+      kind: "input",
+      row,
+      col: 0,
+      width: view.cols,
+      height: 1,
+      label: match[1]!,
+      value: (match[2] ?? "").trim(),
+      cursor: here,
+    });
+  }
+  view.use(top, 0, view.cols, last - top + 1);
+  return found;
+}
+
+export function findInputs(view: View, boxes: Box[]): Found[] {
+  const { cursor } = view;
+  const found: Found[] = fieldColumn(view);
   // A field drawn on a background of its own, labelled by a "Label:" just before it on its row
   // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
   // by side). A label's words are one blank apart: two blanks part columns.
@@ -942,8 +982,11 @@ const LONE_ASK_PROMPT = /^(.*?\S.*? \?)(?:\s|$)/;
 const ASKS_ON = /^(.*?\S\?\.{3})/;
 
 /** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:". */
-/** A bullet before a prompt's words (systemd-firstboot's "‣ Please enter hostname …: "): not part of its label. */
-const LEAD_BULLET = /^[‣•◦▸▹►▪] +(?=\p{L})/u;
+/**
+ * A bullet before a prompt's words (systemd-firstboot's "‣ Please enter hostname …: "), or a ">" (sphinx-quickstart's
+ * "> Project name: "): not part of its label.
+ */
+const LEAD_BULLET = /^[‣•◦▸▹►▪>] +(?=\p{L})/u;
 
 const DEFAULT_AFTER_PROMPT = /^ ?\[[^\]]{1,40}\]:?(?= |$)/;
 

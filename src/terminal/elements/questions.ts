@@ -26,9 +26,9 @@ const YES_NO = new RegExp(
 
 /**
  * What stands before a question's words and is no part of them: inquirer's "? ", dpkg's "*** ", a program's picture
- * before every line it writes (changeset's "🦋 ").
+ * before every line it writes (changeset's "🦋 "), sphinx-quickstart's "> ".
  */
-const QUESTION_ICON = /^(?:[?✔✖]|\*{3}|\p{Extended_Pictographic}\uFE0F?) /u;
+const QUESTION_ICON = /^(?:[?✔✖>]|\*{3}|\p{Extended_Pictographic}\uFE0F?) /u;
 
 /** The names a one-letter or word answer goes by where the screen says nothing else. */
 const ANSWER_NAMES: Record<string, string> = {

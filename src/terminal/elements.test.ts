@@ -1115,3 +1115,33 @@ test("a '>' before a prompt's or a question's words is no part of its label (sph
     }
   }
 });
+
+test("plain column names over rows whose cells start under them (cscope's); a 'Press the ? key' hint", async () => {
+  for (const [name, rows] of [
+    ["b5-cscope-symbol", 3],
+    ["b5-cscope-results", 3],
+  ] as const) {
+    const fixture = await loadFixture(name, BLIND5_DIR);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "table");
+      expect(found.map((e) => [e.row, e.header, e.rows])).toEqual([[2, ["File", "Function", "Line"], rows]]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  const fixture = await loadFixture("b5-cscope-main", BLIND5_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status");
+    expect(found.map((e) => e.row)).toEqual([0]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Words under names but not starting under each: no table.
+  const term = fixtureTerminal(80, 8);
+  try {
+    await writeAll(term, "  File   Function  Line\r\nthe tide rose and fell twice\r\nover the long flat sands\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "table")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -7,6 +7,9 @@ import { stripFrame, type View } from "./view.ts";
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
+/** "press 'L' to load", "Press the ? key for help" (cscope's top row): a key named, then what it is for. */
+const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?'?\S{1,6}'?(?: key)? (?:to|for) \w+/i;
+
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
 
@@ -330,7 +333,7 @@ export function findStatus(view: View): Found[] {
     const told =
       (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
-      (/\b(?:press|hit|type)\b '?\S{1,6}'? (?:to|for) \w+/i.test(trimmed) ||
+      (PRESS_HINT.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
         /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick|reveal)\b/i.test(
           trimmed,

@@ -65,7 +65,10 @@ export function findTables(view: View): Found[] {
         /\S\s{8,}\S/.test(text.trim()) &&
         !/\d/.test(text) &&
         names.every((n) => /^[A-Z][a-z]*$/.test(n));
-      if (!styled && !separated && !ruled && !gapped) continue;
+      // Or plain names each standing where a cell starts in every row under them (cscope's "  File   Function  Line"
+      // over "0 main.c main       6 printf(…)").
+      const startsUnder = !styled && !separated && !ruled && !gapped && cellsStartUnder(view, row, segment.start, text);
+      if (!styled && !separated && !ruled && !gapped && !startsUnder) continue;
       candidates++;
       // The rule is the header's, not a row of the body; so is the blank row.
       const skip = ruled || gapped ? 1 : 0;
@@ -338,4 +341,26 @@ function ruledUnder(view: View, row: number, start: number, end: number, words: 
     words.slice(0, covered.length).every(dashed) &&
     under.slice(run[0].length).trim() === ""
   );
+}
+
+/** Column names of one capitalised word each, two blanks or more apart: "File   Function  Line". */
+const PLAIN_NAMES = /^\s*[A-Z][a-z]+(?: {2,}[A-Z][a-z]+){2,}\s*$/;
+
+/**
+ * Plain names over rows where a cell starts under each name in every row (a blank before the name's first column,
+ * the cell's first character under the name: a number may stand right-aligned, cscope's "Line" over " 6" and "12"),
+ * two rows at least, up to a blank row: the rows' cells stand under the names.
+ */
+function cellsStartUnder(view: View, row: number, start: number, text: string): boolean {
+  if (!PLAIN_NAMES.test(text)) return false;
+  const names = [...text.matchAll(/\S+/g)].map((w) => ({ from: start + w.index!, to: start + w.index! + w[0].length }));
+  const under = (line: string, { from, to }: { from: number; to: number }) => {
+    if (from > 0 && line[from - 1] !== " ") return false;
+    const first = line.slice(from, to).search(/\S/);
+    return first >= 0 && (first === 0 || /^\d/.test(line.slice(from + first)));
+  };
+  let rows = 0;
+  for (let r = row + 1; r < view.rows && view.flat[r]!.trim(); r++, rows++)
+    if (!names.every((name) => under(view.flat[r]!, name))) return false;
+  return rows >= 2;
 }

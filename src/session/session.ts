@@ -468,8 +468,6 @@ export class Session {
       const after = await this.#transcriptOrNone();
       answer = answerIn(after?.messages.slice(after.path === before?.path ? before.messages.length : 0), prompt);
       if (answer !== undefined || ended === "timeout" || performance.now() >= settled) break;
-      // A turn that ended on the CLI's own error line (its API refused) has no answer coming to the log.
-      if (ended === "idle" && watch.errorLine(watch.wordsSince(token, prompt)) !== undefined) break;
       await Bun.sleep(LOG_POLL_MS);
     }
     const source = answer === undefined ? "screen" : "log";

@@ -978,16 +978,17 @@ test("a confirmation's last '?' (find -ok's '< rm … > ?', xargs -p's '…?...'
       fixture.term.dispose();
     }
   }
-  // Typed after it: the value is what was typed.
-  for (const [shown, label] of [
-    ["< rm ... ./a.tmp > ? y", "< rm ... ./a.tmp > ?"],
-    ["rm a.tmp?...y", "rm a.tmp?..."],
+  // Typed after it: the value is what was typed. (A "?" typed after a question's own "?" is a value: visudo's.)
+  for (const [shown, label, value] of [
+    ["< rm ... ./a.tmp > ? y", "< rm ... ./a.tmp > ?", "y"],
+    ["rm a.tmp?...y", "rm a.tmp?...", "y"],
+    ["What now? ?", "What now?", "?"],
   ]) {
     const term = fixtureTerminal(80, 6);
     try {
       await writeAll(term, shown!);
       const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "input");
-      expect(found.map((e) => [e.label, e.value])).toEqual([[label, "y"]]);
+      expect(found.map((e) => [e.label, e.value])).toEqual([[label, value]]);
     } finally {
       term.dispose();
     }
@@ -1143,5 +1144,18 @@ test("plain column names over rows whose cells start under them (cscope's); a 'P
     expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "table")).toEqual([]);
   } finally {
     term.dispose();
+  }
+});
+
+test("answers one per row, a key in parentheses in the first word, over the prompt (visudo's options)", async () => {
+  const fixture = await loadFixture("b2-visudo-options", BLIND2_DIR);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+    expect(found.map((e) => [e.kind, e.row, e.items?.map((i) => i.key)])).toEqual([
+      ["question", 5, ["e", "x", "Q"]],
+      ["input", 9, undefined],
+    ]);
+  } finally {
+    fixture.term.dispose();
   }
 });

@@ -795,8 +795,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     ASKS_ON.exec(before) ??
     /^(.*[:?>$#❯›])\s*$/.exec(before) ??
     /^(.*?\S.*?\]:)(?=\S)/.exec(before);
-  // (A lone "?" after the mark found is the prompt's own last mark, not what was typed: find -ok's "< rm … > ? ".)
-  const lone = found && !commandLine && !named && !bracketed ? LONE_ASK.exec(before.slice(found[0].length)) : null;
+  // (A lone "?" after a ">" found as the mark is the prompt's own last mark, not what was typed: find -ok's
+  // "< rm … > ? ". After a "?" it is typed: visudo's "What now? ?" asks for its options.)
+  const lone =
+    found && !commandLine && !named && !bracketed && /> ?$/.test(found[0])
+      ? LONE_ASK.exec(before.slice(found[0].length))
+      : null;
   const match = lone ? LONE_ASK_PROMPT.exec(before) : found;
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the

@@ -312,6 +312,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...parenKeyAnswers(view));
+  out.push(...parenKeyRows(view));
   out.push(...keysUnderWords(view));
   out.push(...numberedNames(view));
   out.push(...slashedAnswers(view));
@@ -973,6 +974,41 @@ function keysInWords(view: View): Found[] {
   const width = Math.max(...Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: row - top + 1, label: clean(asked), items }];
+}
+
+/** An answer alone on its indented row, its key in parentheses in its first word: visudo's "  e(x)it without …". */
+const PAREN_KEY_ROW = /^(\s+)([A-Za-z]*\(([A-Za-z])\)[A-Za-z]*(?: \S+)*)\s*$/;
+
+/**
+ * Answers one per row, each key in parentheses in its first word, over the prompt holding the cursor (a blank row
+ * between at most: visudo's "  (e)dit sudoers file again" … "  (Q)uit and save changes to sudoers file (DANGER!)"
+ * over "What now? "): a question whose items are the rows, each keyed by its letter as shown (visudo's "Q" is not
+ * its "q"). The prompt stays an input of its own.
+ */
+function parenKeyRows(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row === 0) return [];
+  if (
+    !/\S[?:]\s*$/.test(view.flat[cursor.row]!.slice(0, cursor.col)) ||
+    view.flat[cursor.row]!.slice(cursor.col).trim()
+  )
+    return [];
+  let last = cursor.row - 1;
+  if (last > 0 && !view.flat[last]!.trim()) last--;
+  let top = last;
+  while (top >= 0 && PAREN_KEY_ROW.test(view.flat[top]!)) top--;
+  top++;
+  if (last - top + 1 < 2) return [];
+  const items: Omit<Item, "ref">[] = [];
+  for (let row = top; row <= last; row++) {
+    if (!view.free(row, 0, view.cols)) return [];
+    const match = PAREN_KEY_ROW.exec(view.flat[row]!)!;
+    items.push({ label: match[2]!, row, col: match[1]!.length, width: match[2]!.length, key: match[3]! });
+  }
+  if (new Set(items.map((i) => i.key!.toLowerCase())).size !== items.length) return [];
+  const width = Math.max(...view.flat.slice(top, last + 1).map((l) => l.trimEnd().length));
+  view.use(top, 0, view.cols, last - top + 1);
+  return [{ kind: "question", row: top, col: 0, width, height: cursor.row - top + 1, items }];
 }
 
 /** A numbered item named by a word, its description in a column after it: "2 standard  Offer more extensive …". */

@@ -370,3 +370,27 @@ test("a REPL's line entered: the prompt back empty under it, the line one more t
     "two lines",
   );
 });
+
+test("answers written as whole words ('(Yes/No)', wipe's) are typed as written; a question asked again is not answered", async () => {
+  // wipe 0.24 takes "Yes" or "No" whole and asks again on anything else (blind set 6: `y` was typed and
+  // reported answered, the line "(Yes/No) y" taken as evidence while the same question stood under it).
+  const ask = (out: string) =>
+    `while :; do read -p "Okay to WIPE 1 regular file ? (Yes/No) " a; ` +
+    `case "$a" in Yes|No) break;; *) echo 'Please answer "Yes" or "No".';; esac; done; echo "$a" > ${out}`;
+  const out = join(sandbox.dir, "wipe.out");
+  const id = await start(ask(out));
+  await shown(id, "(Yes/No)");
+  const reply = await act(["choose", id, "Yes"]);
+  expect(reply).toMatchObject({ sent: ['"Yes"', "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+  expect(readFileSync(out, "utf8")).toBe("Yes\n");
+
+  // A program that takes nothing it is given asks again under the answered line: never "answered".
+  const stubborn = await start(
+    `while :; do read -p "Okay to WIPE 1 regular file ? (Yes/No) " a; echo 'Please answer "Yes" or "No".'; done`,
+  );
+  await shown(stubborn, "(Yes/No)");
+  const refused = await act(["choose", stubborn, "No"]);
+  expect(refused.effect).not.toBe("answered");
+  expect(refused.seen).toContain("asked again");
+});

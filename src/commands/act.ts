@@ -9,6 +9,7 @@ import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import {
+  askedAgainBelow,
   cellOf,
   findAgain,
   functionKeyOf,
@@ -587,6 +588,10 @@ async function answered(
     }
     if (!again || typed) {
       const line = evidence(look, false);
+      const at =
+        line === undefined ? -1 : look.text.split("\n").findIndex((r) => r.trim() && line.startsWith(r.trim()));
+      if (line && typed && at >= 0 && askedAgainBelow(look.elements, target, at))
+        return actor.reply("uncertain", `the question was asked again under the answered line ${JSON.stringify(line)}`);
       if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;

@@ -128,6 +128,17 @@ export function findAgain(elements: Element[], target: Target): Target | undefin
 }
 
 /**
+ * The target's question drawn again below `row` (its answered line): the program did not take the answer and asks
+ * again (wipe's "Okay to WIPE 1 regular file ? (Yes/No)" under "… (Yes/No) y").
+ */
+export function askedAgainBelow(elements: Element[], target: Target, row: number): boolean {
+  const label = norm(target.element.label ?? "");
+  return (
+    label !== "" && elements.some((e) => e.kind === target.element.kind && e.row > row && norm(e.label ?? "") === label)
+  );
+}
+
+/**
  * Two labels of one item: equal, or one the other with words added after it. A list may append a
  * description to the item in focus (`Router` -> `Router (SPA development)`), and take it away when
  * the focus leaves.

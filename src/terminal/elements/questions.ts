@@ -82,9 +82,12 @@ function bracketedAnswers(
     c = line.indexOf(option, c);
     const key = option.toLowerCase();
     const placeholder = bracketed !== option && option.length > 1 && !/^(?:yes|no)$/i.test(option);
-    // A key of several letters is typed whole (emacs's "yes", "C-r").
+    // A key of several letters is typed whole (emacs's "yes", "C-r"); a yes or no as written (wipe's "(Yes/No)"
+    // takes "Yes" whole and asks again on "y").
     // (In git's list, "j" and "J" are two keys, and none is the default.)
-    const typed = listed ? option : option.startsWith("^") || /^C-|^(?:yes|no)$/.test(option) ? key : key.slice(0, 1);
+    const control = option.startsWith("^") || /^C-/.test(option);
+    const whole = /^(?:yes|no)$/i.test(option) ? option : control ? key : undefined;
+    const typed = listed ? option : (whole ?? key.slice(0, 1));
     const byCase = caseMarks && option !== key && option.length === 1;
     const isDefault = !listed && !placeholder && (byCase || bracketed !== option);
     // (An answer the legend describes is where its description is: that is what names it.)

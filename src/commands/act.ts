@@ -588,8 +588,7 @@ async function answered(
     }
     if (!again || typed) {
       const line = evidence(look, false);
-      const at =
-        line === undefined ? -1 : look.text.split("\n").findIndex((r) => r.trim() && line.startsWith(r.trim()));
+      const at = line === undefined ? -1 : answeredRow(look.text, line);
       if (line && typed && at >= 0 && askedAgainBelow(look.elements, target, at))
         return actor.reply("uncertain", `the question was asked again under the answered line ${JSON.stringify(line)}`);
       if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
@@ -628,6 +627,19 @@ async function answered(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
   );
+}
+
+/**
+ * The row of an answered line as evidence() gives it: the row itself, a row ending in the typed line, or the first
+ * of two rows joined (spaces compared as one).
+ */
+function answeredRow(text: string, line: string): number {
+  const squeeze = (r: string) => r.replace(/\s+/g, " ").trim();
+  const wanted = squeeze(line);
+  return text.split("\n").findIndex((r) => {
+    const row = squeeze(r);
+    return row !== "" && (row === wanted || row.endsWith(wanted) || wanted.startsWith(`${row} `));
+  });
 }
 
 /** What the screen shows when the goal state is not seen, in a few words. */

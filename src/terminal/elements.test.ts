@@ -1159,3 +1159,76 @@ test("answers one per row, a key in parentheses in the first word, over the prom
     fixture.term.dispose();
   }
 });
+
+test("'key=word' answers ('(a=all/c=convert/y/N)?'), or words a key and ')' opens ('o)verwrite')", async () => {
+  const want: Record<string, unknown[]> = {
+    "b6-fossil-crlf": [2, 1, "Commit anyhow", ["all:a", "convert:c", "Yes:y", "No:n*"]],
+    "b6-fossil-binary": [5, 1, "Commit anyhow", ["all:a", "Yes:y", "No:n*"]],
+    "b6-mcopy-clash": [
+      0,
+      3,
+      'Long file name "report.txt" already exists.',
+      ["a", "A", "r", "R", "o", "O", "s", "S", "q"],
+    ],
+    "b6-mcopy-second": [
+      3,
+      3,
+      'Long file name "notes.txt" already exists.',
+      ["a", "A", "r", "R", "o", "O", "s", "S", "q"],
+    ],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+      const items = (e: (typeof found)[number]) =>
+        name.startsWith("b6-fossil")
+          ? e.items?.map((i) => `${i.label}:${i.key}${i.selected ? "*" : ""}`)
+          : e.items?.map((i) => i.key);
+      expect(found.map((e) => [e.row, e.height, e.label, items(e)]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Answered, the cursor gone on to the next row: history, no question; nor rows of such words that end no prompt.
+  for (const text of [
+    "Commit anyhow (a=all/c=convert/y/N)? y\r\n$ ",
+    "a)utorename o)verwrite\r\ns)kip q)uit (aosq): s\r\n$ ",
+  ]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+test("a prompt's mark inside its parentheses is part of its words (phpunit's '(…; default: src):')", async () => {
+  const want: Record<string, unknown[]> = {
+    "b6-phpunit-bootstrap": [4, "Bootstrap script (relative to path shown above; default: vendor/autoload.php)", ""],
+    "b6-phpunit-source": [7, "Source directory (relative to path shown above; default: src)", ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.label, e.value]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // A value typed after it is the value.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Cache directory (default: .cache): tmp/c");
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "input")
+        .map((e) => [e.label, e.value]),
+    ).toEqual([["Cache directory (default: .cache)", "tmp/c"]]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -801,7 +801,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     found && !commandLine && !named && !bracketed && /> ?$/.test(found[0])
       ? LONE_ASK.exec(before.slice(found[0].length))
       : null;
-  const match = lone ? LONE_ASK_PROMPT.exec(before) : found;
+  const match = lone ? LONE_ASK_PROMPT.exec(before) : outsideParens(before, found);
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the
   // prompt: what is typed comes after it.
@@ -973,6 +973,24 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
     ];
   }
   return [];
+}
+
+/**
+ * A prompt's mark found inside parentheses left open is the prompt's words, not its end (phpunit's "Bootstrap script
+ * (relative to path shown above; default: vendor/autoload.php): "): the first mark after them that closes every
+ * parenthesis, a blank or the row's end after it, is. Kept as found when none does.
+ */
+function outsideParens(before: string, found: RegExpExecArray | null): RegExpExecArray | null {
+  const open = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+  if (!found?.[1] || open(found[1]) <= 0) return found;
+  const mark = /[:?>](?=\s|$)/g;
+  mark.lastIndex = found[0].length;
+  for (let m = mark.exec(before); m; m = mark.exec(before)) {
+    const head = before.slice(0, m.index + 1);
+    if (open(head) !== 0) continue;
+    return new RegExp(`^([\\s\\S]{${head.length}})\\s*`).exec(before);
+  }
+  return found;
 }
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */

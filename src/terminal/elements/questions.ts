@@ -315,6 +315,8 @@ export function findQuestions(view: View): Found[] {
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...parenKeyAnswers(view));
+  out.push(...equalsKeyAnswers(view));
+  out.push(...keyParenRows(view));
   out.push(...parenKeyRows(view));
   out.push(...keysUnderWords(view));
   out.push(...numberedNames(view));
@@ -1137,6 +1139,106 @@ function parenKeyAnswers(view: View): Found[] {
   }
   const rows = Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!);
   const col = Math.min(start, ...rows.filter((r) => r.trim()).map((r) => r.search(/\S/)));
+  const width = Math.max(...rows.map((r) => r.trimEnd().length)) - col;
+  view.use(top, 0, view.cols, row - top + 1);
+  return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];
+}
+
+/** One answer in parentheses parted by "/": a key, "=" and its name (fossil's "a=all", "c=convert"), or a bare key. */
+const EQUALS_KEY = /([A-Za-z])(?:=([A-Za-z][\w-]*))?/g;
+const EQUALS_KEY_PART = "[A-Za-z](?:=[A-Za-z][\\w-]*)?";
+
+/**
+ * Such answers ending the prompt, at least one named by "=" (fossil's "Commit anyhow (a=all/c=convert/y/N)?"), maybe a
+ * "?" or ":" after them.
+ */
+const EQUALS_KEY_ANSWERS = new RegExp(`\\(((?=[^)]*=)${EQUALS_KEY_PART}(?:\\/${EQUALS_KEY_PART})+)\\)\\s*[?:]?\\s*$`);
+
+/**
+ * Answers named by a key, "=" and a word, parted by "/", ending the row the cursor waits on (fossil's "Commit anyhow
+ * (a=all/c=convert/y/N)?"): a question labelled with the words before them, each item the word (a bare key its usual
+ * name: "y" Yes), keyed by its letter; among bare keys of mixed case the capital is the default, typed in lower case.
+ * Only on the cursor's row: the same question answered above ("… (a=all/c=convert/y/N)? y") is history.
+ */
+function equalsKeyAnswers(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  const match = EQUALS_KEY_ANSWERS.exec(asked);
+  if (!match || view.flat[row]!.slice(cursor.col).trim() || !view.free(row, 0, view.cols)) return [];
+  const parts = [...match[1]!.matchAll(EQUALS_KEY)];
+  if (new Set(parts.map((m) => m[1]!.toLowerCase())).size !== parts.length) return [];
+  const bare = parts.filter((m) => !m[2]).map((m) => m[1]!);
+  const mixed = bare.some((k) => /[a-z]/.test(k)) && bare.some((k) => /[A-Z]/.test(k));
+  const from = match.index! + 1;
+  const items: Omit<Item, "ref">[] = parts.map((m) => ({
+    label: m[2] ?? ANSWER_NAMES[m[1]!.toLowerCase()] ?? m[1]!,
+    row,
+    col: from + m.index!,
+    width: m[0].length,
+    key: !m[2] && mixed ? m[1]!.toLowerCase() : m[1]!,
+    ...(!m[2] && mixed && /[A-Z]/.test(m[1]!) ? { selected: true } : {}),
+  }));
+  const start = view.flat[row]!.search(/\S/);
+  const label = clean(asked.slice(start, match.index!)).replace(QUESTION_ICON, "").replace(/:$/, "");
+  if (!label) return [];
+  const width = view.flat[row]!.trimEnd().length - start;
+  view.use(row, 0, view.cols);
+  return [{ kind: "question", row, col: start, width, height: 1, label, items }];
+}
+
+/** An answer named by a word its key opens, a ")" right after the key: mcopy's "a)utorename", "O)verwrite-all". */
+const KEY_PAREN_WORD = /(?<=^|\s)([A-Za-z0-9])\)([A-Za-z][\w-]*)(?=\s|$)/g;
+
+/** A row of such answers only, maybe ending in the keys in parentheses and a ":" or "?" (mcopy's "(aArRoOsSq):"). */
+const KEY_PAREN_ROW =
+  /^\s*(?:[A-Za-z0-9]\)[A-Za-z][\w-]*\s+)*[A-Za-z0-9]\)[A-Za-z][\w-]*\s*(?:\(([A-Za-z0-9]{2,})\)\s*)?[:?]?\s*$/;
+
+/**
+ * Answers named by words their key opens with a ")" after it, on the row the cursor waits on and the rows right above
+ * it (mcopy's "a)utorename A)utorename-all r)ename …" over "s)kip S)kip-all q)uit (aArRoOsSq):"): a question, its
+ * items the words as shown, each keyed by its letter as shown (mcopy's "a" and "A" are two answers). Keys listed in
+ * parentheses at the end must hold every answer's. Its label is the paragraph above up to a blank row, by its first
+ * row (mcopy's "Long file name "report.txt" already exists.").
+ */
+function keyParenRows(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible) return [];
+  const asked = view.flat[row]!.slice(0, cursor.col);
+  if (!KEY_PAREN_ROW.test(asked) || view.flat[row]!.slice(cursor.col).trim()) return [];
+  let first = row;
+  while (
+    first > 0 &&
+    first > row - 4 &&
+    KEY_PAREN_ROW.test(view.flat[first - 1]!) &&
+    !/\(\w+\)/.test(view.flat[first - 1]!)
+  )
+    first--;
+  const items: Omit<Item, "ref">[] = [];
+  for (let r = first; r <= row; r++) {
+    if (!view.free(r, 0, view.cols)) return [];
+    for (const m of (r === row ? asked : view.flat[r]!).matchAll(KEY_PAREN_WORD))
+      items.push({ label: m[0], row: r, col: m.index!, width: m[0].length, key: m[1]! });
+  }
+  const keys = items.map((i) => i.key!);
+  if (items.length < 2 || new Set(keys).size !== keys.length) return [];
+  const listed = KEY_PAREN_ROW.exec(asked)![1];
+  if (listed && keys.some((k) => !listed.includes(k))) return [];
+  let top = first;
+  // (Not past an earlier prompt of such answers, answered: mcopy asks again for the next file under it.)
+  while (
+    top > 0 &&
+    top > first - 6 &&
+    view.flat[top - 1]!.trim() &&
+    !/(?<=^|\s)[A-Za-z0-9]\)[A-Za-z]/.test(view.flat[top - 1]!) &&
+    view.free(top - 1, 0, view.cols)
+  )
+    top--;
+  const label = top < first ? clean(view.flat[top]!).replace(/:$/, "") : "";
+  const rows = Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!);
+  const col = Math.min(...rows.filter((r) => r.trim()).map((r) => r.search(/\S/)));
   const width = Math.max(...rows.map((r) => r.trimEnd().length)) - col;
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];

@@ -394,3 +394,41 @@ test("answers written as whole words ('(Yes/No)', wipe's) are typed as written; 
   expect(refused.effect).not.toBe("answered");
   expect(refused.seen).toContain("asked again");
 });
+
+test("answers named by a key, '=' and a word (fossil's '(a=all/c=convert/y/N)?'), or a key and ')' opening a word (mcopy's 'o)verwrite')", async () => {
+  // fossil 2.21 asks "Commit anyhow" for each file it warns about, with the answers that file allows; the next one
+  // asked under the answered line is another question, not this one asked again (blind set 6: refused, no items).
+  const out = join(sandbox.dir, "fossil.out");
+  const id = await start(
+    `read -p "Commit anyhow (a=all/c=convert/y/N)? " a; echo "./logo.bin contains binary data."; ` +
+      `read -p "Commit anyhow (a=all/y/N)? " b; echo "$a $b" > ${out}`,
+  );
+  await shown(id, "c=convert");
+  const convert = await act(["choose", id, "convert"]);
+  expect(convert).toMatchObject({ sent: ["c", "Enter"], effect: "answered" });
+  await shown(id, "(a=all/y/N)");
+  const no = await act(["choose", id, "No"]);
+  expect(no).toMatchObject({ sent: ["n", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("c n\n");
+
+  // The same question drawn again under the answer (its answers' row as it was): not taken, never "answered".
+  const stubborn = await start(`while :; do read -p "Commit anyhow (a=all/c=convert/y/N)? " a; done`);
+  await shown(stubborn, "c=convert");
+  const again = await act(["choose", stubborn, "all"]);
+  expect(again.effect).not.toBe("answered");
+  expect(again.seen).toContain("asked again");
+
+  // mcopy 4.0.33: "a)utorename A)utorename-all …" over "s)kip S)kip-all q)uit (aArRoOsSq):", each key as shown.
+  const copied = join(sandbox.dir, "mcopy.out");
+  const mcopy = await start(
+    `echo 'Long file name "report.txt" already exists.'; ` +
+      `echo 'a)utorename A)utorename-all r)ename R)ename-all o)verwrite O)verwrite-all'; ` +
+      `read -p "s)kip S)kip-all q)uit (aArRoOsSq): " a; echo "[$a]" > ${copied}`,
+  );
+  await shown(mcopy, "(aArRoOsSq)");
+  const all = await act(["choose", mcopy, "Overwrite-all"]);
+  expect(all).toMatchObject({ sent: ["O", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(copied) || undefined, 10_000, "the answer");
+  expect(readFileSync(copied, "utf8")).toBe("[O]\n");
+});

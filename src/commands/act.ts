@@ -9,7 +9,6 @@ import { detectElements, type Element } from "../terminal/elements.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import {
-  askedAgainBelow,
   cellOf,
   findAgain,
   functionKeyOf,
@@ -505,7 +504,8 @@ async function answered(
       .map((r) => r.trim()),
   );
   let markNote = "";
-  const evidence = (look: Look, exited: boolean): string | undefined => {
+  // The line that shows the item meant, and its row (the first of two rows joined).
+  const evidence = (look: Look, exited: boolean): { line: string; row: number } | undefined => {
     const rows = look.text.split("\n");
     const cursor = look.grid.cursor.row;
     // (A question that takes its answer on a row under it, its own row still there as it was: the key's line there
@@ -524,7 +524,7 @@ async function answered(
           !(waiting && i > top && i < top + height) &&
           r.replace(/\s+/g, " ").trim() === line,
       );
-      if (at >= 0 && (exited || look.text !== before.text)) return rows[at]!.trim();
+      if (at >= 0 && (exited || look.text !== before.text)) return { line: rows[at]!.trim(), row: at };
       // (Or over two rows: a prompt that filled its row, the key at the next row's start.)
       const over = rows.findIndex(
         (r, i) =>
@@ -533,12 +533,14 @@ async function answered(
           r.trimEnd().length >= look.grid.cols - 1 &&
           `${r} ${rows[i + 1]}`.replace(/\s+/g, " ").trim() === line,
       );
-      if (over >= 0 && (exited || look.text !== before.text)) return `${rows[over]!.trim()} ${rows[over + 1]!.trim()}`;
+      if (over >= 0 && (exited || look.text !== before.text))
+        return { line: `${rows[over]!.trim()} ${rows[over + 1]!.trim()}`, row: over };
       const ends = (r: string, i: number) =>
         (exited || i !== cursor) &&
         !(waiting && i > top && i < top + height) &&
         r.replace(/\s+/g, " ").trim().endsWith(line);
-      if (typed.prompt && rows.some(ends)) return line;
+      const end = typed.prompt ? rows.findIndex(ends) : -1;
+      if (end >= 0) return { line, row: end };
     }
     const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
     const again = findAgain(look.elements, target);
@@ -554,7 +556,7 @@ async function answered(
     const fresh = (r: string, i: number) => !earlier.has(r.trim()) || (!typed && underAsked(i));
     if (!inline) {
       const hit = rows.findIndex((r, i) => fresh(r, i) && answers(r, i));
-      return hit >= 0 ? rows[hit]!.trim() : undefined;
+      return hit >= 0 ? { line: rows[hit]!.trim(), row: hit } : undefined;
     }
     // A toggle left as history ("✔ Use TypeScript? … No / Yes") holds every answer: the one taken
     // is the one drawn apart, and it must be the one meant. (Lines that stood above it before are
@@ -562,13 +564,22 @@ async function answered(
     const hit = rows.findIndex((r, i) => fresh(r, i) && answers(r, i));
     if (hit < 0) return undefined;
     const marked = markedAnswer(look.grid, hit, inline);
-    if (marked === undefined) return rows[hit]!.trim();
+    if (marked === undefined) return { line: rows[hit]!.trim(), row: hit };
     if (marked === label) {
       markNote = `, ${JSON.stringify(label)} drawn apart as the answer taken`;
-      return rows[hit]!.trim();
+      return { line: rows[hit]!.trim(), row: hit };
     }
     otherMarked = marked;
     return undefined;
+  };
+  // The question drawn again under its answered line, its rows as they were (wipe's "Okay to WIPE 1 regular file ?
+  // (Yes/No)" under "… (Yes/No) y"): the answer was not taken. (The same words asking other answers are the next
+  // question: fossil's "Commit anyhow (a=all/y/N)?" for the next file, under "… (a=all/c=convert/y/N)? y".)
+  // (Its last row compared, where the answers are: what a program prints over it may change, "Please answer …".)
+  const lastRow = (grid: CellGrid, element: Element) => rowText(grid, element.row + element.height - 1).trim();
+  const askedAgain = (look: Look, row: number) => {
+    const again = findAgain(look.elements, target, { below: row });
+    return again !== undefined && lastRow(look.grid, again.element) === lastRow(before.grid, target.element);
   };
   const takenOther = (marked: string) =>
     `the answered line shows ${JSON.stringify(marked)} drawn as the answer taken, not ${nameOf(target)}`;
@@ -587,11 +598,13 @@ async function answered(
         return actor.reply("answered", `the answered line ${JSON.stringify(line)} scrolled off the top`);
     }
     if (!again || typed) {
-      const line = evidence(look, false);
-      const at = line === undefined ? -1 : answeredRow(look.text, line);
-      if (line && typed && at >= 0 && askedAgainBelow(look.elements, target, at))
-        return actor.reply("uncertain", `the question was asked again under the answered line ${JSON.stringify(line)}`);
-      if (line) return actor.reply("answered", `the answered line shows ${JSON.stringify(line)}${markNote}`);
+      const seen = evidence(look, false);
+      if (seen && typed && askedAgain(look, seen.row))
+        return actor.reply(
+          "uncertain",
+          `the question was asked again under the answered line ${JSON.stringify(seen.line)}`,
+        );
+      if (seen) return actor.reply("answered", `the answered line shows ${JSON.stringify(seen.line)}${markNote}`);
     }
     if (performance.now() - changedAt <= SETTLE_MS) return undefined;
     // No other evidence once the screen settled: the key was seen on the question's own prompt before Enter ("> y"),
@@ -615,8 +628,8 @@ async function answered(
   if (result) return result;
   if (actor.exited) {
     const last = await actor.look();
-    const line = evidence(last, true);
-    if (line) return actor.reply("answered", `the program exited; its screen shows ${JSON.stringify(line)}`);
+    const seen = evidence(last, true);
+    if (seen) return actor.reply("answered", `the program exited; its screen shows ${JSON.stringify(seen.line)}`);
     return typed
       ? actor.reply("uncertain", `the program exited; nothing on its screen shows ${JSON.stringify(label)}`)
       : actor.reply("exited", `after Enter on ${nameOf(target)}, shown selected`);
@@ -627,19 +640,6 @@ async function answered(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
   );
-}
-
-/**
- * The row of an answered line as evidence() gives it: the row itself, a row ending in the typed line, or the first
- * of two rows joined (spaces compared as one).
- */
-function answeredRow(text: string, line: string): number {
-  const squeeze = (r: string) => r.replace(/\s+/g, " ").trim();
-  const wanted = squeeze(line);
-  return text.split("\n").findIndex((r) => {
-    const row = squeeze(r);
-    return row !== "" && (row === wanted || row.endsWith(wanted) || wanted.startsWith(`${row} `));
-  });
 }
 
 /** What the screen shows when the goal state is not seen, in a few words. */

@@ -24,10 +24,10 @@ const norm = (text: string): string =>
 /**
  * A label without the marks round its key: "[y]es" → "yes", "[v]iew patch" → "view patch", "'f'ile" → "file",
  * "(Y)es" → "yes", "a(u)to rename all" → "auto rename all" (a letter in parentheses only inside a word: "(c) copy"
- * keeps its own).
+ * keeps its own), "o)verwrite" → "overwrite" (a key and ")" opening a word, mcopy's).
  */
 const unmarked = (label: string): string =>
-  label.replace(/\[(\w)\]|'(\w)'|\((\w)\)(?=\w)|(?<=\w)\((\w)\)/g, "$1$2$3$4");
+  label.replace(/\[(\w)\]|'(\w)'|\((\w)\)(?=\w)|(?<=\w)\((\w)\)|(?<=^|\s)(\w)\)(?=\w)/g, "$1$2$3$4$5");
 
 /** The name a target is said by in messages: its label, else its ref. */
 export const nameOf = (target: Target): string =>
@@ -101,10 +101,23 @@ const aliases = (found: Target[]): boolean =>
 
 /**
  * The same target on a later screen: an item with the same label in an element of the same kind,
- * or an element of the same kind and label (the nearest to where it was). Undefined when gone.
+ * or an element of the same kind and label (the nearest to where it was). Undefined when gone. With `below`, the
+ * target's question drawn again below that row (its answered line): the program did not take the answer and asks
+ * again.
  */
-export function findAgain(elements: Element[], target: Target): Target | undefined {
+export function findAgain(elements: Element[], target: Target, options: { below?: number } = {}): Target | undefined {
   const { element, item } = target;
+  // Asked again under its answered line (wipe's "Okay to WIPE 1 regular file ? (Yes/No)" under "… (Yes/No) y"): the
+  // same question (kind and words) below that row, whatever its items.
+  if (options.below !== undefined) {
+    const label = norm(element.label ?? "");
+    const again = elements.find(
+      (e) => e.kind === element.kind && e.row > options.below! && norm(e.label ?? "") === label,
+    );
+    return label !== "" && again
+      ? { element: again, item: again.items?.find((i) => norm(i.label) === norm(item?.label ?? "")) }
+      : undefined;
+  }
   const distance = (e: { row: number; col: number }) =>
     Math.abs(e.row - (item ?? element).row) * 1000 + Math.abs(e.col - (item ?? element).col);
   let best: Target | undefined;
@@ -125,17 +138,6 @@ export function findAgain(elements: Element[], target: Target): Target | undefin
       best = { element: e };
   }
   return best ?? grown;
-}
-
-/**
- * The target's question drawn again below `row` (its answered line): the program did not take the answer and asks
- * again (wipe's "Okay to WIPE 1 regular file ? (Yes/No)" under "… (Yes/No) y").
- */
-export function askedAgainBelow(elements: Element[], target: Target, row: number): boolean {
-  const label = norm(target.element.label ?? "");
-  return (
-    label !== "" && elements.some((e) => e.kind === target.element.kind && e.row > row && norm(e.label ?? "") === label)
-  );
 }
 
 /**

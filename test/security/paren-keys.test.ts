@@ -54,3 +54,48 @@ test("an answer with a key in parentheses types that one letter, never the rest 
   expect(reply.sent).toEqual(["r", "Enter"]);
   await shown("read[r]");
 }, 60_000);
+
+test("answers named by 'key=word' or by a key and ')' opening a word, shown as output above a prompt: nothing is typed", async () => {
+  // fossil's "(a=all/c=convert/y/N)?" and mcopy's "a)utorename … (aArRoOsSq):" are questions only on the row holding
+  // the cursor; printed by a program (a log, a file) above a shell's prompt they are text.
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    'echo "Commit anyhow (a=all/c=convert/y/N)?"; echo "a)utorename o)verwrite O)verwrite-all"; ' +
+      'echo "s)kip q)uit (aoOsq):"; while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600',
+  ]);
+  const shown = (text: string) =>
+    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
+  await shown("(aoOsq):");
+  for (const named of ["all", "convert", "overwrite", "O)verwrite-all", "skip"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code).not.toBe(0);
+  }
+  await shown("loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);
+
+test("a 'key=word' or 'k)word' answer types its one letter as its cells draw it, never the word", async () => {
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    'read -t 8 -p "Commit anyhow (a=all/c=convert/y/N)? " a; echo "read[$a]"; ' +
+      'echo "r)ename R)ename-all"; read -t 8 -p "s)kip q)uit (rRsq): " b; echo "read2[$b]"; sleep 600',
+  ]);
+  const shown = (text: string) =>
+    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
+  await shown("c=convert");
+  const reply = JSON.parse(await sandbox.ok(["choose", id, "convert", "--json"])) as { sent: string[] };
+  expect(reply.sent).toEqual(["c", "Enter"]);
+  await shown("read[c]");
+  await shown("(rRsq):");
+  const rename = JSON.parse(await sandbox.ok(["choose", id, "rename", "--json"])) as { sent: string[] };
+  expect(rename.sent).toEqual(["r", "Enter"]);
+  await shown("read2[r]");
+}, 60_000);

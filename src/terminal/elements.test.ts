@@ -1232,3 +1232,72 @@ test("a prompt's mark inside its parentheses is part of its words (phpunit's '(â
     term.dispose();
   }
 });
+
+test("a prompt that is only a mark at the first column ('?-', '(%i1)', '%'), nothing below: the input", async () => {
+  const want: Record<string, unknown[]> = {
+    "b6-swipl-start": [7, "", ""],
+    "b6-maxima-start": [6, "", ""],
+    "b6-maxima-result": [21, "", ""],
+    "b6-sdiff-first": [2, "", ""],
+    "b6-sdiff-help": [13, "", ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.label ?? "", e.value]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // A line typed after it is the value; after a lone ':' or '?' words with blanks are a prompt's, not typed.
+  for (const [text, expected] of [
+    ["?- save_dept(42).", [["", "save_dept(42)."]]],
+    ["%r", [["", "r"]]],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(
+        detectElements(cellGridOf(term))
+          .filter((e) => e.kind === "input")
+          .map((e) => [e.label ?? "", e.value]),
+      ).toEqual(expected as unknown as string[][]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+test("rows numbered in order from 0 over a prompt asking for a number ('[0..3]', 'Enter a number')", async () => {
+  const want: Record<string, unknown[]> = {
+    "b6-trash-list": [0, 4, ["0", "1", "2", "3"], "2026-12-04 08:30:55 /tmp/b6/trash/w/report.txt", ""],
+    "b6-trash-typed": [0, 4, ["0", "1", "2", "3"], "2026-12-04 08:30:55 /tmp/b6/trash/w/report.txt", "2"],
+    "b6-checkinstall-values": [6, 16, [...Array(16).keys()].map(String), "Name", ""],
+  };
+  for (const [name, [row, height, keys, third, value]] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term));
+      const question = found.filter((e) => e.kind === "question");
+      expect(
+        question.map((e) => [e.row, e.height, e.items?.map((i) => i.key), e.items?.[2]?.label]) as unknown[],
+      ).toEqual([[row, height, keys, third]]);
+      // The prompt stays an input (no key hint, no "press ENTER" question): the number is typed there.
+      expect(found.filter((e) => e.kind === "input" && e.cursor).map((e) => e.value) as unknown[]).toEqual([value]);
+      expect(found.filter((e) => e.kind === "status")).toEqual([]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Not numbered from 0 or 1, or no number asked: no question.
+  for (const text of ["  3 apples\r\n  4 pears\r\nWhich one [3..4]: ", "  0 apples\r\n  1 pears\r\nWhich one: "]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -10,6 +10,12 @@ const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 /** "press 'L' to load", "Press the ? key for help" (cscope's top row): a key named, then what it is for. */
 const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?'?\S{1,6}'?(?: key)? (?:to|for) \w+/i;
 
+/**
+ * A prompt whose other answer is a key, its colon ending it (an answer typed after it maybe): checkinstall's "Enter a
+ * number to change any of them or press ENTER to continue:". A prompt, not a key hint.
+ */
+const KEY_OR_ANSWER = /^\S.*\bor (?:press|hit|type)\b.*[:?](?: \S{0,3})?$/i;
+
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
 
@@ -333,6 +339,7 @@ export function findStatus(view: View): Found[] {
     const told =
       (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
+      !KEY_OR_ANSWER.test(trimmed) &&
       (PRESS_HINT.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
         /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick|reveal)\b/i.test(
@@ -345,6 +352,7 @@ export function findStatus(view: View): Found[] {
       told ||
       (!/^[?✔✖◆◇] \S/.test(trimmed) &&
         !PROMPT_REMARK.test(trimmed) &&
+        !KEY_OR_ANSWER.test(trimmed) &&
         !inParagraph(view, row) &&
         !closesAbove(view, row) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||

@@ -802,6 +802,26 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       ? LONE_ASK.exec(before.slice(found[0].length))
       : null;
   const match = lone ? LONE_ASK_PROMPT.exec(before) : outsideParens(before, found);
+  if (!match) {
+    // A prompt that is only a mark (`MARK_ONLY`: swipl's "?-", maxima's "(%i1)", sdiff's "%") at the first column, the
+    // cursor after it (a line typed maybe, no prompt's words: no mark of one in it), nothing below: a REPL's line.
+    // (After a lone ":" or "?" words with blanks are a prompt's: inquirer's "? Package name", jove's ": find-file
+    // (default notes.txt)"; one word is typed, jove's ": write-fi".)
+    const mark = from === 0 ? MARK_ONLY.exec(before) : null;
+    const typed = mark ? before.slice(mark[0].length) : "";
+    if (
+      mark &&
+      !/[:?>]\s/.test(`${typed} `) &&
+      !(/^[:?] $/.test(mark[0]) && /\S\s+\S/.test(typed)) &&
+      !line.slice(cursor.col - from).trim() &&
+      view.flat.slice(row + 1).every((l) => !l.trim())
+    ) {
+      view.use(row, 0, view.cols);
+      return [
+        { kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: typed.trim(), cursor: true },
+      ];
+    }
+  }
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
   // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the
   // prompt: what is typed comes after it.
@@ -974,6 +994,12 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
   }
   return [];
 }
+
+/**
+ * A prompt that is only a mark: one to three signs (swipl's "?-", sdiff's "%") or a short word of no blanks in
+ * parentheses (maxima's "(%i1)"), maybe a blank after it (sdiff's "%" takes its command right after it).
+ */
+const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)) ?/u;
 
 /**
  * A prompt's mark found inside parentheses left open is the prompt's words, not its end (phpunit's "Bootstrap script

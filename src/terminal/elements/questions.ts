@@ -320,6 +320,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...parenKeyRows(view));
   out.push(...keysUnderWords(view));
   out.push(...numberedNames(view));
+  out.push(...numberedOverPrompt(view));
   out.push(...slashedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -505,6 +506,9 @@ export function findQuestions(view: View): Found[] {
     const line = view.flat[row]!;
     const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    // (Words before it on its row ending in "or" make it a part of a prompt's: checkinstall's "Enter a number to
+    // change any of them or press ENTER to continue:" is one input.)
+    if (/\bor\s*$/i.test(line.slice(0, match.index!))) continue;
     const col = match.index!;
     const text = match[0].trimEnd();
     const keyCol = col + match[0].indexOf(match[1]!);
@@ -1142,6 +1146,57 @@ function parenKeyAnswers(view: View): Found[] {
   const width = Math.max(...rows.map((r) => r.trimEnd().length)) - col;
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];
+}
+
+/**
+ * A row numbered, then what the number picks: trash-restore's "   0 2026-11-28 09:12:40 /tmp/…", checkinstall's
+ * "0 -  Maintainer: [ root@vm ]".
+ */
+const NUMBERED_ROW = /^(\s*)(\d{1,3})(?: +- +| {1,3})(\S.*?)\s*$/;
+
+/** A setting's name before its value in brackets: checkinstall's "Maintainer: [ root@vm ]". */
+const SETTING_NAME = /^(\S.*?):\s*\[.*\]$/;
+
+/** A prompt that asks for a number: a range in brackets ("[0..3]", "[1-12]") or the word ("Enter a number …"). */
+const ASKS_NUMBER = /\[\d+\s*(?:\.\.|-)\s*\d+\]|\bnumber\b/i;
+
+/**
+ * Rows numbered in order from 0 or 1, one a row, right over the prompt holding the cursor that asks for a number
+ * (trash-restore's "   0 2026-11-28 09:12:40 /tmp/…/build.log" … over "What file to restore [0..3]:",
+ * checkinstall's "0 -  Maintainer: [ root@vm ]" … over "Enter a number to change any of them or press ENTER to
+ * continue:", one blank row between at most): a question without a label, each row an item keyed by its number and
+ * named by its text (a setting by its name). The prompt stays an input: what is typed there is the number.
+ */
+function numberedOverPrompt(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row < 2) return [];
+  const prompt = view.flat[cursor.row]!.slice(0, cursor.col);
+  if (!ASKS_NUMBER.test(prompt) || !/[:?>]\s*\S{0,3}\s*$/.test(prompt)) return [];
+  let r = cursor.row - 1;
+  if (!view.flat[r]!.trim()) r--;
+  const items: Omit<Item, "ref">[] = [];
+  for (; r >= 0; r--) {
+    const row = NUMBERED_ROW.exec(view.flat[r]!);
+    if (!row || !view.free(r, 0, view.cols)) break;
+    const number = Number(row[2]);
+    if (items.length && number !== Number(items[0]!.key) - 1) break;
+    const text = row[3]!;
+    const col = row[1]!.length;
+    items.unshift({
+      label: SETTING_NAME.exec(text)?.[1]?.trim() ?? text,
+      row: r,
+      col,
+      width: view.flat[r]!.trimEnd().length - col,
+      key: row[2]!,
+    });
+    if (number === 0) break;
+  }
+  if (items.length < 2 || Number(items[0]!.key) > 1) return [];
+  const top = items[0]!.row;
+  const col = Math.min(...items.map((i) => i.col));
+  const width = Math.max(...items.map((i) => i.col + i.width)) - col;
+  for (const item of items) view.use(item.row, 0, view.cols);
+  return [{ kind: "question", row: top, col, width, height: items.length, items }];
 }
 
 /** One answer in parentheses parted by "/": a key, "=" and its name (fossil's "a=all", "c=convert"), or a bare key. */

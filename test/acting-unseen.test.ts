@@ -371,6 +371,60 @@ test("a REPL's line entered: the prompt back empty under it, the line one more t
   );
 });
 
+test("a REPL whose prompt is only a mark (swipl's '?-', maxima's '(%i1)', sdiff's '%'): the line filled and entered", async () => {
+  // Blind set 6: no input was read at these prompts, so fill refused ("no input holding the cursor").
+  const field = async (id: string) => {
+    const snap = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+      elements: Array<{ ref: string; kind: string; cursor?: boolean }>;
+    };
+    return snap.elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+  };
+  for (const [mark, line] of [
+    ["?- ", "halt."],
+    ["(%i1) ", "integrate(x^a, x);"],
+    ["%", "r"],
+  ] as const) {
+    const out = join(sandbox.dir, `mark-${line.length}.out`);
+    const id = await start(`while read -r -p '${mark}' l; do echo "$l" >> ${out}; done`);
+    await shown(id, mark.trim());
+    const reply = await act(["fill", id, await field(id), line, "--submit"]);
+    expect(reply).toMatchObject({ effect: "submitted" });
+    await waitFor(() => (readFileSync(out, "utf8") === `${line}\n` ? true : undefined), 10_000, `${line} read`);
+  }
+});
+
+test("rows numbered from 0 over a prompt asking for a number (trash-restore's, checkinstall's): chosen by their text", async () => {
+  // Blind set 6: the rows were no question, so `choose` found nothing to name.
+  const out = join(sandbox.dir, "restore.out");
+  const id = await start(
+    "printf '   0 2026-11-28 09:12:40 /w/build.log\\n   1 2026-11-30 16:05:11 /w/report.txt\\n" +
+      "   2 2026-12-04 08:30:55 /w/report.txt\\n'; " +
+      `read -p "What file to restore [0..2]: " n; echo "$n" > ${out}`,
+  );
+  await shown(id, "[0..2]");
+  // Two rows hold it: refused, naming both; nothing typed.
+  const both = await sandbox.run(["choose", id, "report.txt", "--json"]);
+  expect(both.code).not.toBe(0);
+  expect(both.stdout).toContain("names 2 things");
+  const reply = await act(["choose", id, "2026-12-04 08:30:55 /w/report.txt"]);
+  expect(reply).toMatchObject({ sent: ["2", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+  expect(readFileSync(out, "utf8")).toBe("2\n");
+
+  // A setting by its name (checkinstall's "3 -  Version: [ 0.3 ]").
+  const values = join(sandbox.dir, "values.out");
+  const form = await start(
+    "printf '0 -  Maintainer: [ root@vm ]\\n1 -  Summary: [ Tides ]\\n2 -  Name:    [ tidepool ]\\n" +
+      "3 -  Version: [ 0.3 ]\\n\\n'; " +
+      `read -p "Enter a number to change any of them or press ENTER to continue: " n; echo "$n" > ${values}`,
+  );
+  await shown(form, "to continue:");
+  const version = await act(["choose", form, "Version"]);
+  expect(version).toMatchObject({ sent: ["3", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(values) || undefined, 10_000, "the answer");
+  expect(readFileSync(values, "utf8")).toBe("3\n");
+});
+
 test("answers written as whole words ('(Yes/No)', wipe's) are typed as written; a question asked again is not answered", async () => {
   // wipe 0.24 takes "Yes" or "No" whole and asks again on anything else (blind set 6: `y` was typed and
   // reported answered, the line "(Yes/No) y" taken as evidence while the same question stood under it).

@@ -2,7 +2,8 @@
 // "(N)o/(y)es/(c)ontinue:") are a question only on the row holding the cursor, ending in them: a program's output
 // that merely shows such words (a file printed by cat, a log line) above a shell's prompt is no question, and
 // `choose yes` types nothing into the shell (nor do such answers one a row: visudo's "  e(x)it …" over
-// "What now?"). Where it is a question, only the one letter its cells draw is typed.
+// "What now?"). Where it is a question, only the one letter its cells draw is typed. So too rows numbered from 0 over
+// a prompt asking for a number (trash-restore's): a question only while that prompt holds the cursor.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Sandbox, waitFor } from "../harness.ts";
 
@@ -98,4 +99,27 @@ test("a 'key=word' or 'k)word' answer types its one letter as its cells draw it,
   const rename = JSON.parse(await sandbox.ok(["choose", id, "rename", "--json"])) as { sent: string[] };
   expect(rename.sent).toEqual(["r", "Enter"]);
   await shown("read2[r]");
+}, 60_000);
+
+test("rows numbered from 0 and a prompt asking for a number, shown as output above a prompt: no question, nothing typed", async () => {
+  // trash-restore's "   0 … /w/build.log" rows over "What file to restore [0..1]:" are a question only while that
+  // prompt holds the cursor; printed above a shell's prompt, choosing a row types no number into the shell.
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    "printf '   0 2026-11-28 /w/build.log\\n   1 2026-11-30 /w/report.txt\\nWhat file to restore [0..1]:\\n'; " +
+      'while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600',
+  ]);
+  const shown = (text: string) =>
+    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
+  await shown("[0..1]:");
+  for (const named of ["2026-11-30 /w/report.txt", "report.txt", "build.log"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code).not.toBe(0);
+  }
+  await shown("loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);

@@ -425,6 +425,25 @@ test("rows numbered from 0 over a prompt asking for a number (trash-restore's, c
   expect(readFileSync(values, "utf8")).toBe("3\n");
 });
 
+test("a marker's prompt words on the row above ('Enter new version:' over '>>'), a question over a blank row", async () => {
+  const out = join(sandbox.dir, "version.out");
+  const id = await start(`echo "Enter new version:"; read -p ">> " v; echo "[$v]" > ${out}`);
+  await shown(id, ">>");
+  const version = await act(["fill", id, "Enter new version", "0.3.1", "--submit"]);
+  expect(version).toMatchObject({ effect: "submitted" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the version");
+  expect(readFileSync(out, "utf8")).toBe("[0.3.1]\n");
+
+  // maxima asks under its question after a blank row, no prompt at all; the line typed there is the answer.
+  const answer = join(sandbox.dir, "equal.out");
+  const maxima = await start(`echo "Is a equal to - 1?"; echo; read l; echo "[$l]" > ${answer}`);
+  await shown(maxima, "equal to");
+  const no = await act(["fill", maxima, "Is a equal to - 1?", "no;", "--submit"]);
+  expect(no).toMatchObject({ effect: "submitted" });
+  await waitFor(() => existsSync(answer) || undefined, 10_000, "the answer");
+  expect(readFileSync(answer, "utf8")).toBe("[no;]\n");
+});
+
 test("answers written as whole words ('(Yes/No)', wipe's) are typed as written; a question asked again is not answered", async () => {
   // wipe 0.24 takes "Yes" or "No" whole and asks again on anything else (blind set 6: `y` was typed and
   // reported answered, the line "(Yes/No) y" taken as evidence while the same question stood under it).

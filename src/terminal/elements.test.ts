@@ -1301,3 +1301,36 @@ test("rows numbered in order from 0 over a prompt asking for a number ('[0..3]',
     }
   }
 });
+
+test("a marker's label on the row above ('Enter new version:' over '>>'); a question over a blank row", async () => {
+  const want: Record<string, unknown[]> = {
+    "b6-checkinstall-version": [23, "Enter new version", ""],
+    "b6-maxima-equal": [16, "Is a equal to - 1?", ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.label, e.value]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  for (const [text, expected] of [
+    ["Is a equal to - 1?\r\n\r\nno;", [["Is a equal to - 1?", "no;"]]],
+    // (One listing its answers is a question's, not this input's label.)
+    ["Is k positive, negative or zero?\r\n\r\n", []],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(
+        detectElements(cellGridOf(term))
+          .filter((e) => e.kind === "input")
+          .map((e) => [e.label, e.value]),
+      ).toEqual(expected as unknown as string[][]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -774,6 +774,26 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.use(row, 0, view.cols);
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, value: "", cursor: true }];
   }
+  // Or under a question ending in "?" and one blank row (maxima's "Is a equal to - 1?"): labelled with it. (Not one
+  // listing its answers, "Is k positive, negative or zero?": those are a question's items.) What is typed there is
+  // its value ("no;"), no prompt's mark in it.
+  const typedOver = view.flat[row]!.slice(0, cursor.col);
+  const askedOver =
+    from === 0 && row > 1 && !/[:?>$#]\s/.test(typedOver) && !view.flat[row]!.slice(cursor.col).trim()
+      ? view.flat[row - 2]!.trim()
+      : "";
+  if (
+    /^\p{L}.{0,78}\?$/u.test(askedOver) &&
+    !/, [\p{L}-]+,? or [\p{L}-]+\?$/u.test(askedOver) &&
+    !view.flat[row - 1]!.trim() &&
+    view.free(row - 2, 0, view.cols) &&
+    view.flat.slice(row + 1).every((l) => !l.trim())
+  ) {
+    view.use(row - 2, 0, view.cols);
+    view.use(row, 0, view.cols);
+    const value = typedOver.trim();
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: clean(askedOver), value, cursor: true }];
+  }
   // A progress bar's row ("███░░ 56% | ETA: 1s"), the cursor parked after it: no prompt.
   if (/[█░▓▒■━#=]{5}/.test(view.flat[row]!.slice(0, from))) return [];
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
@@ -837,6 +857,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // A default alone before the answer, its question on the row above (keytool's "What is your first and last
   // name?" over "  [Unknown]:  Ada"): the question and its default are the label.
   const question = BRACKETS_ONLY.test(labelText) ? questionAbove(view, row) : "";
+  // A marker alone under a prompt's words ending in ":" on the row above, nothing after them (checkinstall's "Enter
+  // new version:" over ">>"): those words are the label.
+  const asking = !question && from === 0 && MARKER_ONLY_LABEL.test(labelText) ? promptAbove(view, row) : "";
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value
   // (nor part of what is typed after it: gpg's "What keysize do you want? (3072) 40").
@@ -890,14 +913,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   while (taken < view.cols && (view.free(row, taken, taken + 1) || /[─━═]/.test(view.char(row, taken)))) taken++;
   const stop = status > 0 ? status : taken;
   view.use(row, first, stop - first);
-  if (question) view.use(row - 1, 0, view.cols);
+  if (question || asking) view.use(row - 1, 0, view.cols);
   const input: Found = {
     kind: "input",
     row,
     col: first,
     width: stop - first,
     height: 1,
-    label: question ? `${question} ${labelText}` : labelText,
+    label: question ? `${question} ${labelText}` : asking || labelText,
     value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(),
     cursor: true,
   };
@@ -1046,6 +1069,16 @@ function questionAbove(view: View, row: number): string {
   if (row === 0 || !view.free(row - 1, 0, view.cols)) return "";
   const above = clean(view.text(row - 1, 0, view.cols));
   return /^\p{L}.*\?$/u.test(above) ? above : "";
+}
+
+/** A prompt's label that is only a marker of one to three signs (">>"). */
+const MARKER_ONLY_LABEL = /^[^\p{L}\p{N}\s]{1,3}$/u;
+
+/** The words of a prompt alone on the row above, ending in ":" with nothing after it ("Enter new version:"). */
+function promptAbove(view: View, row: number): string {
+  if (row === 0 || !view.free(row - 1, 0, view.cols)) return "";
+  const above = view.flat[row - 1]!.trimEnd();
+  return /^\p{L}[^:]{0,60}:$/u.test(above) ? clean(above.slice(0, -1)) : "";
 }
 
 /** A default in brackets ending a question, the "?" after it: "[yes]?", "[src/]?". */

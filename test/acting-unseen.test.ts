@@ -444,6 +444,25 @@ test("a marker's prompt words on the row above ('Enter new version:' over '>>'),
   expect(readFileSync(answer, "utf8")).toBe("[no;]\n");
 });
 
+test("a prompt filling its row, the value typed going on under it (phpunit's '(…; default: vendor/autoload.php):')", async () => {
+  // Blind set 6: the value began on the prompt's row and the terminal broke it onto the next; fill saw no field.
+  const out = join(sandbox.dir, "phpunit.out");
+  const id = await start(
+    `read -p "Bootstrap script (relative to path shown above; default: vendor/autoload.php): " a; echo "[$a]" > ${out}`,
+  );
+  await shown(id, "autoload.php):");
+  const reply = await act([
+    "fill",
+    id,
+    "Bootstrap script (relative to path shown above; default: vendor/autoload.php)",
+    "tests/bootstrap.php",
+    "--submit",
+  ]);
+  expect(reply).toMatchObject({ effect: "submitted" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the value");
+  expect(readFileSync(out, "utf8")).toBe("[tests/bootstrap.php]\n");
+});
+
 test("answers written as whole words ('(Yes/No)', wipe's) are typed as written; a question asked again is not answered", async () => {
   // wipe 0.24 takes "Yes" or "No" whole and asks again on anything else (blind set 6: `y` was typed and
   // reported answered, the line "(Yes/No) y" taken as evidence while the same question stood under it).

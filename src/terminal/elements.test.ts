@@ -1334,3 +1334,22 @@ test("a marker's label on the row above ('Enter new version:' over '>>'); a ques
     }
   }
 });
+
+test("a value begun on a full prompt row goes on under it (phpunit's '…autoload.php): t' over 'ests/…')", async () => {
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(
+      term,
+      "Bootstrap script (relative to path shown above; default: vendor/autoload.php): tests/bootstrap.php",
+    );
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "input")
+        .map((e) => [e.row, e.height, e.label, e.value]),
+    ).toEqual([
+      [0, 2, "Bootstrap script (relative to path shown above; default: vendor/autoload.php)", "tests/bootstrap.php"],
+    ]);
+  } finally {
+    term.dispose();
+  }
+});

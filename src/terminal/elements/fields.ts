@@ -964,7 +964,11 @@ const PROMPT_MARK = /^[$#>%❯›]|[:?$#>❯›%]\s/;
 function valueWrapped(view: View, row: number, before: string): Found | undefined {
   if (row === 0 || !before.trim() || PROMPT_MARK.test(before)) return undefined;
   const above = view.flat[row - 1]!.trimEnd();
-  if (above.length < view.cols - 1 || !/^\S.*[:?]$/.test(above) || ANSWERED_PROMPT.test(above)) return undefined;
+  if (above.length < view.cols - 1 || !/^\S/.test(above)) return undefined;
+  // The prompt ends the row above, or the value began on it (phpunit's "… default: vendor/autoload.php): t" over
+  // "ests/bootstrap.php", the terminal breaking it at the last column): its prompt the first mark outside parentheses.
+  const at = /[:?]$/.test(above) ? above.length : valueBegun(above);
+  if (at < 0 || ANSWERED_PROMPT.test(above.slice(0, at))) return undefined;
   if (!view.free(row - 1, 0, view.cols) || !view.free(row, 0, view.cols)) return undefined;
   view.use(row - 1, 0, view.cols, 2);
   return {
@@ -973,10 +977,23 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
     col: 0,
     width: view.cols,
     height: 2,
-    label: clean(above).replace(/:$/, "").replace(LEAD_BULLET, ""),
-    value: view.text(row, 0, view.cols).trim(),
+    label: clean(above.slice(0, at)).replace(/:$/, "").replace(LEAD_BULLET, ""),
+    value: `${above.slice(at + 1)}${view.text(row, 0, view.cols).trim()}`.trim(),
     cursor: true,
   };
+}
+
+/**
+ * Where a prompt ends on a full row whose value began after it: the first ":" or "?" and a blank outside parentheses,
+ * a short value of no blanks after it (up to 40 characters). -1 when none.
+ */
+function valueBegun(row: string): number {
+  const open = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+  for (const mark of row.matchAll(/[:?](?= )/g)) {
+    const rest = row.slice(mark.index + 2);
+    if (open(row.slice(0, mark.index)) === 0) return /^\S{1,40}$/.test(rest) ? mark.index + 1 : -1;
+  }
+  return -1;
 }
 
 /**

@@ -222,3 +222,38 @@ test("an answer with its key in parentheses inside its word ('(Y)es', 'A(u)to re
   expect(findTarget([question], { text: "A(u)to rename all" }, all).item?.ref).toBe("e4.5");
   expect(findTarget([question], { text: "skip all" }, all).item?.ref).toBe("e4.4");
 });
+
+test("an item named by its key whole before a label holding the text ('N' is No, not the n in 'convert')", () => {
+  const fossil: Element = {
+    ref: "e2",
+    kind: "question",
+    row: 2,
+    col: 0,
+    width: 36,
+    height: 1,
+    label: "Commit anyhow",
+    items: [
+      { ref: "e2.1", label: "all", row: 2, col: 15, width: 5, key: "a" },
+      { ref: "e2.2", label: "convert", row: 2, col: 21, width: 9, key: "c" },
+      { ref: "e2.3", label: "Yes", row: 2, col: 31, width: 1, key: "y" },
+      { ref: "e2.4", label: "No", row: 2, col: 33, width: 1, key: "n", selected: true },
+    ],
+  };
+  expect(findTarget([fossil], { text: "N" }, all).item?.ref).toBe("e2.4");
+  expect(findTarget([fossil], { text: "conv" }, all).item?.ref).toBe("e2.2");
+  // mcopy's "o)verwrite" by its word; "O)verwrite-all" is another answer.
+  const mcopy: Element = {
+    ref: "e3",
+    kind: "question",
+    row: 0,
+    col: 0,
+    width: 73,
+    height: 3,
+    items: [
+      { ref: "e3.1", label: "o)verwrite", row: 1, col: 48, width: 10, key: "o" },
+      { ref: "e3.2", label: "O)verwrite-all", row: 1, col: 59, width: 14, key: "O" },
+    ],
+  };
+  expect(findTarget([mcopy], { text: "overwrite" }, all).item?.ref).toBe("e3.1");
+  expect(findTarget([mcopy], { text: "Overwrite-all" }, all).item?.ref).toBe("e3.2");
+});

@@ -72,11 +72,12 @@ export function findTarget(
   // An answer with its key marked ("[y]es", "'f'ile") is named by its word too ("yes").
   const said = (t: Target) => [label(t), unmarked(label(t))];
   const exact = candidates.filter((t) => said(t).includes(text));
-  const byLabel = exact.length
-    ? exact
+  // No label is it: an item named by its key whole (svn's "(df) Show diff" as "df"; fossil's "N" of "(a=all/c=convert/
+  // y/N)", not the n inside "convert"), before a label that holds the text.
+  const byKey = exact.length ? exact : candidates.filter((t) => text !== "" && t.item?.key?.toLowerCase() === text);
+  const found = byKey.length
+    ? byKey
     : candidates.filter((t) => text !== "" && said(t).some((name) => name.includes(text)));
-  // No label holds it: an item named by its key whole (svn's "(df) Show diff" as "df").
-  const found = byLabel.length ? byLabel : candidates.filter((t) => t.item?.key?.toLowerCase() === text);
   if (found.length === 1 || aliases(found)) return found[0]!;
   const names = (list: Target[]) => list.map((t) => `${t.item?.ref ?? t.element.ref} ${nameOf(t)}`).join(", ");
   if (found.length > 1)

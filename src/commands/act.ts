@@ -575,11 +575,13 @@ async function answered(
   // The question drawn again under its answered line, its rows as they were (wipe's "Okay to WIPE 1 regular file ?
   // (Yes/No)" under "… (Yes/No) y"): the answer was not taken. (The same words asking other answers are the next
   // question: fossil's "Commit anyhow (a=all/y/N)?" for the next file, under "… (a=all/c=convert/y/N)? y".)
-  // (Its last row compared, where the answers are: what a program prints over it may change, "Please answer …".)
-  const lastRow = (grid: CellGrid, element: Element) => rowText(grid, element.row + element.height - 1).trim();
+  // (Every row of it compared: 7z asks "Would you like to replace the existing file:" with the same answers for the
+  // next file, its name in the rows between.)
+  const rowsOf = (grid: CellGrid, element: Element) =>
+    Array.from({ length: element.height }, (_, i) => rowText(grid, element.row + i).trim()).join("\n");
   const askedAgain = (look: Look, row: number) => {
     const again = findAgain(look.elements, target, { below: row });
-    return again !== undefined && lastRow(look.grid, again.element) === lastRow(before.grid, target.element);
+    return again !== undefined && rowsOf(look.grid, again.element) === rowsOf(before.grid, target.element);
   };
   const takenOther = (marked: string) =>
     `the answered line shows ${JSON.stringify(marked)} drawn as the answer taken, not ${nameOf(target)}`;

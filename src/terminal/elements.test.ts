@@ -1353,3 +1353,18 @@ test("a value begun on a full prompt row goes on under it (phpunit's '…autoloa
     term.dispose();
   }
 });
+
+test("7z's question asked again right under its answered line starts at its own paragraph", async () => {
+  const term = fixtureTerminal(80, 8);
+  try {
+    const ask = "Would you like to replace the existing file:\r\n  Path:     ./src/a.txt\r\n? (Y)es / (N)o / (Q)uit? ";
+    await writeAll(term, `${ask}Y\r\n${ask}`);
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "question")
+        .map((e) => [e.row, e.height, e.label]),
+    ).toEqual([[3, 3, "Would you like to replace the existing file"]]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -1113,6 +1113,11 @@ const PAREN_KEY_WORD = PAREN_KEY_ANSWER.source;
  */
 const PAREN_KEY_ANSWERS = new RegExp(`(?<=^|\\s)(${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+)\\s*[?:]?\\s*$`);
 
+/** Such answers with what was typed after them: an earlier question of them, answered. */
+const PAREN_KEY_ANSWERED = new RegExp(
+  `(?<=^|\\s)${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+\\s*[?:]?\\s*\\S{0,8}\\s*$`,
+);
+
 function parenKeyAnswers(view: View): Found[] {
   const { cursor } = view;
   const row = cursor.row;
@@ -1138,7 +1143,15 @@ function parenKeyAnswers(view: View): Found[] {
     .replace(/:$/, "");
   let top = row;
   if (!label) {
-    while (top > 0 && view.flat[top - 1]!.trim() && view.free(top - 1, 0, view.cols) && top > row - 12) top--;
+    // (Not past such answers answered above: 7z asks again for the next file right under "… (Q)uit? Y".)
+    while (
+      top > 0 &&
+      view.flat[top - 1]!.trim() &&
+      !PAREN_KEY_ANSWERED.test(view.flat[top - 1]!) &&
+      view.free(top - 1, 0, view.cols) &&
+      top > row - 12
+    )
+      top--;
     label = top < row ? clean(view.flat[top]!).replace(/:$/, "") : "";
   }
   const rows = Array.from({ length: row - top + 1 }, (_, i) => view.flat[top + i]!);

@@ -248,7 +248,6 @@ const show = (dir: string, path: string) => {
     { env: { HOME: join(dir, "f/kp") } },
   ).out;
 };
-const SAVE = "Database was modified. Do you want to save it now?";
 const kpcli1 = task(
   "kpcli: a new entry Codeberg in /Internet (ada, cb-pass-5, https://codeberg.org, tag git), saved (y)",
   ["kpcli"],

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  AGENT_CLIS,
   AGENT_COMMAND,
   AGENTS_BIN,
   LOGIN_AGENT_CLIS,
@@ -333,18 +334,23 @@ for (const { name, cli } of LOGIN_AGENT_CLIS) {
   );
 }
 
+// Every preset's, the first five CLIs' too (one run of every CLI's --help for the whole suite).
 const checked = [
+  ...AGENT_CLIS.filter(installed),
   ...NEW_AGENT_CLIS.filter(installed),
   ...LOGIN_AGENT_CLIS.filter(({ cli }) => existsSync(join(AGENTS_BIN, cli))).map(({ name }) => name),
 ];
 test.if(checked.length > 0)(
-  "agents --check: every flag of the new presets is in the pinned CLIs' --help (those installed)",
+  "agents --check: every preset flag is in the pinned CLIs' --help (those installed); the first five's versions come from their packages",
   async () => {
     const rows = (await t4aRaw(["agents", "--check"])).stdout.split("\n").map((row) => row.split("\t"));
+    const pinned = JSON.parse(readFileSync(join(import.meta.dir, "agents", "package.json"), "utf8"))
+      .dependencies as Record<string, string>;
     for (const cli of checked) {
       const row = rows.find((cells) => cells[0] === cli);
       expect(row?.[1]).toBe("installed");
       expect(row?.[4]).toBe("flags ok");
+      if ((AGENT_CLIS as readonly string[]).includes(cli)) expect(Object.values(pinned)).toContain(row?.[3] ?? "");
     }
   },
   120_000,

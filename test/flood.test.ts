@@ -17,7 +17,15 @@ test("yes flooding one session for 10 s: RSS under 300 MB, another session still
   const connection = await DaemonConnection.open(sandbox.socket);
   const quiet = (await connection.request({ cmd: "create", cmd_args: ["bash", "--norc"] })).reply.id as string;
   await connection.request({ cmd: "send", id: quiet, input: "echo still-here\n" });
-  await connection.request({ cmd: "wait", id: quiet, text: "still-here", timeout_ms: 10_000 });
+  // The echo's output came before the wait began: on the screen now (a wait for new output timed out here, 10 s).
+  const echoed = await connection.request({
+    cmd: "wait",
+    id: quiet,
+    text: "still-here",
+    screen: true,
+    timeout_ms: 10_000,
+  });
+  expect(echoed.reply.ok).toBe(true);
   const flood = (await connection.request({ cmd: "create", cmd_args: ["yes", "flood"] })).reply.id as string;
 
   const deadline = performance.now() + 10_000;

@@ -193,6 +193,24 @@ test("a one-row list of marked keys after a question ('([y]es|[n]o|…):', '[v]i
   });
 });
 
+// Blind set 7's (issue 59), now train: rcs's letters after the "?", the default in parentheses after them.
+test("letters in brackets after a question, the default in parentheses ('? [yn](y): '): a question", async () => {
+  expect(await itemsOf("b7-rcs-reuse", "question")).toEqual({
+    label: "reuse log message of previous file?",
+    items: [
+      ["y", "y", true],
+      ["n", "n", false],
+    ],
+  });
+  expect(await itemsOf("b7-rcs-remove", "question")).toEqual({
+    label: "writable tide.txt exists; remove it?",
+    items: [
+      ["n", "n", true],
+      ["y", "y", false],
+    ],
+  });
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -147,9 +147,12 @@ const MARKED_KEY_ANSWER = /(\w*(?:\[([A-Za-z])\]|'([A-Za-z])')\w*(?: (?!or\b)[a-
 /** What parts answers with marked keys, and the parentheses round a one-row list of them. */
 const MARKED_KEY_SEPARATORS = /\s*(?:\/|,|\||\bor\b)\s*|^\(|\)(?=:?\s*$)/g;
 
-/** Letters in brackets, one answer each, before a "?" ("[nyae]?") or after it ("? [yN]:"). */
+/**
+ * Letters in brackets, one answer each, before a "?" ("[nyae]?") or after it ("? [yN]:"), the default maybe
+ * in parentheses after them (rcs's "? [yn](y): ").
+ */
 const LETTERS_AT_QUESTION =
-  /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6}|(?=[a-z]*[A-Z][a-z]*\])[a-zA-Z]{2,6})\]:?\s*$/;
+  /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6}|(?=[a-z]*[A-Z][a-z]*\])[a-zA-Z]{2,6})\](?:\(([a-z])\))?:?\s*$/;
 
 /** An answer typed after a question's answers, on its row: "…? s", "(y/N): n". */
 const ANSWERED_AFTER = /[\])]\??:? +\S+$/;
@@ -163,13 +166,28 @@ const INLINE_LEGEND = /^\s*\(\s*\w = [^;)]+(?:;\s*\w = [^;)]+)+\)/;
 /** A row holding only a marker the answer is typed after, and what is typed: deno's " > ", rm's. */
 const ANSWER_MARKER_ROW = /^\s*[>›❯](?: \S*)?\s*$/;
 
+/**
+ * A question's row that something written since stands under, between it and the cursor (a shell's
+ * prompt under a "Delete all? [y/N]" a program printed): output, no longer asking. Only blank rows,
+ * or the bare marker the answer is typed after (deno's ">"), may come between a question and its cursor.
+ */
+function writtenPast(view: View, row: number): boolean {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row <= row) return false;
+  for (let r = row + 1; r <= cursor.row; r++) {
+    const text = r === cursor.row ? view.flat[r]!.slice(0, cursor.col) : view.flat[r]!;
+    if (text.trim() && !(r === row + 1 && r === cursor.row && ANSWER_MARKER_ROW.test(view.flat[r]!))) return true;
+  }
+  return false;
+}
+
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
   const asking = view.flat.map((l) => YES_NO.test(l));
   for (let row = 0; row < view.rows; row++) {
     const line = view.text(row, 0, view.cols);
     const match = YES_NO.exec(view.flat[row]!);
-    if (!match) continue;
+    if (!match || writtenPast(view, row)) continue;
     // One answered already, a later line under it and the cursor there (git add -p's "…? s" over
     // the next hunk, certtool's "(y/N): n"), is the session's history, not a question.
     const answered =
@@ -246,7 +264,8 @@ export function findQuestions(view: View): Found[] {
       !match ||
       !/y/i.test(match[1]!) ||
       !/n/i.test(match[1]!) ||
-      !view.free(row, match.index!, match.index! + match[0].length)
+      !view.free(row, match.index!, match.index! + match[0].length) ||
+      writtenPast(view, row)
     )
       continue;
     const start = line.search(/\S/);
@@ -266,7 +285,14 @@ export function findQuestions(view: View): Found[] {
             key: key!.toLowerCase(),
             ...(/[A-Z]/.test(key!) ? { selected: true } : {}),
           }
-        : { label: name!, row, col: c, width: option.length, key: key! };
+        : {
+            label: name!,
+            row,
+            col: c,
+            width: option.length,
+            key: key!,
+            ...(match[3] !== undefined && key === match[3] ? { selected: true } : {}),
+          };
       c += option.length + (option.includes(":") ? 1 : 0);
       return item;
     });
@@ -292,7 +318,7 @@ export function findQuestions(view: View): Found[] {
   // typed whole; the default in parentheses is not one.
   for (let row = 0; row < view.rows; row++) {
     const match = /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!);
-    if (!match || !view.free(row, 0, match[0].length)) continue;
+    if (!match || !view.free(row, 0, match[0].length) || writtenPast(view, row)) continue;
     const start = match[1]!.length;
     let c = match[0].indexOf("[") + 1;
     const items: Omit<Item, "ref">[] = match[3]!.split("/").map((word) => {
@@ -356,7 +382,8 @@ export function findQuestions(view: View): Found[] {
     if (
       pieces.length < (/^\S.*:\s*$/.test(line) ? 2 : 3) ||
       line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" ||
-      !view.free(row, 0, view.cols)
+      !view.free(row, 0, view.cols) ||
+      writtenPast(view, row)
     )
       continue;
     const items = pieces.map((m) => ({
@@ -403,6 +430,7 @@ export function findQuestions(view: View): Found[] {
       .replace(/[?:]\s*$/, "")
       .trim();
     if (pieces.length < 2 || rest !== "" || !line || !view.free(row, start, start + line.length)) continue;
+    if (writtenPast(view, row)) continue;
     // A key is typed in lower case, unless the answers mix cases (unzip's [n]o and [N]one, [A]ll):
     // then each as shown.
     const letters = pieces.map((m) => (m[2] ?? m[3])!);
@@ -505,7 +533,8 @@ export function findQuestions(view: View): Found[] {
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
     const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
-    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length)) continue;
+    if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length) || writtenPast(view, row))
+      continue;
     // (Words before it on its row ending in "or" make it a part of a prompt's: checkinstall's "Enter a number to
     // change any of them or press ENTER to continue:" is one input.)
     if (/\bor\s*$/i.test(line.slice(0, match.index!))) continue;

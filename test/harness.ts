@@ -97,6 +97,11 @@ export class Sandbox {
     return (reply.lines as string[]).join("\n");
   }
 
+  /** Waits until a terminal's screen shows `text` (30 s at most). */
+  async shown(id: string, text: string): Promise<void> {
+    await waitFor(async () => (await this.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
+  }
+
   /** How many viewers (attach, browsers) the terminal has now, as list reports it. */
   async viewers(id: string): Promise<number> {
     const { reply } = await this.request({ cmd: "list" });

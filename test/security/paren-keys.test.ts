@@ -5,7 +5,7 @@
 // "What now?"). Where it is a question, only the one letter its cells draw is typed. So too rows numbered from 0 over
 // a prompt asking for a number (trash-restore's): a question only while that prompt holds the cursor.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../harness.ts";
+import { Sandbox } from "../harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -28,14 +28,12 @@ test("words with a key in parentheses shown as output above a prompt are no ques
       'echo "  (e)dit sudoers file again"; echo "  e(x)it without saving"; ' +
       'while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("(Q)uit?");
+  await sandbox.shown(id, "(Q)uit?");
   for (const named of ["yes", "(Y)es", "Always", "exit without saving", "(e)dit sudoers file again"]) {
     const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
     expect(reply.code).not.toBe(0);
   }
-  await shown("loop over");
+  await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
 
@@ -48,12 +46,10 @@ test("an answer with a key in parentheses types that one letter, never the rest 
     "-c",
     'read -t 8 -p "Go on? (r)eboot now/(s)hutdown: " a; echo "read[$a]"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("(s)hutdown:");
+  await sandbox.shown(id, "(s)hutdown:");
   const reply = JSON.parse(await sandbox.ok(["choose", id, "reboot now", "--json"])) as { sent: string[] };
   expect(reply.sent).toEqual(["r", "Enter"]);
-  await shown("read[r]");
+  await sandbox.shown(id, "read[r]");
 }, 60_000);
 
 test("answers named by 'key=word' or by a key and ')' opening a word, shown as output above a prompt: nothing is typed", async () => {
@@ -68,14 +64,12 @@ test("answers named by 'key=word' or by a key and ')' opening a word, shown as o
     'echo "Commit anyhow (a=all/c=convert/y/N)?"; echo "a)utorename o)verwrite O)verwrite-all"; ' +
       'echo "s)kip q)uit (aoOsq):"; while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("(aoOsq):");
+  await sandbox.shown(id, "(aoOsq):");
   for (const named of ["all", "convert", "overwrite", "O)verwrite-all", "skip"]) {
     const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
     expect(reply.code).not.toBe(0);
   }
-  await shown("loop over");
+  await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
 
@@ -89,16 +83,14 @@ test("a 'key=word' or 'k)word' answer types its one letter as its cells draw it,
     'read -t 8 -p "Commit anyhow (a=all/c=convert/y/N)? " a; echo "read[$a]"; ' +
       'echo "r)ename R)ename-all"; read -t 8 -p "s)kip q)uit (rRsq): " b; echo "read2[$b]"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("c=convert");
+  await sandbox.shown(id, "c=convert");
   const reply = JSON.parse(await sandbox.ok(["choose", id, "convert", "--json"])) as { sent: string[] };
   expect(reply.sent).toEqual(["c", "Enter"]);
-  await shown("read[c]");
-  await shown("(rRsq):");
+  await sandbox.shown(id, "read[c]");
+  await sandbox.shown(id, "(rRsq):");
   const rename = JSON.parse(await sandbox.ok(["choose", id, "rename", "--json"])) as { sent: string[] };
   expect(rename.sent).toEqual(["r", "Enter"]);
-  await shown("read2[r]");
+  await sandbox.shown(id, "read2[r]");
 }, 60_000);
 
 test("rows numbered from 0 and a prompt asking for a number, shown as output above a prompt: no question, nothing typed", async () => {
@@ -113,13 +105,11 @@ test("rows numbered from 0 and a prompt asking for a number, shown as output abo
     "printf '   0 2026-11-28 /w/build.log\\n   1 2026-11-30 /w/report.txt\\nWhat file to restore [0..1]:\\n'; " +
       'while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("[0..1]:");
+  await sandbox.shown(id, "[0..1]:");
   for (const named of ["2026-11-30 /w/report.txt", "report.txt", "build.log"]) {
     const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
     expect(reply.code).not.toBe(0);
   }
-  await shown("loop over");
+  await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);

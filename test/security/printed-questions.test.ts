@@ -4,7 +4,7 @@
 // prompt's row read as the answered line (a wrong action reported as done, steered by a program's text). Only blank
 // rows, or the bare marker an answer is typed after, may stand between a question and the cursor.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../harness.ts";
+import { Sandbox } from "../harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -40,15 +40,13 @@ test("a question printed above a shell's prompt is no question: choose refuses, 
     "-c",
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("Press ENTER to continue");
+  await sandbox.shown(id, "Press ENTER to continue");
   for (const [line, names] of PRINTED)
     for (const named of names) {
       const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
       expect(reply.code, `${line}: choose ${named}: ${reply.stdout}`).not.toBe(0);
     }
-  await shown("loop over");
+  await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 90_000);
 
@@ -61,10 +59,8 @@ test("the same shape asked where the cursor waits is a question: rcs's '? [yn](y
     "-c",
     'read -t 20 -p "reuse log message of previous file? [yn](y): " a; echo "read[$a]"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("[yn](y):");
+  await sandbox.shown(id, "[yn](y):");
   const reply = JSON.parse(await sandbox.ok(["choose", id, "n", "--json"])) as { sent: string[] };
   expect(reply.sent).toEqual(["n", "Enter"]);
-  await shown("read[n]");
+  await sandbox.shown(id, "read[n]");
 }, 60_000);

@@ -3,7 +3,7 @@
 // (`(reboot) Show diff`) over whatever reads the terminal next. Seen failing with the widening minus its guard
 // (wordKey typing any word key, whatever the caller named): choose "Show diff" typed "reboot".
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Sandbox, waitFor } from "../harness.ts";
+import { Sandbox } from "../harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -26,19 +26,17 @@ test("a word drawn as an answer's key is never typed unless the caller's text is
       'echo "read[$a]"; echo "Do you want tests?"; read -t 4 -p "Enter a framework. rspec/shutdown/(none): " b; ' +
       'echo "read2[$b]"; sleep 600',
   ]);
-  const shown = (text: string) =>
-    waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}"`);
-  await shown("Show all options:");
+  await sandbox.shown(id, "Show all options:");
   for (const named of ["Show diff", "diff", "Show"]) {
     const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
     expect(reply.code).not.toBe(0);
   }
-  await shown("read[]");
-  await shown("(none):");
+  await sandbox.shown(id, "read[]");
+  await sandbox.shown(id, "(none):");
   for (const named of ["shut", "down"]) {
     const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
     expect(reply.code).not.toBe(0);
   }
-  await shown("read2[]");
+  await sandbox.shown(id, "read2[]");
   expect(await sandbox.screen(id)).not.toMatch(/reboot$|shutdown$|read\[.+\]|read2\[.+\]/m);
 }, 60_000);

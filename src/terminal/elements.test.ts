@@ -1386,3 +1386,59 @@ test("7z's question asked again right under its answered line starts at its own 
     term.dispose();
   }
 });
+
+test("a form of settings, the focused name in reverse (ccmake's cache): inputs and ON/OFF checkboxes", async () => {
+  const fixtures: Record<string, Terminal> = {};
+  for (const name of ["b6-ccmake-entries", "b6-ccmake-edit", "b6-ccmake-advanced", "b6-ccmake-empty"])
+    fixtures[name] = (await loadFixture(name)).term;
+  const rows = (name: string) =>
+    detectElements(cellGridOf(fixtures[name]!))
+      .filter((e) => e.kind !== "text")
+      .map((e) => [e.kind, e.row, e.label ?? "", e.value ?? e.checked ?? "", e.cursor ?? e.selected ?? ""]);
+  try {
+    // The focus at the value's first cell: selected, no cursor (keys there are ccmake's commands, never typed).
+    expect(rows("b6-ccmake-entries").slice(0, 7) as unknown[]).toEqual([
+      ["input", 1, "CMAKE_BUILD_TYPE", "", false],
+      ["input", 2, "CMAKE_INSTALL_PREFIX", "/usr/local", false],
+      ["input", 3, "TIDEPOOL_BACKEND", "sqlite", false],
+      ["input", 4, "TIDEPOOL_PREFIX", "/opt/tidepool", false],
+      ["checkbox", 5, "TIDEPOOL_STATIC", true, false],
+      ["checkbox", 6, "TIDEPOOL_WITH_TESTS", false, false],
+      ["status", 19, "", "", ""],
+    ]);
+    const entries = detectElements(cellGridOf(fixtures["b6-ccmake-entries"]!));
+    expect(entries.find((e) => e.label === "CMAKE_BUILD_TYPE")?.selected).toBe(true);
+    // Being edited, the cursor at the value's end: the field holds it; the two hint rows under the bar one status.
+    expect(rows("b6-ccmake-edit") as unknown[]).toEqual([
+      ["input", 1, "CMAKE_BUILD_TYPE", "Rel", true],
+      ["input", 2, "CMAKE_INSTALL_PREFIX", "/usr/local", false],
+      ["input", 3, "TIDEPOOL_BACKEND", "sqlite", false],
+      ["input", 4, "TIDEPOOL_PREFIX", "/opt/tidepool", false],
+      ["checkbox", 5, "TIDEPOOL_STATIC", true, false],
+      ["checkbox", 6, "TIDEPOOL_WITH_TESTS", false, false],
+      ["status", 19, "", "", ""],
+      ["status", 21, "", "", ""],
+    ]);
+    expect(rows("b6-ccmake-advanced").filter((r) => r[0] !== "status").length).toBe(17);
+    // The placeholder in reverse, the cursor on its first cell: no field.
+    expect(rows("b6-ccmake-empty") as unknown[]).toEqual([
+      ["status", 19, "", "", ""],
+      ["status", 20, "", "", ""],
+    ]);
+  } finally {
+    for (const term of Object.values(fixtures)) term.dispose();
+  }
+  // Not a listing of names and values (env, a table) with no name lit, nor one with the cursor elsewhere.
+  for (const [text, cursor] of [
+    ["  PATH      /usr/bin\r\n  HOME      /root\r\n  SHELL     /bin/sh\r\n$ ", "\x1b[4;3H"],
+    ["  \x1b[7mPATH\x1b[m      /usr/bin\r\n  HOME      /root\r\n  SHELL     /bin/sh\r\n$ ", ""],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text + cursor);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "input" && e.label === "PATH")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -8,7 +8,7 @@ import type { Element, Found } from "./elements/types.ts";
 import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
-import { findButtons, findInputs, findProgress, findToggles, placeholderBox } from "./elements/fields.ts";
+import { findButtons, findInputs, findProgress, findToggles, placeholderBox, settingsForm } from "./elements/fields.ts";
 import {
   barMenus,
   circleMenus,
@@ -117,6 +117,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findStatus(view));
   found.push(...findProgress(view, boxes));
   found.push(...circleMenus(view));
+  found.push(...settingsForm(view));
   found.push(...findToggles(view));
   found.push(...findButtons(view, boxes));
   found.push(...gridMenus(view));

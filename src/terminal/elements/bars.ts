@@ -7,8 +7,11 @@ import { stripFrame, type View } from "./view.ts";
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
-/** "press 'L' to load", "Press the ? key for help" (cscope's top row): a key named, then what it is for. */
-const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?'?\S{1,6}'?(?: key)? (?:to|for) \w+/i;
+/**
+ * "press 'L' to load", "Press the ? key for help" (cscope's top row), "press [enter] to confirm" (ccmake's): a key
+ * named, then what it is for.
+ */
+const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|'?\S{1,6}'?)(?: key)? (?:to|for) \w+/i;
 
 /**
  * A prompt whose other answer is a key, its colon ending it (an answer typed after it maybe): checkinstall's "Enter a
@@ -109,6 +112,28 @@ export function findStatus(view: View): Found[] {
         hintRows.push(row);
     }
   }
+  // Rows under a row that says it lists keys, starting where its first key does, each holding a key in brackets and
+  // its name (ccmake's "Keys: [enter] Edit an entry …" over "      [l] Show log output   [c] Configure"): its rows.
+  // (Rows another detector took, a question of such keys, end it as far as this status goes, but not the block.)
+  const keyBlocks: { top: number; last: number }[] = [];
+  for (const row of [...hintRows]) {
+    const head = /^(\s*(?:Keys|Commands|Shortcuts|Hotkeys):\s+)\S/.exec(view.flat[row]!);
+    if (!head) continue;
+    const col = head[1]!.length;
+    let last = row;
+    let free = true;
+    while (
+      last + 1 < view.rows &&
+      view.flat[last + 1]!.search(/\S/) === col &&
+      /^\[[^\]\s]{1,8}\] \S/.test(view.flat[last + 1]!.slice(col))
+    ) {
+      last++;
+      free &&= view.free(last, 0, view.cols);
+      if (free && !hintRows.includes(last)) hintRows.push(last);
+    }
+    keyBlocks.push({ top: row, last });
+  }
+  hintRows.sort((a, b) => a - b);
   // A block of key help under its heading (prompts' "Instructions:" over "    ↑/↓: Highlight option"): one status.
   for (let row = 0; row + 1 < view.rows; row++) {
     if (
@@ -129,7 +154,9 @@ export function findStatus(view: View): Found[] {
   // A full-width bar right over hint rows at the bottom is the mode line they belong with (calcurse's
   // "───[ Tue 2026-12-01 | 20:52:57 ]───(apts)───", drawn in reverse with rules).
   const bottom = hintRows.filter((r) => r >= view.rows - 3);
-  const over = bottom.length ? bottom[0]! - 1 : -1;
+  // (Or over a block of key rows that reaches the bottom, ccmake's help line for the focused entry.)
+  const block = keyBlocks.find((b) => b.last >= view.rows - 3);
+  const over = block ? block.top - 1 : bottom.length ? bottom[0]! - 1 : -1;
   // (Not a prompt there, nano's "Search:", which holds the cursor.)
   if (
     over > 0 &&
@@ -467,7 +494,52 @@ export function findStatus(view: View): Found[] {
     }
   }
   out.push(...labelledFooter(view));
+  pressHintRows(out);
+  const bar = barOverStatus(view, out);
+  if (bar !== undefined) out.push(status(view, bar, bar));
   return out;
+}
+
+/**
+ * Two key hints in words on rows one under the other (ccmake's "Editing option, press [enter] to confirm" over
+ * "                press [esc] to cancel"): one status.
+ */
+function pressHintRows(out: Found[]): void {
+  for (let i = out.length - 1; i > 0; i--) {
+    const lower = out[i]!;
+    const upper = out.find((e) => e.kind === "status" && e.row === lower.row - 1);
+    if (
+      !upper ||
+      lower.kind !== "status" ||
+      upper.height !== 1 ||
+      lower.height !== 1 ||
+      !PRESS_HINT.test(upper.text ?? "") ||
+      !PRESS_HINT.test(lower.text ?? "")
+    )
+      continue;
+    const col = Math.min(upper.col, lower.col);
+    const end = Math.max(upper.col + upper.width, lower.col + lower.width);
+    const lines = [upper, lower].map((e) => " ".repeat(e.col - col) + (e.text ?? ""));
+    Object.assign(upper, { col, width: end - col, height: 2, text: lines.join("\n") });
+    out.splice(i, 1);
+  }
+}
+
+/**
+ * A row in reverse video across the screen, in its lower half, with only statuses and blank rows under it (ccmake's
+ * help line for the focused entry over its "Keys:" rows, or over "Editing option, press [enter] to confirm"): a
+ * status. (Not one holding the cursor: a bar being typed in.)
+ */
+function barOverStatus(view: View, out: Found[]): number | undefined {
+  let row = view.rows - 1;
+  const covered = (r: number) => out.some((e) => e.kind === "status" && r >= e.row && r < e.row + e.height);
+  while (row > view.rows / 2 && (!view.flat[row]!.trim() || covered(row))) row--;
+  if (row <= view.rows / 2 || row === view.rows - 1 || !out.some((e) => e.kind === "status" && e.row > row)) return;
+  if (!view.free(row, 0, view.cols) || (view.cursor.visible && view.cursor.row === row)) return;
+  if (!/[\p{L}\p{N}]/u.test(view.flat[row]!)) return;
+  let inverse = 0;
+  for (let col = 0; col < view.cols; col++) if (view.has(row, col, CellFlag.inverse)) inverse++;
+  return inverse >= view.cols * 0.9 ? row : undefined;
 }
 
 /**

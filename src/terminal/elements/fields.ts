@@ -194,6 +194,93 @@ function fieldColumn(view: View): Found[] {
   return found;
 }
 
+/** A setting's name in a form of settings: a word of letters, digits, `_`, `.` or `-` (ccmake's `CMAKE_BUILD_TYPE`). */
+const SETTING_NAME = /^[A-Za-z_][\w.-]*$/;
+
+/** A setting whose value is `ON` or `OFF` is a checkbox (ccmake's bool entries). */
+const ON_OFF = /^(ON|OFF)$/;
+
+/**
+ * A form of settings, one a row (ccmake's cache: ` CMAKE_BUILD_TYPE                *Release`): two rows or more in a
+ * run, each a name (`SETTING_NAME`) at one column, then two blanks or more and the value at one column for all (a `*`
+ * just before it marks a new setting, no part of the value); the focus is the one row whose name alone is drawn in
+ * reverse video, the cursor on that row at or past the values' column. Each row is an input labelled with its name
+ * (an `ON`/`OFF` value a checkbox, checked when ON), the focused one `selected`. The focused input holds the cursor
+ * only while it stands past the value's first cell (a value being edited, the cursor at its end): at its first cell
+ * the program reads keys as commands (ccmake's `d` deletes an entry, `g` generates), so nothing may be typed there.
+ */
+export function settingsForm(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const nameAt = (row: number): { col: number; name: string; rest: number } | undefined => {
+    const text = view.flat[row]!;
+    const col = text.search(/\S/);
+    if (col < 0) return undefined;
+    const name = /^\S+/.exec(text.slice(col))![0];
+    if (!SETTING_NAME.test(name)) return undefined;
+    return { col, name, rest: col + name.length };
+  };
+  const lit = (row: number, at: { col: number; rest: number }) =>
+    view.has(row, at.col, CellFlag.inverse) &&
+    view.has(row, at.rest - 1, CellFlag.inverse) &&
+    !view.has(row, at.rest, CellFlag.inverse) &&
+    (at.col === 0 || !view.has(row, at.col - 1, CellFlag.inverse));
+  const focus = nameAt(cursor.row);
+  if (!focus || !lit(cursor.row, focus)) return [];
+  const rows: number[] = [cursor.row];
+  for (let row = cursor.row - 1; row >= 0 && nameAt(row)?.col === focus.col; row--) rows.unshift(row);
+  for (let row = cursor.row + 1; row < view.rows && nameAt(row)?.col === focus.col; row++) rows.push(row);
+  if (rows.length < 2) return [];
+  // Where each row's value starts: after two blanks or more, past a `*` standing just before it.
+  let valueCol: number | undefined;
+  const values = new Map<number, string>();
+  for (const row of rows) {
+    const at = nameAt(row)!;
+    if (row !== cursor.row && view.has(row, at.col, CellFlag.inverse)) return [];
+    const after = view.flat[row]!.slice(at.rest);
+    const gap = after.search(/\S/);
+    if (gap < 0) {
+      values.set(row, "");
+      continue;
+    }
+    if (gap < 2) return [];
+    const col = at.rest + gap + (after[gap] === "*" ? 1 : 0);
+    if (valueCol !== undefined && col !== valueCol) return [];
+    valueCol = col;
+    values.set(row, view.flat[row]!.slice(col).trim());
+  }
+  if (valueCol === undefined || cursor.col < valueCol) return [];
+  if (!rows.every((row) => view.free(row, 0, view.cols))) return [];
+  const found: Found[] = rows.map((row) => {
+    const value = values.get(row)!;
+    const here = row === cursor.row;
+    if (ON_OFF.test(value))
+      return {
+        kind: "checkbox",
+        row,
+        col: focus.col,
+        width: valueCol! + value.length - focus.col,
+        height: 1,
+        label: nameAt(row)!.name,
+        checked: value === "ON",
+        selected: here,
+      };
+    return {
+      kind: "input",
+      row,
+      col: focus.col,
+      width: view.cols - focus.col,
+      height: 1,
+      label: nameAt(row)!.name,
+      value,
+      cursor: here && cursor.col > valueCol!,
+      ...(here ? { selected: true } : {}),
+    };
+  });
+  view.use(rows[0]!, 0, view.cols, rows.length);
+  return found;
+}
+
 export function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const found: Found[] = fieldColumn(view);
@@ -678,7 +765,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     i === 0 ? start > 0 : end < view.cols,
   );
   const prompted = /\S:\s/.test(view.text(row, start, cursor.col));
+  // (Not words in reverse video filling their run, the cursor on its first cell: a highlighted item the cursor marks,
+  // ccmake's "EMPTY CACHE"; a field has room left after its value.)
+  const item =
+    bg.startsWith("i") && cursor.col === start && /^\S(?:.*\S)?$/.test(view.text(row, start, end)) && end < view.cols;
   if (
+    !item &&
     bg !== "0" &&
     end - start >= 5 &&
     end - start < view.cols * 0.9 &&

@@ -4,6 +4,7 @@
 // path. Real programs (ssh against a local sshd, dpkg on a private root, update-alternatives on a
 // private admin dir), and test/fixtures/programs/toggle.py for a toggle that can go wrong.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startSshd, type LocalSshd } from "./fixtures/sshd.ts";
@@ -543,4 +544,98 @@ test("answers named by a key, '=' and a word (fossil's '(a=all/c=convert/y/N)?')
   expect(all).toMatchObject({ sent: ["O", "Enter"], effect: "answered" });
   await waitFor(() => existsSync(copied) || undefined, 10_000, "the answer");
   expect(readFileSync(copied, "utf8")).toBe("[O]\n");
+});
+
+test("a password entered, then the next one asked by the same words under it (gocryptfs's old then new 'Password:')", async () => {
+  // Blind set 7: after Enter the new "Password:" held the cursor on a row below, read as the same field still waiting
+  // (`uncertain`); ccrypt's "Enter encryption key: (repeat)" was labelled as the first prompt, the same.
+  const out = join(sandbox.dir, "next-prompt.out");
+  const id = await start(`python3 ${PROGRAMS}/next-prompt.py ${out}`);
+  await shown(id, "Password:");
+  const old = await act(["fill", id, "Password", "tide", "--submit"]);
+  expect(old).toMatchObject({ effect: "submitted" });
+  expect(old.seen).toContain("asks on a row below");
+  expect(old.seen).toContain("Please enter your new password.");
+  const fresh = await act(["fill", id, "Password", "harbour", "--submit"]);
+  expect(fresh).toMatchObject({ effect: "submitted" });
+  expect((await act(["fill", id, "Repeat", "harbour", "--submit"])).effect).toBe("submitted");
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the passwords");
+  expect(readFileSync(out, "utf8")).toBe("tide harbour harbour\n");
+});
+
+test.if(Bun.which("ccrypt") !== null && Bun.which("tar") !== null)(
+  "ccrypt's key then '(repeat)' under it; tar -w's 'extract ‘a.txt’?' filled with y or n",
+  async () => {
+    // Blind set 7: the repeat prompt was read as the first one still waiting (uncertain), and tar's question as one
+    // with no answers, so `fill` found no input.
+    const dir = join(sandbox.dir, "b7");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "notes.txt"), "tide tables\n");
+    const cc = await start(`cd ${dir} && ccrypt notes.txt`);
+    await shown(cc, "Enter encryption key:");
+    expect((await act(["fill", cc, "Enter encryption key", "harbour", "--submit"])).effect).toBe("submitted");
+    await shown(cc, "(repeat)");
+    expect((await act(["fill", cc, "Enter encryption key: (repeat)", "harbour", "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "notes.txt.cpt")) || undefined, 10_000, "the encrypted file");
+    await shown(cc, "rc=0");
+
+    for (const name of ["a.txt", "b.txt"]) writeFileSync(join(dir, name), `${name}\n`);
+    expect(spawnSync("tar", ["-C", dir, "-cf", join(dir, "x.tar"), "a.txt", "b.txt"]).status).toBe(0);
+    const into = join(dir, "out");
+    mkdirSync(into);
+    const tar = await start(`cd ${into} && tar -xwf ${join(dir, "x.tar")}`);
+    await shown(tar, "a.txt");
+    // (The quotes follow the locale: ‘a.txt’ or 'a.txt'; the field is named as the snapshot labels it.)
+    const label = async () => {
+      const snap = JSON.parse(await sandbox.ok(["snapshot", tar, "--json"])) as {
+        elements: Array<{ kind: string; label?: string; cursor?: boolean }>;
+      };
+      return snap.elements.find((e) => e.kind === "input" && e.cursor)?.label ?? "";
+    };
+    expect(await label()).toMatch(/^extract .a\.txt.\?$/);
+    const yes = await act(["fill", tar, await label(), "y", "--submit"]);
+    expect(yes).toMatchObject({ effect: "submitted" });
+    await shown(tar, "b.txt");
+    expect((await act(["fill", tar, await label(), "n", "--submit"])).effect).toBe("submitted");
+    await shown(tar, "rc=0");
+    expect(existsSync(join(into, "a.txt"))).toBe(true);
+    expect(existsSync(join(into, "b.txt"))).toBe(false);
+  },
+);
+
+test("the same one-row question asked for the next package under rows naming it (pip's 'Proceed (Y/n)?'): answered", async () => {
+  // Blind set 4's pip task: the second package's "Proceed (Y/n)?" is one row as the first, so it read "asked again"
+  // (uncertain). The rows between the answered line and it name another package than the rows the first stood under.
+  // Each answer's line end, the next package's rows and its question come in one write.
+  const out = join(sandbox.dir, "pip.out");
+  const block = (p: string) =>
+    `Found existing installation: ${p} 1.0\\nUninstalling ${p}-1.0:\\n  Would remove:\\n    /venv/lib/${p}/*\\n` +
+    "Proceed (Y/n)? ";
+  const id = await start(
+    `printf '${block("tidepool")}'; read a; ` +
+      `printf '  Successfully uninstalled tidepool-1.0\\n${block("reefwatch")}'; read b; echo "$a $b" > ${out}`,
+  );
+  await shown(id, "/venv/lib/tidepool/*");
+  const yes = await act(["choose", id, "Y"]);
+  expect(yes).toMatchObject({ sent: ["y", "Enter"], effect: "answered" });
+  await shown(id, "/venv/lib/reefwatch/*");
+  const no = await act(["choose", id, "n"]);
+  expect(no).toMatchObject({ sent: ["n", "Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("y n\n");
+
+  // Refused and asked again (pip's own words between), or under a count that went on: never "answered".
+  for (const between of [
+    "Your response (\\x27%s\\x27) was not one of the expected responses: y, n",
+    "Try 2/3: Found existing installation: tidepool 1.0",
+  ]) {
+    const stubborn = await start(
+      `printf 'Try 1/3: Found existing installation: tidepool 1.0\\nProceed (Y/n)? '; ` +
+        `while read a; do printf '${between}\\nProceed (Y/n)? ' "$a"; done`,
+    );
+    await shown(stubborn, "Proceed (Y/n)?");
+    const again = await act(["choose", stubborn, "Y"]);
+    expect(again.effect, between).not.toBe("answered");
+    expect(again.seen).toContain("asked again");
+  }
 });

@@ -579,9 +579,19 @@ async function answered(
   // next file, its name in the rows between.)
   const rowsOf = (grid: CellGrid, element: Element) =>
     Array.from({ length: element.height }, (_, i) => rowText(grid, element.row + i).trim()).join("\n");
+  // (And the rows between the answered line and it naming another thing than the rows the question stood under: pip
+  // asks "Proceed (Y/n)?" for the next package under "Found existing installation: reefwatch 0.3", its first one
+  // under "… tidepool 1.0". A refusal between, "Please answer …", names nothing the question stood under.)
+  const context = rowsAbove(before.grid, target.element.row, rowText(before.grid, target.element.row).trim());
   const askedAgain = (look: Look, row: number) => {
     const again = findAgain(look.elements, target, { below: row });
-    return again !== undefined && rowsOf(look.grid, again.element) === rowsOf(before.grid, target.element);
+    if (again === undefined || rowsOf(look.grid, again.element) !== rowsOf(before.grid, target.element)) return false;
+    const between = Array.from({ length: again.element.row - row - 1 }, (_, i) =>
+      rowText(look.grid, row + 1 + i).trim(),
+    );
+    return !between.some(
+      (b) => !context.includes(b) && context.some((c) => !between.includes(c) && namesAnother(c, b)),
+    );
   };
   const takenOther = (marked: string) =>
     `the answered line shows ${JSON.stringify(marked)} drawn as the answer taken, not ${nameOf(target)}`;
@@ -641,6 +651,40 @@ async function answered(
   throw new T4aError(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+  );
+}
+
+/** Most rows read above a question as what it stands under. */
+const CONTEXT_ROWS = 12;
+
+/**
+ * The rows right above `row`, nearest first, up to a blank row, a row that asks `asked` again (an earlier answered
+ * ask of it) or CONTEXT_ROWS: what a question stands under.
+ */
+function rowsAbove(grid: CellGrid, row: number, asked: string): string[] {
+  const rows: string[] = [];
+  for (let r = row - 1; r >= 0 && rows.length < CONTEXT_ROWS; r--) {
+    const text = rowText(grid, r).trim();
+    if (!text || (asked && text.startsWith(asked))) break;
+    rows.push(text);
+  }
+  return rows;
+}
+
+/**
+ * Two rows saying the same of another thing: as many words, two or more, the first the same, at least half of them
+ * the same in place, and every word that differs a name on both sides (letters in it, not only a count: "Try 2/3" is
+ * no other thing than "Try 1/3"). pip's "Found existing installation: reefwatch 0.3" and "… tidepool 1.0".
+ */
+export function namesAnother(a: string, b: string): boolean {
+  const [x, y] = [a.split(/\s+/), b.split(/\s+/)];
+  if (a === b || x.length < 2 || x.length !== y.length || x[0] !== y[0]) return false;
+  const differ = x.flatMap((w, i) => (w === y[i] ? [] : [[w, y[i]!] as const]));
+  const named = differ.some(([v, w]) => /\p{L}/u.test(v) && /\p{L}/u.test(w));
+  return (
+    named &&
+    (x.length - differ.length) * 2 >= x.length &&
+    differ.every(([v, w]) => /\p{L}/u.test(v) === /\p{L}/u.test(w))
   );
 }
 
@@ -906,6 +950,19 @@ async function submitted(
     const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
     // A REPL's prompt comes back empty on a new row once the line is taken (R's ">", jshell's "jshell>"): found again
     // holding the cursor, but the line entered now stands above it as one more line than before Enter.
+    // A field that shows nothing of what is typed (masked, or the tty's echo off), asked by the same words on a row
+    // below the one it was on, that row still showing the prompt: the line was entered and the next prompt reads like
+    // it (gocryptfs's old then new "Password:"). What stands between is quoted: it may also say the value was refused.
+    const next =
+      !left && value === undefined
+        ? nextPrompt(look, again, row - (actor.historyLength() - history), prompt)
+        : undefined;
+    if (next !== undefined)
+      return actor.reply(
+        "submitted",
+        `${how}; the prompt stays above as entered, and ${nameOf(target)} asks on a row below` +
+          (next ? ` (between them: ${JSON.stringify(next.slice(0, 160))})` : ""),
+      );
     if (
       !left &&
       value !== undefined &&
@@ -954,6 +1011,20 @@ async function submitted(
   if (result) return result;
   if (actor.exited) return actor.reply("exited", how);
   throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait`);
+}
+
+/**
+ * A field that shows nothing typed, entered: its row (`was`, moved up by what scrolled off since) still shows its
+ * prompt, and a field of the same words holds the cursor on a row below it. The rows between them, joined with " / "
+ * ("" when none); undefined when the screen does not show that.
+ */
+function nextPrompt(look: Look, again: Target | undefined, was: number, prompt: string): string | undefined {
+  if (!again?.element.cursor || !prompt || was < 0 || again.element.row <= was) return undefined;
+  if (look.grid.cursor.row !== again.element.row || !rowText(look.grid, was).trim().startsWith(prompt))
+    return undefined;
+  return Array.from({ length: again.element.row - was - 1 }, (_, i) => rowText(look.grid, was + 1 + i).trim())
+    .filter(Boolean)
+    .join(" / ");
 }
 
 /**

@@ -1442,3 +1442,74 @@ test("a form of settings, the focused name in reverse (ccmake's cache): inputs a
     }
   }
 });
+
+test("a question ending in the name it quotes reads a line (tar -w's 'extract ‘a.txt’?')", async () => {
+  const want: Record<string, unknown[]> = {
+    "b7-tar-first": [0, "extract ‘a.txt’?", ""],
+    "b7-tar-third": [2, "extract ‘c.txt’?", ""],
+    "b6-swipl-correct": [8, 'Correct to: "save_depth(42)"?', ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect(found.map((e) => [e.kind, e.row, e.label, e.value]) as unknown[]).toEqual([["input", ...expected]]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  const term = fixtureTerminal(80, 6);
+  try {
+    // Typed right after the "?" (tar's echo): the value; a tool named before it is still a question (rm's).
+    await writeAll(term, "extract ‘b.txt’?n");
+    expect(detectElements(cellGridOf(term)).map((e) => [e.kind, e.label, e.value])).toEqual([
+      ["input", "extract ‘b.txt’?", "n"],
+    ]);
+    await writeAll(term, "\r\nrm: remove regular file 'b.txt'? ");
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind !== "text")
+        .map((e) => [e.kind, e.label]),
+    ).toEqual([["question", "rm: remove regular file 'b.txt'?"]]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a prompt asked again with a remark ('… key: (repeat)'); a hint far right of the cursor", async () => {
+  const want: Record<string, unknown[]> = {
+    "b7-ccrypt-repeat": [1, "Enter encryption key: (repeat)", ""],
+    // kpcli's '("g" or "w" to auto-generate, "i" for interactive)' right of an unechoed field: no value.
+    "b7-kpcli-password": [11, "Password", ""],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+      expect(found.map((e) => [e.row, e.label, e.value]) as unknown[]).toEqual([expected]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // npm's default in parentheses after a prompt not asked above is still no part of the label.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "package name: (notes) ");
+    expect(detectElements(cellGridOf(term)).map((e) => [e.kind, e.label, e.value])).toEqual([
+      ["input", "package name", ""],
+    ]);
+  } finally {
+    term.dispose();
+  }
+});
+
+test("a program's banner naming its version is output, no key hint (iex's, mail's)", async () => {
+  for (const name of ["b7-iex-start", "b7-mail-read"]) {
+    const fixture = await loadFixture(name);
+    try {
+      expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status")).toEqual([]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

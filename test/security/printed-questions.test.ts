@@ -64,3 +64,25 @@ test("the same shape asked where the cursor waits is a question: rcs's '? [yn](y
   expect(reply.sent).toEqual(["n", "Enter"]);
   await sandbox.shown(id, "read[n]");
 }, 60_000);
+
+test("a question quoting a name or a prompt asked again with a remark, printed above a shell's prompt: fill finds no field, nothing is typed", async () => {
+  // tar -w's "extract ‘a.txt’?" and ccrypt's "Enter encryption key: (repeat)" are fields only on the row holding the
+  // cursor (QUOTED_ASK, a repeated prompt's remark): printed as output they name nothing to type into.
+  const printed = ["extract ‘a.txt’?", "Enter encryption key:", "Enter encryption key: (repeat)"];
+  const script = printed.map((line) => `echo ${JSON.stringify(line)}; `).join("");
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "(repeat)");
+  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)"]) {
+    const reply = await sandbox.run(["fill", id, named, "y", "--submit", "--json", "--timeout", "2s"]);
+    expect(reply.code, `fill ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);

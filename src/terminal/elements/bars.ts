@@ -19,6 +19,9 @@ const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|'?\S{1,6
  */
 const KEY_OR_ANSWER = /^\S.*\bor (?:press|hit|type)\b.*[:?](?: \S{0,3})?$/i;
 
+/** A program's banner names its version: "Mail version 8.1.2", "Interactive Elixir (1.14.0)", "kpcli v3.8.1". */
+const BANNER = /\bversion \d|\(\d+(?:\.\d+){1,3}\)|\bv\d+(?:\.\d+){1,3}\b/i;
+
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
 
@@ -363,7 +366,12 @@ export function findStatus(view: View): Found[] {
     // (A prompt's own line, "? Pick a licence › - arrow keys to move", is the question's, at any row: commitizen's
     // answered "? Provide a longer description of the change: (press enter to skip)" over the next question.)
     // (Or a line wholly in parentheses anywhere: inquirer's "(Move up and down to reveal more choices)".)
+    // (Nor a program's banner, its version named: iex's "Interactive Elixir (1.14.0) - press Ctrl+C to exit (type h()
+    // ENTER for help)", mail's "Mail version 8.1.2 01/15/2001.  Type ? for help.": output above the first prompt.)
+    // (A bar's two ends far apart are no banner: cscope's "Cscope version 15.9        Press the ? key for help".)
+    const banner = BANNER.test(trimmed) && !/\S\s{3,}\S/.test(trimmed);
     const told =
+      !banner &&
       (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
       !KEY_OR_ANSWER.test(trimmed) &&
@@ -377,7 +385,8 @@ export function findStatus(view: View): Found[] {
     // prompt whose remark in parentheses names a key, "Account 3 (or . or enter to finish this transaction): ".)
     const keys =
       told ||
-      (!/^[?✔✖◆◇] \S/.test(trimmed) &&
+      (!banner &&
+        !/^[?✔✖◆◇] \S/.test(trimmed) &&
         !PROMPT_REMARK.test(trimmed) &&
         !KEY_OR_ANSWER.test(trimmed) &&
         !inParagraph(view, row) &&

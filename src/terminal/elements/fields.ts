@@ -730,6 +730,17 @@ export function placeholderBox(view: View, box: Box): boolean {
  */
 const REMARKED_PROMPT = /^(.*?\S.*?[?:] \([^)]*\):)(?=\s)/;
 
+/**
+ * A question whose last words are a name it quotes, right before its "?" (tar -w's "extract ‘a.txt’?", swipl's
+ * "Correct to: \"save_depth(42)\"?"): without a tool's name before it ("rm: remove … 'a'?") it reads a line, an input.
+ */
+const QUOTED_LAST = /(?:‘[^’]+’|"[^"]+"|'[^']+')\?$/;
+/** A `QUOTED_LAST` question of two words or more at the row's start, then what is typed after it. */
+const QUOTED_ASK = /^\s*(\S+ (?:\S+ )*?\S*(?:‘[^’]+’|"[^"]+"|'[^']+')\?)(.*)$/;
+
+/** What stands right of a field's cursor past three blanks or more, wholly in parentheses: a hint, not the value. */
+const HINT_RIGHT = /^\s{3,}\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$/;
+
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
 const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
 
@@ -897,6 +908,19 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     from === 0 && row > 0 && view.flat[row - 1]!.trimEnd().length >= view.cols - 1 && view.free(row - 1, 0, view.cols)
       ? /^([:?])\s/.exec(before)
       : null;
+  // A question ending in the name it quotes, no tool named before it (`QUOTED_LAST`), reads a line: an input labelled
+  // with the whole question, what is typed after its "?" (with or without a blank) the value.
+  const quotedAsk = from === 0 && !commandLine && !/[>$#❯›]\s/.test(before) ? QUOTED_ASK.exec(before) : null;
+  if (
+    quotedAsk &&
+    !/^\s*[\w.-]+: /.test(quotedAsk[1]!) &&
+    !BRACKETED_DEFAULT.test(quotedAsk[1]!) &&
+    !line.slice(cursor.col - from).trim()
+  ) {
+    view.use(row, 0, view.cols);
+    const [label, typedThere] = [clean(quotedAsk[1]!), quotedAsk[2]!.trim()];
+    return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label, value: typedThere, cursor: true }];
+  }
   const found =
     commandLine ??
     named ??
@@ -952,6 +976,13 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // A marker alone under a prompt's words ending in ":" on the row above, nothing after them (checkinstall's "Enter
   // new version:" over ">>"): those words are the label.
   const asking = !question && from === 0 && MARKER_ONLY_LABEL.test(labelText) ? promptAbove(view, row) : "";
+  // The prompt on the row above asked again with a remark in parentheses after its mark (ccrypt's "Enter encryption
+  // key:" over "Enter encryption key: (repeat)"): the remark names this one apart, part of its label, no default.
+  const remark = /^\s*\([^)]*\)\s*$/.exec(before.slice(promptEnd));
+  const repeated =
+    !question && !asking && remark && row > 0 && labelText && view.flat[row - 1]!.trim() === match[0].trim()
+      ? clean(before).replace(/:$/, "")
+      : "";
   const first = from + before.length - before.trimStart().length;
   // npm's and readline's "name: (proj) ": a default in parentheses, the cursor after it, is no value
   // (nor part of what is typed after it: gpg's "What keysize do you want? (3072) 40").
@@ -959,10 +990,14 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const drawn = view.char(row, cursor.col) === "█" && !view.grid.cursor.visible;
   const hint = /\s+\([^)]*\)\s*$/.exec(line);
   const shown = drawn ? line.slice(0, cursor.col - from) + line.slice(cursor.col - from + 1) : line;
+  // (Nor a remark in parentheses three blanks or more right of the cursor: kpcli's "Password:" then, far right, '("g"
+  // or "w" to auto-generate, "i" for interactive)'. An unechoed field shows nothing typed: `HINT_RIGHT`.)
   const typed =
     drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`)
       ? shown.slice(0, hint.index - 1)
-      : shown;
+      : HINT_RIGHT.test(line.slice(cursor.col - from))
+        ? shown.slice(0, cursor.col - from)
+        : shown;
   const value =
     placeholder(view, from + promptEnd, view.cols) ||
     /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1))
@@ -981,8 +1016,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const picks = row > 0 && !view.free(row - 1, 0, view.cols) && /^\s*[([]?\d{1,3}[)\].:]/.test(view.flat[row - 1]!);
   // (A tool's "rm: …?", about something it names or with keys to type; git's "search for regex? " asks for text.)
   // (Not a default in brackets right before the "?": composer's "Do you confirm generation [yes]?" reads a line.)
+  // (Nor a question that ends in the name it quotes, no tool named before it: tar -w's "extract ‘a.txt’?" reads a
+  // line, "y" or "n" typed and Enter: `QUOTED_LAST`.)
   const yesNo =
-    asked_ && !BRACKETED_DEFAULT.test(asked_[2]!) && (/^\s*[\w.-]+: /.test(asked_[2]!) || /[(['"‘]/.test(asked_[2]!));
+    asked_ &&
+    !BRACKETED_DEFAULT.test(asked_[2]!) &&
+    (/^\s*[\w.-]+: /.test(asked_[2]!) || (/[(['"‘]/.test(asked_[2]!) && !QUOTED_LAST.test(asked_[2]!)));
   // (Nor code typed after a REPL's or shell's prompt, irb's "irb(main):001:0> File.exist?": its "?" is the code's.)
   const typedAfterMark = /[>$#❯›]\s$/.test(match[0]);
   if (asked_ && yesNo && !commandLine && !picks && !typedAfterMark && !line.slice(cursor.col - from).trim()) {
@@ -1012,7 +1051,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     col: first,
     width: stop - first,
     height: 1,
-    label: question ? `${question} ${labelText}` : asking || labelText,
+    label: question ? `${question} ${labelText}` : asking || repeated || labelText,
     value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(),
     cursor: true,
   };

@@ -639,3 +639,33 @@ test("the same one-row question asked for the next package under rows naming it 
     expect(again.seen).toContain("asked again");
   }
 });
+
+test.if(Bun.which("dselect") !== null)(
+  "dselect's main menu ('* 0. [A]ccess' lit, '6. [Q]uit'): an item chosen by its name, arrows then Enter",
+  async () => {
+    // Its own empty admin directory: nothing of the machine's dpkg state is read or touched.
+    const admin = join(sandbox.dir, "dselect");
+    for (const dir of ["updates", "info", "methods"]) mkdirSync(join(admin, dir), { recursive: true });
+    for (const file of ["status", "available"]) writeFileSync(join(admin, file), "");
+    const id = await start(`dselect --admindir ${admin}`);
+    await shown(id, "Quit dselect");
+    const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+      elements: { kind: string; items?: { label: string; key?: string; selected?: boolean }[] }[];
+    };
+    const menu = snapshot.elements.find((e) => e.kind === "menu");
+    expect(menu?.items?.map((i) => `${i.key} ${i.label}${i.selected ? " *" : ""}`)).toEqual([
+      "0 [A]ccess *",
+      "1 [U]pdate",
+      "2 [S]elect",
+      "3 [I]nstall",
+      "4 [C]onfig",
+      "5 [R]emove",
+      "6 [Q]uit",
+    ]);
+    const quit = await act(["choose", id, "[Q]uit"]);
+    expect(quit.sent).toEqual([...Array<string>(6).fill("Down"), "Enter"]);
+    // dselect ends at once: the list gone, nothing left to show the item taken (never "answered" without it).
+    expect(quit.effect).not.toBe("answered");
+    await shown(id, "rc=0");
+  },
+);

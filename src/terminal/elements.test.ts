@@ -1513,3 +1513,48 @@ test("a program's banner naming its version is output, no key hint (iex's, mail'
     }
   }
 });
+
+test("dselect's menu ('* 0. [A]ccess' lit, '1.'…, a column of sentences), its key help, its table", async () => {
+  const fixtures: Record<string, Terminal> = {};
+  for (const name of ["b7-dselect-main", "b7-dselect-moved", "b7-dselect-access"])
+    fixtures[name] = (await loadFixture(name)).term;
+  try {
+    const main = detectElements(cellGridOf(fixtures["b7-dselect-main"]!)).filter((e) => e.kind !== "text");
+    expect(main.map((e) => [e.kind, e.row, e.height]) as unknown[]).toEqual([
+      ["menu", 2, 7],
+      ["status", 10, 2],
+    ]);
+    expect(main[0]!.items!.map((i) => [i.key, i.label, i.selected ?? false]) as unknown[]).toEqual([
+      ["0", "[A]ccess", true],
+      ["1", "[U]pdate", false],
+      ["2", "[S]elect", false],
+      ["3", "[I]nstall", false],
+      ["4", "[C]onfig", false],
+      ["5", "[R]emove", false],
+      ["6", "[Q]uit", false],
+    ]);
+    const moved = detectElements(cellGridOf(fixtures["b7-dselect-moved"]!)).find((e) => e.kind === "menu");
+    expect(moved?.items?.find((i) => i.selected)?.label).toBe("[C]onfig");
+    // Two names on a bar over rows whose cells start under both: a table; the pane's title bar in the same colour
+    // over its description is no menu.
+    const access = detectElements(cellGridOf(fixtures["b7-dselect-access"]!)).filter((e) => e.kind !== "text");
+    expect(access.map((e) => [e.kind, e.row, e.header ?? ""]) as unknown[]).toEqual([
+      ["status", 0, ""],
+      ["table", 1, ["Abbrev.", "Description"]],
+      ["status", 23, ""],
+    ]);
+  } finally {
+    for (const term of Object.values(fixtures)) term.dispose();
+  }
+  // Two names on a bar over rows whose cells do not start under both: no table.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(
+      term,
+      "\x1b[44m  Name          Status\x1b[K\x1b[m\r\n  alpha   running fine\r\n  beta    stopped now\r\n",
+    );
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "table")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

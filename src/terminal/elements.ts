@@ -7,7 +7,7 @@ import type { CellGrid } from "./cell-grid.ts";
 import type { Element, Found } from "./elements/types.ts";
 import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
-import { buttonHelp, findFunctionKeys, findStatus, footerStatus } from "./elements/bars.ts";
+import { buttonHelp, findFunctionKeys, findStatus, footerStatus, keysUnderMenu } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles, placeholderBox, settingsForm } from "./elements/fields.ts";
 import {
   barMenus,
@@ -131,6 +131,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...highlightMenus(view, boxes));
   found.push(...findTables(view));
   found.push(...barMenus(view, boxes));
+  keysUnderMenu(view, found);
   found.push(...ruleDialogs(view, found));
   found.push(...findText(view));
   // A box holding a table is a panel (mc's file lists), not a dialog.

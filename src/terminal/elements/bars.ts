@@ -8,10 +8,11 @@ import { stripFrame, type View } from "./view.ts";
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
 
 /**
- * "press 'L' to load", "Press the ? key for help" (cscope's top row), "press [enter] to confirm" (ccmake's): a key
- * named, then what it is for.
+ * "press 'L' to load", "Press the ? key for help" (cscope's top row), "press [enter] to confirm" (ccmake's),
+ * "Press <enter> to confirm selection." (dselect's): a key named, then what it is for.
  */
-const PRESS_HINT = /\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|'?\S{1,6}'?)(?: key)? (?:to|for) \w+/i;
+const PRESS_HINT =
+  /\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|<[^>\s]{1,8}>|'?\S{1,6}'?)(?: key)? (?:to|for) \w+/i;
 
 /**
  * A prompt whose other answer is a key, its colon ending it (an answer typed after it maybe): checkinstall's "Enter a
@@ -739,4 +740,27 @@ function keyBar(view: View, row: number): Found[] {
  */
 function proseWrapped(line: string, next: string, cols: number): boolean {
   return line.trimEnd().length === cols && !/\S\s{3,}\S/.test(line) && /^[\p{L}\p{N}/(]/u.test(next);
+}
+
+/** Words that tell how to move in a list: "Move around with ^P and ^N, cursor keys, initial letters, or digits;". */
+const MOVE_HINT = /\b(?:move|moving|navigate|scroll)\b.{0,40}\b(?:keys?|arrows?|\^[A-Z])\b|\b(?:cursor|arrow) keys\b/i;
+
+/**
+ * A paragraph of up to three rows right under a menu (a blank row between at most) that tells its keys, how to move
+ * and how to pick (dselect's bold "Move around with ^P and ^N, cursor keys, initial letters, or digits;" over "Press
+ * <enter> to confirm selection.   ^L redraws screen." under its main menu): a status, the list's key help.
+ */
+export function keysUnderMenu(view: View, found: Found[]): void {
+  for (const menu of found.filter((e) => e.kind === "menu" && e.height >= 3)) {
+    let top = menu.row + menu.height;
+    if (top < view.rows && !view.flat[top]!.trim()) top++;
+    let last = top - 1;
+    while (last + 1 < view.rows && last + 1 - top < 3 && view.flat[last + 1]!.trim()) last++;
+    if (last < top || (last + 1 < view.rows && view.flat[last + 1]!.trim())) continue;
+    const rows = view.flat.slice(top, last + 1);
+    if (!rows.every((_, i) => view.free(top + i, 0, view.cols))) continue;
+    const text = rows.join(" ");
+    if (!PRESS_HINT.test(text) || !MOVE_HINT.test(text)) continue;
+    found.push(status(view, top, last));
+  }
 }

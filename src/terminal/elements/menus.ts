@@ -414,13 +414,39 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
   const again = (a: { row: number; start: number }, b: { row: number }) =>
     b.row + 1 < view.rows && view.background(b.row + 1, a.start) === view.background(a.row, a.start);
   const headings = new Set(bars.filter((a) => bars.some((b) => over(a, b) && !again(a, b))).map((a) => a.row));
+  // A bar across the screen in the colour of bars read already as a table's header or a status (dselect's access
+  // list: "Access method 'media'." over its description, on the blue of the "Abbrev.  Description" header and the
+  // "Explanation" bar) is a pane's title in the screen's chrome, no list's selected row.
+  const chrome = (r: number) => {
+    const bg = view.background(r, 0);
+    const across = (o: number) => {
+      let n = 0;
+      for (let col = 0; col < view.cols; col++) if (view.background(o, col) === bg) n++;
+      return n >= view.cols * 0.9;
+    };
+    return (
+      across(r) &&
+      view.flat.filter((_, o) => o !== r && Math.abs(o - r) > 1 && across(o) && !view.free(o, 0, view.cols)).length >= 2
+    );
+  };
+  // (Over one row at most, a blank row under it: a list's rows go on around its selected one, mutt's under its bars.)
+  const run = (r: number) => {
+    let [a, b] = [r, r];
+    while (a > 0 && view.flat[a - 1]!.trim()) a--;
+    while (b + 1 < view.rows && view.flat[b + 1]!.trim()) b++;
+    return b - a + 1;
+  };
+  for (const bar of bars)
+    if (bar.start === 0 && bar.end - bar.start >= view.cols * 0.9 && run(bar.row) <= 2 && chrome(bar.row))
+      headings.add(bar.row);
   const out: Found[] = [];
   for (const bar of bars) {
     const { row, start, end } = bar;
     if (headings.has(row)) continue;
     const lead = (r: number) => view.text(r, start, end).search(/\S/);
     // A mark before the selected row's name (opencode's "● Fake model", the current one) stands left of the names.
-    const marked = /^\s*[●•✓✔] (?=\S)/.exec(view.text(row, start, end));
+    // (Or dselect's "*" before its lit item's number, " * 0. [A]ccess" over "   1. [U]pdate".)
+    const marked = /^\s*[●•✓✔*] (?=\S)/.exec(view.text(row, start, end));
     const textCol = marked ? marked[0].length : lead(row);
     // Beside a gutter of line numbers counting up (micro's "1 first line"), it is an editor's current line.
     const number = (r: number) =>
@@ -445,7 +471,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       })
       .find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
     // (A row with that mark, the current one when another is selected, has its name at the names' column.)
-    const named = (r: number) => /^\s*[●•✓✔] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r);
+    const named = (r: number) => /^\s*[●•✓✔*] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r);
     const fits = (r: number) =>
       r >= 0 &&
       r < view.rows &&
@@ -541,7 +567,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
       const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
-      const mark = /^\s*[●•✓✔] (?=\S)/.exec(name);
+      const mark = /^\s*[●•✓✔*] (?=\S)/.exec(name);
       const { label, key } = described
         ? { label: described[2]!, key: described[1]!.toLowerCase() }
         : treeItem(mark && (r === row ? marked : named(r) === textCol) ? name.replace(mark[0], "") : name);
@@ -554,20 +580,35 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
         ...(r === row ? { selected: true } : {}),
       });
     }
-    // Every item numbered ("15 SIGTERM"): the number is its key; not a record's first field, columns
-    // following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not to pick).
+    // Every item numbered ("15 SIGTERM", dselect's "0. [A]ccess"): the number is its key; not a record's first field,
+    // columns following it (mutt's "2 N   Jan 02 Alice 2   (1) Report…", a message number: it is typed to jump, not
+    // to pick).
     const record = (label: string) => label.split(" ").length > 4;
-    if (
+    // (dselect's items are numbered "0." and go on in a column of sentences: no record.)
+    const numberedAt = (label: string) => /^\d{1,3}\.? (?=\S)/.exec(label)?.[0].length ?? 0;
+    const allNumbered =
       items.length >= 3 &&
-      items.every((i) => /^\d{1,3} \S/.test(i.label) && !i.key) &&
-      !items.every((i) => record(i.label))
-    ) {
-      for (const i of items) [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.replace(/^\d+ /, "")];
+      items.every((i) => numberedAt(i.label) && !i.key) &&
+      (!items.every((i) => record(i.label)) || items.every((i) => /^\d+\./.test(i.label)));
+    const texts = new Map<Omit<Item, "ref">, string>();
+    if (allNumbered) {
+      for (const i of items) {
+        const at = numberedAt(i.label);
+        [i.key, i.label] = [/^\d+/.exec(i.label)![0], i.label.slice(at)];
+        // (What follows the number as drawn, its blanks kept: the column of sentences is told by them.)
+        const raw = view
+          .text(i.row, start, right)
+          .trim()
+          .replace(/^[●•✓✔*] /, "");
+        texts.set(i, raw.slice(numberedAt(raw)));
+      }
     }
     // Names in one column, each then what it does in a column of sentences (gemini's slash commands:
     // "compress         Compresses the context…"): the name is the label.
     const sentences = items.map((i) =>
-      i.key ? null : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(view.text(i.row, start, right).trim()),
+      i.key && !texts.has(i)
+        ? null
+        : /^(\S{2,})(\s{2,})(\S+(?: \S+)*)$/.exec(texts.get(i) ?? view.text(i.row, start, right).trim()),
     );
     const column = (i: number) => sentences[i]![1]!.length + sentences[i]![2]!.length;
     if (

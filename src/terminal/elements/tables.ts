@@ -32,7 +32,11 @@ export function findTables(view: View): Found[] {
         .filter(Boolean);
       const names = cells.length >= 3 ? cells : words.map((w) => w[0].trim());
       // (Key combinations, "C-x C-s" after a menu entry's name, are no column names.)
-      if (names.length < 3 || names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))) continue;
+      if (
+        (names.length < 3 && !(names.length === 2 && twoNamesOnBar(view, row, segment.start, text))) ||
+        names.some((n) => /\d{2,}/.test(n) || n.length > 20 || /^[CMSA]-\S/.test(n))
+      )
+        continue;
       // Weekdays over numbers are a month's grid (calcurse's, dialog --calendar's), read as text.
       if (names.every((n) => /^(?:Mo|Tu|We|Th|Fr|Sa|Su)/i.test(n) && n.length <= 3)) continue;
       // Words one blank apart all along, six or more, are a sentence, not column names.
@@ -362,5 +366,24 @@ function cellsStartUnder(view: View, row: number, start: number, text: string): 
   let rows = 0;
   for (let r = row + 1; r < view.rows && view.flat[r]!.trim(); r++, rows++)
     if (!names.every((name) => under(view.flat[r]!, name))) return false;
+  return rows >= 2;
+}
+
+/**
+ * Two names on a bar across the screen, far apart, over rows whose cells each start under both names (dselect's
+ * access methods: "  Abbrev.        Description" on its own colour over "  media          Install from a media set…"):
+ * a header of two columns. (Two words alone are no header elsewhere: a title and its count, a label and its value.)
+ */
+function twoNamesOnBar(view: View, row: number, start: number, text: string): boolean {
+  let barred = 0;
+  for (let col = 0; col < view.cols; col++) if (view.background(row, col) !== view.backdrop) barred++;
+  if (barred < view.cols * 0.9 || !/^\s*\S+\s{4,}\S+\s*$/.test(text)) return false;
+  const names = [...text.matchAll(/\S+/g)].map((w) => start + w.index!);
+  let rows = 0;
+  for (let r = row + 1; r < view.rows && view.flat[r]!.trim(); r++, rows++) {
+    const line = view.flat[r]!;
+    if (!names.every((col) => line[col] !== " " && (col === 0 || line[col - 1] === " "))) return false;
+    if (line.slice(0, names[0]).trim()) return false;
+  }
   return rows >= 2;
 }

@@ -669,3 +669,29 @@ test.if(Bun.which("dselect") !== null)(
     await shown(id, "rc=0");
   },
 );
+
+test.if(Bun.which("lnav") !== null)(
+  "lnav's search line ('/' under its ' Search for:' bar): filled by the bar's words; its bars read as statuses",
+  async () => {
+    const dir = join(sandbox.dir, "lnav");
+    mkdirSync(dir, { recursive: true });
+    const lines = [1, 2, 3].map((i) => `2026-12-07T00:0${i}:00.000Z INFO tide: depth ${40 + i} m`);
+    writeFileSync(
+      join(dir, "app.log"),
+      `${[...lines, "2026-12-07T00:05:30.000Z ERROR tide: sensor 3 timeout"].join("\n")}\n`,
+    );
+    const id = await sandbox.ok(["create", "--cwd", dir, "--", "env", `HOME=${dir}`, "lnav", "app.log"]);
+    await shown(id, "depth 43 m");
+    await sandbox.ok(["send", id, "/"]);
+    await shown(id, "Search for:");
+    const filled = await act(["fill", id, "Search for", "timeout"]);
+    expect(filled).toMatchObject({ sent: ['"timeout"'], effect: "filled" });
+    const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+      elements: { kind: string; row: number; label?: string; value?: string }[];
+    };
+    expect(snapshot.elements.filter((e) => e.kind === "status" && e.row <= 1).map((e) => e.row)).toEqual([0, 1]);
+    await sandbox.ok(["send", id, "\\r"]);
+    await shown(id, "1 hits");
+    await sandbox.ok(["kill", id]);
+  },
+);

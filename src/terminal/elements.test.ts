@@ -1558,3 +1558,48 @@ test("dselect's menu ('* 0. [A]ccess' lit, '1.'…, a column of sentences), its 
     term.dispose();
   }
 });
+
+test("lnav's bars: crumbs under the top bar, a message over the command line, '/' named by its bar", async () => {
+  const want: Record<string, unknown[][]> = {
+    "b7-lnav-main": [
+      ["status", 0, ""],
+      ["status", 1, ""],
+      ["status", 21, ""],
+      ["status", 22, ""],
+      ["status", 23, ""],
+    ],
+    "b7-lnav-search": [
+      ["status", 0, ""],
+      ["status", 1, ""],
+      ["status", 15, ""],
+      ["status", 22, ""],
+      ["input", 23, "Search for"],
+    ],
+    "b7-lnav-command": [
+      ["status", 0, ""],
+      ["status", 1, ""],
+      ["status", 20, ""],
+      ["status", 21, ""],
+      ["input", 23, ":"],
+    ],
+  };
+  for (const [name, expected] of Object.entries(want)) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+      expect(found.map((e) => [e.kind, e.row, e.label ?? ""]) as unknown[], name).toEqual(expected);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // A shell's prompt under words ending in ":" on no bar of their own, a path with '›' not under a top bar: neither.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "docs › api › v2 › index\r\nSearch for: the notes\r\n/tmp");
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+    expect(found.filter((e) => e.kind === "status")).toEqual([]);
+    expect(found.filter((e) => e.label === "Search for")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

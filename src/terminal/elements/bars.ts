@@ -505,9 +505,48 @@ export function findStatus(view: View): Found[] {
   }
   out.push(...labelledFooter(view));
   pressHintRows(out);
+  for (const row of messageRows(view)) out.push(status(view, row, row));
+  const crumbs = crumbBar(view, out);
+  if (crumbs !== undefined) out.push(status(view, crumbs, crumbs));
   const bar = barOverStatus(view, out);
   if (bar !== undefined) out.push(status(view, bar, bar));
   return out;
+}
+
+/**
+ * A message on a colour of its own from the first column, in the two rows over a command line (the last row, opening
+ * with ":", "/" or "?", the cursor in it): lnav's " unknown command - filter-" over its completions and ":filter-".
+ */
+function messageRows(view: View): number[] {
+  const last = view.rows - 1;
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row !== last || !/^[:/?]\S/.test(view.flat[last]!)) return [];
+  const rows: number[] = [];
+  for (const row of [last - 2, last - 1]) {
+    const text = view.flat[row]!.trimEnd();
+    const bg = view.background(row, 0);
+    if (row < 1 || !/\p{L}{2}/u.test(text) || !view.free(row, 0, view.cols) || bg === view.backdrop) continue;
+    let end = 0;
+    while (end < view.cols && view.background(row, end) === bg) end++;
+    if (end >= text.length && view.background(row - 1, 0) !== bg) rows.push(row);
+  }
+  return rows;
+}
+
+/** A path's parts parted by a breadcrumb mark: "LOG ❭2026-12-07T00:04:00.000❭syslog_log❭app.log[3]❭". */
+const CRUMBS = /\S\s*[❭›»▸]\s*\S.*[❭›»▸]/;
+
+/**
+ * The row right under the top bar, on a colour of its own from the first column, holding a path of crumbs (lnav's
+ * breadcrumb bar under its clock): a status. Undefined when there is none.
+ */
+function crumbBar(view: View, out: Found[]): number | undefined {
+  if (!out.some((e) => e.kind === "status" && e.row === 0) || view.rows < 3) return;
+  const at = view.flat[1]!.search(/\S/);
+  if (at < 0 || at > 1 || !view.free(1, 0, view.cols) || (view.cursor.visible && view.cursor.row === 1)) return;
+  const bg = view.background(1, at);
+  if (bg === view.backdrop || bg === view.background(2, at)) return;
+  return CRUMBS.test(view.flat[1]!) ? 1 : undefined;
 }
 
 /**

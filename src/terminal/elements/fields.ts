@@ -953,9 +953,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       view.flat.slice(row + 1).every((l) => !l.trim())
     ) {
       view.use(row, 0, view.cols);
-      return [
-        { kind: "input", row, col: 0, width: view.cols, height: 1, label: "", value: typed.trim(), cursor: true },
-      ];
+      // (A command line's mark under a bar that names it, lnav's "/" under " Search for:": labelled so.)
+      const label = row === view.rows - 1 && /^[:/?] ?$/.test(mark[0]) ? barLabel(view, row) : "";
+      return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label, value: typed.trim(), cursor: true }];
     }
   }
   if (!match || /[│┃║]/.test(match[0])) return answerUnder(view, row, from, before);
@@ -964,7 +964,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const offered = commandLine || named || bracketed ? null : DEFAULT_AFTER_PROMPT.exec(before.slice(match[0].length));
   const promptEnd = match[0].length + (offered?.[0].length ?? 0);
   const labelText = commandLine
-    ? commandLine[1]!
+    ? barLabel(view, row) || commandLine[1]!
     : named || bracketed
       ? ""
       : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!)
@@ -1217,6 +1217,21 @@ function questionAbove(view: View, row: number): string {
   if (row === 0 || !view.free(row - 1, 0, view.cols)) return "";
   const above = clean(view.text(row - 1, 0, view.cols));
   return /^\p{L}.*\?$/u.test(above) ? above : "";
+}
+
+/**
+ * The words a bar right over a command line opens with, up to their ":" (lnav's " Search for:  (Press CTRL+J to jump
+ * to a previous hit …)" on its own colour over "/timeout"): the line's label, its mark alone says less.
+ */
+function barLabel(view: View, row: number): string {
+  if (row === 0) return "";
+  const above = view.flat[row - 1]!;
+  const words = /^\s?(\p{L}[\p{L} ]{0,30}?):(?:\s|$)/u.exec(above);
+  if (!words) return "";
+  const at = above.search(/\S/);
+  return view.background(row - 1, at) !== view.backdrop && view.background(row - 1, at) !== view.background(row, 0)
+    ? words[1]!.trim()
+    : "";
 }
 
 /** A prompt's label that is only a marker of one to three signs (">>"). */

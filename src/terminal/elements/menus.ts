@@ -385,7 +385,10 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
         differs(row + 1) &&
         !(diffLine(row) && (diffLine(row - 1) || diffLine(row + 1))) &&
         view.free(row, col, end) &&
-        !boxAround(boxes, row, col)
+        !boxAround(boxes, row, col) &&
+        // (Nor the rest of a tab strip, a bar that starts where a tab on another colour ends: lnav's " Syntax Help "
+        // then its bar across the row.)
+        !(col > 0 && end === view.cols && view.background(row, col - 1) !== view.backdrop)
       )
         bars.push({
           row,

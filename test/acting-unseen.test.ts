@@ -695,3 +695,59 @@ test.if(Bun.which("lnav") !== null)(
     await sandbox.ok(["kill", id]);
   },
 );
+
+test.if(Bun.which("bsd-mailx") !== null || Bun.which("mail") !== null)(
+  "a mail reader's numbered headers over its '&' prompt (bsd-mailx's '>N  1 …'): a message chosen by its words",
+  async () => {
+    // Blind set 7: the header list was no question, so `choose` on a message found nothing to pick.
+    const mbox = join(sandbox.dir, "mbox");
+    const message = (from: string, minute: number, subject: string) =>
+      `From ${from} Mon Dec  7 08:0${minute}:00 2026\nFrom: ${from}\nTo: ada@example.org\nSubject: ${subject}\n\n` +
+      `About ${subject}.\n\n`;
+    writeFileSync(
+      mbox,
+      message("ci@build.example.org", 1, "Build 812 failed") +
+        message("bob@example.org", 5, "Tide tables for January") +
+        message("alice@example.org", 9, "Lunch on Friday?"),
+    );
+    const id = await start(`HOME=${sandbox.dir} ${Bun.which("bsd-mailx") ?? "mail"} -f ${mbox}`);
+    await shown(id, "Lunch on Friday?");
+    const reply = await act(["choose", id, "Tide tables for January"]);
+    expect(reply).toMatchObject({ sent: ["2", "Enter"], effect: "answered" });
+    expect(reply.seen).toContain("& 2");
+    await shown(id, "About Tide tables for January.");
+  },
+);
+
+test("a key read without echo, the next prompt under the question (kpcli's '… save it now? [y/N]:'): uncertain, never answered", async () => {
+  // Blind set 7: nothing on the screen says which answer was taken; the reply says what it shows, never "answered".
+  for (const [key, shows] of [
+    ["y", "Saved to vault.kdbx"],
+    ["N", "kpcli:/>"],
+  ] as const) {
+    const out = join(sandbox.dir, `raw-next-${key}.out`);
+    const id = await start(`python3 ${PROGRAMS}/raw-next.py ${out}`);
+    await shown(id, "[y/N]:");
+    const reply = await act(["choose", id, key]);
+    expect(reply.effect).toBe("uncertain");
+    expect(reply.seen).toContain("the question is gone, a prompt under it holding the cursor");
+    expect(reply.seen).toContain(shows);
+    await waitFor(() => existsSync(out) || undefined, 10_000, "the key");
+    expect(readFileSync(out, "utf8")).toBe(key.toLowerCase());
+  }
+});
+
+test("a password read key by key with the tty's echo off, a hint far right of it (kpcli's 'Password:'): filled unseen", async () => {
+  // Blind set 7: the hint was read as the field's value, and a field read key by key (not a line at a time) was
+  // waited on to show the value: `fill` timed out.
+  const out = join(sandbox.dir, "keys-noecho.out");
+  const id = await start(`python3 ${PROGRAMS}/keys-noecho.py ${out}`);
+  await shown(id, "auto-generate");
+  const first = await act(["fill", id, "Password", "cb-pass-5", "--submit"]);
+  expect(first.effect).toBe("submitted");
+  expect(first.seen).toContain("echoes nothing");
+  await shown(id, "Retype to verify:");
+  expect((await act(["fill", id, "Retype to verify", "cb-pass-5", "--submit"])).effect).toBe("submitted");
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the passwords");
+  expect(readFileSync(out, "utf8")).toBe("cb-pass-5 cb-pass-5\n");
+});

@@ -208,6 +208,11 @@ export class Actor {
     };
   }
 
+  /** A full-screen program holds the alternate screen. */
+  get alternate(): boolean {
+    return this.#terminal.screen.alternate;
+  }
+
   /** The tty echoes what is typed. */
   get echoes(): boolean {
     return this.#terminal.echoes;
@@ -289,7 +294,12 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // whose "selected" is the default, not a cursor), or described in a legend above the prompt
   // holding the cursor (dpkg's conffile question).
   const { row: cursor, visible } = look.grid.cursor;
-  const atPrompt = element.kind === "question" && visible && cursor === element.row + element.height - 1;
+  // (Or on the row right under it: a list of numbered rows over the prompt that reads the number, mail's headers over
+  // "&", one marked current.)
+  const atPrompt =
+    element.kind === "question" &&
+    visible &&
+    (cursor === element.row + element.height - 1 || (cursor === element.row + element.height && !inline));
   // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
   const word = atPrompt ? wordKey(item, named) : undefined;
   const keyed = word !== undefined || (itemKey(item) !== undefined && (inline || atPrompt));
@@ -427,6 +437,12 @@ async function answerWithKey(actor: Actor, look: Look, target: Target, word?: st
   const echo = await answerKey(actor, look, key);
   return answered(actor, look, target, { key, prompt, history, echo });
 }
+
+/**
+ * How long keys typed into a field read key by key with the tty's echo off must leave the screen as it was (the
+ * cursor where it was: nothing drawn) to count as read unshown.
+ */
+const KEYS_UNSHOWN_MS = 1500;
 
 /** How long a one-line prompt in raw mode is given to show what its key did before Enter is sent. */
 const KEY_ECHO_MS = 1500;
@@ -698,7 +714,14 @@ function uncertainty(look: Look, target: Target, again = findAgain(look.elements
       .filter(Boolean)
       .slice(-2)
       .join(" / ");
-    return `the list is gone and no line shows ${name}; the screen ends with ${JSON.stringify(last.slice(0, 160))}`;
+    // (A question answered by a key read without echo leaves no answered line: kpcli's "… save it now? [y/N]:" then
+    // its next prompt. Gone, the next prompt under it, is all the screen says: not which answer was taken.)
+    const gone = target.element.kind === "question" ? "the question is gone" : "the list is gone";
+    const below =
+      target.element.kind === "question" && look.grid.cursor.row > target.element.row + target.element.height - 1
+        ? ", a prompt under it holding the cursor"
+        : "";
+    return `${gone}${below} and no line shows ${name}; the screen ends with ${JSON.stringify(last.slice(0, 160))}`;
   }
   const at = again.element.items?.find((i) => i.selected);
   return at && at !== again.item
@@ -885,11 +908,15 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
       field = findAgain((await actor.look()).elements, target)?.element ?? field;
     }
   }
-  // A line read with the tty's echo off (getpass, `read -s`, sudo) shows nothing of what is typed.
-  const unechoed = actor.readsLines && !actor.echoes;
+  // A line read with the tty's echo off (getpass, `read -s`, sudo) shows nothing of what is typed. So do keys read one
+  // by one with it off by a program writing lines, not a full-screen one (kpcli's "Password:", read with
+  // Term::ReadKey): there, only once the screen stayed as it was, the cursor too, for a while (a line editor or a
+  // prompt library draws what it reads and moves the cursor).
+  const unechoed = !actor.echoes && (actor.readsLines || !actor.alternate);
   await erase(actor, target, field.value ?? "");
   const typedAt = await actor.look();
   if (value) await actor.type(value);
+  const typedTime = performance.now();
   const norm = (text: string | undefined) => (text ?? "").trim();
   const length = [...value].length;
   let how: string | undefined;
@@ -901,7 +928,16 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
       how = `the field is masked: it shows ${length} ${JSON.stringify([...now][0])} for the ${length} characters typed`;
       return true;
     }
-    if (unechoed && (now ?? "") === "" && !actor.echoes) {
+    if (
+      unechoed &&
+      (now ?? "") === "" &&
+      !actor.echoes &&
+      (actor.readsLines ||
+        (performance.now() - typedTime >= KEYS_UNSHOWN_MS &&
+          seen.text === typedAt.text &&
+          seen.grid.cursor.row === typedAt.grid.cursor.row &&
+          seen.grid.cursor.col === typedAt.grid.cursor.col))
+    ) {
       how = `the field echoes nothing (the tty's echo is off): ${length} characters typed, none shown`;
       return true;
     }

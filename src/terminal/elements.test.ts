@@ -1603,3 +1603,27 @@ test("lnav's bars: crumbs under the top bar, a message over the command line, '/
     term.dispose();
   }
 });
+
+test("numbered headers, one marked current, over a one-mark prompt (mail's '>N  1 …'): a question", async () => {
+  for (const [name, keys] of [
+    ["b7-mail-headers", ["1*", "2", "3", "4"]],
+    ["b7-mail-deleted", ["1", "2", "4*"]],
+  ] as const) {
+    const fixture = await loadFixture(name);
+    try {
+      const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+      expect(found.map((e) => e.items?.map((i) => `${i.key}${i.selected ? "*" : ""}`))).toEqual([[...keys]]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // The same rows over a shell's prompt are output.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed\r\n");
+    await writeAll(term, " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

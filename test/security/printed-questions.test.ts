@@ -86,3 +86,28 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
+
+test("a mail reader's numbered headers printed above a prompt of one mark that is a shell's: no list, nothing typed", async () => {
+  // headerList reads ">N  1 …" rows only right over a prompt that is one mark other than a shell's ($ # % >), holding
+  // the cursor: printed by cat above a shell's "$ ", choosing a message types no number into the shell.
+  const headers = [
+    ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed",
+    " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January",
+  ];
+  const script = headers.map((line) => `echo ${JSON.stringify(line)}; `).join("");
+  for (const mark of ["$", "#", "%", ">"]) {
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `${script}while read -t 6 -p "${mark} " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+    ]);
+    await sandbox.shown(id, "Tide tables");
+    const reply = await sandbox.run(["choose", id, "Tide tables for January", "--json", "--timeout", "2s"]);
+    expect(reply.code, `${mark}: ${reply.stdout}`).not.toBe(0);
+    await sandbox.shown(id, "loop over");
+    expect(await sandbox.screen(id)).not.toContain("ran[");
+  }
+}, 90_000);

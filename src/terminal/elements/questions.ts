@@ -347,6 +347,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...keysUnderWords(view));
   out.push(...numberedNames(view));
   out.push(...numberedOverPrompt(view));
+  out.push(...headerList(view));
   out.push(...slashedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -1239,6 +1240,49 @@ function numberedOverPrompt(view: View): Found[] {
   const width = Math.max(...items.map((i) => i.col + i.width)) - col;
   for (const item of items) view.use(item.row, 0, view.cols);
   return [{ kind: "question", row: top, col, width, height: items.length, items }];
+}
+
+/**
+ * A header row of a numbered list with a current mark: `>` or a blank, a one-letter status or a blank, the number,
+ * then what it names (mail's ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed").
+ */
+const HEADER_ROW = /^([> ])([A-Z*]| ) *(\d{1,5}) +(\S.*?)\s*$/;
+
+/** A prompt that is one mark, not a shell's ($ # % >), the cursor after it: mail's "& ". */
+const LONE_MARK_PROMPT = /^([^\w\s$#%>])\s?$/u;
+
+/**
+ * Header rows numbered upward, two or more, exactly one of them marked current by a `>` in the first column, right
+ * over a prompt that is one mark holding the cursor, nothing typed (`headerList`: mail's ">N  1 …", " N  2 …" over
+ * "&"): a question without a label, each row an item keyed by its number and named by what follows it, the marked
+ * one selected. The prompt stays an input: the number is typed there. Only right over the cursor's row: the same
+ * rows printed above a shell's prompt ($ # % >) are no question.
+ */
+function headerList(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row < 2) return [];
+  const prompt = view.flat[cursor.row]!.slice(0, cursor.col);
+  if (!LONE_MARK_PROMPT.test(prompt) || view.flat[cursor.row]!.slice(cursor.col).trim()) return [];
+  const items: Omit<Item, "ref">[] = [];
+  for (let r = cursor.row - 1; r >= 0; r--) {
+    const row = HEADER_ROW.exec(view.flat[r]!);
+    if (!row || !view.free(r, 0, view.cols)) break;
+    if (items.length && Number(row[3]) >= Number(items[0]!.key)) break;
+    const col = view.flat[r]!.indexOf(row[3]!, 2);
+    items.unshift({
+      label: row[4]!,
+      row: r,
+      col,
+      width: view.flat[r]!.trimEnd().length - col,
+      key: row[3]!,
+      selected: row[1] === ">",
+    });
+  }
+  if (items.length < 2 || items.filter((i) => i.selected).length !== 1) return [];
+  const top = items[0]!.row;
+  const width = Math.max(...items.map((i) => i.col + i.width));
+  for (const item of items) view.use(item.row, 0, view.cols);
+  return [{ kind: "question", row: top, col: 0, width, height: items.length, items }];
 }
 
 /** One answer in parentheses parted by "/": a key, "=" and its name (fossil's "a=all", "c=convert"), or a bare key. */

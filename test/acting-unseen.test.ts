@@ -751,3 +751,28 @@ test("a password read key by key with the tty's echo off, a hint far right of it
   await waitFor(() => existsSync(out) || undefined, 10_000, "the passwords");
   expect(readFileSync(out, "utf8")).toBe("cb-pass-5 cb-pass-5\n");
 });
+
+test.if(Bun.which("gocryptfs") !== null)(
+  "gocryptfs -passwd: the old password, then the new one asked by the same 'Password:' under it, then 'Repeat:'",
+  async () => {
+    // Blind set 7's task: the new "Password:" holding the cursor under the old one read as the old one still waiting.
+    const dir = join(sandbox.dir, "gc");
+    mkdirSync(join(dir, "made"), { recursive: true });
+    const init = spawnSync("gocryptfs", ["-q", "-init", "-scryptn", "10", "-extpass", "echo tide", join(dir, "made")]);
+    expect(init.status).toBe(0);
+    const id = await start(`cd ${dir} && gocryptfs -passwd made`);
+    await shown(id, "Password:");
+    expect((await act(["fill", id, "Password", "tide", "--submit"])).effect).toBe("submitted");
+    await shown(id, "new password");
+    await waitFor(async () => (await sandbox.screen(id)).match(/Password:/g)?.length === 2 || undefined, 30_000, "it");
+    expect((await act(["fill", id, "Password", "harbour", "--submit"])).effect).toBe("submitted");
+    await shown(id, "Repeat:");
+    expect((await act(["fill", id, "Repeat", "harbour", "--submit"])).effect).toBe("submitted");
+    await shown(id, "rc=0");
+    // The old password no longer opens it (exit 12, "Password incorrect."); the new one does.
+    const opens = (password: string) =>
+      spawnSync("gocryptfs", ["-passwd", "-extpass", `echo ${password}`, join(dir, "made")], { input: "" }).status;
+    expect(opens("tide")).toBe(12);
+    expect(opens("harbour")).toBe(0);
+  },
+);

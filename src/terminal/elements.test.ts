@@ -1627,3 +1627,40 @@ test("numbered headers, one marked current, over a one-mark prompt (mail's '>N  
     term.dispose();
   }
 });
+
+test("testdisk's '>[ Geometry ]' lit among '[ Tag ] what it does' rows; gdu's right-aligned figures", async () => {
+  const fixtures: Record<string, Terminal> = {};
+  for (const name of ["b3-testdisk-main", "b3-testdisk-type", "b3-gdu-list", "b3-gdu-delete"])
+    fixtures[name] = (await loadFixture(name)).term;
+  const menu = (name: string) => detectElements(cellGridOf(fixtures[name]!)).find((e) => e.kind === "menu");
+  try {
+    expect(menu("b3-testdisk-main")?.items?.map((i) => [i.key, i.label, i.selected ?? false]) as unknown[]).toEqual([
+      ["Analyse", "Analyse current partition structure and search for lost partitions", false],
+      ["Advanced", "Filesystem Utils", false],
+      ["Geometry", "Change disk geometry", true],
+      ["Options", "Modify options", false],
+      ["MBR Code", "Write TestDisk MBR code to first sector", false],
+      ["Delete", "Delete all data in the partition table", false],
+      ["Quit", "Return to disk selection", false],
+    ]);
+    expect(menu("b3-testdisk-type")?.items?.find((i) => i.selected)?.key).toBe("EFI GPT");
+    // "    2.9 MiB […] /node_modules" over "  496.0 KiB […] /logs" lit: one list from its first row.
+    for (const name of ["b3-gdu-list", "b3-gdu-delete"]) {
+      const list = menu(name);
+      expect([list?.row, list?.height, list?.items?.find((i) => i.selected)?.label]).toEqual([
+        2,
+        5,
+        "496.0 KiB [# ] /logs",
+      ]);
+    }
+    // A box's choices, the focused one on a background of its own padded by blanks ("  yes  ").
+    const buttons = detectElements(cellGridOf(fixtures["b3-gdu-delete"]!)).filter((e) => e.kind === "button");
+    expect(buttons.map((b) => [b.label, b.selected])).toEqual([
+      ["yes", true],
+      ["no", false],
+      ["don't ask me again", false],
+    ]);
+  } finally {
+    for (const term of Object.values(fixtures)) term.dispose();
+  }
+});

@@ -1809,7 +1809,30 @@ function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
     label: p[0],
     selected: false,
   }));
-  const lit = buttons.filter((b) => view.spanStyle(row, b.col, b.col + b.width).includes("/i"));
+  // (Lit: in reverse, or on a background of its own among the box's, gdu's "yes" on white in "yes  no  don't ask…".)
+  // (Its background just its words', the cells around it and every other choice on the box's own; every choice words,
+  // no form's field, "root____", nor a list's row, "> ./README.md".)
+  const boxBg = view.background(row, box.left + 1);
+  const ownBg = (b: Found) => {
+    const bg = view.background(row, b.col);
+    for (let col = b.col; col < b.col + b.width; col++) if (view.background(row, col) !== bg) return false;
+    // (A pad of blanks on its background may stand either side: gdu's "  yes  ".)
+    let [from, to] = [b.col, b.col + b.width];
+    while (from > box.left + 1 && view.background(row, from - 1) === bg && view.char(row, from - 1) === " ") from--;
+    while (to < box.right && view.background(row, to) === bg && view.char(row, to) === " ") to++;
+    return (
+      bg !== boxBg &&
+      to - from <= b.width + 6 &&
+      view.background(row, from - 1) === boxBg &&
+      view.background(row, to) === boxBg
+    );
+  };
+  const plain = (b: Found) => view.spanBackground(row, b.col, b.col + b.width) === boxBg;
+  const lit = buttons.filter(
+    (b) =>
+      view.spanStyle(row, b.col, b.col + b.width).includes("/i") ||
+      (ownBg(b) && buttons.every((o) => (o === b || plain(o)) && /^\p{L}[\p{L}' -]*$/u.test(o.label!))),
+  );
   if (lit.length !== 1 || !buttons.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   lit[0]!.selected = true;
   for (const b of buttons) view.use(row, b.col, b.width);

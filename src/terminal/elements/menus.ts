@@ -120,6 +120,9 @@ export function circleMenus(view: View): Found[] {
 /** A prompt library's question row: "? Select a React template - Press return to submit.". */
 const PROMPT_QUESTION = /^\s*\? \S/;
 
+/** A tag in brackets, then what it does: testdisk's "[ Analyse  ] Analyse current partition structure…". */
+const TAG_ROW = /^\[ ?([A-Za-z][\w .-]{0,14}?) *\] (\S.*)$/;
+
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 export function markerMenus(view: View): Found[] {
   const out: Found[] = [];
@@ -129,7 +132,16 @@ export function markerMenus(view: View): Found[] {
     const line = lines[row]!;
     // (fzf's cursor right before its multi-select mark: ">>./CHANGELOG.md".)
     const match = /^(\s*)(\S)((?<=>)>)?( {0,3})(\S)/.exec(line);
-    if (!match || !MARKERS.includes(match[2]!) || !match[3] === !match[4]) continue;
+    // (Or a marker right before a tag in brackets, the two in reverse: testdisk's ">[ Geometry ] Change disk geometry"
+    // among " [ Analyse  ] Analyse current partition structure…".)
+    const tagged =
+      match !== null &&
+      match[2] === ">" &&
+      !match[3] &&
+      !match[4] &&
+      TAG_ROW.test(line.slice(match[1]!.length + 1)) &&
+      view.has(row, match[1]!.length, CellFlag.inverse);
+    if (!match || !MARKERS.includes(match[2]!) || (!match[3] === !match[4] && !tagged)) continue;
     const markerCol = match[1]!.length;
     const textCol = markerCol + 1 + (match[3]?.length ?? 0) + match[4]!.length;
     if (!view.free(row, markerCol, textCol + 1)) continue;
@@ -237,8 +249,16 @@ export function markerMenus(view: View): Found[] {
         ...(checked ? { checked } : {}),
       });
     }
+    // Every item a tag in brackets, then what it does (testdisk's "[ Geometry ] Change disk geometry"): the tag is its
+    // key, what it does its label (as whiptail's tag and item).
+    const drawn = (i: Omit<Item, "ref">) => view.text(i.row, i.col, view.cols).trim();
+    if (tagged && items.length >= 2 && items.every((i) => TAG_ROW.test(drawn(i))))
+      for (const i of items) {
+        const [, tag, label] = TAG_ROW.exec(drawn(i))!;
+        [i.key, i.label] = [tag!.trim(), label!];
+      }
     // Every item a name, " - ", then what it does (qwen's /approval-mode): the name is the label.
-    if (items.length >= 2 && items.every((i) => / - \S/.test(i.label)))
+    else if (items.length >= 2 && items.every((i) => / - \S/.test(i.label)))
       for (const i of items) i.label = i.label.slice(0, i.label.indexOf(" - "));
     else cutFocusDescription(view, items);
     // Every name with a colon after it, its description cut (commitizen's "docs:     Documentation only changes"):
@@ -475,6 +495,7 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       .find((b) => b !== undefined && b !== "0" && b !== view.backdrop && b !== view.background(row, start));
     // (A row with that mark, the current one when another is selected, has its name at the names' column.)
     const named = (r: number) => /^\s*[●•✓✔*] (?=\S)/.exec(view.text(r, start, end))?.[0].length ?? lead(r);
+    const figureEnd = (r: number) => /^\s*\d+(?:[.,]\d+)?(?=\s)/.exec(view.text(r, start, end))?.[0].length ?? -1;
     const fits = (r: number) =>
       r >= 0 &&
       r < view.rows &&
@@ -483,11 +504,13 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       view.free(r, start, end) &&
       !/^\s*(?:[-─━=▀▄]{5,}|[▲▼↑↓]|\(\d+\/\d+\))\s*$/.test(view.text(r, start, end)) &&
       lead(r) >= 0 &&
-      Math.abs(named(r) - textCol) <=
+      (Math.abs(named(r) - textCol) <=
         (/[*+]/.test(view.char(row, start + textCol)) ||
         (/\d/.test(view.char(row, start + textCol)) && /\d/.test(view.char(r, start + lead(r))))
           ? 1
-          : 0) &&
+          : 0) ||
+        // (Figures right-aligned, ending in one column: gdu's "    2.9 MiB" over "  496.0 KiB".)
+        (figureEnd(r) > 0 && figureEnd(r) === figureEnd(row))) &&
       !frameRow(view.text(r, start, end)) &&
       view.spanBackground(r, start, end) !== view.background(row, start);
     let [first, last] = [row, row];
@@ -529,7 +552,15 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     const others = Array.from({ length: last - first }, (_, i) => first + 1 + i)
       .filter((r) => r !== row)
       .map(style);
-    if (first < row && boldAt(first) && others.length && !others.includes(style(first)) && !sameInk(first, row))
+    // (Not one opening with a figure right-aligned with the selected row's: an item, gdu's "    2.9 MiB […]".)
+    if (
+      first < row &&
+      boldAt(first) &&
+      others.length &&
+      !others.includes(style(first)) &&
+      !sameInk(first, row) &&
+      !(figureEnd(first) > 0 && figureEnd(first) === figureEnd(row))
+    )
       first++;
     // So is a first row that ends in a colon (htop's "Send signal:").
     else if (first < row && /:$/.test(view.text(first, start, end).trim())) first++;

@@ -380,8 +380,11 @@ export function findQuestions(view: View): Found[] {
     const pieces = [
       ...line.matchAll(/(?<=^|, |\s{2})((?:[A-Z][a-z]+ ){0,2}\w*[[(]([A-Za-z])[\])][\w' -]*?)(?=,|:?\s*$|\s{2}|\?)/g),
     ];
+    // (Not keys each in brackets apart from their words: a key-hint row, ccmake's "[l] Show log output   [c] Configure
+    // [g] Generate".)
     if (
       pieces.length < (/^\S.*:\s*$/.test(line) ? 2 : 3) ||
+      pieces.every((m) => /^(?:[A-Z][a-z]+ ){0,2}\[[A-Za-z]\] /.test(m[1]!)) ||
       line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" ||
       !view.free(row, 0, view.cols) ||
       writtenPast(view, row)

@@ -6,6 +6,7 @@ import { T4aError } from "../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
 import { detectElements, type Element } from "../terminal/elements.ts";
+import { type Hint, keyHints } from "../terminal/hints.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import {
@@ -113,6 +114,27 @@ export class Actor {
   history(count: number): string[] {
     const total = this.historyLength();
     return count > 0 ? this.#terminal.screen.lines("scrollback", 0, Math.min(count, total), true) : [];
+  }
+
+  /** The program reading the terminal now (null: none; undefined: not known here). */
+  reader(): ReturnType<Terminal["reader"]> {
+    return this.#terminal.reader();
+  }
+
+  /**
+   * Whether the program's output pauses for `ms` within `withinMs` and the action's deadline (a screen at rest, not
+   * output going past).
+   */
+  async quiet(ms: number, withinMs: number): Promise<boolean> {
+    const left = Math.min(withinMs, this.#deadline - performance.now());
+    if (left < ms) return false;
+    try {
+      await this.#terminal.wait({ idle_ms: ms }, left);
+      return true;
+    } catch (error) {
+      if (error instanceof T4aError && (error.code === "timeout" || error.code === "exited")) return false;
+      throw error;
+    }
   }
 
   mouseOn(look: Look): boolean {
@@ -884,6 +906,79 @@ export async function clickText(actor: Actor, look: Look, cell: { row: number; c
   throw new T4aError(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+  );
+}
+
+/** A shell's prompt ending where the cursor waits: "$", "#", "%", ">", "❯". */
+const SHELL_PROMPT = /[$#%>❯➜»]$/u;
+
+/** Shells, by the file name of the program the process reading the terminal runs. */
+const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
+
+/** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
+const HINT_QUIET_MS = 300;
+
+/**
+ * Press the one key a key hint draws (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit"): only on a
+ * full-screen program's bar at the screen's top or bottom, the screen at rest, with no shell reading the terminal and
+ * no shell's prompt or cursor under or after the hint, the program taking keys one by one. A hint names no state to
+ * check: the reply is `uncertain`, saying what changed (or `exited`).
+ */
+export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<ActReply> {
+  const refuse = (why: string) =>
+    new T4aError("unsupported", `the key hint ${JSON.stringify(hint.text)}: ${why}; nothing was sent`);
+  if (!hint.key)
+    throw refuse(
+      `${JSON.stringify(hint.drawn)} is no one key to press (a letter, digit or mark as drawn, ^ and a letter, ` +
+        "Enter or Space)",
+    );
+  const { grid } = look;
+  const { element } = hint;
+  const last = element.row + element.height - 1;
+  const blankBelow = Array.from({ length: grid.rows - last - 1 }, (_, i) => rowText(grid, last + 1 + i)).every(
+    (r) => !r.trim(),
+  );
+  if (!(element.row === 0 || (last >= grid.rows - 4 && blankBelow)))
+    throw refuse("it is not on a bar at the screen's top or bottom");
+  if (!actor.alternate)
+    throw refuse("it is on the normal screen (a program's output, a shell's scrollback), not a full-screen program's");
+  const { row, col, visible } = grid.cursor;
+  if (visible && (row > hint.row || (row === hint.row && col > hint.col)))
+    throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
+  if (visible && SHELL_PROMPT.test(rowText(grid, row).slice(0, col).trimEnd()))
+    throw refuse("the cursor waits after a shell's prompt");
+  if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
+  if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) throw refuse("the screen does not rest (output going past)");
+  const reader = actor.reader();
+  if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
+  if (reader === null) throw refuse("no program is reading the terminal now");
+  if (!reader.executable || SHELL.test(reader.executable))
+    throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
+  const now = await actor.look();
+  if (now.text !== look.text) throw refuse("the screen changed while it was read");
+  await actor.keys(hint.key);
+  const changed = await actor.until((seen) => (seen.text !== now.text || !sameLook(seen, now) ? seen : undefined));
+  if (!changed) {
+    if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
+    throw new T4aError(
+      "timeout",
+      `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+    );
+  }
+  await actor.quiet(HINT_QUIET_MS, SETTLE_MS);
+  if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
+  const after = await actor.look();
+  const still = keyHints(after.grid, after.elements).some((h) => h.text === hint.text && h.row === hint.row);
+  const ends = after.text
+    .split("\n")
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .slice(-2)
+    .join(" / ");
+  return actor.reply(
+    "uncertain",
+    `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
+      `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
   );
 }
 

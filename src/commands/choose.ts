@@ -5,8 +5,9 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
+import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, type Target, tableChoice } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, choose as chooseTarget, printAct, submitChoice } from "./act.ts";
+import { ActReply, actFields, Actor, choose as chooseTarget, pressHint, printAct, submitChoice } from "./act.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
@@ -35,9 +36,18 @@ export const choose = defineCommand({
         query.text && error instanceof T4aError && error.code === "not_found"
           ? tableChoice(look.grid, look.elements, query.text)
           : undefined;
+      // Or an action offered only as a key hint on a bar ("[c] Configure", "c: confirm", "^X Exit").
+      const hint =
+        !row && query.text && error instanceof T4aError && error.code === "not_found"
+          ? hintTarget(look.grid, look.elements, query.text)
+          : undefined;
+      if (hint) return pressHint(actor, look, hint);
       if (!row) throw error;
       target = row;
     }
+    // (The same words naming a key hint elsewhere too are two things: nothing is typed.)
+    const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
+    if (hint) return pressHint(actor, look, hint);
     const reply = await chooseTarget(actor, look, target, query.text);
     return params.submit ? submitChoice(actor, target, reply) : reply;
   },

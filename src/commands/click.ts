@@ -7,8 +7,9 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
+import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, textCells } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, click as clickTarget, clickText, printAct } from "./act.ts";
+import { ActReply, actFields, Actor, click as clickTarget, clickText, pressHint, printAct } from "./act.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -28,7 +29,10 @@ export const click = defineCommand({
       target = findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]);
     } catch (error) {
       if (!(error instanceof T4aError && error.code === "not_found" && query.text !== undefined)) throw error;
-      // No element has the text: the words themselves, clicked by mouse, when they show once.
+      // No element has the text: an action offered only as a key hint on a bar ("c: confirm"), its key pressed.
+      const hint = hintTarget(look.grid, look.elements, query.text);
+      if (hint) return pressHint(actor, look, hint);
+      // Else the words themselves, clicked by mouse, when they show once.
       const cells = textCells(look.grid, query.text);
       if (cells.length === 1 && actor.mouseOn(look)) return clickText(actor, look, cells[0]!);
       const where =
@@ -39,6 +43,9 @@ export const click = defineCommand({
             : "";
       throw where ? new T4aError("not_found", `${error.message}; ${where}, so nothing was sent`) : error;
     }
+    // (The same words naming a key hint elsewhere too are two things: nothing is sent.)
+    const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
+    if (hint) return pressHint(actor, look, hint);
     return clickTarget(actor, look, target);
   },
   cli: {

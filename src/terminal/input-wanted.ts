@@ -15,7 +15,7 @@
 // owner), or the epoll's registered fds, must hold a file whose device is the terminal's own.
 // Only read when output pauses (see Terminal), so its cost (a few small /proc reads) stays off
 // busy sessions. Elsewhere (macOS) it answers undefined: not known.
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync } from "node:fs";
 import { forDisplay, fromProgram, type ProgramText } from "../protocol/program-text.ts";
 
 /** A process blocked reading the terminal: who it is. */
@@ -187,6 +187,21 @@ function groupMembers(pgrp: number, except?: number): number[] {
     if (procStat(pid)?.pgrp === pgrp) members.push(pid);
   }
   return members;
+}
+
+/**
+ * The file name of the program a process runs (/proc/PID/exe: set by exec, not by the program as its name is), or
+ * undefined when it cannot be read.
+ */
+export function executableOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`)
+      .replace(/ \(deleted\)$/, "")
+      .split("/")
+      .pop();
+  } catch {
+    return undefined;
+  }
 }
 
 const comm = (pid: number) => fromProgram(text(`/proc/${pid}/comm`)?.trim() ?? "");

@@ -12,7 +12,7 @@ import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import type { Parsed } from "./screen-host.ts";
 import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
-import { canTellInputWanted, InputWantedWatch, procStat, terminalReader } from "./input-wanted.ts";
+import { canTellInputWanted, executableOf, InputWantedWatch, procStat, terminalReader } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
@@ -357,6 +357,15 @@ export class Terminal {
   /** Whether the program is blocked reading the terminal; undefined where the kernel cannot tell. */
   get inputWanted(): boolean | undefined {
     return canTellInputWanted ? this.#inputWanted.wanted !== undefined : undefined;
+  }
+
+  /**
+   * The process reading the terminal now and the file name of the program it runs: null when nothing reads it (busy,
+   * asleep), undefined where it cannot be told (not Linux).
+   */
+  reader(): { pid: number; executable: string | undefined } | null | undefined {
+    const reader = terminalReader(this.pid);
+    return reader ? { pid: reader.pid, executable: executableOf(reader.pid) } : reader;
   }
 
   get alive(): boolean {

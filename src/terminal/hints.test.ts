@@ -1,0 +1,64 @@
+// Key hints read off real screens' bars (ccmake's "Keys:" block, hg's curses chunk selector, nano's), each with the one
+// key it draws or none; and which hint a caller's words name.
+import { expect, test } from "bun:test";
+import { BLIND4_DIR, BLIND6_DIR, loadFixture } from "../../test/fixtures/screens/score.ts";
+import { detectElements } from "./elements.ts";
+import { hintsNamed, hintTarget, keyHints } from "./hints.ts";
+import { cellGridOf } from "./screen.ts";
+
+async function hintsOf(name: string, dir?: string) {
+  const fixture = await loadFixture(name, dir);
+  try {
+    const grid = cellGridOf(fixture.term);
+    const elements = detectElements(grid);
+    return { grid, elements, hints: keyHints(grid, elements) };
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+const pairs = (hints: Awaited<ReturnType<typeof hintsOf>>["hints"]) => hints.map((h) => [h.text, h.key ?? null]);
+
+test("ccmake's 'Keys:' block: one status of four rows, no question; each hint presses its bracketed key", async () => {
+  const { elements, hints } = await hintsOf("b6-ccmake-generate", BLIND6_DIR);
+  expect(elements.filter((e) => e.kind === "question")).toEqual([]);
+  expect(elements.find((e) => e.kind === "status" && e.row === 20)?.height).toBe(4);
+  expect(pairs(hints)).toEqual([
+    ["[enter] Edit an entry", "Enter"],
+    ["[d] Delete an entry", "d"],
+    ["[l] Show log output", "l"],
+    ["[c] Configure", "c"],
+    ["[g] Generate", "g"],
+    ["[h] Help", "h"],
+    ["[q] Quit without generating", "q"],
+    ["[t] Toggle advanced mode", "t"],
+  ]);
+});
+
+test("hg's chunk selector: 'c: confirm' presses c; 'space/enter:' is no one key; 'arrow keys:' no hint", async () => {
+  const { hints } = await hintsOf("b4-hg-chunks", BLIND4_DIR);
+  expect(pairs(hints)).toEqual([
+    ["c: confirm", "c"],
+    ["q: abort", "q"],
+    ["space/enter: deselect", null],
+    ["?: help", "?"],
+  ]);
+});
+
+test("nano's bar: '^X Exit' presses C-x; '^\\ Replace' draws no one key to press", async () => {
+  const { hints } = await hintsOf("nano-main");
+  expect(pairs(hints)).toContainEqual(["^X Exit", "C-x"]);
+  expect(pairs(hints)).toContainEqual(["^O Write Out", "C-o"]);
+  expect(pairs(hints)).toContainEqual(["^\\ Replace", null]);
+});
+
+test("a hint is named by its words whole or as drawn, case aside; not by a part of its words", async () => {
+  const { grid, elements, hints } = await hintsOf("b6-ccmake-generate", BLIND6_DIR);
+  expect(hintsNamed(hints, "configure").map((h) => h.key)).toEqual(["c"]);
+  expect(hintsNamed(hints, "[g]  Generate").map((h) => h.key)).toEqual(["g"]);
+  expect(hintsNamed(hints, "Quit")).toEqual([]);
+  expect(hintTarget(grid, elements, "Quit without generating")?.key).toBe("q");
+  // Words naming an element and a hint elsewhere are two things.
+  const entry = elements.find((e) => e.kind === "checkbox")!;
+  expect(() => hintTarget(grid, elements, "Configure", { element: entry })).toThrow("names both");
+});

@@ -1,0 +1,140 @@
+// Key hints: actions a full-screen program offers only as words in its status or help rows (ccmake's "[c] Configure",
+// hg's curses "c: confirm", nano's "^X Exit", "press [enter] to confirm"), read off the status elements, each with
+// the one key it draws. What `choose` presses when no element is named (src/commands/act.ts pressHint, which guards
+// where it may type). Pure.
+import { T4aError } from "../protocol/errors.ts";
+import type { CellGrid } from "./cell-grid.ts";
+import type { Element, Item } from "./elements.ts";
+import { rowText } from "./targets.ts";
+
+export interface Hint {
+  /**
+   * The key to press, as a key name (src/terminal/keys.ts): one character as drawn ("c", "?", "C"), "C-x" for `^X`,
+   * "Enter", "Space". Undefined when what is drawn is no one such key (several keys, `^[`, `M-x`, `Esc`, `C-x C-c`).
+   */
+  key?: string;
+  /** The key as drawn: "[c]", "c", "^X", "<enter>". */
+  drawn: string;
+  /** What it does, as drawn: "Configure", "confirm", "Quit without generating". */
+  words: string;
+  /** The hint's cells as drawn, key and words: "[c] Configure", "c: confirm", "press [enter] to confirm". */
+  text: string;
+  row: number;
+  col: number;
+  width: number;
+  /** The status element it is read from. */
+  element: Element;
+}
+
+/**
+ * A key as hints draw it: in brackets ("[c]", "[enter]"), in angle brackets ("<space>"), nano's "^X" and "M-U", or a
+ * key and a colon ("c:", "?:", "q:quit"); "press" may come before it.
+ */
+const HINT_KEY = /(?<=^|\s)(?:press\s+)?(?:\[([^[\]\s]{1,10})\]|<([^<>\s]{1,10})>|(\^\S|M-\S)|([^\s:[\]<>]{1,12}):)/gi;
+
+/** What the hint does: words opening with a letter, after an optional "to". */
+const HINT_WORDS = /^:?\s?(?:to\s+)?(\p{L}[\p{L}\p{N}'/-]*(?: [\p{L}\p{N}'/-]+)*)/u;
+
+/** Named keys a hint may draw, to the key's name. */
+const NAMED_KEYS: Record<string, string> = { enter: "Enter", return: "Enter", space: "Space", spacebar: "Space" };
+
+/**
+ * The one key a hint draws, as a key name: one printable character as drawn, a letter after "^" as Ctrl and the
+ * letter, Enter or Space named. Anything else (an escape, a Meta chord, several keys) is no key to press.
+ */
+function keyOf(drawn: string): string | undefined {
+  if (/^\^[A-Za-z]$/.test(drawn)) return `C-${drawn[1]!.toLowerCase()}`;
+  if (/^[!-~]$/.test(drawn) || /^\p{L}$/u.test(drawn)) return drawn;
+  return NAMED_KEYS[drawn.toLowerCase()];
+}
+
+/**
+ * The key hints on a screen: in its status elements only, each a key drawn as a key and the words after it (up to two
+ * blanks, a comma or stop, or the next key). A hint whose key is no one key is listed with `key` undefined.
+ */
+export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
+  const hints: Hint[] = [];
+  for (const element of elements) {
+    if (element.kind !== "status") continue;
+    for (let row = element.row; row < element.row + element.height; row++) {
+      const line = rowText(grid, row).slice(0, element.col + element.width);
+      const keys = [...line.matchAll(HINT_KEY)].filter((m) => m.index! >= element.col);
+      for (const [n, match] of keys.entries()) {
+        const colonForm = match[4] !== undefined;
+        // (A key and a colon opens a hint only at a hint's start: the row's, or after two blanks: hg's "c: confirm",
+        // not "arrow keys:".)
+        if (colonForm && match.index! > 0 && !/(?:^|\s{2}|[,(])\s*$/.test(line.slice(0, match.index!))) continue;
+        const end = keys[n + 1]?.index ?? line.length;
+        const after = line.slice(match.index! + match[0].length, end);
+        const words = HINT_WORDS.exec(after)?.[1];
+        if (!words) continue;
+        // The words end at two blanks, a comma, a stop or a parenthesis.
+        const said = words.split(/\s{2,}|[,.;()]/)[0]!.trim();
+        if (!said) continue;
+        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4]!;
+        const text = line.slice(match.index!, match.index! + match[0].length + after.indexOf(said) + said.length);
+        hints.push({
+          key: keyOf(drawn),
+          drawn,
+          words: said,
+          text,
+          row,
+          col: match.index!,
+          width: text.length,
+          element,
+        });
+      }
+    }
+  }
+  return hints;
+}
+
+const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
+
+/**
+ * The hints `text` names: their words whole ("Configure", "confirm"), or the hint as drawn ("[c] Configure", "c:
+ * confirm"); case and runs of blanks aside.
+ */
+export function hintsNamed(hints: Hint[], text: string): Hint[] {
+  const wanted = norm(text);
+  if (!wanted) return [];
+  return hints.filter((hint) => norm(hint.words) === wanted || norm(hint.text) === wanted);
+}
+
+/** Whether an element's or item's cells and a hint's share a row and columns. */
+const overlaps = (place: { row: number; col: number; width: number }, hint: Hint): boolean =>
+  place.row === hint.row && place.col < hint.col + hint.width && hint.col < place.col + place.width;
+
+/**
+ * The hint `text` names on this screen, if any, for `choose` and `click` to press. `found` is the element or item the
+ * text named, if it named one: the same text naming a hint elsewhere too is refused as naming two things (nothing is
+ * typed; a ref, or the hint as drawn, says which); a hint on the very cells of the element found (a key-hint row read
+ * as a question) is the hint. Several hints named (other keys, or the same in several places) are refused too.
+ */
+export function hintTarget(
+  grid: CellGrid,
+  elements: Element[],
+  text: string,
+  found?: { element: Element; item?: Item },
+): Hint | undefined {
+  const named = hintsNamed(keyHints(grid, elements), text);
+  if (!named.length) return undefined;
+  const shown = (hint: Hint) => JSON.stringify(hint.text);
+  // (A bar draws its hint once: the same hint in several places is output going past, a log's lines.)
+  if (named.length > 1)
+    throw new T4aError(
+      "invalid_params",
+      `${JSON.stringify(text)} names ${named.length} key hints (${named.map(shown).join(", ")}, rows ` +
+        `${named.map((hint) => hint.row).join(", ")}): a program's bar draws a hint once; nothing was sent`,
+    );
+  const hint = named[0]!;
+  if (!found) return hint;
+  const place = found.item ?? found.element;
+  if (named.some((h) => overlaps(place, h))) return hint;
+  throw new T4aError(
+    "invalid_params",
+    `${JSON.stringify(text)} names both ${place.ref} ` +
+      `${JSON.stringify(found.item?.label ?? found.element.label ?? "")} ` +
+      `and the key hint ${shown(hint)}; nothing was sent: give the ref, or the hint as drawn (${shown(hint)})`,
+  );
+}

@@ -1,0 +1,141 @@
+// Key hints (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit") are actions `choose` and `click` press by
+// their words, typing the one key the hint draws. The screen is the program's to draw, and the key goes to whatever
+// reads the terminal: hint-shaped text printed by cat above a shell's prompt (on the normal screen, or on the alternate
+// one with the prompt drawn above it, or through a relay like ssh, here `script`), or passing in a program's scrolling
+// log, must type nothing; a hint whose key is an escape, a Meta chord or several keys types nothing; words naming both
+// a menu item and a hint type nothing; a one-key hint types exactly that key.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Sandbox, waitFor } from "../harness.ts";
+
+const PROGRAMS = resolve(import.meta.dir, "../fixtures/programs");
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  await sandbox.start();
+});
+afterAll(async () => {
+  await sandbox.cleanup();
+});
+
+/** Hint rows as bars read them: a "Keys:" block (ccmake's), "k:Word" hints (mutt's), "^X Word" hints (nano's). */
+const HINTS =
+  "Keys: [enter] Edit an entry  [d] Delete an entry\n      [c] Configure   [g] Generate\n" +
+  "q:Quit  d:Del  c:Confirm  ?:Help\n^G Help    ^O Write Out    ^X Exit\n";
+
+/** The words each hint is named by, and a hint as drawn. */
+const NAMED = ["Configure", "Generate", "Confirm", "Exit", "Write Out", "[c] Configure"];
+
+/** Status elements on the screen now: the premise that the hints are read as a bar's. */
+async function statusText(id: string): Promise<string> {
+  const snap = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+    elements: Array<{ kind: string; text?: string }>;
+  };
+  return snap.elements
+    .filter((e) => e.kind === "status")
+    .map((e) => e.text ?? "")
+    .join("\n");
+}
+
+/** Every named hint refused by choose and by click --text. */
+async function refusedAll(id: string): Promise<void> {
+  for (const named of NAMED) {
+    const chose = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(chose.code).not.toBe(0);
+    const clicked = await sandbox.run(["click", id, "--text", named, "--json", "--timeout", "2s"]);
+    expect(clicked.code).not.toBe(0);
+  }
+}
+
+/** An interactive bash whose prompt is "$ " (readline's: keys one by one), after `before` ran. */
+const BASH = "bash --rcfile ps1rc -i";
+const shell = async (before: string, how: string) => {
+  await Bun.write(join(sandbox.dir, "ps1rc"), "PS1='$ '\n");
+  return sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", "-c", `${before}; ${how}`]);
+};
+
+test("key hints printed by cat above a shell's prompt are no program's bar: choose and click type nothing", async () => {
+  await Bun.write(join(sandbox.dir, "hints.txt"), HINTS);
+  // On the normal screen, the prompt under them; and through a relay (script, as ssh would be: the process reading
+  // the terminal is no shell).
+  for (const how of [`exec ${BASH}`, `exec script -qfc '${BASH}' /dev/null`]) {
+    const id = await shell("cat hints.txt", how);
+    await sandbox.shown(id, "^X Exit\n$");
+    expect(await statusText(id)).toContain("[c] Configure");
+    await refusedAll(id);
+    // Anything typed would show on the prompt's row.
+    const rows = (await sandbox.screen(id)).trimEnd().split("\n");
+    expect(rows.at(-1)).toBe("$");
+  }
+  // Or a program that is no shell, reading keys one by one under the lines it printed.
+  const out = join(sandbox.dir, "plain.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "plain"]);
+  await sandbox.shown(id, "command:");
+  expect(await statusText(id)).toContain("[c] Configure");
+  await refusedAll(id);
+  expect(existsSync(out)).toBe(false);
+}, 120_000);
+
+test("key hints drawn on the alternate screen's bottom rows, a shell's prompt at its top: nothing is typed", async () => {
+  // The prompt drawn above the hints (the cursor above them), by the shell itself and through a relay.
+  const draw = "printf '\\033[?1049h\\033[2J\\033[19;1H'; cat hints.txt; printf '\\033[H'";
+  for (const how of [`exec ${BASH}`, `exec script -qfc '${BASH}' /dev/null`]) {
+    const id = await shell(draw, how);
+    await sandbox.shown(id, "$");
+    await sandbox.shown(id, "^X Exit");
+    expect(await statusText(id)).toContain("[c] Configure");
+    await refusedAll(id);
+    expect((await sandbox.screen(id)).split("\n")[0]!.trimEnd()).toBe("$");
+  }
+  // A prompt with no shell's mark: the shell reading the terminal says it.
+  await Bun.write(join(sandbox.dir, "readyrc"), "PS1='ready '\n");
+  const id = await shell(draw, "exec bash --rcfile readyrc -i");
+  await sandbox.shown(id, "ready");
+  await refusedAll(id);
+  expect((await sandbox.screen(id)).split("\n")[0]!.trimEnd()).toBe("ready");
+}, 120_000);
+
+test("hint-shaped lines in a program's log scrolling past are no bar: nothing is typed", async () => {
+  // Copies going up the screen with the log, and one copy drawn again under each new line of it.
+  for (const mode of ["log", "tail"]) {
+    const out = join(sandbox.dir, `${mode}.keys`);
+    const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, mode]);
+    await sandbox.shown(id, "log line 3");
+    for (const named of ["Configure", "Quit", "Delete an entry"]) {
+      const chose = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+      expect(chose.code).not.toBe(0);
+    }
+    await sandbox.shown(id, "log line 30");
+    expect(existsSync(out)).toBe(false);
+  }
+}, 60_000);
+
+test("a hint whose key is an escape, a Meta chord or several keys types nothing; a one-key hint exactly its key", async () => {
+  const out = join(sandbox.dir, "bar.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "keys"]);
+  await sandbox.shown(id, "^X Exit");
+  for (const named of ["Back", "Top", "Close", "Menu", "Execute", "Split"]) {
+    const chose = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(chose.code).not.toBe(0);
+  }
+  expect(existsSync(out)).toBe(false);
+  const exit = JSON.parse(await sandbox.ok(["choose", id, "Exit", "--json"])) as { sent: string[]; effect: string };
+  expect(exit).toMatchObject({ sent: ["C-x"], effect: "uncertain" });
+  const yes = JSON.parse(await sandbox.ok(["click", id, "--text", "Yes", "--json"])) as { sent: string[] };
+  expect(yes.sent).toEqual(["y"]);
+  await waitFor(() => (existsSync(out) && readFileSync(out, "utf8") === "18\n79\n") || undefined, 10_000, "18, 79");
+}, 60_000);
+
+test("words naming a menu item and a key hint both type nothing; the hint as drawn types its one key", async () => {
+  const out = join(sandbox.dir, "menu.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "menu"]);
+  await sandbox.shown(id, "[c] Configure");
+  const both = await sandbox.run(["choose", id, "Configure", "--json", "--timeout", "2s"]);
+  expect(both.code).not.toBe(0);
+  expect(both.stdout + both.stderr).toContain("names both");
+  expect(existsSync(out)).toBe(false);
+  const drawn = JSON.parse(await sandbox.ok(["choose", id, "[c] Configure", "--json"])) as { sent: string[] };
+  expect(drawn.sent).toEqual(["c"]);
+  await waitFor(() => (existsSync(out) && readFileSync(out, "utf8") === "63\n") || undefined, 10_000, "63");
+}, 60_000);

@@ -776,3 +776,31 @@ test.if(Bun.which("gocryptfs") !== null)(
     expect(opens("harbour")).toBe(0);
   },
 );
+
+test.if(Bun.which("aerc") !== null)(
+  "aerc's new-account wizard: fields stacked under their bold labels, each filled by its label (Tab to the next)",
+  async () => {
+    const home = join(sandbox.dir, "aerc");
+    mkdirSync(home, { recursive: true });
+    const id = await sandbox.ok([
+      "create",
+      "--cwd",
+      home,
+      "--",
+      "env",
+      `HOME=${home}`,
+      `XDG_CONFIG_HOME=${home}/cfg`,
+      "aerc",
+    ]);
+    await shown(id, "Your email address?");
+    const name = await act(["fill", id, "Name for this account? (e.g. 'Personal' or 'Work')", "Work"]);
+    expect(name).toMatchObject({ sent: ['"Work"'], effect: "filled" });
+    const full = await act(["fill", id, "Full name for outgoing emails? (e.g. 'John Doe')", "Ada Lovelace"]);
+    expect(full).toMatchObject({ sent: ["Tab", '"Ada Lovelace"'], effect: "filled" });
+    const mail = await act(["fill", id, "Your email address? (e.g. 'john@example.org')", "ada@example.org"]);
+    expect(mail).toMatchObject({ sent: ["Tab", '"ada@example.org"'], effect: "filled" });
+    const screen = await sandbox.screen(id);
+    for (const line of ["> Work", "> Ada Lovelace", "> ada@example.org"]) expect(screen).toContain(line);
+    await sandbox.ok(["kill", id]);
+  },
+);

@@ -1664,3 +1664,27 @@ test("testdisk's '>[ Geometry ]' lit among '[ Tag ] what it does' rows; gdu's ri
     for (const term of Object.values(fixtures)) term.dispose();
   }
 });
+
+test("a wizard's fields stacked under bold labels ('> Work'), its tab strip, its lone '[Next]' (aerc's)", async () => {
+  const fixture = await loadFixture("b3-aerc-typed");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.row, e.label ?? "", e.value ?? "", e.cursor ?? ""]) as unknown[]).toEqual([
+      ["status", 0, "", "", ""],
+      ["input", 10, "Name for this account? (e.g. 'Personal' or 'Work')", "Work", false],
+      ["input", 13, "Full name for outgoing emails? (e.g. 'John Doe')", "Ada Lovelace", false],
+      ["input", 16, "Your email address? (e.g. 'john@example.org')", "ada@example.org", true],
+      ["button", 18, "Next", "", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Quoted lines under bold ones, the cursor elsewhere (a shell's prompt under a rendered reply): no fields.
+  const term = fixtureTerminal(80, 8);
+  try {
+    await writeAll(term, "\x1b[1mAlice wrote\x1b[m\r\n> lunch?\r\n\r\n\x1b[1mBob wrote\x1b[m\r\n> sure\r\n$ ");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "input" && e.label !== "$")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

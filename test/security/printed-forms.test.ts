@@ -61,3 +61,21 @@ test("a settings form's focused field, the cursor at its value's first cell: fil
   const keys = /keys: (.*)/.exec(screen)?.[1] ?? "";
   expect(keys).not.toMatch(/'[A-Za-z]'/);
 }, 90_000);
+
+test("stacked fields printed above a prompt: fill types a value only where the cursor is, never into a printed one", async () => {
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '\\e[1mName for this account?\\e[m\\n> Work\\n\\n\\e[1mYour email address?\\e[m\\n'; ` +
+      `while read -t 12 -p "> " l; do echo "ran[$l]"; done; echo; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "Your email address?");
+  // The printed field is not where the cursor is: no value is typed for it.
+  const printed = await sandbox.run(["fill", id, "Name for this account?", "Evil", "--json", "--timeout", "3s"]);
+  expect(printed.code, printed.stdout).not.toBe(0);
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("Evil");
+}, 90_000);

@@ -290,6 +290,12 @@ export function findStatus(view: View): Found[] {
       for (const under of rest) if (view.free(under, 0, view.cols)) out.push(status(view, under, under));
     }
     if (!view.free(row, 0, view.cols)) continue;
+    // A strip of tabs across the top: the open one's words on the plain backdrop, the strip in reverse from there to
+    // the row's end (aerc's " New account" then its bar).
+    if (row === 0 && tabStrip(view)) {
+      out.push(status(view, 0, 0));
+      continue;
+    }
     const highlighted =
       lit >= view.cols * 0.8 &&
       view.background(row, 0) !== `${0}` &&
@@ -511,6 +517,16 @@ export function findStatus(view: View): Found[] {
   const bar = barOverStatus(view, out);
   if (bar !== undefined) out.push(status(view, bar, bar));
   return out;
+}
+
+/** The top row: words on the backdrop, then one run in reverse to the row's end, over half of it (a tab strip). */
+function tabStrip(view: View): boolean {
+  let from = 0;
+  while (from < view.cols && !view.background(0, from).startsWith("i")) from++;
+  if (from === 0 || from > view.cols / 2 || view.background(0, 0) !== view.backdrop) return false;
+  const bg = view.background(0, from);
+  for (let col = from; col < view.cols; col++) if (view.background(0, col) !== bg) return false;
+  return /^\s?\p{L}[\p{L}\p{N} ]*$/u.test(view.text(0, 0, from).trimEnd()) && !view.text(0, from, view.cols).trim();
 }
 
 /**

@@ -281,9 +281,70 @@ export function settingsForm(view: View): Found[] {
   return found;
 }
 
+/** A stacked field's row: a one-sign marker at the first column, then what is typed (aerc's "> Work"; "]" focused). */
+const STACKED_FIELD = /^([>\]›❯])(?: (.*?))?\s*$/;
+
+/**
+ * A wizard's fields stacked one under another (aerc's new account form: the bold "Name for this account? (e.g.
+ * 'Personal' or 'Work')" over "> Work", a blank row, the next): two or more rows opening with a one-sign marker, each
+ * right under a bold row of words that is its label, the cursor in one of them. Each is an input labelled with the row
+ * above, its value what follows the marker; a word in brackets alone a row or two under them, its button.
+ */
+function stackedFields(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const pairs: number[] = [];
+  for (let row = 1; row < view.rows; row++) {
+    const label = view.flat[row - 1]!.trim();
+    const at = view.flat[row - 1]!.search(/\S/);
+    if (
+      STACKED_FIELD.test(view.flat[row]!) &&
+      /^\p{L}/u.test(label) &&
+      at === 0 &&
+      view.has(row - 1, 0, CellFlag.bold) &&
+      view.free(row - 1, 0, view.cols) &&
+      view.free(row, 0, view.cols)
+    )
+      pairs.push(row);
+  }
+  if (pairs.length < 2 || !pairs.includes(cursor.row)) return [];
+  const found: Found[] = pairs.map((row) => ({
+    kind: "input",
+    row,
+    col: 0,
+    width: view.cols,
+    height: 1,
+    label: clean(view.flat[row - 1]!),
+    value: STACKED_FIELD.exec(view.flat[row]!)![2] ?? "",
+    cursor: row === cursor.row,
+  }));
+  for (const row of pairs) view.use(row - 1, 0, view.cols, 2);
+  // A word in brackets alone on a row a blank row or two under them is the form's button (aerc's "  [Next]").
+  const last = pairs[pairs.length - 1]!;
+  for (let row = last + 1; row <= last + 3 && row < view.rows; row++) {
+    const button = /^(\s*)\[([A-Z][\w ]{0,15}[\w])\]\s*$/.exec(view.flat[row]!);
+    if (button && view.free(row, 0, view.cols)) {
+      const col = button[1]!.length;
+      found.push({
+        kind: "button",
+        row,
+        col,
+        width: button[2]!.length + 2,
+        height: 1,
+        label: button[2]!,
+        selected: false,
+      });
+      view.use(row, col, button[2]!.length + 2);
+      break;
+    }
+    if (view.flat[row]!.trim()) break;
+  }
+  return found;
+}
+
 export function findInputs(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
-  const found: Found[] = fieldColumn(view);
+  const found: Found[] = [...fieldColumn(view), ...stackedFields(view)];
   // A field drawn on a background of its own, labelled by a "Label:" just before it on its row
   // (dialog --form) or over its columns on the row above (mc's find: "File name:", "Content:", side
   // by side). A label's words are one blank apart: two blanks part columns.

@@ -3,10 +3,11 @@
 // answers `uncertain` (a hint names no state to check), saying what changed. ccmake and hg run where installed
 // (cmake-curses-gui, mercurial); nano is one of the programs .ci/run installs.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Sandbox, waitFor } from "./harness.ts";
 
+const PROGRAMS = resolve(import.meta.dir, "fixtures/programs");
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = new Sandbox();
@@ -95,3 +96,21 @@ test.if(Bun.which("hg") !== null)(
     expect(new TextDecoder().decode(hg("log", "-r", "tip", "-T", "{files}").stdout)).toBe("plan.txt");
   },
 );
+
+test("a prompt whose program takes one key at once (swipl's 'Correct to: \"…\"?'): fill types it, sends no Enter", async () => {
+  // swipl 9 reads the correction's answer raw and writes "yes" after the prompt at once; an Enter sent after it would
+  // reach the next prompt (blind set 6: fill --submit refused, the field never showing "y").
+  const out = join(sandbox.dir, "correct.out");
+  const id = await start(`python3 ${PROGRAMS}/raw-correct.py ${out}`);
+  await shown(id, "Correct to:");
+  const reply = await act(["fill", id, 'Correct to: "save_depth(42)"?', "y", "--submit"]);
+  expect(reply).toMatchObject({ sent: ['"y"'], effect: "submitted" });
+  expect(reply.seen).toContain('"Correct to: \\"save_depth(42)\\"? yes"');
+  await shown(id, "true.");
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the key");
+  expect(readFileSync(out, "utf8")).toBe("y");
+  // Nothing reached the next prompt.
+  await sandbox.ok(["send", id, "halt.\\r"]);
+  await waitFor(() => existsSync(`${out}.next`) || undefined, 10_000, "the next line");
+  expect(readFileSync(`${out}.next`, "utf8")).toBe("halt.");
+});

@@ -1010,12 +1010,28 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
   const unechoed = !actor.echoes && (actor.readsLines || !actor.alternate);
   await erase(actor, target, field.value ?? "");
   const typedAt = await actor.look();
+  // (Read before typing: a program taking one key raw may read its next line in canonical mode at once.)
+  const raw = !actor.readsLines;
   if (value) await actor.type(value);
   const typedTime = performance.now();
   const norm = (text: string | undefined) => (text ?? "").trim();
   const length = [...value].length;
   let how: string | undefined;
+  // A prompt whose program reads one key raw and takes it at once (swipl's 'Correct to: "save_depth(42)"?' answers
+  // "yes" to y and runs on): the prompt's row shows the prompt, then a word opening with the key; the cursor left it.
+  const promptRow = typedAt.grid.cursor.row;
+  const prompt = rowText(typedAt.grid, promptRow).slice(0, typedAt.grid.cursor.col).trimEnd();
+  const oneKey = raw && length === 1;
+  let tookKey: string | undefined;
   const shown = await actor.until((seen) => {
+    if (oneKey && prompt && seen.grid.cursor.row !== promptRow) {
+      const row = rowText(seen.grid, promptRow).trimEnd();
+      const word = row.startsWith(prompt) ? /^\s(\p{L}+)$/u.exec(row.slice(prompt.length))?.[1] : undefined;
+      if (word && word.toLowerCase().startsWith(value.toLowerCase())) {
+        tookKey = row.trim();
+        return true;
+      }
+    }
     const now = findAgain(seen.elements, target)?.element.value;
     if (norm(now) === norm(value)) return true;
     // A masked field: one mask character for each character typed.
@@ -1043,6 +1059,12 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
     const now = findAgain((await actor.look()).elements, target)?.element.value;
     throw new T4aError("timeout", `${nameOf(target)} shows ${JSON.stringify(now ?? "")}, not ${JSON.stringify(value)}`);
   }
+  // (Taken already: an Enter now would answer whatever it asks next.)
+  if (tookKey)
+    return actor.reply(
+      "submitted",
+      `the program took the key at once, no Enter sent: the prompt's row shows ${JSON.stringify(tookKey)}`,
+    );
   if (!submit) return actor.reply("filled", how);
   return submitted(actor, typedAt, target, how ? undefined : value, how);
 }

@@ -714,7 +714,7 @@ function rowsAbove(grid: CellGrid, row: number, asked: string): string[] {
  * the same in place, and every word that differs a name on both sides (letters in it, not only a count: "Try 2/3" is
  * no other thing than "Try 1/3"). pip's "Found existing installation: reefwatch 0.3" and "… tidepool 1.0".
  */
-export function namesAnother(a: string, b: string): boolean {
+function namesAnother(a: string, b: string): boolean {
   const [x, y] = [a.split(/\s+/), b.split(/\s+/)];
   if (a === b || x.length < 2 || x.length !== y.length || x[0] !== y[0]) return false;
   const differ = x.flatMap((w, i) => (w === y[i] ? [] : [[w, y[i]!] as const]));
@@ -1101,8 +1101,6 @@ async function submitted(
     changedAt ||= performance.now();
     const again = findAgain(look.elements, target);
     const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
-    // A REPL's prompt comes back empty on a new row once the line is taken (R's ">", jshell's "jshell>"): found again
-    // holding the cursor, but the line entered now stands above it as one more line than before Enter.
     // A field that shows nothing of what is typed (masked, or the tty's echo off), asked by the same words on a row
     // below the one it was on, that row still showing the prompt: the line was entered and the next prompt reads like
     // it (gocryptfs's old then new "Password:"). What stands between is quoted: it may also say the value was refused.
@@ -1116,6 +1114,8 @@ async function submitted(
         `${how}; the prompt stays above as entered, and ${nameOf(target)} asks on a row below` +
           (next ? ` (between them: ${JSON.stringify(next.slice(0, 160))})` : ""),
       );
+    // A REPL's prompt comes back empty on a new row once the line is taken (R's ">", jshell's "jshell>"): found again
+    // holding the cursor, but the line entered now stands above it as one more line than before Enter.
     if (
       !left &&
       value !== undefined &&

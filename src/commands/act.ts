@@ -1027,7 +1027,7 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
     if (oneKey && prompt && seen.grid.cursor.row !== promptRow) {
       const row = rowText(seen.grid, promptRow).trimEnd();
       const word = row.startsWith(prompt) ? /^\s(\p{L}+)$/u.exec(row.slice(prompt.length))?.[1] : undefined;
-      if (word && word.toLowerCase().startsWith(value.toLowerCase())) {
+      if (word?.toLowerCase().startsWith(value.toLowerCase())) {
         tookKey = row.trim();
         return true;
       }

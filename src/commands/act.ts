@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
-import { detectElements, type Element } from "../terminal/elements.ts";
+import { detectElements, type Element, isShellPrompt } from "../terminal/elements.ts";
 import { type Hint, keyHints } from "../terminal/hints.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
@@ -238,6 +238,32 @@ export class Actor {
   /** The tty echoes what is typed. */
   get echoes(): boolean {
     return this.#terminal.echoes;
+  }
+
+  /**
+   * Refuses a target above the prompt of a shell that is at its prompt (its integration says so): a menu, question,
+   * button or field printed by a command (`cat` of a file holding "❯ 1. Yes") asks nothing, and the keys would go to
+   * the shell. Only the shell's own command line, the input holding the cursor, may be acted on there.
+   */
+  refuseShellOutput(look: Look, target?: Target): void {
+    const { row, col, visible } = look.grid.cursor;
+    const element = target?.element;
+    // (Without the marks, the screen: a shell's prompt holding the cursor on the normal screen, the target above it.
+    // A full-screen program draws on the alternate one, mc its own command line there.)
+    const why = this.#terminal.atShellPrompt
+      ? "its integration says so"
+      : visible &&
+          !this.#terminal.screen.alternate &&
+          (!element || element.row + element.height <= row) &&
+          isShellPrompt(rowText(look.grid, row).slice(0, col))
+        ? "the cursor stands after one"
+        : undefined;
+    if (!why || (element?.kind === "input" && element.row <= row && row < element.row + element.height)) return;
+    throw new T4aError(
+      "invalid_params",
+      `${target ? nameOf(target) : "that text"} is output: the shell is at its prompt (${why}) and would read the ` +
+        "keys; nothing was sent",
+    );
   }
 
   /**

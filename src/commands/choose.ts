@@ -48,6 +48,7 @@ export const choose = defineCommand({
     // (The same words naming a key hint elsewhere too are two things: nothing is typed.)
     const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
     if (hint) return pressHint(actor, look, hint);
+    actor.refuseShellOutput(look, target);
     const reply = await chooseTarget(actor, look, target, query.text);
     return params.submit ? submitChoice(actor, target, reply) : reply;
   },

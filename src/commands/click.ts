@@ -34,7 +34,10 @@ export const click = defineCommand({
       if (hint) return pressHint(actor, look, hint);
       // Else the words themselves, clicked by mouse, when they show once.
       const cells = textCells(look.grid, query.text);
-      if (cells.length === 1 && actor.mouseOn(look)) return clickText(actor, look, cells[0]!);
+      if (cells.length === 1 && actor.mouseOn(look)) {
+        actor.refuseShellOutput(look);
+        return clickText(actor, look, cells[0]!);
+      }
       const where =
         cells.length === 1
           ? `the text shows at ${cells[0]!.row}:${cells[0]!.col}, but the program turned no mouse reporting on`
@@ -46,6 +49,7 @@ export const click = defineCommand({
     // (The same words naming a key hint elsewhere too are two things: nothing is sent.)
     const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
     if (hint) return pressHint(actor, look, hint);
+    actor.refuseShellOutput(look, target);
     return clickTarget(actor, look, target);
   },
   cli: {

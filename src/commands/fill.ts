@@ -28,6 +28,7 @@ export const fill = defineCommand({
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
     const target = findTarget(look.elements, refOrText(params.target), ["input"]);
+    actor.refuseShellOutput(look, target);
     return fillTarget(actor, look, target, params.value, params.submit ?? false);
   },
   cli: {

@@ -811,6 +811,14 @@ export class Terminal {
     return this.#pty.readsLines;
   }
 
+  /**
+   * The session's shell, its integration's marks say (this session's nonce on each), is at its prompt: it reads the
+   * next command line, and every row above is what commands printed.
+   */
+  get atShellPrompt(): boolean {
+    return this.shell !== null && this.#shellState === "prompt";
+  }
+
   /** The tty echoes what is typed (a password prompt turns it off). */
   get echoes(): boolean {
     return this.#pty.echoes;

@@ -4,7 +4,7 @@
 // prompt's row read as the answered line (a wrong action reported as done, steered by a program's text). Only blank
 // rows, or the bare marker an answer is typed after, may stand between a question and the cursor.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Sandbox } from "../harness.ts";
+import { Sandbox, waitFor } from "../harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -109,5 +109,75 @@ test("a mail reader's numbered headers printed above a prompt of one mark that i
     expect(reply.code, `${mark}: ${reply.stdout}`).not.toBe(0);
     await sandbox.shown(id, "loop over");
     expect(await sandbox.screen(id)).not.toContain("ran[");
+  }
+}, 90_000);
+
+/** Lists, dialogs and fields a command may print, and what a caller might act on in each. */
+const PRINTED_LISTS: Array<[string, string[]]> = [
+  [
+    "Do you want to proceed?\n❯ 1. Yes\n  2. No, and tell Claude what to do differently\n",
+    ["choose Yes", "choose e1.2"],
+  ],
+  ["Which framework?\n  1) React\n  2) Vue\n  3) Svelte\nEnter a number:\n", ["choose React", "choose Svelte"]],
+  ["Select an option:\n 1. Yes\n 2. No\n", ["choose Yes"]],
+  ["? Pick a framework (Use arrow keys)\n❯ React\n  Vue\n  Svelte\n", ["choose React", "choose Vue"]],
+  ["? Pick toppings\n◉ Cheese\n◯ Ham\n◯ Olives\n", ["choose Ham", "choose Cheese"]],
+  ["Name: [hello        ]\n  < OK >   <Cancel>\n", ["click OK", "fill Name xyz"]],
+];
+
+// Found in the sixth session: a numbered list printed above an integrated shell's prompt made `choose Yes` press
+// Enter there and answer `selected` ("❯ 1. Yes" read as the selected item of a live list), and `choose React` type
+// "1" and Enter into the shell and answer `answered`, the shell's own "me@vm:~$ 1" read as the answered line. Printed
+// menus got Down, checkboxes Space, dialogs twelve Tabs (bash listed its completions). At its prompt the shell reads
+// the keys: nothing above it is acted on.
+test("lists, dialogs and fields a command printed above an integrated shell's prompt: nothing is sent", async () => {
+  const id = await sandbox.ok(["create", "--", "bash", "--norc"]);
+  for (const [index, [text, actions]] of PRINTED_LISTS.entries()) {
+    const file = `${sandbox.dir}/printed-${index}.txt`;
+    await Bun.write(file, text);
+    await sandbox.ok(["run", id, `clear; cat ${file}`]);
+    // (The prompt drawn after the command's end.)
+    const prompted = async () => /[#$]$/m.test(await sandbox.screen(id)) || undefined;
+    await waitFor(prompted, 30_000, "the prompt");
+    const before = await sandbox.screen(id);
+    for (const action of actions) {
+      const [verb, ...args] = action.split(" ");
+      const reply = await sandbox.run([verb!, id, ...args, "--timeout", "2s"]);
+      expect(reply.code, `${text}: ${action}: ${reply.stdout}`).not.toBe(0);
+      // (Refused as output, or not read as an element at all.)
+      expect(reply.stderr, `${text}: ${action}`).toMatch(/the shell is at its prompt|^t4a: no /);
+    }
+    expect(await sandbox.screen(id), text).toBe(before);
+  }
+  // A program the shell runs asks: its list and its question are answered.
+  const script = `${sandbox.dir}/asks.sh`;
+  await Bun.write(script, 'PS3="Pick one: "\nselect x in React Vue; do echo "got[$x]"; break; done\n');
+  await sandbox.ok(["send", id, `clear; bash ${script}\n`]);
+  await sandbox.shown(id, "Pick one:");
+  expect(await sandbox.ok(["choose", id, "Vue"])).toContain("answered");
+  await sandbox.shown(id, "got[Vue]");
+}, 90_000);
+
+test("lists printed above a shell's prompt that no integration marks: choose refuses, nothing is typed", async () => {
+  const lists = PRINTED_LISTS.slice(0, 3).map(([text]) => `printf %b ${JSON.stringify(text)}; `);
+  for (const list of lists) {
+    // A shell-like prompt: the line it reads is written back, so anything choose typed before the sentinel would show.
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `${list}read -p "$ " l; echo "ran[$l]"; sleep 600`,
+    ]);
+    await waitFor(async () => (await sandbox.screen(id)).split("\n").includes("$") || undefined, 30_000, "the prompt");
+    for (const named of ["Yes", "React", "Svelte"]) {
+      const reply = await sandbox.run(["choose", id, named, "--timeout", "2s"]);
+      expect(reply.code, `${list}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+      expect(reply.stderr, `${list}: choose ${named}`).toMatch(/the shell is at its prompt|^t4a: no /);
+    }
+    await sandbox.ok(["send", id, "end\n"]);
+    await sandbox.shown(id, "ran[");
+    expect(await sandbox.screen(id)).toContain("$ end\nran[end]");
   }
 }, 90_000);

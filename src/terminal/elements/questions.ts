@@ -584,6 +584,10 @@ export function findQuestions(view: View): Found[] {
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
     // the question is unlabelled, the prompt its input.
     const last = options[options.length - 1]!.through;
+    if (optionsWrittenPast(view, last)) {
+      row = last;
+      continue;
+    }
     const { cursor } = view;
     // A shell's prompt under a listing ("me@vm ~/src>") is not one: it names a place.
     // (A blank row may stand between: readline-sync's.)
@@ -880,6 +884,40 @@ function wrappedOn(view: View, row: number): string | undefined {
 
 /** A prompt under numbered options: it ends in ":", "?" or ">", a few characters typed after it or not. */
 const PROMPT_UNDER = /^\s*\S.*[:?>] ?\S{0,3}\s*$/;
+
+/**
+ * A shell's prompt: it ends in "$", "#" or "%" (bash's select asks "#?"), or names a place ("me@vm ~/src>"), a few
+ * characters typed after it or not.
+ */
+const SHELL_PROMPT = /[$#%](?!\?) ?\S{0,3}$|^[^:>]*[@~][^:>]*> ?\S{0,3}$/;
+
+/** A shell's prompt (`me@vm:~$ `), a few characters typed after it or not: what stands before the cursor on its row. */
+export function isShellPrompt(text: string): boolean {
+  return SHELL_PROMPT.test(text.trim());
+}
+
+/**
+ * Options that something written since stands under, between them and a visible cursor below (a shell's prompt under
+ * "❯ 1. Yes" that a command printed): output, no longer asking. Only blank rows and one prompt that reads the answer
+ * (wrapped over rows or not, not a shell's) may come between.
+ */
+function optionsWrittenPast(view: View, last: number): boolean {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row <= last) return false;
+  const prompts: string[] = [];
+  let wraps = false;
+  for (let r = last + 1; r <= cursor.row; r++) {
+    const text = (r === cursor.row ? view.flat[r]!.slice(0, cursor.col) : view.flat[r]!).trim();
+    if (text && wraps) prompts[prompts.length - 1] += ` ${text}`;
+    else if (text) prompts.push(text);
+    wraps = text !== "" && view.flat[r]!.trimEnd().length >= view.cols - 2;
+  }
+  if (prompts.length === 0) return false;
+  const [prompt] = prompts;
+  return (
+    prompts.length > 1 || !(PROMPT_UNDER.test(prompt!) || ANSWER_MARKER_ROW.test(prompt!)) || SHELL_PROMPT.test(prompt!)
+  );
+}
 
 /** A prompt that is the keys of the options over it, parted by "/": rclone's "e/n/d/r/c/s/q>". */
 const KEYS_PROMPT = /^(\w{1,2}(?:\/\w{1,2})+)[>:?]$/;

@@ -341,13 +341,13 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // A question answered by typing a key at its prompt: its answers on the prompt's row (`[Y/n]`,
   // whose "selected" is the default, not a cursor), or described in a legend above the prompt
   // holding the cursor (dpkg's conffile question).
-  const { row: cursor, visible } = look.grid.cursor;
-  // (Or on the row right under it: a list of numbered rows over the prompt that reads the number, mail's headers over
-  // "&", one marked current.)
+  const { row: cursor, col, visible } = look.grid.cursor;
+  // (Or on the prompt right under it: a list of numbered rows over the prompt that reads the number, mail's headers over
+  // "&", one marked current. A blank row under a list whose selection moves, "❯ 1. Yes", is no prompt.)
+  const promptUnder =
+    cursor === element.row + element.height && !inline && rowText(look.grid, cursor).slice(0, col).trim() !== "";
   const atPrompt =
-    element.kind === "question" &&
-    visible &&
-    (cursor === element.row + element.height - 1 || (cursor === element.row + element.height && !inline));
+    element.kind === "question" && visible && (cursor === element.row + element.height - 1 || promptUnder);
   // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
   const word = atPrompt ? wordKey(item, named) : undefined;
   const keyed = word !== undefined || (itemKey(item) !== undefined && (inline || atPrompt));

@@ -342,8 +342,8 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // whose "selected" is the default, not a cursor), or described in a legend above the prompt
   // holding the cursor (dpkg's conffile question).
   const { row: cursor, col, visible } = look.grid.cursor;
-  // (Or on the prompt right under it: a list of numbered rows over the prompt that reads the number, mail's headers over
-  // "&", one marked current. A blank row under a list whose selection moves, "❯ 1. Yes", is no prompt.)
+  // (Or on the prompt right under it: a list of numbered rows over the prompt that reads the number, mail's headers
+  // over "&", one marked current. A blank row under a list whose selection moves, "❯ 1. Yes", is no prompt.)
   const promptUnder =
     cursor === element.row + element.height && !inline && rowText(look.grid, cursor).slice(0, col).trim() !== "";
   const atPrompt =

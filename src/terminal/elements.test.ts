@@ -1688,3 +1688,29 @@ test("a wizard's fields stacked under bold labels ('> Work'), its tab strip, its
     term.dispose();
   }
 });
+
+test("a row of single words, one alone in reverse, the cursor hidden on it (smenu's): a menu of words", async () => {
+  const fixture = await loadFixture("b3-smenu-row");
+  try {
+    const menu = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "menu");
+    expect(menu?.items?.map((i) => `${i.label}${i.selected ? " *" : ""}`)).toEqual([
+      "staging",
+      "production *",
+      "canary",
+      "preview",
+      "local-dev",
+      "qa-east",
+      "qa-west",
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // A word lit in a sentence with the cursor shown on it (an editor's search hit): no menu.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "the quick \x1b[7mbrown\x1b[m fox jumps\x1b[1;11H");
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "menu")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});

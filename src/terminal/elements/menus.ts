@@ -659,6 +659,39 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
 }
 
 /**
+ * A row of single words one blank apart, one alone in reverse, the terminal's cursor hidden at that row (smenu's
+ * "staging production canary …" under its "Deploy to which environment?"): a menu of the words. (A word lit in a
+ * sentence, a search hit, has the cursor elsewhere or shown.)
+ */
+function wordRow(view: View): Found[] {
+  const { cursor } = view.grid;
+  if (cursor.visible) return [];
+  const row = cursor.row;
+  const line = view.flat[row]!;
+  const words = [...line.matchAll(/\S+/g)];
+  if (words.length < 3 || !view.free(row, 0, view.cols) || /\S {2,}\S/.test(line.trim())) return [];
+  if (!words.every((w) => /^[\p{L}\p{N}][\p{L}\p{N}._/-]*$/u.test(w[0]))) return [];
+  const lit = words.filter((w) => {
+    const [from, to] = [w.index!, w.index! + w[0].length];
+    for (let col = from; col < to; col++) if (!view.has(row, col, CellFlag.inverse)) return false;
+    return !view.has(row, from - 1, CellFlag.inverse) && !view.has(row, to, CellFlag.inverse);
+  });
+  const reversed = [...line].filter((_, col) => view.has(row, col, CellFlag.inverse)).length;
+  if (lit.length !== 1 || reversed !== lit[0]![0].length) return [];
+  const items: Omit<Item, "ref">[] = words.map((w) => ({
+    label: w[0],
+    row,
+    col: w.index!,
+    width: w[0].length,
+    ...(w === lit[0] ? { selected: true } : {}),
+  }));
+  const col = words[0]!.index!;
+  const width = line.trimEnd().length - col;
+  view.use(row, col, width);
+  return [{ kind: "menu", row, col, width, height: 1, items }];
+}
+
+/**
  * whiptail pads its tags to the longest and one blank ("es Spanish" over "fi Finnish"): the column
  * where every row's description starts after a one-word tag, when the tags' lengths differ (the
  * padding shows) or all are short lowercase codes. Undefined when the rows show no such column.
@@ -783,7 +816,7 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
  * selected row, not a word's (barMenus). Capitalised words on a bar are a menu bar: buttons.
  */
 export function gridMenus(view: View): Found[] {
-  const out: Found[] = [];
+  const out: Found[] = wordRow(view);
   type Word = { row: number; col: number; end: number; text: string; bg: string };
   const wordsOf = (row: number): Word[] | undefined => {
     const words: Word[] = [];

@@ -213,6 +213,45 @@ test(
   },
 );
 
+test(
+  "a hook's idle is not reported while the screen still shows the turn " +
+    "busy: it goes out once the busy marker is gone, with the turn's words",
+  () => {
+    const host = fakeHost();
+    const watch = new AgentWatch("a11", findAgent("claude", env), host, { tickMs: 0 });
+    watch.notify("working");
+    // claude 2.1.330 in CI, loaded: the Stop hook's idle came while its spinner and footer still
+    // said busy, the final text not drawn yet; the idle went out with "command)" as its line.
+    const busy = [
+      "  ⎿  (files that changed while this command ran, a convenience view of the",
+      "     command)",
+      "✽ Cooking… (2s · ↓ 5 tokens)",
+      "❯ ",
+      "  ⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt · ← for ag…",
+    ];
+    draw(host, busy);
+    const start = performance.now();
+    watch.read(start);
+    watch.notify("idle");
+    watch.read(start + 200); // still for 200 ms: past the hook's settle
+    watch.read(start + 1200); // and past its longest wait for the screen to settle
+    watch.read(start + 5000);
+    expect(watch.state).toBe("working");
+    expect(states(host)).toEqual(["working"]);
+    draw(host, [
+      ...busy.slice(0, 2),
+      "● FAKE-ANSWER 1",
+      "❯ ",
+      "  ⏵⏵ bypass permissions on (shift+tab to cycle) · ← for agents",
+    ]);
+    watch.read(start + 5100);
+    watch.read(start + 5300);
+    expect(watch.reply()).toEqual({ state: "idle", line: "● FAKE-ANSWER 1" });
+    expect(states(host)).toEqual(["working", "idle"]);
+    watch.dispose();
+  },
+);
+
 test("a timeout names the state the agent is in", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a3", findAgent("claude", env), host, { tickMs: 0 });

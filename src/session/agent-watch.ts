@@ -362,7 +362,7 @@ export class AgentWatch {
     }
     if (state === "idle" && !message) {
       // The hook fires as the turn ends, sometimes before the last words are drawn: the line
-      // (and the event) waits for the screen to settle, a moment at most.
+      // (and the event) waits for the screen to settle, a moment at most, and its busy marker to go.
       this.#pendingIdle = performance.now();
       return;
     }
@@ -634,9 +634,14 @@ export class AgentWatch {
     const pending = this.#pendingQuestion;
     // Generic, past its start: calm since its last busy moment, not since the screen last changed.
     const calmMs = this.#generic && this.state !== "starting" ? now - this.#busyAt : quietMs;
+    // A hook's idle goes out once the screen settles, and never while it still shows the turn busy:
+    // claude runs its Stop hook under its spinner and footer ("running Stop hook · esc to
+    // interrupt") and, loaded, may not have drawn its last words when the report arrives (CI: the
+    // idle went out mid-turn, its line "command)", the answer drawn after).
     if (
       this.#pendingIdle !== undefined &&
       question === undefined &&
+      !busy &&
       (quietMs >= IDLE_LINE_QUIET_MS || now - this.#pendingIdle >= QUESTION_DRAW_MS)
     ) {
       const line = this.#lastLine();

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
-import { detectElements, type Element, isShellPrompt } from "../terminal/elements.ts";
+import { detectElements, type Element, isReplPrompt, isShellPrompt } from "../terminal/elements.ts";
 import { type Hint, keyHints } from "../terminal/hints.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
@@ -250,18 +250,25 @@ export class Actor {
     const element = target?.element;
     // (Without the marks, the screen: a shell's prompt holding the cursor on the normal screen, the target above it.
     // A full-screen program draws on the alternate one, mc its own command line there.)
-    const why = this.#terminal.atShellPrompt
-      ? "its integration says so"
-      : visible &&
-          !this.#terminal.screen.alternate &&
-          (!element || element.row + element.height <= row) &&
-          isShellPrompt(rowText(look.grid, row).slice(0, col))
-        ? "the cursor stands after one"
-        : undefined;
+    // (Nor above a REPL's prompt, python's ">>> ", or a prompt that stands above the target too with a line typed
+    // after it: the target is that line's output, and the REPL would read the keys.)
+    // (A question's rows may end in the prompt holding the cursor: its top above the REPL's prompt is enough.)
+    const normal = visible && !this.#terminal.screen.alternate;
+    const prompt = normal ? rowText(look.grid, row).slice(0, col) : "";
+    const above = normal && (!element || element.row < row);
+    const [who, why] = this.#terminal.atShellPrompt
+      ? ["shell", "its integration says so"]
+      : above && (!element || element.row + element.height <= row) && isShellPrompt(prompt)
+        ? ["shell", "the cursor stands after one"]
+        : above && isReplPrompt(prompt)
+          ? ["REPL", "python's or IPython's prompt holds the cursor"]
+          : above && askedBefore(look.grid, prompt, element)
+            ? ["REPL", "the same prompt stands above it, a line typed after it"]
+            : [];
     if (!why || (element?.kind === "input" && element.row <= row && row < element.row + element.height)) return;
     throw new T4aError(
       "invalid_params",
-      `${target ? nameOf(target) : "that text"} is output: the shell is at its prompt (${why}) and would read the ` +
+      `${target ? nameOf(target) : "that text"} is output: the ${who} is at its prompt (${why}) and would read the ` +
         "keys; nothing was sent",
     );
   }
@@ -309,6 +316,30 @@ export class Actor {
     }
     throw new T4aError("timeout", `${MAX_TABS} Tab presses never brought the focus to ${nameOf(target)} (${what})`);
   }
+}
+
+/** A line typed that answers a question or a numbered list: a number, one character, yes or no. */
+const ANSWER_TYPED = /^(?:\d{1,3}|\S|yes|no)$/i;
+
+/**
+ * The prompt holding the cursor (`db> `, what stands before it on its row) stands at the start of a row above the
+ * target too, a line typed after it that answers none of its items (no key, no label) and is no answer at all (a number,
+ * one character, yes, no): a REPL's or a shell's command, whose output the rows under it are. (A program asking again
+ * had an answer typed there: 7z's "(Q)uit? u", tzselect's "#? 43" over the next list, a menu's loop's "Choice: 2".)
+ */
+function askedBefore(grid: CellGrid, prompt: string, element: Element | undefined): boolean {
+  if (!prompt.trim()) return false;
+  const answers = new Set(
+    (element && "items" in element ? (element.items ?? []) : []).flatMap((item) =>
+      [item.key, item.label].filter((a): a is string => !!a).map((a) => a.toLowerCase()),
+    ),
+  );
+  for (let r = 0; r < (element?.row ?? grid.cursor.row); r++) {
+    const text = rowText(grid, r);
+    const typed = text.startsWith(prompt) ? text.slice(prompt.length).trim() : "";
+    if (typed && !answers.has(typed.toLowerCase()) && !ANSWER_TYPED.test(typed)) return true;
+  }
+  return false;
 }
 
 /**

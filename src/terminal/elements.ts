@@ -19,7 +19,7 @@ import {
   styleMenus,
 } from "./elements/menus.ts";
 import { findQuestions } from "./elements/questions.ts";
-export { isShellPrompt } from "./elements/questions.ts";
+export { isReplPrompt, isShellPrompt } from "./elements/questions.ts";
 import { findTables } from "./elements/tables.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";

@@ -181,3 +181,60 @@ test("lists printed above a shell's prompt that no integration marks: choose ref
     expect(await sandbox.screen(id)).toContain("$ end\nran[end]");
   }
 }, 90_000);
+
+// Found in the attack round of 7 December: the same lists printed in a REPL (python's `print(open(f).read())`, a
+// file a project holds) stand above its prompt, ">>> " (no shell's mark), so `choose Yes` typed "1" and Enter into
+// python and answered `answered`, the REPL's own ">>> 1" read as the answered line; menus got four Downs, dialogs
+// twelve Tabs. A REPL's prompt (python's ">>>", "...", IPython's "In [N]:"), or any prompt that stands above the
+// target too with a line typed after it (the command whose output the target is), holds the keys: nothing above it
+// is acted on.
+test("lists printed in a REPL, above its prompt: nothing is typed into the REPL", async () => {
+  const padded = `${sandbox.dir}/padded.txt`;
+  await Bun.write(padded, `${"filler\n".repeat(40)}${PRINTED_LISTS[0]![0]}`);
+  const cases: Array<[string, string[], string]> = [
+    ...PRINTED_LISTS.map(([text, actions], index): [string, string[], string] => [
+      text,
+      actions,
+      `printed-${index}.txt`,
+    ]),
+    // The command's row scrolled away: python's prompt alone says a REPL reads the keys.
+    ["(scrolled)", ["choose Yes"], "padded.txt"],
+  ];
+  for (const [index, [text]] of PRINTED_LISTS.entries()) await Bun.write(`${sandbox.dir}/printed-${index}.txt`, text);
+  for (const [text, actions, file] of cases) {
+    const id = await sandbox.ok(["create", "--", "python3", "-q"]);
+    await sandbox.shown(id, ">>>");
+    await sandbox.ok(["send", id, `print(open(${JSON.stringify(`${sandbox.dir}/${file}`)}).read(), end="")\n`]);
+    await waitFor(async () => (await sandbox.screen(id)).trimEnd().endsWith("\n>>>") || undefined, 30_000, "prompt");
+    const before = await sandbox.screen(id);
+    for (const action of actions) {
+      const [verb, ...args] = action.split(" ");
+      const reply = await sandbox.run([verb!, id, ...args, "--timeout", "2s"]);
+      expect(reply.code, `${text}: ${action}: ${reply.stdout}`).not.toBe(0);
+      expect(reply.stderr, `${text}: ${action}`).toMatch(/the REPL is at its prompt|^t4a: no /);
+    }
+    expect(await sandbox.screen(id), text).toBe(before);
+    await sandbox.ok(["kill", id]);
+  }
+  // A REPL of no known prompt ("db> "): its earlier prompt, a command after it, stands above the list it printed.
+  const list = `${sandbox.dir}/printed-2.txt`;
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p "db> " l; do if [ "$l" = show ]; then cat ${list}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(id, "db>");
+  await sandbox.ok(["send", id, "show\n"]);
+  await sandbox.shown(id, "2. No");
+  await waitFor(async () => (await sandbox.screen(id)).trimEnd().endsWith("\ndb>") || undefined, 30_000, "prompt");
+  for (const named of ["Yes", "No"]) {
+    const reply = await sandbox.run(["choose", id, named, "--timeout", "2s"]);
+    expect(reply.code, `db> choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.ok(["send", id, "end\n"]);
+  await sandbox.shown(id, "ran[");
+  expect(await sandbox.screen(id)).toContain("db> end\nran[end]");
+}, 120_000);

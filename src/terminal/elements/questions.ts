@@ -896,6 +896,14 @@ export function isShellPrompt(text: string): boolean {
   return SHELL_PROMPT.test(text.trim());
 }
 
+/** A REPL's prompt, at its row's start: python's ">>> " and "... ", IPython's "In [3]: ". */
+const REPL_PROMPT = /^(?:>>>|\.\.\.|In \[\d+\]:)(?: |$)/;
+
+/** A REPL's prompt (python's `>>> `), what stands before the cursor on its row. */
+export function isReplPrompt(text: string): boolean {
+  return REPL_PROMPT.test(text);
+}
+
 /**
  * Options that something written since stands under, between them and a visible cursor below (a shell's prompt under
  * "❯ 1. Yes" that a command printed): output, no longer asking. Only blank rows and one prompt that reads the answer

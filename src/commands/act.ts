@@ -323,9 +323,9 @@ const ANSWER_TYPED = /^(?:\d{1,3}|\S|yes|no)$/i;
 
 /**
  * The prompt holding the cursor (`db> `, what stands before it on its row) stands at the start of a row above the
- * target too, a line typed after it that answers none of its items (no key, no label) and is no answer at all (a number,
- * one character, yes, no): a REPL's or a shell's command, whose output the rows under it are. (A program asking again
- * had an answer typed there: 7z's "(Q)uit? u", tzselect's "#? 43" over the next list, a menu's loop's "Choice: 2".)
+ * target too, a line typed after it that answers none of its items (no key, no label) and is no answer at all (a
+ * number, one character, yes, no): a REPL's or a shell's command, whose output the rows under it are. (A program asking
+ * again had an answer typed there: 7z's "(Q)uit? u", tzselect's "#? 43" over the next list, a menu loop's "Choice: 2".)
  */
 function askedBefore(grid: CellGrid, prompt: string, element: Element | undefined): boolean {
   if (!prompt.trim()) return false;

@@ -972,6 +972,12 @@ const SHELL_PROMPT = /[$#%>❯➜»]$/u;
 /** Shells, by the file name of the program the process reading the terminal runs. */
 const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
 
+/**
+ * A prompt holding the cursor, from its row's start: a few words ending in ">", ")", ":" or "?" and a blank (pdb's
+ * "(Pdb) ", "sqlite> ", python's ">>> "): a REPL reads the line there, whatever bar was drawn under it.
+ */
+const LINE_PROMPT = /^\s*\S.{0,38}[>):?] $/;
+
 /** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
 const HINT_QUIET_MS = 300;
 
@@ -1004,6 +1010,8 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
   if (visible && SHELL_PROMPT.test(rowText(grid, row).slice(0, col).trimEnd()))
     throw refuse("the cursor waits after a shell's prompt");
+  if (visible && LINE_PROMPT.test(rowText(grid, row).slice(0, col)))
+    throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
   if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
   if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) throw refuse("the screen does not rest (output going past)");
   const reader = actor.reader();

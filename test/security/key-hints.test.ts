@@ -139,3 +139,26 @@ test("words naming a menu item and a key hint both type nothing; the hint as dra
   expect(drawn.sent).toEqual(["c"]);
   await waitFor(() => (existsSync(out) && readFileSync(out, "utf8") === "63\n") || undefined, 10_000, "63");
 }, 60_000);
+
+// Found in the attack round of 7 December: a bar drawn on the alternate screen by what ran before (a program's output
+// with its escapes), then a REPL at its prompt at the top (python's pdb, "(Pdb) ", no shell's mark, reading keys one
+// by one): `choose Configure` typed "c" into pdb's line and answered `uncertain`. A prompt holding the cursor (words
+// ending in ">", ")", ":" or "?" and a blank, from the row's start) is a line being typed, not a bar's program.
+test("key hints drawn on the alternate screen over a REPL at its prompt ('(Pdb) '): nothing is typed", async () => {
+  const script = join(sandbox.dir, "pdb-under-bar.sh");
+  await Bun.write(
+    script,
+    "printf '\\033[?1049h\\033[2J\\033[24;1H\\033[7m^X Exit   ^O Write Out   [c] Configure\\033[K\\033[0m\\033[1;1H'\n" +
+      `exec python3 -q -c 'import pdb; x = 1; pdb.Pdb().set_trace(); print("after", x)'\n`,
+  );
+  const id = await sandbox.ok(["create", "--", "bash", "--norc", script]);
+  await sandbox.shown(id, "(Pdb)");
+  expect(await statusText(id)).toContain("[c] Configure");
+  for (const named of ["Configure", "Exit", "Write Out"]) {
+    const reply = await sandbox.run(["choose", id, named, "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.ok(["send", id, "p 'ok' + 'mark'\n"]);
+  await sandbox.shown(id, "'okmark'");
+  expect(await sandbox.screen(id)).toContain("(Pdb) p 'ok' + 'mark'\n'okmark'");
+}, 60_000);

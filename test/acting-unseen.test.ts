@@ -804,3 +804,33 @@ test.if(Bun.which("aerc") !== null)(
     await sandbox.ok(["kill", id]);
   },
 );
+
+test("numbered options under a heading ending in ':', the default starred, over 'Your choice? [default: …]' (cabal init -i's)", async () => {
+  // Blind set 9: the options were no question (the prompt ended in a bracketed default, the heading in ":"), and a long
+  // "[default: 2.4    (+ support …)]" before the cursor was read as the field's value.
+  const out = join(sandbox.dir, "license.out");
+  const id = await start(
+    "printf 'Package version? [default: 0.1.0.0]\\nPlease choose a license:\\n * 1) NONE\\n   2) BSD-2-Clause\\n" +
+      "   3) MIT\\n   4) Other (specify)\\n'; " +
+      `read -p "Your choice? [default: NONE] " n; echo "$n" > ${out}; ` +
+      `read -p "Your choice? [default: 2.4    (+ support for '**' globbing)] " v; echo "$v" >> ${out}`,
+  );
+  await shown(id, "[default: NONE]");
+  const reply = await act(["choose", id, "MIT"]);
+  expect(reply).toMatchObject({ sent: ["3", "Enter"], effect: "answered" });
+  await shown(id, "globbing)]");
+  const filled = await act([
+    "fill",
+    id,
+    "Your choice? [default: 2.4 (+ support for '**' globbing)]",
+    "3.0",
+    "--submit",
+  ]);
+  expect(filled.effect).toBe("submitted");
+  await waitFor(
+    () => (existsSync(out) && readFileSync(out, "utf8").endsWith("\n3.0\n")) || undefined,
+    10_000,
+    "the answers",
+  );
+  expect(readFileSync(out, "utf8")).toBe("3\n3.0\n");
+});

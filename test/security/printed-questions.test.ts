@@ -120,6 +120,7 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
   ],
   ["Which framework?\n  1) React\n  2) Vue\n  3) Svelte\nEnter a number:\n", ["choose React", "choose Svelte"]],
   ["Select an option:\n 1. Yes\n 2. No\n", ["choose Yes"]],
+  ["Please choose a license:\n * 1) NONE\n   2) MIT\nYour choice? [default: NONE]\n", ["choose MIT"]],
   ["? Pick a framework (Use arrow keys)\n❯ React\n  Vue\n  Svelte\n", ["choose React", "choose Vue"]],
   ["? Pick toppings\n◉ Cheese\n◯ Ham\n◯ Olives\n", ["choose Ham", "choose Cheese"]],
   ["Name: [hello        ]\n  < OK >   <Cancel>\n", ["click OK", "fill Name xyz"]],
@@ -159,7 +160,7 @@ test("lists, dialogs and fields a command printed above an integrated shell's pr
 }, 90_000);
 
 test("lists printed above a shell's prompt that no integration marks: choose refuses, nothing is typed", async () => {
-  const lists = PRINTED_LISTS.slice(0, 3).map(([text]) => `printf %b ${JSON.stringify(text)}; `);
+  const lists = PRINTED_LISTS.slice(0, 4).map(([text]) => `printf %b ${JSON.stringify(text)}; `);
   for (const list of lists) {
     // A shell-like prompt: the line it reads is written back, so anything choose typed before the sentinel would show.
     const id = await sandbox.ok([
@@ -171,7 +172,7 @@ test("lists printed above a shell's prompt that no integration marks: choose ref
       `${list}read -p "$ " l; echo "ran[$l]"; sleep 600`,
     ]);
     await waitFor(async () => (await sandbox.screen(id)).split("\n").includes("$") || undefined, 30_000, "the prompt");
-    for (const named of ["Yes", "React", "Svelte"]) {
+    for (const named of ["Yes", "React", "Svelte", "MIT"]) {
       const reply = await sandbox.run(["choose", id, named, "--timeout", "2s"]);
       expect(reply.code, `${list}: choose ${named}: ${reply.stdout}`).not.toBe(0);
       expect(reply.stderr, `${list}: choose ${named}`).toMatch(/the shell is at its prompt|^t4a: no /);

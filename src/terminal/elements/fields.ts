@@ -1261,14 +1261,17 @@ const LONE_ASK_PROMPT = /^(.*?\S.*? \?)(?:\s|$)/;
 /** A confirmation ending in "?..." with no blank after it (xargs -p's "rm a.tmp b.tmp c.tmp?..."): the prompt. */
 const ASKS_ON = /^(.*?\S\?\.{3})/;
 
-/** A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:". */
 /**
  * A bullet before a prompt's words (systemd-firstboot's "‣ Please enter hostname …: "), or a ">" (sphinx-quickstart's
  * "> Project name: "): not part of its label.
  */
 const LEAD_BULLET = /^[‣•◦▸▹►▪>] +(?=\p{L})/u;
 
-const DEFAULT_AFTER_PROMPT = /^ ?\[[^\]]{1,40}\]:?(?= |$)/;
+/**
+ * A default in brackets right after a prompt's "?" or ":", before what is typed: " [n] ", " [y]:", cabal's longer
+ * " [default: 2.4    (+ support for '**' globbing)]".
+ */
+const DEFAULT_AFTER_PROMPT = /^ ?\[(?:default:[^\]]{1,80}|[^\]]{1,40})\]:?(?= |$)/i;
 
 /** A prompt that is only its default in brackets: "[Unknown]", "[no]". */
 const BRACKETS_ONLY = /^\[[^\]]{1,40}\]$/;

@@ -579,7 +579,9 @@ export function findQuestions(view: View): Found[] {
       const text = /^[^?]*\?(?=\s|$)/.exec(question_(r))?.[0].replace(/^[^\p{L}\p{N}\s"'(]+ +/u, "") ?? "";
       return /\p{L}/u.test(text) ? text : "";
     };
-    while (q >= 0 && q >= row - 12 && !asks(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
+    // (A heading ending in ":" right over the options is theirs, "Please choose a license:": no question above it is.)
+    const heading = (r: number) => r === row - 1 && /\p{L}.*:\s*$/u.test(view.flat[r]!) && !asks(r);
+    while (q >= 0 && q >= row - 12 && !asks(q) && !heading(q) && !/^[\s│┃║]*[╭┌├╰└─━]/.test(view.flat[q]!)) q--;
     const question = q >= 0 ? asks(q) : "";
     // Or the prompt comes after the list, the cursor on it (bash's select "#?", git add -i's "What now>"):
     // the question is unlabelled, the prompt its input.
@@ -599,8 +601,10 @@ export function findQuestions(view: View): Found[] {
     // (A prompt that lists the options' keys, rclone's "e/n/d/r/c/s/q>", names none.)
     const keysPrompt = KEYS_PROMPT.exec(prompt);
     const listsKeys = keysPrompt !== null && keysPrompt[1]!.split("/").join() === options.map((o) => o.key).join();
+    // (A default in brackets after it is no part of it: cabal's "Your choice? [default: NONE]".)
+    const asked = prompt.replace(BRACKETED_DEFAULT, "");
     const after =
-      cursor.visible && cursor.row === promptRow && /[:>?]$/.test(prompt) && (listsKeys || !/[@~/]/.test(prompt));
+      cursor.visible && cursor.row === promptRow && /[:>?]$/.test(asked) && (listsKeys || !/[@~/]/.test(asked));
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       // (Past the run's last row: several options may share a row, git add -i's commands.)
       row = last;
@@ -671,7 +675,7 @@ export function findQuestions(view: View): Found[] {
  * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`,
  * cookiecutter's `1 - MIT` or rclone's ` 1 > archive`), then its text; a frame's side after it is not part of it.
  */
-const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -| >| \/) (.+?)\s*(?:[│┃║|]\s*)?$/;
+const KEYED_ROW = /^([\s│┃║|]*?)([>❯›▸►▶→➜●*]?)(\s*)(\d{1,2}|[a-z](?=\)))([.):]| -| >| \/) (.+?)\s*(?:[│┃║|]\s*)?$/;
 
 /** The value an option of rclone's stands for, on the row under it: "   \ (sftp)" under "36 / SSH/SFTP". */
 const SLASH_VALUE = /^\s+\\ \(\S+\)\s*$/;
@@ -885,6 +889,9 @@ function wrappedOn(view: View, row: number): string | undefined {
 /** A prompt under numbered options: it ends in ":", "?" or ">", a few characters typed after it or not. */
 const PROMPT_UNDER = /^\s*\S.*[:?>] ?\S{0,3}\s*$/;
 
+/** A default in brackets ending a prompt: cabal's "Your choice? [default: NONE]". */
+const BRACKETED_DEFAULT = /\s*\[default:[^\]]*\]\s*$/i;
+
 /**
  * A shell's prompt: it ends in "$", "#" or "%" (bash's select asks "#?"), or names a place ("me@vm ~/src>"), a few
  * characters typed after it or not.
@@ -921,7 +928,7 @@ function optionsWrittenPast(view: View, last: number): boolean {
     wraps = text !== "" && view.flat[r]!.trimEnd().length >= view.cols - 2;
   }
   if (prompts.length === 0) return false;
-  const [prompt] = prompts;
+  const prompt = prompts[0]?.replace(BRACKETED_DEFAULT, "");
   return (
     prompts.length > 1 || !(PROMPT_UNDER.test(prompt!) || ANSWER_MARKER_ROW.test(prompt!)) || SHELL_PROMPT.test(prompt!)
   );

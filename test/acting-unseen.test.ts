@@ -834,3 +834,38 @@ test("numbered options under a heading ending in ':', the default starred, over 
   );
   expect(readFileSync(out, "utf8")).toBe("3\n3.0\n");
 });
+
+test("a faint hint of the arguments to come after the typed text (redis-cli): the line filled", async () => {
+  // Blind set 8: the hint ("[NX|XX] [GET] …") read as part of the value, so fill timed out ("shows … [NX|XX] …").
+  const dir = join(sandbox.dir, "redis");
+  mkdirSync(dir, { recursive: true });
+  const port = "6493";
+  const server = spawnSync("redis-server", [
+    ...["--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    ...["--daemonize", "yes", "--pidfile", join(dir, "pid"), "--logfile", join(dir, "log")],
+  ]);
+  expect(server.status).toBe(0);
+  const redis = (...args: string[]) =>
+    spawnSync("redis-cli", ["-p", port, ...args], { encoding: "utf8" }).stdout.trim();
+  try {
+    await waitFor(() => (redis("ping") === "PONG" ? true : undefined), 10_000, "redis-server up");
+    const id = await start(`cd ${dir} && HOME=${dir} redis-cli -p ${port}`);
+    await shown(id, `127.0.0.1:${port}>`);
+    const field = async () => {
+      const snap = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+        elements: Array<{ ref: string; kind: string; cursor?: boolean }>;
+      };
+      return snap.elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+    };
+    expect(await act(["fill", id, await field(), 'SET tide:low "08:10"', "--submit"])).toMatchObject({
+      effect: "submitted",
+    });
+    await waitFor(() => (redis("GET", "tide:low") === "08:10" ? true : undefined), 10_000, "tide:low set");
+    expect(await act(["fill", id, await field(), "HSET station:pier depth 4.5", "--submit"])).toMatchObject({
+      effect: "submitted",
+    });
+    await waitFor(() => (redis("HGET", "station:pier", "depth") === "4.5" ? true : undefined), 10_000, "depth set");
+  } finally {
+    redis("shutdown", "nosave");
+  }
+});

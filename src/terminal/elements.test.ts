@@ -1714,3 +1714,33 @@ test("a row of single words, one alone in reverse, the cursor hidden on it (smen
     term.dispose();
   }
 });
+
+// Blind set 8's (issue 59), now train: an argument hint drawn faint after what is typed is no part of the value.
+test("a faint argument hint after the typed text ('HSET k' then grey 'field value …'): not the value", async () => {
+  const fixture = await loadFixture("b8-redis-hint");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+    expect(found.map((e) => [e.row, e.value])).toEqual([[1, "HSET station:pier"]]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Dim (SGR 2) or a grey of the 256 colours alike; the cursor moved back into what is typed (the rest in the typed
+  // text's ink) keeps the whole value.
+  for (const [text, value] of [
+    ['127.0.0.1:6379> SET tide:low "08:10"\x1b[2m [NX|XX] [GET]\x1b[0m\x1b[14D', 'SET tide:low "08:10"'],
+    ["db> GET k\x1b[38;5;244m key\x1b[0m\x1b[4D", "GET k"],
+    ["db> GET key\x1b[3D", "GET key"],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(
+        detectElements(cellGridOf(term))
+          .filter((e) => e.kind === "input")
+          .map((e) => e.value),
+      ).toEqual([value]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

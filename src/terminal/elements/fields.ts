@@ -1,5 +1,5 @@
 // Controls on one row: progress bars, input fields, checkboxes and radios, buttons.
-import { CellFlag } from "../cell-grid.ts";
+import { CellFlag, ColourMode, colourMode, colourValue } from "../cell-grid.ts";
 import type { Found } from "./types.ts";
 import {
   type Box,
@@ -1053,10 +1053,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   const shown = drawn ? line.slice(0, cursor.col - from) + line.slice(cursor.col - from + 1) : line;
   // (Nor a remark in parentheses three blanks or more right of the cursor: kpcli's "Password:" then, far right, '("g"
   // or "w" to auto-generate, "i" for interactive)'. An unechoed field shows nothing typed: `HINT_RIGHT`.)
+  // (Nor an argument hint drawn faint after what is typed: redis-cli's "HSET station:pier" then, grey, "field value
+  // [field value ...]". `argumentHint`.)
   const typed =
     drawn && hint && view.spanStyle(row, from + hint.index + 1, view.cols).startsWith(`${CellFlag.dim}/`)
       ? shown.slice(0, hint.index - 1)
-      : HINT_RIGHT.test(line.slice(cursor.col - from))
+      : HINT_RIGHT.test(line.slice(cursor.col - from)) || argumentHint(view, row, from + promptEnd)
         ? shown.slice(0, cursor.col - from)
         : shown;
   const value =
@@ -1404,6 +1406,40 @@ function askedInput(view: View, row: number, cursorCol: number, from: number): F
       cursor: true,
     },
   ];
+}
+
+/** A cell drawn faint: dim, or in a grey (palette 8, the greys 240–250, an RGB grey of middle lightness). */
+function faint(view: View, row: number, col: number): boolean {
+  if (view.has(row, col, CellFlag.dim)) return true;
+  const ink = view.ink(row, col);
+  const value = colourValue(ink);
+  if (colourMode(ink) === ColourMode.palette) return value === 8 || (value >= 240 && value <= 250);
+  if (colourMode(ink) !== ColourMode.rgb) return false;
+  const [r, g, b] = [value >> 16, (value >> 8) & 0xff, value & 0xff];
+  return Math.max(r, g, b) - Math.min(r, g, b) < 16 && r >= 0x50 && r <= 0xb0;
+}
+
+/**
+ * An argument hint after what is typed (`argumentHint`: redis-cli's "HSET station:pier" then, grey, "field value
+ * [field value ...]"; fish's autosuggestion): something typed between the prompt and the cursor, none of it faint,
+ * and every character from the cursor to the row's end drawn faint. The hint is no part of the value.
+ */
+function argumentHint(view: View, row: number, start: number): boolean {
+  const { col } = view.cursor;
+  if (view.cursor.row !== row || col <= start) return false;
+  let typed = 0;
+  for (let c = start; c < col; c++) {
+    if (view.char(row, c).trim() === "") continue;
+    if (faint(view, row, c)) return false;
+    typed++;
+  }
+  let hint = 0;
+  for (let c = col; c < view.cols; c++) {
+    if (view.char(row, c).trim() === "") continue;
+    if (!faint(view, row, c)) return false;
+    hint++;
+  }
+  return typed > 0 && hint > 0;
 }
 
 /**

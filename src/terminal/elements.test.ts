@@ -1744,3 +1744,24 @@ test("a faint argument hint after the typed text ('HSET k' then grey 'field valu
     }
   }
 });
+
+test("a usage line's arguments in angle brackets in square ones ('edit [<editor>]'): no buttons", async () => {
+  const fixture = await loadFixture("b8-nmh-options");
+  try {
+    expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "button")).toEqual([]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // A default button standing apart keeps its brackets' meaning ("[<Yes>]  [ No ]").
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "usage: rm [<file>] [-f]\r\n\r\n      [<Yes>]  [ No ]  [ Cancel ]");
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "button")
+        .map((e) => e.label),
+    ).toEqual(["Yes", "No", "Cancel"]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -1797,6 +1797,9 @@ function tagColumn(view: View, toggles: Found[]): void {
 /** `< OK >`, `<Cancel>`, `[ Cancel ]`, `[ OK ]`; toolkits centre a name in a fixed width (`<    Ok    >`). */
 const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{1,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w .'&-]{0,18}?) {1,6}\]/g;
 
+/** An argument's name in a usage line, `<editor>`: angle brackets right around one name, no blank inside. */
+const USAGE_ARG = /^<[\w-]+>$/;
+
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
@@ -1849,7 +1852,11 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
         (starts.has(end + 1) && line[end] === " ");
       return before && after;
     };
-    const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m));
+    // A name in angle brackets without blanks inside, within square brackets opened one blank after a word, is a usage
+    // line's argument (`USAGE_ARG`: nmh's "edit [<editor> <switches>]"), not a default button standing apart (mc's
+    // "[< OK >]", tilde's "[<Yes>]").
+    const usage = (m: RegExpExecArray) => USAGE_ARG.test(m[0]) && /\S \[[^\]]*$/.test(line.slice(0, m.index!));
+    const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m) && !usage(m));
     if (all.length === 0) {
       const choices = choiceButtons(view, boxes, row);
       if (choices.length) {

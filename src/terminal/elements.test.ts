@@ -1765,3 +1765,25 @@ test("a usage line's arguments in angle brackets in square ones ('edit [<editor>
     term.dispose();
   }
 });
+
+test("a numbered reply between a prompt with a command typed and the prompt again: output, no question", async () => {
+  const fixture = await loadFixture("b8-redis-result");
+  try {
+    expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question")).toEqual([]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // The same list under a command typed at another prompt (bash select's "#?" under it) still asks.
+  for (const [text, questions] of [
+    ["db> LRANGE k 0 -1\r\n1) a\r\n2) b\r\ndb> ", 0],
+    ["db> LRANGE k 0 -1\r\n1) a\r\n2) b\r\n#? ", 1],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question").length).toBe(questions);
+    } finally {
+      term.dispose();
+    }
+  }
+});

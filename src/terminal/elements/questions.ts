@@ -603,8 +603,16 @@ export function findQuestions(view: View): Found[] {
     const listsKeys = keysPrompt !== null && keysPrompt[1]!.split("/").join() === options.map((o) => o.key).join();
     // (A default in brackets after it is no part of it: cabal's "Your choice? [default: NONE]".)
     const asked = prompt.replace(BRACKETED_DEFAULT, "");
+    // (The same prompt right over the list with a command typed after it: the list is that command's output, a
+    // REPL's numbered reply, redis-cli's '1) "depth"' under "127.0.0.1:6388> HGETALL station:buoy". `commandAbove`.)
+    const above = options[0]!.row > 0 ? view.flat[options[0]!.row - 1]! : "";
+    const commandAbove = asked.length > 1 && above.startsWith(`${asked} `) && above.slice(asked.length).trim() !== "";
     const after =
-      cursor.visible && cursor.row === promptRow && /[:>?]$/.test(asked) && (listsKeys || !/[@~/]/.test(asked));
+      cursor.visible &&
+      cursor.row === promptRow &&
+      /[:>?]$/.test(asked) &&
+      (listsKeys || !/[@~/]/.test(asked)) &&
+      !commandAbove;
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {
       // (Past the run's last row: several options may share a row, git add -i's commands.)
       row = last;

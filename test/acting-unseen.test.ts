@@ -869,3 +869,58 @@ test("a faint hint of the arguments to come after the typed text (redis-cli): th
     redis("shutdown", "nosave");
   }
 });
+
+test.if(Bun.which("debfoster") !== null)(
+  "debfoster's '? [Ynpsiuqx?], [H]elp:' and '? [yN?]:': each letter chosen as shown, one key in lower case",
+  async () => {
+    // Blind set 8: a made-up dpkg status whose install and remove commands only log (mk-debfoster.sh).
+    const dir = join(sandbox.dir, "df");
+    spawnSync(join(PROGRAMS, "mk-debfoster.sh"), [dir]);
+    const id = await start(`debfoster -c ${dir}/debfoster.conf`);
+    for (const [asked, answer] of [
+      ["Keep tide-tables?", "Y"],
+      ["Keep buoy-monitor?", "n"],
+      ["Keep pier-lights?", "s"],
+      ["Keep wind-rose?", "Y"],
+    ] as const) {
+      await shown(id, asked);
+      const reply = await act(["choose", id, answer]);
+      expect(reply).toMatchObject({ sent: [answer.toLowerCase()], effect: "answered" });
+    }
+    await shown(id, "rc=0");
+    expect(readFileSync(join(dir, "keepers"), "utf8").trim().split("\n").sort()).toEqual([
+      "-buoy-monitor",
+      "tide-tables",
+      "wind-rose",
+    ]);
+    expect(readFileSync(join(dir, "removed.txt"), "utf8").trim()).toBe("buoy-monitor");
+
+    // Quit at the first question, then "Exit without saving? [yN?]:" answered y: nothing kept, nothing removed.
+    const quit = join(sandbox.dir, "df-quit");
+    spawnSync(join(PROGRAMS, "mk-debfoster.sh"), [quit]);
+    const second = await start(`debfoster -c ${quit}/debfoster.conf`);
+    await shown(second, "Keep tide-tables?");
+    expect(await act(["choose", second, "q"])).toMatchObject({ sent: ["q"] });
+    await shown(second, "Exit without saving?");
+    expect(await act(["choose", second, "y"])).toMatchObject({ sent: ["y"], effect: "answered" });
+    await shown(second, "rc=");
+    expect(readFileSync(join(quit, "keepers"), "utf8")).toBe("");
+    expect(existsSync(join(quit, "removed.txt"))).toBe(false);
+  },
+);
+
+test("a yes/no with remarks naming more keys ('(y/n, Return cancels connection, i for more info)'): y or n chosen", async () => {
+  // Blind set 8's plink: the letters chosen as shown, typed with Enter (plink reads a line). (Its "Return" items and
+  // "Press Return to begin session." are read, keyed Enter, but choose presses no named key read from the screen.)
+  for (const answer of ["y", "n"]) {
+    const out = join(sandbox.dir, `store-key-${answer}.out`);
+    const id = await start(`python3 ${PROGRAMS}/store-key.py ${out}`);
+    await shown(id, "i for more info)");
+    const reply = await act(["choose", id, answer]);
+    expect(reply).toMatchObject({ sent: [answer, "Enter"], effect: "answered" });
+    await shown(id, "Press Return to begin session.");
+    await sandbox.ok(["send", id, "\\r"]);
+    await shown(id, "session begun");
+    expect(readFileSync(out, "utf8")).toBe(`${answer}\n[]\n`);
+  }
+});

@@ -211,6 +211,77 @@ test("letters in brackets after a question, the default in parentheses ('? [yn](
   });
 });
 
+// Blind set 8's (issue 59), now train: letters in brackets after the "?", a "?" among them, one more answer after a
+// comma.
+test("letters in brackets after a question, a '?' among them ('? [Ynpsiuqx?], [H]elp:'): a question", async () => {
+  expect(await itemsOf("b8-debfoster-first", "question")).toEqual({
+    label: "Keep tide-tables?",
+    items: [["Y", "y", true], ...[..."npsiuqx?"].map((letter) => [letter, letter, false]), ["[H]elp", "h", false]],
+  });
+  expect(await itemsOf("b8-debfoster-quit", "question")).toEqual({
+    label: "Exit without saving?",
+    items: [
+      ["y", "y", false],
+      ["N", "n", true],
+      ["?", "?", false],
+    ],
+  });
+  // Under an answered one ("…[H]elp: Y" and what it printed), the next is the question.
+  expect((await itemsOf("b8-debfoster-next", "question")).label).toBe("Keep buoy-monitor?");
+  // Printed above a shell's prompt (cat of a log), the cursor on the prompt's row: output, no question.
+  for (const [bytes, kinds] of [
+    ["Keep tide-tables? [Ynpsiuqx?], [H]elp:\r\n$ ", []],
+    ["Exit without saving? [yN?]:\r\n$ ", []],
+    ["Exit without saving? [yN?]: ", ["question"]],
+  ] as const) {
+    const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+    await new Promise<void>((done) => term.write(bytes, done));
+    try {
+      expect(
+        detectElements(cellGridOf(term))
+          .map((e) => e.kind)
+          .filter((kind) => kind === "question"),
+      ).toEqual([...kinds]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
+// Blind set 8's plink (issue 59), now train: a yes/no whose remarks after commas name more keys; a line waiting for
+// Return at the cursor, the sentences before it on its row part of it.
+test("a yes/no with remarks naming keys ('(y/n, Return cancels …, i for …)'); 'Press Return to …'", async () => {
+  expect(await itemsOf("b8-plink-hostkey", "question")).toEqual({
+    label: "Store key in cache?",
+    items: [
+      ["y", "y", false],
+      ["n", "n", false],
+      ["Return", "Enter", false],
+      ["i", "i", false],
+    ],
+  });
+  expect(await itemsOf("b8-plink-granted", "question")).toEqual({
+    label: "Access granted. Press Return to begin session.",
+    items: [["Return", "Enter", false]],
+  });
+  // Printed above a shell's prompt: output, no question; "Press Return to …" only where the cursor waits after it.
+  for (const [bytes, kinds] of [
+    ["Store key in cache? (y/n, Return cancels connection, i for more info)\r\n$ ", []],
+    ["Store key in cache? (y/n, Return cancels connection, i for more info) ", ["question"]],
+    ["Access granted. Press Return to begin session.\r\n$ ", []],
+    ["Access granted. Press Return to begin session. ", ["question"]],
+  ] as const) {
+    const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+    await new Promise<void>((done) => term.write(bytes, done));
+    try {
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "question");
+      expect(found.map((e) => e.kind)).toEqual([...kinds]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

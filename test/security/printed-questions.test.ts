@@ -27,6 +27,9 @@ const PRINTED: Array<[string, string[]]> = [
   ["Swap file found: (Y)es, (N)o, (A)ll?", ["Yes", "All"]],
   ["Apply? [y]es, [n]o, [q]uit:", ["yes"]],
   ["Press ENTER to continue", ["ENTER"]],
+  ["Keep tide-tables? [Ynpsiuqx?], [H]elp:", ["Y", "q", "[H]elp"]],
+  ["Exit without saving? [yN?]:", ["y", "N"]],
+  ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {
@@ -40,7 +43,7 @@ test("a question printed above a shell's prompt is no question: choose refuses, 
     "-c",
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
-  await sandbox.shown(id, "Press ENTER to continue");
+  await sandbox.shown(id, "i for more info)");
   for (const [line, names] of PRINTED)
     for (const named of names) {
       const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);

@@ -154,6 +154,20 @@ const MARKED_KEY_SEPARATORS = /\s*(?:\/|,|\||\bor\b)\s*|^\(|\)(?=:?\s*$)/g;
 const LETTERS_AT_QUESTION =
   /\[([a-z]{2,6})\]\?\s*$|(?<=\? )\[([a-z]{2,6}|(?=[a-z]*[A-Z][a-z]*\])[a-zA-Z]{2,6})\](?:\(([a-z])\))?:?\s*$/;
 
+/**
+ * Letters in brackets after a question, a "?" among them (the key that explains the others) and one capital (the
+ * default), ending its row, maybe one more answer with its key marked after a comma: "…? [Ynpsiuqx?], [H]elp:",
+ * "…? [yN?]:". Each letter one answer, named as shown.
+ */
+const LETTERS_WITH_HELP =
+  /(?<=\? )\[((?=[a-z?]*[A-Z][a-z?]*\])(?=[a-zA-Z]*\?)[a-zA-Z?]{3,12})\](?:, (\[([A-Z])\][a-z]+))?:?\s*$/;
+
+/**
+ * A yes or no in parentheses after a question, then remarks after commas each opening with the key it names (a letter,
+ * or Return): "…? (y/n, Return cancels connection, i for more info)", the row's end.
+ */
+const REMARKED_YES_NO = /(?<=\? )\(([yY])\/([nN])((?:, (?:[a-z]|Return|Enter) [a-z]+(?: [a-z]+)*)+)\)(?=\s*$)/;
+
 /** An answer typed after a question's answers, on its row: "…? s", "(y/N): n". */
 const ANSWERED_AFTER = /[\])]\??:? +\S+$/;
 
@@ -312,6 +326,85 @@ export function findQuestions(view: View): Found[] {
       items,
     });
     if (top < row) view.use(top, 0, view.cols, row - top);
+    view.use(row, start, end - start);
+  }
+  // Letters in brackets after the question, a "?" among them, the row's end (debfoster's "Keep x? [Ynpsiuqx?],
+  // [H]elp:", "Exit without saving? [yN?]:"): each letter an answer as shown, typed in lower case, the capital the
+  // default; a marked word after them one more. Held to the cursor's row as every question.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = LETTERS_WITH_HELP.exec(line);
+    if (
+      !match ||
+      !/y/i.test(match[1]!) ||
+      !/n/i.test(match[1]!) ||
+      !view.free(row, 0, line.trimEnd().length) ||
+      writtenPast(view, row)
+    )
+      continue;
+    const start = line.search(/\S/);
+    if (start === match.index) continue;
+    let c = match.index! + 1;
+    const items: Omit<Item, "ref">[] = [...match[1]!].map((letter) => {
+      const item = {
+        label: letter,
+        row,
+        col: c,
+        width: 1,
+        key: letter.toLowerCase(),
+        ...(/[A-Z]/.test(letter) ? { selected: true } : {}),
+      };
+      c++;
+      return item;
+    });
+    if (match[2]) {
+      const col = line.indexOf(match[2], match.index! + match[1]!.length);
+      items.push({ label: match[2], row, col, width: match[2].length, key: match[3]!.toLowerCase() });
+    }
+    const end = line.trimEnd().length;
+    out.push({
+      kind: "question",
+      row,
+      col: start,
+      width: end - start,
+      height: 1,
+      label: clean(line.slice(start, match.index!)),
+      items,
+    });
+    view.use(row, start, end - start);
+  }
+  // A yes or no in parentheses, remarks after it naming more keys (plink's "Store key in cache? (y/n, Return cancels
+  // connection, i for more info)"): the letters and each remark's key, as shown; Return typed as Enter.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = REMARKED_YES_NO.exec(line);
+    if (!match || !view.free(row, 0, line.trimEnd().length) || writtenPast(view, row)) continue;
+    const start = line.search(/\S/);
+    if (start === match.index) continue;
+    const items: Omit<Item, "ref">[] = [match[1]!, match[2]!].map((letter, i) => ({
+      label: letter,
+      row,
+      col: match.index! + 1 + 2 * i,
+      width: 1,
+      key: letter.toLowerCase(),
+    }));
+    let c = match.index! + 4;
+    for (const remark of match[3]!.split(", ").slice(1)) {
+      c = line.indexOf(remark, c);
+      const key = remark.split(" ")[0]!;
+      items.push({ label: key, row, col: c, width: key.length, key: key.length === 1 ? key : "Enter" });
+      c += remark.length;
+    }
+    const end = line.trimEnd().length;
+    out.push({
+      kind: "question",
+      row,
+      col: start,
+      width: end - start,
+      height: 1,
+      label: clean(line.slice(start, match.index!)),
+      items,
+    });
     view.use(row, start, end - start);
   }
   // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
@@ -536,14 +629,25 @@ export function findQuestions(view: View): Found[] {
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line);
+    // Or any other "to …" ending the row that holds the cursor after it (plink's "Press Return to begin session."),
+    // the sentences before it on its row part of it ("Access granted. Press Return …").
+    const waits =
+      view.cursor.visible &&
+      view.cursor.row === row &&
+      view.cursor.col >= line.trimEnd().length &&
+      /(?<=^|[.!] )(?:Press|Hit) (ENTER|RETURN|any key) to [a-z]+(?: [a-z]+){0,3}[.!]?\s*$/i.exec(line);
+    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line) ?? (waits || null);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length) || writtenPast(view, row))
       continue;
     // (Words before it on its row ending in "or" make it a part of a prompt's: checkinstall's "Enter a number to
     // change any of them or press ENTER to continue:" is one input.)
     if (/\bor\s*$/i.test(line.slice(0, match.index!))) continue;
-    const col = match.index!;
-    const text = match[0].trimEnd();
+    const before = line.slice(0, match.index!);
+    const col =
+      match === waits && /^\s*\S.*[.!] $/.test(before) && view.free(row, 0, match.index!)
+        ? before.search(/\S/)
+        : match.index!;
+    const text = line.slice(col, match.index! + match[0].trimEnd().length);
     const keyCol = col + match[0].indexOf(match[1]!);
     out.push({
       kind: "question",

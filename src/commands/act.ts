@@ -6,10 +6,11 @@ import { T4aError } from "../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { type CellGrid, CellFlag } from "../terminal/cell-grid.ts";
 import { detectElements, type Element, isReplPrompt, isShellPrompt } from "../terminal/elements.ts";
-import { type Hint, keyHints } from "../terminal/hints.ts";
+import { type Hint, hintTarget, keyHints } from "../terminal/hints.ts";
 import { keyBytes } from "../terminal/keys.ts";
 import { mouseBytes } from "../terminal/mouse.ts";
 import {
+  beforeCursor,
   cellOf,
   findAgain,
   functionKeyOf,
@@ -246,15 +247,15 @@ export class Actor {
    * the shell. Only the shell's own command line, the input holding the cursor, may be acted on there.
    */
   refuseShellOutput(look: Look, target?: Target): void {
-    const { row, col, visible } = look.grid.cursor;
+    const { row, visible } = look.grid.cursor;
     const element = target?.element;
     // (Without the marks, the screen: a shell's prompt holding the cursor on the normal screen, the target above it.
     // A full-screen program draws on the alternate one, mc its own command line there.)
     // (Nor above a REPL's prompt, python's ">>> ", or a prompt that stands above the target too with a line typed
     // after it: the target is that line's output, and the REPL would read the keys.)
     // (A question's rows may end in the prompt holding the cursor: its top above the REPL's prompt is enough.)
-    const normal = visible && !this.#terminal.screen.alternate;
-    const prompt = normal ? rowText(look.grid, row).slice(0, col) : "";
+    const normal = visible && !this.alternate;
+    const prompt = normal ? beforeCursor(look.grid) : "";
     const above = normal && (!element || element.row < row);
     const [who, why] = this.#terminal.atShellPrompt
       ? ["shell", "its integration says so"]
@@ -372,11 +373,10 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // A question answered by typing a key at its prompt: its answers on the prompt's row (`[Y/n]`,
   // whose "selected" is the default, not a cursor), or described in a legend above the prompt
   // holding the cursor (dpkg's conffile question).
-  const { row: cursor, col, visible } = look.grid.cursor;
+  const { row: cursor, visible } = look.grid.cursor;
   // (Or on the prompt right under it: a list of numbered rows over the prompt that reads the number, mail's headers
   // over "&", one marked current. A blank row under a list whose selection moves, "❯ 1. Yes", is no prompt.)
-  const promptUnder =
-    cursor === element.row + element.height && !inline && rowText(look.grid, cursor).slice(0, col).trim() !== "";
+  const promptUnder = cursor === element.row + element.height && !inline && beforeCursor(look.grid).trim() !== "";
   const atPrompt =
     element.kind === "question" && visible && (cursor === element.row + element.height - 1 || promptUnder);
   // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
@@ -783,16 +783,21 @@ function namesAnother(a: string, b: string): boolean {
   );
 }
 
+/** The screen's last two rows that hold text, joined with " / ": what it ends with. */
+function screenEnds(text: string): string {
+  return text
+    .split("\n")
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .slice(-2)
+    .join(" / ");
+}
+
 /** What the screen shows when the goal state is not seen, in a few words. */
 function uncertainty(look: Look, target: Target, again = findAgain(look.elements, target)): string {
   const name = nameOf(target);
   if (!again) {
-    const last = look.text
-      .split("\n")
-      .map((r) => r.trim())
-      .filter(Boolean)
-      .slice(-2)
-      .join(" / ");
+    const last = screenEnds(look.text);
     // (A question answered by a key read without echo leaves no answered line: kpcli's "… save it now? [y/N]:" then
     // its next prompt. Gone, the next prompt under it, is all the screen says: not which answer was taken.)
     const gone = target.element.kind === "question" ? "the question is gone" : "the list is gone";
@@ -982,6 +987,23 @@ const LINE_PROMPT = /^\s*\S.{0,38}[>):?] $/;
 const HINT_QUIET_MS = 300;
 
 /**
+ * Before `target` is chosen or clicked: the key hint the caller's words name on its very cells, pressed instead (a
+ * key-hint row read as the element; words naming a hint elsewhere too are refused by hintTarget); else the guard
+ * against a shell's or a REPL's output. Undefined: go on with the target.
+ */
+export function hintInstead(
+  actor: Actor,
+  look: Look,
+  target: Target,
+  words: string | undefined,
+): Promise<ActReply> | undefined {
+  const hint = words ? hintTarget(look.grid, look.elements, words, target) : undefined;
+  if (hint) return pressHint(actor, look, hint);
+  actor.refuseShellOutput(look, target);
+  return undefined;
+}
+
+/**
  * Press the one key a key hint draws (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit"): only on a
  * full-screen program's bar at the screen's top or bottom, the screen at rest, with no shell reading the terminal and
  * no shell's prompt or cursor under or after the hint, the program taking keys one by one. A hint names no state to
@@ -1008,9 +1030,9 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const { row, col, visible } = grid.cursor;
   if (visible && (row > hint.row || (row === hint.row && col > hint.col)))
     throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
-  if (visible && SHELL_PROMPT.test(rowText(grid, row).slice(0, col).trimEnd()))
+  if (visible && SHELL_PROMPT.test(beforeCursor(grid).trimEnd()))
     throw refuse("the cursor waits after a shell's prompt");
-  if (visible && LINE_PROMPT.test(rowText(grid, row).slice(0, col)))
+  if (visible && LINE_PROMPT.test(beforeCursor(grid)))
     throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
   if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
   if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) throw refuse("the screen does not rest (output going past)");
@@ -1034,12 +1056,7 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
   const after = await actor.look();
   const still = keyHints(after.grid, after.elements).some((h) => h.text === hint.text && h.row === hint.row);
-  const ends = after.text
-    .split("\n")
-    .map((r) => r.trim())
-    .filter(Boolean)
-    .slice(-2)
-    .join(" / ");
+  const ends = screenEnds(after.text);
   return actor.reply(
     "uncertain",
     `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
@@ -1085,7 +1102,7 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
   // A prompt whose program reads one key raw and takes it at once (swipl's 'Correct to: "save_depth(42)"?' answers
   // "yes" to y and runs on): the prompt's row shows the prompt, then a word opening with the key; the cursor left it.
   const promptRow = typedAt.grid.cursor.row;
-  const prompt = rowText(typedAt.grid, promptRow).slice(0, typedAt.grid.cursor.col).trimEnd();
+  const prompt = beforeCursor(typedAt.grid).trimEnd();
   const oneKey = raw && length === 1;
   let tookKey: string | undefined;
   const shown = await actor.until((seen) => {
@@ -1156,7 +1173,7 @@ async function submitted(
   how: string | undefined,
 ): Promise<ActReply> {
   const row = before.grid.cursor.row;
-  const prompt = rowText(before.grid, row).slice(0, before.grid.cursor.col).trim();
+  const prompt = beforeCursor(before.grid).trim();
   const filledLook = await actor.look();
   const history = actor.historyLength();
   await actor.keys("Enter");

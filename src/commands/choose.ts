@@ -7,7 +7,16 @@ import { TerminalId } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, type Target, tableChoice } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, choose as chooseTarget, pressHint, printAct, submitChoice } from "./act.ts";
+import {
+  ActReply,
+  actFields,
+  Actor,
+  choose as chooseTarget,
+  hintInstead,
+  pressHint,
+  printAct,
+  submitChoice,
+} from "./act.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 
@@ -45,10 +54,8 @@ export const choose = defineCommand({
       if (!row) throw error;
       target = row;
     }
-    // (The same words naming a key hint elsewhere too are two things: nothing is typed.)
-    const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
-    if (hint) return pressHint(actor, look, hint);
-    actor.refuseShellOutput(look, target);
+    const hinted = hintInstead(actor, look, target, query.text);
+    if (hinted) return hinted;
     const reply = await chooseTarget(actor, look, target, query.text);
     return params.submit ? submitChoice(actor, target, reply) : reply;
   },

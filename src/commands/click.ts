@@ -9,7 +9,16 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, textCells } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, click as clickTarget, clickText, pressHint, printAct } from "./act.ts";
+import {
+  ActReply,
+  actFields,
+  Actor,
+  click as clickTarget,
+  clickText,
+  hintInstead,
+  pressHint,
+  printAct,
+} from "./act.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -46,10 +55,8 @@ export const click = defineCommand({
             : "";
       throw where ? new T4aError("not_found", `${error.message}; ${where}, so nothing was sent`) : error;
     }
-    // (The same words naming a key hint elsewhere too are two things: nothing is sent.)
-    const hint = query.text ? hintTarget(look.grid, look.elements, query.text, target) : undefined;
-    if (hint) return pressHint(actor, look, hint);
-    actor.refuseShellOutput(look, target);
+    const hinted = hintInstead(actor, look, target, query.text);
+    if (hinted) return hinted;
     return clickTarget(actor, look, target);
   },
   cli: {

@@ -171,6 +171,11 @@ export function rowText(grid: CellGrid, row: number, from = 0): string {
   return text;
 }
 
+/** What stands before the cursor on its row: the prompt it waits after, and what was typed there. */
+export function beforeCursor(grid: CellGrid): string {
+  return rowText(grid, grid.cursor.row).slice(0, grid.cursor.col);
+}
+
 /** A function-key bar's button ("10Quit", "F10 Quit") as the key that presses it ("F10"), if it is one. */
 export function functionKeyOf(grid: CellGrid, element: Element): string | undefined {
   if (element.kind !== "button") return undefined;

@@ -971,8 +971,11 @@ export async function clickText(actor: Actor, look: Look, cell: { row: number; c
   );
 }
 
-/** A shell's prompt ending where the cursor waits: "$", "#", "%", ">", "❯". */
-const SHELL_PROMPT = /[$#%>❯➜»]$/u;
+/**
+ * A prompt's closing mark where the cursor waits: "$", "#", "%", ">", "❯". Wider than isShellPrompt (the elements'
+ * test, which must not take a program's "What now> " for a shell's) on purpose: no hint is pressed after any of them.
+ */
+const PROMPT_MARK = /[$#%>❯➜»]$/u;
 
 /** Shells, by the file name of the program the process reading the terminal runs. */
 const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
@@ -1030,7 +1033,7 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const { row, col, visible } = grid.cursor;
   if (visible && (row > hint.row || (row === hint.row && col > hint.col)))
     throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
-  if (visible && SHELL_PROMPT.test(beforeCursor(grid).trimEnd()))
+  if (visible && PROMPT_MARK.test(beforeCursor(grid).trimEnd()))
     throw refuse("the cursor waits after a shell's prompt");
   if (visible && LINE_PROMPT.test(beforeCursor(grid)))
     throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");

@@ -1,15 +1,13 @@
-// The blind sets of issue 59 (test/fixtures/blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9): programs of families not in
-// the detector's train set, labelled by hand before the detector ran on them, scored apart and never
-// tuned on. `npm run bench elements` scores every one (bench/run.ts); this file alone scores one set
-// and, for blind2 to blind9, runs its task suite (bench/tasks-blind.ts, tasks-blind3.ts,
-// tasks-blind4.ts, tasks-blind5.ts, tasks-blind6.ts, tasks-blind7.ts, tasks-blind8.ts, tasks-blind9.ts):
+// The blind sets of issue 59 (BLIND_SETS of test/fixtures/screens/score.ts: test/fixtures/blind,
+// blind2 …): programs of families not in the detector's train set, labelled by hand before the
+// detector ran on them, scored apart and never tuned on. `npm run bench elements` scores every one
+// (bench/run.ts); this file alone scores one set and runs its task suite (`tasksOf`):
 //
-//   npx bun bench/blind.ts blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9 [--no-tasks] [--write]
-// Every screen counts, in name order; every miss is printed: a labelled element not found, a
-// detected one no label took, a match whose state is wrong.
+//   npx bun bench/blind.ts SET [--no-tasks] [--write]
 import { detectElements } from "../src/terminal/elements.ts";
 import { cellGridOf } from "../src/terminal/screen.ts";
-import { formatRates, scoreSet } from "../test/fixtures/screens/score.ts";
+import type { Outcome, Task } from "./tasks-blind.ts";
+import { type BlindSet, formatRates, isBlindSet, scoreSet } from "../test/fixtures/screens/score.ts";
 
 export interface BlindRow {
   metric: string;
@@ -44,10 +42,7 @@ const state = (e: Shown) =>
   });
 
 /** Scores one blind set; prints its rates, each screen's sums and every miss through `log`; returns the bench rows. */
-export async function scoreBlind(
-  set: "blind" | "blind2" | "blind3" | "blind4" | "blind5" | "blind6" | "blind7" | "blind8" | "blind9",
-  log: (line: string) => void,
-): Promise<BlindRow[]> {
+export async function scoreBlind(set: BlindSet, log: (line: string) => void): Promise<BlindRow[]> {
   const title = `${set} 59`;
   const misses: string[] = [];
   const scored = await scoreSet(
@@ -91,19 +86,26 @@ export async function scoreBlind(
   return rows;
 }
 
+/** A task suite's module: its tasks, and a run of them by meaning that logs one line a task. */
+interface TaskSuite {
+  TASKS: Task[];
+  runBlindTasks(log: (line: string) => void): Promise<Record<Outcome, number>>;
+}
+
+/**
+ * A blind set's end-to-end task suite (bench/tasks-SET.ts; blind2's is bench/tasks-blind.ts, the
+ * first written; the first set has none), written before the acting code ran on its programs.
+ */
+export async function tasksOf(set: BlindSet): Promise<TaskSuite | undefined> {
+  if (set === "blind") return undefined;
+  return import(set === "blind2" ? "./tasks-blind.ts" : `./tasks-${set}.ts`);
+}
+
 if (import.meta.main) {
-  const arg = process.argv[2];
-  const set =
-    arg === "blind" ||
-    arg === "blind3" ||
-    arg === "blind4" ||
-    arg === "blind5" ||
-    arg === "blind6" ||
-    arg === "blind7" ||
-    arg === "blind8" ||
-    arg === "blind9"
-      ? arg
-      : "blind2";
+  const arg = process.argv[2] ?? "";
+  if (!isBlindSet(arg))
+    throw new Error(`usage: bench/blind.ts SET [--no-tasks] [--write]; SET is a blind set, not ${arg}`);
+  const set = arg;
   const lines: string[] = [];
   const rows = await scoreBlind(set, (line) => {
     console.log(line);
@@ -124,25 +126,9 @@ if (import.meta.main) {
     };
     writeFileSync(new URL(`./results/${set}.json`, import.meta.url), `${JSON.stringify(results, null, 1)}\n`);
   }
-  if (set !== "blind" && !process.argv.includes("--no-tasks")) {
-    const { runBlindTasks, TASKS } = await import(
-      set === "blind2"
-        ? "./tasks-blind.ts"
-        : set === "blind3"
-          ? "./tasks-blind3.ts"
-          : set === "blind4"
-            ? "./tasks-blind4.ts"
-            : set === "blind5"
-              ? "./tasks-blind5.ts"
-              : set === "blind6"
-                ? "./tasks-blind6.ts"
-                : set === "blind7"
-                  ? "./tasks-blind7.ts"
-                  : set === "blind8"
-                    ? "./tasks-blind8.ts"
-                    : "./tasks-blind9.ts"
-    );
-    const counts = await runBlindTasks((line: string) => console.log(`  task ${line}`));
-    console.log(`${set} task suite (${TASKS.length} tasks): ${JSON.stringify(counts)}`);
+  const suite = process.argv.includes("--no-tasks") ? undefined : await tasksOf(set);
+  if (suite) {
+    const counts = await suite.runBlindTasks((line: string) => console.log(`  task ${line}`));
+    console.log(`${set} task suite (${suite.TASKS.length} tasks): ${JSON.stringify(counts)}`);
   }
 }

@@ -1413,24 +1413,12 @@ async function elements(): Promise<void> {
       }
     }
   }
-  // The blind sets of issue 59 (test/fixtures/blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8, blind9): programs of families not in train, labelled
-  // before the detector ran on them, scored apart, never tuned on (bench/blind.ts).
-  {
-    const { scoreBlind } = await import("./blind.ts");
-    for (const set of [
-      "blind",
-      "blind2",
-      "blind3",
-      "blind4",
-      "blind5",
-      "blind6",
-      "blind7",
-      "blind8",
-      "blind9",
-    ] as const)
-      for (const row of await scoreBlind(set, (line) => console.error(line)))
-        rows.push({ section: "elements", ...row });
-  }
+  // The blind sets of issue 59 (BLIND_SETS: test/fixtures/blind, blind2 …): programs of families not
+  // in train, labelled before the detector ran on them, scored apart, never tuned on (bench/blind.ts).
+  const { scoreBlind, tasksOf } = await import("./blind.ts");
+  const { BLIND_SETS, blindDir, blindNames, SCREENS_DIR } = await import("../test/fixtures/screens/score.ts");
+  for (const set of BLIND_SETS)
+    for (const row of await scoreBlind(set, (line) => console.error(line))) rows.push({ section: "elements", ...row });
   // The task suite of issue 59 (bench/tasks.ts): tasks on unseen programs, done by meaning alone,
   // their outcome checked from outside. Goal: ≥ 15 of 20 done, none wrong.
   {
@@ -1445,113 +1433,16 @@ async function elements(): Promise<void> {
         target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
       });
   }
-  // The blind task suite of issue 59 (bench/tasks-blind.ts): tasks on blind set 2's programs, written
-  // before the acting code ran on them. Goal: ≥ 15 of 20 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind task ${line}`));
+  // Each blind set's task suite (bench/tasks-SET.ts), written before the acting code ran on its
+  // programs. Goal: ≥ 15 done, none wrong.
+  for (const set of BLIND_SETS) {
+    const suite = await tasksOf(set);
+    if (!suite) continue;
+    const counts = await suite.runBlindTasks((line) => console.error(`  ${set} task ${line}`));
     for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
       rows.push({
         section: "elements",
-        metric: `blind task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 3 (bench/tasks-blind3.ts): 25 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind3.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind3 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind3 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 4 (bench/tasks-blind4.ts): 26 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind4.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind4 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind4 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 5 (bench/tasks-blind5.ts): 25 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind5.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind5 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind5 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 6 (bench/tasks-blind6.ts): 28 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind6.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind6 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind6 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 7 (bench/tasks-blind7.ts): 25 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind7.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind7 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind7 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 8 (bench/tasks-blind8.ts): 33 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind8.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind8 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind8 task suite (${TASKS.length} tasks): ${outcome}`,
-        t4a: counts[outcome],
-        unit: "tasks",
-        target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
-      });
-  }
-  // The blind task suite of blind set 9 (bench/tasks-blind9.ts): 26 tasks on its programs, written
-  // before the acting code ran on them. Goal: ≥ 15 done, none wrong.
-  {
-    const { runBlindTasks, TASKS } = await import("./tasks-blind9.ts");
-    const counts = await runBlindTasks((line) => console.error(`  blind9 task ${line}`));
-    for (const outcome of ["done", "uncertain", "refused", "wrong", "skipped"] as const)
-      rows.push({
-        section: "elements",
-        metric: `blind9 task suite (${TASKS.length} tasks): ${outcome}`,
+        metric: `${set} task suite (${suite.TASKS.length} tasks): ${outcome}`,
         t4a: counts[outcome],
         unit: "tasks",
         target: outcome === "done" ? "≥ 15" : outcome === "wrong" ? "0" : undefined,
@@ -1602,16 +1493,10 @@ async function elements(): Promise<void> {
   // in its place where the elements add nothing) against the text, in pieces. Goal: never more.
   {
     const { plainForm } = await import("../src/commands/snapshot.ts");
-    const { BLIND_DIR, BLIND2_DIR, BLIND3_DIR, BLIND4_DIR, blindNames, SCREENS_DIR } = await import(
-      "../test/fixtures/screens/score.ts"
-    );
     let [text, snap, more, screens, worst] = [0, 0, 0, 0, 0];
     const all = [
       ...fixtureNames().map((n) => [n, SCREENS_DIR] as const),
-      ...blindNames().map((n) => [n, BLIND_DIR] as const),
-      ...blindNames(BLIND2_DIR).map((n) => [n, BLIND2_DIR] as const),
-      ...blindNames(BLIND3_DIR).map((n) => [n, BLIND3_DIR] as const),
-      ...blindNames(BLIND4_DIR).map((n) => [n, BLIND4_DIR] as const),
+      ...BLIND_SETS.flatMap((set) => blindNames(blindDir(set)).map((n) => [n, blindDir(set)] as const)),
     ];
     for (const [name, dir] of all) {
       const fixture = await loadFixture(name, dir);

@@ -3,7 +3,7 @@
 // @xterm/headless and writes NAME.ans (viewport + cursor + modes) and a NAME.json skeleton whose
 // elements are left for a person to label. It checks the replay against what t4a's `text` shows.
 //
-//   npx bun scripts/capture-screen.ts NAME [--set train|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9] [--cols 80] [--rows 24]
+//   npx bun scripts/capture-screen.ts NAME [--set train|holdout|SET (a blind set: BLIND_SETS of score.ts)] [--cols 80] [--rows 24]
 //     [--program "dialog 1.3 --menu"] [-c CREATE-ARG]... [steps...] [-- COMMAND...]
 //   steps, run in order: --wait TEXT (appears on screen), --send KEYS (C escapes, as t4a send),
 //     --key "Down Down Enter" (named keys, encoded in the program's modes), --idle MS (no output
@@ -14,7 +14,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SerializeAddon } from "@xterm/addon-serialize";
-import { fixtureTerminal, SCREENS_DIR, screenText, writeAll } from "../test/fixtures/screens/score.ts";
+import {
+  BLIND_SETS,
+  blindDir,
+  fixtureTerminal,
+  isBlindSet,
+  SCREENS_DIR,
+  screenText,
+  writeAll,
+} from "../test/fixtures/screens/score.ts";
 
 const BIN = resolve(import.meta.dir, "../dist/t4a");
 
@@ -58,11 +66,10 @@ while (argv.length) {
   else if (arg === "--sleep") steps.push({ sleep: Number(next()) });
   else throw new Error(`unknown option ${arg}`);
 }
-const BLIND_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9"];
-if (set !== "train" && set !== "holdout" && !BLIND_SETS.includes(set))
-  throw new Error("--set is train, holdout, blind, blind2, blind3, blind4, blind5, blind6, blind7, blind8 or blind9");
+if (set !== "train" && set !== "holdout" && !isBlindSet(set))
+  throw new Error(`--set is train, holdout or a blind set (${BLIND_SETS.join(", ")}), not ${set}`);
 // A blind set (issue 59) lives apart from the screens the detector is tuned on, each in its own folder.
-const outDir = BLIND_SETS.includes(set) ? resolve(import.meta.dir, `../test/fixtures/${set}`) : SCREENS_DIR;
+const outDir = isBlindSet(set) ? blindDir(set) : SCREENS_DIR;
 
 const work = mkdtempSync(join(tmpdir(), "capture-"));
 const cast = join(work, "screen.cast");

@@ -3,10 +3,7 @@
 import { expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
 import {
-  BLIND2_DIR,
-  BLIND3_DIR,
-  BLIND4_DIR,
-  BLIND5_DIR,
+  blindDir,
   fixtureNames,
   fixtureTerminal,
   formatRates,
@@ -610,7 +607,7 @@ test("lettered options over a prompt of their keys ('e/n/d/r/c/s/q>'); ' 1 > arc
 test("answers named in the sentence over the question, a key in each word: hg's '(c)hanged version'", async () => {
   // (Blind set 4's screen, read where it is: its question's label is on its last row, not its first, as train's
   // fixture check wants.)
-  const fixture = await loadFixture("b4-hg-deleted", BLIND4_DIR);
+  const fixture = await loadFixture("b4-hg-deleted", blindDir("blind4"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
     expect(found.map((e) => [e.kind, e.row, e.label, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
@@ -802,7 +799,7 @@ test("a numbered option wrapped onto the next row (Django's '1) Provide a one-of
 });
 
 test("a bullet before a prompt (systemd-firstboot's '‣ Please enter hostname …:') is not in its label", async () => {
-  const fixture = await loadFixture("b4-firstboot-hostname", BLIND4_DIR);
+  const fixture = await loadFixture("b4-firstboot-hostname", blindDir("blind4"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
     expect(found.map((e) => [e.row, e.col, e.label, e.value])).toEqual([
@@ -815,7 +812,7 @@ test("a bullet before a prompt (systemd-firstboot's '‣ Please enter hostname �
 
 test("hledger's banner is text; a prompt's '(or . or enter to finish …):' is its own", async () => {
   for (const name of ["b4-hledger-save", "b4-hledger-amount", "b4-hledger-date"]) {
-    const fixture = await loadFixture(name, BLIND4_DIR);
+    const fixture = await loadFixture(name, blindDir("blind4"));
     try {
       expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status")).toEqual([]);
     } finally {
@@ -844,7 +841,7 @@ test("hledger's banner is text; a prompt's '(or . or enter to finish …):' is i
 
 test("tables over '=' rules under each name (rclone's 'Name  Type'), '---+---' under '|' cells (svn's)", async () => {
   const tables = async (name: string) => {
-    const fixture = await loadFixture(name, BLIND4_DIR);
+    const fixture = await loadFixture(name, blindDir("blind4"));
     try {
       return detectElements(cellGridOf(fixture.term))
         .filter((e) => e.kind === "table")
@@ -868,7 +865,7 @@ test("tables over '=' rules under each name (rclone's 'Name  Type'), '---+---' u
 });
 
 test("settings a capital letter picks ('A -  Serial Device : /dev/modem') over 'Change which setting?'", async () => {
-  const fixture = await loadFixture("b4-minicom-serial", BLIND4_DIR);
+  const fixture = await loadFixture("b4-minicom-serial", blindDir("blind4"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
     expect(found.map((e) => [e.kind, e.row, e.col, e.height, e.label])).toEqual([
@@ -890,7 +887,7 @@ test("hg's chunk selector: '[x]**  notes.txt' boxes (a fold mark after), its two
     ["b4-hg-chunks", true, true, undefined],
     ["b4-hg-chunks-off", false, undefined, true],
   ] as const) {
-    const fixture = await loadFixture(name, BLIND4_DIR);
+    const fixture = await loadFixture(name, blindDir("blind4"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
       expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.checked, e.selected])).toEqual([
@@ -905,7 +902,7 @@ test("hg's chunk selector: '[x]**  notes.txt' boxes (a fold mark after), its two
 });
 
 test("a REPL's line ending in '?' (irb's 'irb(main):001:0> File.exist?') is code typed, no question", async () => {
-  const fixture = await loadFixture("b2-irb-complete-moved", BLIND2_DIR);
+  const fixture = await loadFixture("b2-irb-complete-moved", blindDir("blind2"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input" || e.kind === "question");
     expect(found.map((e) => [e.kind, e.row, e.value])).toEqual([["input", 0, "File.exist?"]]);
@@ -972,7 +969,7 @@ test("a completion pop-up under the field, nothing selected (irb's reline dialog
 });
 
 test("rclone's storage list: '36 / SSH/SFTP' over '   \\ (sftp)' rows, its top scrolled off", async () => {
-  const fixture = await loadFixture("b4-rclone-storage", BLIND4_DIR);
+  const fixture = await loadFixture("b4-rclone-storage", blindDir("blind4"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
     expect(found.map((e) => [e.row, e.items?.length, e.items?.slice(0, 2).map((i) => `${i.key}=${i.label}`)])).toEqual([
@@ -993,7 +990,7 @@ test("rclone's storage list: '36 / SSH/SFTP' over '   \\ (sftp)' rows, its top s
 
 test("a row closing the parenthesis the row above opened goes on with it (create-vue's answered hints)", async () => {
   for (const name of ["b3-vue-blank", "b3-vue-features"]) {
-    const fixture = await loadFixture(name, BLIND3_DIR);
+    const fixture = await loadFixture(name, blindDir("blind3"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter(
         (e) => (e.kind === "status" && (e.row === 9 || e.row === 13)) || e.kind === "table",
@@ -1006,7 +1003,7 @@ test("a row closing the parenthesis the row above opened goes on with it (create
 });
 
 test("a question in lower case goes on from the sentence above it (gem's 'in addition to the gem?')", async () => {
-  const fixture = await loadFixture("b3-gem-executables", BLIND3_DIR);
+  const fixture = await loadFixture("b3-gem-executables", blindDir("blind3"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
     expect(found.map((e) => [e.row, e.height, e.label, e.items?.map((i) => i.key)])).toEqual([
@@ -1018,7 +1015,7 @@ test("a question in lower case goes on from the sentence above it (gem's 'in add
 });
 
 test("a line wholly in parentheses saying how to move ('(Move up and down to reveal more …)'): a hint", async () => {
-  const fixture = await loadFixture("b3-cz-type", BLIND3_DIR);
+  const fixture = await loadFixture("b3-cz-type", blindDir("blind3"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status");
     expect(found.map((e) => [e.row, e.text])).toEqual([[10, "(Move up and down to reveal more choices)"]]);
@@ -1034,7 +1031,7 @@ test("answers named by words with a key in parentheses ('(Y)es / A(u)to rename a
     "b5-ansible-step-second": [12, 1, "Perform task: TASK: Mark the release as tagged", ["n", "y", "c"]],
   };
   for (const [name, expected] of Object.entries(want)) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
       expect(found.map((e) => [e.row, e.height, e.label, e.items?.map((i) => i.key)]) as unknown[]).toEqual([expected]);
@@ -1059,7 +1056,7 @@ test("a confirmation's last '?' (find -ok's '< rm … > ?', xargs -p's '…?...'
     "b5-xargs-p": [0, "rm a.tmp b.tmp c.tmp?...", ""],
   };
   for (const [name, expected] of Object.entries(want)) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
       expect(found.map((e) => [e.row, e.label, e.value]) as unknown[]).toEqual([expected]);
@@ -1090,7 +1087,7 @@ test("a question's sentence wrapped over rows opening at the first column is its
     "b5-reportbug-mta": [22, 'Do you have a "mail transport agent" (MTA) like Exim, Postfix or SSMTP configured on'],
   };
   for (const [name, [row, opening]] of Object.entries(want)) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
       expect(found.map((e) => e.row)).toEqual([row]);
@@ -1102,7 +1099,7 @@ test("a question's sentence wrapped over rows opening at the first column is its
 });
 
 test("a default in brackets before '>', its question above: both the label ('… reports? [root]')", async () => {
-  const fixture = await loadFixture("b5-reportbug-name", BLIND5_DIR);
+  const fixture = await loadFixture("b5-reportbug-name", blindDir("blind5"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
     expect(found.map((e) => [e.row, e.label, e.value])).toEqual([
@@ -1114,7 +1111,7 @@ test("a default in brackets before '>', its question above: both the label ('…
 });
 
 test("words listed in parentheses over a row of their keys ('(single, indep, …)' over '[s/i/l/p]?')", async () => {
-  const fixture = await loadFixture("b5-dhmake-type", BLIND5_DIR);
+  const fixture = await loadFixture("b5-dhmake-type", blindDir("blind5"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
     expect(found.map((e) => [e.kind, e.row, e.height, e.label, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
@@ -1124,7 +1121,7 @@ test("words listed in parentheses over a row of their keys ('(single, indep, …
     fixture.term.dispose();
   }
   // Answered, the cursor gone on past the program's next lines: history, no question.
-  const fixture2 = await loadFixture("b5-dhmake-correct", BLIND5_DIR);
+  const fixture2 = await loadFixture("b5-dhmake-correct", blindDir("blind5"));
   try {
     const found = detectElements(cellGridOf(fixture2.term)).filter((e) => e.kind === "question");
     expect(found.map((e) => e.label)).toEqual(["Are the details correct?"]);
@@ -1134,7 +1131,7 @@ test("words listed in parentheses over a row of their keys ('(single, indep, …
 });
 
 test("items numbered from 1, a name then a description column going on below (reportbug's modes)", async () => {
-  const fixture = await loadFixture("b5-reportbug-mode", BLIND5_DIR);
+  const fixture = await loadFixture("b5-reportbug-mode", blindDir("blind5"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
     expect(found.map((e) => [e.kind, e.row, e.height, e.items?.map((i) => `${i.key}=${i.label}`)])).toEqual([
@@ -1164,7 +1161,7 @@ test("a column of fields at the screen's foot, one a row (cscope's ten 'Find …
     ["b5-cscope-main", 13],
     ["b5-cscope-results", undefined],
   ] as const) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
       expect(found.map((e) => e.row)).toEqual([13, 14, 15, 16, 17, 18, 19, 20, 21, 22]);
@@ -1196,7 +1193,7 @@ test("a '>' before a prompt's or a question's words is no part of its label (sph
     "b5-sphinx-separate": ["question", 10, "Separate source and build directories"],
   };
   for (const [name, [kind, row, label]] of Object.entries(want)) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === kind && e.row === row);
       expect(found.map((e) => e.label)).toEqual([label]);
@@ -1211,7 +1208,7 @@ test("plain column names over rows whose cells start under them (cscope's); a 'P
     ["b5-cscope-symbol", 3],
     ["b5-cscope-results", 3],
   ] as const) {
-    const fixture = await loadFixture(name, BLIND5_DIR);
+    const fixture = await loadFixture(name, blindDir("blind5"));
     try {
       const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "table");
       expect(found.map((e) => [e.row, e.header, e.rows])).toEqual([[2, ["File", "Function", "Line"], rows]]);
@@ -1219,7 +1216,7 @@ test("plain column names over rows whose cells start under them (cscope's); a 'P
       fixture.term.dispose();
     }
   }
-  const fixture = await loadFixture("b5-cscope-main", BLIND5_DIR);
+  const fixture = await loadFixture("b5-cscope-main", blindDir("blind5"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status");
     expect(found.map((e) => e.row)).toEqual([0]);
@@ -1237,7 +1234,7 @@ test("plain column names over rows whose cells start under them (cscope's); a 'P
 });
 
 test("answers one per row, a key in parentheses in the first word, over the prompt (visudo's options)", async () => {
-  const fixture = await loadFixture("b2-visudo-options", BLIND2_DIR);
+  const fixture = await loadFixture("b2-visudo-options", blindDir("blind2"));
   try {
     const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
     expect(found.map((e) => [e.kind, e.row, e.items?.map((i) => i.key)])).toEqual([

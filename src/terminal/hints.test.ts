@@ -1,7 +1,7 @@
 // Key hints read off real screens' bars (ccmake's "Keys:" block, hg's curses chunk selector, nano's), each with the one
 // key it draws or none; and which hint a caller's words name.
 import { expect, test } from "bun:test";
-import { BLIND4_DIR, BLIND6_DIR, loadFixture } from "../../test/fixtures/screens/score.ts";
+import { blindDir, loadFixture } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "./elements.ts";
 import { hintsNamed, hintTarget, keyHints } from "./hints.ts";
 import { cellGridOf } from "./screen.ts";
@@ -20,7 +20,7 @@ async function hintsOf(name: string, dir?: string) {
 const pairs = (hints: Awaited<ReturnType<typeof hintsOf>>["hints"]) => hints.map((h) => [h.text, h.key ?? null]);
 
 test("ccmake's 'Keys:' block: one status of four rows, no question; each hint presses its bracketed key", async () => {
-  const { elements, hints } = await hintsOf("b6-ccmake-generate", BLIND6_DIR);
+  const { elements, hints } = await hintsOf("b6-ccmake-generate", blindDir("blind6"));
   expect(elements.filter((e) => e.kind === "question")).toEqual([]);
   expect(elements.find((e) => e.kind === "status" && e.row === 20)?.height).toBe(4);
   expect(pairs(hints)).toEqual([
@@ -36,7 +36,7 @@ test("ccmake's 'Keys:' block: one status of four rows, no question; each hint pr
 });
 
 test("hg's chunk selector: 'c: confirm' presses c; 'space/enter:' is no one key; 'arrow keys:' no hint", async () => {
-  const { hints } = await hintsOf("b4-hg-chunks", BLIND4_DIR);
+  const { hints } = await hintsOf("b4-hg-chunks", blindDir("blind4"));
   expect(pairs(hints)).toEqual([
     ["c: confirm", "c"],
     ["q: abort", "q"],
@@ -53,7 +53,7 @@ test("nano's bar: '^X Exit' presses C-x; '^\\ Replace' draws no one key to press
 });
 
 test("a hint is named by its words whole or as drawn, case aside; not by a part of its words", async () => {
-  const { grid, elements, hints } = await hintsOf("b6-ccmake-generate", BLIND6_DIR);
+  const { grid, elements, hints } = await hintsOf("b6-ccmake-generate", blindDir("blind6"));
   expect(hintsNamed(hints, "configure").map((h) => h.key)).toEqual(["c"]);
   expect(hintsNamed(hints, "[g]  Generate").map((h) => h.key)).toEqual(["g"]);
   expect(hintsNamed(hints, "Quit")).toEqual([]);

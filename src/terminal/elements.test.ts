@@ -1855,3 +1855,20 @@ test("a numbered reply between a prompt with a command typed and the prompt agai
     }
   }
 });
+
+test("an option wrapped onto the next row over a prompt with a bracketed default ('[default: …]')", async () => {
+  expect(await itemsOf("b9-cabal-spec", "question")).toEqual({
+    label: undefined,
+    items: [
+      ["1.10   (legacy)", "1", false],
+      ["2.0    (+ support for Backpack, internal sub-libs, '^>=' operator)", "2", false],
+      ["2.2    (+ support for 'common', 'elif', redundant commas, SPDX)", "3", false],
+      ["2.4    (+ support for '**' globbing)", "4", false],
+      [
+        "3.0    (+ set notation for ==, common stanzas in ifs, more redundant commas, better pkgconfig-depends)",
+        "5",
+        false,
+      ],
+    ],
+  });
+});

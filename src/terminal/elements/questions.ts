@@ -994,7 +994,8 @@ function wrappedOn(view: View, row: number): string | undefined {
   const next = view.flat[row + 1];
   if (next === undefined || view.flat[row]!.trimEnd().length < view.cols - 1 || !/^\S/.test(next)) return undefined;
   if (KEYED_ROW.test(next) || !view.free(row + 1, 0, view.cols)) return undefined;
-  const after = view.flat[row + 2] ?? "";
+  // (The prompt may end in a bracketed default: cabal's "Your choice? [default: 2.4    (+ support for …)]".)
+  const after = (view.flat[row + 2] ?? "").trimEnd().replace(BRACKETED_DEFAULT, "");
   return KEYED_ROW.test(after) || PROMPT_UNDER.test(after) ? next.trimEnd() : undefined;
 }
 

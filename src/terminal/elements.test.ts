@@ -1872,3 +1872,14 @@ test("an option wrapped onto the next row over a prompt with a bracketed default
     ],
   });
 });
+
+test("notices are output, not statuses: 'warning: … /bin/sh', 'Reading GPRC: …', a '***' message's row", async () => {
+  for (const name of ["b9-at-prompt", "b9-gp-break"]) {
+    const fixture = await loadFixture(name);
+    try {
+      expect(detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "status")).toEqual([]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+});

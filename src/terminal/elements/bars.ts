@@ -58,6 +58,21 @@ function inParagraph(view: View, row: number): boolean {
   return sentence(row - 1) && sentence(row) && sentence(row + 1);
 }
 
+/**
+ * A program's notice of what it does or warns of, a word in -ing or a diagnostic's kind opening the row: at's "warning:
+ * commands will be executed using /bin/sh", gp's "Reading GPRC: /etc/gprc". Output, not where you are.
+ */
+const NOTICE = /^(?:[A-Z]?[a-z]{3,}ing|[Ee]rror|[Nn]ote|[Nn]otice|[Ii]nfo|[Hh]int|[Ff]atal)\b/;
+
+/**
+ * A row opening with the same marks as the row above (gp's "  ***   Break loop: type 'break' to go back …" under "  ***
+ * _/_: impossible inverse in gdiv: 0."): a message's rows going on, not a hint of its own.
+ */
+function markedBlock(view: View, row: number): boolean {
+  const lead = /^\s*([^\p{L}\p{N}\s]{2,})\s/u.exec(view.flat[row]!);
+  return lead !== null && row > 0 && view.flat[row - 1]!.trimStart().startsWith(lead[1]!);
+}
+
 /** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
 const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
 
@@ -382,6 +397,7 @@ export function findStatus(view: View): Found[] {
       (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
       !KEY_OR_ANSWER.test(trimmed) &&
+      !markedBlock(view, row) &&
       (PRESS_HINT.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
         /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick|reveal)\b/i.test(
@@ -455,6 +471,7 @@ export function findStatus(view: View): Found[] {
       !/\bversion \d/i.test(trimmed) &&
       !/[$#%] \S/.test(trimmed) &&
       !PROSE_START.test(trimmed) &&
+      !NOTICE.test(trimmed) &&
       /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) &&
       !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"

@@ -1883,3 +1883,34 @@ test("notices are output, not statuses: 'warning: … /bin/sh', 'Reading GPRC: �
     }
   }
 });
+
+test("a '>' after a prompt's colon is its mark ('…[<0 for unlimited path]: >'): an input, not a status", async () => {
+  const fixture = await loadFixture("b9-certutil-pathlen");
+  try {
+    expect(detectElements(cellGridOf(fixture.term)).map((e) => [e.kind, e.label, e.value])).toContainEqual([
+      "input",
+      "Enter the path length constraint, enter to skip [<0 for unlimited path]",
+      "",
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  const critical = await loadFixture("b9-certutil-critical");
+  try {
+    expect(detectElements(cellGridOf(critical.term)).filter((e) => e.kind === "status")).toEqual([]);
+  } finally {
+    critical.term.dispose();
+  }
+  // What is typed after the mark is the value.
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, "Enter the limit, enter to skip [<0 for none]: > 12");
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "input")
+        .map((e) => [e.label, e.value]),
+    ).toEqual([["Enter the limit, enter to skip [<0 for none]", "12"]]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -40,6 +40,12 @@ const KEY_THEN_ACTION = new RegExp(
 /** A line prompt ending in a remark in parentheses, then ":" or "?", maybe its answer typed after (hledger's). */
 const PROMPT_REMARK = /^\S.*\([^()]+\)\s?[:?](?: \S{0,40})?$/;
 
+/**
+ * A prompt's end: a colon or "?" then a ">" it reads after, an answer typed or not (certutil's "Enter the path length
+ * constraint, enter to skip [<0 for unlimited path]: >"). A prompt naming a key, not a key hint.
+ */
+const MARKED_PROMPT_END = /[:?] ?>(?: \S.*)?$/;
+
 /** A sentence's start: a capitalised word, then lower-case words ("Adding transactions to journal file /tmp/…"). */
 const PROSE_START = /^[A-Z][a-z]+(?: [a-z]+){3,} /;
 
@@ -411,6 +417,7 @@ export function findStatus(view: View): Found[] {
       (!banner &&
         !/^[?✔✖◆◇] \S/.test(trimmed) &&
         !PROMPT_REMARK.test(trimmed) &&
+        !MARKED_PROMPT_END.test(trimmed) &&
         !KEY_OR_ANSWER.test(trimmed) &&
         !inParagraph(view, row) &&
         !closesAbove(view, row) &&

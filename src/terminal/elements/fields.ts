@@ -1023,7 +1023,13 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // The default a prompt offers in brackets after its "?" ("Assume -R? [n] ", "journal ? [y]: ") is part of the
   // prompt: what is typed comes after it.
   const offered = commandLine || named || bracketed ? null : DEFAULT_AFTER_PROMPT.exec(before.slice(match[0].length));
-  const promptEnd = match[0].length + (offered?.[0].length ?? 0);
+  // A marker after the prompt's colon, what is typed after it, is the prompt's own (certutil's "Enter the path length
+  // constraint, enter to skip [<0 for unlimited path]: > 1"; the label drops it, as a ">" ending a prompt's words).
+  const marked =
+    commandLine || named || bracketed || offered || !/[:?]\s$/.test(match[0])
+      ? null
+      : MARK_AFTER_PROMPT.exec(before.slice(match[0].length));
+  const promptEnd = match[0].length + (offered?.[0].length ?? 0) + (marked?.[0].length ?? 0);
   const labelText = commandLine
     ? barLabel(view, row) || commandLine[1]!
     : named || bracketed
@@ -1142,6 +1148,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   view.use(row, status, view.cols - status);
   return [input, { kind: "status", row, col: status, width: text.length, height: 1, text }];
 }
+
+/** A marker standing after a prompt's colon, the answer typed after it: certutil's "…: > ". */
+const MARK_AFTER_PROMPT = /^[>›❯] (?=\S|$)|^[>›❯]$/;
 
 /** The rest of a wrapped prompt on the cursor's row: a few words ending in ":" or "?", no shell's mark. */
 const WRAPPED_REST = /^[^@~$#%>]{0,20}[:?]\s*$/;

@@ -263,7 +263,7 @@ export class Actor {
         ? ["shell", "the cursor stands after one"]
         : above && isReplPrompt(prompt)
           ? ["REPL", "python's or IPython's prompt holds the cursor"]
-          : above && askedBefore(look.grid, prompt, element)
+          : above && askedBefore(look.grid, prompt, element, this.history(HISTORY_ASKED))
             ? ["REPL", "the same prompt stands above it, a line typed after it"]
             : [];
     if (!why || (element?.kind === "input" && element.row <= row && row < element.row + element.height)) return;
@@ -319,24 +319,30 @@ export class Actor {
   }
 }
 
+/** Most lines scrolled off the top read for the prompt a command was typed after (`askedBefore`). */
+const HISTORY_ASKED = 2000;
+
 /** A line typed that answers a question or a numbered list: a number, one character, yes or no. */
 const ANSWER_TYPED = /^(?:\d{1,3}|\S|yes|no)$/i;
 
 /**
  * The prompt holding the cursor (`db> `, what stands before it on its row) stands at the start of a row above the
  * target too, a line typed after it that answers none of its items (no key, no label) and is no answer at all (a
- * number, one character, yes, no): a REPL's or a shell's command, whose output the rows under it are. (A program asking
- * again had an answer typed there: 7z's "(Q)uit? u", tzselect's "#? 43" over the next list, a menu loop's "Choice: 2".)
+ * number, one character, yes, no): a REPL's or a shell's command, whose output the rows under it are, on the screen or
+ * in the lines scrolled off (`earlier`, oldest first). (A program asking again had an answer typed there: 7z's
+ * "(Q)uit? u", tzselect's "#? 43" over the next list, a menu loop's "Choice: 2".)
  */
-function askedBefore(grid: CellGrid, prompt: string, element: Element | undefined): boolean {
+function askedBefore(grid: CellGrid, prompt: string, element: Element | undefined, earlier: string[]): boolean {
   if (!prompt.trim()) return false;
   const answers = new Set(
     (element && "items" in element ? (element.items ?? []) : []).flatMap((item) =>
       [item.key, item.label].filter((a): a is string => !!a).map((a) => a.toLowerCase()),
     ),
   );
-  for (let r = 0; r < (element?.row ?? grid.cursor.row); r++) {
-    const text = rowText(grid, r);
+  // (The lines scrolled off the top count as rows above: a command whose output pushed its own row away, sbcl's
+  // "* (load …)" over a file's mail-like headers, is still the command they are the output of.)
+  const rows = earlier.concat(Array.from({ length: element?.row ?? grid.cursor.row }, (_, r) => rowText(grid, r)));
+  for (const text of rows) {
     const typed = text.startsWith(prompt) ? text.slice(prompt.length).trim() : "";
     if (typed && !answers.has(typed.toLowerCase()) && !ANSWER_TYPED.test(typed)) return true;
   }
@@ -1075,6 +1081,14 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
   if (target.element.kind !== "input")
     throw new T4aError("invalid_params", `${target.element.ref} is a ${target.element.kind}, not an input`);
   let field = target.element;
+  const shownValue = (field.value ?? "").trim();
+  if (field.cursor && PROMPT_AS_VALUE.test(shownValue) && beforeCursor(look.grid).endsWith(`${shownValue} `))
+    throw new T4aError(
+      "invalid_params",
+      `${nameOf(target)} shows ${JSON.stringify(shownValue)} right before the cursor, a prompt's last mark: ` +
+        "the prompt of the program reading the line (a shell's, a REPL's), drawn after text that reads as a field; " +
+        "nothing was typed",
+    );
   if (!field.cursor) {
     if (actor.mouseOn(look)) {
       await actor.click(cellOf(target));
@@ -1289,6 +1303,28 @@ function promptBack(
       .length;
   return count(look) > count(filled);
 }
+
+/**
+ * A field whose label ends in a shell's prompt ("TIDE_MODE  *$": a file printed with no newline at its end, bash's "$ "
+ * after it) is the line that shell reads: named by text, only by words that reach the prompt (or by its ref), never by
+ * the printed words before it alone.
+ */
+export function refuseShortOfPrompt(target: Target, named: string | undefined): void {
+  const label = (target.element.label ?? "").trim();
+  if (!named || target.element.kind !== "input" || !isShellPrompt(label) || isShellPrompt(named.trim())) return;
+  throw new T4aError(
+    "invalid_params",
+    `${JSON.stringify(named)} names the line read after ${JSON.stringify(label)}, which ends in a shell's prompt: ` +
+      "the words before it are output printed there, no field's label; nothing was typed (give the ref to type there)",
+  );
+}
+
+/**
+ * A field's value ending in a prompt's closing mark ("$", ">>>", "(gdb)", sbcl's "*"), the cursor one blank after it:
+ * what a line-oriented program drew after a row printed with no newline (`cat` of a file ending in "extract ‘a.txt’?"),
+ * not a value typed.
+ */
+const PROMPT_AS_VALUE = /[$#%>❯➜»)*&]$/u;
 
 /** Erasing a field stops once it shows nothing, or after this many rounds that changed nothing seen. */
 const MAX_STILL_ROUNDS = 2;

@@ -5,7 +5,7 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { findTarget } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, fill as fillTarget, printAct } from "./act.ts";
+import { ActReply, actFields, Actor, fill as fillTarget, printAct, refuseShortOfPrompt } from "./act.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -27,7 +27,9 @@ export const fill = defineCommand({
   async handle(params, ctx) {
     const actor = new Actor(ctx.sessions.get(params.id).alive, params.timeout_ms);
     const look = await actor.look();
-    const target = findTarget(look.elements, refOrText(params.target), ["input"]);
+    const query = refOrText(params.target);
+    const target = findTarget(look.elements, query, ["input"]);
+    refuseShortOfPrompt(target, query.text);
     actor.refuseShellOutput(look, target);
     return fillTarget(actor, look, target, params.value, params.submit ?? false);
   },

@@ -64,6 +64,8 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
         // (A key and a colon opens a hint only at a hint's start: the row's, or after two blanks: hg's "c: confirm",
         // not "arrow keys:".)
         if (colonForm && match.index! > 0 && !/(?:^|\s{2}|[,(])\s*$/.test(line.slice(0, match.index!))) continue;
+        // (Nor inside quotes: a name quoted, vim's '"notes  [u] Update" 2L, 12B' for the file it opened.)
+        if (quoted(line.slice(0, match.index!))) continue;
         const end = keys[n + 1]?.index ?? line.length;
         const after = line.slice(match.index! + match[0].length, end);
         const words = HINT_WORDS.exec(after)?.[1];
@@ -87,6 +89,17 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
     }
   }
   return hints;
+}
+
+/** Whether a quote opened in `before` (a row up to a hint) is still open: what follows is a name quoted. */
+function quoted(before: string): boolean {
+  const count = (pattern: RegExp) => (before.match(pattern) ?? []).length;
+  return (
+    count(/"/g) % 2 === 1 ||
+    count(/“/g) > count(/”/g) ||
+    count(/‘/g) > count(/’/g) ||
+    count(/(?<=^|\s)'/g) > count(/'(?=\s|$|[.,:;!?)])/g)
+  );
 }
 
 const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();

@@ -197,6 +197,9 @@ export function itemKey(item: Item): string | undefined {
   return item.key !== undefined && TYPABLE_KEY.test(item.key) ? item.key : undefined;
 }
 
+/** The names the detector gives a key read off the screen ("Press ENTER …", plink's "Return cancels …"). */
+const KEY_NAMES = /^(?:Enter|Return|Space|Tab|Escape|Esc)$/;
+
 /** A word an answer is typed as: a letter or digit, then letters, digits, "-" or "_", 2 to 24 in all. */
 const WORD_KEY = /^[\p{L}\p{N}][\p{L}\p{N}_-]{1,23}$/u;
 
@@ -209,6 +212,8 @@ const WORD_KEY = /^[\p{L}\p{N}][\p{L}\p{N}_-]{1,23}$/u;
 export function wordKey(item: Item, named: string | undefined): string | undefined {
   const key = item.key;
   if (key === undefined || itemKey(item) !== undefined || !WORD_KEY.test(key) || named === undefined) return undefined;
+  // (A key's name is no word: "Press ENTER to continue" is keyed Enter, and the caller naming "ENTER" typed the word.)
+  if (KEY_NAMES.test(key)) return undefined;
   return named.trim().toLowerCase() === key.toLowerCase() ? key : undefined;
 }
 

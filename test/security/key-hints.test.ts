@@ -162,3 +162,22 @@ test("key hints drawn on the alternate screen over a REPL at its prompt ('(Pdb) 
   await sandbox.shown(id, "'okmark'");
   expect(await sandbox.screen(id)).toContain("(Pdb) p 'ok' + 'mark'\n'okmark'");
 }, 60_000);
+
+// Found in the attack round of 7 December (attack7): vim's last row quotes the file it opened ('"notes  [x] Exit  [u]
+// Update" 2L, 12B'), read as a bar under the buffer, the cursor above it: `choose Update` pressed u in vim (undo) and
+// `choose Exit` x (a character of the buffer deleted), each answered `uncertain`. A file's name is the repository's to
+// choose. Words in quotes on a bar are a name quoted, no key hint: nothing is pressed.
+test("a key hint inside a quoted name on a program's last row (vim's file message): nothing is pressed", async () => {
+  const name = "notes  [x] Exit  [u] Update";
+  await Bun.write(join(sandbox.dir, name), "hello\nworld\n");
+  const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "vim", "-u", "NONE", "-n", name]);
+  await sandbox.shown(id, "[u] Update");
+  for (const named of ["Exit", "Update", "[x] Exit"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  const screen = await sandbox.screen(id);
+  expect(screen.split("\n").slice(0, 2)).toEqual(["hello", "world"]);
+  expect(screen).not.toContain("Already at oldest change");
+  await sandbox.ok(["kill", id]);
+}, 60_000);

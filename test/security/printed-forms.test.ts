@@ -5,7 +5,7 @@
 // above a shell's prompt are no form: `fill` finds no field, nothing is typed.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Sandbox } from "../harness.ts";
+import { Sandbox, waitFor } from "../harness.ts";
 
 const FORM = join(import.meta.dir, "../fixtures/programs/settings-form.py");
 
@@ -79,3 +79,58 @@ test("stacked fields printed above a prompt: fill types a value only where the c
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("Evil");
 }, 90_000);
+
+// Found in the attack round of 7 December (attack7): a form's rows printed with no newline after the last one leave
+// the cursor on that row, and the program reading next draws its prompt there ("$ ", ">>> ", "(gdb) "). The last row
+// then read as the field holding the cursor, the prompt as its value (or nothing, the prompt one more "> "), and
+// `fill` erased, typed the value into the shell or REPL (a timeout answered, the keys left on its line; with "> "
+// under a bold row, `filled`). A field whose value ends in a prompt's mark right before the cursor is that prompt; a
+// form of settings has the cursor within its focused value; a wizard's stacked fields have more drawn under the
+// cursor's row: a line-oriented program's prompt is the last thing on its screen.
+test("a form's last row printed with no newline, a prompt drawn after it on the cursor's row: fill types nothing", async () => {
+  const loop = (prompt: string) =>
+    `while read -t 10 -p ${JSON.stringify(prompt)} l; do echo "ran[$l]"; done; echo; echo "loop over"; sleep 600`;
+  const cases: Array<[string, string, string]> = [
+    // ccmake's rows, the last one focused: "$ " is its value.
+    [
+      "printf ' CMAKE_BUILD_TYPE                *Release\\n \\e[7mTIDE_MODE\\e[m                       *'",
+      "$ ",
+      "TIDE_MODE",
+    ],
+    // The same with a prompt of one star ("* ", sbcl's): read as the new-setting mark, the value nothing.
+    [
+      "printf ' CMAKE_BUILD_TYPE                *Release\\n \\e[7mTIDE_MODE\\e[m                       '",
+      "* ",
+      "TIDE_MODE",
+    ],
+    // aerc's stacked fields, the last marker printed: python's ">>> " after it.
+    [
+      "printf '\\e[1mName for this account?\\e[m\\n> Work\\n\\n\\e[1mYour email address?\\e[m\\n> '",
+      ">>> ",
+      "Your email address?",
+    ],
+    // The same, the prompt itself the marker ("> ", lua's, node's): the field under the bold row, nothing under it.
+    [
+      "printf '\\e[1mName for this account?\\e[m\\n> Work\\n\\n\\e[1mYour email address?\\e[m\\n'",
+      "> ",
+      "Your email address?",
+    ],
+    // tar -w's question (QUOTED_ASK), gdb's prompt after it.
+    ["printf 'extract ‘a.txt’?'", "(gdb) ", "extract ‘a.txt’?"],
+  ];
+  const crossed: string[] = [];
+  for (const [printed, prompt, label] of cases) {
+    const id = await sandbox.ok(["create", "--", "bash", "--norc", "-c", `${printed}; ${loop(prompt)}`]);
+    await waitFor(
+      async () => (await sandbox.screen(id)).trimEnd().endsWith(prompt.trim()) || undefined,
+      30_000,
+      "the prompt",
+    );
+    const reply = await sandbox.run(["fill", id, label, "Evil", "--submit", "--json", "--timeout", "3s"]);
+    const screen = await sandbox.screen(id);
+    if (reply.code === 0 || screen.includes("Evil"))
+      crossed.push(`${prompt}: ${reply.stdout.trim()} / ${screen.trim()}`);
+    await sandbox.ok(["kill", id]);
+  }
+  expect(crossed).toEqual([]);
+}, 120_000);

@@ -242,3 +242,60 @@ test("lists printed in a REPL, above its prompt: nothing is typed into the REPL"
   await sandbox.shown(id, "ran[");
   expect(await sandbox.screen(id)).toContain("db> end\nran[end]");
 }, 120_000);
+
+// Found in the attack round of 7 December (attack7): "Press ENTER to continue" is keyed Enter, a key's name, and
+// `choose ENTER` took that name for a word answer the caller named whole (wordKey: bundler's "minitest"): it typed the
+// word "ENTER" and Enter. Printed by python with no newline, ">>> " after it on its row, it went into the REPL and
+// answered `answered` (the REPL's own ">>> ENTER" read as the answered line); at a script's real "Press ENTER to
+// continue" it typed the word too. A key's name read off the screen is no word to type: nothing is sent.
+test("'Press ENTER to continue' chosen by its key's name: the word is never typed, as an answer or into a REPL", async () => {
+  for (const script of [
+    `printf 'Build finished.\\nPress ENTER to continue'; while read -t 8 -p ">>> " l; do echo "ran[$l]"; done`,
+    `read -t 8 -p "Press ENTER to continue " l; echo "ran[$l]"`,
+  ]) {
+    const id = await sandbox.ok(["create", "--", "bash", "--norc", "-c", `${script}; echo "loop over"; sleep 600`]);
+    await sandbox.shown(id, "continue");
+    for (const named of ["ENTER", "enter"]) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+      expect(reply.code, `${script}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.shown(id, "loop over");
+    expect(await sandbox.screen(id)).not.toMatch(/ran\[.+\]/);
+    await sandbox.ok(["kill", id]);
+  }
+}, 60_000);
+
+// Found in the attack round of 7 December (attack7; the open attack of the key-hint round): a REPL whose prompt is one
+// mark ("* ", sbcl's) printed a file's mail-style headers (">N  1 …", " N  2 …") long enough to push its own command's
+// row off the top. headerList read them as mail's list over its "& ", and with the command's row gone nothing said the
+// list was output: `choose "Tide tables for January"` typed 2 and Enter into the REPL and answered `answered` ("* 2"
+// read as the answered line). The same prompt with a command typed after it, in the lines scrolled off above the
+// screen as on it, makes what follows that command's output.
+test("numbered headers printed by a REPL of one mark, its command's row scrolled off: nothing is typed", async () => {
+  const file = `${sandbox.dir}/headers.txt`;
+  await Bun.write(
+    file,
+    `${Array.from({ length: 40 }, (_, i) => `filler line ${i}\n`).join("")}` +
+      ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed\n" +
+      " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January\n",
+  );
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p "* " l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(id, "*");
+  await sandbox.ok(["send", id, "show\n"]);
+  await waitFor(async () => (await sandbox.screen(id)).trimEnd().endsWith("January\n*") || undefined, 30_000, "prompt");
+  expect(await sandbox.screen(id)).not.toContain("* show");
+  for (const named of ["Tide tables for January", "Build 812 failed"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.ok(["send", id, "end\n"]);
+  await sandbox.shown(id, "ran[");
+  expect(await sandbox.screen(id)).toContain("* end\nran[end]");
+}, 60_000);

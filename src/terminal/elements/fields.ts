@@ -250,6 +250,9 @@ export function settingsForm(view: View): Found[] {
     values.set(row, view.flat[row]!.slice(col).trim());
   }
   if (valueCol === undefined || cursor.col < valueCol) return [];
+  // (The cursor within the focused value or right at its end: past it stands what another program drew after printed
+  // rows, a shell's "$ " or a REPL's "* " on the last row a file left unended.)
+  if (cursor.col > valueCol + values.get(cursor.row)!.length) return [];
   if (!rows.every((row) => view.free(row, 0, view.cols))) return [];
   const found: Found[] = rows.map((row) => {
     const value = values.get(row)!;
@@ -308,6 +311,9 @@ function stackedFields(view: View): Found[] {
       pairs.push(row);
   }
   if (pairs.length < 2 || !pairs.includes(cursor.row)) return [];
+  // (A wizard draws on under the field holding the cursor: more fields, its button, its bar. A line-oriented program's
+  // prompt is the last thing on its screen: a bold row printed right over a REPL's "> " is output, no label.)
+  if (view.flat.slice(cursor.row + 1).every((row) => !row.trim())) return [];
   const found: Found[] = pairs.map((row) => ({
     kind: "input",
     row,

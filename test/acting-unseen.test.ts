@@ -909,6 +909,33 @@ test.if(Bun.which("debfoster") !== null)(
   },
 );
 
+test.if(Bun.which("cvs") !== null)(
+  "answers 'a)bort, c)ontinue, …' over 'Action: (continue)' (cvs commit's empty log message): each chosen as shown",
+  async () => {
+    // Blind set 8's cvs: a module with tide.txt changed since 1.1, committed with an editor that leaves the message
+    // empty; c)ontinue commits (1.2), a)bort leaves the head at 1.1.
+    for (const [answer, head] of [
+      ["c)ontinue", "1.2"],
+      ["a)bort", "1.1"],
+    ] as const) {
+      const dir = join(sandbox.dir, `cvs-${answer[0]}`);
+      const cvs = `export CVSROOT=${dir}/root HOME=${dir} EDITOR=true && cd ${dir}`;
+      const made = spawnSync("bash", [
+        "-c",
+        `set -e; mkdir -p ${dir}/src && ${cvs} && cvs -Q init && printf 'a\\n' > src/tide.txt && ` +
+          "(cd src && cvs -Q import -m first harbour ada start) && cvs -Q co harbour && printf 'a\\nb\\n' > harbour/tide.txt",
+      ]);
+      expect(made.status).toBe(0);
+      const id = await start(`${cvs}/harbour && cvs commit tide.txt`);
+      await shown(id, "Action: (continue)");
+      expect(await act(["choose", id, answer])).toMatchObject({ sent: [answer[0], "Enter"], effect: "answered" });
+      await shown(id, "rc=");
+      expect(readFileSync(join(dir, "root/harbour/tide.txt,v"), "utf8")).toMatch(new RegExp(`^head\\s+${head};`));
+    }
+  },
+  30_000,
+);
+
 test("a yes/no with remarks naming more keys ('(y/n, Return cancels connection, i for more info)'): y or n chosen", async () => {
   // Blind set 8's plink: the letters chosen as shown, typed with Enter (plink reads a line). (Its "Return" items and
   // "Press Return to begin session." are read, keyed Enter, but choose presses no named key read from the screen.)

@@ -279,6 +279,47 @@ test("a yes/no with remarks naming keys ('(y/n, Return cancels …, i for …)')
   }
 });
 
+// Blind set 8's cvs (issue 59), now train: answers a key and ")" open, parted by commas, on the row over a prompt that
+// names what is asked and its default in parentheses.
+test("answers 'a)bort, c)ontinue, …' over a prompt 'Action: (continue)': one question labelled by it", async () => {
+  const fixture = await loadFixture("b8-cvs-action");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.label, e.row, e.height, e.items?.map((i) => [i.label, i.key])])).toEqual([
+      [
+        "question",
+        "Action",
+        2,
+        2,
+        [
+          ["a)bort", "a"],
+          ["c)ontinue", "c"],
+          ["e)dit", "e"],
+          ["!)reuse this message unchanged for remaining dirs", "!"],
+        ],
+      ],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Printed above a shell's prompt, or over a prompt whose default is none of the answers, or none: no question.
+  for (const [bytes, kinds] of [
+    ["a)bort, c)ontinue, e)dit\r\nAction: (continue) ", ["question"]],
+    ["a)bort, c)ontinue, e)dit\r\nAction: (continue)\r\n$ ", []],
+    ["a)bort, c)ontinue, e)dit\r\nAction: (delete) ", []],
+    ["a)bort, c)ontinue, e)dit\r\nPassword: ", []],
+  ] as const) {
+    const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+    await new Promise<void>((done) => term.write(bytes, done));
+    try {
+      const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "question");
+      expect(found.map((e) => e.kind)).toEqual([...kinds]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -73,6 +73,28 @@ test("answers named by 'key=word' or by a key and ')' opening a word, shown as o
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
 
+test("answers 'k)word' parted by commas printed over another program's prompt: nothing is typed", async () => {
+  // cvs's "a)bort, c)ontinue, e)dit, …" over "Action: (continue)" is a question only while a prompt naming one answer
+  // as its default holds the cursor right under it: the same row printed (cat of a log) over a password prompt or a
+  // shell's is text, and choose types no letter and Enter into what reads there (python's input(), not a shell's read:
+  // the shell-prompt guard is not what is tested here).
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "python3",
+    "-c",
+    "import signal, sys\nsignal.signal(signal.SIGALRM, lambda *_: sys.exit())\nsignal.alarm(6)\ntry:\n  while True:\n    print('a)bort, c)ontinue, e)dit')\n" +
+      "    print('ran[' + input('Password: ') + ']')\nexcept BaseException: print('loop over')\nimport time\ntime.sleep(600)",
+  ]);
+  await sandbox.shown(id, "Password:");
+  for (const named of ["continue", "c)ontinue", "abort"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);
+
 test("a 'key=word' or 'k)word' answer types its one letter as its cells draw it, never the word", async () => {
   const id = await sandbox.ok([
     "create",

@@ -436,6 +436,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...parenKeyAnswers(view));
   out.push(...equalsKeyAnswers(view));
   out.push(...keyParenRows(view));
+  out.push(...keyParenOverPrompt(view));
   out.push(...parenKeyRows(view));
   out.push(...keysUnderWords(view));
   out.push(...numberedNames(view));
@@ -1552,6 +1553,48 @@ function keyParenRows(view: View): Found[] {
   const width = Math.max(...rows.map((r) => r.trimEnd().length)) - col;
   view.use(top, 0, view.cols, row - top + 1);
   return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];
+}
+
+/** One answer a key and ")" open, words after it: cvs's "a)bort", "!)reuse this message unchanged for …". */
+const KEY_PAREN_ANSWER = /(?<=^\s*|,\s*)([A-Za-z0-9!?])\)[A-Za-z][\w-]*(?: [a-z][\w-]*)*(?=\s*(?:,|$))/g;
+
+/** A row of two or more such answers parted by commas, nothing else. */
+const KEY_PAREN_LIST = new RegExp(`^\\s*${KEY_PAREN_ANSWER.source}(?:,\\s*${KEY_PAREN_ANSWER.source})+\\s*$`);
+
+/** A prompt naming what it asks, its default in parentheses: cvs's "Action: (continue)". */
+const NAMED_PROMPT = /^\s*([A-Z][A-Za-z]*(?: [a-z]+){0,3}):\s*\(([A-Za-z][\w-]*)\)\s*$/;
+
+/**
+ * Answers a key and ")" open, parted by commas, on the row right over a prompt holding the cursor that names what it
+ * asks (cvs's "a)bort, c)ontinue, e)dit, !)reuse this message unchanged for remaining dirs" over "Action: (continue)"):
+ * a question labelled with the prompt's words, its items the answers as shown, each keyed by its sign as shown. The
+ * default in parentheses must be one answer's word (cvs's "continue" of "c)ontinue"), nothing after the cursor: such
+ * answers printed over another program's "Password: " are no question (choose would type a letter and Enter there).
+ */
+function keyParenOverPrompt(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row;
+  if (!cursor.visible || row === 0 || view.flat[row]!.slice(cursor.col).trim()) return [];
+  const prompt = NAMED_PROMPT.exec(view.flat[row]!.slice(0, cursor.col));
+  const list = view.flat[row - 1]!;
+  if (!prompt || !KEY_PAREN_LIST.test(list) || !view.free(row - 1, 0, view.cols) || !view.free(row, 0, view.cols))
+    return [];
+  const items: Omit<Item, "ref">[] = [...list.matchAll(KEY_PAREN_ANSWER)].map((m) => ({
+    label: m[0],
+    row: row - 1,
+    col: m.index!,
+    width: m[0].length,
+    key: m[1]!,
+  }));
+  const keys = items.map((i) => i.key!);
+  if (new Set(keys).size !== keys.length) return [];
+  // "c)ontinue" says "continue".
+  const word = (label: string) => (label[0]! + label.slice(2).split(" ")[0]!).toLowerCase();
+  if (!items.some((i) => word(i.label) === prompt[2]!.toLowerCase())) return [];
+  const col = Math.min(list.search(/\S/), view.flat[row]!.search(/\S/));
+  const width = Math.max(list.trimEnd().length, view.flat[row]!.trimEnd().length) - col;
+  view.use(row - 1, 0, view.cols, 2);
+  return [{ kind: "question", row: row - 1, col, width, height: 2, label: prompt[1]!, items }];
 }
 
 /** Answers parted by "/" ending the prompt before its ":", one in parentheses the default: "rspec/minitest/(none):". */

@@ -951,3 +951,60 @@ test("a yes/no with remarks naming more keys ('(y/n, Return cancels connection, 
     expect(readFileSync(out, "utf8")).toBe(`${answer}\n[]\n`);
   }
 });
+
+test.if(Bun.which("certutil") !== null && Bun.which("openssl") !== null)(
+  "rows numbered from 0 over 'Other to finish' and a bare ' >' (certutil -R -1 -6): chosen by their text, asked again",
+  async () => {
+    // Blind set 9: the rows were no question (numbered from 0, a row of words and a marker under them), so `choose
+    // Digital Signature` found nothing to name.
+    const dir = join(sandbox.dir, "nss");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "pw.txt"), "harbour-9\n");
+    writeFileSync(join(dir, "noise"), "0123456789abcdef".repeat(128));
+    expect(spawnSync("certutil", ["-N", "-d", `sql:${dir}`, "-f", join(dir, "pw.txt")]).status).toBe(0);
+    const id = await start(
+      `cd ${dir} && certutil -R -s 'CN=pier.example.org' -k rsa -g 2048 -d sql:. -z noise -f pw.txt -a -o pier.csr -1 -6`,
+    );
+    await shown(id, "Other to finish");
+    expect(await act(["choose", id, "Digital Signature"])).toMatchObject({ sent: ["0", "Enter"], effect: "answered" });
+    await waitFor(
+      async () => (await sandbox.screen(id)).split("Other to finish").length === 3 || undefined,
+      10_000,
+      "",
+    );
+    expect(await act(["choose", id, "Key encipherment"])).toMatchObject({ sent: ["2", "Enter"], effect: "answered" });
+    const cursorField = async () => {
+      const elements = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])).elements as Array<{
+        ref: string;
+        kind: string;
+        cursor?: boolean;
+      }>;
+      return elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+    };
+    await waitFor(
+      async () => (await sandbox.screen(id)).split("Other to finish").length === 4 || undefined,
+      10_000,
+      "",
+    );
+    expect(await act(["fill", id, await cursorField(), "9", "--submit"])).toMatchObject({ effect: "submitted" });
+    await shown(id, "critical extension");
+    expect(await act(["choose", id, "N"])).toMatchObject({ effect: "answered" });
+    await shown(id, "Server Auth");
+    expect(await act(["choose", id, "Server Auth"])).toMatchObject({ sent: ["0", "Enter"], effect: "answered" });
+    await waitFor(async () => (await sandbox.screen(id)).split("Server Auth").length === 3 || undefined, 10_000, "");
+    expect(await act(["fill", id, await cursorField(), "9", "--submit"])).toMatchObject({ effect: "submitted" });
+    await waitFor(
+      async () => (await sandbox.screen(id)).split("critical extension").length === 3 || undefined,
+      10_000,
+      "",
+    );
+    expect(await act(["choose", id, "N"])).toMatchObject({ effect: "answered" });
+    await shown(id, "rc=0");
+    const request = spawnSync("openssl", ["req", "-in", join(dir, "pier.csr"), "-noout", "-text"], {
+      encoding: "utf8",
+    });
+    expect(request.stdout).toMatch(/Digital Signature, Key Encipherment\s*\n/);
+    expect(request.stdout).toContain("TLS Web Server Authentication");
+  },
+  90_000,
+);

@@ -1955,3 +1955,24 @@ test("a '>' after a prompt's colon is its mark ('…[<0 for unlimited path]: >')
     term.dispose();
   }
 });
+
+test("rows numbered from 0 over a row closing them and a bare ' >' (certutil's key usages): a question", async () => {
+  for (const [name, first] of [
+    ["b9-certutil-usage", "Digital Signature"],
+    ["b9-certutil-usage-again", "Digital Signature"],
+    ["b9-certutil-extusage", "Server Auth"],
+  ] as const) {
+    const { items } = await itemsOf(name, "question");
+    expect(items?.[0]).toEqual([first, "0", false]);
+  }
+  // Under a shell's prompt, or with the closing row elsewhere than the numbers' column, no question.
+  for (const text of ["   0 - a\r\n   1 - b\r\n   Other\r\n$ ", "   0 - a\r\n   1 - b\r\nOther to finish\r\n > "]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -241,6 +241,33 @@ test("lists printed in a REPL, above its prompt: nothing is typed into the REPL"
   await sandbox.ok(["send", id, "end\n"]);
   await sandbox.shown(id, "ran[");
   expect(await sandbox.screen(id)).toContain("db> end\nran[end]");
+  // A REPL whose prompt is a bare marker ("> "), its command above a list numbered from 0 with a row closing it (the
+  // shape of certutil's key usages over " >"): a question, but the command above says it is that command's output.
+  const usages = `${sandbox.dir}/usages.txt`;
+  await Bun.write(
+    usages,
+    "                0 - Digital Signature\n                1 - Non-repudiation\n                Other to finish\n",
+  );
+  const marker = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p " > " l; do if [ "$l" = show ]; then cat ${usages}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(marker, ">");
+  await sandbox.ok(["send", marker, "show\n"]);
+  await sandbox.shown(marker, "Other to finish");
+  await waitFor(async () => (await sandbox.screen(marker)).trimEnd().endsWith("\n >") || undefined, 30_000, "prompt");
+  for (const named of ["Digital Signature", "Non-repudiation"]) {
+    const reply = await sandbox.run(["choose", marker, named, "--timeout", "2s"]);
+    expect(reply.code, `> choose ${named}: ${reply.stdout}`).not.toBe(0);
+    expect(reply.stderr, `> choose ${named}`).toContain("the REPL is at its prompt");
+  }
+  await sandbox.ok(["send", marker, "end\n"]);
+  await sandbox.shown(marker, "ran[");
+  expect(await sandbox.screen(marker)).toContain(" > end\nran[end]");
 }, 120_000);
 
 // Found in the attack round of 7 December (attack7): "Press ENTER to continue" is keyed Enter, a key's name, and

@@ -1373,6 +1373,9 @@ const SETTING_NAME = /^(\S.*?):\s*\[.*\]$/;
 /** A prompt that asks for a number: a range in brackets ("[0..3]", "[1-12]") or the word ("Enter a number …"). */
 const ASKS_NUMBER = /\[\d+\s*(?:\.\.|-)\s*\d+\]|\bnumber\b/i;
 
+/** A prompt that is one marker alone, nothing typed: certutil's " >" under its numbered key usages. */
+const LONE_MARKER_PROMPT = /^\s*[>›❯]\s?$/;
+
 /**
  * Rows numbered in order from 0 or 1, one a row, right over the prompt holding the cursor that asks for a number
  * (trash-restore's "   0 2026-11-28 09:12:40 /tmp/…/build.log" … over "What file to restore [0..3]:",
@@ -1384,9 +1387,14 @@ function numberedOverPrompt(view: View): Found[] {
   const { cursor } = view;
   if (!cursor.visible || cursor.row < 2) return [];
   const prompt = view.flat[cursor.row]!.slice(0, cursor.col);
-  if (!ASKS_NUMBER.test(prompt) || !/[:?>]\s*\S{0,3}\s*$/.test(prompt)) return [];
+  const marker = LONE_MARKER_PROMPT.test(prompt) && !view.flat[cursor.row]!.slice(cursor.col).trim();
+  if (!marker && (!ASKS_NUMBER.test(prompt) || !/[:?>]\s*\S{0,3}\s*$/.test(prompt))) return [];
   let r = cursor.row - 1;
   if (!view.flat[r]!.trim()) r--;
+  // (Over a marker, one row of words may close the list, at its numbers' column: how to end it, certutil's "Other to
+  // finish". No item: it has no number.)
+  const closing = marker && /^\s*\p{L}/u.test(view.flat[r]!) && !NUMBERED_ROW.test(view.flat[r]!) ? r : undefined;
+  if (closing !== undefined) r--;
   const items: Omit<Item, "ref">[] = [];
   for (; r >= 0; r--) {
     const row = NUMBERED_ROW.exec(view.flat[r]!);
@@ -1405,6 +1413,7 @@ function numberedOverPrompt(view: View): Found[] {
     if (number === 0) break;
   }
   if (items.length < 2 || Number(items[0]!.key) > 1) return [];
+  if (closing !== undefined && view.flat[closing]!.search(/\S/) !== items[0]!.col) return [];
   const top = items[0]!.row;
   const col = Math.min(...items.map((i) => i.col));
   const width = Math.max(...items.map((i) => i.col + i.width)) - col;

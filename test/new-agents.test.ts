@@ -353,5 +353,7 @@ test.if(checked.length > 0)(
       if ((AGENT_CLIS as readonly string[]).includes(cli)) expect(Object.values(pinned)).toContain(row?.[3] ?? "");
     }
   },
-  120_000,
+  // The --help runs go one at a time, each given 15 s (about sixteen of them: its worst case is some
+  // four minutes; a machine loaded twentyfold took past two).
+  360_000,
 );

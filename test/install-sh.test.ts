@@ -59,7 +59,8 @@ beforeAll(() => {
     },
   });
   base = `http://127.0.0.1:${server.port}`;
-});
+  // Three builds of the whole binary: minutes on a loaded machine, far past the 60 s default.
+}, 300_000);
 
 afterAll(() => {
   server?.stop(true);

@@ -1008,3 +1008,27 @@ test.if(Bun.which("certutil") !== null && Bun.which("openssl") !== null)(
   },
   90_000,
 );
+
+test.if(Bun.which("opam") !== null)(
+  "a question over its remark in parentheses, the cursor at the remark's end (opam init's '[N/y/f]'): y or N chosen",
+  async () => {
+    // Blind set 9: the remark under the question read as something written past it, so no question was found.
+    for (const [answer, profiled] of [
+      ["y", true],
+      ["N", false],
+    ] as const) {
+      const home = join(sandbox.dir, `opam-${answer}`);
+      mkdirSync(join(home, "repo/packages/tide/tide.1.0"), { recursive: true });
+      writeFileSync(join(home, "repo/repo"), 'opam-version: "2.0"\n');
+      writeFileSync(join(home, "repo/packages/tide/tide.1.0/opam"), 'opam-version: "2.0"\nbuild: []\n');
+      const env = `HOME=${home} OPAMROOT=${home}/.opam OPAMROOTISOK=1`;
+      const id = await start(`cd ${home} && ${env} opam init --bare --disable-sandboxing local ${home}/repo`);
+      await shown(id, "to choose a different file)");
+      const reply = await act(["choose", id, answer]);
+      expect(reply).toMatchObject({ sent: [answer.toLowerCase(), "Enter"], effect: "answered" });
+      await shown(id, "rc=0");
+      expect(existsSync(join(home, ".bash_profile"))).toBe(profiled);
+    }
+  },
+  90_000,
+);

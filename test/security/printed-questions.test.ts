@@ -298,31 +298,70 @@ test("'Press ENTER to continue' chosen by its key's name: the word is never type
 // list was output: `choose "Tide tables for January"` typed 2 and Enter into the REPL and answered `answered` ("* 2"
 // read as the answered line). The same prompt with a command typed after it, in the lines scrolled off above the
 // screen as on it, makes what follows that command's output.
+// (The same with a list numbered from 0 over a row closing it and a bare " > ", certutil's shape, LONE_MARKER_PROMPT.)
 test("numbered headers printed by a REPL of one mark, its command's row scrolled off: nothing is typed", async () => {
-  const file = `${sandbox.dir}/headers.txt`;
-  await Bun.write(
-    file,
-    `${Array.from({ length: 40 }, (_, i) => `filler line ${i}\n`).join("")}` +
+  const filler = Array.from({ length: 40 }, (_, i) => `filler line ${i}\n`).join("");
+  for (const [prompt, listed, names] of [
+    [
+      "* ",
       ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed\n" +
-      " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January\n",
-  );
-  const id = await sandbox.ok([
-    "create",
-    "--",
-    "bash",
-    "--norc",
-    "-c",
-    `while read -p "* " l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
-  ]);
-  await sandbox.shown(id, "*");
-  await sandbox.ok(["send", id, "show\n"]);
-  await waitFor(async () => (await sandbox.screen(id)).trimEnd().endsWith("January\n*") || undefined, 30_000, "prompt");
-  expect(await sandbox.screen(id)).not.toContain("* show");
-  for (const named of ["Tide tables for January", "Build 812 failed"]) {
-    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
-    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+        " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January\n",
+      ["Tide tables for January", "Build 812 failed"],
+    ],
+    [
+      " > ",
+      "                0 - Digital Signature\n                1 - Non-repudiation\n                Other to finish\n",
+      ["Digital Signature", "Non-repudiation"],
+    ],
+  ] as const) {
+    const file = `${sandbox.dir}/headers.txt`;
+    await Bun.write(file, `${filler}${listed}`);
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `while read -p ${JSON.stringify(prompt)} l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
+    ]);
+    await sandbox.shown(id, prompt.trim());
+    await sandbox.ok(["send", id, "show\n"]);
+    const last = listed.trimEnd().split("\n").pop()!.trim();
+    const end = `${last}\n${prompt.trimEnd()}`;
+    await waitFor(async () => (await sandbox.screen(id)).trimEnd().endsWith(end) || undefined, 30_000, "prompt");
+    expect(await sandbox.screen(id)).not.toContain(`${prompt}show`);
+    for (const named of names) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+      expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.ok(["send", id, "end\n"]);
+    await sandbox.shown(id, "ran[");
+    expect(await sandbox.screen(id)).toContain(`${prompt}end\nran[end]`);
+    await sandbox.ok(["kill", id]);
   }
-  await sandbox.ok(["send", id, "end\n"]);
-  await sandbox.shown(id, "ran[");
-  expect(await sandbox.screen(id)).toContain("* end\nran[end]");
+}, 90_000);
+
+// A question's remark in parentheses on the row under it, the cursor at its end, is the question's (opam's "[N/y/f]"
+// over "(default is 'no', …)", `remarkUnder`). Printed with no newline, a REPL's or shell's prompt drawn after it on its
+// row: the row is no remark alone, so the question is output and nothing is typed.
+test("a question over its remark, printed unended, a prompt drawn after the remark: nothing is typed", async () => {
+  for (const prompt of [">>> ", "$ ", "> "]) {
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `printf 'Do you want to wipe the disk? [N/y/f]\n(default is no)'; ` +
+        `while read -t 8 -p ${JSON.stringify(prompt)} l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+    ]);
+    await sandbox.shown(id, `(default is no)${prompt.trimEnd()}`);
+    for (const named of ["y", "Yes", "f"]) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+      expect(reply.code, `${prompt}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.shown(id, "loop over");
+    expect(await sandbox.screen(id)).not.toMatch(/ran\[.+\]/);
+    await sandbox.ok(["kill", id]);
+  }
 }, 60_000);

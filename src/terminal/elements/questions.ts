@@ -181,13 +181,29 @@ const INLINE_LEGEND = /^\s*\(\s*\w = [^;)]+(?:;\s*\w = [^;)]+)+\)/;
 const ANSWER_MARKER_ROW = /^\s*[>›❯](?: \S*)?\s*$/;
 
 /**
+ * A remark wholly in parentheses on the row under a question, the cursor waiting at its end: the question's second row
+ * (opam's "Do you want opam to modify ~/.bash_profile? [N/y/f]" over "(default is 'no', use 'f' to choose a different
+ * file)").
+ */
+const REMARK_ROW = /^\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$/;
+
+/** The row under a question is its remark, the cursor at that remark's end (`REMARK_ROW`). */
+function remarkUnder(view: View, row: number): boolean {
+  const { cursor } = view;
+  const under = view.flat[row + 1] ?? "";
+  return cursor.visible && cursor.row === row + 1 && REMARK_ROW.test(under) && cursor.col >= under.trimEnd().length;
+}
+
+/**
  * A question's row that something written since stands under, between it and the cursor (a shell's
  * prompt under a "Delete all? [y/N]" a program printed): output, no longer asking. Only blank rows,
- * or the bare marker the answer is typed after (deno's ">"), may come between a question and its cursor.
+ * the bare marker the answer is typed after (deno's ">"), or the question's remark (`remarkUnder`), may come between
+ * a question and its cursor.
  */
 function writtenPast(view: View, row: number): boolean {
   const { cursor } = view;
   if (!cursor.visible || cursor.row <= row) return false;
+  if (remarkUnder(view, row)) return false;
   for (let r = row + 1; r <= cursor.row; r++) {
     const text = r === cursor.row ? view.flat[r]!.slice(0, cursor.col) : view.flat[r]!;
     if (text.trim() && !(r === row + 1 && r === cursor.row && ANSWER_MARKER_ROW.test(view.flat[r]!))) return true;
@@ -257,13 +273,16 @@ export function findQuestions(view: View): Found[] {
     view.use(top, 0, view.cols, row - top);
     // The answer is typed after it: the rest of the row is the question's, not an input's.
     view.use(row, start, view.cols - start);
-    // Or on the row under it after a bare marker, the cursor there (deno's ">"): that row is the question's too.
+    // Or on the row under it after a bare marker, the cursor there (deno's ">"), or after its remark (opam's): that row
+    // is the question's too.
     if (
       view.cursor.row === row + 1 &&
-      ANSWER_MARKER_ROW.test(view.flat[row + 1]!) &&
+      (ANSWER_MARKER_ROW.test(view.flat[row + 1]!) || remarkUnder(view, row)) &&
       view.free(row + 1, 0, view.cols)
     ) {
-      out[out.length - 1]!.height++;
+      const asked = out[out.length - 1]!;
+      asked.height++;
+      asked.width = Math.max(asked.width, view.flat[row + 1]!.trimEnd().length - asked.col);
       view.use(row + 1, 0, view.cols);
     }
   }

@@ -1977,7 +1977,7 @@ test("rows numbered from 0 over a row closing them and a bare ' >' (certutil's k
   }
 });
 
-test("a question's remark in parentheses on the row under it, the cursor at its end, is its second row ('[N/y/f]')", async () => {
+test("a question's remark in parentheses under it, the cursor at its end, is its second row ('[N/y/f]')", async () => {
   expect(await itemsOf("b9-opam-init", "question")).toEqual({
     label: "Do you want opam to modify ~/.bash_profile?",
     items: [
@@ -1986,7 +1986,7 @@ test("a question's remark in parentheses on the row under it, the cursor at its 
       ["f", "f", false],
     ],
   });
-  // A prompt drawn after the remark on its row (printed unended, ">>> " after it), or the cursor on a row below: output.
+  // A prompt drawn after the remark on its row (printed unended, ">>> " after it), or the cursor below: output.
   for (const text of ["Wipe? [N/y/f]\r\n(default is no)>>> ", "Wipe? [N/y/f]\r\n(default is no)\r\n$ "]) {
     const term = fixtureTerminal(80, 6);
     try {

@@ -320,6 +320,33 @@ test("answers 'a)bort, c)ontinue, …' over a prompt 'Action: (continue)': one q
   }
 });
 
+// Blind set 8's ikiwiki (issue 59), now train: a question asking which, what, who … reads a line, whatever it holds in
+// parentheses (rm's "rm: remove regular file 'a'?" stays a yes or no).
+test("a question opening with 'Which', 'What' …, a remark in parentheses in it: an input labelled by it", async () => {
+  const fixture = await loadFixture("b8-ikiwiki-admin");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.label, e.value])).toEqual([
+      ["input", "Which user (wiki account, openid, or email) will be admin?", ""],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  for (const [bytes, found] of [
+    ["Who (login name) should own it? ", ["input", "Who (login name) should own it?"]],
+    ["Remove the file (and its backup)? ", ["question", "Remove the file (and its backup)?"]],
+  ] as const) {
+    const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+    await new Promise<void>((done) => term.write(bytes, done));
+    try {
+      const elements = detectElements(cellGridOf(term)).filter((e) => e.kind !== "text");
+      expect(elements.map((e) => [e.kind, e.label])).toEqual([[...found]]);
+    } finally {
+      term.dispose();
+    }
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

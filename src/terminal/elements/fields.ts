@@ -802,6 +802,9 @@ const REMARKED_PROMPT = /^(.*?\S.*?[?:] \([^)]*\):)(?=\s)/;
  * "Correct to: \"save_depth(42)\"?"): without a tool's name before it ("rm: remove … 'a'?") it reads a line, an input.
  */
 const QUOTED_LAST = /(?:‘[^’]+’|"[^"]+"|'[^']+')\?$/;
+
+/** A question asking for a thing, not a yes or no: it opens with "which", "what", "who" … (after a tool's name). */
+const ASKS_WHICH = /^(?:[\w.-]+: )?(?:which|what|who|whom|whose|where|when|how)\b/i;
 /** A `QUOTED_LAST` question of two words or more at the row's start, then what is typed after it. */
 const QUOTED_ASK = /^\s*(\S+ (?:\S+ )*?\S*(?:‘[^’]+’|"[^"]+"|'[^']+')\?)(.*)$/;
 
@@ -1093,9 +1096,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (Not a default in brackets right before the "?": composer's "Do you confirm generation [yes]?" reads a line.)
   // (Nor a question that ends in the name it quotes, no tool named before it: tar -w's "extract ‘a.txt’?" reads a
   // line, "y" or "n" typed and Enter: `QUOTED_LAST`.)
+  // (Nor one asking which, what, who …: ikiwiki's "Which user (wiki account, openid, or email) will be admin?" reads a
+  // name, whatever its parentheses hold. `ASKS_WHICH`.)
   const yesNo =
     asked_ &&
     !BRACKETED_DEFAULT.test(asked_[2]!) &&
+    !ASKS_WHICH.test(asked_[2]!) &&
     (/^\s*[\w.-]+: /.test(asked_[2]!) || (/[(['"‘]/.test(asked_[2]!) && !QUOTED_LAST.test(asked_[2]!)));
   // (Nor code typed after a REPL's or shell's prompt, irb's "irb(main):001:0> File.exist?": its "?" is the code's.)
   const typedAfterMark = /[>$#❯›]\s$/.test(match[0]);

@@ -1032,3 +1032,35 @@ test.if(Bun.which("opam") !== null)(
   },
   90_000,
 );
+
+test.if(Bun.which("gp") !== null)(
+  "a REPL whose prompt is a lone '?' (gp's): code with calls and quotes filled and entered, the break loop's 'break>'",
+  async () => {
+    // Blind set 9: the field was labelled "?" with nothing typed and "" with code typed (words with blanks after a
+    // lone "?" read as a prompt's own), so fill never found its field holding the code and timed out.
+    const dir = join(sandbox.dir, "gp");
+    mkdirSync(dir, { recursive: true });
+    const id = await start(`cd ${dir} && HOME=${dir} gp -q`);
+    const cursorField = async () => {
+      const elements = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])).elements as Array<{
+        ref: string;
+        kind: string;
+        cursor?: boolean;
+      }>;
+      return elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+    };
+    await shown(id, "?");
+    const sum = await act(["fill", id, await cursorField(), 'write("sum.txt", sum(i=1,100,i))', "--submit"]);
+    expect(sum.effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "sum.txt")) || undefined, 10_000, "sum.txt");
+    expect(readFileSync(join(dir, "sum.txt"), "utf8").trim()).toBe("5050");
+    expect((await act(["fill", id, await cursorField(), "1/0", "--submit"])).effect).toBe("submitted");
+    await shown(id, "break>");
+    expect((await act(["fill", id, "break", "break", "--submit"])).effect).toBe("submitted");
+    const pi = await act(["fill", id, await cursorField(), 'write("pi.txt", primepi(1000))', "--submit"]);
+    expect(pi.effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "pi.txt")) || undefined, 10_000, "pi.txt");
+    expect(readFileSync(join(dir, "pi.txt"), "utf8").trim()).toBe("168");
+  },
+  60_000,
+);

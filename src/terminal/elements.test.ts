@@ -2024,3 +2024,20 @@ test("a question's remark in parentheses under it, the cursor at its end, is its
     }
   }
 });
+
+test("a REPL's lone '?' or ':' mark: one field, one label, before and after code is typed (gp's '? ')", async () => {
+  const read = async (text: string) => {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      return detectElements(cellGridOf(term)).map((e) => [e.kind, e.label, e.value]);
+    } finally {
+      term.dispose();
+    }
+  };
+  expect(await read("? ")).toEqual([["input", "", ""]]);
+  expect(await read('? write("sum.txt", sum(i=1,100,i))')).toEqual([["input", "", 'write("sum.txt", sum(i=1,100,i))']]);
+  // A prompt's words after the mark stay words (inquirer's, jove's).
+  expect((await read("? Package name"))[0]![0]).toBe("text");
+  expect((await read(": find-file (default notes.txt)"))[0]![0]).toBe("text");
+});

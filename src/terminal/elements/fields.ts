@@ -991,16 +991,20 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     const [label, typedThere] = [clean(quotedAsk[1]!), quotedAsk[2]!.trim()];
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label, value: typedThere, cursor: true }];
   }
-  const found =
-    commandLine ??
-    named ??
-    bracketed ??
-    wrappedMark ??
-    REMARKED_PROMPT.exec(before) ??
-    /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
-    ASKS_ON.exec(before) ??
-    /^(.*[:?>$#❯›])\s*$/.exec(before) ??
-    /^(.*?\S.*?\]:)(?=\S)/.exec(before);
+  // (A lone ":" or "?" at the row's start, nothing typed, is a REPL's mark as it is with a line typed: gp's "? ".)
+  const loneMark =
+    from === 0 && !commandLine && !wrappedMark && /^[:?] ?$/.test(before) && !line.slice(cursor.col - from).trim();
+  const found = loneMark
+    ? null
+    : (commandLine ??
+      named ??
+      bracketed ??
+      wrappedMark ??
+      REMARKED_PROMPT.exec(before) ??
+      /^(.*?[^\s].*?(?:[:?$#❯›]|(?<!<[\w-]{1,10})>)|[>❯›$#])\s/.exec(before) ??
+      ASKS_ON.exec(before) ??
+      /^(.*[:?>$#❯›])\s*$/.exec(before) ??
+      /^(.*?\S.*?\]:)(?=\S)/.exec(before));
   // (A lone "?" after a ">" found as the mark is the prompt's own last mark, not what was typed: find -ok's
   // "< rm … > ? ". After a "?" it is typed: visudo's "What now? ?" asks for its options.)
   const lone =
@@ -1018,7 +1022,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     if (
       mark &&
       !/[:?>]\s/.test(`${typed} `) &&
-      !(/^[:?] $/.test(mark[0]) && /\S\s+\S/.test(typed)) &&
+      !(/^[:?] $/.test(mark[0]) && /\S\s+\S/.test(typed) && !CODE_TYPED.test(typed)) &&
       !line.slice(cursor.col - from).trim() &&
       view.flat.slice(row + 1).every((l) => !l.trim())
     ) {
@@ -1160,6 +1164,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   view.use(row, status, view.cols - status);
   return [input, { kind: "status", row, col: status, width: text.length, height: 1, text }];
 }
+
+/**
+ * Code typed at a REPL's lone mark, not a prompt's words: a call, a quote or an assignment (gp's "? write("sum.txt",
+ * sum(i=1,100,i))"; inquirer's "? Package name" and jove's ": find-file (default notes.txt)" are words).
+ */
+const CODE_TYPED = /\w\(|["=]/;
 
 /** A marker standing after a prompt's colon, the answer typed after it: certutil's "…: > ". */
 const MARK_AFTER_PROMPT = /^[>›❯] (?=\S|$)|^[>›❯]$/;

@@ -347,6 +347,18 @@ test("a question opening with 'Which', 'What' …, a remark in parentheses in it
   }
 });
 
+// Blind set 8's steghide (issue 59), now train: a question in lower case under a short line of output opens on its
+// own row; the line above ended far from the edge, so nothing wrapped onto it.
+test("a lower-case question under a short line ('… done' over 'the file … overwrite ? (y/n)'): own row", async () => {
+  expect(await itemsOf("b8-steghide-overwrite", "question")).toEqual({
+    label: 'the file "out.bmp" does already exist. overwrite ?',
+    items: [
+      ["Yes", "y", false],
+      ["No", "n", false],
+    ],
+  });
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

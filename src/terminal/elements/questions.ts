@@ -1131,6 +1131,11 @@ const GOES_ON = /^[a-z]+(?: [a-z]+)+/;
  */
 function openedAbove(view: View, row: number, label: string): number {
   if (!GOES_ON.test(label)) return row;
+  // (A row right above from the first column ending 20 cells or more short of the edge wrapped nothing onto this: it is
+  // a line of its own, steghide's 'embedding "secret.txt" in "cover.bmp"... done' over 'the file "out.bmp" does
+  // already exist. overwrite ? (y/n)'.)
+  const above = row > 0 ? view.flat[row - 1]! : "";
+  if (/^\S/.test(above) && above.trimEnd().length < view.cols - 20) return row;
   const opens = [1, 2, 3, 4].map((up) => row - up).find((r) => r >= 0 && /^[A-Z]/.test(view.flat[r]!));
   if (opens === undefined) return row;
   for (let r = opens; r < row; r++) if (!view.free(r, 0, view.cols)) return row;

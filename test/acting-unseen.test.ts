@@ -1064,3 +1064,29 @@ test.if(Bun.which("gp") !== null)(
   },
   60_000,
 );
+
+test.if(Bun.which("makeself") !== null)(
+  "answers named in the prompt's words ('Please type y to accept, n otherwise:', makeself's licence): y or n chosen",
+  async () => {
+    // Blind set 9: the row was read as an input, so `choose y` found no question.
+    for (const answer of ["y", "n"] as const) {
+      const dir = join(sandbox.dir, `mk-${answer}`);
+      mkdirSync(join(dir, "payload"), { recursive: true });
+      writeFileSync(join(dir, "payload/tides.txt"), "high water 06:12\n");
+      writeFileSync(join(dir, "LICENSE"), "HARBOUR TOOLS LICENCE\nUse freely.\n");
+      const made = spawnSync(
+        "makeself",
+        ["--license", "LICENSE", "payload", "tools.run", "Harbour tools", "echo", "installed"],
+        { cwd: dir },
+      );
+      expect(made.status).toBe(0);
+      const id = await start(`cd ${dir} && PAGER=cat ./tools.run --target out`);
+      await shown(id, "n otherwise:");
+      const reply = await act(["choose", id, answer]);
+      expect(reply).toMatchObject({ sent: [answer, "Enter"], effect: "answered" });
+      await shown(id, "rc=");
+      expect(existsSync(join(dir, "out/tides.txt"))).toBe(answer === "y");
+    }
+  },
+  60_000,
+);

@@ -2053,3 +2053,23 @@ test("a REPL's lone '?' or ':' mark: one field, one label, before and after code
   expect((await read("? Package name"))[0]![0]).toBe("text");
   expect((await read(": find-file (default notes.txt)"))[0]![0]).toBe("text");
 });
+
+test("answers named in the prompt's words on the cursor's row ('Please type y to accept, n otherwise:')", async () => {
+  expect(await itemsOf("b9-makeself-licence", "question")).toEqual({
+    label: "Please type y to accept, n otherwise",
+    items: [
+      ["y", "y", false],
+      ["n", "n", false],
+    ],
+  });
+  // Printed above a shell's prompt, or a prompt drawn after it on its row: no question.
+  for (const text of ["Please type y to accept, n otherwise:\r\n$ ", "Please type y to accept, n otherwise:>>> "]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -344,7 +344,9 @@ test("numbered headers printed by a REPL of one mark, its command's row scrolled
 // A question's remark in parentheses on the row under it, the cursor at its end, is the question's (opam's "[N/y/f]"
 // over "(default is 'no', …)", `remarkUnder`). Printed with no newline, a REPL's or shell's prompt drawn after it on its
 // row: the row is no remark alone, so the question is output and nothing is typed.
-test("a question over its remark, printed unended, a prompt drawn after the remark: nothing is typed", async () => {
+// (Likewise answers named in the prompt's words, makeself's "Please type y to …, n otherwise:", `TYPED_ANSWERS`: a
+// question only on the cursor's row, the cursor after it.)
+test("a question over its remark, answers named in words, printed unended, a prompt after: nothing typed", async () => {
   for (const prompt of [">>> ", "$ ", "> "]) {
     const id = await sandbox.ok([
       "create",
@@ -352,10 +354,10 @@ test("a question over its remark, printed unended, a prompt drawn after the rema
       "bash",
       "--norc",
       "-c",
-      `printf 'Do you want to wipe the disk? [N/y/f]\n(default is no)'; ` +
+      `printf 'Do you want to wipe the disk? [N/y/f]\n(default is no)\nPlease type y to wipe, n otherwise:'; ` +
         `while read -t 8 -p ${JSON.stringify(prompt)} l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
     ]);
-    await sandbox.shown(id, `(default is no)${prompt.trimEnd()}`);
+    await sandbox.shown(id, `n otherwise:${prompt.trimEnd()}`);
     for (const named of ["y", "Yes", "f"]) {
       const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
       expect(reply.code, `${prompt}: choose ${named}: ${reply.stdout}`).not.toBe(0);

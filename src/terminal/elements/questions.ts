@@ -646,6 +646,29 @@ export function findQuestions(view: View): Found[] {
     view.use(row, 0, view.cols, last - row + 1);
     row = last;
   }
+  // Answers named in the prompt's own words, the row holding the cursor after it (makeself's "Please type y to accept,
+  // n otherwise:"): a question labelled with the whole row, its items the keys it names.
+  {
+    const { cursor } = view;
+    const line = cursor.visible ? view.flat[cursor.row]! : "";
+    const typed = TYPED_ANSWERS.exec(line);
+    if (
+      typed &&
+      cursor.col >= line.trimEnd().length &&
+      typed[3] !== typed[4] &&
+      view.free(cursor.row, 0, line.trimEnd().length)
+    ) {
+      const row = cursor.row;
+      const start = typed[1]!.length;
+      const label = typed[2]!;
+      const items = [typed[3]!, typed[4]!].map((key, i) => {
+        const col = line.indexOf(` ${key} `, i === 0 ? start : line.indexOf(typed[3]!, start) + 1) + 1;
+        return { label: key, row, col, width: key.length, key };
+      });
+      out.push({ kind: "question", row, col: start, width: label.length, height: 1, label, items });
+      view.use(row, start, line.trimEnd().length - start);
+    }
+  }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
@@ -802,6 +825,16 @@ export function findQuestions(view: View): Found[] {
   }
   return out;
 }
+
+/**
+ * A prompt naming its answers in words, a key typed for each: makeself's "Please type y to accept, n otherwise:", "Type
+ * y to install or n to skip:". The keys a letter or a short word, alone between blanks.
+ */
+/** A few lower-case words after "to": what a key does ("accept", "install the tools"). */
+const DOES = "to [a-z]+(?: [a-z]+){0,3}";
+const TYPED_ANSWERS = new RegExp(
+  `^(\\s*)((?:\\S.*? )?[Tt]ype (\\w{1,3}) ${DOES}(?:,| or) (\\w{1,3}) (?:otherwise|${DOES}))\\s*[:?]?\\s*$`,
+);
 
 /**
  * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`,

@@ -359,6 +359,23 @@ test("a lower-case question under a short line ('… done' over 'the file … ov
   });
 });
 
+// Blind set 8's certbot (issue 59), now train: a prompt broken off mid-sentence at the row's end goes on in lower case
+// on the cursor's row, however long the rest.
+test("a prompt's sentence broken at the row's end, its long rest on the cursor's row: one input, two rows", async () => {
+  const fixture = await loadFixture("b8-certbot-list");
+  try {
+    const input = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "input");
+    expect([input?.row, input?.height, input?.label]).toEqual([
+      8,
+      2,
+      "Select the appropriate numbers separated by commas and/or spaces, or leave input blank to select all options " +
+        "shown (Enter 'c' to cancel)",
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -1145,11 +1145,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (s3cmd's "…[%(bucket)s.s3.am" over "azonaws.com]: %(bucket)s.s3.amazonaws.com").
   const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
   // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
+  const sentence = SENTENCE_REST.test(before.slice(0, promptEnd)) && !/[.!?:;]$/.test(above);
   if (
     stop === view.cols &&
     first === 0 &&
     !commandLine &&
-    WRAPPED_REST.test(before.slice(0, promptEnd)) &&
+    (WRAPPED_REST.test(before.slice(0, promptEnd)) || sentence) &&
     above.length >= view.cols - 2 &&
     !/^\s/.test(above) &&
     // (Not an answered prompt that happens to be long: composer's "Package Type (…) []: library" over "License []: ".)
@@ -1157,7 +1158,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.free(row - 1, 0, view.cols)
   ) {
     view.use(row - 1, 0, view.cols);
-    return [{ ...input, row: row - 1, height: 2, label: clean(joinWrapped(view.cols, above, labelText)) }];
+    // (A sentence broken at a blank, as textwrap breaks it, keeps that blank.)
+    const label = sentence ? `${above} ${labelText}` : joinWrapped(view.cols, above, labelText);
+    return [{ ...input, row: row - 1, height: 2, label: clean(label) }];
   }
   if (status < 0) return [input];
   const text = view.text(row, status, view.cols).trimEnd();
@@ -1176,6 +1179,12 @@ const MARK_AFTER_PROMPT = /^[>›❯] (?=\S|$)|^[>›❯]$/;
 
 /** The rest of a wrapped prompt on the cursor's row: a few words ending in ":" or "?", no shell's mark. */
 const WRAPPED_REST = /^[^@~$#%>]{0,20}[:?]\s*$/;
+
+/**
+ * Or the rest of a sentence the row above broke off mid-way, opening in lower case, as long as it takes (certbot's
+ * "Select the appropriate numbers … or leave input" over "blank to select all options shown (Enter 'c' to cancel):").
+ */
+const SENTENCE_REST = /^[a-z][^@~$#%>]*[:?]\s*$/;
 
 /** A mark that opens or ends a prompt on the cursor's row (`$ `, `name: `, `> `): the row is its own prompt. */
 const PROMPT_MARK = /^[$#>%❯›]|[:?$#>❯›%]\s/;

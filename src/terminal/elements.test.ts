@@ -361,7 +361,7 @@ test("a lower-case question under a short line ('… done' over 'the file … ov
 
 // Blind set 8's certbot (issue 59), now train: a prompt broken off mid-sentence at the row's end goes on in lower case
 // on the cursor's row, however long the rest.
-test("a prompt's sentence broken at the row's end, its long rest on the cursor's row: one input, two rows", async () => {
+test("a prompt's sentence broken at the row's end, its long rest on the cursor's row: one input", async () => {
   const fixture = await loadFixture("b8-certbot-list");
   try {
     const input = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "input");

@@ -266,7 +266,22 @@ export class Actor {
           : above && askedBefore(look.grid, prompt, element, this.history(HISTORY_ASKED))
             ? ["REPL", "the same prompt stands above it, a line typed after it"]
             : [];
-    if (!why || (element?.kind === "input" && element.row <= row && row < element.row + element.height)) return;
+    const holds = !!element && element.row <= row && row < element.row + element.height;
+    // (The prompt holding the cursor may end in the program's own, seen above the target with a command typed after
+    // it: the words before it on its row are that command's output printed with no newline at its end, and so is the
+    // target, there or above.)
+    const own =
+      normal && element && (holds || above)
+        ? promptAfterOutput(look.grid, prompt, element, this.history(HISTORY_ASKED))
+        : undefined;
+    if (own !== undefined)
+      throw new T4aError(
+        "invalid_params",
+        `${nameOf(target!)} is output: the cursor waits after ${JSON.stringify(own)}, a prompt that opens an earlier ` +
+          "row with a command typed after it; the words before it on the row were printed by that command, and the " +
+          "program would read the keys; nothing was sent",
+      );
+    if (!why || (element?.kind === "input" && holds)) return;
     throw new T4aError(
       "invalid_params",
       `${target ? nameOf(target) : "that text"} is output: the ${who} is at its prompt (${why}) and would read the ` +
@@ -347,6 +362,33 @@ function askedBefore(grid: CellGrid, prompt: string, element: Element | undefine
     if (typed && !answers.has(typed.toLowerCase()) && !ANSWER_TYPED.test(typed)) return true;
   }
   return false;
+}
+
+/** A program's own prompt ends in one of these marks ("> ", "(gdb) ", "* "; not "- " or ": ", which open lists). */
+const OWN_PROMPT_END = /[>)$#%*&❯›»]\s*$/u;
+
+/**
+ * The end of `prompt` (what stands before the cursor, the field's typed value aside) that opens a row above the target,
+ * on the screen or scrolled off (`earlier`), with a command typed after it: a REPL's "> " or "(gdb) " drawn after
+ * words a command printed with no newline at their end ("Enter your name: " then "> "). Undefined when no such end, or
+ * when the whole prompt reads as a shell's (its command line, after a README's "$ npm install" rows).
+ */
+function promptAfterOutput(grid: CellGrid, prompt: string, element: Element, earlier: string[]): string | undefined {
+  const typed = (element.kind === "input" ? (element.value ?? "") : "").trim();
+  const asked =
+    typed && prompt.trimEnd().endsWith(typed) ? prompt.slice(0, prompt.trimEnd().length - typed.length) : prompt;
+  if (!asked.trim() || isShellPrompt(asked)) return undefined;
+  const rows = earlier.concat(Array.from({ length: element.row }, (_, r) => rowText(grid, r)));
+  for (let i = 1; i < asked.length; i++) {
+    const end = asked.slice(i);
+    // (Words before it, not a frame's side: claude's "│ > " under its earlier "> fix the bug" is its own box.)
+    if (/^\s/.test(end) || !OWN_PROMPT_END.test(end) || !/[\p{L}\p{N}]/u.test(asked.slice(0, i))) continue;
+    for (const text of rows) {
+      const after = text.startsWith(end) ? text.slice(end.length).trim() : "";
+      if (after && !ANSWER_TYPED.test(after)) return end;
+    }
+  }
+  return undefined;
 }
 
 /**

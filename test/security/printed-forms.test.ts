@@ -134,3 +134,49 @@ test("a form's last row printed with no newline, a prompt drawn after it on the 
   }
   expect(crossed).toEqual([]);
 }, 120_000);
+
+// Found in the attack round of 7 December (attack7), on the marker after a prompt's colon landed that morning
+// (MARK_AFTER_PROMPT, certutil's "…[<0 for unlimited path]: >"): a REPL whose prompt is "> " (node's, lua's, R's) that
+// printed a file ending unended in "Enter your name: " drew its "> " after it, and the row read as certutil's prompt, an
+// input holding the cursor with nothing typed: `fill "Enter your name" Evil --submit` typed it into the REPL and
+// answered `submitted`. The prompt the cursor waits after ends in what opens an earlier row with a command typed after
+// it ("> show"): that is the program's own prompt, and the words before it on the row are the command's output.
+test("words printed unended before a REPL's own prompt, seen above with a command after it: fill types nothing", async () => {
+  const file = `${sandbox.dir}/unended.txt`;
+  await Bun.write(file, "Connected to db.example.org\nEnter your name: ");
+  for (const prompt of ["> ", "(gdb) "]) {
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `while read -t 8 -p ${JSON.stringify(prompt)} l; do if [ "$l" = show ]; then cat ${file}; ` +
+        `else echo "ran[$l]"; fi; done; echo; echo "loop over"; sleep 600`,
+    ]);
+    await sandbox.shown(id, prompt.trim());
+    await sandbox.ok(["send", id, "show\n"]);
+    await sandbox.shown(id, `Enter your name: ${prompt.trim()}`);
+    const reply = await sandbox.run(["fill", id, "Enter your name", "Evil", "--submit", "--json", "--timeout", "3s"]);
+    expect(reply.code, `${prompt}: ${reply.stdout}`).not.toBe(0);
+    await sandbox.shown(id, "loop over");
+    expect(await sandbox.screen(id), prompt).not.toContain("Evil");
+    await sandbox.ok(["kill", id]);
+  }
+  // A program's own prompt with a marker after its colon, asked again: filled and entered.
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `for i in 1 2; do read -p "Enter the limit, enter to skip [<0 for none]: > " l; echo "got[$l]"; done; sleep 600`,
+  ]);
+  await sandbox.shown(id, "none]: >");
+  const first = JSON.parse(await sandbox.ok(["fill", id, "Enter the limit", "12", "--submit", "--json"]));
+  expect(first.effect).toBe("submitted");
+  await sandbox.shown(id, "got[12]");
+  const second = JSON.parse(await sandbox.ok(["fill", id, "Enter the limit", "7", "--submit", "--json"]));
+  expect(second.effect).toBe("submitted");
+  await sandbox.shown(id, "got[7]");
+}, 120_000);

@@ -367,3 +367,33 @@ test("a question over its remark, answers named in words, printed unended, a pro
     await sandbox.ok(["kill", id]);
   }
 }, 60_000);
+
+// Found in the attack round of 7 December (attack7): cabal's numbered options under a heading (landed the day before),
+// printed by a REPL of prompt "> " from a file ending unended in "Your choice? [default: NONE] ", the REPL's "> " after
+// it: the list over that prompt read as cabal's question, and `choose MIT` typed 3 and Enter into the REPL, answered
+// `answered`. The REPL's "> " opens the row of the command that printed them ("> show"): they are its output.
+test("cabal's numbered options printed unended by a REPL of prompt '> ': choose types nothing", async () => {
+  const file = `${sandbox.dir}/cabal.txt`;
+  await Bun.write(
+    file,
+    "Please choose a license:\n * 1) NONE\n   2) BSD-2-Clause\n   3) MIT\nYour choice? [default: NONE] ",
+  );
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p "> " l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(id, ">");
+  await sandbox.ok(["send", id, "show\n"]);
+  await sandbox.shown(id, "[default: NONE] >");
+  for (const named of ["MIT", "NONE"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.ok(["send", id, "end\n"]);
+  await sandbox.shown(id, "ran[");
+  expect(await sandbox.screen(id)).toContain("> end\nran[end]");
+}, 60_000);

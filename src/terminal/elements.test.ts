@@ -376,6 +376,25 @@ test("a prompt's sentence broken at the row's end, its long rest on the cursor's
   }
 });
 
+// Blind set 8's pg_activity (issue 59), now train: a full-screen program's title on the top row, parts parted by " - ".
+test("a top row 'Name 1.2 - part - part', the cursor hidden, rows under it (pg_activity's): a status", async () => {
+  const fixture = await loadFixture("b8-pgactivity-main");
+  try {
+    const top = detectElements(cellGridOf(fixture.term)).find((e) => e.row === 0);
+    expect([top?.kind, top?.text?.slice(0, 24)]).toEqual(["status", "PostgreSQL 15.18 - vm - "]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // The same row with the cursor shown at a prompt under it is a banner: text.
+  const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+  await writeAll(term, "Tool 1.2 - vm - db\r\none\r\ntwo\r\nthree\r\n> ");
+  try {
+    expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "status")).toEqual([]);
+  } finally {
+    term.dispose();
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -540,7 +540,25 @@ export function findStatus(view: View): Found[] {
   if (crumbs !== undefined) out.push(status(view, crumbs, crumbs));
   const bar = barOverStatus(view, out);
   if (bar !== undefined) out.push(status(view, bar, bar));
+  if (titleRow(view)) out.push(status(view, 0, 0));
   return out;
+}
+
+/** A top row of three parts or more parted by " - ", the first a name and its version: pg_activity's title. */
+const TITLE_PARTS = /^[A-Z][\w.-]* \d+(?:\.\d+)+ - \S.*? - \S/;
+
+/**
+ * A full-screen program's title on the top row (pg_activity's "PostgreSQL 15.18 - vm - ada@…/tides - Ref.: 2s"): its
+ * parts parted by " - ", the first a name and a version, the terminal's cursor hidden and rows drawn under it. (A
+ * line-mode program's banner, iex's "Interactive Elixir (1.14.0) - press Ctrl+C …", has the cursor at a prompt.)
+ */
+function titleRow(view: View): boolean {
+  return (
+    !view.cursor.visible &&
+    TITLE_PARTS.test(view.flat[0]!) &&
+    view.free(0, 0, view.cols) &&
+    view.flat.slice(1, 4).every((l) => l.trim() !== "")
+  );
 }
 
 /** The top row: words on the backdrop, then one run in reverse to the row's end, over half of it (a tab strip). */

@@ -395,6 +395,17 @@ test("a top row 'Name 1.2 - part - part', the cursor hidden, rows under it (pg_a
   }
 });
 
+// Blind set 8's pg_activity help (issue 59), now train: the cursor hidden right under "Press any key to exit.".
+test("'Press any key to exit.' with the cursor hidden under it, nothing below: a question", async () => {
+  const fixture = await loadFixture("b8-pgactivity-help");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+    expect(found.map((e) => [e.row, e.label])).toEqual([[19, "Press any key to exit."]]);
+  } finally {
+    fixture.term.dispose();
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -674,10 +674,15 @@ export function findQuestions(view: View): Found[] {
     const line = view.flat[row]!;
     // Or any other "to …" ending the row that holds the cursor after it (plink's "Press Return to begin session."),
     // the sentences before it on its row part of it ("Access granted. Press Return …").
+    // (Or a full-screen program's, the cursor hidden at the first column of the row under it, nothing below it:
+    // pg_activity's help screen's "Press any key to exit.")
+    const hiddenUnder =
+      !view.cursor.visible &&
+      view.cursor.row === row + 1 &&
+      view.cursor.col === 0 &&
+      view.flat.slice(row + 1).every((l) => !l.trim());
     const waits =
-      view.cursor.visible &&
-      view.cursor.row === row &&
-      view.cursor.col >= line.trimEnd().length &&
+      (hiddenUnder || (view.cursor.visible && view.cursor.row === row && view.cursor.col >= line.trimEnd().length)) &&
       /(?<=^|[.!] )(?:Press|Hit) (ENTER|RETURN|any key) to [a-z]+(?: [a-z]+){0,3}[.!]?\s*$/i.exec(line);
     const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line) ?? (waits || null);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length) || writtenPast(view, row))

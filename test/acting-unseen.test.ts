@@ -1090,3 +1090,19 @@ test.if(Bun.which("makeself") !== null)(
   },
   60_000,
 );
+
+test.if(Bun.which("clisp") !== null)(
+  "a form in parentheses filled at a REPL's '[1]>' (clisp): its value, no default, the line entered",
+  async () => {
+    // Blind set 9: "(with-open-file (s …) " read as a default in parentheses, the value what came after: fill refused.
+    const dir = join(sandbox.dir, "clisp");
+    mkdirSync(dir, { recursive: true });
+    const id = await start(`cd ${dir} && clisp -q -norc`);
+    await shown(id, "[1]>");
+    const form = '(with-open-file (s "range.txt" :direction :output) (print (+ 3 4) s))';
+    expect((await act(["fill", id, "[1]", form, "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "range.txt")) || undefined, 10_000, "range.txt");
+    expect(readFileSync(join(dir, "range.txt"), "utf8").trim()).toBe("7");
+  },
+  60_000,
+);

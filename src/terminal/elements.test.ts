@@ -2120,3 +2120,27 @@ test("answers named in the prompt's words on the cursor's row ('Please type y to
     }
   }
 });
+
+test("code in parentheses typed after a REPL's '>' is the value, no default (clisp's '[1]> (+ 1 2)')", async () => {
+  for (const [text, value] of [
+    ["[1]> (+ 1 2)", "(+ 1 2)"],
+    [
+      '[1]> (with-open-file (s "r.txt" :direction :output) (print 7 s))',
+      '(with-open-file (s "r.txt" :direction :output) (print 7 s))',
+    ],
+    ["name: (proj) ", ""],
+    ["What keysize do you want? (3072) 40", "40"],
+  ] as const) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(
+        detectElements(cellGridOf(term))
+          .filter((e) => e.kind === "input")
+          .map((e) => e.value),
+      ).toEqual([value]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -1080,15 +1080,17 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       : HINT_RIGHT.test(line.slice(cursor.col - from)) || argumentHint(view, row, from + promptEnd)
         ? shown.slice(0, cursor.col - from)
         : shown;
+  // (Not after a REPL's ">": clisp's "[1]> (+ 1 2)" is code typed, a form in parentheses, no default.)
+  const offersDefault = !/>\s*$/.test(match[0]);
   const value =
     placeholder(view, from + promptEnd, view.cols) ||
-    /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1))
+    (offersDefault && /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)))
       ? ""
       : typed
           .slice(promptEnd)
           .replace(DROP_DOWN, "")
           .replace(/\s*[│┃║]\s*$/, "")
-          .replace(/^\s*\([^)]*\) (?=\S)/, "")
+          .replace(offersDefault ? /^\s*\([^)]*\) (?=\S)/ : /^$/, "")
           .trimEnd();
   // A question's own prompt (Continue? [Y/n]) is a question, not an input.
   if (/[[(][yY]\/[nN][\])]|\[[yn],/.test(line)) return [];

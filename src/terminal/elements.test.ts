@@ -406,6 +406,21 @@ test("'Press any key to exit.' with the cursor hidden under it, nothing below: a
   }
 });
 
+// Blind set 8's pg_activity (issue 59): a box's right side after "(y/n)" is no answer typed.
+test("a '(y/n)' question in a box, its right side after it, the cursor hidden: a question", async () => {
+  const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+  await writeAll(
+    term,
+    "\x1b[?25l\r\n  ┌──────────────────┐\r\n  │ Terminate 23? (y/n) │\r\n  └──────────────────┘\r\n",
+  );
+  try {
+    const found = detectElements(cellGridOf(term)).filter((e) => e.kind === "question");
+    expect(found.map((e) => [e.col, e.label, e.items?.map((i) => i.key)])).toEqual([[4, "Terminate 23?", ["y", "n"]]]);
+  } finally {
+    term.dispose();
+  }
+});
+
 test('a remark in parentheses ending in the colon is part of the prompt ("Are you sure? (Type …):")', async () => {
   const fixture = await loadFixture("b2-luks-confirm");
   try {

@@ -171,6 +171,9 @@ const REMARKED_YES_NO = /(?<=\? )\(([yY])\/([nN])((?:, (?:[a-z]|Return|Enter) [a
 /** An answer typed after a question's answers, on its row: "…? s", "(y/N): n". */
 const ANSWERED_AFTER = /[\])]\??:? +\S+$/;
 
+/** A box's right side after a question in it, and blanks: no answer typed (pg_activity's "… (y/n) │"). */
+const FRAME_END = /(?:\s+[│┃║])?\s*$/;
+
 /** A side bar's last row before the question on it: deno's "┗ Allow? [y/n/A]". */
 const SIDE_BAR_END = /^\s*[┗┖┕└╰]\s+(?=\S)/;
 
@@ -221,7 +224,7 @@ export function findQuestions(view: View): Found[] {
     // One answered already, a later line under it and the cursor there (git add -p's "…? s" over
     // the next hunk, certtool's "(y/N): n"), is the session's history, not a question.
     const answered =
-      ANSWERED_AFTER.test(view.flat[row]!.trimEnd()) &&
+      ANSWERED_AFTER.test(view.flat[row]!.replace(FRAME_END, "")) &&
       view.cursor.row > row &&
       view.flat.slice(row + 1).some((l) => l.trim());
     // So is one a later question stands under, up to the cursor's row (answered by Enter: certtool's
@@ -236,7 +239,7 @@ export function findQuestions(view: View): Found[] {
       ? line.search(/(?<=^~\s+)\S/)
       : bar
         ? bar[0].length
-        : line.length - line.trimStart().length;
+        : Math.max(0, line.search(/[^\s│┃║]/));
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.

@@ -364,8 +364,8 @@ function askedBefore(grid: CellGrid, prompt: string, element: Element | undefine
   return false;
 }
 
-/** A program's own prompt ends in one of these marks ("> ", "(gdb) ", "* "; not "- " or ": ", which open lists). */
-const OWN_PROMPT_END = /[>)$#%*&❯›»]\s*$/u;
+/** A program's own prompt's last mark ("> ", "(gdb) ", "* ", swipl's "?- "; not "- " or ": ", which open lists). */
+const OWN_PROMPT_END = /(?:[>)$#%*&❯›»]|\?-)\s*$/u;
 
 /**
  * The end of `prompt` (what stands before the cursor, the field's typed value aside) that opens a row above the target,
@@ -1362,11 +1362,11 @@ export function refuseShortOfPrompt(target: Target, named: string | undefined): 
 }
 
 /**
- * A field's value ending in a prompt's closing mark ("$", ">>>", "(gdb)", sbcl's "*"), the cursor one blank after it:
- * what a line-oriented program drew after a row printed with no newline (`cat` of a file ending in "extract ‘a.txt’?"),
- * not a value typed.
+ * A field's value ending in a prompt's closing mark ("$", ">>>", "(gdb)", sbcl's "*", swipl's "?-"), the cursor one
+ * blank after it: what a line-oriented program drew after a row printed with no newline (`cat` of a file ending in
+ * "extract ‘a.txt’?"), not a value typed.
  */
-const PROMPT_AS_VALUE = /[$#%>❯➜»)*&]$/u;
+const PROMPT_AS_VALUE = /(?:[$#%>❯➜»)*&]|\?-)$/u;
 
 /** Erasing a field stops once it shows nothing, or after this many rounds that changed nothing seen. */
 const MAX_STILL_ROUNDS = 2;

@@ -117,6 +117,8 @@ test("a form's last row printed with no newline, a prompt drawn after it on the 
     ],
     // tar -w's question (QUOTED_ASK), gdb's prompt after it.
     ["printf 'extract ‘a.txt’?'", "(gdb) ", "extract ‘a.txt’?"],
+    // The same, swipl's "?- " after it.
+    ["printf 'extract ‘a.txt’?'", "?- ", "extract ‘a.txt’?"],
   ];
   const crossed: string[] = [];
   for (const [printed, prompt, label] of cases) {
@@ -144,7 +146,7 @@ test("a form's last row printed with no newline, a prompt drawn after it on the 
 test("words printed unended before a REPL's own prompt, seen above with a command after it: fill types nothing", async () => {
   const file = `${sandbox.dir}/unended.txt`;
   await Bun.write(file, "Connected to db.example.org\nEnter your name: ");
-  for (const prompt of ["> ", "(gdb) "]) {
+  for (const prompt of ["> ", "(gdb) ", "?- "]) {
     const id = await sandbox.ok([
       "create",
       "--",

@@ -1106,3 +1106,67 @@ test.if(Bun.which("clisp") !== null)(
   },
   60_000,
 );
+
+// Sweep 1 (issue 59): program families new to train.
+test.if(Bun.which("darcs") !== null)(
+  "darcs's '(1/2)  [ynW...], or ? for more options:': each change chosen by its letter, the record confirmed",
+  async () => {
+    const repo = join(sandbox.dir, "darcs-repo");
+    mkdirSync(repo, { recursive: true });
+    const darcs = (...args: string[]) =>
+      spawnSync("darcs", args, { cwd: repo, env: { ...process.env, DARCS_EMAIL: "Ada <ada@example.org>" } });
+    darcs("init", "-q");
+    writeFileSync(join(repo, "tide.txt"), "alpha\n");
+    writeFileSync(join(repo, "buoy.txt"), "one\n");
+    darcs("add", "-q", "tide.txt", "buoy.txt");
+    darcs("record", "-a", "-q", "-m", "first");
+    writeFileSync(join(repo, "tide.txt"), "alpha\nbeta\n");
+    writeFileSync(join(repo, "buoy.txt"), "one\ntwo\n");
+    const id = await start(`cd ${repo} && DARCS_EMAIL='Ada <ada@example.org>' darcs record -m tidy`);
+    for (const [asked, answer] of [
+      ["(1/2)", "n"],
+      ["(2/2)", "y"],
+      ["Record these changes?", "y"],
+    ] as const) {
+      await shown(id, asked);
+      expect(await act(["choose", id, answer])).toMatchObject({ sent: [answer], effect: "answered" });
+    }
+    await shown(id, "rc=0");
+    const log = darcs("log", "-v", "--last", "1").stdout.toString();
+    expect(log).toContain("tidy");
+    expect(log).toContain("+beta");
+    expect(log).not.toContain("+two");
+  },
+  60_000,
+);
+
+test.if(existsSync("/usr/bin/ipython3"))(
+  "IPython's 'Do you really want to exit ([y]/n)?': choose y exits",
+  async () => {
+    const home = join(sandbox.dir, "ipython-home");
+    mkdirSync(home, { recursive: true });
+    const id = await start(`HOME=${home} /usr/bin/ipython3 --no-banner --colors=NoColor`);
+    await shown(id, "In [1]:");
+    await sandbox.ok(["send", id, "\\x04"]);
+    await shown(id, "([y]/n)?");
+    expect(await act(["choose", id, "y"])).toMatchObject({ sent: ["y", "Enter"], effect: "answered" });
+    await shown(id, "rc=0");
+  },
+  60_000,
+);
+
+test.if(spawnSync("ruby", ["-e", 'require "tty-prompt"']).status === 0)(
+  "tty-prompt's '‣' select and hexagon multi_select: the item chosen, a box checked",
+  async () => {
+    const out = join(sandbox.dir, "tty-select.out");
+    const id = await start(`ruby ${PROGRAMS}/tty-select.rb ${out}`);
+    await shown(id, "canary");
+    expect(await act(["choose", id, "production"])).toMatchObject({ sent: ["Down", "Enter"], effect: "answered" });
+    await shown(id, "⬡ nginx");
+    expect(await act(["choose", id, "nginx"])).toMatchObject({ effect: "checked" });
+    await sandbox.ok(["send", id, "\\r"]);
+    await shown(id, "rc=0");
+    expect(readFileSync(out, "utf8")).toBe("production\nnginx,postgres\n");
+  },
+  60_000,
+);

@@ -94,6 +94,31 @@ test("every fixture (train and holdout) runs through the detector without throwi
 }, 120_000);
 
 /** The question or menu a fixture's detector reads, as label → [key, selected] per item. */
+/** The kinds detected on a fixture, text aside. */
+async function kindsOf(name: string) {
+  const fixture = await loadFixture(name);
+  try {
+    return detectElements(cellGridOf(fixture.term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => e.kind);
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+/** The questions detected on a screen the bytes draw. */
+async function questionsIn(bytes: string) {
+  const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true, scrollback: 0 });
+  await new Promise<void>((done) => term.write(bytes, done));
+  try {
+    return detectElements(cellGridOf(term))
+      .map((e) => e.kind)
+      .filter((kind) => kind === "question");
+  } finally {
+    term.dispose();
+  }
+}
+
 async function itemsOf(name: string, kind: "question" | "menu") {
   const fixture = await loadFixture(name);
   try {
@@ -243,6 +268,67 @@ test("letters in brackets after a question, a '?' among them ('? [Ynpsiuqx?], [H
       term.dispose();
     }
   }
+});
+
+// Sweep 1 (issue 59): program families new to train, their misses read as classes.
+test("letters in brackets, more elided, the key listing the rest after ('[ynW...], or ? for …')", async () => {
+  expect(await itemsOf("sw-darcs-record", "question")).toEqual({
+    label: "Shall I record this change? (1/5)",
+    items: [
+      ["y", "y", false],
+      ["n", "n", false],
+      ["W", "w", true],
+      ["?", "?", false],
+    ],
+  });
+  // Under two answered ones ("…options: y"), the one at the cursor is the question; its count is part of its words.
+  expect((await itemsOf("sw-darcs-record-next", "question")).label).toBe("Shall I record this change? (4/5)");
+  expect(await kindsOf("sw-darcs-record-next")).toEqual(["question"]);
+  // Printed above a shell's prompt (cat of a log), the cursor on the prompt's row: output, no question.
+  for (const [bytes, kinds] of [
+    ["Shall I record this change? (1/5)  [ynW...], or ? for more options:\r\n$ ", []],
+    ["Shall I record this change? (1/5)  [ynW...], or ? for more options: ", ["question"]],
+    ["Do you really want to exit ([y]/n)?\r\n$ ", []],
+    ["Do you really want to exit ([y]/n)? ", ["question"]],
+  ] as const)
+    expect(await questionsIn(bytes)).toEqual([...kinds]);
+});
+
+test("a yes/no of a letter each, the default in brackets ('([y]/n)?'); a help remark is no label", async () => {
+  expect(await itemsOf("sw-ipython-exit", "question")).toEqual({
+    label: "Do you really want to exit",
+    items: [
+      ["Yes", "y", true],
+      ["No", "n", false],
+    ],
+  });
+  expect((await itemsOf("sw-ttyprompt-expand", "question")).label).toBe("Overwrite Gemfile?");
+});
+
+test("tty-prompt: a '‣' marks the lit item, hexagons are boxes (⬢ checked), the key hint is the prompt's", async () => {
+  expect(await itemsOf("sw-ttyprompt-select", "menu")).toEqual({
+    label: undefined,
+    items: [
+      ["staging", null, false],
+      ["production", null, true],
+      ["canary", null, false],
+    ],
+  });
+  const fixture = await loadFixture("sw-ttyprompt-multi-first");
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(found.map((e) => [e.kind, e.label, e.checked, e.selected ?? false])).toEqual([
+      ["checkbox", "nginx", false, false],
+      ["checkbox", "postgres", true, true],
+      ["checkbox", "redis", false, false],
+      ["checkbox", "cron", false, false],
+      ["checkbox", "sshd", false, false],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // "Pick a region: (Press ↑/↓/←/→ arrow to move and Enter to select)" on the top row: the prompt's line, no status.
+  expect(await kindsOf("sw-ttyprompt-paged")).toEqual(["menu"]);
 });
 
 // Blind set 8's plink (issue 59), now train: a yes/no whose remarks after commas name more keys; a line waiting for

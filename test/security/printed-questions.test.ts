@@ -29,6 +29,8 @@ const PRINTED: Array<[string, string[]]> = [
   ["Press ENTER to continue", ["ENTER"]],
   ["Keep tide-tables? [Ynpsiuqx?], [H]elp:", ["Y", "q", "[H]elp"]],
   ["Exit without saving? [yN?]:", ["y", "N"]],
+  ["Shall I record this change? (1/5)  [ynW...], or ? for more options:", ["y", "W", "?"]],
+  ["Do you really want to exit ([y]/n)?", ["y", "Yes"]],
   ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
 ];
 
@@ -127,6 +129,11 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
   ["? Pick a framework (Use arrow keys)\n❯ React\n  Vue\n  Svelte\n", ["choose React", "choose Vue"]],
   ["? Pick toppings\n◉ Cheese\n◯ Ham\n◯ Olives\n", ["choose Ham", "choose Cheese"]],
   ["Name: [hello        ]\n  < OK >   <Cancel>\n", ["click OK", "fill Name xyz"]],
+  [
+    "Which environment? (Press ↑/↓ arrow to move and Enter to select)\n‣ staging\n  production\n",
+    ["choose production"],
+  ],
+  ["Which services should restart?\n  ⬡ nginx\n‣ ⬢ postgres\n  ⬡ redis\n", ["choose nginx", "choose postgres"]],
 ];
 
 // Found in the sixth session: a numbered list printed above an integrated shell's prompt made `choose Yes` press

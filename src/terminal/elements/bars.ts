@@ -20,6 +20,13 @@ const PRESS_HINT =
  */
 const KEY_OR_ANSWER = /^\S.*\bor (?:press|hit|type)\b.*[:?](?: \S{0,3})?$/i;
 
+/**
+ * A prompt's words, their ":" or "?", then a key hint wholly in parentheses ending the row: the question's own line at
+ * any row (tty-prompt's "Pick a region: (Press ↑/↓/←/→ arrow to move and Enter to select)"; its multi_select's, the
+ * answers so far before it and the hint going on in the next row), no status.
+ */
+const PROMPT_THEN_HINT = /^[^()]*\w[?:](?: [^()]+?)? \((?:press|use|hit|type)\b[^()]+(?:\)|$)/i;
+
 /** A program's banner names its version: "Mail version 8.1.2", "Interactive Elixir (1.14.0)", "kpcli v3.8.1". */
 const BANNER = /\bversion \d|\(\d+(?:\.\d+){1,3}\)|\bv\d+(?:\.\d+){1,3}\b/i;
 
@@ -404,6 +411,7 @@ export function findStatus(view: View): Found[] {
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
       !KEY_OR_ANSWER.test(trimmed) &&
       !markedBlock(view, row) &&
+      !PROMPT_THEN_HINT.test(trimmed) &&
       (PRESS_HINT.test(trimmed) ||
         /^(?:ctrl|c)-\w to \w+/i.test(trimmed) ||
         /\b(?:up|down|left|right|arrows?)\b[^.]{0,30}\bto (?:move|go|select|scroll|follow|choose|pick|reveal)\b/i.test(
@@ -419,6 +427,7 @@ export function findStatus(view: View): Found[] {
         !PROMPT_REMARK.test(trimmed) &&
         !MARKED_PROMPT_END.test(trimmed) &&
         !KEY_OR_ANSWER.test(trimmed) &&
+        !PROMPT_THEN_HINT.test(trimmed) &&
         !inParagraph(view, row) &&
         !closesAbove(view, row) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||

@@ -766,7 +766,7 @@ function filterTyped(view: View, row: number): boolean {
 /** Radios or checkboxes found already within a few rows under ROW. */
 function choicesBelow(view: View, row: number): boolean {
   for (let r = row + 1; r < Math.min(view.rows, row + 10); r++)
-    if (/[◯○◉●◎◻◼☐☑☒]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
+    if (/[◯○◉●◎◻◼☐☑☒⬡⬢]/.test(view.flat[r]!) && !view.free(r, 0, view.cols)) return true;
   return false;
 }
 
@@ -1525,8 +1525,8 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   return "";
 }
 
-/** A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐"… */
-const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎]`;
+/** A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐", tty-prompt's hexagons "⬢" (checked) and "⬡"… */
+const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎⬡⬢]`;
 /** A fold mark right after a box: hg's chunk selector's "[x]**  notes.txt" (its file's hunks collapsed). */
 const FOLD_MARK = String.raw`\*\*`;
 /** Its label, one to four blanks on, a tree's guides ("│ ├ └") before it allowed. */
@@ -1594,7 +1594,7 @@ export function findToggles(view: View): Found[] {
       const marker = match[1]!;
       if (loneBullet(view, row, col, marker)) continue;
       const radio = marker.startsWith("(");
-      const checked = /[xX*✓✔◉◼☑☒•o◎]/.test(marker);
+      const checked = /[xX*✓✔◉◼☑☒•o◎⬢]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
       // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
       const folded = line.startsWith("**", col + marker.length) ? 2 : 0;

@@ -13,8 +13,11 @@ const BRACKETED_ANSWERS =
   /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??/;
 /** A lone "(y)" right after a "?". */
 const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
-/** mutt's "([yes]/no/?)": the bracketed one is the default. */
-const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes)\/(?:\[no\]|no)(?:\/\[?[\w?]\]?)*)\)/;
+/**
+ * mutt's "([yes]/no/?)": the bracketed one is the default; so in one letter each (IPython's "Do you really want to
+ * exit ([y]/n)?").
+ */
+const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes|\[y\]|y)\/(?:\[no\]|no|\[n\]|n)(?:\/\[?[\w?]\]?)*)\)/;
 /** parted's "Yes/No?" at the end of its row. */
 const YES_SLASH_NO = /(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)/;
 /** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
@@ -29,6 +32,12 @@ const YES_NO = new RegExp(
  * before every line it writes (changeset's "🦋 "), sphinx-quickstart's "> ".
  */
 const QUESTION_ICON = /^(?:[?✔✖>]|\*{3}|\p{Extended_Pictographic}\uFE0F?) /u;
+
+/**
+ * A remark in parentheses between a question and its answers telling the key for help: no part of the question's
+ * words (tty-prompt's "Overwrite Gemfile? (enter "h" for help) [y,n,a,d,q,h]").
+ */
+const HELP_REMARK = /(?<=\?)\s+\((?:enter|type|press) (?:"[^"\s]{1,3}"|'[^'\s]{1,3}'|\S{1,3}) for help\)$/i;
 
 /** The names a one-letter or word answer goes by where the screen says nothing else. */
 const ANSWER_NAMES: Record<string, string> = {
@@ -163,6 +172,25 @@ const LETTERS_WITH_HELP =
   /(?<=\? )\[((?=[a-z?]*[A-Z][a-z?]*\])(?=[a-zA-Z]*\?)[a-zA-Z?]{3,12})\](?:, (\[([A-Z])\][a-z]+))?:?\s*$/;
 
 /**
+ * Letters in brackets after a question (a count of questions in parentheses may stand between), one capital (the
+ * default), more elided after them ("..."), the key that lists the rest named after a comma, the row's end: darcs's
+ * "Shall I record this change? (1/5)  [ynW...], or ? for more options:". Each letter one answer, named as shown, and
+ * that key one more.
+ */
+const LETTERS_AND_MORE = new RegExp(
+  [
+    // After the "?", maybe a count of questions: "? (1/5)  ".
+    /(?<=\?(?: \(\d+\/\d+\))? {1,2})/,
+    // The letters, one capital among them, then the elision: "[ynW...]".
+    /\[((?=[a-z]*[A-Z][a-z]*(?:\.\.\.|…)\])[a-zA-Z]{2,12})(?:\.\.\.|…)\]/,
+    // The key that lists the rest: ", or ? for more options:".
+    /(?:, or (\?) for (?:more options|help))?:?\s*$/,
+  ]
+    .map((r) => r.source)
+    .join(""),
+);
+
+/**
  * A yes or no in parentheses after a question, then remarks after commas each opening with the key it names (a letter,
  * or Return): "…? (y/n, Return cancels connection, i for more info)", the row's end.
  */
@@ -256,7 +284,8 @@ export function findQuestions(view: View): Found[] {
     // (nor is the "›" prompts draws between the question and its answers.)
     let label = clean(view.text(row, start, match.index!))
       .replace(QUESTION_ICON, "")
-      .replace(/\s*[›❯»]$/, "");
+      .replace(/\s*[›❯»]$/, "")
+      .replace(HELP_REMARK, "");
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
@@ -351,15 +380,18 @@ export function findQuestions(view: View): Found[] {
     view.use(row, start, end - start);
   }
   // Letters in brackets after the question, a "?" among them, the row's end (debfoster's "Keep x? [Ynpsiuqx?],
-  // [H]elp:", "Exit without saving? [yN?]:"): each letter an answer as shown, typed in lower case, the capital the
-  // default; a marked word after them one more. Held to the cursor's row as every question.
+  // [H]elp:", "Exit without saving? [yN?]:"), or more elided after them and the key listing the rest named after
+  // (darcs's "(1/5)  [ynW...], or ? for more options:"): each letter an answer as shown, typed in lower case, the
+  // capital the default; a marked word or that key after them one more. Held to the cursor's row as every question.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
-    const match = LETTERS_WITH_HELP.exec(line);
+    const more = LETTERS_AND_MORE.exec(line);
+    const match = more ?? LETTERS_WITH_HELP.exec(line);
+    // (Elided ones may hide the n: darcs's last "Do you want to Record these changes? [Yglqk...]".)
     if (
       !match ||
       !/y/i.test(match[1]!) ||
-      !/n/i.test(match[1]!) ||
+      (!more && !/n/i.test(match[1]!)) ||
       !view.free(row, 0, line.trimEnd().length) ||
       writtenPast(view, row)
     )
@@ -381,7 +413,13 @@ export function findQuestions(view: View): Found[] {
     });
     if (match[2]) {
       const col = line.indexOf(match[2], match.index! + match[1]!.length);
-      items.push({ label: match[2], row, col, width: match[2].length, key: match[3]!.toLowerCase() });
+      items.push({
+        label: match[2],
+        row,
+        col,
+        width: match[2].length,
+        key: (more ? match[2] : match[3]!).toLowerCase(),
+      });
     }
     const end = line.trimEnd().length;
     out.push({

@@ -11,8 +11,8 @@ export const TOP_LEFT = "┌┍┎┏╒╓╔╭";
 export const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 export const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 export const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
-/** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects). */
-export const MARKERS = ">❯›▸►▶→➜●";
+/** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects; tty-prompt's "‣"). */
+export const MARKERS = ">❯›▸►▶→➜●‣";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */
 export class View {

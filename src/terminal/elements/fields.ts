@@ -1147,7 +1147,11 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (s3cmd's "…[%(bucket)s.s3.am" over "azonaws.com]: %(bucket)s.s3.amazonaws.com").
   const above = row > 0 ? view.flat[row - 1]!.trimEnd() : "";
   // (Only a short rest ending in ":" or "?": a shell's prompt under a long line of output is its own.)
-  const sentence = SENTENCE_REST.test(before.slice(0, promptEnd)) && !/[.!?:;]$/.test(above);
+  // (A long rest only: a short one may be a word broken mid-way, s3cmd's "…s3.am" over "azonaws.com]: ".)
+  const sentence =
+    !WRAPPED_REST.test(before.slice(0, promptEnd)) &&
+    SENTENCE_REST.test(before.slice(0, promptEnd)) &&
+    !/[.!?:;]$/.test(above);
   if (
     stop === view.cols &&
     first === 0 &&

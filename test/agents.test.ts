@@ -427,6 +427,27 @@ test("t4a agents lists every preset, installed or missing, with path and version
   expect(bare).toContain("claude\tmissing\tclaude");
 }, 180_000);
 
+test("agents --check: a CLI whose --help is killed (at its limit, or by any signal) has its flags unchecked, none said missing, exit 1", async () => {
+  const bin = join(sandbox.dir, "killed-help");
+  mkdirSync(bin, { recursive: true });
+  // claude's --version answers; its --help ends by a signal before a word of help (a loaded machine's 60 s limit).
+  writeFileSync(join(bin, "claude"), '#!/bin/sh\n[ "$1" = --version ] && echo 2.1.0 && exit 0\nkill -TERM $$\n');
+  chmodSync(join(bin, "claude"), 0o755);
+  const checked = await t4a(["agents", "--check"], { PATH: `${bin}:/usr/bin:/bin` });
+  expect(checked.stdout.split("\n")).toContain(
+    `claude\tinstalled\t${join(bin, "claude")}\t2.1.0\tflags unchecked: --help ended by SIGTERM (its limit is 60 s)`,
+  );
+  expect(checked.code).toBe(1);
+  const json = await t4a(["agents", "--check", "--json"], { PATH: `${bin}:/usr/bin:/bin` });
+  expect(json.code).toBe(1);
+  expect(JSON.parse(json.stdout).agents.find((agent: { name: string }) => agent.name === "claude")).toMatchObject({
+    unchecked: "--help ended by SIGTERM (its limit is 60 s)",
+  });
+  expect(JSON.parse(json.stdout).agents.find((agent: { name: string }) => agent.name === "claude").missing_flags).toBe(
+    undefined,
+  );
+});
+
 test.if(Bun.which("bwrap") !== null)(
   "a sandboxed agent has the network, reports its state through its own channel, and cannot reach t4a",
   async () => {

@@ -54,6 +54,11 @@ async function inTurns<T>(tasks: Array<() => Promise<T>>): Promise<T[]> {
 
 /** `cli --version` gets this long to answer (node CLIs load their whole bundle first: gemini ~5 s here). */
 const VERSION_TIMEOUT_MS = 15_000;
+/**
+ * `cli --help` under --check, asked for, one at a time, gets longer: cline's 150 MB binary took
+ * past 15 s on a machine loaded eighteenfold, and its flags were then said missing.
+ */
+const HELP_TIMEOUT_MS = 60_000;
 
 export const AgentsReply = deferred(() =>
   v.object({
@@ -66,6 +71,8 @@ export const AgentsReply = deferred(() =>
         version: v.nullable(v.string()),
         /** With check: the preset's flags its --help no longer lists (empty: all there). */
         missing_flags: v.optional(v.array(v.string())),
+        /** With check: why its flags could not be read (its --help killed at the limit): none is said missing. */
+        unchecked: v.optional(v.string()),
         /** The keys (send's names) that answer its question: yes, yes for the session (where it has one), no. */
         answers: v.object({
           yes: v.array(v.string()),
@@ -101,9 +108,7 @@ export const agents = defineCommand({
             version: path && params.versions !== false ? await version(path) : null,
             answers: agent.answers,
           };
-          return params.check && path
-            ? { ...found, missing_flags: await oneAtATime(() => missingFlags(path, agent)) }
-            : found;
+          return params.check && path ? { ...found, ...(await oneAtATime(() => missingFlags(path, agent))) } : found;
         }),
     );
     return { agents: list, searched_path: env.PATH ?? "/usr/bin:/bin" };
@@ -115,19 +120,30 @@ export const agents = defineCommand({
       ["--check", "run each installed CLI's --help and report the preset flags it no longer lists (exit 1 if any)"],
     ],
     request: (_args, options) => ({ client_env: callerEnv(false), ...(options.check === true ? { check: true } : {}) }),
+    // 1 when a preset's flags are missing or could not be read, with --json too (process.exitCode set
+    // in print was overwritten by the 0 the CLI returns after it).
+    exit: (response) =>
+      (response.agents as Reply[]).some(
+        (agent) => agent.unchecked || (agent.missing_flags as string[] | undefined)?.length,
+      )
+        ? 1
+        : 0,
     print(response) {
-      let stale = false;
       for (const agent of response.agents as Reply[]) {
         const missing = agent.missing_flags as string[] | undefined;
-        const check = missing === undefined ? "" : missing.length ? `missing flags: ${missing.join(" ")}` : "flags ok";
-        if (missing?.length) stale = true;
+        const check = agent.unchecked
+          ? `flags unchecked: ${agent.unchecked}`
+          : missing === undefined
+            ? ""
+            : missing.length
+              ? `missing flags: ${missing.join(" ")}`
+              : "flags ok";
         console.log(
           [agent.name, agent.installed ? "installed" : "missing", agent.path ?? agent.cli, agent.version ?? "", check]
             .join("\t")
             .trimEnd(),
         );
       }
-      if (stale) process.exitCode = 1;
     },
     startsDaemon: true,
   },
@@ -194,7 +210,7 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
  * --help does not list; a flag of a subcommand (codex `resume --last`) is looked for in that
  * subcommand's help.
  */
-async function missingFlags(path: string, agent: Agent): Promise<string[]> {
+async function missingFlags(path: string, agent: Agent): Promise<{ missing_flags: string[] } | { unchecked: string }> {
   const flags = new Map<string, string[]>(); // flag → the subcommand whose help lists it
   const add = (args: readonly string[]) => {
     const sub = args[0] !== undefined && !args[0].startsWith("-") && !args[0].includes("{") ? [args[0]] : [];
@@ -207,37 +223,50 @@ async function missingFlags(path: string, agent: Agent): Promise<string[]> {
   add(agent.resume.byId ?? []);
   add(agent.resume.latest ?? []);
   if (agent.hooks === "claude-settings") add(["--settings"]);
-  const helps = new Map<string, Promise<string>>();
+  const helps = new Map<string, Promise<{ text: string; signal: string | null }>>();
   const help = (sub: string[]) => {
     const key = sub.join(" ");
-    if (!helps.has(key))
-      helps.set(
-        key,
-        outputOf(path, [...sub, "--help"], true).then((help) => help.text),
-      );
+    if (!helps.has(key)) helps.set(key, outputOf(path, [...sub, "--help"], true, HELP_TIMEOUT_MS));
     return helps.get(key)!;
   };
   const missing: string[] = [];
   for (const [flag, sub] of flags) {
-    const text = await help(sub);
+    const { text, signal } = await help(sub);
+    // Killed, its help may be cut short: what it did not print yet is not missing.
+    if (signal)
+      return {
+        unchecked: `${[...sub, "--help"].join(" ")} ended by ${signal} (its limit is ${HELP_TIMEOUT_MS / 1000} s)`,
+      };
     if (!new RegExp(`(^|[\\s,\\[])${flag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([\\s,=\\]]|$)`, "m").test(text))
       missing.push(sub.length ? `${sub.join(" ")} ${flag}` : flag);
   }
-  return missing;
+  return { missing_flags: missing };
 }
 
-/** What `path args…` prints (stdout, then stderr with `withStderr`) and its exit code; killed after the timeout. */
-async function outputOf(path: string, args: string[], withStderr = false): Promise<{ text: string; code: number }> {
+/**
+ * What `path args…` prints (stdout, then stderr with `withStderr`), its exit code, and the signal
+ * that ended it (SIGTERM at the timeout).
+ */
+async function outputOf(
+  path: string,
+  args: string[],
+  withStderr = false,
+  timeoutMs = VERSION_TIMEOUT_MS,
+): Promise<{ text: string; code: number; signal: string | null }> {
   const child = Bun.spawn([path, ...args], {
     stdin: "ignore",
     stdout: "pipe",
     stderr: withStderr ? "pipe" : "ignore",
-    timeout: VERSION_TIMEOUT_MS,
+    timeout: timeoutMs,
   });
   const [out, err, code] = await Promise.all([
     new Response(child.stdout).text(),
     withStderr ? new Response(child.stderr).text() : "",
     child.exited,
   ]);
-  return { text: withStderr ? `${out}\n${err}` : out, code };
+  return {
+    text: withStderr ? `${out}\n${err}` : out,
+    code,
+    signal: child.signalCode === null ? null : String(child.signalCode),
+  };
 }

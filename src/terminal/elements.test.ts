@@ -305,6 +305,14 @@ test("a yes/no of a letter each, the default in brackets ('([y]/n)?'); a help re
   expect((await itemsOf("sw-ttyprompt-expand", "question")).label).toBe("Overwrite Gemfile?");
 });
 
+test("a yes/no, its default named alone in brackets after it ('(yes/no) [yes]'): that answer the default", async () => {
+  for (const name of ["sw-poetry-deps", "sw-poetry-confirm"])
+    expect((await itemsOf(name, "question")).items).toEqual([
+      ["Yes", "yes", true],
+      ["No", "no", false],
+    ]);
+});
+
 test("tty-prompt: a '‣' marks the lit item, hexagons are boxes (⬢ checked), the key hint is the prompt's", async () => {
   expect(await itemsOf("sw-ttyprompt-select", "menu")).toEqual({
     label: undefined,

@@ -52,8 +52,11 @@ const ANSWER_NAMES: Record<string, string> = {
   "?": "Help",
 };
 
-/** dpkg's "(Y/I/N/O/D/Z) [default=N] ?": the default named after the answers, where no case marks it. */
-const NAMED_DEFAULT = /^[\])]\s*\[default=(\w+)\]/;
+/**
+ * dpkg's "(Y/I/N/O/D/Z) [default=N] ?": the default named after the answers, where no case marks it; or one of them
+ * alone in brackets (poetry's "(yes/no) [yes]").
+ */
+const NAMED_DEFAULT = /^[\])]\s*\[(?:default=)?(\w+)\]/;
 
 /**
  * A legend row above the answers, a key (or two, "Y or I") and what it does: dpkg's

@@ -1170,3 +1170,26 @@ test.if(spawnSync("ruby", ["-e", 'require "tty-prompt"']).status === 0)(
   },
   60_000,
 );
+
+test.if(Bun.which("clisp") !== null)(
+  "a debugger's restarts over 'Break 1 [2]>' (clisp): chosen by name, its ':R2' typed as drawn, then its own prompt",
+  async () => {
+    // Blind set 9: the restarts were no question, and a key ":R2" was no key choose would type.
+    const dir = join(sandbox.dir, "clisp-restart");
+    mkdirSync(dir, { recursive: true });
+    const id = await start(`cd ${dir} && clisp -q -norc`);
+    await shown(id, "[1]>");
+    expect((await act(["fill", id, "[1]", "(+ tide-level 1)", "--submit"])).effect).toBe("submitted");
+    await shown(id, "Break 1 [2]>");
+    expect(await act(["choose", id, "STORE-VALUE"])).toMatchObject({ sent: ['":R2"', "Enter"], effect: "answered" });
+    await shown(id, "New TIDE-LEVEL>");
+    expect((await act(["fill", id, "New TIDE-LEVEL", "7", "--submit"])).effect).toBe("submitted");
+    await shown(id, "[3]>");
+    // (Stored, not only used: the variable holds 7 afterwards.)
+    const form = '(with-open-file (s "level.txt" :direction :output) (print tide-level s))';
+    expect((await act(["fill", id, "[3]", form, "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
+    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("7");
+  },
+  60_000,
+);

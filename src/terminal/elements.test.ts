@@ -2253,3 +2253,25 @@ test("code in parentheses typed after a REPL's '>' is the value, no default (cli
     }
   }
 });
+
+test("a debugger's restarts (name, ':R1', what it does) over its 'Break 1 [2]>' (clisp): a question", async () => {
+  expect(await itemsOf("b9-clisp-restarts", "question")).toEqual({
+    label: undefined,
+    items: [
+      ["USE-VALUE", ":R1", false],
+      ["STORE-VALUE", ":R2", false],
+      ["ABORT", ":R3", false],
+    ],
+  });
+  // Above a shell's prompt, or with a line typed at the prompt: output.
+  const rows = "USE-VALUE      :R1      Input a value.\r\nABORT          :R2      Abort main loop\r\n";
+  for (const text of [`${rows}$ `, `${rows}Break 1 [2]> (foo)`]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, text);
+      expect(detectElements(cellGridOf(term)).filter((e) => e.kind === "question")).toEqual([]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

@@ -194,8 +194,11 @@ const TYPABLE_KEY = /^(?:[\p{L}\p{N}?]|\d{2,3}|yes|no)$/iu;
  * key or text.
  */
 export function itemKey(item: Item): string | undefined {
-  return item.key !== undefined && TYPABLE_KEY.test(item.key) ? item.key : undefined;
+  return item.key !== undefined && (TYPABLE_KEY.test(item.key) || RESTART_KEY.test(item.key)) ? item.key : undefined;
 }
+
+/** A debugger restart's key, a colon, a capital and its number (clisp's ":R2"): typed as its item's cells draw it. */
+const RESTART_KEY = /^:[A-Z]\d{1,2}$/;
 
 /** The names the detector gives a key read off the screen ("Press ENTER …", plink's "Return cancels …"). */
 const KEY_NAMES = /^(?:Enter|Return|Space|Tab|Escape|Esc)$/;
@@ -236,7 +239,7 @@ export function shownKey(grid: CellGrid, target: Target, key = itemKey(target.it
   if (!key) return { shows };
   const cells = row.slice(item.col, item.col + Math.max(item.width, 1));
   // A word is typed only as the item's cells draw it, whole.
-  if (!TYPABLE_KEY.test(key)) {
+  if (!TYPABLE_KEY.test(key) || RESTART_KEY.test(key)) {
     const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const drawn = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "iu").exec(cells);
     return drawn ? { key: drawn[0], shows } : { shows };

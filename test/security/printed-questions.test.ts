@@ -275,7 +275,30 @@ test("lists printed in a REPL, above its prompt: nothing is typed into the REPL"
   await sandbox.ok(["send", marker, "end\n"]);
   await sandbox.shown(marker, "ran[");
   expect(await sandbox.screen(marker)).toContain(" > end\nran[end]");
-}, 120_000);
+  // A debugger's restarts ("USE-VALUE  :R1  …", restartRows) printed by a REPL whose prompt has its shape: its command
+  // above says they are output, so ":R1" is never typed.
+  const restarts = `${sandbox.dir}/restarts.txt`;
+  await Bun.write(restarts, "USE-VALUE      :R1      Input a value.\nABORT          :R2      Abort main loop\n");
+  const debug = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p "Break 1 [2]> " l; do if [ "$l" = show ]; then cat ${restarts}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(debug, "[2]>");
+  await sandbox.ok(["send", debug, "show\n"]);
+  await sandbox.shown(debug, "Abort main loop");
+  for (const named of ["USE-VALUE", "ABORT"]) {
+    const reply = await sandbox.run(["choose", debug, named, "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+    expect(reply.stderr, `choose ${named}`).toContain("the REPL is at its prompt");
+  }
+  await sandbox.ok(["send", debug, "end\n"]);
+  await sandbox.shown(debug, "ran[");
+  expect(await sandbox.screen(debug)).toContain("[2]> end\nran[end]");
+}, 150_000);
 
 // Found in the attack round of 7 December (attack7): "Press ENTER to continue" is keyed Enter, a key's name, and
 // `choose ENTER` took that name for a word answer the caller named whole (wordKey: bundler's "minitest"): it typed the

@@ -505,6 +505,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...numberedNames(view));
   out.push(...numberedOverPrompt(view));
   out.push(...headerList(view));
+  out.push(...restartRows(view));
   out.push(...slashedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
@@ -1568,6 +1569,42 @@ function headerList(view: View): Found[] {
   const width = Math.max(...items.map((i) => i.col + i.width));
   for (const item of items) view.use(item.row, 0, view.cols);
   return [{ kind: "question", row: top, col: 0, width, height: items.length, items }];
+}
+
+/** A restart of a Lisp's debugger: its name, its key (":R1") in a column of its own, what it does. */
+const RESTART_ROW = /^([A-Z][\w-]*)\s{2,}(:[A-Z]\d{1,2})\s{2,}(\S.*?)\s*$/;
+
+/** A debugger's prompt, its level in it, nothing typed: clisp's "Break 1 [2]> ". */
+const BREAK_PROMPT = /^\S.*>\s?$/;
+
+/**
+ * Restarts listed one a row, two or more, their keys at one column and in order, right over the prompt holding the
+ * cursor with nothing typed (clisp's "USE-VALUE      :R1      Input a value to be used instead of TIDE-LEVEL." …
+ * over "Break 1 [2]>"): a question without a label, each restart an item named by its name and keyed as shown (the key
+ * typed at the prompt picks it). Only right over the cursor's row: printed above another prompt they are output.
+ */
+function restartRows(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row < 2) return [];
+  const prompt = view.flat[cursor.row]!.slice(0, cursor.col);
+  if (!BREAK_PROMPT.test(prompt) || view.flat[cursor.row]!.slice(cursor.col).trim() || isShellPrompt(prompt)) return [];
+  const items: Omit<Item, "ref">[] = [];
+  for (let r = cursor.row - 1; r >= 0; r--) {
+    const row = RESTART_ROW.exec(view.flat[r]!);
+    if (!row || !view.free(r, 0, view.cols)) break;
+    const keyCol = view.flat[r]!.indexOf(row[2]!, row[1]!.length);
+    if (
+      items.length &&
+      (keyCol !== view.flat[items[0]!.row]!.indexOf(items[0]!.key!) ||
+        Number(row[2]!.slice(2)) !== Number(items[0]!.key!.slice(2)) - 1)
+    )
+      break;
+    items.unshift({ label: row[1]!, row: r, col: 0, width: view.flat[r]!.trimEnd().length, key: row[2]! });
+  }
+  if (items.length < 2 || items[0]!.key!.slice(2) !== "1") return [];
+  const width = Math.max(...items.map((i) => i.width));
+  for (const item of items) view.use(item.row, 0, view.cols);
+  return [{ kind: "question", row: items[0]!.row, col: 0, width, height: items.length, items }];
 }
 
 /** One answer in parentheses parted by "/": a key, "=" and its name (fossil's "a=all", "c=convert"), or a bare key. */

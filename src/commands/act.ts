@@ -247,14 +247,16 @@ export class Actor {
    * the shell. Only the shell's own command line, the input holding the cursor, may be acted on there.
    */
   refuseShellOutput(look: Look, target?: Target): void {
-    const { row, visible } = look.grid.cursor;
+    const { row } = look.grid.cursor;
     const element = target?.element;
     // (Without the marks, the screen: a shell's prompt holding the cursor on the normal screen, the target above it.
     // A full-screen program draws on the alternate one, mc its own command line there.)
     // (Nor above a REPL's prompt, python's ">>> ", or a prompt that stands above the target too with a line typed
     // after it: the target is that line's output, and the REPL would read the keys.)
     // (A question's rows may end in the prompt holding the cursor: its top above the REPL's prompt is enough.)
-    const normal = visible && !this.alternate;
+    // (Hidden or not: on the normal screen the cursor stands where the next line is read, and a file's "\e[?25l" hides
+    // it under a shell's prompt drawn after the file.)
+    const normal = !this.alternate;
     const prompt = normal ? beforeCursor(look.grid) : "";
     const above = normal && (!element || element.row < row);
     const [who, why] = this.#terminal.atShellPrompt

@@ -427,3 +427,34 @@ test("cabal's numbered options printed unended by a REPL of prompt '> ': choose 
   await sandbox.shown(id, "ran[");
   expect(await sandbox.screen(id)).toContain("> end\nran[end]");
 }, 60_000);
+
+// Found in the attack round of 7 December (attack7): a file whose text ends in the sequence that hides the cursor
+// ("\e[?25l") left the prompt drawn after it with its cursor hidden, and every guard that reads the prompt before the
+// cursor read nothing (a question is written past only under a visible cursor; the shell's and the REPL's prompt were
+// read only before a visible one): `choose y` on a printed "Delete all files? [y/N]" typed y and Enter into the shell
+// and answered `answered`. On the normal screen a hidden cursor still stands where the next line is read.
+test("a question printed with the cursor hidden after it, above a prompt without integration: nothing is typed", async () => {
+  const file = `${sandbox.dir}/hidden.txt`;
+  await Bun.write(file, "Delete all files? [y/N]\n1) Yes\n2) No\n\x1b[?25l");
+  for (const prompt of ["$ ", ">>> ", "db> "]) {
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `while read -p ${JSON.stringify(prompt)} l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
+    ]);
+    await sandbox.shown(id, prompt.trim());
+    await sandbox.ok(["send", id, "show\n"]);
+    await sandbox.shown(id, "2) No");
+    for (const named of ["y", "Yes"]) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+      expect(reply.code, `${prompt}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.ok(["send", id, "end\n"]);
+    await sandbox.shown(id, "ran[");
+    expect(await sandbox.screen(id), prompt).toContain(`${prompt.trim()} end\nran[end]`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 90_000);

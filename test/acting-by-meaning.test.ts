@@ -177,7 +177,8 @@ test.if(Bun.which("tzselect") !== null)(
     await shown(id, "#?");
     const asia = await act(["choose", id, "Asia"]);
     expect(asia).toMatchObject({ sent: ["4", "Enter"], effect: "answered" });
-    expect(asia.seen).toContain("scrolled off the top");
+    // Seen in what scrolled off once the countries came; a loaded machine may check before they do.
+    expect(asia.seen).toMatch(/scrolled off the top|^the answered line shows "#\? 4"$/);
     await shown(id, "Kuwait");
     expect(await act(["choose", id, "Japan"])).toMatchObject({ sent: ['"24"', "Enter"], effect: "answered" });
     await shown(id, "information OK");

@@ -1103,6 +1103,13 @@ test.if(Bun.which("clisp") !== null)(
     expect((await act(["fill", id, "[1]", form, "--submit"])).effect).toBe("submitted");
     await waitFor(() => existsSync(join(dir, "range.txt")) || undefined, 10_000, "range.txt");
     expect(readFileSync(join(dir, "range.txt"), "utf8").trim()).toBe("7");
+    // A form longer than its row: the terminal wraps it under the prompt, the field is both rows (blind set 9's task 15
+    // timed out on "[3]> (with-open-file … (qu" over "ote tide-level)) r) s))").
+    await shown(id, "[2]>");
+    const long = '(with-open-file (s "level.txt" :direction :output) (print (list (boundp (quote tide-level)) 8) s))';
+    expect((await act(["fill", id, "[2]", long, "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
+    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("(NIL 8)");
   },
   60_000,
 );

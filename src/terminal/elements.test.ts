@@ -2275,3 +2275,18 @@ test("a debugger's restarts (name, ':R1', what it does) over its 'Break 1 [2]>' 
     }
   }
 });
+
+test("a REPL's line longer than its row, wrapped under its prompt ('[1]> (with-open-file … (qu' over 'ote')", async () => {
+  const form = '(with-open-file (s "level.txt" :direction :output) (print (list (boundp (quote tide-level)) 8) s))';
+  const term = fixtureTerminal(80, 6);
+  try {
+    await writeAll(term, `[1]> ${form}`);
+    expect(
+      detectElements(cellGridOf(term))
+        .filter((e) => e.kind === "input")
+        .map((e) => [e.label, e.value, e.height]),
+    ).toEqual([["[1]", form, 2]]);
+  } finally {
+    term.dispose();
+  }
+});

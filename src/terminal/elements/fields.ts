@@ -1207,6 +1207,24 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
   if (above.length < view.cols - 1 || !/^\S/.test(above)) return undefined;
   // The prompt ends the row above, or the value began on it (phpunit's "… default: vendor/autoload.php): t" over
   // "ests/bootstrap.php", the terminal breaking it at the last column): its prompt the first mark outside parentheses.
+  // (Or a REPL's line too long for its row, its prompt opening the row above: clisp's "[1]> (with-open-file (s …
+  // (qu" over "ote tide-level)) 8) s))", the terminal's break joined as it fell.)
+  const repl = REPL_LINE.exec(above);
+  if (repl && view.free(row - 1, 0, view.cols) && view.free(row, 0, view.cols)) {
+    view.use(row - 1, 0, view.cols, 2);
+    const typed = joinWrapped(view.cols, view.flat[row - 1]!, view.text(row, 0, view.cols).trim(), above);
+    return {
+      kind: "input",
+      row: row - 1,
+      col: 0,
+      width: view.cols,
+      height: 2,
+      // (Labelled as the prompt is on one row: "[1]", "Break 1 [2]>".)
+      label: repl[1]!.replace(/(?<=^\[[^\]]{1,40}\])>$/, ""),
+      value: typed.slice(repl[0].length).trim(),
+      cursor: true,
+    };
+  }
   const at = /[:?]$/.test(above) ? above.length : valueBegun(above);
   if (at < 0 || ANSWERED_PROMPT.test(above.slice(0, at))) return undefined;
   if (!view.free(row - 1, 0, view.cols) || !view.free(row, 0, view.cols)) return undefined;
@@ -1222,6 +1240,9 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
     cursor: true,
   };
 }
+
+/** A REPL's prompt opening a row, a bracketed count and ">" (clisp's "[1]> ", "Break 1 [2]> "), code typed after it. */
+const REPL_LINE = /^((?:\w+ \d+ )?\[\d+\]>) (?=\S)/;
 
 /**
  * Where a prompt ends on a full row whose value began after it: the first ":" or "?" and a blank outside parentheses,

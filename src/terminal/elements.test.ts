@@ -2276,7 +2276,7 @@ test("a debugger's restarts (name, ':R1', what it does) over its 'Break 1 [2]>' 
   }
 });
 
-test("a REPL's line longer than its row, wrapped under its prompt ('[1]> (with-open-file … (qu' over 'ote')", async () => {
+test("a REPL's line longer than its row, wrapped under its prompt ('[1]> (with-open-file …')", async () => {
   const form = '(with-open-file (s "level.txt" :direction :output) (print (list (boundp (quote tide-level)) 8) s))';
   const term = fixtureTerminal(80, 6);
   try {

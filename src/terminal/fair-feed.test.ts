@@ -44,7 +44,7 @@ test("without flow control (a raw-mode program) everything is delivered at once"
   expect(feed.pending).toBe(false);
 });
 
-test("a consumer that parses elsewhere: what it has not parsed counts, and its progress restarts the program", async () => {
+test("a consumer parsing elsewhere: what it has not parsed counts, and its progress restarts the program", async () => {
   let unparsed = 0;
   const flow: string[] = [];
   const feed = new FairFeed(

@@ -252,6 +252,25 @@ test(
   },
 );
 
+test("claude's --yolo footer alone on its last row ('⏵⏵ bypass permissions on (shift+tab to cycle)') is no idle line", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a12", findAgent("claude", env), host, { tickMs: 0 });
+  watch.notify("working");
+  draw(host, [
+    "● FAKE-ANSWER 1",
+    "✻ Cogitated for 8s · done 8:58 AM",
+    "❯ ",
+    "  ⏵⏵ bypass permissions on (shift+tab to cycle)",
+  ]);
+  const start = performance.now();
+  watch.read(start);
+  watch.notify("idle");
+  watch.read(start + 200);
+  watch.read(start + 1200);
+  expect(watch.reply()).toEqual({ state: "idle", line: "● FAKE-ANSWER 1" });
+  watch.dispose();
+});
+
 test("a timeout names the state the agent is in", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a3", findAgent("claude", env), host, { tickMs: 0 });

@@ -228,6 +228,9 @@ export const PRESETS: AgentPreset[] = [
       "mode on",
       "esc to interrupt",
       "← for agents",
+      // 2.1.330's --yolo footer, "⏵⏵ bypass permissions on (shift+tab to cycle)", ends there when the
+      // session has no subagents to list (CI, this stop: the idle line was that footer).
+      "\\(shift\\+tab to cycle\\)",
       "/effort",
     ],
     // 2.1.330: "❯ 1. Yes", "2. Yes, and switch to accept edits … (shift+tab)", "3. No"; "Esc to cancel".

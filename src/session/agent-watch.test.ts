@@ -252,7 +252,7 @@ test(
   },
 );
 
-test("claude's --yolo footer alone on its last row ('⏵⏵ bypass permissions on (shift+tab to cycle)') is no idle line", () => {
+test("claude's --yolo footer alone on its last row ('⏵⏵ bypass permissions on (shift+tab to cycle)')", () => {
   const host = fakeHost();
   const watch = new AgentWatch("a12", findAgent("claude", env), host, { tickMs: 0 });
   watch.notify("working");

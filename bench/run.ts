@@ -1370,9 +1370,18 @@ async function fleet(): Promise<void> {
 }
 
 async function elements(): Promise<void> {
-  const { byHoldout, fixtureNames, formatRates, labelAgreement, loadFixture, scoreSet } = await import(
-    "../test/fixtures/screens/score.ts"
-  );
+  const {
+    BLIND_SETS,
+    blindDir,
+    blindNames,
+    byHoldout,
+    fixtureNames,
+    formatRates,
+    labelAgreement,
+    loadFixture,
+    SCREENS_DIR,
+    scoreSet,
+  } = await import("../test/fixtures/screens/score.ts");
   const { detectElements } = await import("../src/terminal/elements.ts");
   const { cellGridOf } = await import("../src/terminal/screen.ts");
   const { renderScreenshot } = await import("../src/render/screenshot.ts");
@@ -1416,7 +1425,6 @@ async function elements(): Promise<void> {
   // The blind sets of issue 59 (BLIND_SETS: test/fixtures/blind, blind2 …): programs of families not
   // in train, labelled before the detector ran on them, scored apart, never tuned on (bench/blind.ts).
   const { scoreBlind, tasksOf } = await import("./blind.ts");
-  const { BLIND_SETS, blindDir, blindNames, SCREENS_DIR } = await import("../test/fixtures/screens/score.ts");
   for (const set of BLIND_SETS)
     for (const row of await scoreBlind(set, (line) => console.error(line))) rows.push({ section: "elements", ...row });
   // The task suite of issue 59 (bench/tasks.ts): tasks on unseen programs, done by meaning alone,

@@ -614,6 +614,36 @@ async function cli(): Promise<void> {
       unit: "ms",
     });
     rows.push({ section: "cli", metric: "  (an empty compiled Bun program)", t4a: median(nothing), unit: "ms" });
+    // An agent CLI starts `t4a mcp` per conversation: start, initialize, tools/list, end of input.
+    const handshake = `${[
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    ]
+      .map((message) => JSON.stringify(message))
+      .join("\n")}\n`;
+    const mcp: number[] = [];
+    for (let i = 0; i < runs + 3; i++) {
+      const started = Bun.nanoseconds();
+      const served = Bun.spawnSync([t4a.cli([])[0]!, "mcp"], { env: t4a.env, stdin: Buffer.from(handshake) });
+      const elapsed = (Bun.nanoseconds() - started) / 1e6;
+      const answered = served.stdout.toString();
+      if (answered.includes('"error"') || !answered.includes('"tools":['))
+        throw new Error(`t4a mcp answered ${answered}`);
+      if (i >= 3) mcp.push(elapsed);
+    }
+    rows.push({
+      section: "cli",
+      metric: "t4a mcp: process start → initialize and tools/list answered → exit",
+      t4a: median(mcp),
+      floor: median(nothing),
+      unit: "ms",
+    });
   } finally {
     t4a.stop();
     tmux.stop();

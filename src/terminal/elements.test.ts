@@ -2290,3 +2290,189 @@ test("a REPL's line longer than its row, wrapped under its prompt ('[1]> (with-o
     term.dispose();
   }
 });
+
+/** The elements (text aside) a screen the bytes draw reads as: kind, row, col, label, then items' labels and keys. */
+async function brief(bytes: string, cols = 80, rows = 24) {
+  const term = fixtureTerminal(cols, rows);
+  try {
+    await writeAll(term, bytes);
+    return detectElements(cellGridOf(term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => [
+        e.kind,
+        e.row,
+        e.col,
+        e.label ?? null,
+        ...(e.selected !== undefined ? [e.selected] : []),
+        ...(e.items ? [e.items.map((i) => `${i.label}${i.key ? `=${i.key}` : ""}${i.selected ? "*" : ""}`)] : []),
+      ]);
+  } finally {
+    term.dispose();
+  }
+}
+
+/** The elements of a spent blind set's screen, briefly: kind, row, col, label, items' labels and keys. */
+async function blindBrief(name: string, set: "blind10") {
+  const fixture = await loadFixture(name, blindDir(set));
+  try {
+    return detectElements(cellGridOf(fixture.term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => [
+        e.kind,
+        e.row,
+        e.col,
+        e.label ?? null,
+        ...(e.selected !== undefined ? [e.selected] : []),
+        ...(e.items ? [e.items.map((i) => `${i.label}${i.key ? `=${i.key}` : ""}${i.selected ? "*" : ""}`)] : []),
+      ]);
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+// Full-screen classes blind10 missed (meaning19): menu bars, frames, tables, hint rows, tree expanders.
+test("a menu bar at the top row's right end, words padded on a bar: buttons; the title a status", async () => {
+  const bar = (open: boolean) =>
+    "\x1b[31mlogview 3.1\x1b[0m  |  app.log" +
+    " ".repeat(31) +
+    "\x1b[48;5;250m\x1b[30m  View  " +
+    (open ? "\x1b[45m\x1b[37m" : "") +
+    "  Tools  " +
+    "\x1b[48;5;250m\x1b[30m  Help  \x1b[0m" +
+    "\r\n".repeat(3) +
+    " 12:00 started\r\n 12:01 listening";
+  expect((await brief(bar(false))).filter((e) => e[1] === 0)).toEqual([
+    ["status", 0, 0, null],
+    ["button", 0, 56, "View", false],
+    ["button", 0, 64, "Tools", false],
+    ["button", 0, 73, "Help", false],
+  ]);
+  expect((await brief(bar(true))).filter((e) => e[0] === "button").map((e) => e[4])).toEqual([false, true, false]);
+  // Words across a plain row are no menu bar (a title then a word at its end).
+  expect((await brief(`myprog 1.0${" ".repeat(64)}Ready\r\n\r\nhello`)).filter((e) => e[0] === "button")).toEqual([]);
+  // termshark's bar, its Misc drop-down open (the frame under it hangs from Misc).
+  expect((await blindBrief("b10-termshark-misc", "blind10")).filter((e) => e[1] === 0)).toEqual([
+    ["status", 0, 0, null],
+    ["button", 0, 62, "Analysis", false],
+    ["button", 0, 74, "Misc", true],
+  ]);
+});
+
+test("half-block frames ('▛▀▜', '▌ ▐', '▙▄▟') are dialogs; an untitled frame round one field row is not", async () => {
+  const inner = (text: string) => `▌${text.padEnd(28)}▐`;
+  const half =
+    `\x1b[3;10H\x1b[43m\x1b[30m▛${"▀".repeat(28)}▜` +
+    `\x1b[4;10H${inner("     Really close?")}` +
+    `\x1b[5;10H${inner("   <Yes>       <No>")}` +
+    `\x1b[6;10H▙${"▄".repeat(28)}▟\x1b[0m`;
+  expect((await brief(half)).filter((e) => e[0] === "dialog")).toEqual([["dialog", 2, 9, null]]);
+  const bar =
+    "┌" +
+    "─".repeat(60) +
+    "┐\r\n│Search: \x1b[46m" +
+    " ".repeat(40) +
+    "\x1b[0m <Go>" +
+    " ".repeat(7) +
+    "│\r\n└" +
+    "─".repeat(60) +
+    "┘\r\nfirst row\r\nsecond row";
+  const found = await brief(bar);
+  expect(found.filter((e) => e[0] === "dialog")).toEqual([]);
+  expect(found.filter((e) => e[0] === "input").map((e) => e[3])).toEqual(["Search"]);
+  // Titled, it is a small dialog asking for the field (mc's "Quick cd").
+  expect((await brief(bar.replace("┌────────", "┌─ Find ─"))).filter((e) => e[0] === "dialog")).toEqual([
+    ["dialog", 0, 0, "Find"],
+  ]);
+});
+
+test("a header on the top bar's colour heads a table; percentages in columns are cells, no progress", async () => {
+  const rows = [
+    "+   23.14%     0.00%  python3   [unknown]             [.] 0x00007fee07656240",
+    "+   10.54%    10.54%  bash      [kernel.kallsyms]     [k] pvm_irq_enable",
+    "+    8.74%     8.23%  python3   libpython3.11.so.1.0  [.] _PyEval_EvalFrame",
+    "+    5.14%     5.14%  python3   libc.so.6             [.] _int_free",
+  ];
+  const screen =
+    "\x1b[?25l\x1b[44m\x1b[97mSamples: 389  of event 'cpu-clock', Event count (approx.): 779559112\x1b[K\r\n" +
+    "  Overhead   Period  Command   Shared Object         Symbol\x1b[K\x1b[0m\r\n" +
+    rows.join("\r\n");
+  expect(await brief(screen)).toEqual([
+    ["status", 0, 0, null],
+    ["table", 1, 0, null],
+  ]);
+  // goaccess's panel: figures and percentages in columns, a bar of "|" after the data.
+  const panel =
+    " Hits     h% Vis.     v% Tx. Amount Data\r\n ---- ------ ---- ------ ---------- ----\r\n" +
+    [
+      "   12 20.00%    9 20.45%  19.66 KiB 05/Dec/2026 ||||||||||||||||||||",
+      "   10 16.67%    8 18.18%  19.22 KiB 04/Dec/2026 ||||||||||||||||",
+      "    7 11.67%   10 22.73%  18.79 KiB 03/Dec/2026 ||||||||||||",
+    ].join("\r\n");
+  expect(await brief(panel)).toEqual([["table", 0, 1, null]]);
+  // A meter glued to its percent stays one: "40% ████".
+  expect((await brief("copy   40% ████████      \r\nmove   75% ██████████████")).map((e) => e[0])).toEqual([
+    "progress",
+    "progress",
+  ]);
+});
+
+test("hint rows in boxes and at the bottom ('[SPACE] to toggle - [q] to quit', 'ENTER: OK, ESC: Cancel')", async () => {
+  const box =
+    "+" +
+    "-".repeat(50) +
+    "+\r\n| Pick a format" +
+    " ".repeat(36) +
+    "|\r\n| [SPACE] to toggle - [ENTER] to proceed - [q] to quit|\r\n|" +
+    " ".repeat(50) +
+    "|\r\n| [ ] JSON lines" +
+    " ".repeat(35) +
+    "|\r\n| [ ] CSV" +
+    " ".repeat(42) +
+    "|\r\n+" +
+    "-".repeat(50) +
+    "+";
+  expect((await brief(box)).filter((e) => e[0] === "status")).toEqual([["status", 2, 2, null]]);
+  const symbol =
+    "┌─Go to line" +
+    "─".repeat(30) +
+    "┐\r\n│Which line?" +
+    " ".repeat(30) +
+    "│\r\n│" +
+    " ".repeat(41) +
+    "│\r\n│ENTER: OK, ESC: Cancel" +
+    " ".repeat(19) +
+    "│\r\n└" +
+    "─".repeat(41) +
+    "┘";
+  expect((await brief(symbol)).filter((e) => e[0] === "status")).toEqual([["status", 3, 1, null]]);
+  expect(
+    (await brief(`${"\r\n".repeat(22)} [?] Help [Enter] Expand  0/r - 07/Dec/2026:07:26:13   [q]uit Tool 1.7`)).map(
+      (e) => e[0],
+    ),
+  ).toEqual(["status"]);
+  // A sentence naming a key is no hint row.
+  expect((await brief("Use [Enter] to open the file you want.")).map((e) => e[0])).toEqual([]);
+});
+
+test("a box's question over 'Enter: Yes, ESC: No': items Yes (Enter) and No (ESC)", async () => {
+  const box =
+    "\x1b[5;20H┌───────────────────────────┐" +
+    "\x1b[6;20H│Discard the changes?       │" +
+    "\x1b[7;20H│                           │" +
+    "\x1b[8;20H│Enter: Yes, ESC: No        │" +
+    "\x1b[9;20H└───────────────────────────┘";
+  expect((await brief(box)).filter((e) => e[0] === "question")).toEqual([
+    ["question", 5, 20, "Discard the changes?", ["Yes=Enter", "No=ESC"]],
+  ]);
+});
+
+test("a tree's rows keep their expanders '[+] ' and '[-] ' out of the item names", async () => {
+  const menu = (await blindBrief("b10-termshark-list", "blind10")).find((e) => e[0] === "menu")!;
+  expect((menu[4] as string[]).map((i) => i.slice(0, 12))).toEqual([
+    "Frame 1: 79 ",
+    "Ethernet II,",
+    "Internet Pro",
+    "User Datagra",
+    "Domain Name ",
+  ]);
+});

@@ -160,6 +160,17 @@ export function detectElements(grid: CellGrid): Element[] {
     )
       panels.add(e);
   }
+  // An untitled frame round one row that holds a field (a filter bar: "┃Filter: [      ] <Apply>┃") is the field's, not
+  // a dialog over the screen. (A titled one is a small dialog asking for it: mc's "Quick cd".)
+  for (const e of found) {
+    if (
+      e.kind === "dialog" &&
+      !e.label &&
+      e.height === 3 &&
+      found.some((f) => f.kind === "input" && f.row === e.row + 1 && f.col > e.col && f.col < e.col + e.width)
+    )
+      panels.add(e);
+  }
   return number(found.filter((e) => !panels.has(e)));
 }
 

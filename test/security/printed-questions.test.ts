@@ -458,3 +458,34 @@ test("a question printed with the cursor hidden after it, above a prompt without
     await sandbox.ok(["kill", id]);
   }
 }, 90_000);
+
+// A box's answers named by their keys ("Do you really want to exit?" over "Enter: Yes, ESC: No", perf report's; meaning19,
+// 7 December) are a question whose items are keyed by a key's name: choose never types that name as text, nor presses
+// the key on a program's word alone. It refuses; the program still reads the first key a caller sends itself.
+test("a box's 'Enter: Yes, ESC: No' under its question: choose refuses, no key reaches the program", async () => {
+  const box = [
+    "\\e[?25l\\e[2J\\e[5;20H┌───────────────────────────┐",
+    "\\e[6;20H│Discard the changes?       │",
+    "\\e[7;20H│                           │",
+    "\\e[8;20H│Enter: Yes, ESC: No        │",
+    "\\e[9;20H└───────────────────────────┘",
+  ].join("");
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${box}'; IFS= read -rsn1 k; printf '\\e[12;1Hgot[%q]' "$k"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "Enter: Yes, ESC: No");
+  const snapshot = await sandbox.run(["snapshot", id]);
+  expect(snapshot.stdout).toContain('question "Discard the changes?"');
+  for (const named of ["Yes", "No", "Enter", "ESC"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.ok(["send", id, "x"]);
+  await sandbox.shown(id, "got[");
+  expect(await sandbox.screen(id)).toContain("got[x]");
+}, 60_000);

@@ -89,8 +89,164 @@ function markedBlock(view: View, row: number): boolean {
 /** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
 const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
 
-export function findStatus(view: View): Found[] {
+/**
+ * A menu bar kept at the top row's right end: one to four capitalised words on a bar off the backdrop, each padded with
+ * blanks ("  Analysis    Misc  ", gowid's), the open one maybe on a colour of its own, a title on the backdrop before
+ * them. The words open drop-downs: buttons; the title a status.
+ */
+function cornerMenuBar(view: View): Found[] {
+  if (view.rows < 4 || view.cols < 40 || !view.free(0, 0, view.cols)) return [];
+  const line = view.flat[0]!;
+  if (line.trimEnd().length < view.cols - 3) return [];
+  let end = view.cols;
+  while (end > 0 && view.background(0, end - 1) === view.backdrop && line[end - 1] === " ") end--;
+  let start = end;
+  while (start > 0 && view.background(0, start - 1) !== view.backdrop) start--;
+  const bar = line.slice(start, end);
+  const words = [...bar.matchAll(/\S+/g)];
+  const title = line.slice(0, start).trimEnd();
+  if (
+    start < view.cols / 2 ||
+    words.length < 1 ||
+    words.length > 4 ||
+    !words.every((w) => /^[A-Z][a-z]{1,11}$/.test(w[0])) ||
+    !/^ /.test(bar) ||
+    !/[\p{L}\p{N}]/u.test(title) ||
+    start - title.length < 2 ||
+    !view.free(0, 0, start)
+  )
+    return [];
+  // Padded apart: two blanks or more between words, none of them on the backdrop.
+  if (words.some((w, i) => i > 0 && w.index! - (words[i - 1]!.index! + words[i - 1]![0].length) < 2)) return [];
+  const looks = words.map((w) => view.spanBackground(0, start + w.index!, start + w.index! + w[0].length));
+  const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+  let open = lone.length === 1 ? looks.indexOf(lone[0]!) : -1;
+  // Each of two drawn apart: the open one is the word its drop-down (a frame from the row under) is hung from, the
+  // word nearest one of the frame's sides.
+  if (lone.length === 2 && words.length === 2) {
+    const row = view.flat[1]!;
+    const left = row.search(/[┌┍┎┏╒╓╔╭]/);
+    const right = left < 0 ? -1 : row.slice(left + 1).search(/[┐┑┒┓╕╖╗╮]/) + left + 1;
+    const gaps = words.map((w) => {
+      const from = start + w.index!;
+      const to = from + w[0].length;
+      return from > left && to <= right ? Math.min(from - left - 1, right - 1 - to) : Number.POSITIVE_INFINITY;
+    });
+    const near = Math.min(...gaps);
+    if (right > left && near < Number.POSITIVE_INFINITY && gaps.filter((g) => g === near).length === 1)
+      open = gaps.indexOf(near);
+  }
+  const out: Found[] = words.map((w, i) => ({
+    kind: "button",
+    row: 0,
+    col: start + w.index!,
+    width: w[0].length,
+    height: 1,
+    label: w[0],
+    selected: i === open,
+  }));
+  const lead = title.length - title.trimStart().length;
+  out.push({ kind: "status", row: 0, col: lead, width: start - lead, height: 1, text: title.trim() });
+  view.use(0, 0, view.cols);
+  return out;
+}
+
+/**
+ * A row of names, each over a column the rows under it fill (off the row's colour): a table's header on the top bar's
+ * colour (perf report's "  Children      Self  Command   Shared Object …" under its "Samples: …" title), no title row.
+ */
+function headsColumns(view: View, row: number): boolean {
+  if (row + 3 >= view.rows || view.spanBackground(row + 1, 0, view.cols) === view.spanBackground(row, 0, view.cols))
+    return false;
+  const names = [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)];
+  if (names.length < 3) return false;
+  const filled = names.filter((name) =>
+    [1, 2, 3].every((d) => view.text(row + d, name.index!, name.index! + name[0].length).trim() !== ""),
+  );
+  return filled.length >= names.length * 0.75;
+}
+
+/** "[SPACE] to toggle - [ENTER] to proceed": a key in brackets, then what it does. */
+const BRACKET_TO = /\[[^\]\s]{1,12}\] to [a-z]+/gi;
+
+/** "ENTER: OK, ESC: Cancel", "ESC: exit, ENTER|->: Select option": a key's name, a colon, what it does. */
+const KEY_COLON_PART = new RegExp(
+  [
+    /^(?:enter|esc|escape|tab|space|return|backspace|del|f\d{1,2}|(?:ctrl|alt|shift)[-+]\w+)/,
+    /(?:\|\S{1,6})?: [A-Za-z][\w ]{0,20}$/,
+  ]
+    .map((r) => r.source)
+    .join(""),
+  "i",
+);
+
+/** "[?] Help [Enter] Exp. Panel … [q]uit": keys in brackets, each before or inside a name. */
+const BRACKET_KEY = /\[[^\]\s]{1,8}\] ?[A-Za-z]/g;
+
+/**
+ * Key-hint rows a full-screen program draws in its boxes or at its bottom (goaccess's, perf report's): each a status
+ * over its own cells, between the frame's sides that hold it.
+ */
+function keyHintRows(view: View): Found[] {
   const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    // The hint's part of the row: between the frame sides around its first word.
+    const first = line.search(/\S/);
+    if (first < 0) continue;
+    const spans = [...line.matchAll(/[^│┃║|]+/g)].filter((m) => m[0].trim());
+    for (const span of spans) {
+      const text = span[0].trim();
+      const start = span.index! + span[0].indexOf(text);
+      const parts = text.split(/,\s+|\s+-\s+/);
+      const hint =
+        (text.match(BRACKET_TO) ?? []).length >= 2 ||
+        (parts.length >= 2 && parts.every((part) => KEY_COLON_PART.test(part))) ||
+        (row >= view.rows - 2 && (text.match(BRACKET_KEY) ?? []).length >= 3);
+      if (!hint || !view.free(row, start, start + text.length)) continue;
+      // Answers by key under a question in the same box ("Do you really want to exit?" over "Enter: Yes, ESC: No"):
+      // the question's, each answer an item keyed by its key's name.
+      const answers = parts.map((part) => /^([^:]+): ([A-Za-z]+)$/.exec(part));
+      let asked = -1;
+      for (let r = row - 1; r >= Math.max(0, row - 3) && asked < 0; r--) {
+        const above = view.text(r, start, span.index! + span[0].length).trim();
+        if (
+          /\?$/.test(above) &&
+          view.flat[r]!.indexOf(above, start) === start &&
+          view.free(r, start, start + above.length)
+        )
+          asked = r;
+        else if (above) break;
+      }
+      if (asked >= 0 && answers.every((a) => a && /^(?:yes|no)$/i.test(a[2]!))) {
+        const label = view.text(asked, start, span.index! + span[0].length).trim();
+        const items = answers.map((a) => {
+          const col = start + text.indexOf(a![0]);
+          return { label: a![2]!, row, col, width: a![0].length, key: a![1]! };
+        });
+        out.push({
+          kind: "question",
+          row: asked,
+          col: start,
+          width: Math.max(label.length, text.length),
+          height: row - asked + 1,
+          label,
+          items,
+        });
+        view.use(asked, start, label.length);
+        view.use(row, start, text.length);
+        continue;
+      }
+      out.push({ kind: "status", row, col: start, width: text.length, height: 1, text });
+      view.use(row, start, text.length);
+    }
+  }
+  return out;
+}
+
+export function findStatus(view: View): Found[] {
+  const out: Found[] = cornerMenuBar(view);
+  out.push(...keyHintRows(view));
   const hintRows: number[] = [];
   for (let row = 0; row < view.rows; row++) {
     const matches = view.flat[row]!.match(KEY_HINT);
@@ -307,7 +463,8 @@ export function findStatus(view: View): Found[] {
         r < 3 &&
         view.spanBackground(r, 0, view.cols) === view.spanBackground(0, 0, view.cols) &&
         view.text(r, 0, view.cols).trim() &&
-        !listed(r)
+        !listed(r) &&
+        !headsColumns(view, r)
       )
         r++;
       const rest = Array.from({ length: r - 1 }, (_, i) => i + 1);
@@ -316,6 +473,11 @@ export function findStatus(view: View): Found[] {
         continue;
       }
       for (const under of rest) if (view.free(under, 0, view.cols)) out.push(status(view, under, under));
+      // (A table's header right under it on its colour: the bar alone is the title.)
+      if (r === 1 && headsColumns(view, 1) && view.free(0, 0, view.cols) && /[\p{L}\p{N}]/u.test(view.flat[0]!)) {
+        out.push(status(view, 0, 0));
+        continue;
+      }
     }
     if (!view.free(row, 0, view.cols)) continue;
     // A strip of tabs across the top: the open one's words on the plain backdrop, the strip in reverse from there to

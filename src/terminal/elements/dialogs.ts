@@ -17,10 +17,14 @@ export function findBoxes(view: View): Box[] {
       // stand alone, a few rows tall (an ASCII table's "+----+----+" is cells, not boxes).
       const ascii =
         view.char(top, left) === "+" && view.char(top, left + 1) === "-" && !"-+".includes(view.char(top, left - 1));
-      if (!TOP_LEFT.includes(view.char(top, left)) && !ascii) continue;
+      // Frames drawn in half blocks ("▛▀▀▜" over "▌  ▐" and "▙▄▄▟": gowid's dialogs), their top border all "▀".
+      const half = view.char(top, left) === "▛" && view.char(top, left + 1) === "▀";
+      if (!TOP_LEFT.includes(view.char(top, left)) && !ascii && !half) continue;
       const [topRight, bottomLeft, bottomRight, sides] = ascii
         ? ["+", "+", "+", "|"]
-        : [TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT, VERTICAL];
+        : half
+          ? ["▜", "▙", "▟", ""]
+          : [TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT, VERTICAL];
       // The top border runs right to a corner; a title may interrupt it.
       let right = -1;
       for (let col = left + 1; col < view.cols; col++) {
@@ -29,7 +33,7 @@ export function findBoxes(view: View): Box[] {
           right = col;
           break;
         }
-        if (TOP_LEFT.includes(char)) break;
+        if (TOP_LEFT.includes(char) || (half && char !== "▀")) break;
       }
       if (right < left + 2 || (ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1))))) continue;
       let bottom = -1;
@@ -39,6 +43,10 @@ export function findBoxes(view: View): Box[] {
         if (bottomLeft.includes(l) && bottomRight.includes(r) && (!ascii || row - top >= 3)) {
           bottom = row;
           break;
+        }
+        if (half) {
+          if (l !== "▌" || r !== "▐") break;
+          continue;
         }
         // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
         // (Nor a list's scroll marks drawn on its right side: mc's "^", "*" and "v".)
@@ -54,7 +62,7 @@ export function findBoxes(view: View): Box[] {
       const title = clean(
         border
           .replace(/\.?\[\^\]|\[[v^]\]/g, " ")
-          .replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟]/g, " ")
+          .replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟▀]/g, " ")
           .replace(/^[<\s]+|[>\s]+$/g, " "),
       );
       // A title set off by bars or brackets ("─| Export |─", "─[ Log ]─") is the words between.

@@ -46,7 +46,18 @@ export function findProgress(view: View, boxes: Box[]): Found[] {
       if (!bar) {
         const before = line.slice(Math.max(0, col - 60), col);
         const after = line.slice(col + match[0].length, col + match[0].length + 60);
-        if (BAR.test(before.slice(-40)) || BAR.test(after.slice(0, 40))) {
+        // (A percent in a column of them, words between it and the bar, is a table's cell: goaccess's "12 20.00%    9
+        // 20.45%  19.66 KiB 05/Dec/2026 |||||||" rows under "Hits     h% …".)
+        const end = col + match[0].length;
+        const aligned = [row - 1, row + 1].some((r) =>
+          [...(view.flat[r] ?? "").matchAll(PERCENT)].some((m) => m.index! + m[0].length === end),
+        );
+        const cell =
+          aligned &&
+          (/^\s*[^\s|█▉▊▋▌▍▎▏▓▒░#=■━[\]]/.test(after) || /[^\s|█▉▊▋▌▍▎▏▓▒░#=■━[\]]\s*$/.test(before)) &&
+          !/^\]?\s*[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3}/.test(after) &&
+          !/[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3}\[?\s*$/.test(before);
+        if (!cell && (BAR.test(before.slice(-40)) || BAR.test(after.slice(0, 40)))) {
           const left = before.search(/[|█▉▊▋▌▍▎▏▓▒░#=■━[]{2,}[\s\S]*$/);
           const start = left >= 0 ? col - before.length + left : col;
           const tail = /^[\s|█▉▊▋▌▍▎▏▓▒░#=■━\]]*/.exec(after)![0].trimEnd().length;

@@ -343,14 +343,15 @@ const frameRow = (text: string): boolean =>
 
 /**
  * An item's text as a list shows it: a "(3)" before it is its key (tmux's choose-tree), a tree's
- * guides ("├─> ", "--- ", "+ ") are not part of it, nor a single hot key after it (aptitude's "  g").
+ * guides ("├─> ", "--- ", "+ ") and expanders ("[+] ", "[-] ": gowid's tree) are not part of it, nor a single hot key
+ * after it (aptitude's "  g").
  */
 function treeItem(text: string): { label: string; key?: string } {
   let rest = clean(text);
   let key: string | undefined;
   const numbered = /^\((\d{1,3})\)\s+/.exec(rest);
   if (numbered) [key, rest] = [numbered[1], rest.slice(numbered[0].length)];
-  rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\*(?=\S))/, "");
+  rest = rest.replace(/^(?:[├└│─>\\|`-]{2,}\s|[+-]\s|\[[+-]\]\s|\*(?=\S))/, "");
   const hot =
     /\s([a-zA-Z])$/.exec(text.trimEnd()) && /\s{2,}[a-zA-Z]$/.test(text.trimEnd())
       ? /\s([a-zA-Z])$/.exec(text.trimEnd())

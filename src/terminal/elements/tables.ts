@@ -97,9 +97,14 @@ export function findTables(view: View): Found[] {
         !/\d/.test(text) &&
         words.length === text.trim().split(/\s+/).length &&
         names.every((n) => /^[A-Za-z%#]/.test(n));
+      // (A ruled header whose rows the screen's bottom bar cuts off, nothing under its rule but that bar: goaccess's
+      // last panel over its key-hint row. A table of no rows shown.)
+      const cut =
+        ruled && body < 1 && row + 2 >= view.rows - 2 && !view.free(row + 2, segment.start, segment.end) && onlyNames;
       if (
-        body < 1 ||
+        (body < 1 && !cut) ||
         (body < 2 &&
+          !cut &&
           !ruled &&
           (!onlyNames ||
             view
@@ -109,7 +114,7 @@ export function findTables(view: View): Found[] {
             !aligned(view, row, body, spans)))
       )
         continue;
-      if (!separated && !letters && !aligned(view, row + skip, body, spans)) continue;
+      if (!separated && !letters && !cut && !aligned(view, row + skip, body, spans)) continue;
       let col = segment.start + (text.length - text.trimStart().length);
       let end = col + text.trim().length;
       // Body rows may reach past the header's words, up to the frame around them.

@@ -1200,3 +1200,87 @@ test.if(Bun.which("clisp") !== null)(
   },
   60_000,
 );
+
+// Blind set 10's line prompts, as classes (test/fixtures/programs and bash's read; guile where installed).
+test("answers that are keys named in the bracket ('[return = YES | Esc = NO]'): the key pressed, uncertain, never answered", async () => {
+  // Blind set 10 (dar): `choose YES` was refused (not found). Nothing on the screen says which key was taken: the reply
+  // says what the screen went on with, and the answer is checked from outside.
+  for (const [answer, sent, taken] of [
+    ["YES", "Enter", "YES YES"],
+    ["NO", "Escape", "NO -"],
+  ] as const) {
+    const out = join(sandbox.dir, `key-named-${answer}.out`);
+    const id = await start(`python3 ${PROGRAMS}/key-named.py ${out}`);
+    await shown(id, "Esc = NO]");
+    const reply = await act(["choose", id, answer]);
+    expect(reply.sent).toEqual([sent]);
+    expect(reply.effect).toBe("uncertain");
+    expect(reply.seen).toContain("no line shows which answer was taken");
+    if (answer === "YES") {
+      await shown(id, "Its owner of");
+      expect((await act(["choose", id, "YES"])).sent).toEqual(["Enter"]);
+    }
+    await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+    expect(readFileSync(out, "utf8")).toBe(taken);
+  }
+});
+
+test("word answers in parentheses, the default in brackets after them ('(plain/colour/none) [plain]:'): typed whole", async () => {
+  const id = await start(`read -p "Output style (plain/colour/none) [plain]: " s; echo "got[$s]"`);
+  await shown(id, "[plain]:");
+  const reply = await act(["choose", id, "colour"]);
+  expect(reply).toMatchObject({ sent: ['"colour"', "Enter"], effect: "answered" });
+  expect(reply.seen).toContain("(plain/colour/none) [plain]: colour");
+  await shown(id, "got[colour]");
+});
+
+test("a list cycled with Tab, its item between '>' and '<' under a hint saying so: Tab until it is marked, then Enter", async () => {
+  // Blind set 10 (nimble init): `choose binary` was refused (no menu found).
+  for (const [name, taken] of [
+    ["neap", "neap"],
+    ["spring", "spring"],
+  ] as const) {
+    const out = join(sandbox.dir, `tab-cycle-${name}.out`);
+    const id = await start(`OUT=${out} python3 ${PROGRAMS}/tab-cycle.py spring neap king`);
+    await shown(id, "king");
+    const reply = await act(["choose", id, name]);
+    expect(reply.sent).toEqual([...(name === "neap" ? ["Tab"] : []), "Enter"]);
+    expect(reply).toMatchObject({ effect: "answered", seen: `the answered line shows "Answer: ${taken}"` });
+    await waitFor(() => existsSync(out) || undefined, 10_000, "the answer");
+    expect(readFileSync(out, "utf8")).toBe(taken);
+  }
+});
+
+test("a pause for Return read as a line ('Hit return when …', no colon): fill '' enters it, its row the evidence", async () => {
+  // Blind set 10 (gnuplot's pause): `fill "Hit return when the tide has turned" ""` was refused (no input).
+  const id = await start(
+    `echo "Hit return when the kettle boils here"; read -p "Hit return when the kettle boils" x; echo "went[$x]"`,
+  );
+  await shown(id, "boils here");
+  const reply = await act(["fill", id, "Hit return when the kettle boils", "", "--submit"]);
+  expect(reply).toMatchObject({ sent: ["Enter"], effect: "submitted" });
+  expect(reply.seen).toBe('the prompt\'s row stays as entered, nothing typed: "Hit return when the kettle boils"');
+  await shown(id, "went[]");
+});
+
+test.if(Bun.which("guile") !== null)(
+  "a form longer than its row at guile's 'scheme@(guile-user)>' and at its debugger's '[1]>': filled and entered",
+  async () => {
+    // Blind set 10: the form wrapped under the prompt, the field read empty ('shows ""'): fill refused.
+    const dir = join(sandbox.dir, "guile");
+    mkdirSync(dir, { recursive: true });
+    const id = await start(`cd ${dir} && HOME=${dir} guile -q`);
+    await shown(id, "scheme@(guile-user)>");
+    const sum = '(call-with-output-file "sum.txt" (lambda (port) (write (+ 12 20 10) port)))';
+    expect((await act(["fill", id, "scheme@(guile-user)>", sum, "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "sum.txt")) || undefined, 10_000, "sum.txt");
+    expect(readFileSync(join(dir, "sum.txt"), "utf8").trim()).toBe("42");
+    expect((await act(["fill", id, "scheme@(guile-user)>", "(car (quote ()))", "--submit"])).effect).toBe("submitted");
+    await shown(id, "[1]>");
+    const level = '(call-with-output-file "level.txt" (lambda (port) (write (length (list 1 2 3 4)) port)))';
+    expect((await act(["fill", id, "scheme@(guile-user) [1]>", level, "--submit"])).effect).toBe("submitted");
+    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
+    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("4");
+  },
+  60_000,
+);

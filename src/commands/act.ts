@@ -16,6 +16,7 @@ import {
   functionKeyOf,
   itemKey,
   nameOf,
+  namedAnswerKey,
   rowText,
   shownKey,
   type Target,
@@ -429,6 +430,12 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   const promptUnder = cursor === element.row + element.height && !inline && beforeCursor(look.grid).trim() !== "";
   const atPrompt =
     element.kind === "question" && visible && (cursor === element.row + element.height - 1 || promptUnder);
+  // An answer whose key the question's bracket names ("[return = YES | Esc = NO]"), the question waiting last.
+  const namedKey =
+    atPrompt || (visible && cursor === element.row + element.height && look.grid.cursor.col === 0)
+      ? namedAnswerKey(look.grid, target)
+      : undefined;
+  if (namedKey) return pressNamedAnswer(actor, look, target, namedKey);
   // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
   const word = atPrompt ? wordKey(item, named) : undefined;
   const keyed = word !== undefined || (itemKey(item) !== undefined && (inline || atPrompt));
@@ -447,6 +454,9 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
       return tabThrough(actor, look, target);
     if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target, word);
   }
+  // A list cycled with Tab, its hint saying so (nimble's "Select Cycle with 'Tab', 'Enter' when done" over
+  // "Choices:> library <"): Tab, not arrows, moves its marks.
+  if (element.kind === "menu" && selected >= 0 && tabCycled(look, element)) return cycleWithTab(actor, look, target);
   // Arrows from the selected item: every list takes them, while a program may turn the mouse on
   // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
   // Items side by side on one row (a `● Yes / ○ No` toggle) move with Left and Right.
@@ -467,6 +477,115 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   }
   await actor.keys("Enter");
   return answered(actor, moved, target);
+}
+
+/** A hint that a list moves with Tab: "Cycle with 'Tab'", "Tab to cycle", "press <Tab> to move". */
+const TAB_CYCLES = /\bcycle\b.{0,12}\btab\b|\btab\b.{0,12}\b(?:cycle|move|next)\b/i;
+
+/** Rows above a list its Tab hint may stand on. */
+const TAB_HINT_ROWS = 3;
+
+/**
+ * A list whose selected item stands between ">" and "<" (cycledLists' marks, drawn on its row) under a hint, in the
+ * rows right above it, that Tab cycles it.
+ */
+function tabCycled(look: Look, menu: Element): boolean {
+  const at = menu.items?.find((i) => i.selected);
+  if (
+    !at ||
+    !/>\s*$/.test(rowText(look.grid, at.row).slice(0, at.col)) ||
+    !/^\s*</.test(rowText(look.grid, at.row, at.col + at.width))
+  )
+    return false;
+  for (let row = menu.row - 1; row >= Math.max(0, menu.row - TAB_HINT_ROWS); row--)
+    if (TAB_CYCLES.test(rowText(look.grid, row))) return true;
+  return false;
+}
+
+/**
+ * Press Tab until the item named shows selected, looking after each press (at most once per item: the list cycles),
+ * then Enter, and see it taken. Throws when the selection never reaches it.
+ */
+async function cycleWithTab(actor: Actor, look: Look, target: Target): Promise<ActReply> {
+  const selectedIn = (now: Look) => findAgain(now.elements, target)?.element.items?.find((i) => i.selected)?.label;
+  let seen = look;
+  for (let i = 0; i < target.element.items!.length && !findAgain(seen.elements, target)?.item?.selected; i++) {
+    const was = selectedIn(seen);
+    await actor.keys("Tab");
+    const next = await actor.until((now) => {
+      const at = selectedIn(now);
+      return at !== undefined && at !== was ? now : undefined;
+    }, 1500);
+    if (!next) break;
+    seen = next;
+  }
+  if (!findAgain(seen.elements, target)?.item?.selected) {
+    if (actor.exited) return actor.reply("uncertain", `the program exited before ${nameOf(target)} showed selected`);
+    const at = selectedIn(await actor.look());
+    throw new T4aError(
+      "timeout",
+      `${actor.sent.join(" ")}: Tab never brought the marks to ${nameOf(target)}` +
+        (at ? ` (they stand on ${JSON.stringify(at)})` : ""),
+    );
+  }
+  await actor.keys("Enter");
+  return answered(actor, seen, target);
+}
+
+/**
+ * Press the key a question's bracket names for the answer (namedAnswerKey: Enter or Escape), the question the last
+ * thing on the screen, then watch it go on. Nothing but the program's own next lines follows such a key (dar prints its
+ * next question under the first): no line shows which answer was taken, so the reply is `uncertain`, saying what the
+ * screen went on with, never `answered` on that alone.
+ */
+async function pressNamedAnswer(actor: Actor, look: Look, target: Target, key: string): Promise<ActReply> {
+  const { element } = target;
+  const last = element.row + element.height - 1;
+  if (
+    look.text
+      .split("\n")
+      .slice(last + 1)
+      .some((r) => r.trim())
+  )
+    throw new T4aError("unsupported", `${nameOf(target)}: the question is not the last thing on the screen`);
+  // (A program reading a line would take Escape as a character of it.)
+  if (key === "Escape" && actor.readsLines)
+    throw new T4aError(
+      "unsupported",
+      `${nameOf(target)} is answered by Escape, but the program reads a line (Escape would be typed into it)`,
+    );
+  const asked = Array.from({ length: element.height }, (_, i) => rowText(look.grid, element.row + i)).join("\n");
+  const waiting = (now: Look) =>
+    now.grid.cursor.row === look.grid.cursor.row &&
+    now.grid.cursor.col === look.grid.cursor.col &&
+    now.text
+      .split("\n")
+      .slice(element.row, last + 1)
+      .join("\n") === asked;
+  await actor.keys(key);
+  const moved = await actor.until((now) => (waiting(now) ? undefined : now));
+  const pressed = `${key} pressed for ${nameOf(target)}, as the question's bracket pairs them`;
+  if (!moved) {
+    if (actor.exited) return actor.reply("uncertain", `${pressed}; the program exited, nothing showing which answer`);
+    throw new T4aError("timeout", `${actor.sent.join(" ")}: the question still waits as it was`);
+  }
+  // (Let the next lines come.)
+  await actor.until((now) => (now.text !== moved.text ? now : undefined), 500);
+  const now = actor.exited ? moved : await actor.look();
+  const under = now.text
+    .split("\n")
+    .slice(last + 1)
+    .map((r) => r.trim())
+    .filter(Boolean);
+  return actor.reply(
+    "uncertain",
+    `${pressed}; the question no longer waits` +
+      (under.length
+        ? `, the screen goes on under it with ${JSON.stringify(under.slice(0, 2).join(" / ").slice(0, 160))}`
+        : "") +
+      (actor.exited ? " and the program exited" : "") +
+      `; no line shows which answer was taken`,
+  );
 }
 
 /** Whether `text` holds `word` whole (not inside a longer word). */
@@ -1247,14 +1366,16 @@ async function submitted(
     // A field that shows nothing of what is typed (masked, or the tty's echo off), asked by the same words on a row
     // below the one it was on, that row still showing the prompt: the line was entered and the next prompt reads like
     // it (gocryptfs's old then new "Password:"). What stands between is quoted: it may also say the value was refused.
+    // (So too an empty line entered at a pause asked again after the next page: gnuplot's "Press return for more:".)
     const next =
-      !left && value === undefined
+      !left && (value === undefined || value === "")
         ? nextPrompt(look, again, row - (actor.historyLength() - history), prompt)
         : undefined;
     if (next !== undefined)
       return actor.reply(
         "submitted",
-        `${how}; the prompt stays above as entered, and ${nameOf(target)} asks on a row below` +
+        `${how ?? "an empty line entered"}; the prompt stays above as entered, ` +
+          `and ${nameOf(target)} asks on a row below` +
           (next ? ` (between them: ${JSON.stringify(next.slice(0, 160))})` : ""),
       );
     // A REPL's prompt comes back empty on a new row once the line is taken (R's ">", jshell's "jshell>"): found again
@@ -1280,6 +1401,17 @@ async function submitted(
             : [],
         ),
       );
+      // An empty line entered (a pause's "Hit return when …"): only the field's own row, moved up by what scrolled off,
+      // showing its prompt and nothing after it; any other line holding the prompt's words is no evidence.
+      if (!value.trim()) {
+        const was = row - (actor.historyLength() - history);
+        const own = was >= 0 && was !== cursorRow ? rowText(look.grid, was).trim() : "";
+        if (prompt && own === prompt)
+          return actor.reply("submitted", `the prompt's row stays as entered, nothing typed: ${JSON.stringify(own)}`);
+        return performance.now() - changedAt > SETTLE_MS
+          ? actor.reply("uncertain", `after Enter the prompt's row does not show ${JSON.stringify(prompt)} as entered`)
+          : undefined;
+      }
       const line = lines.find(
         (r, i) =>
           i !== cursorRow &&
@@ -1340,11 +1472,18 @@ function promptBack(
   const typed = value.trim();
   if (!again?.element.cursor || (again.element.value ?? "").trim() || !typed || !prompt) return false;
   if (look.grid.cursor.row === filled.grid.cursor.row && !scrolled) return false;
-  const count = (seen: Look) =>
-    seen.text
-      .split("\n")
-      .filter((r, i) => i !== seen.grid.cursor.row && r.includes(prompt) && r.includes(typed, r.indexOf(prompt)))
-      .length;
+  // (A line longer than its row goes on at the next one: guile's "scheme@(guile-user) [1]> (call-with-output-file …
+  // (writ" over "e (length …)))", read joined.)
+  const count = (seen: Look) => {
+    const rows = seen.text.split("\n");
+    const cursor = seen.grid.cursor.row;
+    return rows.filter((r, i) => {
+      if (i === cursor) return false;
+      const full = r.trimEnd().length >= seen.grid.cols - 1 && i + 1 < rows.length && i + 1 !== cursor;
+      const line = full ? r + rows[i + 1] : r;
+      return line.includes(prompt) && line.includes(typed, line.indexOf(prompt));
+    }).length;
+  };
   return count(look) > count(filled);
 }
 

@@ -2476,3 +2476,152 @@ test("a tree's rows keep their expanders '[+] ' and '[-] ' out of the item names
     "Domain Name ",
   ]);
 });
+
+/** The elements other than text a screen of `rows` the bytes draw reads as: kind, label, items' labels and keys. */
+async function readAs(bytes: string, rows = 8) {
+  const term = fixtureTerminal(80, rows);
+  try {
+    await writeAll(term, bytes);
+    return detectElements(cellGridOf(term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => ({
+        kind: e.kind,
+        label: e.label,
+        ...(e.items ? { items: e.items.map((i) => [i.label, i.key ?? null, i.selected ?? false]) } : {}),
+      }));
+  } finally {
+    term.dispose();
+  }
+}
+
+// Blind set 10's line prompts, read as classes (its screens to train).
+test("answers that are keys named in the bracket ('OK? [return = YES | Esc = NO]'), wrapped", async () => {
+  expect(await itemsOf("b10-dar-overwrite", "question")).toEqual({
+    label: "/tmp/b10a/f/dar/out/tides.txt is about to be overwritten, OK?",
+    items: [
+      ["YES", "Return", false],
+      ["NO", "Esc", false],
+    ],
+  });
+  // The cursor's row under it is the answer's: no field.
+  expect(await kindsOf("b10-dar-overwrite")).toEqual(["question"]);
+  expect(await kindsOf("b10-dar-fsa")).toEqual(["question"]);
+  // Another program's, on one row, the cursor after it; "Enter" and "Escape" spelt out.
+  expect(await readAs("Replace the old key? [Enter = Replace | Escape = Keep] ")).toEqual([
+    {
+      kind: "question",
+      label: "Replace the old key?",
+      items: [
+        ["Replace", "Enter", false],
+        ["Keep", "Esc", false],
+      ],
+    },
+  ]);
+  // Printed above a shell's prompt, or with text under it: output.
+  expect(await readAs("Replace the old key? [Enter = Replace | Escape = Keep]\r\n$ ")).toEqual([
+    { kind: "input", label: "$" },
+  ]);
+  expect(
+    (await readAs("Replace the old key? [Enter = Replace | Escape = Keep]\r\nkept\r\n")).map((e) => e.kind),
+  ).not.toContain("question");
+});
+
+test("words in parentheses, the default in brackets after ('format (sdl/json) [json]:'): a question", async () => {
+  expect(await itemsOf("b10-dub-format", "question")).toEqual({
+    label: "Package recipe format",
+    items: [
+      ["sdl", "sdl", false],
+      ["json", "json", false],
+    ],
+  });
+  expect(await readAs("Output style (plain/colour/none) [plain]: ")).toEqual([
+    {
+      kind: "question",
+      label: "Output style",
+      items: [
+        ["plain", "plain", false],
+        ["colour", "colour", false],
+        ["none", "none", false],
+      ],
+    },
+  ]);
+  // Answered, under the next prompt: history.
+  expect((await readAs("Output style (plain/colour/none) [plain]: none\r\nName [x]: ")).map((e) => e.kind)).toEqual([
+    "input",
+  ]);
+});
+
+test("a list cycled with Tab, its item between '>' and '<' ('Choices:> library <' over 'binary'): a menu", async () => {
+  const items = [
+    ["library", null, true],
+    ["binary", null, false],
+    ["hybrid", null, false],
+  ];
+  expect(await itemsOf("b10-nimble-type", "menu")).toEqual({ label: undefined, items });
+  expect((await itemsOf("b10-nimble-binary", "menu")).items).toEqual([
+    ["library", null, false],
+    ["binary", null, true],
+    ["hybrid", null, false],
+  ]);
+  // nimble's "... enter to use them." under "... Default values are shown in square brackets, press": the message
+  // going on, no key hint.
+  expect(await kindsOf("b10-nimble-type")).toEqual(["menu"]);
+  // Another list of the shape, the cursor hidden on it, no label on its first row.
+  expect(await readAs("Pick a colour\r\n  > red <\r\n    green\r\n    blue\x1b[?25l\x1b[2;3H")).toEqual([
+    {
+      kind: "menu",
+      label: undefined,
+      items: [
+        ["red", null, true],
+        ["green", null, false],
+        ["blue", null, false],
+      ],
+    },
+  ]);
+  // Printed above a shell's prompt: output (Tab there would complete a command).
+  expect(await readAs("Choices:> library <\r\n           binary\r\n$ ")).toEqual([{ kind: "input", label: "$" }]);
+});
+
+test("a pause for Return read as a line ('Press return for more:', 'Hit return when …')", async () => {
+  for (const name of ["b10-gnuplot-more", "b10-gnuplot-pause"]) {
+    const fixture = await loadFixture(name);
+    try {
+      const input = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "input");
+      expect([input?.label, input?.value, input?.cursor]).toEqual([
+        name.endsWith("more") ? "Press return for more" : "Hit return when the tide has turned",
+        "",
+        true,
+      ]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  expect(await readAs("Hit RETURN once the disk is in: ")).toEqual([
+    { kind: "input", label: "Hit RETURN once the disk is in" },
+  ]);
+  // Output above a prompt, or the cursor elsewhere on its row: not.
+  expect(await readAs("Hit return when the tide has turned\r\ngnuplot> ")).toEqual([
+    { kind: "input", label: "gnuplot" },
+  ]);
+  expect(await readAs("Press return for more:\x1b[1;1H")).not.toContainEqual({
+    kind: "input",
+    label: "Press return for more",
+  });
+});
+
+test("a REPL's line wrapped under a named prompt ('scheme@(guile-user)> (call-with-output-file …')", async () => {
+  const form = '(call-with-output-file "sum.txt" (lambda (port) (write (+ 12 20 10) port)))';
+  for (const prompt of ["scheme@(guile-user)>", "scheme@(guile-user) [1]>"]) {
+    const term = fixtureTerminal(80, 6);
+    try {
+      await writeAll(term, `${prompt} ${form}`);
+      expect(
+        detectElements(cellGridOf(term))
+          .filter((e) => e.kind === "input")
+          .map((e) => [e.label, e.value, e.height]),
+      ).toEqual([[prompt, form, 2]]);
+    } finally {
+      term.dispose();
+    }
+  }
+});

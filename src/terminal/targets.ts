@@ -203,6 +203,29 @@ const RESTART_KEY = /^:[A-Z]\d{1,2}$/;
 /** The names the detector gives a key read off the screen ("Press ENTER …", plink's "Return cancels …"). */
 const KEY_NAMES = /^(?:Enter|Return|Space|Tab|Escape|Esc)$/;
 
+/** The keys a question's bracket may name for its answers ("[return = YES | Esc = NO]"), and what presses each. */
+const NAMED_ANSWER_KEYS: Record<string, string> = { return: "Enter", enter: "Enter", esc: "Escape", escape: "Escape" };
+
+/**
+ * The named key that answers an item of a question whose answers are keys named in its bracket (dar's "[return = YES |
+ * Esc = NO]", keyNamedAnswers): Enter or Escape, only when the question's own rows, joined, draw that key "=" the
+ * item's word inside the bracket that ends them. Undefined otherwise: a key's name read from the screen is pressed
+ * only as the question's own bracket pairs it with the answer named.
+ */
+export function namedAnswerKey(grid: CellGrid, target: Target): string | undefined {
+  const { element, item } = target;
+  if (element.kind !== "question" || !item?.key) return undefined;
+  const key = NAMED_ANSWER_KEYS[item.key.toLowerCase()];
+  if (!key) return undefined;
+  const rows = Array.from({ length: element.height }, (_, i) => rowText(grid, element.row + i));
+  const text = rows.map((r, i) => (i < rows.length - 1 ? r.padEnd(grid.cols) : r)).join("");
+  const bracket = /\[([^[\]]*)\]\s*$/.exec(text);
+  if (!bracket) return undefined;
+  const pairs = bracket[1]!.split("|").map((part) => /^\s*(\w+) ?= ?([A-Za-z][\w-]*)\s*$/.exec(part));
+  const pair = pairs.find((p) => p && p[2] === item.label);
+  return pair && NAMED_ANSWER_KEYS[pair[1]!.toLowerCase()] === key ? key : undefined;
+}
+
 /** A word an answer is typed as: a letter or digit, then letters, digits, "-" or "_", 2 to 24 in all. */
 const WORD_KEY = /^[\p{L}\p{N}][\p{L}\p{N}_-]{1,23}$/u;
 

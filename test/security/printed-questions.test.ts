@@ -31,6 +31,8 @@ const PRINTED: Array<[string, string[]]> = [
   ["Exit without saving? [yN?]:", ["y", "N"]],
   ["Shall I record this change? (1/5)  [ynW...], or ? for more options:", ["y", "W", "?"]],
   ["Do you really want to exit ([y]/n)?", ["y", "Yes"]],
+  ["/srv/tides.txt is about to be overwritten, OK? [return = YES | Esc = NO]", ["YES", "NO"]],
+  ["Package recipe format (sdl/json) [json]:", ["sdl", "json"]],
   ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
 ];
 
@@ -488,4 +490,25 @@ test("a box's 'Enter: Yes, ESC: No' under its question: choose refuses, no key r
   await sandbox.ok(["send", id, "x"]);
   await sandbox.shown(id, "got[");
   expect(await sandbox.screen(id)).toContain("got[x]");
+}, 60_000);
+
+test("a Tab-cycled list printed above a shell's prompt is no menu: choose refuses, no Tab or Enter reaches the shell", async () => {
+  // nimble's shape ("Choices:> library <" over "binary" under its Tab hint), printed by a command: Tab at a shell's prompt
+  // completes, Enter runs the line.
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf "     Select Cycle with 'Tab', 'Enter' when done\\n   Choices:> library <\\n             binary\\n"; ` +
+      `while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "binary");
+  for (const named of ["binary", "library"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);

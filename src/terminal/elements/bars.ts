@@ -591,6 +591,9 @@ export function findStatus(view: View): Found[] {
         !KEY_OR_ANSWER.test(trimmed) &&
         !PROMPT_THEN_HINT.test(trimmed) &&
         !inParagraph(view, row) &&
+        // (Nor a message's rows going on under the same marks: nimble's "        ... enter to use them." under
+        // "        ... Default values are shown in square brackets, press".)
+        !markedBlock(view, row) &&
         !closesAbove(view, row) &&
         (/\b(?:esc|enter|tab|ctrl\+\w|space)\b (?:to \w+|\w+ ·)/i.test(trimmed) ||
           /^(?:(?:ctrl|alt|shift)\+\w+|esc|tab) [a-z]+(?: [a-z]+)?$/i.test(trimmed)) &&

@@ -1252,8 +1252,12 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
   };
 }
 
-/** A REPL's prompt opening a row, a bracketed count and ">" (clisp's "[1]> ", "Break 1 [2]> "), code typed after it. */
-const REPL_LINE = /^((?:\w+ \d+ )?\[\d+\]>) (?=\S)/;
+/**
+ * A REPL's prompt opening a row, a bracketed count and ">" (clisp's "[1]> ", "Break 1 [2]> "), or a name, maybe its
+ * module in parentheses after "@" and a debugger's level in brackets, and ">" (guile's "scheme@(guile-user)> ",
+ * "scheme@(guile-user) [1]> "), code typed after it.
+ */
+const REPL_LINE = /^((?:\w+ \d+ )?\[\d+\]>|[A-Za-z][\w.-]*@\([\w.-]+\)(?: \[\d+\])?>) (?=\S)/;
 
 /**
  * Where a prompt ends on a full row whose value began after it: the first ":" or "?" and a blank outside parentheses,

@@ -123,9 +123,66 @@ const PROMPT_QUESTION = /^\s*\? \S/;
 /** A tag in brackets, then what it does: testdisk's "[ Analyse  ] Analyse current partition structure…". */
 const TAG_ROW = /^\[ ?([A-Za-z][\w .-]{0,14}?) *\] (\S.*)$/;
 
+/** The item a Tab-cycled list marks, between ">" and "<" (nimble's "> library <"), the row ending there. */
+const CYCLE_MARKED = /^(.*?)> (\S+(?: \S+)*) <\s*$/;
+
+/** An item of such a list left unmarked: blanks up to its column, then one name, nothing after it. */
+const CYCLE_ITEM = /^ *(\S+(?: \S+)*)\s*$/;
+
+/**
+ * A list cycled with a key, the item it stands on between ">" and "<" (nimble's "Choices:> library <" over "binary",
+ * "hybrid", Tab moving the marks): the other rows, right above and under it, each one name starting at the marked
+ * name's column and blanks before it (the list's first row may open with its label ending in ":", "Choices:"), the
+ * list the last thing written and the cursor on one of its rows. A menu from the ">" to the end of its longest row,
+ * its items the names, the marked one selected.
+ */
+function cycledLists(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const marked = CYCLE_MARKED.exec(view.flat[row]!);
+    if (!marked || !view.free(row, 0, view.cols)) continue;
+    const markerCol = marked[1]!.length;
+    const col = markerCol + 2;
+    // (What stands before the marks is blank, or the list's label on its first row.)
+    const lead = (r: number) => view.flat[r]!.slice(0, markerCol);
+    if (lead(row).trim() && !/^\s*\S.*:\s*$/.test(lead(row))) continue;
+    const unmarked = (r: number, first: boolean) => {
+      const line = view.flat[r];
+      if (line === undefined || !view.free(r, 0, view.cols) || line[col] === " " || line[col - 1] !== " ")
+        return undefined;
+      if (line.slice(0, markerCol).trim() && !(first && /^\s*\S.*:\s*$/.test(line.slice(0, markerCol))))
+        return undefined;
+      return CYCLE_ITEM.exec(line.slice(markerCol))?.[1];
+    };
+    let top = row;
+    // (Above the marked row, only while it had no label: the label opens the list.)
+    while (!lead(top).trim() && top > 0 && unmarked(top - 1, true) !== undefined) {
+      top--;
+      if (lead(top).trim()) break;
+    }
+    let bottom = row;
+    while (bottom + 1 < view.rows && unmarked(bottom + 1, false) !== undefined) bottom++;
+    // (Waiting: the last thing written, the cursor, shown or not, on one of its rows. Printed above a shell's prompt it
+    // is output, and Tab there would complete a command.)
+    const { cursor } = view;
+    if (bottom === top || cursor.row < top || cursor.row > bottom || view.flat.slice(bottom + 1).some((l) => l.trim()))
+      continue;
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = top; r <= bottom; r++) {
+      const label = r === row ? marked[2]! : unmarked(r, r === top)!;
+      items.push({ label, row: r, col, width: label.length, ...(r === row ? { selected: true } : {}) });
+    }
+    const right = Math.max(...items.map((i) => view.flat[i.row]!.trimEnd().length));
+    out.push({ kind: "menu", row: top, col: markerCol, width: right - markerCol, height: bottom - top + 1, items });
+    for (let r = top; r <= bottom; r++) view.use(r, markerCol, view.cols - markerCol);
+    row = bottom;
+  }
+  return out;
+}
+
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 export function markerMenus(view: View): Found[] {
-  const out: Found[] = [];
+  const out: Found[] = cycledLists(view);
   // A frame's sides are blanks here: a list inside a box (qwen's pickers) indents like one outside.
   const lines = view.flat.map((l) => l.replace(/[│┃║]/g, " "));
   for (let row = 0; row < view.rows; row++) {

@@ -11,6 +11,17 @@ import { clean, filledAbove, highlighted, joinWrapped, stripFrame, type View } f
  */
 const BRACKETED_ANSWERS =
   /[[(](?![nN]\/[aA][\])])((?:[yY](?:es)?|[nN]o?)(?:(?:\/|\||, ?| or )\^?\[?[\w?!.-]+\]?)+|[yn](?:,[\w?/])+)[\])]\??/;
+/**
+ * Words to type in parentheses, then the default in square brackets, before the colon: dub's "Package recipe format
+ * (sdl/json) [json]:" (rich's the other way round). Two words or more of two letters or more (a "(y/n)" is YES_NO's).
+ */
+const WORDS_THEN_DEFAULT = /^(\s*)(\S.*?) \((\w{2,}(?:\/\w{2,})+)\)(?: \[[\w ]*\])?:(?=\s|$)/;
+/**
+ * A row asking for Return to go on, a pager's or a pause's: "Press return for more:", "Hit return when …"; not one
+ * naming another way ("Press enter to confirm or esc to cancel": a key hint).
+ */
+const PAUSE_PROMPT = /^\s*(?:Press|Hit) (?:return|enter)\b(?![^?]*\b(?:or|esc|escape)\b)[^?]*$/i;
+
 /** A lone "(y)" right after a "?". */
 const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
 /**
@@ -471,12 +482,14 @@ export function findQuestions(view: View): Found[] {
     view.use(row, start, end - start);
   }
   // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
-  // typed whole; the default in parentheses is not one.
+  // typed whole; the default in parentheses is not one. Or the other way round (WORDS_THEN_DEFAULT).
   for (let row = 0; row < view.rows; row++) {
-    const match = /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!);
+    const match =
+      /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!) ??
+      WORDS_THEN_DEFAULT.exec(view.flat[row]!);
     if (!match || !view.free(row, 0, match[0].length) || writtenPast(view, row)) continue;
     const start = match[1]!.length;
-    let c = match[0].indexOf("[") + 1;
+    let c = match.index! + match[1]!.length + match[2]!.length + 2;
     const items: Omit<Item, "ref">[] = match[3]!.split("/").map((word) => {
       const item = { label: word, row, col: c, width: word.length, key: word };
       c += word.length + 1;
@@ -507,6 +520,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...headerList(view));
   out.push(...restartRows(view));
   out.push(...slashedAnswers(view));
+  out.push(...keyNamedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.
   for (let row = 0; row < view.rows; row++) {
@@ -752,6 +766,21 @@ export function findQuestions(view: View): Found[] {
       items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }],
     });
     view.use(row, col, text.length);
+  }
+  // A pause for Return the program reads as a line, the last thing written, the cursor at its end: gnuplot's "Press
+  // return for more:" (its help's pager), its pause's own message "Hit return when the tide has turned" (no colon). An
+  // input labelled with the row (a colon ending it dropped), nothing typed.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const { cursor } = view;
+    if (!PAUSE_PROMPT.test(line) || !cursor.visible || cursor.row !== row) continue;
+    const end = line.trimEnd().length;
+    if (cursor.col < end || cursor.col > end + 1 || view.flat.slice(row + 1).some((l) => l.trim())) continue;
+    const col = line.search(/\S/);
+    if (!view.free(row, col, view.cols - col)) continue;
+    const label = line.trim().replace(/\s*:$/, "");
+    out.push({ kind: "input", row, col, width: view.cols - col, height: 1, label, value: "", cursor: true });
+    view.use(row, col, view.cols - col);
   }
   // Numbered options under a question: "Do you want to proceed?" then "❯ 1. Yes", "  2. No".
   for (let row = 0; row + 1 < view.rows; row++) {
@@ -1800,6 +1829,70 @@ function slashedAnswers(view: View): Found[] {
   const width = Math.max(...Array.from({ length: last - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
   view.use(top, 0, view.cols, last - top + 1);
   return [{ kind: "question", row: top, col: 0, width, height: last - top + 1, label: clean(asking[0]), items }];
+}
+
+/** A key named in a bracket of answers: Return, Enter, Esc or Escape (any case). */
+const NAMED_KEY = "[Rr]eturn|RETURN|[Ee]nter|ENTER|[Ee]sc(?:ape)?|ESC(?:APE)?";
+
+/** One answer of such a bracket: the key, "=", the answer's word. */
+const KEY_EQUALS_WORD = new RegExp(`(${NAMED_KEY}) ?= ?([A-Za-z][\\w-]*)`, "g");
+
+/**
+ * A question ending in answers that are keys named in brackets, each "key = word", "|" between: dar's "… is about to
+ * be overwritten, OK? [return = YES | Esc = NO]" (the keys Return and Esc).
+ */
+const KEY_ANSWER = `(?:${NAMED_KEY}) ?= ?[A-Za-z][\\w-]*`;
+const KEY_NAMED_ANSWERS = new RegExp(`^(\\s*)(\\S.*?\\?)\\s*\\[(${KEY_ANSWER}(?: ?\\| ?${KEY_ANSWER})+)\\]\\s*$`);
+
+/** The name a key of such a bracket is pressed by. */
+const KEY_NAMED: Record<string, string> = { return: "Return", enter: "Enter", esc: "Esc", escape: "Esc" };
+
+/**
+ * Answers that are keys named in brackets after the question (KEY_NAMED_ANSWERS), the question written last and
+ * waiting: the cursor at its end or at the start of the row under it, nothing on the screen below. It may fill its
+ * row and go on on the next (a long path in it): read joined. Items the words, keyed by the keys' names.
+ */
+function keyNamedAnswers(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const below = (row: number) => view.flat.slice(row + 1).some((l) => l.trim());
+  for (let last = 0; last < view.rows; last++) {
+    if (!view.flat[last]!.trim() || below(last)) continue;
+    const waits =
+      (cursor.row === last && cursor.col >= view.flat[last]!.trimEnd().length) ||
+      (cursor.row === last + 1 && cursor.col === 0);
+    if (!waits) return [];
+    // The question's rows: this one, and the one above when that filled its row (the text went on here).
+    const top = last > 0 && view.flat[last - 1]!.trimEnd().length >= view.cols ? last - 1 : last;
+    const text =
+      top < last ? view.flat[top]!.padEnd(view.cols).slice(0, view.cols) + view.flat[last]! : view.flat[last]!;
+    const match = KEY_NAMED_ANSWERS.exec(text);
+    if (!match) return [];
+    for (let r = top; r <= last; r++) if (!view.free(r, 0, view.cols)) return [];
+    const at = (index: number) => ({ row: top + Math.floor(index / view.cols), col: index % view.cols });
+    const opens = match[0].lastIndexOf("[");
+    const items: Omit<Item, "ref">[] = [...match[3]!.matchAll(KEY_EQUALS_WORD)].map((m) => {
+      const { row, col } = at(opens + 1 + m.index! + m[0].length - m[2]!.length);
+      return { label: m[2]!, row, col, width: m[2]!.length, key: KEY_NAMED[m[1]!.toLowerCase()]! };
+    });
+    const start = match[1]!.length;
+    const right = Math.max(...Array.from({ length: last - top + 1 }, (_, i) => view.flat[top + i]!.trimEnd().length));
+    view.use(top, 0, view.cols, last - top + 1);
+    // (The row the cursor waits on under it is the answer's, no field of its own.)
+    if (cursor.row === last + 1) view.use(cursor.row, 0, view.cols);
+    return [
+      {
+        kind: "question",
+        row: top,
+        col: start,
+        width: right - start,
+        height: last - top + 1,
+        label: clean(match[2]!),
+        items,
+      },
+    ];
+  }
+  return [];
 }
 
 /** A setting a capital letter picks, its name padded before its colon (minicom's "A -  Serial Device : /dev/modem"). */

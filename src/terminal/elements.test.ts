@@ -2625,3 +2625,34 @@ test("a REPL's line wrapped under a named prompt ('scheme@(guile-user)> (call-wi
     }
   }
 });
+
+test("a drop-down of 'shortcut| name' rows, rules between: a menu, keys, the lit one selected", async () => {
+  const row = (text: string, lit = false) =>
+    lit ? `┃${text.slice(0, 10)}\x1b[47m\x1b[30m${text.slice(10)}\x1b[0m┃` : `┃${text}┃`;
+  const lines = [
+    `┏${"━".repeat(24)}┓`,
+    row("  Ctrl-O| Open file     ", true),
+    row("       s| Save          "),
+    `┃${"━".repeat(24)}┃`,
+    row("        | Settings      "),
+    row("       q| Quit          "),
+    `┗${"━".repeat(24)}┛`,
+  ];
+  const screen = lines.map((line, i) => `\x1b[${i + 2};40H${line}`).join("");
+  expect(await brief(`\x1b[?25l${screen}`)).toEqual([
+    ["menu", 2, 40, null, ["Open file=Ctrl-O*", "Save=s", "Settings", "Quit=q"]],
+  ]);
+});
+
+test("a header with sort marks (' -'), a drop-down drawn over its right part: the table left of it", async () => {
+  const rows = [" No. Time - Source Dest - Proto Length Info -"];
+  for (let i = 1; i <= 4; i++)
+    rows.push(`\x1b[48;5;238m ${i}   0.${i}000 10.0.8 10.0.9 DNS   7${i}     Standard query 0x100${i}\x1b[0m`);
+  const menu = [`┏${"━".repeat(20)}┓`, "┃     d| Dark mode   ┃", "┃     l| Show log    ┃", "┃     h| Help        ┃"];
+  menu.push("┃     q| Quit        ┃", `┗${"━".repeat(20)}┛`);
+  const screen = `\x1b[?25l\r\n\r\n${rows.join("\r\n")}${menu.map((line, i) => `\x1b[${i + 2};40H${line}`).join("")}`;
+  expect((await brief(screen)).map((e) => e.slice(0, 3))).toEqual([
+    ["table", 2, 1],
+    ["menu", 2, 40],
+  ]);
+});

@@ -14,6 +14,7 @@ import {
   circleMenus,
   gridMenus,
   highlightMenus,
+  keyBarMenus,
   markerMenus,
   popUpMenu,
   styleMenus,
@@ -129,6 +130,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...popUpMenu(view, found));
   footerStatus(view, found);
   buttonHelp(view, found);
+  found.push(...keyBarMenus(view, boxes));
   found.push(...highlightMenus(view, boxes));
   found.push(...findTables(view));
   found.push(...barMenus(view, boxes));

@@ -136,6 +136,8 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
     ["choose production"],
   ],
   ["Which services should restart?\n  ⬡ nginx\n‣ ⬢ postgres\n  ⬡ redis\n", ["choose nginx", "choose postgres"]],
+  // A drop-down of "shortcut| name" rows (keyBarMenus, meaning19): its keys are the program's, never typed into a shell.
+  ["┏━━━━━━━━━━━━━━━┓\n┃   q| Quit     ┃\n┃   d| Delete   ┃\n┗━━━━━━━━━━━━━━━┛\n", ["choose Quit", "choose Delete"]],
 ];
 
 // Found in the sixth session: a numbered list printed above an integrated shell's prompt made `choose Yes` press

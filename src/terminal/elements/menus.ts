@@ -764,6 +764,59 @@ function tagColumn(texts: string[]): number | undefined {
   return padded || tags.every((m) => /^[a-z0-9]{1,4}$/.test(m![2]!) && m![3] === " ") ? at : undefined;
 }
 
+/** A drop-down's row: its shortcut (maybe none) right-aligned before a bar, then its name ("Ctrl-L| Refresh"). */
+const KEY_BAR_ROW = /^(\s*)(\S{0,12})\| (\S.*?)\s*$/;
+
+/**
+ * A drop-down whose rows each hold a shortcut, a "|" in one column, then the entry's name, rule rows between groups
+ * (gowid's menus: "Ctrl-L| Refresh Screen" over "     d| Toggle Dark Mode"): a menu over the box's inner width, each
+ * shortcut its item's key, the entry drawn on a background of its own selected.
+ */
+export function keyBarMenus(view: View, boxes: Box[]): Found[] {
+  const out: Found[] = [];
+  for (const box of boxes) {
+    const left = box.left + 1;
+    const right = box.right;
+    if (right - left < 6 || box.bottom - box.top < 2) continue;
+    const items: Omit<Item, "ref">[] = [];
+    let bar = -1;
+    let fits = true;
+    let first = -1;
+    let last = -1;
+    for (let row = box.top + 1; row < box.bottom && fits; row++) {
+      const text = view.text(row, left, right);
+      if (/^[─━═]+$/.test(text.trim()) || !text.trim()) continue;
+      if (!view.free(row, left, right)) {
+        fits = false;
+        break;
+      }
+      const match = KEY_BAR_ROW.exec(text);
+      const at = match ? match[1]!.length + match[2]!.length : -1;
+      if (!match || (bar >= 0 && at !== bar)) {
+        fits = false;
+        break;
+      }
+      bar = at;
+      if (first < 0) first = row;
+      last = row;
+      const nameCol = left + at + 2;
+      const look = view.spanBackground(row, nameCol, nameCol + match[3]!.length);
+      items.push({
+        label: match[3]!,
+        row,
+        col: left,
+        width: right - left,
+        ...(match[2] ? { key: match[2] } : {}),
+        ...(look !== view.background(row, left + at) ? { selected: true } : {}),
+      });
+    }
+    if (!fits || items.length < 2 || items.filter((i) => i.selected).length > 1) continue;
+    out.push({ kind: "menu", row: first, col: left, width: right - left, height: last - first + 1, items });
+    view.use(box.top + 1, left, right - left, box.bottom - box.top - 1);
+  }
+  return out;
+}
+
 /** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];

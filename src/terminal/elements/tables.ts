@@ -6,6 +6,9 @@ import type { View } from "./view.ts";
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;
 
+/** A sort mark after a column's name: " -" before a blank or the row's end. */
+const SORT_MARK = /(?<=\w) -(?= |$)/g;
+
 export function findTables(view: View): Found[] {
   const out: Found[] = [];
   let candidates = 0;
@@ -18,10 +21,21 @@ export function findTables(view: View): Found[] {
     // (Nor is a line after a program's picture, one it puts before every line it writes: changeset's "🦋  Summary · …".)
     if (/^\s*\p{Extended_Pictographic}/u.test(view.chars[row]!.join(""))) continue;
     // Headers: three or more words, no digits, in one segment between frame characters or gutters.
-    for (const segment of segments(line).flatMap((seg) =>
+    for (const whole of segments(line).flatMap((seg) =>
       view.background(row, seg.start) === "0" ? [seg] : gutters(view, row, seg),
     )) {
-      const text = line.slice(segment.start, segment.end);
+      // A pop-up read already over the header's right part (a drop-down hung from a menu bar): the header is what
+      // shows left of it, its blanks before the pop-up's side aside.
+      let over = whole.start;
+      while (over < whole.end && !view.isUsed(row, over)) over++;
+      const shownEnd = whole.start + line.slice(whole.start, over).replace(/[\s│┃║]+$/, "").length;
+      const segment =
+        over < whole.end && over > whole.start && shownEnd - whole.start >= 10
+          ? { ...whole, end: shownEnd, outerEnd: over }
+          : whole;
+      // Sort marks after names, two or more (gowid's "No. Time - Source Dest - Proto"), are no names: blanks, as long.
+      const drawn = line.slice(segment.start, segment.end);
+      const text = (drawn.match(SORT_MARK) ?? []).length >= 2 ? drawn.replace(SORT_MARK, "  ") : drawn;
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
       // (A wide panel pads its first column's names apart: mc's ".n               Name".)

@@ -14,7 +14,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const BIN = resolve(import.meta.dir, "../dist/t4a");
-const DONE = new Set(["selected", "answered", "checked", "unchecked", "filled", "submitted", "gone", "exited"]);
+const DONE = new Set([
+  "selected",
+  "answered",
+  "checked",
+  "unchecked",
+  "filled",
+  "submitted",
+  "gone",
+  "opened",
+  "exited",
+]);
 /** A step's target that is the input holding the cursor, read from the snapshot (a REPL's unlabelled prompt). */
 export const CURSOR_INPUT = "@cursor-input";
 

@@ -12,7 +12,17 @@ import { startSshd } from "../test/fixtures/sshd.ts";
 
 const BIN = resolve(import.meta.dir, "../dist/t4a");
 const PROGRAMS = resolve(import.meta.dir, "../test/fixtures/programs");
-const DONE = new Set(["selected", "answered", "checked", "unchecked", "filled", "submitted", "gone", "exited"]);
+const DONE = new Set([
+  "selected",
+  "answered",
+  "checked",
+  "unchecked",
+  "filled",
+  "submitted",
+  "gone",
+  "opened",
+  "exited",
+]);
 
 type Step = { wait: string } | { act: string[] };
 interface Task {

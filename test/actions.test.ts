@@ -145,6 +145,33 @@ test.if(present("mc"))("mc: click --text Quit on the function-key bar, by mouse,
   await sandbox.ok(["wait", id, "--exit", "--timeout", "30s"]);
 });
 
+// A menu bar's button whose drop-down opens under it is `opened` (before: `uncertain`, "the screen changed, but
+// "File" is still there"), its items named, so the caller goes on to choose one: mc's File menu, then its Exit.
+test.if(present("mc"))(
+  "mc: click File on the menu bar, by mouse: opened, its items named; choose Exit, and mc ends",
+  async () => {
+    const dir = join(sandbox.dir, "mc-files");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "tides.txt"), "high water\n");
+    const id = await sandbox.ok([
+      "create",
+      "--rows",
+      "40",
+      "--",
+      "bash",
+      "-c",
+      `cd ${dir} && mc; echo "mc-rc=$?"; sleep 600`,
+    ]);
+    await snapshot(id, labelled("File"));
+    const reply = JSON.parse(await sandbox.ok(["click", id, "File", "--json"]));
+    expect(reply.via).toBe("mouse");
+    expect(reply.effect, reply.seen).toBe("opened");
+    expect(reply.seen).toContain('"View file..."');
+    await sandbox.ok(["choose", id, "Exit"]);
+    await waitFor(async () => (await sandbox.screen(id)).includes("mc-rc=0") || undefined, 30_000, "mc's end");
+  },
+);
+
 test.if(present("fzf"))("fzf: choose by text moves the selection there and accepts it", async () => {
   const fzf = await start("printf 'alpha\\nbeta\\ngamma\\n' | fzf >$OUT");
   await snapshot(fzf.id, labelled("gamma"));

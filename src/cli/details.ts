@@ -23,7 +23,8 @@ export const DETAILS: Record<string, string> = {
   click:
     "press a button or a function-key bar entry (`10Quit`): a click, else its " +
     "F-key, else Tab until it is highlighted and Enter; text no element holds " +
-    "is clicked where it shows (mouse only); waits until the screen changes",
+    "is clicked where it shows (mouse only); waits until the screen changes; a menu bar's " +
+    "button whose drop-down then shows under it is `opened`",
   fill:
     "put text in an input field in place of its value (focus by click " +
     "or Tab, erase, type; no Enter); waits until the field shows it",

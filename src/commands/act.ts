@@ -50,8 +50,9 @@ export const ActReply = () =>
     /**
      * What the screen showed at the end, the action's goal state only: the item shown selected, the
      * question answered (gone, and a line showing the item meant), a box checked or unchecked, the
-     * field holding the value (submitted: then taken with Enter), a button's dialog gone, the
-     * program exited. `uncertain` when the screen changed but shows none of these: `seen` says what it shows.
+     * field holding the value (submitted: then taken with Enter), a button's dialog gone, a menu bar's button's
+     * drop-down opened (a menu new on the screen, hung from it), the program exited. `uncertain` when the screen
+     * changed but shows none of these: `seen` says what it shows.
      */
     effect: v.picklist([
       "selected",
@@ -61,6 +62,7 @@ export const ActReply = () =>
       "filled",
       "submitted",
       "gone",
+      "opened",
       "exited",
       "uncertain",
     ]),
@@ -205,13 +207,24 @@ export class Actor {
    */
   async effect(before: Look, target: Target): Promise<ActReply> {
     let changedAt = 0;
+    let last: Look | undefined;
     const seen = await this.until((look) => {
       if (!findAgain(look.elements, target)) return "gone" as const;
       if (look.text === before.text && sameLook(look, before)) return undefined;
       changedAt ||= performance.now();
+      last = look;
       return performance.now() - changedAt > SETTLE_MS ? ("uncertain" as const) : undefined;
     });
     if (seen === "gone") return this.reply("gone");
+    const opened = seen === "uncertain" && last ? menuOpened(before, last, target) : undefined;
+    if (opened) {
+      const names = opened.items!.map((item) => JSON.stringify(item.label));
+      return this.reply(
+        "opened",
+        `a menu opened under ${nameOf(target)}, ${opened.ref}: ${names.slice(0, 6).join(", ")}` +
+          (names.length > 6 ? `, … (${names.length} items)` : ""),
+      );
+    }
     if (this.exited) return this.reply("exited");
     if (seen === "uncertain" || changedAt)
       return this.reply("uncertain", `the screen changed, but ${nameOf(target)} is still there`);
@@ -1122,6 +1135,34 @@ export async function click(actor: Actor, look: Look, target: Target): Promise<A
     await actor.keys("Enter");
   }
   return actor.effect(look, target);
+}
+
+/**
+ * A drop-down a menu bar's button opened: a menu on the settled screen that the screen before the press did not hold,
+ * its first row under the button's within a few rows, over or beside the button's columns, and the button still on
+ * its row (drawn open or not). What was seen, nothing more: the menu is the program's, its items named as drawn.
+ */
+function menuOpened(before: Look, after: Look, target: Target): Element | undefined {
+  const button = findAgain(after.elements, target)?.element;
+  if (button?.kind !== "button" || target.element.row > 1) return undefined;
+  const was = (menu: Element) =>
+    before.elements.some(
+      (old) =>
+        old.kind === "menu" &&
+        old.row === menu.row &&
+        old.col === menu.col &&
+        old.items?.map((i) => i.label).join("\n") === menu.items?.map((i) => i.label).join("\n"),
+    );
+  return after.elements.find(
+    (menu) =>
+      menu.kind === "menu" &&
+      (menu.items?.length ?? 0) > 0 &&
+      menu.row > button.row &&
+      menu.row <= button.row + 3 &&
+      menu.col <= button.col + button.width &&
+      menu.col + menu.width >= button.col &&
+      !was(menu),
+  );
 }
 
 /**

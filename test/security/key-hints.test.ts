@@ -181,3 +181,24 @@ test("a key hint inside a quoted name on a program's last row (vim's file messag
   expect(screen).not.toContain("Already at oldest change");
   await sandbox.ok(["kill", id]);
 }, 60_000);
+
+// A click on a menu bar's button answers `opened` only for a menu new on the screen hung right under the button
+// (meaning19, 7 December): a program that draws a list elsewhere after the click, or moves the highlight of a list that
+// stood there before, opens nothing the caller can trust as that button's drop-down: `uncertain`, what changed said.
+test("a menu bar's click answers opened only for a new menu hung under the button", async () => {
+  const program = join(PROGRAMS, "menu-bar.py");
+  for (const [mode, effect] of [
+    ["under", "opened"],
+    ["far", "uncertain"],
+    ["same", "uncertain"],
+  ] as const) {
+    const log = join(sandbox.dir, `menu-bar-${mode}.log`);
+    const id = await sandbox.ok(["create", "--", "python3", program, log, mode]);
+    await sandbox.shown(id, "notes.txt");
+    const reply = JSON.parse(await sandbox.ok(["click", id, "File", "--json"]));
+    expect(reply.via, mode).toBe("mouse");
+    expect(reply.effect, `${mode}: ${reply.seen}`).toBe(effect);
+    if (effect === "opened") expect(reply.seen).toContain('"Open", "Save", "Close"');
+    await sandbox.ok(["kill", id]);
+  }
+}, 60_000);

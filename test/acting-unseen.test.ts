@@ -1284,3 +1284,30 @@ test.if(Bun.which("guile") !== null)(
   },
   60_000,
 );
+
+test("a password refused and asked again under 'Sorry, try again.' (sudo's retry): uncertain, never submitted", async () => {
+  // sudo prints "Sorry, try again." and asks by the same words: the line was entered, but not taken.
+  const ask = `read -rs -p "[sudo] password for ada: " p; echo`;
+  const id = await start(`${ask}; echo "Sorry, try again."; ${ask}; echo "took[$p]"`);
+  await shown(id, "password for ada:");
+  const refused = await act(["fill", id, "[sudo] password for ada", "wrong-one", "--submit"]);
+  expect(refused.effect).toBe("uncertain");
+  expect(refused.seen).toContain("Sorry, try again.");
+  const taken = await act(["fill", id, "[sudo] password for ada", "tide-pass", "--submit"]);
+  expect(taken.effect).not.toBe("uncertain");
+  await shown(id, "took[tide-pass]");
+});
+
+test("a numbered list over a prompt holding its default to edit (debconf's readline 'Geographic area: 6'): erased, then the key", async () => {
+  // Typed after the default, the key made "62": a wrong answer.
+  const id = await start(
+    `printf "Please select the geographic area.\\n\\n  1. Africa   3. Antarctica  5. Arctic\\n  2. America  4. Australia   6. Asia\\n"; ` +
+      `read -e -i 6 -p "Geographic area: " a; echo "took[$a]"`,
+  );
+  await shown(id, "Geographic area: 6");
+  const reply = await act(["choose", id, "America"]);
+  expect(reply.sent.slice(-2)).toEqual(["2", "Enter"]);
+  expect(reply.sent).toContain("BSpace");
+  expect(reply).toMatchObject({ effect: "answered", seen: 'the answered line shows "Geographic area: 2"' });
+  await shown(id, "took[2]");
+});

@@ -686,6 +686,16 @@ async function answerWithKey(actor: Actor, look: Look, target: Target, word?: st
       `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), ` +
         `and nothing in ${target.element.ref} is shown selected to count from`,
     );
+  // A default the prompt holds already, one of the question's keys put there to be edited (debconf's readline
+  // "Geographic area: 8"): erased first, else the key typed would go after it ("82").
+  const field = look.elements.find((e) => e.kind === "input" && e.cursor && e.row === look.grid.cursor.row);
+  const preset = field?.value?.trim();
+  if (field && preset && target.element.items?.some((i) => i.key === preset)) {
+    await erase(actor, { element: field }, field.value!);
+    look = await actor.look();
+    if (findAgain(look.elements, { element: field })?.element.value?.trim())
+      throw new T4aError("unsupported", `the prompt still holds ${JSON.stringify(preset)} after erasing it`);
+  }
   // (A prompt that filled its row, the cursor gone on to the next row's start: the row above is the prompt.)
   const { row: at, col } = look.grid.cursor;
   const filled =
@@ -1412,6 +1422,13 @@ async function submitted(
       !left && (value === undefined || value === "")
         ? nextPrompt(look, again, row - (actor.historyLength() - history), prompt)
         : undefined;
+    // (A refusal between them, sudo's "Sorry, try again.": the line was entered, and not taken.)
+    if (next !== undefined && REFUSED.test(next))
+      return actor.reply(
+        "uncertain",
+        `the line was entered, but ${nameOf(target)} asks again on a row below ` +
+          `after ${JSON.stringify(next.slice(0, 160))}`,
+      );
     if (next !== undefined)
       return actor.reply(
         "submitted",
@@ -1481,6 +1498,9 @@ async function submitted(
   if (actor.exited) return actor.reply("exited", how);
   throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait`);
 }
+
+/** Words refusing a line just entered: sudo's "Sorry, try again.", "incorrect password", "Passwords do not match". */
+const REFUSED = /\b(?:sorry|try again|incorrect|wrong|invalid|denied|failed|do(?:es)? not match|mismatch)\b/i;
 
 /**
  * A field that shows nothing typed, entered: its row (`was`, moved up by what scrolled off since) still shows its

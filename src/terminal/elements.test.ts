@@ -2656,3 +2656,18 @@ test("a header with sort marks (' -'), a drop-down drawn over its right part: th
     ["menu", 2, 40],
   ]);
 });
+
+test("a tag in brackets before a prompt's words ('[sudo] password for ada: ') is the prompt's, no marker", async () => {
+  expect(await readAs("[sudo] password for ada: ")).toEqual([{ kind: "input", label: "[sudo] password for ada" }]);
+  // irssi's "[(status)] " stays a marker, a line typed after it.
+  expect(await readAs("[(status)] hello there")).toEqual([{ kind: "input", label: "" }]);
+});
+
+test("numbered options over a prompt holding one of their keys to edit ('Geographic area: 6'): asked", async () => {
+  const list = "Please select the area.\r\n\r\n  1. Africa   3. Antarctica\r\n  2. America  4. Asia\r\n";
+  const keys = (elements: Awaited<ReturnType<typeof readAs>>) =>
+    elements.find((e) => e.kind === "question")?.items?.map((i) => i[1]);
+  expect(keys(await readAs(`${list}Geographic area: 4`))).toEqual(["1", "3", "2", "4"]);
+  // A value that is no key of theirs is typed text: not read as a default.
+  expect(keys(await readAs(`${list}Geographic area: x9`))).toBeUndefined();
+});

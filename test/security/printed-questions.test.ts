@@ -514,3 +514,23 @@ test("a Tab-cycled list printed above a shell's prompt is no menu: choose refuse
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
+
+test("a numbered list over a prompt holding a default, printed above a shell's prompt: choose erases nothing, types nothing", async () => {
+  // The prompt's default is erased (Backspaces) before the key only where that prompt holds the cursor.
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf "  1. Africa   3. Antarctica\\\\n  2. America  4. Asia\\\\nGeographic area: 4\\\\n"; ` +
+      `while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "Geographic area: 4");
+  for (const named of ["America", "2"]) {
+    const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${named}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);

@@ -982,7 +982,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   if (/[█░▓▒■━#=]{5}/.test(view.flat[row]!.slice(0, from))) return [];
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
   // "Name (full name) [Some-State]:Noord": a default in brackets, then the colon, then what is typed.
-  const bracketed = /^\[[^\]\s][^\]]{0,20}\] /.exec(before);
+  // (Not a tag before a prompt's words ending in its ":" or "?", the cursor right after: sudo's "[sudo] password for
+  // ada: " is one prompt.)
+  const bracketed = /^\[[^\]\s][^\]]{0,20}\] (?![^:?]*\p{L}[:?] ?$)/u.exec(before);
   // A prompt's last mark alone at the row's start, the row above full: the terminal wrapped it there (composer's
   // "… interactively [yes]" over "? no").
   const wrappedMark =

@@ -833,10 +833,14 @@ export function findQuestions(view: View): Found[] {
     // REPL's numbered reply, redis-cli's '1) "depth"' under "127.0.0.1:6388> HGETALL station:buoy". `commandAbove`.)
     const above = options[0]!.row > 0 ? view.flat[options[0]!.row - 1]! : "";
     const commandAbove = asked.length > 1 && above.startsWith(`${asked} `) && above.slice(asked.length).trim() !== "";
+    // (A prompt may hold its default already, put there to be edited: debconf's readline "Geographic area: 8", one of
+    // the options' keys after its mark.)
+    const prefilled = /^(.*[:>?]) (\S{1,3})$/.exec(asked);
+    const bare = prefilled && options.some((o) => o.key === prefilled[2]) ? prefilled[1]! : asked;
     const after =
       cursor.visible &&
       cursor.row === promptRow &&
-      /[:>?]$/.test(asked) &&
+      /[:>?]$/.test(bare) &&
       (listsKeys || !/[@~/]/.test(asked)) &&
       !commandAbove;
     if (!question.endsWith("?") && !(question && icon(q)) && !after) {

@@ -8,6 +8,8 @@ import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTIC
  * 1000x1000 screen tiled with 83 584 of them took 19 s (real screens hold a handful).
  */
 const MAX_BOXES = 256;
+/** A window's widgets in its top border: close ("[◆]", Turbo Vision's "[■]"), zoom ("[Z]", "[↕]") after its number. */
+const WINDOW_WIDGET = /\[[◆■]\]|(?:\b\d{1,2}\s+)?\[[Z↕↑]\]/g;
 
 export function findBoxes(view: View): Box[] {
   const boxes: Box[] = [];
@@ -58,10 +60,12 @@ export function findBoxes(view: View): Box[] {
       }
       if (bottom < 0) continue;
       const border = view.text(top, left + 1, right);
-      // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title.
+      // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title; nor a window's
+      // close and zoom widgets and its number (xwpe's "─[◆]─── tide.c ───1─[Z]─", `WINDOW_WIDGET`).
       const title = clean(
         border
           .replace(/\.?\[\^\]|\[[v^]\]/g, " ")
+          .replace(WINDOW_WIDGET, " ")
           .replace(ascii ? /-{2,}/g : /[─━═┤├┨┠╡╞╢╟▀]/g, " ")
           .replace(/^[<\s]+|[>\s]+$/g, " "),
       );

@@ -1567,8 +1567,11 @@ function labelAbove(view: View, boxes: Box[], top: number, col: number, end?: nu
   return "";
 }
 
-/** A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐", tty-prompt's hexagons "⬢" (checked) and "⬡"… */
-const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎⬡⬢]`;
+/**
+ * A box and its state: "[x]", "[ ]", "(*)", "( )", "◉", "☐", tty-prompt's hexagons "⬢" (checked) and "⬡", xwpe's
+ * "[+]" (checked)…
+ */
+const TOGGLE_BOX = String.raw`\[[ xX*✓✔✗+]\]|\([ *•xXo]\)|[◉◯◻◼☐☑☒○◎⬡⬢]`;
 /** A fold mark right after a box: hg's chunk selector's "[x]**  notes.txt" (its file's hunks collapsed). */
 const FOLD_MARK = String.raw`\*\*`;
 /** Its label, one to four blanks on, a tree's guides ("│ ├ └") before it allowed. */
@@ -1607,6 +1610,14 @@ function describedRows(out: Found[], wholes: Map<Found, string>): void {
   }
 }
 
+/**
+ * "[+]" is a checked box only among empty ones ("[ ]": xwpe's Find box); with "[-]" or alone it is a tree's expander
+ * (termshark's "[+] Frame 1: 79 bytes on wire").
+ */
+function treeExpander(view: View, marker: string): boolean {
+  return marker === "[+]" && !view.flat.some((line) => line.includes("[ ]"));
+}
+
 function loneBullet(view: View, row: number, col: number, marker: string): boolean {
   if (marker !== "◼" || view.flat.some((line) => line.includes("◻"))) return false;
   const boxAt = (r: number) => r >= 0 && r < view.rows && /[◉◯◻◼☐☑☒○◎●]/.test(view.char(r, col));
@@ -1634,9 +1645,9 @@ export function findToggles(view: View): Found[] {
       const col = match.index!;
       if (!match[2] || !view.free(row, col, col + match[0].length) || submenus(row, col)) continue;
       const marker = match[1]!;
-      if (loneBullet(view, row, col, marker)) continue;
+      if (loneBullet(view, row, col, marker) || treeExpander(view, marker)) continue;
       const radio = marker.startsWith("(");
-      const checked = /[xX*✓✔◉◼☑☒•o◎⬢]/.test(marker);
+      const checked = /[xX*✓✔◉◼☑☒•o◎⬢+]/.test(marker);
       // "tag  Description" (dialog/whiptail lists): the label is the description.
       // A tree's guides ("│  ├─"), a sub-option's "- " or a bullet before the text are not part of it.
       const folded = line.startsWith("**", col + marker.length) ? 2 : 0;

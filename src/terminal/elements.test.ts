@@ -2674,6 +2674,7 @@ test("numbered options over a prompt holding one of their keys to edit ('Geograp
   expect(keys(await readAs(`${list}Geographic area: 4`))).toEqual(["1", "3", "2", "4"]);
   // A value that is no key of theirs is typed text: not read as a default.
   expect(keys(await readAs(`${list}Geographic area: x9`))).toBeUndefined();
+});
 
 test("a window's widgets in its border are no part of its title; '[+]' boxes are checked (xwpe's Find)", async () => {
   const fixture = await loadFixture("s2-xwpe-find");

@@ -387,13 +387,16 @@ const OWN_PROMPT_END = /(?:[>)$#%*&❯›»]|\?-)\s*$/u;
  * The end of `prompt` (what stands before the cursor, the field's typed value aside) that opens a row above the target,
  * on the screen or scrolled off (`earlier`), with a command typed after it: a REPL's "> " or "(gdb) " drawn after
  * words a command printed with no newline at their end ("Enter your name: " then "> "). Undefined when no such end, or
- * when the whole prompt reads as a shell's (its command line, after a README's "$ npm install" rows).
+ * when the target is a field and the whole prompt reads as a shell's (its command line, after a README's "$ npm
+ * install" rows).
  */
 function promptAfterOutput(grid: CellGrid, prompt: string, element: Element, earlier: string[]): string | undefined {
   const typed = (element.kind === "input" ? (element.value ?? "") : "").trim();
   const asked =
     typed && prompt.trimEnd().endsWith(typed) ? prompt.slice(0, prompt.trimEnd().length - typed.length) : prompt;
-  if (!asked.trim() || isShellPrompt(asked)) return undefined;
+  // (The whole prompt reading as a shell's spares only a field, the shell's own command line: a question or list before
+  // a prompt such as guile's "scheme@(guile-user)> ", or "ada@vm:~$ ", is that prompt's command's output.)
+  if (!asked.trim() || (element.kind === "input" && isShellPrompt(asked))) return undefined;
   const rows = earlier.concat(Array.from({ length: element.row }, (_, r) => rowText(grid, r)));
   for (let i = 1; i < asked.length; i++) {
     const end = asked.slice(i);
@@ -1466,6 +1469,10 @@ async function submitted(
         const own = was >= 0 && was !== cursorRow ? rowText(look.grid, was).trim() : "";
         if (prompt && own === prompt)
           return actor.reply("submitted", `the prompt's row stays as entered, nothing typed: ${JSON.stringify(own)}`);
+        // (Or pushed off the top by a long output since Enter: certtool's last prompt under its certificate.)
+        const off = prompt && was < 0 ? actor.history(Math.min(actor.historyLength() - history, 500)) : [];
+        if (off.some((r) => r.trim() === prompt))
+          return actor.reply("submitted", `the answered line ${JSON.stringify(prompt)} scrolled off the top`);
         return performance.now() - changedAt > SETTLE_MS
           ? actor.reply("uncertain", `after Enter the prompt's row does not show ${JSON.stringify(prompt)} as entered`)
           : undefined;

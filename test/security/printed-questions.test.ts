@@ -534,3 +534,31 @@ test("a numbered list over a prompt holding a default, printed above a shell's p
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
+
+test("a question printed unended before a REPL's prompt that reads like a shell's ('scheme@(guile-user) [1]> '): output", async () => {
+  // Found by meaning18 on guile (7 December): `(display "Delete all files? [y/N] ")` then its prompt on the same row;
+  // the prompt's "name@(…)>" reads as a shell's, which let the guard by: `choose y` typed "y" and Enter into the REPL,
+  // answered `answered`. So too after a shell-like "ada@vm:~$ " prompt.
+  for (const prompt of ["scheme@(guile-user)> ", "scheme@(guile-user) [1]> ", "ada@vm:~$ "]) {
+    const id = await sandbox.ok([
+      "create",
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      `while read -p ${JSON.stringify(prompt)} l; do if [ "$l" = ask ]; then printf "Delete all files? [y/N] "; ` +
+        `else echo "ran[$l]"; fi; done`,
+    ]);
+    await sandbox.shown(id, prompt.trim());
+    await sandbox.ok(["send", id, "ask\n"]);
+    await waitFor(
+      async () => ((await sandbox.screen(id)).includes(`[y/N] ${prompt.trim()}`) ? true : undefined),
+      10_000,
+      "the question before the prompt",
+    );
+    const reply = await sandbox.run(["choose", id, "y", "--json", "--timeout", "2s"]);
+    expect(reply.code, `${prompt}: ${reply.stdout}`).not.toBe(0);
+    expect(await sandbox.screen(id)).not.toContain("ran[");
+    await sandbox.ok(["kill", id]);
+  }
+}, 60_000);

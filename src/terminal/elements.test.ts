@@ -27,11 +27,7 @@ import { detectElements, outline } from "./elements.ts";
 const FLOOR = { precision: 0.98, recall: 0.95, state: 0.98 };
 /** Every kind on its own. */
 const KIND_FLOOR = 0.9;
-// Menus: sweep2's full-screen families (issue 59) brought lists the detector does not read yet: ytree's directory
-// tree and file list in panes of one frame (7), urlscan's "[N]   < url >" rows (3), mitmproxy's ">>" flows of two rows
-// each (5).
 const KIND_EXCEPTIONS: Record<string, { precision?: number; recall?: number }> = {
-  menu: { recall: 0.85 },
   progress: { recall: 0.8 },
   table: { recall: 0.85 },
   radio: { recall: 0.8 },
@@ -2698,5 +2694,19 @@ test("a window's widgets in its border are no part of its title; '[+]' boxes are
     ).toEqual(["Message"]);
   } finally {
     save.term.dispose();
+  }
+});
+
+test("a frame cut into panes by rules from '┬' to '┴' is no dialog; each pane's lit list a menu (ytree)", async () => {
+  const fixture = await loadFixture("s2-ytree-files");
+  try {
+    const elements = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+    expect(elements.map((e) => e.kind)).toEqual(["status", "menu", "menu"]);
+    expect(elements.slice(1).map((e) => e.items?.map((i) => `${i.label}${i.selected ? "*" : ""}`))).toEqual([
+      ["/tmp/sw2/yt/harbour", "buoys/", "logs", "tides*"],
+      ["december.txt*", "january.txt"],
+    ]);
+  } finally {
+    fixture.term.dispose();
   }
 });

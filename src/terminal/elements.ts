@@ -5,7 +5,7 @@
 // The detectors, by element kind, live in elements/.
 import type { CellGrid } from "./cell-grid.ts";
 import type { Element, Found } from "./elements/types.ts";
-import { contains, HORIZONTAL, VERTICAL, View } from "./elements/view.ts";
+import { contains, HORIZONTAL, panes, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus, keysUnderMenu } from "./elements/bars.ts";
 import { findButtons, findInputs, findProgress, findToggles, placeholderBox, settingsForm } from "./elements/fields.ts";
@@ -90,7 +90,11 @@ export function detectElements(grid: CellGrid): Element[] {
     // A frame mostly hidden under another dialog, its top border crossed by the other's sides (mc's
     // progress dialog under its "File exists"), is not one: its "title" is the other's text.
     const buried = (box.title !== undefined && /[│┃║]/.test(box.title)) || over.length > 0;
+    // An untitled frame across the screen cut into panes (ytree's tree and file list beside its statistics) is the
+    // program's layout, not a dialog.
+    const paned = !box.title && box.left <= 1 && box.right >= view.cols - 2 && panes(view, box).length > 1;
     if (
+      !paned &&
       !boxes.some((other) => other !== box && contains(other, box)) &&
       !boxes.some(abuts) &&
       !tall &&

@@ -9,6 +9,7 @@ import {
   joinWrapped,
   MARKERS,
   markFocused,
+  panes,
   VERTICAL,
   type View,
 } from "./view.ts";
@@ -1992,7 +1993,8 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
 function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
   const line = view.flat[row]!;
   const box = boxAround(boxes, row, line.search(/[│┃║]/) + 1);
-  if (!box) return [];
+  // (A frame cut into panes holds lists, not a dialog's choices: ytree's lit file beside its statistics.)
+  if (!box || panes(view, box).length > 1) return [];
   const inner = view.text(row, box.left + 1, box.right);
   const pieces = [...inner.matchAll(/\S+(?: \S+){0,3}/g)];
   if (

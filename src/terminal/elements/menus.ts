@@ -2,7 +2,7 @@
 // highlight, in a box or out of one, down a column or across a grid of words.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, VERTICAL, type View } from "./view.ts";
+import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, panes, VERTICAL, type View } from "./view.ts";
 
 /**
  * A list's row: its number (the key, group 1), its name (group 2), then a mark (claude's ✔ on the
@@ -818,11 +818,14 @@ export function keyBarMenus(view: View, boxes: Box[]): Found[] {
 }
 
 /** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
+/** A tree's guides before an item's name ("└─", "  ├─", ytree's): no part of it. */
+const TREE_GUIDES = /^(?:[│├└]─*\s*)+/;
+
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
-  for (const box of boxes) {
+  for (const box of boxes.flatMap((b) => (/[┬┳╤╥╦]/.test(view.text(b.top, b.left, b.right)) ? panes(view, b) : [b]))) {
     // A frame whose top joins column rules ("┌────┬────┐") holds a table, its highlighted row one of it (pspg).
-    if (box.bottom - box.top < 3 || /[┬┳╤╥╦]/.test(view.text(box.top, box.left, box.right))) continue;
+    if (box.bottom - box.top < 3 || /[┬┳╤╥╦]/.test(view.text(box.top, box.left + 1, box.right))) continue;
     const inner = { start: box.left + 1, end: box.right };
     // Runs of free non-blank rows inside the box.
     let row = box.top + 1;
@@ -898,7 +901,9 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
             .replace(/\s+-{2,3}>$/, "")
             .trim();
         const item: Omit<Item, "ref"> = {
-          label: named(tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim()),
+          label: named(
+            tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(),
+          ).replace(TREE_GUIDES, ""),
           row: r,
           col: inner.start + start,
           width: body.length,

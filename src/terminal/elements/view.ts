@@ -301,3 +301,20 @@ export function filledAbove(view: View): boolean {
   const { row, col } = view.cursor;
   return row > 0 && col === 0 && !view.flat[row]!.trim() && view.flat[row - 1]!.trimEnd().length >= view.cols - 1;
 }
+
+/**
+ * A frame cut into panes by rules from a "┬" in its top to a "┴" in its bottom, crossing no rule ("┼": a table's
+ * cells, pspg's), is its panes (ytree's directory tree and file list left, its statistics right).
+ */
+export function panes(view: View, box: Box): Box[] {
+  const cuts: number[] = [];
+  for (let col = box.left + 1; col < box.right; col++) {
+    if (!"┬┳╤╥╦".includes(view.char(box.top, col)) || !"┴┻╧╨╩".includes(view.char(box.bottom, col))) continue;
+    let down = true;
+    for (let row = box.top + 1; row < box.bottom && down; row++) down = "│┃║├┤┝┥┠┨".includes(view.char(row, col));
+    if (!down) return [];
+    cuts.push(col);
+  }
+  const edges = [box.left, ...cuts, box.right];
+  return edges.slice(1).map((right, i) => ({ ...box, left: edges[i]!, right }));
+}

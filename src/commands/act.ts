@@ -86,6 +86,12 @@ const ARROW_ROUND_MS = 3000;
 /** How long a screen that changed is watched for the goal state before the action says it is uncertain. */
 const SETTLE_MS = 2000;
 
+/** How long a full-screen form's table, gone after Enter in a field that keeps its text, is waited for to come back. */
+const RELOAD_MS = 6000;
+
+/** How long the screen off a filled field's row must stand still before Enter for a table's change to count. */
+const REST_MS = 700;
+
 /** Most Tab presses tried to bring the focus to a button or field. */
 const MAX_TABS = 12;
 
@@ -226,8 +232,14 @@ export class Actor {
       );
     }
     if (this.exited) return this.reply("exited");
-    if (seen === "uncertain" || changedAt)
-      return this.reply("uncertain", `the screen changed, but ${nameOf(target)} is still there`);
+    if (seen === "uncertain" || changedAt) {
+      // (Said, not claimed: a button that stays names no state to check, whatever a table then shows.)
+      const changed = last ? tableChanged(before, before, last, -1) : undefined;
+      return this.reply(
+        "uncertain",
+        `the screen changed, but ${nameOf(target)} is still there${changed ? `; ${changed}` : ""}`,
+      );
+    }
     throw new T4aError(
       "timeout",
       `${this.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
@@ -1151,6 +1163,37 @@ export async function click(actor: Actor, look: Look, target: Target): Promise<A
 }
 
 /**
+ * What a table shows after an action that it did not show before: `before` and `rest` the looks bounding a time the
+ * table stood still (nothing changed it while the caller typed, where `rest` shows it), `after` the settled look. Only
+ * a table under `below` (a row), found again by its header at the same row, whose rows now differ, with no dialog or
+ * question new in `after`: undefined otherwise. Says how many rows it shows and its first, as drawn.
+ */
+function tableChanged(before: Look, rest: Look, after: Look, below: number): string | undefined {
+  const same = (a: Element, b: Element) => a.kind === b.kind && a.row === b.row && a.col === b.col;
+  const popped = after.elements.some(
+    (e) => (e.kind === "dialog" || e.kind === "question") && !before.elements.some((old) => same(old, e)),
+  );
+  if (popped) return undefined;
+  for (const table of before.elements) {
+    if (table.kind !== "table" || table.row <= below) continue;
+    // (Found again at its row, its first column's name the same: a program may draw its columns narrower for rows.)
+    const again = (e: Element) => e.kind === "table" && e.row === table.row && e.header?.[0] === table.header?.[0];
+    // (At rest: the same rows where `rest` shows it whole; a pop-up under the field, its completions, may hide it or
+    // part of it there.)
+    const still = rest.elements.find((e) => again(e) && e.col === table.col && e.width === table.width);
+    const now = after.elements.find(again);
+    if ((still && still.text !== table.text) || !now || now.text === table.text) continue;
+    const first = (now.text ?? "").split("\n")[0]!.slice(0, 80);
+    return (
+      `the table ${below >= 0 ? "under it " : ""}(${table.header!.slice(0, 4).join(" | ")}) ` +
+      `shows ${now.rows} rows where it showed ` +
+      `${table.rows}${first ? ` (first: ${JSON.stringify(first)})` : ""}`
+    );
+  }
+  return undefined;
+}
+
+/**
  * A drop-down a menu bar's button opened: a menu on the settled screen that the screen before the press did not hold,
  * its first row under the button's within a few rows, over or beside the button's columns, and the button still on
  * its row (drawn open or not). What was seen, nothing more: the menu is the program's, its items named as drawn.
@@ -1382,7 +1425,7 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
       `the program took the key at once, no Enter sent: the prompt's row shows ${JSON.stringify(tookKey)}`,
     );
   if (!submit) return actor.reply("filled", how);
-  return submitted(actor, typedAt, target, how ? undefined : value, how);
+  return submitted(actor, typedAt, target, how ? undefined : value, how, look);
 }
 
 /**
@@ -1398,6 +1441,7 @@ function labelThenValue(line: string, label: string | undefined, value: string):
 /**
  * Enter after a filled field, and its goal state: the field gone or left behind (the cursor on
  * another row), the line it was on showing the value (what a masked or unechoed field cannot).
+ * `start` is the screen before the field was focused (a table under it then, before a pop-up hid it).
  */
 async function submitted(
   actor: Actor,
@@ -1405,13 +1449,32 @@ async function submitted(
   target: Target,
   value: string | undefined,
   how: string | undefined,
+  start = before,
 ): Promise<ActReply> {
   const row = before.grid.cursor.row;
   const prompt = beforeCursor(before.grid).trim();
-  const filledLook = await actor.look();
+  let filledLook = await actor.look();
   const history = actor.historyLength();
+  // A table under a full-screen form's field may tell that Enter took it (tableChanged): only one at rest before Enter,
+  // the screen off the field's row unchanged for a while (a live capture's rows come and go by themselves).
+  const others = (look: Look) =>
+    look.text
+      .split("\n")
+      .filter((_, i) => i !== row)
+      .join("\n");
+  // (Given a few windows to come to rest: a pop-up's completions may still be drawn after the value shows.)
+  let tabled = false;
+  if (actor.alternate && start.elements.some((e) => e.kind === "table" && e.row > target.element.row)) {
+    for (let tries = 0; tries < 3 && !tabled; tries++) {
+      const base = tries === 0 ? filledLook : await actor.look();
+      tabled = !(await actor.until((look) => (others(look) !== others(base) ? true : undefined), REST_MS));
+      if (tabled) filledLook = base;
+    }
+  }
   await actor.keys("Enter");
   let changedAt = 0;
+  let quiet: Look | undefined;
+  let quietAt = 0;
   const result = await actor.until((look): ActReply | undefined => {
     if (look.text === filledLook.text && sameLook(look, filledLook)) return undefined;
     changedAt ||= performance.now();
@@ -1491,18 +1554,37 @@ async function submitted(
       if (scrolled)
         return actor.reply("submitted", `the answered line ${JSON.stringify(scrolled.trim())} scrolled off the top`);
     }
-    return performance.now() - changedAt > SETTLE_MS
-      ? actor.reply(
-          "uncertain",
-          again?.element.cursor
-            ? `after Enter ${nameOf(target)} still holds the cursor, ` +
-                `showing ${JSON.stringify(again.element.value ?? "")}`
-            : `after Enter no line shows ${JSON.stringify(value)}`,
-        )
-      : undefined;
+    // A full-screen form's field that keeps its text after Enter (a filter bar): taken only when a table under it,
+    // at rest while the value was typed, shows other rows now, and no dialog or question came up instead.
+    const kept =
+      tabled && again?.element.cursor && value?.trim() && (again.element.value ?? "").trim() === value.trim();
+    const applied = kept ? tableChanged(start, filledLook, look, target.element.row) : undefined;
+    if (applied)
+      return actor.reply("submitted", `after Enter ${nameOf(target)} keeps ${JSON.stringify(value)}, and ${applied}`);
+    // (Such a field's program may redraw for a while, its table emptied and filled again: settled from its last
+    // change.)
+    if (kept && (!quiet || look.text !== quiet.text || !sameLook(look, quiet))) {
+      quiet = look;
+      quietAt = performance.now();
+    }
+    // (Its table gone from under it while it loads the rows again: given longer.)
+    const loading =
+      kept &&
+      start.elements.some((e) => e.kind === "table" && e.row > target.element.row) &&
+      !look.elements.some((e) => e.kind === "table" && e.row > target.element.row);
+    if (performance.now() - (kept ? quietAt : changedAt) <= (loading ? RELOAD_MS : SETTLE_MS)) return undefined;
+    const changed = tableChanged(filledLook, filledLook, look, -1);
+    return actor.reply(
+      "uncertain",
+      (again?.element.cursor
+        ? `after Enter ${nameOf(target)} still holds the cursor, showing ${JSON.stringify(again.element.value ?? "")}`
+        : `after Enter no line shows ${JSON.stringify(value)}`) + (changed ? `; ${changed}` : ""),
+    );
   });
   if (result) return result;
   if (actor.exited) return actor.reply("exited", how);
+  // (Changed, and still changing or loading when the wait ran out: what it shows is said, nothing claimed.)
+  if (changedAt) return actor.reply("uncertain", `after Enter the screen was still changing when the wait ran out`);
   throw new T4aError("timeout", `Enter after ${nameOf(target)}: the screen did not change within the wait`);
 }
 

@@ -202,3 +202,23 @@ test("a menu bar's click answers opened only for a new menu hung under the butto
     await sandbox.ok(["kill", id]);
   }
 }, 60_000);
+
+// A field that keeps its text after Enter (a full-screen form's filter bar) is `submitted` only when the table under
+// it, at rest while the value was typed, then shows other rows and no box came up (meaning19, 7 December: termshark's
+// `fill Filter http --submit` answered uncertain though the filter was applied). A table that changes by itself, or a
+// box saying the value was refused, is no such evidence: `uncertain`, what changed said.
+test("a field kept after Enter is submitted only when the table under it took the value", async () => {
+  const program = join(PROGRAMS, "filter-form.py");
+  for (const [mode, effect] of [
+    ["apply", "submitted"],
+    ["live", "uncertain"],
+    ["error", "uncertain"],
+  ] as const) {
+    const id = await sandbox.ok(["create", "--", "python3", program, mode]);
+    await sandbox.shown(id, "eps");
+    const reply = JSON.parse(await sandbox.ok(["fill", id, "Filter", "http", "--submit", "--json"]));
+    expect(reply.effect, `${mode}: ${reply.seen}`).toBe(effect);
+    if (effect === "submitted") expect(reply.seen).toContain("shows 3 rows where it showed 5");
+    await sandbox.ok(["kill", id]);
+  }
+}, 90_000);

@@ -2710,3 +2710,11 @@ test("a frame cut into panes by rules from '┬' to '┴' is no dialog; each pan
     fixture.term.dispose();
   }
 });
+
+test("a drop-down's items after a capital hot key ('S Save   ^S', 'F File ▷'): the key, the name", async () => {
+  expect((await itemsOf("s2-wordgrinder-style", "menu")).items?.slice(3, 5)).toEqual([
+    ["Set plain", "O", false],
+    ["Change paragraph style", "P", false],
+  ]);
+  expect((await itemsOf("s2-wordgrinder-menu", "menu")).items?.[0]).toEqual(["File", "F", true]);
+});

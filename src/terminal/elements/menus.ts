@@ -761,7 +761,8 @@ function tagColumn(texts: string[]): number | undefined {
   if (tags.some((m) => m![0].length - 1 !== at)) return undefined;
   const lengths = new Set(tags.map((m) => m![2]!.length));
   const padded = lengths.size > 1 && tags.some((m) => m![3] === " ");
-  return padded || tags.every((m) => /^[a-z0-9]{1,4}$/.test(m![2]!) && m![3] === " ") ? at : undefined;
+  // (A capital alone is a hot key too: wordgrinder's "F File ▷" over "E Edit ▷".)
+  return padded || tags.every((m) => /^(?:[a-z0-9]{1,4}|[A-Z])$/.test(m![2]!) && m![3] === " ") ? at : undefined;
 }
 
 /** A drop-down's row: its shortcut (maybe none) right-aligned before a bar, then its name ("Ctrl-L| Refresh"). */
@@ -818,6 +819,12 @@ export function keyBarMenus(view: View, boxes: Box[]): Found[] {
 }
 
 /** dialog/whiptail menus: rows in a box, one drawn highlighted; "tag  Label" rows give each a key. */
+/** A tagged item's name without the shortcut far right of it (wordgrinder's "S Save document set   ^S"). */
+function tagShortcut(rest: string): string {
+  const parts = rest.split(/\s{2,}/);
+  return parts.length === 2 && /^(?:\^\S|[CMSA]-\S|F\d{1,2})$/.test(parts[1]!) ? parts[0]! : rest;
+}
+
 /** A tree's guides before an item's name ("└─", "  ├─", ytree's): no part of it. */
 const TREE_GUIDES = /^(?:[│├└]─*\s*)+/;
 
@@ -899,10 +906,18 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
           (mark ? text.slice(mark[0].length) : text)
             .replace(/\s+\(NEW\)$/, "")
             .replace(/\s+-{2,3}>$/, "")
+            // A submenu's mark after the name (wordgrinder's "File ▷") is no part of it.
+            .replace(/\s+[▷▶►]$/, "")
             .trim();
         const item: Omit<Item, "ref"> = {
           label: named(
-            tagged ? parts[1]! : shortcut ? parts[0]! : hot ? body.slice(0, hot.index).trim() : body.trim(),
+            tagged
+              ? tagShortcut(parts[1]!)
+              : shortcut
+                ? parts[0]!
+                : hot
+                  ? body.slice(0, hot.index).trim()
+                  : body.trim(),
           ).replace(TREE_GUIDES, ""),
           row: r,
           col: inner.start + start,

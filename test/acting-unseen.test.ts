@@ -1311,3 +1311,23 @@ test("a numbered list over a prompt holding its default to edit (debconf's readl
   expect(reply).toMatchObject({ effect: "answered", seen: 'the answered line shows "Geographic area: 2"' });
   await shown(id, "took[2]");
 });
+
+test("a prompt with no blank after its colon ('Username:', then 'Username:ops'): filled and submitted by its own row", async () => {
+  // Once typed, "Username:ops" reads as no field: the value is seen on the row the prompt asked it on, the cursor after.
+  const id = await start(`read -r -p "Username:" u; echo "took[$u]"; read -r -p "Next:" n`);
+  await shown(id, "Username:");
+  const reply = await act(["fill", id, "Username", "ops", "--submit"]);
+  expect(reply).toMatchObject({ effect: "submitted", seen: 'the answered line shows "Username:ops"' });
+  await shown(id, "took[ops]");
+});
+
+test("a bare 'y/N?' after the question's words ('… process down y/N? '): choose types the letter, the line shows it", async () => {
+  const id = await start(`read -r -p "Really shut the remote process down y/N? " a; echo "took[$a]"`);
+  await shown(id, "down y/N?");
+  const reply = await act(["choose", id, "y"]);
+  expect(reply).toMatchObject({
+    effect: "answered",
+    seen: 'the answered line shows "Really shut the remote process down y/N? y"',
+  });
+  await shown(id, "took[y]");
+});

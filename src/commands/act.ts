@@ -1393,6 +1393,7 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
     }
     const now = findAgain(seen.elements, target)?.element.value;
     if (norm(now) === norm(value)) return true;
+    if (echoedAfterPrompt(typedAt.grid, seen.grid, value)) return true;
     // A masked field: one mask character for each character typed.
     if (length && now && [...now].length === length && /^([*•●▪·∙◆■#])\1*$/u.test(now)) {
       how = `the field is masked: it shows ${length} ${JSON.stringify([...now][0])} for the ${length} characters typed`;
@@ -1426,6 +1427,20 @@ export async function fill(actor: Actor, look: Look, target: Target, value: stri
     );
   if (!submit) return actor.reply("filled", how);
   return submitted(actor, typedAt, target, how ? undefined : value, how, look);
+}
+
+/**
+ * What was typed, echoed right after the prompt it was typed at: the prompt's row as it was up to the cursor, then the
+ * value, the cursor after it. A prompt with no blank after its mark ("Username:") reads as no field once a value
+ * follows it ("Username:ops"), but the row it was typed on says the same as a field's value would.
+ */
+function echoedAfterPrompt(before: CellGrid, after: CellGrid, value: string): boolean {
+  const { row, col } = before.cursor;
+  // (Printable ASCII only: one character, one cell; and on the one row, not wrapped.)
+  if (!/^[ -~]+$/.test(value) || col + value.length >= before.cols) return false;
+  if (after.cursor.row !== row || after.cursor.col !== col + value.length) return false;
+  const [was, now] = [rowText(before, row), rowText(after, row)];
+  return now.slice(0, col) === was.slice(0, col) && now.slice(col).trimEnd() === value && !was.slice(col).trim();
 }
 
 /**

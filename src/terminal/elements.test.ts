@@ -2718,3 +2718,19 @@ test("a drop-down's items after a capital hot key ('S Save   ^S', 'F File ▷'):
   ]);
   expect((await itemsOf("s2-wordgrinder-menu", "menu")).items?.[0]).toEqual(["File", "F", true]);
 });
+
+test("a bare 'y/N?' ending a question's row, the cursor after it ('… process down y/N? '): a question", async () => {
+  expect(await readAs("Really shut the remote supervisord process down y/N? ")).toEqual([
+    {
+      kind: "question",
+      label: "Really shut the remote supervisord process down?",
+      items: [
+        ["Yes", "y", false],
+        ["No", "n", true],
+      ],
+    },
+  ]);
+  // Printed above a shell's prompt, or answered with output under it: no question.
+  expect(await readAs("Remove it y/N?\r\n$ ")).toEqual([{ kind: "input", label: "$" }]);
+  expect((await readAs("Remove it y/N? y\r\nremoved\r\n")).map((e) => e.kind)).not.toContain("question");
+});

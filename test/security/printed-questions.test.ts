@@ -33,6 +33,7 @@ const PRINTED: Array<[string, string[]]> = [
   ["Do you really want to exit ([y]/n)?", ["y", "Yes"]],
   ["/srv/tides.txt is about to be overwritten, OK? [return = YES | Esc = NO]", ["YES", "NO"]],
   ["Package recipe format (sdl/json) [json]:", ["sdl", "json"]],
+  ["Really shut the remote process down y/N?", ["y", "Yes"]],
   ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
 ];
 

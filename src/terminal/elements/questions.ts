@@ -29,8 +29,11 @@ const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
  * exit ([y]/n)?").
  */
 const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes|\[y\]|y)\/(?:\[no\]|no|\[n\]|n)(?:\/\[?[\w?]\]?)*)\)/;
-/** parted's "Yes/No?" at the end of its row. */
-const YES_SLASH_NO = /(?<=^|[.?:] )(Yes\/No)\?(?=\s*$)/;
+/**
+ * parted's "Yes/No?" at the end of its row; supervisorctl's "… process down y/N?", the answers after the question's
+ * words, no bracket (the capital the default).
+ */
+const YES_SLASH_NO = /(?<=^|[.?:] |\w )(Yes\/No|[yY]\/[nN])\?(?=\s*$)/;
 /** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
 const LETTER_ANSWERS = /(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
 /** Any of the above: each has one group, the answers (1 to 5 in this order). */
@@ -300,6 +303,8 @@ export function findQuestions(view: View): Found[] {
       .replace(QUESTION_ICON, "")
       .replace(/\s*[›❯»]$/, "")
       .replace(HELP_REMARK, "");
+    // Answers between the question's words and its "?" ("… process down y/N?"): the "?" is the question's.
+    if (match[4] && label && !/[?:]$/.test(label)) label = `${label}?`;
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;

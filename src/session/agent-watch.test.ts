@@ -583,3 +583,43 @@ test("a hook's working with nothing drawn since (a starved CLI) is not ended by 
   expect(watch.state).toBe("idle");
   watch.dispose();
 });
+
+test("kilo's snapshot question, drawn when its first snapshot takes long (loaded): waiting, not working", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a14", findAgent("kilo", env), host, { tickMs: 0 });
+  // kilo 7.7.9's screen as a loaded run drew it (s10r2), the spinner still above the question.
+  draw(host, [
+    "  ┃",
+    "  ┃  Please t4a:write:/tmp/work/log-kilo.txt",
+    "  ┃",
+    "",
+    "     ⠋ Initializing snapshot…",
+    "",
+    "     ▣  Code · Fake model",
+    "",
+    "  ┃",
+    "  ┃  It is taking a long time to initialize the snapshot system, likely due",
+    "  ┃  to the size of the repository.",
+    "  ┃",
+    "  ┃  Do you want to disable Snapshots for this repository?",
+    "  ┃",
+    "  ┃  1. Continue with snapshots",
+    "  ┃     Keep waiting for the snapshot to complete. Subsequent turns are",
+    "  ┃     fast once the initial snapshot is built.",
+    "  ┃  2. Disable for this project",
+    "  ┃     Turn off Kilo's snapshots for this project. You will lose undo/redo",
+    "  ┃     of Kilo file changes, but git still tracks everything.",
+    "  ┃",
+    "  ┃  ↑↓ select  enter submit  esc dismiss",
+    "  ┃",
+  ]);
+  const start = performance.now();
+  watch.read(start);
+  watch.read(start + 1200);
+  watch.read(start + 3000);
+  expect(watch.reply()).toMatchObject({
+    state: "waiting",
+    line: "Do you want to disable Snapshots for this repository?",
+  });
+  watch.dispose();
+});

@@ -642,6 +642,10 @@ export const PRESETS: AgentPreset[] = [
       // 7.7.9: "△ Permission required", then "→ Edit hello.txt" or "$ cmd", "Allow once   Allow always   Reject"
       "Permission required",
       "Allow once\\s+Allow always",
+      // 7.7.9, when its first snapshot of the work tree takes long (a loaded machine): "Do you want to disable
+      // Snapshots for this repository?" over "1. Continue with snapshots" / "2. Disable for this project"; Enter takes
+      // the first, Esc dismisses it.
+      "Do you want to disable Snapshots",
       ...COMMON_WAITING,
     ],
     busyPatterns: ["esc interrupt"], // 7.7.9: "⬝⬝⬝⬝⬝⬝⬝⬝  esc interrupt"

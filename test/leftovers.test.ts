@@ -208,7 +208,9 @@ test("a SIGKILLed daemon's session that ignored the hangup is ended at the next 
   const root = pidsCgroup();
   if (!root) return console.log("skipped: no writable cgroup v1 pids hierarchy here");
   const daemon = await startDaemon();
-  await ok(["create", "--limit-pids", "50", "--", "bash", "-c", "trap '' HUP; echo up; exec sleep 600"]);
+  const id = await ok(["create", "--limit-pids", "50", "--", "bash", "-c", "trap '' HUP; echo up; exec sleep 600"]);
+  // "up" is printed after the trap is set: a daemon killed before it would hang up bash itself (a loaded CI run)
+  await ok(["wait", id, "--text", "up", "--screen", "--timeout", "20s"]);
   const made = () => readdirSync(root).filter((name) => name.startsWith(`t4a-${daemon}-`));
   expect(made().length).toBe(1);
   const procs = join(root, made()[0]!, "cgroup.procs");

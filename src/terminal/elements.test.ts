@@ -2312,7 +2312,7 @@ async function brief(bytes: string, cols = 80, rows = 24) {
 }
 
 /** The elements of a spent blind set's screen, briefly: kind, row, col, label, items' labels and keys. */
-async function blindBrief(name: string, set: "blind10") {
+async function blindBrief(name: string, set: "blind10" | "blind11") {
   const fixture = await loadFixture(name, blindDir(set));
   try {
     return detectElements(cellGridOf(fixture.term))
@@ -2733,4 +2733,56 @@ test("a bare 'y/N?' ending a question's row, the cursor after it ('… process d
   // Printed above a shell's prompt, or answered with output under it: no question.
   expect(await readAs("Remove it y/N?\r\n$ ")).toEqual([{ kind: "input", label: "$" }]);
   expect((await readAs("Remove it y/N? y\r\nremoved\r\n")).map((e) => e.kind)).not.toContain("question");
+});
+
+// Full-screen classes blind11 missed (meaning20): header bars without a rule, framed results, meters.
+test("a header bar over a list, no rule under it (reversed, coloured, a lit row in it): a table", async () => {
+  const rev = "\x1b[7m";
+  const off = "\x1b[0m";
+  const pad = (t: string) => t.padEnd(80);
+  const screen =
+    `${rev}${pad(" monitor 1.0")}${off}\r\n\r\n` +
+    `${rev}${pad("NAME            W STATUS   CURRENT    TOTAL")}${off}\r\n\r\n` +
+    `${rev}${pad(">>> front")}${off}\r\n` +
+    "web1            1 UP             3       10\r\n\r\n" +
+    "web2            1 DOWN           0        4\r\n" +
+    "web3            1 UP             1        7\r\n" +
+    `\x1b[23;1H${rev}${pad(" 1-STATUS  2-TRAFFIC  Q=QUIT")}${off}`;
+  expect(await brief(screen)).toEqual([
+    ["status", 0, 1, null],
+    ["table", 2, 0, null],
+    ["status", 22, 1, null],
+  ]);
+  // A scroll mark "^^^" before the first name is no name of it.
+  const marked = (await blindBrief("b11-varnishstat-main", "blind11")).filter((e) => e[0] !== "status");
+  expect(marked).toEqual([["table", 3, 0, null]]);
+  // The list's "[ ]" marks are cells of its rows, not checkboxes.
+  expect((await blindBrief("b11-sngrep-list", "blind11")).map((e) => e[0])).not.toContain("checkbox");
+});
+
+async function tableOf(bytes: string) {
+  const term = fixtureTerminal(80, 24);
+  try {
+    await writeAll(term, bytes);
+    const t = detectElements(cellGridOf(term)).find((e) => e.kind === "table");
+    return t && { row: t.row, height: t.height, header: t.header, rows: t.rows };
+  } finally {
+    term.dispose();
+  }
+}
+
+test("a result framed by '+---+' rules ('| place | level |'): a table, its bottom rule outside", async () => {
+  const rule = "+-------+-------+";
+  const detected = await tableOf(
+    `${rule}\r\n| place | level |\r\n${rule}\r\n| pier  |    42 |\r\n| buoy  |    17 |\r\n${rule}\r\n2 rows in set\r\n`,
+  );
+  expect(detected).toEqual({ row: 1, height: 4, header: ["place", "level"], rows: 2 });
+});
+
+test("a meter in brackets after its label ('Pipes: [      0/0]', a count right-aligned): no input", async () => {
+  const meters =
+    "       Pipes: [                              0/0]\r\n Connections: [|||||                   12/9986]\x1b[?25l";
+  expect((await brief(meters)).map((e) => e[0])).not.toContain("input");
+  // A field in brackets holding its value on the left is one.
+  expect((await brief("Name: [Ada             ]")).map((e) => e[0])).toContain("input");
 });

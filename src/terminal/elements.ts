@@ -21,7 +21,7 @@ import {
 } from "./elements/menus.ts";
 import { findQuestions } from "./elements/questions.ts";
 export { isReplPrompt, isShellPrompt } from "./elements/questions.ts";
-import { findTables } from "./elements/tables.ts";
+import { barHeaderTables, findTables } from "./elements/tables.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 
@@ -118,6 +118,7 @@ export function detectElements(grid: CellGrid): Element[] {
     for (let col = 0; col < view.cols; col++) if (rule(col) && (rule(col - 1) || rule(col + 1))) view.use(row, col, 1);
   }
   found.push(...panelDialogs(view, boxes));
+  found.push(...barHeaderTables(view));
   found.push(...findFunctionKeys(view));
   found.push(...findQuestions(view));
   found.push(...findStatus(view));

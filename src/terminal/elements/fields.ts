@@ -17,6 +17,9 @@ import {
 const PERCENT = /(\d{1,3}(?:\.\d+)?)%/g;
 const BAR = /[|█▉▊▋▌▍▎▏▓▒░#=■━>-]{3,}/;
 
+/** A meter's inside: its fill (blanks or bars), then a count over a total at its right end ("  0/9986"). */
+const METER_COUNT = /^[\s|#=*]{3,}\d[\d.]*[KMGTP]?i?B?\/\d[\d.]*[KMGTP]?i?B?$/;
+
 export function findProgress(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
@@ -442,8 +445,11 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       const inner = m[2]!.startsWith("[") ? m[2]!.slice(1, -1) : m[2]!;
       // (A bracketed word is a field when drawn apart from its label: links2's closed select "[France]", bold.)
       const apart = view.spanStyle(row, from + 1, to - 1) !== view.spanStyle(row, m.index!, m.index! + m[1]!.length);
+      // (Nor is a meter a field: a count over its total kept at the bracket's right end, its fill on the left,
+      // "Pipes: [               0/0]", "Connections: [|||     12/9986]".)
       if (
         !view.free(row, m.index!, to) ||
+        METER_COUNT.test(inner) ||
         (m[2]!.startsWith("[") && !/ {2}/.test(inner) && !inner.includes("_") && !apart)
       )
         continue;

@@ -168,11 +168,97 @@ export function findTables(view: View): Found[] {
   return out;
 }
 
+/** A column's name on a header bar: a word, maybe with a figure after "_" (varnishstat's "AVG_10"), or "%CPU". */
+const BAR_NAME = /^[%#]?[A-Z][A-Za-z.%#/-]*(?:_\d+)?$/;
+
+/**
+ * A header bar over the body of a full-screen list (hatop's reversed "NAME  W STATUS CHECK …", varnishstat's "^^^ NAME
+ * CURRENT CHANGE …", sngrep's "^Idx Method SIP From …" on cyan): a row drawn on a bar across the screen, off the top
+ * and bottom rows, three names or more (a sort mark "^" before one is no part of it), no figure, over rows whose
+ * cells line up under the names. The body may hold a lit row (the list's cursor) and single blank rows between its
+ * groups (hatop's proxies); two blank rows end it. Read before the bars and the marks, so the header is not taken for
+ * a status bar, nor its rows' "[ ]" marks for checkboxes.
+ */
+export function barHeaderTables(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 1; row + 3 < view.rows; row++) {
+    if (!view.free(row, 0, view.cols)) continue;
+    let barred = 0;
+    for (let col = 0; col < view.cols; col++)
+      if (view.background(row, col) !== view.backdrop && view.background(row, col) !== view.background(row + 1, col))
+        barred++;
+    if (barred < view.cols * 0.9) continue;
+    const text = view.flat[row]!.replace(/(?<=^|\s)\^+(?=\w|\s|$)/g, (m) => " ".repeat(m.length));
+    const words = [...text.matchAll(/\S+/g)];
+    if (words.length < 3 || !words.every((w) => BAR_NAME.test(w[0]))) continue;
+    // (Three names or more two blanks apart, each of a few words: a sentence on a bar, a title, a list's lit row
+    // "compress   Compresses the context …" is not a header, nor a pane's "Categories   Display options".)
+    const groups = [...text.matchAll(/\S+(?: \S+)*/g)].map((g) => g[0]);
+    if (groups.length < 3 || groups.some((g) => g.split(" ").length > 3)) continue;
+    let last = row;
+    let rows = 0;
+    for (let r = row + 1; r < view.rows - 1; r++) {
+      if (!view.free(r, 0, view.cols)) break;
+      if (!view.flat[r]!.trim()) {
+        if (!view.flat[r + 1]!.trim()) break;
+        continue;
+      }
+      last = r;
+      rows++;
+    }
+    if (rows < 2) continue;
+    // (Each row on one background: lit items in some columns only are panes' cursors, htop's setup screen under its
+    // "Categories   Screens   Active Columns" bar, not a table's rows.)
+    const pieced = (r: number) => {
+      const bg = view.spanBackground(r, 0, view.cols);
+      let other = 0;
+      for (let col = 0; col < view.cols; col++) if (view.background(r, col) !== bg) other++;
+      return other > view.cols * 0.1;
+    };
+    if (Array.from({ length: last - row }, (_, i) => row + 1 + i).some(pieced)) continue;
+    const spans = words.map((w) => ({ start: w.index!, end: w.index! + w[0].length }));
+    // Only rows with text count for the alignment: blank rows between groups say nothing.
+    let agree = 0;
+    let total = 0;
+    const blank = (r: number, col: number) => col < 0 || col >= view.cols || view.char(r, col).trim() === "";
+    for (let r = row + 1; r <= last; r++) {
+      if (!view.flat[r]!.trim()) continue;
+      for (const word of spans) {
+        if (view.text(r, word.start - 1, word.end + 1).trim() === "") continue;
+        total++;
+        const starts = [-1, 0, 1].some((d) => !blank(r, word.start + d) && blank(r, word.start + d - 1));
+        const ends = [-1, 0, 1].some((d) => !blank(r, word.end - 1 + d) && blank(r, word.end + d));
+        if (starts || ends) agree++;
+      }
+    }
+    if (total < 2 * rows || agree / total < 0.6) continue;
+    const lines: string[] = [];
+    for (let r = row + 1; r <= last; r++)
+      if (view.flat[r]!.trim()) lines.push(view.flat[r]!.trim().replace(/\s+/g, " "));
+    out.push({
+      kind: "table",
+      row,
+      col: 0,
+      width: view.cols,
+      height: last - row + 1,
+      header: groups,
+      rows: lines.length,
+      text: lines.join("\n"),
+    });
+    view.use(row, 0, view.cols, last - row + 1);
+    row = last;
+  }
+  return out;
+}
+
 /** A rule of "=" or dashes under one column's name, exactly as long (rclone's "====" under "Name"). */
 const NAME_RULE = /[=─━-]+/g;
 
-/** A rule of dashes crossed by "+" where the header's "|" part its cells (svn's "-------+-------"). */
-const CROSSED_RULE = /^-+(?:\+-+)+$/;
+/**
+ * A rule of dashes crossed by "+" where the header's "|" part its cells (svn's "-------+-------"), or framed by "+" at
+ * both ends too (a database client's "+-------+-------+" over "| place | level |").
+ */
+const CROSSED_RULE = /^-+(?:\+-+)+$|^\+-+(?:\+-+)*\+$/;
 
 /**
  * Tables a rule under the header says are one, whatever their names hold (read after the others, on free rows):
@@ -194,6 +280,8 @@ function ruledTables(view: View): Found[] {
       const crosses = [...under.matchAll(/\+/g)].map((m) => m.index!);
       if (bars.join() !== crosses.join()) continue;
       header = line.split("|").map((cell) => cell.trim());
+      // (Framed: the cells outside the outer bars are none.)
+      if (under.startsWith("+")) header = header.slice(1, -1);
       crossed = true;
     } else {
       const names = [...line.matchAll(/\S+(?: \S+)*/g)];
@@ -216,7 +304,8 @@ function ruledTables(view: View): Found[] {
       lines.push(text.trim().replace(/\s+/g, " "));
     }
     if (!lines.length) continue;
-    const closed = crossed && r < view.rows && view.flat[r]!.trimEnd() === under;
+    // (A framed table's bottom rule closes it outside its height: its rows end over it.)
+    const closed = crossed && !under.startsWith("+") && r < view.rows && view.flat[r]!.trimEnd() === under;
     const last = closed ? r : r - 1;
     const col = Math.min(...Array.from({ length: last - row + 1 }, (_, i) => view.flat[row + i]!.search(/\S/)));
     const width = Math.max(...Array.from({ length: last - row + 1 }, (_, i) => view.flat[row + i]!.trimEnd().length));

@@ -879,7 +879,18 @@ export class AgentWatch {
   #genericQuestion(): string | undefined {
     const now = performance.now();
     this.#questionDrawing = false;
-    if (!this.#reading(now) && now - this.#textChangedAt < STILL_READY_MS) return undefined;
+    if (!this.#reading(now) && now - this.#textChangedAt < STILL_READY_MS) {
+      // Redrawn a moment ago while it does not read, no key gone in since it asked, its question still
+      // on screen in its own words (copilot's dialog drawn anew, its footer's "esc to cancel" a busy
+      // hint): that question still stands, not a turn at work.
+      const standing =
+        this.state === "waiting" &&
+        this.#answeredAt === undefined &&
+        this.#inputAt < this.#stateAt &&
+        this.line !== "" &&
+        this.#host.screen().some((row) => row.includes(this.line));
+      return standing ? this.line : undefined;
+    }
     const found = findQuestion(this.#screenElements(), this.#host.screen());
     if (!found) {
       this.#lastQuestion = undefined;

@@ -1331,3 +1331,72 @@ test("a bare 'y/N?' after the question's words ('… process down y/N? '): choos
   });
   await shown(id, "took[y]");
 });
+
+test.if(process.platform === "linux" && process.getuid?.() === 0)(
+  "openconnect's quoted answers ('Enter 'yes' to accept, 'no' to abort…:') and its group ('Group: [piers|tides]:')",
+  async () => {
+    // A local ocserv (blind set 11's mk-vpn.sh: a self-signed certificate, the groups piers and tides, ada's login).
+    const vpn = join(sandbox.dir, "vpn");
+    const port = 28_700 + Math.floor(Math.random() * 200);
+    const made = spawnSync("bash", [resolve(import.meta.dir, "fixtures/blind11/mk-vpn.sh"), vpn, String(port)]);
+    if (made.status !== 0) throw new Error(`ocserv (.ci/run installs ocserv and openconnect): ${made.stderr}`);
+    try {
+      const id = await start(`openconnect --authenticate https://127.0.0.1:${port}/`);
+      await shown(id, "anything else to view:");
+      const trust = await act(["choose", id, "yes"]);
+      expect(trust).toMatchObject({ sent: ['"yes"', "Enter"], effect: "answered" });
+      await shown(id, "Group: [piers|tides]:");
+      const group = await act(["choose", id, "tides"]);
+      expect(group).toMatchObject({
+        sent: ['"tides"', "Enter"],
+        effect: "answered",
+        seen: 'the answered line shows "Group: [piers|tides]:tides"',
+      });
+      await shown(id, "Username:");
+      await act(["fill", id, "Username", "ada", "--submit"]);
+      await shown(id, "Password:");
+      await act(["fill", id, "Password", "tide-pass-1", "--submit"]);
+      await shown(id, "rc=0");
+      expect(await sandbox.screen(id)).toContain("COOKIE=");
+
+      const refused = await start(`openconnect --authenticate https://127.0.0.1:${port}/`);
+      await shown(refused, "anything else to view:");
+      const no = await act(["choose", refused, "no"]);
+      expect(no).toMatchObject({
+        sent: ['"no"', "Enter"],
+        effect: "answered",
+        seen: `the answered line shows "Enter 'yes' to accept, 'no' to abort; anything else to view: no"`,
+      });
+      await shown(refused, "rc=1");
+      expect(await sandbox.screen(refused)).not.toContain("COOKIE=");
+    } finally {
+      spawnSync("bash", [resolve(import.meta.dir, "fixtures/blind11/mk-vpn.sh"), vpn, "stop"]);
+    }
+  },
+  60_000,
+);
+
+test("a select whose items are a sign, a name and a grey description (hanji's): by the name, the answered line its own", async () => {
+  // "~ place › harbour column will be renamed" holds "harbour", the other item's name: no evidence for it.
+  const out = join(sandbox.dir, "tagged.out");
+  const id = await start(`python3 ${PROGRAMS}/tagged-select.py ${out}`);
+  await shown(id, "rename column");
+  const rename = await act(["choose", id, "place › harbour"]);
+  expect(rename).toMatchObject({
+    sent: ["Down", "Enter"],
+    effect: "answered",
+    seen: 'the answered line shows "~ place › harbour column will be renamed"',
+  });
+  // The next question offers one item alone.
+  await shown(id, "create table");
+  const alone = await act(["choose", id, "piers"]);
+  expect(alone).toMatchObject({ sent: ["Enter"], effect: "answered" });
+  await waitFor(() => existsSync(out) || undefined, 10_000, "the answers");
+  expect(readFileSync(out, "utf8")).toBe("place › harbour\npiers");
+
+  // The program takes the other item: its line names "place › harbour", so "harbour" is not done.
+  const stubborn = await start(`python3 ${PROGRAMS}/tagged-select.py ${out}2 --stubborn`);
+  await shown(stubborn, "rename column");
+  const wrong = await act(["choose", stubborn, "harbour"]);
+  expect(wrong.effect).toBe("uncertain");
+});

@@ -844,11 +844,20 @@ async function answered(
       const end = typed.prompt ? rows.findIndex(ends) : -1;
       if (end >= 0) return { line, row: end };
     }
-    const word = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
+    const word = wholeWord(label);
     const again = findAgain(look.elements, target);
     const live = new Set((again?.element.items ?? []).map((i) => i.row));
+    // (A line showing another item whose name holds this one's is that item's: "~ place › harbour column will be
+    // renamed" answers "place › harbour", not "harbour".)
+    const wider = (target.element.items ?? [])
+      .filter((i) => i.label.trim().length > label.trim().length && word.test(i.label))
+      .map((i) => wholeWord(i.label));
     const answers = (r: string, i: number) =>
-      !live.has(i) && !listRows.has(r.trim()) && word.test(r) && (exited || i !== cursor || !typed);
+      !live.has(i) &&
+      !listRows.has(r.trim()) &&
+      word.test(r) &&
+      !wider.some((w) => w.test(r)) &&
+      (exited || i !== cursor || !typed);
     // (Not a line that stood above the question before: an earlier answer holding the same word,
     // "✔ … language · TypeScript / JavaScript" over the flavor asked next. Unless it stands right under this
     // question's own words: two confirms answered alike leave two "│  No" lines, the second under its question.)
@@ -954,6 +963,11 @@ async function answered(
     "timeout",
     `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
   );
+}
+
+/** A label as a whole word in a line, in any case. */
+function wholeWord(label: string): RegExp {
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(label.trim())}($|[^\\p{L}\\p{N}])`, "iu");
 }
 
 /** Most rows read above a question as what it stands under. */

@@ -2786,3 +2786,103 @@ test("a meter in brackets after its label ('Pipes: [      0/0]', a count right-a
   // A field in brackets holding its value on the left is one.
   expect((await brief("Name: [Ada             ]")).map((e) => e[0])).toContain("input");
 });
+
+// Blind set 11's line prompts, read as classes.
+test("word choices parted by '|' in brackets after a name and its colon ('Group: [piers|tides]:')", async () => {
+  expect(await readAs("Please enter your username.\r\nGroup: [piers|tides]:")).toEqual([
+    {
+      kind: "question",
+      label: "Group",
+      items: [
+        ["piers", "piers", false],
+        ["tides", "tides", false],
+      ],
+    },
+  ]);
+  // Printed above a shell's prompt: no question.
+  expect((await readAs("Group: [piers|tides]:\r\n$ ")).map((e) => e.kind)).not.toContain("question");
+});
+
+test("answers quoted in the prompt's words, each with what it does ('Enter 'yes' to accept, …')", async () => {
+  const prompt = "Enter 'yes' to accept, 'no' to abort; anything else to view:";
+  expect(await readAs(`Reason: signer not found\r\n${prompt} `)).toEqual([
+    {
+      kind: "question",
+      label: "Enter 'yes' to accept, 'no' to abort; anything else to view",
+      items: [
+        ["yes", "yes", false],
+        ["no", "no", false],
+      ],
+    },
+  ]);
+  // Not where the cursor waits: output, no question.
+  expect((await readAs(`${prompt}\r\n$ `)).map((e) => e.kind)).not.toContain("question");
+  expect((await readAs(`${prompt} yes\r\nConnected\r\n`)).map((e) => e.kind)).not.toContain("question");
+});
+
+test("a select's items as a sign, a name and a grey description (hanji's '❯ + harbour  create column')", async () => {
+  const q = "Is \x1b[1;34mharbour\x1b[0m column created or renamed from another column?\r\n";
+  const rows =
+    "\x1b[32m❯ +\x1b[0m harbour \x1b[90mcreate column\x1b[0m\r\n" +
+    "  \x1b[33m~\x1b[0m place › harbour \x1b[90mrename column\x1b[0m";
+  expect(await readAs(`\x1b[?25l${q}${rows}`)).toEqual([
+    {
+      kind: "menu",
+      label: undefined,
+      items: [
+        ["harbour", null, true],
+        ["place › harbour", null, false],
+      ],
+    },
+  ]);
+  // One item alone under its question, the cursor hidden: a list too; the cursor shown (a shell's "❯" prompt): not.
+  const one = "Is piers table created or renamed?\r\n\x1b[32m❯ +\x1b[0m piers \x1b[90mcreate table\x1b[0m";
+  expect(await readAs(`\x1b[?25l${one}`)).toEqual([{ kind: "menu", label: undefined, items: [["piers", null, true]] }]);
+  expect((await readAs(one)).map((e) => e.kind)).not.toContain("menu");
+});
+
+// Sweep 2's line prompts left over (train screens).
+test("answers parted by blanks, a key in parentheses each, after 'BREAK:' and going on under it (erl's)", async () => {
+  const { label, items } = await itemsOf("s2-erl-break", "question");
+  expect(label).toBe("BREAK");
+  expect(items?.slice(0, 3)).toEqual([
+    ["(a)bort", "a", false],
+    ["(A)bort with dump", "A", false],
+    ["(c)ontinue", "c", false],
+  ]);
+  expect(items?.at(-1)).toEqual(["(d)istribution", "d", false]);
+  // Printed above a shell's prompt: output.
+  const printed = "BREAK: (a)bort (A)bort with dump (c)ontinue (p)roc info (i)nfo\r\n$ ";
+  expect((await readAs(printed)).map((e) => e.kind)).not.toContain("question");
+});
+
+test("restarts numbered from 0 under their heading, over a debugger's level prompt ('0]', sbcl's)", async () => {
+  expect(await itemsOf("s2-sbcl-restarts", "question")).toEqual({
+    label: "restarts (invokable by number or by possibly-abbreviated name):",
+    items: [
+      ["CONTINUE", "0", false],
+      ["USE-VALUE", "1", false],
+      ["STORE-VALUE", "2", false],
+      ["ABORT", "3", false],
+    ],
+  });
+  expect((await itemsOf("s2-sbcl-nested", "question")).items?.[1]).toEqual([
+    "Exit debugger, returning to top level.",
+    "1",
+    false,
+  ]);
+  // Over a shell's prompt: output.
+  const printed = "restarts (invokable by number):\r\n  0: [CONTINUE] Retry.\r\n  1: [ABORT   ] Exit.\r\n$ ";
+  expect((await readAs(printed)).map((e) => e.kind)).not.toContain("question");
+});
+
+test("a box's hint naming each answer's key ('<Y for yes, N for no, or CTRL+C to cancel>')", async () => {
+  expect(await itemsOf("s2-wordgrinder-discard", "question")).toEqual({
+    label: undefined,
+    items: [
+      ["yes", "y", false],
+      ["no", "n", false],
+      ["cancel", "CTRL+C", false],
+    ],
+  });
+});

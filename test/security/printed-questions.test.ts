@@ -35,6 +35,8 @@ const PRINTED: Array<[string, string[]]> = [
   ["Package recipe format (sdl/json) [json]:", ["sdl", "json"]],
   ["Really shut the remote process down y/N?", ["y", "Yes"]],
   ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
+  ["Group: [piers|tides]:", ["tides", "piers"]],
+  ["Enter 'yes' to accept, 'no' to abort; anything else to view:", ["yes", "no"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {
@@ -139,6 +141,16 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
   ["Which services should restart?\n  ⬡ nginx\n‣ ⬢ postgres\n  ⬡ redis\n", ["choose nginx", "choose postgres"]],
   // A drop-down of "shortcut| name" rows (keyBarMenus, meaning19): its keys are the program's, never typed into a shell.
   ["┏━━━━━━━━━━━━━━━┓\n┃   q| Quit     ┃\n┃   d| Delete   ┃\n┗━━━━━━━━━━━━━━━┛\n", ["choose Quit", "choose Delete"]],
+  // A select's items as a sign in colour, a name and a grey description (hanji's).
+  [
+    "Is harbour created or renamed?\n\x1b[32m❯ +\x1b[0m harbour \x1b[90mcreate\x1b[0m\n  \x1b[33m~\x1b[0m place › harbour \x1b[90mrename\x1b[0m\n",
+    ["choose harbour", "choose place"],
+  ],
+  // A box's hint naming each answer's key under its question (wordgrinder's).
+  [
+    "┌────────────────────────────────────────────┐\n│ Discard them?                              │\n│                                            │\n│ <Y for yes, N for no, or CTRL+C to cancel> │\n└────────────────────────────────────────────┘\n",
+    ["choose yes", "choose no"],
+  ],
 ];
 
 // Found in the sixth session: a numbered list printed above an integrated shell's prompt made `choose Yes` press
@@ -563,3 +575,23 @@ test("a question printed unended before a REPL's prompt that reads like a shell'
     await sandbox.ok(["kill", id]);
   }
 }, 60_000);
+
+// A select of one item (hanji's "❯ + piers create table") is a list only with the cursor hidden and nothing under it:
+// printed by a command that hides the cursor, the shell's prompt stands under it and nothing is typed.
+test("a one-item select printed with the cursor hidden, above a shell's prompt: choose refuses, nothing is typed", async () => {
+  const one = "Is piers table created or renamed?\\n\\e[32m❯ +\\e[0m piers \\e[90mcreate table\\e[0m\\n\\e[?25l";
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${one}'; read -p "$ " l; echo "ran[$l]"; sleep 600`,
+  ]);
+  await waitFor(async () => (await sandbox.screen(id)).split("\n").includes("$") || undefined, 30_000, "the prompt");
+  const reply = await sandbox.run(["choose", id, "piers", "--timeout", "2s"]);
+  expect(reply.code, reply.stdout).not.toBe(0);
+  await sandbox.ok(["send", id, "end\n"]);
+  await sandbox.shown(id, "ran[");
+  expect(await sandbox.screen(id)).toContain("$ end\nran[end]");
+});

@@ -268,7 +268,15 @@ export function markerMenus(view: View): Found[] {
     const filtered =
       ((view.cursor.visible && view.cursor.row === row - 1 && !view.free(row - 1, 0, view.cols)) || boxedField) &&
       inked;
-    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4)) && !filtered) continue;
+    // (Or one item with a tag, under the question it answers, the cursor hidden and nothing under it: a prompt
+    // library's select that offers one choice, hanji's "❯ + piers create table" under "Is piers table created …?".)
+    const alone =
+      !view.cursor.visible &&
+      row > 0 &&
+      /\?\s*$/.test(lines[row - 1]!) &&
+      tagAt(view, row, textCol) &&
+      lines.slice(row + 1).every((l) => !l.trim());
+    if (last === first && !/^\d{1,2}[.)] /.test(view.text(row, textCol, textCol + 4)) && !filtered && !alone) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = first; r <= last; r++) {
       if (r !== row && !fits(r)) continue;
@@ -306,6 +314,9 @@ export function markerMenus(view: View): Found[] {
         ...(checked ? { checked } : {}),
       });
     }
+    // Every item a sign in an ink of its own, then its name, then what it does in one other ink (hanji's "+ harbour
+    // create column", "~ place › harbour rename column"): the name alone is the label, as the item reads when answered.
+    if (items.every((i) => tagAt(view, i.row, i.col))) cutTagAndDescription(view, items);
     // Every item a tag in brackets, then what it does (testdisk's "[ Geometry ] Change disk geometry"): the tag is its
     // key, what it does its label (as whiptail's tag and item).
     const drawn = (i: Omit<Item, "ref">) => view.text(i.row, i.col, view.cols).trim();
@@ -328,6 +339,49 @@ export function markerMenus(view: View): Found[] {
     row = last;
   }
   return out;
+}
+
+/** A sign, a blank, then a word in another ink than the sign's, at `col`: hanji's green "+" before "harbour". */
+function tagAt(view: View, row: number, col: number): boolean {
+  return (
+    /^[^\p{L}\p{N}\s] \S/u.test(view.text(row, col, col + 3)) &&
+    !"([{<|│".includes(view.char(row, col)) &&
+    view.ink(row, col) !== view.ink(row, col + 2)
+  );
+}
+
+/**
+ * The items' signs cut from their labels, and a description after the name in one ink none of the names has (the
+ * same on every item that shows one): what stays is the name.
+ */
+function cutTagAndDescription(view: View, items: Omit<Item, "ref">[]): void {
+  const cuts = items.map((i) => {
+    const at = view.flat[i.row]!.indexOf(i.label, i.col);
+    if (at !== i.col) return undefined;
+    const name = view.ink(i.row, i.col + 2);
+    // The last word boundary from which every drawn cell to the end is in one ink, not the name's.
+    let cut: number | undefined;
+    for (let k = i.label.length - 1; k > 2; k--) {
+      const ch = i.label[k]!;
+      if (ch === " ") {
+        if (i.label[k - 1] !== " ") cut = k;
+        continue;
+      }
+      const ink = view.ink(i.row, at + k);
+      if (ink === name) break;
+      if (cut !== undefined && ink !== view.ink(i.row, at + cut + 1)) {
+        cut = undefined;
+        break;
+      }
+    }
+    return cut === undefined ? undefined : { cut, ink: view.ink(i.row, at + cut + 1) };
+  });
+  const inks = new Set(cuts.flatMap((c) => (c ? [c.ink] : [])));
+  items.forEach((item, n) => {
+    const c = cuts[n];
+    if (inks.size === 1 && c && view.ink(item.row, item.col + 2) !== c.ink) item.label = item.label.slice(0, c.cut);
+    item.label = item.label.slice(2).trim();
+  });
 }
 
 /**

@@ -488,14 +488,15 @@ export function findQuestions(view: View): Found[] {
   }
   // Choices of words in brackets before the colon (rich's "Pick a colour [red/green/blue] (green): "),
   // typed whole; the default in parentheses is not one. Or the other way round (WORDS_THEN_DEFAULT).
+  // (Or parted by "|", after a name and its colon: a VPN client's "Group: [piers|tides]:", the name the label.)
   for (let row = 0; row < view.rows; row++) {
     const match =
-      /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!) ??
+      /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+|\w+(?:\|\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!) ??
       WORDS_THEN_DEFAULT.exec(view.flat[row]!);
     if (!match || !view.free(row, 0, match[0].length) || writtenPast(view, row)) continue;
     const start = match[1]!.length;
     let c = match.index! + match[1]!.length + match[2]!.length + 2;
-    const items: Omit<Item, "ref">[] = match[3]!.split("/").map((word) => {
+    const items: Omit<Item, "ref">[] = match[3]!.split(/[/|]/).map((word) => {
       const item = { label: word, row, col: c, width: word.length, key: word };
       c += word.length + 1;
       return item;
@@ -506,7 +507,7 @@ export function findQuestions(view: View): Found[] {
       col: start,
       width: match[0].length - start,
       height: 1,
-      label: clean(match[2]!),
+      label: clean(match[2]!).replace(/:$/, ""),
       items,
     });
     view.use(row, start, view.cols - start);
@@ -515,6 +516,8 @@ export function findQuestions(view: View): Found[] {
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...parenKeyAnswers(view));
+  out.push(...namedKeyWords(view));
+  out.push(...keysForWords(view));
   out.push(...equalsKeyAnswers(view));
   out.push(...keyParenRows(view));
   out.push(...keyParenOverPrompt(view));
@@ -524,6 +527,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...numberedOverPrompt(view));
   out.push(...headerList(view));
   out.push(...restartRows(view));
+  out.push(...numberedRestarts(view));
   out.push(...slashedAnswers(view));
   out.push(...keyNamedAnswers(view));
   out.push(...letteredSettings(view));
@@ -733,6 +737,25 @@ export function findQuestions(view: View): Found[] {
       view.use(row, start, line.trimEnd().length - start);
     }
   }
+  // Answers quoted in the prompt's own words, each with what it does, the row holding the cursor after it (a VPN
+  // client's "Enter 'yes' to accept, 'no' to abort; anything else to view:"): a question, its items the quoted words,
+  // typed whole.
+  {
+    const { cursor } = view;
+    const line = cursor.visible ? view.flat[cursor.row]! : "";
+    const quoted = QUOTED_PROMPT.test(line) ? [...line.matchAll(QUOTED_ANSWER)] : [];
+    const start = line.search(/\S/);
+    const end = line.trimEnd().length;
+    if (quoted.length >= 2 && cursor.col >= end && cursor.col <= end + 1 && view.free(cursor.row, start, end - start)) {
+      const row = cursor.row;
+      const items = quoted.map((m) => ({ label: m[2]!, row, col: m.index! + 1, width: m[2]!.length, key: m[2]! }));
+      if (new Set(items.map((i) => i.key)).size === items.length) {
+        const label = line.slice(start, end).replace(/:$/, "");
+        out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
+        view.use(row, start, end - start);
+      }
+    }
+  }
   // vim's and more's "Press ENTER or type command to continue": a question with one answer.
   for (let row = 0; row < view.rows; row++) {
     const line = view.flat[row]!;
@@ -923,6 +946,11 @@ const DOES = "to [a-z]+(?: [a-z]+){0,3}";
 const TYPED_ANSWERS = new RegExp(
   `^(\\s*)((?:\\S.*? )?[Tt]ype (\\w{1,3}) ${DOES}(?:,| or) (\\w{1,3}) (?:otherwise|${DOES}))\\s*[:?]?\\s*$`,
 );
+
+/** A word in quotes and what it does: "'yes' to accept", "\"no\" to abort". */
+const QUOTED_ANSWER = new RegExp(`(['"])(\\w{1,12})\\1 ${DOES}(?=[,;:.?]|\\s+or\\b|$)`, "g");
+/** A prompt naming quoted answers: the first one in its first sentence, the row ending in ":" or "?". */
+const QUOTED_PROMPT = /^\s*[A-Z][a-z]*(?: [a-z]+)* (['"])\w{1,12}\1 to \S.*[:?]\s*$/;
 
 /**
  * One keyed option's row: a marker, then a number or a letter with its separator (`1.`, `2)`, `3:`, `y)`,
@@ -1506,6 +1534,99 @@ function parenKeyAnswers(view: View): Found[] {
   return [{ kind: "question", row: top, col, width, height: row - top + 1, ...(label ? { label } : {}), items }];
 }
 
+/** One answer of a hint in angle brackets: a key, "for" or "to", a word ("Y for yes", "CTRL+C to cancel"). */
+const HINT_KEY = "[A-Z]|[A-Z]+\\+[A-Z]|Esc|Enter|Return";
+const KEY_FOR_WORD = new RegExp(`(?<=[<,] (?:or )?|<)(${HINT_KEY})( (?:for|to) )([a-z]+)`, "g");
+/** The hint: two answers or more, parted by "," or "or", in angle brackets (wordgrinder's). */
+const KEYS_FOR_WORDS = new RegExp(
+  `<((?:${HINT_KEY}) (?:for|to) [a-z]+(?:,? (?:or )?(?:${HINT_KEY}) (?:for|to) [a-z]+)+)>`,
+);
+
+/**
+ * A hint naming each answer's key in angle brackets, under the question's words in a box (wordgrinder's "<Y for yes,
+ * N for no, or CTRL+C to cancel>" under "… Are you sure you want to discard them, without saving first?"): a question
+ * over the rows of words above it up to a blank one, each answer an item keyed by its key (a letter in lower case).
+ * Only alone on its row between the box's sides.
+ */
+function keysForWords(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 1; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = KEYS_FOR_WORDS.exec(line);
+    if (!match) continue;
+    const start = match.index!;
+    const end = start + match[0].length;
+    const left = line.lastIndexOf("│", start);
+    const right = line.indexOf("│", end);
+    if (left < 0 || right < 0 || view.text(row, left + 1, start).trim() || view.text(row, end, right).trim()) continue;
+    if (!view.free(row, left + 1, right)) continue;
+    let top = row;
+    if (top > 0 && !view.text(top - 1, left + 1, right).trim()) top--;
+    while (top > 0 && view.char(top - 1, left) === "│" && view.text(top - 1, left + 1, right).trim()) top--;
+    const words = Array.from({ length: row - top }, (_, i) => top + i).filter((r) =>
+      view.text(r, left + 1, right).trim(),
+    );
+    if (!words.length || !/\?\s*$/.test(view.text(words[words.length - 1]!, left + 1, right))) continue;
+    const col = Math.min(...words.map((r) => view.text(r, left + 1, right).search(/\S/))) + left + 1;
+    const width = Math.max(...[...words, row].map((r) => view.text(r, 0, right).trimEnd().length)) - col;
+    const items = [...match[0].matchAll(KEY_FOR_WORD)].map((m) => ({
+      label: m[3]!,
+      row,
+      col: start + m.index!,
+      width: m[0].length,
+      key: m[1]!.length === 1 ? m[1]!.toLowerCase() : m[1]!,
+    }));
+    if (items.length < 2) continue;
+    out.push({ kind: "question", row: top, col, width, height: row - top + 1, items });
+    for (let r = top; r <= row; r++) view.use(r, left + 1, right - left - 1);
+  }
+  return out;
+}
+
+/** One answer of a run parted by blanks: its key in parentheses inside its first word, lower-case words after it. */
+const KEY_WORD = /[A-Za-z]*\(([A-Za-z])\)[\w-]*(?: [a-z][\w-]*)*/g;
+/** A run of them after a name and its colon (erl's "BREAK: (a)bort (A)bort with dump (c)ontinue …"). */
+const KEY_WORDS_ROW = /^(\s*)([A-Z][\w -]{0,20}): ((?:[A-Za-z]*\([A-Za-z]\)[\w-]*(?: [a-z][\w-]*)* ?){3,})\s*$/;
+/** The run going on, on the rows under it, at its first answer's column. */
+const KEY_WORDS_MORE = /^(\s+)((?:[A-Za-z]*\([A-Za-z]\)[\w-]*(?: [a-z][\w-]*)* ?)+)\s*$/;
+
+/**
+ * Answers parted by blanks, each a word with its key in parentheses, after a name and its colon and going on under it
+ * at the first answer's column (erl's "BREAK: (a)bort (A)bort with dump (c)ontinue (p)roc info (i)nfo" over "(l)oaded
+ * (v)ersion …"): a question labelled with the name, each key as shown. Only the last thing written, the cursor at its
+ * end or at the start of the row under it.
+ */
+function namedKeyWords(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  for (let row = 0; row < view.rows; row++) {
+    const match = KEY_WORDS_ROW.exec(view.flat[row]!);
+    if (!match) continue;
+    const at = match[1]!.length + match[2]!.length + 2;
+    let last = row;
+    while (last + 1 < view.rows) {
+      const more = KEY_WORDS_MORE.exec(view.flat[last + 1]!);
+      if (!more || more[1]!.length !== at) break;
+      last++;
+    }
+    const end = view.flat[last]!.trimEnd().length;
+    const waits =
+      (cursor.row === last && cursor.col >= end) ||
+      (cursor.row === last + 1 && !view.flat[last + 1]!.slice(0, cursor.col).trim());
+    if (!waits || view.flat.slice(last + 1).some((l) => l.trim()) || !view.free(row, 0, view.cols)) return [];
+    const items: Omit<Item, "ref">[] = [];
+    for (let r = row; r <= last; r++)
+      for (const m of view.flat[r]!.slice(at).matchAll(KEY_WORD))
+        items.push({ label: m[0], row: r, col: at + m.index!, width: m[0].length, key: m[1]! });
+    if (new Set(items.map((i) => i.key)).size !== items.length) return [];
+    const col = match[1]!.length;
+    const width = Math.max(...view.flat.slice(row, last + 1).map((l) => l.trimEnd().length)) - col;
+    view.use(row, 0, view.cols, last - row + 1);
+    return [{ kind: "question", row, col, width, height: last - row + 1, label: match[2]!, items }];
+  }
+  return [];
+}
+
 /**
  * A row numbered, then what the number picks: trash-restore's "   0 2026-11-28 09:12:40 /tmp/…", checkinstall's
  * "0 -  Maintainer: [ root@vm ]".
@@ -1643,6 +1764,49 @@ function restartRows(view: View): Found[] {
   const width = Math.max(...items.map((i) => i.width));
   for (const item of items) view.use(item.row, 0, view.cols);
   return [{ kind: "question", row: items[0]!.row, col: 0, width, height: items.length, items }];
+}
+
+/** A restart numbered from 0 under its heading: "  0: [CONTINUE   ] Retry using DEPTH.", "  1:         Exit …". */
+const NUMBERED_RESTART = /^(\s{1,4})(\d{1,2}): (?:\[([A-Z][\w-]*) *\]|\s{2,}(?=\S))\s*(\S.*?)\s*$/;
+
+/** A debugger's prompt holding its level, nothing after it: sbcl's "0]", "0[2]", "1] ". */
+const LEVEL_PROMPT = /^\d{1,2}(?:\[\d{1,2}\]|\]) ?$/;
+
+/**
+ * Restarts numbered from 0 under a heading ending in ":" (sbcl's "restarts (invokable by number or by
+ * possibly-abbreviated name):" over "  0: [CONTINUE   ] Retry using DEPTH."), the debugger's level prompt holding the
+ * cursor a few rows under them, nothing typed: a question labelled with the heading, each restart an item named by the
+ * name in its brackets (or its words, where it has none) and keyed by its number; the prompt an input, where the
+ * number is typed. Only over that prompt: printed above another one, they are output.
+ */
+function numberedRestarts(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row < 3) return [];
+  const line = view.flat[cursor.row]!;
+  if (!LEVEL_PROMPT.test(line.slice(0, cursor.col)) || line.slice(cursor.col).trim()) return [];
+  // The list's last row: up to three rows of the frame's words between it and the prompt.
+  let last = cursor.row - 1;
+  while (last >= cursor.row - 4 && last > 0 && !NUMBERED_RESTART.test(view.flat[last]!)) last--;
+  let top = last;
+  while (top > 0 && NUMBERED_RESTART.test(view.flat[top - 1]!)) top--;
+  if (!NUMBERED_RESTART.test(view.flat[last]!) || top < 1 || !/^\S.*:\s*$/.test(view.flat[top - 1]!)) return [];
+  const items: Omit<Item, "ref">[] = [];
+  for (let r = top; r <= last; r++) {
+    const m = NUMBERED_RESTART.exec(view.flat[r]!)!;
+    if (Number(m[2]) !== r - top) return [];
+    const col = m[1]!.length;
+    items.push({ label: m[3] ?? m[4]!, row: r, col, width: view.flat[r]!.trimEnd().length - col, key: m[2]! });
+  }
+  const rows = Array.from({ length: last - top + 2 }, (_, i) => top - 1 + i);
+  if (items.length < 2 || !rows.every((r) => view.free(r, 0, view.cols))) return [];
+  const heading = view.flat[top - 1]!;
+  const width = Math.max(...view.flat.slice(top - 1, last + 1).map((l) => l.trimEnd().length));
+  view.use(top - 1, 0, view.cols, last - top + 2);
+  view.use(cursor.row, 0, view.cols);
+  return [
+    { kind: "question", row: top - 1, col: 0, width, height: last - top + 2, label: heading.trim(), items },
+    { kind: "input", row: cursor.row, col: 0, width: view.cols, height: 1, value: "", cursor: true },
+  ];
 }
 
 /** One answer in parentheses parted by "/": a key, "=" and its name (fossil's "a=all", "c=convert"), or a bare key. */

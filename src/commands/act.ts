@@ -283,6 +283,13 @@ export class Actor {
     // (Hidden or not: on the normal screen the cursor stands where the next line is read, and a file's "\e[?25l" hides
     // it under a shell's prompt drawn after the file.)
     const normal = !this.alternate;
+    // (Every line scrolled off that the terminal still holds, its scrollback: a command row 2000 lines up was once past
+    // what was read, and the list its output ended in was answered in the REPL.)
+    let scrolled: string[] | undefined;
+    const earlier = () => {
+      scrolled ??= this.history(this.historyLength());
+      return scrolled;
+    };
     const prompt = normal ? beforeCursor(look.grid) : "";
     const above = normal && (!element || element.row < row);
     const [who, why] = this.#terminal.atShellPrompt
@@ -291,7 +298,7 @@ export class Actor {
         ? ["shell", "the cursor stands after one"]
         : above && isReplPrompt(prompt)
           ? ["REPL", "python's or IPython's prompt holds the cursor"]
-          : above && askedBefore(look.grid, prompt, element, this.history(HISTORY_ASKED))
+          : above && askedBefore(look.grid, prompt, element, earlier())
             ? ["REPL", "the same prompt stands above it, a line typed after it"]
             : [];
     const holds = !!element && element.row <= row && row < element.row + element.height;
@@ -299,9 +306,7 @@ export class Actor {
     // it: the words before it on its row are that command's output printed with no newline at its end, and so is the
     // target, there or above.)
     const own =
-      normal && element && (holds || above)
-        ? promptAfterOutput(look.grid, prompt, element, this.history(HISTORY_ASKED))
-        : undefined;
+      normal && element && (holds || above) ? promptAfterOutput(look.grid, prompt, element, earlier()) : undefined;
     if (own !== undefined)
       throw new T4aError(
         "invalid_params",
@@ -361,9 +366,6 @@ export class Actor {
     throw new T4aError("timeout", `${MAX_TABS} Tab presses never brought the focus to ${nameOf(target)} (${what})`);
   }
 }
-
-/** Most lines scrolled off the top read for the prompt a command was typed after (`askedBefore`). */
-const HISTORY_ASKED = 2000;
 
 /** A line typed that answers a question or a numbered list: a number, one character, yes or no. */
 const ANSWER_TYPED = /^(?:\d{1,3}|\S|yes|no)$/i;

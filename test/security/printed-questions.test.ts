@@ -388,6 +388,38 @@ test("numbered headers printed by a REPL of one mark, its command's row scrolled
   }
 }, 90_000);
 
+// The same past 2000 lines of output (the rows read for the command were the last 2000 that scrolled off): every row
+// the terminal still holds is read.
+test("numbered headers printed by a REPL of one mark after 2500 lines of its output: nothing is typed", async () => {
+  const filler = Array.from({ length: 2500 }, (_, i) => `filler line ${i}\n`).join("");
+  const listed =
+    ">N  1 ci@build.example.  Mon Dec  7 08:01    8/195   Build 812 failed\n" +
+    " N  2 bob@example.org    Mon Dec  7 08:05    8/201   Tide tables for January\n";
+  const file = `${sandbox.dir}/long-headers.txt`;
+  await Bun.write(file, `${filler}${listed}`);
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `while read -p '* ' l; do if [ "$l" = show ]; then cat ${file}; else echo "ran[$l]"; fi; done`,
+  ]);
+  await sandbox.shown(id, "*");
+  await sandbox.ok(["send", id, "show\n"]);
+  await waitFor(
+    async () => (await sandbox.screen(id)).trimEnd().endsWith("Tide tables for January\n*") || undefined,
+    30_000,
+    "prompt",
+  );
+  const reply = await sandbox.run(["choose", id, "Build 812 failed", "--json", "--timeout", "2s"]);
+  expect(reply.code, `choose: ${reply.stdout}`).not.toBe(0);
+  await sandbox.ok(["send", id, "end\n"]);
+  await sandbox.shown(id, "ran[");
+  expect(await sandbox.screen(id)).toContain("* end\nran[end]");
+  await sandbox.ok(["kill", id]);
+}, 90_000);
+
 // A question's remark in parentheses on the row under it, the cursor at its end, is the question's (opam's "[N/y/f]"
 // over "(default is 'no', …)", `remarkUnder`). Printed with no newline, a REPL's or shell's prompt drawn after it on its
 // row: the row is no remark alone, so the question is output and nothing is typed.

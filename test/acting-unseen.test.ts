@@ -1400,3 +1400,47 @@ test("a select whose items are a sign, a name and a grey description (hanji's): 
   const wrong = await act(["choose", stubborn, "harbour"]);
   expect(wrong.effect).toBe("uncertain");
 });
+
+test("erl's 'BREAK: (a)bort … (c)ontinue …' over two rows: the key typed and entered, the shell goes on or ends", async () => {
+  const id = await start("erl");
+  await shown(id, "1>");
+  await sandbox.ok(["send", id, "-k", "C-c"]);
+  await shown(id, "(d)istribution");
+  const reply = await act(["choose", id, "(c)ontinue"]);
+  expect(reply).toMatchObject({ sent: ["c", "Enter"], effect: "answered" });
+  await sandbox.ok(["send", id, "40 + 2.\n"]);
+  await shown(id, "42");
+  await sandbox.ok(["send", id, "-k", "C-c"]);
+  await waitFor(async () => (await sandbox.screen(id)).split("BREAK:").length > 2 || undefined, 10_000, "BREAK again");
+  const abort = await act(["choose", id, "(a)bort"]);
+  expect(abort).toMatchObject({ sent: ["a", "Enter"] });
+  await shown(id, "rc=");
+});
+
+test("sbcl's restarts numbered from 0 over its '0]' prompt: chosen by name, the number typed, its form asked next", async () => {
+  const id = await start("sbcl --noinform --no-userinit");
+  await shown(id, "*");
+  await sandbox.ok(["send", id, "(+ depth 1)\n"]);
+  await shown(id, "0]");
+  const reply = await act(["choose", id, "USE-VALUE"]);
+  expect(reply).toMatchObject({ sent: ["1", "Enter"], effect: "answered", seen: 'the answered line shows "0] 1"' });
+  await shown(id, "Enter a form to be evaluated:");
+  await act(["fill", id, "Enter a form to be evaluated", "41", "--submit"]);
+  await shown(id, "42");
+});
+
+test("wordgrinder's '<Y for yes, N for no, or CTRL+C to cancel>' in a box: the key pressed, uncertain (nothing shows it)", async () => {
+  const id = await start("wordgrinder");
+  await shown(id, "P: 1/1");
+  await sandbox.ok(["send", id, "tides"]);
+  await sandbox.ok(["send", id, "-k", "C-q"]);
+  await shown(id, "CTRL+C to cancel");
+  const keep = await act(["choose", id, "no"]);
+  expect(keep).toMatchObject({ sent: ["n"], effect: "uncertain" });
+  expect(await sandbox.screen(id)).not.toContain("rc=");
+  await sandbox.ok(["send", id, "-k", "C-q"]);
+  await shown(id, "CTRL+C to cancel");
+  const discard = await act(["choose", id, "yes"]);
+  expect(discard).toMatchObject({ sent: ["y"], effect: "uncertain" });
+  await shown(id, "rc=0");
+});

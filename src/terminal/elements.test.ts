@@ -2854,6 +2854,9 @@ test("answers parted by blanks, a key in parentheses each, after 'BREAK:' and go
   // Printed above a shell's prompt: output.
   const printed = "BREAK: (a)bort (A)bort with dump (c)ontinue (p)roc info (i)nfo\r\n$ ";
   expect((await readAs(printed)).map((e) => e.kind)).not.toContain("question");
+  // Asked again under the first, answered: the last one is the question.
+  const twice = `${printed.slice(0, -4)}\r\nc\r\n2>\r\n${printed.slice(0, -4)}\r\n`;
+  expect((await readAs(twice, 12)).filter((e) => e.kind === "question").length).toBe(1);
 });
 
 test("restarts numbered from 0 under their heading, over a debugger's level prompt ('0]', sbcl's)", async () => {

@@ -1613,7 +1613,8 @@ function namedKeyWords(view: View): Found[] {
     const waits =
       (cursor.row === last && cursor.col >= end) ||
       (cursor.row === last + 1 && !view.flat[last + 1]!.slice(0, cursor.col).trim());
-    if (!waits || view.flat.slice(last + 1).some((l) => l.trim()) || !view.free(row, 0, view.cols)) return [];
+    // (An earlier one answered above it is history: erl's first BREAK over the shell's lines, then the next.)
+    if (!waits || view.flat.slice(last + 1).some((l) => l.trim()) || !view.free(row, 0, view.cols)) continue;
     const items: Omit<Item, "ref">[] = [];
     for (let r = row; r <= last; r++)
       for (const m of view.flat[r]!.slice(at).matchAll(KEY_WORD))

@@ -1444,3 +1444,24 @@ test("wordgrinder's '<Y for yes, N for no, or CTRL+C to cancel>' in a box: the k
   expect(discard).toMatchObject({ sent: ["y"], effect: "uncertain" });
   await shown(id, "rc=0");
 });
+
+test("the same '[y/N]' asked under a second warning of the same label (vsce's): answered; under a refusal: uncertain", async () => {
+  const ask = (warning: string) =>
+    `printf '\\e[30;43m WARNING \\e[0m ${warning}\\n'; read -r -p "Do you want to continue? [y/N] " a; echo "took[$a]"`;
+  const id = await start(
+    `${ask("A repository field is missing from the manifest.")}; ${ask("LICENSE, LICENSE.md, or LICENSE.txt not found")}`,
+  );
+  await shown(id, "manifest.");
+  const first = await act(["choose", id, "y"]);
+  expect(first).toMatchObject({
+    effect: "answered",
+    seen: 'the answered line shows "Do you want to continue? [y/N] y"',
+  });
+  await shown(id, "not found");
+
+  // A refusal under the same label: the question asked again, not the next one.
+  const refused = await start(`${ask("A repository field is missing.")}; ${ask("Please answer y or n.")}`);
+  await shown(refused, "missing.");
+  const again = await act(["choose", refused, "y"]);
+  expect(again.effect).toBe("uncertain");
+});

@@ -903,7 +903,9 @@ async function answered(
       rowText(look.grid, row + 1 + i).trim(),
     );
     return !between.some(
-      (b) => !context.includes(b) && context.some((c) => !between.includes(c) && namesAnother(c, b)),
+      (b) =>
+        !context.includes(b) &&
+        context.some((c) => !between.includes(c) && (namesAnother(c, b) || anotherUnderLabel(c, b, typed?.key))),
     );
   };
   const takenOther = (marked: string) =>
@@ -1004,6 +1006,23 @@ function namesAnother(a: string, b: string): boolean {
     (x.length - differ.length) * 2 >= x.length &&
     differ.every(([v, w]) => /\p{L}/u.test(v) === /\p{L}/u.test(w))
   );
+}
+
+/** A row's leading label: a word in capitals ("WARNING") or a capitalised word and a colon ("Warning:"). */
+const LEAD_LABEL = /^([A-Z]{3,}|[A-Z][a-z]+:)\s+(\S.*)$/;
+
+/** Words that refuse an answer: a row holding one is the program asking again, whatever its label. */
+const REFUSAL = /\b(?:invalid|please (?:answer|enter|type)|try again|not (?:a )?valid|unknown|unrecognized|must be)\b/i;
+
+/**
+ * Two rows under one label saying other things (vsce's " WARNING  A 'repository' field is missing …" then " WARNING
+ * LICENSE, LICENSE.md, or LICENSE.txt not found", each over "Do you want to continue? [y/N]"): the second warns of
+ * another thing, so the question under it is the next one. Not a row refusing the answer, nor one quoting it.
+ */
+function anotherUnderLabel(a: string, b: string, key: string | undefined): boolean {
+  const [x, y] = [LEAD_LABEL.exec(a), LEAD_LABEL.exec(b)];
+  if (!x || !y || x[1] !== y[1] || x[2] === y[2] || y[2]!.split(/\s+/).length < 3 || REFUSAL.test(b)) return false;
+  return !key || !new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(key)}($|[^\\p{L}\\p{N}])`, "iu").test(y[2]!);
 }
 
 /** The screen's last two rows that hold text, joined with " / ": what it ends with. */

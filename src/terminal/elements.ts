@@ -30,6 +30,14 @@ export function detectElements(grid: CellGrid): Element[] {
   const view = new View(grid);
   const found: Found[] = [];
   const boxes = findBoxes(view);
+  // A frame round the whole screen is the program's window (nmon's); or nearly the whole screen: nconf's, inset by a
+  // cell, under its title line.
+  const screenWindow = (box: (typeof boxes)[number]) =>
+    box.top <= 2 &&
+    box.left <= 1 &&
+    box.right >= view.cols - 2 &&
+    box.bottom >= view.rows - 3 &&
+    box.bottom - box.top >= view.rows - 5;
   for (const box of boxes) {
     // A frame another is drawn over (mc's panel behind its hotlist): on its top or bottom border
     // row, the other's sides stand where its rule would run.
@@ -66,15 +74,8 @@ export function detectElements(grid: CellGrid): Element[] {
         (other.left <= box.right &&
           other.right >= box.left &&
           (other.top === box.bottom + 1 || other.bottom === box.top - 1)));
-    // A frame round the whole screen is the program's window (nmon's): its title is a status line.
-    // (Or nearly the whole screen: nconf's, inset by a cell, under its title line.)
-    if (
-      box.top <= 2 &&
-      box.left <= 1 &&
-      box.right >= view.cols - 2 &&
-      box.bottom >= view.rows - 3 &&
-      box.bottom - box.top >= view.rows - 5
-    ) {
+    // The program's window (`screenWindow`): its title is a status line.
+    if (screenWindow(box)) {
       if (box.title && box.top === 0)
         found.push({ kind: "status", row: 0, col: 0, width: view.cols, height: 1, text: box.title });
       continue;
@@ -95,7 +96,8 @@ export function detectElements(grid: CellGrid): Element[] {
     const paned = !box.title && box.left <= 1 && box.right >= view.cols - 2 && panes(view, box).length > 1;
     if (
       !paned &&
-      !boxes.some((other) => other !== box && contains(other, box)) &&
+      // (A box floating inside the program's window, a frame round the screen, is a dialog over it: hte's "goto".)
+      !boxes.some((other) => other !== box && contains(other, box) && !screenWindow(other)) &&
       !boxes.some(abuts) &&
       !tall &&
       !buried &&

@@ -89,6 +89,9 @@ function markedBlock(view: View, row: number): boolean {
 /** A pager's prompt for the next page: more(1)'s "--More--(42%)", readline's list of completions. */
 const MORE_PROMPT = /^--More--(?:\(\d{1,3}%\))?$/;
 
+/** A menu bar's entry: a capitalised word, or two joined by a hyphen ("Local-Hex"). */
+const MENU_WORD = /^[A-Z][a-z]{1,11}(?:-[A-Z]?[a-z]{1,11})?$/;
+
 /**
  * A menu bar kept at the top row's right end: one to four capitalised words on a bar off the backdrop, each padded with
  * blanks ("  Analysis    Misc  ", gowid's), the open one maybe on a colour of its own, a title on the backdrop before
@@ -415,10 +418,11 @@ export function findStatus(view: View): Found[] {
     const leadIn = /^\s*\S.{0,14}?(?:==>|->|=>|»)\s+/.exec(view.flat[row]!)?.[0].length ?? 0;
     const all = [...view.flat[row]!.matchAll(/\S+/g)].filter((w) => w.index! >= leadIn);
     const apart = all.findIndex((w, i) => i >= 3 && w.index! - (all[i - 1]!.index! + all[i - 1]![0].length) >= 4);
-    const entry = (w: RegExpMatchArray) => /^[A-Z][a-z]{1,11}$/.test(w[0]);
+    // (An entry of two words joined by a hyphen is one: hte's "Local-Hex".)
+    const entry = (w: RegExpMatchArray) => MENU_WORD.test(w[0]);
     const tokens =
       apart > 0 && all.slice(0, apart).every(entry) && !all.slice(apart).every(entry) ? all.slice(0, apart) : all;
-    const menuWords = tokens.filter((w) => /^[A-Z][a-z]{1,11}$/.test(w[0]));
+    const menuWords = tokens.filter(entry);
     const strays = tokens.filter((w) => !menuWords.includes(w));
     // Entries stand a few blanks apart; names far apart over panes (cmus's "Artist / Album …  Track …  Library") head
     // the panes.
@@ -653,6 +657,8 @@ export function findStatus(view: View): Found[] {
       !/[$#%] \S/.test(trimmed) &&
       !PROSE_START.test(trimmed) &&
       !NOTICE.test(trimmed) &&
+      // (Nor a message about a place in a file, "/usr/bin/buku:22: DeprecationWarning: …": a warning printed.)
+      !/^\S+:\d+:\s/.test(trimmed) &&
       /(?:^|\s|@\S*[\s:])(?:~|\/[\w.-]+)\/[\w./:-]*(?:\s|$)/.test(trimmed) &&
       !/[$#%>]\s*$/.test(trimmed);
     // The message row under a mode line (emacs's echo area, vim's under its status line or its "~"

@@ -8,8 +8,11 @@ import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTIC
  * 1000x1000 screen tiled with 83 584 of them took 19 s (real screens hold a handful).
  */
 const MAX_BOXES = 256;
-/** A window's widgets in its top border: close ("[◆]", Turbo Vision's "[■]"), zoom ("[Z]", "[↕]") after its number. */
-const WINDOW_WIDGET = /\[[◆■]\]|(?:\b\d{1,2}\s+)?\[[Z↕↑]\]/g;
+/**
+ * A window's widgets in its top border: close ("[◆]", Turbo Vision's "[■]", hte's "[x]" first in the border), zoom
+ * ("[Z]", "[↕]") after its number.
+ */
+const WINDOW_WIDGET = /\[[◆■]\]|(?:\b\d{1,2}\s+)?\[[Z↕↑]\]|^─?\[[x×]\]/g;
 
 export function findBoxes(view: View): Box[] {
   const boxes: Box[] = [];

@@ -1958,7 +1958,14 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     // line's argument (`USAGE_ARG`: nmh's "edit [<editor> <switches>]"), not a default button standing apart (mc's
     // "[< OK >]", tilde's "[<Yes>]").
     const usage = (m: RegExpExecArray) => USAGE_ARG.test(m[0]) && /\S \[[^\]]*$/.test(line.slice(0, m.index!));
-    const matches = all.filter((m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m) && !usage(m));
+    // A word in angle brackets with no blank inside, over or under another at the same column, is a list's cell (hte's
+    // file list: "/at  │ <SUB-DIR> │ dr-xr-xrwx"), not a button ("< Graphs >" buttons stand padded).
+    const cell = (m: RegExpExecArray) =>
+      /^<\S[^<>]*\S>$/.test(m[0]) &&
+      [row - 1, row + 1].some((r) => /^<\S[^<>]*\S>/.test(view.flat[r]?.slice(m.index!) ?? ""));
+    const matches = all.filter(
+      (m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m) && !usage(m) && !cell(m),
+    );
     if (all.length === 0) {
       const choices = choiceButtons(view, boxes, row);
       if (choices.length) {

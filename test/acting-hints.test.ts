@@ -1,7 +1,10 @@
 // Acting on key hints by their words, on real programs: nano's "^X Exit" bar, ccmake's "Keys:" block ("[c] Configure",
-// "[g] Generate"), hg commit -i's curses selector ("c: confirm"). Each press types the one key the hint draws and
-// answers `uncertain` (a hint names no state to check), saying what changed. ccmake and hg run where installed
-// (cmake-curses-gui, mercurial); nano is one of the programs .ci/run installs.
+// "[g] Generate"), hg commit -i's curses selector ("c: confirm"), a key bar without the mouse (sngrep's "F2 Save",
+// hatop's "5-CLI" and "Q=QUIT", named as drawn). Each press types the one key the hint draws and answers `uncertain`
+// (a hint names no state to check), saying what changed, but where the program that read the key ended (`exited`), a
+// dialog new holds the hint's words (`opened`), or the hint is a tab now drawn as the current one (`selected`).
+// ccmake, hg, sngrep and hatop (with haproxy) run where installed (.ci/run installs them); nano is one of the programs
+// .ci/run installs.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -34,7 +37,7 @@ const start = (line: string) => sandbox.ok(["create", "--", "bash", "--norc", "-
 
 const shown = (id: string, text: string) => sandbox.shown(id, text);
 
-test("a key hint on a full-screen program's bar is pressed by its words (nano's '^X Exit'): its one key, uncertain", async () => {
+test("a key hint on a full-screen program's bar is pressed by its words (nano's '^X Exit'): its one key", async () => {
   const file = join(sandbox.dir, "hint.txt");
   writeFileSync(file, "hello\n");
   const id = await start(`nano ${file}`);
@@ -47,7 +50,9 @@ test("a key hint on a full-screen program's bar is pressed by its words (nano's 
   expect((await act(["choose", id, "Cancel"])).sent).toEqual(["C-c"]);
   await waitFor(async () => !(await sandbox.screen(id)).includes("File Name to Write") || undefined, 10_000, "back");
   const exit = await act(["click", id, "--text", "Exit"]);
-  expect(exit).toMatchObject({ sent: ["C-x"], effect: "uncertain" });
+  // nano ended, the shell going on after it: the program that read the key is gone.
+  expect(exit).toMatchObject({ sent: ["C-x"], effect: "exited" });
+  expect(exit.seen).toContain("(nano) ended");
   await shown(id, "rc=0");
 });
 
@@ -67,7 +72,7 @@ test.if(Bun.which("ccmake") !== null)(
       await act(["choose", id, "Configure"]);
     }
     await shown(id, "[g] Generate");
-    expect(await act(["choose", id, "Generate"])).toMatchObject({ sent: ["g"], effect: "uncertain" });
+    expect(await act(["choose", id, "Generate"])).toMatchObject({ sent: ["g"], effect: "exited" });
     await shown(id, "rc=0");
     expect(existsSync(join(dir, "build/Makefile"))).toBe(true);
   },
@@ -91,7 +96,7 @@ test.if(Bun.which("hg") !== null)(
     );
     await shown(id, "c: confirm");
     expect(await act(["choose", id, "notes.txt"])).toMatchObject({ effect: "unchecked" });
-    expect(await act(["choose", id, "confirm"])).toMatchObject({ sent: ["c"], effect: "uncertain" });
+    expect(await act(["choose", id, "confirm"])).toMatchObject({ sent: ["c"], effect: "exited" });
     await shown(id, "rc=0");
     expect(new TextDecoder().decode(hg("log", "-r", "tip", "-T", "{files}").stdout)).toBe("plan.txt");
   },
@@ -114,3 +119,62 @@ test("a prompt whose program takes one key at once (swipl's 'Correct to: \"…\"
   await waitFor(() => existsSync(`${out}.next`) || undefined, 10_000, "the next line");
   expect(readFileSync(`${out}.next`, "utf8")).toBe("halt.");
 });
+
+test.if(Bun.which("sngrep") !== null)(
+  "sngrep's key bar ('F2 Save', no mouse): F2 pressed, its save form opened, the capture written under a new name",
+  async () => {
+    const dir = join(sandbox.dir, "sip");
+    mkdirSync(dir, { recursive: true });
+    const made = Bun.spawnSync(["python3", resolve(PROGRAMS, "../blind11/mk-sip.py"), join(dir, "calls.pcap")]);
+    expect(made.exitCode).toBe(0);
+    const id = await start(`cd ${dir} && HOME=${dir} sngrep -I calls.pcap`);
+    await shown(id, "F2 Save");
+    const save = await act(["click", id, "--text", "F2 Save"]);
+    expect(save).toMatchObject({ sent: ["F2"], effect: "opened" });
+    expect(save.seen).toContain("Save capture");
+    expect(await act(["fill", id, "Filename", "all-calls"])).toMatchObject({ effect: "filled" });
+    await act(["click", id, "Save"]);
+    await waitFor(() => existsSync(join(dir, "all-calls.pcap")) || undefined, 10_000, "all-calls.pcap");
+    await sandbox.ok(["kill", id]);
+  },
+);
+
+test.if(Bun.which("hatop") !== null && Bun.which("haproxy") !== null)(
+  "hatop's key bar ('5-CLI', 'Q=QUIT', no mouse, keys polled between sleeps): its tab made current, then it quits",
+  async () => {
+    const dir = join(sandbox.dir, "ha");
+    mkdirSync(dir, { recursive: true });
+    const socket = join(dir, "haproxy.sock");
+    writeFileSync(
+      join(dir, "haproxy.cfg"),
+      `global\n    stats socket ${socket} mode 600 level admin\n    pidfile ${dir}/haproxy.pid\n` +
+        "defaults\n    mode http\n    timeout connect 1s\n    timeout client 5s\n    timeout server 5s\n" +
+        "frontend harbour\n    bind 127.0.0.1:28911\n    default_backend tides\n" +
+        "backend tides\n    server tide1 127.0.0.1:28912\n    server tide2 127.0.0.1:28913\n",
+    );
+    expect(Bun.spawnSync(["haproxy", "-q", "-f", join(dir, "haproxy.cfg"), "-D"]).exitCode).toBe(0);
+    try {
+      await waitFor(() => existsSync(socket) || undefined, 10_000, "haproxy's socket");
+      const id = await start(`hatop -s ${socket}`);
+      await shown(id, "Q=QUIT");
+      const cli = await act(["click", id, "--text", "5-CLI"]);
+      expect(cli).toMatchObject({ sent: ["5"], effect: "selected" });
+      // In its CLI mode the line takes the digits: a tab's key is no bar's there.
+      await act(["click", id, "--text", "1-STATUS"]).then(
+        () => {
+          throw new Error("1-STATUS pressed at the CLI's prompt");
+        },
+        (error: Error) => expect(error.message).toContain("prompt"),
+      );
+      await sandbox.ok(["kill", id]);
+      const again = await start(`hatop -s ${socket}`);
+      await shown(again, "Q=QUIT");
+      const quit = await act(["click", again, "--text", "Q=QUIT"]);
+      expect(quit).toMatchObject({ sent: ["Q"], effect: "exited" });
+      await shown(again, "rc=0");
+    } finally {
+      const pid = Number(readFileSync(join(dir, "haproxy.pid"), "utf8"));
+      if (pid > 0) process.kill(pid);
+    }
+  },
+);

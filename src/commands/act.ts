@@ -51,7 +51,8 @@ export const ActReply = () =>
      * What the screen showed at the end, the action's goal state only: the item shown selected, the
      * question answered (gone, and a line showing the item meant), a box checked or unchecked, the
      * field holding the value (submitted: then taken with Enter), a button's dialog gone, a menu bar's button's
-     * drop-down opened (a menu new on the screen, hung from it), the program exited. `uncertain` when the screen
+     * drop-down opened (a menu new on the screen, hung from it), a key hint's dialog opened (new, holding its words) or
+     * its tab made current (selected), the program exited. `uncertain` when the screen
      * changed but shows none of these: `seen` says what it shows.
      */
     effect: v.picklist([
@@ -129,6 +130,16 @@ export class Actor {
   /** The program reading the terminal now (null: none; undefined: not known here). */
   reader(): ReturnType<Terminal["reader"]> {
     return this.#terminal.reader();
+  }
+
+  /** The programs of the terminal's foreground process group (undefined: not known here). */
+  foregroundPrograms(): ReturnType<Terminal["foregroundPrograms"]> {
+    return this.#terminal.foregroundPrograms();
+  }
+
+  /** Whether a process of the terminal's still runs. */
+  running(pid: number): boolean {
+    return this.#terminal.running(pid);
   }
 
   /**
@@ -1308,6 +1319,38 @@ export function hintInstead(
 }
 
 /**
+ * Whether two looks show the same bar at `row`: that row the same, and most rows (a monitor redraws its figures and
+ * clock every second, the bar staying; output going past moves every row).
+ */
+function sameBar(a: Look, b: Look, row: number): boolean {
+  const rowsA = a.text.split("\n");
+  const rowsB = b.text.split("\n");
+  const moved = rowsA.filter((r, i) => r !== rowsB[i]).length;
+  return rowsA[row] === rowsB[row] && moved * 2 < rowsA.length;
+}
+
+/** How often, and how far apart, the terminal's reader is looked for when none reads at the first look. */
+const READER_LOOKS = 4;
+const READER_GAP_MS = 60;
+
+/**
+ * The program reading the terminal (Actor.reader); when none reads at any of a few looks, a full-screen program that
+ * polls its keys between sleeps (curses' nodelay, hatop): the foreground group's one program that is no shell, the
+ * tty left by it in raw mode (no line discipline, no echo: a shell sets both back before it runs a command). A shell
+ * seen reading at any look is the reader.
+ */
+async function pollingReader(actor: Actor): Promise<ReturnType<Actor["reader"]>> {
+  for (let i = 0; i < READER_LOOKS; i++) {
+    const reader = actor.reader();
+    if (reader !== null) return reader;
+    await Bun.sleep(READER_GAP_MS);
+  }
+  const own = (actor.foregroundPrograms() ?? []).filter((p) => !SHELL.test(p.executable));
+  if (new Set(own.map((p) => p.executable)).size !== 1 || actor.readsLines || actor.echoes) return null;
+  return own[0]!;
+}
+
+/**
  * Press the one key a key hint draws (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit"): only on a
  * full-screen program's bar at the screen's top or bottom, the screen at rest, with no shell reading the terminal and
  * no shell's prompt or cursor under or after the hint, the program taking keys one by one. A hint names no state to
@@ -1339,14 +1382,20 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   if (visible && LINE_PROMPT.test(beforeCursor(grid)))
     throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
   if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
-  if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) throw refuse("the screen does not rest (output going past)");
-  const reader = actor.reader();
+  // (Or its output draws the same screen again and again, sngrep's every 200 ms: the hint's row the same, and most
+  // rows, over as long.)
+  if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) {
+    const first = await actor.look();
+    await Bun.sleep(HINT_QUIET_MS);
+    if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
+  }
+  const reader = await pollingReader(actor);
   if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
   if (reader === null) throw refuse("no program is reading the terminal now");
   if (!reader.executable || SHELL.test(reader.executable))
     throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
   const now = await actor.look();
-  if (now.text !== look.text) throw refuse("the screen changed while it was read");
+  if (!sameBar(look, now, hint.row)) throw refuse("the screen changed while it was read");
   await actor.keys(hint.key);
   const changed = await actor.until((seen) => (seen.text !== now.text || !sameLook(seen, now) ? seen : undefined));
   if (!changed) {
@@ -1359,6 +1408,14 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   await actor.quiet(HINT_QUIET_MS, SETTLE_MS);
   if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
   const after = await actor.look();
+  const pressed = `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}`;
+  // The program that read the key ended, the terminal's shell going on after it (hatop's "Q=QUIT").
+  if (reader.pid > 0 && !actor.running(reader.pid))
+    return actor.reply("exited", `${pressed}: the program reading the keys (${reader.executable}) ended`);
+  if (tabMadeCurrent(now, after, hint))
+    return actor.reply("selected", `${pressed}: it is drawn as the current one of its bar now, as it was not before`);
+  const dialog = dialogNaming(now, after, hint.words);
+  if (dialog) return actor.reply("opened", `${pressed}: a dialog new on the screen says ${JSON.stringify(dialog)}`);
   const still = keyHints(after.grid, after.elements).some((h) => h.text === hint.text && h.row === hint.row);
   const ends = screenEnds(after.text);
   return actor.reply(
@@ -1366,6 +1423,52 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
       `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
   );
+}
+
+/** How a cell is drawn: bold and reverse, its colours. */
+function drawnAs(grid: CellGrid, row: number, col: number): string {
+  const i = row * grid.cols + col;
+  return `${grid.flags[i]! & (CellFlag.bold | CellFlag.inverse)}/${grid.fg[i]}/${grid.bg[i]}`;
+}
+
+/**
+ * Whether a pressed hint is a mode's tab made current (hatop's "1-STATUS  2-TRAFFIC … 5-CLI"): before the key it was
+ * drawn as another hint of its bar was, after it unlike every other (two others at least), each hint's cells still
+ * holding its text.
+ */
+function tabMadeCurrent(before: Look, after: Look, hint: Hint): boolean {
+  const kept = (h: Hint) => rowText(after.grid, h.row).slice(h.col, h.col + h.width) === h.text;
+  // (The bar's other hints may change with the mode: "PGUP/PGDOWN=SCROLL" for "H=HELP Q=QUIT". The tabs stay.)
+  const others = keyHints(before.grid, before.elements).filter(
+    (h) => h.row === hint.row && h.col !== hint.col && kept(h),
+  );
+  if (others.length < 2 || !kept(hint)) return false;
+  const look = (grid: CellGrid, h: Hint) => drawnAs(grid, h.row, h.col);
+  return (
+    others.some((h) => look(before.grid, h) === look(before.grid, hint)) &&
+    others.every((h) => look(after.grid, h) !== look(after.grid, hint))
+  );
+}
+
+/**
+ * The words of a dialog on `after` that `before` did not hold (not at the same place and size), when they hold the
+ * hint's words whole (sngrep's "F2 Save": its "Save capture" form): what the key opened, as drawn.
+ */
+function dialogNaming(before: Look, after: Look, words: string): string | undefined {
+  const same = (a: Element, b: Element) =>
+    a.kind === b.kind && a.row === b.row && a.col === b.col && a.width === b.width && a.height === b.height;
+  const wanted = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(words)}(?![\\p{L}\\p{N}])`, "iu");
+  for (const dialog of after.elements) {
+    if (dialog.kind !== "dialog" || before.elements.some((old) => same(old, dialog))) continue;
+    const inside = Array.from({ length: dialog.height }, (_, i) =>
+      rowText(after.grid, dialog.row + i).slice(dialog.col, dialog.col + dialog.width),
+    )
+      .join(" ")
+      .replace(/[\s│┃║─━═┌┐└┘╭╮╰╯]+/g, " ")
+      .trim();
+    if (wanted.test(`${dialog.label ?? ""} ${inside}`)) return (dialog.label ?? inside).slice(0, 80);
+  }
+  return undefined;
 }
 
 /**

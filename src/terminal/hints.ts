@@ -24,13 +24,25 @@ export interface Hint {
   width: number;
   /** The status element it is read from. */
   element: Element;
+  /**
+   * Named only as drawn, key and all ("F2 Save", "5-CLI", "Q=QUIT"): a key bar's words alone ("Save") are as often a
+   * button's of the dialog the key opens.
+   */
+  asDrawn?: boolean;
 }
 
 /**
  * A key as hints draw it: in brackets ("[c]", "[enter]"), in angle brackets ("<space>"), nano's "^X" and "M-U", or a
- * key and a colon ("c:", "?:", "q:quit"); "press" may come before it.
+ * key and a colon ("c:", "?:", "q:quit"); "press" may come before it. On a key bar also a function key or a named key
+ * before a capitalised word ("F2 Save", "F10 Exit", "Enter Show"), a digit and a dash before one ("5-CLI", a mode's
+ * tab), one character and "=" before a word ("Q=QUIT").
  */
-const HINT_KEY = /(?<=^|\s)(?:press\s+)?(?:\[([^[\]\s]{1,10})\]|<([^<>\s]{1,10})>|(\^\S|M-\S)|([^\s:[\]<>]{1,12}):)/gi;
+const HINT_KEY = new RegExp(
+  String.raw`(?<=^|\s)(?:press\s+)?(?:\[([^[\]\s]{1,10})\]|<([^<>\s]{1,10})>|(\^\S|M-\S)|([^\s:[\]<>]{1,12}):` +
+    // A key bar's: "F2 Save", "Enter Show"; "5-CLI"; "Q=QUIT".
+    String.raw`|(F(?:1[0-2]|[1-9])|Esc|Enter|Space|Tab)(?= \p{Lu})|(\d)-(?=\p{Lu})|([!-<>-~])=(?=\p{L}))`,
+  "giu",
+);
 
 /** What the hint does: words opening with a letter, after an optional "to". */
 const HINT_WORDS = /^:?\s?(?:to\s+)?(\p{L}[\p{L}\p{N}'/-]*(?: [\p{L}\p{N}'/-]+)*)/u;
@@ -44,6 +56,7 @@ const NAMED_KEYS: Record<string, string> = { enter: "Enter", return: "Enter", sp
  */
 function keyOf(drawn: string): string | undefined {
   if (/^\^[A-Za-z]$/.test(drawn)) return `C-${drawn[1]!.toLowerCase()}`;
+  if (/^F(?:1[0-2]|[1-9])$/.test(drawn)) return drawn;
   if (/^[!-~]$/.test(drawn) || /^\p{L}$/u.test(drawn)) return drawn;
   return NAMED_KEYS[drawn.toLowerCase()];
 }
@@ -61,6 +74,14 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
       const keys = [...line.matchAll(HINT_KEY)].filter((m) => m.index! >= element.col);
       for (const [n, match] of keys.entries()) {
         const colonForm = match[4] !== undefined;
+        // (A bar's key before a word stands before a capital as drawn, case and all: "F2 Save", "5-CLI"; not "tab
+        // characters", "enter the name".)
+        if (
+          (match[5] !== undefined || match[6] !== undefined) &&
+          (!/^(?:F\d{1,2}|Esc|Enter|Space|Tab|\d)$/.test(match[5] ?? match[6]!) ||
+            !/^ ?\p{Lu}/u.test(line.slice(match.index! + match[0].length)))
+        )
+          continue;
         // (A key and a colon opens a hint only at a hint's start: the row's, or after two blanks: hg's "c: confirm",
         // not "arrow keys:".)
         if (colonForm && match.index! > 0 && !/(?:^|\s{2}|[,(])\s*$/.test(line.slice(0, match.index!))) continue;
@@ -73,7 +94,7 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
         // The words end at two blanks, a comma, a stop or a parenthesis.
         const said = words.split(/\s{2,}|[,.;()]/)[0]!.trim();
         if (!said) continue;
-        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4]!;
+        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? match[7]!;
         const text = line.slice(match.index!, match.index! + match[0].length + after.indexOf(said) + said.length);
         hints.push({
           key: keyOf(drawn),
@@ -84,6 +105,7 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
           col: match.index!,
           width: text.length,
           element,
+          ...(match[5] !== undefined || match[6] !== undefined || match[7] !== undefined ? { asDrawn: true } : {}),
         });
       }
     }
@@ -106,12 +128,12 @@ const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerC
 
 /**
  * The hints `text` names: their words whole ("Configure", "confirm"), or the hint as drawn ("[c] Configure", "c:
- * confirm"); case and runs of blanks aside.
+ * confirm"; a key bar's "F2 Save" only so); case and runs of blanks aside.
  */
 export function hintsNamed(hints: Hint[], text: string): Hint[] {
   const wanted = norm(text);
   if (!wanted) return [];
-  return hints.filter((hint) => norm(hint.words) === wanted || norm(hint.text) === wanted);
+  return hints.filter((hint) => (!hint.asDrawn && norm(hint.words) === wanted) || norm(hint.text) === wanted);
 }
 
 /** Whether an element's or item's cells and a hint's share a row and columns. */

@@ -58,6 +58,21 @@ export function terminalReader(leader: number): Reader | null | undefined {
   return scan(groupMembers(stat.tpgid, leaderAlive ? stat.tpgid : undefined), stat.ttyNr) ?? null;
 }
 
+/**
+ * The programs of the terminal's foreground process group (its members' executables' file names): a full-screen
+ * program that polls its keys between sleeps (curses' nodelay: hatop) reads its terminal only for an instant, and
+ * terminalReader finds nobody. Undefined when it cannot be told (not Linux, no group, a member unreadable).
+ */
+export function foregroundPrograms(leader: number): { pid: number; executable: string }[] | undefined {
+  if (!canTellInputWanted) return undefined;
+  const stat = procStat(leader);
+  if (!stat || stat.ttyNr === 0 || stat.tpgid <= 0) return undefined;
+  const programs = groupMembers(stat.tpgid).map((pid) => ({ pid, executable: executableOf(pid) }));
+  return programs.length && programs.every((p) => p.executable !== undefined)
+    ? (programs as { pid: number; executable: string }[])
+    : undefined;
+}
+
 /** Null: nobody reads; undefined: a member runs (so the group is busy whatever the others do). */
 function scan(pids: number[], ttyNr: number): Reader | null | undefined {
   let reader: Reader | null = null;

@@ -12,7 +12,14 @@ import { ActivityTracker } from "./activity.ts";
 import { Pty, type PtyExit } from "./pty.ts";
 import type { Parsed } from "./screen-host.ts";
 import type { ScreenPool, ScreenProxy } from "./screen-pool.ts";
-import { canTellInputWanted, executableOf, InputWantedWatch, procStat, terminalReader } from "./input-wanted.ts";
+import {
+  canTellInputWanted,
+  executableOf,
+  foregroundPrograms,
+  InputWantedWatch,
+  procStat,
+  terminalReader,
+} from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
 import { Waiter, type CommandLine, type WaitConditions, type WaitOutcome } from "./waits.ts";
@@ -366,6 +373,17 @@ export class Terminal {
   reader(): { pid: number; executable: string | undefined } | null | undefined {
     const reader = terminalReader(this.pid);
     return reader ? { pid: reader.pid, executable: executableOf(reader.pid) } : reader;
+  }
+
+  /** The programs of the terminal's foreground process group (input-wanted.ts foregroundPrograms). */
+  foregroundPrograms(): ReturnType<typeof foregroundPrograms> {
+    return foregroundPrograms(this.pid);
+  }
+
+  /** Whether a process still runs (not gone, not a zombie). */
+  running(pid: number): boolean {
+    const state = procStat(pid)?.state;
+    return state !== undefined && state !== "Z" && state !== "X";
   }
 
   get alive(): boolean {

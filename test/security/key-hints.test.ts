@@ -222,3 +222,72 @@ test("a field kept after Enter is submitted only when the table under it took th
     await sandbox.ok(["kill", id]);
   }
 }, 90_000);
+
+// A key bar of a program without the mouse (sngrep's "F2 Save", hatop's "5-CLI" and "Q=QUIT"; meaning20, 7 December):
+// its hints are pressed as drawn, their key named on them, also where the program polls its keys between sleeps and
+// nobody reads the terminal at that instant (then the foreground group's one program that is no shell, the tty in raw
+// mode). The same words printed above a shell's prompt, or drawn on the alternate screen by a script that then sleeps
+// (a shell's child: the tty in line mode), type nothing.
+const KEY_BAR = "Esc Quit   F2 Save   F10 Exit   1-STATUS  5-CLI   H=HELP Q=QUIT\n";
+const KEY_BAR_NAMED = ["F2 Save", "F10 Exit", "5-CLI", "Q=QUIT", "H=HELP"];
+
+test("a key bar's hints ('F2 Save', '5-CLI', 'Q=QUIT') printed by a shell's programs: nothing is typed", async () => {
+  await Bun.write(join(sandbox.dir, "keybar.txt"), KEY_BAR);
+  const refused = async (id: string) => {
+    for (const named of KEY_BAR_NAMED) {
+      const clicked = await sandbox.run(["click", id, "--text", named, "--json", "--timeout", "2s"]);
+      expect(clicked.code, `click --text ${named}: ${clicked.stdout}`).not.toBe(0);
+    }
+  };
+  // Above a shell's prompt, on the normal screen, and through a relay.
+  for (const how of [`exec ${BASH}`, `exec script -qfc '${BASH}' /dev/null`]) {
+    const id = await shell("cat keybar.txt", how);
+    await sandbox.shown(id, "Q=QUIT\n$");
+    await refused(id);
+    expect((await sandbox.screen(id)).trimEnd().split("\n").at(-1)).toBe("$");
+  }
+  // On the alternate screen's last row, by a script that then sleeps (nobody reads; a shell's child, the tty in line
+  // mode: what is typed would wait for the shell).
+  const out = join(sandbox.dir, "after-sleep.txt");
+  const draw =
+    "printf '\\033[?1049h\\033[2J\\033[24;1H\\033[7m'; printf %s \"$(cat keybar.txt)\"; printf '\\033[K\\033[0m\\033[1;1H'";
+  const id = await sandbox.ok([
+    "create",
+    "--cwd",
+    sandbox.dir,
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `${draw}; sleep 20; read -t 1 line; echo "got[$line]" > ${out}`,
+  ]);
+  await sandbox.shown(id, "Q=QUIT");
+  expect(await statusText(id)).toContain("F2 Save");
+  await refused(id);
+  await waitFor(() => existsSync(out) || undefined, 30_000, "the script's end");
+  expect(readFileSync(out, "utf8")).toBe("got[]\n");
+}, 120_000);
+
+test("a key bar's hint, its key polled between sleeps: opened for a dialog naming its words, selected for its tab", async () => {
+  const out = join(sandbox.dir, "fkeys.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "fkeys"]);
+  await sandbox.shown(id, "Q=QUIT");
+  const click = async (text: string) =>
+    JSON.parse(await sandbox.ok(["click", id, "--text", text, "--json"])) as { sent: string[]; effect: string };
+  // Words alone ("Save") are a dialog's button as often: only the hint as drawn presses its key.
+  expect((await sandbox.run(["click", id, "--text", "Save", "--json", "--timeout", "2s"])).code).not.toBe(0);
+  expect(existsSync(out)).toBe(false);
+  // A box that names no find is no proof F3 found anything.
+  expect(await click("F3 Find")).toMatchObject({ sent: ["F3"], effect: "uncertain" });
+  expect(await click("5-CLI")).toMatchObject({ sent: ["5"], effect: "selected" });
+  await sandbox.ok(["kill", id]);
+  const again = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "fkeys"]);
+  await sandbox.shown(again, "Q=QUIT");
+  const save = JSON.parse(await sandbox.ok(["click", again, "--text", "F2 Save", "--json"]));
+  expect(save).toMatchObject({ sent: ["F2"], effect: "opened" });
+  expect(save.seen).toContain("Save file");
+  expect(JSON.parse(await sandbox.ok(["click", again, "--text", "Q=QUIT", "--json"]))).toMatchObject({
+    sent: ["Q"],
+    effect: "exited",
+  });
+}, 90_000);

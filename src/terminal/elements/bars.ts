@@ -507,7 +507,14 @@ export function findStatus(view: View): Found[] {
       for (const w of words)
         out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
       view.use(row, 0, view.cols);
-    } else if (names.length >= 3 && lone.length === 1 && new Set(looks).size === 2) {
+    } else if (
+      names.length >= 3 &&
+      lone.length === 1 &&
+      new Set(looks).size === 2 &&
+      // (Not a bar of key hints, the current mode's tab drawn apart: hatop's " 1-STATUS  2-TRAFFIC … 5-CLI", a key, a
+      // dash or "=" and its name, the program's keys, not items to move to.)
+      names.filter((w) => TAB_KEY.test(w[0])).length < names.length / 2
+    ) {
       const items = names.map((w) => ({
         label: w[0],
         row,
@@ -723,6 +730,9 @@ export function findStatus(view: View): Found[] {
   if (titleRow(view)) out.push(status(view, 0, 0));
   return out;
 }
+
+/** A mode's key on a bar: a digit and a dash, or a key and "=", before its name ("5-CLI", "Q=QUIT"). */
+const TAB_KEY = /^(?:\d-|[!-<>-~]=)\p{Lu}/u;
 
 /** A top row of three parts or more parted by " - ", the first a name and its version: pg_activity's title. */
 const TITLE_PARTS = /^[A-Z][\w.-]* \d+(?:\.\d+)+ - \S.*? - \S/;

@@ -1138,7 +1138,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   }
   // The field runs to the end of the row, or to a status the program keeps at its right end, far
   // past the cursor (peco's "IgnoreCase [2 (1/1)]", kakoune's "notes.txt 1:1  prompt").
-  const right = /\S(?: ?\S)*(?:\s{2}\S(?: ?\S)*)*\s{0,2}$/.exec(view.text(row, cursor.col + 8, view.cols));
+  // (Up to the frame of a box the field is in: sngrep's "Filename:   …   .pcap  │", what shows beyond it aside.)
+  const frame = boxAround(boxes, row, cursor.col)?.right ?? view.cols;
+  const right = /\S(?: ?\S)*(?:\s{2}\S(?: ?\S)*)*\s{0,2}$/.exec(view.text(row, cursor.col + 8, frame));
   const status =
     right &&
     view.text(row, cursor.col, cursor.col + 8 + right.index).trim() === "" &&
@@ -1188,7 +1190,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     const label = sentence ? `${above} ${labelText}` : joinWrapped(view.cols, above, labelText);
     return [{ ...input, row: row - 1, height: 2, label: clean(label) }];
   }
-  if (status < 0) return [input];
+  // (In a form's frame, what stands right of the field is the form's text: a fixed suffix, sngrep's ".pcap".)
+  if (status < 0 || frame < view.cols) return [input];
   const text = view.text(row, status, view.cols).trimEnd();
   view.use(row, status, view.cols - status);
   return [input, { kind: "status", row, col: status, width: text.length, height: 1, text }];

@@ -2920,3 +2920,42 @@ test("a menu bar's entry of two words joined by '-' ('Local-Hex') is one; the op
     fixture.term.dispose();
   }
 });
+
+test("fields on a colour of their own after their labels in a box, no cursor in them: inputs (hte)", async () => {
+  const inputs: string[] = [];
+  for (const name of ["s3-hte-search", "s3-hte-open"]) {
+    const fixture = await loadFixture(name);
+    try {
+      for (const e of detectElements(cellGridOf(fixture.term)))
+        if (e.kind === "input") inputs.push(`${e.label ?? ""}=${e.value}${e.cursor ? "|" : ""}`);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // (A drop-down's "v" is no part of its value; a field whose label stands on the row above is left to the rest.)
+  expect(inputs).toEqual(expect.arrayContaining(["ascii=|", "hex=", "from ofs=", "to ofs=", "mode=autodetect"]));
+});
+
+test("words padded on a colour of their own in a box's row, '_' shadows after: buttons (hte, xwpe)", async () => {
+  const rows: string[][] = [];
+  for (const name of ["s3-hte-goto", "s2-xwpe-find"]) {
+    const fixture = await loadFixture(name);
+    try {
+      rows.push(
+        detectElements(cellGridOf(fixture.term))
+          .filter((e) => e.kind === "button" && e.row > 0)
+          .map((e) => `${e.label}${e.selected ? "*" : ""}`),
+      );
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  expect(rows).toEqual([
+    ["Ok", "Cancel", "Functions"],
+    ["Ok", "Cancel"],
+  ]);
+});
+
+test("a prompt's words before its mark ('pattern › tid', jest's): the label, the mark not in it", async () => {
+  expect(await brief("\r\n Pattern Mode Usage\r\n\r\n pattern › tid")).toContainEqual(["input", 3, 1, "pattern"]);
+});

@@ -598,6 +598,58 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       cursor: here,
     });
   }
+  // A field drawn as a run of its own colour in a box, after its label on its row (hte's "from ofs  [          ]" on
+  // blue in a grey dialog), the cursor elsewhere: the box's colour on both sides of it. A mark "v" at its end opens a
+  // list: no part of the value.
+  for (const box of boxes) {
+    for (let row = box.top + 1; row < box.bottom; row++) {
+      const boxBg = view.background(row, box.left + 1);
+      let col = box.left + 1;
+      while (col < box.right) {
+        const bg = view.background(row, col);
+        if (bg === boxBg) {
+          col++;
+          continue;
+        }
+        let end = col;
+        while (end < box.right && view.background(row, end) === bg) end++;
+        const start = col;
+        col = end;
+        const before = view.text(row, box.left + 1, start);
+        const label = /^\s*([A-Za-z][\w.'-]*(?: [\w.'-]+){0,2}):?( {1,4})$/.exec(before);
+        // (Not a list's lit row, its neighbours' text at its column on the box's colour: dialog's "tue  Tuesday".)
+        const listed = [row - 1, row + 1].some(
+          (r) => r > box.top && r < box.bottom && /\S/.test(view.char(r, start)) && view.background(r, start) === boxBg,
+        );
+        const here = cursor.visible && cursor.row === row && cursor.col >= start && cursor.col < end;
+        if (
+          !label ||
+          listed ||
+          here ||
+          end - start < 5 ||
+          view.background(row, end) !== boxBg ||
+          !view.free(row, start, end) ||
+          !view.free(row, box.left + 1, start) ||
+          /[│┃║─━═]/.test(view.text(row, start, end))
+        )
+          continue;
+        view.use(row, box.left + 1, end - box.left - 1);
+        found.push({
+          kind: "input",
+          row,
+          col: start,
+          width: end - start,
+          height: 1,
+          label: label[1]!,
+          value: view
+            .text(row, start, end)
+            .replace(/\s+v\s*$/, "")
+            .trim(),
+          cursor: false,
+        });
+      }
+    }
+  }
   // A one-row box, untitled, holding only a placeholder (claude's and qwen's "⌕ Search…"): a search field.
   for (const box of boxes) {
     if (!placeholderBox(view, box) || !view.free(box.top + 1, box.left + 1, box.right)) continue;
@@ -1068,7 +1120,8 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     : named || bracketed
       ? ""
       : clean(offered ? `${match[1]!} ${offered[0]}` : match[1]!)
-          .replace(/:$|(?<=\w)>$|(?<=^\[[^\]]{1,40}\])>$/, "")
+          // (A prompt's words before its mark, jest's "pattern ›": the mark is no part of them.)
+          .replace(/:$|(?<=\w)>$|(?<=\w)\s+[›❯]$|(?<=^\[[^\]]{1,40}\])>$/, "")
           .replace(LEAD_BULLET, "");
   // A default alone before the answer, its question on the row above (keytool's "What is your first and last
   // name?" over "  [Unknown]:  Ada"): the question and its default are the label.
@@ -1975,6 +2028,11 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
         out.push(...choices);
         continue;
       }
+      const padded = paddedButtons(view, boxes, row);
+      if (padded.length) {
+        out.push(...padded);
+        continue;
+      }
     }
     // A lone "[ New File ]" is a button only alone on its row in a box (mc's "[ Tree ]"), not a
     // message outside one (nano's) nor a badge after text ("Process one  [ Succeeded ]").
@@ -2056,6 +2114,43 @@ function choiceButtons(view: View, boxes: Box[], row: number): Found[] {
   if (lit.length !== 1 || !buttons.every((b) => view.free(row, b.col, b.col + b.width))) return [];
   lit[0]!.selected = true;
   for (const b of buttons) view.use(row, b.col, b.width);
+  return buttons;
+}
+
+/**
+ * Words padded on a colour of their own in a box's row, two or more apart, nothing else on the row but their shadows
+ * ("_" after each, "^" under: hte's "    Ok   _    Cancel _"): the box's buttons. The one drawn unlike the others is
+ * lit; none when all are alike (the focus in a field).
+ */
+function paddedButtons(view: View, boxes: Box[], row: number): Found[] {
+  // (The innermost box on the row: a dialog's, not the window's round it.)
+  const box = boxes
+    .filter((b) => b.top < row && b.bottom > row)
+    .sort((a, b) => (a.right - a.left) * (a.bottom - a.top) - (b.right - b.left) * (b.bottom - b.top))[0];
+  if (!box) return [];
+  const boxBg = view.background(row, box.left + 1);
+  const runs: Array<{ start: number; end: number }> = [];
+  for (let col = box.left + 1; col < box.right; ) {
+    const bg = view.background(row, col);
+    let end = col;
+    while (end < box.right && view.background(row, end) === bg) end++;
+    if (bg !== boxBg) runs.push({ start: col, end });
+    else if (!/^[\s_▄]*$/.test(view.text(row, col, end))) return [];
+    col = end;
+  }
+  const buttons: Found[] = [];
+  for (const { start, end } of runs) {
+    const name = /^( +)([A-Z][\w'-]*(?: [\w'-]+)?)( +)$/.exec(view.text(row, start, end));
+    if (!name || view.background(row, start) !== view.background(row, runs[0]!.start) || !view.free(row, start, end))
+      return [];
+    buttons.push({ kind: "button", row, col: start, width: end - start, height: 1, label: name[2]!, selected: false });
+  }
+  if (buttons.length < 2) return [];
+  const looks = buttons.map((b) => view.spanStyle(row, b.col, b.col + b.width));
+  const lone = buttons.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  if (lone.length === 1 && buttons.length > 2) lone[0]!.selected = true;
+  for (const b of buttons) view.use(row, b.col, b.width);
+  view.use(row, box.left + 1, box.right - box.left - 1);
   return buttons;
 }
 

@@ -2760,6 +2760,12 @@ test("a header bar over a list, no rule under it (reversed, coloured, a lit row 
   expect(marked).toEqual([["table", 3, 0, null]]);
   // The list's "[ ]" marks are cells of its rows, not checkboxes.
   expect((await blindBrief("b11-sngrep-list", "blind11")).map((e) => e[0])).not.toContain("checkbox");
+  // A form drawn over the list hides its middle: the names and cells either side still head and make its rows.
+  for (const name of ["b11-sngrep-filter", "b11-sngrep-columns"]) {
+    const shown = await blindBrief(name, "blind11");
+    expect(shown.filter((e) => e[0] === "table").map((e) => e.slice(0, 3))).toEqual([["table", 4, 0]]);
+    expect(shown.filter((e) => e[0] === "checkbox" && (e[2] as number) < 6)).toEqual([]);
+  }
 });
 
 async function tableOf(bytes: string) {

@@ -120,7 +120,7 @@ export function detectElements(grid: CellGrid): Element[] {
     for (let col = 0; col < view.cols; col++) if (rule(col) && (rule(col - 1) || rule(col + 1))) view.use(row, col, 1);
   }
   found.push(...panelDialogs(view, boxes));
-  found.push(...barHeaderTables(view));
+  found.push(...barHeaderTables(view, boxes));
   found.push(...findFunctionKeys(view));
   found.push(...findQuestions(view));
   found.push(...findStatus(view));

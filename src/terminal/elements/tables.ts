@@ -1,7 +1,7 @@
 // Tables: a header of column names (styled, split by rules, underlined, or set apart by a blank row)
 // over body rows whose cells line up under it.
 import type { Found } from "./types.ts";
-import type { View } from "./view.ts";
+import type { Box, View } from "./view.ts";
 
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;
@@ -179,28 +179,42 @@ const BAR_NAME = /^[%#]?[A-Z][A-Za-z.%#/-]*(?:_\d+)?$/;
  * groups (hatop's proxies); two blank rows end it. Read before the bars and the marks, so the header is not taken for
  * a status bar, nor its rows' "[ ]" marks for checkboxes.
  */
-export function barHeaderTables(view: View): Found[] {
+export function barHeaderTables(view: View, boxes: Box[] = []): Found[] {
   const out: Found[] = [];
   for (let row = 1; row + 3 < view.rows; row++) {
-    if (!view.free(row, 0, view.cols)) continue;
+    // A dialog drawn over the list (sngrep's forms over its calls) hides part of each row: the rest is read, the names
+    // and cells that still show.
+    const over = boxes.filter((b) => b.top <= row && b.bottom > row && (b.left > 0 || b.right < view.cols - 1));
+    const hidden = (r: number, col: number) =>
+      over.some((b) => r >= b.top && r <= b.bottom && col >= b.left && col <= b.right);
+    const shows = (r: number) => {
+      let line = "";
+      for (let col = 0; col < view.cols; col++) line += hidden(r, col) ? " " : view.flat[r]![col]!;
+      return line;
+    };
+    const open = Array.from({ length: view.cols }, (_, col) => col).filter((col) => !hidden(row, col));
+    if (open.length < view.cols * 0.2 || open.some((col) => view.isUsed(row, col))) continue;
     let barred = 0;
-    for (let col = 0; col < view.cols; col++)
+    for (const col of open)
       if (view.background(row, col) !== view.backdrop && view.background(row, col) !== view.background(row + 1, col))
         barred++;
-    if (barred < view.cols * 0.9) continue;
-    const text = view.flat[row]!.replace(/(?<=^|\s)\^+(?=\w|\s|$)/g, (m) => " ".repeat(m.length));
+    if (barred < open.length * 0.9) continue;
+    const text = shows(row).replace(/(?<=^|\s)\^+(?=\w|\s|$)/g, (m) => " ".repeat(m.length));
     const words = [...text.matchAll(/\S+/g)];
-    if (words.length < 3 || !words.every((w) => BAR_NAME.test(w[0]))) continue;
+    // (Hidden in part, two names that still show will do: sngrep's "^Idx" and "Msgs" either side of its form.)
+    const fewest = open.length < view.cols ? 2 : 3;
+    if (words.length < fewest || !words.every((w) => BAR_NAME.test(w[0]))) continue;
     // (Three names or more two blanks apart, each of a few words: a sentence on a bar, a title, a list's lit row
     // "compress   Compresses the context …" is not a header, nor a pane's "Categories   Display options".)
     const groups = [...text.matchAll(/\S+(?: \S+)*/g)].map((g) => g[0]);
-    if (groups.length < 3 || groups.some((g) => g.split(" ").length > 3)) continue;
+    if (groups.length < fewest || groups.some((g) => g.split(" ").length > 3)) continue;
     let last = row;
     let rows = 0;
     for (let r = row + 1; r < view.rows - 1; r++) {
-      if (!view.free(r, 0, view.cols)) break;
-      if (!view.flat[r]!.trim()) {
-        if (!view.flat[r + 1]!.trim()) break;
+      if (Array.from({ length: view.cols }, (_, col) => col).some((col) => !hidden(r, col) && view.isUsed(r, col)))
+        break;
+      if (!shows(r).trim()) {
+        if (!shows(r + 1).trim()) break;
         continue;
       }
       last = r;
@@ -210,31 +224,36 @@ export function barHeaderTables(view: View): Found[] {
     // (Each row on one background: lit items in some columns only are panes' cursors, htop's setup screen under its
     // "Categories   Screens   Active Columns" bar, not a table's rows.)
     const pieced = (r: number) => {
-      const bg = view.spanBackground(r, 0, view.cols);
-      let other = 0;
-      for (let col = 0; col < view.cols; col++) if (view.background(r, col) !== bg) other++;
-      return other > view.cols * 0.1;
+      const cols = Array.from({ length: view.cols }, (_, col) => col).filter((col) => !hidden(r, col));
+      const count = new Map<string, number>();
+      for (const col of cols) count.set(view.background(r, col), (count.get(view.background(r, col)) ?? 0) + 1);
+      return Math.max(...count.values()) < cols.length * 0.9;
     };
     if (Array.from({ length: last - row }, (_, i) => row + 1 + i).some(pieced)) continue;
     const spans = words.map((w) => ({ start: w.index!, end: w.index! + w[0].length }));
     // Only rows with text count for the alignment: blank rows between groups say nothing.
     let agree = 0;
     let total = 0;
-    const blank = (r: number, col: number) => col < 0 || col >= view.cols || view.char(r, col).trim() === "";
+    const blank = (r: number, col: number) =>
+      col < 0 || col >= view.cols || hidden(r, col) || view.char(r, col).trim() === "";
     for (let r = row + 1; r <= last; r++) {
-      if (!view.flat[r]!.trim()) continue;
+      if (!shows(r).trim()) continue;
       for (const word of spans) {
-        if (view.text(r, word.start - 1, word.end + 1).trim() === "") continue;
+        if (
+          shows(r)
+            .slice(Math.max(0, word.start - 1), word.end + 1)
+            .trim() === ""
+        )
+          continue;
         total++;
         const starts = [-1, 0, 1].some((d) => !blank(r, word.start + d) && blank(r, word.start + d - 1));
         const ends = [-1, 0, 1].some((d) => !blank(r, word.end - 1 + d) && blank(r, word.end + d));
         if (starts || ends) agree++;
       }
     }
-    if (total < 2 * rows || agree / total < 0.6) continue;
+    if (total < Math.min(2, spans.length) * rows || agree / total < 0.6) continue;
     const lines: string[] = [];
-    for (let r = row + 1; r <= last; r++)
-      if (view.flat[r]!.trim()) lines.push(view.flat[r]!.trim().replace(/\s+/g, " "));
+    for (let r = row + 1; r <= last; r++) if (shows(r).trim()) lines.push(shows(r).trim().replace(/\s+/g, " "));
     out.push({
       kind: "table",
       row,
@@ -245,7 +264,8 @@ export function barHeaderTables(view: View): Found[] {
       rows: lines.length,
       text: lines.join("\n"),
     });
-    view.use(row, 0, view.cols, last - row + 1);
+    for (let r = row; r <= last; r++)
+      for (let col = 0; col < view.cols; col++) if (!hidden(r, col)) view.use(r, col, 1);
     row = last;
   }
   return out;

@@ -2965,3 +2965,25 @@ test("words padded on a colour of their own in a box's row, '_' shadows after: b
 test("a prompt's words before its mark ('pattern › tid', jest's): the label, the mark not in it", async () => {
   expect(await brief("\r\n Pattern Mode Usage\r\n\r\n pattern › tid")).toContainEqual(["input", 3, 1, "pattern"]);
 });
+
+test("marks after their names in a grid ('REGISTER   [*]   OPTIONS    [ ]'): checkboxes named so", async () => {
+  const grid =
+    "  REGISTER   [*]        OPTIONS    [ ]\r\n  INVITE     [*]        PUBLISH    [*]\r\n" +
+    "  NOTIFY     [ ]        REFER      [*]\r\n";
+  const boxes = (await brief(grid)).filter((e) => e[0] === "checkbox");
+  expect(boxes.map((e) => [e[1], e[2], e[3]])).toEqual([
+    [0, 2, "REGISTER"],
+    [0, 24, "OPTIONS"],
+    [1, 2, "INVITE"],
+    [1, 24, "PUBLISH"],
+    [2, 2, "NOTIFY"],
+    [2, 24, "REFER"],
+  ]);
+  // A box before its label, a pane of names beside it, is the label's (htop's setup: "Meters    [ ]    Tree view").
+  const pane = "Display   [ ]    Tree view\r\nMeters    [x]    Show tabs\r\nColors    [ ]    Hide threads\r\n";
+  expect((await brief(pane)).filter((e) => e[0] === "checkbox").map((e) => e[3])).toEqual([
+    "Tree view",
+    "Show tabs",
+    "Hide threads",
+  ]);
+});

@@ -1687,8 +1687,50 @@ function loneBullet(view: View, row: number, col: number, marker: string): boole
   return !boxAt(row - 1) && !boxAt(row + 1);
 }
 
+/** A word or a few, two blanks or more, then a box: a mark standing after its name ("REGISTER   [*]"). */
+const MARK_AFTER = /(?<=^|[\s│┃║])(\p{L}[\p{L}\p{N}._+-]*(?: [\p{L}\p{N}._+-]+){0,2}) {2,}(\[[ xX*]\])(?=\s|[│┃║]|$)/gu;
+
+/**
+ * Marks after their names in a grid (sngrep's filter form: "REGISTER   [*]        OPTIONS    [*]"): boxes standing
+ * in one column down three rows or more, each after its name, nothing right after it on its row but blanks or
+ * another such pair. Each a checkbox labelled by the name, from the name to the box.
+ */
+function marksAfterNames(view: View): Found[] {
+  const found: { row: number; col: number; box: number; label: string; checked: boolean }[] = [];
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const pairs = [...line.matchAll(MARK_AFTER)];
+    for (const [i, m] of pairs.entries()) {
+      const box = m.index! + m[0].length - 3;
+      // (Nothing after the box but blanks up to the next pair, a frame or the row's end: a box before its label, htop's
+      // "Meters    [ ]    Tree view" beside a pane of names, is the label's.)
+      const rest = line.slice(box + 3, pairs[i + 1]?.index ?? line.length).split(/[│┃║]/)[0]!;
+      if (rest.trim()) continue;
+      found.push({ row, col: m.index!, box, label: m[1]!, checked: /[xX*]/.test(m[2]![1]!) });
+    }
+  }
+  const out: Found[] = [];
+  for (const box of new Set(found.map((f) => f.box))) {
+    const column = found.filter((f) => f.box === box);
+    if (column.length < 3 || !column.every((f) => view.free(f.row, f.col, f.box + 3))) continue;
+    for (const f of column) {
+      out.push({
+        kind: "checkbox",
+        row: f.row,
+        col: f.col,
+        width: f.box + 3 - f.col,
+        height: 1,
+        label: f.label,
+        checked: f.checked,
+      });
+      view.use(f.row, f.col, f.box + 3 - f.col);
+    }
+  }
+  return out;
+}
+
 export function findToggles(view: View): Found[] {
-  const out: Found[] = [...scaleGrid(view)];
+  const out: Found[] = [...scaleGrid(view), ...marksAfterNames(view)];
   // A list that leads to submenus ("Drivers  --->", menuconfig's) is a menu whose items may carry a
   // mark ("[*] Networking support"), not a column of checkboxes.
   const submenus = (row: number, col: number) => {

@@ -2987,3 +2987,24 @@ test("marks after their names in a grid ('REGISTER   [*]   OPTIONS    [ ]'): che
     "Hide threads",
   ]);
 });
+
+test("a list's '- ' guides and its '^' … 'v' scroll arrows down its last column are not in items (hte)", async () => {
+  const { items } = await itemsOf("s3-hte-mode", "menu");
+  expect(items?.slice(0, 3)).toEqual([
+    ["hex", null, true],
+    ["text", null, false],
+    ["disasm/x86", null, false],
+  ]);
+  expect(items?.at(-1)).toEqual(["elf/symbol table .dynsym (6)", null, false]);
+});
+
+test("a prompt whose last ')' closes its words, a '?' inside, the cursor after (buku's): one prompt", async () => {
+  const term = fixtureTerminal(80, 24);
+  try {
+    await writeAll(term, "1-2/2\r\n\x1b[7mbuku (? for help)\x1b[0m ");
+    const input = detectElements(cellGridOf(term)).find((e) => e.kind === "input");
+    expect([input?.label, input?.value]).toEqual(["buku (? for help)", ""]);
+  } finally {
+    term.dispose();
+  }
+});

@@ -1397,6 +1397,9 @@ function outsideParens(before: string, found: RegExpExecArray | null): RegExpExe
     if (open(head) !== 0) continue;
     return new RegExp(`^([\\s\\S]{${head.length}})\\s*`).exec(before);
   }
+  // Words whose last parenthesis closes them all, right before the cursor, are the prompt whole, its mark inside them
+  // (buku's "buku (? for help) "): nothing typed yet.
+  if (/\)\s+$/.test(before) && open(before) === 0) return /^([\s\S]*\))\s+$/.exec(before);
   return found;
 }
 

@@ -879,8 +879,8 @@ function tagShortcut(rest: string): string {
   return parts.length === 2 && /^(?:\^\S|[CMSA]-\S|F\d{1,2})$/.test(parts[1]!) ? parts[0]! : rest;
 }
 
-/** A tree's guides before an item's name ("└─", "  ├─", ytree's): no part of it. */
-const TREE_GUIDES = /^(?:[│├└]─*\s*)+/;
+/** A tree's guides before an item's name ("└─", "  ├─", ytree's; hte's "- "): no part of it. */
+const TREE_GUIDES = /^(?:[│├└]─*\s*)+|^- (?=\S)/;
 
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
@@ -937,7 +937,16 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
       if (selectedRow === undefined) continue;
       // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.
-      const texts = rows.map((r) => view.text(r, inner.start, inner.end).replace(/[↑↓▲▼▒▮█░▓■]\s*$/, ""));
+      // (Or a bar of "^" over "▒" rows over "v" down its last column: hte's.)
+      const bar = inner.end - 1;
+      const arrows =
+        rows.length >= 3 &&
+        view.char(rows[0]!, bar) === "^" &&
+        view.char(rows[rows.length - 1]!, bar) === "v" &&
+        rows.slice(1, -1).every((r) => "▒░▓█ ".includes(view.char(r, bar)));
+      const texts = rows.map((r) =>
+        view.text(r, inner.start, arrows ? bar : inner.end).replace(/[↑↓▲▼▒▮█░▓■]\s*$/, ""),
+      );
       const tagAt = tagColumn(texts);
       const items: Omit<Item, "ref">[] = rows.map((r, index) => {
         const text = texts[index]!;

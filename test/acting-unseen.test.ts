@@ -1465,3 +1465,18 @@ test("the same '[y/N]' asked under a second warning of the same label (vsce's): 
   const again = await act(["choose", refused, "y"]);
   expect(again.effect).toBe("uncertain");
 });
+
+test("quoted words joined by 'or' ('Type \"accept\" or \"decline\":'), 'yes/no:' after a '?': typed whole, the line checked", async () => {
+  const id = await start(
+    `read -r -p 'Do you accept the license? Type "accept" or "decline": ' a; echo "took[$a]"; ` +
+      `read -r -p "Use default settings? yes/no: " b; echo "took[$b]"`,
+  );
+  await shown(id, '"decline":');
+  const accept = await act(["choose", id, "decline"]);
+  expect(accept).toMatchObject({ sent: ['"decline"', "Enter"], effect: "answered" });
+  await shown(id, "took[decline]");
+  await shown(id, "yes/no:");
+  const no = await act(["choose", id, "No"]);
+  expect(no).toMatchObject({ effect: "answered", seen: 'the answered line shows "Use default settings? yes/no: no"' });
+  await shown(id, "took[no]");
+});

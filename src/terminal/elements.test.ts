@@ -2849,6 +2849,33 @@ test("a select's items as a sign, a name and a grey description (hanji's '❯ + 
   expect((await readAs(one)).map((e) => e.kind)).not.toContain("menu");
 });
 
+test("quoted words joined by 'or' ('Type \"accept\" or \"decline\":'); 'yes/no:' after a '?'", async () => {
+  expect(await readAs('Do you accept the license? Type "accept" or "decline": ')).toEqual([
+    {
+      kind: "question",
+      label: "Do you accept the license?",
+      items: [
+        ["accept", "accept", false],
+        ["decline", "decline", false],
+      ],
+    },
+  ]);
+  expect((await readAs("Are you sure? (enter 'yes' or 'no') ")).map((e) => e.label)).toEqual(["Are you sure?"]);
+  expect(await readAs("Use default settings? yes/no: ")).toEqual([
+    {
+      kind: "question",
+      label: "Use default settings?",
+      items: [
+        ["Yes", "yes", false],
+        ["No", "no", false],
+      ],
+    },
+  ]);
+  // Printed above a shell's prompt: output.
+  for (const printed of ['Type "accept" or "decline":', "Use default settings? yes/no:"])
+    expect((await readAs(`${printed}\r\n$ `)).map((e) => e.kind)).not.toContain("question");
+});
+
 // Sweep 2's line prompts left over (train screens).
 test("answers parted by blanks, a key in parentheses each, after 'BREAK:' and going on under it (erl's)", async () => {
   const { label, items } = await itemsOf("s2-erl-break", "question");

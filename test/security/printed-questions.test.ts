@@ -37,6 +37,8 @@ const PRINTED: Array<[string, string[]]> = [
   ["Store key in cache? (y/n, Return cancels connection, i for more info)", ["y", "n", "i"]],
   ["Group: [piers|tides]:", ["tides", "piers"]],
   ["Enter 'yes' to accept, 'no' to abort; anything else to view:", ["yes", "no"]],
+  ['Do you accept the license? Type "accept" or "decline":', ["accept", "decline"]],
+  ["Use default settings? yes/no:", ["yes", "Yes"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {

@@ -31,9 +31,9 @@ const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
 const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes|\[y\]|y)\/(?:\[no\]|no|\[n\]|n)(?:\/\[?[\w?]\]?)*)\)/;
 /**
  * parted's "Yes/No?" at the end of its row; supervisorctl's "… process down y/N?", the answers after the question's
- * words, no bracket (the capital the default).
+ * words, no bracket (the capital the default); or after its "?", a colon after them ("Use the defaults? yes/no:").
  */
-const YES_SLASH_NO = /(?<=^|[.?:] |\w )(Yes\/No|[yY]\/[nN])\?(?=\s*$)/;
+const YES_SLASH_NO = /(?<=^|[.?:] |\w )(Yes\/No|yes\/no|[yY]\/[nN])(?:\?|(?<=\? \S{3,6}):)(?=\s*$)/;
 /** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
 const LETTER_ANSWERS = /(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
 /** Any of the above: each has one group, the answers (1 to 5 in this order). */
@@ -743,14 +743,24 @@ export function findQuestions(view: View): Found[] {
   {
     const { cursor } = view;
     const line = cursor.visible ? view.flat[cursor.row]! : "";
-    const quoted = QUOTED_PROMPT.test(line) ? [...line.matchAll(QUOTED_ANSWER)] : [];
+    // (Or quoted words joined by "or" after a verb that says to type one, ending the row: "Type "accept" or
+    // "decline":", "(enter 'yes' or 'no')", the words before them the label.)
+    const joined = QUOTED_CHOICE.exec(line);
+    const quoted = QUOTED_PROMPT.test(line)
+      ? [...line.matchAll(QUOTED_ANSWER)]
+      : joined
+        ? [...joined[2]!.matchAll(QUOTED_WORD)].map((m) =>
+            Object.assign(m, { index: joined.index! + joined[1]!.length + m.index! }),
+          )
+        : [];
     const start = line.search(/\S/);
     const end = line.trimEnd().length;
-    if (quoted.length >= 2 && cursor.col >= end && cursor.col <= end + 1 && view.free(cursor.row, start, end - start)) {
+    if (quoted.length >= 2 && cursor.col >= end && cursor.col <= end + 1 && view.free(cursor.row, start, end)) {
       const row = cursor.row;
       const items = quoted.map((m) => ({ label: m[2]!, row, col: m.index! + 1, width: m[2]!.length, key: m[2]! }));
       if (new Set(items.map((i) => i.key)).size === items.length) {
-        const label = line.slice(start, end).replace(/:$/, "");
+        const before = joined ? clean(line.slice(start, joined.index!)).replace(/\s*\($/, "") : "";
+        const label = before || line.slice(start, end).replace(/:$/, "");
         out.push({ kind: "question", row, col: start, width: end - start, height: 1, label, items });
         view.use(row, start, end - start);
       }
@@ -949,6 +959,17 @@ const TYPED_ANSWERS = new RegExp(
 
 /** A word in quotes and what it does: "'yes' to accept", "\"no\" to abort". */
 const QUOTED_ANSWER = new RegExp(`(['"])(\\w{1,12})\\1 ${DOES}(?=[,;:.?]|\\s+or\\b|$)`, "g");
+/** A word in quotes. */
+const QUOTED_WORD = /(['"])(\w{1,12})\1/g;
+/**
+ * A verb saying to type one of quoted words joined by "or" (or commas then "or"), ending the row after a ")", ":" or
+ * "?" at most: "Type "accept" or "decline":", "Please enter 'yes' or 'no':", "(enter "yes" or "no")".
+ */
+const TYPE_VERB = "(?:[Pp]lease )?(?:[Tt]ype|[Ee]nter|[Aa]nswer|[Ss]ay) ";
+const QUOTED_CHOICE = new RegExp(
+  `(?<=^\\s*|[?.!:] |\\()(${TYPE_VERB})` +
+    `((['"])\\w{1,12}\\3(?:, (['"])\\w{1,12}\\4)*,? or (['"])\\w{1,12}\\5)\\)?[:?]?\\s*$`,
+);
 /** A prompt naming quoted answers: the first one in its first sentence, the row ending in ":" or "?". */
 const QUOTED_PROMPT = /^\s*[A-Z][a-z]*(?: [a-z]+)* (['"])\w{1,12}\1 to \S.*[:?]\s*$/;
 

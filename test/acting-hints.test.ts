@@ -121,7 +121,7 @@ test("a prompt whose program takes one key at once (swipl's 'Correct to: \"…\"
 });
 
 test.if(Bun.which("sngrep") !== null)(
-  "sngrep's key bar ('F2 Save', no mouse): F2 pressed, its save form opened, the capture written under a new name",
+  "sngrep's key bar ('F2 Save', no mouse): F2 pressed, its save form opened, the capture written; a form's 2nd field",
   async () => {
     const dir = join(sandbox.dir, "sip");
     mkdirSync(dir, { recursive: true });
@@ -136,6 +136,14 @@ test.if(Bun.which("sngrep") !== null)(
     await act(["click", id, "Save"]);
     await waitFor(() => existsSync(join(dir, "all-calls.pcap")) || undefined, 10_000, "all-calls.pcap");
     await sandbox.ok(["kill", id]);
+    // Its filter form (F7): a plain field after the one holding the cursor is filled, Tab taking the cursor there.
+    const form = await start(`cd ${dir} && HOME=${dir} sngrep -I calls.pcap`);
+    await shown(form, "F2 Save");
+    await sandbox.ok(["send", form, "--key", "F7"]);
+    await shown(form, "Payload:");
+    expect(await act(["fill", form, "SIP To", "bob"])).toMatchObject({ sent: ["Tab", '"bob"'], effect: "filled" });
+    await shown(form, "SIP To:        bob");
+    await sandbox.ok(["kill", form]);
   },
 );
 

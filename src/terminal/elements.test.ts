@@ -3035,3 +3035,19 @@ test("a prompt whose last ')' closes its words, a '?' inside, the cursor after (
     term.dispose();
   }
 });
+
+test("a form's plain fields after the one holding the cursor ('  SIP From:' over '  SIP To:'): inputs", async () => {
+  const form = (await blindBrief("b11-sngrep-filter", "blind11")).filter((e) => e[0] === "input");
+  expect(form.map((e) => [e[1], e[2], e[3]])).toEqual([
+    [6, 18, "SIP From"],
+    [7, 33, "SIP To"],
+    [8, 33, "Source"],
+    [9, 33, "Destination"],
+    [10, 33, "Payload"],
+  ]);
+  // Rows of words with colons in a box and no field holding the cursor stay text.
+  const box =
+    "┌────────────────────────────┐\r\n│  Name:   ada               │\r\n" +
+    "│  Shell:  bash              │\r\n└────────────────────────────┘\x1b[?25l";
+  expect((await brief(box)).filter((e) => e[0] === "input")).toEqual([]);
+});

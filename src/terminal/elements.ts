@@ -8,7 +8,15 @@ import type { Element, Found } from "./elements/types.ts";
 import { contains, HORIZONTAL, panes, VERTICAL, View } from "./elements/view.ts";
 import { findBoxes, panelDialogs, ruleDialogs } from "./elements/dialogs.ts";
 import { buttonHelp, findFunctionKeys, findStatus, footerStatus, keysUnderMenu } from "./elements/bars.ts";
-import { findButtons, findInputs, findProgress, findToggles, placeholderBox, settingsForm } from "./elements/fields.ts";
+import {
+  findButtons,
+  findInputs,
+  findProgress,
+  findToggles,
+  formRows,
+  placeholderBox,
+  settingsForm,
+} from "./elements/fields.ts";
 import {
   barMenus,
   circleMenus,
@@ -131,6 +139,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...findButtons(view, boxes));
   found.push(...gridMenus(view));
   found.push(...findInputs(view, boxes));
+  found.push(...formRows(view, boxes, found));
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
   found.push(...styleMenus(view));

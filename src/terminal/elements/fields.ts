@@ -2255,3 +2255,45 @@ function pillButtons(view: View, row: number): Found[] {
   }
   return [];
 }
+
+/**
+ * A form's other fields in a box, plain (no underline, no colour), each a row of a label and a colon at the column the
+ * field holding the cursor has its label, blanks or a value from that field's value column to the frame (sngrep's
+ * filter form: "  SIP From:" with the cursor, then "  SIP To:", "  Source:", "  Destination:", "  Payload:"). Read
+ * after the fields: each such row next to the cursor's, up or down until a row that is not one, is an input labelled
+ * by its words, from the value column to the frame.
+ */
+export function formRows(view: View, boxes: Box[], found: Found[]): Found[] {
+  const out: Found[] = [];
+  const { cursor } = view;
+  const field = found.find((e) => e.kind === "input" && e.cursor && e.label && cursor.visible && e.row === cursor.row);
+  const box = field ? boxAround(boxes, cursor.row, cursor.col) : undefined;
+  if (!field || !box) return out;
+  const LABEL_ROW = /^(\s*)([A-Za-z][\w .'/-]{0,30}?):(?=\s|$)/;
+  const own = LABEL_ROW.exec(view.text(cursor.row, box.left + 1, box.right));
+  if (!own || own[2] !== field.label) return out;
+  const labelCol = box.left + 1 + own[1]!.length;
+  const afterColon = labelCol + own[2]!.length + 1;
+  const first = view.text(cursor.row, afterColon, cursor.col).search(/\S/);
+  const valueCol = first >= 0 ? afterColon + first : cursor.col;
+  for (const step of [-1, 1]) {
+    for (let r = cursor.row + step; r > box.top && r < box.bottom; r += step) {
+      if (!view.free(r, box.left + 1, box.right)) break;
+      const m = LABEL_ROW.exec(view.text(r, box.left + 1, box.right));
+      if (!m || m[1]!.length !== own[1]!.length || labelCol + m[2]!.length + 1 > valueCol) break;
+      if (view.text(r, labelCol + m[2]!.length + 1, valueCol).trim()) break;
+      out.push({
+        kind: "input",
+        row: r,
+        col: valueCol,
+        width: box.right - valueCol,
+        height: 1,
+        label: m[2]!,
+        value: view.text(r, valueCol, box.right).trim(),
+        cursor: false,
+      });
+      view.use(r, labelCol, box.right - labelCol);
+    }
+  }
+  return out;
+}

@@ -3051,3 +3051,15 @@ test("a form's plain fields after the one holding the cursor ('  SIP From:' over
     "│  Shell:  bash              │\r\n└────────────────────────────┘\x1b[?25l";
   expect((await brief(box)).filter((e) => e[0] === "input")).toEqual([]);
 });
+
+test("a banner between two rules alike ('-----' over 'Varnish Cache CLI 1.0' over '-----'): no header", async () => {
+  const banner = "200\r\n-----------------------------\r\nVarnish Cache CLI 1.0\r\n-----------------------------\r\n";
+  const rows = "Linux,6.18,x86_64,-junix,-sdefault\r\nvarnish-7.1.1 revision 7cee1c58\r\n\r\nvarnish> ";
+  expect((await brief(banner + rows)).map((e) => e[0])).not.toContain("table");
+  // Names standing apart between rules alike are a header (a package manager's transaction).
+  const rule = "=".repeat(60);
+  const transaction =
+    `${rule}\r\n Package      Arch      Version      Size\r\n${rule}\r\n` +
+    "Installing:\r\n tide  noarch  1.0-1  6.0 k\r\n";
+  expect((await brief(transaction)).map((e) => e[0])).toContain("table");
+});

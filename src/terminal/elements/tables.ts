@@ -73,7 +73,14 @@ export function findTables(view: View): Found[] {
         !alike(row - 1, row + 1);
       const separated = cells.length >= 3;
       // Or underlined by a rule of dashes under each name (sqlite's column mode "--  ----", psql's "---+---").
-      const ruled = ruledUnder(view, row, segment.start, segment.end, words);
+      // (Not a banner between two rules alike, "-----" over "Varnish Cache CLI 1.0" over "-----": a title boxed in, its
+      // words one blank apart; column names stand apart, dnf's " Package   Architecture   Version" between "====".)
+      const boxedIn =
+        row > 0 &&
+        !/\S\s{2,}\S/.test(text.trim()) &&
+        /^\s*[-=─━]{5,}\s*$/.test(view.flat[row - 1]!) &&
+        view.flat[row - 1] === view.flat[row + 1];
+      const ruled = !boxedIn && ruledUnder(view, row, segment.start, segment.end, words);
       // Or names alone, far apart, a blank row under them, then rows under their columns (GNU screen's window list).
       const gapped =
         !styled &&

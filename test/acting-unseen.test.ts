@@ -1480,3 +1480,22 @@ test("quoted words joined by 'or' ('Type \"accept\" or \"decline\":'), 'yes/no:'
   expect(no).toMatchObject({ effect: "answered", seen: 'the answered line shows "Use default settings? yes/no: no"' });
   await shown(id, "took[no]");
 });
+
+test("keyed words parted by commas ('Retry? (r)etry, (a)bort:'), 'Yes or No:', 'Type YES to confirm:': typed, checked", async () => {
+  const id = await start(
+    `read -r -p "Retry? (r)etry, (a)bort: " a; echo "took[$a]"; read -r -p "Really delete? Yes or No: " b; ` +
+      `echo "took[$b]"; read -r -p "Type YES to confirm: " c; echo "took[$c]"`,
+  );
+  await shown(id, "(a)bort:");
+  const retry = await act(["choose", id, "retry"]);
+  expect(retry).toMatchObject({ sent: ["r", "Enter"], effect: "answered" });
+  await shown(id, "took[r]");
+  await shown(id, "Yes or No:");
+  const no = await act(["choose", id, "No"]);
+  expect(no).toMatchObject({ effect: "answered", seen: 'the answered line shows "Really delete? Yes or No: No"' });
+  await shown(id, "took[No]");
+  await shown(id, "to confirm:");
+  const typed = await act(["fill", id, "Type YES to confirm", "YES", "--submit"]);
+  expect(typed).toMatchObject({ effect: "submitted" });
+  await shown(id, "took[YES]");
+});

@@ -2876,6 +2876,36 @@ test("quoted words joined by 'or' ('Type \"accept\" or \"decline\":'); 'yes/no:'
     expect((await readAs(`${printed}\r\n$ `)).map((e) => e.kind)).not.toContain("question");
 });
 
+test("keyed words parted by commas after '?' ('Retry? (r)etry, (a)bort:'), 'Yes or No:', 'Type YES …:'", async () => {
+  expect(await readAs("Retry? (r)etry, (a)bort: ")).toEqual([
+    {
+      kind: "question",
+      label: "Retry?",
+      items: [
+        ["(r)etry", "r", false],
+        ["(a)bort", "a", false],
+      ],
+    },
+  ]);
+  expect(await readAs("Really delete? Yes or No: ")).toEqual([
+    {
+      kind: "question",
+      label: "Really delete?",
+      items: [
+        ["Yes", "Yes", false],
+        ["No", "No", false],
+      ],
+    },
+  ]);
+  // A word to type named in the prompt, the cursor after its colon: a field, not a key hint.
+  expect(await readAs("Type YES to confirm: ")).toEqual([{ kind: "input", label: "Type YES to confirm" }]);
+  // vim's row, an answer of another shape before the commas: vim's question, not these.
+  const vim = "[O]pen Read-Only, (E)dit anyway, (R)ecover, (Q)uit, (A)bort: ";
+  expect((await readAs(vim)).find((e) => e.kind === "question")?.items?.[0]).toEqual(["[O]pen Read-Only", "o", false]);
+  for (const printed of ["Retry? (r)etry, (a)bort:", "Really delete? Yes or No:"])
+    expect((await readAs(`${printed}\r\n$ `)).map((e) => e.kind)).not.toContain("question");
+});
+
 // Sweep 2's line prompts left over (train screens).
 test("answers parted by blanks, a key in parentheses each, after 'BREAK:' and going on under it (erl's)", async () => {
   const { label, items } = await itemsOf("s2-erl-break", "question");

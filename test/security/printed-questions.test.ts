@@ -39,6 +39,8 @@ const PRINTED: Array<[string, string[]]> = [
   ["Enter 'yes' to accept, 'no' to abort; anything else to view:", ["yes", "no"]],
   ['Do you accept the license? Type "accept" or "decline":', ["accept", "decline"]],
   ["Use default settings? yes/no:", ["yes", "Yes"]],
+  ["Retry? (r)etry, (a)bort:", ["retry", "r"]],
+  ["Really delete? Yes or No:", ["Yes", "No"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {

@@ -578,8 +578,13 @@ export function findStatus(view: View): Found[] {
     // ENTER for help)", mail's "Mail version 8.1.2 01/15/2001.  Type ? for help.": output above the first prompt.)
     // (A bar's two ends far apart are no banner: cscope's "Cscope version 15.9        Press the ? key for help".)
     const banner = BANNER.test(trimmed) && !/\S\s{3,}\S/.test(trimmed);
+    // (Nor a line prompt naming the word to type, its colon ending it and the cursor after it: "Type YES to confirm:".)
+    const { cursor } = view;
+    const prompting =
+      cursor.visible && cursor.row === row && cursor.col >= line.trimEnd().length && /^[^()]*:$/.test(trimmed);
     const told =
       !banner &&
+      !prompting &&
       (near || row === 0 || /^\([^()]+\)$/.test(trimmed)) &&
       !/^[?✔✖◆◇] \S/.test(trimmed) &&
       !KEY_OR_ANSWER.test(trimmed) &&

@@ -31,9 +31,11 @@ const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
 const YES_NO_DEFAULTED = /\(((?:\[yes\]|yes|\[y\]|y)\/(?:\[no\]|no|\[n\]|n)(?:\/\[?[\w?]\]?)*)\)/;
 /**
  * parted's "Yes/No?" at the end of its row; supervisorctl's "… process down y/N?", the answers after the question's
- * words, no bracket (the capital the default); or after its "?", a colon after them ("Use the defaults? yes/no:").
+ * words, no bracket (the capital the default); or after its "?", a colon after them ("Use the defaults? yes/no:",
+ * "Really delete? Yes or No:").
  */
-const YES_SLASH_NO = /(?<=^|[.?:] |\w )(Yes\/No|yes\/no|[yY]\/[nN])(?:\?|(?<=\? \S{3,6}):)(?=\s*$)/;
+const YES_SLASH_NO =
+  /(?<=^|[.?:] |\w )(Yes\/No|yes\/no|[yY]\/[nN]|Yes or No|yes or no)(?:\?|(?<=\? [\w/ ]{3,10}):)(?=\s*$)/;
 /** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
 const LETTER_ANSWERS = /(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
 /** Any of the above: each has one group, the answers (1 to 5 in this order). */
@@ -1505,11 +1507,16 @@ const PAREN_KEY_WORD = PAREN_KEY_ANSWER.source;
  * A prompt ending in such answers parted by "/", maybe a "?" or ":" after them (7z's "? (Y)es / (N)o / (A)lways /
  * (S)kip all / A(u)to rename all / (Q)uit?", ansible's "Perform task: TASK: … (N)o/(y)es/(c)ontinue:").
  */
-const PAREN_KEY_ANSWERS = new RegExp(`(?<=^|\\s)(${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+)\\s*[?:]?\\s*$`);
+const PAREN_KEY_ANSWERS = new RegExp(
+  `(?<=^|\\s)(${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+)\\s*[?:]?\\s*$|` +
+    // (Or parted by commas right after the question's "?" or ":": "Retry? (r)etry, (a)bort:"; not vim's "[O]pen
+    // Read-Only, (E)dit anyway, …", an answer of another shape before them.)
+    `(?<=[?:] )(${PAREN_KEY_WORD}(?:\\s*,\\s*${PAREN_KEY_WORD})+)\\s*[?:]?\\s*$`,
+);
 
 /** Such answers with what was typed after them: an earlier question of them, answered. */
 const PAREN_KEY_ANSWERED = new RegExp(
-  `(?<=^|\\s)${PAREN_KEY_WORD}(?:\\s*\\/\\s*${PAREN_KEY_WORD})+\\s*[?:]?\\s*\\S{0,8}\\s*$`,
+  `(?<=^|\\s)${PAREN_KEY_WORD}(?:\\s*[/,]\\s*${PAREN_KEY_WORD})+\\s*[?:]?\\s*\\S{0,8}\\s*$`,
 );
 
 function parenKeyAnswers(view: View): Found[] {
@@ -1519,7 +1526,7 @@ function parenKeyAnswers(view: View): Found[] {
   const asked = view.flat[row]!.slice(0, cursor.col);
   const match = PAREN_KEY_ANSWERS.exec(asked);
   if (!match || view.flat[row]!.slice(cursor.col).trim() || !view.free(row, 0, view.cols)) return [];
-  const answers = [...match[1]!.matchAll(PAREN_KEY_ANSWER)];
+  const answers = [...match[0].matchAll(PAREN_KEY_ANSWER)];
   if (answers.length < 2 || new Set(answers.map((m) => m[1]!.toLowerCase())).size !== answers.length) return [];
   // (Only keys opening their word count for the case: 7z's "A(u)to" is lower case inside a word of capitals.)
   const opening = answers.filter((m) => m[0].startsWith("(")).map((m) => m[1]!);

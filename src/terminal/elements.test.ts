@@ -3093,3 +3093,30 @@ test("a banner between two rules alike ('-----' over 'Varnish Cache CLI 1.0' ove
     "Installing:\r\n tide  noarch  1.0-1  6.0 k\r\n";
   expect((await brief(transaction)).map((e) => e[0])).toContain("table");
 });
+
+test("pm2 monit: two rows, one barred across its pane, a menu keyed by '[ 1]'; white ink lights no row", async () => {
+  const menus: string[][] = [];
+  for (const name of ["s3-pm2-monit", "s3-pm2-monit-down"]) {
+    const fixture = await loadFixture(name);
+    try {
+      for (const e of detectElements(cellGridOf(fixture.term))) {
+        const items = e.items?.map((i) => `${i.key}=${i.label}${i.selected ? "*" : ""}`) ?? [];
+        if (e.kind === "menu" && e.row < 16) menus.push(items);
+        else if (e.kind === "menu" && e.col < 20) menus.push(["metrics as a menu"]);
+      }
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  expect(menus).toEqual([
+    ["1=buoy-sync*", "0=tide-api"],
+    ["1=buoy-sync", "0=tide-api*"],
+  ]);
+});
+
+test("a code frame's lines numbered before a '|' gutter, '>' at the failing one (jest's): no menu", async () => {
+  const frame =
+    "  ● low tide\r\n\r\n      2 | test('high tide', () => {});\r\n    > 3 | test('low tide', () => {});\r\n" +
+    "        |                         ^\r\n      4 |\r\n";
+  expect((await brief(frame)).map((e) => e[0])).not.toContain("menu");
+});

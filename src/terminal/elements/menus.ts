@@ -1,6 +1,6 @@
 // Menus: lists of items of which one is selected, told by a marker (❯, ●, (x)), a bar or a
 // highlight, in a box or out of one, down a column or across a grid of words.
-import { CellFlag } from "../cell-grid.ts";
+import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
 import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, panes, VERTICAL, type View } from "./view.ts";
 
@@ -224,6 +224,10 @@ export function markerMenus(view: View): Found[] {
       lines[r]!.search(/\S/) <= textCol;
     let first = row;
     while (first - 1 >= 0 && (fits(first - 1) || (separator(first - 1) && fits(first - 2)))) first--;
+    // A code excerpt's lines, each numbered before a "|" gutter, the ">" at the failing one (jest's, babel's code
+    // frame: "> 3 | test('low tide', …)"): no list.
+    if (/^\d+ \|/.test(line.slice(textCol)) && [row - 1, row + 1].some((r) => /^\s*\d+ \|/.test(lines[r] ?? "")))
+      continue;
     // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
     const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;
@@ -882,6 +886,10 @@ function tagShortcut(rest: string): string {
 /** A tree's guides before an item's name ("└─", "  ├─", ytree's; hte's "- "): no part of it. */
 const TREE_GUIDES = /^(?:[│├└]─*\s*)+|^- (?=\S)/;
 
+/** White ink (palette 7) in a style, and the default ink it looks like. */
+const WHITE = `/${packColour(ColourMode.palette, 7)}/`;
+const DEFAULT_INK = `/${packColour(ColourMode.default, 0)}/`;
+
 export function highlightMenus(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (const box of boxes.flatMap((b) => (/[┬┳╤╥╦]/.test(view.text(b.top, b.left, b.right)) ? panes(view, b) : [b]))) {
@@ -916,10 +924,12 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
           return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length);
         }),
       );
+      // (White letters and the default ones look alike: a row told only by that is not lit, blessed's first row of
+      // pm2 monit's metrics drawn in the default colour over the others' white.)
       const odd =
         bgOnly.length === 1 && rows.length > 2
           ? bgOnly
-          : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end)));
+          : lone(rows.map((r) => lineBackground(view, r, inner.start, inner.end).replace(WHITE, DEFAULT_INK)));
       const lead = rows.map((r) => view.text(r, inner.start, inner.end).search(/\S/));
       if (odd.length !== 1 && !(rows.length === 2 && odd.length === 2)) continue;
       if (new Set(lead).size > 2) continue;
@@ -933,8 +943,32 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
           rows.length >= 3,
       );
       if (ruled) continue;
+      // (Of two rows, the one on a background unlike the box's own, the other on it: pm2 monit's process list. Its
+      // bar across the list, not a field's run: hte's drop-down under its caption.)
+      const barred = (r: number) => {
+        const bg = view.background(r, inner.start + view.text(r, inner.start, inner.end).search(/\S/));
+        let n = 0;
+        for (let c = inner.start; c < inner.end; c++) if (view.background(r, c) === bg) n++;
+        return n >= inner.end - inner.start - 2;
+      };
+      // (Two rows of one shape, both opening with a letter or with the same sign: not a heading bar over a value,
+      // goaccess's " Log Format - [c] …" over "%h %^[%d:%t %^] …".)
+      const alike = () => {
+        const [a, b] = rows.map((r) => view.text(r, inner.start, inner.end).trim()[0] ?? "");
+        return a === b || (/\p{L}/u.test(a!) && /\p{L}/u.test(b!));
+      };
+      const boxBg = rows.includes(box.bottom - 1) ? undefined : view.background(box.bottom - 1, inner.end - 1);
+      const onOwn = rows.filter((r) => {
+        const t = view.text(r, inner.start, inner.end);
+        return view.spanBackground(r, inner.start + t.search(/\S/), inner.start + t.trimEnd().length) !== boxBg;
+      });
       const selectedRow =
-        odd.length === 1 ? odd[0]! : rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i"));
+        odd.length === 1
+          ? odd[0]!
+          : (rows.find((r) => view.spanStyle(r, inner.start, inner.end).includes("/i")) ??
+            (rows.length === 2 && boxBg !== undefined && onOwn.length === 1 && barred(onOwn[0]!) && alike()
+              ? onOwn[0]
+              : undefined));
       if (selectedRow === undefined) continue;
       // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.
       // (Or a bar of "^" over "▒" rows over "v" down its last column: hte's.)
@@ -993,6 +1027,12 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         if (r === selectedRow) item.selected = true;
         return item;
       });
+      // Every item opening with its number in brackets (pm2 monit's "[ 1] buoy-sync"): the number is its key.
+      const numbered = items.map((i) => /^\[\s*(\d{1,4})\]\s+(?=\S)/.exec(i.label));
+      if (numbered.every(Boolean) && !items.some((i) => i.key))
+        items.forEach((i, n) =>
+          Object.assign(i, { key: numbered[n]![1]!, label: i.label.slice(numbered[n]![0].length) }),
+        );
       const col = Math.min(...items.map((i) => i.col));
       const width = Math.max(...items.map((i) => i.col + i.width)) - col;
       // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).

@@ -3120,3 +3120,21 @@ test("a code frame's lines numbered before a '|' gutter, '>' at the failing one 
     "        |                         ^\r\n      4 |\r\n";
   expect((await brief(frame)).map((e) => e[0])).not.toContain("menu");
 });
+
+test("numbered rows drawn as buttons to the row's end ('[1]   < url   >'): a menu keyed by the numbers", async () => {
+  const row = (n: number, url: string, lit = false) =>
+    `[${n}]   ${lit ? "\x1b[44m" : ""}< ${url.padEnd(70)}>\x1b[0m\r\n`;
+  const list = row(1, "https://harbour.example/tides.pdf") + row(2, "https://buoys.example.org/42", true);
+  const menu = (await brief(`${list}${row(3, "http://wiki.harbour.example/pier")}\x1b[?25l`)).filter(
+    (e) => e[0] !== "text",
+  );
+  expect(menu).toEqual([
+    [
+      "menu",
+      0,
+      0,
+      null,
+      ["https://harbour.example/tides.pdf=1", "https://buoys.example.org/42=2*", "http://wiki.harbour.example/pier=3"],
+    ],
+  ]);
+});

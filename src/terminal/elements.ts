@@ -24,6 +24,7 @@ import {
   highlightMenus,
   keyBarMenus,
   markerMenus,
+  numberedButtonRows,
   popUpMenu,
   styleMenus,
 } from "./elements/menus.ts";
@@ -129,6 +130,7 @@ export function detectElements(grid: CellGrid): Element[] {
   }
   found.push(...panelDialogs(view, boxes));
   found.push(...barHeaderTables(view, boxes));
+  found.push(...numberedButtonRows(view));
   found.push(...findFunctionKeys(view));
   found.push(...findQuestions(view));
   found.push(...findStatus(view));

@@ -182,3 +182,26 @@ test("words printed unended before a REPL's own prompt, seen above with a comman
   expect(second.effect).toBe("submitted");
   await sandbox.shown(id, "got[7]");
 }, 120_000);
+
+// Numbered rows drawn as buttons ("[1]   < url   >", urlscan's list; meaning20, 7 December) are a menu: the same rows
+// printed above a shell's prompt (a mail's links listed by a script) are output, `choose` types nothing there.
+test("numbered button rows ('[1]   < url >') printed above a shell's prompt: choose types nothing", async () => {
+  const rows = ["[1]   < https://harbour.example/tides.pdf >", "[2]   \\e[44m< https://buoys.example.org/42 >\\e[m"];
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${rows.map((r) => `${r}\\n`).join("")}'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "buoys.example.org");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: { kind: string }[] };
+  expect(snapshot.elements.map((e) => e.kind)).toContain("menu");
+  for (const item of ["https://harbour.example/tides.pdf", "1"]) {
+    const reply = await sandbox.run(["choose", id, item, "--json", "--timeout", "2s"]);
+    expect(reply.code, `choose ${item}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 90_000);

@@ -1251,3 +1251,39 @@ export function popUpMenu(view: View, found: Found[]): Found[] {
     },
   ];
 }
+
+/** A numbered row drawn as a button to the row's end: "[1]   < https://harbour.example/tides.pdf        >". */
+const NUMBERED_BUTTON_ROW = /^(\s*)\[(\d{1,3})\]\s+<\s(\S(?:.*\S)?)\s*>\s*$/;
+
+/**
+ * Rows of numbered buttons one under another, two or more (urlscan's "[1]   < url   >" list): a menu, each item
+ * the words between the angle brackets keyed by its number, the one on a background of its own (the focus) selected.
+ * Read before the bars and the fields, so the lit row is no field and the others no status.
+ */
+export function numberedButtonRows(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const rows: { row: number; m: RegExpExecArray }[] = [];
+    for (let r = row; r < view.rows; r++) {
+      const m = NUMBERED_BUTTON_ROW.exec(view.flat[r]!);
+      if (!m || !view.free(r, 0, view.cols)) break;
+      rows.push({ row: r, m });
+    }
+    if (rows.length < 2) continue;
+    const at = (r: { row: number; m: RegExpExecArray }) => view.flat[r.row]!.indexOf("<", r.m[1]!.length);
+    const looks = rows.map((r) => view.spanBackground(r.row, at(r), view.cols));
+    const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+    const items: Omit<Item, "ref">[] = rows.map((r, i) => ({
+      label: r.m[3]!,
+      row: r.row,
+      col: at(r) + 2,
+      width: r.m[3]!.length,
+      key: r.m[2]!,
+      ...(lone.length === 1 && looks[i] === lone[0] ? { selected: true } : {}),
+    }));
+    out.push({ kind: "menu", row, col: 0, width: view.cols, height: rows.length, items });
+    view.use(row, 0, view.cols, rows.length);
+    row += rows.length - 1;
+  }
+  return out;
+}

@@ -72,7 +72,10 @@ test.if(Bun.which("ccmake") !== null)(
       await act(["choose", id, "Configure"]);
     }
     await shown(id, "[g] Generate");
-    expect(await act(["choose", id, "Generate"])).toMatchObject({ sent: ["g"], effect: "exited" });
+    // (ccmake ends once it has generated: under load after the screen rests, then the press is only uncertain.)
+    const generate = await act(["choose", id, "Generate"]);
+    expect(generate.sent).toEqual(["g"]);
+    expect(["exited", "uncertain"]).toContain(generate.effect);
     await shown(id, "rc=0");
     expect(existsSync(join(dir, "build/Makefile"))).toBe(true);
   },
@@ -96,7 +99,10 @@ test.if(Bun.which("hg") !== null)(
     );
     await shown(id, "c: confirm");
     expect(await act(["choose", id, "notes.txt"])).toMatchObject({ effect: "unchecked" });
-    expect(await act(["choose", id, "confirm"])).toMatchObject({ sent: ["c"], effect: "exited" });
+    // (hg ends once its commit is written: under load after the screen rests, then the press is only uncertain.)
+    const confirm = await act(["choose", id, "confirm"]);
+    expect(confirm.sent).toEqual(["c"]);
+    expect(["exited", "uncertain"]).toContain(confirm.effect);
     await shown(id, "rc=0");
     expect(new TextDecoder().decode(hg("log", "-r", "tip", "-T", "{files}").stdout)).toBe("plan.txt");
   },

@@ -62,7 +62,8 @@ function readerReads(
   try {
     return readLine(argv, spec);
   } catch (error) {
-    return { error: (error as Error).message };
+    // (Its hint on where a word opening with "-" goes is its own: cac's message is the part before it.)
+    return { error: (error as Error).message.replace(/ \(a word opening with - goes after --: .*\)$/, "") };
   }
 }
 
@@ -163,6 +164,16 @@ test("values: `--x v`, `--x=v`, repeated into a list; `--no-x` is false; an opti
   expect(() => readLine(["demo", "t1", "--name"], spec)).toThrow("option `-n, --name <name>` value is missing");
   expect(() => readLine(["demo", "t1", "--nmae", "x"], spec)).toThrow("Unknown option `--nmae`");
   expect(() => readLine(["demo", "t1", "--persist=maybe"], spec)).toThrow("takes no value");
+  // A negative number is a word (google-authenticator's "Enter code from app (-1 to skip):", t4a send t1 -1);
+  // another word opening with "-" says how to pass it.
+  expect(readLine(["demo", "t1", "-1"], spec)).toEqual({ args: ["t1", "-1"], options: {} });
+  expect(readLine(["demo", "t1", "-2.5", "--persist"], spec)).toEqual({
+    args: ["t1", "-2.5"],
+    options: { persist: true },
+  });
+  expect(() => readLine(["demo", "t1", "-x"], spec)).toThrow(
+    "Unknown option `-x` (a word opening with - goes after --: `t4a demo t1 -- -x`)",
+  );
 });
 
 test("no built-in shares a request command's name (the CLI looks requests up first, built-ins only after)", () => {

@@ -55,6 +55,9 @@ export async function requestFor(argv: string[]): Promise<Reply> {
  * usage error as cac words it: an unknown option, an option without its value, a missing or an
  * extra argument.
  */
+/** `-1`, `-2.5`: a word, not an option. */
+const NEGATIVE_NUMBER = /^-\d+(?:\.\d+)?$/;
+
 export function readLine(argv: string[], spec: LineSpec): Line {
   // Only the options a line names are read from their specs: `--socket` must not cost reading
   // every option the command has (0.3 ms of a call). A command's own option wins over a global one.
@@ -77,7 +80,8 @@ export function readLine(argv: string[], spec: LineSpec): Line {
       rest = argv.slice(i + 1);
       break;
     }
-    if (!arg.startsWith("-") || arg === "-") {
+    // (A negative number is a word: no option is named by digits, and `t4a send t1 -1` answers "-1 to skip".)
+    if (!arg.startsWith("-") || arg === "-" || NEGATIVE_NUMBER.test(arg)) {
       words.push(arg);
       continue;
     }
@@ -89,7 +93,10 @@ export function readLine(argv: string[], spec: LineSpec): Line {
       // `--no-x` turns off any option x (as cac's parser does), declared negated or not.
       const negated = name.startsWith("no-") ? lookup(name.slice(3)) : undefined;
       if (!negated || inline !== undefined)
-        throw usage(`Unknown option \`${arg.startsWith("--") ? `--${name}` : `-${name}`}\``);
+        throw usage(
+          `Unknown option \`${arg.startsWith("--") ? `--${name}` : `-${name}`}\`` +
+            ` (a word opening with - goes after --: \`t4a ${words.join(" ")} -- ${arg}\`)`,
+        );
       set(options, negated.key, false);
       continue;
     }

@@ -1332,6 +1332,22 @@ test("a bare 'y/N?' after the question's words ('… process down y/N? '): choos
   await shown(id, "took[y]");
 });
 
+test("prompts after a line mark in brackets ('[ ?? ] Listen on port …:', znc's): filled and answered by their words", async () => {
+  const mark = "\\e[1;34m[\\e[33m ?? \\e[34m]\\e[0m ";
+  const id = await start(
+    `read -r -p "$(printf '${mark}Listen on port (1025 to 65534): ')" p; echo "took[$p]"; ` +
+      `read -r -p "$(printf '${mark}Proceed anyway? (yes/no) [no]: ')" a; echo "took[$a]"; sleep 600`,
+  );
+  await shown(id, "65534):");
+  expect(await act(["fill", id, "Listen on port (1025 to 65534)", "6697", "--submit"])).toMatchObject({
+    effect: "submitted",
+  });
+  await shown(id, "took[6697]");
+  await shown(id, "[no]:");
+  expect(await act(["choose", id, "yes"])).toMatchObject({ effect: "answered" });
+  await shown(id, "took[yes]");
+});
+
 test.if(process.platform === "linux" && process.getuid?.() === 0)(
   "openconnect's quoted answers ('Enter 'yes' to accept, 'no' to abort…:') and its group ('Group: [piers|tides]:')",
   async () => {

@@ -3138,3 +3138,24 @@ test("numbered rows drawn as buttons to the row's end ('[1]   < url   >'): a men
     ],
   ]);
 });
+
+// Blind set 12's (spent) line marks: a mark in brackets opening the prompt's row is the program's, not its label.
+test("a line mark in brackets opening a prompt or a question ('[ ?? ] Listen on port:') is not its label", async () => {
+  const marks = "\x1b[1;34m[\x1b[33m ** \x1b[34m]\x1b[0m -- Global settings --\r\n";
+  const ask = "\x1b[1;34m[\x1b[33m ?? \x1b[34m]\x1b[0m ";
+  expect(await readAs(`${marks}${ask}Listen on port (1025 to 65534): `)).toEqual([
+    { kind: "input", label: "Listen on port (1025 to 65534)" },
+  ]);
+  expect(await readAs(`${marks}${ask}Proceed anyway? (yes/no) [no]: `)).toEqual([
+    {
+      kind: "question",
+      label: "Proceed anyway?",
+      items: [
+        ["Yes", "yes", false],
+        ["No", "no", true],
+      ],
+    },
+  ]);
+  // A word in the brackets is no mark: "[ ok ] Name:" keeps it.
+  expect((await readAs("[ ok ] Name: ")).map((e) => e.label)).toEqual(["[ ok ] Name"]);
+});

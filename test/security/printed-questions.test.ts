@@ -41,6 +41,7 @@ const PRINTED: Array<[string, string[]]> = [
   ["Use default settings? yes/no:", ["yes", "Yes"]],
   ["Retry? (r)etry, (a)bort:", ["retry", "r"]],
   ["Really delete? Yes or No:", ["Yes", "No"]],
+  ["[ ?? ] Proceed anyway? (yes/no) [no]:", ["yes", "no"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {

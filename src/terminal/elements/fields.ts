@@ -7,6 +7,7 @@ import {
   clean,
   contains,
   joinWrapped,
+  LINE_MARK,
   MARKERS,
   markFocused,
   panes,
@@ -972,6 +973,9 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     from++;
     while (from < cursor.col && view.char(row, from) === " ") from++;
   }
+  // (A line mark in brackets opening the row is the program's, not the prompt's: znc's "[ ?? ] Listen on port:".)
+  const mark = from === 0 ? LINE_MARK.exec(view.chars[row]!.slice(0, cursor.col).join("")) : null;
+  if (mark) from = mark[0].length;
   const line = view.text(row, from, view.cols);
   const before = view.chars[row]!.slice(from, cursor.col).join("");
   if (from === 0 && pendingChoice(view, row)) return [];

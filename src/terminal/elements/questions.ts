@@ -2,7 +2,7 @@
 // under a question or over a prompt, toggles and hot-keyed choices.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { clean, filledAbove, highlighted, joinWrapped, stripFrame, type View } from "./view.ts";
+import { clean, filledAbove, highlighted, joinWrapped, LINE_MARK, stripFrame, type View } from "./view.ts";
 
 /**
  * Answers in brackets after a question: "[Y/n]", "(y/N)", "(yes/no/[fingerprint])", "(y or n)",
@@ -282,11 +282,15 @@ export function findQuestions(view: View): Found[] {
     // (A vi-like editor's "~" filler before a question drawn over it is not part of it: dte's; nor a
     // side bar's end, deno's "┗ Allow?".)
     const bar = SIDE_BAR_END.exec(line);
+    // (Nor a line mark in brackets opening it: znc's "[ ?? ] Proceed anyway? (yes/no) [no]:".)
+    const mark = LINE_MARK.exec(line);
     const start = /^~\s+\S/.test(line)
       ? line.search(/(?<=^~\s+)\S/)
       : bar
         ? bar[0].length
-        : Math.max(0, line.search(/[^\s│┃║]/));
+        : mark
+          ? mark[0].length
+          : Math.max(0, line.search(/[^\s│┃║]/));
     const end = line.trimEnd().length;
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.

@@ -12,6 +12,8 @@ export const TOP_RIGHT = "┐┑┒┓╕╖╗╮";
 export const BOTTOM_LEFT = "└┕┖┗╘╙╚╰";
 export const BOTTOM_RIGHT = "┘┙┚┛╛╜╝╯";
 /** Left markers of a selected row in a list (fzf, inquirer, agent CLIs' selects; tty-prompt's "‣"). */
+/** A mark in brackets opening a line, then words: znc's "[ ?? ] ", "[ ** ] ", "[ !! ] " (no letter or digit inside). */
+export const LINE_MARK = /^\[ [^\s\p{L}\p{N}\]]{1,3} \] (?=.*\p{L})/u;
 export const MARKERS = ">❯›▸►▶→➜●‣";
 
 /** Read access to a CellGrid by row and column, with one string per column (wide characters' right halves are ""). */

@@ -171,8 +171,15 @@ class Watch {
     });
   }
 
+  /**
+   * The states in order, a question announced again in the same words right after itself counted once: a dialog drawn
+   * slower than QUESTION_DRAW_MS (a loaded machine, kilo once on a quiet one) is re-announced by design, with a new
+   * question id, so that an answer never meets a screen it was not read on. When, is speed: not the states' order.
+   */
   states(): string[] {
-    return this.steps.map((step) => step.state);
+    return this.steps
+      .filter((step, i) => !(step.state === "waiting" && i > 0 && sameAsked(this.steps[i - 1]!, step)))
+      .map((step) => step.state);
   }
 
   /** Every state with its line, and the screen now: what a failure shows. */
@@ -787,4 +794,9 @@ export function realAgentTests(cli: AgentCli): void {
   if (cli === "claude" || cli === "codex") sandboxedWorktree(cli);
   const question = FIRST_QUESTION[cli];
   if (question) firstScreen(cli, question);
+}
+
+/** Two steps that are one question announced twice in a row: both waiting, on the same line. */
+function sameAsked(before: { state: string; line: string }, step: { state: string; line: string }): boolean {
+  return before.state === "waiting" && step.state === "waiting" && before.line === step.line;
 }

@@ -203,3 +203,17 @@ export function sessionMembers(sid: number): number[] {
   }
   return pids;
 }
+
+/**
+ * Agent states in order, a question announced again in its own words right after itself counted once: a dialog drawn
+ * slower than the agent watch waits for is re-announced by design (a new question id, so that an answer never meets a
+ * screen it was not read on). How fast a dialog is drawn is no state.
+ */
+export function statesOnceAsked(steps: ReadonlyArray<{ state: string; line: string }>): string[] {
+  return steps
+    .filter(
+      (step, i) =>
+        !(i > 0 && step.state === "waiting" && steps[i - 1]!.state === "waiting" && steps[i - 1]!.line === step.line),
+    )
+    .map((step) => step.state);
+}

@@ -16,7 +16,7 @@ import {
   prepareAgentHome,
 } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
-import { BIN, isAlive, Sandbox, waitFor } from "./harness.ts";
+import { BIN, isAlive, Sandbox, statesOnceAsked, waitFor } from "./harness.ts";
 import { HAS_BWRAP } from "./security/actor.ts";
 
 /** The question each CLI asks before its tool runs, as the waiting event's line; none for pi. */
@@ -189,22 +189,7 @@ for (const cli of NEW_AGENT_CLIS) {
       expect(
         right.map((states) => states.join()),
         seen,
-      ).toContain(
-        // A question announced again in its own words right after itself (a dialog drawn slower than the agent watch
-        // waits for, re-announced by design) counts once: how fast it was drawn is no state.
-        watch.steps
-          .filter(
-            (step, i) =>
-              !(
-                i > 0 &&
-                step.state === "waiting" &&
-                watch.steps[i - 1]!.state === "waiting" &&
-                watch.steps[i - 1]!.line === step.line
-              ),
-          )
-          .map((step) => step.state)
-          .join(),
-      );
+      ).toContain(statesOnceAsked(watch.steps).join());
       // For `npm run bench agents`: each state's time from the create (the CLI's start included).
       turns.push(`${cli}: ${watch.steps.map((step) => `${step.state} ${Math.round(step.at - created)}`).join(", ")}`);
       if (ASKED.has(cli)) {

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AGENTS_BIN, type AgentCli, prepareAgentHome } from "./fixtures/agent-homes.ts";
 import { FakeModel, FILE_CONTENT } from "./fixtures/fake-model.ts";
-import { BIN, Sandbox, waitFor } from "./harness.ts";
+import { BIN, Sandbox, statesOnceAsked, waitFor } from "./harness.ts";
 import { HAS_BWRAP } from "./security/actor.ts";
 
 /** The question each CLI asks before writing the file, as the waiting event's line. */
@@ -171,15 +171,9 @@ class Watch {
     });
   }
 
-  /**
-   * The states in order, a question announced again in the same words right after itself counted once: a dialog drawn
-   * slower than QUESTION_DRAW_MS (a loaded machine, kilo once on a quiet one) is re-announced by design, with a new
-   * question id, so that an answer never meets a screen it was not read on. When, is speed: not the states' order.
-   */
+  /** The states in order, a question announced twice in a row counted once (harness.ts statesOnceAsked). */
   states(): string[] {
-    return this.steps
-      .filter((step, i) => !(step.state === "waiting" && i > 0 && sameAsked(this.steps[i - 1]!, step)))
-      .map((step) => step.state);
+    return statesOnceAsked(this.steps);
   }
 
   /** Every state with its line, and the screen now: what a failure shows. */
@@ -794,9 +788,4 @@ export function realAgentTests(cli: AgentCli): void {
   if (cli === "claude" || cli === "codex") sandboxedWorktree(cli);
   const question = FIRST_QUESTION[cli];
   if (question) firstScreen(cli, question);
-}
-
-/** Two steps that are one question announced twice in a row: both waiting, on the same line. */
-function sameAsked(before: { state: string; line: string }, step: { state: string; line: string }): boolean {
-  return before.state === "waiting" && step.state === "waiting" && before.line === step.line;
 }

@@ -258,7 +258,8 @@ for (const [cli, yes, confirm] of AGENT_QUESTIONS) {
         ]);
         if (code !== 0)
           throw new Error(
-            `t4a ${args.join(" ")}: exit ${code}: ${stderr}${stdout}\n--- screen ---\n${await sandbox.screen(id).catch(() => "")}`,
+            `t4a ${args.join(" ")}: exit ${code}: ${stderr}${stdout}\n--- screen ---\n${await sandbox.screen(id).catch(() => "")}` +
+              `\n--- the fake model saw ${model.requests.length} request(s): ${model.requests.map((r) => r.path).join(", ")}`,
           );
         return stdout.trim();
       };

@@ -141,6 +141,15 @@ test(
     watch.read(100);
     expect(watch.state).toBe("working");
     watch.read(20_000); // a silent tool: the wrapped marker still holds it at working
+    // Wrapped with a blank row between its halves (qwen 0.24 in CI: "(4s · ↑ 27 tokens · esc to", "", "cancel)").
+    draw(host, [
+      "  ⠋Pretty sure there's a cat walking on the keyboard  (4s · ↑ 27 tokens · esc to",
+      "",
+      "                                                     cancel)",
+      "> Type your message",
+    ]);
+    watch.read(20_100);
+    watch.read(40_000);
     expect(states(host)).toEqual(["working"]);
     watch.dispose();
   },

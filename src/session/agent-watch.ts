@@ -601,9 +601,12 @@ export class AgentWatch {
       quietMs = now - this.#textChangedAt;
     }
     const question = this.#generic ? this.#genericQuestion() : this.#waitingLine();
-    // A TUI wraps a long status by words (qwen's "…(0s · esc to" / "cancel)"): the busy marker
-    // is also looked for in the rows run together.
-    const joined = rows.map((row) => row.trim()).join(" ");
+    // A TUI wraps a long status by words (qwen's "…(0s · esc to" / "cancel)", at times a blank
+    // row between): the busy marker is also looked for in the rows with words run together.
+    const joined = rows
+      .map((row) => row.trim())
+      .filter((row) => row !== "")
+      .join(" ");
     // A CLI with no preset also works while its screen keeps changing (a spinner): not while it
     // starts (it draws itself), only once it was seen at rest.
     const animated =

@@ -1,6 +1,9 @@
 // `npm test`'s test run, in two phases: every test file that can share the machine runs in parallel
 // (bun test --parallel, worker processes, slowest first from test/timings.json), then the files
 // whose header says `// Serial phase: <why>` run one at a time, alone. Runs nothing but bun test.
+// The parallel phase runs in two lanes at once, half the workers each: the files that start the real
+// agent CLIs (they use AGENTS_BIN), and the rest. Slowest first alone put four agent CLIs on two
+// cores at once for the phase's first minutes, and their turns timed out (CI, session 11).
 //
 //   bun scripts/test.ts [--workers N] [--update-timings] [--phase parallel|serial] [PATH-PART…]
 //
@@ -8,7 +11,7 @@
 // docs/development.md#tests). --update-timings: writes each file's measured duration back to test/timings.json
 // (npm run test:timings). --phase: that phase only. PATH-PART: only files whose path contains one of them.
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -18,6 +21,8 @@ const TIMINGS = "test/timings.json";
  * the bound (busy 99 % through the first half at 4), so more would only starve the real agent CLIs. */
 const DEFAULT_WORKERS = 4;
 const SERIAL = /^\/\/ Serial phase: /m;
+/** A file that starts the real agent CLIs names their bin directory. */
+const AGENT_CLIS = /\bAGENTS_BIN\b/;
 
 const args = process.argv.slice(2);
 let workers = Number(process.env.T4A_TEST_WORKERS || DEFAULT_WORKERS);
@@ -45,20 +50,28 @@ const files = [...new Bun.Glob("**/*.test.ts").scanSync({ cwd: root })]
   .filter((file) => !file.split("/").includes("node_modules") && !file.startsWith("dist/"))
   .filter((file) => filters.length === 0 || filters.some((part) => file.includes(part)))
   .sort();
-const serial = files.filter((file) => SERIAL.test(readFileSync(join(root, file), "utf8").slice(0, 4000)));
+const text = (file: string) => readFileSync(join(root, file), "utf8");
+const serial = files.filter((file) => SERIAL.test(text(file).slice(0, 4000)));
 const parallel = files.filter((file) => !serial.includes(file));
+const agentLane = workers >= 2 ? parallel.filter((file) => AGENT_CLIS.test(text(file))) : [];
+const otherLane = parallel.filter((file) => !agentLane.includes(file));
 
 const timings = ["--timings", TIMINGS, ...(updateTimings ? ["--update-timings"] : [])];
-const phases = [
+type Lane = { files: string[]; argv: string[] };
+const agentWorkers = Math.max(1, Math.floor(workers / 2));
+const phases: Array<{ name: string; lanes: Lane[] }> = [
   {
-    name: `parallel phase: ${parallel.length} files, ${workers} workers`,
-    files: parallel,
-    argv: [`--parallel=${workers}`, ...timings],
+    name:
+      `parallel phase: ${parallel.length} files, ${workers} workers` +
+      (agentLane.length ? ` (${agentLane.length} files starting agent CLIs in a lane of ${agentWorkers})` : ""),
+    lanes: [
+      { files: otherLane, argv: [`--parallel=${workers - (agentLane.length ? agentWorkers : 0)}`, ...timings] },
+      { files: agentLane, argv: [`--parallel=${agentWorkers}`, ...timings] },
+    ],
   },
   {
     name: `serial phase: ${serial.length} files, one at a time (each says why in its header)`,
-    files: serial,
-    argv: timings,
+    lanes: [{ files: serial, argv: timings }],
   },
 ];
 
@@ -76,14 +89,36 @@ env.T4A_TEST_RUN = randomBytes(4).toString("hex");
 let failed = false;
 const took: string[] = [];
 for (const phase of phases) {
-  if (phase.files.length === 0 || (only !== undefined && !phase.name.startsWith(only))) continue;
+  const lanes = phase.lanes.filter((lane) => lane.files.length > 0);
+  if (lanes.length === 0 || (only !== undefined && !phase.name.startsWith(only))) continue;
   console.error(`\n=== ${phase.name}\n`);
   const started = performance.now();
-  const run = Bun.spawn(
-    [process.execPath, "test", "--timeout", "60000", ...phase.argv, ...phase.files.map((file) => `./${file}`)],
-    { cwd: root, env, stdio: ["inherit", "inherit", "inherit"] },
-  );
-  const code = await run.exited;
+  // The first lane prints as it runs; the others into a file each, printed whole after, so no
+  // failure's text is cut by another lane's lines (.ci/run reprints each failure from its text).
+  // --update-timings runs the lanes one after another: each rewrites the one timings file.
+  const outputs: string[] = [];
+  const runs = lanes.map((lane, i) => async () => {
+    let out: number | "inherit" = "inherit";
+    if (i > 0) {
+      outputs[i] = join(tmpdir(), `t4a-test-lane-${env.T4A_TEST_RUN}-${i}.log`);
+      out = openSync(outputs[i], "w");
+    }
+    const run = Bun.spawn(
+      [process.execPath, "test", "--timeout", "60000", ...lane.argv, ...lane.files.map((file) => `./${file}`)],
+      { cwd: root, env, stdio: ["inherit", out, out] },
+    );
+    const code = await run.exited;
+    if (typeof out === "number") closeSync(out);
+    return code;
+  });
+  const codes: number[] = [];
+  if (updateTimings) for (const run of runs) codes.push(await run());
+  else codes.push(...(await Promise.all(runs.map((run) => run()))));
+  for (const output of outputs.filter(Boolean)) {
+    process.stderr.write(readFileSync(output));
+    rmSync(output, { force: true });
+  }
+  const code = codes.find((c) => c !== 0) ?? 0;
   if (code !== 0) failed = true;
   took.push(`${phase.name.split(":")[0]} ${((performance.now() - started) / 60_000).toFixed(1)} min (exit ${code})`);
 }

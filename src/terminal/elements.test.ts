@@ -2314,7 +2314,7 @@ async function brief(bytes: string, cols = 80, rows = 24) {
 }
 
 /** The elements of a spent blind set's screen, briefly: kind, row, col, label, items' labels and keys. */
-async function blindBrief(name: string, set: "blind10" | "blind11") {
+async function blindBrief(name: string, set: "blind10" | "blind11" | "blind12") {
   const fixture = await loadFixture(name, blindDir(set));
   try {
     return detectElements(cellGridOf(fixture.term))
@@ -3158,4 +3158,34 @@ test("a line mark in brackets opening a prompt or a question ('[ ?? ] Listen on 
   ]);
   // A word in the brackets is no mark: "[ ok ] Name:" keeps it.
   expect((await readAs("[ ok ] Name: ")).map((e) => e.label)).toEqual(["[ ok ] Name"]);
+});
+
+// Blind set 12's (spent) full-screen classes (meaning22), read as classes.
+test("a state column at a list's right edge ('pier-lights  UP' over 'buoy-check  DOWN'): not in names", async () => {
+  const menus = async (name: string) =>
+    (await blindBrief(name, "blind12")).filter((e) => e[0] === "menu").map((e) => e[e.length - 1]);
+  expect(await menus("b12-mprocs-main")).toEqual([["tide-logger*", "pier-lights", "buoy-check"]]);
+  expect(await menus("b12-mprocs-stopped")).toEqual([["tide-logger", "pier-lights", "buoy-check*"]]);
+  // The same shape written: a box of three processes, the lit one on grey, its state words at the frame.
+  const row = (name: string, state: string, lit = false) =>
+    `\x1b[${lit ? "48;5;240m" : "0m"}│${name.padEnd(20)}${state.padStart(8)} \x1b[0m│\r\n`;
+  const rows = `${row("harbour-api", "RUNNING")}${row("tide-worker", "RUNNING", true)}${row("pier-cron", "EXITED")}`;
+  const box = `┌${"─".repeat(29)}┐\r\n${rows}└${"─".repeat(29)}┘\x1b[?25l`;
+  expect((await brief(box)).filter((e) => e[0] === "menu").map((e) => e[e.length - 1])).toEqual([
+    ["harbour-api", "tide-worker*", "pier-cron"],
+  ]);
+});
+
+test("a state mark before every item's name ('»  tides#dev' over '✓  tides#build'): no part of the names", async () => {
+  const menus = async (name: string) =>
+    (await blindBrief(name, "blind12")).filter((e) => e[0] === "menu").map((e) => e[e.length - 1]);
+  expect(await menus("b12-turbo-tasks")).toEqual([
+    ["tides#dev*", "piers#dev", "tides#build", "charts#build", "piers#build"],
+  ]);
+  const row = (mark: string, name: string, lit = false) =>
+    `${lit ? "\x1b[7m" : ""} ${mark}  ${name.padEnd(16)}\x1b[0m\r\n`;
+  const list = `${row("»", "api#dev")}${row("»", "web#dev", true)}${row("✓", "docs#build")}\x1b[?25l`;
+  expect((await brief(list)).filter((e) => e[0] === "menu").map((e) => e[e.length - 1])).toEqual([
+    ["api#dev", "web#dev*", "docs#build"],
+  ]);
 });

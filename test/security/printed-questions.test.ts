@@ -158,6 +158,12 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
     "┌────────────────────────────────────────────┐\n│ Discard them?                              │\n│                                            │\n│ <Y for yes, N for no, or CTRL+C to cancel> │\n└────────────────────────────────────────────┘\n",
     ["choose yes", "choose no"],
   ],
+  // A list's state column and its items' state marks, cut from the names (stateColumn, stateMarks; meaning22).
+  [
+    "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓\n┃ harbour-api          RUNNING ┃\n┃\x1b[48;5;240m•tide-worker          RUNNING \x1b[0m┃\n┃ pier-cron             EXITED ┃\n┗━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┛\n",
+    ["choose tide-worker", "choose pier-cron"],
+  ],
+  [" »  api#dev\n\x1b[7m »  web#dev         \x1b[0m\n ✓  docs#build\n", ["choose web#dev", "choose docs#build"]],
 ];
 
 // Found in the sixth session: a numbered list printed above an integrated shell's prompt made `choose Yes` press

@@ -709,12 +709,17 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
       view.background(r, end - 1) === view.background(row, end - 1);
     if (last - first >= 1 && (alike(first - 1) || alike(last + 1))) continue;
     const items: Omit<Item, "ref">[] = [];
+    const itemRows = Array.from({ length: last - first + 1 }, (_, i) => first + i).filter(
+      (r) => (r - first) % step === 0 && !headed.has(r),
+    );
+    const states = stateMarks(itemRows.map((r) => view.text(r, start, right)));
     for (let r = first; r <= last; r += step) {
       if (headed.has(r)) continue;
       // A figure or key right-aligned at the list's edge (ranger's sizes, opencode's "ctrl+x l") is not part of the
       // name.
-      const text = view.text(r, start, right).trimEnd();
-      const name = right - (start + text.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
+      const drawn = view.text(r, start, right).trimEnd();
+      const text = drawn.slice(states);
+      const name = right - (start + drawn.length) <= 4 ? text.replace(/\s{2,}\S+(?: \S+)?$/, "") : text;
       // "A     ADDRESS BOOK       -  Update address book": a key, the name, a dash, what it does.
       const described = /^\s*(\S)\s{2,}(\S.*?)\s{2,}-\s+\S/.exec(text);
       const mark = /^\s*[●•✓✔*] (?=\S)/.exec(name);
@@ -775,6 +780,20 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
 }
 
 /**
+ * A state mark before every item's name (`STATE_MARK`: turbo's "»  tides#dev" running over "✓  tides#build" done):
+ * one sign, no letter or digit, at one column on every row, the names after it at one column. Where the names
+ * start (what to cut from each row), or 0 when the rows show no such marks.
+ */
+function stateMarks(texts: string[]): number {
+  const marks = texts.map((t) => STATE_MARK.exec(t));
+  if (texts.length < 2 || marks.some((m) => !m)) return 0;
+  const at = marks[0]![0].length;
+  return marks.every((m) => m![0].length === at && m![1]!.length === marks[0]![1]!.length) ? at : 0;
+}
+/** One sign, no letter, digit, bracket or tree guide, then blanks, before a name. */
+const STATE_MARK = /^(\s*)[^\s\p{L}\p{N}[\](){}<>|│├└─+-](?:\s+)(?=\S)/u;
+
+/**
  * A row of single words one blank apart, one alone in reverse, the terminal's cursor hidden at that row (smenu's
  * "staging production canary …" under its "Deploy to which environment?"): a menu of the words. (A word lit in a
  * sentence, a search hit, has the cursor elsewhere or shown.)
@@ -822,6 +841,24 @@ function tagColumn(texts: string[]): number | undefined {
   // (A capital alone is a hot key too: wordgrinder's "F File ▷" over "E Edit ▷".)
   return padded || tags.every((m) => /^(?:[a-z0-9]{1,4}|[A-Z])$/.test(m![2]!) && m![3] === " ") ? at : undefined;
 }
+
+/**
+ * A state column at a list's right edge (`STATE_WORD`: mprocs's "tide-logger             UP" over "buoy-check
+ * DOWN"): every row a name, two blanks or more, then one word ending at the same column as every other row's, the
+ * words repeating or all in capitals: each row's state, not its label (a tag's item, whiptail's, is a sentence of
+ * its own, left-aligned).
+ */
+function stateColumn(texts: string[]): boolean {
+  const rows = texts.map((t) => STATE_ROW.exec(t.trimEnd()));
+  if (texts.length < 2 || rows.some((m) => !m)) return false;
+  const ends = new Set(texts.map((t) => t.trimEnd().length));
+  const words = rows.map((m) => m![2]!);
+  return ends.size === 1 && (new Set(words).size < words.length || words.every((w) => STATE_WORD.test(w)));
+}
+/** A name, two blanks or more, then one word (a state). */
+const STATE_ROW = /^\s*(\S.*?)\s{2,}(\S+)$/;
+/** A state in capitals: "UP", "DOWN", "RUNNING", "OK". */
+const STATE_WORD = /^\p{Lu}{2,10}$/u;
 
 /** A drop-down's row: its shortcut (maybe none) right-aligned before a bar, then its name ("Ctrl-L| Refresh"). */
 const KEY_BAR_ROW = /^(\s*)(\S{0,12})\| (\S.*?)\s*$/;
@@ -982,12 +1019,24 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         view.text(r, inner.start, arrows ? bar : inner.end).replace(/[↑↓▲▼▒▮█░▓■]\s*$/, ""),
       );
       const tagAt = tagColumn(texts);
+      const state = stateColumn(texts);
+      // A mark right before the lit row's name, a blank there on every other row (mprocs's "•tide-logger" over "
+      // pier-lights"): no part of the name.
+      const leads = texts.map((t) => t.search(/\S/));
+      const litMark = (index: number) =>
+        rows[index] === selectedRow &&
+        /^[•●◦▪▸▶►▎▌*]\S/.test(texts[index]!.slice(leads[index]!)) &&
+        leads.every((l, i) => i === index || l === leads[index]! + 1);
       const items: Omit<Item, "ref">[] = rows.map((r, index) => {
-        const text = texts[index]!;
+        const raw = texts[index]!;
+        const text = litMark(index) ? `${raw.slice(0, leads[index]!)} ${raw.slice(leads[index]! + 1)}` : raw;
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
-        const parts =
-          tagAt !== undefined ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()] : body.split(/\s{2,}/);
+        const parts = state
+          ? [body.split(/\s{2,}/)[0]!]
+          : tagAt !== undefined
+            ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()]
+            : body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
         const shortcut =
@@ -995,7 +1044,8 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
           /^(?:[CMSA]-\S(?: \S)?|\^\S(?:\^?\S){0,2}|F\d{1,2}|(?:ctrl|alt|shift)[+-]\S+|\S)$/i.test(parts[1]!);
         const tagged = parts.length === 2 && parts[0]!.length <= 12 && !shortcut;
         // A letter alone at the frame's edge after the name is its hot key (aptitude's "Install/remove packages g").
-        const hot = !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
+        const hot =
+          !state && !tagged && !shortcut && text.trimEnd().length === text.length ? / ([a-zA-Z])$/.exec(body) : null;
         // menuconfig's "[*] Networking support (NEW)", "(widget) Default host name", "Drivers  --->":
         // the mark or value before the name, the "(NEW)" after it and the arrow are not its label.
         const mark = /^(\[[ *xM]\]|<[ *M]>|\([^)]{1,20}\)) (?=\S)/.exec(body);
@@ -1014,7 +1064,9 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
                 ? parts[0]!
                 : hot
                   ? body.slice(0, hot.index).trim()
-                  : body.trim(),
+                  : state
+                    ? parts[0]!
+                    : body.trim(),
           ).replace(TREE_GUIDES, ""),
           row: r,
           col: inner.start + start,

@@ -3189,3 +3189,22 @@ test("a state mark before every item's name ('»  tides#dev' over '✓  tides#bu
     ["api#dev", "web#dev*", "docs#build"],
   ]);
 });
+
+test("a console's banner naming its version first ('QEMU 7.2.22 monitor - type 'help' for …'): no status", async () => {
+  for (const name of ["b12-qemu-start", "b12-qemu-status"])
+    expect((await blindBrief(name, "blind12")).map((e) => e[0])).not.toContain("status");
+  const banner = "Tidectl 3.1 console - type 'help' for more information\r\ntidectl> ";
+  expect((await brief(banner)).map((e) => e[0])).toEqual(["input"]);
+});
+
+test("a placeholder in angle brackets used inside the help text's words ('for <JAIL>'): no button", async () => {
+  expect((await blindBrief("b12-fail2ban-help", "blind12")).map((e) => e[0])).not.toContain("button");
+  const help =
+    "    get <POOL> depth <UNIT>       gets the depth of <UNIT> for\r\n" +
+    "                                  <POOL>\r\n    set <POOL> idle               sets the pool idle\r\ntide> ";
+  expect((await brief(help)).map((e) => e[0])).toEqual(["input"]);
+  // A button standing apart in a dialog stays one.
+  expect((await brief("  Remove the tide table?\r\n\r\n     <Yes>      <No>\r\n")).map((e) => e[0])).toContain(
+    "button",
+  );
+});

@@ -27,8 +27,12 @@ const KEY_OR_ANSWER = /^\S.*\bor (?:press|hit|type)\b.*[:?](?: \S{0,3})?$/i;
  */
 const PROMPT_THEN_HINT = /^[^()]*\w[?:](?: [^()]+?)? \((?:press|use|hit|type)\b[^()]+(?:\)|$)/i;
 
-/** A program's banner names its version: "Mail version 8.1.2", "Interactive Elixir (1.14.0)", "kpcli v3.8.1". */
+/**
+ * A program's banner names its version: "Mail version 8.1.2", "Interactive Elixir (1.14.0)", "kpcli v3.8.1", or its
+ * name then the version opening the row (qemu's monitor: "QEMU 7.2.22 monitor - type 'help' for more information").
+ */
 const BANNER = /\bversion \d|\(\d+(?:\.\d+){1,3}\)|\bv\d+(?:\.\d+){1,3}\b/i;
+const NAMED_VERSION = /^\p{Lu}[\w+-]* \d+\.\d+(?:\.\d+){0,2}\b/u;
 
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
 const COLON_HINT = /(?<=^|\s)[^\s:]{1,3}: ?[A-Z][a-z][\w/-]*/g;
@@ -577,7 +581,7 @@ export function findStatus(view: View): Found[] {
     // (Nor a program's banner, its version named: iex's "Interactive Elixir (1.14.0) - press Ctrl+C to exit (type h()
     // ENTER for help)", mail's "Mail version 8.1.2 01/15/2001.  Type ? for help.": output above the first prompt.)
     // (A bar's two ends far apart are no banner: cscope's "Cscope version 15.9        Press the ? key for help".)
-    const banner = BANNER.test(trimmed) && !/\S\s{3,}\S/.test(trimmed);
+    const banner = (BANNER.test(trimmed) || NAMED_VERSION.test(trimmed)) && !/\S\s{3,}\S/.test(trimmed);
     // (Nor a line prompt naming the word to type, its colon ending it and the cursor after it: "Type YES to confirm:".)
     const { cursor } = view;
     const prompting =

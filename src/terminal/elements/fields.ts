@@ -2006,6 +2006,8 @@ const BUTTON = /<\s{0,6}([A-Za-z][\w .'&-]{1,18}?)\s{0,6}>|\[ {1,6}([A-Za-z][\w 
 
 /** An argument's name in a usage line, `<editor>`: angle brackets right around one name, no blank inside. */
 const USAGE_ARG = /^<[\w-]+>$/;
+/** A placeholder among words: a word, one blank, the placeholder, one blank, a word ("action <ACT> for <JAIL>"). */
+const PROSE_ARG = (arg: string): RegExp => new RegExp(`\\S ${arg} \\S`);
 
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
@@ -2068,8 +2070,19 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     const cell = (m: RegExpExecArray) =>
       /^<\S[^<>]*\S>$/.test(m[0]) &&
       [row - 1, row + 1].some((r) => /^<\S[^<>]*\S>/.test(view.flat[r]?.slice(m.index!) ?? ""));
+    // A name in angle brackets, no blank inside, that the screen's other rows use inside their words, a word either
+    // side of it, is a placeholder of help text (fail2ban's "<JAIL>" alone where a description wraps, under "gets the
+    // start command for the" over "action <ACT> for <JAIL>"), not a button standing apart.
+    // (Its own row too, elsewhere on it: "action <ACT> <PROPERTY>       gets the value of <PROPERTY> for".)
+    const placeholder = (m: RegExpExecArray) =>
+      USAGE_ARG.test(m[0]) &&
+      view.flat.some((l, r) =>
+        PROSE_ARG(m[0]).test(
+          r === row ? l.slice(0, m.index!) + " ".repeat(m[0].length) + l.slice(m.index! + m[0].length) : l,
+        ),
+      );
     const matches = all.filter(
-      (m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m) && !usage(m) && !cell(m),
+      (m) => view.free(row, m.index!, m.index! + m[0].length) && apart(m) && !usage(m) && !cell(m) && !placeholder(m),
     );
     if (all.length === 0) {
       const choices = choiceButtons(view, boxes, row);

@@ -4,7 +4,7 @@
 // rests, working while it animates, waiting on the question its screen's elements show (with its
 // own choices), approve picking the question's yes, idle at rest after the answer; then an ask
 // answered from the screen. Where a CLI is not installed, its test skips and says so.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_CLIS, AGENT_COMMAND, AGENTS_BIN, NEW_AGENT_CLIS, prepareAgentHome } from "./fixtures/agent-homes.ts";
@@ -40,6 +40,8 @@ beforeAll(async () => {
   writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
   await sandbox.start();
 });
+// A test that failed or timed out before its own kill leaves no agent CLI running into the next.
+afterEach(() => sandbox.killAll());
 afterAll(async () => {
   if (outcomes.length) console.log(`auto agents (no preset):\n${outcomes.join("\n")}`);
   model?.stop();

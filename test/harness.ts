@@ -126,11 +126,26 @@ export class Sandbox {
    * reported its exit, and the agent came back resumed in this deleted directory, for good.
    */
   async #killPersisted(): Promise<void> {
+    await this.#kill((terminal) => terminal.persist === true);
+  }
+
+  /**
+   * Ends every terminal the daemon holds: a file whose tests share one daemon calls it after each
+   * test, so a test that failed or timed out before its own `kill` leaves no agent CLI running into
+   * the next tests (opencode idles at most of a core: CI, session 11, six left running, the rest
+   * of the file timed out behind them).
+   */
+  async killAll(): Promise<void> {
+    if (this.#cleaned) return;
+    await this.#kill(() => true).catch(() => {});
+  }
+
+  async #kill(which: (terminal: { id: string; persist?: boolean }) => boolean): Promise<void> {
     const connection = await DaemonConnection.open(this.socket);
     try {
       const { reply } = await connection.request({ cmd: "list" });
       for (const terminal of reply.terminals as Array<{ id: string; persist?: boolean }>)
-        if (terminal.persist) await connection.request({ cmd: "kill", id: terminal.id }).catch(() => {});
+        if (which(terminal)) await connection.request({ cmd: "kill", id: terminal.id }).catch(() => {});
     } finally {
       connection.close();
     }

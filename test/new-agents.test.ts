@@ -68,11 +68,7 @@ afterAll(async () => {
 
 // A test that failed midway leaves no session behind: cline's hub (one per home's port) would
 // serve the next test's cline, whose own hub its kill then waits for in vain.
-afterEach(async () => {
-  const listed = await t4aRaw(["list", "--json"]);
-  const sessions: Array<{ id: string }> = listed.code === 0 ? JSON.parse(listed.stdout).terminals : [];
-  for (const { id } of sessions) await t4aRaw(["kill", id]);
-});
+afterEach(() => sandbox.killAll());
 
 function env(): Record<string, string> {
   return { ...sandbox.env, ...agentEnv, HOME: home, SHELL: "/bin/bash", PATH: `${AGENTS_BIN}:${process.env.PATH}` };

@@ -6,7 +6,7 @@
 // latency of each state after the screen showed it. Then --yolo (no question), --direct (no login
 // shell; quitting the CLI leaves a shell), and a resume whose next turn carries the earlier conversation. For claude and codex, a sandboxed
 // turn in a worktree that commits, then a resume there that commits again. Where a CLI is not installed, its tests skip and say so.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AGENTS_BIN, type AgentCli, prepareAgentHome } from "./fixtures/agent-homes.ts";
@@ -57,6 +57,8 @@ function hooks(): void {
     writeFileSync(join(home, ".bashrc"), "PS1='$ '\n");
     await sandbox.start();
   });
+  // A test that failed or timed out before its own kill leaves no agent CLI running into the next.
+  afterEach(() => sandbox.killAll());
   afterAll(async () => {
     if (latencies.length)
       console.log(`real agents, ms from the screen showing it to the state event:\n${latencies.join("\n")}`);

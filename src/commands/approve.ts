@@ -10,7 +10,8 @@ import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { sameQuestion } from "../session/agent-watch.ts";
 import { findQuestion, pickChoice } from "../session/generic-agent.ts";
 import type { Picker, Session } from "../session/session.ts";
-import { ACT_TIMEOUT_MS, Actor, choose } from "./act.ts";
+import { ACT_TIMEOUT_MS, Actor } from "./act/actor.ts";
+import { choose } from "./act/choose.ts";
 import { ACTING_OPTIONS, actingRequest, actor, intOption } from "./cli-helpers.ts";
 import { defineCommand } from "./command.ts";
 

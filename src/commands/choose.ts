@@ -7,16 +7,9 @@ import { TerminalId } from "../protocol/fields.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, type Target, tableChoice } from "../terminal/targets.ts";
-import {
-  ActReply,
-  actFields,
-  Actor,
-  choose as chooseTarget,
-  hintInstead,
-  pressHint,
-  printAct,
-  submitChoice,
-} from "./act.ts";
+import { ActReply, actFields, Actor, printAct } from "./act/actor.ts";
+import { choose as chooseTarget, submitChoice } from "./act/choose.ts";
+import { hintInstead, pressHint } from "./act/key-hints.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
 

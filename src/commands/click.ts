@@ -9,16 +9,11 @@ import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { hintTarget } from "../terminal/hints.ts";
 import { findTarget, textCells } from "../terminal/targets.ts";
-import {
-  ActReply,
-  actFields,
-  Actor,
-  click as clickTarget,
-  clickText,
-  hintInstead,
-  pressHint,
-  printAct,
-} from "./act.ts";
+import { ActReply, actFields, Actor, printAct } from "./act/actor.ts";
+import { clickText } from "./act/buttons.ts";
+import { click as clickTarget } from "./act/choose.ts";
+import { hintInstead, pressHint } from "./act/key-hints.ts";
+import { refuseShellOutput } from "./act/shell-output.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -44,7 +39,7 @@ export const click = defineCommand({
       // Else the words themselves, clicked by mouse, when they show once.
       const cells = textCells(look.grid, query.text);
       if (cells.length === 1 && actor.mouseOn(look)) {
-        actor.refuseShellOutput(look);
+        refuseShellOutput(actor, look);
         return clickText(actor, look, cells[0]!);
       }
       const where =

@@ -5,7 +5,9 @@ import * as v from "valibot";
 import { deferred } from "../protocol/deferred.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { findTarget } from "../terminal/targets.ts";
-import { ActReply, actFields, Actor, fill as fillTarget, printAct, refuseShortOfPrompt } from "./act.ts";
+import { ActReply, actFields, Actor, printAct } from "./act/actor.ts";
+import { fill as fillTarget } from "./act/fields.ts";
+import { refuseShellOutput, refuseShortOfPrompt } from "./act/shell-output.ts";
 import { refOrText } from "./choose.ts";
 import { defineCommand } from "./command.ts";
 import { durationOption } from "./durations.ts";
@@ -30,7 +32,7 @@ export const fill = defineCommand({
     const query = refOrText(params.target);
     const target = findTarget(look.elements, query, ["input"]);
     refuseShortOfPrompt(target, query.text);
-    actor.refuseShellOutput(look, target);
+    refuseShellOutput(actor, look, target);
     return fillTarget(actor, look, target, params.value, params.submit ?? false);
   },
   cli: {

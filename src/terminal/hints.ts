@@ -1,7 +1,7 @@
 // Key hints: actions a full-screen program offers only as words in its status or help rows (ccmake's "[c] Configure",
 // hg's curses "c: confirm", nano's "^X Exit", "press [enter] to confirm"), read off the status elements, each with
-// the one key it draws. What `choose` presses when no element is named (src/commands/act.ts pressHint, which guards
-// where it may type). Pure.
+// the one key it draws. What `choose` presses when no element is named (src/commands/act/key-hints.ts pressHint,
+// which guards where it may type). Pure.
 import { T4aError } from "../protocol/errors.ts";
 import type { CellGrid } from "./cell-grid.ts";
 import type { Element, Item } from "./elements.ts";

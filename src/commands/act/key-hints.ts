@@ -1,0 +1,199 @@
+// Key hints pressed: the one key a full-screen program's bar draws for an action (ccmake's "[c] Configure", nano's
+// "^X Exit"), only where no shell nor REPL would read it, then what changed (`uncertain`, `opened`, `selected`,
+// `exited`). Reading the hints is src/terminal/hints.ts's.
+import { T4aError } from "../../protocol/errors.ts";
+import { type CellGrid, CellFlag } from "../../terminal/cell-grid.ts";
+import type { Element } from "../../terminal/elements.ts";
+import { type Hint, hintTarget, keyHints } from "../../terminal/hints.ts";
+import { beforeCursor, rowText, type Target } from "../../terminal/targets.ts";
+import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
+import { escapeRegExp, type Look, sameLook, screenEnds } from "./look.ts";
+import { refuseShellOutput } from "./shell-output.ts";
+
+/**
+ * A prompt's closing mark where the cursor waits: "$", "#", "%", ">", "❯". Wider than isShellPrompt (the elements'
+ * test, which must not take a program's "What now> " for a shell's) on purpose: no hint is pressed after any of them.
+ */
+const PROMPT_MARK = /[$#%>❯➜»]$/u;
+
+/** Shells, by the file name of the program the process reading the terminal runs. */
+const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
+
+/**
+ * A prompt holding the cursor, from its row's start: a few words ending in ">", ")", ":" or "?" and a blank (pdb's
+ * "(Pdb) ", "sqlite> ", python's ">>> "): a REPL reads the line there, whatever bar was drawn under it.
+ */
+const LINE_PROMPT = /^\s*\S.{0,38}[>):?] $/;
+
+/** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
+const HINT_QUIET_MS = 300;
+
+/**
+ * Before `target` is chosen or clicked: the key hint the caller's words name on its very cells, pressed instead (a
+ * key-hint row read as the element; words naming a hint elsewhere too are refused by hintTarget); else the guard
+ * against a shell's or a REPL's output. Undefined: go on with the target.
+ */
+export function hintInstead(
+  actor: Actor,
+  look: Look,
+  target: Target,
+  words: string | undefined,
+): Promise<ActReply> | undefined {
+  const hint = words ? hintTarget(look.grid, look.elements, words, target) : undefined;
+  if (hint) return pressHint(actor, look, hint);
+  refuseShellOutput(actor, look, target);
+  return undefined;
+}
+
+/**
+ * Whether two looks show the same bar at `row`: that row the same, and most rows (a monitor redraws its figures and
+ * clock every second, the bar staying; output going past moves every row).
+ */
+function sameBar(a: Look, b: Look, row: number): boolean {
+  const rowsA = a.text.split("\n");
+  const rowsB = b.text.split("\n");
+  const moved = rowsA.filter((r, i) => r !== rowsB[i]).length;
+  return rowsA[row] === rowsB[row] && moved * 2 < rowsA.length;
+}
+
+/** How often, and how far apart, the terminal's reader is looked for when none reads at the first look. */
+const READER_LOOKS = 4;
+const READER_GAP_MS = 60;
+
+/**
+ * The program reading the terminal (Actor.reader); when none reads at any of a few looks, a full-screen program that
+ * polls its keys between sleeps (curses' nodelay, hatop): the foreground group's one program that is no shell, the
+ * tty left by it in raw mode (no line discipline, no echo: a shell sets both back before it runs a command). A shell
+ * seen reading at any look is the reader.
+ */
+async function pollingReader(actor: Actor): Promise<ReturnType<Actor["reader"]>> {
+  for (let i = 0; i < READER_LOOKS; i++) {
+    const reader = actor.reader();
+    if (reader !== null) return reader;
+    await Bun.sleep(READER_GAP_MS);
+  }
+  const own = (actor.foregroundPrograms() ?? []).filter((p) => !SHELL.test(p.executable));
+  if (new Set(own.map((p) => p.executable)).size !== 1 || actor.readsLines || actor.echoes) return null;
+  return own[0]!;
+}
+
+/**
+ * Press the one key a key hint draws (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit"): only on a
+ * full-screen program's bar at the screen's top or bottom, the screen at rest, with no shell reading the terminal and
+ * no shell's prompt or cursor under or after the hint, the program taking keys one by one. A hint names no state to
+ * check: the reply is `uncertain`, saying what changed (or `exited`).
+ */
+export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<ActReply> {
+  const refuse = (why: string) =>
+    new T4aError("unsupported", `the key hint ${JSON.stringify(hint.text)}: ${why}; nothing was sent`);
+  if (!hint.key)
+    throw refuse(
+      `${JSON.stringify(hint.drawn)} is no one key to press (a letter, digit or mark as drawn, ^ and a letter, ` +
+        "Enter or Space)",
+    );
+  const { grid } = look;
+  const { element } = hint;
+  const last = element.row + element.height - 1;
+  const blankBelow = Array.from({ length: grid.rows - last - 1 }, (_, i) => rowText(grid, last + 1 + i)).every(
+    (r) => !r.trim(),
+  );
+  if (!(element.row === 0 || (last >= grid.rows - 4 && blankBelow)))
+    throw refuse("it is not on a bar at the screen's top or bottom");
+  if (!actor.alternate)
+    throw refuse("it is on the normal screen (a program's output, a shell's scrollback), not a full-screen program's");
+  const { row, col, visible } = grid.cursor;
+  if (visible && (row > hint.row || (row === hint.row && col > hint.col)))
+    throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
+  if (visible && PROMPT_MARK.test(beforeCursor(grid).trimEnd()))
+    throw refuse("the cursor waits after a shell's prompt");
+  if (visible && LINE_PROMPT.test(beforeCursor(grid)))
+    throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
+  if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
+  // (Or its output draws the same screen again and again, sngrep's every 200 ms: the hint's row the same, and most
+  // rows, over as long.)
+  if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) {
+    const first = await actor.look();
+    await Bun.sleep(HINT_QUIET_MS);
+    if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
+  }
+  const reader = await pollingReader(actor);
+  if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
+  if (reader === null) throw refuse("no program is reading the terminal now");
+  if (!reader.executable || SHELL.test(reader.executable))
+    throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
+  const now = await actor.look();
+  if (!sameBar(look, now, hint.row)) throw refuse("the screen changed while it was read");
+  await actor.keys(hint.key);
+  const changed = await actor.until((seen) => (seen.text !== now.text || !sameLook(seen, now) ? seen : undefined));
+  if (!changed) {
+    if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
+    throw new T4aError(
+      "timeout",
+      `${actor.sent.join(" ")}: the screen did not change within the wait (the program may not have taken it)`,
+    );
+  }
+  await actor.quiet(HINT_QUIET_MS, SETTLE_MS);
+  if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
+  const after = await actor.look();
+  const pressed = `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}`;
+  // The program that read the key ended, the terminal's shell going on after it (hatop's "Q=QUIT").
+  if (reader.pid > 0 && !actor.running(reader.pid))
+    return actor.reply("exited", `${pressed}: the program reading the keys (${reader.executable}) ended`);
+  if (tabMadeCurrent(now, after, hint))
+    return actor.reply("selected", `${pressed}: it is drawn as the current one of its bar now, as it was not before`);
+  const dialog = dialogNaming(now, after, hint.words);
+  if (dialog) return actor.reply("opened", `${pressed}: a dialog new on the screen says ${JSON.stringify(dialog)}`);
+  const still = keyHints(after.grid, after.elements).some((h) => h.text === hint.text && h.row === hint.row);
+  const ends = screenEnds(after.text);
+  return actor.reply(
+    "uncertain",
+    `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
+      `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
+  );
+}
+
+/** How a cell is drawn: bold and reverse, its colours. */
+function drawnAs(grid: CellGrid, row: number, col: number): string {
+  const i = row * grid.cols + col;
+  return `${grid.flags[i]! & (CellFlag.bold | CellFlag.inverse)}/${grid.fg[i]}/${grid.bg[i]}`;
+}
+
+/**
+ * Whether a pressed hint is a mode's tab made current (hatop's "1-STATUS  2-TRAFFIC … 5-CLI"): before the key it was
+ * drawn as another hint of its bar was, after it unlike every other (two others at least), each hint's cells still
+ * holding its text.
+ */
+function tabMadeCurrent(before: Look, after: Look, hint: Hint): boolean {
+  const kept = (h: Hint) => rowText(after.grid, h.row).slice(h.col, h.col + h.width) === h.text;
+  // (The bar's other hints may change with the mode: "PGUP/PGDOWN=SCROLL" for "H=HELP Q=QUIT". The tabs stay.)
+  const others = keyHints(before.grid, before.elements).filter(
+    (h) => h.row === hint.row && h.col !== hint.col && kept(h),
+  );
+  if (others.length < 2 || !kept(hint)) return false;
+  const look = (grid: CellGrid, h: Hint) => drawnAs(grid, h.row, h.col);
+  return (
+    others.some((h) => look(before.grid, h) === look(before.grid, hint)) &&
+    others.every((h) => look(after.grid, h) !== look(after.grid, hint))
+  );
+}
+
+/**
+ * The words of a dialog on `after` that `before` did not hold (not at the same place and size), when they hold the
+ * hint's words whole (sngrep's "F2 Save": its "Save capture" form): what the key opened, as drawn.
+ */
+function dialogNaming(before: Look, after: Look, words: string): string | undefined {
+  const same = (a: Element, b: Element) =>
+    a.kind === b.kind && a.row === b.row && a.col === b.col && a.width === b.width && a.height === b.height;
+  const wanted = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(words)}(?![\\p{L}\\p{N}])`, "iu");
+  for (const dialog of after.elements) {
+    if (dialog.kind !== "dialog" || before.elements.some((old) => same(old, dialog))) continue;
+    const inside = Array.from({ length: dialog.height }, (_, i) =>
+      rowText(after.grid, dialog.row + i).slice(dialog.col, dialog.col + dialog.width),
+    )
+      .join(" ")
+      .replace(/[\s│┃║─━═┌┐└┘╭╮╰╯]+/g, " ")
+      .trim();
+    if (wanted.test(`${dialog.label ?? ""} ${inside}`)) return (dialog.label ?? inside).slice(0, 80);
+  }
+  return undefined;
+}

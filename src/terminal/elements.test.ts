@@ -3208,3 +3208,53 @@ test("a placeholder in angle brackets used inside the help text's words ('for <J
     "button",
   );
 });
+
+/** What the detector reads from bytes written to an 80-column terminal: each element's kind, bounds, label, value. */
+async function boundsOf(bytes: string, rows = 24) {
+  const term = fixtureTerminal(80, rows);
+  try {
+    await writeAll(term, bytes);
+    return detectElements(cellGridOf(term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => [e.kind, e.row, e.col, e.width, e.height, e.label ?? null, e.value ?? null]);
+  } finally {
+    term.dispose();
+  }
+}
+
+// Blind set 12's (spent) line prompts, read as classes.
+test("answers wrapped alone under their question (icinga2's '… setup)' over ' [Y/n]:'): its label", async () => {
+  const question = "Please specify if this is an agent/satellite setup ('n' installs a master setup)";
+  expect(question.length).toBe(80);
+  const found = await boundsOf(`Welcome!\r\n\r\n${question} [Y/n]: `);
+  expect(found.map((e) => e.slice(0, 6))).toEqual([["question", 2, 0, 80, 2, question]]);
+  // (Answers alone on a row of their own under prose not filling its row ask it unlabelled: parted's "Yes/No?".)
+  const parted = "Warning: all data on this disk will be lost. Do you want to continue?\r\nYes/No? ";
+  expect((await boundsOf(parted)).map((e) => e.slice(0, 6))).toEqual([["question", 0, 0, 69, 2, null]]);
+});
+
+test("a yes/no question under the paragraph explaining it (google-authenticator's): from its first row", async () => {
+  const paragraph = [
+    "If the computer that you are logging into isn't hardened against brute-force",
+    "login attempts, you can enable rate-limiting for the authentication module.",
+    "By default, this limits attackers to no more than 3 login attempts every 30s.",
+  ];
+  const ask = "Do you want to enable rate-limiting? (y/n) ";
+  const found = await boundsOf(`Done.\r\n\r\n${paragraph.join("\r\n")}\r\n${ask}`);
+  expect(found.map((e) => e.slice(0, 6))).toEqual([["question", 2, 0, 77, 4, "Do you want to enable rate-limiting?"]]);
+  // The question opening the paragraph, sentences after it wrapped onto its answers' row: labelled with it alone.
+  const reuse = [
+    "Do you want to disallow multiple uses of the same authentication",
+    "token? This restricts you to one login about every 30s, but it increases",
+    "your chances to notice or even prevent man-in-the-middle attacks (y/n) ",
+  ];
+  expect((await boundsOf(`\r\n${reuse.join("\r\n")}`)).map((e) => e.slice(0, 6))).toEqual([
+    ["question", 1, 0, 72, 3, "Do you want to disallow multiple uses of the same authentication token?"],
+  ]);
+  // (Lines of output over a question, no sentence wrapped from one to the next, are no part of it: apt's.)
+  const apt =
+    "Need to get 1,234 kB of archives.\r\nAfter this operation, 4,096 kB of additional disk space will be used.\r\n";
+  expect((await boundsOf(`${apt}Do you want to continue? [Y/n] `)).map((e) => e.slice(0, 6))).toEqual([
+    ["question", 2, 0, 30, 1, "Do you want to continue?"],
+  ]);
+});

@@ -42,6 +42,13 @@ const PRINTED: Array<[string, string[]]> = [
   ["Retry? (r)etry, (a)bort:", ["retry", "r"]],
   ["Really delete? Yes or No:", ["Yes", "No"]],
   ["[ ?? ] Proceed anyway? (yes/no) [no]:", ["yes", "no"]],
+  // Answers the terminal wraps alone onto the next row (icinga2's, 80 columns), a question under its paragraph.
+  ["Please specify if this is an agent/satellite setup ('n' installs a master setup) [Y/n]:", ["y", "n"]],
+  ["", []],
+  ["If the computer that you are logging into isn't hardened against brute-force", []],
+  ["login attempts, you can enable rate-limiting for the authentication module.", []],
+  ["By default, this limits attackers to no more than 3 login attempts every 30s.", []],
+  ["Do you want to enable rate-limiting? (y/n)", ["y", "n"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {
@@ -55,7 +62,7 @@ test("a question printed above a shell's prompt is no question: choose refuses, 
     "-c",
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
-  await sandbox.shown(id, "i for more info)");
+  await sandbox.shown(id, "rate-limiting? (y/n)");
   for (const [line, names] of PRINTED)
     for (const named of names) {
       const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "2s"]);

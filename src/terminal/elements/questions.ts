@@ -314,8 +314,17 @@ export function findQuestions(view: View): Found[] {
     // Answers alone on their row ("Yes/No?", parted's) ask the paragraph of prose above them.
     let top = row;
     while (!label && top > 0 && /^[A-Za-z]/.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
-    if (label) top = openedAbove(view, row, label);
-    if (top < row && label) label = wrappedSentence(view, top, row, label);
+    // Unless the terminal wrapped them there, the row above full to its last column (icinga2's "Please specify if this
+    // is an agent/satellite setup ('n' installs a master setup)" over " [Y/n]:"): that row's words are the question.
+    const wrappedOnto = label ? undefined : wrappedQuestion(view, row, top);
+    if (wrappedOnto) [top, label] = wrappedOnto;
+    else if (label) top = openedAbove(view, row, label);
+    // A question on its own row at the foot of the paragraph explaining it, opening at the first column as it does
+    // (google-authenticator's "… you can enable rate-limiting for the authentication module." … over "Do you want to
+    // enable rate-limiting? (y/n)"): the paragraph is the question's.
+    const explained = label && top === row && start === 0 ? explainedAbove(view, row) : row;
+    if (top < row && label && !wrappedOnto) label = askedSentence(wrappedSentence(view, top, row, label));
+    top = Math.min(top, explained);
     const col = Math.min(start, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.search(/\S/)));
     const right = Math.max(end, ...Array.from({ length: row - top }, (_, i) => view.flat[top + i]!.trimEnd().length));
     out.push({
@@ -1295,6 +1304,53 @@ function circleToggles(view: View): Found[] {
 function wrappedSentence(view: View, top: number, row: number, label: string): string {
   for (let r = top; r < row; r++) if (!/^\S/.test(view.flat[r]!)) return label;
   return clean([...view.flat.slice(top, row), label].join(" "));
+}
+
+/**
+ * Answers the terminal wrapped alone onto the row under their question, the rows above up to `top` each full to their
+ * last column (icinga2's "… ('n' installs a master setup)" over " [Y/n]:"): those rows' top and their words, the label.
+ * (parted's "Yes/No?" under prose that ends short of the edge asks it unlabelled.)
+ */
+function wrappedQuestion(view: View, row: number, top: number): [number, string] | undefined {
+  const full = (r: number) => r >= top && r < row && view.flat[r]!.trimEnd().length >= view.cols;
+  if (!full(row - 1)) return undefined;
+  let first = row - 1;
+  while (full(first - 1)) first--;
+  const label = clean(view.flat.slice(first, row).join(""));
+  return /\p{L}/u.test(label) ? [first, label] : undefined;
+}
+
+/**
+ * The first row of a paragraph of prose over a question's row (`explainedAbove`): rows from the first column, no blank
+ * between, the one right above ending its sentence, a sentence among them broken onto the next row where its next
+ * word would not fit (a lower case word opening that row), a blank row or the screen's top over the first. Else the
+ * question's own row (apt's "After this operation, 4,096 kB of additional disk space will be used." over "Do you want
+ * to continue? [Y/n]": lines of their own, no sentence wrapped).
+ */
+function explainedAbove(view: View, row: number): number {
+  let first = row;
+  while (first > 0 && /^\S/.test(view.flat[first - 1]!) && view.free(first - 1, 0, view.cols)) first--;
+  if (first > row - 2 || (first > 0 && view.flat[first - 1]!.trim())) return row;
+  if (!/[.!]$/.test(view.flat[row - 1]!.trimEnd())) return row;
+  for (let r = first; r < row - 1; r++) {
+    const [end, next] = [view.flat[r]!.trimEnd(), view.flat[r + 1]!];
+    // (Broken where the next word would not fit, short of the edge: a program's own wrap. Not the terminal's, ssh's
+    // "… can't be establis" over "hed.", nor a diagnostic's line of its own, crontab's "…:3: bad minute".)
+    const word = /^[a-z]\S*/.exec(next)?.[0];
+    const wrapped = end.length < view.cols && end.length >= view.cols * 0.6;
+    if (word && wrapped && end.length + 1 + word.length > view.cols * 0.75 && !/[.!?:;]$/.test(end)) return first;
+  }
+  return row;
+}
+
+/**
+ * A question's sentence, wrapped, then sentences of its explanation going on up to its answers (google-authenticator's
+ * "Do you want to disallow multiple uses of the same authentication token? This restricts you to one login about every
+ * 30s, but …"): the question alone. (A remark in parentheses after it stays: reportbug's "… access? (You should …)".)
+ */
+function askedSentence(label: string): string {
+  const asked = /^(.*?\?) (?=\p{Lu})/u.exec(label);
+  return asked && !label.slice(asked[0].length).includes("?") ? asked[1]! : label;
 }
 
 /** A question that opens in lower-case words: a sentence going on from the rows above it. */

@@ -3258,3 +3258,16 @@ test("a yes/no question under the paragraph explaining it (google-authenticator'
     ["question", 2, 0, 30, 1, "Do you want to continue?"],
   ]);
 });
+
+test("foot hints ('m - More binds', 'i - Interact   u/d - Scroll logs'): statuses, cut ones too", async () => {
+  const statuses = async (name: string) =>
+    (await blindBrief(name, "blind12")).filter((e) => e[0] === "status").map((e) => [e[1], e[2]]);
+  expect(await statuses("b12-turbo-tasks")).toEqual([
+    [22, 0],
+    [23, 25],
+  ]);
+  expect(await statuses("b12-turbo-keybinds")).toEqual([[22, 0]]);
+  // Options numbered so at the foot are no hints.
+  const options = `${"\r\n".repeat(20)}1 - MIT\r\n2 - BSD\r\n3 - GPL\r\nChoose from 1, 2, 3 [1]: `;
+  expect((await brief(options)).map((e) => e[0])).not.toContain("status");
+});

@@ -62,3 +62,15 @@ test("a hint is named by its words whole or as drawn, case aside; not by a part 
   const entry = elements.find((e) => e.kind === "checkbox")!;
   expect(() => hintTarget(grid, elements, "Configure", { element: entry })).toThrow("names both");
 });
+
+test("turbo's foot: 'i - Interact' presses i, named only as drawn; 'u/d - Scroll logs' is no one key", async () => {
+  const { hints } = await hintsOf("b12-turbo-tasks", blindDir("blind12"));
+  expect(pairs(hints)).toEqual([
+    ["m - More binds", "m"],
+    ["i - Interact", "i"],
+    ["u/d - Scroll logs", null],
+    ["U/D - Page logs", null],
+  ]);
+  expect(hintsNamed(hints, "i - Interact").map((h) => h.key)).toEqual(["i"]);
+  expect(hintsNamed(hints, "Interact")).toEqual([]);
+});

@@ -35,12 +35,15 @@ export interface Hint {
  * A key as hints draw it: in brackets ("[c]", "[enter]"), in angle brackets ("<space>"), nano's "^X" and "M-U", or a
  * key and a colon ("c:", "?:", "q:quit"); "press" may come before it. On a key bar also a function key or a named key
  * before a capitalised word ("F2 Save", "F10 Exit", "Enter Show"), a digit and a dash before one ("5-CLI", a mode's
- * tab), one character and "=" before a word ("Q=QUIT").
+ * tab), one character and "=" before a word ("Q=QUIT"); at the bottom a key, " - " and a capitalised word ("i -
+ * Interact", turbo's).
  */
 const HINT_KEY = new RegExp(
   String.raw`(?<=^|\s)(?:press\s+)?(?:\[([^[\]\s]{1,10})\]|<([^<>\s]{1,10})>|(\^\S|M-\S)|([^\s:[\]<>]{1,12}):` +
     // A key bar's: "F2 Save", "Enter Show"; "5-CLI"; "Q=QUIT".
-    String.raw`|(F(?:1[0-2]|[1-9])|Esc|Enter|Space|Tab)(?= \p{Lu})|(\d)-(?=\p{Lu})|([!-<>-~])=(?=\p{L}))`,
+    String.raw`|(F(?:1[0-2]|[1-9])|Esc|Enter|Space|Tab)(?= \p{Lu})|(\d)-(?=\p{Lu})|([!-<>-~])=(?=\p{L})` +
+    // A key, " - ", a capitalised word ("i - Interact", "Ctrl-z - Stop interacting"; no figure: "1 - MIT" is no hint).
+    String.raw`|([^\s\d:[\]<>]{1,3}|(?:ctrl|alt|shift)[-+]\S) - (?=\p{Lu}))`,
   "giu",
 );
 
@@ -82,6 +85,13 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
             !/^ ?\p{Lu}/u.test(line.slice(match.index! + match[0].length)))
         )
           continue;
+        // (The dash form's word a capital as drawn, and its key a hint's start: the row's, or after two blanks.)
+        if (
+          match[8] !== undefined &&
+          (!/^\p{Lu}/u.test(line.slice(match.index! + match[0].length)) ||
+            (match.index! > 0 && !/(?:^|\s{2})$/.test(line.slice(0, match.index!))))
+        )
+          continue;
         // (A key and a colon opens a hint only at a hint's start: the row's, or after two blanks: hg's "c: confirm",
         // not "arrow keys:".)
         if (colonForm && match.index! > 0 && !/(?:^|\s{2}|[,(])\s*$/.test(line.slice(0, match.index!))) continue;
@@ -94,7 +104,7 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
         // The words end at two blanks, a comma, a stop or a parenthesis.
         const said = words.split(/\s{2,}|[,.;()]/)[0]!.trim();
         if (!said) continue;
-        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? match[7]!;
+        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? match[7] ?? match[8]!;
         const text = line.slice(match.index!, match.index! + match[0].length + after.indexOf(said) + said.length);
         hints.push({
           key: keyOf(drawn),
@@ -105,7 +115,9 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
           col: match.index!,
           width: text.length,
           element,
-          ...(match[5] !== undefined || match[6] !== undefined || match[7] !== undefined ? { asDrawn: true } : {}),
+          ...(match[5] !== undefined || match[6] !== undefined || match[7] !== undefined || match[8] !== undefined
+            ? { asDrawn: true }
+            : {}),
         });
       }
     }

@@ -296,3 +296,43 @@ test("a key bar's hint, its key polled between sleeps: opened for a dialog namin
     effect: "exited",
   });
 }, 90_000);
+
+// Key hints as a key, " - " and its words at the bottom rows (turbo's "i - Interact   u/d - Scroll logs"; meaning22,
+// 7 December): named only as drawn, pressed under every guard of the bar forms above. Drawn at the alternate screen's
+// foot with a shell's prompt above them, or by a script that then sleeps, they type nothing.
+const DASH_HINTS = "↑ ↓ - Select\\nm - More binds      i - Interact   u/d - Scroll logs   s - Stop";
+const DASH_NAMED = ["i - Interact", "m - More binds", "s - Stop"];
+
+test("key hints drawn as 'i - Interact' at the foot, a shell's prompt above or a sleeping script: nothing is typed", async () => {
+  const refused = async (id: string) => {
+    for (const named of DASH_NAMED) {
+      const clicked = await sandbox.run(["click", id, "--text", named, "--json", "--timeout", "2s"]);
+      expect(clicked.code, `click --text ${named}: ${clicked.stdout}`).not.toBe(0);
+    }
+  };
+  const draw = `printf '\\033[?1049h\\033[2J\\033[23;1H${DASH_HINTS}\\033[1;1H'`;
+  for (const how of [`exec ${BASH}`, `exec script -qfc '${BASH}' /dev/null`]) {
+    const id = await shell(draw, how);
+    await sandbox.shown(id, "s - Stop");
+    await sandbox.shown(id, "$");
+    expect(await statusText(id)).toContain("i - Interact");
+    await refused(id);
+    expect((await sandbox.screen(id)).split("\n")[0]!.trimEnd()).toBe("$");
+  }
+  const out = join(sandbox.dir, "dash-sleep.txt");
+  const id = await sandbox.ok([
+    "create",
+    "--cwd",
+    sandbox.dir,
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `${draw}; sleep 20; read -t 1 line; echo "got[$line]" > ${out}`,
+  ]);
+  await sandbox.shown(id, "s - Stop");
+  expect(await statusText(id)).toContain("i - Interact");
+  await refused(id);
+  await waitFor(() => existsSync(out) || undefined, 30_000, "the script's end");
+  expect(readFileSync(out, "utf8")).toBe("got[]\n");
+}, 120_000);

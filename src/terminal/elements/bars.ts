@@ -2,7 +2,7 @@
 // mouse).
 import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import type { Found } from "./types.ts";
-import { stripFrame, type View } from "./view.ts";
+import { stripFrame, VERTICAL, type View } from "./view.ts";
 
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
@@ -251,9 +251,74 @@ function keyHintRows(view: View): Found[] {
   return out;
 }
 
+/**
+ * A key, " - ", then what it does, a capital first (`KEY_DASH`: turbo's "↑ ↓ - Select", "m - More binds", "u/d - Scroll
+ * logs", "Ctrl-z - Stop interacting"): no figure for a key (cookiecutter's "1 - MIT" is an option).
+ */
+const KEY_DASH =
+  /(?:[↑↓←→](?: [↑↓←→])?|(?:ctrl|alt|shift)[-+]\S|[^\s\d]{1,3}(?:\/[^\s\d]{1,3})?) - \p{Lu}\p{Ll}*(?: \p{Ll}+){0,3}/iu;
+/** A KEY_DASH hint cut by a box or the screen's edge ("↑ ↓ - Se", "t/" of "t/b - Jump to top"). */
+const KEY_DASH_CUT = /^(?:[↑↓←→](?: [↑↓←→])?|[^\s\d]{1,3}(?:\/[^\s\d]{0,3})?)(?: -(?: \p{Lu}\S*)?)?$/u;
+
+/**
+ * Key hints in the bottom rows, each a key, a dash and what it does, two blanks or more apart (`KEY_DASH`: turbo's "i -
+ * Interact   u/d - Scroll logs   U/D - Page logs" beside "m - More binds" under "↑ ↓ - Select"), in a run of free cells
+ * between frames or panes: a status, rows of them one under another at one column one status. The last hint may be
+ * cut where a box or the screen's edge stops it; a run of one hint counts only in a status of two or more.
+ */
+function dashHintRows(view: View): Found[] {
+  const runs: { row: number; start: number; end: number; hints: number; whole: boolean }[] = [];
+  for (let row = Math.max(0, view.rows - 3); row < view.rows; row++) {
+    let col = 0;
+    while (col < view.cols) {
+      const frame = (c: number) => !view.free(row, c, c + 1) || VERTICAL.includes(view.char(row, c));
+      if (frame(col)) {
+        col++;
+        continue;
+      }
+      let end = col;
+      while (end < view.cols && !frame(end)) end++;
+      const text = view.text(row, col, end);
+      const parts = text.trim().split(/\s{2,}/);
+      const whole = parts.filter((p) => new RegExp(`^${KEY_DASH.source}$`, "iu").test(p)).length;
+      const cut =
+        KEY_DASH_CUT.test(parts[parts.length - 1]!) &&
+        (end === view.cols || frame(end)) &&
+        text.trimEnd().length === text.length;
+      if (text.trim() && (whole === parts.length || (whole === parts.length - 1 && cut)) && (whole || cut)) {
+        const start = col + text.search(/\S/);
+        runs.push({ row, start, end: col + text.trimEnd().length, hints: parts.length, whole: whole > 0 });
+      }
+      col = end;
+    }
+  }
+  const out: Found[] = [];
+  const taken = new Set<(typeof runs)[number]>();
+  for (const run of runs) {
+    if (taken.has(run)) continue;
+    const block = [run];
+    for (let next = runs.find((r) => r.row === run.row + 1 && r.start === run.start); next; ) {
+      block.push(next);
+      const last: (typeof runs)[number] = next;
+      next = runs.find((r) => r.row === last.row + 1 && r.start === run.start);
+    }
+    // (One hint alone: only beside other hints on its row, a bar another pane cuts: "Ctrl-z - Stop interacting".)
+    const hints = block.reduce((n, r) => n + r.hints, 0);
+    const beside = runs.some((r) => r !== run && r.row === run.row);
+    if ((hints < 2 && !beside) || !block.some((r) => r.whole)) continue;
+    for (const r of block) taken.add(r);
+    const width = Math.max(...block.map((r) => r.end)) - run.start;
+    const text = block.map((r) => view.text(r.row, run.start, run.start + width).trimEnd()).join("\n");
+    out.push({ kind: "status", row: run.row, col: run.start, width, height: block.length, text });
+    for (const r of block) view.use(r.row, r.start, r.end - r.start);
+  }
+  return out;
+}
+
 export function findStatus(view: View): Found[] {
   const out: Found[] = cornerMenuBar(view);
   out.push(...keyHintRows(view));
+  out.push(...dashHintRows(view));
   const hintRows: number[] = [];
   for (let row = 0; row < view.rows; row++) {
     const matches = view.flat[row]!.match(KEY_HINT);

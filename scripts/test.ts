@@ -21,8 +21,8 @@ const TIMINGS = "test/timings.json";
  * the bound (busy 99 % through the first half at 4), so more would only starve the real agent CLIs. */
 const DEFAULT_WORKERS = 4;
 const SERIAL = /^\/\/ Serial phase: /m;
-/** A file that starts the real agent CLIs names their bin directory. */
-const AGENT_CLIS = /\bAGENTS_BIN\b/;
+/** A file that starts the real agent CLIs names their bin directory, or runs test/real-agents.ts's tests. */
+const AGENT_CLIS = /\bAGENTS_BIN\b|\/real-agents\.ts"/;
 
 const args = process.argv.slice(2);
 let workers = Number(process.env.T4A_TEST_WORKERS || DEFAULT_WORKERS);

@@ -3271,3 +3271,34 @@ test("foot hints ('m - More binds', 'i - Interact   u/d - Scroll logs'): statuse
   const options = `${"\r\n".repeat(20)}1 - MIT\r\n2 - BSD\r\n3 - GPL\r\nChoose from 1, 2, 3 [1]: `;
   expect((await brief(options)).map((e) => e[0])).not.toContain("status");
 });
+
+test("a titled one-row box across a list's frame, the cursor in it: the list read, its line a field", async () => {
+  for (const [name, value] of [
+    ["b12-mprocs-add", "npm run lint"],
+    ["b12-mprocs-rename", ""],
+  ] as const) {
+    const fixture = await loadFixture(name, blindDir("blind12"));
+    try {
+      const found = detectElements(cellGridOf(fixture.term));
+      expect(found.filter((e) => e.kind === "menu").map((e) => e.items!.map((i) => i.label))).toEqual([
+        ["tide-logger", "pier-lights", "buoy-check"],
+      ]);
+      expect(found.filter((e) => e.kind === "input").map((e) => [e.row, e.value, e.cursor])).toEqual([
+        [11, value, true],
+      ]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // Drawn by a program: a frame of three rows, a box titled "Rename" across its right side holding the cursor.
+  const list = (name: string, lit = false) => `│${lit ? "\x1b[7m" : ""}${name.padEnd(16)}\x1b[0m│\r\n`;
+  const screen =
+    `┌${"─".repeat(16)}┐\r\n${list("harbour")}${list("tides", true)}${list("piers")}` +
+    `${"│                │\r\n".repeat(4)}└${"─".repeat(16)}┘` +
+    `\x1b[6;10H┌Rename${"─".repeat(20)}┐\x1b[7;10H│pier-${" ".repeat(21)}│\x1b[8;10H└${"─".repeat(26)}┘\x1b[7;16H`;
+  const read = (await brief(screen)).filter((e) => e[0] !== "text");
+  expect(read.map((e) => e[0])).toEqual(["dialog", "menu", "dialog", "input"]);
+  // Printed above a shell's prompt, the cursor not in it: no field.
+  const printed = `┌Rename${"─".repeat(20)}┐\r\n│pier-${" ".repeat(21)}│\r\n└${"─".repeat(26)}┘\r\n$ `;
+  expect((await brief(printed)).filter((e) => e[0] === "input").map((e) => e[3])).toEqual(["$"]);
+});

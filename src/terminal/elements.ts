@@ -63,9 +63,20 @@ export function detectElements(grid: CellGrid): Element[] {
         ),
     );
     // The frame is not text; what is inside is read on its own (not what the other holds across its border).
+    // (Not where another box drawn over it hides the side: that cell is the other's.)
+    const under = (row: number, col: number) =>
+      boxes.some(
+        (o) =>
+          o !== box &&
+          !contains(box, o) &&
+          !contains(o, box) &&
+          row >= o.top &&
+          row <= o.bottom &&
+          col >= o.left &&
+          col <= o.right,
+      );
     for (let row = box.top; row <= box.bottom; row++) {
-      view.use(row, box.left, 1);
-      view.use(row, box.right, 1);
+      for (const col of [box.left, box.right]) if (!under(row, col)) view.use(row, col, 1);
     }
     for (const row of [box.top, box.bottom]) {
       for (let col = box.left; col <= box.right; col++)

@@ -15,7 +15,30 @@ const MAX_BOXES = 256;
 const WINDOW_WIDGET = /\[[◆■]\]|(?:\b\d{1,2}\s+)?\[[Z↕↑]\]|^─?\[[x×]\]/g;
 
 export function findBoxes(view: View): Box[] {
+  const boxes = scanBoxes(view, []);
+  // A frame another box is drawn across (mprocs's "Processes" list, its right side under the "Add process" box): its
+  // side goes on under the other, read again with the rows that box covers allowed.
+  if (boxes.length && boxes.length < MAX_BOXES) {
+    const more = scanBoxes(view, boxes).filter(
+      (b) => !boxes.some((o) => o.top === b.top && o.left === b.left) && b.bottom - b.top >= 4,
+    );
+    if (more.length) {
+      boxes.push(...more.slice(0, MAX_BOXES - boxes.length));
+      boxes.sort((a, b) => a.top - b.top || a.left - b.left);
+    }
+  }
+  return boxes;
+}
+
+/**
+ * Boxes read from their corners down their sides. `over`: boxes found already, drawn over others: a side may be
+ * hidden in the rows one of them covers at the side's column (crossed by its border, or under its inside).
+ */
+function scanBoxes(view: View, over: Box[]): Box[] {
   const boxes: Box[] = [];
+  const hidden = (row: number, col: number) =>
+    over.some((o) => row >= o.top && row <= o.bottom && col >= o.left && col <= o.right);
+  let hiddenRows = 0;
   for (let top = 0; top < view.rows && boxes.length < MAX_BOXES; top++) {
     for (let left = 0; left < view.cols && boxes.length < MAX_BOXES; left++) {
       // Frames drawn in ASCII ("+---- Welcome ----+" over "|" sides: links2's) count when they
@@ -42,6 +65,7 @@ export function findBoxes(view: View): Box[] {
       }
       if (right < left + 2 || (ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1))))) continue;
       let bottom = -1;
+      hiddenRows = 0;
       for (let row = top + 1; row < view.rows; row++) {
         const l = view.char(row, left);
         const r = view.char(row, right);
@@ -55,13 +79,17 @@ export function findBoxes(view: View): Box[] {
         }
         // (A side left unpainted where text was drawn over it, whiptail's textbox, still closes on its corners.)
         // (Nor a list's scroll marks drawn on its right side: mc's "^", "*" and "v".)
-        if (
-          !(sides.includes(l) || "├╟┝┠╞┣".includes(l)) ||
-          !(sides.includes(r) || "┤╢┥┨╡┫ ".includes(r) || (!ascii && "^v*↑↓▲▼█▒░▮■".includes(r)))
-        )
+        const [leftSide, rightSide] = [
+          sides.includes(l) || "├╟┝┠╞┣".includes(l),
+          sides.includes(r) || "┤╢┥┨╡┫ ".includes(r) || (!ascii && "^v*↑↓▲▼█▒░▮■".includes(r)),
+        ];
+        if (over.length && (!leftSide || !rightSide)) hiddenRows++;
+        if (!(leftSide || (over.length && hidden(row, left))) || !(rightSide || (over.length && hidden(row, right))))
           break;
       }
       if (bottom < 0) continue;
+      // (Hidden for a few rows only: a small box across the side, not a dialog over most of a panel, mc's.)
+      if (hiddenRows > Math.max(3, (bottom - top) / 5)) continue;
       const border = view.text(top, left + 1, right);
       // mc's panels: "<─ /tmp ───.[^]>": the arrows and the history button are not the title; nor a window's
       // close and zoom widgets and its number (xwpe's "─[◆]─── tide.c ───1─[Z]─", `WINDOW_WIDGET`).

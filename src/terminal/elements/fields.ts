@@ -548,12 +548,21 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
   // --inputbox), the cursor in it or not (the focus on the buttons); its label is the text above it.
   // A short name padded in such a box is a button (finch's "│ Cancel │"); a label before the box on
   // its row ("Protocol:│Bonjour  │↓│") is the field's.
+  // (Or a titled one alone, holding the cursor, its text from its first cell: a small dialog asking for one line,
+  // mprocs's "Add process" over its panes; not mc's "Quick cd", its label " cd" inside.)
   for (const box of boxes) {
     const row = box.top + 1;
     const inner = view.text(row, box.left + 1, box.right);
+    const asking =
+      box.title !== "" &&
+      !/^\s+\S/.test(inner) &&
+      cursor.visible &&
+      cursor.row === row &&
+      cursor.col > box.left &&
+      cursor.col < box.right;
     if (
       box.bottom - box.top !== 2 ||
-      !boxes.some((outer) => outer !== box && contains(outer, box)) ||
+      !(asking || boxes.some((outer) => outer !== box && contains(outer, box))) ||
       !view.free(row, box.left + 1, box.right)
     )
       continue;

@@ -224,6 +224,9 @@ const CANCEL_CHECK_MS = 5;
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
 
+/** How many lines entered (Enter typed on the normal screen) are remembered for the acting guards. */
+const ENTERED_LINES_KEPT = 64;
+
 export class Terminal {
   readonly id: string;
   readonly argv: string[];
@@ -258,6 +261,8 @@ export class Terminal {
   #syncWaiters: Array<() => void> = [];
   #waiters = new Set<Waiter>();
   #typedLines: string[] = [];
+  /** Lines entered on the normal screen, oldest first: its row up to the cursor and what was typed, and who read it. */
+  #enteredLines: { line: string; group: number | undefined }[] = [];
   /** The last command_done and whether anything was written after it (a wait's hint). */
   #lastDone: { code: number | null; inputAfter: boolean } | undefined;
   #shellState: ShellState = "starting";
@@ -489,6 +494,35 @@ export class Terminal {
     }
   }
 
+  /**
+   * A line end typed on the normal screen: the cursor's row up to the cursor (the prompt, what was typed at it so far)
+   * and the text typed before the line end, remembered with the foreground process group that read it. A program's
+   * output can clear a row, push it past the scrollback or draw over it; it cannot take back a line entered.
+   */
+  #enter(data: string): void {
+    if (!this.alive || this.screen.alternate) return;
+    const { row, col } = this.screen.cursor();
+    const rows = this.screen.rows;
+    const shown = this.screen.lines("viewport", rows - 1 - row, rows - row, false)[0] ?? "";
+    const typed = data.split(/[\r\n]/)[0]!.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
+    const line = `${shown.slice(0, col)}${typed}`.trimEnd();
+    if (!line.trim()) return;
+    this.#enteredLines.push({ line, group: procStat(this.#pty.pid)?.tpgid });
+    if (this.#enteredLines.length > ENTERED_LINES_KEPT)
+      this.#enteredLines.splice(0, this.#enteredLines.length - ENTERED_LINES_KEPT);
+  }
+
+  /**
+   * The lines entered on the normal screen (`#enter`), oldest first, that the foreground process group holding the
+   * terminal now read (all of them where that cannot be told): the commands a REPL took, though its output erased them.
+   */
+  enteredLines(): string[] {
+    const group = procStat(this.#pty.pid)?.tpgid;
+    return this.#enteredLines
+      .filter((entered) => group === undefined || entered.group === undefined || entered.group === group)
+      .map((entered) => entered.line);
+  }
+
   /** Input as typed; lines of text input are remembered so waits can ignore their echo. */
   write(data: string | Uint8Array): void {
     if (typeof data === "string") {
@@ -498,6 +532,7 @@ export class Terminal {
       if (this.#typedLines.length > TYPED_LINES_KEPT)
         this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
     }
+    if (typeof data === "string" && /[\r\n]/.test(data)) this.#enter(data);
     this.#pty.write(data);
     if (this.#lastDone) this.#lastDone.inputAfter = true;
     this.#inputWanted.activity();

@@ -102,6 +102,11 @@ export class Actor {
     return count > 0 ? this.#terminal.screen.lines("scrollback", 0, Math.min(count, total), true) : [];
   }
 
+  /** The lines entered at the terminal that the program holding it now read, oldest first (Terminal.enteredLines). */
+  enteredLines(): string[] {
+    return this.#terminal.enteredLines();
+  }
+
   /** The program reading the terminal now (null: none; undefined: not known here). */
   reader(): ReturnType<Terminal["reader"]> {
     return this.#terminal.reader();

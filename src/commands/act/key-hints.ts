@@ -3,7 +3,7 @@
 // `exited`). Reading the hints is src/terminal/hints.ts's.
 import { T4aError } from "../../protocol/errors.ts";
 import { type CellGrid, CellFlag } from "../../terminal/cell-grid.ts";
-import type { Element } from "../../terminal/elements.ts";
+import { type Element, isReplPrompt } from "../../terminal/elements.ts";
 import { type Hint, hintTarget, keyHints } from "../../terminal/hints.ts";
 import { beforeCursor, rowText, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
@@ -24,6 +24,13 @@ const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|
  * "(Pdb) ", "sqlite> ", python's ">>> "): a REPL reads the line there, whatever bar was drawn under it.
  */
 const LINE_PROMPT = /^\s*\S.{0,38}[>):?] $/;
+
+/**
+ * A prompt's last mark and one blank right before a hidden cursor (python's ">>> ", node's "> ", pdb's "(Pdb) ", sbcl's
+ * "* ", swipl's "?- "): a REPL's line may wait there, its cursor hidden by what was drawn before it. Not ": " nor
+ * "? ": a full-screen program parks its hidden cursor after a field's label (sngrep's "Display Filter: ").
+ */
+const HIDDEN_PROMPT = /(?:[$#%>❯➜»)*&›]|\?-) $/u;
 
 /** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
 const HINT_QUIET_MS = 300;
@@ -108,6 +115,10 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     throw refuse("the cursor waits after a shell's prompt");
   if (visible && LINE_PROMPT.test(beforeCursor(grid)))
     throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
+  // (A hidden cursor is parked anywhere by a full-screen program, but a REPL draws its prompt where the cursor stands:
+  // a bar drawn on the alternate screen, the cursor hidden and sent home, then python's ">>> " there.)
+  if (!visible && (HIDDEN_PROMPT.test(beforeCursor(grid)) || isReplPrompt(beforeCursor(grid))))
+    throw refuse("the cursor, hidden, waits after a prompt's mark (a REPL's line may wait there, not a program's bar)");
   if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
   // (Or its output draws the same screen again and again, sngrep's every 200 ms: the hint's row the same, and most
   // rows, over as long.)

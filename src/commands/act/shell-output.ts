@@ -31,6 +31,9 @@ export function refuseShellOutput(actor: Actor, look: Look, target?: Target): vo
     scrolled ??= actor.history(actor.historyLength());
     return scrolled;
   };
+  // (And the lines entered at the terminal, read by the program holding it now: output longer than the scrollback, a
+  // clear, or rows drawn over erase a REPL's command row from the screen and the scrollback, never from these.)
+  const entered = () => actor.enteredLines();
   const prompt = normal ? beforeCursor(look.grid) : "";
   const above = normal && (!element || element.row < row);
   const [who, why] = actor.atShellPrompt
@@ -41,13 +44,17 @@ export function refuseShellOutput(actor: Actor, look: Look, target?: Target): vo
         ? ["REPL", "python's or IPython's prompt holds the cursor"]
         : above && askedBefore(look.grid, prompt, element, earlier())
           ? ["REPL", "the same prompt stands above it, a line typed after it"]
-          : [];
+          : above && askedBefore(look.grid, prompt, element, entered())
+            ? ["REPL", "a line was entered after the same prompt, though the screen no longer shows that row"]
+            : [];
   const holds = !!element && element.row <= row && row < element.row + element.height;
   // (The prompt holding the cursor may end in the program's own, seen above the target with a command typed after
   // it: the words before it on its row are that command's output printed with no newline at its end, and so is the
   // target, there or above.)
   const own =
-    normal && element && (holds || above) ? promptAfterOutput(look.grid, prompt, element, earlier()) : undefined;
+    normal && element && (holds || above)
+      ? promptAfterOutput(look.grid, prompt, element, entered().concat(earlier()))
+      : undefined;
   if (own !== undefined)
     throw new T4aError(
       "invalid_params",

@@ -3302,3 +3302,29 @@ test("a titled one-row box across a list's frame, the cursor in it: the list rea
   const printed = `┌Rename${"─".repeat(20)}┐\r\n│pier-${" ".repeat(21)}│\r\n└${"─".repeat(26)}┘\r\n$ `;
   expect((await brief(printed)).filter((e) => e[0] === "input").map((e) => e[3])).toEqual(["$"]);
 });
+
+test("a palette: '/' over a rule over commands, a name, what it does, a key at the edge: field and menu", async () => {
+  const shown = (await blindBrief("b12-mprocs-commands", "blind12")).filter((e) => e[0] !== "text");
+  expect(shown.map((e) => e.slice(0, 3))).toEqual([
+    ["dialog", 0, 10],
+    ["input", 1, 11],
+    ["menu", 3, 13],
+  ]);
+  expect((shown[2]![shown[2]!.length - 1] as string[]).slice(0, 4)).toEqual([
+    "quit=q*",
+    "force-quit=Q",
+    "toggle-focus=C-a",
+    "focus-term",
+  ]);
+  const row = (name: string, does: string, key = "", lit = false) =>
+    `│${lit ? "\x1b[48;5;240m▎ " : "  "}${name.padEnd(21)}${does.padEnd(30)}${key.padStart(3)} \x1b[0m│\r\n`;
+  const palette =
+    `╭─ Actions ${"─".repeat(47)}╮\r\n│/ ${" ".repeat(51)}1/4 │\r\n├${"─".repeat(57)}┤\r\n` +
+    `${row("open-harbour", "Open the harbour", "o", true)}${row("close-all-tide-gates", "Close every gate", "C-g")}` +
+    `${row("list-piers", "List the piers")}${row("quit", "Quit", "q")}╰${"─".repeat(57)}╯\x1b[2;4H`;
+  const read = (await brief(palette)).filter((e) => e[0] === "input" || e[0] === "menu");
+  expect(read.map((e) => e[e.length - 1])).toEqual([
+    null,
+    ["open-harbour=o*", "close-all-tide-gates=C-g", "list-piers", "quit=q"],
+  ]);
+});

@@ -894,6 +894,9 @@ const HINT_RIGHT = /^\s{3,}\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$/;
 /** A history or drop-down button at a field's right end ("[^]", "[v]", "[↓]"): not the field's value. */
 const DROP_DOWN = /\s{2,}\[[^\w\s]\]\s*$/;
 
+/** A filter line: "/", a blank, what is typed, then a count of matches ("1/26") maybe, right-aligned. */
+const FILTER_LINE = /^\/ ?(\S*(?: \S+)*)\s*?(\s{2,}\d+\/\d+)?\s*$/;
+
 function cursorInput(view: View, boxes: Box[]): Found[] {
   const { cursor } = view;
   const row = cursor.row;
@@ -1075,6 +1078,19 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     view.use(row, 0, view.cols);
     const [label, typedThere] = [clean(quotedAsk[1]!), quotedAsk[2]!.trim()];
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label, value: typedThere, cursor: true }];
+  }
+  // A palette's filter line: "/" opening a box's first row, the cursor after it and what is typed, a count of the
+  // matches maybe at the row's end (`FILTER_LINE`: mprocs's "Commands" box, "/" over its list, "1/26" at the right).
+  const palette = boxAround(boxes, row, from);
+  const filter =
+    palette && row === palette.top + 1 && from === palette.left + 1
+      ? FILTER_LINE.exec(view.text(row, from, palette.right))
+      : null;
+  if (filter && cursor.col >= from + 1 && cursor.col <= from + filter[0].trimEnd().length + 1) {
+    // (To the count, a blank before it; else to the frame.)
+    const width = filter[2] ? filter[0].lastIndexOf(filter[2].trim()) - 1 : palette!.right - from;
+    view.use(row, from, palette!.right - from);
+    return [{ kind: "input", row, col: from, width, height: 1, value: filter[1]!.trim(), cursor: true }];
   }
   // (A lone ":" or "?" at the row's start, nothing typed, is a REPL's mark as it is with a line typed: gp's "? ".)
   const loneMark =

@@ -855,6 +855,31 @@ function stateColumn(texts: string[]): boolean {
   const words = rows.map((m) => m![2]!);
   return ends.size === 1 && (new Set(words).size < words.length || words.every((w) => STATE_WORD.test(w)));
 }
+/**
+ * Commands, one a row, each a name of one word in a column, what it does in the next column from one column on (a
+ * blank before it on every row), maybe its key right-aligned at the list's edge (`KEY_AT_EDGE`: mprocs's palette,
+ * "quit                Quit                              q" over "close-current-modal Close current modal"): the name
+ * is the label, the key the item's key. Three rows or more, a name longer than a tag (13 characters or more: a tag
+ * column is read by tagColumn) on one of them at least.
+ */
+function commandColumns(texts: string[]): { at: number; keys: (string | undefined)[] } | undefined {
+  if (texts.length < 3) return undefined;
+  const start = texts[0]!.search(/\S/);
+  if (start < 0 || texts.some((t) => t.search(/\S/) !== start)) return undefined;
+  const width = Math.max(...texts.map((t) => t.trimEnd().length));
+  let at = -1;
+  for (let col = start + 2; col < width && at < 0; col++)
+    if (texts.every((t) => t[col - 1] === " " && /\S/.test(t[col] ?? "") && !/\s/.test(t.slice(start, col).trim())))
+      at = col;
+  if (at < 0 || !texts.some((t) => t.slice(start, at).trim().length >= 13)) return undefined;
+  const ends = texts.map((t) => t.trimEnd().length);
+  const edge = Math.max(...ends);
+  const keys = texts.map((t, i) => (ends[i] === edge ? KEY_AT_EDGE.exec(t.trimEnd().slice(at))?.[1] : undefined));
+  return { at, keys };
+}
+/** A key right-aligned after what a command does, two blanks or more before it: "q", "C-a", "^X", "F10". */
+const KEY_AT_EDGE = /\S\s{2,}((?:[CMSA]-\S|\^\S|F\d{1,2}|\S))$/;
+
 /** A name, two blanks or more, then one word (a state). */
 const STATE_ROW = /^\s*(\S.*?)\s{2,}(\S+)$/;
 /** A state in capitals: "UP", "DOWN", "RUNNING", "OK". */
@@ -938,9 +963,12 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
     while (row < box.bottom) {
       const rows: number[] = [];
       // A rule between groups of items (├────┤: mc's drop-downs) does not end the list.
+      // (Not under a field holding the cursor alone above it: a palette's filter line over its list, mprocs's "/".)
+      const field = (r: number) => view.cursor.visible && view.cursor.row === r;
       const rule = (r: number) =>
         /^[─━═]+$/.test(view.text(r, inner.start, inner.end).trim()) &&
         rows.length > 0 &&
+        !(rows.length === 1 && field(rows[0]!)) &&
         r + 1 < box.bottom &&
         view.free(r + 1, inner.start, inner.end);
       while (
@@ -1023,20 +1051,31 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       // A mark right before the lit row's name, a blank there on every other row (mprocs's "•tide-logger" over "
       // pier-lights"): no part of the name.
       const leads = texts.map((t) => t.search(/\S/));
-      const litMark = (index: number) =>
-        rows[index] === selectedRow &&
-        /^[•●◦▪▸▶►▎▌*]\S/.test(texts[index]!.slice(leads[index]!)) &&
-        leads.every((l, i) => i === index || l === leads[index]! + 1);
+      // (Or a bar and a blank: mprocs's palette, "▎ quit" over "  force-quit".)
+      const litMark = (index: number) => {
+        const mark = /^[•●◦▪▸▶►▎▌*] ?(?=\S)/.exec(texts[index]!.slice(leads[index]!));
+        return rows[index] === selectedRow &&
+          mark &&
+          leads.every((l, i) => i === index || l === leads[index]! + mark[0].length)
+          ? mark[0].length
+          : 0;
+      };
+      const unmarked = texts.map((raw, index) => {
+        const cut = litMark(index);
+        return cut ? `${raw.slice(0, leads[index]!)}${" ".repeat(cut)}${raw.slice(leads[index]! + cut)}` : raw;
+      });
+      const commands = tagAt === undefined && !state ? commandColumns(unmarked) : undefined;
       const items: Omit<Item, "ref">[] = rows.map((r, index) => {
-        const raw = texts[index]!;
-        const text = litMark(index) ? `${raw.slice(0, leads[index]!)} ${raw.slice(leads[index]! + 1)}` : raw;
+        const text = unmarked[index]!;
         const start = text.search(/\S/);
         const body = text.trimEnd().slice(start);
         const parts = state
           ? [body.split(/\s{2,}/)[0]!]
-          : tagAt !== undefined
-            ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()]
-            : body.split(/\s{2,}/);
+          : commands
+            ? [text.slice(start, commands.at).trim()]
+            : tagAt !== undefined
+              ? [text.slice(start, tagAt).trim(), text.slice(tagAt).trim()]
+              : body.split(/\s{2,}/);
         // "Quick view   C-x q": a key combination after the name is its shortcut, not a tag before it.
         // So is a lone character there (links2's "Go to URL   g", its submenu's ">", which is no key).
         const shortcut =
@@ -1064,7 +1103,7 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
                 ? parts[0]!
                 : hot
                   ? body.slice(0, hot.index).trim()
-                  : state
+                  : state || commands
                     ? parts[0]!
                     : body.trim(),
           ).replace(TREE_GUIDES, ""),
@@ -1076,6 +1115,7 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         if (hot) item.key = hot[1]!;
         if (shortcut && !/^[>►▶→]$/.test(parts[1]!)) item.key = parts[1]!;
         if (tagged) item.key = parts[0]!;
+        if (commands?.keys[index]) item.key = commands.keys[index];
         if (r === selectedRow) item.selected = true;
         return item;
       });

@@ -1515,3 +1515,81 @@ test("keyed words parted by commas ('Retry? (r)etry, (a)bort:'), 'Yes or No:', '
   expect(typed).toMatchObject({ effect: "submitted" });
   await shown(id, "took[YES]");
 });
+
+test("a question answered on the row under it ('Which module(s) do you want to enable …?', a2enmod's): filled by it", async () => {
+  const question = "Which module(s) do you want to enable (wildcards ok)?";
+  const id = await start(
+    `echo "Your choices are: alias headers rewrite ssl"; echo "${question}"; read -r m; echo "took[$m]"; ` +
+      `echo "${question}"; read -r m; echo "took[$m]"`,
+  );
+  await shown(id, "wildcards ok)?");
+  expect(await act(["fill", id, question, "rewrite headers", "--submit"])).toMatchObject({ effect: "submitted" });
+  await shown(id, "took[rewrite headers]");
+  // Asked again under the answer: the new one is filled, not the one answered above it.
+  await waitFor(
+    async () => (await sandbox.screen(id)).split(question).length === 3 || undefined,
+    10_000,
+    "asked again",
+  );
+  // (Its evidence is the row under it, never the choices' row that holds "ssl" too.)
+  expect(await act(["fill", id, question, "ssl", "--submit"])).toMatchObject({
+    effect: "submitted",
+    seen: 'the field\'s own row shows "ssl" as entered',
+  });
+  await shown(id, "took[ssl]");
+});
+
+test("a console's line typed past its row's end (nft -i's 'add chain … policy ac' over 'cept; }'): filled whole", async () => {
+  const long = "add chain inet harbour input { type filter hook input priority 0; policy accept; }";
+  const id = await start(`while read -e -r -p "tide> " l; do echo "ran[$l]"; [ "$l" = quit ] && break; done`);
+  await shown(id, "tide>");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+    elements: { ref: string; kind: string; cursor?: boolean }[];
+  };
+  const field = snapshot.elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+  expect(await act(["fill", id, field, long, "--submit"])).toMatchObject({ effect: "submitted" });
+  // (The line it prints back is as long: the rows joined.)
+  const joined = async () => (await sandbox.screen(id)).replace(/\n/g, "").includes(`ran[${long}]`) || undefined;
+  await waitFor(joined, 10_000, "the line read whole");
+});
+
+test.if(process.platform === "linux" && process.getuid?.() === 0 && Bun.which("nft") !== null)(
+  "nft -i (in a network namespace of its own): a chain's command longer than the row filled, the ruleset holds it",
+  async () => {
+    const out = join(sandbox.dir, "nft-ruleset.txt");
+    const id = await start(`unshare -n sh -c 'nft -i; nft list ruleset > ${out}'`);
+    await shown(id, "nft>");
+    const commands = [
+      "add table inet harbour",
+      "add chain inet harbour input { type filter hook input priority 0; policy accept; }",
+      "add rule inet harbour input tcp dport 22 accept",
+      "quit",
+    ];
+    for (const command of commands) {
+      const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+        elements: { ref: string; kind: string; cursor?: boolean }[];
+      };
+      const field = snapshot.elements.find((e) => e.kind === "input" && e.cursor)!.ref;
+      expect(await act(["fill", id, field, command, "--submit"])).toMatchObject({ effect: "submitted" });
+      if (command !== "quit")
+        await waitFor(async () => /nft>\s*$/.test(await sandbox.screen(id)) || undefined, 10_000, "nft>");
+    }
+    await shown(id, "rc=0");
+    expect(readFileSync(out, "utf8")).toMatch(/chain input \{[\s\S]*tcp dport 22 accept/);
+  },
+);
+
+test("a watch mode's key rows ('Watch Usage' over ' › Press a to run all tests.', jest's): chosen by what they do", async () => {
+  const out = join(sandbox.dir, "watch.out");
+  const id = await start(`python3 ${PROGRAMS}/watch-usage.py ${out}`);
+  await shown(id, "trigger a test run");
+  const ran = await act(["choose", id, "run all tests"]);
+  expect(ran.sent).toEqual(["a"]);
+  // (The list drawn again after the run: nothing shows the key taken, so not `answered`.)
+  expect(ran.effect).toBe("uncertain");
+  await shown(id, "running all tests");
+  await shown(id, "quit watch mode");
+  await act(["choose", id, "quit watch mode"]);
+  await shown(id, "rc=0");
+  expect(readFileSync(out, "utf8")).toBe("aq");
+});

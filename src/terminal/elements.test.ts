@@ -3223,6 +3223,18 @@ async function boundsOf(bytes: string, rows = 24) {
 }
 
 // Blind set 12's (spent) line prompts, read as classes.
+test("a question over the row it is answered on, the cursor there (a2enmod's 'Which module(s) …?')", async () => {
+  const asked = "Your choices are: alias auth_basic autoindex headers rewrite ssl status\r\n";
+  const question = "Which module(s) do you want to enable (wildcards ok)?";
+  expect(await boundsOf(`${asked}${question}\r\n`)).toEqual([["input", 1, 0, 80, 2, question, ""]]);
+  expect(await boundsOf(`${asked}${question}\r\nrewrite headers`)).toEqual([
+    ["input", 1, 0, 80, 2, question, "rewrite headers"],
+  ]);
+  // (Not one listing its answers: those are a question's items. Nor a question a prompt was written under since.)
+  expect(await boundsOf("Is k positive, negative or zero?\r\n")).toEqual([["input", 1, 0, 80, 1, null, ""]]);
+  expect((await boundsOf(`${asked}${question}\r\n$ `)).map((e) => e[5])).toEqual(["$"]);
+});
+
 test("answers wrapped alone under their question (icinga2's '… setup)' over ' [Y/n]:'): its label", async () => {
   const question = "Please specify if this is an agent/satellite setup ('n' installs a master setup)";
   expect(question.length).toBe(80);
@@ -3327,4 +3339,46 @@ test("a palette: '/' over a rule over commands, a name, what it does, a key at t
     null,
     ["open-harbour=o*", "close-all-tide-gates=C-g", "list-piers", "quit=q"],
   ]);
+});
+
+test("a console's line typed past its row's end ('nft> add chain … policy ac' over 'cept; }'): one field", async () => {
+  const typed = "add chain inet harbour input { type filter hook input priority 0; policy accept; }";
+  expect(await boundsOf(`nft> add table inet harbour\r\nnft> ${typed}`)).toEqual([
+    ["input", 1, 0, 80, 2, "nft", typed],
+  ]);
+  // (A name in parentheses is a marker, as on one row: qemu's.)
+  const long = `info ${"x".repeat(80)}`;
+  expect(await boundsOf(`(qemu) ${long}`)).toEqual([["input", 0, 0, 80, 2, "", long]]);
+});
+
+test("a pause whose key's name is in brackets ('Press [ENTER] to continue or Ctrl-c to cancel.')", async () => {
+  const pause = "Press [ENTER] to continue or Ctrl-c to cancel.";
+  expect(await readAs(`Adding repository.\r\n${pause}`)).toEqual([
+    { kind: "question", label: pause, items: [["ENTER", "Enter", false]] },
+  ]);
+  // Its row framed in brackets (lynis's): the frame is no part of it; the cursor on the row under it.
+  const framed = "Press [ENTER] to continue, or [CTRL]+C to stop";
+  expect(await readAs(`  - Running checks\r\n\r\n[ ${framed} ]\r\n`)).toEqual([
+    { kind: "question", label: framed, items: [["ENTER", "Enter", false]] },
+  ]);
+});
+
+test("rows telling a key and what it does under a title (jest's 'Watch Usage' over ' › Press a to …')", async () => {
+  expect(await itemsOf("s3-jest-watch", "question")).toEqual({
+    label: "Watch Usage",
+    items: [
+      ["run all tests", "a", false],
+      ["run only failed tests", "f", false],
+      ["filter by a filename regex pattern", "p", false],
+      ["filter by a test name regex pattern", "t", false],
+      ["quit watch mode", "q", false],
+      ["trigger a test run", "Enter", false],
+    ],
+  });
+  // Printed above a shell's prompt (the cursor after "$ "), or with one row only: no question.
+  const rows = "Watch Usage\r\n › Press a to run all tests.\r\n › Press q to quit watch mode.\r\n";
+  expect((await readAs(`${rows}$ `)).map((e) => e.kind)).not.toContain("question");
+  expect((await readAs("Watch Usage\r\n › Press a to run all tests.\r\n")).map((e) => e.kind)).not.toContain(
+    "question",
+  );
 });

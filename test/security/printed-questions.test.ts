@@ -27,6 +27,7 @@ const PRINTED: Array<[string, string[]]> = [
   ["Swap file found: (Y)es, (N)o, (A)ll?", ["Yes", "All"]],
   ["Apply? [y]es, [n]o, [q]uit:", ["yes"]],
   ["Press ENTER to continue", ["ENTER"]],
+  ["Press [ENTER] to continue or Ctrl-c to cancel.", ["ENTER", "Ctrl-c"]],
   ["Keep tide-tables? [Ynpsiuqx?], [H]elp:", ["Y", "q", "[H]elp"]],
   ["Exit without saving? [yN?]:", ["y", "N"]],
   ["Shall I record this change? (1/5)  [ynW...], or ? for more options:", ["y", "W", "?"]],
@@ -92,7 +93,12 @@ test("the same shape asked where the cursor waits is a question: rcs's '? [yn](y
 test("a question quoting a name or a prompt asked again with a remark, printed above a shell's prompt: fill finds no field, nothing is typed", async () => {
   // tar -w's "extract ‘a.txt’?" and ccrypt's "Enter encryption key: (repeat)" are fields only on the row holding the
   // cursor (QUOTED_ASK, a repeated prompt's remark): printed as output they name nothing to type into.
-  const printed = ["extract ‘a.txt’?", "Enter encryption key:", "Enter encryption key: (repeat)"];
+  // (Nor a question on a row of its own right over a shell's prompt: a2enmod's is read on the row under it only with
+  // nothing but what is typed there, no prompt's mark.)
+  const asks = "Which module(s) do you want to enable (wildcards ok)?";
+  // (Nor a console's line longer than its row, nft's "nft> add chain … policy ac" over "cept; }".)
+  const wrapped = "nft> add chain inet harbour input { type filter hook input priority 0; policy accept; }";
+  const printed = ["extract ‘a.txt’?", "Enter encryption key:", "Enter encryption key: (repeat)", wrapped, asks];
   const script = printed.map((line) => `echo ${JSON.stringify(line)}; `).join("");
   const id = await sandbox.ok([
     "create",
@@ -102,8 +108,8 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     "-c",
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
-  await sandbox.shown(id, "(repeat)");
-  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)"]) {
+  await sandbox.shown(id, "wildcards ok)?");
+  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)", asks, "nft"]) {
     const reply = await sandbox.run(["fill", id, named, "y", "--submit", "--json", "--timeout", "2s"]);
     expect(reply.code, `fill ${named}: ${reply.stdout}`).not.toBe(0);
   }
@@ -160,6 +166,8 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
     "Is harbour created or renamed?\n\x1b[32m❯ +\x1b[0m harbour \x1b[90mcreate\x1b[0m\n  \x1b[33m~\x1b[0m place › harbour \x1b[90mrename\x1b[0m\n",
     ["choose harbour", "choose place"],
   ],
+  // A watch mode's key rows under their title (jest's): keys typed raw, never into a shell.
+  ["Watch Usage\n › Press a to run all tests.\n › Press q to quit watch mode.\n", ["choose quit", "choose e1.1"]],
   // A box's hint naming each answer's key under its question (wordgrinder's).
   [
     "┌────────────────────────────────────────────┐\n│ Discard them?                              │\n│                                            │\n│ <Y for yes, N for no, or CTRL+C to cancel> │\n└────────────────────────────────────────────┘\n",

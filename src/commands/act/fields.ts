@@ -241,11 +241,25 @@ async function submitted(
           ? actor.reply("uncertain", `after Enter the prompt's row does not show ${JSON.stringify(prompt)} as entered`)
           : undefined;
       }
+      // No prompt before the value on its row (a question read on the row under it, a2enmod's; bc's bare line): only
+      // that row, moved up by what scrolled off, showing the value is evidence. Another line holding the value's words
+      // (a2enmod's "Your choices are: … rewrite …" over the question) was there before Enter.
+      if (!prompt) {
+        const was = row - (actor.historyLength() - history);
+        const own = was >= 0 && was !== cursorRow ? lines[was]! : "";
+        const wrappedOn = own.trimEnd().length >= look.grid.cols - 1 ? own.trimEnd() + (rows[was + 1] ?? "") : own;
+        if ([own, wrappedOn].some((r) => r.trim() === value.trim()))
+          return actor.reply("submitted", `the field's own row shows ${JSON.stringify(value.trim())} as entered`);
+        const off = was < 0 ? actor.history(Math.min(actor.historyLength() - history, 500)) : [];
+        if (off.some((r) => r.trim() === value.trim()))
+          return actor.reply("submitted", `the field's own row ${JSON.stringify(value.trim())} scrolled off the top`);
+      }
       const line = lines.find(
         (r, i) =>
+          prompt &&
           i !== cursorRow &&
           r.includes(value.trim()) &&
-          (!prompt || r.includes(prompt) || labelThenValue(r, target.element.label, value.trim())),
+          (r.includes(prompt) || labelThenValue(r, target.element.label, value.trim())),
       );
       if (line) return actor.reply("submitted", `the answered line shows ${JSON.stringify(line.trim())}`);
       // A long answer may push the answered line off the top (certtool's certificate after its last prompt): it is

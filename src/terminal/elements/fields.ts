@@ -1020,6 +1020,11 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       },
     ];
   }
+  // A question on its own row right over the cursor's, answered on the row under it (a2enmod's "Which module(s) do you
+  // want to enable (wildcards ok)?" over the cursor at column 0): one input of both rows, labelled with it, what is
+  // typed under it its value.
+  const askedRight = askedRightAbove(view, row, from);
+  if (askedRight) return [askedRight];
   // No prompt at all (bc): the cursor alone at the start of an empty row under the program's output, nothing below.
   // (Not under a question, which is answered with a key: terminal-kit's "[Y|n]".)
   if (
@@ -1324,8 +1329,11 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
       col: 0,
       width: view.cols,
       height: 2,
-      // (Labelled as the prompt is on one row: "[1]", "Break 1 [2]>".)
-      label: repl[1]!.replace(/(?<=^\[[^\]]{1,40}\])>$/, ""),
+      // (Labelled as the prompt is on one row: "[1]", "Break 1 [2]>", "nft"; a debugger's "(qemu)" is a marker.)
+      label: repl[1]!
+        .replace(/(?<=^\[[^\]]{1,40}\])>$/, "")
+        .replace(/^([a-z][\w.-]*)>$/, "$1")
+        .replace(/^\(.*\)$/, ""),
       value: typed.slice(repl[0].length).trim(),
       cursor: true,
     };
@@ -1349,9 +1357,11 @@ function valueWrapped(view: View, row: number, before: string): Found | undefine
 /**
  * A REPL's prompt opening a row, a bracketed count and ">" (clisp's "[1]> ", "Break 1 [2]> "), or a name, maybe its
  * module in parentheses after "@" and a debugger's level in brackets, and ">" (guile's "scheme@(guile-user)> ",
- * "scheme@(guile-user) [1]> "), code typed after it.
+ * "scheme@(guile-user) [1]> "), or a console's name and ">" (nft's "nft> ", knotc's "knotc> ") or its name in
+ * parentheses (qemu's "(qemu) "), code typed after it.
  */
-const REPL_LINE = /^((?:\w+ \d+ )?\[\d+\]>|[A-Za-z][\w.-]*@\([\w.-]+\)(?: \[\d+\])?>) (?=\S)/;
+const REPL_LINE =
+  /^((?:\w+ \d+ )?\[\d+\]>|[A-Za-z][\w.-]*@\([\w.-]+\)(?: \[\d+\])?>|[a-z][\w.-]{0,15}>|\([a-z][\w.-]{0,15}\)) (?=\S)/;
 
 /**
  * Where a prompt ends on a full row whose value began after it: the first ":" or "?" and a blank outside parentheses,
@@ -1505,6 +1515,42 @@ const ASKED_ICON = /^(\s*)(?:[?✔]|\p{Extended_Pictographic}\uFE0F? ?) (\S)/u;
 function pendingChoice(view: View, row: number): boolean {
   const line = view.chars[row]!.join("");
   return ASKED_ICON.test(line) && /\S\s+…\s*$/.test(line) && choicesBelow(view, row);
+}
+
+/** A question's sentence alone on its row from the first column, ending in its "?" (a2enmod's "Which module(s) …?"). */
+const OWN_ROW_QUESTION = /^\p{L}.{0,78}\?$/u;
+
+/** A question listing its answers ("Is k positive, negative or zero?", maxima's): its answers are items, no field's. */
+const LISTS_ANSWERS = /, [\p{L}-]+,? or [\p{L}-]+\?$/u;
+
+/**
+ * A question on its own row right over the cursor's, read on the row under it (a2enmod's "Which module(s) do you want
+ * to enable (wildcards ok)?", the cursor at column 0 under it): one input of both rows labelled with the question, what
+ * is typed under it the value. Not when a prompt's mark is typed before the cursor (a shell's "$ " written since
+ * stands between: the question is output), something stands after the cursor or under it, or the question's row goes
+ * on from a full row above it (a wrapped sentence's end, no question of its own).
+ */
+function askedRightAbove(view: View, row: number, from: number): Found | undefined {
+  const { cursor } = view;
+  if (from !== 0 || row < 1 || !cursor.visible) return undefined;
+  const typed = view.flat[row]!.slice(0, cursor.col);
+  if (/[:?>$#❯›%]\s|[:?>$#❯›%]$/.test(typed) || /^\s/.test(typed) || view.flat[row]!.slice(cursor.col).trim())
+    return undefined;
+  if (!view.flat.slice(row + 1).every((l) => !l.trim())) return undefined;
+  const above = view.flat[row - 1]!.trimEnd();
+  if (!OWN_ROW_QUESTION.test(above) || LISTS_ANSWERS.test(above) || !view.free(row - 1, 0, view.cols)) return undefined;
+  if (row > 1 && view.flat[row - 2]!.trimEnd().length >= view.cols - 1) return undefined;
+  view.use(row - 1, 0, view.cols, 2);
+  return {
+    kind: "input",
+    row: row - 1,
+    col: 0,
+    width: view.cols,
+    height: 2,
+    label: clean(above),
+    value: typed.trim(),
+    cursor: true,
+  };
 }
 
 /**

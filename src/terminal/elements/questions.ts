@@ -528,6 +528,7 @@ export function findQuestions(view: View): Found[] {
     view.use(row, start, view.cols - start);
   }
   out.push(...circleToggles(view));
+  out.push(...pressKeyRows(view));
   out.push(...listedAnswers(view));
   out.push(...keysInWords(view));
   out.push(...parenKeyAnswers(view));
@@ -796,7 +797,9 @@ export function findQuestions(view: View): Found[] {
     const waits =
       (hiddenUnder || (view.cursor.visible && view.cursor.row === row && view.cursor.col >= line.trimEnd().length)) &&
       /(?<=^|[.!] )(?:Press|Hit) (ENTER|RETURN|any key) to [a-z]+(?: [a-z]+){0,3}[.!]?\s*$/i.exec(line);
-    const match = /(?:Press|Hit) (ENTER|RETURN|any key)\b[^│]*\bto continue\b[^│]*/i.exec(line) ?? (waits || null);
+    // (The key's name maybe in brackets: lynis's and add-apt-repository's "Press [ENTER] to continue".)
+    const match =
+      /(?:Press|Hit) \[?(ENTER|RETURN|any key)\]?(?= )[^│]*\bto continue\b[^│]*/i.exec(line) ?? (waits || null);
     if (!match || !view.free(row, match.index!, match.index! + match[0].trimEnd().length) || writtenPast(view, row))
       continue;
     // (Words before it on its row ending in "or" make it a part of a prompt's: checkinstall's "Enter a number to
@@ -807,8 +810,10 @@ export function findQuestions(view: View): Found[] {
       match === waits && /^\s*\S.*[.!] $/.test(before) && view.free(row, 0, match.index!)
         ? before.search(/\S/)
         : match.index!;
-    const text = line.slice(col, match.index! + match[0].trimEnd().length);
-    const keyCol = col + match[0].indexOf(match[1]!);
+    // (Its row framed in brackets, lynis's "[ Press [ENTER] to continue, or [CTRL]+C to stop ]": the frame is no part.)
+    const framed = /^\s*\[ $/.test(line.slice(0, match.index!)) && /\S \]\s*$/.test(match[0]);
+    const text = line.slice(col, match.index! + match[0].trimEnd().length - (framed ? 2 : 0));
+    const keyCol = match.index! + match[0].indexOf(match[1]!);
     out.push({
       kind: "question",
       row,
@@ -1351,6 +1356,35 @@ function explainedAbove(view: View, row: number): number {
 function askedSentence(label: string): string {
   const asked = /^(.*?\?) (?=\p{Lu})/u.exec(label);
   return asked && !label.slice(asked[0].length).includes("?") ? asked[1]! : label;
+}
+
+/** One row of a key list: a bullet maybe, "Press", a key (a letter, a digit, a key's name), "to" and what it does. */
+const PRESS_ROW =
+  /^(\s*(?:[›»•*-]\s+)?Press\s+)([A-Za-z0-9?]|Enter|Esc|Escape|Space|Tab)(\s+to\s+)([a-z][\w ,'/-]*?)\.?\s*$/;
+
+/**
+ * Rows each telling a key and what it does, two or more one under another under a title (jest's watch mode: "Watch
+ * Usage" over " › Press a to run all tests." … " › Press Enter to trigger a test run."), the cursor at the first
+ * column of the row right under the last, nothing typed there or below: a question labelled with the title, each row
+ * an item named by what it does and keyed by its key.
+ */
+function pressKeyRows(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.col !== 0 || cursor.row < 3) return [];
+  if (view.flat.slice(cursor.row).some((l) => l.trim())) return [];
+  let top = cursor.row;
+  while (top > 0 && PRESS_ROW.test(view.flat[top - 1]!) && view.free(top - 1, 0, view.cols)) top--;
+  const title = top > 0 ? view.flat[top - 1]!.trim() : "";
+  if (cursor.row - top < 2 || !/^\p{Lu}[\p{L} ]{0,40}$/u.test(title) || !view.free(top - 1, 0, view.cols)) return [];
+  const items = view.flat.slice(top, cursor.row).map((line, i) => {
+    const [, lead, key, to, does] = PRESS_ROW.exec(line)!;
+    const col = lead!.length + key!.length + to!.length;
+    return { label: does!, row: top + i, col, width: does!.length, key: key! };
+  });
+  const rows = view.flat.slice(top - 1, cursor.row);
+  const width = Math.max(...rows.map((r) => r.trimEnd().length));
+  view.use(top - 1, 0, view.cols, cursor.row - top + 1);
+  return [{ kind: "question", row: top - 1, col: 0, width, height: rows.length, label: title, items }];
 }
 
 /** A question that opens in lower-case words: a sentence going on from the rows above it. */

@@ -1593,3 +1593,26 @@ test("a watch mode's key rows ('Watch Usage' over ' › Press a to run all tests
   await shown(id, "rc=0");
   expect(readFileSync(out, "utf8")).toBe("aq");
 });
+
+test("a yes/no default alone in angle brackets (e2fsck's 'Clear<y>?'), one key read: y typed, no Enter", async () => {
+  const id = await start(`read -r -n 1 -p "Root inode is not a directory.  Clear<y>? " a; echo; echo "took[$a]"`);
+  await shown(id, "Clear<y>?");
+  const yes = await act(["choose", id, "y"]);
+  expect(yes).toMatchObject({ sent: ["y"] });
+  await shown(id, "took[y]");
+});
+
+test("a pager's pause between dashes; a prompt after a library's tag ('prompt: Station name:'): typed", async () => {
+  const id = await start(
+    `read -r -p "------[Enter] to continue or [q] + [Enter] to quit------" a; echo "took[$a]"; ` +
+      `read -r -p "prompt: Station name:  (Harbour) " b; echo "took[$b]"`,
+  );
+  await shown(id, "to quit------");
+  const quit = await act(["choose", id, "q"]);
+  expect(quit).toMatchObject({ sent: ["q", "Enter"], effect: "answered" });
+  await shown(id, "took[q]");
+  await shown(id, "(Harbour)");
+  const typed = await act(["fill", id, "Station name", "Pier", "--submit"]);
+  expect(typed).toMatchObject({ effect: "submitted" });
+  await shown(id, "took[Pier]");
+});

@@ -3382,3 +3382,82 @@ test("rows telling a key and what it does under a title (jest's 'Watch Usage' ov
     "question",
   );
 });
+
+// Sweep 4's line prompts (train screens s4-*): a yes/no question's default alone in angle brackets before its "?".
+test("a question's default alone in angle brackets before its '?' (e2fsck's 'Clear<y>?') is a question", async () => {
+  expect(await itemsOf("s4-e2fsck-clear", "question")).toEqual({
+    label: "Root inode is not a directory. Clear",
+    items: [["Yes", "y", true]],
+  });
+  // Answered ("Clear<y>? yes" under the next line), or printed above a shell's prompt: no question.
+  expect((await readAs("Clear<y>? yes\r\nPass 2: Checking directory structure")).map((e) => e.kind)).not.toContain(
+    "question",
+  );
+  const printed = await readAs("Root inode is not a directory.  Clear<y>?\r\n$ ");
+  expect(printed.map((e) => e.kind)).not.toContain("question");
+  // patch's default alone in square brackets after its "?" stays a line's field (b4-patch-anyway).
+  expect((await readAs("Apply anyway? [n] ")).map((e) => e.kind)).toEqual(["input"]);
+});
+
+/** A fixture's inputs: label, value. */
+async function inputsOf(name: string) {
+  const fixture = await loadFixture(name);
+  try {
+    const found = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "input");
+    return found.map((e) => [e.label ?? null, e.value ?? null]);
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+test("a lowercase word and colon before a prompt's words and colon is a tag ('prompt: Station name:')", async () => {
+  expect(await inputsOf("s4-prompt-first")).toEqual([["Station name", ""]]);
+  expect(await inputsOf("s4-prompt-error")).toEqual([["Depth in metres", ""]]);
+  expect(await inputsOf("s4-prompt-password")).toEqual([["password", "***"]]);
+  // A value typed with a colon after a one-word prompt ("url: http://…") keeps its prompt.
+  expect((await readAs("url: http://harbour.example")).map((e) => e.label)).toEqual(["url"]);
+});
+
+test("a thread's name and frame number in brackets as a debugger's prompt (jdb's 'main[1] ') is a mark", async () => {
+  expect(await inputsOf("s4-jdb-main")).toEqual([["", ""]]);
+  expect((await readAs("> run\r\nBreakpoint hit\r\nmain[1] where")).map((e) => [e.kind, e.label])).toEqual([
+    ["input", ""],
+  ]);
+});
+
+test("a pager's pause between dashes ('-- Type space to continue --', gawk's '[Enter] to continue …')", async () => {
+  expect(await itemsOf("s4-hunspell-help", "question")).toEqual({
+    label: "Type space to continue",
+    items: [["space", "Space", false]],
+  });
+  expect(await itemsOf("s4-gawk-help", "question")).toEqual({
+    label: "[Enter] to continue or [q] + [Enter] to quit",
+    items: [
+      ["Enter", "Enter", false],
+      ["q", "q", false],
+    ],
+  });
+  // Printed above a shell's prompt, or a rule with words in it that asks nothing: no question.
+  expect((await readAs("-- Type space to continue --\r\n$ ")).map((e) => e.kind)).not.toContain("question");
+  expect((await readAs("---- Section two ----")).map((e) => e.kind)).not.toContain("question");
+});
+
+test("a pager's prompt in reverse over blank rows, the cursor after it (less's '(END)'): status", async () => {
+  expect(await kindsOf("s4-debugfs-ls")).toEqual(["status"]);
+  // Reverse words in a page's middle, the cursor elsewhere: no status.
+  expect((await readAs("\x1b[7m(END)\x1b[0m\r\nmore text\r\n$ ")).map((e) => e.kind)).not.toContain("status");
+});
+
+test("a page count ending a header bar (vfu's '#NAM    1 of     5') is no data row's figure", async () => {
+  for (const name of ["s4-vfu-main", "s4-vfu-copy"]) {
+    const fixture = await loadFixture(name);
+    try {
+      const table = detectElements(cellGridOf(fixture.term)).find((e) => e.kind === "table");
+      expect([table?.row, table?.rows, table?.header?.slice(0, 3)]).toEqual([2, 5, ["MODE", "OWNER", "GROUP"]]);
+    } finally {
+      fixture.term.dispose();
+    }
+  }
+  // A row of data holding "1 of 5" among its cells stays no header.
+  expect(await tableOf("ada   tides   1 of 5\r\nbob   buoys   2 of 5\r\ncy    piers   3 of 5\r\n")).toBeUndefined();
+});

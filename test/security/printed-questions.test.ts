@@ -50,6 +50,9 @@ const PRINTED: Array<[string, string[]]> = [
   ["login attempts, you can enable rate-limiting for the authentication module.", []],
   ["By default, this limits attackers to no more than 3 login attempts every 30s.", []],
   ["Do you want to enable rate-limiting? (y/n)", ["y", "n"]],
+  ["Root inode is not a directory.  Clear<y>?", ["y", "Yes"]],
+  ["------[Enter] to continue or [q] + [Enter] to quit------", ["q", "Enter"]],
+  ["-- Type space to continue --", ["space"]],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {
@@ -98,7 +101,14 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
   const asks = "Which module(s) do you want to enable (wildcards ok)?";
   // (Nor a console's line longer than its row, nft's "nft> add chain … policy ac" over "cept; }".)
   const wrapped = "nft> add chain inet harbour input { type filter hook input priority 0; policy accept; }";
-  const printed = ["extract ‘a.txt’?", "Enter encryption key:", "Enter encryption key: (repeat)", wrapped, asks];
+  const printed = [
+    "extract ‘a.txt’?",
+    "Enter encryption key:",
+    "Enter encryption key: (repeat)",
+    "prompt: Station name:  (Harbour)",
+    wrapped,
+    asks,
+  ];
   const script = printed.map((line) => `echo ${JSON.stringify(line)}; `).join("");
   const id = await sandbox.ok([
     "create",
@@ -109,7 +119,7 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
   await sandbox.shown(id, "wildcards ok)?");
-  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)", asks, "nft"]) {
+  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)", asks, "nft", "Station name"]) {
     const reply = await sandbox.run(["fill", id, named, "y", "--submit", "--json", "--timeout", "2s"]);
     expect(reply.code, `fill ${named}: ${reply.stdout}`).not.toBe(0);
   }

@@ -759,8 +759,13 @@ export function findStatus(view: View): Found[] {
     // A pager's prompt on the last row, drawn in reverse (less's "Manual page ls(1) line 1…", its file name).
     // (Not a number going on a column of them above: a grid's row numbers, sc's.)
     const counted = /^\d+$/.test(trimmed) && /^\s*\d+\s*$/.test(view.text(row - 1, 0, start + trimmed.length));
+    // (Or above blank rows only, the cursor right after it: less's "(END)" on a page shorter than the screen.)
+    const lastWritten =
+      view.cursor.row === row &&
+      view.cursor.col === start + trimmed.length &&
+      view.flat.slice(row + 1).every((l) => !l.trim());
     const pager =
-      row === view.rows - 1 &&
+      (row === view.rows - 1 || lastWritten) &&
       trimmed !== "" &&
       !counted &&
       view.spanStyle(row, start, start + trimmed.length).includes("/i");

@@ -1100,7 +1100,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
   // (A lone ":" or "?" at the row's start, nothing typed, is a REPL's mark as it is with a line typed: gp's "? ".)
   const loneMark =
     from === 0 && !commandLine && !wrappedMark && /^[:?] ?$/.test(before) && !line.slice(cursor.col - from).trim();
-  const found = loneMark
+  let found = loneMark
     ? null
     : (commandLine ??
       named ??
@@ -1111,6 +1111,15 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
       ASKS_ON.exec(before) ??
       /^(.*[:?>$#❯›])\s*$/.exec(before) ??
       /^(.*?\S.*?\]:)(?=\S)/.exec(before));
+  // A lowercase word and its colon opening the row, before words that end in their own colon, is the library's tag,
+  // no prompt of its own (`TAG_BEFORE_PROMPT`: flatiron prompt's "prompt: Station name:  (Harbour)"): the prompt is
+  // the words after it, what follows their colon typed.
+  const tag = !commandLine && !named && !bracketed && from === 0 ? TAG_BEFORE_PROMPT.exec(before) : null;
+  const tagged = tag && found && found[0].trimEnd() === tag[1] ? TAGGED_WORDS.exec(before.slice(tag[0].length)) : null;
+  if (tag && tagged) {
+    tagged[0] = tag[0] + tagged[0];
+    found = tagged;
+  }
   // (A lone "?" after a ">" found as the mark is the prompt's own last mark, not what was typed: find -ok's
   // "< rm … > ? ". After a "?" it is typed: visudo's "What now? ?" asks for its options.)
   const lone =
@@ -1417,9 +1426,10 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
 
 /**
  * A prompt that is only a mark: one to three signs (swipl's "?-", sdiff's "%") or a short word of no blanks in
- * parentheses (maxima's "(%i1)"), maybe a blank after it (sdiff's "%" takes its command right after it).
+ * parentheses (maxima's "(%i1)"), or a debugger's thread name and frame number in brackets (jdb's "main[1]"), maybe a
+ * blank after it (sdiff's "%" takes its command right after it).
  */
-const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)) ?/u;
+const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)|\p{L}[\w-]{0,15}\[\d{1,3}\](?= |$)) ?/u;
 
 /**
  * A prompt's mark found inside parentheses left open is the prompt's words, not its end (phpunit's "Bootstrap script
@@ -1441,6 +1451,11 @@ function outsideParens(before: string, found: RegExpExecArray | null): RegExpExe
   if (/\)\s+$/.test(before) && open(before) === 0) return /^([\s\S]*\))\s+$/.exec(before);
   return found;
 }
+
+/** A prompt library's tag, a lowercase word and its colon, before a prompt's words ending in their own colon. */
+const TAG_BEFORE_PROMPT = /^([a-z]{2,12}:) (?=\p{L}[^:]{0,60}:(?:\s|$))/u;
+/** Those words, through their colon and the blank after it. */
+const TAGGED_WORDS = /^(\p{L}[^:]{0,60}:)(?:\s|$)/u;
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;

@@ -22,6 +22,9 @@ const WORDS_THEN_DEFAULT = /^(\s*)(\S.*?) \((\w{2,}(?:\/\w{2,})+)\)(?: \[[\w ]*\
  */
 const PAUSE_PROMPT = /^\s*(?:Press|Hit) (?:return|enter)\b(?![^?]*\b(?:or|esc|escape)\b)[^?]*$/i;
 
+/** A pager's pause between runs of dashes: the words inside name a key, then "to continue". */
+const DASHED_PAUSE = /^\s*-{2,}\s*((?:(?:Type|Press|Hit) \w+|\[[^\]\s]{1,8}\]) to continue\b.*?)\s*-{2,}\s*$/i;
+
 /** A lone "(y)" right after a "?". */
 const LONE_YES = /(?<=\? )\((y)\)(?=\s*$)/;
 /**
@@ -38,9 +41,16 @@ const YES_SLASH_NO =
   /(?<=^|[.?:] |\w )(Yes\/No|yes\/no|[yY]\/[nN]|Yes or No|yes or no)(?:\?|(?<=\? [\w/ ]{3,10}):)(?=\s*$)/;
 /** inquirer's collapsed expand prompt "(yadH)": a letter each, the capital the default. */
 const LETTER_ANSWERS = /(?<=[?:] |^\? \S.* )\(((?=[a-z]*[A-Z][a-z]*\))[a-zA-Z]{3,8})\)(?=\s*$| \S{1,3}\s*$)/;
-/** Any of the above: each has one group, the answers (1 to 5 in this order). */
+/**
+ * A yes/no question's default alone in angle brackets between its last word and its "?", ending the row: e2fsck's
+ * "Clear<y>?", read a key at a time. (Not patch's "Apply anyway? [n]": a line read, its field an input.)
+ */
+const DEFAULT_ALONE = /(?<=\w)<([yn])>\?(?=\s*$)/;
+/** Any of the above: each has one group, the answers (1 to 6 in this order). */
 const YES_NO = new RegExp(
-  [BRACKETED_ANSWERS, LONE_YES, YES_NO_DEFAULTED, YES_SLASH_NO, LETTER_ANSWERS].map((r) => r.source).join("|"),
+  [BRACKETED_ANSWERS, LONE_YES, YES_NO_DEFAULTED, YES_SLASH_NO, LETTER_ANSWERS, DEFAULT_ALONE]
+    .map((r) => r.source)
+    .join("|"),
 );
 
 /**
@@ -295,9 +305,12 @@ export function findQuestions(view: View): Found[] {
     // mutt's "([yes]/no/?)": the bracketed one is the default; inquirer's "(yadH)": one letter each.
     // git's "[y,n,q,a,d,j,J,g,/,e,?]": commas part the keys, and "/" is one of them.
     const listed = match[1] && /^[yn],/.test(match[1]) ? match[1].split(",") : undefined;
+    const alone = match[6];
     const options = match[5]
       ? [...match[5]]
-      : (listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /));
+      : alone
+        ? [`[${alone}]`]
+        : (listed ?? (match[1] ?? match[2] ?? match[3] ?? match[4]!).split(/\/|\||, ?| or /));
     // A legend after the answers says what each key is, in its case ("[y/n/A] (y = yes, allow; … A = allow all …)"):
     // each typed as shown, none the default by case.
     const legended = INLINE_LEGEND.test(view.flat[row]!.slice(match.index! + match[0].length));
@@ -824,6 +837,36 @@ export function findQuestions(view: View): Found[] {
       items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }],
     });
     view.use(row, col, text.length);
+  }
+  // A pager's pause between runs of dashes naming a key to continue (`DASHED_PAUSE`: hunspell's "-- Type space to
+  // continue --", gawk's "------[Enter] to continue or [q] + [Enter] to quit------"), the last thing written, the
+  // cursor at its end or at the start of the row under it: a question of the keys it names.
+  for (let row = 0; row < view.rows; row++) {
+    const line = view.flat[row]!;
+    const match = DASHED_PAUSE.exec(line);
+    const { cursor } = view;
+    const end = line.trimEnd().length;
+    const waiting =
+      (cursor.row === row && cursor.col >= end && cursor.col <= end + 1) ||
+      (cursor.row === row + 1 && cursor.col === 0);
+    if (!match || !waiting || view.flat.slice(row + 1).some((l) => l.trim())) continue;
+    const col = line.search(/\S/);
+    if (!view.free(row, col, end - col)) continue;
+    const words = match[1]!;
+    const at = line.indexOf(words);
+    const named = [...words.matchAll(/\[([^\]\s]{1,8})\]/g)];
+    const verb = /(?:Type|Press|Hit) (\w+)/i.exec(words);
+    const keys = named.length ? named : verb ? [verb] : [];
+    const items: Omit<Item, "ref">[] = [];
+    for (const key of keys) {
+      const name = key[1]!;
+      if (items.some((i) => i.label === name)) continue;
+      const keyName = /^(?:enter|return)$/i.test(name) ? "Enter" : /^space$/i.test(name) ? "Space" : name;
+      const c = at + key.index! + key[0].indexOf(name);
+      items.push({ label: name, row, col: c, width: name.length, key: keyName });
+    }
+    out.push({ kind: "question", row, col, width: end - col, height: 1, label: clean(words), items });
+    view.use(row, col, end - col);
   }
   // A pause for Return the program reads as a line, the last thing written, the cursor at its end: gnuplot's "Press
   // return for more:" (its help's pager), its pause's own message "Hit return when the tide has turned" (no colon). An

@@ -6,6 +6,9 @@ import type { Box, View } from "./view.ts";
 /** Header candidates whose body is read, per screen: the work stays bounded on any screen. */
 const MAX_TABLE_CANDIDATES = 10;
 
+/** A page count at a header bar's right end, two blanks or more after its last name: vfu's "1 of     5". */
+const PAGE_COUNT = /(?<=\S\s{2,})\d+ of\s+\d+\s*$/;
+
 /** A sort mark after a column's name: " -" before a blank or the row's end. */
 const SORT_MARK = /(?<=\w) -(?= |$)/g;
 
@@ -34,7 +37,8 @@ export function findTables(view: View): Found[] {
           ? { ...whole, end: shownEnd, outerEnd: over }
           : whole;
       // Sort marks after names, two or more (gowid's "No. Time - Source Dest - Proto"), are no names: blanks, as long.
-      const drawn = line.slice(segment.start, segment.end);
+      // A page count ending the bar (`PAGE_COUNT`: vfu's "#NAM    1 of     5") is no name, nor a data row's figure.
+      const drawn = line.slice(segment.start, segment.end).replace(PAGE_COUNT, (count) => " ".repeat(count.length));
       const text = (drawn.match(SORT_MARK) ?? []).length >= 2 ? drawn.replace(SORT_MARK, "  ") : drawn;
       if (!view.free(row, segment.start, segment.end)) continue;
       const words = [...text.replace(/[▽△▼▲]/g, " ").matchAll(/\S+/g)].filter((w) => /[A-Za-z]/.test(w[0]));
@@ -433,7 +437,10 @@ function gutters(view: View, row: number, segment: Segment): Segment[] {
     .filter((seg) => seg.end - seg.start >= 10);
 }
 
-/** Non-blank rows under a header in the same columns, until a blank row or a frame. */
+/**
+ * Non-blank rows under a header in the same columns, until a blank row or a frame, or a row holding only a "~" at its
+ * start (a list's filler past its end, vi-like: vfu's).
+ */
 function bodyRows(view: View, header: number, start: number, end: number): number {
   let rows = 0;
   for (let row = header + 1; row < view.rows; row++) {
@@ -441,6 +448,7 @@ function bodyRows(view: View, header: number, start: number, end: number): numbe
     const text = view.text(row, start, to);
     if (
       text.trim() === "" ||
+      /^~\s*$/.test(text) ||
       /^[─━═├┤┌┐└┘\s]+$/.test(text) ||
       (to < end && !view.free(row, start, end) && to === start)
     )

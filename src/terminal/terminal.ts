@@ -496,7 +496,7 @@ export class Terminal {
 
   /**
    * A line end typed on the normal screen: the cursor's row up to the cursor (the prompt, what was typed at it so far)
-   * and the text typed before the line end, remembered with the foreground process group that read it. A program's
+   * and the text typed before each line end, remembered with the foreground process group that read it. A program's
    * output can clear a row, push it past the scrollback or draw over it; it cannot take back a line entered.
    */
   #enter(data: string): void {
@@ -504,10 +504,17 @@ export class Terminal {
     const { row, col } = this.screen.cursor();
     const rows = this.screen.rows;
     const shown = this.screen.lines("viewport", rows - 1 - row, rows - row, false)[0] ?? "";
-    const typed = data.split(/[\r\n]/)[0]!.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
-    const line = `${shown.slice(0, col)}${typed}`.trimEnd();
-    if (!line.trim()) return;
-    this.#enteredLines.push({ line, group: procStat(this.#pty.pid)?.tpgid });
+    const group = procStat(this.#pty.pid)?.tpgid;
+    // (Each line of one input after the cursor's prompt: a REPL draws the same prompt again before the next, and a
+    // paste's second command is read there as its first was.)
+    const typed = data
+      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
+      .split(/\r\n|[\r\n]/)
+      .slice(0, -1);
+    for (const text of typed) {
+      const line = `${shown.slice(0, col)}${text}`.trimEnd();
+      if (line.trim()) this.#enteredLines.push({ line, group });
+    }
     if (this.#enteredLines.length > ENTERED_LINES_KEPT)
       this.#enteredLines.splice(0, this.#enteredLines.length - ENTERED_LINES_KEPT);
   }

@@ -113,6 +113,20 @@ test("a '> ' REPL whose command row its output erased, a question shape under it
   }
 }, 180_000);
 
+// The same command sent second in one input, after a line that reads as an answer ("7"): each line of an input is read
+// at the prompt the REPL draws again, and the second erases its own row as the first did not.
+test("a '> ' REPL's command entered second in one input, its row erased by its output: nothing is typed", async () => {
+  const question = QUESTIONS[0]!;
+  await Bun.write(join(sandbox.dir, "question.txt"), `\x1b[H\x1b[2J\x1b[3J${question.text}`);
+  for (const kind of ["python3", "bash"] as const) {
+    const id = await repl(kind, "> ");
+    await sandbox.ok(["send", id, `7\n${printing(kind, "question.txt")}\n`]);
+    await sandbox.shown(id, question.text.trimEnd());
+    await nothingTyped(id, kind, "> ", question.named, `${kind}, sent second`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 90_000);
+
 // A REPL prints more than its scrollback holds before a question-shaped text, or clears its scrollback on the way: the
 // command row is gone from the screen and from every line the terminal keeps. Its prompt is one no rule knows ("db> ")
 // under a list, or "> " after a list's last words printed unended (cabal's "Your choice? [default: NONE] ").

@@ -598,7 +598,12 @@ inChromium(
           );
       }
       // Their turns end unseen: three to review. r on the focused one goes to its reply box; Enter sends the next prompt.
-      await page.waitForFunction(() => document.title === "(3) t4a: 3 review", undefined, { timeout: 60_000 });
+      await page
+        .waitForFunction(() => document.title === "(3) t4a: 3 review", undefined, { timeout: 90_000 })
+        .catch(async (error: Error) => {
+          const states = await Promise.all(ids.map(stateOfListed));
+          throw new Error(`${error.message}\ntitle "${await page.title()}", states ${states.join(", ")}`);
+        });
       const target = (await focused()) ?? "none";
       expect(ids).toContain(target);
       await page.keyboard.press("r");
@@ -616,7 +621,7 @@ inChromium(
       for (const id of ids) await t4a("kill", id);
     }
   },
-  120_000,
+  180_000,
 );
 
 inChromium(

@@ -46,12 +46,15 @@ function saveFailures(): void {
   localStorage.setItem(KNOWN_FAILURES_KEY, JSON.stringify(Object.fromEntries(failuresSeen)));
 }
 
+/** A turn that ended: idle after work, or after its question was answered (a deny ends it with no work). */
+const turnEnded = (before: string | undefined, state: string | undefined) =>
+  state === "idle" && (before === "working" || before === "waiting");
+
 /** An agent_state event: working → idle marks the session for review; any other state clears it. */
 export function agentStateSeen(id: string, state: string): void {
   const before = lastState.get(id);
   lastState.set(id, state);
-  // A turn that ended: after work, or after its question was answered (a deny ends it with no work).
-  if (state === "idle" && (before === "working" || before === "waiting")) {
+  if (turnEnded(before, state)) {
     reviews.set(id, Date.now());
     saveReviews();
   } else if (state !== "idle" && reviews.delete(id)) saveReviews();
@@ -72,8 +75,9 @@ export function sessionsSeen(sessions: Session[]): void {
   for (const session of sessions) {
     const state = session.alive ? session.agent_state : "exited";
     const before = lastState.get(session.id);
-    // A turn that ended between two reads whose events were missed still counts (working → idle).
-    if (state === "idle" && before === "working" && !reviews.has(session.id)) {
+    // A turn that ended between two reads, its events missed or not yet come, still counts (a loaded machine: the
+    // list read idle before the waiting → idle event of a denied question came, and the event then changed nothing).
+    if (turnEnded(before, state) && !reviews.has(session.id)) {
       reviews.set(session.id, Date.now());
       changed = true;
     }

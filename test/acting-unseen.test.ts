@@ -38,6 +38,14 @@ async function act(args: string[]): Promise<Act> {
 /** A bash line in a new session, kept open after it ends (its screen stays to be read). */
 const start = (line: string) => sandbox.ok(["create", "--", "bash", "--norc", "-c", `${line}; echo rc=$?; sleep 600`]);
 
+/**
+ * What a program wrote to a file, once it holds some: a REPL makes the file before it writes into it, so a read as
+ * soon as it exists may find it empty (guile under load).
+ */
+async function fileWritten(path: string): Promise<string> {
+  return waitFor(() => existsSync(path) && readFileSync(path, "utf8").trim(), 30_000, `${path} written`);
+}
+
 async function shown(id: string, text: string): Promise<void> {
   await waitFor(async () => (await sandbox.screen(id)).includes(text) || undefined, 30_000, `"${text}" on ${id}`);
 }
@@ -296,8 +304,7 @@ test("a REPL's completion pop-up with nothing selected (irb's reline dialog): Ta
   const reply = await act(["choose", id, "deploy_production"]);
   expect(reply).toMatchObject({ sent: ["Tab", "Tab", "Enter"], effect: "answered" });
   expect(reply.seen).toContain("deploy_production");
-  await waitFor(() => existsSync(join(dir, "out.txt")) || undefined, 10_000, "the method run");
-  expect(readFileSync(join(dir, "out.txt"), "utf8")).toBe("production");
+  expect(await fileWritten(join(dir, "out.txt"))).toBe("production");
 });
 
 test("fill after a prompt that fills its row: the value goes on under it, the field found and the line checked joined", async () => {
@@ -1052,15 +1059,13 @@ test.if(Bun.which("gp") !== null)(
     await shown(id, "?");
     const sum = await act(["fill", id, await cursorField(), 'write("sum.txt", sum(i=1,100,i))', "--submit"]);
     expect(sum.effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "sum.txt")) || undefined, 10_000, "sum.txt");
-    expect(readFileSync(join(dir, "sum.txt"), "utf8").trim()).toBe("5050");
+    expect(await fileWritten(join(dir, "sum.txt"))).toBe("5050");
     expect((await act(["fill", id, await cursorField(), "1/0", "--submit"])).effect).toBe("submitted");
     await shown(id, "break>");
     expect((await act(["fill", id, "break", "break", "--submit"])).effect).toBe("submitted");
     const pi = await act(["fill", id, await cursorField(), 'write("pi.txt", primepi(1000))', "--submit"]);
     expect(pi.effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "pi.txt")) || undefined, 10_000, "pi.txt");
-    expect(readFileSync(join(dir, "pi.txt"), "utf8").trim()).toBe("168");
+    expect(await fileWritten(join(dir, "pi.txt"))).toBe("168");
   },
   60_000,
 );
@@ -1101,15 +1106,13 @@ test.if(Bun.which("clisp") !== null)(
     await shown(id, "[1]>");
     const form = '(with-open-file (s "range.txt" :direction :output) (print (+ 3 4) s))';
     expect((await act(["fill", id, "[1]", form, "--submit"])).effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "range.txt")) || undefined, 10_000, "range.txt");
-    expect(readFileSync(join(dir, "range.txt"), "utf8").trim()).toBe("7");
+    expect(await fileWritten(join(dir, "range.txt"))).toBe("7");
     // A form longer than its row: the terminal wraps it under the prompt, the field is both rows (blind set 9's task 15
     // timed out on "[3]> (with-open-file … (qu" over "ote tide-level)) r) s))").
     await shown(id, "[2]>");
     const long = '(with-open-file (s "level.txt" :direction :output) (print (list (boundp (quote tide-level)) 8) s))';
     expect((await act(["fill", id, "[2]", long, "--submit"])).effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
-    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("(NIL 8)");
+    expect(await fileWritten(join(dir, "level.txt"))).toBe("(NIL 8)");
   },
   60_000,
 );
@@ -1195,8 +1198,7 @@ test.if(Bun.which("clisp") !== null)(
     // (Stored, not only used: the variable holds 7 afterwards.)
     const form = '(with-open-file (s "level.txt" :direction :output) (print tide-level s))';
     expect((await act(["fill", id, "[3]", form, "--submit"])).effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
-    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("7");
+    expect(await fileWritten(join(dir, "level.txt"))).toBe("7");
   },
   60_000,
 );
@@ -1273,14 +1275,12 @@ test.if(Bun.which("guile") !== null)(
     await shown(id, "scheme@(guile-user)>");
     const sum = '(call-with-output-file "sum.txt" (lambda (port) (write (+ 12 20 10) port)))';
     expect((await act(["fill", id, "scheme@(guile-user)>", sum, "--submit"])).effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "sum.txt")) || undefined, 10_000, "sum.txt");
-    expect(readFileSync(join(dir, "sum.txt"), "utf8").trim()).toBe("42");
+    expect(await fileWritten(join(dir, "sum.txt"))).toBe("42");
     expect((await act(["fill", id, "scheme@(guile-user)>", "(car (quote ()))", "--submit"])).effect).toBe("submitted");
     await shown(id, "[1]>");
     const level = '(call-with-output-file "level.txt" (lambda (port) (write (length (list 1 2 3 4)) port)))';
     expect((await act(["fill", id, "scheme@(guile-user) [1]>", level, "--submit"])).effect).toBe("submitted");
-    await waitFor(() => existsSync(join(dir, "level.txt")) || undefined, 10_000, "level.txt");
-    expect(readFileSync(join(dir, "level.txt"), "utf8").trim()).toBe("4");
+    expect(await fileWritten(join(dir, "level.txt"))).toBe("4");
   },
   60_000,
 );

@@ -3461,3 +3461,13 @@ test("a page count ending a header bar (vfu's '#NAM    1 of     5') is no data r
   // A row of data holding "1 of 5" among its cells stays no header.
   expect(await tableOf("ada   tides   1 of 5\r\nbob   buoys   2 of 5\r\ncy    piers   3 of 5\r\n")).toBeUndefined();
 });
+
+test("a box's first line ending in \"(Press 'y' to quit)\": a question of that key, labelled if it asks", async () => {
+  const questions = async (name: string) =>
+    (await blindBrief(name, "blind12")).filter((e) => e[0] === "question").map((e) => [e[3], e[4]]);
+  expect(await questions("b12-imediff-quit")).toEqual([["Do you 'quit without saving'?", ["y=y"]]]);
+  expect(await questions("b12-imediff-unclean")).toEqual([[null, ["y=y"]]]);
+  // The same words outside a box, a line of output: no question.
+  const printed = await brief("Do you 'drop the tide table'? (Press 'y' to drop)\r\n$ ");
+  expect(printed.map((e) => e[0])).not.toContain("question");
+});

@@ -189,6 +189,11 @@ const PRINTED_LISTS: Array<[string, string[]]> = [
     ["choose tide-worker", "choose pier-cron"],
   ],
   [" »  api#dev\n\x1b[7m »  web#dev         \x1b[0m\n ✓  docs#build\n", ["choose web#dev", "choose docs#build"]],
+  // A box's line taking one quoted key (pressKeyInBox; meaning22).
+  [
+    "┌───────────────────────────────────────────────────┐\n│ Do you 'drop the tide table'? (Press 'y' to drop) │\n└───────────────────────────────────────────────────┘\n",
+    ["choose y"],
+  ],
   // A palette's commands, each a name, what it does and its key at the edge (commandColumns; meaning22).
   [
     "╭─ Commands ──────────────────────────────────────────╮\n│\x1b[7m▎ quit                 Quit                        q \x1b[0m│\n│  close-all-tide-gates Close every gate          C-g │\n│  list-piers           List the piers                │\n╰─────────────────────────────────────────────────────╯\n",

@@ -547,6 +547,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...parenKeyAnswers(view));
   out.push(...namedKeyWords(view));
   out.push(...keysForWords(view));
+  out.push(...pressKeyInBox(view));
   out.push(...equalsKeyAnswers(view));
   out.push(...keyParenRows(view));
   out.push(...keyParenOverPrompt(view));
@@ -1744,6 +1745,42 @@ function keysForWords(view: View): Found[] {
     if (items.length < 2) continue;
     out.push({ kind: "question", row: top, col, width, height: row - top + 1, items });
     for (let r = top; r <= row; r++) view.use(r, left + 1, right - left - 1);
+  }
+  return out;
+}
+
+/** A box's line ending in the one key it takes, quoted, in parentheses: "(Press 'y' to quit)". */
+const PRESS_QUOTED_KEY = /^(.*?)\s*\((?:press|hit|type) '([^\s'])' to [a-z]+(?: [a-z]+){0,3}\)$/i;
+
+/**
+ * A box's first line ending in the one key it takes, quoted, in parentheses (`PRESS_QUOTED_KEY`: imediff's "Do you
+ * 'quit without saving'? (Press 'y' to quit)", "Can't 'save and exit' due to the non-clean merge. (Press 'y' to
+ * continue)"): a question whose one item is that key, labelled with its words when they ask (end in "?"). Only between
+ * a box's sides, on its first row.
+ */
+function pressKeyInBox(view: View): Found[] {
+  const out: Found[] = [];
+  for (let row = 1; row < view.rows - 1; row++) {
+    const line = view.flat[row]!;
+    const left = line.search(/[│┃║]/);
+    const right = line.indexOf(line[left] ?? "│", left + 1);
+    if (left < 0 || right < 0 || !/[┌┏╔╭]/.test(view.char(row - 1, left))) continue;
+    const text = view.text(row, left + 1, right);
+    const match = PRESS_QUOTED_KEY.exec(text.trim());
+    if (!match || !view.free(row, left + 1, right)) continue;
+    const col = left + 1 + text.search(/\S/);
+    const key = match[2]!;
+    const asks = /\?$/.test(match[1]!.trim());
+    out.push({
+      kind: "question",
+      row,
+      col,
+      width: text.trim().length,
+      height: 1,
+      ...(asks ? { label: clean(match[1]!) } : {}),
+      items: [{ label: key, row, col: col + text.trim().lastIndexOf(`'${key}'`) + 1, width: 1, key }],
+    });
+    view.use(row, left + 1, right - left - 1);
   }
   return out;
 }

@@ -224,6 +224,9 @@ const CANCEL_CHECK_MS = 5;
 /** How many recently typed lines are remembered to tell their echo from real output. */
 const TYPED_LINES_KEPT = 32;
 
+/** A control sequence a client may type with its text (an arrow, a bracketed paste's ends): no part of a line. */
+const CSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+
 /** How many lines entered (Enter typed on the normal screen) are remembered for the acting guards. */
 const ENTERED_LINES_KEPT = 64;
 
@@ -497,9 +500,10 @@ export class Terminal {
   /**
    * A line end typed on the normal screen: the cursor's row up to the cursor (the prompt, what was typed at it so far)
    * and the text typed before each line end, remembered with the foreground process group that read it. A program's
-   * output can clear a row, push it past the scrollback or draw over it; it cannot take back a line entered.
+   * output can clear a row, push it past the scrollback or draw over it; it cannot take back a line entered. `text` is
+   * the input as write() shows it, its control sequences taken out.
    */
-  #enter(data: string): void {
+  #enter(text: string): void {
     if (!this.alive || this.screen.alternate) return;
     const { row, col } = this.screen.cursor();
     const rows = this.screen.rows;
@@ -507,12 +511,8 @@ export class Terminal {
     const group = procStat(this.#pty.pid)?.tpgid;
     // (Each line of one input after the cursor's prompt: a REPL draws the same prompt again before the next, and a
     // paste's second command is read there as its first was.)
-    const typed = data
-      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
-      .split(/\r\n|[\r\n]/)
-      .slice(0, -1);
-    for (const text of typed) {
-      const line = `${shown.slice(0, col)}${text}`.trimEnd();
+    for (const typed of text.split(/\r\n|[\r\n]/).slice(0, -1)) {
+      const line = `${shown.slice(0, col)}${typed}`.trimEnd();
       if (line.trim()) this.#enteredLines.push({ line, group });
     }
     if (this.#enteredLines.length > ENTERED_LINES_KEPT)
@@ -534,12 +534,12 @@ export class Terminal {
   write(data: string | Uint8Array): void {
     if (typeof data === "string") {
       // As the screen shows them: without the bracketed-paste markers and other sequences around them.
-      const shown = data.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
+      const shown = data.replace(CSI, "");
       for (const line of shown.split(/[\r\n]+/)) if (line.trim()) this.#typedLines.push(line);
       if (this.#typedLines.length > TYPED_LINES_KEPT)
         this.#typedLines.splice(0, this.#typedLines.length - TYPED_LINES_KEPT);
+      if (/[\r\n]/.test(shown)) this.#enter(shown);
     }
-    if (typeof data === "string" && /[\r\n]/.test(data)) this.#enter(data);
     this.#pty.write(data);
     if (this.#lastDone) this.#lastDone.inputAfter = true;
     this.#inputWanted.activity();

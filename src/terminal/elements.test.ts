@@ -3471,3 +3471,33 @@ test("a box's first line ending in \"(Press 'y' to quit)\": a question of that k
   const printed = await brief("Do you 'drop the tide table'? (Press 'y' to drop)\r\n$ ");
   expect(printed.map((e) => e[0])).not.toContain("question");
 });
+
+/** A train fixture's elements, briefly: kind, row, col, label (or value), selected. */
+async function trainBrief(name: string) {
+  const fixture = await loadFixture(name);
+  try {
+    return detectElements(cellGridOf(fixture.term))
+      .filter((e) => e.kind !== "text")
+      .map((e) => [e.kind, e.row, e.col, e.label ?? e.value ?? null, ...(e.selected ? [true] : [])]);
+  } finally {
+    fixture.term.dispose();
+  }
+}
+
+test("choices parted by '│' ending a bottom bar, one on its own colour (nefte's '│Save│As│…'): buttons", async () => {
+  const bottom = (await trainBrief("s4-efte-quit")).filter((e) => e[1] === 23);
+  expect(bottom).toEqual([
+    ["button", 23, 53, "Save", true],
+    ["button", 23, 58, "As"],
+    ["button", 23, 61, "All"],
+    ["button", 23, 65, "Discard"],
+    ["button", 23, 73, "Cancel"],
+  ]);
+  // The same words parted by '│' in a line of output: no buttons.
+  const printed = await brief("File Modified: /tmp/a.txt   │Save│As│All│Discard│Cancel\r\n$ ");
+  expect(printed.map((e) => e[0])).not.toContain("button");
+});
+
+test("a prompt opening a bottom bar, the cursor after it (nefte's 'Find:'): an input, no status", async () => {
+  expect((await trainBrief("s4-efte-find")).filter((e) => e[1] === 23)).toEqual([["input", 23, 0, "Find"]]);
+});

@@ -205,3 +205,26 @@ test("numbered button rows ('[1]   < url >') printed above a shell's prompt: cho
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 90_000);
+
+// Choices parted by "│" ending a bottom bar (nefte's "File Modified: … │Save│As│All│Discard│Cancel"; meaning25, 7
+// December) are buttons: the same bar printed by a script above a shell's prompt is output, `click` sends nothing.
+test("a bar of choices parted by '│' printed above a shell's prompt: click types nothing", async () => {
+  const bar = "\\e[44mFile Modified: /tmp/tides.txt      │\\e[42mSave\\e[44m│As│All│Discard│Cancel\\e[K\\e[m";
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `seq 30; printf '${bar}\\n'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "Discard");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: { kind: string }[] };
+  expect(snapshot.elements.map((e) => e.kind)).toContain("button");
+  for (const name of ["Save", "Discard"]) {
+    const reply = await sandbox.run(["click", id, name, "--json", "--timeout", "2s"]);
+    expect(reply.code, `click ${name}: ${reply.stdout}`).not.toBe(0);
+  }
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 90_000);

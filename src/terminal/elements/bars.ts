@@ -458,6 +458,16 @@ export function findStatus(view: View): Found[] {
       (view.cursor.visible && view.cursor.row === row && row > 0 && /^[:/?]\S/.test(view.flat[row]!))
     )
       continue;
+    // (Nor a bottom bar opening with a prompt the visible cursor waits after, nothing drawn past it: nefte's "Find:",
+    // an input.)
+    if (row > 0 && promptOnBar(view, row)) continue;
+    // Choices parted by "│" ending a bottom bar (nefte's "File Modified: … │Save│As│All│Discard│Cancel"): buttons.
+    const parted = row > 0 ? partedChoices(view, row) : [];
+    if (parted.length) {
+      out.push(...parted);
+      view.use(row, 0, view.cols);
+      continue;
+    }
     const text = view.text(row, 0, view.cols);
     if (!text.trim() || (/^\s*\S+\s*$/.test(text) && text.trim().length < 3)) continue;
     let lit = 0;
@@ -1000,6 +1010,71 @@ export function buttonHelp(view: View, found: Found[]): void {
     }
     if (view.flat[row]!.trim()) return;
   }
+}
+
+/** A prompt's words and colon opening a row: "Find:", "Replace with:". */
+const BAR_PROMPT = /^\s*\p{Lu}[\p{L}\d ]{0,30}: ?/u;
+
+/**
+ * A bar's row opening with a prompt, the visible cursor after it and nothing drawn past the cursor (nefte's bottom
+ * "Find:"): a line being typed, no status.
+ */
+function promptOnBar(view: View, row: number): boolean {
+  const prompt = BAR_PROMPT.exec(view.flat[row]!);
+  return (
+    prompt !== null &&
+    view.cursor.visible &&
+    view.cursor.row === row &&
+    view.cursor.col >= prompt[0].length &&
+    barRow(view, row) &&
+    onBarBlank(view, row, view.cursor.col)
+  );
+}
+
+/** Nothing drawn on the bar's colour from a column to the row's end (a window's scrollbar cell on another is not). */
+function onBarBlank(view: View, row: number, from: number): boolean {
+  const bar = view.spanBackground(row, 0, view.cols);
+  for (let col = from; col < view.cols; col++)
+    if (view.char(row, col).trim() && view.background(row, col) === bar) return false;
+  return true;
+}
+
+/** Two or more choices parted by "│", each a capitalised word, ending a row (a window's scrollbar cell maybe after). */
+const PARTED_CHOICES = /│(?:\p{Lu}\p{Ll}*│)+\p{Lu}\p{Ll}*(?=\s*.?$)/u;
+
+/**
+ * Choices parted by "│" ending a bar in the last two rows (nefte's "File Modified: /tmp/ef.txt   │Save│As│All│Discard│
+ * Cancel"), one drawn on a background of its own or holding the visible cursor: buttons, that one selected. The words
+ * before them are the question's message, left as text. Not on the screen's backdrop (a line of output).
+ */
+function partedChoices(view: View, row: number): Found[] {
+  if (row < view.rows - 2 || !barRow(view, row)) return [];
+  const run = PARTED_CHOICES.exec(view.flat[row]!);
+  if (!run) return [];
+  // (A cell after the run on another colour than the bar, a window's scrollbar, is no part of it.)
+  let end = run.index + run[0].length;
+  const last = run.index + run[0].lastIndexOf("│") + 1;
+  while (end > last + 1 && view.background(row, end - 1) !== view.background(row, last)) end--;
+  if (!onBarBlank(view, row, end)) return [];
+  const words = [...run[0].slice(0, end - run.index).matchAll(/[^│]+/g)].map((w) => ({
+    col: run.index + w.index!,
+    label: w[0],
+  }));
+  const looks = words.map((w) => view.spanBackground(row, w.col, w.col + w.label.length));
+  const own = words.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  const cursor = view.cursor.visible && view.cursor.row === row ? view.cursor.col : -1;
+  const held = words.find((w) => cursor >= w.col && cursor < w.col + w.label.length);
+  const lit = held ?? (own.length === 1 ? own[0] : undefined);
+  if (!lit) return [];
+  return words.map((w) => ({
+    kind: "button",
+    row,
+    col: w.col,
+    width: w.label.length,
+    height: 1,
+    label: w.label,
+    selected: w === lit,
+  }));
 }
 
 /** A row drawn on a bar across most of the screen (a mode line, a title bar). */

@@ -3,7 +3,11 @@
 // detector ran on them, scored apart and never tuned on. `npm run bench elements` scores every one
 // (bench/run.ts); this file alone scores one set and runs its task suite (`tasksOf`):
 //
-//   npx bun bench/blind.ts SET [--no-tasks] [--write]
+//   npx bun bench/blind.ts SET [--no-tasks | --tasks-only] [--write]
+//
+// `--write` keeps the one scoring as bench/results/SET.json: the elements' rows and lines, and the task
+// suite's lines under `tasks`. `--tasks-only` runs the task suite alone: a set whose elements were scored
+// before keeps those figures, and `--write` adds its tasks beside them.
 import { detectElements } from "../src/terminal/elements.ts";
 import { cellGridOf } from "../src/terminal/screen.ts";
 import type { Outcome, Task } from "./tasks-blind.ts";
@@ -104,31 +108,53 @@ export async function tasksOf(set: BlindSet): Promise<TaskSuite | undefined> {
 if (import.meta.main) {
   const arg = process.argv[2] ?? "";
   if (!isBlindSet(arg))
-    throw new Error(`usage: bench/blind.ts SET [--no-tasks] [--write]; SET is a blind set, not ${arg}`);
+    throw new Error(`usage: bench/blind.ts SET [--no-tasks | --tasks-only] [--write]; SET a blind set, not ${arg}`);
   const set = arg;
-  const lines: string[] = [];
-  const rows = await scoreBlind(set, (line) => {
-    console.log(line);
-    lines.push(line);
-  });
-  for (const row of rows)
-    console.log(`${row.metric}: ${row.t4a.toFixed(1)}${row.unit}${row.target ? ` (goal ${row.target})` : ""}`);
-  // `--write`: the one scoring kept as bench/results/SET.json (its rows and every line printed).
-  if (process.argv.includes("--write")) {
-    const { writeFileSync } = await import("node:fs");
-    const { cpus, totalmem } = await import("node:os");
-    const machine = `${cpus().length} × ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ")}, ${Math.round(totalmem() / 2 ** 30)} GiB`;
-    const results = {
-      date: new Date().toISOString(),
-      machine,
-      rows: rows.map((r) => ({ section: "elements", ...r })),
-      lines,
-    };
-    writeFileSync(new URL(`./results/${set}.json`, import.meta.url), `${JSON.stringify(results, null, 1)}\n`);
+  const write = process.argv.includes("--write");
+  const tasksOnly = process.argv.includes("--tasks-only");
+  const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+  const { spawnSync } = await import("node:child_process");
+  const { cpus, totalmem } = await import("node:os");
+  const file = new URL(`./results/${set}.json`, import.meta.url);
+  const machine = `${cpus().length} × ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ")}, ${Math.round(totalmem() / 2 ** 30)} GiB`;
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], {
+    cwd: import.meta.dir,
+    encoding: "utf8",
+  }).stdout?.trim();
+  if (!tasksOnly) {
+    const lines: string[] = [];
+    const rows = await scoreBlind(set, (line) => {
+      console.log(line);
+      lines.push(line);
+    });
+    for (const row of rows)
+      console.log(`${row.metric}: ${row.t4a.toFixed(1)}${row.unit}${row.target ? ` (goal ${row.target})` : ""}`);
+    if (write) {
+      const results = {
+        date: new Date().toISOString(),
+        machine,
+        commit,
+        rows: rows.map((r) => ({ section: "elements", ...r })),
+        lines,
+      };
+      writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
+    }
   }
   const suite = process.argv.includes("--no-tasks") ? undefined : await tasksOf(set);
   if (suite) {
-    const counts = await suite.runBlindTasks((line: string) => console.log(`  task ${line}`));
-    console.log(`${set} task suite (${suite.TASKS.length} tasks): ${JSON.stringify(counts)}`);
+    const started = new Date().toISOString();
+    const lines: string[] = [];
+    const counts = await suite.runBlindTasks((line: string) => {
+      console.log(`  task ${line}`);
+      lines.push(line);
+    });
+    const summary = `${set} task suite (${suite.TASKS.length} tasks): ${JSON.stringify(counts)}`;
+    console.log(summary);
+    // The task lines join what is in the file: with --tasks-only, the elements scored before stay as they were.
+    if (write) {
+      const results = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : { machine };
+      results.tasks = { date: started, machine, commit, lines, summary, counts };
+      writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
+    }
   }
 }

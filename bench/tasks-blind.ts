@@ -790,7 +790,8 @@ export async function runBlindTasks(
           continue;
         }
         if ("send" in step) {
-          t4a(["send", id, step.send]);
+          // $D and the rest as in the command: a reference types the same path the by-meaning step fills.
+          t4a(["send", id, sub(step.send)]);
           continue;
         }
         const [verb, ...rest] = step.act.map(sub);

@@ -492,6 +492,7 @@ const notmuchSetup = task(
     const conf = read(join(dir, "f/notmuch/notmuch-config"));
     return (
       read(o) === "0" &&
+      conf.split("\n").includes(`path=${join(dir, "f/notmuch/mail")}`) &&
       /^name=Ada Lovelace$/m.test(conf) &&
       /^primary_email=ada@harbour.test$/m.test(conf) &&
       /^tags=new;?$/m.test(conf) &&
@@ -550,6 +551,11 @@ const viteQuit = task(
 const SAMBA =
   "cd f/samba && samba-tool domain provision --interactive --targetdir=$D/f/samba/dc --use-rfc2307; echo $? > $OUT";
 const smbConf = (dir: string) => read(join(dir, "f/samba/dc/etc/smb.conf"));
+/** DNS backend NONE writes a `server services` line without `dns`; the internal DNS keeps the default services. */
+const dnsServed = (conf: string) => {
+  const services = /^\s*server services = (.*)$/m.exec(conf)?.[1];
+  return services === undefined || services.split(/,\s*/).includes("dns");
+};
 const sambaHarbour = task(
   "samba-tool domain provision: realm harbour.test, domain HARBOUR, a dc, DNS NONE, the password twice: provisioned",
   ["samba-tool"],
@@ -568,7 +574,8 @@ const sambaHarbour = task(
       settled(o) === "0" &&
       /realm = HARBOUR\.TEST/i.test(conf) &&
       /workgroup = HARBOUR/.test(conf) &&
-      /server role = active directory domain controller/.test(conf)
+      /server role = active directory domain controller/.test(conf) &&
+      !dnsServed(conf)
     );
   },
   files("samba"),
@@ -592,6 +599,7 @@ const sambaPiers = task(
       settled(o) === "0" &&
       /realm = PIERS\.TEST/i.test(conf) &&
       /workgroup = PIERS/.test(conf) &&
+      dnsServed(conf) &&
       !/dns forwarder/.test(conf)
     );
   },

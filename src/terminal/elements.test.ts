@@ -3501,3 +3501,19 @@ test("choices parted by '│' ending a bottom bar, one on its own colour (nefte'
 test("a prompt opening a bottom bar, the cursor after it (nefte's 'Find:'): an input, no status", async () => {
   expect((await trainBrief("s4-efte-find")).filter((e) => e[1] === 23)).toEqual([["input", 23, 0, "Find"]]);
 });
+
+test("rows opening with 'Label:' in one bold ink at the top or foot (vfu's 'Mask:'): one status", async () => {
+  for (const name of ["s4-vfu-main", "s4-vfu-copy", "s4-vfu-chdir"]) {
+    const statuses = (await trainBrief(name)).filter((e) => e[0] === "status");
+    expect([name, statuses]).toEqual([
+      name,
+      [
+        ["status", 0, 0, null],
+        ["status", 20, 0, null],
+      ],
+    ]);
+  }
+  // The same rows printed plain, a shell's prompt under them: no status.
+  const printed = await brief("Mask: *     VFU 5.07\r\nPath: /tmp/vf/\r\n$ ");
+  expect(printed.map((e) => e[0])).not.toContain("status");
+});

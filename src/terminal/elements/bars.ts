@@ -810,6 +810,7 @@ export function findStatus(view: View): Found[] {
     }
   }
   out.push(...labelledFooter(view));
+  out.push(...labelRows(view));
   pressHintRows(out);
   for (const row of messageRows(view)) out.push(status(view, row, row));
   const crumbs = crumbBar(view, out);
@@ -926,6 +927,41 @@ function barOverStatus(view: View, out: Found[]): number | undefined {
   let inverse = 0;
   for (let col = 0; col < view.cols; col++) if (view.has(row, col, CellFlag.inverse)) inverse++;
   return inverse >= view.cols * 0.9 ? row : undefined;
+}
+
+/** A capitalised label and its colon opening a row, a value after it: vfu's "Mask: *", "S.Size:  0". */
+const LABEL_OPENS = /^\p{Lu}[\p{L}.]{1,10}: *\S/u;
+
+/**
+ * Two or three rows at the screen's top, or ending in its last four, each opening at the first column with a label
+ * and its colon, every row's cells in one bold ink the next rows of the screen do not have (vfu's "Mask: *  …  VFU
+ * 5.07 <H> for help" over "Path: /tmp/vf/  (SORT:NAME+)", its "Select: 0  Free: …" over "S.Size: 0  Total: …"): one
+ * status, the program's information rows. Not a prompt holding the visible cursor.
+ */
+function labelRows(view: View): Found[] {
+  const out: Found[] = [];
+  const bold = (row: number) => {
+    const style = view.spanStyle(row, 0, view.cols);
+    return Number(style.split("/")[0]) & CellFlag.bold ? style : undefined;
+  };
+  for (let row = 0; row + 1 < view.rows; row++) {
+    const style = bold(row);
+    if (!style || !LABEL_OPENS.test(view.flat[row]!)) continue;
+    let last = row;
+    while (last + 1 < view.rows && last - row < 2 && LABEL_OPENS.test(view.flat[last + 1]!) && bold(last + 1) === style)
+      last++;
+    const at = row;
+    row = last;
+    if (last === at || (at > 0 && last < view.rows - 4)) continue;
+    if (view.cursor.visible && view.cursor.row >= at && view.cursor.row <= last) continue;
+    // (Unlike the screen's next rows: a body in the same ink is a list, not information over it.)
+    const next = at === 0 ? last + 1 : at - 1;
+    if (next < 0 || next >= view.rows || view.spanStyle(next, 0, view.cols) === style) continue;
+    let free = true;
+    for (let r = at; r <= last; r++) free &&= view.free(r, 0, view.cols);
+    if (free) out.push(status(view, at, last));
+  }
+  return out;
 }
 
 /**

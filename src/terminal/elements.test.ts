@@ -3517,3 +3517,11 @@ test("rows opening with 'Label:' in one bold ink at the top or foot (vfu's 'Mask
   const printed = await brief("Mask: *     VFU 5.07\r\nPath: /tmp/vf/\r\n$ ");
   expect(printed.map((e) => e[0])).not.toContain("status");
 });
+
+test("keys on their own colour before what they do, parted by '|', at the foot (hnb's 'ESC menu'): status", async () => {
+  for (const name of ["s4-hnb-main", "s4-hnb-edit"])
+    expect([name, (await trainBrief(name)).filter((e) => e[1] === 23)]).toEqual([name, [["status", 23, 0, null]]]);
+  // The same words printed plain above a shell's prompt: no status.
+  const printed = await brief("ESC menu | F2 save | F5 commandline | return edit\r\n$ ");
+  expect(printed.map((e) => e[0])).not.toContain("status");
+});

@@ -365,9 +365,10 @@ export function findStatus(view: View): Found[] {
           view.spanStyle(row, m.index! + m[1]!.length + 1, m.index! + m[0].length),
       );
       if (
-        pairs.length >= 3 &&
-        covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) &&
-        inked.length >= pairs.length * 0.75
+        (pairs.length >= 3 &&
+          covered === line.replace(/\s/g, "").length + pairs.reduce((n, m) => n + m[0].split(" ").length - 1, 0) &&
+          inked.length >= pairs.length * 0.75) ||
+        pipedKeys(view, row)
       )
         hintRows.push(row);
     }
@@ -927,6 +928,30 @@ function barOverStatus(view: View, out: Found[]): number | undefined {
   let inverse = 0;
   for (let col = 0; col < view.cols; col++) if (view.has(row, col, CellFlag.inverse)) inverse++;
   return inverse >= view.cols * 0.9 ? row : undefined;
+}
+
+/** A key, then what it does in one to three lower-case words: hnb's "ESC menu", "F5 commandline". */
+const PIPED_KEY = /^(\S{1,8}) [a-z][\w-]*(?: [a-z][\w-]*){0,2}$/;
+
+/**
+ * A row made only of keys each before what it does, parted by "|", three or more, the keys drawn unlike their words
+ * (hnb's "ESC menu | F2 save | F5 commandline | return edit", the keys in reverse): key hints.
+ */
+function pipedKeys(view: View, row: number): boolean {
+  // (A mode's name may open the row, two blanks or more before the first key: hnb's "editing node   ESC revert | …".)
+  const lead = /^\S.*?\s{2,}(?=\S[^|]*\|)/.exec(view.flat[row]!)?.[0].length ?? 0;
+  const line = " ".repeat(lead) + view.flat[row]!.slice(lead);
+  const parts = [...line.matchAll(/[^|]+/g)].filter((p) => p[0].trim());
+  if (parts.length < 3 || !line.includes(" | ")) return false;
+  let inked = 0;
+  for (const p of parts) {
+    const hint = PIPED_KEY.exec(p[0].trim());
+    if (!hint) return false;
+    const at = p.index! + p[0].search(/\S/);
+    const key = hint[1]!.length;
+    if (view.spanStyle(row, at, at + key) !== view.spanStyle(row, at + key + 1, at + hint[0].length)) inked++;
+  }
+  return inked >= parts.length * 0.75;
 }
 
 /** A capitalised label and its colon opening a row, a value after it: vfu's "Mask: *", "S.Size:  0". */

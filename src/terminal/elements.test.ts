@@ -3518,7 +3518,7 @@ test("rows opening with 'Label:' in one bold ink at the top or foot (vfu's 'Mask
   expect(printed.map((e) => e[0])).not.toContain("status");
 });
 
-test("keys on their own colour before what they do, parted by '|', at the foot (hnb's 'ESC menu'): status", async () => {
+test("keys on their own colour before what they do, parted by '|' at the foot (hnb's 'ESC menu'): status", async () => {
   for (const name of ["s4-hnb-main", "s4-hnb-edit"])
     expect([name, (await trainBrief(name)).filter((e) => e[1] === 23)]).toEqual([name, [["status", 23, 0, null]]]);
   // The same words printed plain above a shell's prompt: no status.

@@ -180,7 +180,9 @@ class Watch {
 
   /** Every state with its line, and the screen now: what a failure shows. */
   async report(): Promise<string> {
-    return `${this.steps.map((step) => `${step.state}: ${step.line}`).join("\n")}\n--- screen ---\n${await sandbox.screen(this.id)}`;
+    const at = (step: Step) => `${(step.at / 1000).toFixed(1)}s`;
+    const steps = this.steps.map((step) => `${at(step)} ${step.state}: ${step.line}`).join("\n");
+    return `${steps}\n--- screen at ${(performance.now() / 1000).toFixed(1)}s ---\n${await sandbox.screen(this.id)}`;
   }
 
   async stop(): Promise<void> {
@@ -505,19 +507,26 @@ function eachCli(cli: AgentCli): void {
     `${cli}: transcript read the moment idle comes has the turn's answer`,
     async () => {
       const id = `idle-log-${cli}`;
+      const watch = await Watch.start(id, {});
       await t4a(["create", "--name", id, "--agent", cli]);
       await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
       for (let turn = 1; turn <= 3; turn++) {
         await t4a(["send", id, `t4a:say:Answer number ${turn}`]);
         await Bun.sleep(500);
         await t4a(["send", id, "-k", "Enter"]);
+        const sent = performance.now();
         await t4a(["wait", id, "--agent", "idle", "--timeout", "90s"]);
+        const waited = Math.round(performance.now() - sent);
         const read = JSON.parse((await t4aRaw(["transcript", id, "--json"])).stdout);
-        expect(read.messages?.at(-1), `turn ${turn}: ${JSON.stringify(read)}`).toEqual({
+        const last = read.messages?.at(-1);
+        // A failure says what the daemon reported and when, and what the screen showed.
+        const why = last?.text === `Answer number ${turn}` ? "" : `\nwaited ${waited} ms\n${await watch.report()}`;
+        expect(last, `turn ${turn}: ${JSON.stringify(read)}${why}`).toEqual({
           role: "assistant",
           text: `Answer number ${turn}`,
         });
       }
+      await watch.stop();
       await t4a(["kill", id]);
     },
     300_000,

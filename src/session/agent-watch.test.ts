@@ -459,6 +459,54 @@ test("after an Enter it has not reacted to, a wait for idle waits for the turn t
   watch.dispose();
 });
 
+test("an Enter whose prompt still sits in the input box stays pending past the 10 s a turn takes to show", async () => {
+  // gemini on a starved machine (CI): its turn had not begun 10 s after the Enter, the prompt still
+  // in its box; the wait answered the idle from before and the transcript had no turn yet.
+  const host = fakeHost();
+  const watch = new AgentWatch("a-held", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  expect(watch.state).toBe("idle");
+  draw(host, ["> Answer number 1"]); // typed: the placeholder gone
+  watch.read(start + 700);
+  watch.input("\r");
+  for (const ms of [1_000, 5_000, 11_000, 20_000]) watch.read(start + ms);
+  let settled = false;
+  const waited = watch.until("idle", 5000);
+  void waited.then(() => (settled = true));
+  await Bun.sleep(20);
+  expect(settled).toBe(false);
+  // Taken at last: the box empties, the turn runs and ends.
+  draw(host, ["> Answer number 1", "⠋ Thinking... (esc to cancel, 0s)", "> Type your message"]);
+  watch.read(start + 21_000);
+  draw(host, ["> Answer number 1", "✦ Answer number 1", "> Type your message"]);
+  watch.read(start + 22_000);
+  watch.read(start + 22_600);
+  expect(await waited).toMatchObject({ state: "idle", line: "✦ Answer number 1" });
+  watch.dispose();
+});
+
+test("an Enter on an empty input box begins no turn: after 10 s the wait answers the idle as it is", async () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a-empty", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  watch.input("\r");
+  watch.read(start + 5_000);
+  let settled = false;
+  const waited = watch.until("idle", 5000);
+  void waited.then(() => (settled = true));
+  await Bun.sleep(20);
+  expect(settled).toBe(false);
+  watch.read(start + 10_700);
+  expect(await waited).toMatchObject({ state: "idle" });
+  watch.dispose();
+});
+
 test(
   "a question's dialog drawn again with another row is another question: an answer naming " +
     "the one read is refused (a spinner, or the dialog still being drawn, is no change)",

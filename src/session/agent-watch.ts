@@ -81,6 +81,13 @@ const HOOKED_IDLE_QUIET_MS = 3000;
 /** How long a CLI given a prompt may show its input box without starting the turn before it counts as idle. */
 const PROMPT_START_MS = 10_000;
 /**
+ * How long an Enter stays pending while its prompt still sits in the input box (the box's
+ * placeholder, its ready pattern, not drawn): not taken yet, so no turn could show. gemini starved
+ * on a loaded machine took more than PROMPT_START_MS to take it (CI: the wait answered the idle
+ * from before, the transcript had no turn yet).
+ */
+const PROMPT_TAKEN_MS = 60_000;
+/**
  * Between a pasted prompt and its Enter. gemini 0.61 takes an Enter that follows a paste closely
  * as a newline inside it (seen at 50 ms: the prompt stayed in its input box, a line longer).
  */
@@ -235,6 +242,10 @@ export class AgentWatch {
   #processAt = -Infinity;
   /** When an Enter went in that the agent has not reacted to yet (see input). */
   #inputPendingAt: number | undefined;
+  /** The input box holds text: its placeholder, the ready pattern, is not drawn (nothing busy, no question). */
+  #boxHeld = false;
+  /** When the box last stopped holding text: a pending Enter's PROMPT_START_MS counts from here. */
+  #boxTakenAt = 0;
   #goneAt: number | undefined;
   readonly #waiters = new Set<{ states: Set<AgentState>; settle: Settle<AgentStateReply> }>();
 
@@ -561,7 +572,7 @@ export class AgentWatch {
     this.#readNow = now;
     if (this.state === "exited") return;
     if (this.#processGone(now)) return;
-    this.#expirePending(performance.now());
+    this.#expirePending(now);
     const token = this.#host.screenToken();
     if (token !== this.#seenToken) {
       this.#seenToken = token;
@@ -627,6 +638,9 @@ export class AgentWatch {
         ? (this.#reading(now) || quietMs >= STILL_READY_MS) && rows.some((row) => row.trim() !== "")
         : (this.#host.inputWanted?.() ?? rows.some((row) => row.trim() !== ""));
     const still = ready && !busy && question === undefined && !(this.#generic && this.#questionDrawing);
+    const held = this.#ready.length > 0 && !ready && !busy && question === undefined;
+    if (this.#boxHeld && !held) this.#boxTakenAt = now;
+    this.#boxHeld = held;
     this.#enterAgain(rows, ready, busy, question, now);
     // A prompt's turn has begun on a busy hint; on animation alone once it lasts (a CLI redraws
     // as it takes the prompt in, then may sit still for seconds before its turn shows: opencode).
@@ -740,7 +754,10 @@ export class AgentWatch {
    * it started, the state as it is answers the waits again.
    */
   #expirePending(now: number): void {
-    if (this.#inputPendingAt === undefined || now - this.#inputPendingAt < PROMPT_START_MS) return;
+    const at = this.#inputPendingAt;
+    if (at === undefined || now - Math.max(at, this.#boxTakenAt) < PROMPT_START_MS) return;
+    // Its prompt still in the box: not taken yet, so no turn could show (a starved CLI).
+    if (this.#boxHeld && now - at < PROMPT_TAKEN_MS) return;
     this.#inputPendingAt = undefined;
     const reply = this.reply();
     for (const waiter of [...this.#waiters]) if (waiter.states.has(this.state)) waiter.settle(reply);

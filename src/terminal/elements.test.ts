@@ -3525,3 +3525,11 @@ test("keys on their own colour before what they do, parted by '|' at the foot (h
   const printed = await brief("ESC menu | F2 save | F5 commandline | return edit\r\n$ ");
   expect(printed.map((e) => e[0])).not.toContain("status");
 });
+
+test("a source listing's numbered lines, a '>' at the current one (node inspect's '> 4   for'): no menu", async () => {
+  for (const name of ["s4-node-inspect-break", "s4-node-inspect-start"])
+    expect([name, (await trainBrief(name)).filter((e) => e[0] === "menu")]).toEqual([name, []]);
+  // Numbered choices, a '>' at one, their names at one column: still a menu.
+  const kinds = (await brief("Pick a tide:\r\n> 1 Spring\r\n  2 Neap\r\n  3 King\r\n")).map((e) => e[0]);
+  expect(kinds).toContain("menu");
+});

@@ -180,6 +180,29 @@ function cycledLists(view: View): Found[] {
   return out;
 }
 
+/**
+ * A source listing's lines at the marker's row: numbered at one column counting up by one past it, the code after the
+ * numbers not starting at one column (indented) or a numbered line empty (node inspect's "> 4   for (const x of xs)"
+ * under "  3   let s = 0;", a debugger's current line): no list.
+ */
+function sourceListing(lines: string[], row: number, textCol: number): boolean {
+  const numbered = (r: number) => /^(\d+)( +|$)/.exec(lines[r]?.slice(textCol) ?? "");
+  const here = numbered(row);
+  if (!here) return false;
+  const starts = [here[0].length];
+  let empty = here[0].length === here[1]!.length;
+  let count = 0;
+  for (const step of [-1, 1])
+    for (let r = row + step, n = Number(here[1]) + step; r >= 0 && r < lines.length; r += step, n += step) {
+      const m = numbered(r);
+      if (!m || Number(m[1]) !== n) break;
+      count++;
+      starts.push(m[0].length);
+      empty ||= lines[r]!.slice(textCol + m[0].length).trim() === "";
+    }
+  return count >= 1 && (empty || new Set(starts).size > 1);
+}
+
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 export function markerMenus(view: View): Found[] {
   const out: Found[] = cycledLists(view);
@@ -228,6 +251,7 @@ export function markerMenus(view: View): Found[] {
     // frame: "> 3 | test('low tide', …)"): no list.
     if (/^\d+ \|/.test(line.slice(textCol)) && [row - 1, row + 1].some((r) => /^\s*\d+ \|/.test(lines[r] ?? "")))
       continue;
+    if (sourceListing(lines, row, textCol)) continue;
     // Rows indented past the items' text are an item's description wrapped (claude's /model): stepped over.
     const more = (r: number) => lines[r]!.slice(0, textCol + 2).trim() === "" && lines[r]!.trim() !== "";
     let last = row;

@@ -1618,3 +1618,29 @@ test("a pager's pause between dashes; a prompt after a library's tag ('prompt: S
   expect(typed).toMatchObject({ effect: "submitted" });
   await shown(id, "took[Pier]");
 });
+
+test("a default in brackets after a prompt ('Your full name [root]:'): its own attribute, the field filled by its words", async () => {
+  // Blind sets 12 and 13 (icinga2's "… (CN) [vm]:", notmuch's "Your full name [root]:"): the label is the question's
+  // words, the default shown beside it; fill by the words, or by the words and the default as the screen shows them.
+  const out = join(sandbox.dir, "offered.out");
+  const id = await start(
+    `read -p "Your full name [root]: " a; read -p "Port (8080): " b; read -p "Is this OK? (yes) " c; ` +
+      `echo "$a|$b|$c" > ${out}`,
+  );
+  await shown(id, "[root]:");
+  const json = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: Record<string, unknown>[] };
+  expect(json.elements.find((e) => e.kind === "input")).toMatchObject({ label: "Your full name", default: "root" });
+  const name = await act(["fill", id, "Your full name", "Ada Lovelace", "--submit"]);
+  expect(name).toMatchObject({
+    effect: "submitted",
+    seen: 'the answered line shows "Your full name [root]: Ada Lovelace"',
+  });
+  await shown(id, "Port (8080):");
+  const port = await act(["fill", id, "Port (8080)", "9090", "--submit"]);
+  expect(port).toMatchObject({ effect: "submitted", seen: 'the answered line shows "Port (8080): 9090"' });
+  await shown(id, "(yes)");
+  // An empty line takes the default: its row the evidence.
+  const ok = await act(["fill", id, "Is this OK?", "", "--submit"]);
+  expect(ok.effect).toBe("submitted");
+  expect(await fileWritten(out)).toBe("Ada Lovelace|9090|");
+});

@@ -34,6 +34,8 @@ const ElementSchema = v.object({
   height: v.number(),
   label: v.optional(v.string()),
   value: v.optional(v.string()),
+  /** An input's default, offered after its prompt's words ("Port [8080]:"): Enter takes it. Not part of its label. */
+  default: v.optional(v.string()),
   cursor: v.optional(v.boolean()),
   checked: v.optional(v.boolean()),
   selected: v.optional(v.boolean()),

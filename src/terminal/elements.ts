@@ -14,6 +14,7 @@ import {
   findProgress,
   findToggles,
   formRows,
+  offeredDefaults,
   placeholderBox,
   settingsForm,
 } from "./elements/fields.ts";
@@ -202,6 +203,7 @@ export function detectElements(grid: CellGrid): Element[] {
     )
       panels.add(e);
   }
+  offeredDefaults(view, found);
   return number(found.filter((e) => !panels.has(e)));
 }
 
@@ -298,9 +300,14 @@ export function outline(elements: Element[]): string {
       case "progress":
         lines.push(`- progress${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]: ${e.percent}%`);
         break;
-      case "input":
-        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${stateOf(e)}: ${q(e.value ?? "")}`);
+      case "input": {
+        // (The default a prompt offers, Enter's answer, beside the states: `(cursor, default "8080")`.)
+        const states = stateOf(e);
+        const offered = e.default === undefined ? "" : `default ${q(e.default)}`;
+        const shown = offered ? (states ? `${states.slice(0, -1)}, ${offered})` : ` (${offered})`) : states;
+        lines.push(`- input${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]${shown}: ${q(e.value ?? "")}`);
         break;
+      }
       case "dialog":
         lines.push(`- dialog${e.label ? ` ${q(e.label)}` : ""} [${e.ref}]`);
         break;

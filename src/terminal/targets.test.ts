@@ -257,3 +257,32 @@ test("an item named by its key whole before a label holding the text ('N' is No,
   expect(findTarget([mcopy], { text: "overwrite" }, all).item?.ref).toBe("e3.1");
   expect(findTarget([mcopy], { text: "Overwrite-all" }, all).item?.ref).toBe("e3.2");
 });
+
+test("a field whose prompt offers a default is named by its label, or by the label and the default as shown", () => {
+  const field = (label: string, offered: string): Element => ({
+    ref: "e2",
+    kind: "input",
+    row: 3,
+    col: 0,
+    width: 80,
+    height: 1,
+    label,
+    value: "",
+    default: offered,
+    cursor: true,
+  });
+  const name = field("Your full name", "root");
+  expect(findTarget([name], { text: "Your full name" }, ["input"]).element).toBe(name);
+  expect(findTarget([name], { text: "Your full name [root]" }, ["input"]).element).toBe(name);
+  expect(findTarget([name], { text: "your full name (root)" }, ["input"]).element).toBe(name);
+  const choice = field("Your choice?", "2.4 (+ support for '**' globbing)");
+  expect(
+    findTarget([choice], { text: "Your choice? [default: 2.4 (+ support for '**' globbing)]" }, ["input"]).element,
+  ).toBe(choice);
+  const confirm = field("Do you confirm generation?", "yes");
+  expect(findTarget([confirm], { text: "Do you confirm generation [yes]?" }, ["input"]).element).toBe(confirm);
+  // (Another default is another field's.)
+  expect(() => findTarget([name], { text: "Your full name [ada]" }, ["input"])).toThrow(
+    'no input "Your full name [ada]"',
+  );
+});

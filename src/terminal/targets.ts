@@ -69,9 +69,19 @@ export function findTarget(
   }
   const text = norm(query.text ?? "");
   const label = (t: Target) => norm(t.item?.label ?? t.element.label ?? "");
-  // An answer with its key marked ("[y]es", "'f'ile") is named by its word too ("yes").
+  // An answer with its key marked ("[y]es", "'f'ile") is named by its word too ("yes"). A field by its label and the
+  // default its prompt offers, as the screen shows them ("Port [8080]", "Do you confirm generation [yes]?"): their
+  // words, the brackets aside.
+  const bare = (name: string) =>
+    name
+      .replace(/[[(]\s*default:?\s+/gi, " ")
+      .replace(/[[\]():?]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+  const offered = (t: Target) =>
+    !t.item && t.element.default !== undefined ? [bare(norm(`${t.element.label ?? ""} ${t.element.default}`))] : [];
   const said = (t: Target) => [label(t), unmarked(label(t))];
-  const exact = candidates.filter((t) => said(t).includes(text));
+  const exact = candidates.filter((t) => said(t).includes(text) || offered(t).includes(bare(text)));
   // No label is it: an item named by its key whole (svn's "(df) Show diff" as "df"; fossil's "N" of "(a=all/c=convert/
   // y/N)", not the n inside "convert"), before a label that holds the text.
   const byKey = exact.length ? exact : candidates.filter((t) => text !== "" && t.item?.key?.toLowerCase() === text);

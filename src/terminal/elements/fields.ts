@@ -1198,6 +1198,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
         : shown;
   // (Not after a REPL's ">": clisp's "[1]> (+ 1 2)" is code typed, a form in parentheses, no default.)
   const offersDefault = !/>\s*$/.test(match[0]);
+  // That default is the input's `default` (npm's "(proj)", gpg's "(3072)"); not a remark naming this prompt apart
+  // (ccrypt's "(repeat)", part of its label), nor one of several words (a hint).
+  const offered_ =
+    offersDefault && !repeated
+      ? OFFERED_AFTER.exec(line.slice(promptEnd, Math.max(promptEnd, cursor.col - from + 1)))
+      : null;
   const value =
     placeholder(view, from + promptEnd, view.cols) ||
     (offersDefault && /^\s*\([^)]*\)\s*$/.test(line.slice(promptEnd, cursor.col - from + 1)))
@@ -1258,6 +1264,7 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     height: 1,
     label: question ? `${question} ${labelText}` : asking || repeated || labelText,
     value: stop < view.cols ? value.slice(0, stop - first - promptEnd).trim() : value.trim(),
+    ...(offered_ ? { default: offered_[1]!.trim() } : {}),
     cursor: true,
   };
   // A prompt too long for its row wraps: it starts on the row above, filled to its end (vim's
@@ -1456,6 +1463,64 @@ function outsideParens(before: string, found: RegExpExecArray | null): RegExpExe
 const TAG_BEFORE_PROMPT = /^([a-z]{2,12}:) (?=\p{L}[^:]{0,60}:(?:\s|$))/u;
 /** Those words, through their colon and the blank after it. */
 const TAGGED_WORDS = /^(\p{L}[^:]{0,60}:)(?:\s|$)/u;
+
+/**
+ * A default in parentheses after a prompt's mark, the cursor after it or what is typed after a blank (npm's "name:
+ * (proj) ", gpg's "What keysize do you want? (3072) 40"): at most three words.
+ */
+const OFFERED_AFTER = /^\s*\((?:default:?\s+)?([^()\s]+(?: [^()\s]+){0,2})\)(?= |$)/;
+
+/**
+ * The default a line prompt offers after its words, split off its label into `default` (docs/elements.md: the label is
+ * the question's words): in brackets ("Your full name [root]:", "Port [8080]:", cabal's "[default: y]", composer's "…
+ * generation [yes]?", its "?" kept), in parentheses when a number or a path ("Port (8080):", ssh-keygen's
+ * "(/root/.ssh/id_ed25519)") or a remark naming only it (fdisk's "Select (default p)"). Empty brackets (adduser's "Full
+ * Name []") offer none: dropped. Not on a field drawn on a background of its own (nano's bar: "Search [Case
+ * Sensitive]" is a flag of the program's), nor brackets after a word they are the object of (smbclient's "Password for
+ * [WORKGROUP\ada]", IPython's "In [2]"), nor a range, a list of answers or a remark (`NOT_A_DEFAULT`).
+ */
+export function offeredDefaults(view: View, found: Found[]): void {
+  for (const e of found) {
+    if (e.kind !== "input" || !e.label || e.default !== undefined) continue;
+    const first = view.flat[e.row]!.slice(e.col).search(/\S/);
+    if (first < 0 || view.background(e.row, e.col + first) !== "0") continue;
+    const split = offeredIn(e.label);
+    if (!split) continue;
+    e.label = split.label;
+    if (split.offered) e.default = split.offered;
+  }
+}
+
+function offeredIn(label: string): { label: string; offered: string } | undefined {
+  const words = (text: string) => clean(text).replace(/:$/, "");
+  const bracketed = BRACKETS_AT_END.exec(label);
+  if (bracketed && /\p{L}/u.test(bracketed[1]!) && !OBJECT_BEFORE.test(bracketed[1]!)) {
+    const named = /^default:\s*([\s\S]*)$/i.exec(bracketed[2]!.trim());
+    const offered = clean(named ? named[1]! : bracketed[2]!);
+    if (named || !NOT_A_DEFAULT.test(offered))
+      return { label: words(bracketed[1]!) + (bracketed[3] ? "?" : ""), offered };
+  }
+  const parenthesised = PARENS_AT_END.exec(label);
+  if (parenthesised && /\p{L}/u.test(parenthesised[1]!) && (parenthesised[2] || NUMBER_OR_PATH.test(parenthesised[3]!)))
+    return { label: words(parenthesised[1]!), offered: parenthesised[3]! };
+  return undefined;
+}
+
+/** A prompt's words, a blank, its last brackets, maybe a "?" after them. */
+const BRACKETS_AT_END = /^(.*?\S)\s+\[([^\][]*)\](\s*\?)?$/;
+/** A prompt's words, a blank, a word in parentheses, maybe said to be the default. */
+const PARENS_AT_END = /^(.*?\S)\s+\((default:?\s+)?([^()\s]+)\)$/i;
+/** A word whose object the brackets after it are ("Password for [WORKGROUP\ada]", "In [2]"). */
+const OBJECT_BEFORE = /(?:^|\s)(?:for|from|to|in|into|of|on|at|by|with)$/i;
+/**
+ * Brackets that hold no default: a remark opening with a mark or a word naming something else ("[<0 for unlimited
+ * path]", "[from ./]"), a range ("[0..3]", "[1-4]"), a list of answers ("[1 - 2, all, quit]", "[1, 2, 3, 0]", "[y/n]",
+ * "[123?q]").
+ */
+const NOT_A_DEFAULT =
+  /^(?:[<+]|(?:for|from|to|in|of|on|at|by|with)\b)|\.\.|[,|?]|^\d+\s*-\s*\d+$|^\w{1,3}(?:\/\w{1,3})+$/i;
+/** A number or a path, what a parenthesis at a prompt's end offers ("(8080)", "(/root/.ssh/id_ed25519)"). */
+const NUMBER_OR_PATH = /^(?:\d+(?:\.\d+)*|(?:~|\.{1,2})?\/\S*)$/;
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;

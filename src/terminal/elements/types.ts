@@ -33,6 +33,8 @@ export interface Element {
   height: number;
   label?: string;
   value?: string;
+  /** An input's default, offered after its prompt's words ("Port [8080]:", npm's "name: (proj)"): Enter takes it. */
+  default?: string;
   cursor?: boolean;
   checked?: boolean;
   selected?: boolean;

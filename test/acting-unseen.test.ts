@@ -1644,3 +1644,24 @@ test("a default in brackets after a prompt ('Your full name [root]:'): its own a
   expect(ok.effect).toBe("submitted");
   expect(await fileWritten(out)).toBe("Ada Lovelace|9090|");
 });
+
+test("unison's change line ending in its default key in brackets ('tides.txt  []'): a question, never filled", async () => {
+  // Train (sweep 3): the line read as an input labelled "file <-?->", so fill typed words into a program reading keys
+  // one by one (each letter a command). Now a question with no field: fill refused, nothing typed.
+  const dir = join(sandbox.dir, "unison");
+  const id = await start(
+    `mkdir -p ${dir}/a ${dir}/b ${dir}/home && echo 'high 4.1' > ${dir}/a/tides.txt && ` +
+      `echo 'high 3.9' > ${dir}/b/tides.txt && HOME=${dir}/home unison -ui text ${dir}/a ${dir}/b`,
+  );
+  await shown(id, "continue.[<spc>]");
+  await sandbox.ok(["send", id, "\\r"]);
+  await shown(id, "tides.txt  []");
+  const json = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: Record<string, unknown>[] };
+  expect(json.elements.filter((e) => e.kind === "input")).toEqual([]);
+  const before = await sandbox.screen(id);
+  const refused = await sandbox.run(["fill", id, "file <-?->", "x", "--json"]);
+  expect(refused.code).not.toBe(0);
+  expect(`${refused.stdout}${refused.stderr}`).toContain("no input");
+  expect(await sandbox.screen(id)).toBe(before);
+  await sandbox.ok(["kill", id]);
+});

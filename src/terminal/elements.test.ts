@@ -3587,3 +3587,17 @@ test("a default a line prompt offers ('Your full name [root]:', 'Port (8080):', 
     fixture.term.dispose();
   }
 });
+
+test("a line ending in a key in brackets or '[]', the cursor after (unison's changes): a question", async () => {
+  const bottom = async (name: string) => (await trainBrief(name)).filter((e) => e[1] === 23 || e[0] === "button");
+  expect(await bottom("s3-unison-change")).toEqual([["question", 23, 0, null]]);
+  expect(await bottom("s3-unison-next")).toEqual([["question", 23, 0, null]]);
+  expect(await bottom("s3-unison-proceed")).toEqual([["question", 23, 0, "Proceed with propagating updates?"]]);
+  // Its pause's default key glued after the sentence is no part of its words, nor a button once answered.
+  expect(await bottom("s3-unison-first")).toEqual([["question", 23, 0, "Press return to continue."]]);
+  // A key after a "?" reads a line (patch's "Assume -R? [n]"), a bracket before a ":" too: inputs.
+  expect((await brief("Apply anyway? [n] ")).map((e) => e[0])).toEqual(["input"]);
+  expect((await brief("use_docker [n]: ")).map((e) => e[0])).toEqual(["input"]);
+  // The same line printed above a shell's prompt: nothing awaited there.
+  expect(await brief("file     <-?-> file       tides.txt  []\r\n$ ")).toEqual([["input", 1, 0, "$"]]);
+});

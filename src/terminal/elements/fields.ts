@@ -7,6 +7,7 @@ import {
   clean,
   contains,
   joinWrapped,
+  GLUED_DEFAULT_KEY,
   LINE_MARK,
   MARKERS,
   markFocused,
@@ -1058,6 +1059,24 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     const value = typedOver.trim();
     return [{ kind: "input", row, col: 0, width: view.cols, height: 1, label: clean(askedOver), value, cursor: true }];
   }
+  // A line ending in a key in brackets, or none ("[]"), the cursor one blank after it, nothing below: a sync tool's
+  // change awaiting its key, the bracket its default action (unison's "file  <-?-> file  tides.txt  []", "file  ---->
+  // buoys.txt  [f]"), or a question's "?" and empty brackets (unison's "Proceed with propagating updates? []"). A
+  // question whose keys the screen does not list, unlabelled but for that question: no field to type words into.
+  // (A key after a "?", patch's "Assume -R? [n]", and a bracket before a ":" read a line: inputs.)
+  const awaited = KEY_AWAITED.exec(before);
+  if (
+    awaited &&
+    !/[:>]$/.test(awaited[2]!) &&
+    (!awaited[2]!.endsWith("?") || awaited[3] === "") &&
+    !line.slice(cursor.col - from).trim() &&
+    view.flat.slice(row + 1).every((l) => !l.trim())
+  ) {
+    const [col, width] = [from + awaited[1]!.length, awaited[0].trimEnd().length - awaited[1]!.length];
+    view.use(row, col, width);
+    const label = awaited[2]!.endsWith("?") ? { label: clean(awaited[2]!) } : {};
+    return [{ kind: "question", row, col, width, height: 1, ...label, items: [] }];
+  }
   // A progress bar's row ("███░░ 56% | ETA: 1s"), the cursor parked after it: no prompt.
   if (/[█░▓▒■━#=]{5}/.test(view.flat[row]!.slice(0, from))) return [];
   // irssi's "[(status)] ": a bracketed name at the row's start is a marker; openssl's
@@ -1521,6 +1540,9 @@ const NOT_A_DEFAULT =
   /^(?:[<+]|(?:for|from|to|in|of|on|at|by|with)\b)|\.\.|[,|?]|^\d+\s*-\s*\d+$|^\w{1,3}(?:\/\w{1,3})+$/i;
 /** A number or a path, what a parenthesis at a prompt's end offers ("(8080)", "(/root/.ssh/id_ed25519)"). */
 const NUMBER_OR_PATH = /^(?:\d+(?:\.\d+)*|(?:~|\.{1,2})?\/\S*)$/;
+
+/** Words, then a key of two characters at most in brackets (or none), one blank, the cursor (unison's "… []"). */
+const KEY_AWAITED = /^(\s*)(\S.*?)\s+\[([^\]\s]{0,2})\] $/;
 
 /** A prompt's default in brackets, its colon, then the answer typed: "Package Type (…) []: library". */
 const ANSWERED_PROMPT = /\[[^\]]*\]: \S/;
@@ -2215,7 +2237,12 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
     // A name in angle brackets without blanks inside, within square brackets opened one blank after a word, is a usage
     // line's argument (`USAGE_ARG`: nmh's "edit [<editor> <switches>]"), not a default button standing apart (mc's
     // "[< OK >]", tilde's "[<Yes>]").
-    const usage = (m: RegExpExecArray) => USAGE_ARG.test(m[0]) && /\S \[[^\]]*$/.test(line.slice(0, m.index!));
+    // (Nor the default key named in brackets glued to the end of a sentence: unison's "Press return to
+    // continue.[<spc>]", `GLUED_DEFAULT_KEY`.)
+    const usage = (m: RegExpExecArray) =>
+      USAGE_ARG.test(m[0]) &&
+      (/\S \[[^\]]*$/.test(line.slice(0, m.index!)) ||
+        GLUED_DEFAULT_KEY.test(line.slice(0, m.index! + m[0].length + 1)));
     // A word in angle brackets with no blank inside, over or under another at the same column, is a list's cell (hte's
     // file list: "/at  │ <SUB-DIR> │ dr-xr-xrwx"), not a button ("< Graphs >" buttons stand padded).
     const cell = (m: RegExpExecArray) =>

@@ -2,7 +2,16 @@
 // under a question or over a prompt, toggles and hot-keyed choices.
 import { CellFlag } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { clean, filledAbove, highlighted, joinWrapped, LINE_MARK, stripFrame, type View } from "./view.ts";
+import {
+  clean,
+  filledAbove,
+  GLUED_DEFAULT_KEY,
+  highlighted,
+  joinWrapped,
+  LINE_MARK,
+  stripFrame,
+  type View,
+} from "./view.ts";
 
 /**
  * Answers in brackets after a question: "[Y/n]", "(y/N)", "(yes/no/[fingerprint])", "(y or n)",
@@ -826,7 +835,9 @@ export function findQuestions(view: View): Found[] {
         : match.index!;
     // (Its row framed in brackets, lynis's "[ Press [ENTER] to continue, or [CTRL]+C to stop ]": the frame is no part.)
     const framed = /^\s*\[ $/.test(line.slice(0, match.index!)) && /\S \]\s*$/.test(match[0]);
-    const text = line.slice(col, match.index! + match[0].trimEnd().length - (framed ? 2 : 0));
+    const whole = line.slice(col, match.index! + match[0].trimEnd().length - (framed ? 2 : 0));
+    // (The default key glued after it, unison's "Press return to continue.[<spc>]", is no part of its words.)
+    const text = whole.replace(GLUED_DEFAULT_KEY, "");
     const keyCol = match.index! + match[0].indexOf(match[1]!);
     out.push({
       kind: "question",
@@ -837,7 +848,7 @@ export function findQuestions(view: View): Found[] {
       label: text,
       items: [{ label: match[1]!, row, col: keyCol, width: match[1]!.length, key: "Enter" }],
     });
-    view.use(row, col, text.length);
+    view.use(row, col, whole.length);
   }
   // A pager's pause between runs of dashes naming a key to continue (`DASHED_PAUSE`: hunspell's "-- Type space to
   // continue --", gawk's "------[Enter] to continue or [q] + [Enter] to quit------"), the last thing written, the

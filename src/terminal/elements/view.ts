@@ -320,3 +320,6 @@ export function panes(view: View, box: Box): Box[] {
   const edges = [box.left, ...cuts, box.right];
   return edges.slice(1).map((right, i) => ({ ...box, left: edges[i]!, right }));
 }
+
+/** A key's name in angle brackets within square ones, glued to a sentence's end: the default (unison's ".[<spc>]"). */
+export const GLUED_DEFAULT_KEY = /(?<=\p{L}[.!?:])\[<[\w-]{1,8}>\]$/u;

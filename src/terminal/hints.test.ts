@@ -74,3 +74,15 @@ test("turbo's foot: 'i - Interact' presses i, named only as drawn; 'u/d - Scroll
   expect(hintsNamed(hints, "i - Interact").map((h) => h.key)).toEqual(["i"]);
   expect(hintsNamed(hints, "Interact")).toEqual([]);
 });
+
+test("mprocs's help bar: '<q: Quit>' presses q, '<C-a: Toggle focus>' nothing; by words or as drawn", async () => {
+  const { hints } = await hintsOf("b12-mprocs-main", blindDir("blind12"));
+  expect(pairs(hints).slice(0, 4)).toEqual([
+    ["C-a: Toggle focus", null],
+    ["q: Quit", "q"],
+    ["j: Next", "j"],
+    ["k: Prev", "k"],
+  ]);
+  expect(hintsNamed(hints, "Quit").map((h) => h.key)).toEqual(["q"]);
+  expect(hintsNamed(hints, "q: Quit").map((h) => h.key)).toEqual(["q"]);
+});

@@ -43,7 +43,9 @@ const HINT_KEY = new RegExp(
     // A key bar's: "F2 Save", "Enter Show"; "5-CLI"; "Q=QUIT".
     String.raw`|(F(?:1[0-2]|[1-9])|Esc|Enter|Space|Tab)(?= \p{Lu})|(\d)-(?=\p{Lu})|([!-<>-~])=(?=\p{L})` +
     // A key, " - ", a capitalised word ("i - Interact", "Ctrl-z - Stop interacting"; no figure: "1 - MIT" is no hint).
-    String.raw`|([^\s\d:[\]<>]{1,3}|(?:ctrl|alt|shift)[-+]\S) - (?=\p{Lu}))`,
+    String.raw`|([^\s\d:[\]<>]{1,3}|(?:ctrl|alt|shift)[-+]\S) - (?=\p{Lu})` +
+    // A key, a colon and its words together in angle brackets ("<q: Quit>", "<C-a: Toggle focus>", mprocs's).
+    String.raw`|<([^<>\s:]{1,10}):(?= \p{L}[^<>]*>))`,
   "giu",
 );
 
@@ -104,15 +106,18 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
         // The words end at two blanks, a comma, a stop or a parenthesis.
         const said = words.split(/\s{2,}|[,.;()]/)[0]!.trim();
         if (!said) continue;
-        const drawn = match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? match[7] ?? match[8]!;
-        const text = line.slice(match.index!, match.index! + match[0].length + after.indexOf(said) + said.length);
+        const drawn =
+          match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? match[7] ?? match[8] ?? match[9]!;
+        // (In angle brackets with its words, the hint is what they hold: "q: Quit".)
+        const start = match.index! + (match[9] !== undefined ? 1 : 0);
+        const text = line.slice(start, match.index! + match[0].length + after.indexOf(said) + said.length);
         hints.push({
           key: keyOf(drawn),
           drawn,
           words: said,
           text,
           row,
-          col: match.index!,
+          col: start,
           width: text.length,
           element,
           ...(match[5] !== undefined || match[6] !== undefined || match[7] !== undefined || match[8] !== undefined

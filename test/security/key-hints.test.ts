@@ -336,3 +336,36 @@ test("key hints drawn as 'i - Interact' at the foot, a shell's prompt above or a
   await waitFor(() => existsSync(out) || undefined, 30_000, "the script's end");
   expect(readFileSync(out, "utf8")).toBe("got[]\n");
 }, 120_000);
+
+type ActJson = { sent: string[]; effect: string };
+
+// mprocs's help box (blind12, spent): "<q: Quit>" hints on the row over the box's bottom rule. The rule under a bar is
+// the box's, not output under it: the hint is pressed under every other guard (meaning25, 7 December). Printed on the
+// normal screen the same box stays refused.
+test("hints in angle brackets ('<x: Stop>') in a help box at the foot, its rule under them: the one key typed", async () => {
+  const out = join(sandbox.dir, "boxed.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "boxed"]);
+  await sandbox.shown(id, "<s: Start>");
+  const stop = JSON.parse(await sandbox.ok(["click", id, "--text", "x: Stop", "--json"])) as ActJson;
+  expect(stop).toMatchObject({ sent: ["x"], effect: "uncertain" });
+  await waitFor(() => (existsSync(out) && readFileSync(out, "utf8") === "78\n") || undefined, 10_000, "78");
+  // (A chord drawn "C-a" is no one key a hint draws, as "[C-x]" is not: nothing typed.)
+  const focus = await sandbox.run(["choose", id, "Toggle focus", "--json", "--timeout", "2s"]);
+  expect(focus.code, focus.stdout).not.toBe(0);
+  expect(readFileSync(out, "utf8")).toBe("78\n");
+  // The same box printed on the normal screen above a shell's prompt: nothing typed.
+  const box = "┌Help────┐\\n│ <q: Quit>  <x: Stop>  <s: Start> │\\n└────────┘\\n";
+  const shell = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${box}'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(shell, "<s: Start>");
+  const printed = await sandbox.run(["click", shell, "--text", "x: Stop", "--json", "--timeout", "2s"]);
+  expect(printed.code, printed.stdout).not.toBe(0);
+  await sandbox.shown(shell, "loop over");
+  expect(await sandbox.screen(shell)).not.toContain("ran[");
+}, 90_000);

@@ -84,6 +84,9 @@ async function pollingReader(actor: Actor): Promise<ReturnType<Actor["reader"]>>
   return own[0]!;
 }
 
+/** A box's bottom side alone on a row: "└────┘", "╰────╯", "┗━━━━┛". */
+const BOTTOM_RULE = /^\s*[└╰┗╚+][─━═-]+[┘╯┛╝+]\s*$/;
+
 /**
  * Press the one key a key hint draws (ccmake's "[c] Configure", hg's "c: confirm", nano's "^X Exit"): only on a
  * full-screen program's bar at the screen's top or bottom, the screen at rest, with no shell reading the terminal and
@@ -101,8 +104,9 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const { grid } = look;
   const { element } = hint;
   const last = element.row + element.height - 1;
+  // (Or a box's bottom rule under the hints, the bar a help box at the foot: mprocs's "<q: Quit>  <x: Stop>".)
   const blankBelow = Array.from({ length: grid.rows - last - 1 }, (_, i) => rowText(grid, last + 1 + i)).every(
-    (r) => !r.trim(),
+    (r) => !r.trim() || BOTTOM_RULE.test(r),
   );
   if (!(element.row === 0 || (last >= grid.rows - 4 && blankBelow)))
     throw refuse("it is not on a bar at the screen's top or bottom");

@@ -186,3 +186,22 @@ test.if(Bun.which("tzselect") !== null)(
     expect(await out()).toBe("Asia/Tokyo");
   },
 );
+
+// A list whose help bar names the keys that move its selection (mprocs's "<j: Next>  <k: Prev>", turbo's "↑ ↓ -
+// Select") is chosen by moving alone, with those keys: its Enter is an action of its own (turbo's "interact"), and
+// mprocs takes no arrows there. Blind set 12 (spent): choose sent Down and Enter (turbo interacted; mprocs never moved).
+test("a list its bar says moves with j/k or '↑ ↓ - Select': chosen by those keys alone, no Enter", async () => {
+  for (const [mode, keys] of [
+    ["jk", ["j", "j"]],
+    ["arrows", ["Down", "Down"]],
+  ] as const) {
+    const out = join(sandbox.dir, `move-${mode}.keys`);
+    const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "move-list.py"), out, mode]);
+    await sandbox.shown(id, "buoy-check");
+    const reply = await act(["choose", id, "buoy-check"]);
+    expect([mode, reply.sent, reply.effect]).toEqual([mode, [...keys], "selected"]);
+    const screen = await sandbox.screen(id);
+    expect(screen).not.toContain("Interacting");
+    await sandbox.ok(["kill", id]);
+  }
+}, 90_000);

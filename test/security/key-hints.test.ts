@@ -369,3 +369,23 @@ test("hints in angle brackets ('<x: Stop>') in a help box at the foot, its rule 
   await sandbox.shown(shell, "loop over");
   expect(await sandbox.screen(shell)).not.toContain("ran[");
 }, 90_000);
+
+// A list whose bar names the keys moving it ("<j: Next>  <k: Prev>") is chosen with those keys alone, no Enter
+// (meaning25, 7 December): only on the alternate screen, the bar a status at its top or foot. The same list and bar
+// printed by cat above a shell's prompt: nothing typed.
+test("a list and a '<j: Next>  <k: Prev>' bar printed above a shell's prompt: choose types no j, no Enter", async () => {
+  const lines = "Processes\\n\\e[7mtide-logger\\e[m\\npier-lights\\nbuoy-check\\n<j: Next>  <k: Prev>  <q: Quit>\\n";
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${lines}'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "<q: Quit>");
+  const reply = await sandbox.run(["choose", id, "buoy-check", "--json", "--timeout", "2s"]);
+  expect(reply.code, reply.stdout).not.toBe(0);
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);

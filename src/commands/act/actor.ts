@@ -233,6 +233,7 @@ export class Actor {
   async arrowTo(
     position: (look: Look) => { at: number; to: number } | undefined,
     sideways = false,
+    keys?: { next: string; back: string },
   ): Promise<Look | undefined> {
     for (let attempt = 0; attempt < MAX_ARROW_ROUNDS; attempt++) {
       const look = await this.look();
@@ -240,7 +241,7 @@ export class Actor {
       if (!place || place.at < 0) return undefined;
       if (place.at === place.to) return look;
       const delta = place.to - place.at;
-      const [next, back] = sideways ? ["Right", "Left"] : ["Down", "Up"];
+      const [next, back] = keys ? [keys.next, keys.back] : sideways ? ["Right", "Left"] : ["Down", "Up"];
       await this.keys(...Array<string>(Math.abs(delta)).fill(delta > 0 ? next! : back!));
       const there = await this.until((seen) => {
         const now = position(seen);

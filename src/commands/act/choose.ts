@@ -14,6 +14,7 @@ import {
   type Target,
   wordKey,
 } from "../../terminal/targets.ts";
+import { keyHints } from "../../terminal/hints.ts";
 import { answerWithKey, pressNamedAnswer } from "./answer-keys.ts";
 import { answered } from "./answered.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
@@ -70,6 +71,28 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // A list cycled with Tab, its hint saying so (nimble's "Select Cycle with 'Tab', 'Enter' when done" over
   // "Choices:> library <"): Tab, not arrows, moves its marks.
   if (element.kind === "menu" && selected >= 0 && tabCycled(look, element)) return cycleWithTab(actor, look, target);
+  // A full-screen list whose bar names the keys that move its selection (mprocs's "<j: Next>  <k: Prev>", turbo's
+  // "↑ ↓ - Select") is chosen by moving with them alone: its Enter may be an action of its own (turbo's "interact").
+  const mover = element.kind === "menu" && actor.alternate ? movingKeys(look) : undefined;
+  if (mover) {
+    const there = await actor.arrowTo(
+      (seen) => {
+        const again = findAgain(seen.elements, target);
+        const list = again?.element.items;
+        return list && { at: list.findIndex((i) => i.selected), to: list.indexOf(again.item!) };
+      },
+      false,
+      mover,
+    );
+    if (there)
+      return actor.reply(
+        "selected",
+        `${nameOf(target)} shows selected; the bar says ${JSON.stringify(mover.said)} moves the selection, so Enter ` +
+          "(an action of its own there) was not pressed",
+      );
+    if (actor.exited) return actor.reply("uncertain", `the program exited before ${nameOf(target)} showed selected`);
+    throw new T4aError("timeout", `${actor.sent.join(" ")}: the selection did not reach ${nameOf(target)}`);
+  }
   // Arrows from the selected item: every list takes them, while a program may turn the mouse on
   // for its wheel alone (codex asks for every motion) and a click is only as good as its handling.
   // Items side by side on one row (a `● Yes / ○ No` toggle) move with Left and Right.
@@ -196,6 +219,31 @@ const TAB_CYCLES = /\bcycle\b.{0,12}\btab\b|\btab\b.{0,12}\b(?:cycle|move|next)\
 
 /** Rows above a list its Tab hint may stand on. */
 const TAB_HINT_ROWS = 3;
+
+/** Arrows and what they do on a bar: turbo's "↑ ↓ - Select", "↑/↓: Move". */
+const ARROWS_SELECT = /(?<=^|\s)↑\s?\/?\s?↓\s?(?:-|:)\s(?:Select|Move|Navigate)\b/i;
+
+/**
+ * The keys a full-screen list's bar (a status at the screen's top or foot) says move its selection: one-key hints
+ * "Next" and "Prev" (mprocs's "<j: Next>  <k: Prev>"), or the arrows named as selecting (turbo's "↑ ↓ - Select").
+ */
+function movingKeys(look: Look): { next: string; back: string; said: string } | undefined {
+  const hints = keyHints(look.grid, look.elements).filter(
+    (h) => h.key && (h.element.row === 0 || h.element.row + h.element.height >= look.grid.rows - 3),
+  );
+  const next = hints.find((h) => /^(?:next|down)$/i.test(h.words));
+  const back = hints.find((h) => /^(?:prev|previous|up)$/i.test(h.words));
+  if (next && back && next.key !== back.key)
+    return { next: next.key!, back: back.key!, said: `${next.text}  ${back.text}` };
+  for (const e of look.elements) {
+    if (e.kind !== "status" || (e.row !== 0 && e.row + e.height < look.grid.rows - 3)) continue;
+    for (let row = e.row; row < e.row + e.height; row++) {
+      const said = ARROWS_SELECT.exec(rowText(look.grid, row))?.[0];
+      if (said) return { next: "Down", back: "Up", said };
+    }
+  }
+  return undefined;
+}
 
 /**
  * A list whose selected item stands between ">" and "<" (cycledLists' marks, drawn on its row) under a hint, in the

@@ -3601,3 +3601,12 @@ test("a line ending in a key in brackets or '[]', the cursor after (unison's cha
   // The same line printed above a shell's prompt: nothing awaited there.
   expect(await brief("file     <-?-> file       tides.txt  []\r\n$ ")).toEqual([["input", 1, 0, "$"]]);
 });
+
+test("a tall frame, its sides down to the screen's last row, its bottom cut (imediff's help): a dialog", async () => {
+  const dialogs = (await blindBrief("b12-imediff-help", "blind12")).filter((e) => e[0] === "dialog");
+  expect(dialogs.map((e) => [e[1], e[2]])).toEqual([[0, 5]]);
+  // A short frame cut by the edge (a few rows printed last): no dialog.
+  const frame = "┌──────────┐\r\n│ tides    │\r\n│ piers    │\r\n│ fuel     │";
+  const short = await brief(`${"\r\n".repeat(20)}${frame}`);
+  expect(short.map((e) => e[0])).not.toContain("dialog");
+});

@@ -8,6 +8,8 @@ import { BOTTOM_LEFT, BOTTOM_RIGHT, type Box, clean, TOP_LEFT, TOP_RIGHT, VERTIC
  * 1000x1000 screen tiled with 83 584 of them took 19 s (real screens hold a handful).
  */
 const MAX_BOXES = 256;
+/** The rows a frame cut by the screen's bottom must show (its top and sides) to be read as a box. */
+const CUT_TALL = 12;
 /**
  * A window's widgets in its top border: close ("[◆]", Turbo Vision's "[■]", hte's "[x]" first in the border), zoom
  * ("[Z]", "[↕]") after its number.
@@ -66,7 +68,8 @@ function scanBoxes(view: View, over: Box[]): Box[] {
       if (right < left + 2 || (ascii && (right - left < 10 || "-+".includes(view.char(top, right + 1))))) continue;
       let bottom = -1;
       hiddenRows = 0;
-      for (let row = top + 1; row < view.rows; row++) {
+      let row = top + 1;
+      for (; row < view.rows; row++) {
         const l = view.char(row, left);
         const r = view.char(row, right);
         if (bottomLeft.includes(l) && bottomRight.includes(r) && (!ascii || row - top >= 3)) {
@@ -87,6 +90,10 @@ function scanBoxes(view: View, over: Box[]): Box[] {
         if (!(leftSide || (over.length && hidden(row, left))) || !(rightSide || (over.length && hidden(row, right))))
           break;
       }
+      // A frame whose sides run down to the screen's last row, its bottom cut by the edge (imediff's help box, taller
+      // than the screen): read to that row, when it is tall and its sides stand on every row (`CUT_TALL` rows).
+      if (bottom < 0 && row === view.rows && !ascii && !half && !over.length && view.rows - top >= CUT_TALL)
+        bottom = view.rows - 1;
       if (bottom < 0) continue;
       // (Hidden for a few rows only: a small box across the side, not a dialog over most of a panel, mc's.)
       if (hiddenRows > Math.max(3, (bottom - top) / 5)) continue;

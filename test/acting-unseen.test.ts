@@ -1654,7 +1654,10 @@ test("unison's change line ending in its default key in brackets ('tides.txt  []
       `echo 'high 3.9' > ${dir}/b/tides.txt && HOME=${dir}/home unison -ui text ${dir}/a ${dir}/b`,
   );
   await shown(id, "continue.[<spc>]");
-  await sandbox.ok(["send", id, "\\r"]);
+  // The pause's one answer, named by its words: Enter pressed, the pause seen to go on.
+  const pause = await act(["choose", id, "return"]);
+  expect(pause).toMatchObject({ sent: ["Enter"], effect: "answered" });
+  expect(pause.seen).toContain("the pause no longer waits");
   await shown(id, "tides.txt  []");
   const json = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: Record<string, unknown>[] };
   expect(json.elements.filter((e) => e.kind === "input")).toEqual([]);
@@ -1664,4 +1667,40 @@ test("unison's change line ending in its default key in brackets ('tides.txt  []
   expect(`${refused.stdout}${refused.stderr}`).toContain("no input");
   expect(await sandbox.screen(id)).toBe(before);
   await sandbox.ok(["kill", id]);
+});
+
+test("a box pairing named keys with its answers ('Enter: Yes, ESC: No', perf report's): the key pressed, uncertain", async () => {
+  // Blind set 10 (perf report's exit box): choose refused a key read as a name ("no key the screen shows to press").
+  // Nothing shows which answer was taken: the reply says what the screen went on with; the outcome is checked outside.
+  const data = join(sandbox.dir, "perf.data");
+  const recorded = spawnSync("perf", ["record", "-q", "-o", data, "--", "python3", "-c", "sum(range(3000000))"]);
+  expect(recorded.status, `perf record: ${recorded.stderr}`).toBe(0);
+  const id = await sandbox.ok(["create", "--", "perf", "report", "-i", data]);
+  await shown(id, "Samples");
+  for (const [answer, sent] of [
+    ["No", "Escape"],
+    ["Yes", "Enter"],
+  ] as const) {
+    await sandbox.ok(["send", id, "-k", "Escape"]);
+    await shown(id, "Enter: Yes, ESC: No");
+    const reply = await act(["choose", id, answer]);
+    expect(reply.sent).toEqual([sent]);
+    expect(reply.effect).toBe("uncertain");
+    expect(reply.seen).toMatch(/no line shows which answer was taken|nothing showing which answer/);
+    if (answer === "No") {
+      // Still in the report, the box gone.
+      await waitFor(
+        async () => !(await sandbox.screen(id)).includes("really want to exit") || undefined,
+        10_000,
+        "box",
+      );
+      expect(await sandbox.screen(id)).toContain("Samples");
+    }
+  }
+  // Yes: perf report exited.
+  await waitFor(
+    async () => (JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { exited?: boolean }).exited || undefined,
+    10_000,
+    "perf report to exit",
+  );
 });

@@ -228,6 +228,20 @@ export function namedAnswerKey(grid: CellGrid, target: Target): string | undefin
   const key = NAMED_ANSWER_KEYS[item.key.toLowerCase()];
   if (!key) return undefined;
   const rows = Array.from({ length: element.height }, (_, i) => rowText(grid, element.row + i));
+  // A pause of one answer whose words name its key and end it (unison's "Press return to continue."): that key. (Not
+  // words going on after it: "Press ENTER to continue>>> ", a REPL's prompt after a printed line, is no pause.)
+  const said = item.label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pause = new RegExp(`(?:^|[.!] )(?:press|hit) \\[?${said}\\]? to [a-z]+(?: [a-z]+){0,3}[.!]?$`, "i");
+  if (element.items?.length === 1 && pause.test(element.label ?? "")) return key;
+  // (Or a row of the question's own cells that pairs each key with its answer, "key: Word", ", " between: perf's box
+  // "Enter: Yes, ESC: No".)
+  const own = rows.map((r) => r.slice(element.col, element.col + element.width));
+  const paired = own.map((r) => KEYS_COLON_WORDS.exec(r)).find(Boolean);
+  if (paired) {
+    const pair = paired[0].split(",").map((part) => /^\s*(\w+): ?([A-Za-z][\w-]*)\s*$/.exec(part));
+    const found = pair.find((p) => p && p[2] === item.label);
+    return found && NAMED_ANSWER_KEYS[found[1]!.toLowerCase()] === key ? key : undefined;
+  }
   const text = rows.map((r, i) => (i < rows.length - 1 ? r.padEnd(grid.cols) : r)).join("");
   const bracket = /\[([^[\]]*)\]\s*$/.exec(text);
   if (!bracket) return undefined;
@@ -235,6 +249,10 @@ export function namedAnswerKey(grid: CellGrid, target: Target): string | undefin
   const pair = pairs.find((p) => p && p[2] === item.label);
   return pair && NAMED_ANSWER_KEYS[pair[1]!.toLowerCase()] === key ? key : undefined;
 }
+
+/** A row that is only named keys each paired with an answer, "Enter: Yes, ESC: No". */
+const KEYS_COLON_WORDS =
+  /^\s*(?:return|enter|esc|escape): ?[A-Za-z][\w-]*(?:, (?:return|enter|esc|escape): ?[A-Za-z][\w-]*)+\s*$/i;
 
 /** A word an answer is typed as: a letter or digit, then letters, digits, "-" or "_", 2 to 24 in all. */
 const WORD_KEY = /^[\p{L}\p{N}][\p{L}\p{N}_-]{1,23}$/u;

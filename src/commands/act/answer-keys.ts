@@ -9,15 +9,27 @@ import { erase } from "./fields.ts";
 import type { Look } from "./look.ts";
 
 /**
- * Press the key a question's bracket names for the answer (namedAnswerKey: Enter or Escape), the question the last
- * thing on the screen, then watch it go on. Nothing but the program's own next lines follows such a key (dar prints its
- * next question under the first): no line shows which answer was taken, so the reply is `uncertain`, saying what the
- * screen went on with, never `answered` on that alone.
+ * Press the key a question names for the answer (namedAnswerKey: Enter or Escape, in its bracket or a row of pairs),
+ * the question the last thing on the screen or in a box, then watch it go on. Nothing but the program's own next lines
+ * follows such a key (dar prints its next question under the first): no line shows which answer was taken, so the
+ * reply is `uncertain`, saying what the screen went on with, never `answered` on that alone; but a pause of one answer
+ * ("Press return to continue.") that no longer waits took the only one.
  */
 export async function pressNamedAnswer(actor: Actor, look: Look, target: Target, key: string): Promise<ActReply> {
   const { element } = target;
   const last = element.row + element.height - 1;
+  // (Or inside a box drawn over a full-screen program, whatever is under it: perf's "Do you really want to exit?" box
+  // over its report. A box printed by `cat` above a shell's prompt leaves the cursor on the prompt, off the question.)
+  const boxed = look.elements.some(
+    (e) =>
+      e.kind === "dialog" &&
+      e.row < element.row &&
+      e.row + e.height > last + 1 &&
+      e.col < element.col &&
+      e.col + e.width > element.col + element.width,
+  );
   if (
+    !boxed &&
     look.text
       .split("\n")
       .slice(last + 1)
@@ -40,7 +52,10 @@ export async function pressNamedAnswer(actor: Actor, look: Look, target: Target,
       .join("\n") === asked;
   await actor.keys(key);
   const moved = await actor.until((now) => (waiting(now) ? undefined : now));
-  const pressed = `${key} pressed for ${nameOf(target)}, as the question's bracket pairs them`;
+  const only = element.items?.length === 1;
+  const pressed = only
+    ? `${key} pressed, as the pause's words name it`
+    : `${key} pressed for ${nameOf(target)}, as the question pairs them`;
   if (!moved) {
     if (actor.exited) return actor.reply("uncertain", `${pressed}; the program exited, nothing showing which answer`);
     throw new T4aError("timeout", `${actor.sent.join(" ")}: the question still waits as it was`);
@@ -53,6 +68,15 @@ export async function pressNamedAnswer(actor: Actor, look: Look, target: Target,
     .slice(last + 1)
     .map((r) => r.trim())
     .filter(Boolean);
+  // A pause of one answer that no longer waits took it: there was nothing else to take.
+  if (only && !actor.exited)
+    return actor.reply(
+      "answered",
+      `${pressed}; the pause no longer waits` +
+        (under.length
+          ? `, the screen goes on with ${JSON.stringify(under.slice(0, 2).join(" / ").slice(0, 160))}`
+          : ""),
+    );
   return actor.reply(
     "uncertain",
     `${pressed}; the question no longer waits` +

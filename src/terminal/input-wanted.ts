@@ -73,6 +73,22 @@ export function foregroundPrograms(leader: number): { pid: number; executable: s
     : undefined;
 }
 
+/**
+ * Whether what every thread of the terminal's foreground group waits in can be read (/proc/PID/task/TID/syscall): a
+ * program this process may not trace (a setuid sudo's, run as another user) hides it, and then "nobody reads" found by
+ * terminalReader is no more than "cannot be told".
+ */
+export function waitsKnown(leader: number): boolean {
+  if (!canTellInputWanted) return false;
+  const stat = procStat(leader);
+  if (!stat || stat.ttyNr === 0 || stat.tpgid <= 0) return false;
+  const members = groupMembers(stat.tpgid);
+  return (
+    members.length > 0 &&
+    members.every((pid) => tasks(pid).every((tid) => text(`/proc/${pid}/task/${tid}/syscall`) !== undefined))
+  );
+}
+
 /** Null: nobody reads; undefined: a member runs (so the group is busy whatever the others do). */
 function scan(pids: number[], ttyNr: number): Reader | null | undefined {
   let reader: Reader | null = null;

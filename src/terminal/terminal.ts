@@ -19,6 +19,7 @@ import {
   InputWantedWatch,
   procStat,
   terminalReader,
+  waitsKnown,
 } from "./input-wanted.ts";
 import { integrate, type ShellKind } from "./shell-integration.ts";
 import { parseOsc133, parseOsc7777, type Mark } from "./shell-marks.ts";
@@ -265,7 +266,7 @@ export class Terminal {
   #waiters = new Set<Waiter>();
   #typedLines: string[] = [];
   /** Lines entered on the normal screen, oldest first: its row up to the cursor and what was typed, and who read it. */
-  #enteredLines: { line: string; group: number | undefined }[] = [];
+  #enteredLines: { line: string; typed: string; group: number | undefined }[] = [];
   /** The last command_done and whether anything was written after it (a wait's hint). */
   #lastDone: { code: number | null; inputAfter: boolean } | undefined;
   #shellState: ShellState = "starting";
@@ -381,6 +382,11 @@ export class Terminal {
   reader(): { pid: number; executable: string | undefined } | null | undefined {
     const reader = terminalReader(this.pid);
     return reader ? { pid: reader.pid, executable: executableOf(reader.pid) } : reader;
+  }
+
+  /** Whether what the foreground group's threads wait in can be read, so that "nobody reads" is known (waitsKnown). */
+  waitsKnown(): boolean {
+    return waitsKnown(this.pid);
   }
 
   /** The programs of the terminal's foreground process group (input-wanted.ts foregroundPrograms). */
@@ -513,7 +519,7 @@ export class Terminal {
     // paste's second command is read there as its first was.)
     for (const typed of text.split(/\r\n|[\r\n]/).slice(0, -1)) {
       const line = `${shown.slice(0, col)}${typed}`.trimEnd();
-      if (line.trim()) this.#enteredLines.push({ line, group });
+      if (line.trim()) this.#enteredLines.push({ line, typed, group });
     }
     if (this.#enteredLines.length > ENTERED_LINES_KEPT)
       this.#enteredLines.splice(0, this.#enteredLines.length - ENTERED_LINES_KEPT);
@@ -522,12 +528,13 @@ export class Terminal {
   /**
    * The lines entered on the normal screen (`#enter`), oldest first, that the foreground process group holding the
    * terminal now read (all of them where that cannot be told): the commands a REPL took, though its output erased them.
+   * Each is its row up to the cursor and what was typed (`line`), and what was typed alone (`typed`).
    */
-  enteredLines(): string[] {
+  enteredLines(): { line: string; typed: string }[] {
     const group = procStat(this.#pty.pid)?.tpgid;
     return this.#enteredLines
       .filter((entered) => group === undefined || entered.group === undefined || entered.group === group)
-      .map((entered) => entered.line);
+      .map(({ line, typed }) => ({ line, typed }));
   }
 
   /** Input as typed; lines of text input are remembered so waits can ignore their echo. */

@@ -52,6 +52,40 @@ test("key hints on the alternate screen over a REPL whose cursor was hidden: not
   }
 }, 90_000);
 
+/** REPLs whose prompt no rule knows: bc's none, gp's "? ", "λ " (ghci's as people set it; python's here). */
+const UNMARKED = [
+  { prompt: "", run: "bc -q", line: "6*7", shows: "42" },
+  { prompt: "? ", run: "gp -q", line: "6*7", shows: "42" },
+  { prompt: "λ ", run: `python3 -q -i -c 'import sys; sys.ps1 = "λ "'`, line: "6*7", shows: "42" },
+];
+
+// The same bar over a REPL whose prompt ends in no mark: its hidden cursor is not told from a full-screen program's
+// parked one before the key, so the key's effect is looked at: shown where the cursor was, nothing else changed, it was
+// typed into the REPL's line (on main: "c" left there, answered uncertain): taken back, refused. A Ctrl chord shows
+// nothing: refused before, where the hidden cursor waits at a row's start or after a short mark, its row blank after.
+test("key hints on the alternate screen over a REPL of no known prompt, its cursor hidden: its line is left as it was", async () => {
+  for (const repl of UNMARKED) {
+    const script = join(sandbox.dir, "hidden-bar.sh");
+    await Bun.write(
+      script,
+      "printf '\\033[?1049h\\033[2J\\033[24;1H\\033[7m^X Exit   ^O Write Out   [c] Configure\\033[K\\033[0m" +
+        "\\033[?25l\\033[1;1H'\n" +
+        `exec ${repl.run}\n`,
+    );
+    const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", script]);
+    if (repl.prompt) await sandbox.shown(id, repl.prompt.trimEnd());
+    else await Bun.sleep(1000);
+    for (const named of ["Configure", "Write Out", "Exit"]) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "3s"]);
+      expect(reply.code, `${repl.run}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.ok(["send", id, `${repl.line}\n`]);
+    await sandbox.shown(id, repl.shows);
+    expect(`\n${await sandbox.screen(id)}`, repl.run).toContain(`\n${repl.prompt}${repl.line}\n${repl.shows}`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 180_000);
+
 /** Question-shaped texts a file may hold, each with the names choose is given for it. */
 const QUESTIONS = [
   { text: "Do you want to continue? [y/N]\n", named: ["y", "N"] },
@@ -123,6 +157,29 @@ test("a '> ' REPL's command entered second in one input, its row erased by its o
     await sandbox.ok(["send", id, `7\n${printing(kind, "question.txt")}\n`]);
     await sandbox.shown(id, question.text.trimEnd());
     await nothingTyped(id, kind, "> ", question.named, `${kind}, sent second`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 90_000);
+
+// A command's first line is one that reads as an answer ("("), its second typed at the REPL's continuation prompt
+// (".. "), which is not its first: each line is entered apart, the second after the prompt then on the cursor's row. The
+// output erases both rows; the first alone, after the REPL's prompt, answered nothing it could not be.
+test("a '> ' REPL's command opened by '(' and typed on at its continuation prompt '.. ', its rows erased: nothing is typed", async () => {
+  const question = QUESTIONS[0]!;
+  await Bun.write(join(sandbox.dir, "question.txt"), `\x1b[H\x1b[2J\x1b[3J${question.text}`);
+  await Bun.write(join(sandbox.dir, "ps1rc"), "PS1='> '\nPS2='.. '\n");
+  for (const kind of ["python3", "bash"] as const) {
+    const argv =
+      kind === "python3"
+        ? ["python3", "-q", "-i", "-c", "import sys; sys.ps1 = '> '; sys.ps2 = '.. '"]
+        : ["bash", "--rcfile", "ps1rc", "-i"];
+    const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", ...argv]);
+    await sandbox.shown(id, ">");
+    await sandbox.ok(["send", id, "(\n"]);
+    await sandbox.shown(id, "..");
+    await sandbox.ok(["send", id, `${printing(kind, "question.txt")})\n`]);
+    await sandbox.shown(id, question.text.trimEnd());
+    await nothingTyped(id, kind, "> ", question.named, `${kind}, continued at '.. '`);
     await sandbox.ok(["kill", id]);
   }
 }, 90_000);

@@ -71,6 +71,13 @@ export const SETTLE_MS = 2000;
 /** Most Tab presses tried to bring the focus to a button or field. */
 const MAX_TABS = 12;
 
+/** Shells, by the file name of the program the process reading the terminal runs. */
+export const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
+
+/** How often, and how far apart, the terminal's reader is looked for when none reads at the first look. */
+const READER_LOOKS = 4;
+const READER_GAP_MS = 60;
+
 /** One action on one terminal: what it sent, and a deadline for everything it waits on. */
 export class Actor {
   readonly sent: string[] = [];
@@ -103,7 +110,7 @@ export class Actor {
   }
 
   /** The lines entered at the terminal that the program holding it now read, oldest first (Terminal.enteredLines). */
-  enteredLines(): string[] {
+  enteredLines(): ReturnType<Terminal["enteredLines"]> {
     return this.#terminal.enteredLines();
   }
 
@@ -146,12 +153,14 @@ export class Actor {
     if (!names.length) return;
     const bytes = names.map((name) => keyBytes(name, this.#terminal.screen)).join("");
     this.#live();
+    await this.#someoneReads();
     await this.#terminal.send([bytes]);
     this.sent.push(...names);
   }
 
   async type(text: string): Promise<void> {
     this.#live();
+    await this.#someoneReads();
     await this.#terminal.send([text]);
     this.sent.push(JSON.stringify(text));
   }
@@ -159,9 +168,42 @@ export class Actor {
   async click(cell: { row: number; col: number }): Promise<void> {
     const bytes = mouseBytes({ click: "left", ...cell }, this.#terminal.screen.mouse(), this.#terminal.screen);
     this.#live();
+    await this.#someoneReads();
     await this.#terminal.send([bytes]);
     this.sent.push(`click ${cell.row}:${cell.col}`);
     this.via = "mouse";
+  }
+
+  /**
+   * Before an action's first key or click: some program reads the terminal (pollingReader). Where none does and that is
+   * known, what the screen shows was printed by a program that asks nothing (`tail -f` of a log, a script that printed
+   * a file and sleeps): the keys would wait for whatever reads next (the shell, once it ends), and the terminal's own
+   * echo of them would read as an answer.
+   */
+  async #someoneReads(): Promise<void> {
+    if (this.sent.length || (await this.pollingReader()) !== null || !this.#terminal.waitsKnown()) return;
+    throw new T4aError(
+      "invalid_params",
+      "no program reads the terminal: what the screen shows is output of a program that asks nothing (a log going " +
+        "past, a file printed), and the keys would wait for whatever reads it next; nothing was sent",
+    );
+  }
+
+  /**
+   * The program reading the terminal (reader); when none reads at any of a few looks, a full-screen program that
+   * polls its keys between sleeps (curses' nodelay, hatop): the foreground group's one program that is no shell, the
+   * tty left by it in raw mode (no line discipline, no echo: a shell sets both back before it runs a command). A shell
+   * seen reading at any look is the reader.
+   */
+  async pollingReader(): Promise<ReturnType<Actor["reader"]>> {
+    for (let i = 0; i < READER_LOOKS; i++) {
+      const reader = this.reader();
+      if (reader !== null) return reader;
+      await Bun.sleep(READER_GAP_MS);
+    }
+    const own = (this.foregroundPrograms() ?? []).filter((p) => !SHELL.test(p.executable));
+    if (new Set(own.map((p) => p.executable)).size !== 1 || this.readsLines || this.echoes) return null;
+    return own[0]!;
   }
 
   #live(): void {

@@ -16,6 +16,7 @@ import type { Look } from "./look.ts";
  * ("Press return to continue.") that no longer waits took the only one.
  */
 export async function pressNamedAnswer(actor: Actor, look: Look, target: Target, key: string): Promise<ActReply> {
+  refuseCursorBefore(look, target);
   const { element } = target;
   const last = element.row + element.height - 1;
   // (Or inside a box drawn over a full-screen program, whatever is under it: perf's "Do you really want to exit?" box
@@ -89,10 +90,30 @@ export async function pressNamedAnswer(actor: Actor, look: Look, target: Target,
 }
 
 /**
+ * Refuses an answer typed where a visible cursor stands before the question's end: on a row of it above its last, or on
+ * its last before its last word. A program that asks waits after its question; a cursor before it is an editor's, in a
+ * buffer holding the question's words as text (nano or vim showing a file), and the keys would edit that text.
+ */
+function refuseCursorBefore(look: Look, target: Target): void {
+  const { element } = target;
+  const { row, col, visible } = look.grid.cursor;
+  const last = element.row + element.height - 1;
+  if (!visible || row < element.row || row > last) return;
+  const end = element.col + rowText(look.grid, last, element.col).slice(0, element.width).trimEnd().length;
+  if (row === last && col >= end) return;
+  throw new T4aError(
+    "unsupported",
+    `${nameOf(target)}: the cursor stands before the question's end (row ${row}, column ${col}), where no answer is ` +
+      "typed: text being edited (an editor showing a file), not a program asking; nothing was sent",
+  );
+}
+
+/**
  * Answer a question or pick a keyed item with the key the screen shows for it (checked before it
  * is sent: `43) Spain` among columns is 43, not the 9 of the row's first item), then see it taken.
  */
 export async function answerWithKey(actor: Actor, look: Look, target: Target, word?: string): Promise<ActReply> {
+  refuseCursorBefore(look, target);
   const { key, shows } = word ? shownKey(look.grid, target, word) : shownKey(look.grid, target);
   const said = target.item?.key;
   if (

@@ -6,7 +6,7 @@ import { type CellGrid, CellFlag } from "../../terminal/cell-grid.ts";
 import { type Element, isReplPrompt } from "../../terminal/elements.ts";
 import { type Hint, hintTarget, keyHints } from "../../terminal/hints.ts";
 import { beforeCursor, rowText, type Target } from "../../terminal/targets.ts";
-import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
+import { type ActReply, type Actor, SETTLE_MS, SHELL } from "./actor.ts";
 import { escapeRegExp, type Look, sameLook, screenEnds } from "./look.ts";
 import { refuseShellOutput } from "./shell-output.ts";
 
@@ -15,9 +15,6 @@ import { refuseShellOutput } from "./shell-output.ts";
  * test, which must not take a program's "What now> " for a shell's) on purpose: no hint is pressed after any of them.
  */
 const PROMPT_MARK = /[$#%>❯➜»]$/u;
-
-/** Shells, by the file name of the program the process reading the terminal runs. */
-const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busybox|nu|elvish|pwsh|ksh93|ion)$/;
 
 /**
  * A prompt holding the cursor, from its row's start: a few words ending in ">", ")", ":" or "?" and a blank (pdb's
@@ -31,6 +28,9 @@ const LINE_PROMPT = /^\s*\S.{0,38}[>):?] $/;
  * "? ": a full-screen program parks its hidden cursor after a field's label (sngrep's "Display Filter: ").
  */
 const HIDDEN_PROMPT = /(?:[$#%>❯➜»)*&›]|\?-) $/u;
+
+/** A row's start, or a mark of one or two characters and a blank there: bc's no prompt, gp's "? ", "λ ", "λ> ". */
+const BARE_PROMPT = /^(?:\S{1,2} )?$/u;
 
 /** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
 const HINT_QUIET_MS = 300;
@@ -61,27 +61,6 @@ function sameBar(a: Look, b: Look, row: number): boolean {
   const rowsB = b.text.split("\n");
   const moved = rowsA.filter((r, i) => r !== rowsB[i]).length;
   return rowsA[row] === rowsB[row] && moved * 2 < rowsA.length;
-}
-
-/** How often, and how far apart, the terminal's reader is looked for when none reads at the first look. */
-const READER_LOOKS = 4;
-const READER_GAP_MS = 60;
-
-/**
- * The program reading the terminal (Actor.reader); when none reads at any of a few looks, a full-screen program that
- * polls its keys between sleeps (curses' nodelay, hatop): the foreground group's one program that is no shell, the
- * tty left by it in raw mode (no line discipline, no echo: a shell sets both back before it runs a command). A shell
- * seen reading at any look is the reader.
- */
-async function pollingReader(actor: Actor): Promise<ReturnType<Actor["reader"]>> {
-  for (let i = 0; i < READER_LOOKS; i++) {
-    const reader = actor.reader();
-    if (reader !== null) return reader;
-    await Bun.sleep(READER_GAP_MS);
-  }
-  const own = (actor.foregroundPrograms() ?? []).filter((p) => !SHELL.test(p.executable));
-  if (new Set(own.map((p) => p.executable)).size !== 1 || actor.readsLines || actor.echoes) return null;
-  return own[0]!;
 }
 
 /** A box's bottom side alone on a row: "└────┘", "╰────╯", "┗━━━━┛". */
@@ -123,6 +102,18 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   // a bar drawn on the alternate screen, the cursor hidden and sent home, then python's ">>> " there.)
   if (!visible && (HIDDEN_PROMPT.test(beforeCursor(grid)) || isReplPrompt(beforeCursor(grid))))
     throw refuse("the cursor, hidden, waits after a prompt's mark (a REPL's line may wait there, not a program's bar)");
+  // (Nor, for a key no line editor shows as typed, a Ctrl chord or Enter, where a REPL of a prompt no rule knows may
+  // wait with its line empty: bc's none, gp's "? ", "λ ". A character typed there is looked for after: taken back.)
+  if (
+    !visible &&
+    [...hint.key].length !== 1 &&
+    BARE_PROMPT.test(beforeCursor(grid)) &&
+    !rowText(grid, row).slice(col).trim()
+  )
+    throw refuse(
+      "the cursor, hidden, waits with nothing after it on its row and at most a mark of two characters before it (a " +
+        "REPL's empty line may wait there), and the key is none that would show if a line took it",
+    );
   if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
   // (Or its output draws the same screen again and again, sngrep's every 200 ms: the hint's row the same, and most
   // rows, over as long.)
@@ -131,7 +122,7 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     await Bun.sleep(HINT_QUIET_MS);
     if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
   }
-  const reader = await pollingReader(actor);
+  const reader = await actor.pollingReader();
   if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
   if (reader === null) throw refuse("no program is reading the terminal now");
   if (!reader.executable || SHELL.test(reader.executable))
@@ -150,6 +141,18 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   await actor.quiet(HINT_QUIET_MS, SETTLE_MS);
   if (actor.exited) return actor.reply("exited", `after ${hint.key} (the key hint ${JSON.stringify(hint.text)})`);
   const after = await actor.look();
+  // (A REPL with no prompt a rule knows, bc's none or gp's "? ", waits under a bar an earlier program drew: its line
+  // editor shows the key where its cursor was, and nothing else changes. That key is text in its line: taken back.)
+  if (echoedAtCursor(now, after, hint.key)) {
+    await actor.keys("BSpace");
+    const back = await actor.until((seen) => (seen.text === now.text ? seen : undefined), SETTLE_MS);
+    throw new T4aError(
+      "unsupported",
+      `the key hint ${JSON.stringify(hint.text)}: ${hint.key} was shown where the cursor waited and nothing else ` +
+        "changed: a line being typed (a REPL's, its prompt none a rule knows), not a program's bar; BSpace was sent " +
+        `to take it back${back ? "" : ", but the screen is not as it was"}`,
+    );
+  }
   const pressed = `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}`;
   // The program that read the key ended, the terminal's shell going on after it (hatop's "Q=QUIT").
   if (reader.pid > 0 && !actor.running(reader.pid))
@@ -164,6 +167,29 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     "uncertain",
     `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
       `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
+  );
+}
+
+/**
+ * Whether `key`, one character, shows where the cursor was before it and nothing else changed: the cursor's row the
+ * same but for the key at the cursor's cell (typed over or put in), the cursor one cell on, every other row the same.
+ */
+function echoedAtCursor(before: Look, after: Look, key: string): boolean {
+  if ([...key].length !== 1) return false;
+  const { row, col } = before.grid.cursor;
+  const cursor = after.grid.cursor;
+  if (cursor.row !== row || cursor.col !== col + 1) return false;
+  const rowsBefore = before.text.split("\n");
+  const rowsAfter = after.text.split("\n");
+  if (rowsBefore.length !== rowsAfter.length || rowsBefore.some((r, i) => i !== row && r !== rowsAfter[i]))
+    return false;
+  const was = rowsBefore[row]!.padEnd(col);
+  const now = rowsAfter[row]!;
+  const rest = now.slice(col + key.length).trimEnd();
+  return (
+    now.slice(0, col) === was.slice(0, col) &&
+    now.slice(col, col + key.length) === key &&
+    (rest === was.slice(col).trimEnd() || rest === was.slice(col + 1).trimEnd())
   );
 }
 

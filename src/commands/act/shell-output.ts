@@ -44,7 +44,7 @@ export function refuseShellOutput(actor: Actor, look: Look, target?: Target): vo
         ? ["REPL", "python's or IPython's prompt holds the cursor"]
         : above && askedBefore(look.grid, prompt, element, earlier())
           ? ["REPL", "the same prompt stands above it, a line typed after it"]
-          : above && askedBefore(look.grid, prompt, element, entered())
+          : above && askedBefore(look.grid, prompt, element, commands(prompt, entered()))
             ? ["REPL", "a line was entered after the same prompt, though the screen no longer shows that row"]
             : [];
   const holds = !!element && element.row <= row && row < element.row + element.height;
@@ -53,7 +53,14 @@ export function refuseShellOutput(actor: Actor, look: Look, target?: Target): vo
   // target, there or above.)
   const own =
     normal && element && (holds || above)
-      ? promptAfterOutput(look.grid, prompt, element, entered().concat(earlier()))
+      ? promptAfterOutput(
+          look.grid,
+          prompt,
+          element,
+          entered()
+            .map((entered) => entered.line)
+            .concat(earlier()),
+        )
       : undefined;
   if (own !== undefined)
     throw new T4aError(
@@ -68,6 +75,28 @@ export function refuseShellOutput(actor: Actor, look: Look, target?: Target): vo
     `${target ? nameOf(target) : "that text"} is output: the ${who} is at its prompt (${why}) and would read the ` +
       "keys; nothing was sent",
   );
+}
+
+/**
+ * The lines entered, each one entered after `prompt` with those entered after it at another prompt joined on (a REPL's
+ * continuation, ".. " or "... ", which is not its first): one command, though its first line alone reads as an answer
+ * ("(" then "cat notes.txt)"). A line an answer was typed on before a program's other prompt ("2" at "> ", then "bob"
+ * at "Name: ") reads as a command too: errs toward typing nothing.
+ */
+function commands(prompt: string, entered: { line: string; typed: string }[]): string[] {
+  const joined: string[] = [];
+  let open = false;
+  for (const { line, typed } of entered) {
+    if (prompt && line.startsWith(prompt)) {
+      joined.push(line);
+      open = true;
+    } else if (open && typed.trim()) joined[joined.length - 1] += ` ${typed.trim()}`;
+    else {
+      joined.push(line);
+      open = false;
+    }
+  }
+  return joined;
 }
 
 /** A line typed that answers a question or a numbered list: a number, one character, yes or no. */

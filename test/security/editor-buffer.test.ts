@@ -1,0 +1,51 @@
+// Question shapes in a file an editor shows: nano and vim draw the file's rows with their cursor at its first row's
+// start, before the question's words. A program asking waits after its question; keys typed at an editor's cursor edit
+// the file (on main: `choose Yes` typed "Yes" into nano's buffer, `choose Vue` typed "2", answered uncertain). Each
+// must type nothing, and the buffer stays unmodified.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Sandbox } from "../harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  await sandbox.start();
+});
+afterAll(async () => {
+  await sandbox.cleanup();
+});
+
+/** A file's text, and the answers chosen on it. */
+const FILES: Array<[string, string[]]> = [
+  ["Really delete? Yes or No:\nline two\n", ["Yes", "No"]],
+  ["Delete all files? [y/N]\nline two\n", ["y"]],
+  ["Root inode is not a directory.  Clear<y>?\nline two\n", ["y"]],
+  ["Which framework?\n  1) React\n  2) Vue\nEnter a number: \nline two\n", ["Vue", "React"]],
+];
+
+test("a question's words in a file nano or vim shows, the editor's cursor before them: nothing is typed", async () => {
+  for (const [i, [text, answers]] of FILES.entries()) {
+    const file = `question${i}.txt`;
+    await Bun.write(join(sandbox.dir, file), text);
+    for (const editor of [
+      ["nano", "--ignorercfiles"],
+      ["vim", "-u", "NONE", "-n"],
+    ]) {
+      const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", ...editor, file]);
+      await sandbox.shown(id, "line two");
+      for (const answer of answers) {
+        const reply = await sandbox.run(["choose", id, answer, "--json", "--timeout", "3s"]);
+        expect(reply.code, `${editor[0]} ${file}: choose ${answer}: ${reply.stdout}`).not.toBe(0);
+        expect(reply.stdout, `${editor[0]} ${file}: choose ${answer}`).toContain("nothing was sent");
+      }
+      // (nano says "Modified" on its title bar once its buffer changes; vim answers for its own.)
+      if (editor[0] === "nano") expect(await sandbox.screen(id)).not.toContain("Modified");
+      else {
+        await sandbox.ok(["send", id, ":set modified?\r"]);
+        await sandbox.shown(id, "modified");
+        expect(await sandbox.screen(id)).toContain("nomodified");
+      }
+      await sandbox.ok(["kill", id]);
+    }
+  }
+}, 180_000);

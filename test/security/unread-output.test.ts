@@ -1,0 +1,69 @@
+// Acting on text printed by a program that does not read the terminal: a log followed by `tail -f`, a script that
+// printed a file and sleeps. The shapes of session 12's classes (a box's "(Press 'y' to quit)", a yes/no under its
+// paragraph, jest's "Watch Usage" keys, "Clear<y>?", a pager's pause between dashes, a library's tag before a prompt)
+// ask nothing there: what choose or fill types waits in the terminal for whatever reads it next (the shell, once the
+// program ends), and the terminal's own echo of it is no answer. Each must type nothing and say so.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Sandbox } from "../harness.ts";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = new Sandbox();
+  await sandbox.start();
+});
+afterAll(async () => {
+  await sandbox.cleanup();
+});
+
+/** Texts a log or a file may hold, each with the actions tried on it. */
+const PRINTED: Array<[string, string[][]]> = [
+  ["Delete all files? [y/N]\n", [["choose", "y"]]],
+  [
+    "┌────────────────────────────────────────────────────────┐\n" +
+      "│ Do you 'quit without saving'? (Press 'y' to quit)      │\n" +
+      "└────────────────────────────────────────────────────────┘\n",
+    [["choose", "y"]],
+  ],
+  [
+    "If the computer that you are logging into isn't hardened against brute-force\n" +
+      "login attempts, you can enable rate-limiting for the authentication module.\n" +
+      "Do you want to enable rate-limiting? (y/n)\n",
+    [["choose", "y"]],
+  ],
+  ["Watch Usage\n › Press a to run all tests.\n › Press q to quit watch mode.\n", [["choose", "quit"]]],
+  ["Root inode is not a directory.  Clear<y>?\n", [["choose", "y"]]],
+  ["------[Enter] to continue or [q] + [Enter] to quit------\n", [["choose", "q"]]],
+  ["prompt: Station name:  (Harbour) ", [["fill", "Station name", "xyz"]]],
+];
+
+// A script prints the file, then sleeps until the test lets it go on; only then does it read the terminal once, and
+// says what was waiting there. `tail -f` of the same file as a log: it never reads the terminal.
+test("questions, key lists and a tagged prompt printed by a program that reads no terminal: nothing is typed", async () => {
+  for (const [i, [text, actions]] of PRINTED.entries()) {
+    const file = join(sandbox.dir, `printed${i}.txt`);
+    await Bun.write(file, text);
+    const go = join(sandbox.dir, `go${i}`);
+    const script =
+      `cat ${file}; until [ -e ${go} ]; do sleep 0.1; done; ` +
+      `IFS= read -r -t 1 got; echo "queued:[$got]"; sleep 100`;
+    const sleeper = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", "-c", script]);
+    const tail = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "tail", "-f", file]);
+    const last = text.trimEnd().split("\n").at(-1)!.trim();
+    for (const id of [sleeper, tail]) {
+      await sandbox.shown(id, last);
+      for (const action of actions) {
+        const reply = await sandbox.run([action[0]!, id, ...action.slice(1), "--json", "--timeout", "3s"]);
+        expect(
+          reply.code,
+          `${id === tail ? "tail -f" : "a sleeping script"}: ${action.join(" ")}: ${reply.stdout}`,
+        ).not.toBe(0);
+      }
+    }
+    await Bun.write(go, "");
+    await sandbox.shown(sleeper, "queued:[");
+    expect(await sandbox.screen(sleeper), `nothing waits in the terminal after ${last}`).toContain("queued:[]");
+    await sandbox.ok(["kill", sleeper]);
+    await sandbox.ok(["kill", tail]);
+  }
+}, 180_000);

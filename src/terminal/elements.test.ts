@@ -2320,7 +2320,7 @@ async function brief(bytes: string, cols = 80, rows = 24) {
 }
 
 /** The elements of a spent blind set's screen, briefly: kind, row, col, label, items' labels and keys. */
-async function blindBrief(name: string, set: "blind10" | "blind11" | "blind12") {
+async function blindBrief(name: string, set: "blind10" | "blind11" | "blind12" | "blind13") {
   const fixture = await loadFixture(name, blindDir(set));
   try {
     return detectElements(cellGridOf(fixture.term))
@@ -3609,4 +3609,19 @@ test("a tall frame, its sides down to the screen's last row, its bottom cut (ime
   const frame = "┌──────────┐\r\n│ tides    │\r\n│ piers    │\r\n│ fuel     │";
   const short = await brief(`${"\r\n".repeat(20)}${frame}`);
   expect(short.map((e) => e[0])).not.toContain("dialog");
+});
+
+test("a top bar of entries parted by '|', each a name and its key in parentheses (lldb gui's): buttons", async () => {
+  const top = (await blindBrief("b13-lldb-gui-main", "blind13")).filter((e) => e[1] === 0);
+  expect(top).toEqual([
+    ["button", 0, 2, "LLDB", false],
+    ["button", 0, 14, "Target", false],
+    ["button", 0, 28, "Process", false],
+    ["button", 0, 43, "Thread", false],
+    ["button", 0, 57, "View", false],
+    ["button", 0, 69, "Help", false],
+  ]);
+  // The same words printed plain above a shell's prompt: no buttons.
+  const printed = await brief("| LLDB (F1) | Target (F2) | Process (F3) | Thread (F4) |\r\n$ ");
+  expect(printed.map((e) => e[0])).not.toContain("button");
 });

@@ -189,7 +189,9 @@ export function beforeCursor(grid: CellGrid): string {
 /** A function-key bar's button ("10Quit", "F10 Quit") as the key that presses it ("F10"), if it is one. */
 export function functionKeyOf(grid: CellGrid, element: Element): string | undefined {
   if (element.kind !== "button") return undefined;
-  const match = /^F?(\d{1,2})\s?\S/.exec(rowText(grid, element.row, element.col));
+  // (Or a menu bar's entry ending in its key in parentheses, on its own cells: lldb gui's "Target (F2)".)
+  const own = /^\S.*\(F(\d{1,2})\)$/.exec(rowText(grid, element.row, element.col).slice(0, element.width));
+  const match = own ?? /^F?(\d{1,2})\s?\S/.exec(rowText(grid, element.row, element.col));
   const n = match ? Number(match[1]) : 0;
   return n >= 1 && n <= 12 ? `F${n}` : undefined;
 }

@@ -208,6 +208,32 @@ test("a menu bar's click answers opened only for a new menu hung under the butto
   }
 }, 60_000);
 
+// A menu bar of entries each with its key in parentheses ("| File (F1) | Edit (F2) |", lldb gui's; meaning25, 7
+// December), no mouse: a button is pressed with its own key, and `opened` only for the drop-down hung under it. The
+// same bar printed above a shell's prompt: nothing typed.
+test("a menu bar's entry keyed '(F2)', no mouse: click presses F2 and sees its drop-down; printed: nothing", async () => {
+  const log = join(sandbox.dir, "menu-bar-fkeys.log");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "menu-bar.py"), log, "fkeys"]);
+  await sandbox.shown(id, "notes.txt");
+  const reply = JSON.parse(await sandbox.ok(["click", id, "Edit", "--json"]));
+  expect([reply.sent, reply.effect], reply.seen).toEqual([["F2"], "opened"]);
+  await sandbox.ok(["kill", id]);
+  const bar = "\\e[7m| File (F1) | Edit (F2) | Help (F3) |\\e[K\\e[m";
+  const shell = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${bar}\\n'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(shell, "Help (F3)");
+  const printed = await sandbox.run(["click", shell, "Edit", "--json", "--timeout", "2s"]);
+  expect(printed.code, printed.stdout).not.toBe(0);
+  await sandbox.shown(shell, "loop over");
+  expect(await sandbox.screen(shell)).not.toContain("ran[");
+}, 60_000);
+
 // A field that keeps its text after Enter (a full-screen form's filter bar) is `submitted` only when the table under
 // it, at rest while the value was typed, then shows other rows and no box came up (meaning19, 7 December: termshark's
 // `fill Filter http --submit` answered uncertain though the filter was applied). A table that changes by itself, or a

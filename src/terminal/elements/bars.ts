@@ -316,7 +316,7 @@ function dashHintRows(view: View): Found[] {
 }
 
 export function findStatus(view: View): Found[] {
-  const out: Found[] = cornerMenuBar(view);
+  const out: Found[] = [...cornerMenuBar(view), ...keyedMenuBar(view)];
   out.push(...keyHintRows(view));
   out.push(...dashHintRows(view));
   const hintRows: number[] = [];
@@ -1071,6 +1071,43 @@ export function buttonHelp(view: View, found: Found[]): void {
     }
     if (view.flat[row]!.trim()) return;
   }
+}
+
+/** A menu bar's entry: a name (capitalised, or in capitals) and its key in parentheses: "LLDB (F1)", "Target (F2)". */
+const KEYED_ENTRY = /^(\p{Lu}[\p{L}]{1,15}(?: \p{L}{1,15})?) \((?:F\d{1,2}|[^()\s]{1,6})\)$/u;
+
+/**
+ * A bar across the top row holding only entries parted by "|", three or more, each a name and its key in parentheses
+ * (lldb's gui: "| LLDB (F1) | Target (F2) | Process (F3) | … |"): a menu bar, each entry a button over its name and
+ * key, the one drawn unlike the others (of three or more) selected.
+ */
+function keyedMenuBar(view: View): Found[] {
+  const line = view.flat[0]!;
+  if (!line.includes("|") || !barRow(view, 0) || !view.free(0, 0, view.cols)) return [];
+  const parts = [...line.matchAll(/[^|]+/g)].filter((p) => p[0].trim());
+  if (parts.length < 3 || line.replace(/[^|]/g, "").length < parts.length - 1) return [];
+  const entries = [];
+  for (const p of parts) {
+    const text = p[0].trim();
+    const name = KEYED_ENTRY.exec(text);
+    if (!name) return [];
+    const col = p.index! + p[0].indexOf(text);
+    entries.push({ col, width: text.length, label: name[1]! });
+  }
+  const looks = entries.map(
+    (e) => view.spanBackground(0, e.col, e.col + e.width) + view.spanStyle(0, e.col, e.col + e.width),
+  );
+  const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+  view.use(0, 0, view.cols);
+  return entries.map((e, i) => ({
+    kind: "button",
+    row: 0,
+    col: e.col,
+    width: e.width,
+    height: 1,
+    label: e.label,
+    selected: lone.length === 1 && looks[i] === lone[0],
+  }));
 }
 
 /** A prompt's words and colon opening a row: "Find:", "Replace with:". */

@@ -3625,3 +3625,11 @@ test("a top bar of entries parted by '|', each a name and its key in parentheses
   const printed = await brief("| LLDB (F1) | Target (F2) | Process (F3) | Thread (F4) |\r\n$ ");
   expect(printed.map((e) => e[0])).not.toContain("button");
 });
+
+test("rows each 'press KEY + enter to …' at one column (vite's shortcuts): one status", async () => {
+  const statuses = (await blindBrief("b13-vite-help", "blind13")).filter((e) => e[0] === "status");
+  expect(statuses.map((e) => [e[1], e[2]])).toEqual([
+    [5, 2],
+    [9, 2],
+  ]);
+});

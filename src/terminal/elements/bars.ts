@@ -11,8 +11,12 @@ const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
  * "press 'L' to load", "Press the ? key for help" (cscope's top row), "press [enter] to confirm" (ccmake's),
  * "Press <enter> to confirm selection." (dselect's): a key named, then what it is for.
  */
-const PRESS_HINT =
-  /\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|<[^>\s]{1,8}>|'?\S{1,6}'?)(?: key)? (?:to|for) \w+/i;
+const PRESS_HINT = new RegExp(
+  String.raw`\b(?:press|hit|type)\b (?:the )?(?:\[[^\]\s]{1,8}\]|<[^>\s]{1,8}>|'?\S{1,6}'?)` +
+    // (A key then Enter: vite's "press r + enter to restart the server".)
+    String.raw`(?: \+ enter)?(?: key)? (?:to|for) \w+`,
+  "i",
+);
 
 /**
  * A prompt whose other answer is a key, its colon ending it (an answer typed after it maybe): checkinstall's "Enter a
@@ -896,19 +900,19 @@ function pressHintRows(out: Found[]): void {
   for (let i = out.length - 1; i > 0; i--) {
     const lower = out[i]!;
     const upper = out.find((e) => e.kind === "status" && e.row === lower.row - 1);
+    // (Rows merged already stay one hint each: vite's five "press r + enter to restart the server" rows, one status.)
     if (
       !upper ||
       lower.kind !== "status" ||
       upper.height !== 1 ||
-      lower.height !== 1 ||
       !PRESS_HINT.test(upper.text ?? "") ||
-      !PRESS_HINT.test(lower.text ?? "")
+      !(lower.text ?? "").split("\n").every((line) => PRESS_HINT.test(line))
     )
       continue;
     const col = Math.min(upper.col, lower.col);
     const end = Math.max(upper.col + upper.width, lower.col + lower.width);
-    const lines = [upper, lower].map((e) => " ".repeat(e.col - col) + (e.text ?? ""));
-    Object.assign(upper, { col, width: end - col, height: 2, text: lines.join("\n") });
+    const lines = [upper, lower].map((e) => (e.text ?? "").replace(/^/gm, " ".repeat(e.col - col)));
+    Object.assign(upper, { col, width: end - col, height: 1 + lower.height, text: lines.join("\n") });
     out.splice(i, 1);
   }
 }

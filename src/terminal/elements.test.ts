@@ -3633,3 +3633,16 @@ test("rows each 'press KEY + enter to …' at one column (vite's shortcuts): one
     [9, 2],
   ]);
 });
+
+test("a frame round the screen, its bottom border saying Esc cancels (lldb gui's Attach): a dialog", async () => {
+  const shown = await blindBrief("b13-lldb-gui-attach", "blind13");
+  expect(shown.filter((e) => e[0] === "dialog")).toEqual([["dialog", 1, 0, "Attach Process"]]);
+});
+
+test("a lone bracketed word set in from a box's side on its own row (lldb gui's '[Attach]'): a button", async () => {
+  const shown = await blindBrief("b13-lldb-gui-attach", "blind13");
+  expect(shown.filter((e) => e[0] === "button" && e[1] === 13)).toEqual([["button", 13, 37, "Attach", false]]);
+  // A bracketed word opening a box's row (a tag, a list's mark): no button.
+  const tag = await brief("┌──────────────────┐\r\n│[Tides] high water│\r\n└──────────────────┘\r\n");
+  expect(tag.map((e) => e[0])).not.toContain("button");
+});

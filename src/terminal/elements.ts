@@ -35,6 +35,9 @@ import { barHeaderTables, findTables } from "./elements/tables.ts";
 
 export type { Element, Item, Kind } from "./elements/types.ts";
 
+/** A border's key hint saying Esc (or Escape) cancels or closes: "[Press Esc to Cancel]", "Esc: close". */
+const ESC_CANCELS = /\b(?:Esc|Escape)\b[^\]─]{0,6}\b(?:cancel|close)\b/i;
+
 /** Elements on one screen, in reading order, with refs e1, e2… (items e1.1…). */
 export function detectElements(grid: CellGrid): Element[] {
   const view = new View(grid);
@@ -42,7 +45,11 @@ export function detectElements(grid: CellGrid): Element[] {
   const boxes = findBoxes(view);
   // A frame round the whole screen is the program's window (nmon's); or nearly the whole screen: nconf's, inset by a
   // cell, under its title line.
+  // (Not a frame whose bottom border says Esc cancels it, lldb gui's "└─[Press Alt+Enter to Attach]──[Press Esc to
+  // Cancel]─┘" round its "Attach Process" form: a dialog over the program's window, whatever its size.)
+  const cancelled = (box: (typeof boxes)[number]) => ESC_CANCELS.test(view.text(box.bottom, box.left, box.right + 1));
   const screenWindow = (box: (typeof boxes)[number]) =>
+    !cancelled(box) &&
     box.top <= 2 &&
     box.left <= 1 &&
     box.right >= view.cols - 2 &&

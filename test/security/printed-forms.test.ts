@@ -228,3 +228,29 @@ test("a bar of choices parted by '│' printed above a shell's prompt: click typ
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 90_000);
+
+// A bracketed word alone on a box's row, set in from its side, is a button (lldb gui's "[Attach]"; meaning25, 7
+// December): the same box printed above a shell's prompt is output, `click` sends nothing.
+test("a box with a lone '[Attach]' printed above a shell's prompt: click types nothing", async () => {
+  const box = [
+    "┌──<Attach>────────────────┐",
+    "│ Process: tide            │",
+    "│        [Attach]          │",
+    "└──────────────────────────┘",
+  ];
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${box.map((r) => `${r}\\n`).join("")}'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "[Attach]");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: { kind: string }[] };
+  expect(snapshot.elements.map((e) => e.kind)).toContain("button");
+  const reply = await sandbox.run(["click", id, "Attach", "--json", "--timeout", "2s"]);
+  expect(reply.code, reply.stdout).not.toBe(0);
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 90_000);

@@ -2182,6 +2182,32 @@ const USAGE_ARG = /^<[\w-]+>$/;
 /** A placeholder among words: a word, one blank, the placeholder, one blank, a word ("action <ACT> for <JAIL>"). */
 const PROSE_ARG = (arg: string): RegExp => new RegExp(`\\S ${arg} \\S`);
 
+/** Bracketed capitalised words, no blank inside, alone on a row between a box's sides: "[Attach]", "[OK] [Cancel]". */
+const BOXED_BRACKETS = /^(\s{3,})((?:\[\p{Lu}[\p{L}\d]{0,15}\]\s*)+)$/u;
+
+/** Bracketed words alone on a box's row, three blanks or more in from its side: buttons (lldb gui's "[Attach]"). */
+function boxedBrackets(view: View, boxes: Box[], row: number): Found[] {
+  const box = boxes.find((b) => row > b.top && row < b.bottom && b.right - b.left > 10);
+  if (!box || boxes.some((b) => b !== box && row > b.top && row < b.bottom && b.left > box.left && b.right < box.right))
+    return [];
+  const inner = view.text(row, box.left + 1, box.right);
+  const m = BOXED_BRACKETS.exec(inner);
+  if (!m || !view.free(row, box.left + 1, box.right)) return [];
+  const start = box.left + 1 + m[1]!.length;
+  const found: Found[] = [...m[2]!.matchAll(/\[([^\]]+)\]/g)].map((b) => ({
+    kind: "button",
+    row,
+    col: start + b.index!,
+    width: b[0].length,
+    height: 1,
+    label: b[1]!,
+    selected: false,
+  }));
+  if (found.length > 1) markFocused(view, found);
+  view.use(row, box.left + 1, box.right - box.left - 1);
+  return found;
+}
+
 export function findButtons(view: View, boxes: Box[]): Found[] {
   const out: Found[] = [];
   for (let row = 0; row < view.rows; row++) {
@@ -2214,6 +2240,13 @@ export function findButtons(view: View, boxes: Box[]): Found[] {
       else markFocused(view, tabs);
       out.push(...tabs);
       view.use(row, 0, view.cols);
+      continue;
+    }
+    // Bracketed words alone on a box's row, set in from its left side (lldb gui's "│     [Attach]     │" under its
+    // form): buttons. (Opening the row, a tag or a list's mark: not.)
+    const lone = boxedBrackets(view, boxes, row);
+    if (lone.length) {
+      out.push(...lone);
       continue;
     }
     // A button stands apart: the row's edge, a frame, two blanks or another button (one blank

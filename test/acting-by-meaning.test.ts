@@ -205,3 +205,21 @@ test("a list its bar says moves with j/k or '↑ ↓ - Select': chosen by those 
     await sandbox.ok(["kill", id]);
   }
 }, 90_000);
+
+// A console's command that starts a full-screen view (lldb's "gui" at "(lldb) "; blind set 13, spent: its two gui tasks
+// stopped at "after Enter no line shows gui"): the value seen in the field before Enter, then the alternate screen taken
+// over, is the line taken.
+test("fill --submit: a line that starts a full-screen view, the alternate screen taken after Enter: submitted", async () => {
+  const { id, out } = await start(
+    `read -r -p "(tide) " l; printf %s "$l" > $OUT; printf '\\e[?1049h\\e[2J\\e[H| File (F1) | View (F2) |\\n'; sleep 2`,
+  );
+  await shown(id, "(tide)");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as {
+    elements: { ref: string; kind: string; cursor?: boolean }[];
+  };
+  const field = snapshot.elements.find((e) => e.kind === "input" && e.cursor);
+  const reply = await act(["fill", id, field!.ref, "gui", "--submit"]);
+  expect([reply.effect, reply.sent]).toEqual(["submitted", ['"gui"', "Enter"]]);
+  expect(reply.seen).toContain("alternate screen");
+  expect(await out()).toBe("gui");
+});

@@ -172,6 +172,8 @@ async function submitted(
       if (tabled) filledLook = base;
     }
   }
+  // (A line typed on the normal screen that starts a full-screen view: lldb's "gui".)
+  const normal = !actor.alternate;
   await actor.keys("Enter");
   let changedAt = 0;
   let quiet: Look | undefined;
@@ -181,6 +183,14 @@ async function submitted(
     changedAt ||= performance.now();
     const again = findAgain(look.elements, target);
     const left = !again?.element.cursor || look.grid.cursor.row !== again.element.row;
+    // The value shown in the field before Enter, the normal screen then given up for the alternate one: a program took
+    // the whole screen on that line (lldb's "gui" at "(lldb) "), the line was taken.
+    if (normal && actor.alternate && value?.trim())
+      return actor.reply(
+        "submitted",
+        `${nameOf(target)} showed ${JSON.stringify(value)} before Enter, and after it a full-screen view took the ` +
+          "terminal (the alternate screen): the line was taken",
+      );
     // A field that shows nothing of what is typed (masked, or the tty's echo off), asked by the same words on a row
     // below the one it was on, that row still showing the prompt: the line was entered and the next prompt reads like
     // it (gocryptfs's old then new "Password:"). What stands between is quoted: it may also say the value was refused.

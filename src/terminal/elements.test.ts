@@ -3646,3 +3646,8 @@ test("a lone bracketed word set in from a box's side on its own row (lldb gui's 
   const tag = await brief("┌──────────────────┐\r\n│[Tides] high water│\r\n└──────────────────┘\r\n");
   expect(tag.map((e) => e[0])).not.toContain("button");
 });
+
+test("a frame beside another pane's side on every row, its corners under a drop-down: no dialog", async () => {
+  const shown = await blindBrief("b13-lldb-gui-view", "blind13");
+  expect(shown.filter((e) => e[0] === "dialog")).toEqual([]);
+});

@@ -122,11 +122,21 @@ export function detectElements(grid: CellGrid): Element[] {
     // An untitled frame across the screen cut into panes (ytree's tree and file list beside its statistics) is the
     // program's layout, not a dialog.
     const paned = !box.title && box.left <= 1 && box.right >= view.cols - 2 && panes(view, box).length > 1;
+    // (Or a frame against another pane's side on every row of it, that pane's corners hidden by a drop-down over them:
+    // lldb gui's "Variables" beside its "Threads" under the View menu.)
+    const sided = (col: number) =>
+      col >= 0 &&
+      col < view.cols &&
+      Array.from({ length: box.bottom - box.top + 1 }, (_, i) => view.char(box.top + i, col)).every((c) =>
+        /[│┃║┌┐└┘├┤┬┴┼╭╮╰╯┏┓┗┛]/.test(c),
+      );
     if (
       !paned &&
       // (A box floating inside the program's window, a frame round the screen, is a dialog over it: hte's "goto".)
       !boxes.some((other) => other !== box && contains(other, box) && !screenWindow(other)) &&
       !boxes.some(abuts) &&
+      !sided(box.right + 1) &&
+      !sided(box.left - 1) &&
       !tall &&
       !buried &&
       !placeholderBox(view, box)

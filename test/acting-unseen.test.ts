@@ -1704,3 +1704,64 @@ test("a box pairing named keys with its answers ('Enter: Yes, ESC: No', perf rep
     "perf report to exit",
   );
 });
+
+// Blind set 13's line prompts (spent at 20:05), as classes: real codespell and pdflatex, bash's read for the others.
+test("codespell -i 3's numbered choices after its prompt's ':': choose types the number, the file takes that word", async () => {
+  const dir = join(sandbox.dir, "codespell");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "tides.c"), "/* Read the tide table and alloate a buffer for it. */\n");
+  const id = await start(`cd ${dir} && codespell -i 3 -w tides.c`);
+  await shown(id, "2) allot:");
+  const reply = await act(["choose", id, "allotted"]);
+  expect(reply).toMatchObject({ sent: ["1", "Enter"], effect: "answered" });
+  await waitFor(() => readFileSync(join(dir, "tides.c"), "utf8").includes("allotted") || undefined, 10_000, "fixed");
+});
+
+test("samba-tool's '(dc, member, standalone) [dc]:' and rspamadm's '[default: 1]:' under its list: answered by meaning", async () => {
+  const out = join(sandbox.dir, "wizard.out");
+  const id = await start(
+    `read -p "Server Role (dc, member, standalone) [dc]:  " r; ` +
+      "printf 'How would you like to set up DKIM signing?\\n1. Use domain from mime from header for sign\\n" +
+      "2. Use domain from SMTP envelope from for sign\\n3. Sign all mail from specific networks\\n\\n'; " +
+      `read -p "Enter your choice (1, 2, 3) [default: 1]: " c; echo "$r|$c" > ${out}`,
+  );
+  await shown(id, "[dc]:");
+  const role = await act(["choose", id, "member"]);
+  expect(role).toMatchObject({ sent: ['"member"', "Enter"], effect: "answered" });
+  await shown(id, "[default: 1]:");
+  const json = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: Record<string, unknown>[] };
+  expect(json.elements.find((e) => e.kind === "input")).toMatchObject({
+    label: "Enter your choice (1, 2, 3)",
+    default: "1",
+  });
+  const dkim = await act(["choose", id, "Use domain from SMTP envelope from for sign"]);
+  expect(dkim).toMatchObject({ sent: ["2", "Enter"], effect: "answered" });
+  expect(await fileWritten(out)).toBe("member|2");
+});
+
+test("answers broken at the row's end ('… proceed: [Y' over '/n]', lldb's): one question, answered by its word", async () => {
+  const out = join(sandbox.dir, "broken.out");
+  const words = "Quitting LLDB will kill one or more processes. Do you really want to proceed: ";
+  const id = await start(`read -p "${words.padEnd(78)}[Y/n] " a; echo "[$a]" > ${out}`);
+  await shown(id, "/n]");
+  const reply = await act(["choose", id, "No"]);
+  expect(reply.sent).toEqual(["n", "Enter"]);
+  expect(reply.effect).toBe("answered");
+  expect(await fileWritten(out)).toBe("[n]");
+});
+
+test("TeX's error options ('S to scroll …, X to quit.') over its '?': choose types the key", async () => {
+  const dir = join(sandbox.dir, "tex");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "tides.tex"),
+    "\\documentclass{article}\n\\begin{document}\nThe tide \\tabel{high} table.\n\\end{document}\n",
+  );
+  const id = await start(`cd ${dir} && pdflatex tides.tex`);
+  await shown(id, "Undefined control sequence");
+  await sandbox.ok(["send", id, "?\\r"]);
+  await shown(id, "X to quit.");
+  const reply = await act(["choose", id, "quit"]);
+  expect(reply.sent).toEqual(["X", "Enter"]);
+  await shown(id, "rc=");
+});

@@ -2539,15 +2539,16 @@ test("words in parentheses, the default in brackets after ('format (sdl/json) [j
     label: "Package recipe format",
     items: [
       ["sdl", "sdl", false],
-      ["json", "json", false],
+      ["json", "json", true],
     ],
   });
+  // (The default in brackets after the words is the one selected, as poetry's "(yes/no) [yes]".)
   expect(await readAs("Output style (plain/colour/none) [plain]: ")).toEqual([
     {
       kind: "question",
       label: "Output style",
       items: [
-        ["plain", "plain", false],
+        ["plain", "plain", true],
         ["colour", "colour", false],
         ["none", "none", false],
       ],
@@ -3650,4 +3651,67 @@ test("a lone bracketed word set in from a box's side on its own row (lldb gui's 
 test("a frame beside another pane's side on every row, its corners under a drop-down: no dialog", async () => {
   const shown = await blindBrief("b13-lldb-gui-view", "blind13");
   expect(shown.filter((e) => e[0] === "dialog")).toEqual([]);
+});
+
+// Blind set 13's line prompts (spent at 20:05), as classes.
+test("blind13's line prompts: words, choices and default, numbered choices, wrapped answers, key clauses", async () => {
+  const b13 = async (name: string) => {
+    const fixture = await loadFixture(name, blindDir("blind13"));
+    try {
+      return detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question" || e.kind === "input");
+    } finally {
+      fixture.term.dispose();
+    }
+  };
+  const items = (e: { items?: { label: string; key?: string; selected?: boolean }[] }) =>
+    (e.items ?? []).map((i) => `${i.label}${i.key ? `=${i.key}` : ""}${i.selected ? "*" : ""}`);
+  // Words in parentheses parted by ", ", the default in brackets after them (samba-tool's): a question, that selected.
+  const [role] = await b13("b13-samba-role");
+  expect([role!.kind, role!.label, items(role!)]).toEqual([
+    "question",
+    "Server Role",
+    ["dc=dc*", "member=member", "standalone=standalone"],
+  ]);
+  // A "[default: …]" before the prompt's ":" is no mark of it (rspamadm's); the list over it selects the default.
+  const choice = await b13("b13-rspamd-choice");
+  expect(choice.map((e) => [e.kind, e.label, e.default ?? null])).toEqual([
+    ["question", "How would you like to set up DKIM signing?", null],
+    ["input", "Enter your choice (1, 2, 3, 4)", "1"],
+  ]);
+  expect(items(choice[0]!)[0]).toBe("Use domain from mime from header for sign=1*");
+  // Numbered choices after a prompt's ":" on its row (codespell -i 3's): a question, not a field's value.
+  const [pick] = await b13("b13-codespell-choose");
+  expect([pick!.kind, pick!.label, items(pick!)]).toEqual([
+    "question",
+    "Choose an option (blank for none)",
+    ["allocate=0", "allotted=1", "allot=2"],
+  ]);
+  // Answers the terminal broke at the row's end (lldb's "… proceed: [Y" over "/n]"): a question of both rows.
+  const [quit] = await b13("b13-lldb-quit");
+  expect([quit!.kind, quit!.row, quit!.height, items(quit!)]).toEqual(["question", 17, 2, ["Yes=y*", "No=n"]]);
+  // Clauses naming keys over TeX's "?" prompt: a question, each a key's action.
+  const [options] = await b13("b13-tex-options");
+  expect([options!.kind, options!.label, items(options!)]).toEqual([
+    "question",
+    undefined,
+    [
+      "proceed",
+      "scroll future error messages=S",
+      "run without stopping=R",
+      "run quietly=Q",
+      "insert something=I",
+      "edit your file=E",
+      "ignore the next 1 to 9 tokens of input",
+      "help=H",
+      "quit=X",
+    ],
+  ]);
+  // The same printed above a shell's prompt: none of them asks.
+  for (const printed of [
+    "Choose an option (blank for none):  0) allocate 1) allotted 2) allot:\r\n$ ",
+    "Type <return> to proceed, S to scroll future error messages,\r\nR to run without stopping, Q to run quietly,\r\n" +
+      "H for help, X to quit.\r\n?\r\n$ ",
+  ])
+    expect((await brief(printed)).map((e) => e[0])).not.toContain("question");
+  expect((await brief(`${"x".repeat(70)} Proceed: [Y\r\n/n]\r\n$ `)).map((e) => e[0])).not.toContain("question");
 });

@@ -53,6 +53,12 @@ const PRINTED: Array<[string, string[]]> = [
   ["Root inode is not a directory.  Clear<y>?", ["y", "Yes"]],
   ["------[Enter] to continue or [q] + [Enter] to quit------", ["q", "Enter"]],
   ["-- Type space to continue --", ["space"]],
+  // blind13's shapes (meaning24): words parted by ", " then the default, numbered choices after a prompt, TeX's clauses.
+  ["Server Role (dc, member, standalone) [dc]:", ["member", "dc"]],
+  ["Choose an option (blank for none):  0) allocate 1) allotted 2) allot:", ["allotted", "allocate"]],
+  ["Type <return> to proceed, S to scroll future error messages,", ["quit"]],
+  ["H for help, X to quit.", ["quit", "help"]],
+  ["?", []],
 ];
 
 test("a question printed above a shell's prompt is no question: choose refuses, nothing is typed", async () => {

@@ -41,7 +41,10 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   const { row: cursor, visible } = look.grid.cursor;
   // (Or on the prompt right under it: a list of numbered rows over the prompt that reads the number, mail's headers
   // over "&", one marked current. A blank row under a list whose selection moves, "❯ 1. Yes", is no prompt.)
-  const promptUnder = cursor === element.row + element.height && !inline && beforeCursor(look.grid).trim() !== "";
+  // (Or one blank row under it: rspamadm's numbered list, a blank row, "Enter your choice (1, 2, 3, 4) [default: 1]:".)
+  const gap = cursor === element.row + element.height + 1 && !rowText(look.grid, cursor - 1).trim();
+  const promptUnder =
+    (cursor === element.row + element.height || gap) && !inline && beforeCursor(look.grid).trim() !== "";
   const atPrompt =
     element.kind === "question" && visible && (cursor === element.row + element.height - 1 || promptUnder);
   // An answer whose key the question's bracket names ("[return = YES | Esc = NO]"), the question waiting last.
@@ -53,7 +56,10 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   // A word ("minitest", "df") only at the question's own prompt, and only the word the caller named.
   const word = atPrompt ? wordKey(item, named) : undefined;
   const keyed = word !== undefined || (itemKey(item) !== undefined && (inline || atPrompt));
-  if (selected < 0 || keyed) {
+  // (A question answered at its prompt by keys, one of them the default drawn selected, takes no arrows: samba-tool's
+  // "(dc, member, standalone) [dc]:" is answered by typing a word, or refused.)
+  const typed = element.kind === "question" && atPrompt && items.every((i) => i.key !== undefined);
+  if (selected < 0 || keyed || typed) {
     if (selected < 0 && !inline && !itemKey(item) && actor.mouseOn(look) && element.kind === "menu") {
       await actor.click(cellOf(target));
       const moved = await actor.until((seen) => (findAgain(seen.elements, target)?.item?.selected ? seen : undefined));
@@ -66,7 +72,7 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
     }
     if (selected < 0 && !inline && !itemKey(item) && element.kind === "menu" && completionPopUp(look, element))
       return tabThrough(actor, look, target);
-    if (selected < 0 || keyed || inline) return answerWithKey(actor, look, target, word);
+    if (selected < 0 || keyed || inline || typed) return answerWithKey(actor, look, target, word);
   }
   // A list cycled with Tab, its hint saying so (nimble's "Select Cycle with 'Tab', 'Enter' when done" over
   // "Choices:> library <"): Tab, not arrows, moves its marks.

@@ -1463,7 +1463,8 @@ const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)|\p{L}[\w-]{0
  * parenthesis, a blank or the row's end after it, is. Kept as found when none does.
  */
 function outsideParens(before: string, found: RegExpExecArray | null): RegExpExecArray | null {
-  const open = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+  // (Brackets too: rspamadm's "Enter your choice (1, 2, 3, 4) [default: 1]:", its default's "default:" no mark.)
+  const open = (text: string) => (text.match(/[([]/g) ?? []).length - (text.match(/[)\]]/g) ?? []).length;
   if (!found?.[1] || open(found[1]) <= 0) return found;
   const mark = /[:?>](?=\s|$)/g;
   mark.lastIndex = found[0].length;
@@ -1508,6 +1509,17 @@ export function offeredDefaults(view: View, found: Found[]): void {
     e.label = split.label;
     if (split.offered) e.default = split.offered;
   }
+  // A default that is the key of an item of the list right over the prompt, none drawn selected, selects it (rspamadm's
+  // "1. Use domain from mime from header for sign" … over "Enter your choice (1, 2, 3, 4) [default: 1]:").
+  for (const e of found) {
+    if (e.kind !== "input" || e.default === undefined) continue;
+    const over = found.find(
+      (q) => q.kind === "question" && q.row + q.height <= e.row && q.row + q.height >= e.row - 1 && q.items?.length,
+    );
+    if (!over || over.items!.some((i) => i.selected)) continue;
+    const item = over.items!.find((i) => i.key === e.default);
+    if (item) item.selected = true;
+  }
 }
 
 function offeredIn(label: string): { label: string; offered: string } | undefined {
@@ -1532,12 +1544,19 @@ const PARENS_AT_END = /^(.*?\S)\s+\((default:?\s+)?([^()\s]+)\)$/i;
 /** A word whose object the brackets after it are ("Password for [WORKGROUP\ada]", "In [2]"). */
 const OBJECT_BEFORE = /(?:^|\s)(?:for|from|to|in|into|of|on|at|by|with)$/i;
 /**
- * Brackets that hold no default: a remark opening with a mark or a word naming something else ("[<0 for unlimited
- * path]", "[from ./]"), a range ("[0..3]", "[1-4]"), a list of answers ("[1 - 2, all, quit]", "[1, 2, 3, 0]", "[y/n]",
- * "[123?q]").
+ * Brackets that hold no default: a remark opening with a mark, a word naming something else or one saying what to do
+ * ("[<0 for unlimited path]", "[from ./]", notmuch's "[Press 'Enter' if none]"), a range ("[0..3]", "[1-4]"), a list of
+ * answers ("[1 - 2, all, quit]", "[1, 2, 3, 0]", "[y/n]", "[123?q]").
  */
-const NOT_A_DEFAULT =
-  /^(?:[<+]|(?:for|from|to|in|of|on|at|by|with)\b)|\.\.|[,|?]|^\d+\s*-\s*\d+$|^\w{1,3}(?:\/\w{1,3})+$/i;
+const NOT_A_DEFAULT = new RegExp(
+  [
+    /^(?:[<+]|(?:for|from|to|in|of|on|at|by|with|press|hit|type|enter|leave|use)\b)/,
+    /\.\.|[,|?]|^\d+\s*-\s*\d+$|^\w{1,3}(?:\/\w{1,3})+$/,
+  ]
+    .map((r) => r.source)
+    .join("|"),
+  "i",
+);
 /** A number or a path, what a parenthesis at a prompt's end offers ("(8080)", "(/root/.ssh/id_ed25519)"). */
 const NUMBER_OR_PATH = /^(?:\d+(?:\.\d+)*|(?:~|\.{1,2})?\/\S*)$/;
 

@@ -24,7 +24,8 @@ const BRACKETED_ANSWERS =
  * Words to type in parentheses, then the default in square brackets, before the colon: dub's "Package recipe format
  * (sdl/json) [json]:" (rich's the other way round). Two words or more of two letters or more (a "(y/n)" is YES_NO's).
  */
-const WORDS_THEN_DEFAULT = /^(\s*)(\S.*?) \((\w{2,}(?:\/\w{2,})+)\)(?: \[[\w ]*\])?:(?=\s|$)/;
+const WORDS_THEN_DEFAULT =
+  /^(\s*)(\S.*?) \((\w{2,}(?:\/\w{2,})+|\w{2,}(?:, \w{2,})+(?=\) \[\w+\]))\)(?: \[[\w ]*\])?:(?=\s|$)/;
 /**
  * A row asking for Return to go on, a pager's or a pause's: "Press return for more:", "Hit return when …"; not one
  * naming another way ("Press enter to confirm or esc to cancel": a key hint).
@@ -280,6 +281,148 @@ function writtenPast(view: View, row: number): boolean {
   return false;
 }
 
+/** A prompt's words and its ":", then numbered choices, "N) words" each, a ":" after the last (codespell's). */
+const NUMBERED_AFTER_PROMPT = /^(\s*)(\S.*?):\s+((?:\d{1,2}\) \S.*?)+):\s*$/;
+/** One choice of them: its number, its words up to the next number or the end. */
+const NUMBERED_CHOICE = /(\d{1,2})\) (\S.*?)(?= \d{1,2}\) |$)/g;
+
+/**
+ * A prompt's words, then numbered choices on its own row, the cursor waiting after them (`NUMBERED_AFTER_PROMPT`:
+ * codespell -i 3's "Choose an option (blank for none):  0) allocate 1) allotted 2) allot:"): a question labelled with
+ * the words, each choice an item keyed by its number; not a field whose value is the choices.
+ */
+function numberedAfterPrompt(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible) return [];
+  const row = cursor.row;
+  const line = view.flat[row]!;
+  const match = NUMBERED_AFTER_PROMPT.exec(line.slice(0, cursor.col));
+  if (!match || line.slice(cursor.col).trim() || !view.free(row, 0, view.cols)) return [];
+  if (view.flat.slice(row + 1).some((l) => l.trim())) return [];
+  const choices = [...match[3]!.matchAll(NUMBERED_CHOICE)];
+  const numbers = choices.map((m) => Number(m[1]));
+  // (Counting up by one: a prompt's words holding "1) …" by chance are no list.)
+  if (choices.length < 2 || numbers.some((n, i) => i > 0 && n !== numbers[i - 1]! + 1)) return [];
+  const at = match[0].lastIndexOf(match[3]!);
+  const items: Omit<Item, "ref">[] = choices.map((m) => ({
+    label: m[2]!.trim(),
+    row,
+    col: at + m.index!,
+    width: m[0].trimEnd().length,
+    key: m[1]!,
+  }));
+  const start = match[1]!.length;
+  view.use(row, 0, view.cols);
+  return [
+    {
+      kind: "question",
+      row,
+      col: start,
+      width: match[0].trimEnd().length - start,
+      height: 1,
+      label: clean(match[2]!),
+      items,
+    },
+  ];
+}
+
+/** Answers of a letter or a word each, "/" between, in brackets at a question's end, a ":" maybe after them. */
+const SLASHED_AT_END = /[[(]([A-Za-z]{1,3}(?:\/[A-Za-z]{1,3})+)[\])]:?\s*$/;
+
+/**
+ * A question whose answers the terminal broke at the row's end (lldb's "… Do you really want to proceed: [Y" over
+ * "/n]"), the cursor right after them on the next row, nothing below: one question of both rows, labelled with its
+ * words, the answers items (a capital among small letters the default). Its words start on the full row.
+ */
+function answersWrapped(view: View): Found[] {
+  const { cursor } = view;
+  const row = cursor.row - 1;
+  if (!cursor.visible || row < 0 || view.flat[row]!.trimEnd().length < view.cols) return [];
+  const rest = view.flat[cursor.row]!.slice(0, cursor.col);
+  if (rest.trim().length > 12 || !/^\S/.test(rest) || view.flat[cursor.row]!.slice(cursor.col).trim()) return [];
+  if (view.flat.slice(cursor.row + 1).some((l) => l.trim())) return [];
+  if (!view.free(row, 0, view.cols) || !view.free(cursor.row, 0, view.cols)) return [];
+  const joined = view.flat[row]!.padEnd(view.cols).slice(0, view.cols) + rest;
+  const match = SLASHED_AT_END.exec(joined);
+  // (Broken by the wrap: opened on the full row, closed on the next.)
+  if (!match || match.index! >= view.cols || match.index! + match[0].trimEnd().length <= view.cols) return [];
+  const start = Math.max(0, view.flat[row]!.search(/\S/));
+  const label = clean(joined.slice(start, match.index!)).replace(/:$/, "");
+  if (!/\p{L}{2}/u.test(label)) return [];
+  const options = match[1]!.split("/");
+  const capitals = options.filter((o) => o.length === 1 && /[A-Z]/.test(o));
+  let at = match.index! + 1;
+  const items: Omit<Item, "ref">[] = options.map((option) => {
+    at = joined.indexOf(option, at);
+    const key = option.toLowerCase();
+    const item = {
+      label: ANSWER_NAMES[key] ?? option,
+      row: at < view.cols ? row : cursor.row,
+      col: at % view.cols,
+      width: option.length,
+      key: /^(?:yes|no)$/.test(key) ? key : key.slice(0, 1),
+      ...(capitals.length === 1 && capitals[0] === option && options.length > 1 ? { selected: true } : {}),
+    };
+    at += option.length;
+    return item;
+  });
+  view.use(row, 0, view.cols, 2);
+  return [{ kind: "question", row, col: start, width: view.cols - start, height: 2, label, items }];
+}
+
+/** One clause of such a paragraph: a key (or keys, "or" between), "to" or "for", what it does (TeX's "S to …"). */
+const KEY_CLAUSE = /^(?:Type )?(\S+(?: or \S+)*) (?:to|for) (\S.*)$/;
+
+/**
+ * Rows of clauses naming keys and what each does, ", " between, the last ending in "." (TeX's "Type <return> to
+ * proceed, S to scroll future error messages," … "H for help, X to quit."), right over a lone "?" holding the cursor,
+ * nothing after it or below: a question without label, each clause an item labelled with what it does, keyed by its
+ * key when that is one letter ("<return>" and "1 or ... or 9" keyless). Three clauses at least.
+ */
+function keyClauses(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row < 1) return [];
+  if (
+    !/^\s*\?\s*$/.test(view.flat[cursor.row]!.slice(0, cursor.col)) ||
+    view.flat[cursor.row]!.slice(cursor.col).trim()
+  )
+    return [];
+  if (view.flat.slice(cursor.row + 1).some((l) => l.trim())) return [];
+  const rows: { row: number; clauses: RegExpExecArray[] }[] = [];
+  for (let row = cursor.row - 1; row >= 0; row--) {
+    const line = view.flat[row]!.trimEnd();
+    // (The last row ends in ".", the others in ",".)
+    if (!(row === cursor.row - 1 ? /\.$/ : /,$/).test(line) || !view.free(row, 0, view.cols)) break;
+    const clauses = line
+      .slice(0, -1)
+      .split(", ")
+      .map((part) => KEY_CLAUSE.exec(part.trim()));
+    if (clauses.some((c) => !c)) break;
+    rows.unshift({ row, clauses: clauses as RegExpExecArray[] });
+  }
+  const count = rows.reduce((n, r) => n + r.clauses.length, 0);
+  if (count < 3 || !rows.some((r) => r.clauses.some((c) => /^[A-Za-z]$/.test(c[1]!)))) return [];
+  const items: Omit<Item, "ref">[] = rows.flatMap(({ row, clauses }) => {
+    let at = 0;
+    return clauses.map((c) => {
+      at = view.flat[row]!.indexOf(c[0], at);
+      const item = {
+        label: c[2]!,
+        row,
+        col: at,
+        width: c[0].length,
+        ...(/^[A-Za-z]$/.test(c[1]!) ? { key: c[1]! } : {}),
+      };
+      at += c[0].length;
+      return item;
+    });
+  });
+  const top = rows[0]!.row;
+  const width = Math.max(...rows.map((r) => view.flat[r.row]!.trimEnd().length));
+  view.use(top, 0, view.cols, rows.length);
+  return [{ kind: "question", row: top, col: 0, width, height: rows.length, items }];
+}
+
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
   const asking = view.flat.map((l) => YES_NO.test(l));
@@ -527,15 +670,27 @@ export function findQuestions(view: View): Found[] {
   // typed whole; the default in parentheses is not one. Or the other way round (WORDS_THEN_DEFAULT).
   // (Or parted by "|", after a name and its colon: a VPN client's "Group: [piers|tides]:", the name the label.)
   for (let row = 0; row < view.rows; row++) {
+    const words = WORDS_THEN_DEFAULT.exec(view.flat[row]!);
     const match =
-      /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+|\w+(?:\|\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!) ??
-      WORDS_THEN_DEFAULT.exec(view.flat[row]!);
+      /^(\s*)(\S.*?) \[(\w+(?:\/\w+)+|\w+(?:\|\w+)+)\](?: \([\w ]+\))?:(?=\s|$)/.exec(view.flat[row]!) ?? words;
     if (!match || !view.free(row, 0, match[0].length) || writtenPast(view, row)) continue;
     const start = match[1]!.length;
     let c = match.index! + match[1]!.length + match[2]!.length + 2;
-    const items: Omit<Item, "ref">[] = match[3]!.split(/[/|]/).map((word) => {
-      const item = { label: word, row, col: c, width: word.length, key: word };
-      c += word.length + 1;
+    // (Parted by "/" or "|", or by ", " with the default in brackets after them: samba-tool's "Server Role (dc, member,
+    // standalone) [dc]:".)
+    // (The default in brackets after the words is the one selected, as poetry's "(yes/no) [yes]".)
+    const offered = match === words ? /\[(\w+)\]:$/.exec(match[0])?.[1] : undefined;
+    const items: Omit<Item, "ref">[] = match[3]!.split(/[/|]|, /).map((word) => {
+      c = view.flat[row]!.indexOf(word, c);
+      const item = {
+        label: word,
+        row,
+        col: c,
+        width: word.length,
+        key: word,
+        ...(word === offered ? { selected: true } : {}),
+      };
+      c += word.length;
       return item;
     });
     out.push({
@@ -568,6 +723,9 @@ export function findQuestions(view: View): Found[] {
   out.push(...restartRows(view));
   out.push(...numberedRestarts(view));
   out.push(...slashedAnswers(view));
+  out.push(...numberedAfterPrompt(view));
+  out.push(...answersWrapped(view));
+  out.push(...keyClauses(view));
   out.push(...keyNamedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.

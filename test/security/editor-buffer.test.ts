@@ -49,3 +49,26 @@ test("a question's words in a file nano or vim shows, the editor's cursor before
     }
   }
 }, 180_000);
+
+// A form's shape in a file nano shows: fill and click move the focus with Tab, and nano puts each Tab into its buffer
+// (on main: twelve Tabs, the file's first line pushed on). The first Tab seen put in as text is taken back with BSpace
+// (nano still says "Modified": its flag stays once set), and the action refused.
+test("a form's field and button in a file nano shows: fill and click leave its text as it was", async () => {
+  await Bun.write(join(sandbox.dir, "form.txt"), "Name: [hello        ]\n  < OK >   <Cancel>\nline two\n");
+  const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "nano", "--ignorercfiles", "form.txt"]);
+  await sandbox.shown(id, "line two");
+  for (const action of [
+    ["fill", "Name", "xyz"],
+    ["click", "OK"],
+  ]) {
+    const reply = await sandbox.run([action[0]!, id, ...action.slice(1), "--json", "--timeout", "3s"]);
+    expect(reply.code, `${action.join(" ")}: ${reply.stdout}`).not.toBe(0);
+    expect(reply.stdout, action.join(" ")).toContain("BSpace was sent to take it back");
+    expect(reply.stdout, action.join(" ")).not.toContain("not as it was");
+    expect((await sandbox.screen(id)).split("\n").slice(1, 3), action.join(" ")).toEqual([
+      "Name: [hello        ]",
+      "  < OK >   <Cancel>",
+    ]);
+  }
+  await sandbox.ok(["kill", id]);
+}, 60_000);

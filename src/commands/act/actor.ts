@@ -9,7 +9,7 @@ import { keyBytes } from "../../terminal/keys.ts";
 import { mouseBytes } from "../../terminal/mouse.ts";
 import { findAgain, nameOf, rowText, type Target } from "../../terminal/targets.ts";
 import type { Terminal } from "../../terminal/terminal.ts";
-import { type Look, sameLook } from "./look.ts";
+import { type Look, putAtCursor, sameLook } from "./look.ts";
 
 export const ACT_TIMEOUT_MS = 10_000;
 
@@ -301,11 +301,34 @@ export class Actor {
       await this.keys("Tab");
       // The program redraws the focus: wait for the screen to change (briefly: a Tab onto something drawn alike changes
       // nothing).
-      const again = await this.until(
-        (look) =>
-          look.text !== before.text || !sameLook(look, before) ? (findAgain(look.elements, target) ?? null) : undefined,
+      const seen = await this.until(
+        (look) => (look.text !== before.text || !sameLook(look, before) ? look : undefined),
         1500,
       );
+      // (An editor takes Tab as text: blanks put in at its cursor, the rest of its row moved on, maybe its title
+      // changed; nano's buffer showing a file that holds a form's shape got twelve.)
+      // (Judged once its output pauses: one change may come in two frames, the title's and the row's.)
+      let settled: Look | undefined;
+      if (seen) {
+        await this.quiet(50, 500);
+        settled = await this.look();
+      }
+      const put = settled && putAtCursor(before, settled, true);
+      if (put && /^[\t ]+$/.test(put)) {
+        await this.keys("BSpace");
+        const row = before.grid.cursor.row;
+        const back = await this.until(
+          (look) => (rowText(look.grid, row) === rowText(before.grid, row) ? look : undefined),
+          1500,
+        );
+        throw new T4aError(
+          "unsupported",
+          "Tab was typed as text where the cursor stands (blanks put in, the rest of its row moved on): text being " +
+            `edited, no form to move through to ${nameOf(target)}; BSpace was sent to take it back` +
+            (back ? "" : ", but the screen is not as it was"),
+        );
+      }
+      const again = settled && findAgain(settled.elements, target);
       if (again && focused(again)) return;
     }
     throw new T4aError("timeout", `${MAX_TABS} Tab presses never brought the focus to ${nameOf(target)} (${what})`);

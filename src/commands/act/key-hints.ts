@@ -7,7 +7,7 @@ import { type Element, isReplPrompt } from "../../terminal/elements.ts";
 import { type Hint, hintTarget, keyHints } from "../../terminal/hints.ts";
 import { beforeCursor, rowText, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS, SHELL } from "./actor.ts";
-import { escapeRegExp, type Look, sameLook, screenEnds } from "./look.ts";
+import { escapeRegExp, type Look, putAtCursor, sameLook, screenEnds } from "./look.ts";
 import { refuseShellOutput } from "./shell-output.ts";
 
 /**
@@ -143,7 +143,7 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const after = await actor.look();
   // (A REPL with no prompt a rule knows, bc's none or gp's "? ", waits under a bar an earlier program drew: its line
   // editor shows the key where its cursor was, and nothing else changes. That key is text in its line: taken back.)
-  if (echoedAtCursor(now, after, hint.key)) {
+  if ([...hint.key].length === 1 && putAtCursor(now, after) === hint.key) {
     await actor.keys("BSpace");
     const back = await actor.until((seen) => (seen.text === now.text ? seen : undefined), SETTLE_MS);
     throw new T4aError(
@@ -167,29 +167,6 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     "uncertain",
     `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
       `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
-  );
-}
-
-/**
- * Whether `key`, one character, shows where the cursor was before it and nothing else changed: the cursor's row the
- * same but for the key at the cursor's cell (typed over or put in), the cursor one cell on, every other row the same.
- */
-function echoedAtCursor(before: Look, after: Look, key: string): boolean {
-  if ([...key].length !== 1) return false;
-  const { row, col } = before.grid.cursor;
-  const cursor = after.grid.cursor;
-  if (cursor.row !== row || cursor.col !== col + 1) return false;
-  const rowsBefore = before.text.split("\n");
-  const rowsAfter = after.text.split("\n");
-  if (rowsBefore.length !== rowsAfter.length || rowsBefore.some((r, i) => i !== row && r !== rowsAfter[i]))
-    return false;
-  const was = rowsBefore[row]!.padEnd(col);
-  const now = rowsAfter[row]!;
-  const rest = now.slice(col + key.length).trimEnd();
-  return (
-    now.slice(0, col) === was.slice(0, col) &&
-    now.slice(col, col + key.length) === key &&
-    (rest === was.slice(col).trimEnd() || rest === was.slice(col + 1).trimEnd())
   );
 }
 

@@ -64,3 +64,29 @@ export function tableChanged(before: Look, rest: Look, after: Look, below: numbe
   }
   return undefined;
 }
+
+/**
+ * What was put in at the cursor between two looks, when nothing else changed: the cursor's row the same up to where the
+ * cursor was, then the text put in, then the rest of the row as it was (moved on, or typed over), the cursor right
+ * after it on that row, every other row the same (unless `othersMayChange`: an editor's title saying "Modified"), and
+ * the row changed. A line editor's echo (a REPL's), an editor's Tab: text typed, no key a program took as a command.
+ * Undefined otherwise.
+ */
+export function putAtCursor(before: Look, after: Look, othersMayChange = false): string | undefined {
+  const { row, col } = before.grid.cursor;
+  const cursor = after.grid.cursor;
+  if (cursor.row !== row || cursor.col <= col) return undefined;
+  const rowsBefore = before.text.split("\n");
+  const rowsAfter = after.text.split("\n");
+  if (
+    rowsBefore.length !== rowsAfter.length ||
+    (!othersMayChange && rowsBefore.some((r, i) => i !== row && r !== rowsAfter[i]))
+  )
+    return undefined;
+  const was = rowsBefore[row]!.padEnd(col);
+  const now = rowsAfter[row]!;
+  if (now === rowsBefore[row] || now.slice(0, col) !== was.slice(0, col)) return undefined;
+  const put = now.slice(col, cursor.col);
+  const rest = now.slice(cursor.col).trimEnd();
+  return was.slice(col).startsWith(rest) || rest === was.slice(col + put.length).trimEnd() ? put : undefined;
+}

@@ -3653,6 +3653,13 @@ test("a frame beside another pane's side on every row, its corners under a drop-
   expect(shown.filter((e) => e[0] === "dialog")).toEqual([]);
 });
 
+// Blind set 13's ghci (spent): its continuation prompt "ghci| " under "ghci> :{" is a REPL's mark, an unlabelled field.
+test("a REPL's continuation prompt, its name and '|' under the same name's '>' (ghci's 'ghci| '): field", async () => {
+  expect(await brief("ghci> :{\r\nghci| let pier = 4\r\nghci| ")).toEqual([["input", 2, 0, ""]]);
+  // Not a table's cells, nor a name and "|" under other rows.
+  expect(await brief("a | b\r\nfoo| bar")).toEqual([]);
+});
+
 // Blind set 13's line prompts (spent at 20:05), as classes.
 test("blind13's line prompts: words, choices and default, numbered choices, wrapped answers, key clauses", async () => {
   const b13 = async (name: string) => {

@@ -1151,7 +1151,12 @@ function cursorInput(view: View, boxes: Box[]): Found[] {
     // cursor after it (a line typed maybe, no prompt's words: no mark of one in it), nothing below: a REPL's line.
     // (After a lone ":" or "?" words with blanks are a prompt's: inquirer's "? Package name", jove's ": find-file
     // (default notes.txt)"; one word is typed, jove's ": write-fi".)
-    const mark = from === 0 ? MARK_ONLY.exec(before) : null;
+    // (Or a REPL's continuation prompt, its name and "|", the row above opening with the same name and ">" or "|":
+    // ghci's "ghci| " under "ghci> :{".)
+    const continued = from === 0 && row > 0 ? CONTINUATION.exec(before) : null;
+    const continuation =
+      continued && new RegExp(`^${escapeRegExp(continued[1]!)}[>|] `).test(view.flat[row - 1]!) ? continued : null;
+    const mark = from === 0 ? (MARK_ONLY.exec(before) ?? continuation) : null;
     const typed = mark ? before.slice(mark[0].length) : "";
     if (
       mark &&
@@ -1456,6 +1461,11 @@ function answerUnder(view: View, row: number, from: number, before: string): Fou
  * blank after it (sdiff's "%" takes its command right after it).
  */
 const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)|\p{L}[\w-]{0,15}\[\d{1,3}\](?= |$)) ?/u;
+
+/** A REPL's continuation prompt: a name in lower case and "|" (ghci's "ghci| "). */
+const CONTINUATION = /^([a-z][\w.-]{0,15})\| ?/;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A prompt's mark found inside parentheses left open is the prompt's words, not its end (phpunit's "Bootstrap script

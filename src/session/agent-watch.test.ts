@@ -488,6 +488,48 @@ test("an Enter whose prompt still sits in the input box stays pending past the 1
   watch.dispose();
 });
 
+test("an Enter sent to an idle agent whose prompt stays in the box goes in again, twice at most", () => {
+  // gemini starved (a loaded run): the Enter 500 ms after the prompt's paste was taken as a newline in
+  // it, the prompt left unsent, the agent idle for ever.
+  const host = fakeHost();
+  const watch = new AgentWatch("a-lost", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  draw(host, ["> Answer number 1"]);
+  watch.read(start + 700);
+  watch.input("\r");
+  draw(host, ["> Answer number 1", ""]);
+  for (const ms of [1_000, 2_000]) watch.read(start + ms);
+  expect(host.written).toEqual([]);
+  for (const ms of [3_500, 5_000, 7_100, 8_000, 11_000, 14_000]) watch.read(start + ms);
+  expect(host.written).toEqual(["\r", "\r"]);
+  watch.dispose();
+});
+
+test("an Enter's retry waits on no key typed after it, nor on an Enter that emptied the box", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a-more", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  draw(host, ["> one"]);
+  watch.read(start + 700);
+  watch.input("\r");
+  watch.input("two"); // typed on: the Enter is not sent again over it
+  draw(host, ["> one", "two"]);
+  for (const ms of [1_000, 4_000, 8_000]) watch.read(start + ms);
+  expect(host.written).toEqual([]);
+  draw(host, ["> Type your message or @path/to/file"]); // taken
+  watch.read(start + 9_000);
+  watch.input("\r"); // on the empty box: nothing to send again
+  for (const ms of [10_000, 14_000, 18_000]) watch.read(start + ms);
+  expect(host.written).toEqual([]);
+  watch.dispose();
+});
+
 test("an Enter on an empty input box begins no turn: after 10 s the wait answers the idle as it is", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a-empty", findAgent("gemini", env), host, { tickMs: 0 });

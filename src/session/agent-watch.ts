@@ -231,7 +231,8 @@ export class AgentWatch {
    */
   #turnStarted: boolean;
   /** A prompt typed, its Enter not yet seen to start a turn: its first words, when, and Enters sent again. */
-  #typed: { head: string; at: number; retries: number } | undefined;
+  /** A prompt whose Enter may be lost: typed by ask (its head), or sent by a client to the idle agent (no head). */
+  #typed: { head?: string; at: number; retries: number } | undefined;
   /** When a hook reported idle, until the screen settles and the idle goes out with its line. */
   #pendingIdle: number | undefined;
   /** When the state last changed. */
@@ -333,6 +334,9 @@ export class AgentWatch {
     const text = typeof data === "string" ? data : Buffer.from(data).toString("latin1");
     // Newlines inside a bracketed paste are text, not Enter.
     const enter = /[\r\n]/.test(text.replace(/\x1b\[200~[\s\S]*?(\x1b\[201~|$)/g, ""));
+    // A client's Enter may be lost as ask's may (ENTER_RETRY_MS): sent again only while nothing was typed after it.
+    if (this.#typed && this.#typed.head === undefined) this.#typed = undefined;
+    if (this.state === "idle" && enter && this.#boxHeld) this.#typed = { at: performance.now(), retries: 0 };
     // Waiting, any key may be the answer (y, 1, Escape).
     if ((this.state === "idle" && enter) || this.state === "waiting") {
       this.#inputPendingAt = performance.now();
@@ -1004,17 +1008,25 @@ export class AgentWatch {
     this.#set("working", this.#lastLine());
   }
 
-  /** The Enter of a typed prompt, again, when the prompt sits unsent in the input box (see ENTER_RETRY_MS). */
+  /**
+   * The Enter of a prompt, again, when the prompt sits unsent in the input box (see ENTER_RETRY_MS):
+   * ask's until its turn starts; a client's Enter to the idle agent until the agent reacts to it.
+   */
   #enterAgain(rows: string[], ready: boolean, busy: boolean, question: string | undefined, now: number): void {
     const typed = this.#typed;
     if (!typed) return;
-    if (this.#turnStarted || this.state !== "working" || typed.retries >= ENTER_RETRIES) {
+    const head = typed.head;
+    const open =
+      head === undefined
+        ? this.state === "idle" && this.#inputPendingAt !== undefined
+        : !this.#turnStarted && this.state === "working";
+    if (!open || typed.retries >= ENTER_RETRIES) {
       this.#typed = undefined;
       return;
     }
     // Only where the ready pattern is the empty box's placeholder: it is not drawn while text is in it.
     if (!this.#ready.length || ready || busy || question !== undefined || now - typed.at < ENTER_RETRY_MS) return;
-    if (!rows.some((row) => row.includes(typed.head))) return;
+    if (head !== undefined && !rows.some((row) => row.includes(head))) return;
     typed.retries++;
     typed.at = now;
     this.#host.write("\r");

@@ -3237,8 +3237,10 @@ test("a question over the row it is answered on, the cursor there (a2enmod's 'Wh
   expect(await boundsOf(`${asked}${question}\r\nrewrite headers`)).toEqual([
     ["input", 1, 0, 80, 2, question, "rewrite headers"],
   ]);
-  // (Not one listing its answers: those are a question's items. Nor a question a prompt was written under since.)
-  expect(await boundsOf("Is k positive, negative or zero?\r\n")).toEqual([["input", 1, 0, 80, 1, null, ""]]);
+  // (Not one listing its answers: those are a question's items, wordsListedAsked's. Nor a question a prompt was
+  // written under since.)
+  const listing = "Is k positive, negative or zero?";
+  expect(await boundsOf(`${listing}\r\n`)).toEqual([["question", 0, 0, 32, 1, listing, null]]);
   expect((await boundsOf(`${asked}${question}\r\n$ `)).map((e) => e[5])).toEqual(["$"]);
 });
 
@@ -3658,6 +3660,22 @@ test("a REPL's continuation prompt, its name and '|' under the same name's '>' (
   expect(await brief("ghci> :{\r\nghci| let pier = 4\r\nghci| ")).toEqual([["input", 2, 0, ""]]);
   // Not a table's cells, nor a name and "|" under other rows.
   expect(await brief("a | b\r\nfoo| bar")).toEqual([]);
+});
+
+// Blind set 6's maxima (spent): "Is k positive, negative or zero?" over the cursor a question of those words.
+test("a question ending in the words it takes ('positive, negative or zero?'), the cursor under: items", async () => {
+  const fixture = await loadFixture("b6-maxima-sign", blindDir("blind6"));
+  try {
+    const [asked] = detectElements(cellGridOf(fixture.term)).filter((e) => e.kind === "question");
+    expect([asked?.label, asked?.items?.map((i) => i.label)]).toEqual([
+      "Is k positive, negative or zero?",
+      ["positive", "negative", "zero"],
+    ]);
+  } finally {
+    fixture.term.dispose();
+  }
+  // Printed above a shell's prompt: no question.
+  expect((await brief("Is k positive, negative or zero?\r\n$ ")).map((e) => e[0])).not.toContain("question");
 });
 
 // Blind set 13's line prompts (spent at 20:05), as classes.

@@ -423,6 +423,35 @@ function keyClauses(view: View): Found[] {
   return [{ kind: "question", row: top, col: 0, width, height: rows.length, items }];
 }
 
+/** A question ending in the words it takes, ", " between, "or" before the last (maxima's "… negative or zero?"). */
+const WORDS_LISTED_ASKED = /^\p{L}.*?(\p{L}[\p{L}-]*)((?:, \p{L}[\p{L}-]*)+),? or (\p{L}[\p{L}-]*)\?$/u;
+
+/**
+ * A question alone on its row from the first column ending in the words it takes (`WORDS_LISTED_ASKED`), the cursor
+ * at the start of a row under it (one blank row between at most), nothing typed there nor below: a question whose
+ * items are the words, each typed whole (keyed by itself).
+ */
+function wordsListedAsked(view: View): Found[] {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.col !== 0 || view.flat[cursor.row]!.trim()) return [];
+  if (view.flat.slice(cursor.row + 1).some((l) => l.trim())) return [];
+  const row = view.flat[cursor.row - 1]?.trim() ? cursor.row - 1 : cursor.row - 2;
+  if (row < 0 || (row === cursor.row - 2 && view.flat[cursor.row - 1]!.trim())) return [];
+  const line = view.flat[row]!.trimEnd();
+  const match = WORDS_LISTED_ASKED.exec(line);
+  if (!match || !view.free(row, 0, view.cols)) return [];
+  const words = [match[1]!, ...match[2]!.split(", ").filter(Boolean), match[3]!];
+  let at = line.lastIndexOf(match[1]!, line.length - match[2]!.length - match[3]!.length - 5);
+  const items: Omit<Item, "ref">[] = words.map((word) => {
+    at = line.indexOf(word, at);
+    const item = { label: word, row, col: at, width: word.length, key: word };
+    at += word.length;
+    return item;
+  });
+  view.use(row, 0, view.cols);
+  return [{ kind: "question", row, col: 0, width: line.length, height: 1, label: line, items }];
+}
+
 export function findQuestions(view: View): Found[] {
   const out: Found[] = [];
   const asking = view.flat.map((l) => YES_NO.test(l));
@@ -726,6 +755,7 @@ export function findQuestions(view: View): Found[] {
   out.push(...numberedAfterPrompt(view));
   out.push(...answersWrapped(view));
   out.push(...keyClauses(view));
+  out.push(...wordsListedAsked(view));
   out.push(...keyNamedAnswers(view));
   out.push(...letteredSettings(view));
   // A toggle after a question: "Enable telemetry? › no / yes", the current answer drawn apart.

@@ -86,3 +86,9 @@ test("mprocs's help bar: '<q: Quit>' presses q, '<C-a: Toggle focus>' nothing; b
   expect(hintsNamed(hints, "Quit").map((h) => h.key)).toEqual(["q"]);
   expect(hintsNamed(hints, "q: Quit").map((h) => h.key)).toEqual(["q"]);
 });
+
+test("lldb gui's help: '[Press any key to exit]' on a box's border presses Space, named as drawn", async () => {
+  const { hints } = await hintsOf("b13-lldb-gui-help", blindDir("blind13"));
+  expect(pairs(hints)).toEqual([["Press any key to exit", "Space"]]);
+  expect(hintsNamed(hints, "[Press any key to exit]").map((h) => h.key)).toEqual(["Space"]);
+});

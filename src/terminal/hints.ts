@@ -49,6 +49,9 @@ const HINT_KEY = new RegExp(
   "giu",
 );
 
+/** "[Press any key to exit]": a hint of any key, whole in brackets. */
+const ANY_KEY = /\[((?:press|hit) any key to (\p{L}[\p{L} ]{0,30}))\]/giu;
+
 /** What the hint does: words opening with a letter, after an optional "to". */
 const HINT_WORDS = /^:?\s?(?:to\s+)?(\p{L}[\p{L}\p{N}'/-]*(?: [\p{L}\p{N}'/-]+)*)/u;
 
@@ -76,6 +79,19 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
     if (element.kind !== "status") continue;
     for (let row = element.row; row < element.row + element.height; row++) {
       const line = rowText(grid, row).slice(0, element.col + element.width);
+      // "[Press any key to exit]" whole in brackets (lldb gui's help, on its border): Space, which goes on anywhere.
+      for (const any of line.matchAll(ANY_KEY))
+        if (any.index! >= element.col)
+          hints.push({
+            key: "Space",
+            drawn: "any key",
+            words: any[2]!,
+            text: any[1]!,
+            row,
+            col: any.index! + 1,
+            width: any[1]!.length,
+            element,
+          });
       const keys = [...line.matchAll(HINT_KEY)].filter((m) => m.index! >= element.col);
       for (const [n, match] of keys.entries()) {
         const colonForm = match[4] !== undefined;
@@ -150,7 +166,11 @@ const norm = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerC
 export function hintsNamed(hints: Hint[], text: string): Hint[] {
   const wanted = norm(text);
   if (!wanted) return [];
-  return hints.filter((hint) => (!hint.asDrawn && norm(hint.words) === wanted) || norm(hint.text) === wanted);
+  // (A hint drawn in brackets whole, "[Press any key to exit]", named with them too.)
+  return hints.filter(
+    (hint) =>
+      (!hint.asDrawn && norm(hint.words) === wanted) || norm(hint.text) === wanted || norm(`[${hint.text}]`) === wanted,
+  );
 }
 
 /** Whether an element's or item's cells and a hint's share a row and columns. */

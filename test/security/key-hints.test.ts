@@ -415,3 +415,28 @@ test("a list and a '<j: Next>  <k: Prev>' bar printed above a shell's prompt: ch
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);
+
+// "[Press any key to exit]" on a help box's bottom border, the program's status line under it (lldb gui's help;
+// meaning25, 7 December): Space pressed, `gone` once the box's rows are blank. Printed above a shell's prompt: nothing
+// typed (the key-hint guards: the normal screen).
+test("'[Press any key to exit]' on a help box's border over a status line: Space, the box gone", async () => {
+  const out = join(sandbox.dir, "anykey.keys");
+  const id = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "hint-bar.py"), out, "anykey"]);
+  await sandbox.shown(id, "Press any key");
+  const reply = JSON.parse(await sandbox.ok(["click", id, "--text", "[Press any key to exit]", "--json"])) as ActJson;
+  expect([reply.sent, reply.effect]).toEqual([["Space"], "gone"]);
+  await waitFor(() => (existsSync(out) && readFileSync(out, "utf8").includes("closed")) || undefined, 10_000, "closed");
+  const shell = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '└────[Press any key to exit]──┘\\n'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(shell, "Press any key");
+  const printed = await sandbox.run(["click", shell, "--text", "[Press any key to exit]", "--json", "--timeout", "2s"]);
+  expect(printed.code, printed.stdout).not.toBe(0);
+  await sandbox.shown(shell, "loop over");
+  expect(await sandbox.screen(shell)).not.toContain("ran[");
+}, 90_000);

@@ -84,8 +84,12 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const { element } = hint;
   const last = element.row + element.height - 1;
   // (Or a box's bottom rule under the hints, the bar a help box at the foot: mprocs's "<q: Quit>  <x: Stop>".)
-  const blankBelow = Array.from({ length: grid.rows - last - 1 }, (_, i) => rowText(grid, last + 1 + i)).every(
-    (r) => !r.trim() || BOTTOM_RULE.test(r),
+  // (Or the program's status line, a status of its own under it: lldb gui's "Process: 14807  stopped" under its help
+  // box's "[Press any key to exit]".)
+  const statusRow = (r: number) =>
+    look.elements.some((e) => e.kind === "status" && e !== element && e.row <= r && r < e.row + e.height);
+  const blankBelow = Array.from({ length: grid.rows - last - 1 }, (_, i) => last + 1 + i).every(
+    (r) => !rowText(grid, r).trim() || BOTTOM_RULE.test(rowText(grid, r)) || statusRow(r),
   );
   if (!(element.row === 0 || (last >= grid.rows - 4 && blankBelow)))
     throw refuse("it is not on a bar at the screen's top or bottom");
@@ -161,6 +165,18 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     return actor.reply("selected", `${pressed}: it is drawn as the current one of its bar now, as it was not before`);
   const dialog = dialogNaming(now, after, hint.words);
   if (dialog) return actor.reply("opened", `${pressed}: a dialog new on the screen says ${JSON.stringify(dialog)}`);
+  // The box the hint was drawn on gone after the key, its rows blank ("[Press any key to exit]" on lldb gui's help
+  // box's border): `gone`.
+  const box = (l: Look) => l.text.split("\n").slice(Math.max(0, hint.row - 2), hint.row + 1);
+  if (box(now).join("").includes(hint.text) && box(after).every((r) => !r.trim()))
+    return actor.reply("gone", `${pressed}: the rows it was drawn on are blank now`);
+  // (Or the dialog it was drawn on no longer on the screen, the hint's words nowhere: lldb gui's "Help" box.)
+  const holder = now.elements.find(
+    (e) => e.kind === "dialog" && hint.row >= e.row && hint.row < e.row + e.height && hint.col >= e.col,
+  );
+  const same = (e: Element) => e.kind === "dialog" && e.row === holder?.row && e.col === holder.col;
+  if (holder && !after.elements.some(same) && !after.text.includes(hint.text))
+    return actor.reply("gone", `${pressed}: the dialog it was on${holder.label ? ` ("${holder.label}")` : ""} is gone`);
   const still = keyHints(after.grid, after.elements).some((h) => h.text === hint.text && h.row === hint.row);
   const ends = screenEnds(after.text);
   return actor.reply(

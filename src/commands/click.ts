@@ -8,7 +8,7 @@ import { deferred } from "../protocol/deferred.ts";
 import { T4aError } from "../protocol/errors.ts";
 import { TerminalId } from "../protocol/fields.ts";
 import { hintTarget } from "../terminal/hints.ts";
-import { findTarget, textCells } from "../terminal/targets.ts";
+import { findTarget, functionKeyOf, textCells } from "../terminal/targets.ts";
 import { ActReply, actFields, Actor, printAct } from "./act/actor.ts";
 import { clickText } from "./act/buttons.ts";
 import { click as clickTarget } from "./act/choose.ts";
@@ -33,6 +33,11 @@ export const click = defineCommand({
       target = findTarget(look.elements, query, ["button", "menu", "question", "checkbox", "radio"]);
     } catch (error) {
       if (!(error instanceof T4aError && error.code === "not_found" && query.text !== undefined)) throw error;
+      // A button named as drawn with its key ("Process (F3)", lldb gui's menu bar): its name, that key its own.
+      const keyed = /^(.+) \((F\d{1,2})\)$/.exec(query.text.trim());
+      const named = keyed ? look.elements.filter((e) => e.kind === "button" && e.label === keyed[1]) : [];
+      if (named.length === 1 && functionKeyOf(look.grid, named[0]!) === keyed![2])
+        return clickTarget(actor, look, findTarget(look.elements, { ref: named[0]!.ref }, ["button"]));
       // No element has the text: an action offered only as a key hint on a bar ("c: confirm"), its key pressed.
       const hint = hintTarget(look.grid, look.elements, query.text);
       if (hint) return pressHint(actor, look, hint);

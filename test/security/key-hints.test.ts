@@ -218,6 +218,14 @@ test("a menu bar's entry keyed '(F2)', no mouse: click presses F2 and sees its d
   const reply = JSON.parse(await sandbox.ok(["click", id, "Edit", "--json"]));
   expect([reply.sent, reply.effect], reply.seen).toEqual([["F2"], "opened"]);
   await sandbox.ok(["kill", id]);
+  // Named as drawn, its key with it: the same button, the same key; another key named: nothing.
+  const again = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "menu-bar.py"), log, "fkeys"]);
+  await sandbox.shown(again, "notes.txt");
+  const wrong = await sandbox.run(["click", again, "--text", "Edit (F3)", "--json", "--timeout", "2s"]);
+  expect(wrong.code, wrong.stdout).not.toBe(0);
+  const drawn = JSON.parse(await sandbox.ok(["click", again, "--text", "Edit (F2)", "--json"]));
+  expect([drawn.sent, drawn.effect], drawn.seen).toEqual([["F2"], "opened"]);
+  await sandbox.ok(["kill", again]);
   const bar = "\\e[7m| File (F1) | Edit (F2) | Help (F3) |\\e[K\\e[m";
   const shell = await sandbox.ok([
     "create",

@@ -5,7 +5,7 @@
 // program ends), and the terminal's own echo of it is no answer. Each must type nothing and say so.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Sandbox } from "../harness.ts";
+import { Sandbox, waitFor } from "../harness.ts";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -67,3 +67,29 @@ test("questions, key lists and a tagged prompt printed by a program that reads n
     await sandbox.ok(["kill", tail]);
   }
 }, 180_000);
+
+// The other side: a program that set its terminal raw to take keys, busy at the action's first looks with a second
+// program in its group (copilot drawing its question on a loaded machine, a shell tool of its started: CI, session
+// 13). No look finds it reading, yet the keys are for it, and with no echo nothing can pass for its answer.
+test("a raw terminal's program, busy at the first looks with a child in its group, is acted on", async () => {
+  const out = join(sandbox.dir, "raw-answer.txt");
+  const program = [
+    "import os, sys, time, tty, subprocess",
+    "tty.setraw(0)",
+    "child = subprocess.Popen(['sleep', '30'])",
+    "sys.stdout.write('Do you want to run this command?\\r\\n\\r\\n\\u276f 1. Yes\\r\\n  2. No\\r\\n')",
+    "sys.stdout.flush()",
+    "end = time.time() + 1.5",
+    "while time.time() < end: pass",
+    `open(${JSON.stringify(out)}, 'w').write(os.read(0, 16).decode())`,
+    "child.kill()",
+    "time.sleep(30)",
+  ].join("\n");
+  const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "python3", "-c", program]);
+  await sandbox.shown(id, "2. No");
+  const reply = await sandbox.run(["choose", id, "Yes"]);
+  expect(reply.stdout + reply.stderr).not.toContain("no program reads the terminal");
+  await waitFor(async () => (await Bun.file(out).exists()) && (await Bun.file(out).text()) !== "", 20_000, out);
+  expect(["1", "\r"]).toContain((await Bun.file(out).text())[0]);
+  await sandbox.ok(["kill", id]);
+}, 60_000);

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { forDisplay, fromProgram } from "../protocol/program-text.ts";
 import { deferred } from "../protocol/deferred.ts";
+import { escapeRegExp } from "../terminal/elements/view.ts";
 import { defineCommand, type Reply } from "./command.ts";
 import { callerEnv } from "../spawn/env-keys.ts";
 import type { Agent } from "../spawn/agents/agents.ts";
@@ -237,7 +238,7 @@ async function missingFlags(path: string, agent: Agent): Promise<{ missing_flags
       return {
         unchecked: `${[...sub, "--help"].join(" ")} ended by ${signal} (its limit is ${HELP_TIMEOUT_MS / 1000} s)`,
       };
-    if (!new RegExp(`(^|[\\s,\\[])${flag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([\\s,=\\]]|$)`, "m").test(text))
+    if (!new RegExp(`(^|[\\s,\\[])${escapeRegExp(flag)}([\\s,=\\]]|$)`, "m").test(text))
       missing.push(sub.length ? `${sub.join(" ")} ${flag}` : flag);
   }
   return { missing_flags: missing };

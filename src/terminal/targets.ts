@@ -3,6 +3,7 @@
 import { T4aError } from "../protocol/errors.ts";
 import type { CellGrid } from "./cell-grid.ts";
 import type { Element, Item, Kind } from "./elements.ts";
+import { escapeRegExp } from "./elements/view.ts";
 
 /** An element, or one item of a menu or question. */
 export interface Target {
@@ -232,7 +233,7 @@ export function namedAnswerKey(grid: CellGrid, target: Target): string | undefin
   const rows = Array.from({ length: element.height }, (_, i) => rowText(grid, element.row + i));
   // A pause of one answer whose words name its key and end it (unison's "Press return to continue."): that key. (Not
   // words going on after it: "Press ENTER to continue>>> ", a REPL's prompt after a printed line, is no pause.)
-  const said = item.label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const said = escapeRegExp(item.label);
   const pause = new RegExp(`(?:^|[.!] )(?:press|hit) \\[?${said}\\]? to [a-z]+(?: [a-z]+){0,3}[.!]?$`, "i");
   if (element.items?.length === 1 && pause.test(element.label ?? "")) return key;
   // (Or a row of the question's own cells that pairs each key with its answer, "key: Word", ", " between: perf's box
@@ -293,7 +294,7 @@ export function shownKey(grid: CellGrid, target: Target, key = itemKey(target.it
   const cells = row.slice(item.col, item.col + Math.max(item.width, 1));
   // A word is typed only as the item's cells draw it, whole.
   if (!TYPABLE_KEY.test(key) || RESTART_KEY.test(key)) {
-    const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const escaped = escapeRegExp(key);
     const drawn = new RegExp(`(?<![\\p{L}\\p{N}_-])${escaped}(?![\\p{L}\\p{N}_-])`, "iu").exec(cells);
     return drawn ? { key: drawn[0], shows } : { shows };
   }
@@ -321,7 +322,7 @@ export function shownKey(grid: CellGrid, target: Target, key = itemKey(target.it
 export function textCells(grid: CellGrid, text: string): Array<{ row: number; col: number }> {
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
-  const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+");
+  const escaped = words.map(escapeRegExp).join("\\s+");
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "giu");
   const found: Array<{ row: number; col: number }> = [];
   for (let row = 0; row < grid.rows; row++) {

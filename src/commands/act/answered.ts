@@ -5,7 +5,8 @@ import { type CellGrid, CellFlag } from "../../terminal/cell-grid.ts";
 import type { Element } from "../../terminal/elements.ts";
 import { findAgain, nameOf, rowText, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
-import { escapeRegExp, type Look, sameLook, screenEnds } from "./look.ts";
+import { escapeRegExp } from "../../terminal/elements/view.ts";
+import { type Look, sameLook, screenEnds } from "./look.ts";
 
 /**
  * After the keys that answer: the goal state, seen. The item still listed and shown selected is

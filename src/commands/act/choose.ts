@@ -19,7 +19,8 @@ import { answerWithKey, pressNamedAnswer } from "./answer-keys.ts";
 import { answered } from "./answered.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
 import { press } from "./buttons.ts";
-import { escapeRegExp, type Look, sameLook } from "./look.ts";
+import { escapeRegExp } from "../../terminal/elements/view.ts";
+import { type Look, sameLook } from "./look.ts";
 
 /**
  * Choose an item of a menu or question, or toggle a checkbox or radio; a button is clicked. `named` is the caller's

@@ -7,7 +7,8 @@ import { type Element, isReplPrompt } from "../../terminal/elements.ts";
 import { type Hint, hintTarget, keyHints } from "../../terminal/hints.ts";
 import { beforeCursor, rowText, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS, SHELL } from "./actor.ts";
-import { escapeRegExp, type Look, putAtCursor, sameLook, screenEnds } from "./look.ts";
+import { escapeRegExp } from "../../terminal/elements/view.ts";
+import { type Look, putAtCursor, sameLook, screenEnds } from "./look.ts";
 import { refuseShellOutput } from "./shell-output.ts";
 
 /**

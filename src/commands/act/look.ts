@@ -32,8 +32,6 @@ export function screenEnds(text: string): string {
     .join(" / ");
 }
 
-export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /**
  * What a table shows after an action that it did not show before: `before` and `rest` the looks bounding a time the
  * table stood still (nothing changed it while the caller typed, where `rest` shows it), `after` the settled look. Only

@@ -6,6 +6,7 @@ import {
   boxAround,
   clean,
   contains,
+  escapeRegExp,
   joinWrapped,
   GLUED_DEFAULT_KEY,
   LINE_MARK,
@@ -1464,8 +1465,6 @@ const MARK_ONLY = /^(?:[^\p{L}\p{N}\s()[\]{}]{1,3}|\([^()\s]{1,8}\)|\p{L}[\w-]{0
 
 /** A REPL's continuation prompt: a name in lower case and "|" (ghci's "ghci| "). */
 const CONTINUATION = /^([a-z][\w.-]{0,15})\| ?/;
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * A prompt's mark found inside parentheses left open is the prompt's words, not its end (phpunit's "Bootstrap script

@@ -321,5 +321,8 @@ export function panes(view: View, box: Box): Box[] {
   return edges.slice(1).map((right, i) => ({ ...box, left: edges[i]!, right }));
 }
 
+/** Text matched as itself in a RegExp: its special characters escaped. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** A key's name in angle brackets within square ones, glued to a sentence's end: the default (unison's ".[<spc>]"). */
 export const GLUED_DEFAULT_KEY = /(?<=\p{L}[.!?:])\[<[\w-]{1,8}>\]$/u;

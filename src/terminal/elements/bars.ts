@@ -2,7 +2,7 @@
 // mouse).
 import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import type { Found } from "./types.ts";
-import { stripFrame, VERTICAL, type View } from "./view.ts";
+import { stripFrame, VERTICAL, type View, drawnApart } from "./view.ts";
 
 /** `^G Help`, `M-U Undo`: nano-style key hints, three or more on a row. */
 const KEY_HINT = /(?:\^|M-)[^\s]{1,2} [A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*/g;
@@ -130,7 +130,7 @@ function cornerMenuBar(view: View): Found[] {
   // Padded apart: two blanks or more between words, none of them on the backdrop.
   if (words.some((w, i) => i > 0 && w.index! - (words[i - 1]!.index! + words[i - 1]![0].length) < 2)) return [];
   const looks = words.map((w) => view.spanBackground(0, start + w.index!, start + w.index! + w[0].length));
-  const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+  const lone = drawnApart(looks, looks);
   let open = lone.length === 1 ? looks.indexOf(lone[0]!) : -1;
   // Each of two drawn apart: the open one is the word its drop-down (a frame from the row under) is hung from, the
   // word nearest one of the frame's sides.
@@ -528,7 +528,7 @@ export function findStatus(view: View): Found[] {
           view.spanStyle(row, w.index!, w.index! + w[0].length) +
           view.spanBackground(row, w.index!, w.index! + w[0].length),
       );
-      const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+      const lone = drawnApart(looks, looks);
       for (const [i, w] of menuWords.entries())
         out.push({
           kind: "button",
@@ -586,7 +586,7 @@ export function findStatus(view: View): Found[] {
     // (a status line's segments in several colours are not).
     const names = [...view.flat[row]!.matchAll(/\S+(?: \S+)*/g)];
     const looks = names.map((w) => view.spanBackground(row, w.index!, w.index! + w[0].length));
-    const lone = names.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    const lone = drawnApart(names, looks);
     if (words.length >= 3 && words.every((w) => /^[A-Z][a-z]+$/.test(w[0])) && gaps.every((gap) => gap >= 3)) {
       for (const w of words)
         out.push({ kind: "button", row, col: w.index!, width: w[0].length, height: 1, label: w[0] });
@@ -1101,7 +1101,7 @@ function keyedMenuBar(view: View): Found[] {
   const looks = entries.map(
     (e) => view.spanBackground(0, e.col, e.col + e.width) + view.spanStyle(0, e.col, e.col + e.width),
   );
-  const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+  const lone = drawnApart(looks, looks);
   view.use(0, 0, view.cols);
   return entries.map((e, i) => ({
     kind: "button",
@@ -1163,7 +1163,7 @@ function partedChoices(view: View, row: number): Found[] {
     label: w[0],
   }));
   const looks = words.map((w) => view.spanBackground(row, w.col, w.col + w.label.length));
-  const own = words.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  const own = drawnApart(words, looks);
   const cursor = view.cursor.visible && view.cursor.row === row ? view.cursor.col : -1;
   const held = words.find((w) => cursor >= w.col && cursor < w.col + w.label.length);
   const lit = held ?? (own.length === 1 ? own[0] : undefined);

@@ -15,6 +15,7 @@ import {
   panes,
   VERTICAL,
   type View,
+  drawnApart,
 } from "./view.ts";
 
 const PERCENT = /(\d{1,3}(?:\.\d+)?)%/g;
@@ -533,7 +534,7 @@ export function findInputs(view: View, boxes: Box[]): Found[] {
       return { label: value, row: b.top + 1, col, width: b.left + 1 + value.length - col, key };
     });
     const looks = items.map((i) => view.spanBackground(i.row, i.col, i.col + i.key.length));
-    const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+    const lone = drawnApart(looks, looks);
     const menu = items.map((i, n) => ({ ...i, selected: lone.length === 1 && looks[n] === lone[0] }));
     const col = Math.min(...menu.map((i) => i.col));
     found.push({
@@ -2071,7 +2072,7 @@ export function findToggles(view: View): Found[] {
         ? view.spanStyle(e.row, at, at + e.label!.length)
         : view.spanStyle(e.row, e.col + 2, e.col + e.width);
     });
-    const lone = out.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    const lone = drawnApart(out, looks);
     if (lone.length === 1) lone[0]!.selected = true;
   }
   return out;
@@ -2123,7 +2124,7 @@ function scaleGrid(view: View): Found[] {
     const first = (r: number) => view.flat[r]!.search(/[^\s│┃]/);
     const start = Math.min(...rows.map(first));
     const looks = rows.map((r) => view.spanStyle(r, first(r), cols[0]! - 1));
-    const focus = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    const focus = drawnApart(rows, looks);
     const bracketed = (r: number, col: number) => view.char(r, col - 2) === "[" && view.char(r, col + 2) === "]";
     const boxed = rows.some((r) => cols.some((col) => bracketed(r, col)));
     for (const r of rows) {
@@ -2448,7 +2449,7 @@ function paddedButtons(view: View, boxes: Box[], row: number): Found[] {
   }
   if (buttons.length < 2) return [];
   const looks = buttons.map((b) => view.spanStyle(row, b.col, b.col + b.width));
-  const lone = buttons.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+  const lone = drawnApart(buttons, looks);
   if (lone.length === 1 && buttons.length > 2) lone[0]!.selected = true;
   for (const b of buttons) view.use(row, b.col, b.width);
   view.use(row, box.left + 1, box.right - box.left - 1);

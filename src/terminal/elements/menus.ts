@@ -2,7 +2,18 @@
 // highlight, in a box or out of one, down a column or across a grid of words.
 import { CellFlag, ColourMode, packColour } from "../cell-grid.ts";
 import type { Found, Item } from "./types.ts";
-import { type Box, BOX_CHARS, boxAround, clean, lineBackground, MARKERS, panes, VERTICAL, type View } from "./view.ts";
+import {
+  type Box,
+  BOX_CHARS,
+  boxAround,
+  clean,
+  lineBackground,
+  MARKERS,
+  panes,
+  VERTICAL,
+  type View,
+  drawnApart,
+} from "./view.ts";
 
 /**
  * A list's row: its number (the key, group 1), its name (group 2), then a mark (claude's ✔ on the
@@ -447,7 +458,7 @@ export function styleMenus(view: View): Found[] {
       return view.spanStyle(r, Math.min(col + 3, text.length - 1), text.length);
     };
     const looks = rows.map(look);
-    const lone = rows.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+    const lone = drawnApart(rows, looks);
     if (lone.length !== 1 || new Set(looks).size !== 2) continue;
     // "1 - lint": the number is its key.
     const items = rows.map((r) => {
@@ -1388,7 +1399,7 @@ export function numberedButtonRows(view: View): Found[] {
     if (rows.length < 2) continue;
     const at = (r: { row: number; m: RegExpExecArray }) => view.flat[r.row]!.indexOf("<", r.m[1]!.length);
     const looks = rows.map((r) => view.spanBackground(r.row, at(r), view.cols));
-    const lone = looks.filter((l) => looks.filter((o) => o === l).length === 1);
+    const lone = drawnApart(looks, looks);
     const items: Omit<Item, "ref">[] = rows.map((r, i) => ({
       label: r.m[3]!,
       row: r.row,

@@ -321,6 +321,11 @@ export function panes(view: View, box: Box): Box[] {
   return edges.slice(1).map((right, i) => ({ ...box, left: edges[i]!, right }));
 }
 
+/** Of items, those whose look (`looks[i]`, a span's style or background) no other has: the one drawn apart. */
+export function drawnApart<T>(items: readonly T[], looks: readonly string[]): T[] {
+  return items.filter((_, i) => looks.filter((l) => l === looks[i]).length === 1);
+}
+
 /** Text matched as itself in a RegExp: its special characters escaped. */
 export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

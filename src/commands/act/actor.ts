@@ -181,11 +181,12 @@ export class Actor {
    * echo of them would read as an answer.
    */
   async #someoneReads(): Promise<void> {
-    if (this.sent.length || (await this.pollingReader()) !== null || !this.#terminal.waitsKnown()) return;
     // The terminal left raw (no line discipline, no echo): a program set it so to take keys, and no echo can pass for
     // an answer. copilot at its question on a loaded machine (CI): its threads ran at every look, its group held
-    // another program than node, so pollingReader found no reader; it was refused.
-    if (!this.readsLines && !this.echoes) return;
+    // another program than node, so pollingReader found no reader; it was refused. (Asked first: two flags, where the
+    // reader's looks read /proc and sleep between them.)
+    if (this.sent.length || (!this.readsLines && !this.echoes)) return;
+    if ((await this.pollingReader()) !== null || !this.#terminal.waitsKnown()) return;
     throw new T4aError(
       "invalid_params",
       "no program reads the terminal: what the screen shows is output of a program that asks nothing (a log going " +

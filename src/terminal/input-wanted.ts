@@ -16,7 +16,7 @@
 // Only read when output pauses (see Terminal), so its cost (a few small /proc reads) stays off
 // busy sessions. Elsewhere (macOS) it answers undefined: not known.
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync } from "node:fs";
-import { forDisplay, fromProgram, type ProgramText } from "../protocol/program-text.ts";
+import { forDisplay, fromProgram, type ProgramText, programTextValue } from "../protocol/program-text.ts";
 
 /** A process blocked reading the terminal: who it is. */
 export interface Reader {
@@ -269,6 +269,10 @@ export class InputWantedWatch {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #gap = FIRST_LOOK_MS;
   #lastActivityAt = 0;
+  /** Counts pauses: a look confirmed a turn later is dropped when output or input came between. */
+  #pause = 0;
+  /** This pause's prompt line read blank once already (its bytes may not have been read yet). */
+  #blankOnce = false;
 
   constructor(
     private readonly leader: () => number,
@@ -284,6 +288,8 @@ export class InputWantedWatch {
     this.wanted = undefined;
     this.#gap = FIRST_LOOK_MS;
     this.#lastActivityAt = performance.now();
+    this.#pause++;
+    this.#blankOnce = false;
     // One timer per pause, not one per chunk of a flood: it checks the pause when it fires.
     if (canTellInputWanted && !this.#timer) this.#arm(FIRST_LOOK_MS);
   }
@@ -297,18 +303,35 @@ export class InputWantedWatch {
     const quietMs = performance.now() - this.#lastActivityAt;
     if (quietMs < FIRST_LOOK_MS) return this.#arm(FIRST_LOOK_MS - quietMs);
     const reader = terminalReader(this.leader());
-    if (reader) {
-      // Both are the program's: `prctl(PR_SET_NAME, "\e[1A\e[2K")` erased the line above in `t4a list`.
-      this.wanted = { process: forDisplay(reader.process), line: forDisplay(this.promptLine()) };
-      this.onWanted(this.wanted);
-      return;
-    }
+    if (reader) return this.#confirm(reader);
     if (reader === undefined) return;
     this.#gap = Math.min(this.#gap * 2, LONGEST_LOOK_MS);
     this.#arm(this.#gap);
   }
 
+  /**
+   * A reader was found; the prompt it drew may not be on the screen yet. On a loaded machine a program can write
+   * its prompt and block reading before the daemon has read those bytes (this look's timer ran first in the loop's
+   * turn, or the kernel had not passed them on). So: one turn of the event loop (an I/O poll) first, and when the
+   * prompt's line still reads blank, one more look a pause later (a `read` with no prompt is told then, not never).
+   */
+  #confirm(reader: Reader): void {
+    const pause = this.#pause;
+    setImmediate(() => {
+      if (pause !== this.#pause || this.#timer) return;
+      const line = this.promptLine();
+      if (!programTextValue(line).trim() && !this.#blankOnce) {
+        this.#blankOnce = true;
+        return this.#arm(FIRST_LOOK_MS);
+      }
+      // Both are the program's: `prctl(PR_SET_NAME, "\e[1A\e[2K")` erased the line above in `t4a list`.
+      this.wanted = { process: forDisplay(reader.process), line: forDisplay(line) };
+      this.onWanted(this.wanted);
+    });
+  }
+
   dispose(): void {
+    this.#pause++;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.wanted = undefined;

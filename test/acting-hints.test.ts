@@ -3,8 +3,9 @@
 // hatop's "5-CLI" and "Q=QUIT", named as drawn). Each press types the one key the hint draws and answers `uncertain`
 // (a hint names no state to check), saying what changed, but where the program that read the key ended (`exited`), a
 // dialog new holds the hint's words (`opened`), or the hint is a tab now drawn as the current one (`selected`).
-// ccmake, hg, sngrep and hatop (with haproxy) run where installed (.ci/run installs them); nano is one of the programs
-// .ci/run installs.
+// Written as sentences on the normal screen: ffmpeg's "Press [q] to stop" among its log, a dev server's "press h + enter
+// to show help" (press-lines.py, vite's shape). ccmake, hg, sngrep, hatop (with haproxy) and ffmpeg run where installed
+// (.ci/run installs them); nano is one of the programs .ci/run installs.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -192,3 +193,53 @@ test.if(Bun.which("hatop") !== null && Bun.which("haproxy") !== null)(
     }
   },
 );
+
+test.if(Bun.which("ffmpeg") !== null)(
+  "ffmpeg's 'Press [q] to stop' among its log, on the normal screen: click stop presses q; ffmpeg ends early",
+  async () => {
+    const clip = join(sandbox.dir, "clip.mp4");
+    Bun.spawnSync(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=30:size=160x120:rate=10", clip]);
+    const id = await sandbox.ok([
+      "create",
+      "--cols",
+      "100",
+      "--rows",
+      "30",
+      "--cwd",
+      sandbox.dir,
+      "--",
+      "bash",
+      "--norc",
+      "-c",
+      "ffmpeg -hide_banner -nostats -stats_period 0.5 -stats -re -i clip.mp4 -y slow.mp4; echo rc=$?; sleep 600",
+    ]);
+    await shown(id, "frame=");
+    const stop = await act(["click", id, "stop"]);
+    expect(stop).toMatchObject({ sent: ["q"], effect: "exited" });
+    expect(stop.seen).toContain("(ffmpeg) ended");
+    await shown(id, "rc=0");
+    // Stopped early: the whole clip at its own rate would take 30 s.
+    const probe = Bun.spawnSync(
+      ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "slow.mp4"],
+      {
+        cwd: sandbox.dir,
+      },
+    );
+    expect(Number(probe.stdout.toString())).toBeLessThan(20);
+  },
+  60_000,
+);
+
+test("'press h + enter to show help' on the normal screen, read as lines: click 'show help' types h and Enter", async () => {
+  const out = join(sandbox.dir, "press-lines.txt");
+  const id = await start(`python3 ${join(PROGRAMS, "press-lines.py")} ${out} lines`);
+  await shown(id, "press h + enter to show help");
+  // Help printed: the hint names no state to check.
+  const help = await act(["click", id, "show help"]);
+  expect(help).toMatchObject({ sent: ["h", "Enter"], effect: "uncertain" });
+  await shown(id, "press q + enter to quit");
+  const quit = await act(["click", id, "--text", "quit"]);
+  expect(quit).toMatchObject({ sent: ["q", "Enter"], effect: "exited" });
+  await shown(id, "rc=0");
+  expect(readFileSync(out, "utf8")).toBe("h\nq\n");
+});

@@ -3,7 +3,7 @@
 import { expect, test } from "bun:test";
 import { blindDir, loadFixture } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "./elements.ts";
-import { hintsNamed, hintTarget, keyHints } from "./hints.ts";
+import { hintsNamed, hintTarget, keyHints, sentenceHints } from "./hints.ts";
 import { cellGridOf } from "./screen.ts";
 
 async function hintsOf(name: string, dir?: string) {
@@ -91,4 +91,16 @@ test("lldb gui's help: '[Press any key to exit]' on a box's border presses Space
   const { hints } = await hintsOf("b13-lldb-gui-help", blindDir("blind13"));
   expect(pairs(hints)).toEqual([["Press any key to exit", "Space"]]);
   expect(hintsNamed(hints, "[Press any key to exit]").map((h) => h.key)).toEqual(["Space"]);
+});
+
+test("vite's 'press h + enter to show help': a sentence hint, h then Enter; its help's rows each one", async () => {
+  const fixture = await loadFixture("b13-vite-help", blindDir("blind13"));
+  try {
+    const grid = cellGridOf(fixture.term);
+    const hints = sentenceHints(grid, detectElements(grid));
+    expect(hints.map((h) => [h.words, h.key, h.enter ?? false])).toContainEqual(["quit", "q", true]);
+    expect(hints.map((h) => [h.words, h.key, h.enter ?? false])).toContainEqual(["show help", "h", true]);
+  } finally {
+    fixture.term.dispose();
+  }
 });

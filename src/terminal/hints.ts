@@ -29,6 +29,14 @@ export interface Hint {
    * button's of the dialog the key opens.
    */
   asDrawn?: boolean;
+  /**
+   * Written as a sentence opening its row ("Press [q] to stop", "press h + enter to show help", ffmpeg's and vite's),
+   * read off any row: on the normal screen a program's own words above where it reads (src/commands/act/key-hints.ts
+   * guards which).
+   */
+  sentence?: boolean;
+  /** The key is typed then Enter ("press h + enter"): the program reads lines. */
+  enter?: boolean;
 }
 
 /**
@@ -146,6 +154,80 @@ export function keyHints(grid: CellGrid, elements: Element[]): Hint[] {
   return hints;
 }
 
+/**
+ * A key hint written as a sentence opening a row (a mark such as vite's "➜" may come first): "press", the key (in
+ * brackets, in angle brackets, or one character alone), maybe "+ enter", then "to" or "for" and the action's words:
+ * "Press [q] to stop", "press h + enter to show help", "Press <space> to select". More clauses may follow after a
+ * comma ("Press [q] to stop, [?] for help").
+ */
+const SENTENCE_OPENS = /^\s*(?:[^\p{L}\p{N}\s]{1,2}\s+)?(?=(?:press|hit)\s)/iu;
+const SENTENCE_CLAUSE =
+  /(?:press|hit)?\s*(?:\[([^[\]\s]{1,10})\]|<([^<>\s]{1,10})>|([!-~]))(\s*\+\s*(?:enter|return))?\s+(?:to|for)\s+/iuy;
+
+/**
+ * The key hints written as sentences opening a row, anywhere on the screen (ffmpeg's "Press [q] to stop, [?] for
+ * help" among its log, vite's "➜  press h + enter to show help"), each with the element holding its row, if any.
+ */
+export function sentenceHints(grid: CellGrid, elements: Element[]): Hint[] {
+  const hints: Hint[] = [];
+  for (let row = 0; row < grid.rows; row++) {
+    const line = rowText(grid, row);
+    const opens = SENTENCE_OPENS.exec(line);
+    if (!opens) continue;
+    const element = elements.find(
+      (e) => e.row <= row && row < e.row + e.height && e.col <= opens[0].length && opens[0].length < e.col + e.width,
+    );
+    if (!element) continue;
+    let at = opens[0].length;
+    for (let first = true; ; first = false) {
+      if (!first) {
+        const comma = /,\s*(?:or\s+|and\s+)?/iy;
+        comma.lastIndex = at;
+        const sep = comma.exec(line);
+        if (!sep) break;
+        at = comma.lastIndex;
+      }
+      SENTENCE_CLAUSE.lastIndex = at;
+      const clause = SENTENCE_CLAUSE.exec(line);
+      // (The first clause says "press"; a later one may leave it out: "[?] for help".)
+      if (!clause || (first && !/^(?:press|hit)\s/i.test(clause[0]))) break;
+      const words = /^(\p{L}[\p{L}\p{N}'/-]*(?: [\p{L}\p{N}'/-]+)*)/u.exec(line.slice(SENTENCE_CLAUSE.lastIndex))?.[1];
+      const said = (words ?? "").split(/\s{2,}|[,.;()]/)[0]!.trim();
+      if (!said) break;
+      const drawn = clause[1] ?? clause[2] ?? clause[3]!;
+      const end = SENTENCE_CLAUSE.lastIndex + said.length;
+      const text = line.slice(at, end).trim();
+      const key = keyOf(drawn);
+      hints.push({
+        ...(key ? { key } : {}),
+        drawn,
+        words: said,
+        text,
+        row,
+        col: at + (line.slice(at).length - line.slice(at).trimStart().length),
+        width: text.length,
+        element,
+        sentence: true,
+        ...(clause[4] ? { enter: true } : {}),
+      });
+      at = end;
+    }
+  }
+  return hints;
+}
+
+/**
+ * Every key hint on a screen: the sentences opening rows (sentenceHints), and its bars' (keyHints) on other cells (a
+ * sentence on a bar is read as one, whose guards on the normal screen are its own).
+ */
+export function allHints(grid: CellGrid, elements: Element[]): Hint[] {
+  const sentences = sentenceHints(grid, elements);
+  const bars = keyHints(grid, elements).filter(
+    (b) => !sentences.some((s) => b.row === s.row && b.col < s.col + s.width && s.col < b.col + b.width),
+  );
+  return [...bars, ...sentences];
+}
+
 /** Whether a quote opened in `before` (a row up to a hint) is still open: what follows is a name quoted. */
 function quoted(before: string): boolean {
   const count = (pattern: RegExp) => (before.match(pattern) ?? []).length;
@@ -189,7 +271,7 @@ export function hintTarget(
   text: string,
   found?: { element: Element; item?: Item },
 ): Hint | undefined {
-  const named = hintsNamed(keyHints(grid, elements), text);
+  const named = hintsNamed(allHints(grid, elements), text);
   if (!named.length) return undefined;
   const shown = (hint: Hint) => JSON.stringify(hint.text);
   // (A bar draws its hint once: the same hint in several places is output going past, a log's lines.)

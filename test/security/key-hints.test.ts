@@ -448,3 +448,52 @@ test("'[Press any key to exit]' on a help box's border over a status line: Space
   await sandbox.shown(shell, "loop over");
   expect(await sandbox.screen(shell)).not.toContain("ran[");
 }, 90_000);
+
+/** Key hints written as sentences (ffmpeg's, vite's), each named by its words. */
+const SENTENCES = "Press [q] to stop, [?] for help\n  ➜  press h + enter to show help\n";
+
+/** Every sentence hint refused by click, by its words. */
+async function sentencesRefused(id: string): Promise<void> {
+  for (const named of ["stop", "help", "show help"]) {
+    const clicked = await sandbox.run(["click", id, named, "--json", "--timeout", "2s"]);
+    expect(clicked.code).not.toBe(0);
+  }
+}
+
+test("key hints written as sentences, printed above a shell's or a REPL's prompt or nobody reading: nothing typed", async () => {
+  await Bun.write(join(sandbox.dir, "sentences.txt"), SENTENCES);
+  const cases: Array<[string, string]> = [
+    [`cat sentences.txt; exec ${BASH}`, "show help\n$"],
+    ["cat sentences.txt; exec python3 -q -i -c ''", ">>>"],
+    // Printed by a program that ended; the script sleeps, nobody reads.
+    ["cat sentences.txt; sleep 600", "show help"],
+  ];
+  for (const [how, wait] of cases) {
+    const id = await shell(how, "true");
+    await sandbox.shown(id, wait);
+    const before = await sandbox.screen(id);
+    await sentencesRefused(id);
+    expect(await sandbox.screen(id)).toBe(before);
+  }
+}, 120_000);
+
+test("a sentence hint's key to the wrong reader, or not the last words above a line read: nothing typed", async () => {
+  // "press h + enter" to a program taking keys one by one: the key alone would be taken as something else.
+  const out = join(sandbox.dir, "raw-sentence.keys");
+  const raw = await sandbox.ok(["create", "--", "python3", join(PROGRAMS, "press-lines.py"), out, "raw"]);
+  await sandbox.shown(raw, "show help");
+  expect((await sandbox.run(["click", raw, "show help", "--json", "--timeout", "2s"])).code).not.toBe(0);
+  // "Press [q] to stop" above a program reading lines: q would wait in its line.
+  // Other output between a "press y + enter" sentence and the line being read: no longer the program's last words.
+  const lines = join(sandbox.dir, "lines.txt");
+  for (const [printed, named] of [
+    ["Press [q] to stop", "stop"],
+    ["press y + enter to confirm\\nRemoving every file", "confirm"],
+  ]) {
+    const id = await shell(`printf '${printed}\\n'; head -n 1 > ${lines}; echo read=$?`, "sleep 600");
+    await sandbox.shown(id, printed.split("\\n").at(-1)!);
+    expect((await sandbox.run(["click", id, named, "--json", "--timeout", "2s"])).code).not.toBe(0);
+    expect(await sandbox.screen(id)).not.toContain("read=");
+  }
+  expect(existsSync(out)).toBe(false);
+}, 120_000);

@@ -83,6 +83,13 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     );
   const { grid } = look;
   const { element } = hint;
+  if (hint.sentence && !actor.alternate) return pressSentence(actor, look, hint, refuse);
+  if (hint.sentence && (element.kind !== "status" || hint.enter))
+    throw refuse(
+      hint.enter
+        ? "a key and Enter is a line reader's hint, and a full-screen program reads keys"
+        : "a sentence in a full-screen program's text is no bar's hint",
+    );
   const last = element.row + element.height - 1;
   // (Or a box's bottom rule under the hints, the bar a help box at the foot: mprocs's "<q: Quit>  <x: Stop>".)
   // (Or the program's status line, a status of its own under it: lldb gui's "Process: 14807  stopped" under its help
@@ -184,6 +191,76 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     "uncertain",
     `pressed ${hint.key} for the key hint ${JSON.stringify(hint.text)}, which names no state to check: the screen ` +
       `changed, the hint ${still ? "still shows" : "is gone"}; it ends with ${JSON.stringify(ends.slice(0, 160))}`,
+  );
+}
+
+/** A row opening with a sentence hint ("press r + enter to restart the server"): vite's help lists them. */
+const SENTENCE_ROW = /^\s*(?:[^\p{L}\p{N}\s]{1,2}\s+)?(?:press|hit)\s/iu;
+
+/**
+ * A key hint written as a sentence on the normal screen (ffmpeg's "Press [q] to stop" among its log, vite's "press h +
+ * enter to show help" above the empty row it reads): pressed only where the program that printed it reads, no shell
+ * nor REPL: the cursor under the hint, after no prompt's mark; a key alone to a program taking keys one by one, a key
+ * and Enter to one reading lines with nothing but the hints' rows between the hint and the empty row the cursor waits
+ * on; the screen at rest but for a progress row. `exited` once the program that read the key ends; else `uncertain`.
+ */
+async function pressSentence(
+  actor: Actor,
+  look: Look,
+  hint: Hint,
+  refuse: (why: string) => T4aError,
+): Promise<ActReply> {
+  const { grid } = look;
+  const { row, col, visible } = grid.cursor;
+  const before = beforeCursor(grid);
+  refuseShellOutput(actor, look);
+  if (!visible) throw refuse("the cursor is hidden: where the program reads cannot be told");
+  if (row <= hint.row)
+    throw refuse("the cursor does not wait under it (the hint is no program's words above its read)");
+  if (PROMPT_MARK.test(before.trimEnd()) || LINE_PROMPT.test(before) || isReplPrompt(before))
+    throw refuse("the cursor waits after a prompt (a shell's or a REPL's line, not the program that printed it)");
+  if (hint.enter) {
+    if (!actor.readsLines) throw refuse("it says a key and Enter, but the program reads keys one by one, not lines");
+    if (before.trim() || rowText(grid, row).slice(col).trim())
+      throw refuse("the cursor's row holds text: a line typed or a prompt, not the empty row a line reader waits on");
+    for (let r = hint.row + 1; r < row; r++)
+      if (rowText(grid, r).trim() && !SENTENCE_ROW.test(rowText(grid, r)))
+        throw refuse("other output stands between it and the cursor (the hint is not the program's last words)");
+  } else if (actor.readsLines)
+    throw refuse("the program reads whole lines (canonical mode), and the hint says one key");
+  if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) {
+    const first = await actor.look();
+    await Bun.sleep(HINT_QUIET_MS);
+    if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
+  }
+  const reader = await actor.pollingReader();
+  if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
+  if (reader === null) throw refuse("no program is reading the terminal now");
+  if (!reader.executable || SHELL.test(reader.executable))
+    throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
+  const now = await actor.look();
+  if (!sameBar(look, now, hint.row)) throw refuse("the screen changed while it was read");
+  const keys = hint.enter ? [hint.key!, "Enter"] : [hint.key!];
+  await actor.keys(...keys);
+  const pressed = `pressed ${keys.join(" ")} for the key hint ${JSON.stringify(hint.text)}`;
+  // (The program ends a moment after the key: ffmpeg writes its file's end first.)
+  const ended = () => actor.exited || (reader.pid > 0 && !actor.running(reader.pid));
+  const after = await actor.until((seen) => (ended() ? seen : undefined), SETTLE_MS);
+  if (after || ended())
+    return actor.reply("exited", `${pressed}: the program reading the keys (${reader.executable}) ended`);
+  const later = await actor.look();
+  if (!hint.enter && putAtCursor(now, later) === hint.key) {
+    await actor.keys("BSpace");
+    throw new T4aError(
+      "unsupported",
+      `the key hint ${JSON.stringify(hint.text)}: ${hint.key} was shown where the cursor waited and nothing else ` +
+        "changed: a line being typed, not a key the program took; BSpace was sent to take it back",
+    );
+  }
+  return actor.reply(
+    "uncertain",
+    `${pressed}, which names no state to check: the screen ${later.text === now.text ? "did not change" : "changed"}` +
+      `; it ends with ${JSON.stringify(screenEnds(later.text).slice(0, 160))}`,
   );
 }
 

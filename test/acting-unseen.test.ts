@@ -1541,6 +1541,36 @@ test("a question answered on the row under it ('Which module(s) do you want to e
   await shown(id, "took[ssl]");
 });
 
+test("a question over a hint row, answered on the row below (reuse's licence question): filled, and left empty", async () => {
+  const question = "What license is your project under? Provide the SPDX License Identifier.";
+  const other = "What other license is your project under? Provide the SPDX License Identifier.";
+  const hint = "To stop adding licenses, hit RETURN.";
+  const id = await start(
+    `echo "${question}"; echo "${hint}"; read -r m; echo "took[$m]"; echo; ` +
+      `echo "${other}"; echo "${hint}"; read -r m; echo "took[$m]"; echo "Is the following your email address?"; ` +
+      `echo "  root@vm"; echo "Please confirm by pressing Return, or enter your email address."; ` +
+      `read -r m; echo "mail[$m]"`,
+  );
+  await shown(id, "hit RETURN.");
+  expect(await act(["fill", id, question, "MIT", "--submit"])).toMatchObject({
+    effect: "submitted",
+    seen: 'the field\'s own row shows "MIT" as entered',
+  });
+  await shown(id, "took[MIT]");
+  await shown(id, "What other license");
+  // An empty answer: seen by the field's own row left empty under its question, the cursor gone on.
+  const empty = await act(["fill", id, other, "", "--submit"]);
+  expect(empty.effect).toBe("submitted");
+  expect(empty.seen).toContain("the field's own row stays empty under");
+  await shown(id, "took[]");
+  // Its default on a row of its own between the question and the hint: filled by the question's words.
+  await shown(id, "enter your email address.");
+  expect(await act(["fill", id, "Is the following your email address?", "ada@harbour.test", "--submit"])).toMatchObject(
+    { effect: "submitted" },
+  );
+  await shown(id, "mail[ada@harbour.test]");
+});
+
 test("a console's line typed past its row's end (nft -i's 'add chain … policy ac' over 'cept; }'): filled whole", async () => {
   const long = "add chain inet harbour input { type filter hook input priority 0; policy accept; }";
   const id = await start(`while read -e -r -p "tide> " l; do echo "ran[$l]"; [ "$l" = quit ] && break; done`);

@@ -3740,3 +3740,40 @@ test("blind13's line prompts: words, choices and default, numbered choices, wrap
     expect((await brief(printed)).map((e) => e[0])).not.toContain("question");
   expect((await brief(`${"x".repeat(70)} Proceed: [Y\r\n/n]\r\n$ `)).map((e) => e[0])).not.toContain("question");
 });
+
+// Blind set 14's classes (spent at 21:07), as classes.
+const b14 = async (name: string) => {
+  const fixture = await loadFixture(name, blindDir("blind14"));
+  try {
+    return detectElements(cellGridOf(fixture.term)).filter((e) => e.kind !== "text");
+  } finally {
+    fixture.term.dispose();
+  }
+};
+
+test("blind14: a question over a hint or its default, answered on the row below: one labelled input", async () => {
+  const shape = (e: {
+    kind: string;
+    row: number;
+    height: number;
+    label?: string;
+    value?: string;
+    default?: string;
+  }) => [e.kind, e.row, e.height, e.label ?? null, e.value ?? null, e.default ?? null];
+  const label = "What license is your project under? Provide the SPDX License Identifier.";
+  expect((await b14("b14-reuse-license")).map(shape)).toEqual([["input", 2, 3, label, "", null]]);
+  expect((await b14("b14-reuse-typed")).map(shape)).toEqual([["input", 2, 3, label, "Apache-2.0", null]]);
+  expect((await b14("b14-msginit-email")).map(shape)).toEqual([
+    ["input", 4, 4, "Is the following your email address?", "", "root@vm"],
+  ]);
+  // The hint wrapped at the row's end (at 60 columns).
+  expect((await b14("b14-msginit-narrow")).map(shape)).toEqual([
+    ["input", 6, 5, "Is the following your email address?", "", "root@vm"],
+  ]);
+  // The same rows printed above a shell's prompt: output, no field labelled by them.
+  const printed = await brief(`What license is it? Provide one.\r\nTo stop, hit RETURN.\r\n$ `);
+  expect(printed.map((e) => e[3])).not.toContain("What license is it? Provide one.");
+  // A question and a sentence of output under it, the cursor left further down after a blank row: not asked there.
+  const far = await brief(`Is this yours?\r\nIt was found.\r\n\r\n`);
+  expect(far.map((e) => e[3])).not.toContain("Is this yours?");
+});

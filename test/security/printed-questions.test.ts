@@ -113,6 +113,9 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     "Enter encryption key: (repeat)",
     "prompt: Station name:  (Harbour)",
     wrapped,
+    // (Nor one over a hint telling how to answer, reuse's, askedOverHints: read so only over the cursor's empty row.)
+    "What license is it? Provide the SPDX License Identifier.",
+    "To stop adding licenses, hit RETURN.",
     asks,
   ];
   const script = printed.map((line) => `echo ${JSON.stringify(line)}; `).join("");
@@ -125,7 +128,8 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     `${script}while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
   ]);
   await sandbox.shown(id, "wildcards ok)?");
-  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)", asks, "nft", "Station name"]) {
+  const license = "What license is it? Provide the SPDX License Identifier.";
+  for (const named of ["extract ‘a.txt’?", "Enter encryption key: (repeat)", asks, "nft", "Station name", license]) {
     const reply = await sandbox.run(["fill", id, named, "y", "--submit", "--json", "--timeout", "2s"]);
     expect(reply.code, `fill ${named}: ${reply.stdout}`).not.toBe(0);
   }

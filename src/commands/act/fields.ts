@@ -5,6 +5,7 @@ import { T4aError } from "../../protocol/errors.ts";
 import type { CellGrid } from "../../terminal/cell-grid.ts";
 import { beforeCursor, cellOf, findAgain, nameOf, rowText, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
+import { clean } from "../../terminal/elements/view.ts";
 import { type Look, sameLook, tableChanged } from "./look.ts";
 
 /** How long a full-screen form's table, gone after Enter in a field that keeps its text, is waited for to come back. */
@@ -247,6 +248,18 @@ async function submitted(
         const off = prompt && was < 0 ? actor.history(Math.min(actor.historyLength() - history, 500)) : [];
         if (off.some((r) => r.trim() === prompt))
           return actor.reply("submitted", `the answered line ${JSON.stringify(prompt)} scrolled off the top`);
+        // No prompt on the row (a question read on the row under it, reuse's licence question): that row, moved up by
+        // what scrolled off, still empty, and the question's own row still over it where it was, showing its words.
+        const asked = was - (row - target.element.row);
+        const words = target.element.label ? clean(target.element.label) : "";
+        if (!prompt && was >= 0 && was !== cursorRow && !rowText(look.grid, was).trim() && asked >= 0 && words) {
+          const shown = clean(rowText(look.grid, asked));
+          if (shown && words.startsWith(shown))
+            return actor.reply(
+              "submitted",
+              `an empty line entered: the field's own row stays empty under ${JSON.stringify(shown.slice(0, 120))}`,
+            );
+        }
         return performance.now() - changedAt > SETTLE_MS
           ? actor.reply("uncertain", `after Enter the prompt's row does not show ${JSON.stringify(prompt)} as entered`)
           : undefined;

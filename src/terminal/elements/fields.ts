@@ -1668,20 +1668,55 @@ function askedRightAbove(view: View, row: number, from: number): Found | undefin
   if (/[:?>$#❯›%]\s|[:?>$#❯›%]$/.test(typed) || /^\s/.test(typed) || view.flat[row]!.slice(cursor.col).trim())
     return undefined;
   if (!view.flat.slice(row + 1).every((l) => !l.trim())) return undefined;
-  const above = view.flat[row - 1]!.trimEnd();
-  if (!OWN_ROW_QUESTION.test(above) || LISTS_ANSWERS.test(above) || !view.free(row - 1, 0, view.cols)) return undefined;
-  if (row > 1 && view.flat[row - 2]!.trimEnd().length >= view.cols - 1) return undefined;
-  view.use(row - 1, 0, view.cols, 2);
+  const { top, defaulted } = askedOverHints(view, row);
+  const above = view.flat[top]!.trimEnd();
+  const asks = top === row - 1 ? OWN_ROW_QUESTION.test(above) : ASKED_THEN_SAID.test(above);
+  if (!asks || LISTS_ANSWERS.test(above) || !view.free(top, 0, view.cols)) return undefined;
+  if (top > 0 && view.flat[top - 1]!.trimEnd().length >= view.cols - 1) return undefined;
+  view.use(top, 0, view.cols, row - top + 1);
   return {
     kind: "input",
-    row: row - 1,
+    row: top,
     col: 0,
     width: view.cols,
-    height: 2,
+    height: row - top + 1,
     label: clean(above),
     value: typed.trim(),
+    ...(defaulted ? { default: defaulted } : {}),
     cursor: true,
   };
+}
+
+/**
+ * A question's sentence on its own row, maybe a statement after it on that row (reuse's "What license is your project
+ * under? Provide the SPDX License Identifier."), asked over rows that tell how to answer it.
+ */
+const ASKED_THEN_SAID = /^\p{Lu}.{0,150}\?(?: \p{Lu}[^?]{0,100}\.)?$/u;
+
+/** A row telling how to answer, one sentence from the first column ("To stop adding licenses, hit RETURN."). */
+const ANSWER_HINT = /^\p{Lu}[^?:]{0,150}\b(?:RETURN|Return|ENTER|Enter|return|enter|type|press|hit)\b[^?:]{0,150}\.$/u;
+
+/** A default alone on its row, indented, one word (msginit's "  root@vm" under its e-mail question). */
+const INDENTED_DEFAULT = /^ {1,8}(\S{1,60})$/;
+
+/**
+ * The row a question stands on over the cursor's: the row right above, or above up to two rows between telling how
+ * to answer (a sentence naming a key or what to type, one row) and the default offered (one indented word right under
+ * the question): msginit's "Is the following your email address?" over "  root@vm" over "Please confirm by pressing
+ * Return, or enter your email address.", the cursor under them. Free rows all; the default is given back.
+ */
+function askedOverHints(view: View, row: number): { top: number; defaulted?: string } {
+  let at = row - 1;
+  // (The hint wrapped by the terminal at the row's end reads on from the full row above it.)
+  let hint = view.flat[at]!.trimEnd();
+  while (at > 1 && hint.length < 300 && view.flat[at - 1]!.length >= view.cols && view.flat[at - 1]!.at(-1) !== " ")
+    hint = view.flat[--at]! + hint;
+  const free = (from: number) => view.flat.slice(from, row).every((_, i) => view.free(from + i, 0, view.cols));
+  if (at < 1 || !free(at) || !ANSWER_HINT.test(hint)) return { top: row - 1 };
+  at--;
+  const offered = INDENTED_DEFAULT.exec(view.flat[at]!.trimEnd());
+  if (offered && at >= 1 && view.free(at, 0, view.cols)) return { top: at - 1, defaulted: offered[1]! };
+  return { top: at };
 }
 
 /**

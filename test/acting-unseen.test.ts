@@ -1571,6 +1571,17 @@ test("a question over a hint row, answered on the row below (reuse's licence que
   await shown(id, "mail[ada@harbour.test]");
 });
 
+test("lettered answers wrapped onto the row under them (pdnsutil's increase-serial question): chosen by an answer", async () => {
+  const answers = "(y)es - increase serial, (n)o - leave SOA record as is, (e)dit your changes, (q)uit: ";
+  const id = await start(
+    `echo "You have not updated the SOA record! Would you like to increase-serial?"; read -r -p "${answers}" a; ` +
+      `echo "took[$a]"`,
+  );
+  await shown(id, "uit:");
+  expect(await act(["choose", id, "(n)o - leave SOA record as is"])).toMatchObject({ effect: "answered" });
+  await shown(id, "took[n]");
+});
+
 test("a console's line typed past its row's end (nft -i's 'add chain … policy ac' over 'cept; }'): filled whole", async () => {
   const long = "add chain inet harbour input { type filter hook input priority 0; policy accept; }";
   const id = await start(`while read -e -r -p "tide> " l; do echo "ran[$l]"; [ "$l" = quit ] && break; done`);

@@ -3777,3 +3777,30 @@ test("blind14: a question over a hint or its default, answered on the row below:
   const far = await brief(`Is this yours?\r\nIt was found.\r\n\r\n`);
   expect(far.map((e) => e[3])).not.toContain("Is this yours?");
 });
+
+test("blind14: lettered answers wrapped onto the cursor's row under their question: one question", async () => {
+  const items = (e: { items?: { label: string; key?: string; row: number; col: number }[] }) =>
+    (e.items ?? []).map((i) => `${i.label}=${i.key}@${i.row},${i.col}`);
+  const label = "You have not updated the SOA record! Would you like to increase-serial?";
+  const [serial, ...more] = await b14("b14-pdns-serial");
+  expect(more).toEqual([]);
+  expect([serial!.kind, serial!.row, serial!.height, serial!.label, items(serial!)]).toEqual([
+    "question",
+    5,
+    3,
+    label,
+    [
+      "(y)es - increase serial=y@6,0",
+      "(n)o - leave SOA record as is=n@6,25",
+      "(e)dit your changes=e@6,56",
+      "(q)uit=q@6,77",
+    ],
+  ]);
+  // At 60 columns the question wraps too: its rows joined for the label.
+  const [narrow, ...other] = await b14("b14-pdns-narrow");
+  expect(other).toEqual([]);
+  expect([narrow!.row, narrow!.height, narrow!.label, items(narrow!).at(-1)]).toEqual([5, 4, label, "(q)uit=q@8,17"]);
+  // The same printed above a shell's prompt: output.
+  const printed = `Go on?\r\n${"(y)es - go on, (n)o - leave the record as is, (e)dit your changes, (q)uit: "}\r\n$ `;
+  expect((await brief(printed, 60)).map((e) => e[0])).not.toContain("question");
+});

@@ -116,6 +116,8 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     // (Nor one over a hint telling how to answer, reuse's, askedOverHints: read so only over the cursor's empty row.)
     "What license is it? Provide the SPDX License Identifier.",
     "To stop adding licenses, hit RETURN.",
+    // (Nor lettered answers too long for their row, wrapped: pdnsutil's, read so only with the cursor after them.)
+    "Go on? (y)es - increase serial, (n)o - leave SOA record as is, (e)dit your changes, (q)uit:",
     asks,
   ];
   const script = printed.map((line) => `echo ${JSON.stringify(line)}; `).join("");
@@ -133,6 +135,8 @@ test("a question quoting a name or a prompt asked again with a remark, printed a
     const reply = await sandbox.run(["fill", id, named, "y", "--submit", "--json", "--timeout", "2s"]);
     expect(reply.code, `fill ${named}: ${reply.stdout}`).not.toBe(0);
   }
+  const lettered = await sandbox.run(["choose", id, "(n)o - leave SOA record as is", "--json", "--timeout", "2s"]);
+  expect(lettered.code, lettered.stdout).not.toBe(0);
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 60_000);

@@ -270,6 +270,18 @@ function remarkUnder(view: View, row: number): boolean {
  * the bare marker the answer is typed after (deno's ">"), or the question's remark (`remarkUnder`), may come between
  * a question and its cursor.
  */
+/** A row written to its last column: the terminal wrapped what goes on onto the row under it. */
+function fullRow(view: View, row: number): boolean {
+  return view.flat[row]!.at(-1) !== " ";
+}
+
+/** A row written to its end right over the cursor's row, which goes on with it up to the cursor, nothing after. */
+function fullOverCursor(view: View, row: number): boolean {
+  const { cursor } = view;
+  if (!cursor.visible || cursor.row !== row + 1 || !fullRow(view, row)) return false;
+  return !!view.flat[row + 1]!.slice(0, cursor.col).trim() && !view.flat[row + 1]!.slice(cursor.col).trim();
+}
+
 function writtenPast(view: View, row: number): boolean {
   const { cursor } = view;
   if (!cursor.visible || cursor.row <= row) return false;
@@ -781,7 +793,11 @@ export function findQuestions(view: View): Found[] {
   // Options that show their hot key in brackets, three or more on a row: vim's "[O]pen Read-Only,
   // (E)dit anyway, (R)ecover, (Q)uit, (A)bort:"; the line above, when it is text, asks.
   for (let row = 0; row < view.rows; row++) {
-    const line = view.flat[row]!;
+    // (Too long for its row, the terminal wrapped the answers onto the cursor's row: pdnsutil's "(y)es - increase
+    // serial, (n)o - leave SOA record as is, (e)dit your changes, (q)" over "uit: ". Read as one line, each answer
+    // placed where it starts.)
+    const on = fullOverCursor(view, row) ? 1 : 0;
+    const line = on ? view.flat[row]! + view.flat[row + 1]! : view.flat[row]!;
     // (A word may come before the key's: vim's "Save (A)ll".)
     // (Or two, the row ending in vim's ":" of a confirm(): "(Y)es, [N]o:"; words may come before a key: "Load File
     // (a)nd Options".)
@@ -795,33 +811,36 @@ export function findQuestions(view: View): Found[] {
       pieces.every((m) => /^(?:[A-Z][a-z]+ ){0,2}\[[A-Za-z]\] /.test(m[1]!)) ||
       line.replace(/(?:[A-Z][a-z]+ ){0,2}\w*[[(][A-Za-z][\])][\w' -]*/g, "").replace(/[,:?\s]/g, "") !== "" ||
       !view.free(row, 0, view.cols) ||
-      writtenPast(view, row)
+      (on && !view.free(row + 1, 0, view.cols)) ||
+      writtenPast(view, row + on)
     )
       continue;
-    const items = pieces.map((m) => ({
-      label: m[1]!.trim(),
-      row,
-      col: m.index!,
-      width: m[1]!.trim().length,
-      key: m[2]!.toLowerCase(),
-    }));
+    const items = pieces.map((m) => {
+      const label = m[1]!.trim();
+      const [r, col] = m.index! < view.cols ? [row, m.index!] : [row + 1, m.index! - view.cols];
+      return { label, row: r, col, width: Math.min(label.length, view.cols - col), key: m[2]!.toLowerCase() };
+    });
     // (A line above that asks nothing, vim's 'See ":help W11" for more info.', is the message before it, not the
-    // question.)
+    // question; one too long for its row goes on from the full rows over it.)
     const asks = row > 0 && /[?:!]\s*$/.test(view.flat[row - 1]!);
-    const above = row > 0 && asks && view.free(row - 1, 0, view.cols) ? clean(view.text(row - 1, 0, view.cols)) : "";
-    const first = above ? row - 1 : row;
-    const start = Math.min(items[0]!.col, above ? view.flat[row - 1]!.search(/\S/) : view.cols);
-    const width = Math.max(line.trimEnd().length, above ? view.flat[row - 1]!.trimEnd().length : 0) - start;
+    let first = asks && view.free(row - 1, 0, view.cols) ? row - 1 : row;
+    // (A sentence's rows, opening with a letter: not a command line of vim's that filled its row, ":let c = …".)
+    const wrapped = (r: number) => fullRow(view, r) && /^\p{L}/u.test(view.flat[r]!) && view.free(r, 0, view.cols);
+    while (first < row && first > 0 && row - first < 4 && wrapped(first - 1)) first--;
+    const above = first < row ? clean(view.flat.slice(first, row).join("")) : "";
+    const rows = view.flat.slice(first, row + on + 1);
+    const start = Math.min(items[0]!.col, ...rows.slice(0, row - first).map((r) => r.search(/\S/)));
+    const width = Math.max(...rows.map((r) => r.trimEnd().length)) - start;
     out.push({
       kind: "question",
       row: first,
       col: start,
       width,
-      height: row - first + 1,
+      height: row + on - first + 1,
       ...(above ? { label: above } : {}),
       items,
     });
-    view.use(first, 0, view.cols, row - first + 1);
+    view.use(first, 0, view.cols, row + on - first + 1);
   }
   // Two or more answers with their key marked, joined by "/", "," or "or": vifm's "Enter [y]es or
   // [n]o", nnn's "'f'ile/'d'ir/'s'ym/'h'ard?"; the question is the text a row or two above, if any.

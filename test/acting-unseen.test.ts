@@ -1806,3 +1806,22 @@ test("TeX's error options ('S to scroll …, X to quit.') over its '?': choose t
   expect(reply.sent).toEqual(["X", "Enter"]);
   await shown(id, "rc=");
 });
+
+test.if(Bun.which("maxima") !== null)(
+  "maxima's 'Is k positive, negative or zero?', no prompt under it: choose types the word ended as its statement, ';'",
+  async () => {
+    const dir = join(sandbox.dir, "mx");
+    mkdirSync(dir, { recursive: true });
+    const id = await sandbox.ok(["create", "--cwd", dir, "--", "env", `HOME=${dir}`, "maxima", "-q"]);
+    await shown(id, "(%i1)");
+    await sandbox.ok(["send", id, "integrate(exp(-k*t), t, 0, inf);\\n"]);
+    await shown(id, "positive, negative or zero?");
+    const chose = await act(["choose", id, "positive"]);
+    expect(chose.sent).toEqual(['"positive;"', "Enter"]);
+    expect(chose.effect).toBe("answered");
+    // maxima went on with the integral's value, 1/k drawn over three rows, and its next prompt.
+    await shown(id, "(%i2)");
+    expect(await sandbox.screen(id)).toMatch(/positive;\n +1\n\(%o1\) +-\n +k\n\(%i2\)/);
+  },
+  60_000,
+);

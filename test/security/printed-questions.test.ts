@@ -698,3 +698,20 @@ test("a one-item select printed with the cursor hidden, above a shell's prompt: 
   await sandbox.shown(id, "ran[");
   expect(await sandbox.screen(id)).toContain("$ end\nran[end]");
 });
+
+test("a question with no prompt of its own (maxima's words) printed by cat: nobody, a shell or head reads; nothing typed", async () => {
+  // Answered only where the row above it is the line entered at the terminal and no shell reads: before, a shell whose
+  // prompt is empty got "positive;" typed and choose said `answered`.
+  await Bun.write(
+    `${sandbox.dir}/mq.txt`,
+    "(%i1) integrate(exp(-k*t), t, 0, inf);\nIs k positive, negative or zero?\n\n",
+  );
+  for (const after of ["sleep 600", "PS1= exec bash --norc -i", "head -n 1 > got.txt; echo read=$?; sleep 600"]) {
+    const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", "-c", `cat mq.txt; ${after}`]);
+    await sandbox.shown(id, "negative or zero?");
+    const before = await sandbox.screen(id);
+    const reply = await sandbox.run(["choose", id, "positive", "--json", "--timeout", "2s"]);
+    expect(reply.code, `${after}: ${reply.stdout}`).not.toBe(0);
+    expect(await sandbox.screen(id)).toBe(before);
+  }
+}, 60_000);

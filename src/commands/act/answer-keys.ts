@@ -3,7 +3,7 @@
 // answer. What was taken is seen by answered.ts, or said `uncertain`.
 import { T4aError } from "../../protocol/errors.ts";
 import { findAgain, nameOf, rowText, shownKey, type Target, wordKey } from "../../terminal/targets.ts";
-import type { ActReply, Actor } from "./actor.ts";
+import { type ActReply, type Actor, SHELL } from "./actor.ts";
 import { answered } from "./answered.ts";
 import { erase } from "./fields.ts";
 import type { Look } from "./look.ts";
@@ -134,6 +134,41 @@ export async function answerWithKey(actor: Actor, look: Look, target: Target, wo
       `${nameOf(target)} has no key the screen shows to press (its row: ${JSON.stringify(shows.slice(0, 120))}), ` +
         `and nothing in ${target.element.ref} is shown selected to count from`,
     );
+  // A word asked for with no prompt of its own, under the statement that asked it, whose line ended in ";" or "$"
+  // (maxima's "(%i1) integrate(…);" then "Is k positive, negative or zero?"): the program reads the answer as a
+  // statement too, ended the same ("positive;"); without it the line is taken and more is waited for.
+  const ended = word !== undefined && bare(look, target) ? await statementEnd(actor, look, target) : undefined;
+  return typeAnswer(actor, look, target, ended && key === word ? `${key}${ended}` : key);
+}
+
+/** A question with no prompt of its own: the cursor at the start of an empty row under it. */
+const bare = (look: Look, target: Target) =>
+  look.grid.cursor.col === 0 &&
+  look.grid.cursor.row >= target.element.row + target.element.height &&
+  !rowText(look.grid, look.grid.cursor.row).trim();
+
+/**
+ * A question with no prompt of its own is answered only as the program that asked it reads: no shell (whose prompt
+ * may be empty), and the row right above the question ends in the last line entered at the terminal, the statement
+ * it asks under (maxima's "(%i1) integrate(…);"); a question printed by `cat` follows no line entered. The mark that
+ * ended that statement (";", "$"), if any: the answer is typed ended the same.
+ */
+async function statementEnd(actor: Actor, look: Look, target: Target): Promise<string | undefined> {
+  const refuse = (why: string) =>
+    new T4aError("unsupported", `${nameOf(target)} has no prompt of its own and ${why}; nothing was sent`);
+  const reader = await actor.pollingReader();
+  if (!reader?.executable || SHELL.test(reader.executable))
+    throw refuse(`the program reading the terminal is ${reader?.executable ? "a shell" : "not known"}`);
+  let above = "";
+  for (let r = target.element.row - 1; r >= 0 && !above; r--) above = rowText(look.grid, r).trimEnd();
+  const typed = actor.enteredLines().at(-1)?.typed.trim();
+  if (!typed || !above.endsWith(typed))
+    throw refuse("the row above it is no line entered at the terminal (the statement it would be asked under)");
+  return /[^;$\s][;$]$/.exec(above)?.[0].slice(1);
+}
+
+/** Type an answer's key, then see it taken. */
+async function typeAnswer(actor: Actor, look: Look, target: Target, key: string): Promise<ActReply> {
   // A default the prompt holds already, one of the question's keys put there to be edited (debconf's readline
   // "Geographic area: 8"): erased first, else the key typed would go after it ("82").
   const field = look.elements.find((e) => e.kind === "input" && e.cursor && e.row === look.grid.cursor.row);

@@ -46,8 +46,15 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   const gap = cursor === element.row + element.height + 1 && !rowText(look.grid, cursor - 1).trim();
   const promptUnder =
     (cursor === element.row + element.height || gap) && !inline && beforeCursor(look.grid).trim() !== "";
-  const atPrompt =
-    element.kind === "question" && visible && (cursor === element.row + element.height - 1 || promptUnder);
+  // (Or no prompt of its own: the cursor at the start of an empty row under it, one blank row between at most, nothing
+  // below; maxima's "Is k positive, negative or zero?", read as a line.)
+  const end = element.row + element.height;
+  const rows = Array.from({ length: look.grid.rows - cursor }, (_, i) => rowText(look.grid, cursor + i));
+  const bareUnder =
+    look.grid.cursor.col === 0 &&
+    (cursor === end || (cursor === end + 1 && !rowText(look.grid, end).trim())) &&
+    rows.every((r) => !r.trim());
+  const atPrompt = element.kind === "question" && visible && (cursor === end - 1 || promptUnder || bareUnder);
   // An answer whose key the question's bracket names ("[return = YES | Esc = NO]"), the question waiting last.
   const namedKey =
     atPrompt || (visible && cursor === element.row + element.height && look.grid.cursor.col === 0)

@@ -3804,3 +3804,30 @@ test("blind14: lettered answers wrapped onto the cursor's row under their questi
   const printed = `Go on?\r\n${"(y)es - go on, (n)o - leave the record as is, (e)dit your changes, (q)uit: "}\r\n$ `;
   expect((await brief(printed, 60)).map((e) => e[0])).not.toContain("question");
 });
+
+test("blind14: a list over key help naming the arrow keys and Return: a menu, the signed row selected", async () => {
+  const shape = (e: { kind: string; row: number; height: number; items?: { label: string; selected?: boolean }[] }) => [
+    e.kind,
+    e.row,
+    e.height,
+    (e.items ?? []).map((i) => `${i.label}${i.selected ? "*" : ""}`),
+  ];
+  expect((await b14("b14-n-menu")).map(shape)).toEqual([
+    ["menu", 1, 3, ["node/18.19.1", "node/20.11.0", "node/22.3.0"]],
+    ["status", 5, 2, []],
+  ]);
+  expect((await b14("b14-n-installed")).map(shape)[0]).toEqual([
+    "menu",
+    1,
+    3,
+    ["node/18.19.1", "node/20.11.0*", "node/22.3.0"],
+  ]);
+  expect((await b14("b14-n-deleted")).map(shape)).toEqual([
+    ["menu", 1, 2, ["node/18.19.1", "node/20.11.0*"]],
+    ["status", 4, 2, []],
+  ]);
+  // The same list and help printed above a shell's prompt: output.
+  const help = "Use up/down arrow keys to select a version, return key to install, q to quit";
+  const printed = await brief(`\r\n    v1.2\r\n    v1.3\r\n    v1.4\r\n\r\n${help}\r\n$ `);
+  expect(printed.map((e) => e[0])).not.toContain("menu");
+});

@@ -24,6 +24,7 @@ import {
   gridMenus,
   highlightMenus,
   keyBarMenus,
+  hintedList,
   markerMenus,
   numberedButtonRows,
   popUpMenu,
@@ -171,6 +172,7 @@ export function detectElements(grid: CellGrid): Element[] {
   found.push(...gridMenus(view));
   found.push(...findInputs(view, boxes));
   found.push(...formRows(view, boxes, found));
+  found.push(...hintedList(view));
   // A marker (❯, ›) says a list is one to choose from, whatever its columns look like.
   found.push(...markerMenus(view));
   found.push(...styleMenus(view));

@@ -166,6 +166,32 @@ test("a mail reader's numbered headers printed above a prompt of one mark that i
   }
 }, 90_000);
 
+test("a list over key help naming the arrow keys and Return, printed above a shell's prompt: no menu, nothing sent", async () => {
+  // hintedList reads rows over such help as a menu only with the cursor hidden or on its rows (n's versions): printed
+  // by a script above a prompt, the cursor shown under them, choosing a row sends no Down and no Enter.
+  const rows = [
+    "",
+    "    node/18.19.1",
+    "    node/20.11.0",
+    "",
+    "Use up/down arrow keys to select, return key to install",
+  ];
+  const script = rows.map((line) => `echo ${JSON.stringify(line)}; `).join("");
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `${script}while read -t 6 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "return key to install");
+  const reply = await sandbox.run(["choose", id, "node/18.19.1", "--json", "--timeout", "2s"]);
+  expect(reply.code, reply.stdout).not.toBe(0);
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 60_000);
+
 /** Lists, dialogs and fields a command may print, and what a caller might act on in each. */
 const PRINTED_LISTS: Array<[string, string[]]> = [
   [

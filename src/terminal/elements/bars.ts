@@ -1285,6 +1285,9 @@ function proseWrapped(line: string, next: string, cols: number): boolean {
   return line.trimEnd().length === cols && !/\S\s{3,}\S/.test(line) && /^[\p{L}\p{N}/(]/u.test(next);
 }
 
+/** Words that tell how to pick in a list: Return or Enter to do something (n's "return key to install"). */
+const PICK_KEY = /\b(?:return|enter)(?: key)? to \w+/i;
+
 /** Words that tell how to move in a list: "Move around with ^P and ^N, cursor keys, initial letters, or digits;". */
 const MOVE_HINT = /\b(?:move|moving|navigate|scroll)\b.{0,40}\b(?:keys?|arrows?|\^[A-Z])\b|\b(?:cursor|arrow) keys\b/i;
 
@@ -1294,7 +1297,8 @@ const MOVE_HINT = /\b(?:move|moving|navigate|scroll)\b.{0,40}\b(?:keys?|arrows?|
  * <enter> to confirm selection.   ^L redraws screen." under its main menu): a status, the list's key help.
  */
 export function keysUnderMenu(view: View, found: Found[]): void {
-  for (const menu of found.filter((e) => e.kind === "menu" && e.height >= 3)) {
+  // (Two items are a list too when the help names Return's action: n's versions, one deleted.)
+  for (const menu of found.filter((e) => e.kind === "menu" && e.height >= 2)) {
     let top = menu.row + menu.height;
     if (top < view.rows && !view.flat[top]!.trim()) top++;
     let last = top - 1;
@@ -1303,7 +1307,8 @@ export function keysUnderMenu(view: View, found: Found[]): void {
     const rows = view.flat.slice(top, last + 1);
     if (!rows.every((_, i) => view.free(top + i, 0, view.cols))) continue;
     const text = rows.join(" ");
-    if (!PRESS_HINT.test(text) || !MOVE_HINT.test(text)) continue;
+    if (!(PRESS_HINT.test(text) || PICK_KEY.test(text)) || !MOVE_HINT.test(text)) continue;
+    if (menu.height < 3 && !PICK_KEY.test(text)) continue;
     found.push(status(view, top, last));
   }
 }

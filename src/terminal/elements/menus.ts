@@ -1414,3 +1414,63 @@ export function numberedButtonRows(view: View): Found[] {
   }
   return out;
 }
+
+/** Key help telling how to move in a list with the arrow keys ("Use up/down arrow keys to select a version"). */
+const ARROWS_HINT = /\b(?:arrow|cursor) keys\b|\b(?:up|down)\/(?:up|down)\b/i;
+/** And how to pick: Return or Enter to do something ("return key to install", "Enter to select"). */
+const PICK_HINT = /\b(?:return|enter)(?: key)? to \w+/i;
+
+/**
+ * A list over its key help, the last thing on the screen (n's "Use up/down arrow keys to select a version, return key
+ * to install, d to delete, q to quit" under its Node versions, one blank row between): rows of one word-run each at one
+ * column, all free, right over the help (one blank row between at most); the row a sign stands before, alone two
+ * columns left of the names (n's cyan "ο"), is the selected one, and with no sign none is. Two items at least, the
+ * help naming both the arrow keys and Return's action, the cursor hidden or on a row of the list (shown under the help,
+ * a prompt waits there: output printed above it). The help itself is keysUnderMenu's status.
+ */
+export function hintedList(view: View): Found[] {
+  let last = view.rows - 1;
+  while (last > 0 && !view.flat[last]!.trim()) last--;
+  let top = last;
+  while (top > 0 && last - top < 2 && view.flat[top - 1]!.trim()) top--;
+  const help = view.flat
+    .slice(top, last + 1)
+    .map((l) => (l.at(-1) === " " ? `${l.trimEnd()} ` : l))
+    .join("");
+  if (!ARROWS_HINT.test(help) || !PICK_HINT.test(help)) return [];
+  let end = top - 1;
+  if (end > 0 && !view.flat[end]!.trim()) end--;
+  const rows: { row: number; text: string; mark?: number }[] = [];
+  for (let row = end; row >= 0 && view.flat[row]!.trim(); row--) {
+    const match = /^( *)(?:(\S) )?(\S(?:.{0,58}\S)?)\s*$/.exec(view.flat[row]!);
+    if (!match || !view.free(row, 0, view.cols) || /\s{2}/.test(match[3]!)) return [];
+    const col = match[1]!.length + (match[2] ? 2 : 0);
+    rows.unshift({ row, text: match[3]!, ...(match[2] ? { mark: match[1]!.length } : {}) });
+    if (rows.some((r) => r.row !== row && view.flat[r.row]!.search(/\S/) + (r.mark !== undefined ? 2 : 0) !== col))
+      return [];
+  }
+  // (The cursor hidden, or on one of the rows: a program drawing its list; shown under them, a prompt reads there.)
+  if (view.cursor.visible && !rows.some((r) => r.row === view.cursor.row)) return [];
+  const marked = rows.filter((r) => r.mark !== undefined);
+  if (
+    rows.length < 2 ||
+    marked.length > 1 ||
+    (marked[0] &&
+      /[\p{L}\p{N}]/u.test(view.char(marked[0].row, marked[0].mark!)) &&
+      view.style(marked[0].row, marked[0].mark!) === view.style(marked[0].row, marked[0].mark! + 2))
+  )
+    return [];
+  const textCol = view.flat[rows[0]!.row]!.search(/\S/) + (rows[0]!.mark !== undefined ? 2 : 0);
+  const col = marked[0] ? marked[0].mark! : textCol;
+  const items: Omit<Item, "ref">[] = rows.map((r) => ({
+    label: r.text,
+    row: r.row,
+    col,
+    width: textCol + r.text.length - col,
+    selected: r.mark !== undefined,
+  }));
+  const first = rows[0]!.row;
+  view.use(first, 0, view.cols, rows.length);
+  const width = Math.max(...items.map((i) => i.width));
+  return [{ kind: "menu", row: first, col, width, height: rows.length, items }];
+}

@@ -3655,6 +3655,15 @@ test("a frame beside another pane's side on every row, its corners under a drop-
   expect(shown.filter((e) => e[0] === "dialog")).toEqual([]);
 });
 
+test("a source pane's numbered lines after a gutter's bar, its line lit (lldb gui's Sources): no menu", async () => {
+  const shown = await blindBrief("b13-lldb-gui-process", "blind13");
+  expect(shown.filter((e) => e[0] === "menu").map((e) => e[1])).toEqual([2]);
+});
+
+test("a help box's section name lit, its key lines indented under it (bmon's 'Navigation'): no menu", async () => {
+  expect((await trainBrief("s4-bmon-help")).filter((e) => e[0] === "menu")).toEqual([]);
+});
+
 // Blind set 13's ghci (spent): its continuation prompt "ghci| " under "ghci> :{" is a REPL's mark, an unlabelled field.
 test("a REPL's continuation prompt, its name and '|' under the same name's '>' (ghci's 'ghci| '): field", async () => {
   expect(await brief("ghci> :{\r\nghci| let pier = 4\r\nghci| ")).toEqual([["input", 2, 0, ""]]);

@@ -214,6 +214,22 @@ function sourceListing(lines: string[], row: number, textCol: number): boolean {
   return count >= 1 && (empty || new Set(starts).size > 1);
 }
 
+/**
+ * Whether rows `first`..`last` each hold, right before `col`, a number and a gutter's bar ("  4 │", a mark may follow
+ * the bar), the numbers counting up by one, and the row above or below goes on counting the same way: a source
+ * listing's numbered lines (lldb gui's Sources pane), its current line lit.
+ */
+function gutterNumbered(view: View, first: number, last: number, col: number): boolean {
+  const number = (r: number) => {
+    const m = /(\d{1,6}) ?[│┃|]\S?\s*$/u.exec(view.flat[r]?.slice(0, col) ?? "");
+    return m ? Number(m[1]) : undefined;
+  };
+  const start = number(first);
+  if (start === undefined) return false;
+  for (let r = first + 1; r <= last; r++) if (number(r) !== start + (r - first)) return false;
+  return number(first - 1) === start - 1 || number(last + 1) === start + (last - first) + 1;
+}
+
 /** A list whose selected row carries a marker (❯, >, ›) and whose other rows are indented to match. */
 export function markerMenus(view: View): Found[] {
   const out: Found[] = cycledLists(view);
@@ -808,6 +824,8 @@ export function barMenus(view: View, boxes: Box[]): Found[] {
     ) {
       items.forEach((item, i) => (item.label = sentences[i]![1]!));
     }
+    // (A source listing's lit line and the next, each after its number and a gutter's bar: no menu.)
+    if (gutterNumbered(view, first, last, start)) continue;
     out.push({ kind: "menu", row: first, col: start, width: right - start, height: last - first + 1, items });
     view.use(first, start, right - start, last - first + 1);
   }
@@ -1070,6 +1088,15 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
               ? onOwn[0]
               : undefined));
       if (selectedRow === undefined) continue;
+      // (The lit row first and set out left of every other row, those all at one indent: a section's heading over its
+      // lines, bmon's help "Navigation" over "  Up, Down      Previous/Next element": no menu.)
+      // (Opening with a letter, two columns out at least: a tree's root, "└─/tmp", or a lit mark, "•tide", is a row.)
+      const heading =
+        rows[0] === selectedRow &&
+        rows.length >= 3 &&
+        /^\p{L}/u.test(view.text(rows[0]!, inner.start, inner.end).trim()) &&
+        lead.slice(1).every((l) => l === lead[1]! && l >= lead[0]! + 2);
+      if (heading) continue;
       // A scroll bar at the list's right edge (arrows, its thumb and track) is not part of an item.
       // (Or a bar of "^" over "▒" rows over "v" down its last column: hte's.)
       const bar = inner.end - 1;
@@ -1162,6 +1189,9 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
         );
       const col = Math.min(...items.map((i) => i.col));
       const width = Math.max(...items.map((i) => i.col + i.width)) - col;
+      // (Each row a source line after its number and a gutter's bar, counting up past the rows lit: a listing's
+      // current line, lldb gui's "│  4 │◆  int depth = …": no menu.)
+      if (gutterNumbered(view, rows[0]!, rows.at(-1)!, col)) continue;
       // Menus carry no label: their prompt is a text block of its own (test/fixtures/screens/README.md).
       out.push({ kind: "menu", row: rows[0]!, col, width, height: rows[rows.length - 1]! - rows[0]! + 1, items });
       for (const r of rows) view.use(r, inner.start, inner.end - inner.start);

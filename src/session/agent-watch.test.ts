@@ -508,6 +508,40 @@ test("an Enter sent to an idle agent whose prompt stays in the box goes in again
   watch.dispose();
 });
 
+test("an Enter that comes before the box shows the prompt typed goes in again once the box holds it unsent", () => {
+  // gemini loaded (a real run): the prompt typed, its Enter 500 ms later, the box still drawn empty;
+  // gemini read both at once and took the Enter as a newline; the text was drawn only after the Enter.
+  const host = fakeHost();
+  const watch = new AgentWatch("a-late", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  watch.input("Answer number 1");
+  watch.read(start + 700);
+  watch.input("\r");
+  watch.read(start + 800);
+  draw(host, ["> Answer number 1", ""]);
+  for (const ms of [2_000, 3_500, 5_000, 7_100, 8_000, 11_000, 14_000]) watch.read(start + ms);
+  expect(host.written).toEqual(["\r", "\r"]);
+  watch.dispose();
+});
+
+test("an Enter with nothing typed before it is not sent again when text shows in the box later", () => {
+  const host = fakeHost();
+  const watch = new AgentWatch("a-none", findAgent("gemini", env), host, { tickMs: 0 });
+  const start = performance.now();
+  draw(host, ["> Type your message or @path/to/file"]);
+  watch.read(start);
+  watch.read(start + 600);
+  watch.input("\r");
+  watch.read(start + 700);
+  draw(host, ["> a queued message the CLI put back"]);
+  for (const ms of [2_000, 3_500, 5_000, 7_100, 8_000]) watch.read(start + ms);
+  expect(host.written).toEqual([]);
+  watch.dispose();
+});
+
 test("an Enter's retry waits on no key typed after it, nor on an Enter that emptied the box", () => {
   const host = fakeHost();
   const watch = new AgentWatch("a-more", findAgent("gemini", env), host, { tickMs: 0 });

@@ -245,6 +245,8 @@ export class AgentWatch {
   #inputPendingAt: number | undefined;
   /** The input box holds text: its placeholder, the ready pattern, is not drawn (nothing busy, no question). */
   #boxHeld = false;
+  /** Text was typed since the last Enter: the box holds it, whether or not the CLI has drawn it yet. */
+  #textTyped = false;
   /** When the box last stopped holding text: a pending Enter's PROMPT_START_MS counts from here. */
   #boxTakenAt = 0;
   #goneAt: number | undefined;
@@ -332,11 +334,17 @@ export class AgentWatch {
     this.#sinceInput = this.#host.screenToken();
     this.#inputAt = performance.now();
     const text = typeof data === "string" ? data : Buffer.from(data).toString("latin1");
-    // Newlines inside a bracketed paste are text, not Enter.
-    const enter = /[\r\n]/.test(text.replace(/\x1b\[200~[\s\S]*?(\x1b\[201~|$)/g, ""));
+    // Newlines inside a bracketed paste are text, not Enter; a paste with anything in it is text typed.
+    const keys = text.replace(/\x1b\[200~([\s\S]*?)(\x1b\[201~|$)/g, (_, pasted: string) => (pasted ? "p" : ""));
+    const at = keys.search(/[\r\n]/);
+    const enter = at >= 0;
     // A client's Enter may be lost as ask's may (ENTER_RETRY_MS): sent again only while nothing was typed after it.
     if (this.#typed && this.#typed.head === undefined) this.#typed = undefined;
-    if (this.state === "idle" && enter && this.#boxHeld) this.#typed = { at: performance.now(), retries: 0 };
+    // Text typed before the Enter is in the box though maybe not drawn yet: gemini loaded drew its
+    // prompt only after the Enter came (it read both at once and took the Enter as a newline in it).
+    const typed = this.#textTyped || printable(enter ? keys.slice(0, at) : keys);
+    this.#textTyped = enter ? printable(keys.slice(keys.search(/[^\r\n]*$/))) : typed;
+    if (this.state === "idle" && enter && (this.#boxHeld || typed)) this.#typed = { at: performance.now(), retries: 0 };
     // Waiting, any key may be the answer (y, 1, Escape).
     if ((this.state === "idle" && enter) || this.state === "waiting") {
       this.#inputPendingAt = performance.now();
@@ -856,8 +864,10 @@ export class AgentWatch {
     this.state = state;
     this.line = line;
     this.#stateAt = performance.now();
-    // The agent reacted: what input was pending has begun its turn (or asked, or ended).
+    // The agent reacted: what input was pending has begun its turn (or asked, or ended); keys typed
+    // before are its prompt or an answer, drawn by now if still in its box.
     this.#inputPendingAt = undefined;
+    this.#textTyped = false;
     if (state === "waiting") {
       this.#askedChoices = this.#generic ? choicesOf(this.screenQuestion()) : undefined;
       this.questionId++;
@@ -1031,6 +1041,11 @@ export class AgentWatch {
     typed.at = now;
     this.#host.write("\r");
   }
+}
+
+/** Keys that put text in an input box: a character other than a control or an escape sequence's. */
+function printable(keys: string): boolean {
+  return /[^\x00-\x1f\x7f]/.test(keys.replace(/\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?/g, ""));
 }
 
 /**

@@ -11,7 +11,8 @@
 import { detectElements } from "../src/terminal/elements.ts";
 import { cellGridOf } from "../src/terminal/screen.ts";
 import type { Outcome, Task } from "./tasks-blind.ts";
-import { type BlindSet, formatRates, isBlindSet, scoreSet } from "../test/fixtures/screens/score.ts";
+import { existsSync } from "node:fs";
+import { BLIND_SETS, type BlindSet, formatRates, isBlindSet, scoreSet } from "../test/fixtures/screens/score.ts";
 
 export interface BlindRow {
   metric: string;
@@ -90,6 +91,19 @@ export async function scoreBlind(set: BlindSet, log: (line: string) => void): Pr
   return rows;
 }
 
+/**
+ * The blind sets a loop over every set may score: a set not yet scored once stays out until its scoring
+ * is called for (issue 59: blind15 waits for /work/notes/score-blind15-now; its one scoring is
+ * `bench/blind.ts blind15`, which names it).
+ */
+export function scoredSets(): BlindSet[] {
+  const waiting: Partial<Record<BlindSet, string>> = { blind15: "/work/notes/score-blind15-now" };
+  return BLIND_SETS.filter((set) => {
+    const marker = waiting[set];
+    return marker === undefined || existsSync(marker);
+  });
+}
+
 /** A task suite's module: its tasks, and a run of them by meaning that logs one line a task. */
 interface TaskSuite {
   TASKS: Task[];
@@ -112,7 +126,7 @@ if (import.meta.main) {
   const set = arg;
   const write = process.argv.includes("--write");
   const tasksOnly = process.argv.includes("--tasks-only");
-  const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+  const { readFileSync, writeFileSync } = await import("node:fs");
   const { spawnSync } = await import("node:child_process");
   const { cpus, totalmem } = await import("node:os");
   const file = new URL(`./results/${set}.json`, import.meta.url);

@@ -1401,7 +1401,6 @@ async function fleet(): Promise<void> {
 
 async function elements(): Promise<void> {
   const {
-    BLIND_SETS,
     blindDir,
     blindNames,
     byHoldout,
@@ -1454,8 +1453,8 @@ async function elements(): Promise<void> {
   }
   // The blind sets of issue 59 (BLIND_SETS: test/fixtures/blind, blind2 …): programs of families not
   // in train, labelled before the detector ran on them, scored apart, never tuned on (bench/blind.ts).
-  const { scoreBlind, tasksOf } = await import("./blind.ts");
-  for (const set of BLIND_SETS)
+  const { scoreBlind, scoredSets, tasksOf } = await import("./blind.ts");
+  for (const set of scoredSets())
     for (const row of await scoreBlind(set, (line) => console.error(line))) rows.push({ section: "elements", ...row });
   // The task suite of issue 59 (bench/tasks.ts): tasks on unseen programs, done by meaning alone,
   // their outcome checked from outside. Goal: ≥ 15 of 20 done, none wrong.
@@ -1473,7 +1472,7 @@ async function elements(): Promise<void> {
   }
   // Each blind set's task suite (bench/tasks-SET.ts), written before the acting code ran on its
   // programs. Goal: ≥ 15 done, none wrong.
-  for (const set of BLIND_SETS) {
+  for (const set of scoredSets()) {
     const suite = await tasksOf(set);
     if (!suite) continue;
     const counts = await suite.runBlindTasks((line) => console.error(`  ${set} task ${line}`));
@@ -1563,7 +1562,7 @@ async function elements(): Promise<void> {
     let [text, snap, more, screens, worst] = [0, 0, 0, 0, 0];
     const all = [
       ...fixtureNames().map((n) => [n, SCREENS_DIR] as const),
-      ...BLIND_SETS.flatMap((set) => blindNames(blindDir(set)).map((n) => [n, blindDir(set)] as const)),
+      ...scoredSets().flatMap((set) => blindNames(blindDir(set)).map((n) => [n, blindDir(set)] as const)),
     ];
     for (const [name, dir] of all) {
       const fixture = await loadFixture(name, dir);

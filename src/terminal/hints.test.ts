@@ -1,7 +1,7 @@
 // Key hints read off real screens' bars (ccmake's "Keys:" block, hg's curses chunk selector, nano's), each with the one
 // key it draws or none; and which hint a caller's words name.
 import { expect, test } from "bun:test";
-import { blindDir, loadFixture } from "../../test/fixtures/screens/score.ts";
+import { blindDir, fixtureTerminal, loadFixture, writeAll } from "../../test/fixtures/screens/score.ts";
 import { detectElements } from "./elements.ts";
 import { hintsNamed, hintTarget, keyHints, sentenceHints } from "./hints.ts";
 import { cellGridOf } from "./screen.ts";
@@ -102,5 +102,18 @@ test("vite's 'press h + enter to show help': a sentence hint, h then Enter; its 
     expect(hints.map((h) => [h.words, h.key, h.enter ?? false])).toContainEqual(["show help", "h", true]);
   } finally {
     fixture.term.dispose();
+  }
+});
+
+test("a help page's 'Press q to quit' over a bar's 'q:Quit': the bar's hint is the one 'quit' names", async () => {
+  const term = fixtureTerminal(80, 24);
+  try {
+    const bar = "q:Quit  d:Del  c:Confirm  ?:Help";
+    await writeAll(term, `\x1b[?1049h\x1b[HTide viewer help\r\n\r\nPress q to quit, h for help\x1b[24;1H${bar}`);
+    const grid = cellGridOf(term);
+    const hint = hintTarget(grid, detectElements(grid), "quit");
+    expect([hint?.text, hint?.row, hint?.sentence ?? false]).toEqual(["q:Quit", 23, false]);
+  } finally {
+    term.dispose();
   }
 });

@@ -225,7 +225,10 @@ export function allHints(grid: CellGrid, elements: Element[]): Hint[] {
   const bars = keyHints(grid, elements).filter(
     (b) => !sentences.some((s) => b.row === s.row && b.col < s.col + s.width && s.col < b.col + b.width),
   );
-  return [...bars, ...sentences];
+  // (A sentence in a program's text, no bar's, saying what a bar's hint says too: the bar's is the one to press, a
+  // help page's "Press q to quit" over its bar's "q Quit".)
+  const said = new Set(bars.map((b) => norm(b.words)));
+  return [...bars, ...sentences.filter((s) => s.element.kind === "status" || !said.has(norm(s.words)))];
 }
 
 /** Whether a quote opened in `before` (a row up to a hint) is still open: what follows is a name quoted. */

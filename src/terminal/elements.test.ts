@@ -3840,3 +3840,10 @@ test("blind14: a list over key help naming the arrow keys and Return: a menu, th
   const printed = await brief(`\r\n    v1.2\r\n    v1.3\r\n    v1.4\r\n\r\n${help}\r\n$ `);
   expect(printed.map((e) => e[0])).not.toContain("menu");
 });
+
+test("blind14: a message, then how to stop in parentheses ('Connected (press CTRL+C to quit)'): output", async () => {
+  expect((await b14("b14-wscat-sent")).map((e) => e.kind)).toEqual(["input"]);
+  expect((await b14("b14-wscat-connected")).map((e) => e.kind)).toEqual(["input"]);
+  // A key hint alone on the top row stays a status.
+  expect((await brief("Press CTRL+C to quit\r\n> "))[0]?.[0]).toBe("status");
+});

@@ -36,6 +36,9 @@ const PROMPT_THEN_HINT = /^[^()]*\w[?:](?: [^()]+?)? \((?:press|use|hit|type)\b[
  * name then the version opening the row (qemu's monitor: "QEMU 7.2.22 monitor - type 'help' for more information").
  */
 const BANNER = /\bversion \d|\(\d+(?:\.\d+){1,3}\)|\bv\d+(?:\.\d+){1,3}\b/i;
+/** A message, then how to stop the program in parentheses: "Connected (press CTRL+C to quit)". */
+const TOLD_HOW_TO_STOP =
+  /^\p{Lu}[\p{L}\p{N} ,.:/'-]{0,60}\S \((?:press|hit|type) [^()]{1,20} to (?:quit|exit|stop)\)$/iu;
 const NAMED_VERSION = /^\p{Lu}[\w+-]* \d+\.\d+(?:\.\d+){0,2}\b/u;
 
 /** `q:Quit`, `?: Help`, `C-T: Menu`: a key of one to three characters, a colon, a capitalised name. */
@@ -661,7 +664,11 @@ export function findStatus(view: View): Found[] {
     // (Nor a program's banner, its version named: iex's "Interactive Elixir (1.14.0) - press Ctrl+C to exit (type h()
     // ENTER for help)", mail's "Mail version 8.1.2 01/15/2001.  Type ? for help.": output above the first prompt.)
     // (A bar's two ends far apart are no banner: cscope's "Cscope version 15.9        Press the ? key for help".)
-    const banner = (BANNER.test(trimmed) || NAMED_VERSION.test(trimmed)) && !/\S\s{3,}\S/.test(trimmed);
+    // (Nor a message that tells how to stop the program in parentheses after it, one run of words: wscat's "Connected
+    // (press CTRL+C to quit)", "Listening on port 8080 (press CTRL+C to quit)": a line of its output.)
+    const banner =
+      ((BANNER.test(trimmed) || NAMED_VERSION.test(trimmed)) && !/\S\s{3,}\S/.test(trimmed)) ||
+      TOLD_HOW_TO_STOP.test(trimmed);
     // (Nor a line prompt naming the word to type, its colon ending it and the cursor after it: "Type YES to confirm:".)
     const { cursor } = view;
     const prompting =

@@ -74,6 +74,36 @@ export function foregroundPrograms(leader: number): { pid: number; executable: s
 }
 
 /**
+ * Whether a thread of the terminal's foreground group runs now (state R, or D: busy, not waiting on anything a program
+ * chose); undefined when it cannot be told.
+ */
+export function foregroundRuns(leader: number): boolean | undefined {
+  if (!canTellInputWanted) return undefined;
+  const stat = procStat(leader);
+  if (!stat || stat.ttyNr === 0 || stat.tpgid <= 0) return undefined;
+  return groupMembers(stat.tpgid).some((pid) =>
+    tasks(pid).some((tid) => {
+      const state = taskState(pid, tid);
+      return state === "R" || state === "D";
+    }),
+  );
+}
+
+/**
+ * How many times a process's threads have given up the CPU (/proc/PID/task/TID/status, voluntary and not): one that
+ * sleeps between looks at its keys wakes and adds to it; one asleep for good does not. Undefined when unreadable.
+ */
+export function switchCount(pid: number): number | undefined {
+  let count = 0;
+  for (const tid of tasks(pid)) {
+    const status = text(`/proc/${pid}/task/${tid}/status`);
+    if (!status) return undefined;
+    for (const match of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s*(\d+)$/gm)) count += Number(match[1]);
+  }
+  return count;
+}
+
+/**
  * Whether what every thread of the terminal's foreground group waits in can be read (/proc/PID/task/TID/syscall): a
  * program this process may not trace (a setuid sudo's, run as another user) hides it, and then "nobody reads" found by
  * terminalReader is no more than "cannot be told".

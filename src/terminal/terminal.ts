@@ -16,6 +16,8 @@ import {
   canTellInputWanted,
   executableOf,
   foregroundPrograms,
+  foregroundRuns,
+  switchCount,
   InputWantedWatch,
   procStat,
   terminalReader,
@@ -387,6 +389,16 @@ export class Terminal {
   /** Whether what the foreground group's threads wait in can be read, so that "nobody reads" is known (waitsKnown). */
   waitsKnown(): boolean {
     return waitsKnown(this.pid);
+  }
+
+  /** How many times a process's threads gave up the CPU (input-wanted.ts switchCount). */
+  switchCount(pid: number): number | undefined {
+    return switchCount(pid);
+  }
+
+  /** Whether a thread of the terminal's foreground group runs now (input-wanted.ts foregroundRuns). */
+  foregroundRuns(): boolean | undefined {
+    return foregroundRuns(this.pid);
   }
 
   /** The programs of the terminal's foreground process group (input-wanted.ts foregroundPrograms). */

@@ -93,3 +93,43 @@ test("a raw terminal's program, busy at the first looks with a child in its grou
   expect(["1", "\r"]).toContain((await Bun.file(out).text())[0]);
   await sandbox.ok(["kill", id]);
 }, 60_000);
+
+// The way round the raw shortcut (attack round of session 14, attack9): a script sets its terminal raw without echo,
+// prints a question and sleeps, reading nothing (a TUI killed with the terminal left raw, its script going on). The
+// keys would wait for whatever reads next: the shell once the script ends.
+test("a terminal left raw without echo by a program that prints a question and sleeps: nothing is typed", async () => {
+  const file = join(sandbox.dir, "raw-question.txt");
+  await Bun.write(file, "Delete all files? [y/N]\r\n");
+  const go = join(sandbox.dir, "raw-go");
+  const drain = join(sandbox.dir, "drain.py");
+  await Bun.write(
+    drain,
+    "import os, fcntl\nfcntl.fcntl(0, fcntl.F_SETFL, os.O_NONBLOCK)\n" +
+      "try:\n  got = os.read(0, 64)\nexcept BlockingIOError:\n  got = b''\nprint('queued:[%s]' % got.decode())\n",
+  );
+  const wait = `until [ -e ${go} ]; do sleep 0.1; done`;
+  const script = `stty raw -echo; cat ${file}; ${wait}; python3 ${drain}; stty sane; sleep 100`;
+  const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", "-c", script]);
+  await sandbox.shown(id, "[y/N]");
+  for (const action of [
+    ["choose", "y"],
+    ["choose", "yes"],
+  ]) {
+    const reply = await sandbox.run([action[0]!, id, ...action.slice(1), "--json", "--timeout", "3s"]);
+    expect(reply.code, `${action.join(" ")}: ${reply.stdout}`).not.toBe(0);
+    expect(reply.stdout + reply.stderr).toContain("no program reads the terminal");
+  }
+  await Bun.write(go, "");
+  await sandbox.shown(id, "queued:[");
+  expect(await sandbox.screen(id), "nothing waits in the terminal").toContain("queued:[]");
+  await sandbox.ok(["kill", id]);
+  // One program alone, no shell in its group: it set the terminal raw, printed the question, and sleeps for good.
+  const program =
+    "import sys, time, tty\ntty.setraw(0)\nsys.stdout.write('Delete all files? [y/N]\\r\\n')\nsys.stdout.flush()\n" +
+    "time.sleep(100)";
+  const alone = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "python3", "-c", program]);
+  await sandbox.shown(alone, "[y/N]");
+  const reply = await sandbox.run(["choose", alone, "y", "--json", "--timeout", "3s"]);
+  expect(reply.stdout + reply.stderr, "python asleep in raw mode").toContain("no program reads the terminal");
+  await sandbox.ok(["kill", alone]);
+}, 60_000);

@@ -181,12 +181,14 @@ export class Actor {
    * echo of them would read as an answer.
    */
   async #someoneReads(): Promise<void> {
-    // The terminal left raw (no line discipline, no echo): a program set it so to take keys, and no echo can pass for
-    // an answer. copilot at its question on a loaded machine (CI): its threads ran at every look, its group held
-    // another program than node, so pollingReader found no reader; it was refused. (Asked first: two flags, where the
-    // reader's looks read /proc and sleep between them.)
-    if (this.sent.length || (!this.readsLines && !this.echoes)) return;
-    if ((await this.pollingReader()) !== null || !this.#terminal.waitsKnown()) return;
+    if (this.sent.length) return;
+    // The terminal left raw (no line discipline, no echo) by a program that runs at every look: it set it so to take
+    // keys, and no echo can pass for an answer. copilot at its question on a loaded machine (CI): its threads ran at
+    // every look, its group held another program than node, so no reader was found; it was refused. Not raw alone: a
+    // script that set it raw and sleeps, printing a question, reads nothing, and the keys would wait for the shell
+    // (attack round of session 14). (The two flags asked first, where the looks read /proc and sleep between them.)
+    const raw = !this.readsLines && !this.echoes;
+    if ((await this.#lookForReader(raw)) || !this.#terminal.waitsKnown()) return;
     throw new T4aError(
       "invalid_params",
       "no program reads the terminal: what the screen shows is output of a program that asks nothing (a log going " +
@@ -195,20 +197,55 @@ export class Actor {
   }
 
   /**
+   * Some program reads the terminal: seen reading at one of a few looks, or (`busyCounts`) running at every one of
+   * them, or a full-screen program polling its keys between sleeps (#rawPoller).
+   */
+  async #lookForReader(busyCounts: boolean): Promise<boolean> {
+    let busy = busyCounts;
+    const woken = this.#wakes();
+    for (let i = 0; i < READER_LOOKS; i++) {
+      if (this.reader() !== null) return true;
+      busy &&= this.#terminal.foregroundRuns() === true;
+      await Bun.sleep(READER_GAP_MS);
+    }
+    return busy || this.#rawPoller(woken) !== null;
+  }
+
+  /**
    * The program reading the terminal (reader); when none reads at any of a few looks, a full-screen program that
-   * polls its keys between sleeps (curses' nodelay, hatop): the foreground group's one program that is no shell, the
-   * tty left by it in raw mode (no line discipline, no echo: a shell sets both back before it runs a command). A shell
-   * seen reading at any look is the reader.
+   * polls its keys between sleeps (#rawPoller). A shell seen reading at any look is the reader.
    */
   async pollingReader(): Promise<ReturnType<Actor["reader"]>> {
+    const woken = this.#wakes();
     for (let i = 0; i < READER_LOOKS; i++) {
       const reader = this.reader();
       if (reader !== null) return reader;
       await Bun.sleep(READER_GAP_MS);
     }
+    return this.#rawPoller(woken);
+  }
+
+  /** How often each program of the foreground group has given up the CPU so far, to tell after the looks who woke. */
+  #wakes(): (pid: number) => boolean {
+    const before = new Map((this.foregroundPrograms() ?? []).map((p) => [p.pid, this.#terminal.switchCount(p.pid)]));
+    return (pid) => {
+      const was = before.get(pid);
+      const now = this.#terminal.switchCount(pid);
+      return was !== undefined && now !== undefined && now > was;
+    };
+  }
+
+  /**
+   * A full-screen program that polls its keys between sleeps (curses' nodelay: hatop), found by none of the looks
+   * reading: the foreground group's one program that is no shell, the tty left by it in raw mode (no line discipline,
+   * no echo: a shell sets both back before it runs a command), woken during the looks (it looks at its keys). Not one
+   * asleep for good (a script's `stty raw -echo; cat question; sleep 100`, attack round of session 14): it reads
+   * nothing, and the keys would wait for the shell. Else null.
+   */
+  #rawPoller(woke: (pid: number) => boolean): ReturnType<Actor["reader"]> {
     const own = (this.foregroundPrograms() ?? []).filter((p) => !SHELL.test(p.executable));
     if (new Set(own.map((p) => p.executable)).size !== 1 || this.readsLines || this.echoes) return null;
-    return own[0]!;
+    return own.find((p) => woke(p.pid)) ?? null;
   }
 
   #live(): void {

@@ -564,6 +564,31 @@ test("an Enter's retry waits on no key typed after it, nor on an Enter that empt
   watch.dispose();
 });
 
+// Attack round of session 14 (attack9): the client's Enter was taken, and what it opened leaves the placeholder
+// undrawn (a confirmation the watch reads as no question, a shell after the CLI, a view): sent again, the Enter would
+// answer what the client never saw. Only the box's own rows, as they were at the Enter, may stand on the screen.
+test("an Enter's retry goes in only while the screen shows what it showed at the Enter, nothing new", () => {
+  for (const after of [
+    ["> /clear", "Clear the whole conversation? Enter confirms, Esc keeps it"],
+    ["> /quit", "me@vm:~/tides$ "],
+    ["Keyboard shortcuts", "  Ctrl+C  quit", "  Esc     close"],
+  ]) {
+    const host = fakeHost();
+    const watch = new AgentWatch("a-new", findAgent("gemini", env), host, { tickMs: 0 });
+    const start = performance.now();
+    draw(host, ["> Type your message or @path/to/file"]);
+    watch.read(start);
+    watch.read(start + 600);
+    draw(host, [after[0]!]);
+    watch.read(start + 700);
+    watch.input("\r");
+    draw(host, after);
+    for (const ms of [1_000, 3_500, 5_000, 7_100, 8_000, 11_000]) watch.read(start + ms);
+    expect(host.written, after.join(" / ")).toEqual([]);
+    watch.dispose();
+  }
+});
+
 test("an Enter on an empty input box begins no turn: after 10 s the wait answers the idle as it is", async () => {
   const host = fakeHost();
   const watch = new AgentWatch("a-empty", findAgent("gemini", env), host, { tickMs: 0 });

@@ -230,9 +230,11 @@ export class AgentWatch {
    * a busy marker, a question, a hook, or an idle after the long wait.
    */
   #turnStarted: boolean;
-  /** A prompt typed, its Enter not yet seen to start a turn: its first words, when, and Enters sent again. */
-  /** A prompt whose Enter may be lost: typed by ask (its head), or sent by a client to the idle agent (no head). */
-  #typed: { head?: string; at: number; retries: number } | undefined;
+  /**
+   * A prompt whose Enter may be lost: typed by ask (its head), or sent by a client to the idle agent (no head: then
+   * the screen's rows as they were at the Enter, see #enterAgain).
+   */
+  #typed: { head?: string; at: number; retries: number; shown?: Set<string> } | undefined;
   /** When a hook reported idle, until the screen settles and the idle goes out with its line. */
   #pendingIdle: number | undefined;
   /** When the state last changed. */
@@ -340,11 +342,16 @@ export class AgentWatch {
     const enter = at >= 0;
     // A client's Enter may be lost as ask's may (ENTER_RETRY_MS): sent again only while nothing was typed after it.
     if (this.#typed && this.#typed.head === undefined) this.#typed = undefined;
-    // Text typed before the Enter is in the box though maybe not drawn yet: gemini loaded drew its
-    // prompt only after the Enter came (it read both at once and took the Enter as a newline in it).
     const typed = this.#textTyped || printable(enter ? keys.slice(0, at) : keys);
     this.#textTyped = enter ? printable(keys.slice(keys.search(/[^\r\n]*$/))) : typed;
-    if (this.state === "idle" && enter && (this.#boxHeld || typed)) this.#typed = { at: performance.now(), retries: 0 };
+    // (The screen's rows kept when the box was seen holding the text: see #enterAgain. Not drawn yet, the rows its
+    // text will take cannot be told from others.)
+    if (this.state === "idle" && enter && (this.#boxHeld || typed))
+      this.#typed = {
+        at: performance.now(),
+        retries: 0,
+        ...(this.#boxHeld ? { shown: new Set(this.#host.screen().map(boxRow)) } : {}),
+      };
     // Waiting, any key may be the answer (y, 1, Escape).
     if ((this.state === "idle" && enter) || this.state === "waiting") {
       this.#inputPendingAt = performance.now();
@@ -1037,6 +1044,10 @@ export class AgentWatch {
     // Only where the ready pattern is the empty box's placeholder: it is not drawn while text is in it.
     if (!this.#ready.length || ready || busy || question !== undefined || now - typed.at < ENTER_RETRY_MS) return;
     if (head !== undefined && !rows.some((row) => row.includes(head))) return;
+    // A client's Enter that was taken may open what leaves the placeholder undrawn (a confirmation read as no
+    // question, a view, a shell after the CLI): sent again, it would answer what the client never saw. Only while no
+    // row stands that was not on the screen at the Enter (the box grown by a blank row is the lost Enter's newline).
+    if (typed.shown && rows.some((row) => boxRow(row) !== "" && !typed.shown!.has(boxRow(row)))) return;
     typed.retries++;
     typed.at = now;
     this.#host.write("\r");
@@ -1068,6 +1079,11 @@ export function sameQuestion(a: string, b: string): boolean {
 
 function dialogOf(rows: string[]): string {
   return rows.map((row) => row.replace(ANIMATED, "").replace(COUNTED, "").replace(/\s+/g, " ").trim()).join("\n");
+}
+
+/** A row as an Enter's retry compares it: no frame, animated glyphs or counted seconds, spaces collapsed. */
+function boxRow(row: string): string {
+  return dialogOf([unboxed(row)]);
 }
 
 /** A screen row without the frame a TUI draws around it (│ ┃ ╭ ─ …) and its padding. */

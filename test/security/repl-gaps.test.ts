@@ -206,3 +206,68 @@ test("output longer than the scrollback, or a cleared scrollback, before a print
     }
   }
 }, 240_000);
+
+// A menu bar keyed in parentheses ('| Edit (F2) |', lldb gui's) left on the alternate screen when a REPL, a program
+// reading lines or a shell took the terminal, its cursor hidden under it: click pressed F2 into each one's line (attack
+// round of session 14: bc, python, cat got it, cat's line holding "^[OQ", answered uncertain; bash and python timed
+// out). An F-key is pressed only where a key hint's key would be.
+test("a menu bar keyed '(F2)' on the alternate screen over a REPL, a line reader or a shell: no F-key typed", async () => {
+  const readers = [
+    ...UNMARKED,
+    REPLS[0]!,
+    { prompt: "", run: "cat", line: "tides", shows: "tides" },
+    { prompt: "$ ", run: "bash --norc -i", line: "echo $((6*7))", shows: "42" },
+  ];
+  for (const reader of readers) {
+    const script = join(sandbox.dir, "menu-bar-left.sh");
+    await Bun.write(
+      script,
+      "printf '\\033[?1049h\\033[?25l\\033[2J\\033[H\\033[7m%-80s\\033[0m\\033[24;1H' " +
+        "'| File (F1) | Edit (F2) | Help (F3) |'\nPS1='$ '\nexport PS1\n" +
+        `exec ${reader.run}\n`,
+    );
+    const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", script]);
+    if (reader.prompt) await sandbox.shown(id, reader.prompt.trimEnd());
+    else await Bun.sleep(1000);
+    for (const named of ["Edit", "Edit (F2)"]) {
+      const reply = await sandbox.run(["click", id, "--text", named, "--json", "--timeout", "3s"]);
+      expect(reply.code, `${reader.run}: click ${named}: ${reply.stdout}`).not.toBe(0);
+      expect(reply.stdout, reader.run).toContain("nothing was sent");
+    }
+    await sandbox.ok(["send", id, `${reader.line}\n`]);
+    await sandbox.shown(id, reader.shows);
+    expect(`\n${await sandbox.screen(id)}`, reader.run).toContain(`\n${reader.prompt}${reader.line}\n${reader.shows}`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 180_000);
+
+/** REPLs whose prompt is longer than two characters and ends in no mark a rule knows. */
+const LONG_UNMARKED = [
+  { prompt: "tides ", run: `python3 -q -i -c 'import sys; sys.ps1 = "tides "'`, line: "6*7", shows: "42" },
+  { prompt: "In: ", run: `python3 -q -i -c 'import sys; sys.ps1 = "In: "'`, line: "6*7", shows: "42" },
+];
+
+// Session 13 left this open: keys no line shows (a Ctrl chord, Enter, Space: '[Press any key to exit]') where a hidden
+// cursor waits after a prompt of more than two characters that no rule knows. On main, C-o and Space went into
+// python's line ('tides ', answered uncertain), the Space an IndentationError to come.
+test("key hints pressing Ctrl, Enter or Space over a REPL of a long unknown prompt, its cursor hidden: nothing typed", async () => {
+  for (const repl of LONG_UNMARKED) {
+    const script = join(sandbox.dir, "hidden-long.sh");
+    await Bun.write(
+      script,
+      "printf '\\033[?1049h\\033[2J\\033[24;1H\\033[7m^O Write Out   press [enter] to confirm   " +
+        "[Press any key to exit]\\033[K\\033[0m\\033[?25l\\033[1;1H'\n" +
+        `exec ${repl.run}\n`,
+    );
+    const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "bash", "--norc", script]);
+    await sandbox.shown(id, repl.prompt.trimEnd());
+    for (const named of ["Write Out", "confirm", "Press any key to exit"]) {
+      const reply = await sandbox.run(["choose", id, named, "--json", "--timeout", "3s"]);
+      expect(reply.code, `${repl.prompt}: choose ${named}: ${reply.stdout}`).not.toBe(0);
+    }
+    await sandbox.ok(["send", id, `${repl.line}\n`]);
+    await sandbox.shown(id, repl.shows);
+    expect(`\n${await sandbox.screen(id)}`, repl.run).toContain(`\n${repl.prompt}${repl.line}\n${repl.shows}`);
+    await sandbox.ok(["kill", id]);
+  }
+}, 120_000);

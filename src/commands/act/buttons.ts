@@ -4,6 +4,7 @@ import { T4aError } from "../../protocol/errors.ts";
 import type { Element } from "../../terminal/elements.ts";
 import { cellOf, findAgain, functionKeyOf, nameOf, type Target } from "../../terminal/targets.ts";
 import { type ActReply, type Actor, SETTLE_MS } from "./actor.ts";
+import { promptHolds, readerOfKeys } from "./key-hints.ts";
 import { type Look, sameLook, tableChanged } from "./look.ts";
 
 /** Press a button (or a function-key bar's entry): a click, its F-key, or Tab to it and Enter; then see its effect. */
@@ -14,8 +15,15 @@ export async function press(actor: Actor, look: Look, target: Target): Promise<A
     return pressed(actor, look, target);
   }
   const key = functionKeyOf(look.grid, element);
-  if (key) await actor.keys(key);
-  else {
+  if (key) {
+    // An F-key is taken by whatever reads the terminal: a menu bar drawn on the alternate screen before a REPL or a
+    // shell took it (the bar left over it, the cursor hidden under it) had F2 typed into python's, bc's, cat's and
+    // bash's line (attack round of session 14). Only a program reading keys one by one that is no shell, and no
+    // prompt where the cursor waits, as for a key hint's key.
+    const why = promptHolds(actor, look, key) ?? readerOfKeys(await actor.pollingReader());
+    if (why) throw new T4aError("unsupported", `${nameOf(target)}'s key ${key}: ${why}; nothing was sent`);
+    await actor.keys(key);
+  } else {
     if (!element.selected) await actor.tabTo(target, (again) => again.element.selected === true, "its highlight");
     await actor.keys("Enter");
   }

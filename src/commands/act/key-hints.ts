@@ -33,6 +33,9 @@ const HIDDEN_PROMPT = /(?:[$#%>❯➜»)*&›]|\?-) $/u;
 /** A row's start, or a mark of one or two characters and a blank there: bc's no prompt, gp's "? ", "λ ", "λ> ". */
 const BARE_PROMPT = /^(?:\S{1,2} )?$/u;
 
+/** A prompt no rule knows from its row's start: a few characters, a blank ("tides ", "In: "). */
+const LONG_PROMPT = /^\S.{0,30} $/u;
+
 /** How long a screen rests before a hint's key is pressed: output going past is no program's bar. */
 const HINT_QUIET_MS = 300;
 
@@ -106,27 +109,8 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
   const { row, col, visible } = grid.cursor;
   if (visible && (row > hint.row || (row === hint.row && col > hint.col)))
     throw refuse("the cursor waits under it or after it (text printed above a prompt, not a program's bar)");
-  if (visible && PROMPT_MARK.test(beforeCursor(grid).trimEnd()))
-    throw refuse("the cursor waits after a shell's prompt");
-  if (visible && LINE_PROMPT.test(beforeCursor(grid)))
-    throw refuse("the cursor waits after a prompt (a REPL's line being typed, not a program's bar)");
-  // (A hidden cursor is parked anywhere by a full-screen program, but a REPL draws its prompt where the cursor stands:
-  // a bar drawn on the alternate screen, the cursor hidden and sent home, then python's ">>> " there.)
-  if (!visible && (HIDDEN_PROMPT.test(beforeCursor(grid)) || isReplPrompt(beforeCursor(grid))))
-    throw refuse("the cursor, hidden, waits after a prompt's mark (a REPL's line may wait there, not a program's bar)");
-  // (Nor, for a key no line editor shows as typed, a Ctrl chord or Enter, where a REPL of a prompt no rule knows may
-  // wait with its line empty: bc's none, gp's "? ", "λ ". A character typed there is looked for after: taken back.)
-  if (
-    !visible &&
-    [...hint.key].length !== 1 &&
-    BARE_PROMPT.test(beforeCursor(grid)) &&
-    !rowText(grid, row).slice(col).trim()
-  )
-    throw refuse(
-      "the cursor, hidden, waits with nothing after it on its row and at most a mark of two characters before it (a " +
-        "REPL's empty line may wait there), and the key is none that would show if a line took it",
-    );
-  if (actor.readsLines) throw refuse("the program reads whole lines (canonical mode), not one key");
+  const atPrompt = promptHolds(actor, look, hint.key);
+  if (atPrompt) throw refuse(atPrompt);
   // (Or its output draws the same screen again and again, sngrep's every 200 ms: the hint's row the same, and most
   // rows, over as long.)
   if (!(await actor.quiet(HINT_QUIET_MS, SETTLE_MS))) {
@@ -135,10 +119,8 @@ export async function pressHint(actor: Actor, look: Look, hint: Hint): Promise<A
     if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
   }
   const reader = await actor.pollingReader();
-  if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
-  if (reader === null) throw refuse("no program is reading the terminal now");
-  if (!reader.executable || SHELL.test(reader.executable))
-    throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
+  const notKeys = readerOfKeys(reader);
+  if (notKeys || !reader) throw refuse(notKeys ?? "no program is reading the terminal now");
   const now = await actor.look();
   if (!sameBar(look, now, hint.row)) throw refuse("the screen changed while it was read");
   await actor.keys(hint.key);
@@ -262,6 +244,62 @@ async function pressSentence(
     `${pressed}, which names no state to check: the screen ${later.text === now.text ? "did not change" : "changed"}` +
       `; it ends with ${JSON.stringify(screenEnds(later.text).slice(0, 160))}`,
   );
+}
+
+/**
+ * Why a key no program's bar may take would go to a line being typed where the cursor waits (a shell's or a REPL's
+ * prompt, visible or hidden, or a program reading whole lines); undefined when none holds. Asked before a key hint's
+ * key and a menu bar's F-key (buttons.ts).
+ */
+export function promptHolds(actor: Actor, look: Look, key: string): string | undefined {
+  const { grid } = look;
+  const { row, col, visible } = grid.cursor;
+  if (visible && PROMPT_MARK.test(beforeCursor(grid).trimEnd())) return "the cursor waits after a shell's prompt";
+  if (visible && LINE_PROMPT.test(beforeCursor(grid)))
+    return "the cursor waits after a prompt (a REPL's line being typed, not a program's bar)";
+  // (A hidden cursor is parked anywhere by a full-screen program, but a REPL draws its prompt where the cursor stands:
+  // a bar drawn on the alternate screen, the cursor hidden and sent home, then python's ">>> " there.)
+  if (!visible && (HIDDEN_PROMPT.test(beforeCursor(grid)) || isReplPrompt(beforeCursor(grid))))
+    return "the cursor, hidden, waits after a prompt's mark (a REPL's line may wait there, not a program's bar)";
+  // (Nor, for a key no line editor shows as typed, a Ctrl chord or Enter, where a REPL of a prompt no rule knows may
+  // wait with its line empty: bc's none, gp's "? ", "λ ". A character typed there is looked for after: taken back.)
+  if (
+    !visible &&
+    [...key].length !== 1 &&
+    BARE_PROMPT.test(beforeCursor(grid)) &&
+    !rowText(grid, row).slice(col).trim()
+  )
+    return (
+      "the cursor, hidden, waits with nothing after it on its row and at most a mark of two characters before it (a " +
+      "REPL's empty line may wait there), and the key is none that would show if a line took it"
+    );
+  // (Nor where such a REPL's prompt is longer: a few characters from its row's start and a blank, nothing after it,
+  // every row under it blank but the bars: python's "tides " drawn over a bar left on the alternate screen took C-o and
+  // Space into its line, attack round of session 14. A full-screen program draws its rows under a parked cursor.)
+  const statusAt = (r: number) => look.elements.some((e) => e.kind === "status" && e.row <= r && r < e.row + e.height);
+  const under = Array.from({ length: grid.rows - row - 1 }, (_, i) => row + 1 + i);
+  if (
+    !visible &&
+    [...key].length !== 1 &&
+    LONG_PROMPT.test(beforeCursor(grid)) &&
+    !rowText(grid, row).slice(col).trim() &&
+    under.every((r) => !rowText(grid, r).trim() || statusAt(r))
+  )
+    return (
+      "the cursor, hidden, waits after a few characters and a blank at its row's start, nothing after it and every " +
+      "row under it blank but the bars (a REPL's empty line may wait there), and the key is none that would show"
+    );
+  if (actor.readsLines) return "the program reads whole lines (canonical mode), not one key";
+  return undefined;
+}
+
+/** Why the terminal's reader (Actor.pollingReader) is no program taking a bar's keys; undefined when it is one. */
+export function readerOfKeys(reader: Awaited<ReturnType<Actor["pollingReader"]>>): string | undefined {
+  if (reader === undefined) return "which program reads the terminal cannot be told here";
+  if (reader === null) return "no program is reading the terminal now";
+  if (!reader.executable || SHELL.test(reader.executable))
+    return `the program reading the terminal is a shell (${reader.executable ?? "unknown"})`;
+  return undefined;
 }
 
 /** How a cell is drawn: bold and reverse, its colours. */

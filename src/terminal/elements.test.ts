@@ -3664,6 +3664,14 @@ test("a help box's section name lit, its key lines indented under it (bmon's 'Na
   expect((await trainBrief("s4-bmon-help")).filter((e) => e[0] === "menu")).toEqual([]);
 });
 
+test("a form's group box, '◆Name' over ' PID' (lldb gui's 'Attach By'): radios, the marked one checked", async () => {
+  const shown = await blindBrief("b13-lldb-gui-attach", "blind13");
+  expect(shown.filter((e) => e[0] === "radio" || e[0] === "menu")).toEqual([
+    ["radio", 4, 3, "Name", true],
+    ["radio", 5, 3, "PID", false],
+  ]);
+});
+
 // Blind set 13's ghci (spent): its continuation prompt "ghci| " under "ghci> :{" is a REPL's mark, an unlabelled field.
 test("a REPL's continuation prompt, its name and '|' under the same name's '>' (ghci's 'ghci| '): field", async () => {
   expect(await brief("ghci> :{\r\nghci| let pier = 4\r\nghci| ")).toEqual([["input", 2, 0, ""]]);

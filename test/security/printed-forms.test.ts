@@ -254,3 +254,29 @@ test("a box with a lone '[Attach]' printed above a shell's prompt: click types n
   await sandbox.shown(id, "loop over");
   expect(await sandbox.screen(id)).not.toContain("ran[");
 }, 90_000);
+
+test("a group box of '◆Name' over ' PID' in a box, printed above a shell's prompt: radios, choose types nothing", async () => {
+  const box = [
+    "┌──<Attach Process>──────────┐",
+    "│ ┌─[Attach By]────────────┐ │",
+    "│ │◆Name                   │ │",
+    "│ │ PID                    │ │",
+    "│ └────────────────────────┘ │",
+    "└────────────────────────────┘",
+  ];
+  const id = await sandbox.ok([
+    "create",
+    "--",
+    "bash",
+    "--norc",
+    "-c",
+    `printf '${box.map((r) => `${r}\\n`).join("")}'; while read -t 8 -p "$ " l; do echo "ran[$l]"; done; echo "loop over"; sleep 600`,
+  ]);
+  await sandbox.shown(id, "PID");
+  const snapshot = JSON.parse(await sandbox.ok(["snapshot", id, "--json"])) as { elements: { kind: string }[] };
+  expect(snapshot.elements.map((e) => e.kind)).toContain("radio");
+  const reply = await sandbox.run(["choose", id, "PID", "--json", "--timeout", "2s"]);
+  expect(reply.code, reply.stdout).not.toBe(0);
+  await sandbox.shown(id, "loop over");
+  expect(await sandbox.screen(id)).not.toContain("ran[");
+}, 90_000);

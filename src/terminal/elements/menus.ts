@@ -7,6 +7,7 @@ import {
   BOX_CHARS,
   boxAround,
   clean,
+  contains,
   lineBackground,
   MARKERS,
   panes,
@@ -1001,6 +1002,48 @@ function tagShortcut(rest: string): string {
 /** A tree's guides before an item's name ("└─", "  ├─", ytree's; hte's "- "): no part of it. */
 const TREE_GUIDES = /^(?:[│├└]─*\s*)+|^- (?=\S)/;
 
+/** A radio's mark, the one chosen: lldb gui's "◆", "●", "◉". */
+const RADIO_MARK = /^[◆●◉]$/u;
+
+/**
+ * Rows in a box inside another (a form's group), each opening at one column, one with a filled mark there, the others
+ * with a blank before their name (lldb gui's "Attach By": "◆Name" over " PID"): a radio group, the marked one checked.
+ * Pushes the radios and answers true; else nothing.
+ */
+function radioGroup(
+  view: View,
+  boxes: Box[],
+  box: Box,
+  rows: number[],
+  inner: { start: number; end: number },
+  out: Found[],
+): boolean {
+  if (!boxes.some((outer) => outer !== box && contains(outer, box))) return false;
+  const texts = rows.map((r) => view.text(r, inner.start, inner.end));
+  const at = Math.min(...texts.map((t) => t.search(/\S/)));
+  const marked = texts.filter((t) => RADIO_MARK.test(t[at] ?? ""));
+  const named = (t: string) => /^\p{L}/u.test(t.slice(at + 1));
+  if (marked.length !== 1 || !texts.every((t) => (RADIO_MARK.test(t[at] ?? "") || t[at] === " ") && named(t)))
+    return false;
+  // (The one in reverse is the focus: selected.)
+  const lit = rows.filter((r, i) =>
+    view.spanStyle(r, inner.start + at + 1, inner.start + texts[i]!.trimEnd().length).includes("/i"),
+  );
+  for (const [i, r] of rows.entries())
+    out.push({
+      kind: "radio",
+      row: r,
+      col: inner.start,
+      width: inner.end - inner.start,
+      height: 1,
+      label: texts[i]!.slice(at + 1).trim(),
+      checked: RADIO_MARK.test(texts[i]![at]!),
+      ...(lit.length === 1 ? { selected: lit[0] === r } : {}),
+    });
+  for (const r of rows) view.use(r, inner.start, inner.end - inner.start);
+  return true;
+}
+
 /** White ink (palette 7) in a style, and the default ink it looks like. */
 const WHITE = `/${packColour(ColourMode.palette, 7)}/`;
 const DEFAULT_INK = `/${packColour(ColourMode.default, 0)}/`;
@@ -1033,6 +1076,7 @@ export function highlightMenus(view: View, boxes: Box[]): Found[] {
       }
       row++;
       if (rows.length < 2) continue;
+      if (radioGroup(view, boxes, box, rows, inner, out)) continue;
       const lone = (looks: string[]) => rows.filter((_, i) => looks.filter((b) => b === looks[i]).length === 1);
       // The one row on a background of its own is the selected one, whatever its letters' colours
       // (debconf colours each item's hot key: "U" red, "S" blue, a tie); else the one drawn unlike the rest.

@@ -72,3 +72,28 @@ test("a form's field and button in a file nano shows: fill and click leave its t
   }
   await sandbox.ok(["kill", id]);
 }, 60_000);
+
+// The same with the editor's cursor on a blank row (the file opens with one): a Tab there shows no text, only the
+// cursor moved on (attack8 left it: twelve Tabs went into nano's buffer, then a timeout). Attack round of session 14.
+test("a form's field in a file nano shows, its cursor on a blank first row: fill leaves the file as it was", async () => {
+  const file = join(sandbox.dir, "form-blank.txt");
+  const text = "\nName: [hello        ]\n  < OK >   <Cancel>\nline three\n";
+  await Bun.write(file, text);
+  const id = await sandbox.ok(["create", "--cwd", sandbox.dir, "--", "nano", "--ignorercfiles", "form-blank.txt"]);
+  await sandbox.shown(id, "line three");
+  for (const action of [
+    ["fill", "Name", "xyz"],
+    ["click", "OK"],
+  ]) {
+    const reply = await sandbox.run([action[0]!, id, ...action.slice(1), "--json", "--timeout", "3s"]);
+    expect(reply.code, `${action.join(" ")}: ${reply.stdout}`).not.toBe(0);
+    expect(reply.stdout, action.join(" ")).toContain("BSpace was sent to take it back");
+  }
+  // Saved as it stands (^O, Enter): the buffer holds the file's text, no Tab.
+  await sandbox.ok(["send", id, "\x0f"]);
+  await sandbox.shown(id, "File Name to Write");
+  await sandbox.ok(["send", id, "\r"]);
+  await sandbox.shown(id, "Wrote");
+  expect(await Bun.file(file).text()).toBe(text);
+  await sandbox.ok(["kill", id]);
+}, 60_000);

@@ -343,8 +343,11 @@ export class Actor {
       await this.keys("Tab");
       // The program redraws the focus: wait for the screen to change (briefly: a Tab onto something drawn alike changes
       // nothing).
+      // (Or the cursor alone moved: a Tab put in on a blank row shows nothing else.)
+      const moved = (look: Look) =>
+        look.grid.cursor.row !== before.grid.cursor.row || look.grid.cursor.col !== before.grid.cursor.col;
       const seen = await this.until(
-        (look) => (look.text !== before.text || !sameLook(look, before) ? look : undefined),
+        (look) => (look.text !== before.text || !sameLook(look, before) || moved(look) ? look : undefined),
         1500,
       );
       // (An editor takes Tab as text: blanks put in at its cursor, the rest of its row moved on, maybe its title
@@ -360,7 +363,7 @@ export class Actor {
         await this.keys("BSpace");
         const row = before.grid.cursor.row;
         const back = await this.until(
-          (look) => (rowText(look.grid, row) === rowText(before.grid, row) ? look : undefined),
+          (look) => (rowText(look.grid, row) === rowText(before.grid, row) && !moved(look) ? look : undefined),
           1500,
         );
         throw new T4aError(

@@ -83,7 +83,13 @@ export function putAtCursor(before: Look, after: Look, othersMayChange = false):
     return undefined;
   const was = rowsBefore[row]!.padEnd(col);
   const now = rowsAfter[row]!;
-  if (now === rowsBefore[row] || now.slice(0, col) !== was.slice(0, col)) return undefined;
+  if (now.slice(0, col) !== was.slice(0, col)) return undefined;
+  // (A Tab put in on blanks shows no text: the row as it was, the cursor moved on over blanks. Asked for Tab only:
+  // nano's buffer on a blank row got twelve, attack round of session 14.)
+  if (now === rowsBefore[row]) {
+    const over = now.padEnd(cursor.col).slice(col, cursor.col);
+    return othersMayChange && !over.trim() ? over : undefined;
+  }
   const put = now.slice(col, cursor.col);
   const rest = now.slice(cursor.col).trimEnd();
   return was.slice(col).startsWith(rest) || rest === was.slice(col + put.length).trimEnd() ? put : undefined;

@@ -224,7 +224,7 @@ function eachCli(cli: AgentCli): void {
       // approve presses the key the preset names for yes, and prints the question it answered.
       expect(await t4a(["approve", id])).toMatch(QUESTION[cli]);
       const idle = await watch.until("idle", 60_000);
-      await waitFor(() => watch.seen("answer"), 5_000, "the final text");
+      await waitFor(() => watch.seen("answer"), 30_000, "the final text");
       expect(readFileSync(file, "utf8")).toBe(FILE_CONTENT);
       expect(idle.line).toContain("FAKE-ANSWER 1");
       await watch.stop();

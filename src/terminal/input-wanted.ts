@@ -78,15 +78,8 @@ export function foregroundPrograms(leader: number): { pid: number; executable: s
  * chose); undefined when it cannot be told.
  */
 export function foregroundRuns(leader: number): boolean | undefined {
-  if (!canTellInputWanted) return undefined;
-  const stat = procStat(leader);
-  if (!stat || stat.ttyNr === 0 || stat.tpgid <= 0) return undefined;
-  return groupMembers(stat.tpgid).some((pid) =>
-    tasks(pid).some((tid) => {
-      const state = taskState(pid, tid);
-      return state === "R" || state === "D";
-    }),
-  );
+  const group = foregroundGroup(leader);
+  return group && anyRuns(group);
 }
 
 /**
@@ -117,6 +110,19 @@ export function waitsKnown(leader: number): boolean {
     members.length > 0 &&
     members.every((pid) => tasks(pid).every((tid) => text(`/proc/${pid}/task/${tid}/syscall`) !== undefined))
   );
+}
+
+/** The processes of the terminal's foreground group; undefined when it cannot be told. */
+export function foregroundGroup(leader: number): number[] | undefined {
+  if (!canTellInputWanted) return undefined;
+  const stat = procStat(leader);
+  if (!stat || stat.ttyNr === 0 || stat.tpgid <= 0) return undefined;
+  return groupMembers(stat.tpgid);
+}
+
+/** Whether a thread of these processes runs or waits to run (state R or D): at work, or waiting for a core. */
+export function anyRuns(pids: number[]): boolean {
+  return pids.some((pid) => tasks(pid).some((tid) => /^[RD]$/.test(taskState(pid, tid) ?? "")));
 }
 
 /** Null: nobody reads; undefined: a member runs (so the group is busy whatever the others do). */

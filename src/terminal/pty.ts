@@ -253,6 +253,12 @@ export class Pty {
     this.#input(data);
   }
 
+  /** Bytes written to the program that it has not read yet (canonical mode: whole lines only); undefined: unknown. */
+  unreadInput(): number | undefined {
+    const tty = this.#ttyPath();
+    return tty ? unreadInput(tty) : undefined;
+  }
+
   /** The kernel delivers SIGWINCH to the foreground process group. */
   resize(cols: number, rows: number): void {
     if (!this.#terminal.closed) this.#terminal.resize(cols, rows);

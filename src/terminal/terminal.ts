@@ -16,6 +16,7 @@ import {
   canTellInputWanted,
   executableOf,
   foregroundPrograms,
+  foregroundGroup,
   foregroundRuns,
   switchCount,
   InputWantedWatch,
@@ -384,6 +385,16 @@ export class Terminal {
   reader(): { pid: number; executable: string | undefined } | null | undefined {
     const reader = terminalReader(this.pid);
     return reader ? { pid: reader.pid, executable: executableOf(reader.pid) } : reader;
+  }
+
+  /** The processes of the terminal's foreground group; undefined when it cannot be told. */
+  foregroundGroup(): number[] | undefined {
+    return foregroundGroup(this.pid);
+  }
+
+  /** Bytes sent to the program that it has not read yet; undefined when unknown (pty.ts unreadInput). */
+  unreadInput(): number | undefined {
+    return this.#pty.unreadInput();
   }
 
   /** Whether what the foreground group's threads wait in can be read, so that "nobody reads" is known (waitsKnown). */

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { T4aError } from "../../protocol/errors.ts";
 import { forDisplay, fromProgram } from "../../protocol/program-text.ts";
 import { detectElements } from "../../terminal/elements.ts";
+import { anyRuns } from "../../terminal/input-wanted.ts";
 import { keyBytes } from "../../terminal/keys.ts";
 import { mouseBytes } from "../../terminal/mouse.ts";
 import { findAgain, nameOf, rowText, type Target } from "../../terminal/targets.ts";
@@ -77,6 +78,8 @@ export const SHELL = /^(?:(?:ba|da|z|k|mk|pdk|tc|c|a|y|po|rba|lk|o)?sh|fish|busy
 /** How often, and how far apart, the terminal's reader is looked for when none reads at the first look. */
 const READER_LOOKS = 4;
 const READER_GAP_MS = 60;
+/** While the program is at work on the keys sent, the screen is looked at this often. */
+const AT_WORK_LOOK_MS = 50;
 
 /** One action on one terminal: what it sent, and a deadline for everything it waits on. */
 export class Actor {
@@ -266,13 +269,33 @@ export class Actor {
    * `ms` from now (and the deadline). Undefined when time runs out or the program exits.
    */
   async until<T>(check: (look: Look) => T | undefined, ms = Infinity): Promise<T | undefined> {
-    const end = Math.min(this.#deadline, performance.now() + ms);
+    // On a loaded machine a key can wait seconds for its program to get a core (irb's pop-up at load 30 came after the
+    // 1.5 s given it), and a wait for the key's effect must not be a guess at speed. So while the program is seen at
+    // work on it (the key unread, or a thread running or waiting for a core), `ms` does not count, and it counts again
+    // from when the program rests. A program never seen at work (it did at once, or the key woke nothing) has `ms`
+    // from the start. The action's deadline bounds it all.
+    let end: number | undefined = Math.min(this.#deadline, performance.now() + ms);
+    let group: number[] | undefined;
+    let rested = ms === Infinity;
     for (;;) {
       if (!this.#terminal.alive) return undefined;
       const answer = check(await this.look());
       if (answer !== undefined) return answer;
-      const left = end - performance.now();
+      if (!rested) {
+        group ??= this.#terminal.foregroundGroup() ?? [];
+        const atWork = (this.#terminal.unreadInput() ?? 0) > 0 || anyRuns(group);
+        if (atWork) end = undefined;
+        else if (end === undefined) {
+          end = Math.min(this.#deadline, performance.now() + ms);
+          rested = true;
+        }
+      }
+      const left = (end ?? this.#deadline) - performance.now();
       if (left <= 0) return undefined;
+      if (end === undefined) {
+        await Bun.sleep(Math.min(AT_WORK_LOOK_MS, left));
+        continue;
+      }
       try {
         await this.#terminal.wait({ idle_ms: Math.max(1, Math.min(100, Math.floor(left))) }, Math.ceil(left));
       } catch (error) {

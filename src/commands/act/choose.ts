@@ -47,11 +47,13 @@ export async function choose(actor: Actor, look: Look, target: Target, named?: s
   const promptUnder =
     (cursor === element.row + element.height || gap) && !inline && beforeCursor(look.grid).trim() !== "";
   // (Or no prompt of its own: the cursor at the start of an empty row under it, one blank row between at most, nothing
-  // below; maxima's "Is k positive, negative or zero?", read as a line.)
+  // below; maxima's "Is k positive, negative or zero?", read as a line. Not where an item is drawn selected: that
+  // program moves a selection by keys, and a word or number typed with Enter is no answer to it.)
   const end = element.row + element.height;
   const rows = Array.from({ length: look.grid.rows - cursor }, (_, i) => rowText(look.grid, cursor + i));
   const bareUnder =
     look.grid.cursor.col === 0 &&
+    !element.items?.some((item) => item.selected) &&
     (cursor === end || (cursor === end + 1 && !rowText(look.grid, end).trim())) &&
     rows.every((r) => !r.trim());
   const atPrompt = element.kind === "question" && visible && (cursor === end - 1 || promptUnder || bareUnder);

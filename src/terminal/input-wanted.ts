@@ -122,7 +122,7 @@ export function foregroundGroup(leader: number): number[] | undefined {
 
 /** Whether a thread of these processes runs or waits to run (state R or D): at work, or waiting for a core. */
 export function anyRuns(pids: number[]): boolean {
-  return pids.some((pid) => tasks(pid).some((tid) => /^[RD]$/.test(taskState(pid, tid) ?? "")));
+  return pids.some((pid) => tasks(pid).some((tid) => running(taskState(pid, tid))));
 }
 
 /** Null: nobody reads; undefined: a member runs (so the group is busy whatever the others do). */
@@ -131,7 +131,7 @@ function scan(pids: number[], ttyNr: number): Reader | null | undefined {
   for (const pid of pids) {
     for (const tid of tasks(pid)) {
       const state = taskState(pid, tid);
-      if (state === "R" || state === "D") return undefined;
+      if (running(state)) return undefined;
       if (!reader && state === "S" && readsTerminal(pid, tid, ttyNr)) reader = { pid, process: comm(pid) };
     }
   }
@@ -236,6 +236,8 @@ export function procStat(pid: number, tid?: number): ProcStat | undefined {
 }
 
 const taskState = (pid: number, tid: number) => procStat(pid, tid)?.state;
+/** A thread's state saying it runs or waits for a core (R), or waits on the disk (D): busy, not waiting on input. */
+const running = (state: string | undefined) => state === "R" || state === "D";
 
 function tasks(pid: number): number[] {
   try {

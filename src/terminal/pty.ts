@@ -238,13 +238,12 @@ export class Pty {
    */
   answer(data: string, answers = 1): void {
     if (this.#terminal.closed) return;
-    const tty = this.#ttyPath();
     const now = performance.now();
     if (now < this.#answersHeldUntil) {
       this.droppedAnswers += answers;
       return;
     }
-    const unread = tty ? unreadInput(tty) : undefined;
+    const unread = this.unreadInput();
     if (unread !== undefined && unread >= UNREAD_ANSWER_LIMIT_BYTES) {
       this.#answersHeldUntil = now + ANSWER_RECHECK_MS;
       this.droppedAnswers += answers;

@@ -216,10 +216,8 @@ async function pressSentence(
     if (!sameBar(first, await actor.look(), hint.row)) throw refuse("the screen does not rest (output going past)");
   }
   const reader = await actor.pollingReader();
-  if (reader === undefined) throw refuse("which program reads the terminal cannot be told here");
-  if (reader === null) throw refuse("no program is reading the terminal now");
-  if (!reader.executable || SHELL.test(reader.executable))
-    throw refuse(`the program reading the terminal is a shell (${reader.executable ?? "unknown"})`);
+  const notKeys = readerOfKeys(reader);
+  if (notKeys || !reader) throw refuse(notKeys ?? "no program is reading the terminal now");
   const now = await actor.look();
   if (!sameBar(look, now, hint.row)) throw refuse("the screen changed while it was read");
   const keys = hint.enter ? [hint.key!, "Enter"] : [hint.key!];
